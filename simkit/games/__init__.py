@@ -1,0 +1,51 @@
+"""The game registry: ``get(name)`` returns a Game, ``names()`` lists them.
+
+Games are imported on first use so that listing them does not import every engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from simkit.errors import UsageError
+
+# name -> "module:attribute" of the Game object
+_GAMES = {
+    "setembre1714-assault": "simkit.games.setembre1714:ASSAULT",
+}
+
+# game family -> "module:attribute" of its exact rules-probability questions
+_QUESTIONS = {
+    "setembre1714": "simkit.games.setembre1714.prob:QUESTIONS",
+}
+
+
+def _load(spec: str):
+    module, attr = spec.split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def names() -> list[str]:
+    return list(_GAMES)
+
+
+@cache
+def get(name: str):
+    """The Game registered as ``name``; UsageError naming the known games otherwise."""
+    if name not in _GAMES:
+        raise UsageError(f"unknown game {name!r}; games: {', '.join(_GAMES)}")
+    return _load(_GAMES[name])
+
+
+def question_sets() -> list[str]:
+    return list(_QUESTIONS)
+
+
+@cache
+def questions(family: str):
+    """The exact questions of a game family, name -> Question."""
+    if family not in _QUESTIONS:
+        raise UsageError(f"no probability questions for {family!r}; "
+                         f"available: {', '.join(_QUESTIONS)}")
+    return _load(_QUESTIONS[family])

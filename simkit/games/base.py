@@ -1,0 +1,291 @@
+"""The Game contract every game package fulfils (see DESIGN.md, "The Game contract").
+
+A game declares its rule knobs as a frozen ``RulesBase`` dataclass whose fields carry a
+doc string and an allowed range or choice set, its presets, its policies per side and its
+outcome columns; it implements ``play`` (the njit forward model over many games) and
+``narrate`` (one game told in the rulebook's words). The runner only ever calls
+``simulate`` and ``trace``, which resolve user input before delegating.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+import numpy as np
+
+from simkit.errors import ComponentError, RulesError, UsageError
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def knob(default, doc: str, *, range: tuple | None = None, choices: tuple | None = None):
+    """A rule knob: a dataclass field with its doc string and its allowed values."""
+    return field(default=default, metadata={"doc": doc, "range": range, "choices": choices})
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One rule knob as users see it (``simkit games GAME`` lists these)."""
+
+    name: str
+    type: type
+    default: Any
+    doc: str
+    range: tuple | None
+    choices: tuple | None
+
+    @property
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return " | ".join(str(c) for c in self.choices)
+        if self.type is bool:
+            return "true | false"
+        if self.range is not None:
+            return f"{self.range[0]}..{self.range[1]}"
+        return self.type.__name__
+
+    def check(self, value) -> Any:
+        """Return ``value`` if it is allowed for this knob, else raise RulesError."""
+        if self.type is bool:
+            ok_type = isinstance(value, (bool, np.bool_))
+        elif self.type is int:
+            ok_type = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        elif self.type is float:
+            ok_type = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+        else:
+            ok_type = isinstance(value, self.type)
+        if not ok_type:
+            raise RulesError(
+                f"rule {self.name!r} must be {self.type.__name__} ({self.allowed}), got {value!r}"
+            )
+        if self.choices is not None and value not in self.choices:
+            raise RulesError(f"rule {self.name!r} = {value!r} is not one of: {self.allowed}")
+        if self.range is not None and not self.range[0] <= value <= self.range[1]:
+            raise RulesError(f"rule {self.name!r} = {value!r} is out of range {self.allowed}")
+        return self.type(value)
+
+    def parse(self, text: str) -> Any:
+        """Parse a command-line value (``--set name=text``) and check it."""
+        raw = text.strip()
+        if self.type is bool:
+            if raw.lower() not in _TRUE | _FALSE:
+                raise RulesError(f"rule {self.name!r} must be true or false, got {text!r}")
+            return raw.lower() in _TRUE
+        if self.type in (int, float):
+            try:
+                value = self.type(raw)
+            except ValueError:
+                raise RulesError(
+                    f"rule {self.name!r} must be {self.type.__name__} ({self.allowed}), "
+                    f"got {text!r}"
+                ) from None
+            return self.check(value)
+        return self.check(raw)
+
+
+@dataclass(frozen=True)
+class RulesBase:
+    """Base of every game's ``Rules``: typed knobs with ranges, validated on creation."""
+
+    def __post_init__(self):
+        for k in self.knobs():
+            object.__setattr__(self, k.name, k.check(getattr(self, k.name)))
+        self.check()
+
+    def check(self) -> None:
+        """Cross-knob constraints; a game overrides this and raises RulesError."""
+
+    def validate(self) -> Self:
+        """Raise RulesError if any knob is out of range (done on creation too)."""
+        self.__post_init__()
+        return self
+
+    @classmethod
+    def knobs(cls) -> list[Knob]:
+        out = []
+        for f in dataclasses.fields(cls):
+            meta = f.metadata
+            kind = type(f.default)
+            out.append(Knob(f.name, kind, f.default, meta.get("doc", ""),
+                            meta.get("range"), meta.get("choices")))
+        return out
+
+    @classmethod
+    def knob(cls, name: str) -> Knob:
+        for k in cls.knobs():
+            if k.name == name:
+                return k
+        allowed = ", ".join(k.name for k in cls.knobs())
+        raise RulesError(f"unknown rule {name!r}; the rules are: {allowed}")
+
+    def replace(self, overrides: Mapping[str, Any] | None = None, **more) -> Self:
+        """A copy with some knobs changed; unknown names are errors."""
+        changes = {**(overrides or {}), **more}
+        for name in changes:
+            self.knob(name)
+        return dataclasses.replace(self, **changes)
+
+    def parse_overrides(self, assignments: list[str]) -> Self:
+        """Apply ``name=value`` strings (the CLI's ``--set``)."""
+        changes = {}
+        for text in assignments:
+            name, sep, value = text.partition("=")
+            if not sep or not name.strip():
+                raise RulesError(f"--set expects name=value, got {text!r}")
+            changes[name.strip()] = self.knob(name.strip()).parse(value)
+        return self.replace(changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def changes(self) -> dict[str, Any]:
+        """The knobs that differ from the standard rules."""
+        base = type(self)()
+        return {k: v for k, v in self.to_dict().items() if getattr(base, k) != v}
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    description: str
+    rules: RulesBase
+
+
+def load_presets(path: Path, rules_cls: type[RulesBase]) -> dict[str, Preset]:
+    """Read ``presets.toml``: one table per preset with ``description`` and ``rules``."""
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ComponentError(f"{path}: cannot read presets: {exc}") from None
+    presets = {}
+    for name, entry in data.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("description"), str):
+            raise ComponentError(f"{path}: preset [{name}] needs a description string")
+        unknown = set(entry) - {"description", "rules"}
+        if unknown:
+            raise ComponentError(f"{path}: preset [{name}] has unknown keys {sorted(unknown)}")
+        try:
+            rules = rules_cls().replace(entry.get("rules", {}))
+        except RulesError as exc:
+            raise ComponentError(f"{path}: preset [{name}]: {exc}") from None
+        presets[name] = Preset(name, entry["description"], rules)
+    return presets
+
+
+@dataclass(frozen=True)
+class Column:
+    """One outcome column: its numpy dtype (or ``category``), meaning and categories."""
+
+    dtype: str
+    description: str
+    categories: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Question:
+    """A rules-probability question answered exactly (a game's ``prob.py``).
+
+    ``params`` is a RulesBase subclass: its knobs are the question's arguments, with the
+    same validation as rules. ``answer(params)`` returns a table of outcomes with exact
+    fractions and probabilities.
+    """
+
+    name: str
+    description: str
+    params: type[RulesBase]
+    answer: Callable[[Any], Any]
+
+
+class Game(ABC):
+    """A playable game: rules, presets, policies, outcome columns and the engine."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    sides: ClassVar[tuple[str, ...]]
+    Rules: ClassVar[type[RulesBase]]
+    presets: ClassVar[Mapping[str, Preset]]
+    #: side -> {policy name: description}; the first name of each side is its default
+    policies: ClassVar[Mapping[str, Mapping[str, str]]]
+    outcome_columns: ClassVar[Mapping[str, Column]]
+    #: what the results rest on that the rulebook does not print (shown with results)
+    caveat: ClassVar[str] = ""
+
+    # -- user input -> validated objects -------------------------------------------------
+    def resolve_rules(self, rules=None) -> RulesBase:
+        """``rules``: None (standard), a preset name, a dict of overrides, or a Rules."""
+        if rules is None:
+            return self.Rules()
+        if isinstance(rules, self.Rules):
+            return rules.validate()
+        if isinstance(rules, str):
+            if rules not in self.presets:
+                allowed = ", ".join(self.presets) or "(none)"
+                raise RulesError(f"unknown preset {rules!r} for {self.name}; presets: {allowed}")
+            return self.presets[rules].rules
+        if isinstance(rules, Mapping):
+            return self.Rules().replace(rules)
+        raise RulesError(f"rules must be a preset name, a dict or {self.name} Rules, "
+                         f"got {type(rules).__name__}")
+
+    def resolve_policy(self, policy=None) -> dict[str, str]:
+        """``policy``: None (defaults), one name for every side, or {side: name}."""
+        if policy is None:
+            chosen = {}
+        elif isinstance(policy, str):
+            chosen = {side: policy for side in self.sides}
+        elif isinstance(policy, Mapping):
+            chosen = dict(policy)
+        else:
+            raise UsageError(f"policy must be a name or a {{side: name}} dict, got {policy!r}")
+        for side in chosen:
+            if side not in self.sides:
+                raise UsageError(f"unknown side {side!r} for {self.name}; "
+                                 f"sides: {', '.join(self.sides)}")
+        resolved = {}
+        for side in self.sides:
+            names = list(self.policies[side])
+            name = chosen.get(side, names[0])
+            if name not in names:
+                raise UsageError(f"unknown policy {name!r} for {self.name} side {side!r}; "
+                                 f"policies: {', '.join(names)}")
+            resolved[side] = name
+        return resolved
+
+    def policy_ids(self, policy=None) -> np.ndarray:
+        """The integer policy id of each side, in ``sides`` order (what kernels take)."""
+        resolved = self.resolve_policy(policy)
+        return np.array([list(self.policies[s]).index(resolved[s]) for s in self.sides],
+                        dtype=np.int64)
+
+    # -- the contract ----------------------------------------------------------------
+    def simulate(self, rules, policy, game_indices, root_seed: int) -> dict[str, np.ndarray]:
+        """Play the games ``game_indices`` of run ``root_seed``; one array per column."""
+        indices = np.ascontiguousarray(game_indices, dtype=np.int64)
+        return self.play(self.resolve_rules(rules), self.policy_ids(policy), indices,
+                         int(root_seed))
+
+    def trace(self, rules, policy, game_index: int, root_seed: int) -> list[str]:
+        """The same game as ``simulate`` plays, narrated in the rulebook's words."""
+        return self.narrate(self.resolve_rules(rules), self.policy_ids(policy),
+                            int(game_index), int(root_seed))
+
+    def warm_up(self) -> None:
+        """Compile (or load from numba's cache) every kernel ``simulate`` uses."""
+        self.simulate(None, None, np.arange(2), 0)
+
+    @abstractmethod
+    def play(self, rules, policy_ids: np.ndarray, game_indices: np.ndarray,
+             root_seed: int) -> dict[str, np.ndarray]:
+        """The njit forward model over many games (validated input)."""
+
+    @abstractmethod
+    def narrate(self, rules, policy_ids: np.ndarray, game_index: int,
+                root_seed: int) -> list[str]:
+        """One game narrated (validated input)."""

@@ -1,0 +1,245 @@
+"""Play many seeded games: chunking, joblib or dask parallelism, progress, stopping rule.
+
+Game ``i`` depends only on ``(seed, i)``, so any chunking, worker count or backend gives
+the same rows. The parent compiles every kernel first, so workers load numba's cache
+instead of compiling. With ``out=`` each chunk becomes an atomic part of a results folder
+(``simkit.store``) and a rerun plays only the games missing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+from simkit import games, stats
+from simkit.errors import UsageError
+from simkit.rng import check_seed
+from simkit.store import ResultStore, load, missing_ranges
+
+BACKENDS = ("loky", "dask")
+MAX_CHUNK = 100_000
+
+
+@dataclass
+class RunInfo:
+    """What ``simulate`` did: games played now, wall time, and the rates it stopped on."""
+
+    games_played: int = 0
+    seconds: float = 0.0
+    n_games: int = 0
+    worst_half_width: float = float("nan")
+    counts: dict = field(default_factory=dict)
+
+
+def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jobs: int = 1,
+             chunk_size: int | None = None, progress: bool = False, backend: str = "loky",
+             out=None, until_ci: float | None = None, max_games: int | None = None,
+             client=None, info: RunInfo | None = None) -> pd.DataFrame:
+    """Play games ``0..n_games-1`` of run ``seed`` and return one row per game.
+
+    ``rules``: a preset name, a dict of overrides or the game's Rules. ``policy``: a name
+    for every side or ``{side: name}``. ``out``: a results folder to write (and resume).
+    ``until_ci``: keep playing, ``n_games`` as the first batch, until every winner and
+    end-reason rate has a 95% half-width below it (at most ``max_games``, default
+    ``100 * n_games``). ``backend="dask"`` runs chunks on ``client`` (or the current
+    dask.distributed client).
+    """
+    game = games.get(game) if isinstance(game, str) else game
+    rules = game.resolve_rules(rules)
+    policy = game.resolve_policy(policy)
+    seed = _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
+    info = info if info is not None else RunInfo()
+    game.warm_up()  # compile in the parent: workers load the cache
+    store = None
+    if out is not None:
+        spec = {"game": game.name, "rules": rules.to_dict(), "policy": policy, "seed": seed}
+        store = ResultStore.open(out, spec, _schema(game))
+    run = _Run(game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
+               progress)
+    started = time.perf_counter()
+    target = n_games
+    while True:
+        run.play_until(target)
+        info.worst_half_width = _worst_half_width(run.counts)
+        if until_ci is None or info.worst_half_width <= until_ci:
+            break
+        cap = max_games or 100 * n_games
+        if target >= cap:
+            break
+        target = min(cap, _next_target(run.counts, target, until_ci))
+    info.games_played = run.games_played
+    info.seconds = time.perf_counter() - started
+    info.n_games = target
+    info.counts = {k: dict(v) for k, v in run.counts.items()}
+    if store is not None:
+        store.finish(n_games=target, games_played=run.games_played, seconds=info.seconds)
+        return load(store.path, n_games=target)
+    return run.frame(target)
+
+
+def _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games) -> int:
+    try:
+        seed = check_seed(seed)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise UsageError(f"n_games must be a positive integer, got {n_games!r}")
+    if not isinstance(n_jobs, (int, np.integer)) or (n_jobs < 1 and n_jobs != -1):
+        raise UsageError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
+    if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer))
+                                   or chunk_size < 1):
+        raise UsageError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if until_ci is not None and not 0 < until_ci < 0.5:
+        raise UsageError(f"until_ci must be a half-width between 0 and 0.5, got {until_ci!r}")
+    if max_games is not None and max_games < n_games:
+        raise UsageError(f"max_games ({max_games}) must be at least n_games ({n_games})")
+    return seed
+
+
+def _schema(game) -> dict:
+    schema = {"game_index": {"dtype": "int64", "categories": []},
+              "seed": {"dtype": "uint64", "categories": []}}
+    for name, col in game.outcome_columns.items():
+        schema[name] = {"dtype": col.dtype, "categories": list(col.categories)}
+    return schema
+
+
+def _rate_columns(game) -> list[str]:
+    return [n for n in ("winner", "end_reason") if n in game.outcome_columns]
+
+
+def _worst_half_width(counts: dict[str, Counter]) -> float:
+    """The widest 95% interval among the counted rates (over every game counted)."""
+    widths = [stats.wilson(k, c.total()).half_width for c in counts.values()
+              for k in c.values()]
+    return max(widths, default=float("nan"))
+
+
+def _next_target(counts: dict[str, Counter], n: int, until_ci: float) -> int:
+    """Games needed for the least certain rate, from the rates seen so far (+10%)."""
+    worst = max((k / c.total() for c in counts.values() for k in c.values()),
+                key=lambda p: p * (1 - p), default=0.5)
+    needed = stats.games_needed(until_ci, p=worst)
+    return max(n + 1, math.ceil(1.1 * needed))
+
+
+def chunk_ranges(ranges: list[tuple[int, int]], chunk_size: int) -> list[tuple[int, int]]:
+    return [(a, min(a + chunk_size, stop)) for start, stop in ranges
+            for a in range(start, stop, chunk_size)]
+
+
+def default_chunk_size(n_games: int, workers: int) -> int:
+    """Several chunks per worker (load balance), at most MAX_CHUNK rows per part."""
+    return min(MAX_CHUNK, n_games, max(1_000, math.ceil(n_games / (4 * workers))))
+
+
+def play_chunk(game_name: str, rules, policy: dict, seed: int, start: int,
+               stop: int) -> tuple[int, int, pd.DataFrame]:
+    """Play games ``[start, stop)`` (runs in a worker)."""
+    game = games.get(game_name)
+    indices = np.arange(start, stop, dtype=np.int64)
+    columns = game.simulate(rules, policy, indices, seed)
+    return start, stop, to_frame(game, indices, seed, columns)
+
+
+def to_frame(game, indices: np.ndarray, seed: int, columns: dict) -> pd.DataFrame:
+    data = {"game_index": indices, "seed": np.full(indices.shape, seed, dtype=np.uint64)}
+    for name, col in game.outcome_columns.items():
+        values = columns[name]
+        if col.dtype == "category":
+            values = pd.Categorical.from_codes(values, categories=list(col.categories))
+        data[name] = values
+    return pd.DataFrame(data)
+
+
+class _Run:
+    """The games played so far for one (game, rules, policy, seed), in memory or a store."""
+
+    def __init__(self, game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
+                 progress):
+        self.game, self.rules, self.policy, self.seed = game, rules, policy, seed
+        self.workers = (os.cpu_count() or 1) if n_jobs == -1 else n_jobs
+        self.chunk_size, self.backend, self.client = chunk_size, backend, client
+        self.store, self.progress = store, progress
+        self.frames: dict[int, pd.DataFrame] = {}
+        self.counts = {name: Counter() for name in _rate_columns(game)}
+        self.games_played = 0
+        if store is not None:
+            self._count_stored()
+
+    def done(self) -> list[tuple[int, int]]:
+        if self.store is not None:
+            return self.store.done_ranges()
+        return sorted((start, start + len(f)) for start, f in self.frames.items())
+
+    def play_until(self, n_games: int) -> None:
+        gaps = missing_ranges(self.done(), n_games)
+        todo = sum(b - a for a, b in gaps)
+        if todo == 0:
+            return
+        size = self.chunk_size or default_chunk_size(todo, self.workers)
+        chunks = chunk_ranges(gaps, size)
+        with tqdm(total=todo, unit=" games", unit_scale=True, desc=self.game.name,
+                  disable=not self.progress, file=sys.stderr, smoothing=0.1) as bar:
+            for start, stop, frame in self._execute(chunks):
+                self._keep(start, stop, frame)
+                bar.update(stop - start)
+
+    def _execute(self, chunks):
+        args = [(self.game.name, self.rules, self.policy, self.seed, a, b) for a, b in chunks]
+        if self.backend == "dask":
+            yield from _dask_map(self.client, args)
+            return
+        parallel = Parallel(n_jobs=self.workers, backend="loky",
+                            return_as="generator_unordered")
+        yield from parallel(delayed(play_chunk)(*a) for a in args)
+
+    def _keep(self, start: int, stop: int, frame: pd.DataFrame) -> None:
+        if self.store is not None:
+            self.store.write_part(start, stop, frame)
+        else:
+            self.frames[start] = frame
+        self._count(frame)
+        self.games_played += stop - start
+
+    def _count(self, frame: pd.DataFrame) -> None:
+        for name, counter in self.counts.items():
+            counter.update(frame[name].value_counts().to_dict())
+
+    def _count_stored(self) -> None:
+        if self.store.done_ranges():
+            self._count(load(self.store.path))
+
+    def frame(self, n_games: int) -> pd.DataFrame:
+        frames = [f for start, f in sorted(self.frames.items()) if start < n_games]
+        frame = pd.concat(frames, ignore_index=True)
+        return frame[frame["game_index"] < n_games].reset_index(drop=True)
+
+
+def _dask_map(client, args):
+    try:
+        from dask.distributed import as_completed, get_client
+    except ImportError:
+        raise UsageError("backend='dask' needs dask[distributed]: "
+                         "pip install 'simkit[dask]'") from None
+    if client is None:
+        try:
+            client = get_client()
+        except ValueError:
+            raise UsageError("backend='dask' needs a running dask.distributed Client "
+                             "(create one, or pass client=)") from None
+    futures = [client.submit(play_chunk, *a, pure=False) for a in args]
+    for future in as_completed(futures):
+        yield future.result()
+        future.release()

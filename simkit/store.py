@@ -1,0 +1,202 @@
+"""Results folders: ``manifest.json`` plus zstd parquet parts, atomic and resumable.
+
+A part holds the rows of games ``[start, stop)`` and is named after that range, so the
+files themselves say which games are done. Every file is written under a temporary name
+and renamed into place: a killed run loses at most the parts in flight, never leaves a
+half-written part, and rerunning the same command fills only the gaps. The manifest
+records what was asked (game, rules, policy, seed), simkit's version and git commit, the
+outcome schema, times and the parts; a folder holding another run is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simkit.errors import StoreError
+
+MANIFEST = "manifest.json"
+FORMAT = 1
+_PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent,
+                             capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return out.stdout.strip() or None
+
+
+def _write_atomic(path: Path, write) -> None:
+    """Call ``write(tmp_path)``, then rename the file over ``path`` in one step."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def part_name(start: int, stop: int) -> str:
+    return f"part-{start:012d}-{stop:012d}.parquet"
+
+
+def missing_ranges(done: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
+    """The gaps of ``[0, n)`` not covered by the sorted ``done`` ranges."""
+    gaps, cursor = [], 0
+    for start, stop in sorted(done):
+        if start > cursor:
+            gaps.append((cursor, min(start, n)))
+        cursor = max(cursor, stop)
+        if cursor >= n:
+            break
+    if cursor < n:
+        gaps.append((cursor, n))
+    return [(a, b) for a, b in gaps if a < b]
+
+
+class ResultStore:
+    """One results folder, opened for one run specification."""
+
+    def __init__(self, path: Path, manifest: dict):
+        self.path = path
+        self.manifest = manifest
+
+    @classmethod
+    def open(cls, path, spec: dict, schema: dict) -> ResultStore:
+        """Open ``path`` for ``spec``, creating it; StoreError if it holds another run."""
+        path = Path(path)
+        if path.exists() and not path.is_dir():
+            raise StoreError(f"results path {path} exists and is not a folder")
+        path.mkdir(parents=True, exist_ok=True)
+        for stray in path.glob(".*.tmp"):  # left by a killed writer; never a finished file
+            stray.unlink(missing_ok=True)
+        if (path / MANIFEST).exists():
+            manifest = read_manifest(path)
+            _check_same_run(path, manifest["spec"], spec)
+        else:
+            if any(path.glob("part-*.parquet")):
+                raise StoreError(f"{path} holds result parts but no {MANIFEST}; "
+                                 "choose an empty folder")
+            manifest = {"format": FORMAT, "spec": spec, "schema": schema, "parts": [],
+                        "simkit_version": _version(), "git_commit": _git_commit(),
+                        "created": _now(), "updated": _now()}
+        store = cls(path, manifest)
+        store._reconcile()
+        store._save()
+        return store
+
+    def done_ranges(self) -> list[tuple[int, int]]:
+        return sorted((p["start"], p["stop"]) for p in self.manifest["parts"])
+
+    def missing(self, n_games: int) -> list[tuple[int, int]]:
+        return missing_ranges(self.done_ranges(), n_games)
+
+    def write_part(self, start: int, stop: int, frame: pd.DataFrame) -> None:
+        """Write the rows of games ``[start, stop)`` atomically, then record the part."""
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        target = self.path / part_name(start, stop)
+        _write_atomic(target, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+        self.manifest["parts"].append({"file": target.name, "start": start, "stop": stop,
+                                       "rows": len(frame), "written": _now()})
+        self._save()
+
+    def finish(self, **info) -> None:
+        self.manifest.setdefault("runs", []).append({"finished": _now(), **info})
+        self._save()
+
+    def _reconcile(self) -> None:
+        """Trust the part files: a part renamed into place before a kill still counts."""
+        listed = {p["file"] for p in self.manifest["parts"]}
+        for file in sorted(self.path.glob("part-*.parquet")):
+            m = _PART.match(file.name)
+            if m is None:
+                raise StoreError(f"{file}: unexpected file name in a results folder")
+            if file.name not in listed:
+                start, stop = int(m.group(1)), int(m.group(2))
+                self.manifest["parts"].append({"file": file.name, "start": start,
+                                               "stop": stop, "rows": stop - start,
+                                               "written": "recovered"})
+        present = {f.name for f in self.path.glob("part-*.parquet")}
+        self.manifest["parts"] = [p for p in self.manifest["parts"] if p["file"] in present]
+
+    def _save(self) -> None:
+        self.manifest["updated"] = _now()
+        text = json.dumps(self.manifest, indent=2)
+        _write_atomic(self.path / MANIFEST, lambda tmp: Path(tmp).write_text(text))
+
+
+def _version() -> str:
+    from simkit import __version__
+
+    return __version__
+
+
+def read_manifest(path) -> dict:
+    file = Path(path) / MANIFEST
+    try:
+        manifest = json.loads(file.read_text())
+    except FileNotFoundError:
+        raise StoreError(f"{path} is not a results folder (no {MANIFEST})") from None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise StoreError(f"{file}: unreadable manifest: {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise StoreError(f"{file}: not a simkit manifest of format {FORMAT}")
+    return manifest
+
+
+def _check_same_run(path: Path, stored: dict, spec: dict) -> None:
+    differ = sorted(k for k in set(stored) | set(spec) if stored.get(k) != spec.get(k))
+    if differ:
+        details = "; ".join(f"{k}: stored {stored.get(k)!r}, asked {spec.get(k)!r}"
+                            for k in differ)
+        raise StoreError(f"{path} holds a different run ({details}); "
+                         "choose another folder or delete this one")
+
+
+def load(path, n_games: int | None = None) -> pd.DataFrame:
+    """All rows of a results folder (or of its first ``n_games`` games), in game order.
+
+    Outcome columns declared categorical come back as pandas categoricals with the
+    game's full category list, whichever categories occurred.
+    """
+    path = Path(path)
+    manifest = read_manifest(path)
+    parts = sorted(manifest["parts"], key=lambda p: p["start"])
+    if n_games is not None:
+        parts = [p for p in parts if p["start"] < n_games]
+    tables = []
+    for part in parts:
+        try:
+            tables.append(pq.read_table(path / part["file"]))
+        except (OSError, pa.ArrowException) as exc:
+            raise StoreError(f"{path / part['file']}: unreadable part: {exc}") from None
+    if not tables:
+        raise StoreError(f"{path} holds no finished games yet")
+    frame = pa.concat_tables(tables, promote_options="permissive").to_pandas()
+    if n_games is not None:
+        frame = frame[frame["game_index"] < n_games].reset_index(drop=True)
+    for name, column in manifest["schema"].items():
+        if column["dtype"] == "category":
+            frame[name] = frame[name].astype("category").cat.set_categories(
+                column["categories"])
+    return frame
