@@ -56,8 +56,8 @@ class AssaultScenario(Game):
     def play(self, rules, policy_ids, game_indices, root_seed):
         table = play_assault_games(assault_params(rules), policy_ids, game_indices,
                                    root_seed, no_log())
-        return {name: table[:, i].astype(col.dtype if col.dtype != "category" else np.int8)
-                for (name, col), i in zip(self.outcome_columns.items(), range(L.N_OUT))}
+        return {name: table[:, i].astype(np.int8 if col.dtype == "category" else col.dtype)
+                for i, (name, col) in enumerate(self.outcome_columns.items())}
 
     def narrate(self, rules, policy_ids, game_index, root_seed):
         log = new_log()
