@@ -2,8 +2,8 @@
 
 numba's ``cache=True`` notices edits to a function's own file but not to a callee in
 another file, so a stale kernel could be loaded after an edit. Keying the folder on every
-source file makes any edit start a fresh cache. Worker processes import simkit too and
-compute the same folder, so they load what the parent compiled instead of compiling.
+engine source file makes any engine edit start a fresh cache. Worker processes import
+simkit too and compute the same folder, so they load what the parent compiled.
 Set ``SIMKIT_CACHE_DIR`` to move the cache (default ``~/.cache/simkit``).
 """
 
@@ -15,9 +15,14 @@ from pathlib import Path
 PACKAGE = Path(__file__).parent
 
 
+#: the engine sources: every njit function and every constant one reads lives here
+ENGINE_SOURCES = ("rng.py", "eventlog.py", "games/**/*.py")
+
+
 def source_hash() -> str:
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
+    paths = {p for pattern in ENGINE_SOURCES for p in PACKAGE.glob(pattern)}
+    for path in sorted(paths):
         digest.update(str(path.relative_to(PACKAGE)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

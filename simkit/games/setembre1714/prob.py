@@ -141,18 +141,17 @@ class AssaultQuestion(RulesBase):
 def answer_assault(q: AssaultQuestion) -> pd.DataFrame:
     stand = attacker_wins(q.attacker, q.defender)
     withdraw = attacker_wins(q.attacker, q.defender + q.withdrawal_bonus)
-    tie = P.prob(P.difference(D6, D6), lambda k: k == q.defender - q.attacker)
+    d6_difference = P.difference(D6, D6)
     rows = [
-        {"outcome": "attacker wins: defender's lead eliminated, zone taken",
-         "stand": stand, "withdraw": Fraction(0)},
-        {"outcome": "attacker loses: attacker's lead eliminated, zone held",
-         "stand": 1 - stand, "withdraw": Fraction(0)},
-        {"outcome": "withdrawal, attacker higher: zone given up, no losses",
-         "stand": Fraction(0), "withdraw": withdraw},
-        {"outcome": "withdrawal, attacker not higher: attacker's lead eliminated, "
-                    "zone given up", "stand": Fraction(0), "withdraw": 1 - withdraw},
-        {"outcome": "(of which exact tie, to the defender, when standing)",
-         "stand": tie, "withdraw": Fraction(0)},
+        {"outcome": "attacker higher (stand: defender's lead lost, zone taken; "
+                    "withdraw: zone taken, no losses)", "stand": stand, "withdraw": withdraw},
+        {"outcome": "attacker not higher (stand: attacker's lead lost, zone held; "
+                    "withdraw: attacker's lead lost, zone taken)",
+         "stand": 1 - stand, "withdraw": 1 - withdraw},
+        {"outcome": "  of which an exact tie (ties go to the defender)",
+         "stand": d6_difference.get(q.defender - q.attacker, Fraction(0)),
+         "withdraw": d6_difference.get(q.defender + q.withdrawal_bonus - q.attacker,
+                                       Fraction(0))},
     ]
     return _table(rows, ["stand", "withdraw"])
 

@@ -1,0 +1,299 @@
+"""The ``simkit`` command: games, run, trace, prob.
+
+Bad input (unknown game, rule, value, option) prints one line naming the problem and
+what is allowed, and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from simkit import games, stats
+from simkit.errors import SimkitError, UsageError
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not usage + message
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _build_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra and args.command != "prob":
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
+        return args.handler(args, extra) or 0
+    except SimkitError as exc:
+        print(f"simkit: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("simkit: interrupted (finished parts are kept; rerun to resume)", file=sys.stderr)
+        return 130
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="simkit", description="Monte Carlo balance toolkit for "
+                     "historical board games.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("games", help="list games, or one game's presets, policies, "
+                       "rule knobs and outcome columns")
+    p.add_argument("game", nargs="?")
+    p.set_defaults(handler=cmd_games)
+
+    p = sub.add_parser("run", help="play N seeded games and print win rates with 95%% "
+                       "intervals")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=10_000, help="games to play (first batch "
+                   "with --until-ci) [10000]")
+    _add_game_options(p)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores) [1]")
+    p.add_argument("--chunk-size", type=int, default=None, help="games per chunk and part")
+    p.add_argument("--out", type=Path, default=None, help="results folder to write (rerun "
+                   "to resume)")
+    p.add_argument("--until-ci", type=float, default=None, metavar="HALF_WIDTH",
+                   help="keep playing until every rate's 95%% half-width is below this")
+    p.add_argument("--max-games", type=int, default=None, help="cap for --until-ci "
+                   "[100 x --games]")
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky")
+    p.add_argument("--scheduler", default=None, help="dask scheduler address (default: a "
+                   "local cluster of --jobs workers)")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.set_defaults(handler=cmd_run)
+
+    p = sub.add_parser("trace", help="narrate one game turn by turn")
+    p.add_argument("game")
+    p.add_argument("--game-index", type=int, default=0)
+    _add_game_options(p)
+    p.set_defaults(handler=cmd_trace)
+
+    p = sub.add_parser("prob", help="exact answers to rules-probability questions "
+                       "(simkit prob FAMILY QUESTION --param value ...)")
+    p.add_argument("family", nargs="?")
+    p.add_argument("question", nargs="?")
+    p.set_defaults(handler=cmd_prob)
+    return parser
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="root seed [0]")
+    p.add_argument("--preset", default=None, help="named rules (see simkit games GAME)")
+    p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+                   help="change one rule knob (repeatable)")
+    p.add_argument("--policy", action="append", default=[], metavar="NAME|SIDE=NAME",
+                   help="policy for every side, or for one side (repeatable)")
+
+
+def _rules(game, args):
+    return game.resolve_rules(args.preset).parse_overrides(args.set)
+
+
+def _policy(game, args):
+    chosen: dict[str, str] = {}
+    for text in args.policy:
+        side, sep, name = text.partition("=")
+        if sep:
+            chosen[side] = name
+        else:
+            chosen.update(dict.fromkeys(game.sides, text))
+    return game.resolve_policy(chosen)
+
+
+# -- games ---------------------------------------------------------------------------
+
+
+def cmd_games(args, _extra) -> None:
+    if args.game is None:
+        print("games:")
+        for name in games.names():
+            print(f"  {name:24} {games.get(name).title}")
+        print("rules-probability questions (simkit prob FAMILY):")
+        for family in games.question_sets():
+            print(f"  {family:24} {', '.join(games.questions(family))}")
+        return
+    game = games.get(args.game)
+    print(f"{game.name}: {game.title}")
+    if game.caveat:
+        print(f"caveat: {game.caveat}")
+    print(f"sides: {', '.join(game.sides)}")
+    print("presets:")
+    for preset in game.presets.values():
+        print(f"  {preset.name:24} {preset.description}")
+    print("policies (first is the default):")
+    for side, table in game.policies.items():
+        for name, doc in table.items():
+            print(f"  {side + ':' + name:24} {doc}")
+    print("rule knobs (--set KNOB=VALUE):")
+    print(_knob_table(game.Rules.knobs()))
+    print("outcome columns:")
+    for name, col in game.outcome_columns.items():
+        print(f"  {name:24} {col.dtype:9} {col.description}")
+
+
+def _knob_table(knobs, indent: str = "  ") -> str:
+    return "\n".join(f"{indent}{k.name:22} default {k.default!s:10} allowed {k.allowed:14} "
+                     f"{k.doc}" for k in knobs)
+
+
+# -- run -----------------------------------------------------------------------------
+
+
+def cmd_run(args, _extra) -> None:
+    from simkit.runner import RunInfo, simulate
+
+    game = games.get(args.game)
+    rules, policy = _rules(game, args), _policy(game, args)
+    info = RunInfo()
+    with _dask_client(args) as client:
+        frame = simulate(game, args.games, seed=args.seed, rules=rules, policy=policy,
+                         n_jobs=args.jobs, chunk_size=args.chunk_size,
+                         progress=not args.no_progress, backend=args.backend,
+                         out=args.out, until_ci=args.until_ci, max_games=args.max_games,
+                         client=client, info=info)
+    print(run_summary(game, frame, rules, policy, args.seed, info, args))
+
+
+class _NoClient:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _dask_client(args):
+    if args.backend != "dask":
+        return _NoClient()
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise UsageError("--backend dask needs dask[distributed]: "
+                         "pip install 'simkit[dask]'") from None
+    if args.scheduler:
+        return Client(args.scheduler)
+    workers = max(1, args.jobs)
+    return Client(LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1",
+                               dashboard_address=None))
+
+
+def run_summary(game, frame: pd.DataFrame, rules, policy, seed, info, args) -> str:
+    n = len(frame)
+    lines = [f"{game.name}: {n:,} games, seed {seed}, "
+             f"preset {args.preset or '(standard)'}, policy "
+             + " ".join(f"{side}={name}" for side, name in policy.items())]
+    changed = rules.changes()
+    lines.append("rules changed from standard: " + (", ".join(
+        f"{k}={v}" for k, v in changed.items()) or "none"))
+    for column in ("winner", "end_reason"):
+        if column in frame:
+            counts = frame[column].value_counts(sort=False)
+            table = stats.rate_table(counts.to_dict(), n)
+            lines.append("")
+            lines.append(_format_rates(column, table))
+    if "turns" in frame:
+        turns = frame["turns"]
+        lines.append(f"\nturns: mean {turns.mean():.2f}, median {turns.median():g}, "
+                     f"min {turns.min()}, max {turns.max()}")
+    workers = args.jobs if args.backend == "loky" else f"{args.jobs} dask"
+    if info.games_played:
+        rate = info.games_played / max(info.seconds, 1e-9)
+        lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s "
+                     f"({rate:,.0f} games/s on {workers} worker(s), compile included)")
+    else:
+        lines.append("played no new game: every game was already in the results folder")
+    if args.out is not None:
+        lines.append(f"results: {args.out} (simkit.load to read)")
+    if game.caveat:
+        lines.append(f"caveat: {game.caveat}")
+    return "\n".join(lines)
+
+
+def _format_rates(column: str, table: pd.DataFrame) -> str:
+    rows = [f"{column:16} {'games':>12} {'rate':>8}   95% interval (Wilson)"]
+    for outcome, row in table.iterrows():
+        rows.append(f"  {outcome!s:14} {int(row['count']):>12,} {row['rate']:>8.2%}   "
+                    f"[{row['low']:.2%}, {row['high']:.2%}]")
+    return "\n".join(rows)
+
+
+# -- trace ---------------------------------------------------------------------------
+
+
+def cmd_trace(args, _extra) -> None:
+    game = games.get(args.game)
+    if args.game_index < 0:
+        raise UsageError(f"--game-index must be 0 or more, got {args.game_index}")
+    from simkit.rng import check_seed
+
+    try:
+        seed = check_seed(args.seed)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    for line in game.trace(_rules(game, args), _policy(game, args), args.game_index, seed):
+        print(line)
+
+
+# -- prob ----------------------------------------------------------------------------
+
+
+def cmd_prob(args, extra) -> None:
+    if args.family is None:
+        for family in games.question_sets():
+            _list_questions(family)
+        return
+    questions = games.questions(args.family)
+    if args.question is None:
+        _list_questions(args.family)
+        return
+    if args.question not in questions:
+        raise UsageError(f"unknown question {args.question!r} for {args.family}; "
+                         f"questions: {', '.join(questions)}")
+    question = questions[args.question]
+    params = question.params().parse_overrides(_option_assignments(extra, question.params))
+    table = question.answer(params)
+    print(f"{args.family} {question.name}: {question.description}")
+    print("given " + ", ".join(f"{k}={v}" for k, v in params.to_dict().items()))
+    with pd.option_context("display.float_format", "{:.6f}".format,
+                           "display.max_colwidth", 80, "display.width", 200):
+        print(table.to_string(index=False))
+
+
+def _list_questions(family: str) -> None:
+    print(f"{family}:")
+    for q in games.questions(family).values():
+        print(f"  {q.name:12} {q.description}")
+        print(_knob_table(q.params.knobs(), indent="      --"))
+
+
+def _option_assignments(extra: list[str], params_cls) -> list[str]:
+    """``--name value`` / ``--name=value`` / ``--flag`` options -> ``name=value`` strings."""
+    out, i = [], 0
+    while i < len(extra):
+        token = extra[i]
+        if not token.startswith("--"):
+            raise UsageError(f"unexpected argument {token!r}; give --name value pairs")
+        name, sep, value = token[2:].partition("=")
+        name = name.replace("-", "_")
+        knob = params_cls.knob(name)
+        if not sep:
+            if knob.type is bool and (i + 1 == len(extra) or extra[i + 1].startswith("--")):
+                value = "true"
+            elif i + 1 < len(extra):
+                i += 1
+                value = extra[i]
+            else:
+                raise UsageError(f"--{name} needs a value ({knob.allowed})")
+        out.append(f"{name}={value}")
+        i += 1
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main())
