@@ -2,33 +2,33 @@
 
 Public API: ``simulate`` (play seeded games in parallel, optionally into a results
 folder), ``load`` (read a results folder), ``games`` (the registry), ``stats``.
+They are imported on first use, so that worker processes, which need only the engines,
+start quickly.
 """
 
+import importlib
+
 from simkit._numba_cache import configure as _configure_numba_cache
+from simkit.errors import ComponentError, RulesError, SimkitError, StoreError, UsageError
 
 NUMBA_CACHE_DIR = _configure_numba_cache()
 
-from simkit import games, stats  # noqa: E402
-from simkit.errors import (  # noqa: E402
-    ComponentError,
-    RulesError,
-    SimkitError,
-    StoreError,
-    UsageError,
-)
-from simkit.runner import simulate  # noqa: E402
-from simkit.store import load  # noqa: E402
-
 __version__ = "0.1.0"
 
-__all__ = [
-    "ComponentError",
-    "RulesError",
-    "SimkitError",
-    "StoreError",
-    "UsageError",
-    "games",
-    "load",
-    "simulate",
-    "stats",
-]
+_LAZY = {
+    "simulate": ("simkit.runner", "simulate"),
+    "load": ("simkit.store", "load"),
+    "games": ("simkit.games", None),
+    "stats": ("simkit.stats", None),
+}
+
+__all__ = ["ComponentError", "RulesError", "SimkitError", "StoreError", "UsageError",
+           *_LAZY]
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'simkit' has no attribute {name!r}")
+    module, attr = _LAZY[name]
+    value = importlib.import_module(module)
+    return value if attr is None else getattr(value, attr)

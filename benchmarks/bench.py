@@ -1,0 +1,102 @@
+"""Benchmarks: games/s per core and on 2 workers, numba compile time cold vs cached, memory.
+
+Run with ``make bench``. Each kernel is measured three ways:
+- compile: a fresh process compiles the kernels into an empty numba cache (cold), then
+  a second fresh process loads them from that cache (cached);
+- 1 core: ``game.simulate`` in this process, after warm-up, best of 3;
+- 2 workers: ``simkit.simulate(..., n_jobs=2)`` end to end (process start-up, pickling
+  and DataFrame assembly included), after warm-up.
+Peak memory is the resident set of this process and of its largest worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import simkit
+
+#: (game, rules preset or None, policy, games for the timed runs)
+KERNELS = [
+    ("setembre1714-assault", None, None, 2_000_000),
+    ("setembre1714-assault", "bombarded_bastion", {"catalans": "cautious"}, 2_000_000),
+]
+
+_COMPILE_SNIPPET = """
+import json, time
+t0 = time.perf_counter()
+import simkit
+game = simkit.games.get({game!r})
+t1 = time.perf_counter()
+game.warm_up()
+print(json.dumps({{"import": t1 - t0, "warm_up": time.perf_counter() - t1}}))
+"""
+
+
+def compile_times(game: str) -> tuple[float, float]:
+    """Warm-up seconds in a fresh process with an empty cache, then with that cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "SIMKIT_CACHE_DIR": cache}
+        runs = []
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", _COMPILE_SNIPPET.format(game=game)],
+                                 env=env, capture_output=True, text=True, check=True)
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1])["warm_up"])
+    return runs[0], runs[1]
+
+
+def one_core(game_name: str, rules, policy, n: int) -> float:
+    game = simkit.games.get(game_name)
+    game.warm_up()
+    indices = np.arange(n, dtype=np.int64)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        game.simulate(rules, policy, indices, 0)
+        best = min(best, time.perf_counter() - start)
+    return n / best
+
+
+def two_workers(game_name: str, rules, policy, n: int) -> float:
+    simkit.simulate(game_name, 1_000, rules=rules, policy=policy, n_jobs=2)  # start workers
+    start = time.perf_counter()
+    simkit.simulate(game_name, n, rules=rules, policy=policy, n_jobs=2)
+    return n / (time.perf_counter() - start)
+
+
+def peak_mib(who: int) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024  # Linux reports KiB
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply game counts")
+    args = parser.parse_args(argv)
+    print(f"simkit {simkit.__version__} benchmarks on {os.cpu_count()} cores")
+    header = (f"{'kernel':60} {'cold s':>7} {'cached s':>8} {'games/s 1 core':>15} "
+              f"{'games/s 2 workers':>18}")
+    print(header)
+    print("-" * len(header))
+    for game, preset, policy, n in KERNELS:
+        n = max(1_000, int(n * args.scale))
+        label = f"{game} [{preset or 'standard'}]"
+        if policy:
+            label += " " + ",".join(f"{k}={v}" for k, v in policy.items())
+        cold, cached = compile_times(game)
+        single = one_core(game, preset, policy, n)
+        double = two_workers(game, preset, policy, n)
+        print(f"{label:60} {cold:7.2f} {cached:8.2f} {single:15,.0f} {double:18,.0f}")
+    print(f"peak memory: this process {peak_mib(resource.RUSAGE_SELF):,.0f} MiB, "
+          f"largest child {peak_mib(resource.RUSAGE_CHILDREN):,.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
