@@ -263,6 +263,8 @@ def cmd_prob(args, extra) -> None:
     with pd.option_context("display.float_format", "{:.6f}".format,
                            "display.max_colwidth", 80, "display.width", 200):
         print(table.to_string(index=False))
+    if question.notes:
+        print(question.notes)
 
 
 def _list_questions(family: str) -> None:

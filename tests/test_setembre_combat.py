@@ -611,7 +611,8 @@ def test_assault_values_and_results_follow_the_rules(setting, policy):
                                                rules.defence_value(int(d)))
                          for d in defenders]
     assert withdrew.tolist() == expected_withdraw
-    expected_defence = [rules.defence_value(int(d), bool(w)) for d, w in zip(defenders, withdrew)]
+    expected_defence = [rules.defence_value(int(d), bool(w))
+                        for d, w in zip(defenders, withdrew, strict=True)]
     assert rows["defence_value"].tolist() == expected_defence
     a_roll, d_roll = rows["attack_roll"].to_numpy(), rows["defence_roll"].to_numpy()
     assert set(np.unique(a_roll)) == set(range(1, 7)) == set(np.unique(d_roll))
@@ -739,16 +740,17 @@ def test_question_artillery(adjacent, range_2, defenders):
     table = q.answer(q.params(adjacent=adjacent, range_2=range_2, defenders=defenders))
     p = exact_column(table, "p")
     assert sum(p) == 1
-    assert dict(zip(table["kills"], p)) == SP.artillery_kills(adjacent, range_2, defenders)
+    expected = SP.artillery_kills(adjacent, range_2, defenders)
+    assert dict(zip(table["kills"], p, strict=True)) == expected
 
 
 def assault_rows(table, column: str) -> tuple[list[F], F]:
     """The outcome rows of the assault answer (a distribution) and its exact-tie row."""
     values = exact_column(table, column)
     sub = table["outcome"].str.contains("of which").tolist()
-    ties = [v for v, s in zip(values, sub) if s]
+    ties = [v for v, s in zip(values, sub, strict=True) if s]
     assert len(ties) == 1
-    return [v for v, s in zip(values, sub) if not s], ties[0]
+    return [v for v, s in zip(values, sub, strict=True) if not s], ties[0]
 
 
 @pytest.mark.parametrize(("attacker", "defender", "bonus"), [(9, 12, 2), (9, 11, 2), (12, 9, 0)])
@@ -780,7 +782,7 @@ def test_question_scenario(policy):
     p = exact_column(table, "p")
     assert sum(p) == 1
     rules = AssaultRules(guns_adjacent=1, terrain="urban")
-    assert dict(zip(table["end_reason"], p)) == SP.scenario_outcome(rules, policy)
+    assert dict(zip(table["end_reason"], p, strict=True)) == SP.scenario_outcome(rules, policy)
 
 
 def _range_cases():
@@ -788,7 +790,8 @@ def _range_cases():
     for name, q in SP.QUESTIONS.items():
         for knob in q.params.knobs():
             if knob.range is not None:
-                cases += [(name, knob.name, knob.range[0] - 1), (name, knob.name, knob.range[1] + 1)]
+                low, high = knob.range
+                cases += [(name, knob.name, low - 1), (name, knob.name, high + 1)]
             elif knob.choices is not None:
                 cases.append((name, knob.name, "sometimes"))
     return cases

@@ -201,6 +201,7 @@ class Question:
     description: str
     params: type[RulesBase]
     answer: Callable[[Any], Any]
+    notes: str = ""
 
 
 class Game(ABC):

@@ -143,17 +143,21 @@ def answer_assault(q: AssaultQuestion) -> pd.DataFrame:
     withdraw = attacker_wins(q.attacker, q.defender + q.withdrawal_bonus)
     d6_difference = P.difference(D6, D6)
     rows = [
-        {"outcome": "attacker higher (stand: defender's lead lost, zone taken; "
-                    "withdraw: zone taken, no losses)", "stand": stand, "withdraw": withdraw},
-        {"outcome": "attacker not higher (stand: attacker's lead lost, zone held; "
-                    "withdraw: attacker's lead lost, zone taken)",
-         "stand": 1 - stand, "withdraw": 1 - withdraw},
-        {"outcome": "  of which an exact tie (ties go to the defender)",
+        {"outcome": "attacker higher", "stand": stand, "withdraw": withdraw},
+        {"outcome": "attacker not higher", "stand": 1 - stand, "withdraw": 1 - withdraw},
+        {"outcome": "  of which a tie",
          "stand": d6_difference.get(q.defender - q.attacker, Fraction(0)),
          "withdraw": d6_difference.get(q.defender + q.withdrawal_bonus - q.attacker,
                                        Fraction(0))},
     ]
     return _table(rows, ["stand", "withdraw"])
+
+
+ASSAULT_NOTES = """\
+stand:    attacker higher -> the defender's lead is eliminated, the rest retreat, the zone
+          is taken; not higher (ties included) -> the attacker's lead is eliminated.
+withdraw: the defender adds the withdrawal bonus and always retreats without losses, the
+          zone is taken; not higher -> the attacker's lead is eliminated as well."""
 
 
 @dataclass(frozen=True)
@@ -190,7 +194,7 @@ QUESTIONS = {
         Question("artillery", "kills of the artillery phase (rule 9)",
                  ArtilleryQuestion, answer_artillery),
         Question("assault", "assault outcome for given values, standing or withdrawing "
-                            "(rule 11.3)", AssaultQuestion, answer_assault),
+                            "(rule 11.3)", AssaultQuestion, answer_assault, ASSAULT_NOTES),
         Question("commander", "commanders eliminated by casualty rolls (rule 11.3)",
                  CommanderQuestion, answer_commander),
         Question("scenario", "end-reason distribution of the whole assault scenario "
