@@ -230,13 +230,8 @@ def cmd_trace(args, _extra) -> None:
     game = games.get(args.game)
     if args.game_index < 0:
         raise UsageError(f"--game-index must be 0 or more, got {args.game_index}")
-    from simkit.rng import check_seed
-
-    try:
-        seed = check_seed(args.seed)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    for line in game.trace(_rules(game, args), _policy(game, args), args.game_index, seed):
+    for line in game.trace(_rules(game, args), _policy(game, args), args.game_index,
+                           args.seed):
         print(line)
 
 

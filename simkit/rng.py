@@ -16,6 +16,8 @@ import numba
 import numpy as np
 from numba import njit
 
+from simkit.errors import UsageError
+
 if numba.config.DISABLE_JIT:
     # Plain-Python mode: numpy warns on the wrapping uint64 arithmetic the generator is
     # built on; the wrap is intended.
@@ -138,9 +140,9 @@ def stream(root_seed, game_index, n):
 
 
 def check_seed(root_seed) -> int:
-    """Return ``root_seed`` as an int, or raise ValueError naming the allowed range."""
+    """Return ``root_seed`` as an int, or raise UsageError naming the allowed range."""
     if isinstance(root_seed, bool) or not isinstance(root_seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer in 0..{MAX_SEED}, got {root_seed!r}")
+        raise UsageError(f"seed must be an integer in 0..{MAX_SEED}, got {root_seed!r}")
     if not 0 <= int(root_seed) <= MAX_SEED:
-        raise ValueError(f"seed must be an integer in 0..{MAX_SEED}, got {root_seed}")
+        raise UsageError(f"seed must be an integer in 0..{MAX_SEED}, got {root_seed}")
     return int(root_seed)

@@ -69,17 +69,18 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     target = n_games
     while True:
         run.play_until(target)
-        info.worst_half_width = _worst_half_width(run.counts)
+        counts = run.counts(target)
+        info.worst_half_width = _worst_half_width(counts)
         if until_ci is None or info.worst_half_width <= until_ci:
             break
         cap = max_games or 100 * n_games
         if target >= cap:
             break
-        target = min(cap, _next_target(run.counts, target, until_ci))
+        target = min(cap, _next_target(counts, target, until_ci))
     info.games_played = run.games_played
     info.seconds = time.perf_counter() - started
     info.n_games = target
-    info.counts = {k: dict(v) for k, v in run.counts.items()}
+    info.counts = {k: dict(v) for k, v in run.counts(target).items()}
     if store is not None:
         store.finish(n_games=target, games_played=run.games_played, seconds=info.seconds)
         return load(store.path, n_games=target)
@@ -87,11 +88,8 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
 
 
 def _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games) -> int:
-    try:
-        seed = check_seed(seed)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    if not isinstance(n_games, (int, np.integer)) or n_games < 1:
+    seed = check_seed(seed)
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
         raise UsageError(f"n_games must be a positive integer, got {n_games!r}")
     if not isinstance(n_jobs, (int, np.integer)) or (n_jobs < 1 and n_jobs != -1):
         raise UsageError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
@@ -173,10 +171,12 @@ class _Run:
         self.chunk_size, self.backend, self.client = chunk_size, backend, client
         self.store, self.progress = store, progress
         self.frames: dict[int, pd.DataFrame] = {}
-        self.counts = {name: Counter() for name in _rate_columns(game)}
+        self.rate_columns = _rate_columns(game)
+        self.part_counts: dict[int, tuple[int, dict[str, Counter]]] = {}
         self.games_played = 0
         if store is not None:
-            self._count_stored()
+            for start, stop in store.done_ranges():
+                self.part_counts[start] = (stop, self._count(store.read_part(start)))
 
     def done(self) -> list[tuple[int, int]]:
         if self.store is not None:
@@ -210,16 +210,25 @@ class _Run:
             self.store.write_part(start, stop, frame)
         else:
             self.frames[start] = frame
-        self._count(frame)
+        self.part_counts[start] = (stop, self._count(frame))
         self.games_played += stop - start
 
-    def _count(self, frame: pd.DataFrame) -> None:
-        for name, counter in self.counts.items():
-            counter.update(frame[name].value_counts().to_dict())
+    def _count(self, frame: pd.DataFrame) -> dict[str, Counter]:
+        return {name: Counter(frame[name].value_counts().to_dict())
+                for name in self.rate_columns}
 
-    def _count_stored(self) -> None:
-        if self.store.done_ranges():
-            self._count(load(self.store.path))
+    def counts(self, n_games: int) -> dict[str, Counter]:
+        """Winner and end-reason counts over games ``[0, n_games)`` exactly."""
+        total = {name: Counter() for name in self.rate_columns}
+        for start, (stop, counts) in self.part_counts.items():
+            if stop > n_games > start:  # a stored part reaching past the games asked
+                part = self.store.read_part(start)
+                counts = self._count(part[part["game_index"] < n_games])
+            elif start >= n_games:
+                continue
+            for name, counter in counts.items():
+                total[name].update(counter)
+        return total
 
     def frame(self, n_games: int) -> pd.DataFrame:
         frames = [f for start, f in sorted(self.frames.items()) if start < n_games]
@@ -229,7 +238,7 @@ class _Run:
 
 def _dask_map(client, args):
     try:
-        from dask.distributed import as_completed, get_client
+        from dask.distributed import get_client
     except ImportError:
         raise UsageError("backend='dask' needs dask[distributed]: "
                          "pip install 'simkit[dask]'") from None
@@ -240,6 +249,6 @@ def _dask_map(client, args):
             raise UsageError("backend='dask' needs a running dask.distributed Client "
                              "(create one, or pass client=)") from None
     futures = [client.submit(play_chunk, *a, pure=False) for a in args]
-    for future in as_completed(futures):
+    for future in futures:  # in submission order: no default client needed
         yield future.result()
         future.release()

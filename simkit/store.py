@@ -120,6 +120,11 @@ class ResultStore:
                                        "rows": len(frame), "written": _now()})
         self._save()
 
+    def read_part(self, start: int) -> pd.DataFrame:
+        """The rows of the part that begins at game ``start``."""
+        part = next(p for p in self.manifest["parts"] if p["start"] == start)
+        return _read_table(self.path / part["file"]).to_pandas()
+
     def finish(self, **info) -> None:
         self.manifest.setdefault("runs", []).append({"finished": _now(), **info})
         self._save()
@@ -173,6 +178,13 @@ def _check_same_run(path: Path, stored: dict, spec: dict) -> None:
                          "choose another folder or delete this one")
 
 
+def _read_table(file: Path) -> pa.Table:
+    try:
+        return pq.read_table(file)
+    except (OSError, pa.ArrowException) as exc:
+        raise StoreError(f"{file}: unreadable part: {exc}") from None
+
+
 def load(path, n_games: int | None = None) -> pd.DataFrame:
     """All rows of a results folder (or of its first ``n_games`` games), in game order.
 
@@ -184,12 +196,7 @@ def load(path, n_games: int | None = None) -> pd.DataFrame:
     parts = sorted(manifest["parts"], key=lambda p: p["start"])
     if n_games is not None:
         parts = [p for p in parts if p["start"] < n_games]
-    tables = []
-    for part in parts:
-        try:
-            tables.append(pq.read_table(path / part["file"]))
-        except (OSError, pa.ArrowException) as exc:
-            raise StoreError(f"{path / part['file']}: unreadable part: {exc}") from None
+    tables = [_read_table(path / part["file"]) for part in parts]
     if not tables:
         raise StoreError(f"{path} holds no finished games yet")
     frame = pa.concat_tables(tables, promote_options="permissive").to_pandas()

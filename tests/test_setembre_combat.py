@@ -813,3 +813,21 @@ def test_question_params_reject_out_of_range(question, knob, value):
         params(**{knob: value})
     with pytest.raises(simkit.RulesError, match=re.escape(repr(knob))):
         params().parse_overrides([f"{knob}={value}"])
+
+
+def artillery_lines(index: int) -> list[str]:
+    rules = {"guns_adjacent": 1, "guns_at_range_2": 1}
+    lines = simkit.games.get(GAME).trace(rules, None, index, TRACE_SEED)
+    return [ln.strip() for ln in lines if "Artillery fire" in ln]
+
+
+def test_trace_narrates_range_2_artillery():
+    lines = artillery_lines(0)
+    assert len(lines) == 2
+    assert re.fullmatch(r"Artillery fire from a zone two zones away: die [1-6], "
+                        r"(a unit eliminated|a miss)", lines[1])
+
+
+def test_trace_narrates_adjacent_artillery_as_a_sentence():
+    assert re.fullmatch(r"Artillery fire from an adjacent zone: die [1-6], "
+                        r"(a unit eliminated|a miss)", artillery_lines(0)[0])

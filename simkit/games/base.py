@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from simkit.errors import ComponentError, RulesError, UsageError
+from simkit.rng import check_seed
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -161,8 +162,8 @@ class Preset:
 def load_presets(path: Path, rules_cls: type[RulesBase]) -> dict[str, Preset]:
     """Read ``presets.toml``: one table per preset with ``description`` and ``rules``."""
     try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ComponentError(f"{path}: cannot read presets: {exc}") from None
     presets = {}
     for name, entry in data.items():
@@ -171,8 +172,12 @@ def load_presets(path: Path, rules_cls: type[RulesBase]) -> dict[str, Preset]:
         unknown = set(entry) - {"description", "rules"}
         if unknown:
             raise ComponentError(f"{path}: preset [{name}] has unknown keys {sorted(unknown)}")
+        overrides = entry.get("rules", {})
+        if not isinstance(overrides, dict):
+            raise ComponentError(f"{path}: preset [{name}]: rules must be a table of "
+                                 f"knob = value, got {overrides!r}")
         try:
-            rules = rules_cls().replace(entry.get("rules", {}))
+            rules = rules_cls().replace(overrides)
         except RulesError as exc:
             raise ComponentError(f"{path}: preset [{name}]: {exc}") from None
         presets[name] = Preset(name, entry["description"], rules)
@@ -270,12 +275,12 @@ class Game(ABC):
         """Play the games ``game_indices`` of run ``root_seed``; one array per column."""
         indices = np.ascontiguousarray(game_indices, dtype=np.int64)
         return self.play(self.resolve_rules(rules), self.policy_ids(policy), indices,
-                         int(root_seed))
+                         np.uint64(check_seed(root_seed)))
 
     def trace(self, rules, policy, game_index: int, root_seed: int) -> list[str]:
         """The same game as ``simulate`` plays, narrated in the rulebook's words."""
         return self.narrate(self.resolve_rules(rules), self.policy_ids(policy),
-                            int(game_index), int(root_seed))
+                            int(game_index), np.uint64(check_seed(root_seed)))
 
     def warm_up(self) -> None:
         """Compile (or load from numba's cache) every kernel ``simulate`` uses."""

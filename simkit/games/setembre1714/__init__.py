@@ -78,7 +78,7 @@ def _sentence(code, a, b, c) -> str:
     if code == L.EV_BREACH_NEVER:
         return f"The Royal Breach was never assured in {a} turns; the assault is called off"
     if code == L.EV_ARTILLERY:
-        where = "an adjacent" if a == 1 else "a zone two zones away"
+        where = "an adjacent zone" if a == 1 else "a zone two zones away"
         return f"  Artillery fire from {where}: die {b}, " + ("a unit eliminated" if c
                                                               else "a miss")
     if code == L.EV_SALVO:
