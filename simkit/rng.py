@@ -96,7 +96,10 @@ def uniform(state):
 
 @njit(cache=True, nogil=True)
 def uniform_int(state, n):
-    """An unbiased integer in [0, n) for n >= 1 (rejection on the top remainder)."""
+    """An unbiased integer in [0, n) for 1 <= n <= 2**63 (rejection on the top remainder).
+
+    The result is an int64, so larger bounds are not supported; games draw far smaller.
+    """
     bound = np.uint64(n)
     threshold = (_U0 - bound) % bound  # 2**64 mod n: outputs below it would bias
     x = next_u64(state)

@@ -176,7 +176,7 @@ class _Run:
         self.games_played = 0
         if store is not None:
             for start, stop in store.done_ranges():
-                self.part_counts[start] = (stop, self._count(store.read_part(start)))
+                self.part_counts[start] = (stop, self._stored_counts(start))
 
     def done(self) -> list[tuple[int, int]]:
         if self.store is not None:
@@ -206,12 +206,21 @@ class _Run:
         yield from parallel(delayed(play_chunk)(*a) for a in args)
 
     def _keep(self, start: int, stop: int, frame: pd.DataFrame) -> None:
+        counts = self._count(frame)
         if self.store is not None:
-            self.store.write_part(start, stop, frame)
+            self.store.write_part(start, stop, frame,
+                                  {k: {str(v): n for v, n in c.items()}
+                                   for k, c in counts.items()})
         else:
             self.frames[start] = frame
-        self.part_counts[start] = (stop, self._count(frame))
+        self.part_counts[start] = (stop, counts)
         self.games_played += stop - start
+
+    def _stored_counts(self, start: int) -> dict[str, Counter]:
+        recorded = self.store.part_counts(start)
+        if recorded is None:  # a part recovered from disk after a kill
+            return self._count(self.store.read_part(start))
+        return {name: Counter(recorded[name]) for name in self.rate_columns}
 
     def _count(self, frame: pd.DataFrame) -> dict[str, Counter]:
         return {name: Counter(frame[name].value_counts().to_dict())

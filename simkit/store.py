@@ -44,12 +44,22 @@ def _git_commit() -> str | None:
     return out.stdout.strip() or None
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_FILE_MODE = 0o666 & ~_umask()  # what open() would give; mkstemp's own is 0600
+
+
 def _write_atomic(path: Path, write) -> None:
     """Call ``write(tmp_path)``, then rename the file over ``path`` in one step."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
         write(tmp)
+        os.chmod(tmp, _FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -111,14 +121,27 @@ class ResultStore:
     def missing(self, n_games: int) -> list[tuple[int, int]]:
         return missing_ranges(self.done_ranges(), n_games)
 
-    def write_part(self, start: int, stop: int, frame: pd.DataFrame) -> None:
-        """Write the rows of games ``[start, stop)`` atomically, then record the part."""
+    def write_part(self, start: int, stop: int, frame: pd.DataFrame,
+                   counts: dict | None = None) -> None:
+        """Write the rows of games ``[start, stop)`` atomically, then record the part.
+
+        ``counts`` (outcome column -> {value: games}) is kept in the manifest so that a
+        reopened folder knows its rates without reading every part.
+        """
         table = pa.Table.from_pandas(frame, preserve_index=False)
         target = self.path / part_name(start, stop)
         _write_atomic(target, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
-        self.manifest["parts"].append({"file": target.name, "start": start, "stop": stop,
-                                       "rows": len(frame), "written": _now()})
+        entry = {"file": target.name, "start": start, "stop": stop, "rows": len(frame),
+                 "written": _now()}
+        if counts is not None:
+            entry["counts"] = counts
+        self.manifest["parts"].append(entry)
         self._save()
+
+    def part_counts(self, start: int) -> dict | None:
+        """The outcome counts recorded for the part beginning at ``start``, if any."""
+        part = next(p for p in self.manifest["parts"] if p["start"] == start)
+        return part.get("counts")
 
     def read_part(self, start: int) -> pd.DataFrame:
         """The rows of the part that begins at game ``start``."""

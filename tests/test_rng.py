@@ -8,6 +8,7 @@ checks the seeding chain the module documents.
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -217,6 +218,13 @@ def test_uniform_int_stays_in_range(n):
         assert draws.max() > n // 2  # reaches the upper half of a huge range
 
 
+def test_uniform_int_stays_in_range_up_to_its_documented_bound_2_63():
+    n = 2**63
+    state = seed_state(1, 1)
+    draws = [int(uniform_int(state, np.uint64(n))) for _ in range(200)]
+    assert all(0 <= d < n for d in draws)
+
+
 def test_uniform_int_is_the_remainder_of_the_next_output():
     # for n = 6, 2**64 mod 6 = 4: only the four smallest outputs would be rejected
     state = seed_state(99, 1)
@@ -302,16 +310,50 @@ def test_check_seed_rejects(seed):
         check_seed(seed)
 
 
-@pytest.mark.xfail(strict=True, raises=OverflowError,
-                   reason="seeds >= 2**63 pass check_seed but base.Game.simulate passes "
-                          "int(root_seed) to the njit kernel, which cannot convert it")
-@pytest.mark.parametrize("seed", [2**63, MAX_SEED])
-def test_simulate_accepts_every_seed_check_seed_allows(seed):
-    game = simkit.games.get(GAME)
-    expected = play_assault_games(assault_params(game.Rules()), game.policy_ids(None),
-                                  np.arange(20, dtype=np.int64), np.uint64(seed),
-                                  np.zeros((0, 4), dtype=np.int64))
-    df = simkit.simulate(GAME, 20, seed=seed)
+def oracle_breach_turns(root_seed: int, n_games: int, max_turns: int = 12) -> list[int]:
+    """Standard rules: the breach is assured on the first die showing 6 (0: never).
+
+    Each check is ``uniform_int(state, 6) + 1``, i.e. the raw output mod 6, plus 1 (the
+    rejection of the 4 smallest 64-bit outputs never happens here)."""
+    turns = []
+    for i in range(n_games):
+        sixes = [k + 1 for k, x in enumerate(ref_stream(root_seed, i, max_turns)) if x % 6 == 5]
+        turns.append(sixes[0] if sixes else 0)
+    return turns
+
+
+@pytest.mark.parametrize("seed", [0, 12345, 2**63 - 1, 2**63, MAX_SEED])
+def test_simulate_seeds_games_as_the_oracle_does(seed):
+    # regression for seeds >= 2**63: they passed check_seed but the kernels got int(seed)
+    # and raised OverflowError (numba cannot convert it)
+    df = simkit.simulate(GAME, 300, seed=seed)
     assert (df["seed"] == np.uint64(seed)).all()
-    assert df["turns"].tolist() == expected[:, 2].tolist()
-    assert df["attack_roll"].tolist() == expected[:, 9].tolist()
+    expected = oracle_breach_turns(seed, 300)
+    assert df["breach_turn"].tolist() == expected
+    assert 0 < expected.count(0) < 100  # some games never see the breach (about 11%)
+    game = simkit.games.get(GAME)
+    table = play_assault_games(assault_params(game.Rules()), game.policy_ids(None),
+                               np.arange(300, dtype=np.int64), np.uint64(seed),
+                               np.zeros((0, 4), dtype=np.int64))
+    assert df["attack_roll"].tolist() == table[:, 9].tolist()
+    assert df["defence_roll"].tolist() == table[:, 10].tolist()
+
+
+@pytest.mark.parametrize("seed", [4, 2**63 + 5])
+def test_trace_replays_the_row(seed):
+    game = simkit.games.get(GAME)
+    rules, policy = {"guns_adjacent": 2, "attacker_commander": True}, {"catalans": "cautious"}
+    df = simkit.simulate(GAME, 40, seed=seed, rules=rules, policy=policy)
+    for i in range(40):
+        row = df.iloc[i]
+        text = "\n".join(game.trace(rules, policy, i, seed))
+        assert f"game {i} of seed {seed}" in text
+        assert f"Result: {row['end_reason']}; the zone is held by the " \
+               f"{row['winner'].capitalize()}." in text
+        dice = re.findall(r"Dice: attacker (\d), defender (\d)", text)
+        if row["attack_roll"] == 0:
+            assert dice == []
+        else:
+            assert dice == [(str(row["attack_roll"]), str(row["defence_roll"]))]
+        checks = re.findall(r"Turn (\d+): Royal Breach check, die (\d)", text)
+        assert len(checks) == (row["breach_turn"] or 12)

@@ -1,0 +1,879 @@
+"""Load and validate Victus's components (``data/*.toml``) into read-only numpy arrays.
+
+Rulebook sections covered: "Components" (every count), "Component Descriptions" (chance
+cards, Bourbon action dice, trench/camp tiles, the three discs on the Bourbon marker),
+"Board Description" (markers, Bourbon marker, camps, advance arrows, Rambla, bastions,
+Military Deputy's Expedition, boxes), the first-game "Bourbon Actions" (the Action Table,
+Reinforcements icons, Bombardment and Advance read from chance cards, Trench positions),
+"Movement Actions" (shared sides, the Rambla, camps), "Marker Actions" (marker spaces),
+"Fire 1 cannon" (fire paths along arrows and blue cannon icons) and the Glossary (Camp,
+Parallel, Hospital, Box, Barcelona space, "Spaces 1X-5X").
+
+What the data rests on (each file's header says it in detail): the rulebook does not print
+the board graph, the marker dials beyond a few values, the Bourbon marker after position 4,
+the dice faces, the Stage III and IV dice, the 6th die's colour, the chance cards or the
+tile mixes. Those are reconstructions consistent with every fact in rules/DIGEST.md
+section 1; the loader re-checks the facts a replacement file must keep (counts, the
+marker rules, the graph's consistency) and tests/test_victus_components.py re-checks the
+worked examples. Where the text contradicts itself the digest's reading is followed:
+Example 14's "Saint Cross-24" and "Àngel-18" are spaces 14 and 48.
+
+``load_components()`` returns one cached, frozen ``Components``; a broken file raises
+``ComponentError`` naming the file, the entry and the problem. Codes and column offsets
+are in ``layout.py``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from simkit.errors import ComponentError
+
+from . import layout as L
+
+DATA = Path(__file__).parent / "data"
+
+# Facts the rulebook fixes (digest B1, B3, B15): every replacement file must keep them.
+N_BASTIONS = 10
+N_OTHER_BARCELONA = 27
+N_NUMBERED = 33
+UNNUMBERED_BARCELONA = ("montjuic", "port", "beach", "redoubt")
+N_CAMPS = 15
+BOXES = ("reserve", "wounded", "captured")
+N_CHANCE = 14
+N_DICE = 6
+N_FACES = 6
+N_SENSE_FURY = 9
+TROOP_VALUES = (1, 2, 3, 4, 5, 6, 8, 9, 10, 12)
+VP_VALUES = (1, 3, 5, 10)
+GIVEN_COUNTS = {
+    "bourbon_troops": 160, "victory_points": 48,
+    "cannon": 12, "infantry": 13, "coronela": 32,
+    "rubble_ruined": 28, "bastion_defense": 10, "barricade": 10, "organ_gun": 5,
+    "bourbon_battery": 10, "razed_camp": 6, "trench_camp": 6, "resignation": 3,
+    "starting_player": 1, "mine": 1, "reinforcements": 1, "batteries": 1,
+    "event_cards": 150, "chance_cards": 14, "bourbon_dice": 6, "marker_pins": 5,
+}
+EVENT_STAGES = {"I": (1, 50), "II": (51, 100), "III": (101, 150)}
+
+_FACE = re.compile(r"^(\w+) (\d+)$")
+_MISSING = object()
+
+
+# -- reading ------------------------------------------------------------------------------
+
+class _Doc:
+    """One data file: its parsed TOML and helpers whose errors name the file and entry."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            self.data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ComponentError(f"{path}: cannot read the file: {exc}") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ComponentError(f"{path}: not valid TOML: {exc}") from None
+
+    def error(self, entry: str, problem: str) -> ComponentError:
+        return ComponentError(f"{self.path}: {entry}: {problem}")
+
+    def get(self, table: Mapping, key: str, kind: type, entry: str, default=_MISSING):
+        """``table[key]`` checked to be of ``kind`` (int excludes bool)."""
+        if key not in table:
+            if default is _MISSING:
+                raise self.error(entry, f"missing key {key!r}")
+            return default
+        value = table[key]
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if not ok:
+            raise self.error(entry, f"{key!r} must be {_kind_name(kind)}, got {value!r}")
+        return value
+
+    def items(self, table: Mapping, key: str, kind: type, entry: str, default=_MISSING):
+        """``table[key]`` checked to be a list whose items are all of ``kind``."""
+        values = self.get(table, key, list, entry, default)
+        for v in values:
+            if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
+                raise self.error(entry, f"{key!r} must hold {_kind_name(kind)} items, "
+                                        f"got {v!r}")
+        return values
+
+    def table(self, key: str, entry: str | None = None) -> dict:
+        return self.get(self.data, key, dict, entry or f"[{key}]")
+
+    def only(self, table: Mapping, allowed, entry: str) -> None:
+        unknown = sorted(set(table) - set(allowed))
+        if unknown:
+            raise self.error(entry, f"unknown keys {unknown}; allowed: {sorted(allowed)}")
+
+
+def _kind_name(kind: type) -> str:
+    return {str: "a string", int: "an integer", bool: "true or false", list: "a list",
+            dict: "a table"}.get(kind, kind.__name__)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    a.setflags(write=False)
+    return a
+
+
+# -- the components -----------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Components:
+    """Victus's static components as read-only arrays (space indices are 0..n_spaces-1)."""
+
+    data_dir: Path
+    # board: spaces
+    space_ids: tuple[str, ...]  # board.toml ids: printed numbers ("15") or codes ("A1")
+    space_names: tuple[str, ...]  # rulebook or reconstructed name, "" if none
+    index: Mapping[str, int]  # id -> space index
+    space_info: np.ndarray  # int16[n, N_SPACE_INFO], columns layout.S_*
+    number_to_space: np.ndarray  # int16[100]: printed number -> space, NO_SPACE if none
+    # board: graph
+    adjacent: np.ndarray  # uint8[n, n]: share a side (a camp: the 2 spaces it points to)
+    adj_start: np.ndarray  # int32[n + 1]: CSR of `adjacent`
+    adj_list: np.ndarray  # int32[...]
+    move_adjacent: np.ndarray  # uint8[n, n]: `adjacent` plus the Rambla (troop/cannon moves)
+    arrows: np.ndarray  # int16[n, 2]: [YELLOW, RED] target, NO_SPACE if none
+    blue: np.ndarray  # int16[n, k]: blue cannon icon targets, NO_SPACE padded
+    blue_fire_from: np.ndarray  # int16[...]: bastions whose fire may use blue icons
+    side_distance: np.ndarray  # int16[n, n]: fewest shared-side steps, -1 if unreachable
+    fire_distance: np.ndarray  # int16[n, n]: [bastion, source] shortest Bourbon path (see
+    #   _fire_distances), -1 if none or the row is not a bastion
+    # board: special spaces
+    camps: np.ndarray  # int16[15]
+    trench: np.ndarray  # int16[6, 4]: [column A..F, position 0..3] -> space
+    advance_ends: np.ndarray  # int16[...]: spaces with no arrows out (the Beach)
+    hospital: np.ndarray  # int16[2]: [HOSPITAL_INFANTRY, HOSPITAL_CORONELA] -> space
+    expedition: int
+    expedition_links: np.ndarray  # int16[...]
+    reserve: int
+    wounded: int
+    captured: int
+    captured_next_to: int  # the Mas Guinardó camp
+    montjuic: int
+    port: int
+    beach: int
+    redoubt: int
+    # markers
+    marker_names: tuple[str, ...]
+    marker_values: np.ndarray  # int8[4, k]: value at each pin position (padded with the max)
+    marker_len: np.ndarray  # int8[4]
+    marker_start: np.ndarray  # int8[2, 4]: [START_FIRST_GAME | START_FULL, marker] -> position
+    marker_spaces: np.ndarray  # int16[4, 2]: spaces tied to each marker, NO_SPACE padded
+    sense_fury_group: np.ndarray  # int8[9]: index into layout.SENSE_FURY_GROUPS
+    sense_fury_colour: np.ndarray  # int8[9]: index into layout.SENSE_FURY_COLOURS
+    sense_fury_start: int  # 0-based position of "R"
+    track_value: np.ndarray  # int8[t]: Bourbon marker value per position
+    track_icons: np.ndarray  # int8[t]: ICON_* bit flags
+    track_advance: np.ndarray  # int8[t]: number of Advance symbols
+    track_start: np.ndarray  # int8[3]: [DISC_*] starting position
+    batteries_minimum: int  # lowest position of the batteries disc
+    # dice
+    die_colours: tuple[str, ...]
+    die_action: np.ndarray  # int8[6, 6]: ACT_* per face
+    die_amount: np.ndarray  # int8[6, 6]: flags / hits / symbols per face
+    stage_dice: np.ndarray  # int8[4, 6]: dice of each stage in table order, -1 padded
+    stage_n_dice: np.ndarray  # int8[4]
+    # chance cards (in card-number order)
+    chance_number: np.ndarray  # int16[14]
+    chance_advance: np.ndarray  # int8[14, a]: YELLOW / RED per box
+    chance_bombard: np.ndarray  # int16[14, 3, b]: [card, row I..III, box] -> space
+    stage_row: np.ndarray  # int8[4]: bombardment row read in each stage (IV: reconstructed)
+    # tiles
+    troop_values: np.ndarray  # int16[10]
+    troop_counts: np.ndarray  # int16[10]
+    vp_values: np.ndarray  # int16[4]
+    vp_counts: np.ndarray  # int16[4]
+    counts: Mapping[str, int]  # every other given count (tiles.toml), by key
+    event_stages: np.ndarray  # int16[3, 2]: first and last event card number per stage
+
+    @property
+    def n_spaces(self) -> int:
+        return len(self.space_ids)
+
+    def space(self, space_id: str | int) -> int:
+        """The index of a space by board id or printed number (KeyError if unknown)."""
+        return self.index[str(space_id)]
+
+    def label(self, i: int) -> str:
+        """A space as the rulebook writes it: "Bastion of Sant Pere-52", "13", "Beach"."""
+        name, number = self.space_names[i], int(self.space_info[i, L.S_NUMBER])
+        if name and number:
+            return f"{name}-{number}"
+        return name or self.space_ids[i]
+
+
+@lru_cache(maxsize=8)
+def _load(data_dir: Path) -> Components:
+    board = _board(_Doc(data_dir / "board.toml"))
+    markers = _markers(_Doc(data_dir / "markers.toml"), board)
+    dice = _dice(_Doc(data_dir / "dice.toml"))
+    chance = _chance(_Doc(data_dir / "chance.toml"), board, markers)
+    tiles = _tiles(_Doc(data_dir / "tiles.toml"))
+    info = board["space_info"]
+    for m, row in enumerate(markers["marker_spaces"]):
+        info[row[row >= 0], L.S_MARKER] = m
+    board["space_info"] = _frozen(info)
+    return Components(data_dir=data_dir, **board, **markers, **dice, **chance, **tiles)
+
+
+def load_components(data_dir: Path | str = DATA) -> Components:
+    """Victus's components from ``data_dir`` (default: the package's data), cached."""
+    return _load(Path(data_dir).resolve())
+
+
+# -- board.toml ---------------------------------------------------------------------------
+
+_SPACE_KEYS = ("id", "kind", "name", "adjacent", "rambla", "yellow", "red", "blue",
+               "trench", "parallel")
+
+
+def _board(doc: _Doc) -> dict[str, Any]:
+    doc.only(doc.data, ("space", "advance", "blue_cannon", "hospitals", "expedition",
+                        "captured"), "file")
+    entries = doc.get(doc.data, "space", list, "[[space]]")
+    if not entries:
+        raise doc.error("[[space]]", "no spaces")
+    spaces: list[dict] = []
+    index: dict[str, int] = {}
+    for k, entry in enumerate(entries):
+        where = f"[[space]] #{k + 1}"
+        if not isinstance(entry, dict):
+            raise doc.error(where, "must be a table")
+        sid = doc.get(entry, "id", str, where)
+        where = f"space {sid!r}"
+        if not sid:
+            raise doc.error(f"[[space]] #{k + 1}", "empty id")
+        if sid in index:
+            raise doc.error(where, "duplicate id")
+        doc.only(entry, _SPACE_KEYS, where)
+        kind = doc.get(entry, "kind", str, where)
+        if kind not in L.KIND_NAMES:
+            raise doc.error(where, f"unknown kind {kind!r}; kinds: {', '.join(L.KIND_NAMES)}")
+        s = {
+            "id": sid, "where": where, "kind": L.KIND_NAMES.index(kind),
+            "name": doc.get(entry, "name", str, where, ""),
+            "adjacent": doc.items(entry, "adjacent", str, where, []),
+            "rambla": doc.get(entry, "rambla", bool, where, False),
+            "yellow": doc.get(entry, "yellow", str, where, None),
+            "red": doc.get(entry, "red", str, where, None),
+            "blue": doc.items(entry, "blue", str, where, []),
+            "trench": doc.get(entry, "trench", str, where, None),
+            "parallel": doc.get(entry, "parallel", int, where, None),
+        }
+        s["barcelona"] = s["kind"] in L.BARCELONA_KINDS
+        s["number"] = int(sid) if sid.isdigit() else 0
+        index[sid] = len(spaces)
+        spaces.append(s)
+    n = len(spaces)
+
+    def ref(where: str, what: str, target: str) -> int:
+        if target not in index:
+            raise doc.error(where, f"{what} names unknown space {target!r}")
+        return index[target]
+
+    # shared sides: known, not itself, no repeats, listed at both ends
+    adj = np.zeros((n, n), np.uint8)
+    for i, s in enumerate(spaces):
+        for t in s["adjacent"]:
+            j = ref(s["where"], "adjacent", t)
+            if j == i:
+                raise doc.error(s["where"], "is listed as adjacent to itself")
+            if adj[i, j]:
+                raise doc.error(s["where"], f"lists {t!r} as adjacent twice")
+            adj[i, j] = 1
+    for i, j in zip(*np.nonzero(adj), strict=True):
+        if not adj[j, i]:
+            raise doc.error(spaces[i]["where"], f"lists {spaces[j]['id']!r} as adjacent, but "
+                                                f"space {spaces[j]['id']!r} does not list it")
+
+    # arrows and blue cannon icons: known targets that share a side
+    arrows = np.full((n, 2), L.NO_SPACE, np.int16)
+    for i, s in enumerate(spaces):
+        if (s["yellow"] is None) != (s["red"] is None):
+            raise doc.error(s["where"], "needs both a yellow and a red arrow, or neither")
+        for c, colour in enumerate(("yellow", "red")):
+            if s[colour] is None:
+                continue
+            if s["kind"] in (L.KIND_BOX, L.KIND_EXPEDITION):
+                raise doc.error(s["where"], f"a {L.KIND_NAMES[s['kind']]} has no arrows")
+            j = ref(s["where"], f"the {colour} arrow", s[colour])
+            if not adj[i, j]:
+                raise doc.error(s["where"], f"the {colour} arrow points to {s[colour]!r}, "
+                                            "which does not share a side with it")
+            if spaces[j]["kind"] in (L.KIND_CAMP, L.KIND_BOX, L.KIND_EXPEDITION):
+                raise doc.error(s["where"], f"the {colour} arrow points into "
+                                            f"{L.KIND_NAMES[spaces[j]['kind']]} {s[colour]!r}")
+            arrows[i, c] = j
+    k_blue = max(1, max(len(s["blue"]) for s in spaces))
+    blue = np.full((n, k_blue), L.NO_SPACE, np.int16)
+    for i, s in enumerate(spaces):
+        for k, t in enumerate(s["blue"]):
+            j = ref(s["where"], "a blue cannon icon", t)
+            if not adj[i, j]:
+                raise doc.error(s["where"], f"its blue cannon icon points to {t!r}, which "
+                                            "does not share a side with it")
+            blue[i, k] = j
+    _no_loops(doc, spaces, arrows)
+
+    # counts and kinds the rulebook fixes
+    kinds = np.array([s["kind"] for s in spaces], np.int16)
+    barcelona = np.array([s["barcelona"] for s in spaces], bool)
+    n_bastions = int((kinds == L.KIND_BASTION).sum())
+    if n_bastions != N_BASTIONS:
+        raise doc.error("[[space]]", f"{n_bastions} bastions; the rulebook has {N_BASTIONS}")
+    n_other = int(barcelona.sum()) - n_bastions
+    if n_other != N_OTHER_BARCELONA:
+        raise doc.error("[[space]]", f"{n_other} non-bastion Barcelona spaces; the rulebook "
+                                     f"has {N_OTHER_BARCELONA}")
+    for s in spaces:
+        if s["number"] and not s["barcelona"]:
+            raise doc.error(s["where"], "a numbered space must be a Barcelona space "
+                                        "(bastion, wall or inner)")
+        if s["number"] and not 11 <= s["number"] <= 99:
+            raise doc.error(s["where"], "printed numbers are two digits, 11..99")
+        if s["rambla"] and not s["barcelona"]:
+            raise doc.error(s["where"], "only Barcelona spaces touch the Rambla")
+    numbered = [s for s in spaces if s["number"]]
+    if len(numbered) != N_NUMBERED:
+        raise doc.error("[[space]]", f"{len(numbered)} numbered spaces; the rulebook has "
+                                     f"{N_NUMBERED} (the rubble variant's maximum)")
+    unnumbered = sorted(s["id"] for s in spaces if s["barcelona"] and not s["number"])
+    if unnumbered != sorted(UNNUMBERED_BARCELONA):
+        raise doc.error("[[space]]", f"the unnumbered Barcelona spaces are {unnumbered}; the "
+                                     f"rulebook has {sorted(UNNUMBERED_BARCELONA)}")
+    boxes = sorted(s["id"] for s in spaces if s["kind"] == L.KIND_BOX)
+    if boxes != sorted(BOXES):
+        raise doc.error("[[space]]", f"the boxes are {boxes}; the rulebook has {sorted(BOXES)}")
+    for s in spaces:
+        if s["kind"] in (L.KIND_BOX, L.KIND_EXPEDITION) and s["adjacent"]:
+            raise doc.error(s["where"], f"a {L.KIND_NAMES[s['kind']]} is adjacent to nothing")
+
+    camps, trench = _camps_and_trench(doc, spaces, adj, arrows)
+
+    # board-wide tables
+    adv = doc.table("advance")
+    doc.only(adv, ("ends",), "[advance]")
+    ends = [ref("[advance] ends", "ends", t)
+            for t in doc.items(adv, "ends", str, "[advance]")]
+    for i, s in enumerate(spaces):
+        holds_tiles = s["kind"] not in (L.KIND_BOX, L.KIND_EXPEDITION)
+        if holds_tiles and arrows[i, 0] == L.NO_SPACE and i not in ends:
+            raise doc.error(s["where"], "has no advance arrows and is not in [advance] ends")
+        if i in ends and arrows[i, 0] != L.NO_SPACE:
+            raise doc.error("[advance] ends", f"{s['id']!r} has arrows out")
+
+    bc = doc.table("blue_cannon")
+    doc.only(bc, ("fire_from",), "[blue_cannon]")
+    fire_from = [ref("[blue_cannon] fire_from", "fire_from", t)
+                 for t in doc.items(bc, "fire_from", str, "[blue_cannon]")]
+    for j in fire_from:
+        if kinds[j] != L.KIND_BASTION:
+            raise doc.error("[blue_cannon] fire_from", f"{spaces[j]['id']!r} is not a bastion")
+
+    hosp = doc.table("hospitals")
+    doc.only(hosp, L.HOSPITAL_NAMES, "[hospitals]")
+    hospital = np.zeros(2, np.int16)
+    for h, key in enumerate(L.HOSPITAL_NAMES):
+        j = ref("[hospitals]", key, doc.get(hosp, key, str, "[hospitals]"))
+        if not barcelona[j]:
+            raise doc.error("[hospitals]", f"{key} hospital {spaces[j]['id']!r} is not a "
+                                           "Barcelona space")
+        hospital[h] = j
+
+    exp = doc.table("expedition")
+    doc.only(exp, ("space", "links"), "[expedition]")
+    expedition = ref("[expedition]", "space",
+                     doc.get(exp, "space", str, "[expedition]"))
+    if kinds[expedition] != L.KIND_EXPEDITION:
+        raise doc.error("[expedition]", f"space {spaces[expedition]['id']!r} is not of kind "
+                                        "'expedition'")
+    if int((kinds == L.KIND_EXPEDITION).sum()) != 1:
+        raise doc.error("[[space]]", "there must be exactly one space of kind 'expedition'")
+    links = [ref("[expedition] links", "links", t)
+             for t in doc.items(exp, "links", str, "[expedition]")]
+    for j in links:
+        if kinds[j] in (L.KIND_BOX, L.KIND_EXPEDITION):
+            raise doc.error("[expedition] links", f"cannot link to {spaces[j]['id']!r}")
+
+    cap = doc.table("captured")
+    doc.only(cap, ("next_to",), "[captured]")
+    next_to = ref("[captured]", "next_to", doc.get(cap, "next_to", str, "[captured]"))
+    if kinds[next_to] != L.KIND_CAMP:
+        raise doc.error("[captured]", f"next_to {spaces[next_to]['id']!r} is not a camp")
+
+    # arrays
+    info = np.full((n, L.N_SPACE_INFO), -1, np.int16)
+    info[:, L.S_KIND] = kinds
+    info[:, L.S_NUMBER] = [s["number"] for s in spaces]
+    info[:, L.S_BARCELONA] = barcelona
+    info[:, L.S_RAMBLA] = [s["rambla"] for s in spaces]
+    info[:, L.S_YELLOW] = arrows[:, L.YELLOW]
+    info[:, L.S_RED] = arrows[:, L.RED]
+    info[:, L.S_BATTERY_ICON] = kinds == L.KIND_CAMP
+    for c in range(L.N_TRENCH):
+        for p in range(L.N_POSITIONS):
+            info[trench[c, p], L.S_TRENCH] = c
+            info[trench[c, p], L.S_PARALLEL] = p
+    for h in range(2):
+        info[hospital[h], L.S_HOSPITAL] = h
+    for k, j in enumerate(camps):
+        info[j, L.S_CAMP] = k
+    number_to_space = np.full(100, L.NO_SPACE, np.int16)
+    for i, s in enumerate(spaces):
+        if s["number"]:
+            number_to_space[s["number"]] = i
+    rambla = info[:, L.S_RAMBLA].astype(bool)
+    move = adj.copy()
+    move[np.ix_(rambla, rambla)] = 1
+    np.fill_diagonal(move, 0)
+    starts = np.zeros(n + 1, np.int32)
+    starts[1:] = np.cumsum(adj.sum(axis=1))
+    lists = np.concatenate([np.nonzero(adj[i])[0] for i in range(n)]).astype(np.int32)
+
+    return {
+        "space_ids": tuple(s["id"] for s in spaces),
+        "space_names": tuple(s["name"] for s in spaces),
+        "index": MappingProxyType(dict(index)),
+        "space_info": info,  # _load fills in S_MARKER, then freezes it
+        "number_to_space": _frozen(number_to_space),
+        "adjacent": _frozen(adj),
+        "adj_start": _frozen(starts),
+        "adj_list": _frozen(lists),
+        "move_adjacent": _frozen(move),
+        "arrows": _frozen(arrows),
+        "blue": _frozen(blue),
+        "blue_fire_from": _frozen(np.array(fire_from, np.int16)),
+        "side_distance": _frozen(_side_distances(adj)),
+        "fire_distance": _frozen(_fire_distances(kinds, barcelona, arrows, blue, fire_from)),
+        "camps": _frozen(np.array(camps, np.int16)),
+        "trench": _frozen(trench),
+        "advance_ends": _frozen(np.array(ends, np.int16)),
+        "hospital": _frozen(hospital),
+        "expedition": expedition,
+        "expedition_links": _frozen(np.array(links, np.int16)),
+        "reserve": index["reserve"],
+        "wounded": index["wounded"],
+        "captured": index["captured"],
+        "captured_next_to": next_to,
+        **{key: index[key] for key in UNNUMBERED_BARCELONA},
+    }
+
+
+def _no_loops(doc: _Doc, spaces: list[dict], arrows: np.ndarray) -> None:
+    """The arrows (yellow and red together) must not loop: advancing always ends."""
+    state = np.zeros(len(spaces), np.int8)  # 0 new, 1 on the path, 2 done
+    for root in range(len(spaces)):
+        if state[root]:
+            continue
+        path, stack = [root], [iter(int(t) for t in arrows[root] if t >= 0)]
+        state[root] = 1
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state[nxt] == 1:
+                loop = path[path.index(nxt):] + [nxt]
+                ids = " -> ".join(spaces[i]["id"] for i in loop)
+                raise doc.error(spaces[nxt]["where"], f"the advance arrows loop: {ids}")
+            elif state[nxt] == 0:
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append(iter(int(t) for t in arrows[nxt] if t >= 0))
+
+
+def _camps_and_trench(doc, spaces, adj, arrows):
+    """15 camps (2 arrows each, adjacent only to their targets) and the 6 x 4 trench grid."""
+    camps = [i for i, s in enumerate(spaces) if s["kind"] == L.KIND_CAMP]
+    if len(camps) != N_CAMPS:
+        raise doc.error("[[space]]", f"{len(camps)} camps; the rulebook has {N_CAMPS}")
+    for i in camps:
+        s = spaces[i]
+        if arrows[i, 0] == L.NO_SPACE or arrows[i, 0] == arrows[i, 1]:
+            raise doc.error(s["where"], "a camp needs two arrows to two different spaces")
+        if set(np.nonzero(adj[i])[0]) != {int(arrows[i, 0]), int(arrows[i, 1])}:
+            raise doc.error(s["where"], "a camp is adjacent to exactly the two spaces its "
+                                        "arrows point to")
+    trench = np.full((L.N_TRENCH, L.N_POSITIONS), L.NO_SPACE, np.int16)
+    for i, s in enumerate(spaces):
+        has = s["trench"] is not None or s["parallel"] is not None
+        if s["kind"] == L.KIND_TRENCH and not has:
+            raise doc.error(s["where"], "a trench space needs 'trench' and 'parallel'")
+        if not has:
+            continue
+        if s["trench"] not in L.TRENCH_NAMES:
+            raise doc.error(s["where"], f"trench must be one of {', '.join(L.TRENCH_NAMES)}, "
+                                        f"got {s['trench']!r}")
+        if s["parallel"] is None or not 0 <= s["parallel"] < L.N_POSITIONS:
+            raise doc.error(s["where"], f"parallel must be 0..{L.N_POSITIONS - 1}, "
+                                        f"got {s['parallel']!r}")
+        want = L.KIND_CAMP if s["parallel"] == 0 else L.KIND_TRENCH
+        if s["kind"] != want:
+            raise doc.error(s["where"], f"position {s['parallel']} of the trench must be of "
+                                        f"kind {L.KIND_NAMES[want]!r}")
+        c = L.TRENCH_NAMES.index(s["trench"])
+        if trench[c, s["parallel"]] != L.NO_SPACE:
+            raise doc.error(s["where"], f"a second space for trench {s['trench']}"
+                                        f"{s['parallel']}")
+        trench[c, s["parallel"]] = i
+    for c in range(L.N_TRENCH):
+        for p in range(L.N_POSITIONS):
+            if trench[c, p] == L.NO_SPACE:
+                raise doc.error("[[space]]", f"no space for trench {L.TRENCH_NAMES[c]}{p}")
+    return camps, trench
+
+
+def _side_distances(adj: np.ndarray) -> np.ndarray:
+    n = len(adj)
+    dist = np.full((n, n), -1, np.int16)
+    nbrs = [np.nonzero(adj[i])[0] for i in range(n)]
+    for src in range(n):
+        dist[src, src] = 0
+        queue = deque([src])
+        while queue:
+            u = queue.popleft()
+            for v in nbrs[u]:
+                if dist[src, v] < 0:
+                    dist[src, v] = dist[src, u] + 1
+                    queue.append(v)
+    return dist
+
+
+def _fire_distances(kinds, barcelona, arrows, blue, fire_from) -> np.ndarray:
+    """[bastion, source]: fewest steps from ``source`` to the bastion following advance
+    arrows (and blue cannon icons for Montjuïc and Santa Madrona-41) through spaces outside
+    Barcelona only ("Fire 1 cannon"). Sources are outside Barcelona. The engine compares it
+    with the range (4, or 6 from Montjuïc); whether "spaces away" also means shared-side
+    distance is the engine's reading (``side_distance``).
+    """
+    n = len(kinds)
+    dist = np.full((n, n), -1, np.int16)
+    for target in np.nonzero(kinds == L.KIND_BASTION)[0]:
+        links = [arrows[:, 0], arrows[:, 1]]
+        if target in fire_from:
+            links += [blue[:, k] for k in range(blue.shape[1])]
+        preds: dict[int, list[int]] = {}
+        for col in links:
+            for s, t in enumerate(col):
+                if t >= 0:
+                    preds.setdefault(int(t), []).append(s)
+        dist[target, target] = 0
+        queue = deque([int(target)])
+        while queue:
+            u = queue.popleft()
+            for s in preds.get(u, ()):
+                if barcelona[s] or dist[target, s] >= 0:
+                    continue
+                dist[target, s] = dist[target, u] + 1
+                queue.append(s)
+    return dist
+
+
+# -- markers.toml -------------------------------------------------------------------------
+
+def _markers(doc: _Doc, board: dict) -> dict[str, Any]:
+    doc.only(doc.data, L.MARKER_KEYS + ("sense_fury", "bourbon_marker"), "file")
+    index, info = board["index"], board["space_info"]  # read only here
+    names, lens, starts = [], [], np.zeros((2, L.N_MARKERS), np.int8)
+    values_list, spaces = [], np.full((L.N_MARKERS, 2), L.NO_SPACE, np.int16)
+    for m, key in enumerate(L.MARKER_KEYS):
+        where = f"[{key}]"
+        t = doc.table(key)
+        doc.only(t, ("name", "spaces", "values", "first_game_start", "full_start"), where)
+        names.append(doc.get(t, "name", str, where))
+        ids = doc.items(t, "spaces", str, where)
+        if not 1 <= len(ids) <= 2:
+            raise doc.error(where, "'spaces' names 1 or 2 Barcelona spaces")
+        for k, sid in enumerate(ids):
+            if sid not in index:
+                raise doc.error(where, f"'spaces' names unknown space {sid!r}")
+            if not info[index[sid], L.S_BARCELONA]:
+                raise doc.error(where, f"space {sid!r} is not a Barcelona space")
+            spaces[m, k] = index[sid]
+        values = doc.items(t, "values", int, where)
+        if len(values) < 2 or any(b <= a for a, b in zip(values, values[1:], strict=False)):
+            raise doc.error(where, f"'values' must rise clockwise (at least 2), got {values}")
+        for r, skey in ((L.START_FIRST_GAME, "first_game_start"), (L.START_FULL, "full_start")):
+            v = doc.get(t, skey, int, where)
+            if v not in values:
+                raise doc.error(where, f"{skey} = {v} is not one of the values {values}")
+            starts[r, m] = values.index(v)
+        if starts[L.START_FIRST_GAME, m] != len(values) - 1:
+            raise doc.error(where, "first_game_start must be the highest value (first-game "
+                                   "setup: the pins point to their highest value)")
+        lens.append(len(values))
+        values_list.append(values)
+    width = max(lens)
+    mvalues = np.array([v + [v[-1]] * (width - len(v)) for v in values_list], np.int8)
+
+    sf = doc.table("sense_fury")
+    where = "[sense_fury]"
+    doc.only(sf, ("name", "groups", "colours", "labels", "start"), where)
+    doc.get(sf, "name", str, where)
+    groups = doc.items(sf, "groups", str, where)
+    colours = doc.items(sf, "colours", str, where)
+    labels = doc.items(sf, "labels", str, where)
+    for key, seq, allowed in (("groups", groups, L.SENSE_FURY_GROUPS),
+                              ("colours", colours, L.SENSE_FURY_COLOURS),
+                              ("labels", labels, None)):
+        if len(seq) != N_SENSE_FURY:
+            raise doc.error(where, f"{key!r} needs {N_SENSE_FURY} spaces, got {len(seq)}")
+        bad = [x for x in seq if allowed is not None and x not in allowed]
+        if bad:
+            raise doc.error(where, f"{key!r}: {bad[0]!r} is not one of {', '.join(allowed)}")
+    for g in L.SENSE_FURY_GROUPS:
+        if groups.count(g) != 3:
+            raise doc.error(where, f"group {g!r} must have 3 spaces (three groups of three)")
+    start = doc.get(sf, "start", int, where)
+    if not 1 <= start <= N_SENSE_FURY or labels[start - 1] != "R":
+        raise doc.error(where, f"start = {start} must be the space labelled 'R' (1..9)")
+
+    bm = doc.table("bourbon_marker")
+    where = "[bourbon_marker]"
+    doc.only(bm, ("track", "start", "batteries_minimum"), where)
+    track = doc.items(bm, "track", dict, where)
+    if len(track) < 2:
+        raise doc.error(where, "the track needs positions")
+    t_value = np.zeros(len(track), np.int8)
+    t_icons = np.zeros(len(track), np.int8)
+    t_adv = np.zeros(len(track), np.int8)
+    for p, pos in enumerate(track):
+        pw = f"[bourbon_marker] track position {p}"
+        doc.only(pos, ("value", "icons", "advance"), pw)
+        value = doc.get(pos, "value", int, pw)
+        if not 0 <= value <= 99 or (p and value < t_value[p - 1]):
+            raise doc.error(pw, f"value {value} must be 0..99 and not below the previous one")
+        t_value[p] = value
+        icons = doc.items(pos, "icons", str, pw, [])
+        for icon in icons:
+            if icon not in L.ICON_NAMES:
+                raise doc.error(pw, f"unknown icon {icon!r}; icons: {', '.join(L.ICON_NAMES)}")
+            bit = 1 << L.ICON_NAMES.index(icon)
+            if t_icons[p] & bit:
+                raise doc.error(pw, f"icon {icon!r} twice")
+            t_icons[p] |= bit
+        advance = doc.get(pos, "advance", int, pw, 0)
+        if ("advance" in icons) != (advance > 0) or not 0 <= advance <= L.MAX_INTENSITY:
+            raise doc.error(pw, f"an 'advance' icon needs advance = 1..{L.MAX_INTENSITY} "
+                                f"symbols (and only it), got {advance}")
+        t_adv[p] = advance
+    st = doc.get(bm, "start", dict, where)
+    doc.only(st, L.DISC_NAMES, f"{where} start")
+    t_start = np.zeros(len(L.DISC_NAMES), np.int8)
+    for d, disc in enumerate(L.DISC_NAMES):
+        v = doc.get(st, disc, int, f"{where} start")
+        if not 0 <= v < len(track):
+            raise doc.error(f"{where} start", f"{disc} = {v} is off the track "
+                                              f"(0..{len(track) - 1})")
+        t_start[d] = v
+    bmin = doc.get(bm, "batteries_minimum", int, where)
+    if not 0 <= bmin <= t_start[L.DISC_BATTERIES] or t_value[bmin] < 1:
+        raise doc.error(where, f"batteries_minimum = {bmin} must be a position of value >= 1 "
+                               "at or before the batteries disc's start")
+
+    return {
+        "marker_names": tuple(names),
+        "marker_values": _frozen(mvalues),
+        "marker_len": _frozen(np.array(lens, np.int8)),
+        "marker_start": _frozen(starts),
+        "marker_spaces": _frozen(spaces),
+        "sense_fury_group": _frozen(np.array([L.SENSE_FURY_GROUPS.index(g) for g in groups],
+                                             np.int8)),
+        "sense_fury_colour": _frozen(np.array([L.SENSE_FURY_COLOURS.index(c) for c in colours],
+                                              np.int8)),
+        "sense_fury_start": start - 1,
+        "track_value": _frozen(t_value),
+        "track_icons": _frozen(t_icons),
+        "track_advance": _frozen(t_adv),
+        "track_start": _frozen(t_start),
+        "batteries_minimum": bmin,
+    }
+
+
+# -- dice.toml ----------------------------------------------------------------------------
+
+def _dice(doc: _Doc) -> dict[str, Any]:
+    doc.only(doc.data, ("die", "stages"), "file")
+    dice = doc.items(doc.data, "die", dict, "[[die]]")
+    if len(dice) != N_DICE:
+        raise doc.error("[[die]]", f"{len(dice)} dice; the rulebook has {N_DICE}")
+    colours: list[str] = []
+    action = np.zeros((N_DICE, N_FACES), np.int8)
+    amount = np.zeros((N_DICE, N_FACES), np.int8)
+    for d, die in enumerate(dice):
+        where = f"[[die]] #{d + 1}"
+        colour = doc.get(die, "colour", str, where)
+        where = f"die {colour!r}"
+        if colour in colours:
+            raise doc.error(where, "two dice of one colour (each die is a different colour)")
+        doc.only(die, ("colour", "faces"), where)
+        colours.append(colour)
+        faces = doc.items(die, "faces", str, where)
+        if len(faces) != N_FACES:
+            raise doc.error(where, f"{len(faces)} faces; a die has {N_FACES}")
+        for f, face in enumerate(faces):
+            m = _FACE.match(face)
+            if not m or m.group(1) not in L.ACTION_NAMES:
+                raise doc.error(where, f"face {face!r} must be '<Action> <N>' with Action one "
+                                       f"of {', '.join(L.ACTION_NAMES)}")
+            n = int(m.group(2))
+            if not 1 <= n <= L.MAX_INTENSITY:
+                raise doc.error(where, f"face {face!r}: the number must be "
+                                       f"1..{L.MAX_INTENSITY}")
+            action[d, f] = L.ACTION_NAMES.index(m.group(1))
+            amount[d, f] = n
+    stages = doc.table("stages")
+    doc.only(stages, L.STAGE_NAMES, "[stages]")
+    stage_dice = np.full((len(L.STAGE_NAMES), N_DICE), -1, np.int8)
+    n_dice = np.zeros(len(L.STAGE_NAMES), np.int8)
+    for s, name in enumerate(L.STAGE_NAMES):
+        rolled = doc.items(stages, name, str, "[stages]")
+        if not rolled or len(set(rolled)) != len(rolled):
+            raise doc.error("[stages]", f"stage {name} must roll one or more different dice")
+        for k, colour in enumerate(rolled):
+            if colour not in colours:
+                raise doc.error("[stages]", f"stage {name} rolls unknown die {colour!r}")
+            stage_dice[s, k] = colours.index(colour)
+        n_dice[s] = len(rolled)
+    return {
+        "die_colours": tuple(colours),
+        "die_action": _frozen(action),
+        "die_amount": _frozen(amount),
+        "stage_dice": _frozen(stage_dice),
+        "stage_n_dice": _frozen(n_dice),
+    }
+
+
+# -- chance.toml --------------------------------------------------------------------------
+
+def _chance(doc: _Doc, board: dict, markers: dict) -> dict[str, Any]:
+    doc.only(doc.data, ("advance_boxes", "bombardment_boxes", "stage_iv_row", "card"), "file")
+    n_adv = doc.get(doc.data, "advance_boxes", int, "advance_boxes")
+    n_bomb = doc.get(doc.data, "bombardment_boxes", int, "bombardment_boxes")
+    if not 1 <= n_adv <= 20:
+        raise doc.error("advance_boxes", f"must be 1..20, got {n_adv}")
+    top = int(markers["track_value"].max())
+    if not top <= n_bomb <= 33:
+        raise doc.error("bombardment_boxes", f"must be {top}..33 (the Bourbon marker reaches "
+                                              f"{top}), got {n_bomb}")
+    iv = doc.get(doc.data, "stage_iv_row", str, "stage_iv_row")
+    if iv not in L.STAGE_NAMES[:3]:
+        raise doc.error("stage_iv_row", f"must be I, II or III, got {iv!r}")
+    cards = doc.items(doc.data, "card", dict, "[[card]]")
+    if len(cards) != N_CHANCE:
+        raise doc.error("[[card]]", f"{len(cards)} cards; the rulebook has {N_CHANCE}")
+    number_to_space = board["number_to_space"]
+    info = board["space_info"]
+    numbers = np.zeros(N_CHANCE, np.int16)
+    advance = np.zeros((N_CHANCE, n_adv), np.int8)
+    bombard = np.zeros((N_CHANCE, 3, n_bomb), np.int16)
+    seen: dict[int, int] = {}
+    for k, card in enumerate(cards):
+        where = f"[[card]] #{k + 1}"
+        number = doc.get(card, "number", int, where)
+        where = f"card {number}"
+        if not 1 <= number <= N_CHANCE:
+            raise doc.error(where, f"card numbers are 1..{N_CHANCE}")
+        if number in seen:
+            raise doc.error(where, "duplicate card number")
+        seen[number] = k
+        doc.only(card, ("number", "advance", "stage_I", "stage_II", "stage_III"), where)
+        boxes = doc.items(card, "advance", str, where)
+        if len(boxes) != n_adv:
+            raise doc.error(where, f"advance has {len(boxes)} boxes, not {n_adv}")
+        for b, colour in enumerate(boxes):
+            if colour not in L.COLOUR_NAMES:
+                raise doc.error(where, f"advance box {colour!r} must be YELLOW or RED")
+            advance[k, b] = L.COLOUR_NAMES.index(colour)
+        for r, stage in enumerate(L.STAGE_NAMES[:3]):
+            row = doc.items(card, f"stage_{stage}", int, where)
+            if len(row) != n_bomb:
+                raise doc.error(where, f"stage_{stage} has {len(row)} boxes, not {n_bomb}")
+            if len(set(row)) != len(row):
+                raise doc.error(where, f"stage_{stage} names a space twice")
+            for b, num in enumerate(row):
+                j = number_to_space[num] if 0 <= num < len(number_to_space) else L.NO_SPACE
+                if j == L.NO_SPACE or not info[j, L.S_BARCELONA]:
+                    raise doc.error(where, f"stage_{stage}: {num} is not a numbered Barcelona "
+                                           "space")
+                bombard[k, r, b] = j
+        numbers[k] = number
+    order = np.argsort(numbers)
+    stage_row = np.array([0, 1, 2, L.STAGE_NAMES.index(iv)], np.int8)
+    return {
+        "chance_number": _frozen(numbers[order]),
+        "chance_advance": _frozen(advance[order]),
+        "chance_bombard": _frozen(bombard[order]),
+        "stage_row": _frozen(stage_row),
+    }
+
+
+# -- tiles.toml ---------------------------------------------------------------------------
+
+def _tiles(doc: _Doc) -> dict[str, Any]:
+    sections = ("bourbon_troops", "victory_points", "pieces", "tiles", "discs", "components",
+                "event_stages")
+    doc.only(doc.data, sections, "file")
+    mixes = {}
+    for key, values in (("bourbon_troops", TROOP_VALUES), ("victory_points", VP_VALUES)):
+        where = f"[{key}]"
+        t = doc.table(key)
+        doc.only(t, ("total", "counts"), where)
+        total = doc.get(t, "total", int, where)
+        if total != GIVEN_COUNTS[key]:
+            raise doc.error(where, f"total = {total}; the rulebook has {GIVEN_COUNTS[key]}")
+        counts = doc.get(t, "counts", dict, where)
+        keys = sorted(counts, key=lambda x: int(x) if x.isdigit() else -1)
+        if keys != [str(v) for v in values]:
+            raise doc.error(where, f"counts must be given for the values {list(values)}, "
+                                   f"got {keys}")
+        n = [doc.get(counts, str(v), int, where) for v in values]
+        if min(n) < 0 or sum(n) != total:
+            raise doc.error(where, f"counts add up to {sum(n)}, not total = {total}")
+        mixes[key] = (np.array(values, np.int16), np.array(n, np.int16))
+    counts: dict[str, int] = {}
+    for section in ("pieces", "tiles", "discs", "components"):
+        t = doc.table(section)
+        for key, value in t.items():
+            where = f"[{section}] {key}"
+            if key not in GIVEN_COUNTS or key in mixes:
+                raise doc.error(f"[{section}]", f"unknown key {key!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise doc.error(where, f"must be a count, got {value!r}")
+            if value != GIVEN_COUNTS[key]:
+                raise doc.error(where, f"{value}; the rulebook has {GIVEN_COUNTS[key]}")
+            counts[key] = value
+    missing = sorted(set(GIVEN_COUNTS) - set(counts) - set(mixes))
+    if missing:
+        raise doc.error("file", f"missing counts {missing}")
+    ev = doc.table("event_stages")
+    doc.only(ev, EVENT_STAGES, "[event_stages]")
+    stages = np.zeros((3, 2), np.int16)
+    for s, (name, given) in enumerate(EVENT_STAGES.items()):
+        span = doc.items(ev, name, int, "[event_stages]")
+        if tuple(span) != given:
+            raise doc.error("[event_stages]", f"stage {name} is cards {span}; the rulebook "
+                                              f"has {list(given)}")
+        stages[s] = span
+    return {
+        "troop_values": _frozen(mixes["bourbon_troops"][0]),
+        "troop_counts": _frozen(mixes["bourbon_troops"][1]),
+        "vp_values": _frozen(mixes["victory_points"][0]),
+        "vp_counts": _frozen(mixes["victory_points"][1]),
+        "counts": MappingProxyType(counts),
+        "event_stages": _frozen(stages),
+    }
