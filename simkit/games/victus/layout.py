@@ -86,3 +86,112 @@ DISC_NAMES = ("reinforcements", "batteries", "mine")
 DISC_REINFORCEMENTS = 0
 DISC_BATTERIES = 1
 DISC_MINE = 2
+
+
+# == engine state ============================================================================
+# The game state is two arrays: `sp` int16[n_spaces, N_SP] (what lies in each space, boxes
+# included) and `g` int32[N_G] (markers, discs, trench tiles, the chance deck, turn order).
+# Bourbon troop tiles in one space are kept as their total value: the rulebook lets tiles
+# in a space be swapped for any tiles of the same total, and all tiles in a space follow
+# the same arrows, so the total is all the rules ever read.
+
+SP_CORONELA = 0
+SP_INFANTRY = 1
+SP_CANNON = 2
+SP_CANNON_FIRED = 3  # cannons of this space that fired this turn
+SP_BOURBON = 4  # total value of the Bourbon troop tiles
+SP_RUBBLE = 5  # RUBBLE_NONE / RUBBLE / RUINED
+SP_DEFENSE = 6  # bastion defense tile: 0, +1 or +2
+SP_BARRICADES = 7
+SP_ORGAN_GUNS = 8
+SP_BATTERY_TILES = 9  # Bourbon battery tiles (camps)
+SP_RAZED = 10  # a razed Bourbon camp tile lies here
+N_SP = 11
+
+RUBBLE_NONE = 0
+RUBBLE = 1
+RUINED = 2
+
+# g: globals
+G_MARKER = 0  # + MARKER_*: pin position (index into Components.marker_values)
+G_DISC = 4  # + DISC_*: position on the Bourbon marker
+G_TRENCH = 7  # + column A..F: trench/camp tile position 0..3
+G_STAGE = 13
+G_ROUND = 14
+G_TURN = 15  # turns played
+G_FLAG = 16  # seat holding the Flag of Saint Eulalia
+G_ACTIVE = 17  # seat taking its turn
+G_CHANCE_NEXT = 18  # next card to draw from G_CHANCE_DECK
+G_CHANCE_DECK = 19  # 14 slots: card indices in draw order
+G_RUBBLE_ON_MARKERS = 33  # rubble/ruined tiles placed on markers by cards
+G_RUBBLE_SUPPLY = 34  # rubble/ruined tiles left in the box
+G_END_REASON = 35  # END_* once the game is over
+G_MINE_EXPLOSIONS = 36
+G_CHANCE_DRAWN = 37
+G_COMBATS = 38
+N_G = 39
+
+END_NONE = -1
+END_NAMES = ("survived", "coronela", "beach", "rubble")
+END_SURVIVED = 0
+END_CORONELA = 1
+END_BEACH = 2
+END_RUBBLE = 3
+
+# p: the rules as integers (rules.py builds it)
+P_FULL = 0  # 0 first game, 1 full game
+P_PLAYERS = 1
+P_CORONELA_THRESHOLD = 2  # defeat when Coronela in Barcelona < this
+P_RUBBLE_THRESHOLD = 3  # defeat when rubble/ruined tiles on the board >= this
+P_POLICY = 4
+P_CORONELA_LOSS_WEIGHT = 5  # policy: how dear a Coronela is against an infantry (x10)
+N_P = 6
+
+# Static components the kernels read, packed once into a tuple (``engine.board_tuple``)
+K_INFO = 0
+K_ARROWS = 1
+K_TRENCH = 2
+K_CAMPS = 3
+K_TRACK = 4  # int16[3, t]: value, icons, advance symbols
+K_CHANCE_ADVANCE = 5
+K_CHANCE_BOMBARD = 6
+K_STAGE_ROW = 7
+K_MARKER_VALUES = 8
+K_SPECIAL = 9  # int16[N_SPECIAL]: the special spaces below
+K_MOVE_ADJ = 10
+
+SPECIAL_RESERVE = 0
+SPECIAL_WOUNDED = 1
+SPECIAL_CAPTURED = 2
+SPECIAL_BEACH = 3
+SPECIAL_PORT = 4
+SPECIAL_EXPEDITION = 5
+SPECIAL_SAINT_CROSS = 6
+SPECIAL_SAINT_MARY = 7
+SPECIAL_MONTJUIC = 8
+SPECIAL_BATTERIES_MIN = 9
+N_SPECIAL = 10
+
+# Trace events
+EV_DISC = 1  # a = disc, b = from, c = to
+EV_BOMBARD_SPACE = 2  # a = space, b = hits
+EV_HIT = 3  # a = space, b = what (HIT_*)
+EV_ADVANCE = 4  # a = from, b = to, c = value
+EV_TRENCH = 5  # a = column, b = from, c = to
+EV_MINE_DISC = 6  # a = new value
+EV_COMBAT = 7  # a = space, b = Bourbon value, c = Barcelonan value
+EV_HEAL = 8  # a = space, b = troop kind, c = count
+EV_DEFEAT = 9  # a = END_*
+EV_CAMP_PLACED = 10  # a = space, b = value
+
+HIT_NAMES = ("bastion defense", "Coronela", "infantry", "cannon", "barricade", "organ-gun",
+             "rubble placed", "flipped to ruined", "ignored (ruined)")
+HIT_DEFENSE = 0
+HIT_CORONELA = 1
+HIT_INFANTRY = 2
+HIT_CANNON = 3
+HIT_BARRICADE = 4
+HIT_ORGAN_GUN = 5
+HIT_RUBBLE = 6
+HIT_RUINED = 7
+HIT_IGNORED = 8

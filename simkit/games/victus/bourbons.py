@@ -1,0 +1,400 @@
+"""The Bourbon side (rulebook "Bourbon Actions", "Bourbon Marker", "Chance Cards", "Trench";
+digest B5-B7, B10).
+
+One function per rule: ``move_reinforcements_disc`` and the icon it ends on (batteries,
+``heal``, ``mine_explodes``, advance), ``bombard``, ``advance_bourbons``, ``trench_forward``
+and ``trench_back``, ``trench_space_combat``, and ``roll_bourbon_dice``.
+
+Readings the rulebook leaves open (each noted in the digest):
+- Trench +N takes, at each symbol, the rearmost tile that may move (not sharing a space
+  with Barcelonan troops, not already on the 3rd Parallel), alphabetically first among
+  equals; a symbol no tile can take adds 1 to the mine disc in the full game (Example 22).
+- A reinforcements value of 0 places no tile on the camps, and a trench-space fight with
+  no Bourbon tile is won by the Barcelonans without casualties.
+- Bourbon tiles on a camp whose trench tile stands on a Parallel first jump to that
+  trench space (not a step), then follow the arrows from there.
+"""
+
+from numba import njit
+
+from simkit.eventlog import log_event
+from simkit.rng import uniform_int
+
+from . import layout as L
+from .combat import BARCELONANS_WIN, BOTH_LOSE, BOURBONS_WIN, resolve_all_combats, resolve_combat
+from .pieces import disc_value, eliminate, is_barcelona, marker_value, troops_in
+from .policies import choose_hit
+
+N_CHANCE = 14
+
+
+# -- discs on the Bourbon marker --------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def set_disc(K, g, disc, position, log):
+    track_len = K[L.K_TRACK].shape[1]
+    lowest = K[L.K_SPECIAL][L.SPECIAL_BATTERIES_MIN] if disc == L.DISC_BATTERIES else 0
+    position = max(lowest, min(track_len - 1, position))
+    log_event(log, L.EV_DISC, disc, g[L.G_DISC + disc], position)
+    g[L.G_DISC + disc] = position
+
+
+@njit(cache=True, nogil=True)
+def move_batteries(K, g, steps, log):
+    set_disc(K, g, L.DISC_BATTERIES, g[L.G_DISC + L.DISC_BATTERIES] + steps, log)
+
+
+@njit(cache=True, nogil=True)
+def move_mine(K, g, steps, log):
+    set_disc(K, g, L.DISC_MINE, g[L.G_DISC + L.DISC_MINE] + steps, log)
+
+
+@njit(cache=True, nogil=True)
+def move_reinforcements_disc(K, p, sp, g, rng, steps, flag_turn, log):
+    """Reinforcements +/-X: only the space the disc ends on triggers its icon."""
+    set_disc(K, g, L.DISC_REINFORCEMENTS, g[L.G_DISC + L.DISC_REINFORCEMENTS] + steps, log)
+    position = g[L.G_DISC + L.DISC_REINFORCEMENTS]
+    icons = K[L.K_TRACK][1, position]
+    if icons & L.ICON_BATTERIES:
+        move_batteries(K, g, 1, log)
+    if icons & L.ICON_HEALING:
+        heal(K, p, sp, g, flag_turn, log)
+    if icons & L.ICON_MINE:
+        mine_explodes(K, p, sp, g, rng, log)
+    if icons & L.ICON_ADVANCE:
+        advance_bourbons(K, p, sp, g, rng, K[L.K_TRACK][2, position], flag_turn, log)
+
+
+# -- healing ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def move_troop(sp, source, target, field, n):
+    n = min(n, sp[source, field])
+    sp[source, field] -= n
+    sp[target, field] += n
+    return n
+
+
+@njit(cache=True, nogil=True)
+def port_healing(K, p, sp, g, log):
+    """Port +1: a troop from Reserve to the Port (first game) or the Expedition (full);
+    Port -1/-2: that many troops leave Barcelona for Reserve (infantry first, from the
+    most crowded space, to keep the Coronela that hold the city)."""
+    port = marker_value(K, g, L.MARKER_PORT)
+    special = K[L.K_SPECIAL]
+    reserve = special[L.SPECIAL_RESERVE]
+    if port > 0:
+        target = special[L.SPECIAL_EXPEDITION] if p[L.P_FULL] else special[L.SPECIAL_PORT]
+        field = L.SP_CORONELA if sp[reserve, L.SP_CORONELA] > 0 else L.SP_INFANTRY
+        if move_troop(sp, reserve, target, field, 1):
+            log_event(log, L.EV_HEAL, target, field, 1)
+    for _ in range(-port):
+        source = most_crowded_barcelona_space(K, sp)
+        if source < 0:
+            return
+        field = L.SP_INFANTRY if sp[source, L.SP_INFANTRY] > 0 else L.SP_CORONELA
+        move_troop(sp, source, reserve, field, 1)
+        log_event(log, L.EV_HEAL, reserve, field, 1)
+
+
+@njit(cache=True, nogil=True)
+def most_crowded_barcelona_space(K, sp):
+    best, most = -1, 0
+    for s in range(sp.shape[0]):
+        if is_barcelona(K, s) and troops_in(sp, s) > most:
+            best, most = s, troops_in(sp, s)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def heal(K, p, sp, g, flag_turn, log):
+    """The Healing icon: the Port's effect, then the hospitals take up to the Saint
+    Cross/Saint Mary value of infantry (to 14) and of Coronela (to 34) from WOUNDED."""
+    port_healing(K, p, sp, g, log)
+    special = K[L.K_SPECIAL]
+    wounded = special[L.SPECIAL_WOUNDED]
+    value = marker_value(K, g, L.MARKER_HOSPITAL)
+    for field, hospital in ((L.SP_INFANTRY, special[L.SPECIAL_SAINT_CROSS]),
+                            (L.SP_CORONELA, special[L.SPECIAL_SAINT_MARY])):
+        healed = move_troop(sp, wounded, hospital, field, value)
+        if healed:
+            log_event(log, L.EV_HEAL, hospital, field, healed)
+            if sp[hospital, L.SP_BOURBON] > 0:  # healed troops fight at once
+                resolve_combat(K, p, sp, g, hospital, flag_turn, log)
+
+
+# -- chance cards, bombardment, mine ----------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def draw_chance(g, rng):
+    """The top chance card; an exhausted deck is reshuffled from the discards."""
+    if g[L.G_CHANCE_NEXT] >= N_CHANCE:
+        deck = g[L.G_CHANCE_DECK:L.G_CHANCE_DECK + N_CHANCE]
+        for i in range(N_CHANCE - 1, 0, -1):
+            j = uniform_int(rng, i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        g[L.G_CHANCE_NEXT] = 0
+    card = g[L.G_CHANCE_DECK + g[L.G_CHANCE_NEXT]]
+    g[L.G_CHANCE_NEXT] += 1
+    g[L.G_CHANCE_DRAWN] += 1
+    return card
+
+
+@njit(cache=True, nogil=True)
+def apply_hit(K, p, sp, g, space, log):
+    """One hit: a piece of the defenders' choice, else rubble -> ruined -> ignored."""
+    absorb_hit(K, sp, g, space, choose_hit(p, sp, space), log)
+
+
+@njit(cache=True, nogil=True)
+def absorb_hit(K, sp, g, space, what, log):
+    """Apply one hit to the piece ``what`` (HIT_*), or to the space if ``what`` < 0."""
+    if what == L.HIT_DEFENSE:
+        sp[space, L.SP_DEFENSE] -= 1
+    elif what == L.HIT_BARRICADE:
+        sp[space, L.SP_BARRICADES] -= 1
+    elif what == L.HIT_CORONELA:
+        eliminate(K, sp, space, L.SP_CORONELA, 1)
+    elif what == L.HIT_INFANTRY:
+        eliminate(K, sp, space, L.SP_INFANTRY, 1)
+    elif what == L.HIT_CANNON:
+        eliminate(K, sp, space, L.SP_CANNON, 1)
+    elif what == L.HIT_ORGAN_GUN:
+        sp[space, L.SP_ORGAN_GUNS] -= 1
+    elif sp[space, L.SP_RUBBLE] == L.RUBBLE_NONE:
+        sp[space, L.SP_RUBBLE] = L.RUBBLE
+        g[L.G_RUBBLE_SUPPLY] -= 1  # below 0: "use any other marker"
+        what = L.HIT_RUBBLE
+    elif sp[space, L.SP_RUBBLE] == L.RUBBLE:
+        sp[space, L.SP_RUBBLE] = L.RUINED
+        what = L.HIT_RUINED
+    else:
+        what = L.HIT_IGNORED
+    log_event(log, L.EV_HIT, space, what)
+
+
+@njit(cache=True, nogil=True)
+def hit_spaces(K, p, sp, g, rng, n_spaces, hits, log):
+    """Draw a chance card and give ``hits`` hits to each of its first ``n_spaces``
+    spaces on the current stage's row."""
+    card = draw_chance(g, rng)
+    row = K[L.K_STAGE_ROW][g[L.G_STAGE]]
+    targets = K[L.K_CHANCE_BOMBARD][card, row]
+    for k in range(min(n_spaces, targets.shape[0])):
+        space = targets[k]
+        if space < 0:
+            break
+        log_event(log, L.EV_BOMBARD_SPACE, space, hits)
+        for _ in range(hits):
+            apply_hit(K, p, sp, g, space, log)
+
+
+@njit(cache=True, nogil=True)
+def bombard(K, p, sp, g, rng, hits, log):
+    """Bombardment X: as many spaces as the batteries value take X hits each."""
+    hit_spaces(K, p, sp, g, rng, disc_value(K, g, L.DISC_BATTERIES), hits, log)
+
+
+@njit(cache=True, nogil=True)
+def mine_explodes(K, p, sp, g, rng, log):
+    """Mine explodes: mine-value spaces take reinforcements-value hits; the disc goes to 0."""
+    spaces = disc_value(K, g, L.DISC_MINE)
+    if spaces == 0:
+        return  # at 0 an explosion affects nothing
+    g[L.G_MINE_EXPLOSIONS] += 1
+    hit_spaces(K, p, sp, g, rng, spaces, disc_value(K, g, L.DISC_REINFORCEMENTS), log)
+    set_disc(K, g, L.DISC_MINE, 0, log)
+
+
+# -- advance --------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def reinforce_camps(K, sp, g, log):
+    """Advance, step 1: a tile of the reinforcements value on each camp not razed."""
+    value = disc_value(K, g, L.DISC_REINFORCEMENTS)
+    if value > 0:
+        for camp in K[L.K_CAMPS]:
+            if not sp[camp, L.SP_RAZED]:
+                sp[camp, L.SP_BOURBON] += value
+                log_event(log, L.EV_CAMP_PLACED, camp, value)
+    set_disc(K, g, L.DISC_REINFORCEMENTS, 0, log)
+
+
+@njit(cache=True, nogil=True)
+def stops_advance(p, sp, space):
+    """Barcelonan troops (and, in the full game, an organ-gun) end a tile's move."""
+    return troops_in(sp, space) > 0 or (p[L.P_FULL] and sp[space, L.SP_ORGAN_GUNS] > 0)
+
+
+@njit(cache=True, nogil=True)
+def march(K, p, sp, start, colours, n_steps):
+    """Where a tile starting at ``start`` ends after following ``colours``."""
+    arrows = K[L.K_ARROWS]
+    here = start
+    for step in range(n_steps):
+        while True:
+            ahead = arrows[here, colours[step]]
+            if ahead < 0:
+                return here  # no arrow out: the end of the route
+            here = ahead
+            if stops_advance(p, sp, here):
+                return here  # the remaining steps are lost
+            eliminate(K, sp, here, L.SP_CANNON, sp[here, L.SP_CANNON])  # undefended cannons
+            if sp[here, L.SP_RUBBLE] != L.RUINED:
+                break  # an empty ruined space is not counted: keep following the colour
+    return here
+
+
+@njit(cache=True, nogil=True)
+def starting_space(K, sp, g, space):
+    """A tile on a trench camp whose trench tile is forward starts from that trench space."""
+    info = K[L.K_INFO]
+    column = info[space, L.S_TRENCH]
+    if column >= 0 and info[space, L.S_PARALLEL] == 0 and g[L.G_TRENCH + column] > 0:
+        return K[L.K_TRENCH][column, g[L.G_TRENCH + column]]
+    return space
+
+
+@njit(cache=True, nogil=True)
+def advance_bourbons(K, p, sp, g, rng, steps, flag_turn, log):
+    """Advance X: reinforce the camps, draw a chance card, move every tile along its first
+    X colour boxes (all tiles from where they stood), then fight where both sides meet."""
+    if steps <= 0:
+        return
+    reinforce_camps(K, sp, g, log)
+    card = draw_chance(g, rng)
+    colours = K[L.K_CHANCE_ADVANCE][card]
+    n_steps = min(steps, colours.shape[0])
+    moving = sp[:, L.SP_BOURBON].copy()
+    sp[:, L.SP_BOURBON] = 0
+    for space in range(sp.shape[0]):
+        if moving[space] > 0:
+            start = starting_space(K, sp, g, space)
+            end = start if stops_advance(p, sp, start) else march(K, p, sp, start, colours,
+                                                                   n_steps)
+            sp[end, L.SP_BOURBON] += moving[space]
+            log_event(log, L.EV_ADVANCE, space, end, moving[space])
+    resolve_all_combats(K, p, sp, g, flag_turn, log)
+
+
+# -- trench ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def trench_space(K, g, column):
+    return K[L.K_TRENCH][column, g[L.G_TRENCH + column]]
+
+
+@njit(cache=True, nogil=True)
+def set_trench(K, g, column, position, log):
+    log_event(log, L.EV_TRENCH, column, g[L.G_TRENCH + column], position)
+    g[L.G_TRENCH + column] = position
+
+
+@njit(cache=True, nogil=True)
+def tile_to_advance(K, sp, g):
+    """The trench tile a + symbol takes: rearmost that may move, alphabetically first."""
+    best, best_position = -1, L.N_POSITIONS
+    for column in range(L.N_TRENCH):
+        position = g[L.G_TRENCH + column]
+        if position >= L.N_POSITIONS - 1 or position >= best_position:
+            continue
+        if position > 0 and troops_in(sp, trench_space(K, g, column)) > 0:
+            continue  # it shares a space with troops: its combat is still pending
+        best, best_position = column, position
+    return best
+
+
+@njit(cache=True, nogil=True)
+def tile_to_retreat(g):
+    """The trench tile a - symbol takes: most advanced, alphabetically last."""
+    best, best_position = -1, 0
+    for column in range(L.N_TRENCH):
+        position = g[L.G_TRENCH + column]
+        if position > 0 and position >= best_position:
+            best, best_position = column, position
+    return best
+
+
+@njit(cache=True, nogil=True)
+def trench_forward(K, p, sp, g, rng, symbols, flag_turn, log):
+    """Trench +X (die or card); combats in trench spaces come after all symbols."""
+    for _ in range(symbols):
+        column = tile_to_advance(K, sp, g)
+        if column < 0:
+            if p[L.P_FULL]:
+                move_mine(K, g, 1, log)
+            continue
+        set_trench(K, g, column, g[L.G_TRENCH + column] + 1, log)
+    for column in range(L.N_TRENCH):
+        if g[L.G_TRENCH + column] > 0 and troops_in(sp, trench_space(K, g, column)) > 0:
+            trench_space_combat(K, p, sp, g, column, flag_turn, log)
+
+
+@njit(cache=True, nogil=True)
+def trench_back(K, g, symbols, log):
+    """Trench -X (cards only): never touches the mine."""
+    for _ in range(symbols):
+        column = tile_to_retreat(g)
+        if column < 0:
+            return
+        set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
+
+
+@njit(cache=True, nogil=True)
+def raze_camp(K, p, sp, g, camp, space, log):
+    """A Barcelonan win at a camp: razed tile, batteries -1, battery tiles removed
+    (batteries -1 each), and in the full game 1 troop freed from CAPTURED."""
+    sp[camp, L.SP_RAZED] = 1
+    move_batteries(K, g, -1 - sp[camp, L.SP_BATTERY_TILES], log)
+    sp[camp, L.SP_BATTERY_TILES] = 0
+    if p[L.P_FULL]:
+        captured = K[L.K_SPECIAL][L.SPECIAL_CAPTURED]
+        field = L.SP_INFANTRY if sp[captured, L.SP_INFANTRY] > 0 else L.SP_CORONELA
+        move_troop(sp, captured, space, field, 1)
+
+
+@njit(cache=True, nogil=True)
+def trench_space_combat(K, p, sp, g, column, flag_turn, log):
+    """Troops and a trench tile share a space: fight the camp's tile or a new tile of
+    the reinforcements value; a win razes the camp and pushes the trench back 1."""
+    camp = K[L.K_TRENCH][column, 0]
+    space = trench_space(K, g, column)
+    if sp[camp, L.SP_RAZED]:
+        set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
+        return
+    bourbon = sp[camp, L.SP_BOURBON]
+    if bourbon == 0:
+        bourbon = disc_value(K, g, L.DISC_REINFORCEMENTS)
+    sp[camp, L.SP_BOURBON] = 0
+    sp[space, L.SP_BOURBON] = bourbon
+    result = BARCELONANS_WIN
+    if bourbon > 0:
+        result = resolve_combat(K, p, sp, g, space, flag_turn, log)
+    if result == BOURBONS_WIN:
+        sp[camp, L.SP_BOURBON] += sp[space, L.SP_BOURBON]
+        sp[space, L.SP_BOURBON] = 0
+    elif result == BARCELONANS_WIN:
+        raze_camp(K, p, sp, g, camp, space, log)
+        set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
+    elif result == BOTH_LOSE:
+        sp[camp, L.SP_RAZED] = 1
+
+
+# -- the dice ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def resolve_die(K, p, sp, g, rng, action, amount, flag_turn, log):
+    if action == L.ACT_REINFORCEMENTS:
+        move_reinforcements_disc(K, p, sp, g, rng, amount, flag_turn, log)
+    elif action == L.ACT_BOMBARDMENT:
+        bombard(K, p, sp, g, rng, amount, log)
+    elif action == L.ACT_ADVANCE:
+        advance_bourbons(K, p, sp, g, rng, amount, flag_turn, log)
+    else:
+        trench_forward(K, p, sp, g, rng, amount, flag_turn, log)

@@ -1,0 +1,101 @@
+"""Combat (rulebook "Combat", "Special Combats"; digest B9, B10).
+
+Values: Bourbons = the tiles' total; Barcelonans = Coronela 1 + infantry 3, + the
+Gunpowder Store in Barcelona spaces (+1 for the Flag holder during their turn), + the
+bastion defense, + 1 per barricade, + 5 per organ-gun. The higher total wins; a tie
+eliminates both sides.
+
+Casualties follow Examples 18 and 26, not the rules text they contradict (digest 1.A,
+Example 18): the WINNER takes casualties. A Bourbon winner loses the Barcelonan total; a
+Barcelonan winner takes max(0, Bourbon total - Gunpowder Store - bastion defense) points,
+spread over its troops (barricades and organ-guns are not subtracted: the casualty rule
+names only the Gunpowder Store and bastion defenses).
+"""
+
+from numba import njit
+
+from simkit.eventlog import log_event
+
+from . import layout as L
+from .pieces import (
+    eliminate,
+    eliminate_all_troops,
+    is_barcelona,
+    marker_value,
+    remove_undefended_cannons,
+    troop_value,
+)
+from .policies import casualty_split
+
+BOURBONS_WIN = 1
+BARCELONANS_WIN = 2
+BOTH_LOSE = 3
+
+
+@njit(cache=True, nogil=True)
+def gunpowder_bonus(K, g, flag_holder_turn):
+    return marker_value(K, g, L.MARKER_GUNPOWDER_STORE) + (1 if flag_holder_turn else 0)
+
+
+@njit(cache=True, nogil=True)
+def fixed_defense(K, sp, g, space, flag_holder_turn):
+    """Gunpowder Store (Barcelona only) and bastion defense: what casualties discount."""
+    bonus = sp[space, L.SP_DEFENSE]
+    if is_barcelona(K, space):
+        bonus += gunpowder_bonus(K, g, flag_holder_turn)
+    return bonus
+
+
+@njit(cache=True, nogil=True)
+def barcelonan_value(K, sp, g, space, flag_holder_turn):
+    return (troop_value(sp, space) + fixed_defense(K, sp, g, space, flag_holder_turn)
+            + sp[space, L.SP_BARRICADES] + 5 * sp[space, L.SP_ORGAN_GUNS])
+
+
+@njit(cache=True, nogil=True)
+def take_casualties(K, p, sp, space, points):
+    lost_c, lost_i = casualty_split(p, sp[space, L.SP_CORONELA], sp[space, L.SP_INFANTRY],
+                                    points)
+    eliminate(K, sp, space, L.SP_CORONELA, lost_c)
+    eliminate(K, sp, space, L.SP_INFANTRY, lost_i)
+
+
+@njit(cache=True, nogil=True)
+def resolve_combat(K, p, sp, g, space, flag_holder_turn, log):
+    """One combat in a space holding both sides; returns BOURBONS_WIN, ... or 0 if none."""
+    bourbon = sp[space, L.SP_BOURBON]
+    barcelonan = barcelonan_value(K, sp, g, space, flag_holder_turn)
+    log_event(log, L.EV_COMBAT, space, bourbon, barcelonan)
+    g[L.G_COMBATS] += 1
+    sp[space, L.SP_ORGAN_GUNS] = 0  # organ-guns are removed after any combat
+    if bourbon > barcelonan:
+        eliminate_all_troops(K, sp, space)
+        sp[space, L.SP_BOURBON] = bourbon - barcelonan
+        result = BOURBONS_WIN
+    elif barcelonan > bourbon:
+        sp[space, L.SP_BOURBON] = 0
+        points = bourbon - fixed_defense(K, sp, g, space, flag_holder_turn)
+        if points > 0:
+            take_casualties(K, p, sp, space, points)
+        result = BARCELONANS_WIN
+    else:
+        eliminate_all_troops(K, sp, space)
+        sp[space, L.SP_BOURBON] = 0
+        result = BOTH_LOSE
+    remove_undefended_cannons(K, sp, space)
+    return result
+
+
+@njit(cache=True, nogil=True)
+def needs_combat(sp, space):
+    """Both sides present: Bourbon tiles and troops, or tiles and an organ-gun."""
+    return sp[space, L.SP_BOURBON] > 0 and (
+        sp[space, L.SP_CORONELA] + sp[space, L.SP_INFANTRY] + sp[space, L.SP_ORGAN_GUNS] > 0)
+
+
+@njit(cache=True, nogil=True)
+def resolve_all_combats(K, p, sp, g, flag_holder_turn, log):
+    """After a Bourbon advance: combat wherever both sides are present."""
+    for space in range(sp.shape[0]):
+        if needs_combat(sp, space):
+            resolve_combat(K, p, sp, g, space, flag_holder_turn, log)

@@ -1,0 +1,80 @@
+"""Where Barcelonan pieces go and what the board holds (rulebook "Components", Glossary).
+
+Eliminated troops and cannons go to WOUNDED from Barcelona spaces and to RESERVE from
+spaces outside Barcelona; the defeat checks count Coronela in Barcelona and rubble/ruined
+tiles on the board.
+"""
+
+from numba import njit
+
+from . import layout as L
+
+
+@njit(cache=True, nogil=True)
+def is_barcelona(K, space):
+    return K[L.K_INFO][space, L.S_BARCELONA] == 1
+
+
+@njit(cache=True, nogil=True)
+def troops_in(sp, space):
+    return sp[space, L.SP_CORONELA] + sp[space, L.SP_INFANTRY]
+
+
+@njit(cache=True, nogil=True)
+def troop_value(sp, space):
+    """Combat value of the troops: Coronela 1, infantry 3."""
+    return sp[space, L.SP_CORONELA] + 3 * sp[space, L.SP_INFANTRY]
+
+
+@njit(cache=True, nogil=True)
+def eliminate(K, sp, space, field, n):
+    """Remove ``n`` troops or cannons (``field``) to WOUNDED or RESERVE."""
+    if n <= 0:
+        return
+    box = L.SPECIAL_WOUNDED if is_barcelona(K, space) else L.SPECIAL_RESERVE
+    sp[space, field] -= n
+    sp[K[L.K_SPECIAL][box], field] += n
+
+
+@njit(cache=True, nogil=True)
+def eliminate_all_troops(K, sp, space):
+    eliminate(K, sp, space, L.SP_CORONELA, sp[space, L.SP_CORONELA])
+    eliminate(K, sp, space, L.SP_INFANTRY, sp[space, L.SP_INFANTRY])
+
+
+@njit(cache=True, nogil=True)
+def remove_undefended_cannons(K, sp, space):
+    """Cannons have no combat value: without troops they are eliminated at once."""
+    if troops_in(sp, space) == 0:
+        eliminate(K, sp, space, L.SP_CANNON, sp[space, L.SP_CANNON])
+
+
+@njit(cache=True, nogil=True)
+def coronela_in_barcelona(K, sp):
+    info = K[L.K_INFO]
+    total = 0
+    for s in range(sp.shape[0]):
+        if info[s, L.S_BARCELONA] == 1:
+            total += sp[s, L.SP_CORONELA]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def rubble_on_board(sp, g):
+    """Rubble/ruined tiles on the board: in spaces and on markers."""
+    total = g[L.G_RUBBLE_ON_MARKERS]
+    for s in range(sp.shape[0]):
+        if sp[s, L.SP_RUBBLE] != L.RUBBLE_NONE:
+            total += 1
+    return total
+
+
+@njit(cache=True, nogil=True)
+def marker_value(K, g, marker):
+    return K[L.K_MARKER_VALUES][marker, g[L.G_MARKER + marker]]
+
+
+@njit(cache=True, nogil=True)
+def disc_value(K, g, disc):
+    """The value printed under a disc on the Bourbon marker."""
+    return K[L.K_TRACK][0, g[L.G_DISC + disc]]

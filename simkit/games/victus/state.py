@@ -1,0 +1,78 @@
+"""Build Victus's state arrays: the static-component tuple the kernels read, an empty
+state, and the set-up positions of the First Game and Full Game (rulebook "Setup";
+digest B3).
+
+Set-up relies on the reconstructed board (which spaces are bastions) and marker dials
+(the full game's Gunpowder Store red value) of ``data/``.
+"""
+
+import numpy as np
+
+from . import layout as L
+from .components import Components
+
+N_CHANCE = 14
+
+
+def board_tuple(c: Components) -> tuple:
+    """The static components in the order of ``layout.K_*``."""
+    special = np.zeros(L.N_SPECIAL, dtype=np.int16)
+    special[L.SPECIAL_RESERVE] = c.reserve
+    special[L.SPECIAL_WOUNDED] = c.wounded
+    special[L.SPECIAL_CAPTURED] = c.captured
+    special[L.SPECIAL_BEACH] = c.beach
+    special[L.SPECIAL_PORT] = c.port
+    special[L.SPECIAL_EXPEDITION] = c.expedition
+    special[L.SPECIAL_SAINT_CROSS] = c.hospital[L.HOSPITAL_INFANTRY]
+    special[L.SPECIAL_SAINT_MARY] = c.hospital[L.HOSPITAL_CORONELA]
+    special[L.SPECIAL_MONTJUIC] = c.montjuic
+    special[L.SPECIAL_BATTERIES_MIN] = c.batteries_minimum
+    track = np.stack([c.track_value, c.track_icons, c.track_advance]).astype(np.int16)
+    return (
+        np.ascontiguousarray(c.space_info, dtype=np.int16),
+        np.ascontiguousarray(c.arrows, dtype=np.int16),
+        np.ascontiguousarray(c.trench, dtype=np.int16),
+        np.ascontiguousarray(c.camps, dtype=np.int16),
+        track,
+        np.ascontiguousarray(c.chance_advance, dtype=np.int8),
+        np.ascontiguousarray(c.chance_bombard, dtype=np.int16),
+        np.ascontiguousarray(c.stage_row, dtype=np.int8),
+        np.ascontiguousarray(c.marker_values, dtype=np.int8),
+        special,
+        np.ascontiguousarray(c.move_adjacent, dtype=np.uint8),
+    )
+
+
+def empty_state(c: Components) -> tuple[np.ndarray, np.ndarray]:
+    """No piece anywhere; markers, discs and trench tiles at their set-up positions."""
+    sp = np.zeros((c.n_spaces, L.N_SP), dtype=np.int16)
+    g = np.zeros(L.N_G, dtype=np.int32)
+    g[L.G_MARKER:L.G_MARKER + L.N_MARKERS] = c.marker_start[L.START_FULL]
+    g[L.G_DISC:L.G_DISC + 3] = c.track_start
+    g[L.G_CHANCE_DECK:L.G_CHANCE_DECK + N_CHANCE] = np.arange(N_CHANCE)
+    g[L.G_CHANCE_NEXT] = N_CHANCE  # empty: the first draw shuffles
+    g[L.G_RUBBLE_SUPPLY] = c.counts["rubble_ruined"]
+    g[L.G_END_REASON] = L.END_NONE
+    return sp, g
+
+
+def set_up(c: Components, full: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The starting position of the First Game (``full=False``) or the Full Game."""
+    sp, g = empty_state(c)
+    start = L.START_FULL if full else L.START_FIRST_GAME
+    g[L.G_MARKER:L.G_MARKER + L.N_MARKERS] = c.marker_start[start]
+    info = c.space_info
+    barcelona = np.flatnonzero(info[:, L.S_BARCELONA] == 1)
+    bastions = barcelona[info[barcelona, L.S_KIND] == L.KIND_BASTION]
+    others = barcelona[info[barcelona, L.S_KIND] != L.KIND_BASTION]
+    sp[bastions, L.SP_INFANTRY] = 1
+    sp[others, L.SP_CORONELA] = 1
+    sp[bastions, L.SP_CANNON] = 1
+    if full:  # no cannon on Santa Madrona-41 and Llevant-56; 2 more in WOUNDED
+        sp[[c.space(41), c.space(56)], L.SP_CANNON] = 0
+        sp[c.wounded, L.SP_CANNON] = 2
+        sp[c.reserve, [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]] = (2, 2, 3)
+        sp[c.expedition, [L.SP_INFANTRY, L.SP_CORONELA]] = (1, 2)
+    else:
+        sp[c.reserve, [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]] = (2, 3, 5)
+    return sp, g
