@@ -129,7 +129,18 @@ G_END_REASON = 35  # END_* once the game is over
 G_MINE_EXPLOSIONS = 36
 G_CHANCE_DRAWN = 37
 G_COMBATS = 38
-N_G = 39
+G_SEAT_AP = 39  # AP left in the current Barcelonan actions step
+G_WAR_COUNCIL = 40  # WAR_COUNCIL_* of the card played this turn (priority group)
+G_CARD_PLAYED = 41  # number of the card being resolved this turn, 0 if none
+G_CARDS_PLAYED = 42
+G_BOURBON_DICE_ROLLED = 43
+G_ALL_PRIORITY = 44  # every action costs its priority cost this turn (card 39's leader)
+G_FLAG_TURN = 45  # 1 while the Flag holder takes their turn (+1 Gunpowder Store)
+G_RANDOM_CHOICE = 46  # 1: next round every player chooses their card at random
+G_DICE_ORDER_FREE = 47  # 1: the active player orders the Bourbon dice
+# 48..63: reserved for the turn structure (engine.py)
+G_CARD_BASE = 64  # 64..127: the event-card system's own state (card_layout.py)
+N_G = 128
 
 END_NONE = -1
 END_NAMES = ("survived", "coronela", "beach", "rubble")
@@ -138,6 +149,14 @@ END_CORONELA = 1
 END_BEACH = 2
 END_RUBBLE = 3
 
+# The Twenty-Fourth War Council: the priority group of a card (full game)
+WAR_COUNCIL_NAMES = ("movement", "markers", "artillery", "defense", "all")
+WAR_MOVEMENT = 0
+WAR_MARKERS = 1
+WAR_ARTILLERY = 2
+WAR_DEFENSE = 3
+WAR_ALL = 4
+
 # p: the rules as integers (rules.py builds it)
 P_FULL = 0  # 0 first game, 1 full game
 P_PLAYERS = 1
@@ -145,7 +164,9 @@ P_CORONELA_THRESHOLD = 2  # defeat when Coronela in Barcelona < this
 P_RUBBLE_THRESHOLD = 3  # defeat when rubble/ruined tiles on the board >= this
 P_POLICY = 4
 P_CORONELA_LOSS_WEIGHT = 5  # policy: how dear a Coronela is against an infantry (x10)
-N_P = 6
+P_ALWAYS_PRIORITY = 6  # "Always Priority Cost": every action at its priority cost
+P_GREED = 7  # competitive policies: points against the city's safety (x10)
+N_P = 8
 
 # Static components the kernels read, packed once into a tuple (``engine.board_tuple``)
 K_INFO = 0
@@ -159,6 +180,31 @@ K_STAGE_ROW = 7
 K_MARKER_VALUES = 8
 K_SPECIAL = 9  # int16[N_SPECIAL]: the special spaces below
 K_MOVE_ADJ = 10
+K_ADJ = 11  # uint8[n, n]: shared side
+K_FIRE_DISTANCE = 12  # int16[n, n]: [bastion, source] Bourbon path length, -1 if none
+K_ACTION_COSTS = 13  # int8[N_ACTIONS, 4]: group, first, general, priority
+
+# Barcelonan actions (data/actions.toml, in this order)
+ACTION_NAMES = ("move_troops", "healing", "worm", "improve_marker_troop_present",
+                "improve_marker_no_troop", "change_card", "move_cannon", "fire_cannon",
+                "repair_cannon", "remove_rubble", "bastion_defense", "barricade")
+A_MOVE_TROOPS = 0
+A_HEALING = 1
+A_WORM = 2
+A_IMPROVE_PRESENT = 3
+A_IMPROVE_ABSENT = 4
+A_CHANGE_CARD = 5
+A_MOVE_CANNON = 6
+A_FIRE_CANNON = 7
+A_REPAIR_CANNON = 8
+A_REMOVE_RUBBLE = 9
+A_BASTION_DEFENSE = 10
+A_BARRICADE = 11
+N_ACTIONS = 12
+COST_GROUP = 0
+COST_FIRST = 1
+COST_GENERAL = 2
+COST_PRIORITY = 3
 
 SPECIAL_RESERVE = 0
 SPECIAL_WOUNDED = 1

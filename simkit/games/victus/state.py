@@ -6,10 +6,16 @@ Set-up relies on the reconstructed board (which spaces are bastions) and marker 
 (the full game's Gunpowder Store red value) of ``data/``.
 """
 
+import tomllib
+from functools import cache
+from pathlib import Path
+
 import numpy as np
 
+from simkit.errors import ComponentError
+
 from . import layout as L
-from .components import Components
+from .components import DATA, Components
 
 N_CHANCE = 14
 
@@ -40,7 +46,38 @@ def board_tuple(c: Components) -> tuple:
         np.ascontiguousarray(c.marker_values, dtype=np.int8),
         special,
         np.ascontiguousarray(c.move_adjacent, dtype=np.uint8),
+        np.ascontiguousarray(c.adjacent, dtype=np.uint8),
+        np.ascontiguousarray(c.fire_distance, dtype=np.int16),
+        action_costs(c.data_dir),
     )
+
+
+@cache
+def action_costs(data_dir: Path = DATA) -> np.ndarray:
+    """``data/actions.toml`` as int8[N_ACTIONS, 4]: group, first, general, priority."""
+    path = Path(data_dir) / "actions.toml"
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ComponentError(f"{path}: cannot read: {exc}") from None
+    if sorted(table) != sorted(L.ACTION_NAMES):
+        raise ComponentError(f"{path}: actions must be exactly {', '.join(L.ACTION_NAMES)}; "
+                             f"got {', '.join(table)}")
+    costs = np.zeros((L.N_ACTIONS, 4), dtype=np.int8)
+    for a, name in enumerate(L.ACTION_NAMES):
+        entry = table[name]
+        if entry.get("group") not in L.WAR_COUNCIL_NAMES[:4]:
+            raise ComponentError(f"{path}: [{name}] group must be one of "
+                                 f"{', '.join(L.WAR_COUNCIL_NAMES[:4])}")
+        costs[a, L.COST_GROUP] = L.WAR_COUNCIL_NAMES.index(entry["group"])
+        for col, key in ((L.COST_FIRST, "first"), (L.COST_GENERAL, "general"),
+                         (L.COST_PRIORITY, "priority")):
+            value = entry.get(key)
+            if not isinstance(value, int) or not 0 <= value <= 9:
+                raise ComponentError(f"{path}: [{name}] {key} must be an AP cost 0..9")
+            costs[a, col] = value
+    costs.setflags(write=False)
+    return costs
 
 
 def empty_state(c: Components) -> tuple[np.ndarray, np.ndarray]:
