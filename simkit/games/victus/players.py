@@ -1,0 +1,320 @@
+"""The scripted Barcelonan players: how each policy spends its action points.
+
+``random`` buys uniformly among the actions it can afford and then uniformly among that
+action's legal targets. ``greedy`` keeps the city alive by a fixed order of urgency:
+fire at the Bourbon tiles that threaten Barcelona, clear rubble near the defeat
+threshold, heal the wounded, reinforce threatened spaces, then improve the markers and
+fortify. ``fortify`` is greedy with fortification (bastion defenses, barricades) ahead of
+marker improvements.
+
+A space's threat is the Bourbon value in the spaces whose arrows lead into it.
+"""
+
+import numpy as np
+from numba import njit
+
+from simkit.rng import uniform_int
+
+from . import layout as L
+from .barcelonans import (
+    add_bastion_defense,
+    available,
+    can_add_barricade,
+    can_add_bastion_defense,
+    can_fire,
+    can_remove_rubble,
+    can_step,
+    fire_cannon,
+    healing,
+    improve_action,
+    improve_marker,
+    marker_at_best,
+    move_cannon,
+    move_troops,
+    pay,
+    remove_rubble,
+    repair_cannon,
+    send_worm,
+)
+from .combat import barcelonan_value
+from .pieces import disc_value, is_barcelona, marker_value, rubble_on_board, troops_in
+
+POLICIES = {
+    "greedy": "keep the city alive: fire at threats, clear rubble, heal, reinforce, "
+              "then improve markers and fortify",
+    "random": "uniform over the affordable actions and their legal targets",
+    "fortify": "greedy, but fortifies (bastion defenses, barricades) before improving "
+               "markers",
+}
+GREEDY = 0
+RANDOM = 1
+FORTIFY = 2
+MAX_ACTIONS = 40  # a turn never has more AP than this
+
+
+@njit(cache=True, nogil=True)
+def threats(K, sp):
+    """Per space: the Bourbon value in the spaces whose arrows lead into it."""
+    arrows = K[L.K_ARROWS]
+    out = np.zeros(sp.shape[0], dtype=np.int32)
+    for source in range(sp.shape[0]):
+        value = sp[source, L.SP_BOURBON]
+        if value > 0:
+            yellow, red = arrows[source, L.YELLOW], arrows[source, L.RED]
+            if yellow >= 0:
+                out[yellow] += value
+            if red >= 0 and red != yellow:
+                out[red] += value
+    return out
+
+
+@njit(cache=True, nogil=True)
+def spend_action_points(K, p, sp, g, rng, log):
+    """The Barcelonan actions step: buy actions until the policy stops or AP run out."""
+    policy = p[L.P_POLICY]
+    for _ in range(MAX_ACTIONS):
+        if g[L.G_SEAT_AP] <= 0:
+            return
+        if policy == RANDOM:
+            bought = random_action(K, p, sp, g, rng, log)
+        else:
+            bought = greedy_action(K, p, sp, g, policy == FORTIFY, log)
+        if not bought:
+            return
+
+
+# -- greedy -----------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def greedy_action(K, p, sp, g, fortify_first, log):
+    if fire_at_threats(K, p, sp, g, log):
+        return True
+    if rubble_on_board(sp, g) >= p[L.P_RUBBLE_THRESHOLD] - 3 and clear_rubble(K, p, sp, g, log):
+        return True
+    if heal_wounded(K, p, sp, g, log):
+        return True
+    if reinforce_threatened(K, p, sp, g, log):
+        return True
+    if fortify_first and fortify(K, p, sp, g, log):
+        return True
+    if improve_markers(K, p, sp, g, log):
+        return True
+    return fortify(K, p, sp, g, log)
+
+
+@njit(cache=True, nogil=True)
+def fire_at_threats(K, p, sp, g, log):
+    """Fire the cannon whose shot removes the most Bourbon value (Barcelona first)."""
+    if not available(K, p, g, L.A_FIRE_CANNON):
+        return False
+    best_source, best_target, best = -1, -1, 0
+    for target in range(sp.shape[0]):
+        value = sp[target, L.SP_BOURBON]
+        if value == 0 or K[L.K_INFO][target, L.S_KIND] == L.KIND_CAMP:
+            continue
+        score = value * (3 if is_barcelona(K, target) else 1)
+        if score <= best:
+            continue
+        for source in range(sp.shape[0]):
+            if sp[source, L.SP_CANNON] > 0 and can_fire(K, sp, source, target):
+                best_source, best_target, best = source, target, score
+                break
+    if best_source < 0:
+        return False
+    pay(K, p, g, L.A_FIRE_CANNON, best_source, best_target, log)
+    fire_cannon(K, sp, g, best_source, best_target)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def clear_rubble(K, p, sp, g, log):
+    if not available(K, p, g, L.A_REMOVE_RUBBLE):
+        return False
+    for space in range(sp.shape[0]):
+        if can_remove_rubble(K, sp, space):
+            pay(K, p, g, L.A_REMOVE_RUBBLE, space, 0, log)
+            remove_rubble(sp, g, space)
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def heal_wounded(K, p, sp, g, log):
+    wounded = K[L.K_SPECIAL][L.SPECIAL_WOUNDED]
+    waiting = sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY]
+    if waiting < 2 or marker_value(K, g, L.MARKER_HOSPITAL) < 1:
+        return False
+    if not available(K, p, g, L.A_HEALING):
+        return False
+    pay(K, p, g, L.A_HEALING, 0, 0, log)
+    healing(K, p, sp, g, log)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def reinforce_threatened(K, p, sp, g, log):
+    """Move one troop into the Barcelona space whose threat most exceeds its defense,
+    from a neighbour that keeps at least one troop and is not threatened itself."""
+    if not available(K, p, g, L.A_MOVE_TROOPS):
+        return False
+    flag_turn = g[L.G_FLAG_TURN] == 1
+    danger = threats(K, sp)
+    target, worst = -1, 0
+    for space in range(sp.shape[0]):
+        if not is_barcelona(K, space) or sp[space, L.SP_BOURBON] > 0 or danger[space] == 0:
+            continue
+        gap = danger[space] - barcelonan_value(K, sp, g, space, flag_turn)
+        if gap >= worst:
+            target, worst = space, gap
+    if target < 0:
+        return False
+    for source in range(sp.shape[0]):
+        if (is_barcelona(K, source) and troops_in(sp, source) >= 2
+                and can_step(K, sp, source, target) and danger[source] == 0):
+            infantry = 1 if sp[source, L.SP_INFANTRY] > 0 else 0
+            pay(K, p, g, L.A_MOVE_TROOPS, source, target, log)
+            move_troops(K, p, sp, g, source, target, 1 - infantry, infantry, log)
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def improve_markers(K, p, sp, g, log):
+    """Generalitat (more AP), then the Gunpowder Store, the hospitals, the Port."""
+    for marker in (L.MARKER_GENERALITAT, L.MARKER_GUNPOWDER_STORE, L.MARKER_HOSPITAL,
+                   L.MARKER_PORT):
+        action = improve_action(K, sp, marker)
+        if not marker_at_best(K, g, marker) and available(K, p, g, action):
+            pay(K, p, g, action, marker, 0, log)
+            improve_marker(K, g, marker)
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def fortify(K, p, sp, g, log):
+    """A bastion defense on the most threatened bastion, else a barricade (full game)."""
+    danger = threats(K, sp)
+    best, most = -1, -1
+    for space in range(sp.shape[0]):
+        if can_add_bastion_defense(K, sp, space) and danger[space] > most:
+            best, most = space, danger[space]
+    if best >= 0 and available(K, p, g, L.A_BASTION_DEFENSE):
+        pay(K, p, g, L.A_BASTION_DEFENSE, best, 0, log)
+        add_bastion_defense(sp, best)
+        return True
+    if not p[L.P_FULL] or not available(K, p, g, L.A_BARRICADE):
+        return False
+    best, most = -1, 0
+    for space in range(sp.shape[0]):
+        if can_add_barricade(K, sp, space) and danger[space] > most:
+            best, most = space, danger[space]
+    if best < 0:
+        return False
+    pay(K, p, g, L.A_BARRICADE, best, 0, log)
+    sp[best, L.SP_BARRICADES] += 1
+    return True
+
+
+# -- random -----------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def random_action(K, p, sp, g, rng, log):
+    """Uniform over the affordable actions that have a legal target, then over targets."""
+    order = (L.A_MOVE_TROOPS, L.A_HEALING, L.A_WORM, L.A_IMPROVE_PRESENT, L.A_MOVE_CANNON,
+             L.A_FIRE_CANNON, L.A_REPAIR_CANNON, L.A_REMOVE_RUBBLE, L.A_BASTION_DEFENSE,
+             L.A_BARRICADE)
+    start = uniform_int(rng, len(order))
+    for k in range(len(order)):
+        if try_random(K, p, sp, g, rng, order[(start + k) % len(order)], log):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def try_random(K, p, sp, g, rng, action, log):
+    if action == L.A_IMPROVE_PRESENT:
+        return random_improve(K, p, sp, g, rng, log)
+    if not available(K, p, g, action):
+        return False
+    if action == L.A_HEALING:
+        wounded = K[L.K_SPECIAL][L.SPECIAL_WOUNDED]
+        if sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY] == 0:
+            return False
+        pay(K, p, g, action, 0, 0, log)
+        healing(K, p, sp, g, log)
+        return True
+    n = sp.shape[0]
+    chosen_a, chosen_b, seen = -1, -1, 0
+    for a in range(n):
+        for b in range(n):
+            if legal_target(K, p, sp, g, action, a, b):
+                seen += 1
+                if uniform_int(rng, seen) == 0:  # reservoir sampling: uniform over pairs
+                    chosen_a, chosen_b = a, b
+    if seen == 0:
+        return False
+    pay(K, p, g, action, chosen_a, chosen_b, log)
+    apply_target(K, p, sp, g, rng, action, chosen_a, chosen_b, log)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def legal_target(K, p, sp, g, action, a, b):
+    """Is (a, b) a legal (source, target) of ``action``? One-space actions use b == a."""
+    if action == L.A_MOVE_TROOPS:
+        return troops_in(sp, a) > 0 and can_step(K, sp, a, b) and (
+            K[L.K_INFO][b, L.S_KIND] != L.KIND_BOX)
+    if action == L.A_MOVE_CANNON:
+        return (sp[a, L.SP_CANNON] > 0 and can_step(K, sp, a, b) and is_barcelona(K, b)
+                and sp[b, L.SP_BOURBON] == 0)
+    if action == L.A_FIRE_CANNON:
+        return sp[b, L.SP_BOURBON] > 0 and can_fire(K, sp, a, b)
+    if b != a:
+        return False
+    if action == L.A_WORM:
+        return disc_value(K, g, L.DISC_MINE) > 0 and is_barcelona(K, a) and troops_in(sp, a) > 0
+    if action == L.A_REPAIR_CANNON:
+        wounded = K[L.K_SPECIAL][L.SPECIAL_WOUNDED]
+        return sp[wounded, L.SP_CANNON] > 0 and is_barcelona(K, a) and troops_in(sp, a) > 0
+    if action == L.A_REMOVE_RUBBLE:
+        return can_remove_rubble(K, sp, a)
+    if action == L.A_BASTION_DEFENSE:
+        return can_add_bastion_defense(K, sp, a)
+    if action == L.A_BARRICADE:
+        return can_add_barricade(K, sp, a)
+    return False
+
+
+@njit(cache=True, nogil=True)
+def apply_target(K, p, sp, g, rng, action, a, b, log):
+    if action == L.A_MOVE_TROOPS:
+        infantry = 1 if uniform_int(rng, troops_in(sp, a)) < sp[a, L.SP_INFANTRY] else 0
+        move_troops(K, p, sp, g, a, b, 1 - infantry, infantry, log)
+    elif action == L.A_MOVE_CANNON:
+        move_cannon(sp, a, b)
+    elif action == L.A_FIRE_CANNON:
+        fire_cannon(K, sp, g, a, b)
+    elif action == L.A_WORM:
+        send_worm(K, sp, g, a, log)
+    elif action == L.A_REPAIR_CANNON:
+        repair_cannon(K, sp, a)
+    elif action == L.A_REMOVE_RUBBLE:
+        remove_rubble(sp, g, a)
+    elif action == L.A_BASTION_DEFENSE:
+        add_bastion_defense(sp, a)
+    elif action == L.A_BARRICADE:
+        sp[a, L.SP_BARRICADES] += 1
+
+
+@njit(cache=True, nogil=True)
+def random_improve(K, p, sp, g, rng, log):
+    marker = uniform_int(rng, L.N_MARKERS)
+    action = improve_action(K, sp, marker)
+    if marker_at_best(K, g, marker) or not available(K, p, g, action):
+        return False
+    pay(K, p, g, action, marker, 0, log)
+    improve_marker(K, g, marker)
+    return True
