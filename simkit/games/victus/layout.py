@@ -185,9 +185,10 @@ K_FIRE_DISTANCE = 12  # int16[n, n]: [bastion, source] Bourbon path length, -1 i
 K_ACTION_COSTS = 13  # int8[N_ACTIONS, 4]: group, first, general, priority
 
 # Barcelonan actions (data/actions.toml, in this order)
-ACTION_NAMES = ("move_troops", "healing", "worm", "improve_marker_troop_present",
-                "improve_marker_no_troop", "change_card", "move_cannon", "fire_cannon",
-                "repair_cannon", "remove_rubble", "bastion_defense", "barricade")
+BARCELONAN_ACTION_NAMES = (
+    "move_troops", "healing", "worm", "improve_marker_troop_present",
+    "improve_marker_no_troop", "change_card", "move_cannon", "fire_cannon", "repair_cannon",
+    "remove_rubble", "bastion_defense", "barricade")
 A_MOVE_TROOPS = 0
 A_HEALING = 1
 A_WORM = 2

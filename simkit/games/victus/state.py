@@ -60,11 +60,12 @@ def action_costs(data_dir: Path = DATA) -> np.ndarray:
         table = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ComponentError(f"{path}: cannot read: {exc}") from None
-    if sorted(table) != sorted(L.ACTION_NAMES):
-        raise ComponentError(f"{path}: actions must be exactly {', '.join(L.ACTION_NAMES)}; "
+    names = L.BARCELONAN_ACTION_NAMES
+    if sorted(table) != sorted(names):
+        raise ComponentError(f"{path}: actions must be exactly {', '.join(names)}; "
                              f"got {', '.join(table)}")
     costs = np.zeros((L.N_ACTIONS, 4), dtype=np.int8)
-    for a, name in enumerate(L.ACTION_NAMES):
+    for a, name in enumerate(names):
         entry = table[name]
         if entry.get("group") not in L.WAR_COUNCIL_NAMES[:4]:
             raise ComponentError(f"{path}: [{name}] group must be one of "
