@@ -1,7 +1,8 @@
 """simkit: Monte Carlo balance and difficulty toolkit for historical board games.
 
 Public API: ``simulate`` (play seeded games in parallel, optionally into a results
-folder), ``load`` (read a results folder), ``games`` (the registry), ``stats``.
+folder), ``load`` (read a results folder), ``sweep`` (run an experiment file),
+``games`` (the registry), ``stats``.
 They are imported on first use, so that worker processes, which need only the engines,
 start quickly.
 """
@@ -9,7 +10,14 @@ start quickly.
 import importlib
 
 from simkit._numba_cache import configure as _configure_numba_cache
-from simkit.errors import ComponentError, RulesError, SimkitError, StoreError, UsageError
+from simkit.errors import (
+    ComponentError,
+    ExperimentError,
+    RulesError,
+    SimkitError,
+    StoreError,
+    UsageError,
+)
 
 NUMBA_CACHE_DIR = _configure_numba_cache()
 
@@ -18,12 +26,13 @@ __version__ = "0.1.0"
 _LAZY = {
     "simulate": ("simkit.runner", "simulate"),
     "load": ("simkit.store", "load"),
+    "sweep": ("simkit.experiment", "sweep"),
     "games": ("simkit.games", None),
     "stats": ("simkit.stats", None),
 }
 
-__all__ = ["ComponentError", "RulesError", "SimkitError", "StoreError", "UsageError",
-           *_LAZY]
+__all__ = ["ComponentError", "ExperimentError", "RulesError", "SimkitError", "StoreError",
+           "UsageError", *_LAZY]
 
 
 def __getattr__(name):

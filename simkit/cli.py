@@ -1,4 +1,4 @@
-"""The ``simkit`` command: games, run, trace, prob.
+"""The ``simkit`` command: games, run, sweep, trace, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -67,6 +67,15 @@ def _build_parser() -> argparse.ArgumentParser:
                    "local cluster of --jobs workers)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(handler=cmd_run)
+
+    p = sub.add_parser("sweep", help="run every cell of an experiment file (TOML) into "
+                       "one folder; rerun to resume")
+    p.add_argument("file", type=Path, help="experiment file (see experiments/README.md)")
+    p.add_argument("--out", type=Path, default=None, help="experiment folder "
+                   "[results/<name>]")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores) [1]")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.set_defaults(handler=cmd_sweep)
 
     p = sub.add_parser("trace", help="narrate one game turn by turn")
     p.add_argument("game")
@@ -221,6 +230,46 @@ def _format_rates(column: str, table: pd.DataFrame) -> str:
         rows.append(f"  {outcome!s:14} {int(row['count']):>12,} {row['rate']:>8.2%}   "
                     f"[{row['low']:.2%}, {row['high']:.2%}]")
     return "\n".join(rows)
+
+
+# -- sweep ---------------------------------------------------------------------------
+
+
+def cmd_sweep(args, _extra) -> None:
+    from simkit.experiment import SweepInfo, load_experiment, sweep
+
+    experiment = load_experiment(args.file)
+    info = SweepInfo()
+    summary = sweep(args.file, args.out, n_jobs=args.jobs, progress=not args.no_progress,
+                    info=info)
+    print(sweep_summary(experiment, summary, info))
+
+
+def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
+    game = games.get(experiment.game)
+    per_cell = (f"{experiment.games:,} games per cell" if experiment.until_ci is None else
+                f"until every 95% half-width < {experiment.until_ci:g}")
+    lines = [f"experiment {experiment.name} ({experiment.game}): {info.cells} cells, "
+             f"{per_cell}, seed {experiment.seed}"]
+    side = next((s for s in game.sides if f"winner_{s}" in summary), None)
+    width = max(14, *(len(c) for c in summary["cell"]))
+    header = f"{'cell':{width + 2}} {'games':>10}"
+    if side is not None:
+        header += f" {side + ' win':>14}   95% interval (Wilson)"
+    lines.append(header)
+    for row in summary.itertuples(index=False):
+        row = row._asdict()
+        text = f"  {row['cell']:{width}} {row['games']:>10,}"
+        if side is not None:
+            text += (f" {row[f'winner_{side}']:>14.2%}   [{row[f'winner_{side}_low']:.2%}, "
+                     f"{row[f'winner_{side}_high']:.2%}]")
+        lines.append(text)
+    if info.games_played:
+        lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s")
+    else:
+        lines.append("played no new game: every cell was already in the folder")
+    lines.append(f"results: {info.out} (summary.csv; simkit report {info.out})")
+    return "\n".join(lines)
 
 
 # -- trace ---------------------------------------------------------------------------

@@ -22,3 +22,8 @@ class StoreError(SimkitError):
 
 class UsageError(SimkitError, ValueError):
     """Any other bad argument: unknown game, policy, seed out of range, bad option."""
+
+
+class ExperimentError(SimkitError, ValueError):
+    """A bad experiment file: names the file, the line where possible, the problem and
+    what is allowed."""

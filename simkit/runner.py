@@ -51,7 +51,8 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     ``until_ci``: keep playing, ``n_games`` as the first batch, until every winner and
     end-reason rate has a 95% half-width below it (at most ``max_games``, default
     ``100 * n_games``). ``backend="dask"`` runs chunks on ``client`` (or the current
-    dask.distributed client).
+    dask.distributed client). ``progress``: True for a bar on stderr, or a callable
+    given the number of games of each finished chunk (to drive a caller's own bar).
     """
     game = games.get(game) if isinstance(game, str) else game
     rules = game.resolve_rules(rules)
@@ -190,11 +191,15 @@ class _Run:
             return
         size = self.chunk_size or default_chunk_size(todo, self.workers)
         chunks = chunk_ranges(gaps, size)
+        report = self.progress if callable(self.progress) else None
         with tqdm(total=todo, unit=" games", unit_scale=True, desc=self.game.name,
-                  disable=not self.progress, file=sys.stderr, smoothing=0.1) as bar:
+                  disable=not self.progress or report is not None, file=sys.stderr,
+                  smoothing=0.1) as bar:
             for start, stop, frame in self._execute(chunks):
                 self._keep(start, stop, frame)
                 bar.update(stop - start)
+                if report is not None:
+                    report(stop - start)
 
     def _execute(self, chunks):
         args = [(self.game.name, self.rules, self.policy, self.seed, a, b) for a, b in chunks]

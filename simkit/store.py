@@ -201,32 +201,39 @@ def _check_same_run(path: Path, stored: dict, spec: dict) -> None:
                          "choose another folder or delete this one")
 
 
-def _read_table(file: Path) -> pa.Table:
+def _read_table(file: Path, columns: list[str] | None = None) -> pa.Table:
     try:
-        return pq.read_table(file)
+        return pq.read_table(file, columns=columns)
     except (OSError, pa.ArrowException) as exc:
         raise StoreError(f"{file}: unreadable part: {exc}") from None
 
 
-def load(path, n_games: int | None = None) -> pd.DataFrame:
+def load(path, n_games: int | None = None, columns: list[str] | None = None) -> pd.DataFrame:
     """All rows of a results folder (or of its first ``n_games`` games), in game order.
 
     Outcome columns declared categorical come back as pandas categoricals with the
-    game's full category list, whichever categories occurred.
+    game's full category list, whichever categories occurred. ``columns`` reads only
+    those columns (``game_index`` is always read).
     """
     path = Path(path)
     manifest = read_manifest(path)
+    if columns is not None:
+        unknown = sorted(set(columns) - set(manifest["schema"]))
+        if unknown:
+            raise StoreError(f"{path} has no column(s) {', '.join(unknown)}; columns: "
+                             f"{', '.join(manifest['schema'])}")
+        columns = ["game_index", *(c for c in columns if c != "game_index")]
     parts = sorted(manifest["parts"], key=lambda p: p["start"])
     if n_games is not None:
         parts = [p for p in parts if p["start"] < n_games]
-    tables = [_read_table(path / part["file"]) for part in parts]
+    tables = [_read_table(path / part["file"], columns) for part in parts]
     if not tables:
         raise StoreError(f"{path} holds no finished games yet")
     frame = pa.concat_tables(tables, promote_options="permissive").to_pandas()
     if n_games is not None:
         frame = frame[frame["game_index"] < n_games].reset_index(drop=True)
     for name, column in manifest["schema"].items():
-        if column["dtype"] == "category":
+        if column["dtype"] == "category" and name in frame:
             frame[name] = frame[name].astype("category").cat.set_categories(
                 column["categories"])
     return frame

@@ -1,0 +1,683 @@
+"""Experiment files (TOML) -> cells; ``sweep`` runs them; ``summarize`` tabulates them.
+
+An experiment file has one ``[experiment]`` table and any number of ``[[sweep]]`` tables::
+
+    [experiment]
+    name = "assault_terrain"         # results go to results/<name>/ unless --out
+    game = "setembre1714-assault"    # a registered game (simkit games)
+    description = "..."              # optional, free text
+    preset = "example_first_assault" # optional base preset
+    rules = { max_turns = 20 }       # optional base overrides, on top of the preset
+    policy = { catalans = "stand" }  # optional base policy: one name, or {side = name}
+    games = 200000                   # games per cell ...
+    # until_ci = 0.005               # ... or play each cell until every winner and
+    # max_games = 2000000            # end-reason rate's 95% half-width is below this
+    #                                # (first batch: games, default 10000; cap:
+    #                                # max_games, default 100 x games)
+    seed = 1                         # root seed shared by every cell [0]
+
+    [[sweep]]                        # each value of each knob varies alone from the base
+    kind = "one_at_a_time"
+    knobs = { terrain = ["open", "urban", "convent"], salvo_units = [0, 2, 4, 6] }
+
+    [[sweep]]                        # full factorial over the listed knobs
+    kind = "grid"
+    knobs = { defender_units = [3, 4, 5], santa_eulalia_flag = [false, true] }
+
+    [[sweep]]                        # each named preset as a cell; the base rules
+    kind = "presets"                 # overrides and policy still apply on top
+    presets = ["open_ground", "bombarded_bastion"]
+
+    [[sweep]]                        # policy pairings, each on top of the base policy
+    kind = "policies"
+    policies = [{ catalans = "withdraw" }, { catalans = "cautious" }]
+
+The cells are the base (label ``base``: preset + rules + policy) followed by every
+sweep's cells in file order, labelled ``terrain=open``, ``defender_units=3,
+santa_eulalia_flag=false``, ``preset open_ground``, ``policy catalans=withdraw``. Every
+cell plays the same games (seed and game indices 0..n-1): common random numbers, so each
+cell's difference from the base is a paired comparison. Cells with the same rules and
+policy are merged: the first label is kept and the others are recorded as its aliases.
+
+Everything is validated before any game is played: unknown keys, games, presets, knobs,
+policies or sides, values of the wrong type or out of range (by the game's own Rules
+validation), empty sweeps and malformed TOML raise ``ExperimentError`` naming the file,
+the line where it can be found, the problem and what is allowed.
+
+``sweep(path)`` runs every cell into ``<out>/cells/<slug>/`` (a results folder each, so
+a rerun resumes), writes ``<out>/experiment.json`` (the spec and cell list) and
+``<out>/summary.csv`` (``summarize``). A folder holding another experiment is refused;
+changing only ``games``, ``until_ci``, ``max_games`` or ``description`` extends the run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from simkit import games, stats
+from simkit.errors import ExperimentError, RulesError, StoreError, UsageError
+from simkit.rng import check_seed
+from simkit.store import MANIFEST, _write_atomic, load, missing_ranges, read_manifest
+
+EXPERIMENT_FILE = "experiment.json"
+SUMMARY_FILE = "summary.csv"
+CELLS_DIR = "cells"
+FORMAT = 1
+MAX_CELLS = 10_000
+DEFAULT_FIRST_BATCH = 10_000
+# identity of an experiment folder: everything but these may not change between runs
+_EXTENDABLE = ("games", "until_ci", "max_games", "description")
+
+_EXPERIMENT_KEYS = {
+    "name": "results folder name (letters, digits, _ . -)",
+    "game": "a registered game",
+    "description": "free text",
+    "preset": "base preset",
+    "rules": "base rule overrides { knob = value }",
+    "policy": "base policy: a name or { side = name }",
+    "games": "games per cell",
+    "until_ci": "95% half-width to play each cell down to",
+    "max_games": "cap on games per cell with until_ci",
+    "seed": "root seed",
+}
+_SWEEP_ITEMS = {"one_at_a_time": "knobs", "grid": "knobs", "presets": "presets",
+                "policies": "policies"}
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One variant to play: a label, what it varies, the full rules and policy."""
+
+    label: str
+    kind: str  # base, one_at_a_time, grid, presets or policies
+    knob: str  # the knob(s) varied ("a, b" for a grid), "preset", "policy" or "" (base)
+    value: str  # their value(s) as written in TOML ("3, false" for a grid)
+    rules: Any  # the game's Rules
+    policy: dict
+    slug: str = ""
+    aliases: tuple = ()  # (label, kind, knob, value) of merged duplicates
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "slug": self.slug, "kind": self.kind,
+                "knob": self.knob, "value": self.value, "rules": self.rules.to_dict(),
+                "policy": dict(self.policy),
+                "aliases": [dict(zip(("label", "kind", "knob", "value"), a, strict=True))
+                            for a in self.aliases]}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A parsed, validated experiment file."""
+
+    path: Path
+    name: str
+    game: str
+    description: str
+    preset: str | None
+    rules: dict  # the base overrides as written
+    policy: dict  # the base policy, every side resolved
+    games: int
+    until_ci: float | None
+    max_games: int | None
+    seed: int
+    sweeps: list[dict] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
+
+    def spec(self) -> dict:
+        """What ``experiment.json`` holds (JSON types only)."""
+        head = {k: getattr(self, k) for k in ("name", "game", "description", "preset",
+                                             "rules", "policy", "games", "until_ci",
+                                             "max_games", "seed")}
+        return _jsonable({"format": FORMAT, "experiment": head, "sweeps": self.sweeps,
+                          "cells": [c.to_dict() for c in self.cells]})
+
+
+def _jsonable(value):
+    return json.loads(json.dumps(value))
+
+
+def format_value(value) -> str:
+    """A knob value as written in TOML (true/false for booleans)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# -- finding the line of a key in the file text -----------------------------------------
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
+
+
+class _Lines:
+    """Best-effort line numbers for semantic errors, found by searching the file text."""
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+        self.headers = []  # (index, is_array, dotted name)
+        for i, line in enumerate(self.lines):
+            m = _HEADER.match(line)
+            if m:
+                name = m.group(2).replace('"', "").replace("'", "").replace(" ", "")
+                self.headers.append((i, m.group(1) == "[[", name))
+
+    def block(self, table: str, index: int | None) -> tuple[int, int] | None:
+        """Line range [start, stop) of ``[table]`` (or the index-th ``[[table]]``)."""
+        if table == "":
+            return 0, self.headers[0][0] if self.headers else len(self.lines)
+        starts = [(i, arr) for i, arr, name in self.headers if name == table]
+        if index is not None:
+            starts = [s for s in starts if s[1]]
+        pick = index or 0
+        if pick >= len(starts):
+            return None
+        start = starts[pick][0]
+        for i, arr, name in self.headers:
+            if i > start and (name.split(".")[0] != table or (arr and name == table)):
+                return start, i
+        return start, len(self.lines)
+
+    def find(self, table: str, index: int | None = None, key: str | None = None,
+             sub: str | None = None, token=None) -> int | None:
+        """1-based line of the most precise thing found: token, sub-key, key, header."""
+        if table == "" and key is not None:
+            hit = next((i for i, _, name in self.headers if name.split(".")[0] == key), None)
+            if hit is not None:
+                return hit + 1
+        block = self.block(table, index)
+        start, stop = block or (0, len(self.lines))
+        best = start if table and block else None
+        for pattern in (_key_pattern(key), _key_pattern(sub), _token_pattern(token)):
+            if pattern is None:
+                continue
+            begin = best if best is not None else start
+            hit = next((i for i in range(begin, stop) if pattern.search(self.lines[i])), None)
+            if hit is not None:
+                best = hit
+        return None if best is None else best + 1
+
+
+def _key_pattern(key):
+    if key is None:
+        return None
+    k = re.escape(key)
+    return re.compile(rf"(^|[\s{{,.\[])[\"']?{k}[\"']?\s*(=|\])")
+
+
+def _token_pattern(token):
+    if token is None or isinstance(token, (dict, list)):
+        return None
+    if isinstance(token, str):
+        return re.compile(rf"[\"']{re.escape(token)}[\"']")
+    text = format_value(token)
+    return re.compile(rf"(?<![\w.]){re.escape(text)}(?![\w.])")
+
+
+# -- parsing -----------------------------------------------------------------------------
+
+
+def load_experiment(path) -> Experiment:
+    """Read and validate an experiment file; ExperimentError on any problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExperimentError(f"{path}: cannot read the experiment file: {exc}") from None
+    return parse_experiment(text, path)
+
+
+def parse_experiment(text: str, path="<experiment>") -> Experiment:
+    """Validate the TOML ``text`` of an experiment file (``path`` names it in errors)."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"at line (\d+)", str(exc))
+        where = f", line {m.group(1)}" if m else ""
+        raise ExperimentError(f"{path}{where}: malformed TOML: {exc}") from None
+    return _Parser(path, text).parse(data)
+
+
+class _Parser:
+    def __init__(self, path: Path, text: str):
+        self.path = path
+        self.where = _Lines(text)
+
+    def fail(self, problem: str, table: str = "experiment", index: int | None = None,
+             key: str | None = None, sub: str | None = None, token=None):
+        line = self.where.find(table, index, key, sub, token)
+        at = f", line {line}" if line else ""
+        raise ExperimentError(f"{self.path}{at}: {problem}")
+
+    # -- [experiment] ----------------------------------------------------------------
+    def parse(self, data: dict) -> Experiment:
+        for key in data:
+            if key not in ("experiment", "sweep"):
+                self.fail(f"unknown top-level key {key!r}; an experiment file has one "
+                          "[experiment] table and [[sweep]] tables", table="", key=key)
+        head = data.get("experiment")
+        if not isinstance(head, dict):
+            self.fail("missing [experiment] table (with name, game and games)", table="")
+        for key in head:
+            if key not in _EXPERIMENT_KEYS:
+                self.fail(f"unknown key {key!r} in [experiment]; allowed: "
+                          + ", ".join(_EXPERIMENT_KEYS), key=key)
+        name = self.text_value(head, "name", required=True)
+        if not _NAME.match(name):
+            self.fail(f"name {name!r} must be letters, digits, '_', '.' or '-' (it names "
+                      "the results folder)", key="name")
+        game = self.game(head)
+        description = self.text_value(head, "description") or ""
+        preset = self.text_value(head, "preset")
+        base = self.base_rules(game, preset, head.get("rules", {}))
+        policy = self.policy(game, head.get("policy"), {}, key="policy")
+        n_games, until_ci, max_games = self.budget(head)
+        seed = self.seed(head)
+        sweeps = data.get("sweep", [])
+        if not isinstance(sweeps, list):
+            self.fail("sweep must be an array of tables: write each as [[sweep]]",
+                      table="", key="sweep")
+        overrides = dict(head.get("rules", {}))
+        cells = [Cell("base", "base", "", "", base, policy)]
+        for i, entry in enumerate(sweeps):
+            cells += self.sweep(game, base, overrides, policy, entry, i)
+        return Experiment(self.path, name, game.name, description, preset, overrides,
+                          policy, n_games, until_ci, max_games, seed, sweeps,
+                          _dedupe(cells))
+
+    def text_value(self, head: dict, key: str, required: bool = False) -> str | None:
+        if key not in head:
+            if required:
+                self.fail(f"[experiment] needs {key} = \"...\" ({_EXPERIMENT_KEYS[key]})")
+            return None
+        value = head[key]
+        if not isinstance(value, str) or not value:
+            self.fail(f"{key} must be a non-empty string, got {value!r}", key=key)
+        return value
+
+    def game(self, head: dict):
+        name = self.text_value(head, "game", required=True)
+        try:
+            return games.get(name)
+        except UsageError as exc:
+            self.fail(str(exc), key="game")
+
+    def base_rules(self, game, preset, overrides):
+        try:
+            rules = game.resolve_rules(preset)
+        except RulesError as exc:
+            self.fail(str(exc), key="preset")
+        if not isinstance(overrides, dict):
+            self.fail(f"rules must be a table {{ knob = value }}, got {overrides!r}",
+                      key="rules")
+        for knob, value in overrides.items():
+            self.check_knob(game, knob, value, key="rules", sub=knob)
+        try:
+            return rules.replace(overrides)
+        except RulesError as exc:
+            self.fail(str(exc), key="rules")
+
+    def check_knob(self, game, knob, value, **where) -> None:
+        try:
+            game.Rules.knob(knob).check(value)
+        except RulesError as exc:
+            self.fail(str(exc), **where)
+
+    def policy(self, game, entry, base: dict, prefix: str = "", **where) -> dict:
+        if entry is None:
+            return game.resolve_policy(None)
+        if not isinstance(entry, (str, dict)):
+            self.fail(f"{prefix}a policy is a name or a table {{ side = name }}, got "
+                      f"{entry!r}", **where)
+        try:
+            return game.resolve_policy(entry if isinstance(entry, str) else {**base, **entry})
+        except UsageError as exc:
+            bad = next((v for v in ([entry] if isinstance(entry, str) else entry.values())
+                        if isinstance(v, str) and v in str(exc)), None)
+            self.fail(f"{prefix}{exc}", token=bad, **where)
+
+    def budget(self, head: dict) -> tuple[int, float | None, int | None]:
+        until_ci = head.get("until_ci")
+        if until_ci is not None and (isinstance(until_ci, bool)
+                                     or not isinstance(until_ci, (int, float))
+                                     or not 0 < until_ci < 0.5):
+            self.fail(f"until_ci must be a 95% half-width between 0 and 0.5 (e.g. 0.005), "
+                      f"got {until_ci!r}", key="until_ci")
+        if "games" not in head and until_ci is None:
+            self.fail("[experiment] needs games = N (games per cell) or until_ci = "
+                      "HALF_WIDTH")
+        n_games = self.count(head, "games", DEFAULT_FIRST_BATCH)
+        max_games = self.count(head, "max_games", None)
+        if max_games is not None and until_ci is None:
+            self.fail("max_games caps until_ci: give until_ci too, or drop max_games",
+                      key="max_games")
+        if max_games is not None and max_games < n_games:
+            self.fail(f"max_games ({max_games}) must be at least games ({n_games})",
+                      key="max_games")
+        return n_games, (None if until_ci is None else float(until_ci)), max_games
+
+    def count(self, head: dict, key: str, default):
+        if key not in head:
+            return default
+        value = head[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            self.fail(f"{key} must be a positive integer, got {value!r}", key=key)
+        return value
+
+    def seed(self, head: dict) -> int:
+        value = head.get("seed", 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"seed must be an integer, got {value!r}", key="seed")
+        try:
+            return check_seed(value)
+        except UsageError as exc:
+            self.fail(str(exc), key="seed")
+
+    # -- [[sweep]] -------------------------------------------------------------------
+    def sweep(self, game, base, overrides, policy, entry, i) -> list[Cell]:
+        where = {"table": "sweep", "index": i}
+        label = f"[[sweep]] {i + 1}"
+        if not isinstance(entry, dict):
+            self.fail(f"{label} must be a table", **where)
+        kind = entry.get("kind")
+        if kind not in _SWEEP_ITEMS:
+            self.fail(f"{label}: kind must be one of {', '.join(_SWEEP_ITEMS)}, got "
+                      f"{kind!r}", key="kind", **where)
+        items = _SWEEP_ITEMS[kind]
+        for key in entry:
+            if key not in ("kind", items):
+                self.fail(f"{label} ({kind}): unknown key {key!r}; allowed: kind, {items}",
+                          key=key, **where)
+        value = entry.get(items)
+        expected = "a table { knob = [values] }" if items == "knobs" else "an array"
+        if not isinstance(value, dict if items == "knobs" else list):
+            self.fail(f"{label} ({kind}) needs {items} = {expected}, got {value!r}",
+                      key=items if items in entry else None, **where)
+        if not value:
+            self.fail(f"{label} ({kind}) is empty: {items} lists nothing to vary",
+                      key=items, **where)
+        context = {"label": f"{label} ({kind})", "where": {**where, "key": items}}
+        if kind == "presets":
+            return self.preset_cells(game, overrides, policy, value, **context)
+        if kind == "policies":
+            return self.policy_cells(base, policy, game, value, **context)
+        for knob, values in value.items():
+            self.knob_values(game, base, knob, values, **context)
+        if kind == "one_at_a_time":
+            return [self.rules_cell(base, policy, kind, {knob: v}, **context)
+                    for knob, values in value.items() for v in values]
+        size = math.prod(len(v) for v in value.values())
+        if size > MAX_CELLS:
+            self.fail(f"{context['label']}: the grid has {size:,} cells; at most "
+                      f"{MAX_CELLS:,}", **context["where"])
+        return [self.rules_cell(base, policy, kind, dict(zip(value, combo, strict=True)),
+                                **context)
+                for combo in itertools.product(*value.values())]
+
+    def knob_values(self, game, base, knob, values, label, where) -> None:
+        try:
+            game.Rules.knob(knob)
+        except RulesError as exc:
+            self.fail(f"{label}: {exc}", sub=knob, **where)
+        if not isinstance(values, list) or not values:
+            self.fail(f"{label}: {knob} needs a non-empty array of values, e.g. {knob} = "
+                      f"[{format_value(base.to_dict()[knob])}, ...]; got {values!r}",
+                      sub=knob, **where)
+        for v in values:
+            try:
+                game.Rules.knob(knob).check(v)
+                base.replace({knob: v})
+            except RulesError as exc:
+                self.fail(f"{label}: {exc}", sub=knob, token=v, **where)
+
+    def rules_cell(self, base, policy, kind, changes, label, where) -> Cell:
+        try:
+            rules = base.replace(changes)
+        except RulesError as exc:
+            self.fail(f"{label}: {exc}", **where)
+        text = {k: format_value(v) for k, v in changes.items()}
+        return Cell(", ".join(f"{k}={v}" for k, v in text.items()), kind, ", ".join(text),
+                    ", ".join(text.values()), rules, policy)
+
+    def preset_cells(self, game, overrides, policy, names, label, where) -> list[Cell]:
+        cells = []
+        for name in names:
+            if not isinstance(name, str):
+                self.fail(f"{label}: presets are names (strings), got {name!r}", **where)
+            try:
+                rules = game.resolve_rules(name).replace(overrides)
+            except RulesError as exc:
+                self.fail(f"{label}: {exc}", token=name, **where)
+            cells.append(Cell(f"preset {name}", "presets", "preset", name, rules, policy))
+        return cells
+
+    def policy_cells(self, base, policy, game, entries, label, where) -> list[Cell]:
+        cells = []
+        for entry in entries:
+            chosen = self.policy(game, entry, policy, prefix=f"{label}: ", **where)
+            text = entry if isinstance(entry, str) else " ".join(
+                f"{side}={name}" for side, name in entry.items())
+            if not text:
+                self.fail(f"{label}: an empty policy table changes nothing", **where)
+            cells.append(Cell(f"policy {text}", "policies", "policy", text, base, chosen))
+        return cells
+
+
+def _dedupe(cells: list[Cell]) -> list[Cell]:
+    """Merge cells with the same rules and policy (first label kept); give unique slugs."""
+    kept: dict[str, Cell] = {}
+    for cell in cells:
+        key = json.dumps([cell.rules.to_dict(), cell.policy], sort_keys=True)
+        if key in kept:
+            first = kept[key]
+            alias = (cell.label, cell.kind, cell.knob, cell.value)
+            kept[key] = Cell(**{**first.__dict__, "aliases": (*first.aliases, alias)})
+        else:
+            kept[key] = cell
+    out, slugs = [], set()
+    for cell in kept.values():
+        slug = _slug(cell.label, slugs)
+        slugs.add(slug)
+        out.append(Cell(**{**cell.__dict__, "slug": slug}))
+    if len(out) > MAX_CELLS:
+        raise ExperimentError(f"the experiment has {len(out):,} cells; at most {MAX_CELLS:,}")
+    return out
+
+
+def _slug(label: str, taken: set) -> str:
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", label.replace("=", "-")).strip("_.")[:100]
+    slug = slug or "cell"
+    candidate, n = slug, 2
+    while candidate in taken:
+        candidate, n = f"{slug}-{n}", n + 1
+    return candidate
+
+
+# -- running -----------------------------------------------------------------------------
+
+
+@dataclass
+class SweepInfo:
+    """What ``sweep`` did: cells, games played now (0 when everything was there), time."""
+
+    out: Path | None = None
+    cells: int = 0
+    games_played: int = 0
+    seconds: float = 0.0
+
+
+def sweep(path, out=None, *, n_jobs: int = 1, progress: bool = False,
+          info: SweepInfo | None = None) -> pd.DataFrame:
+    """Run every cell of the experiment file ``path`` into ``out`` (default
+    ``results/<name>``); returns ``summarize(out)``, also written to ``summary.csv``.
+
+    Rerunning resumes: cells and games already in the folder are not played again.
+    """
+    from simkit.runner import RunInfo, simulate
+
+    experiment = load_experiment(path)
+    out = Path(out) if out is not None else Path("results") / experiment.name
+    info = info if info is not None else SweepInfo()
+    info.out, info.cells = out, len(experiment.cells)
+    prepare_folder(out, experiment)
+    folders = [out / CELLS_DIR / cell.slug for cell in experiment.cells]
+    total = experiment.games * len(folders)
+    done = sum(_games_done(f, experiment.games) for f in folders)
+    started = time.perf_counter()
+    with tqdm(total=total, initial=done, unit=" games", unit_scale=True,
+              desc=experiment.name, disable=not progress, file=sys.stderr,
+              smoothing=0.1) as bar:
+        def advance(games_done: int) -> None:
+            if bar.n + games_done > bar.total:  # until_ci asked for more games
+                bar.total = bar.n + games_done
+            bar.update(games_done)
+
+        for cell, folder in zip(experiment.cells, folders, strict=True):
+            bar.set_postfix_str(cell.label, refresh=False)
+            run = RunInfo()
+            simulate(experiment.game, experiment.games, seed=experiment.seed,
+                     rules=cell.rules, policy=cell.policy, n_jobs=n_jobs,
+                     progress=advance if progress else False, out=folder,
+                     until_ci=experiment.until_ci, max_games=experiment.max_games,
+                     info=run)
+            info.games_played += run.games_played
+    info.seconds = time.perf_counter() - started
+    summary = summarize(out)
+    _write_atomic(out / SUMMARY_FILE, lambda tmp: summary.to_csv(tmp, index=False))
+    return summary
+
+
+def _games_done(folder: Path, n_games: int) -> int:
+    if not (folder / MANIFEST).exists():
+        return 0
+    done = [(p["start"], p["stop"]) for p in read_manifest(folder)["parts"]]
+    return n_games - sum(b - a for a, b in missing_ranges(done, n_games))
+
+
+def prepare_folder(out: Path, experiment: Experiment) -> None:
+    """Create ``out`` with ``experiment.json``, or check it holds this experiment."""
+    spec = experiment.spec()
+    if out.exists() and not out.is_dir():
+        raise StoreError(f"experiment folder {out} exists and is not a folder")
+    if (out / EXPERIMENT_FILE).exists():
+        _check_same_experiment(out, read_experiment(out), spec)
+    elif out.exists() and any(out.iterdir()):
+        raise StoreError(f"{out} is not empty and holds no {EXPERIMENT_FILE}; choose an "
+                         "empty or new folder for the experiment")
+    out.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(spec, indent=2)
+    _write_atomic(out / EXPERIMENT_FILE, lambda tmp: Path(tmp).write_text(text))
+
+
+def _check_same_experiment(out: Path, stored: dict, spec: dict) -> None:
+    def identity(s: dict) -> dict:
+        head = {k: v for k, v in s.get("experiment", {}).items() if k not in _EXTENDABLE}
+        return {"experiment": head, "cells": s.get("cells")}
+
+    old, new = identity(stored), identity(spec)
+    if old == new:
+        return
+    differ = sorted(k for k in set(old["experiment"]) | set(new["experiment"])
+                    if old["experiment"].get(k) != new["experiment"].get(k))
+    if old["cells"] != new["cells"]:
+        differ.append("cells")
+    raise StoreError(f"{out} holds a different experiment (differs in: {', '.join(differ)}); "
+                     "choose another --out folder or delete this one")
+
+
+def read_experiment(out) -> dict:
+    file = Path(out) / EXPERIMENT_FILE
+    try:
+        spec = json.loads(file.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise StoreError(f"{file}: unreadable experiment file: {exc}") from None
+    if not isinstance(spec, dict) or spec.get("format") != FORMAT:
+        raise StoreError(f"{file}: not a simkit experiment file of format {FORMAT}")
+    return spec
+
+
+# -- reading results back ----------------------------------------------------------------
+
+
+def cell_folders(path) -> tuple[dict, list[tuple[dict, Path]]]:
+    """(experiment head, [(cell entry, results folder)]) of an experiment folder, or of a
+    single results folder seen as a one-cell experiment (its cell is ``base``)."""
+    path = Path(path)
+    if (path / EXPERIMENT_FILE).exists():
+        spec = read_experiment(path)
+        return spec["experiment"], [(c, path / CELLS_DIR / c["slug"]) for c in spec["cells"]]
+    if (path / MANIFEST).exists():
+        run = read_manifest(path)["spec"]
+        head = {"name": path.name, "game": run["game"], "seed": run["seed"],
+                "preset": None, "rules": {}, "policy": run["policy"]}
+        cell = {"label": "base", "slug": "", "kind": "base", "knob": "", "value": "",
+                "rules": run["rules"], "policy": run["policy"], "aliases": []}
+        return head, [(cell, path)]
+    raise StoreError(f"{path} is neither an experiment folder (no {EXPERIMENT_FILE}) nor a "
+                     f"results folder (no {MANIFEST})")
+
+
+def games_in(folder: Path) -> int:
+    """Games [0, n) a results folder holds without a gap (capped at its last run's n)."""
+    manifest = read_manifest(folder)
+    done = sorted((p["start"], p["stop"]) for p in manifest["parts"])
+    gaps = missing_ranges(done, max((b for _, b in done), default=0))
+    n = gaps[0][0] if gaps else max((b for _, b in done), default=0)
+    runs = manifest.get("runs") or []
+    return min(n, runs[-1]["n_games"]) if runs else n
+
+
+def load_cell(folder: Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """The games of one cell (``simkit.load`` of its first ``games_in`` games)."""
+    if not (folder / MANIFEST).exists():
+        raise StoreError(f"{folder} has no results yet; run the experiment (simkit sweep) "
+                         "to finish it")
+    n = games_in(folder)
+    if n == 0:
+        raise StoreError(f"{folder} holds no finished games yet; rerun simkit sweep")
+    return load(folder, n_games=n, columns=columns)
+
+
+def summarize(path) -> pd.DataFrame:
+    """One row per cell: cell, knob, value, games, then for each winner category its
+    rate with Wilson 95% low/high (``winner_<c>``, ``_low``, ``_high``), each end reason's
+    rate (``end_reason_<r>``) and the mean of ``turns`` (``turns_mean``), every number
+    from ``simkit.load`` of the cell's results folder."""
+    head, cells = cell_folders(path)
+    schema = read_manifest(cells[0][1])["schema"]
+    rows = []
+    for cell, folder in cells:
+        frame = load_cell(folder, [c for c in ("winner", "end_reason", "turns")
+                                   if c in schema])
+        rows.append(_summary_row(cell, frame, schema))
+    return pd.DataFrame(rows)
+
+
+def _summary_row(cell: dict, frame: pd.DataFrame, schema: dict) -> dict:
+    n = len(frame)
+    row = {"cell": cell["label"], "knob": cell["knob"], "value": cell["value"], "games": n}
+    if "winner" in frame:
+        counts = frame["winner"].value_counts()
+        for category in schema["winner"]["categories"]:
+            ci = stats.wilson(int(counts.get(category, 0)), n)
+            row |= {f"winner_{category}": ci.estimate, f"winner_{category}_low": ci.low,
+                    f"winner_{category}_high": ci.high}
+    if "end_reason" in frame:
+        counts = frame["end_reason"].value_counts()
+        for reason in schema["end_reason"]["categories"]:
+            row[f"end_reason_{reason}"] = int(counts.get(reason, 0)) / n
+    if "turns" in frame:
+        row["turns_mean"] = float(frame["turns"].mean())
+    return row
