@@ -50,7 +50,11 @@ def action_cost(K, p, g, action):
 
 @njit(cache=True, nogil=True)
 def available(K, p, g, action):
-    """The action exists in this game and its cost fits the AP left."""
+    """The action exists in this game, belongs to the group the AP are granted for (if
+    any), and its cost fits the AP left."""
+    group = g[L.G_AP_GROUP]
+    if group >= 0 and K[L.K_ACTION_COSTS][action, L.COST_GROUP] != group:
+        return False
     cost = action_cost(K, p, g, action)
     return cost > 0 and cost <= g[L.G_SEAT_AP]
 

@@ -194,8 +194,14 @@ def hit_spaces(K, p, sp, g, rng, n_spaces, hits, log):
 
 @njit(cache=True, nogil=True)
 def bombard(K, p, sp, g, rng, hits, log):
-    """Bombardment X: as many spaces as the batteries value take X hits each."""
-    hit_spaces(K, p, sp, g, rng, disc_value(K, g, L.DISC_BATTERIES), hits, log)
+    """Bombardment X: as many spaces as the batteries value (and a leader's bonus, up to
+    its cap: the Duke of Pópoli's "+1 to Batteries (max. 5)") take X hits each."""
+    spaces = disc_value(K, g, L.DISC_BATTERIES)
+    if g[L.G_BOMBARD_BONUS] > 0:
+        spaces += g[L.G_BOMBARD_BONUS]
+        if g[L.G_BOMBARD_CAP] > 0:
+            spaces = min(spaces, g[L.G_BOMBARD_CAP])
+    hit_spaces(K, p, sp, g, rng, spaces, hits, log)
 
 
 @njit(cache=True, nogil=True)

@@ -138,9 +138,21 @@ G_ALL_PRIORITY = 44  # every action costs its priority cost this turn (card 39's
 G_FLAG_TURN = 45  # 1 while the Flag holder takes their turn (+1 Gunpowder Store)
 G_RANDOM_CHOICE = 46  # 1: next round every player chooses their card at random
 G_DICE_ORDER_FREE = 47  # 1: the active player orders the Bourbon dice
-# 48..63: reserved for the turn structure (engine.py)
+G_AP_GROUP = 48  # WAR_* group the AP being spent are restricted to, -1: any action
+G_SEATS = 49  # seats at the table (players; solo: 2)
+G_STAGE_IV_CARD = 50
+G_BOMBARD_BONUS = 51  # leaders: + spaces every Bombardment hits this turn ...
+G_BOMBARD_CAP = 52  # ... up to this many (0: no cap)
+# 53..63: reserved for the turn structure (engine.py)
 G_CARD_BASE = 64  # 64..127: the event-card system's own state (card_layout.py)
-N_G = 128
+# Event cards: three shuffled stage piles and the players' hands
+PILE_SIZE = 50
+HAND_SIZE = 16
+G_PILE = 128  # + stage * PILE_SIZE: card numbers in draw order
+G_PILE_COUNT = 278  # + stage: cards in the pile
+G_PILE_NEXT = 281  # + stage: next card to draw
+G_HAND = 284  # + seat * HAND_SIZE: card numbers, 0 = empty slot
+N_G = 348
 
 END_NONE = -1
 END_NAMES = ("survived", "coronela", "beach", "rubble")

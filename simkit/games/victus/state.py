@@ -91,6 +91,7 @@ def empty_state(c: Components) -> tuple[np.ndarray, np.ndarray]:
     g[L.G_CHANCE_NEXT] = N_CHANCE  # empty: the first draw shuffles
     g[L.G_RUBBLE_SUPPLY] = c.counts["rubble_ruined"]
     g[L.G_END_REASON] = L.END_NONE
+    g[L.G_AP_GROUP] = -1
     return sp, g
 
 
@@ -99,6 +100,7 @@ def set_up(c: Components, full: bool) -> tuple[np.ndarray, np.ndarray]:
     sp, g = empty_state(c)
     start = L.START_FULL if full else L.START_FIRST_GAME
     g[L.G_MARKER:L.G_MARKER + L.N_MARKERS] = c.marker_start[start]
+    g[L.G_DICE_ORDER_FREE] = full  # first game: the Bourbon Action Table's order
     info = c.space_info
     barcelona = np.flatnonzero(info[:, L.S_BARCELONA] == 1)
     bastions = barcelona[info[barcelona, L.S_KIND] == L.KIND_BASTION]
