@@ -1,4 +1,4 @@
-"""The ``simkit`` command: games, run, sweep, trace, prob.
+"""The ``simkit`` command: games, run, sweep, report, trace, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from pathlib import Path
 
 import pandas as pd
@@ -76,6 +77,13 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores) [1]")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(handler=cmd_sweep)
+
+    p = sub.add_parser("report", help="write report.md, report.html and PNG figures for an "
+                       "experiment folder or a results folder")
+    p.add_argument("results", type=Path, metavar="RESULTS_DIR")
+    p.add_argument("--out", type=Path, default=None, help="folder for the report "
+                   "[RESULTS_DIR]")
+    p.set_defaults(handler=cmd_report)
 
     p = sub.add_parser("trace", help="narrate one game turn by turn")
     p.add_argument("game")
@@ -270,6 +278,17 @@ def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
         lines.append("played no new game: every cell was already in the folder")
     lines.append(f"results: {info.out} (summary.csv; simkit report {info.out})")
     return "\n".join(lines)
+
+
+# -- report --------------------------------------------------------------------------
+
+
+def cmd_report(args, _extra) -> None:
+    from simkit.report import write_report
+
+    report = write_report(args.results, args.out)
+    print(f"wrote {report.markdown}, {report.html} and {len(report.figures)} figure(s)")
+    print(textwrap.fill(report.findings, width=90))
 
 
 # -- trace ---------------------------------------------------------------------------

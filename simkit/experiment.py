@@ -620,8 +620,10 @@ def cell_folders(path) -> tuple[dict, list[tuple[dict, Path]]]:
         return spec["experiment"], [(c, path / CELLS_DIR / c["slug"]) for c in spec["cells"]]
     if (path / MANIFEST).exists():
         run = read_manifest(path)["spec"]
+        standard = games.get(run["game"]).Rules().to_dict()
+        changed = {k: v for k, v in run["rules"].items() if standard.get(k) != v}
         head = {"name": path.name, "game": run["game"], "seed": run["seed"],
-                "preset": None, "rules": {}, "policy": run["policy"]}
+                "preset": None, "rules": changed, "policy": run["policy"]}
         cell = {"label": "base", "slug": "", "kind": "base", "knob": "", "value": "",
                 "rules": run["rules"], "policy": run["policy"], "aliases": []}
         return head, [(cell, path)]

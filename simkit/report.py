@@ -1,0 +1,572 @@
+"""Balance reports: ``report.md``, a self-contained ``report.html`` and PNG figures.
+
+``write_report(path)`` reads an experiment folder (``simkit sweep``) or a single results
+folder and writes, beside the results (or into ``out``):
+
+* win rates per cell with Wilson 95% intervals (every winner category);
+* paired differences from the base cell in the first side's win rate (the cells share
+  seeds and game indices: ``stats.paired_difference`` on the winner indicator, pairing
+  games by ``game_index``), with Newcombe intervals, McNemar p-values, Holm-corrected
+  p-values and significance at 5%;
+* end-reason shares (stacked bars), the distribution of ``turns``;
+* a sensitivity "tornado" (per knob, the range of its cells' differences from base) and,
+  for numeric knobs swept one at a time, the win rate against the knob's value;
+* side balance (Ludii-style: balance = 1 - (max - min) of the sides' win rates, which is
+  1 - |p1 - p2| for two sides; decisiveness = share of games some side won; duration =
+  mean turns) for games of two or more sides;
+* a plain-language paragraph naming the largest effects.
+
+Every number comes from ``simkit.load`` of the results folders: rates from
+``simkit.experiment.summarize``, differences from the loaded winner columns. Figures
+are drawn on matplotlib ``Figure`` objects with the Agg canvas (no pyplot state).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from simkit import games, stats
+from simkit.errors import StoreError
+from simkit.experiment import cell_folders, format_value, load_cell, summarize
+from simkit.store import read_manifest
+
+SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
+            "Game length", "Sensitivity", "Win rate by knob value", "Side balance", "Cells")
+ALPHA = 0.05
+
+
+@dataclass
+class ReportData:
+    """Everything a report shows, read from the results folders."""
+
+    head: dict
+    game: object
+    cells: list  # [(cell entry, folder)]
+    summary: pd.DataFrame
+    side: str  # the winner category compared against the base
+    differences: pd.DataFrame
+    turns: pd.DataFrame  # cell x turns -> games
+
+
+@dataclass
+class Report:
+    """What ``write_report`` wrote."""
+
+    markdown: Path
+    html: Path
+    figures: list[Path] = field(default_factory=list)
+    findings: str = ""
+
+
+# -- numbers -----------------------------------------------------------------------------
+
+
+def collect(path) -> ReportData:
+    head, cells = cell_folders(path)
+    game = games.get(head["game"])
+    summary = summarize(path)
+    categories = read_manifest(cells[0][1])["schema"]["winner"]["categories"]
+    side = next((s for s in game.sides if s in categories), categories[0])
+    return ReportData(head, game, cells, summary, side, differences(cells, side),
+                      turn_counts(cells))
+
+
+def differences(cells: list, side: str) -> pd.DataFrame:
+    """Paired differences of each cell from the first (base) cell in ``side``'s win rate."""
+    columns = ["cell", "games", "difference", "low", "high", "p_value", "p_holm",
+               "significant"]
+    if len(cells) < 2:
+        return pd.DataFrame(columns=columns)
+    base = load_cell(cells[0][1], ["winner"])
+    rows = []
+    for cell, folder in cells[1:]:
+        frame = load_cell(folder, ["winner"])
+        n = min(len(frame), len(base))
+        if not np.array_equal(frame["game_index"].to_numpy()[:n],
+                              base["game_index"].to_numpy()[:n]):
+            raise StoreError(f"{folder}: games are not paired with the base cell's")
+        result = stats.paired_difference((frame["winner"].iloc[:n] == side).to_numpy(),
+                                         (base["winner"].iloc[:n] == side).to_numpy())
+        d = result.difference
+        rows.append({"cell": cell["label"], "games": n, "difference": d.estimate,
+                     "low": d.low, "high": d.high, "p_value": result.p_value})
+    table = pd.DataFrame(rows)
+    table["p_holm"], table["significant"] = stats.holm(table["p_value"].to_numpy(), ALPHA)
+    return table[columns]
+
+
+def turn_counts(cells: list) -> pd.DataFrame:
+    """Games per number of turns, one row per cell (empty if there is no turns column)."""
+    if "turns" not in read_manifest(cells[0][1])["schema"]:
+        return pd.DataFrame()
+    counts = {cell["label"]: load_cell(folder, ["turns"])["turns"].value_counts()
+              for cell, folder in cells}
+    table = pd.DataFrame(counts).T.fillna(0).astype(int)
+    return table[sorted(table.columns)]
+
+
+def memberships(data: ReportData) -> pd.DataFrame:
+    """Every (knob group, value) a cell stands for, aliases included, with its difference."""
+    diff = dict(zip(data.differences["cell"], data.differences["difference"], strict=True))
+    rows = []
+    for cell, _ in data.cells:
+        own = (cell["kind"], cell["knob"], cell["value"])
+        for kind, knob, value in [own, *((a["kind"], a["knob"], a["value"])
+                                         for a in cell["aliases"])]:
+            if kind != "base":
+                rows.append({"cell": cell["label"], "kind": kind, "knob": knob,
+                             "value": value, "difference": diff.get(cell["label"], 0.0)})
+    return pd.DataFrame(rows, columns=["cell", "kind", "knob", "value", "difference"])
+
+
+def sensitivity(data: ReportData) -> pd.DataFrame:
+    """Per knob group: the lowest and highest difference from base among its cells."""
+    members = memberships(data)
+    rows = []
+    for knob, group in members.groupby("knob", sort=False):
+        low, high = group.loc[group["difference"].idxmin()], group.loc[
+            group["difference"].idxmax()]
+        rows.append({"knob": knob, "cells": len(group), "low": low["difference"],
+                     "low_cell": low["cell"], "high": high["difference"],
+                     "high_cell": high["cell"]})
+    table = pd.DataFrame(rows, columns=["knob", "cells", "low", "low_cell", "high",
+                                        "high_cell"])
+    table["span"] = table["high"] - table["low"]
+    return table.sort_values("span", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def curves(data: ReportData) -> dict[str, pd.DataFrame]:
+    """For numeric knobs swept one at a time: the side's win rate at each knob value."""
+    members = memberships(data)
+    rates = data.summary.set_index("cell")
+    base_cell = data.cells[0][0]
+    out = {}
+    for knob in members.loc[members["kind"] == "one_at_a_time", "knob"].unique():
+        if data.game.Rules.knob(knob).type not in (int, float):
+            continue
+        cells = set(members.loc[(members["knob"] == knob)
+                                & (members["kind"] == "one_at_a_time"), "cell"])
+        cells.add(base_cell["label"])
+        rules = {c["label"]: c["rules"] for c, _ in data.cells}
+        points = pd.DataFrame([{"value": rules[c][knob], "cell": c,
+                                "rate": rates.loc[c, f"winner_{data.side}"],
+                                "low": rates.loc[c, f"winner_{data.side}_low"],
+                                "high": rates.loc[c, f"winner_{data.side}_high"]}
+                               for c in cells])
+        points = points.sort_values("value").drop_duplicates("value")
+        if len(points) >= 2:
+            out[knob] = points.reset_index(drop=True)
+    return out
+
+
+def balance(data: ReportData) -> pd.DataFrame:
+    """Ludii-style balance, decisiveness and duration per cell (two or more sides)."""
+    sides = [s for s in data.game.sides if f"winner_{s}" in data.summary]
+    if len(sides) < 2:
+        return pd.DataFrame()
+    rates = data.summary[[f"winner_{s}" for s in sides]]
+    table = pd.DataFrame({"cell": data.summary["cell"],
+                          "balance": 1 - (rates.max(axis=1) - rates.min(axis=1)),
+                          "decisiveness": rates.sum(axis=1)})
+    if "turns_mean" in data.summary:
+        table["duration"] = data.summary["turns_mean"]
+    return table
+
+
+# -- words -------------------------------------------------------------------------------
+
+
+def _possessive(name: str) -> str:
+    return f"the {name}'" if name.endswith("s") else f"the {name}'s"
+
+
+def _change(cell: dict) -> str:
+    kind = cell["kind"]
+    if kind == "presets":
+        return f"Using preset {cell['value']}"
+    if kind == "policies":
+        return f"Switching to policy {cell['value']}"
+    return "Setting " + cell["label"].replace(", ", " with ")
+
+
+def _group(knob: str) -> str:
+    if knob in ("preset", "policy"):
+        return f"the choice of {knob}"
+    return f"the grid over {knob}" if "," in knob else f"the knob {knob}"
+
+
+def _effect_sentence(cell: dict, row) -> str:
+    d, low, high = row["difference"] * 100, row["low"] * 100, row["high"] * 100
+    if d == 0:
+        return f"{_change(cell)} leaves {_possessive(cell['side'])} win rate unchanged."
+    verb, lo, hi = ("raises", low, high) if d > 0 else ("lowers", -high, -low)
+    return (f"{_change(cell)} {verb} {_possessive(cell['side'])} win rate by {abs(d):.1f} "
+            f"points (95% CI {lo:.1f} to {hi:.1f}) against the base.")
+
+
+def findings(data: ReportData, top: int = 3) -> str:
+    """The plain-language paragraph: the base, the largest effects, the top knob."""
+    base = data.summary.iloc[0]
+    side = data.side
+    text = [f"In the base cell, {'the ' + side} win {base[f'winner_{side}']:.2%} of "
+            f"{int(base['games']):,} games (95% CI {base[f'winner_{side}_low']:.2%} to "
+            f"{base[f'winner_{side}_high']:.2%})."]
+    diffs = data.differences
+    if diffs.empty:
+        return text[0] + " There is no other cell to compare with it."
+    cells = {c["label"]: {**c, "side": side} for c, _ in data.cells}
+    significant = diffs[diffs["significant"]]
+    ranked = significant.reindex(significant["difference"].abs().sort_values(
+        ascending=False, kind="stable").index)
+    text += [_effect_sentence(cells[row["cell"]], row) for _, row in ranked.head(top).iterrows()]
+    text.append(f"{len(significant)} of {len(diffs)} cells differ significantly from the "
+                f"base (paired McNemar tests, Holm-corrected, 5% level).")
+    if significant.empty:
+        largest = diffs.loc[diffs["difference"].abs().idxmax()]
+        text.append(f"The largest observed difference, {largest['cell']}, is "
+                    f"{largest['difference'] * 100:+.1f} points.")
+    tornado = sensitivity(data)
+    if not tornado.empty:
+        top_row = tornado.iloc[0]
+        text.append(f"Of everything swept, {_group(top_row['knob'])} moves the win rate "
+                    f"most: its cells range from {top_row['low'] * 100:+.1f} to "
+                    f"{top_row['high'] * 100:+.1f} points.")
+    return " ".join(text)
+
+
+# -- tables (strings, shared by Markdown and HTML) ---------------------------------------
+
+
+def _pct(x: float) -> str:
+    return f"{x:.2%}"
+
+
+def _points(x: float) -> str:
+    return f"{x * 100:+.2f}"
+
+
+def _p(x: float) -> str:
+    return "< 1e-300" if x == 0 else f"{x:.3g}"
+
+
+def win_rate_table(data: ReportData) -> pd.DataFrame:
+    s = data.summary
+    table = pd.DataFrame({"cell": s["cell"], "games": s["games"].map("{:,}".format)})
+    for name in [c[len("winner_"):] for c in s.columns
+                 if c.startswith("winner_") and not c.endswith(("_low", "_high"))]:
+        table[f"{name} win"] = s[f"winner_{name}"].map(_pct)
+        table["95% interval"] = [f"[{_pct(lo)}, {_pct(hi)}]" for lo, hi in
+                                 zip(s[f"winner_{name}_low"], s[f"winner_{name}_high"],
+                                     strict=True)]
+        table = table.rename(columns={"95% interval": f"{name} 95% interval"})
+    return table
+
+
+def difference_table(data: ReportData) -> pd.DataFrame:
+    d = data.differences
+    return pd.DataFrame({
+        "cell": d["cell"], "paired games": d["games"].map("{:,}".format),
+        f"{data.side} win difference (points)": d["difference"].map(_points),
+        "95% interval": [f"[{_points(lo)}, {_points(hi)}]"
+                         for lo, hi in zip(d["low"], d["high"], strict=True)],
+        "p (McNemar)": d["p_value"].map(_p), "p (Holm)": d["p_holm"].map(_p),
+        "significant": d["significant"].map({True: "yes", False: "no"})})
+
+
+def end_reason_table(data: ReportData) -> pd.DataFrame:
+    s = data.summary
+    table = pd.DataFrame({"cell": s["cell"]})
+    for column in [c for c in s.columns if c.startswith("end_reason_")]:
+        table[column[len("end_reason_"):]] = s[column].map(_pct)
+    return table
+
+
+def length_table(data: ReportData) -> pd.DataFrame:
+    rows = []
+    for cell, counts in data.turns.iterrows():
+        values = np.repeat(counts.index.to_numpy(), counts.to_numpy())
+        rows.append({"cell": cell, "mean": f"{values.mean():.2f}",
+                     "median": f"{np.median(values):g}", "min": str(values.min()),
+                     "max": str(values.max())})
+    return pd.DataFrame(rows)
+
+
+def sensitivity_table(data: ReportData) -> pd.DataFrame:
+    t = sensitivity(data)
+    return pd.DataFrame({"knob": t["knob"], "cells": t["cells"].map(str),
+                         "lowest (points)": [f"{_points(v)} ({c})" for v, c in
+                                             zip(t["low"], t["low_cell"], strict=True)],
+                         "highest (points)": [f"{_points(v)} ({c})" for v, c in
+                                              zip(t["high"], t["high_cell"], strict=True)],
+                         "span (points)": t["span"].map(lambda x: f"{x * 100:.2f}")})
+
+
+def balance_table(data: ReportData) -> pd.DataFrame:
+    t = balance(data)
+    if t.empty:
+        return t
+    out = pd.DataFrame({"cell": t["cell"], "balance": t["balance"].map("{:.3f}".format),
+                        "decisiveness": t["decisiveness"].map("{:.3f}".format)})
+    if "duration" in t:
+        out["duration (mean turns)"] = t["duration"].map("{:.2f}".format)
+    return out
+
+
+def cell_table(data: ReportData) -> pd.DataFrame:
+    base = data.cells[0][0]
+    rows = []
+    for cell, _ in data.cells:
+        changed = {k: v for k, v in cell["rules"].items() if base["rules"].get(k) != v}
+        policy = {k: v for k, v in cell["policy"].items() if base["policy"].get(k) != v}
+        rows.append({"cell": cell["label"],
+                     "rules changed from base": ", ".join(
+                         f"{k}={format_value(v)}" for k, v in changed.items()) or "-",
+                     "policy changed from base": ", ".join(
+                         f"{k}={v}" for k, v in policy.items()) or "-",
+                     "also stands for": "; ".join(a["label"] for a in cell["aliases"]) or "-"})
+    return pd.DataFrame(rows)
+
+
+# -- figures -----------------------------------------------------------------------------
+
+
+def _figure(rows: int, width: float = 8.0) -> tuple[Figure, object]:
+    fig = Figure(figsize=(width, max(2.6, 0.34 * rows + 1.3)), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots()
+
+
+def _cell_axis(ax, labels) -> None:
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def win_rate_figure(data: ReportData) -> Figure:
+    s = data.summary
+    names = [c[len("winner_"):] for c in s.columns
+             if c.startswith("winner_") and not c.endswith(("_low", "_high"))]
+    fig, ax = _figure(len(s))
+    y = np.arange(len(s))
+    for i, name in enumerate(names):
+        rate = s[f"winner_{name}"].to_numpy() * 100
+        err = [rate - s[f"winner_{name}_low"] * 100, s[f"winner_{name}_high"] * 100 - rate]
+        ax.errorbar(rate, y + (i - (len(names) - 1) / 2) * 0.2, xerr=err, fmt="o",
+                    capsize=3, label=f"{name} win")
+    _cell_axis(ax, s["cell"])
+    ax.set_xlabel("win rate (%) with 95% Wilson interval")
+    fig.legend(loc="outside lower center", ncols=min(len(names), 5), fontsize="small")
+    return fig
+
+
+def difference_figure(data: ReportData) -> Figure:
+    d = data.differences
+    fig, ax = _figure(len(d))
+    y = np.arange(len(d))
+    x = d["difference"].to_numpy() * 100
+    err = [x - d["low"] * 100, d["high"] * 100 - x]
+    ax.errorbar(x, y, xerr=err, fmt="none", ecolor="tab:blue", capsize=3)
+    sig = d["significant"].to_numpy(dtype=bool)
+    ax.plot(x[sig], y[sig], "o", color="tab:blue", label="significant (Holm, 5%)")
+    ax.plot(x[~sig], y[~sig], "o", mfc="white", color="tab:blue", label="not significant")
+    ax.axvline(0, color="black", lw=0.8)
+    _cell_axis(ax, d["cell"])
+    ax.set_xlabel(f"{data.side} win rate minus base (points), paired 95% interval")
+    fig.legend(loc="outside lower center", ncols=2, fontsize="small")
+    return fig
+
+
+def end_reason_figure(data: ReportData) -> Figure:
+    s = data.summary
+    reasons = [c for c in s.columns if c.startswith("end_reason_")]
+    fig, ax = _figure(len(s))
+    left = np.zeros(len(s))
+    for column in reasons:
+        share = s[column].to_numpy() * 100
+        ax.barh(np.arange(len(s)), share, left=left, label=column[len("end_reason_"):])
+        left += share
+    _cell_axis(ax, s["cell"])
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("share of games (%)")
+    fig.legend(loc="outside lower center", ncols=min(len(reasons), 5), fontsize="small")
+    return fig
+
+
+def length_figure(data: ReportData) -> Figure:
+    t = data.turns
+    share = t.to_numpy() / t.to_numpy().sum(axis=1, keepdims=True) * 100
+    fig, ax = _figure(len(t))
+    image = ax.imshow(share, aspect="auto", cmap="viridis",
+                      extent=(t.columns.min() - 0.5, t.columns.max() + 0.5, len(t) - 0.5, -0.5))
+    means = (t.to_numpy() * t.columns.to_numpy()).sum(axis=1) / t.to_numpy().sum(axis=1)
+    ax.plot(means, np.arange(len(t)), "w|", markersize=12, mew=2, label="mean")
+    ax.set_yticks(range(len(t)), t.index)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("turns")
+    ax.legend(loc="lower right", fontsize="small")
+    fig.colorbar(image, ax=ax, label="share of games (%)")
+    return fig
+
+
+def tornado_figure(data: ReportData) -> Figure:
+    t = sensitivity(data)
+    fig, ax = _figure(len(t))
+    low, high = t["low"].to_numpy() * 100, t["high"].to_numpy() * 100
+    y = np.arange(len(t))
+    ax.barh(y, high - low, left=low, color="tab:blue", alpha=0.8)
+    ax.plot(low, y, "|", high, y, "|", color="tab:blue", markersize=14, mew=2)
+    for i in y:
+        ax.annotate(f"{low[i]:+.1f} to {high[i]:+.1f}", (high[i], i), xytext=(6, 0),
+                    textcoords="offset points", ha="left", va="center", fontsize="small")
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlim(min(low.min(), 0) - 2, max(high.max(), 0) + 0.25 * (np.ptp([
+        *low, *high, 0]) + 4))
+    _cell_axis(ax, t["knob"])
+    ax.set_xlabel(f"range of the cells' {data.side} win difference from base (points)")
+    return fig
+
+
+def curve_figure(data: ReportData, knob: str, points: pd.DataFrame) -> Figure:
+    fig = Figure(figsize=(6, 3.6), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    x = points["value"].to_numpy()
+    ax.fill_between(x, points["low"] * 100, points["high"] * 100, alpha=0.25,
+                    label="95% interval")
+    ax.plot(x, points["rate"] * 100, "o-", label=f"{data.side} win")
+    base_value = data.cells[0][0]["rules"][knob]
+    ax.axvline(base_value, color="grey", ls="--", lw=0.8, label="base")
+    ax.set_xlabel(knob)
+    ax.set_ylabel("win rate (%)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
+# -- writing -----------------------------------------------------------------------------
+
+
+def _png(fig: Figure) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    return buffer.getvalue()
+
+
+def _md_table(table: pd.DataFrame) -> str:
+    def cell(x) -> str:
+        return str(x).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |",
+             "|" + "---|" * len(table.columns)]
+    lines += ["| " + " | ".join(cell(x) for x in row) + " |"
+              for row in table.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+def sections(data: ReportData) -> list[tuple[str, list]]:
+    """(heading, blocks) in order; a block is a str paragraph, a DataFrame or a figure
+    (name, Figure)."""
+    single = "Not applicable: there is only one cell, no other cell to compare with the base."
+    diffs = not data.differences.empty
+    curve_blocks = [(f"curve_{k}", curve_figure(data, k, p)) for k, p in curves(data).items()]
+    balance_t = balance_table(data)
+    out = [
+        ("Key findings", [findings(data)]),
+        ("Win rates", [win_rate_table(data), ("win_rates", win_rate_figure(data))]),
+        ("Differences from the base",
+         [f"Paired differences in {_possessive(data.side)} win rate from the base cell on the same "
+          "games (Newcombe interval, exact McNemar p-value, Holm correction over all "
+          "cells).", difference_table(data), ("differences", difference_figure(data))]
+         if diffs else [single]),
+        ("End reasons", [end_reason_table(data), ("end_reasons", end_reason_figure(data))]
+         if any(c.startswith("end_reason_") for c in data.summary.columns)
+         else ["No end_reason column."]),
+        ("Game length", [length_table(data), ("game_length", length_figure(data))]
+         if not data.turns.empty else ["No turns column."]),
+        ("Sensitivity",
+         ["For each knob (or preset, policy, grid), the range of its cells' differences "
+          "from the base; the widest first.", sensitivity_table(data),
+          ("tornado", tornado_figure(data))] if diffs else [single]),
+        ("Win rate by knob value", curve_blocks or [
+            "No numeric knob was swept one at a time."]),
+        ("Side balance",
+         ["balance = 1 - (max - min) of the sides' win rates (1 - |p1 - p2| for two "
+          "sides); decisiveness = share of games some side won; duration = mean turns.",
+          balance_t] if not balance_t.empty else ["Not applicable: fewer than two sides."]),
+        ("Cells", [cell_table(data)]),
+    ]
+    assert tuple(h for h, _ in out) == SECTIONS
+    return out
+
+
+def _intro(data: ReportData) -> str:
+    head = data.head
+    games_text = ", ".join(f"{n:,}" for n in sorted(set(data.summary["games"])))
+    base = ", ".join(filter(None, [
+        f"preset {head['preset']}" if head.get("preset") else "",
+        ", ".join(f"{k}={format_value(v)}" for k, v in head.get("rules", {}).items()),
+        "policy " + " ".join(f"{k}={v}" for k, v in head["policy"].items())]))
+    return (f"{data.game.title} ({data.game.name}): {len(data.cells)} cell(s), "
+            f"{games_text} games per cell, seed {head['seed']}; base: {base}.")
+
+
+def write_report(path, out=None) -> Report:
+    """Write report.md, report.html and the PNG figures for a results or experiment
+    folder ``path`` (into ``out``, default ``path``)."""
+    path = Path(path)
+    out = Path(out) if out is not None else path
+    out.mkdir(parents=True, exist_ok=True)
+    data = collect(path)
+    title = f"Balance report: {data.head['name']}"
+    md, body, figures = [f"# {title}", "", _intro(data), ""], [], []
+    body.append(f"<h1>{html.escape(title)}</h1><p>{html.escape(_intro(data))}</p>")
+    for heading, blocks in sections(data):
+        md += [f"## {heading}", ""]
+        body.append(f"<h2>{html.escape(heading)}</h2>")
+        for block in blocks:
+            if isinstance(block, str):
+                md += [block, ""]
+                body.append(f"<p>{html.escape(block)}</p>")
+            elif isinstance(block, pd.DataFrame):
+                md += [_md_table(block), ""]
+                body.append(block.to_html(index=False, border=0, classes="table"))
+            else:
+                name, fig = block
+                png = _png(fig)
+                file = out / f"{name}.png"
+                file.write_bytes(png)
+                figures.append(file)
+                md += [f"![{name}]({file.name})", ""]
+                body.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,'
+                            f'{base64.b64encode(png).decode("ascii")}">')
+    report = Report(out / "report.md", out / "report.html", figures, findings(data))
+    report.markdown.write_text("\n".join(md), encoding="utf-8")
+    report.html.write_text(_HTML.format(title=html.escape(title), body="\n".join(body)),
+                           encoding="utf-8")
+    return report
+
+
+_HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 70rem; margin: 2rem auto;
+       padding: 0 1rem; color: #222; }}
+table {{ border-collapse: collapse; margin: 1rem 0; font-size: 0.9rem; }}
+th, td {{ padding: 0.25rem 0.6rem; border-bottom: 1px solid #ddd; text-align: left; }}
+th {{ background: #f4f4f4; }}
+img {{ max-width: 100%; display: block; margin: 1rem 0; }}
+</style></head>
+<body>
+{body}
+</body></html>
+"""
