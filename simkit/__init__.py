@@ -2,7 +2,8 @@
 
 Public API: ``simulate`` (play seeded games in parallel, optionally into a results
 folder), ``load`` (read a results folder), ``sweep`` (run an experiment file),
-``games`` (the registry), ``stats``.
+``calibrate`` (the knob values whose win rate brackets a target), ``games`` (the
+registry), ``stats``.
 They are imported on first use, so that worker processes, which need only the engines,
 start quickly.
 """
@@ -27,6 +28,7 @@ _LAZY = {
     "simulate": ("simkit.runner", "simulate"),
     "load": ("simkit.store", "load"),
     "sweep": ("simkit.experiment", "sweep"),
+    "calibrate": ("simkit.calibrate", "calibrate"),
     "games": ("simkit.games", None),
     "stats": ("simkit.stats", None),
 }

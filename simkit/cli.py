@@ -1,4 +1,4 @@
-"""The ``simkit`` command: games, run, sweep, report, trace, prob.
+"""The ``simkit`` command: games, run, sweep, report, calibrate, trace, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -84,6 +84,23 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, help="folder for the report "
                    "[RESULTS_DIR]")
     p.set_defaults(handler=cmd_report)
+
+    p = sub.add_parser("calibrate", help="find the adjacent values of a numeric knob whose "
+                       "win rate brackets a target")
+    p.add_argument("game")
+    p.add_argument("--knob", required=True, help="a numeric rule knob with a range")
+    p.add_argument("--target", type=float, default=0.5, help="target win rate [0.5]")
+    p.add_argument("--side", default=None, help="whose win rate [the first side]")
+    p.add_argument("--games", type=int, default=20_000, help="games per knob value "
+                   "(first batch with --until-ci) [20000]")
+    _add_game_options(p)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores) [1]")
+    p.add_argument("--until-ci", type=float, default=None, metavar="HALF_WIDTH",
+                   help="play each value until every rate's 95%% half-width is below this")
+    p.add_argument("--max-games", type=int, default=None, help="cap for --until-ci "
+                   "[100 x --games]")
+    p.add_argument("--steps", type=int, default=21, help="grid size for a float knob [21]")
+    p.set_defaults(handler=cmd_calibrate)
 
     p = sub.add_parser("trace", help="narrate one game turn by turn")
     p.add_argument("game")
@@ -289,6 +306,42 @@ def cmd_report(args, _extra) -> None:
     report = write_report(args.results, args.out)
     print(f"wrote {report.markdown}, {report.html} and {len(report.figures)} figure(s)")
     print(textwrap.fill(report.findings, width=90))
+
+
+# -- calibrate -----------------------------------------------------------------------
+
+
+def cmd_calibrate(args, _extra) -> None:
+    from simkit.calibrate import calibrate
+
+    game = games.get(args.game)
+    rules, policy = _rules(game, args), _policy(game, args)
+    result = calibrate(game, args.knob, args.target, side=args.side, rules=rules,
+                       policy=policy, n_games=args.games, seed=args.seed,
+                       until_ci=args.until_ci, max_games=args.max_games, n_jobs=args.jobs,
+                       steps=args.steps)
+    print(calibration_summary(game, result, rules, policy, args))
+
+
+def calibration_summary(game, result, rules, policy, args) -> str:
+    values = result.values
+    per_value = (f"{args.games:,} games per value" if args.until_ci is None else
+                 f"until every 95% half-width < {args.until_ci:g}")
+    lines = [f"{game.name}: calibrating {result.knob} ({values[0]}..{values[-1]}) for the "
+             f"{result.side} to win {result.target:.2%}",
+             f"preset {args.preset or '(standard)'}, rules changed from standard: "
+             + (", ".join(f"{k}={v}" for k, v in rules.changes().items() if k != result.knob)
+                or "none") + ", policy " + " ".join(f"{s}={n}" for s, n in policy.items()),
+             f"{per_value}, seed {args.seed} (the same games for every value)",
+             *([f"not allowed with these rules: {result.knob} = "
+                + ", ".join(str(v) for v in result.excluded)] if result.excluded else []),
+             f"{result.knob:>16} {'games':>10} {result.side + ' win':>14}   95% interval "
+             "(Wilson)"]
+    for e in sorted(result.evaluations, key=lambda e: e.value):
+        lines.append(f"{e.value!s:>16} {e.games:>10,} {e.rate.estimate:>14.2%}   "
+                     f"[{e.rate.low:.2%}, {e.rate.high:.2%}]")
+    lines.append(result.describe())
+    return "\n".join(lines)
 
 
 # -- trace ---------------------------------------------------------------------------
