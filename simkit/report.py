@@ -130,10 +130,16 @@ def memberships(data: ReportData) -> pd.DataFrame:
 
 
 def sensitivity(data: ReportData) -> pd.DataFrame:
-    """Per knob group: the lowest and highest difference from base among its cells."""
+    """Per knob group: the lowest and highest difference from base among its cells; a
+    knob swept one at a time counts the base (its base value, difference 0) among them."""
     members = memberships(data)
+    base = data.cells[0][0]["label"]
     rows = []
     for knob, group in members.groupby("knob", sort=False):
+        if (group["kind"] == "one_at_a_time").any() and base not in set(group["cell"]):
+            group = pd.concat([group, pd.DataFrame([{"cell": base, "kind": "base",
+                                                     "knob": knob, "difference": 0.0}])],
+                              ignore_index=True)
         low, high = group.loc[group["difference"].idxmin()], group.loc[
             group["difference"].idxmax()]
         rows.append({"knob": knob, "cells": len(group), "low": low["difference"],
@@ -196,7 +202,9 @@ def _change(cell: dict) -> str:
         return f"Using preset {cell['value']}"
     if kind == "policies":
         return f"Switching to policy {cell['value']}"
-    return "Setting " + cell["label"].replace(", ", " with ")
+    parts = cell["label"].split(", ")
+    return "Setting " + (parts[0] if len(parts) == 1 else
+                         ", ".join(parts[:-1]) + " and " + parts[-1])
 
 
 def _group(knob: str) -> str:
@@ -340,7 +348,9 @@ def cell_table(data: ReportData) -> pd.DataFrame:
 # -- figures -----------------------------------------------------------------------------
 
 
-def _figure(rows: int, width: float = 8.0) -> tuple[Figure, object]:
+def _figure(rows: int, labels=()) -> tuple[Figure, object]:
+    """A figure with one row per cell, wide enough for the plot beside the longest label."""
+    width = 5.5 + 0.075 * max((len(str(x)) for x in labels), default=10)
     fig = Figure(figsize=(width, max(2.6, 0.34 * rows + 1.3)), layout="constrained")
     FigureCanvasAgg(fig)
     return fig, fig.subplots()
@@ -356,7 +366,7 @@ def win_rate_figure(data: ReportData) -> Figure:
     s = data.summary
     names = [c[len("winner_"):] for c in s.columns
              if c.startswith("winner_") and not c.endswith(("_low", "_high"))]
-    fig, ax = _figure(len(s))
+    fig, ax = _figure(len(s), s["cell"])
     y = np.arange(len(s))
     for i, name in enumerate(names):
         rate = s[f"winner_{name}"].to_numpy() * 100
@@ -371,7 +381,7 @@ def win_rate_figure(data: ReportData) -> Figure:
 
 def difference_figure(data: ReportData) -> Figure:
     d = data.differences
-    fig, ax = _figure(len(d))
+    fig, ax = _figure(len(d), d["cell"])
     y = np.arange(len(d))
     x = d["difference"].to_numpy() * 100
     err = [x - d["low"] * 100, d["high"] * 100 - x]
@@ -389,7 +399,7 @@ def difference_figure(data: ReportData) -> Figure:
 def end_reason_figure(data: ReportData) -> Figure:
     s = data.summary
     reasons = [c for c in s.columns if c.startswith("end_reason_")]
-    fig, ax = _figure(len(s))
+    fig, ax = _figure(len(s), s["cell"])
     left = np.zeros(len(s))
     for column in reasons:
         share = s[column].to_numpy() * 100
@@ -405,7 +415,7 @@ def end_reason_figure(data: ReportData) -> Figure:
 def length_figure(data: ReportData) -> Figure:
     t = data.turns
     share = t.to_numpy() / t.to_numpy().sum(axis=1, keepdims=True) * 100
-    fig, ax = _figure(len(t))
+    fig, ax = _figure(len(t), t.index)
     image = ax.imshow(share, aspect="auto", cmap="viridis",
                       extent=(t.columns.min() - 0.5, t.columns.max() + 0.5, len(t) - 0.5, -0.5))
     means = (t.to_numpy() * t.columns.to_numpy()).sum(axis=1) / t.to_numpy().sum(axis=1)
@@ -420,7 +430,7 @@ def length_figure(data: ReportData) -> Figure:
 
 def tornado_figure(data: ReportData) -> Figure:
     t = sensitivity(data)
-    fig, ax = _figure(len(t))
+    fig, ax = _figure(len(t), t["knob"])
     low, high = t["low"].to_numpy() * 100, t["high"].to_numpy() * 100
     y = np.arange(len(t))
     ax.barh(y, high - low, left=low, color="tab:blue", alpha=0.8)
@@ -446,6 +456,8 @@ def curve_figure(data: ReportData, knob: str, points: pd.DataFrame) -> Figure:
     ax.plot(x, points["rate"] * 100, "o-", label=f"{data.side} win")
     base_value = data.cells[0][0]["rules"][knob]
     ax.axvline(base_value, color="grey", ls="--", lw=0.8, label="base")
+    if data.game.Rules.knob(knob).type is int:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(knob)
     ax.set_ylabel("win rate (%)")
     ax.grid(alpha=0.3)
@@ -494,8 +506,9 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
         ("Game length", [length_table(data), ("game_length", length_figure(data))]
          if not data.turns.empty else ["No turns column."]),
         ("Sensitivity",
-         ["For each knob (or preset, policy, grid), the range of its cells' differences "
-          "from the base; the widest first.", sensitivity_table(data),
+         ["For each knob (or the presets, the policies, a grid), the range of its cells' "
+          "differences from the base, the widest first; a knob swept one at a time "
+          "counts its base value (difference 0).", sensitivity_table(data),
           ("tornado", tornado_figure(data))] if diffs else [single]),
         ("Win rate by knob value", curve_blocks or [
             "No numeric knob was swept one at a time."]),

@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -376,3 +377,11 @@ def test_one_progress_bar_over_the_whole_experiment(tmp_path, example, capsys):
     err = capsys.readouterr().err
     assert "assault_terrain" in err and "20.0k/20.0k" in err
     assert "setembre1714-assault" not in err  # no per-cell bars
+
+
+def test_shipped_experiment_files_are_valid():
+    files = sorted((Path(__file__).parents[1] / "experiments").glob("*.toml"))
+    assert files
+    for path in files:
+        experiment = load_experiment(path)
+        assert len(experiment.cells) > 1 and experiment.cells[0].label == "base"
