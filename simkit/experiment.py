@@ -203,7 +203,8 @@ class _Lines:
             if pattern is None:
                 continue
             begin = best if best is not None else start
-            hit = next((i for i in range(begin, stop) if pattern.search(self.lines[i])), None)
+            hit = next((i for i in range(begin, stop) if pattern.search(self.lines[i])
+                        and not self.lines[i].lstrip().startswith("#")), None)
             if hit is not None:
                 best = hit
         return None if best is None else best + 1
@@ -641,11 +642,17 @@ def games_in(folder: Path) -> int:
     return min(n, runs[-1]["n_games"]) if runs else n
 
 
-def load_cell(folder: Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """The games of one cell (``simkit.load`` of its first ``games_in`` games)."""
+def cell_schema(folder: Path) -> dict:
+    """The outcome schema of a cell's results folder (StoreError if it has none yet)."""
     if not (folder / MANIFEST).exists():
         raise StoreError(f"{folder} has no results yet; run the experiment (simkit sweep) "
                          "to finish it")
+    return read_manifest(folder)["schema"]
+
+
+def load_cell(folder: Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """The games of one cell (``simkit.load`` of its first ``games_in`` games)."""
+    cell_schema(folder)
     n = games_in(folder)
     if n == 0:
         raise StoreError(f"{folder} holds no finished games yet; rerun simkit sweep")
@@ -658,7 +665,7 @@ def summarize(path) -> pd.DataFrame:
     rate (``end_reason_<r>``) and the mean of ``turns`` (``turns_mean``), every number
     from ``simkit.load`` of the cell's results folder."""
     head, cells = cell_folders(path)
-    schema = read_manifest(cells[0][1])["schema"]
+    schema = cell_schema(cells[0][1])
     rows = []
     for cell, folder in cells:
         frame = load_cell(folder, [c for c in ("winner", "end_reason", "turns")

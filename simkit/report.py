@@ -37,8 +37,7 @@ from matplotlib.ticker import MaxNLocator
 
 from simkit import games, stats
 from simkit.errors import StoreError
-from simkit.experiment import cell_folders, format_value, load_cell, summarize
-from simkit.store import read_manifest
+from simkit.experiment import cell_folders, cell_schema, format_value, load_cell, summarize
 
 SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
             "Game length", "Sensitivity", "Win rate by knob value", "Side balance", "Cells")
@@ -75,7 +74,7 @@ def collect(path) -> ReportData:
     head, cells = cell_folders(path)
     game = games.get(head["game"])
     summary = summarize(path)
-    categories = read_manifest(cells[0][1])["schema"]["winner"]["categories"]
+    categories = cell_schema(cells[0][1])["winner"]["categories"]
     side = next((s for s in game.sides if s in categories), categories[0])
     return ReportData(head, game, cells, summary, side, differences(cells, side),
                       turn_counts(cells))
@@ -107,7 +106,7 @@ def differences(cells: list, side: str) -> pd.DataFrame:
 
 def turn_counts(cells: list) -> pd.DataFrame:
     """Games per number of turns, one row per cell (empty if there is no turns column)."""
-    if "turns" not in read_manifest(cells[0][1])["schema"]:
+    if "turns" not in cell_schema(cells[0][1]):
         return pd.DataFrame()
     counts = {cell["label"]: load_cell(folder, ["turns"])["turns"].value_counts()
               for cell, folder in cells}

@@ -133,6 +133,8 @@ BAD = [
      ["unknown game 'nogame'", GAME]),
     (HEAD + 'preset = "nope" # <-\n', ["unknown preset 'nope'", "example_first_assault"]),
     (HEAD + "rules = { foo = 1 } # <-\n", ["unknown rule 'foo'", "salvo_units"]),
+    (HEAD + "# rules = { salvo_units = 11 } was too many\nrules = { salvo_units = 11 } # <-\n",
+     ["'salvo_units' = 11"]),
     (HEAD + "rules = { salvo_units = 11 } # <-\n", ["'salvo_units' = 11", "0..10"]),
     (HEAD + 'rules = { salvo_units = "four" } # <-\n', ["'salvo_units' must be int"]),
     (HEAD + "[experiment.rules]\nmax_turns = 5\nterrain = 'swamp' # <-\n",

@@ -183,3 +183,14 @@ def test_cli_report(experiment, capsys, tmp_path):
     code = main(["report", str(tmp_path / "nothing")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "neither an experiment folder" in err[0]
+
+
+def test_report_of_an_unfinished_experiment_says_so(tmp_path, capsys):
+    from simkit.experiment import load_experiment, prepare_folder
+
+    (tmp_path / "exp.toml").write_text(EXPERIMENT)
+    prepare_folder(tmp_path / "out", load_experiment(tmp_path / "exp.toml"))  # nothing run
+    code = main(["report", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1
+    assert "has no results yet; run the experiment (simkit sweep)" in err[0]
