@@ -40,13 +40,13 @@ def set_marker(g, marker, value):
 
 
 def test_first_game_costs_are_the_priority_column():
-    p, (sp, g) = params(), empty_state(C)
+    p, (_, g) = params(), empty_state(C)
     costs = [A.action_cost(K, p, g, a) for a in range(L.N_ACTIONS)]
     assert costs == [1, 3, 0, 1, 2, 0, 1, 1, 3, 1, 1, 0]
 
 
 def test_example_23_artillery_war_council_makes_cannon_actions_priority():
-    p, (sp, g) = params(full=True), empty_state(C)
+    p, (_, g) = params(full=True), empty_state(C)
     g[L.G_WAR_COUNCIL] = L.WAR_ARTILLERY
     cost = {a: A.action_cost(K, p, g, a) for a in range(L.N_ACTIONS)}
     assert (cost[L.A_MOVE_CANNON], cost[L.A_FIRE_CANNON], cost[L.A_REPAIR_CANNON]) == (1, 1, 3)
@@ -54,7 +54,7 @@ def test_example_23_artillery_war_council_makes_cannon_actions_priority():
 
 
 def test_example_24_defense_priority_worm_change_card_barricade_cost_6():
-    p, (sp, g) = params(full=True), empty_state(C)
+    p, (_, g) = params(full=True), empty_state(C)
     g[L.G_WAR_COUNCIL] = L.WAR_DEFENSE
     assert sum(A.action_cost(K, p, g, a) for a in (L.A_WORM, L.A_CHANGE_CARD,
                                                      L.A_BARRICADE)) == 2 + 3 + 1
@@ -64,7 +64,7 @@ def test_example_24_defense_priority_worm_change_card_barricade_cost_6():
 
 @pytest.mark.parametrize("switch", ["rule", "leader", "all"])
 def test_always_priority_cost_rule_card_39_leader_and_all_council(switch):
-    p, (sp, g) = params(full=True), empty_state(C)
+    p, (_, g) = params(full=True), empty_state(C)
     g[L.G_WAR_COUNCIL] = L.WAR_DEFENSE
     if switch == "rule":
         p[L.P_ALWAYS_PRIORITY] = 1
