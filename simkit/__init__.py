@@ -28,7 +28,7 @@ _LAZY = {
     "simulate": ("simkit.runner", "simulate"),
     "load": ("simkit.store", "load"),
     "sweep": ("simkit.experiment", "sweep"),
-    "calibrate": ("simkit.calibrate", "calibrate"),
+    "calibrate": ("simkit.calibration", "calibrate"),
     "games": ("simkit.games", None),
     "stats": ("simkit.stats", None),
 }

@@ -312,7 +312,7 @@ def cmd_report(args, _extra) -> None:
 
 
 def cmd_calibrate(args, _extra) -> None:
-    from simkit.calibrate import calibrate
+    from simkit.calibration import calibrate
 
     game = games.get(args.game)
     rules, policy = _rules(game, args), _policy(game, args)

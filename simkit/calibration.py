@@ -8,15 +8,10 @@ values over a float range, or the ``values`` given). Every evaluation is a
 values differ only by the knob. The search assumes the win rate is monotone in the knob;
 if it is not, the bracket found is one crossing of the target. When both ends of the
 range lie on the same side of the target, the target is reported as not reachable.
-
-``simkit.calibrate`` is both this module and its function: importing the module binds
-it as the package attribute, so the module is callable and calls ``calibrate``.
 """
 
 from __future__ import annotations
 
-import sys
-import types
 from dataclasses import dataclass
 
 import numpy as np
@@ -172,10 +167,3 @@ def _bisect(evaluate, n: int, target: float):
             hi = mid
     return evaluate(lo), evaluate(hi)
 
-
-class _CallableModule(types.ModuleType):
-    def __call__(self, *args, **kwargs) -> Calibration:
-        return calibrate(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
