@@ -1,21 +1,18 @@
-"""Victus: Barcelona 1714 -- groundwork for the engine: the reconstructed components.
+"""Victus: Barcelona 1714 (work in progress: not yet registered as a playable game).
 
-So far this package holds only the static components the rulebook references but does
-not print (digest 1.D), as data files under ``data/`` with their loader:
+Components the rulebook references but does not print are reconstructed as data files
+under ``data/`` (each says which values are the rulebook's and which to replace with the
+printed components): ``board.toml`` (spaces, adjacency, the Rambla, advance arrows, blue
+cannon icons, camps, the trench, hospitals, the Expedition), ``markers.toml`` (the dials
+and the Bourbon marker), ``dice.toml`` (the six Bourbon dice and the Action Table),
+``chance.toml`` (the 14 chance cards), ``tiles.toml`` (counts and tile mixes) and
+``cards.toml`` (the 150 event/leader cards in the event-card language of ``cards.py``).
+``actions.toml`` and ``presets.toml`` are the rulebook's own tables.
 
-- ``data/board.toml``: spaces, shared-side adjacency, the Rambla, yellow and red advance
-  arrows, blue cannon icons, the 15 camps, the trench A0-F3, hospitals, the Expedition;
-- ``data/markers.toml``: the Generalitat, Port, Gunpowder Store, Saint Cross/Saint Mary of
-  the Sea and Sense/Fury dials, and the Bourbon marker track;
-- ``data/dice.toml``: the six Bourbon action dice and the Bourbon Action Table;
-- ``data/chance.toml``: the 14 chance cards;
-- ``data/tiles.toml``: piece, tile and card counts, and the Bourbon troop / VP tile mixes.
-
-``components.load_components()`` validates them and returns read-only numpy arrays for
-njit kernels; ``layout.py`` defines the integer codes. Each data file says which values
-are the rulebook's and which are reconstructions to replace with the printed components.
-
-The 150 event/leader cards are NOT reconstructed here: their effect language (opcodes
-for "Advance X", "Trench -X", "Batteries +X", captures, organ-guns, leaders...) is designed
-together with the engine. The engine, rules, policies and the Game object come later.
+Modules, by rulebook section: ``components`` and ``cards`` load and validate the data;
+``layout`` and ``card_layout`` name the state arrays' fields; ``state`` builds the set-up;
+``bourbons`` (Bourbon actions, marker, chance cards, trench), ``combat`` (combat and its
+casualties), ``barcelonans`` (Barcelonan actions), ``card_effects`` (the card
+interpreter), ``engine`` (the sequence of play); ``policies`` and ``players`` are the
+scripted choices; ``rules`` the knobs.
 """

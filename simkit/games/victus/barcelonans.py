@@ -41,9 +41,9 @@ def action_cost(K, p, g, action):
     costs = K[L.K_ACTION_COSTS][action]
     if not p[L.P_FULL]:
         return costs[L.COST_FIRST]
-    council = g[L.G_WAR_COUNCIL]
+    council, group = g[L.G_WAR_COUNCIL], costs[L.COST_GROUP]
     if (p[L.P_ALWAYS_PRIORITY] or g[L.G_ALL_PRIORITY] or council == L.WAR_ALL
-            or council == costs[L.COST_GROUP]):
+            or council == group or (g[L.G_PRIORITY_MASK] >> group) & 1):
         return costs[L.COST_PRIORITY]
     return costs[L.COST_GENERAL]
 

@@ -196,12 +196,19 @@ def hit_spaces(K, p, sp, g, rng, n_spaces, hits, log):
 def bombard(K, p, sp, g, rng, hits, log):
     """Bombardment X: as many spaces as the batteries value (and a leader's bonus, up to
     its cap: the Duke of Pópoli's "+1 to Batteries (max. 5)") take X hits each."""
-    spaces = disc_value(K, g, L.DISC_BATTERIES)
-    if g[L.G_BOMBARD_BONUS] > 0:
-        spaces += g[L.G_BOMBARD_BONUS]
-        if g[L.G_BOMBARD_CAP] > 0:
-            spaces = min(spaces, g[L.G_BOMBARD_CAP])
-    hit_spaces(K, p, sp, g, rng, spaces, hits, log)
+    hit_spaces(K, p, sp, g, rng, bombard_spaces(K, g), hits, log)
+
+
+@njit(cache=True, nogil=True)
+def bombard_spaces(K, g):
+    """The batteries value plus the leaders' bonus, which never raises it above the
+    bonus's cap (nor lowers it)."""
+    base = disc_value(K, g, L.DISC_BATTERIES)
+    bonus, cap = g[L.G_BOMBARD_BONUS], g[L.G_BOMBARD_CAP]
+    value = base + bonus
+    if bonus > 0 and cap > 0:
+        value = max(base, min(value, cap))
+    return max(0, value)
 
 
 @njit(cache=True, nogil=True)

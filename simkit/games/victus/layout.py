@@ -143,7 +143,8 @@ G_SEATS = 49  # seats at the table (players; solo: 2)
 G_STAGE_IV_CARD = 50
 G_BOMBARD_BONUS = 51  # leaders: + spaces every Bombardment hits this turn ...
 G_BOMBARD_CAP = 52  # ... up to this many (0: no cap)
-# 53..63: reserved for the turn structure (engine.py)
+G_PRIORITY_MASK = 53  # leaders: bit WAR_* set = that group costs its priority cost
+# 54..63: reserved for the turn structure (engine.py)
 G_CARD_BASE = 64  # 64..127: the event-card system's own state (card_layout.py)
 # Event cards: three shuffled stage piles and the players' hands
 PILE_SIZE = 50

@@ -7,6 +7,7 @@ tiles on the board.
 
 from numba import njit
 
+from . import card_layout as CL
 from . import layout as L
 
 
@@ -71,10 +72,11 @@ def rubble_on_board(sp, g):
 
 @njit(cache=True, nogil=True)
 def marker_value(K, g, marker):
-    return K[L.K_MARKER_VALUES][marker, g[L.G_MARKER + marker]]
+    """A marker's value as the rules read it: the pin's value and this turn's ↑/↓."""
+    return K[L.K_MARKER_VALUES][marker, g[L.G_MARKER + marker]] + g[CL.G_TEMP + marker]
 
 
 @njit(cache=True, nogil=True)
 def disc_value(K, g, disc):
-    """The value printed under a disc on the Bourbon marker."""
-    return K[L.K_TRACK][0, g[L.G_DISC + disc]]
+    """The value under a disc on the Bourbon marker, with this turn's ↑/↓."""
+    return K[L.K_TRACK][0, g[L.G_DISC + disc]] + g[CL.G_TEMP + CL.TEMP_DISC + disc]
