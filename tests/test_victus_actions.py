@@ -9,12 +9,14 @@ from simkit.eventlog import no_log
 from simkit.games.victus import barcelonans as A
 from simkit.games.victus import layout as L
 from simkit.games.victus import players
+from simkit.games.victus.cards import load_cards
 from simkit.games.victus.components import load_components
 from simkit.games.victus.state import board_tuple, empty_state, set_up
 from simkit.rng import seed_state
 
 C = load_components()
 K = board_tuple(C)
+CARDS = load_cards().as_tuple()
 
 
 def S(space_id):
@@ -263,7 +265,7 @@ def test_players_spend_ap_legally_and_keep_every_piece(policy, full):
         sp[C.wounded, L.SP_CORONELA] = 3
         totals = sp[:, [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]].sum(axis=0)
         g[L.G_SEAT_AP] = 6
-        players.spend_action_points(K, p, sp, g, rng, no_log())
+        players.spend_action_points(K, CARDS, p, sp, g, rng, no_log())
         assert 0 <= g[L.G_SEAT_AP] < 6
         assert (sp >= 0).all()
         assert (sp[:, [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]].sum(axis=0) == totals).all()
@@ -275,5 +277,5 @@ def test_greedy_fires_at_the_tile_threatening_the_city():
     target = C.space("o1-7")  # its yellow arrow leads into Jonqueres-51
     sp[target, L.SP_BOURBON] = 5
     g[L.G_SEAT_AP] = 1
-    players.spend_action_points(K, p, sp, g, seed_state(0, 0), no_log())
+    players.spend_action_points(K, CARDS, p, sp, g, seed_state(0, 0), no_log())
     assert sp[target, L.SP_BOURBON] == 0  # first-game Gunpowder Store 5

@@ -12,6 +12,7 @@ from simkit.errors import UsageError
 
 # name -> "module:attribute" of the Game object
 _GAMES = {
+    "victus": "simkit.games.victus:GAME",
     "setembre1714-assault": "simkit.games.setembre1714:ASSAULT",
 }
 

@@ -15,6 +15,7 @@ from numba import njit
 
 from simkit.rng import uniform_int
 
+from . import card_layout as CL
 from . import layout as L
 from .barcelonans import (
     add_bastion_defense,
@@ -37,6 +38,7 @@ from .barcelonans import (
     send_worm,
 )
 from .combat import barcelonan_value
+from .hands import replace_card
 from .pieces import disc_value, is_barcelona, marker_value, rubble_on_board, troops_in
 
 POLICIES = {
@@ -50,6 +52,7 @@ GREEDY = 0
 RANDOM = 1
 FORTIFY = 2
 MAX_ACTIONS = 40  # a turn never has more AP than this
+BAD_CARD = -3  # greedy changes a card when its worst card scores this or less
 
 
 @njit(cache=True, nogil=True)
@@ -69,16 +72,16 @@ def threats(K, sp):
 
 
 @njit(cache=True, nogil=True)
-def spend_action_points(K, p, sp, g, rng, log):
+def spend_action_points(K, CARDS, p, sp, g, rng, log):
     """The Barcelonan actions step: buy actions until the policy stops or AP run out."""
     policy = p[L.P_POLICY]
     for _ in range(MAX_ACTIONS):
         if g[L.G_SEAT_AP] <= 0:
             return
         if policy == RANDOM:
-            bought = random_action(K, p, sp, g, rng, log)
+            bought = random_action(K, CARDS, p, sp, g, rng, log)
         else:
-            bought = greedy_action(K, p, sp, g, policy == FORTIFY, log)
+            bought = greedy_action(K, CARDS, p, sp, g, rng, policy == FORTIFY, log)
         if not bought:
             return
 
@@ -87,7 +90,7 @@ def spend_action_points(K, p, sp, g, rng, log):
 
 
 @njit(cache=True, nogil=True)
-def greedy_action(K, p, sp, g, fortify_first, log):
+def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
     if fire_at_threats(K, p, sp, g, log):
         return True
     if rubble_on_board(sp, g) >= p[L.P_RUBBLE_THRESHOLD] - 3 and clear_rubble(K, p, sp, g, log):
@@ -99,6 +102,9 @@ def greedy_action(K, p, sp, g, fortify_first, log):
     if fortify_first and fortify(K, p, sp, g, log):
         return True
     if improve_markers(K, p, sp, g, log):
+        return True
+    if worst_card_score(CARDS, g, g[L.G_ACTIVE]) <= BAD_CARD and change_a_card(
+            K, CARDS, p, g, rng, log):
         return True
     return fortify(K, p, sp, g, log)
 
@@ -221,14 +227,18 @@ def fortify(K, p, sp, g, log):
 
 
 @njit(cache=True, nogil=True)
-def random_action(K, p, sp, g, rng, log):
+def random_action(K, CARDS, p, sp, g, rng, log):
     """Uniform over the affordable actions that have a legal target, then over targets."""
     order = (L.A_MOVE_TROOPS, L.A_HEALING, L.A_WORM, L.A_IMPROVE_PRESENT, L.A_MOVE_CANNON,
              L.A_FIRE_CANNON, L.A_REPAIR_CANNON, L.A_REMOVE_RUBBLE, L.A_BASTION_DEFENSE,
-             L.A_BARRICADE)
+             L.A_BARRICADE, L.A_CHANGE_CARD)
     start = uniform_int(rng, len(order))
     for k in range(len(order)):
-        if try_random(K, p, sp, g, rng, order[(start + k) % len(order)], log):
+        action = order[(start + k) % len(order)]
+        if action == L.A_CHANGE_CARD:
+            if change_a_card(K, CARDS, p, g, rng, log):
+                return True
+        elif try_random(K, p, sp, g, rng, action, log):
             return True
     return False
 
@@ -248,7 +258,16 @@ def try_random(K, p, sp, g, rng, action, log):
         return True
     n = sp.shape[0]
     chosen_a, chosen_b, seen = -1, -1, 0
+    two_spaces = (action == L.A_MOVE_TROOPS or action == L.A_MOVE_CANNON
+                  or action == L.A_FIRE_CANNON)
     for a in range(n):
+        if not has_source(K, p, sp, g, action, a):
+            continue
+        if not two_spaces:
+            seen += 1  # one-space actions: the space is the target
+            if uniform_int(rng, seen) == 0:
+                chosen_a, chosen_b = a, a
+            continue
         for b in range(n):
             if legal_target(K, p, sp, g, action, a, b):
                 seen += 1
@@ -259,6 +278,16 @@ def try_random(K, p, sp, g, rng, action, log):
     pay(K, p, g, action, chosen_a, chosen_b, log)
     apply_target(K, p, sp, g, rng, action, chosen_a, chosen_b, log)
     return True
+
+
+@njit(cache=True, nogil=True)
+def has_source(K, p, sp, g, action, a):
+    """Can ``a`` be the source (or the single space) of ``action``?"""
+    if action == L.A_MOVE_TROOPS:
+        return troops_in(sp, a) > 0 and K[L.K_INFO][a, L.S_KIND] != L.KIND_BOX
+    if action == L.A_MOVE_CANNON or action == L.A_FIRE_CANNON:
+        return sp[a, L.SP_CANNON] - sp[a, L.SP_CANNON_FIRED] > 0 and is_barcelona(K, a)
+    return legal_target(K, p, sp, g, action, a, a)
 
 
 @njit(cache=True, nogil=True)
@@ -318,3 +347,85 @@ def random_improve(K, p, sp, g, rng, log):
     pay(K, p, g, action, marker, 0, log)
     improve_marker(K, g, marker)
     return True
+
+
+# -- cards ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def card_score(CARDS, card):
+    """How good a card looks to the greedy players: its Almanac (the Generalitat counts
+    double: it is the AP), a Barcelonan leader +3, a Bourbon leader -3."""
+    meta = CARDS[CL.C_META]
+    score = 2 * meta[card, CL.M_ALMANAC + L.MARKER_GENERALITAT]
+    for marker in range(L.N_MARKERS):
+        score += meta[card, CL.M_ALMANAC + marker]
+    if meta[card, CL.M_KIND] == CL.KIND_BARCELONAN_LEADER:
+        score += 3
+    elif meta[card, CL.M_KIND] == CL.KIND_BOURBON_LEADER:
+        score -= 3
+    return score
+
+
+@njit(cache=True, nogil=True)
+def choose_card(CARDS, p, g, rng, seat):
+    """The slot of the card a seat puts face down (random when a card forces it)."""
+    slots = np.empty(L.HAND_SIZE, dtype=np.int64)
+    n = 0
+    for slot in range(L.HAND_SIZE):
+        if g[L.G_HAND + seat * L.HAND_SIZE + slot] != 0:
+            slots[n] = slot
+            n += 1
+    if p[L.P_POLICY] == RANDOM or g[L.G_RANDOM_CHOICE]:
+        return slots[uniform_int(rng, n)]
+    best, best_score = slots[0], -(1 << 30)
+    for k in range(n):
+        score = card_score(CARDS, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]])
+        if score > best_score:
+            best, best_score = slots[k], score
+    return best
+
+
+@njit(cache=True, nogil=True)
+def worst_slot(CARDS, g, seat):
+    """The hand slot of the seat's worst card (greedy's discard), -1 for an empty hand."""
+    worst, lowest = -1, 1 << 30
+    for slot in range(L.HAND_SIZE):
+        card = g[L.G_HAND + seat * L.HAND_SIZE + slot]
+        if card and card_score(CARDS, card) < lowest:
+            worst, lowest = slot, card_score(CARDS, card)
+    return worst
+
+
+@njit(cache=True, nogil=True)
+def worst_card_score(CARDS, g, seat):
+    slot = worst_slot(CARDS, g, seat)
+    return 1 << 30 if slot < 0 else card_score(CARDS, g[L.G_HAND + seat * L.HAND_SIZE + slot])
+
+
+@njit(cache=True, nogil=True)
+def change_a_card(K, CARDS, p, g, rng, log):
+    """Change 1 card (full game, not in Stage IV): every player discards one card from
+    hand and draws one from the stage's pile (greedy discards its worst, random any)."""
+    if (g[L.G_STAGE] >= L.STAGE_IV or not available(K, p, g, L.A_CHANGE_CARD)
+            or worst_slot(CARDS, g, g[L.G_ACTIVE]) < 0):
+        return False
+    pay(K, p, g, L.A_CHANGE_CARD, 0, 0, log)
+    for seat in range(g[L.G_SEATS]):
+        slot = worst_slot(CARDS, g, seat)
+        if p[L.P_POLICY] == RANDOM:
+            slot = random_slot(g, rng, seat)
+        if slot >= 0:
+            replace_card(g, seat, slot, g[L.G_STAGE])
+    return True
+
+
+@njit(cache=True, nogil=True)
+def random_slot(g, rng, seat):
+    seen, chosen = 0, -1
+    for slot in range(L.HAND_SIZE):
+        if g[L.G_HAND + seat * L.HAND_SIZE + slot]:
+            seen += 1
+            if uniform_int(rng, seen) == 0:
+                chosen = slot
+    return chosen

@@ -1,0 +1,263 @@
+"""The Victus turn structure (rulebook "Sequence of Play", "End of the Game"; digest B2,
+B4, B11): stages I-III of rounds and turns, then Stage IV's single card.
+
+A stage deals each seat its cards (added to what is left in hand); each round every
+seat chooses a card, then, from the Flag holder clockwise, takes a turn: start-of-turn
+effects, the card's effect and Almanac, the Bourbon action dice, the Barcelonan actions,
+end-of-turn effects, the defeat check, and the clean-up of camps. At the end of a round
+the Flag passes to the left. Stage IV: the Flag holder draws one card at random from the
+three left in each hand and plays a normal turn with it. Surviving it is the victory.
+"""
+
+import numpy as np
+from numba import njit
+
+from simkit.eventlog import log_event
+from simkit.rng import seed_state, uniform_int
+
+from . import card_layout as CL
+from . import layout as L
+from .bourbons import resolve_die
+from .card_effects import (
+    action_ap_bonus,
+    die_amount,
+    resolve_card,
+    round_effects,
+    sync_leader_flags,
+    timed_effects,
+)
+from .hands import build_piles, deal, take_from_hand
+from .pieces import (
+    coronela_in_barcelona,
+    eliminate,
+    marker_value,
+    rubble_on_board,
+)
+from .players import RANDOM, choose_card, spend_action_points
+
+EV_TURN = 30  # a = stage, b = round, c = seat
+EV_DIE = 31  # a = die colour index, b = action, c = amount
+EV_STAGE = 32  # a = stage
+EV_AP = 33  # a = AP for the Barcelonan actions step
+
+DICE_RANK = np.array([3, 0, 1, 2])  # greedy order: Bombardment, Advance, Trench, Reinforcements
+
+# the table: (cards dealt, rounds) per stage by seats, first game / full game (digest B2)
+DEAL_FIRST = np.array([[0, 0], [0, 0], [5, 4], [4, 3], [3, 2]], dtype=np.int64)
+DEAL_FULL = np.array([[0, 0], [0, 0], [7, 6], [5, 4], [4, 3]], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def dice_order(p, g, rng, faces, n):
+    """Table order in the first game (and under "fully sequential"); otherwise the
+    active player's order: random for ``random``, else Bombardment before the batteries
+    grow (Example 21), then Advance, Trench, and Reinforcements last."""
+    if not g[L.G_DICE_ORDER_FREE]:
+        return np.arange(n)
+    if p[L.P_POLICY] == RANDOM:
+        order = np.arange(n)
+        for i in range(n - 1, 0, -1):
+            j = uniform_int(rng, i + 1)
+            order[i], order[j] = order[j], order[i]
+        return order
+    keys = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        keys[k] = DICE_RANK[faces[k, 0]] * 16 + k
+    return np.argsort(keys)
+
+
+# -- one turn -------------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log):
+    """Roll the stage's dice (leaders may change a result), then resolve them one by
+    one in the chosen order."""
+    stage = g[L.G_STAGE]
+    action, amount, stage_dice = DICE
+    n = 0
+    while n < stage_dice.shape[1] and stage_dice[stage, n] >= 0:
+        n += 1
+    faces = np.empty((n, 2), dtype=np.int64)
+    for k in range(n):
+        die = stage_dice[stage, k]
+        face = uniform_int(rng, 6)
+        faces[k, 0] = action[die, face]
+        faces[k, 1] = die_amount(g, CARDS, faces[k, 0], amount[die, face])
+        log_event(log, EV_DIE, die, faces[k, 0], faces[k, 1])
+    flag_turn = g[L.G_FLAG_TURN] == 1
+    for k in dice_order(p, g, rng, faces, n):
+        if faces[k, 1] > 0:
+            resolve_die(K, p, sp, g, rng, faces[k, 0], faces[k, 1], flag_turn, log)
+    g[L.G_BOURBON_DICE_ROLLED] += n
+
+
+@njit(cache=True, nogil=True)
+def barcelonan_actions(K, CARDS, p, sp, g, rng, log):
+    """AP = Generalitat (+ leaders); AP a card granted for one group are spent first."""
+    for group in range(4):
+        granted = g[CL.G_AP_GRANTED + group]
+        if granted > 0:
+            g[L.G_AP_GROUP] = group
+            g[L.G_SEAT_AP] = granted
+            spend_action_points(K, CARDS, p, sp, g, rng, log)
+    g[L.G_AP_GROUP] = -1
+    g[L.G_SEAT_AP] = max(0, marker_value(K, g, L.MARKER_GENERALITAT)
+                         + action_ap_bonus(g, CARDS))
+    log_event(log, EV_AP, g[L.G_SEAT_AP])
+    spend_action_points(K, CARDS, p, sp, g, rng, log)
+
+
+@njit(cache=True, nogil=True)
+def defeat(K, p, sp, g):
+    """End of turn: too few Coronela in Barcelona, a Bourbon tile on the Beach, or too
+    many rubble/ruined tiles on the board."""
+    if coronela_in_barcelona(K, sp) < p[L.P_CORONELA_THRESHOLD]:
+        return L.END_CORONELA
+    if sp[K[L.K_SPECIAL][L.SPECIAL_BEACH], L.SP_BOURBON] > 0:
+        return L.END_BEACH
+    if rubble_on_board(sp, g) >= p[L.P_RUBBLE_THRESHOLD]:
+        return L.END_RUBBLE
+    return L.END_NONE
+
+
+@njit(cache=True, nogil=True)
+def clean_camps(K, sp):
+    """End of turn: Bourbon tiles, troops and razed tiles in camps are eliminated."""
+    for camp in K[L.K_CAMPS]:
+        sp[camp, L.SP_BOURBON] = 0
+        sp[camp, L.SP_RAZED] = 0
+        eliminate(K, sp, camp, L.SP_CORONELA, sp[camp, L.SP_CORONELA])
+        eliminate(K, sp, camp, L.SP_INFANTRY, sp[camp, L.SP_INFANTRY])
+
+
+@njit(cache=True, nogil=True)
+def end_of_turn_reset(sp, g):
+    """Cannons may fire again; the card's War Council and the Flag's +1 end with the turn
+    (the card system clears its AP grants and ↑/↓ itself)."""
+    sp[:, L.SP_CANNON_FIRED] = 0
+    g[L.G_WAR_COUNCIL] = -1
+    g[L.G_FLAG_TURN] = 0
+
+
+@njit(cache=True, nogil=True)
+def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
+    """One turn; returns the end reason if the defeat check ends the game."""
+    g[L.G_ACTIVE] = seat
+    g[L.G_FLAG_TURN] = 1 if seat == g[L.G_FLAG] else 0
+    log_event(log, EV_TURN, g[L.G_STAGE], g[L.G_ROUND], seat)
+    timed_effects(K, CARDS, p, sp, g, rng, seat, CL.T_START_OF_TURN, log)
+    resolve_card(K, CARDS, p, sp, g, rng, seat, card, log)
+    g[L.G_CARDS_PLAYED] += 1
+    roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log)
+    barcelonan_actions(K, CARDS, p, sp, g, rng, log)
+    timed_effects(K, CARDS, p, sp, g, rng, seat, CL.T_END_OF_TURN, log)
+    g[L.G_TURN] += 1
+    reason = defeat(K, p, sp, g)
+    clean_camps(K, sp)
+    end_of_turn_reset(sp, g)
+    return reason
+
+
+# -- rounds and stages ------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def play_round(K, DICE, CARDS, p, sp, g, rng, log):
+    seats = g[L.G_SEATS]
+    round_effects(K, CARDS, p, sp, g, rng, seats, g[L.G_FLAG], CL.T_NEXT_ROUND_START, log)
+    chosen = np.zeros(4, dtype=np.int64)
+    for seat in range(seats):
+        chosen[seat] = take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
+    g[L.G_RANDOM_CHOICE] = 0
+    for k in range(seats):
+        seat = (g[L.G_FLAG] + k) % seats
+        reason = play_turn(K, DICE, CARDS, p, sp, g, rng, seat, chosen[seat], log)
+        if reason != L.END_NONE:
+            return reason
+    round_effects(K, CARDS, p, sp, g, rng, seats, g[L.G_FLAG], CL.T_END_OF_ROUND, log)
+    g[L.G_FLAG] = (g[L.G_FLAG] + 1) % seats  # the Flag passes to the left
+    return L.END_NONE
+
+
+@njit(cache=True, nogil=True)
+def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
+    """The three cards left in each hand, shuffled; one at random is played."""
+    pool = np.zeros(4 * L.HAND_SIZE, dtype=np.int64)
+    n = 0
+    for seat in range(g[L.G_SEATS]):
+        for slot in range(L.HAND_SIZE):
+            card = take_from_hand(g, seat, slot)
+            if card:
+                pool[n] = card
+                n += 1
+    if n == 0:
+        return L.END_NONE
+    card = pool[uniform_int(rng, n)]
+    g[L.G_STAGE_IV_CARD] = card
+    return play_turn(K, DICE, CARDS, p, sp, g, rng, g[L.G_FLAG], card, log)
+
+
+@njit(cache=True, nogil=True)
+def play_game(K, DICE, CARDS, p, sp, g, rng, log):
+    """A whole game from the set-up position; returns the end reason."""
+    build_piles(CARDS, p, g, rng)
+    g[L.G_FLAG] = uniform_int(rng, g[L.G_SEATS])  # "least time in Barcelona": random
+    table = DEAL_FULL if p[L.P_FULL] else DEAL_FIRST
+    per_seat, rounds = table[g[L.G_SEATS], 0], table[g[L.G_SEATS], 1]
+    for stage in range(3):
+        g[L.G_STAGE] = stage
+        sync_leader_flags(g, CARDS)  # some leaders' modifiers hold in some stages only
+        log_event(log, EV_STAGE, stage)
+        deal(CARDS, p, g, stage, per_seat)
+        for rnd in range(rounds):
+            g[L.G_ROUND] = rnd
+            reason = play_round(K, DICE, CARDS, p, sp, g, rng, log)
+            if reason != L.END_NONE:
+                return reason
+    g[L.G_STAGE] = L.STAGE_IV
+    sync_leader_flags(g, CARDS)
+    log_event(log, EV_STAGE, L.STAGE_IV)
+    reason = play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log)
+    return L.END_SURVIVED if reason == L.END_NONE else reason
+
+
+@njit(cache=True, nogil=True)
+def play_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
+    """Play one game per index from the set-up position; one outcome row each."""
+    out = np.zeros((game_indices.shape[0], N_OUT), dtype=np.int32)
+    for row in range(game_indices.shape[0]):
+        rng = seed_state(root_seed, game_indices[row])
+        sp, g = sp0.copy(), g0.copy()
+        reason = play_game(K, DICE, CARDS, p, sp, g, rng, log)
+        record(K, sp, g, reason, out[row])
+    return out
+
+
+O_END_REASON = 0
+O_TURNS = 1
+O_STAGE = 2
+O_CORONELA = 3
+O_RUBBLE = 4
+O_BOURBON_STRENGTH = 5
+O_TRENCH = 6
+O_MINE_EXPLOSIONS = 7
+O_CARDS_PLAYED = 8
+N_OUT = 9
+
+
+@njit(cache=True, nogil=True)
+def record(K, sp, g, reason, out):
+    out[O_END_REASON] = reason
+    out[O_TURNS] = g[L.G_TURN]
+    out[O_STAGE] = g[L.G_STAGE] + 1
+    out[O_CORONELA] = coronela_in_barcelona(K, sp)
+    out[O_RUBBLE] = rubble_on_board(sp, g)
+    out[O_BOURBON_STRENGTH] = sp[:, L.SP_BOURBON].sum()
+    trench = 0
+    for column in range(L.N_TRENCH):
+        trench += g[L.G_TRENCH + column]
+    out[O_TRENCH] = trench
+    out[O_MINE_EXPLOSIONS] = g[L.G_MINE_EXPLOSIONS]
+    out[O_CARDS_PLAYED] = g[L.G_CARDS_PLAYED]
+

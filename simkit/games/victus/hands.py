@@ -1,0 +1,79 @@
+"""Event cards in play: the three shuffled stage piles and the players' hands (rulebook
+"Setup", "Start of the Stage", "Change 1 card"). Hands live in ``g`` (``layout.G_HAND``)."""
+
+from numba import njit
+
+from simkit.rng import uniform_int
+
+from . import card_layout as CL
+from . import layout as L
+
+
+@njit(cache=True, nogil=True)
+def build_piles(CARDS, p, g, rng):
+    """Shuffle each stage's cards (first game: only those with the "•" mark)."""
+    meta = CARDS[CL.C_META]
+    for stage in range(3):
+        count = 0
+        for card in range(1, CL.N_CARDS + 1):
+            if meta[card, CL.M_STAGE] == stage and (p[L.P_FULL] or meta[card, CL.M_FIRST_GAME]):
+                g[L.G_PILE + stage * L.PILE_SIZE + count] = card
+                count += 1
+        pile = g[L.G_PILE + stage * L.PILE_SIZE:L.G_PILE + stage * L.PILE_SIZE + count]
+        for i in range(count - 1, 0, -1):
+            j = uniform_int(rng, i + 1)
+            pile[i], pile[j] = pile[j], pile[i]
+        g[L.G_PILE_COUNT + stage] = count
+        g[L.G_PILE_NEXT + stage] = 0
+
+
+@njit(cache=True, nogil=True)
+def draw_event(g, stage):
+    """The top card of a stage pile, 0 if it is empty."""
+    if g[L.G_PILE_NEXT + stage] >= g[L.G_PILE_COUNT + stage]:
+        return 0
+    card = g[L.G_PILE + stage * L.PILE_SIZE + g[L.G_PILE_NEXT + stage]]
+    g[L.G_PILE_NEXT + stage] += 1
+    return card
+
+
+@njit(cache=True, nogil=True)
+def add_to_hand(g, seat, card):
+    for slot in range(L.HAND_SIZE):
+        if g[L.G_HAND + seat * L.HAND_SIZE + slot] == 0:
+            g[L.G_HAND + seat * L.HAND_SIZE + slot] = card
+            return
+
+
+@njit(cache=True, nogil=True)
+def hand_count(g, seat):
+    count = 0
+    for slot in range(L.HAND_SIZE):
+        if g[L.G_HAND + seat * L.HAND_SIZE + slot] != 0:
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def take_from_hand(g, seat, slot):
+    card = g[L.G_HAND + seat * L.HAND_SIZE + slot]
+    g[L.G_HAND + seat * L.HAND_SIZE + slot] = 0
+    return card
+
+
+@njit(cache=True, nogil=True)
+def deal(CARDS, p, g, stage, per_seat):
+    for _ in range(per_seat):
+        for seat in range(g[L.G_SEATS]):
+            card = draw_event(g, stage)
+            if card:
+                add_to_hand(g, seat, card)
+
+
+@njit(cache=True, nogil=True)
+def replace_card(g, seat, slot, stage):
+    """Change 1 card: discard the card in ``slot`` (to the box) and draw from the pile."""
+    take_from_hand(g, seat, slot)
+    card = draw_event(g, stage)
+    if card:
+        add_to_hand(g, seat, card)

@@ -1,0 +1,45 @@
+"""Victus traces: the engine's event log told in the rulebook's words."""
+
+from simkit.eventlog import events
+
+from . import layout as L
+from .barcelonans import EV_ACTION
+from .cards import Cards
+from .cards import narrate as narrate_card
+from .components import Components
+from .engine import EV_AP, EV_DIE, EV_STAGE, EV_TURN
+
+_FIELDS = {L.SP_CORONELA: "Coronela", L.SP_INFANTRY: "infantry"}
+_DISCS = ("reinforcements", "batteries", "mine")
+_STAGES = ("I (Pópoli)", "II (Berwick)", "III (Assaults)", "IV (11 September)")
+
+
+def sentence(event, c: Components, cards: Cards) -> str:
+    code, a, b, c3 = (int(x) for x in event)
+    if code >= 100:
+        return "    " + (narrate_card(event, c, cards) or f"card event {code}")
+    texts = {
+        EV_STAGE: lambda: f"== Stage {_STAGES[a]} ==",
+        EV_TURN: lambda: f"-- round {b + 1}, seat {c3}'s turn --",
+        EV_DIE: lambda: f"  {c.die_colours[a]} die: {L.ACTION_NAMES[b]} {c3}",
+        EV_AP: lambda: f"  Barcelonan actions: {a} AP",
+        EV_ACTION: lambda: f"    {L.BARCELONAN_ACTION_NAMES[a].replace('_', ' ')}"
+                           + (f" ({c.label(b)}" + (f" -> {c.label(c3)})" if c3 != b else ")")
+                              if a not in (L.A_IMPROVE_PRESENT, L.A_IMPROVE_ABSENT)
+                              else f" ({c.marker_names[b]})"),
+        L.EV_DISC: lambda: f"    {_DISCS[a]} disc: position {b} -> {c3}",
+        L.EV_BOMBARD_SPACE: lambda: f"    bombardment: {c.label(a)} takes {b} hit(s)",
+        L.EV_HIT: lambda: f"      hit on {c.label(a)}: {L.HIT_NAMES[b]}",
+        L.EV_ADVANCE: lambda: f"    advance: Bourbon tile(s) of value {c3}, "
+                              f"{c.label(a)} -> {c.label(b)}",
+        L.EV_TRENCH: lambda: f"    trench tile {L.TRENCH_NAMES[a]}: position {b} -> {c3}",
+        L.EV_COMBAT: lambda: f"    combat at {c.label(a)}: Bourbons {b} against "
+                             f"Barcelonans {c3}",
+        L.EV_HEAL: lambda: f"    healing: {_FIELDS.get(b, 'troop')} x{c3} -> {c.label(a)}",
+        L.EV_CAMP_PLACED: lambda: f"    a value-{b} Bourbon tile on camp {c.label(a)}",
+    }
+    return texts[code]() if code in texts else f"    (event {code}: {a} {b} {c3})"
+
+
+def narrate_log(log, c: Components, cards: Cards) -> list[str]:
+    return [sentence(event, c, cards) for event in events(log)]
