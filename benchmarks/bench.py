@@ -12,6 +12,7 @@ Peak memory is the resident set of this process and of its largest worker.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import resource
@@ -28,6 +29,9 @@ import simkit
 KERNELS = [
     ("setembre1714-assault", None, None, 2_000_000),
     ("setembre1714-assault", "bombarded_bastion", {"catalans": "cautious"}, 2_000_000),
+    ("victus", "full", "greedy", 20_000),
+    ("victus", "first_game", "greedy", 20_000),
+    ("victus", "full", "random", 2_000),
 ]
 
 _COMPILE_SNIPPET = """
@@ -41,6 +45,7 @@ print(json.dumps({{"import": t1 - t0, "warm_up": time.perf_counter() - t1}}))
 """
 
 
+@functools.cache
 def compile_times(game: str) -> tuple[float, float]:
     """Warm-up seconds in a fresh process with an empty cache, then with that cache."""
     with tempfile.TemporaryDirectory() as cache:
@@ -88,8 +93,10 @@ def main(argv=None) -> None:
     for game, preset, policy, n in KERNELS:
         n = max(1_000, int(n * args.scale))
         label = f"{game} [{preset or 'standard'}]"
-        if policy:
+        if isinstance(policy, dict):
             label += " " + ",".join(f"{k}={v}" for k, v in policy.items())
+        elif policy:
+            label += f" {policy}"
         cold, cached = compile_times(game)
         single = one_core(game, preset, policy, n)
         double = two_workers(game, preset, policy, n)

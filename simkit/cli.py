@@ -34,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     except SimkitError as exc:
         print(f"simkit: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader went away (simkit trace ... | head)
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("simkit: interrupted (finished parts are kept; rerun to resume)", file=sys.stderr)
         return 130

@@ -2,40 +2,18 @@
 scenarios (the example's state, the action, the example's numbers), AP costs, and the
 scripted players keeping every piece on the board."""
 
-import numpy as np
 import pytest
+from victus_support import C, K, S, params, set_marker
 
 from simkit.eventlog import no_log
 from simkit.games.victus import barcelonans as A
 from simkit.games.victus import layout as L
 from simkit.games.victus import players
 from simkit.games.victus.cards import load_cards
-from simkit.games.victus.components import load_components
-from simkit.games.victus.state import board_tuple, empty_state, set_up
+from simkit.games.victus.state import empty_state, set_up
 from simkit.rng import seed_state
 
-C = load_components()
-K = board_tuple(C)
 CARDS = load_cards().as_tuple()
-
-
-def S(space_id):
-    return C.space(space_id)
-
-
-def params(full=False, policy=players.GREEDY):
-    p = np.zeros(L.N_P, dtype=np.int64)
-    p[L.P_FULL] = full
-    p[L.P_PLAYERS] = 2
-    p[L.P_CORONELA_THRESHOLD] = 5 if full else 3
-    p[L.P_RUBBLE_THRESHOLD] = 15
-    p[L.P_CORONELA_LOSS_WEIGHT] = 15
-    p[L.P_POLICY] = policy
-    return p
-
-
-def set_marker(g, marker, value):
-    g[L.G_MARKER + marker] = list(C.marker_values[marker]).index(value)
 
 
 # -- costs ------------------------------------------------------------------------------------

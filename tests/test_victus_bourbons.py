@@ -4,38 +4,18 @@ Positions the examples leave to the board come from the reconstructed board (dat
 
 import numpy as np
 import pytest
+from victus_support import C, K, S, params, set_marker
 
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.victus import bourbons as B
 from simkit.games.victus import combat as CB
 from simkit.games.victus import layout as L
-from simkit.games.victus.components import load_components
 from simkit.games.victus.pieces import coronela_in_barcelona, disc_value, marker_value
-from simkit.games.victus.state import board_tuple, empty_state, set_up
+from simkit.games.victus.state import empty_state, set_up
 from simkit.rng import seed_state
 
-C = load_components()
-K = board_tuple(C)
 Y, R = L.YELLOW, L.RED
 WOUNDED, RESERVE = C.wounded, C.reserve
-
-
-def S(space_id):
-    return C.space(space_id)
-
-
-def params(full=False):
-    p = np.zeros(L.N_P, dtype=np.int64)
-    p[L.P_FULL] = full
-    p[L.P_PLAYERS] = 2
-    p[L.P_CORONELA_THRESHOLD] = 5 if full else 3
-    p[L.P_RUBBLE_THRESHOLD] = 15
-    p[L.P_CORONELA_LOSS_WEIGHT] = 15
-    return p
-
-
-def set_marker(g, marker, value):
-    g[L.G_MARKER + marker] = list(C.marker_values[marker]).index(value)
 
 
 def put_chance_on_top(g, *cards):

@@ -7,6 +7,7 @@ import shutil
 
 import numpy as np
 import pytest
+from victus_support import C, K, S, params, set_marker
 
 from simkit.errors import ComponentError
 from simkit.eventlog import events, new_log, no_log
@@ -15,39 +16,19 @@ from simkit.games.victus import card_effects as E
 from simkit.games.victus import card_layout as CL
 from simkit.games.victus import layout as L
 from simkit.games.victus.cards import load_cards
-from simkit.games.victus.components import DATA, load_components
+from simkit.games.victus.components import DATA
 from simkit.games.victus.pieces import disc_value, marker_value, rubble_on_board
-from simkit.games.victus.state import board_tuple, empty_state, set_up
+from simkit.games.victus.state import empty_state, set_up
 from simkit.rng import seed_state, uniform_int
 
-C = load_components()
-K = board_tuple(C)
 D = load_cards()
 CARDS = D.as_tuple()
 WOUNDED, RESERVE, CAPTURED, EXPEDITION = C.wounded, C.reserve, C.captured, C.expedition
 TROOPS = [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]
 
 
-def S(space_id):
-    return C.space(space_id)
-
-
-def params(full=True):
-    p = np.zeros(L.N_P, dtype=np.int64)
-    p[L.P_FULL] = full
-    p[L.P_PLAYERS] = 2
-    p[L.P_CORONELA_THRESHOLD] = 5 if full else 3
-    p[L.P_RUBBLE_THRESHOLD] = 15
-    p[L.P_CORONELA_LOSS_WEIGHT] = 15
-    return p
-
-
 def rng(seed=0):
     return seed_state(seed, 0)
-
-
-def set_marker(g, marker, value):
-    g[L.G_MARKER + marker] = list(C.marker_values[marker]).index(value)
 
 
 def marker(g, m):
@@ -67,7 +48,7 @@ def chance_starting(*space_ids):
 
 
 def play(card, sp, g, seat=0, p=None, cards=CARDS, log=None, seed=0):
-    E.resolve_card(K, cards, p if p is not None else params(), sp, g, rng(seed), seat, card,
+    E.resolve_card(K, cards, p if p is not None else params(True), sp, g, rng(seed), seat, card,
                    log if log is not None else no_log())
 
 
@@ -399,7 +380,7 @@ def test_example_29_popoli_bombardment_hits_2_spaces_and_advance_1_becomes_0():
     assert B.bombard_spaces(K, g) == 2
     put_chance_on_top(g, chance_starting(51, 22))
     log = new_log()
-    B.bombard(K, params(), sp, g, rng(), 2, log)
+    B.bombard(K, params(True), sp, g, rng(), 2, log)
     assert [(a, b) for a, b, _ in logged(log, L.EV_BOMBARD_SPACE)] == [(S(51), 2), (S(22), 2)]
     assert sp[S(51), [L.SP_CANNON, L.SP_INFANTRY]].sum() == 0
     assert sp[S(22), L.SP_CORONELA] == 0 and sp[S(22), L.SP_RUBBLE] == L.RUBBLE
@@ -408,7 +389,7 @@ def test_example_29_popoli_bombardment_hits_2_spaces_and_advance_1_becomes_0():
     assert E.die_amount(g, CARDS, L.ACT_TRENCH, 3) == 2
     assert E.die_amount(g, CARDS, L.ACT_BOMBARDMENT, 2) == 2
     before = sp.copy()
-    B.advance_bourbons(K, params(), sp, g, rng(), 0, False, no_log())
+    B.advance_bourbons(K, params(True), sp, g, rng(), 0, False, no_log())
     assert (sp == before).all()
 
 
@@ -451,23 +432,23 @@ def test_a_leaders_turn_lists_run_every_turn_of_its_owner():
     g[L.G_STAGE] = L.STAGE_II
     g[L.G_TRENCH:L.G_TRENCH + 6] = [2, 2, 2, 2, 2, 2]
     play(93, sp, g, seat=0)  # Zuviría: end of turn, Trench -1
-    E.timed_effects(K, CARDS, params(), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
-    E.timed_effects(K, CARDS, params(), sp, g, rng(), 1, CL.T_END_OF_TURN, no_log())  # not his
+    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 1, CL.T_END_OF_TURN, no_log())  # not his
     assert g[L.G_TRENCH:L.G_TRENCH + 6].tolist() == [2, 2, 2, 2, 2, 1]
-    E.timed_effects(K, CARDS, params(), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
     assert g[L.G_TRENCH:L.G_TRENCH + 6].tolist() == [2, 2, 2, 2, 1, 1]
 
 
 def test_leader_start_of_turn_grant_and_the_grant_is_gone_after_the_turn():
     sp, g = set_up(C, full=True)
     play(91, sp, g, seat=0)  # Villarroel: start of turn, Movement (1 AP)
-    E.timed_effects(K, CARDS, params(), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_MOVEMENT) == 1
     E.spend_granted_ap(g, L.WAR_MOVEMENT, 1)
     assert E.granted_ap(g, L.WAR_MOVEMENT) == 0
-    E.timed_effects(K, CARDS, params(), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_MOVEMENT) == 1
-    E.timed_effects(K, CARDS, params(), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_MOVEMENT) == 0
 
 
@@ -476,7 +457,7 @@ def test_a_leaders_round_list_runs_every_round_an_events_only_once(tmp_path):
     set_marker(g, L.MARKER_PORT, 1)
     play(45, sp, g, seat=0)  # Pópoli, "The Blockade Tightens": each round, Port -1
     for expected in (0, -1, -2, -2):
-        E.round_effects(K, CARDS, params(), sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START, no_log())
+        E.round_effects(K, CARDS, params(True), sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START, no_log())
         assert marker(g, L.MARKER_PORT) == expected
     cards = custom_card(tmp_path, 'next_round_start = [{ op = "marker", marker = "port", '
                                   'n = 1 }]\nend_of_round = [{ op = "disc", disc = "mine", '
@@ -484,8 +465,8 @@ def test_a_leaders_round_list_runs_every_round_an_events_only_once(tmp_path):
     sp, g = set_up(C, full=True)
     play(150, sp, g, seat=1, cards=cards)
     for _ in range(3):
-        E.round_effects(K, cards, params(), sp, g, rng(), 2, 0, CL.T_END_OF_ROUND, no_log())
-        E.round_effects(K, cards, params(), sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START,
+        E.round_effects(K, cards, params(True), sp, g, rng(), 2, 0, CL.T_END_OF_ROUND, no_log())
+        E.round_effects(K, cards, params(True), sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START,
                         no_log())
     assert marker(g, L.MARKER_PORT) == 1 and g[L.G_DISC + L.DISC_MINE] == 1
 
@@ -495,11 +476,11 @@ def test_an_events_start_of_turn_waits_for_its_players_next_turn(tmp_path):
                                   'n = 2 }]')
     sp, g = set_up(C, full=True)
     play(150, sp, g, seat=1, cards=cards)
-    E.timed_effects(K, cards, params(), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, cards, params(True), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_DEFENSE) == 0  # another player's turn
-    E.timed_effects(K, cards, params(), sp, g, rng(), 1, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, cards, params(True), sp, g, rng(), 1, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_DEFENSE) == 2
-    E.timed_effects(K, cards, params(), sp, g, rng(), 1, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, cards, params(True), sp, g, rng(), 1, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_DEFENSE) == 0  # once only
 
 
@@ -587,7 +568,7 @@ def test_op_temp_changes_the_value_for_this_turn_only_no_pin_moves():
     dial = C.marker_values[L.MARKER_GUNPOWDER_STORE][pin]
     assert marker(g, L.MARKER_GUNPOWDER_STORE) == dial + 1  # every rule reads the ↑
     assert E.granted_ap(g, L.WAR_ARTILLERY) == 2
-    E.timed_effects(K, CARDS, params(), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
     assert marker(g, L.MARKER_GUNPOWDER_STORE) == dial
 
 
@@ -714,7 +695,7 @@ def test_op_capture_sends_troops_to_captured_and_keeps_coronela_above_threshold(
     play(77, sp, g)  # capture 2 on the walls
     assert sp[CAPTURED, [L.SP_INFANTRY, L.SP_CORONELA]].sum() == 2
     assert g[CL.G_TROOPS_CAPTURED] == 2
-    p = params()
+    p = params(True)
     p[L.P_CORONELA_THRESHOLD] = 40  # every Coronela is precious now
     sp, g = set_up(C, full=True)
     play(77, sp, g, p=p)

@@ -36,7 +36,8 @@ def set_disc(K, g, disc, position, log):
     track_len = K[L.K_TRACK].shape[1]
     lowest = K[L.K_SPECIAL][L.SPECIAL_BATTERIES_MIN] if disc == L.DISC_BATTERIES else 0
     position = max(lowest, min(track_len - 1, position))
-    log_event(log, L.EV_DISC, disc, g[L.G_DISC + disc], position)
+    if position != g[L.G_DISC + disc]:
+        log_event(log, L.EV_DISC, disc, g[L.G_DISC + disc], position)
     g[L.G_DISC + disc] = position
 
 

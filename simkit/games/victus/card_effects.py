@@ -163,36 +163,34 @@ def sync_leader_flags(g, CARDS):
 @njit(cache=True, nogil=True)
 def leader_modifier(g, CARDS, which):
     """The sum of the active leaders' ``which`` (MOD_*) modifiers in the current stage."""
-    ops, starts = CARDS[CL.C_OPS], CARDS[CL.C_STARTS]
-    stage_bit = 1 << g[L.G_STAGE]
-    total = 0
-    for seat in range(CL.N_SEATS):
-        card = g[CL.G_LEADER + seat]
-        if card <= 0:
-            continue
-        i = card * CL.N_TIMINGS + CL.T_MODIFIERS
-        for k in range(starts[i], starts[i + 1]):
-            if ops[k, CL.O_CODE] == which and ops[k, CL.O_C] & stage_bit:
-                total += ops[k, CL.O_A]
-    return total
+    return modifier_total_and_cap(g, CARDS, which)[0]
 
 
 @njit(cache=True, nogil=True)
 def modifier_cap(g, CARDS, which):
     """The lowest cap (``max``) among the active ``which`` modifiers, 0 if none."""
+    return modifier_total_and_cap(g, CARDS, which)[1]
+
+
+@njit(cache=True, nogil=True)
+def modifier_total_and_cap(g, CARDS, which):
+    """Over the active leaders' ``which`` modifiers holding in the current stage: the sum
+    of their values and the lowest of their caps (0 if none has one)."""
     ops, starts = CARDS[CL.C_OPS], CARDS[CL.C_STARTS]
     stage_bit = 1 << g[L.G_STAGE]
-    cap = 0
+    total, cap = 0, 0
     for seat in range(CL.N_SEATS):
         card = g[CL.G_LEADER + seat]
         if card <= 0:
             continue
         i = card * CL.N_TIMINGS + CL.T_MODIFIERS
         for k in range(starts[i], starts[i + 1]):
-            c = ops[k, CL.O_B]
-            if ops[k, CL.O_CODE] == which and ops[k, CL.O_C] & stage_bit and c > 0:
-                cap = c if cap == 0 else min(cap, c)
-    return cap
+            if ops[k, CL.O_CODE] != which or not ops[k, CL.O_C] & stage_bit:
+                continue
+            total += ops[k, CL.O_A]
+            if ops[k, CL.O_B] > 0:
+                cap = ops[k, CL.O_B] if cap == 0 else min(cap, ops[k, CL.O_B])
+    return total, cap
 
 
 @njit(cache=True, nogil=True)

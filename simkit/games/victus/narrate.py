@@ -2,6 +2,7 @@
 
 from simkit.eventlog import events
 
+from . import card_layout as CL
 from . import layout as L
 from .barcelonans import EV_ACTION
 from .cards import Cards
@@ -14,19 +15,35 @@ _DISCS = ("reinforcements", "batteries", "mine")
 _STAGES = ("I (Pópoli)", "II (Berwick)", "III (Assaults)", "IV (11 September)")
 
 
-def sentence(event, c: Components, cards: Cards) -> str:
+_NO_SPACE = (L.A_HEALING, L.A_CHANGE_CARD)
+_MARKER = (L.A_IMPROVE_PRESENT, L.A_IMPROVE_ABSENT)
+_TWO_SPACES = (L.A_MOVE_TROOPS, L.A_MOVE_CANNON, L.A_FIRE_CANNON)
+
+
+def action(c: Components, a: int, b: int, c3: int) -> str:
+    name = "    " + L.BARCELONAN_ACTION_NAMES[a].replace("_", " ")
+    if a in _NO_SPACE:
+        return name
+    if a in _MARKER:
+        return f"{name}: {c.marker_names[b]}"
+    if a in _TWO_SPACES:
+        return f"{name}: {c.label(b)} -> {c.label(c3)}"
+    return f"{name}: {c.label(b)}"
+
+
+def sentence(event, c: Components, cards: Cards) -> str | None:
+    """One log event as a line of the trace; None for an event that changed nothing."""
     code, a, b, c3 = (int(x) for x in event)
     if code >= 100:
+        if code in (CL.EV_ALMANAC, CL.EV_MARKER) and b == c3:
+            return None
         return "    " + (narrate_card(event, c, cards) or f"card event {code}")
     texts = {
         EV_STAGE: lambda: f"== Stage {_STAGES[a]} ==",
         EV_TURN: lambda: f"-- round {b + 1}, seat {c3}'s turn --",
         EV_DIE: lambda: f"  {c.die_colours[a]} die: {L.ACTION_NAMES[b]} {c3}",
         EV_AP: lambda: f"  Barcelonan actions: {a} AP",
-        EV_ACTION: lambda: f"    {L.BARCELONAN_ACTION_NAMES[a].replace('_', ' ')}"
-                           + (f" ({c.label(b)}" + (f" -> {c.label(c3)})" if c3 != b else ")")
-                              if a not in (L.A_IMPROVE_PRESENT, L.A_IMPROVE_ABSENT)
-                              else f" ({c.marker_names[b]})"),
+        EV_ACTION: lambda: action(c, a, b, c3),
         L.EV_DISC: lambda: f"    {_DISCS[a]} disc: position {b} -> {c3}",
         L.EV_BOMBARD_SPACE: lambda: f"    bombardment: {c.label(a)} takes {b} hit(s)",
         L.EV_HIT: lambda: f"      hit on {c.label(a)}: {L.HIT_NAMES[b]}",
@@ -42,4 +59,5 @@ def sentence(event, c: Components, cards: Cards) -> str:
 
 
 def narrate_log(log, c: Components, cards: Cards) -> list[str]:
-    return [sentence(event, c, cards) for event in events(log)]
+    lines = (sentence(event, c, cards) for event in events(log))
+    return [line for line in lines if line is not None]

@@ -139,7 +139,7 @@ def clear_rubble(K, p, sp, g, log):
         return False
     for space in range(sp.shape[0]):
         if can_remove_rubble(K, sp, space):
-            pay(K, p, g, L.A_REMOVE_RUBBLE, space, 0, log)
+            pay(K, p, g, L.A_REMOVE_RUBBLE, space, space, log)
             remove_rubble(sp, g, space)
             return True
     return False
@@ -207,7 +207,7 @@ def fortify(K, p, sp, g, log):
         if can_add_bastion_defense(K, sp, space) and danger[space] > most:
             best, most = space, danger[space]
     if best >= 0 and available(K, p, g, L.A_BASTION_DEFENSE):
-        pay(K, p, g, L.A_BASTION_DEFENSE, best, 0, log)
+        pay(K, p, g, L.A_BASTION_DEFENSE, best, best, log)
         add_bastion_defense(sp, best)
         return True
     if not p[L.P_FULL] or not available(K, p, g, L.A_BARRICADE):
@@ -218,7 +218,7 @@ def fortify(K, p, sp, g, log):
             best, most = space, danger[space]
     if best < 0:
         return False
-    pay(K, p, g, L.A_BARRICADE, best, 0, log)
+    pay(K, p, g, L.A_BARRICADE, best, best, log)
     sp[best, L.SP_BARRICADES] += 1
     return True
 
