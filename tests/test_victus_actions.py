@@ -257,3 +257,18 @@ def test_greedy_fires_at_the_tile_threatening_the_city():
     g[L.G_SEAT_AP] = 1
     players.spend_action_points(K, CARDS, p, sp, g, seed_state(0, 0), no_log())
     assert sp[target, L.SP_BOURBON] == 0  # first-game Gunpowder Store 5
+
+
+def test_example_11_a_single_troop_makes_two_moves_for_one_action():
+    p, (sp, g) = params(), empty_state(C)
+    sp[S(15), L.SP_CORONELA] = 1
+    A.move_one_troop_twice(K, p, sp, g, S(15), S(21), S(22), L.SP_CORONELA, no_log())
+    assert sp[S(22), L.SP_CORONELA] == 1 and sp[S(21), L.SP_CORONELA] == 0
+
+
+def test_a_fight_on_the_first_step_ends_the_double_move():
+    p, (sp, g) = params(), empty_state(C)
+    sp[S(15), L.SP_INFANTRY] = 1
+    sp[S(21), L.SP_BOURBON] = 1
+    A.move_one_troop_twice(K, p, sp, g, S(15), S(21), S(22), L.SP_INFANTRY, no_log())
+    assert sp[S(21), L.SP_INFANTRY] == 1 and sp[S(22), L.SP_INFANTRY] == 0

@@ -87,6 +87,18 @@ def move_troops(K, p, sp, g, source, target, coronela, infantry, log):
 
 
 @njit(cache=True, nogil=True)
+def move_one_troop_twice(K, p, sp, g, source, middle, target, field, log):
+    """The other form of the move action: a single troop makes up to 2 consecutive
+    moves (Example 11: 15 -> 21 -> 22). A fight on the first step ends the move."""
+    fights = (sp[middle, L.SP_BOURBON] > 0 or trench_column_at(K, g, middle) >= 0
+              or K[L.K_INFO][middle, L.S_KIND] == L.KIND_CAMP)
+    coronela = 1 if field == L.SP_CORONELA else 0
+    move_troops(K, p, sp, g, source, middle, coronela, 1 - coronela, log)
+    if not fights and sp[middle, field] > 0:
+        move_troops(K, p, sp, g, middle, target, coronela, 1 - coronela, log)
+
+
+@njit(cache=True, nogil=True)
 def trench_column_at(K, g, space):
     """The trench tile standing on ``space`` (a Parallel), or -1."""
     info = K[L.K_INFO]

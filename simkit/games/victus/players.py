@@ -31,6 +31,7 @@ from .barcelonans import (
     improve_marker,
     marker_at_best,
     move_cannon,
+    move_one_troop_twice,
     move_troops,
     pay,
     remove_rubble,
@@ -182,6 +183,24 @@ def reinforce_threatened(K, p, sp, g, log):
             pay(K, p, g, L.A_MOVE_TROOPS, source, target, log)
             move_troops(K, p, sp, g, source, target, 1 - infantry, infantry, log)
             return True
+    return reinforce_from_two_away(K, p, sp, g, danger, target, log)
+
+
+@njit(cache=True, nogil=True)
+def reinforce_from_two_away(K, p, sp, g, danger, target, log):
+    """No neighbour can spare a troop: one troop makes two moves through a quiet space."""
+    n = sp.shape[0]
+    for middle in range(n):
+        if (not can_step(K, sp, middle, target) or not is_barcelona(K, middle)
+                or sp[middle, L.SP_BOURBON] > 0):
+            continue
+        for source in range(n):
+            if (is_barcelona(K, source) and troops_in(sp, source) >= 2 and danger[source] == 0
+                    and source != target and can_step(K, sp, source, middle)):
+                field = L.SP_INFANTRY if sp[source, L.SP_INFANTRY] > 0 else L.SP_CORONELA
+                pay(K, p, g, L.A_MOVE_TROOPS, source, target, log)
+                move_one_troop_twice(K, p, sp, g, source, middle, target, field, log)
+                return True
     return False
 
 
@@ -321,7 +340,12 @@ def legal_target(K, p, sp, g, action, a, b):
 def apply_target(K, p, sp, g, rng, action, a, b, log):
     if action == L.A_MOVE_TROOPS:
         infantry = 1 if uniform_int(rng, troops_in(sp, a)) < sp[a, L.SP_INFANTRY] else 0
-        move_troops(K, p, sp, g, a, b, 1 - infantry, infantry, log)
+        onward = random_step(K, sp, rng, b)
+        if onward >= 0 and uniform_int(rng, 2) == 0:  # the single troop's second move
+            field = L.SP_INFANTRY if infantry else L.SP_CORONELA
+            move_one_troop_twice(K, p, sp, g, a, b, onward, field, log)
+        else:
+            move_troops(K, p, sp, g, a, b, 1 - infantry, infantry, log)
     elif action == L.A_MOVE_CANNON:
         move_cannon(sp, a, b)
     elif action == L.A_FIRE_CANNON:
@@ -336,6 +360,18 @@ def apply_target(K, p, sp, g, rng, action, a, b, log):
         add_bastion_defense(sp, a)
     elif action == L.A_BARRICADE:
         sp[a, L.SP_BARRICADES] += 1
+
+
+@njit(cache=True, nogil=True)
+def random_step(K, sp, rng, space):
+    """A uniform space a troop can step to from ``space`` (no box), or -1."""
+    seen, chosen = 0, -1
+    for other in range(sp.shape[0]):
+        if can_step(K, sp, space, other) and K[L.K_INFO][other, L.S_KIND] != L.KIND_BOX:
+            seen += 1
+            if uniform_int(rng, seen) == 0:
+                chosen = other
+    return chosen
 
 
 @njit(cache=True, nogil=True)
