@@ -138,15 +138,16 @@ class ResultStore:
         self.manifest["parts"].append(entry)
         self._save()
 
+    def _part(self, start: int) -> dict:
+        return next(p for p in self.manifest["parts"] if p["start"] == start)
+
     def part_counts(self, start: int) -> dict | None:
         """The outcome counts recorded for the part beginning at ``start``, if any."""
-        part = next(p for p in self.manifest["parts"] if p["start"] == start)
-        return part.get("counts")
+        return self._part(start).get("counts")
 
     def read_part(self, start: int) -> pd.DataFrame:
         """The rows of the part that begins at game ``start``."""
-        part = next(p for p in self.manifest["parts"] if p["start"] == start)
-        return _read_table(self.path / part["file"]).to_pandas()
+        return _read_table(self.path / self._part(start)["file"]).to_pandas()
 
     def finish(self, **info) -> None:
         self.manifest.setdefault("runs", []).append({"finished": _now(), **info})

@@ -44,6 +44,7 @@ from .pieces import (
     eliminate,
     marker_value,
     remove_undefended_cannons,
+    threats,
     troops_in,
 )
 
@@ -742,24 +743,13 @@ def condition(K, CARDS, sp, g, test, b, c, cmp, n):
 
 
 @njit(cache=True, nogil=True)
-def threat(K, sp, space):
-    """Bourbon value in the spaces whose arrows lead into ``space``."""
-    arrows = K[L.K_ARROWS]
-    total = np.int64(0)
-    for s in range(sp.shape[0]):
-        if sp[s, L.SP_BOURBON] > 0 and (arrows[s, L.YELLOW] == space or
-                                        arrows[s, L.RED] == space):
-            total += sp[s, L.SP_BOURBON]
-    return total
-
-
-@njit(cache=True, nogil=True)
 def rank_destinations(K, sp, row):
     """Positions in ``row`` to fill first: the most threatened spaces, then set order."""
     n = row[0]
+    danger = threats(K, sp)
     scores = np.empty(n, dtype=np.int64)
     for k in range(n):
-        scores[k] = -threat(K, sp, row[1 + k]) * 1000 + k
+        scores[k] = -danger[row[1 + k]] * 1000 + k
     return np.argsort(scores)
 
 
@@ -830,6 +820,7 @@ def choose_place(K, CARDS, p, sp, g, row, piece):
     best, best_score = -1, -BIG * 4
     harmful = piece == CL.PIECE_RUBBLE or piece == CL.PIECE_RUINED or \
         piece == CL.PIECE_BATTERY
+    danger = threats(K, sp)
     for k in range(1, row[0] + 1):
         s = row[k]
         if not can_place(K, CARDS, sp, g, s, piece):
@@ -837,9 +828,9 @@ def choose_place(K, CARDS, p, sp, g, row, piece):
         if piece == CL.PIECE_BATTERY:
             score = -sp[s, L.SP_BATTERY_TILES]
         elif harmful:
-            score = -np.int64(sp[s, L.SP_RUBBLE]) * BIG - threat(K, sp, s)
+            score = -np.int64(sp[s, L.SP_RUBBLE]) * BIG - danger[s]
         else:  # spread the tiles unless a threat says otherwise
-            score = (threat(K, sp, s) * 100 - np.int64(sp[s, tile_field(piece)]) * 50
+            score = (danger[s] * 100 - np.int64(sp[s, tile_field(piece)]) * 50
                      + troops_in(sp, s))
         if score > best_score:
             best, best_score = s, score
@@ -852,12 +843,13 @@ def choose_remove(K, sp, row, piece):
     the most threatened. Bourbons: the largest stack. Battery tiles: the camp with most.
     Barcelonan tiles (a card takes them): the least threatened space. -1 if none."""
     best, best_score = -1, -BIG * 4
+    danger = threats(K, sp)
     for k in range(1, row[0] + 1):
         s = row[k]
         if piece == CL.PIECE_RUBBLE:
             if sp[s, L.SP_RUBBLE] == L.RUBBLE_NONE:
                 continue
-            score = np.int64(sp[s, L.SP_RUBBLE]) * BIG + threat(K, sp, s)
+            score = np.int64(sp[s, L.SP_RUBBLE]) * BIG + danger[s]
         else:
             have = sp[s, tile_field(piece)]
             if have <= 0:
@@ -865,7 +857,7 @@ def choose_remove(K, sp, row, piece):
             if piece == CL.PIECE_BOURBON or piece == CL.PIECE_BATTERY:
                 score = have
             else:
-                score = -threat(K, sp, s)
+                score = -danger[s]
         if score > best_score:
             best, best_score = s, score
     return best

@@ -5,6 +5,7 @@ spaces outside Barcelona; the defeat checks count Coronela in Barcelona and rubb
 tiles on the board.
 """
 
+import numpy as np
 from numba import njit
 
 from . import card_layout as CL
@@ -80,3 +81,19 @@ def marker_value(K, g, marker):
 def disc_value(K, g, disc):
     """The value under a disc on the Bourbon marker, with this turn's ↑/↓."""
     return K[L.K_TRACK][0, g[L.G_DISC + disc]] + g[CL.G_TEMP + CL.TEMP_DISC + disc]
+
+
+@njit(cache=True, nogil=True)
+def threats(K, sp):
+    """Per space: the Bourbon value in the spaces whose arrows lead into it."""
+    arrows = K[L.K_ARROWS]
+    out = np.zeros(sp.shape[0], dtype=np.int64)
+    for source in range(sp.shape[0]):
+        value = sp[source, L.SP_BOURBON]
+        if value > 0:
+            yellow, red = arrows[source, L.YELLOW], arrows[source, L.RED]
+            if yellow >= 0:
+                out[yellow] += value
+            if red >= 0 and red != yellow:
+                out[red] += value
+    return out

@@ -40,7 +40,14 @@ from .barcelonans import (
 )
 from .combat import barcelonan_value
 from .hands import replace_card
-from .pieces import disc_value, is_barcelona, marker_value, rubble_on_board, troops_in
+from .pieces import (
+    disc_value,
+    is_barcelona,
+    marker_value,
+    rubble_on_board,
+    threats,
+    troops_in,
+)
 
 POLICIES = {
     "greedy": "keep the city alive: fire at threats, clear rubble, heal, reinforce, "
@@ -54,22 +61,6 @@ RANDOM = 1
 FORTIFY = 2
 MAX_ACTIONS = 40  # a turn never has more AP than this
 BAD_CARD = -3  # greedy changes a card when its worst card scores this or less
-
-
-@njit(cache=True, nogil=True)
-def threats(K, sp):
-    """Per space: the Bourbon value in the spaces whose arrows lead into it."""
-    arrows = K[L.K_ARROWS]
-    out = np.zeros(sp.shape[0], dtype=np.int32)
-    for source in range(sp.shape[0]):
-        value = sp[source, L.SP_BOURBON]
-        if value > 0:
-            yellow, red = arrows[source, L.YELLOW], arrows[source, L.RED]
-            if yellow >= 0:
-                out[yellow] += value
-            if red >= 0 and red != yellow:
-                out[red] += value
-    return out
 
 
 @njit(cache=True, nogil=True)
