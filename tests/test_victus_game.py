@@ -14,7 +14,7 @@ from simkit.games.victus import _static, engine, players
 from simkit.games.victus import layout as L
 from simkit.games.victus.hands import hand_count
 from simkit.games.victus.rules import Rules, params
-from simkit.games.victus.state import set_up
+from simkit.games.victus.state import set_up, starting_position
 from simkit.rng import seed_state
 
 GAME = simkit.games.get("victus")
@@ -24,9 +24,7 @@ PIECES = [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]
 
 
 def start(rules):
-    sp, g = set_up(C, rules.full)
-    g[L.G_SEATS] = rules.players
-    return sp, g
+    return starting_position(C, rules)
 
 
 def test_example_17_end_of_turn_clean_up_of_camps():
@@ -46,9 +44,19 @@ def test_example_17_end_of_turn_clean_up_of_camps():
                                                          (False, 4, 3, 2), (True, 2, 7, 6),
                                                          (True, 3, 5, 4), (True, 4, 4, 3)])
 def test_cards_dealt_and_rounds_per_stage_follow_the_table(full, seats, dealt, rounds):
-    table = engine.DEAL_FULL if full else engine.DEAL_FIRST
-    assert tuple(table[seats]) == (dealt, rounds)
+    rules = Rules(level="full" if full else "first_game", players=seats)
+    p = params(rules, players.GREEDY, None)
+    assert (p[L.P_CARDS], p[L.P_ROUNDS]) == (dealt, rounds)
     assert (dealt - rounds) * 3 == 3  # three cards left for Stage IV
+
+
+def test_the_solo_game_is_dealt_as_two_players_and_the_table_can_be_overridden():
+    assert Rules(players=1).deal() == (7, 6) and Rules(players=1).seats == 2
+    assert Rules(cards_per_stage=9, rounds_per_stage=7).deal() == (9, 7)
+    with pytest.raises(simkit.RulesError, match="rounds_per_stage"):
+        Rules(cards_per_stage=5, rounds_per_stage=5)
+    with pytest.raises(simkit.RulesError, match="solo"):
+        Rules(level="first_game", players=1)
 
 
 def test_a_surviving_game_plays_every_turn_and_stage_iv():
@@ -65,7 +73,7 @@ def test_change_a_card_swaps_one_card_in_every_hand():
     rules = Rules(players=3)
     sp, g = start(rules)
     rng = seed_state(1, 1)
-    p = params(rules, players.GREEDY)
+    p = params(rules, players.GREEDY, None)
     engine.build_piles(CARDS, p, g, rng)
     engine.deal(CARDS, p, g, 0, 5)
     before = [set(g[L.G_HAND + s * L.HAND_SIZE:L.G_HAND + (s + 1) * L.HAND_SIZE]) - {0}
@@ -88,17 +96,29 @@ def test_simulate_is_deterministic_whatever_the_chunking():
     assert not a.drop(columns="seed").equals(c.drop(columns="seed"))
 
 
-@settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 2**32), level=st.sampled_from(["first_game", "full"]),
-       players_=st.integers(2, 4), policy=st.sampled_from([0, 1, 2]))
-def test_whole_games_keep_every_invariant(seed, level, players_, policy):
-    rules = Rules(level=level, players=players_,
-                  coronela_threshold=3 if level == "first_game" else 5)
+@settings(max_examples=16, deadline=None)
+@given(seed=st.integers(0, 2**32), level=st.sampled_from(["first_game", "full", "competitive"]),
+       players_=st.integers(1, 4), policy=st.sampled_from([0, 1, 2]),
+       half_a_bomb=st.booleans(), dice_order=st.sampled_from(["free", "sequential", "partial"]))
+def test_whole_games_keep_every_invariant(seed, level, players_, policy, half_a_bomb,
+                                          dice_order):
+    if level == "first_game" and players_ == 1:
+        players_ = 2
+    rules = Rules(level=level, players=players_, given_half_a_bomb=half_a_bomb,
+                  dice_order=dice_order, coronela_threshold=3 if level == "first_game" else 5)
     sp, g = start(rules)
     totals = sp[:, PIECES].sum(axis=0)
-    reason = engine.play_game(K, DICE, CARDS, params(rules, policy), sp, g,
-                              seed_state(seed, 0), no_log())
-    assert reason in (L.END_SURVIVED, L.END_CORONELA, L.END_BEACH, L.END_RUBBLE)
+    p = params(rules, policy, None)
+    reason = engine.play_game(K, DICE, CARDS, p, sp, g, seed_state(seed, 0), no_log())
+    assert reason in (L.END_SURVIVED, L.END_CORONELA, L.END_BEACH, L.END_RUBBLE,
+                      L.END_VICTORY_POINTS)
+    assert 1 <= g[L.G_SENSE_FURY] <= 9 and (g[L.G_VP:L.G_VP + 4] >= 0).all()
+    if not rules.competitive:
+        assert g[L.G_SENSE_FURY] == 5 and (g[L.G_VP:L.G_VP + 4] == 0).all()
+    if reason == L.END_VICTORY_POINTS:
+        assert g[L.G_VP:L.G_VP + 4].sum() < rules.victory_level
+    if not rules.solo:
+        assert g[L.G_CANCELLED] == 0
     assert (sp >= 0).all()
     assert (sp[:, PIECES].sum(axis=0) == totals).all()  # pieces move, never vanish
     assert (g[L.G_DISC:L.G_DISC + 3] < C.track_value.shape[0]).all()

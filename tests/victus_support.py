@@ -1,9 +1,9 @@
 """Shared set-up for the Victus tests: components, the kernels' static tuple, and the
 rules vector for the first game or the full game."""
 
+from simkit.games.victus import GAME
 from simkit.games.victus import layout as L
 from simkit.games.victus.components import load_components
-from simkit.games.victus.rules import Rules
 from simkit.games.victus.rules import params as rules_params
 from simkit.games.victus.state import board_tuple
 
@@ -16,10 +16,10 @@ def S(space_id):
     return C.space(space_id)
 
 
-def params(full=False, policy=0):
-    """The rules vector of a 2-player first game (Coronela threshold 3) or full game (5)."""
-    rules = Rules(level="full" if full else "first_game", coronela_threshold=5 if full else 3)
-    return rules_params(rules, policy)
+def params(full=False, policy=0, **changes):
+    """The rules vector of the 2-player ``first_game`` or ``full`` preset (plus changes)."""
+    rules = GAME.presets["full" if full else "first_game"].rules.replace(changes)
+    return rules_params(rules, policy, None)
 
 
 def set_marker(g, marker, value):

@@ -41,6 +41,7 @@ class Knob:
     doc: str
     range: tuple | None
     choices: tuple | None
+    kind: str = "rule"  # "rule", or "policy weight" for a policy's tunable weights
 
     @property
     def allowed(self) -> str:
@@ -64,12 +65,14 @@ class Knob:
             ok_type = isinstance(value, self.type)
         if not ok_type:
             raise RulesError(
-                f"rule {self.name!r} must be {self.type.__name__} ({self.allowed}), got {value!r}"
+                f"{self.kind} {self.name!r} must be {self.type.__name__} ({self.allowed}), "
+                f"got {value!r}"
             )
         if self.choices is not None and value not in self.choices:
-            raise RulesError(f"rule {self.name!r} = {value!r} is not one of: {self.allowed}")
+            raise RulesError(f"{self.kind} {self.name!r} = {value!r} is not one of: {self.allowed}")
         if self.range is not None and not self.range[0] <= value <= self.range[1]:
-            raise RulesError(f"rule {self.name!r} = {value!r} is out of range {self.allowed}")
+            raise RulesError(f"{self.kind} {self.name!r} = {value!r} is out of range "
+                             f"{self.allowed}")
         return self.type(value)
 
     def parse(self, text: str) -> Any:
@@ -77,15 +80,15 @@ class Knob:
         raw = text.strip()
         if self.type is bool:
             if raw.lower() not in _TRUE | _FALSE:
-                raise RulesError(f"rule {self.name!r} must be true or false, got {text!r}")
+                raise RulesError(f"{self.kind} {self.name!r} must be true or false, got {text!r}")
             return raw.lower() in _TRUE
         if self.type in (int, float):
             try:
                 value = self.type(raw)
             except ValueError:
                 raise RulesError(
-                    f"rule {self.name!r} must be {self.type.__name__} ({self.allowed}), "
-                    f"got {text!r}"
+                    f"{self.kind} {self.name!r} must be {self.type.__name__} "
+                    f"({self.allowed}), got {text!r}"
                 ) from None
             return self.check(value)
         return self.check(raw)
@@ -93,7 +96,12 @@ class Knob:
 
 @dataclass(frozen=True)
 class RulesBase:
-    """Base of every game's ``Rules``: typed knobs with ranges, validated on creation."""
+    """Base of every game's ``Rules``: typed knobs with ranges, validated on creation.
+
+    A game's policy weights (``Game.policy_weights``) are RulesBase subclasses too, with
+    ``KIND = "policy weight"`` so that errors name them as such."""
+
+    KIND: ClassVar[str] = "rule"
 
     def __post_init__(self):
         for k in self.knobs():
@@ -115,7 +123,7 @@ class RulesBase:
             meta = f.metadata
             kind = type(f.default)
             out.append(Knob(f.name, kind, f.default, meta.get("doc", ""),
-                            meta.get("range"), meta.get("choices")))
+                            meta.get("range"), meta.get("choices"), cls.KIND))
         return out
 
     @classmethod
@@ -124,7 +132,7 @@ class RulesBase:
             if k.name == name:
                 return k
         allowed = ", ".join(k.name for k in cls.knobs())
-        raise RulesError(f"unknown rule {name!r}; the rules are: {allowed}")
+        raise RulesError(f"unknown {cls.KIND} {name!r}; allowed: {allowed or '(none)'}")
 
     def replace(self, overrides: Mapping[str, Any] | None = None, **more) -> Self:
         """A copy with some knobs changed; unknown names are errors."""
@@ -185,6 +193,21 @@ def load_presets(path: Path, rules_cls: type[RulesBase]) -> dict[str, Preset]:
 
 
 @dataclass(frozen=True)
+class PolicyChoice:
+    """One side's resolved policy: its name, the integer id kernels select it by, and
+    its weights (None for a policy without weights)."""
+
+    name: str
+    id: int
+    weights: RulesBase | None
+
+    def __str__(self) -> str:
+        if self.weights is None or not self.weights.changes():
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.weights.changes().items())
+
+
+@dataclass(frozen=True)
 class Column:
     """One outcome column: its numpy dtype (or ``category``), meaning and categories."""
 
@@ -219,6 +242,8 @@ class Game(ABC):
     presets: ClassVar[Mapping[str, Preset]]
     #: side -> {policy name: description}; the first name of each side is its default
     policies: ClassVar[Mapping[str, Mapping[str, str]]]
+    #: side -> {policy name: its tunable weights (a RulesBase with KIND "policy weight")}
+    policy_weights: ClassVar[Mapping[str, Mapping[str, type[RulesBase]]]] = {}
     outcome_columns: ClassVar[Mapping[str, Column]]
     #: what the results rest on that the rulebook does not print (shown with results)
     caveat: ClassVar[str] = ""
@@ -241,11 +266,26 @@ class Game(ABC):
                          f"got {type(rules).__name__}")
 
     def resolve_policy(self, policy=None) -> dict[str, str]:
-        """``policy``: None (defaults), one name for every side, or {side: name}."""
+        """``policy``: None (defaults), one policy for every side, or {side: policy}.
+
+        A policy is a name, optionally with weights: ``"greedy:greed=0.5,coronela_weight=2"``
+        (the weights a side's policy takes are in ``policy_weights``). Returns the canonical
+        text per side: the name, then only the weights that differ from their defaults."""
+        return {side: str(choice) for side, choice in self._policies(policy).items()}
+
+    def policy_ids(self, policy=None) -> np.ndarray:
+        """The integer policy id of each side, in ``sides`` order (what kernels take)."""
+        return np.array([c.id for c in self._policies(policy).values()], dtype=np.int64)
+
+    def policy_choices(self, policy=None) -> tuple[PolicyChoice, ...]:
+        """Each side's policy (name, id, weights), in ``sides`` order."""
+        return tuple(self._policies(policy).values())
+
+    def _policies(self, policy) -> dict[str, PolicyChoice]:
         if policy is None:
             chosen = {}
         elif isinstance(policy, str):
-            chosen = {side: policy for side in self.sides}
+            chosen = dict.fromkeys(self.sides, policy)
         elif isinstance(policy, Mapping):
             chosen = dict(policy)
         else:
@@ -254,32 +294,42 @@ class Game(ABC):
             if side not in self.sides:
                 raise UsageError(f"unknown side {side!r} for {self.name}; "
                                  f"sides: {', '.join(self.sides)}")
-        resolved = {}
-        for side in self.sides:
-            names = list(self.policies[side])
-            name = chosen.get(side, names[0])
-            if name not in names:
-                raise UsageError(f"unknown policy {name!r} for {self.name} side {side!r}; "
-                                 f"policies: {', '.join(names)}")
-            resolved[side] = name
-        return resolved
+        return {side: self._policy(side, chosen.get(side)) for side in self.sides}
 
-    def policy_ids(self, policy=None) -> np.ndarray:
-        """The integer policy id of each side, in ``sides`` order (what kernels take)."""
-        resolved = self.resolve_policy(policy)
-        return np.array([list(self.policies[s]).index(resolved[s]) for s in self.sides],
-                        dtype=np.int64)
+    def _policy(self, side: str, text) -> PolicyChoice:
+        names = list(self.policies[side])
+        if text is None:
+            text = names[0]
+        if not isinstance(text, str):
+            raise UsageError(f"a policy is a name (text), got {text!r}")
+        name, _, assignments = text.partition(":")
+        name = name.strip()
+        if name not in names:
+            raise UsageError(f"unknown policy {name!r} for {self.name} side {side!r}; "
+                             f"policies: {', '.join(names)}")
+        weights_cls = self.policy_weights.get(side, {}).get(name)
+        if weights_cls is None:
+            if assignments.strip():
+                raise UsageError(f"policy {name!r} of {self.name} takes no weights, "
+                                 f"got {assignments!r}")
+            return PolicyChoice(name, names.index(name), None)
+        parts = [a for a in assignments.split(",") if a.strip()]
+        try:
+            weights = weights_cls().parse_overrides(parts)
+        except RulesError as exc:
+            raise UsageError(f"policy {name!r} of {self.name}: {exc}") from None
+        return PolicyChoice(name, names.index(name), weights)
 
     # -- the contract ----------------------------------------------------------------
     def simulate(self, rules, policy, game_indices, root_seed: int) -> dict[str, np.ndarray]:
         """Play the games ``game_indices`` of run ``root_seed``; one array per column."""
         indices = np.ascontiguousarray(game_indices, dtype=np.int64)
-        return self.play(self.resolve_rules(rules), self.policy_ids(policy), indices,
+        return self.play(self.resolve_rules(rules), self.policy_choices(policy), indices,
                          np.uint64(check_seed(root_seed)))
 
     def trace(self, rules, policy, game_index: int, root_seed: int) -> list[str]:
         """The same game as ``simulate`` plays, narrated in the rulebook's words."""
-        return self.narrate(self.resolve_rules(rules), self.policy_ids(policy),
+        return self.narrate(self.resolve_rules(rules), self.policy_choices(policy),
                             int(game_index), np.uint64(check_seed(root_seed)))
 
     def warm_up(self) -> None:
@@ -287,11 +337,11 @@ class Game(ABC):
         self.simulate(None, None, np.arange(2), 0)
 
     @abstractmethod
-    def play(self, rules, policy_ids: np.ndarray, game_indices: np.ndarray,
+    def play(self, rules, policies: tuple[PolicyChoice, ...], game_indices: np.ndarray,
              root_seed: int) -> dict[str, np.ndarray]:
         """The njit forward model over many games (validated input)."""
 
     @abstractmethod
-    def narrate(self, rules, policy_ids: np.ndarray, game_index: int,
+    def narrate(self, rules, policies: tuple[PolicyChoice, ...], game_index: int,
                 root_seed: int) -> list[str]:
         """One game narrated (validated input)."""

@@ -53,15 +53,15 @@ class AssaultScenario(Game):
     policies = {"bourbons": BOURBON_POLICIES, "catalans": CATALAN_POLICIES}
     outcome_columns = _OUTCOMES
 
-    def play(self, rules, policy_ids, game_indices, root_seed):
-        table = play_assault_games(assault_params(rules), policy_ids, game_indices,
+    def play(self, rules, policies, game_indices, root_seed):
+        table = play_assault_games(assault_params(rules), _ids(policies), game_indices,
                                    root_seed, no_log())
         return {name: table[:, i].astype(np.int8 if col.dtype == "category" else col.dtype)
                 for i, (name, col) in enumerate(self.outcome_columns.items())}
 
-    def narrate(self, rules, policy_ids, game_index, root_seed):
+    def narrate(self, rules, policies, game_index, root_seed):
         log = new_log()
-        table = play_assault_games(assault_params(rules), policy_ids,
+        table = play_assault_games(assault_params(rules), _ids(policies),
                                    np.array([game_index], dtype=np.int64), root_seed, log)
         lines = [f"{self.title} - game {game_index} of seed {root_seed}"]
         lines += [_sentence(code, a, b, c) for code, a, b, c in events(log)]
@@ -69,6 +69,10 @@ class AssaultScenario(Game):
         lines.append(f"Result: {L.END_REASONS[row[L.O_END_REASON]]}; the zone is held by "
                      f"the {L.WINNERS[row[L.O_WINNER]].capitalize()}.")
         return lines
+
+
+def _ids(policies) -> np.ndarray:
+    return np.array([choice.id for choice in policies], dtype=np.int64)
 
 
 def _sentence(code, a, b, c) -> str:

@@ -23,7 +23,7 @@ from simkit.rng import uniform_int
 from . import layout as L
 from .combat import BARCELONANS_WIN, BOTH_LOSE, BOURBONS_WIN, resolve_all_combats, resolve_combat
 from .pieces import disc_value, eliminate, is_barcelona, marker_value, troops_in
-from .policies import choose_hit
+from .policies import choose_hit, half_a_bomb_marker
 
 N_CHANCE = 14
 
@@ -189,8 +189,23 @@ def hit_spaces(K, p, sp, g, rng, n_spaces, hits, log):
         if space < 0:
             break
         log_event(log, L.EV_BOMBARD_SPACE, space, hits)
+        if p[L.P_HALF_A_BOMB] and hits > 0:
+            given_half_a_bomb(p, sp, g, rng, space, log)
         for _ in range(hits):
             apply_hit(K, p, sp, g, space, log)
+
+
+@njit(cache=True, nogil=True)
+def given_half_a_bomb(p, sp, g, rng, space, log):
+    """"Given Half a Bomb": hits on a space that already has a ruined tile and nothing
+    else that could take any of them move one marker's pin 1 space counter-clockwise
+    (one space per bombarded space, not per hit)."""
+    if sp[space, L.SP_RUBBLE] != L.RUINED or choose_hit(p, sp, space) >= 0:
+        return
+    marker = half_a_bomb_marker(p, g, rng)
+    if marker >= 0:
+        g[L.G_MARKER + marker] -= 1
+        log_event(log, L.EV_HALF_A_BOMB, marker, g[L.G_MARKER + marker])
 
 
 @njit(cache=True, nogil=True)

@@ -5,8 +5,11 @@ A stage deals each seat its cards (added to what is left in hand); each round ev
 seat chooses a card, then, from the Flag holder clockwise, takes a turn: start-of-turn
 effects, the card's effect and Almanac, the Bourbon action dice, the Barcelonan actions,
 end-of-turn effects, the defeat check, and the clean-up of camps. At the end of a round
-the Flag passes to the left. Stage IV: the Flag holder draws one card at random from the
-three left in each hand and plays a normal turn with it. Surviving it is the victory.
+the Flag passes to the left (competitive: to the lowest Sense/Fury card, after scoring).
+Stage IV: the Flag holder draws one card at random from the three left in each hand and
+plays a normal turn with it. Surviving it is the victory, unless the competitive players'
+VP fall short of the victory level. The solo game's card flow is ``solo.py``; scoring is
+``scoring.py``.
 """
 
 import numpy as np
@@ -33,18 +36,26 @@ from .pieces import (
     marker_value,
     rubble_on_board,
 )
-from .players import RANDOM, choose_card, spend_action_points
+from .players import RANDOM, choose_card, chooses_dice_order, spend_action_points
+from .scoring import next_starting_player, score_round, short_of_victory_level, total_vp
+from .solo import (
+    CASANOVA,
+    VILLARROEL,
+    casanova_card,
+    receive_resignation_tile,
+    stage_iv_pool,
+)
 
 EV_TURN = 30  # a = stage, b = round, c = seat
 EV_DIE = 31  # a = die colour index, b = action, c = amount
 EV_STAGE = 32  # a = stage
 EV_AP = 33  # a = AP for the Barcelonan actions step
+EV_SCORED = 34  # a = Sense/Fury pin, b = VP of seat 0, c = VP of seat 1
+EV_DICE_ORDER = 35  # a = stage, b = 1 if the players order the dice this stage
+EV_DEFEAT_VP = 36  # a = VP among all players, b = the victory level
 
 DICE_RANK = np.array([3, 0, 1, 2])  # greedy order: Bombardment, Advance, Trench, Reinforcements
 
-# the table: (cards dealt, rounds) per stage by seats, first game / full game (digest B2)
-DEAL_FIRST = np.array([[0, 0], [0, 0], [5, 4], [4, 3], [3, 2]], dtype=np.int64)
-DEAL_FULL = np.array([[0, 0], [0, 0], [7, 6], [5, 4], [4, 3]], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -163,63 +174,142 @@ def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
 
 
 @njit(cache=True, nogil=True)
+def start_of_round(K, CARDS, p, sp, g, rng, log):
+    """Next-round effects; a card's "next round, choose at random" now applies; solo:
+    a resignation tile (per-round reading)."""
+    round_effects(K, CARDS, p, sp, g, rng, g[L.G_SEATS], g[L.G_FLAG], CL.T_NEXT_ROUND_START,
+                  log)
+    g[L.G_RANDOM_ROUND] = g[L.G_RANDOM_CHOICE]
+    g[L.G_RANDOM_CHOICE] = 0
+    receive_resignation_tile(p, g, False)
+
+
+@njit(cache=True, nogil=True)
+def turn_card(CARDS, p, g, rng, seat, chosen, log):
+    """The card a seat plays: chosen at the start of the round, or in the solo game
+    Villarroel's choice at the start of his turn and the top of Casanova's pile."""
+    if not p[L.P_SOLO]:
+        return chosen[seat]
+    if seat == CASANOVA:
+        return casanova_card(CARDS, p, g, rng, log)
+    return take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
+
+
+@njit(cache=True, nogil=True)
+def end_of_round(K, CARDS, p, sp, g, rng, log):
+    """End-of-round effects; competitive scoring; the Flag passes to the left, or
+    (competitive, not solo) to the lowest Sense/Fury card."""
+    seats, first = g[L.G_SEATS], g[L.G_FLAG]
+    round_effects(K, CARDS, p, sp, g, rng, seats, first, CL.T_END_OF_ROUND, log)
+    if p[L.P_COMPETITIVE]:
+        score_round(CARDS, p, g, first)
+        log_event(log, EV_SCORED, g[L.G_SENSE_FURY], g[L.G_VP], g[L.G_VP + 1])
+    if p[L.P_COMPETITIVE] and not p[L.P_SOLO]:
+        g[L.G_FLAG] = next_starting_player(CARDS, g, first)
+    else:
+        g[L.G_FLAG] = (first + 1) % seats
+
+
+@njit(cache=True, nogil=True)
 def play_round(K, DICE, CARDS, p, sp, g, rng, log):
     seats = g[L.G_SEATS]
-    round_effects(K, CARDS, p, sp, g, rng, seats, g[L.G_FLAG], CL.T_NEXT_ROUND_START, log)
+    start_of_round(K, CARDS, p, sp, g, rng, log)
     chosen = np.zeros(4, dtype=np.int64)
+    if not p[L.P_SOLO]:
+        for seat in range(seats):
+            chosen[seat] = take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
     for seat in range(seats):
-        chosen[seat] = take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
-    g[L.G_RANDOM_CHOICE] = 0
+        g[L.G_ROUND_CARD + seat] = 0
     for k in range(seats):
         seat = (g[L.G_FLAG] + k) % seats
-        reason = play_turn(K, DICE, CARDS, p, sp, g, rng, seat, chosen[seat], log)
+        card = turn_card(CARDS, p, g, rng, seat, chosen, log)
+        g[L.G_ROUND_CARD + seat] = card
+        reason = play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log)
         if reason != L.END_NONE:
             return reason
-    round_effects(K, CARDS, p, sp, g, rng, seats, g[L.G_FLAG], CL.T_END_OF_ROUND, log)
-    g[L.G_FLAG] = (g[L.G_FLAG] + 1) % seats  # the Flag passes to the left
+    end_of_round(K, CARDS, p, sp, g, rng, log)
     return L.END_NONE
 
 
 @njit(cache=True, nogil=True)
-def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
-    """The three cards left in each hand, shuffled; one at random is played."""
-    pool = np.zeros(4 * L.HAND_SIZE, dtype=np.int64)
+def stage_iv_card(p, g, rng):
+    """The three cards left in each hand (solo: Villarroel's, Casanova's pile and the
+    cancelled cards), shuffled; one drawn at random. 0 if none is left."""
+    pool = np.zeros(4 * L.HAND_SIZE + L.MAX_CANCELLED, dtype=np.int64)
     n = 0
-    for seat in range(g[L.G_SEATS]):
-        for slot in range(L.HAND_SIZE):
-            card = take_from_hand(g, seat, slot)
-            if card:
-                pool[n] = card
-                n += 1
-    if n == 0:
+    if p[L.P_SOLO]:
+        n = stage_iv_pool(g, pool)
+    else:
+        for seat in range(g[L.G_SEATS]):
+            for slot in range(L.HAND_SIZE):
+                card = take_from_hand(g, seat, slot)
+                if card:
+                    pool[n] = card
+                    n += 1
+    return 0 if n == 0 else pool[uniform_int(rng, n)]
+
+
+@njit(cache=True, nogil=True)
+def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
+    """One normal turn by the starting player (solo: always Villarroel) with the Stage IV
+    card; in the competitive game it is not scored (it counts in the fame)."""
+    if p[L.P_SOLO]:
+        g[L.G_FLAG] = VILLARROEL
+    card = stage_iv_card(p, g, rng)
+    if card == 0:
         return L.END_NONE
-    card = pool[uniform_int(rng, n)]
     g[L.G_STAGE_IV_CARD] = card
     return play_turn(K, DICE, CARDS, p, sp, g, rng, g[L.G_FLAG], card, log)
+
+
+@njit(cache=True, nogil=True)
+def choose_dice_order(p, g, rng, stage, log):
+    """Start of a stage: whether the active players order the Bourbon dice this stage
+    (free: always; sequential: never; partial: the players decide, for a fame bonus)."""
+    order = p[L.P_DICE_ORDER]
+    free = order == L.DICE_FREE
+    if order == L.DICE_PARTIAL:
+        free = chooses_dice_order(p, g, rng, stage)
+        if free:
+            g[L.G_DICE_CHOSEN] |= 1 << stage
+        log_event(log, EV_DICE_ORDER, stage, 1 if free else 0)
+    g[L.G_DICE_ORDER_FREE] = 1 if free else 0
+
+
+@njit(cache=True, nogil=True)
+def start_of_stage(CARDS, p, g, rng, stage, log):
+    g[L.G_STAGE] = stage
+    choose_dice_order(p, g, rng, stage, log)
+    sync_leader_flags(g, CARDS)  # some leaders' modifiers hold in some stages only
+    log_event(log, EV_STAGE, stage)
+    if stage < L.STAGE_IV:
+        deal(CARDS, p, g, stage, p[L.P_CARDS])
+        receive_resignation_tile(p, g, True)
 
 
 @njit(cache=True, nogil=True)
 def play_game(K, DICE, CARDS, p, sp, g, rng, log):
     """A whole game from the set-up position; returns the end reason."""
     build_piles(CARDS, p, g, rng)
-    g[L.G_FLAG] = uniform_int(rng, g[L.G_SEATS])  # "least time in Barcelona": random
-    table = DEAL_FULL if p[L.P_FULL] else DEAL_FIRST
-    per_seat, rounds = table[g[L.G_SEATS], 0], table[g[L.G_SEATS], 1]
+    if p[L.P_SOLO]:
+        g[L.G_FLAG] = CASANOVA  # the solo game's first starting player
+    else:
+        g[L.G_FLAG] = uniform_int(rng, g[L.G_SEATS])  # "least time in Barcelona": random
     for stage in range(3):
-        g[L.G_STAGE] = stage
-        sync_leader_flags(g, CARDS)  # some leaders' modifiers hold in some stages only
-        log_event(log, EV_STAGE, stage)
-        deal(CARDS, p, g, stage, per_seat)
-        for rnd in range(rounds):
+        start_of_stage(CARDS, p, g, rng, stage, log)
+        for rnd in range(p[L.P_ROUNDS]):
             g[L.G_ROUND] = rnd
             reason = play_round(K, DICE, CARDS, p, sp, g, rng, log)
             if reason != L.END_NONE:
                 return reason
-    g[L.G_STAGE] = L.STAGE_IV
-    sync_leader_flags(g, CARDS)
-    log_event(log, EV_STAGE, L.STAGE_IV)
+    start_of_stage(CARDS, p, g, rng, L.STAGE_IV, log)
     reason = play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log)
-    return L.END_SURVIVED if reason == L.END_NONE else reason
+    if reason != L.END_NONE:
+        return reason
+    if short_of_victory_level(p, g):
+        log_event(log, EV_DEFEAT_VP, total_vp(g), p[L.P_VICTORY_LEVEL])
+        return L.END_VICTORY_POINTS
+    return L.END_SURVIVED
 
 
 @njit(cache=True, nogil=True)
@@ -243,7 +333,11 @@ O_BOURBON_STRENGTH = 5
 O_TRENCH = 6
 O_MINE_EXPLOSIONS = 7
 O_CARDS_PLAYED = 8
-N_OUT = 9
+O_VP = 9  # + seat
+O_STAGE_IV_CARD = 13
+O_DICE_CHOSEN = 14
+O_CANCELLED = 15
+N_OUT = 16
 
 
 @njit(cache=True, nogil=True)
@@ -260,4 +354,9 @@ def record(K, sp, g, reason, out):
     out[O_TRENCH] = trench
     out[O_MINE_EXPLOSIONS] = g[L.G_MINE_EXPLOSIONS]
     out[O_CARDS_PLAYED] = g[L.G_CARDS_PLAYED]
+    for seat in range(4):
+        out[O_VP + seat] = g[L.G_VP + seat]
+    out[O_STAGE_IV_CARD] = g[L.G_STAGE_IV_CARD]
+    out[O_DICE_CHOSEN] = g[L.G_DICE_CHOSEN]
+    out[O_CANCELLED] = g[L.G_CANCELLED]
 

@@ -144,23 +144,35 @@ G_STAGE_IV_CARD = 50
 G_BOMBARD_BONUS = 51  # leaders: + spaces every Bombardment hits this turn ...
 G_BOMBARD_CAP = 52  # ... up to this many (0: no cap)
 G_PRIORITY_MASK = 53  # leaders: bit WAR_* set = that group costs its priority cost
-# 54..63: reserved for the turn structure (engine.py)
+G_RANDOM_ROUND = 54  # 1: this round's cards are chosen at random (G_RANDOM_CHOICE last round)
+# 55..63: reserved for the turn structure (engine.py)
 G_CARD_BASE = 64  # 64..127: the event-card system's own state (card_layout.py)
 # Event cards: three shuffled stage piles and the players' hands
 PILE_SIZE = 50
-HAND_SIZE = 16
+HAND_SIZE = 24  # solo: Casanova's pile grows with each Change 1 card
 G_PILE = 128  # + stage * PILE_SIZE: card numbers in draw order
 G_PILE_COUNT = 278  # + stage: cards in the pile
 G_PILE_NEXT = 281  # + stage: next card to draw
-G_HAND = 284  # + seat * HAND_SIZE: card numbers, 0 = empty slot
-N_G = 348
+G_HAND = 284  # + seat * HAND_SIZE: card numbers, 0 = empty slot (solo: Casanova's pile)
+# Competitive game (scoring.py)
+G_SENSE_FURY = 380  # the Sense/Fury pin: space 1..9
+G_VP = 381  # + seat: victory points
+G_ROUND_CARD = 385  # + seat: the card the seat played this round (0: none yet)
+G_DICE_CHOSEN = 389  # bit s set: the players chose the dice order in stage s (partial)
+# Solo game (solo.py)
+G_RESIGNATION = 390  # Villarroel's unused resignation tiles
+G_CANCELLED = 391  # Casanova's cards cancelled with a resignation tile (count) ...
+G_CANCELLED_CARDS = 392  # ... and their numbers (up to MAX_CANCELLED)
+MAX_CANCELLED = 24
+N_G = 416
 
 END_NONE = -1
-END_NAMES = ("survived", "coronela", "beach", "rubble")
+END_NAMES = ("survived", "coronela", "beach", "rubble", "victory_points")
 END_SURVIVED = 0
 END_CORONELA = 1
 END_BEACH = 2
 END_RUBBLE = 3
+END_VICTORY_POINTS = 4  # competitive: Stage IV resolved with too few VP among all players
 
 # The Twenty-Fourth War Council: the priority group of a card (full game)
 WAR_COUNCIL_NAMES = ("movement", "markers", "artillery", "defense", "all")
@@ -179,7 +191,23 @@ P_POLICY = 4
 P_CORONELA_LOSS_WEIGHT = 5  # policy: how dear a Coronela is against an infantry (x10)
 P_ALWAYS_PRIORITY = 6  # "Always Priority Cost": every action at its priority cost
 P_GREED = 7  # competitive policies: points against the city's safety (x10)
-N_P = 8
+P_COMPETITIVE = 8  # Sense/Fury scoring, VP, the Flag to the lowest card, fame
+P_SOLO = 9  # Villarroel (seat 0) and Casanova (seat 1)
+P_HALF_A_BOMB = 10  # "Given Half a Bomb"
+P_DICE_ORDER = 11  # DICE_*: who orders the Bourbon action dice
+P_MODERATING = 12  # "Moderating Sense and Fury": a card scores on a colour change
+P_VICTORY_LEVEL = 13  # competitive: VP needed among all players
+P_RESIGN_PER_ROUND = 14  # solo: a resignation tile each round (the Note) not each stage
+P_CARDS = 15  # cards dealt per seat and stage
+P_ROUNDS = 16  # rounds per stage
+P_DICE_CHOICE_FROM = 17  # policy, partial dice order: choose the order from this stage (1-4)
+P_RESIGN_BELOW = 18  # policy, solo: cancel a Casanova card scoring below this
+N_P = 19
+
+DICE_ORDER_NAMES = ("free", "sequential", "partial")
+DICE_FREE = 0
+DICE_SEQUENTIAL = 1
+DICE_PARTIAL = 2
 
 # Static components the kernels read, packed once into a tuple (``engine.board_tuple``)
 K_INFO = 0
@@ -243,6 +271,7 @@ EV_COMBAT = 7  # a = space, b = Bourbon value, c = Barcelonan value
 EV_HEAL = 8  # a = space, b = troop kind, c = count
 EV_DEFEAT = 9  # a = END_*
 EV_CAMP_PLACED = 10  # a = space, b = value
+EV_HALF_A_BOMB = 11  # a = marker, b = its new pin position
 
 HIT_NAMES = ("bastion defense", "Coronela", "infantry", "cannon", "barricade", "organ-gun",
              "rubble placed", "flipped to ruined", "ignored (ruined)")

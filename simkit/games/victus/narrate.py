@@ -8,7 +8,8 @@ from .barcelonans import EV_ACTION
 from .cards import Cards
 from .cards import narrate as narrate_card
 from .components import Components
-from .engine import EV_AP, EV_DIE, EV_STAGE, EV_TURN
+from .engine import EV_AP, EV_DEFEAT_VP, EV_DICE_ORDER, EV_DIE, EV_SCORED, EV_STAGE, EV_TURN
+from .solo import EV_CASANOVA_CARD, EV_RESIGNATION
 
 _FIELDS = {L.SP_CORONELA: "Coronela", L.SP_INFANTRY: "infantry"}
 _DISCS = ("reinforcements", "batteries", "mine")
@@ -54,6 +55,17 @@ def sentence(event, c: Components, cards: Cards) -> str | None:
                              f"Barcelonans {c3}",
         L.EV_HEAL: lambda: f"    healing: {_FIELDS.get(b, 'troop')} x{c3} -> {c.label(a)}",
         L.EV_CAMP_PLACED: lambda: f"    a value-{b} Bourbon tile on camp {c.label(a)}",
+        L.EV_HALF_A_BOMB: lambda: f"      Given Half a Bomb: {c.marker_names[a]} pin 1 space "
+                                  "counter-clockwise",
+        EV_SCORED: lambda: f"  end of round scoring: Sense/Fury pin on {a}; VP seat 1 {b}, "
+                           f"seat 2 {c3}",
+        EV_DICE_ORDER: lambda: f"  the players {'choose' if b else 'do not choose'} the "
+                               f"Bourbon dice order in Stage {_STAGES[a]}",
+        EV_DEFEAT_VP: lambda: f"  defeat: {a} VP among all players, below the victory "
+                              f"level {b}",
+        EV_CASANOVA_CARD: lambda: f"  Casanova's pile: card {a} comes up",
+        EV_RESIGNATION: lambda: f"  Villarroel spends a resignation tile on card {a} "
+                                f"({b} left)",
     }
     return texts[code]() if code in texts else f"    (event {code}: {a} {b} {c3})"
 

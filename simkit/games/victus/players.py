@@ -39,7 +39,7 @@ from .barcelonans import (
     send_worm,
 )
 from .combat import barcelonan_value
-from .hands import replace_card
+from .hands import add_to_hand, draw_event, hand_count, replace_card
 from .pieces import (
     disc_value,
     is_barcelona,
@@ -48,6 +48,7 @@ from .pieces import (
     threats,
     troops_in,
 )
+from .scoring import card_vp
 
 POLICIES = {
     "greedy": "keep the city alive: fire at threats, clear rubble, heal, reinforce, "
@@ -95,7 +96,8 @@ def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
         return True
     if improve_markers(K, p, sp, g, log):
         return True
-    if worst_card_score(CARDS, g, g[L.G_ACTIVE]) <= BAD_CARD and change_a_card(
+    hand = 0 if p[L.P_SOLO] else g[L.G_ACTIVE]  # solo: Villarroel holds the only hand
+    if worst_card_score(CARDS, g, hand) <= BAD_CARD and change_a_card(
             K, CARDS, p, g, rng, log):
         return True
     return fortify(K, p, sp, g, log)
@@ -395,6 +397,34 @@ def card_score(CARDS, card):
 
 
 @njit(cache=True, nogil=True)
+def card_value(CARDS, p, g, card):
+    """``card_score`` x 10, plus (competitive) the VP the card would score from the pin's
+    present space times the greed weight (x10)."""
+    value = 10 * card_score(CARDS, card)
+    if p[L.P_COMPETITIVE]:
+        value += p[L.P_GREED] * card_vp(CARDS, p, g[L.G_SENSE_FURY], card)[0]
+    return value
+
+
+@njit(cache=True, nogil=True)
+def unwanted(CARDS, p, g, rng, card):
+    """Solo: Villarroel cancels a Casanova card scoring below the ``resign_below`` weight
+    (``random``: a fair coin)."""
+    if p[L.P_POLICY] == RANDOM:
+        return uniform_int(rng, 2) == 1
+    return card_score(CARDS, card) < p[L.P_RESIGN_BELOW]
+
+
+@njit(cache=True, nogil=True)
+def chooses_dice_order(p, g, rng, stage):
+    """Partial dice order: whether the players choose the order this stage (``random``:
+    a fair coin; otherwise from the ``dice_choice_from_stage`` weight on)."""
+    if p[L.P_POLICY] == RANDOM:
+        return uniform_int(rng, 2) == 1
+    return stage + 1 >= p[L.P_DICE_CHOICE_FROM]
+
+
+@njit(cache=True, nogil=True)
 def choose_card(CARDS, p, g, rng, seat):
     """The slot of the card a seat puts face down (random when a card forces it)."""
     slots = np.empty(L.HAND_SIZE, dtype=np.int64)
@@ -403,11 +433,11 @@ def choose_card(CARDS, p, g, rng, seat):
         if g[L.G_HAND + seat * L.HAND_SIZE + slot] != 0:
             slots[n] = slot
             n += 1
-    if p[L.P_POLICY] == RANDOM or g[L.G_RANDOM_CHOICE]:
+    if p[L.P_POLICY] == RANDOM or g[L.G_RANDOM_ROUND]:
         return slots[uniform_int(rng, n)]
     best, best_score = slots[0], -(1 << 30)
     for k in range(n):
-        score = card_score(CARDS, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]])
+        score = card_value(CARDS, p, g, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]])
         if score > best_score:
             best, best_score = slots[k], score
     return best
@@ -439,6 +469,10 @@ def change_a_card(K, CARDS, p, g, rng, log):
         return False
     pay(K, p, g, L.A_CHANGE_CARD, 0, 0, log)
     for seat in range(g[L.G_SEATS]):
+        if p[L.P_SOLO] and seat == 1:  # Casanova: one more card shuffled into his pile
+            if hand_count(g, seat) < L.HAND_SIZE:
+                add_to_hand(g, seat, draw_event(g, g[L.G_STAGE]))
+            continue
         slot = worst_slot(CARDS, g, seat)
         if p[L.P_POLICY] == RANDOM:
             slot = random_slot(g, rng, seat)

@@ -1,17 +1,20 @@
-"""Scripted choices of the Barcelonan players, selected by integer id inside the kernels.
-
-So far: which piece absorbs a bombardment hit, and how a winning side spreads casualty
-points. (Card choice, dice order and action spending come with the full engine.)
+"""Scripted choices of the Barcelonan players inside the Bourbon actions, selected by
+integer id: which piece absorbs a bombardment hit, how a winning side spreads casualty
+points, which marker "Given Half a Bomb" costs. (Card choice, dice order and action
+spending are in ``players.py``.)
 """
 
 from numba import njit
 
+from simkit.rng import uniform_int
+
 from . import layout as L
 
-POLICIES = {
-    "greedy": "protect the Coronela (the defeat condition) and the cannons first",
-}
-GREEDY = 0
+RANDOM_POLICY = 1  # players.RANDOM
+
+# Given Half a Bomb: the pin the greedy players give up first (the Generalitat, the AP, last)
+HALF_A_BOMB_ORDER = (L.MARKER_PORT, L.MARKER_HOSPITAL, L.MARKER_GUNPOWDER_STORE,
+                     L.MARKER_GENERALITAT)
 
 
 @njit(cache=True, nogil=True)
@@ -60,3 +63,23 @@ def casualty_split(p, coronela, infantry, points):
             if cost < best:
                 best_c, best_i, best = lost_c, lost_i, cost
     return best_c, best_i
+
+
+@njit(cache=True, nogil=True)
+def half_a_bomb_marker(p, g, rng):
+    """The marker whose pin moves 1 space counter-clockwise, -1 if every pin is at its
+    lowest: ``random`` any movable one; otherwise Port, hospitals, Gunpowder Store, and
+    the Generalitat last."""
+    movable = 0
+    for marker in HALF_A_BOMB_ORDER:
+        if g[L.G_MARKER + marker] > 0:
+            movable += 1
+    if movable == 0:
+        return -1
+    pick = uniform_int(rng, movable) if p[L.P_POLICY] == RANDOM_POLICY else 0
+    for marker in HALF_A_BOMB_ORDER:
+        if g[L.G_MARKER + marker] > 0:
+            if pick == 0:
+                return marker
+            pick -= 1
+    return -1

@@ -1,48 +1,176 @@
-"""Victus rule knobs (rulebook "First Game", "Full Game", "End of the Game"; digest B2,
-B11) and the parameter vector the kernels read.
+"""Victus rule knobs and the integer vector ``p`` the kernels read.
 
-The standard rules are the Full Game for 2 players. The competitive, solo and difficulty
-variants of the rulebook extend this dataclass.
+Rulebook sections: "First Game", "Full Game", "Competitive Game Rules", "Adjusting the
+Difficulty", "Solo Game", "End of the Game" (digest B2, B11-B14). Every difficulty
+adjustment the rulebook offers is a knob; each knob does one thing, so a level does not
+move the numeric knobs: the presets (``data/presets.toml``) set them as the rulebook
+lists them (e.g. the first game's Coronela threshold 3 and table dice order).
+
+The scripted players' tunable weights are not rules: they are the policy's ``Weights``
+(``"greedy:greed=1.5"``).
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
+from simkit.errors import RulesError
 from simkit.games.base import RulesBase, knob
 
 from . import layout as L
 
-LEVELS = ("first_game", "full")
+LEVELS = ("first_game", "full", "competitive")
+RESIGNATION = ("per_stage", "per_round")
+
+# (cards dealt per seat, rounds) per stage by seats (solo: 2), digest B2
+DEAL_FIRST = {2: (5, 4), 3: (4, 3), 4: (3, 2)}
+DEAL_FULL = {2: (7, 6), 3: (5, 4), 4: (4, 3)}
 
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    level: str = knob("full", "first_game (simplified costs, only the \u2022 cards, no "
-                      "leaders) or full", choices=LEVELS)
-    players: int = knob(2, "players at the table (cards dealt and rounds per stage follow "
-                        "the rulebook's table)", range=(2, 4))
+    level: str = knob(
+        "full", "first_game (priority costs, only the \u2022 cards, no leaders), full, or "
+        "competitive (full plus Sense/Fury scoring, VP and fame)", choices=LEVELS)
+    players: int = knob(
+        2, "players at the table; 1 = the solo game (Villarroel and a fictional Casanova, "
+        "dealt as 2 players)", range=(1, 4))
     coronela_threshold: int = knob(
-        5, "defeat when fewer Coronela than this stand in Barcelona (first game 3, full 5)",
-        range=(1, 27))
+        5, "defeat when fewer Coronela than this stand in Barcelona (first game 3, full 5; "
+        "Mode 1: 1, Mode 2: 10)", range=(1, 27))
     rubble_threshold: int = knob(
-        15, "defeat when this many rubble/ruined tiles are on the board", range=(1, 33))
-    coronela_weight: float = knob(
-        1.5, "scripted players: how dear a Coronela is against an infantry when casualty "
-        "points are spread (an infantry weighs 3)", range=(0.0, 6.0))
+        15, "defeat when this many rubble/ruined tiles are on the board (Mode 1: 18, "
+        "Mode 2: 10)", range=(1, 33))
+    given_half_a_bomb: bool = knob(
+        False, "Given Half a Bomb: hits on a ruined space with nothing to absorb them move "
+        "one marker's pin 1 space counter-clockwise (once per space and event)")
+    dice_order: str = knob(
+        "free", "who orders the Bourbon action dice: free (the active player), sequential "
+        "(table order all game, as in the first game), partial (chosen or not per stage)",
+        choices=L.DICE_ORDER_NAMES)
+    always_priority_cost: bool = knob(
+        False, "Always Priority Cost: every action costs its priority cost, the cards' War "
+        "Council is ignored (and card 39's leader has no effect)")
+    moderating_sense_fury: bool = knob(
+        False, "Moderating Sense and Fury (competitive): a card scores only if the pin "
+        "changes colour, not merely group")
+    victory_level: int = knob(
+        50, "competitive: VP needed among all players after Stage IV (Mode 2: 80)",
+        range=(0, 300))
+    resignation_tiles: str = knob(
+        "per_stage", "solo: Villarroel receives a resignation tile at the start of each "
+        "stage (set-up text, Examples 30-31) or of each round (the Note)",
+        choices=RESIGNATION)
+    cards_per_stage: int = knob(
+        0, "cards dealt to each seat per stage; 0 = the rulebook's table (full: 7/5/4 for "
+        "2/3/4 players)", range=(0, 12))
+    rounds_per_stage: int = knob(
+        0, "rounds per stage; 0 = the rulebook's table (full: 6/4/3 for 2/3/4 players)",
+        range=(0, 11))
+    start_generalitat: int = knob(
+        0, "the Generalitat pin's starting value (the AP); 0 = the level's set-up (first "
+        "game 6, full 5)", range=(0, 6))
+    start_gunpowder_store: int = knob(
+        0, "the Gunpowder Store pin's starting value; 0 = the level's set-up (first game "
+        "5, full 4)", range=(0, 5))
+    reserve_coronela: int = knob(
+        -1, "Coronela in the Reserve at set-up; -1 = the level's set-up (first game 5, "
+        "full 3)", range=(-1, 5))
+    reserve_infantry: int = knob(
+        -1, "infantry in the Reserve at set-up; -1 = the level's set-up (first game 3, "
+        "full 2)", range=(-1, 3))
 
     @property
     def full(self) -> bool:
         return self.level != "first_game"
 
+    @property
+    def competitive(self) -> bool:
+        return self.level == "competitive"
 
-def params(rules: Rules, policy_id: int) -> np.ndarray:
-    """The rules as the integer vector ``p`` (offsets ``layout.P_*``)."""
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def seats(self) -> int:
+        return 2 if self.solo else self.players
+
+    def deal(self) -> tuple[int, int]:
+        """(cards dealt per seat, rounds) per stage."""
+        cards, rounds = (DEAL_FULL if self.full else DEAL_FIRST)[self.seats]
+        return self.cards_per_stage or cards, self.rounds_per_stage or rounds
+
+    def check(self) -> None:
+        if self.solo and not self.full:
+            raise RulesError("players = 1 (solo) needs level = full or competitive: the "
+                             "rulebook deals the solo game as a 2-player full game")
+        if self.moderating_sense_fury and not self.competitive:
+            raise RulesError("moderating_sense_fury changes the competitive scoring; it "
+                             "needs level = competitive")
+        if self.victory_level != 50 and not self.competitive:
+            raise RulesError("victory_level is the competitive game's VP target; it needs "
+                             "level = competitive")
+        if self.resignation_tiles != "per_stage" and not self.solo:
+            raise RulesError("resignation_tiles is a solo rule; it needs players = 1")
+        self._check_deal()
+
+    def _check_deal(self) -> None:
+        cards, rounds = self.deal()
+        if rounds >= cards:
+            raise RulesError(f"rounds_per_stage ({rounds}) must be below cards_per_stage "
+                             f"({cards}): Stage IV draws from the cards left in hand")
+        if cards * self.seats > 50:
+            raise RulesError(f"cards_per_stage ({cards}) x {self.seats} seats exceeds the "
+                             f"50 cards of a stage")
+        if cards + 2 * (cards - rounds) > L.HAND_SIZE - 4:
+            raise RulesError(f"cards_per_stage {cards} with rounds_per_stage {rounds} leaves "
+                             f"more cards in hand than the engine holds; keep "
+                             f"3 x cards - 2 x rounds <= {L.HAND_SIZE - 4}")
+
+
+@dataclass(frozen=True)
+class Weights(RulesBase):
+    """The scripted Barcelonan players' tunable weights (``greedy`` and ``fortify``)."""
+
+    KIND = "policy weight"
+
+    coronela_weight: float = knob(
+        1.5, "how dear a Coronela is against an infantry when casualty points are spread "
+        "(an infantry weighs 3)", range=(0.0, 6.0))
+    greed: float = knob(
+        1.0, "competitive: how much a card's VP count against its help to the city when "
+        "choosing a card (0 = ignore points)", range=(0.0, 10.0))
+    dice_choice_from_stage: int = knob(
+        1, "partial dice order: the players choose the order from this stage on (1-4; "
+        "5 = never, taking every stage's fame bonus)", range=(1, 5))
+    resign_below: int = knob(
+        -2, "solo: Villarroel cancels a Casanova card whose score (Almanac, leaders) is "
+        "below this", range=(-20, 20))
+
+
+def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
+    """The rules and the policy as the integer vector ``p`` (offsets ``layout.P_*``)."""
+    w = weights or Weights()
+    cards, rounds = rules.deal()
     p = np.zeros(L.N_P, dtype=np.int64)
     p[L.P_FULL] = rules.full
     p[L.P_PLAYERS] = rules.players
     p[L.P_CORONELA_THRESHOLD] = rules.coronela_threshold
     p[L.P_RUBBLE_THRESHOLD] = rules.rubble_threshold
     p[L.P_POLICY] = policy_id
-    p[L.P_CORONELA_LOSS_WEIGHT] = round(10 * rules.coronela_weight)
+    p[L.P_CORONELA_LOSS_WEIGHT] = round(10 * w.coronela_weight)
+    p[L.P_ALWAYS_PRIORITY] = rules.always_priority_cost
+    p[L.P_GREED] = round(10 * w.greed)
+    p[L.P_COMPETITIVE] = rules.competitive
+    p[L.P_SOLO] = rules.solo
+    p[L.P_HALF_A_BOMB] = rules.given_half_a_bomb
+    p[L.P_DICE_ORDER] = L.DICE_ORDER_NAMES.index(rules.dice_order)
+    p[L.P_MODERATING] = rules.moderating_sense_fury
+    p[L.P_VICTORY_LEVEL] = rules.victory_level
+    p[L.P_RESIGN_PER_ROUND] = rules.resignation_tiles == "per_round"
+    p[L.P_CARDS] = cards
+    p[L.P_ROUNDS] = rounds
+    p[L.P_DICE_CHOICE_FROM] = w.dice_choice_from_stage
+    p[L.P_RESIGN_BELOW] = w.resign_below
     return p

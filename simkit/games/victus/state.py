@@ -16,6 +16,7 @@ from simkit.errors import ComponentError
 
 from . import layout as L
 from .components import DATA, Components
+from .scoring import SENSE_FURY_START
 
 N_CHANCE = 14
 
@@ -115,4 +116,21 @@ def set_up(c: Components, full: bool) -> tuple[np.ndarray, np.ndarray]:
         sp[c.expedition, [L.SP_INFANTRY, L.SP_CORONELA]] = (1, 2)
     else:
         sp[c.reserve, [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]] = (2, 3, 5)
+    return sp, g
+
+
+def starting_position(c: Components, rules) -> tuple[np.ndarray, np.ndarray]:
+    """The set-up of ``rules``: the level's position, then the seats, the Sense/Fury pin on
+    R, and the starting marker values and Reserve the rules override."""
+    sp, g = set_up(c, rules.full)
+    g[L.G_SEATS] = rules.seats
+    g[L.G_SENSE_FURY] = SENSE_FURY_START
+    for marker, value in ((L.MARKER_GENERALITAT, rules.start_generalitat),
+                          (L.MARKER_GUNPOWDER_STORE, rules.start_gunpowder_store)):
+        if value:
+            g[L.G_MARKER + marker] = list(c.marker_values[marker]).index(value)
+    for field, count in ((L.SP_CORONELA, rules.reserve_coronela),
+                         (L.SP_INFANTRY, rules.reserve_infantry)):
+        if count >= 0:
+            sp[c.reserve, field] = count
     return sp, g

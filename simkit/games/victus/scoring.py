@@ -1,0 +1,142 @@
+"""The competitive game's scoring (rulebook "Competitive Game Rules", "Adjusting the
+Difficulty"; digest B12, B13, 1.C 7-8): the Sense/Fury marker, VP, the next starting
+player, the VP defeat and the fame of the winner.
+
+The Sense/Fury marker is printed on the board, not reconstructed: 9 spaces, 1-3 the
+ochre Sense group, 4-6 the red centre (R = 5, the set-up space), 7-9 the ochre Fury group.
+
+Readings of what the rulebook leaves open:
+- the next starting player's tie: "the player seated closest (counter-clockwise) to whoever
+  was the starting player" is read as the tied seats in counter-clockwise order from the
+  starting player's right-hand neighbour, the starting player himself last;
+- the victory level's fame term, "+1/-1 for every 3 VP more or fewer", counts whole steps
+  of 3 (rounded toward 50).
+"""
+
+import numpy as np
+from numba import njit
+
+from . import card_layout as CL
+from . import layout as L
+
+SENSE_FURY_SPACES = 9
+SENSE_FURY_START = 5  # R
+
+# fame bonuses and penalties of the difficulty adjustments (digest B13)
+FAME_HALF_A_BOMB = 8
+FAME_SEQUENTIAL_DICE = 15
+FAME_ALWAYS_PRIORITY = -15
+FAME_MODERATING = 10
+
+
+@njit(cache=True, nogil=True)
+def move_pin(start, points):
+    """The space the pin ends on: Sense (negative) left, Fury right, clamped at the ends."""
+    return min(SENSE_FURY_SPACES, max(1, start + points))
+
+
+@njit(cache=True, nogil=True)
+def group_of(space):
+    """0 Sense (ochre), 1 centre (red), 2 Fury (ochre)."""
+    return (space - 1) // 3
+
+
+@njit(cache=True, nogil=True)
+def card_scores(p, start, end):
+    """Standard: the pin changed group of 3. Moderating: the pin changed colour."""
+    if p[L.P_MODERATING]:
+        return (group_of(start) == 1) != (group_of(end) == 1)
+    return group_of(start) != group_of(end)
+
+
+@njit(cache=True, nogil=True)
+def card_vp(CARDS, p, pin, card):
+    """The VP ``card`` would score with the pin on ``pin``, and where the pin ends."""
+    points = CARDS[CL.C_META][card, CL.M_SENSE_FURY]
+    end = move_pin(pin, points)
+    return (abs(points) if card_scores(p, pin, end) else 0), end
+
+
+@njit(cache=True, nogil=True)
+def score_round(CARDS, p, g, first):
+    """End of round: from the starting player clockwise, each seat's card moves the pin
+    and scores its points if the pin changed group (colour, when moderating)."""
+    seats = g[L.G_SEATS]
+    for k in range(seats):
+        seat = (first + k) % seats
+        card = g[L.G_ROUND_CARD + seat]
+        if card:
+            vp, g[L.G_SENSE_FURY] = card_vp(CARDS, p, g[L.G_SENSE_FURY], card)
+            g[L.G_VP + seat] += vp
+
+
+@njit(cache=True, nogil=True)
+def next_starting_player(CARDS, g, first):
+    """The seat with the lowest Sense/Fury value on its card this round; ties go to the
+    tied seat closest counter-clockwise to the starting player, who comes last."""
+    seats = g[L.G_SEATS]
+    best, lowest = first, 1 << 30
+    for k in range(1, seats + 1):
+        seat = (first - k) % seats
+        card = g[L.G_ROUND_CARD + seat]
+        if card:
+            value = abs(CARDS[CL.C_META][card, CL.M_SENSE_FURY])
+            if value < lowest:
+                best, lowest = seat, value
+    return best
+
+
+@njit(cache=True, nogil=True)
+def total_vp(g):
+    total = 0
+    for seat in range(g[L.G_SEATS]):
+        total += g[L.G_VP + seat]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def short_of_victory_level(p, g):
+    """After Stage IV: all players' VP together are below the victory level."""
+    return p[L.P_COMPETITIVE] == 1 and total_vp(g) < p[L.P_VICTORY_LEVEL]
+
+
+@njit(cache=True, nogil=True)
+def fame_winner(g):
+    """The seat with the most VP, or -1 when several share the fame."""
+    best, most, shared = -1, -1, False
+    for seat in range(g[L.G_SEATS]):
+        vp = g[L.G_VP + seat]
+        if vp > most:
+            best, most, shared = seat, vp, False
+        elif vp == most:
+            shared = True
+    return -1 if shared else best
+
+
+def difficulty_fame(p: np.ndarray, dice_chosen) -> np.ndarray:
+    """The fame bonuses and penalties of the difficulty adjustments in play, for a won game
+    (all four stages played); ``dice_chosen``: the G_DICE_CHOSEN bits, one per game."""
+    fixed = (15 - int(p[L.P_RUBBLE_THRESHOLD])) + int((int(p[L.P_VICTORY_LEVEL]) - 50) / 3)
+    fixed += FAME_HALF_A_BOMB * int(p[L.P_HALF_A_BOMB])
+    fixed += FAME_ALWAYS_PRIORITY * int(p[L.P_ALWAYS_PRIORITY])
+    fixed += FAME_MODERATING * int(p[L.P_MODERATING])
+    if p[L.P_DICE_ORDER] == L.DICE_SEQUENTIAL:
+        fixed += FAME_SEQUENTIAL_DICE
+    chosen = np.asarray(dice_chosen, dtype=np.int64)
+    fame = np.full(chosen.shape, fixed, dtype=np.int64)
+    if p[L.P_DICE_ORDER] == L.DICE_PARTIAL:
+        for stage in range(4):
+            fame += np.where(chosen >> stage & 1, -(stage + 1), stage + 1)
+    return fame
+
+
+def fame(p: np.ndarray, vp_total, stage_iv_points, coronela, rubble, dice_chosen=0):
+    """The fame of the winner (digest B12): all players' VP, the Stage IV card (Sense its
+    value, Fury double), the Coronela threshold, +1 per Coronela in Barcelona, -1 per
+    rubble/ruined tile, and the difficulty adjustments' bonuses and penalties. Arrays
+    (one entry per game) or scalars."""
+    points = np.asarray(stage_iv_points, dtype=np.int64)
+    stage_iv = np.where(points > 0, 2 * points, -points)
+    return (np.asarray(vp_total, dtype=np.int64) + stage_iv + int(p[L.P_CORONELA_THRESHOLD])
+            + np.asarray(coronela, dtype=np.int64) - np.asarray(rubble, dtype=np.int64)
+            + difficulty_fame(p, dice_chosen))

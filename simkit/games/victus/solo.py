@@ -1,0 +1,99 @@
+"""The solo game: Villarroel (seat 0, the real player) and Casanova (seat 1, fictional)
+(rulebook "Solo Game"; digest B14, Examples 30-31).
+
+Casanova's pile of cards to play is kept in his hand slots: it is reshuffled whenever
+cards join it, so its top card is a uniform draw among the cards in it. Villarroel's
+resignation tiles cancel Casanova's cards, which are set aside for Stage IV's pool.
+
+Readings of what the rulebook leaves open:
+- resignation tiles arrive at the start of each stage (the set-up text, Examples 30 and 31,
+  and the 3 tiles in the box); the Note's "at the start of each round" is the knob
+  ``resignation_tiles = "per_round"``;
+- Change 1 card gives Casanova one more card shuffled into his pile and takes none from it
+  (he has no hand to discard from), as the digest's card count (k + n x c) has it;
+- Villarroel never cancels Casanova's last card (the rulebook does not say what an empty
+  pile would play).
+"""
+
+from numba import njit
+
+from simkit.eventlog import log_event
+from simkit.rng import uniform_int
+
+from . import layout as L
+from .hands import hand_count, take_from_hand
+from .players import unwanted
+
+VILLARROEL = 0
+CASANOVA = 1
+
+EV_RESIGNATION = 40  # a = card cancelled, b = tiles left
+EV_CASANOVA_CARD = 41  # a = card drawn from Casanova's pile
+
+
+@njit(cache=True, nogil=True)
+def receive_resignation_tile(p, g, start_of_stage):
+    """Villarroel's resignation tile: at the start of each stage, or of each round."""
+    if p[L.P_SOLO] and (p[L.P_RESIGN_PER_ROUND] != start_of_stage):
+        g[L.G_RESIGNATION] += 1
+
+
+@njit(cache=True, nogil=True)
+def draw_from_pile(g, rng):
+    """The top card of Casanova's shuffled pile (a uniform draw), 0 if it is empty."""
+    n = hand_count(g, CASANOVA)
+    if n == 0:
+        return 0
+    pick = uniform_int(rng, n)
+    for slot in range(L.HAND_SIZE):
+        if g[L.G_HAND + CASANOVA * L.HAND_SIZE + slot]:
+            if pick == 0:
+                return take_from_hand(g, CASANOVA, slot)
+            pick -= 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def cancel(g, card, log):
+    """Spend a resignation tile: the card lies face up beside the pile with the tile."""
+    g[L.G_RESIGNATION] -= 1
+    g[L.G_CANCELLED_CARDS + g[L.G_CANCELLED]] = card
+    g[L.G_CANCELLED] += 1
+    log_event(log, EV_RESIGNATION, card, g[L.G_RESIGNATION])
+
+
+@njit(cache=True, nogil=True)
+def may_cancel(g):
+    """A tile left, another card in the pile, and no effect forcing a random card."""
+    return (g[L.G_RESIGNATION] > 0 and not g[L.G_RANDOM_ROUND]
+            and hand_count(g, CASANOVA) > 0 and g[L.G_CANCELLED] < L.MAX_CANCELLED)
+
+
+@njit(cache=True, nogil=True)
+def casanova_card(CARDS, p, g, rng, log):
+    """Casanova's card this turn: the top of his pile, cancelled with resignation tiles
+    (several in a row if need be) while Villarroel's policy finds it ``unwanted``."""
+    card = draw_from_pile(g, rng)
+    log_event(log, EV_CASANOVA_CARD, card)
+    while card and may_cancel(g) and unwanted(CARDS, p, g, rng, card):
+        cancel(g, card, log)
+        card = draw_from_pile(g, rng)
+        log_event(log, EV_CASANOVA_CARD, card)
+    return card
+
+
+@njit(cache=True, nogil=True)
+def stage_iv_pool(g, pool):
+    """Stage IV: Casanova's remaining pile, the cancelled cards and Villarroel's hand.
+    Fills ``pool`` and returns how many cards it holds."""
+    n = 0
+    for seat in (VILLARROEL, CASANOVA):
+        for slot in range(L.HAND_SIZE):
+            card = take_from_hand(g, seat, slot)
+            if card:
+                pool[n] = card
+                n += 1
+    for k in range(g[L.G_CANCELLED]):
+        pool[n] = g[L.G_CANCELLED_CARDS + k]
+        n += 1
+    return n
