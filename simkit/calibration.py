@@ -100,12 +100,14 @@ def candidates(knob, steps: int = 21, values=None) -> list:
 def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, rules=None,
               policy=None, n_games: int = 20_000, seed: int = 0, until_ci: float | None = None,
               max_games: int | None = None, n_jobs: int = 1, values=None,
-              steps: int = 21) -> Calibration:
+              steps: int = 21, backend: str = "loky", client=None) -> Calibration:
     """Find the adjacent values of ``knob`` whose ``side`` win rate brackets ``target``.
 
     ``rules`` (a preset name, a dict of overrides or a Rules) and ``policy`` fix
     everything else; each value plays ``n_games`` games of ``seed`` (or until every
-    rate's 95% half-width is below ``until_ci``).
+    rate's 95% half-width is below ``until_ci``). ``n_jobs``, ``backend`` and ``client``
+    are passed to ``simkit.simulate`` (``backend="dask"`` runs on ``client`` or the
+    current dask.distributed client).
     """
     from simkit.runner import simulate
 
@@ -125,7 +127,7 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
         if i not in played:
             frame = simulate(game, n_games, seed=seed, rules=base.replace({knob: allowed[i]}),
                              policy=policy, n_jobs=n_jobs, until_ci=until_ci,
-                             max_games=max_games)
+                             max_games=max_games, backend=backend, client=client)
             wins = int((frame["winner"] == side).sum())
             played[i] = Evaluation(allowed[i], stats.wilson(wins, len(frame)), len(frame))
         return played[i]

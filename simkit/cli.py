@@ -1,4 +1,4 @@
-"""The ``simkit`` command: games, run, sweep, report, calibrate, trace, prob.
+"""The ``simkit`` command: games, run, sweep, report, ladder, calibrate, trace, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -77,7 +77,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", type=Path, help="experiment file (see experiments/README.md)")
     p.add_argument("--out", type=Path, default=None, help="experiment folder "
                    "[results/<name>]")
+    p.add_argument("--games", type=int, default=None, help="games per cell instead of the "
+                   "file's (a smaller run of the same experiment; recorded in the folder, "
+                   "which refuses a later run at fewer games per cell)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores) [1]")
+    _add_backend_options(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(handler=cmd_sweep)
 
@@ -87,6 +91,12 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, help="folder for the report "
                    "[RESULTS_DIR]")
     p.set_defaults(handler=cmd_report)
+
+    p = sub.add_parser("ladder", help="difficulty ladder: every cell of an experiment "
+                       "folder ordered by win rate, with 95%% intervals and paired gaps")
+    p.add_argument("results", type=Path, metavar="RESULTS_DIR")
+    p.add_argument("--side", default=None, help="whose win rate [the first side]")
+    p.set_defaults(handler=cmd_ladder)
 
     p = sub.add_parser("calibrate", help="find the adjacent values of a numeric knob whose "
                        "win rate brackets a target")
@@ -103,6 +113,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-games", type=int, default=None, help="cap for --until-ci "
                    "[100 x --games]")
     p.add_argument("--steps", type=int, default=21, help="grid size for a float knob [21]")
+    _add_backend_options(p)
     p.set_defaults(handler=cmd_calibrate)
 
     p = sub.add_parser("trace", help="narrate one game turn by turn")
@@ -126,6 +137,22 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
                    help="change one rule knob (repeatable)")
     p.add_argument("--policy", action="append", default=[], metavar="NAME|SIDE=NAME",
                    help="policy for every side, or for one side (repeatable)")
+
+
+def _add_backend_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                   help="loky (local processes) or dask (a dask.distributed cluster) [loky]")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS", help="dask scheduler "
+                   "address, with --backend dask (default: a local cluster of --jobs "
+                   "workers)")
+
+
+def _check_backend_options(args) -> None:
+    if args.scheduler and args.backend != "dask":
+        raise UsageError("--scheduler needs --backend dask")
+    if args.jobs < 1 and args.jobs != -1:
+        raise UsageError(f"--jobs must be a positive integer or -1 (all cores), got "
+                         f"{args.jobs}")
 
 
 def _rules(game, args):
@@ -266,19 +293,28 @@ def _format_rates(column: str, table: pd.DataFrame) -> str:
 def cmd_sweep(args, _extra) -> None:
     from simkit.experiment import SweepInfo, load_experiment, sweep
 
-    experiment = load_experiment(args.file)
+    _check_backend_options(args)
+    experiment = load_experiment(args.file).with_games(args.games)
     info = SweepInfo()
-    summary = sweep(args.file, args.out, n_jobs=args.jobs, progress=not args.no_progress,
-                    info=info)
+    with _dask_client(args) as client:
+        summary = sweep(args.file, args.out, games=args.games, n_jobs=args.jobs,
+                        progress=not args.no_progress, backend=args.backend, client=client,
+                        info=info)
     print(sweep_summary(experiment, summary, info))
 
 
 def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
     game = games.get(experiment.game)
     per_cell = (f"{experiment.games:,} games per cell" if experiment.until_ci is None else
-                f"until every 95% half-width < {experiment.until_ci:g}")
+                f"until every 95% half-width < {experiment.until_ci:g} (first batch "
+                f"{experiment.games:,})")
+    if experiment.file_games:
+        per_cell += f" (the file asks for {experiment.file_games:,})"
     lines = [f"experiment {experiment.name} ({experiment.game}): {info.cells} cells, "
              f"{per_cell}, seed {experiment.seed}"]
+    if info.extended_from:
+        lines.append(f"extending {info.out} from {info.extended_from:,} to "
+                     f"{experiment.games:,} games per cell")
     side = next((s for s in game.sides if f"winner_{s}" in summary), None)
     width = max(14, *(len(c) for c in summary["cell"]))
     header = f"{'cell':{width + 2}} {'games':>10}"
@@ -296,7 +332,10 @@ def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
         lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s")
     else:
         lines.append("played no new game: every cell was already in the folder")
-    lines.append(f"results: {info.out} (summary.csv; simkit report {info.out})")
+    lines.append(f"results: {info.out} (summary.csv; simkit report {info.out}; simkit ladder "
+                 f"{info.out})")
+    if game.caveat:
+        lines.append(f"caveat: {game.caveat}")
     return "\n".join(lines)
 
 
@@ -311,18 +350,55 @@ def cmd_report(args, _extra) -> None:
     print(textwrap.fill(report.findings, width=90))
 
 
+# -- ladder --------------------------------------------------------------------------
+
+
+def cmd_ladder(args, _extra) -> None:
+    from simkit.report import collect, ladder
+
+    data = collect(args.results, side=args.side)
+    print(ladder_summary(data, ladder(data)))
+
+
+def ladder_summary(data, table: pd.DataFrame) -> str:
+    """The ladder as text: one line per rung, then which gaps are not established."""
+    side = data.side
+    labels = [f"{r.cell} (= {r.also})" if r.also else r.cell for r in table.itertuples()]
+    width = max(14, *(len(x) for x in labels))
+    lines = [f"difficulty ladder of {data.head['name']} ({data.game.name}): {len(table)} "
+             f"cells by {side} win rate, highest first",
+             f"{'rung':>4}  {'cell':{width}} {'games':>10} {side + ' win':>14}   "
+             f"{'95% interval':20} {'vs base':>8}   gap to next rung (paired)"]
+    for label, r in zip(labels, table.itertuples(), strict=True):
+        gap = ("" if pd.isna(r.gap) else
+               f"{r.gap * 100:+.2f} [{r.gap_low * 100:+.2f}, {r.gap_high * 100:+.2f}]"
+               + ("" if r.separated else "  not separated"))
+        lines.append(f"{r.rung:>4}  {label:{width}} {r.games:>10,} {r.rate:>14.2%}   "
+                     f"{f'[{r.low:.2%}, {r.high:.2%}]':20} {r.vs_base * 100:>+8.2f}   {gap}")
+    unseparated = int((table["separated"] == False).sum())  # noqa: E712 (nullable)
+    lines.append(f"win rates with Wilson 95% intervals; vs base and gaps in points, paired "
+                 f"on the same games (McNemar, Holm over the {max(len(table) - 1, 0)} gaps): "
+                 f"{unseparated} gap(s) not significant at 5%")
+    if data.game.caveat:
+        lines.append(f"caveat: {data.game.caveat}")
+    return "\n".join(lines)
+
+
 # -- calibrate -----------------------------------------------------------------------
 
 
 def cmd_calibrate(args, _extra) -> None:
     from simkit.calibration import calibrate
 
+    _check_backend_options(args)
     game = games.get(args.game)
     rules, policy = _rules(game, args), _policy(game, args)
-    result = calibrate(game, args.knob, args.target, side=args.side, rules=rules,
-                       policy=policy, n_games=args.games, seed=args.seed,
-                       until_ci=args.until_ci, max_games=args.max_games, n_jobs=args.jobs,
-                       steps=args.steps)
+    with _dask_client(args) as client:
+        result = calibrate(game, args.knob, args.target, side=args.side, rules=rules,
+                           policy=policy, n_games=args.games, seed=args.seed,
+                           until_ci=args.until_ci, max_games=args.max_games,
+                           n_jobs=args.jobs, steps=args.steps, backend=args.backend,
+                           client=client)
     print(calibration_summary(game, result, rules, policy, args))
 
 

@@ -46,8 +46,12 @@ the line where it can be found, the problem and what is allowed.
 
 ``sweep(path)`` runs every cell into ``<out>/cells/<slug>/`` (a results folder each, so
 a rerun resumes), writes ``<out>/experiment.json`` (the spec and cell list) and
-``<out>/summary.csv`` (``summarize``). A folder holding another experiment is refused;
-changing only ``games``, ``until_ci``, ``max_games`` or ``description`` extends the run.
+``<out>/summary.csv`` (``summarize``). ``sweep(path, games=N)`` plays N games per cell
+instead of the file's ``games`` (a smaller run of the same experiment); the folder
+records the size played and the file's. A folder holding another experiment is refused;
+changing only ``games``, ``until_ci``, ``max_games`` or ``description`` extends the run,
+but a rerun asking for fewer games per cell than the folder was run with is refused (it
+would report a subset of the folder's games as if it were the whole run).
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ import re
 import sys
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +82,7 @@ FORMAT = 1
 MAX_CELLS = 10_000
 DEFAULT_FIRST_BATCH = 10_000
 # identity of an experiment folder: everything but these may not change between runs
-_EXTENDABLE = ("games", "until_ci", "max_games", "description")
+_EXTENDABLE = ("games", "file_games", "until_ci", "max_games", "description")
 
 _EXPERIMENT_KEYS = {
     "name": "results folder name (letters, digits, _ . -)",
@@ -135,12 +139,25 @@ class Experiment:
     seed: int
     sweeps: list[dict] = field(default_factory=list)
     cells: list[Cell] = field(default_factory=list)
+    file_games: int | None = None  # the file's games when ``games`` was overridden
+
+    def with_games(self, n_games: int | None) -> Experiment:
+        """This experiment played at ``n_games`` per cell instead of the file's ``games``
+        (``None``: unchanged). UsageError unless a positive integer within max_games."""
+        if n_games is None:
+            return self
+        if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
+            raise UsageError(f"games per cell must be a positive integer, got {n_games!r}")
+        if self.max_games is not None and n_games > self.max_games:
+            raise UsageError(f"games per cell ({n_games:,}) exceeds the file's max_games "
+                             f"({self.max_games:,})")
+        return replace(self, games=n_games, file_games=self.file_games or self.games)
 
     def spec(self) -> dict:
         """What ``experiment.json`` holds (JSON types only)."""
         head = {k: getattr(self, k) for k in ("name", "game", "description", "preset",
-                                             "rules", "policy", "games", "until_ci",
-                                             "max_games", "seed")}
+                                             "rules", "policy", "games", "file_games",
+                                             "until_ci", "max_games", "seed")}
         return _jsonable({"format": FORMAT, "experiment": head, "sweeps": self.sweeps,
                           "cells": [c.to_dict() for c in self.cells]})
 
@@ -517,22 +534,32 @@ class SweepInfo:
     cells: int = 0
     games_played: int = 0
     seconds: float = 0.0
+    games: int = 0  # games per cell asked (the first batch with until_ci)
+    extended_from: int | None = None  # the folder's games per cell before, if fewer
 
 
-def sweep(path, out=None, *, n_jobs: int = 1, progress: bool = False,
+def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
+          progress: bool = False, backend: str = "loky", client=None,
           info: SweepInfo | None = None) -> pd.DataFrame:
     """Run every cell of the experiment file ``path`` into ``out`` (default
     ``results/<name>``); returns ``summarize(out)``, also written to ``summary.csv``.
 
-    Rerunning resumes: cells and games already in the folder are not played again.
+    ``games``: games per cell instead of the file's (a smaller or larger run of the same
+    experiment, recorded in the folder). ``backend``/``client``: as for
+    ``simkit.simulate`` (``"dask"`` runs the chunks on ``client``, or the current
+    dask.distributed client). Rerunning resumes: cells and games already in the folder
+    are not played again; asking for more games per cell extends them
+    (``info.extended_from``); asking for fewer than the folder was run with is refused.
     """
-    from simkit.runner import RunInfo, simulate
+    from simkit.runner import BACKENDS, RunInfo, simulate
 
-    experiment = load_experiment(path)
+    experiment = load_experiment(path).with_games(games)
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     out = Path(out) if out is not None else Path("results") / experiment.name
     info = info if info is not None else SweepInfo()
-    info.out, info.cells = out, len(experiment.cells)
-    prepare_folder(out, experiment)
+    info.out, info.cells, info.games = out, len(experiment.cells), experiment.games
+    info.extended_from = prepare_folder(out, experiment)
     folders = [out / CELLS_DIR / cell.slug for cell in experiment.cells]
     total = experiment.games * len(folders)
     done = sum(_games_done(f, experiment.games) for f in folders)
@@ -552,7 +579,7 @@ def sweep(path, out=None, *, n_jobs: int = 1, progress: bool = False,
                      rules=cell.rules, policy=cell.policy, n_jobs=n_jobs,
                      progress=advance if progress else False, out=folder,
                      until_ci=experiment.until_ci, max_games=experiment.max_games,
-                     info=run)
+                     backend=backend, client=client, info=run)
             info.games_played += run.games_played
     info.seconds = time.perf_counter() - started
     summary = summarize(out)
@@ -567,19 +594,32 @@ def _games_done(folder: Path, n_games: int) -> int:
     return n_games - sum(b - a for a, b in missing_ranges(done, n_games))
 
 
-def prepare_folder(out: Path, experiment: Experiment) -> None:
-    """Create ``out`` with ``experiment.json``, or check it holds this experiment."""
+def prepare_folder(out: Path, experiment: Experiment) -> int | None:
+    """Create ``out`` with ``experiment.json``, or check it holds this experiment at no
+    more games per cell than asked. Returns the folder's previous games per cell when
+    this run asks for more (the run extends it), else None."""
     spec = experiment.spec()
+    extended_from = None
     if out.exists() and not out.is_dir():
         raise StoreError(f"experiment folder {out} exists and is not a folder")
     if (out / EXPERIMENT_FILE).exists():
-        _check_same_experiment(out, read_experiment(out), spec)
+        stored = read_experiment(out)
+        _check_same_experiment(out, stored, spec)
+        before = stored["experiment"].get("games")
+        if isinstance(before, int) and before > experiment.games:
+            raise StoreError(f"{out} was run with {before:,} games per cell; this run asks "
+                             f"for {experiment.games:,}: ask for {before:,} or more (e.g. "
+                             f"--games {before}) to resume or extend it, or choose another "
+                             "--out folder")
+        if isinstance(before, int) and before < experiment.games:
+            extended_from = before
     elif out.exists() and any(out.iterdir()):
         raise StoreError(f"{out} is not empty and holds no {EXPERIMENT_FILE}; choose an "
                          "empty or new folder for the experiment")
     out.mkdir(parents=True, exist_ok=True)
     text = json.dumps(spec, indent=2)
     _write_atomic(out / EXPERIMENT_FILE, lambda tmp: Path(tmp).write_text(text))
+    return extended_from
 
 
 def _check_same_experiment(out: Path, stored: dict, spec: dict) -> None:

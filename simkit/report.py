@@ -11,6 +11,10 @@ folder and writes, beside the results (or into ``out``):
 * end-reason shares (stacked bars), the distribution of ``turns``;
 * a sensitivity "tornado" (per knob, the range of its cells' differences from base) and,
   for numeric knobs swept one at a time, the win rate against the knob's value;
+* a difficulty ladder (``ladder``): every cell - presets, knob settings, policies -
+  ordered by the side's win rate, highest first, with its Wilson interval, its paired
+  difference from the base and the paired gap to the next rung (Holm-corrected over the
+  gaps), so a designer sees which settings are really harder than which;
 * side balance (Ludii-style: balance = 1 - (max - min) of the sides' win rates, which is
   1 - |p1 - p2| for two sides; decisiveness = share of games some side won; duration =
   mean turns) for games of two or more sides;
@@ -36,11 +40,12 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from simkit import games, stats
-from simkit.errors import StoreError
+from simkit.errors import StoreError, UsageError
 from simkit.experiment import cell_folders, cell_schema, format_value, load_cell, summarize
 
 SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
-            "Game length", "Sensitivity", "Win rate by knob value", "Side balance", "Cells")
+            "Game length", "Sensitivity", "Win rate by knob value", "Difficulty ladder",
+            "Side balance", "Cells")
 ALPHA = 0.05
 
 
@@ -70,12 +75,18 @@ class Report:
 # -- numbers -----------------------------------------------------------------------------
 
 
-def collect(path) -> ReportData:
+def collect(path, side: str | None = None) -> ReportData:
+    """Read an experiment or results folder. ``side``: the winner category whose win rate
+    is compared (default: the game's first side that can win)."""
     head, cells = cell_folders(path)
     game = games.get(head["game"])
-    summary = summarize(path)
     categories = cell_schema(cells[0][1])["winner"]["categories"]
-    side = next((s for s in game.sides if s in categories), categories[0])
+    if side is None:
+        side = next((s for s in game.sides if s in categories), categories[0])
+    elif side not in categories:
+        raise UsageError(f"unknown side {side!r} for {game.name}; winners: "
+                         f"{', '.join(categories)}")
+    summary = summarize(path)
     return ReportData(head, game, cells, summary, side, differences(cells, side),
                       turn_counts(cells))
 
@@ -171,6 +182,77 @@ def curves(data: ReportData) -> dict[str, pd.DataFrame]:
         points = points.sort_values("value").drop_duplicates("value")
         if len(points) >= 2:
             out[knob] = points.reset_index(drop=True)
+    return out
+
+
+LADDER_COLUMNS = ["rung", "cell", "kind", "knob", "value", "also", "games", "rate", "low",
+                  "high", "vs_base", "vs_base_low", "vs_base_high", "gap", "gap_low",
+                  "gap_high", "gap_p_value", "gap_p_holm", "separated"]
+
+
+def ladder(source, side: str | None = None) -> pd.DataFrame:
+    """The difficulty ladder: every cell ordered by ``side``'s win rate, highest first.
+
+    ``source`` is an experiment or results folder (or a ``ReportData`` from ``collect``).
+    One row per cell (a merged duplicate is named in ``also``): ``rate``/``low``/``high``
+    are the win rate and its Wilson 95% interval (``summarize``); ``vs_base*`` the paired
+    difference from the base cell (as in the report); ``gap*`` the paired difference
+    from the next rung down on the same games (Newcombe interval, exact McNemar p-value,
+    Holm-corrected over the gaps), and ``separated`` whether that gap is significant at
+    5% - if not, the two rungs' order is not established. The last rung has no gap.
+    Ties keep the cells' order in the experiment.
+    """
+    data = source if isinstance(source, ReportData) else collect(source, side)
+    rates = data.summary.set_index("cell")
+    vs_base = data.differences.set_index("cell")
+    rows = []
+    for cell, _ in data.cells:
+        label = cell["label"]
+        is_base = label == data.cells[0][0]["label"]
+        d = None if is_base else vs_base.loc[label]
+        rows.append({
+            "cell": label, "kind": cell["kind"], "knob": cell["knob"], "value": cell["value"],
+            "also": "; ".join(a["label"] for a in cell["aliases"]),
+            "games": int(rates.loc[label, "games"]),
+            "rate": rates.loc[label, f"winner_{data.side}"],
+            "low": rates.loc[label, f"winner_{data.side}_low"],
+            "high": rates.loc[label, f"winner_{data.side}_high"],
+            "vs_base": 0.0 if is_base else d["difference"],
+            "vs_base_low": 0.0 if is_base else d["low"],
+            "vs_base_high": 0.0 if is_base else d["high"]})
+    table = pd.DataFrame(rows).sort_values("rate", ascending=False, kind="stable")
+    table = table.reset_index(drop=True)
+    table.insert(0, "rung", np.arange(1, len(table) + 1))
+    gaps = _gaps(data, list(table["cell"]))
+    nan = float("nan")
+    for key, i in (("gap", 0), ("gap_low", 1), ("gap_high", 2), ("gap_p_value", 3)):
+        table[key] = [g[i] for g in gaps] + [nan]
+    if gaps:
+        adjusted, reject = stats.holm([g[3] for g in gaps], ALPHA)
+        table["gap_p_holm"] = [*adjusted, nan]
+        table["separated"] = pd.array([*reject, pd.NA], dtype="boolean")
+    else:
+        table["gap_p_holm"] = nan
+        table["separated"] = pd.array([pd.NA], dtype="boolean")
+    return table[LADDER_COLUMNS]
+
+
+def _gaps(data: ReportData, labels: list[str]) -> list[tuple[float, float, float, float]]:
+    """Paired differences labels[i] - labels[i + 1] in the side's win rate, each on the
+    two cells' common games: (estimate, low, high, McNemar p-value)."""
+    folders = {c["label"]: f for c, f in data.cells}
+    frames = {label: load_cell(folders[label], ["winner"]) for label in labels}
+    out = []
+    for upper, lower in zip(labels, labels[1:], strict=False):
+        a, b = frames[upper], frames[lower]
+        n = min(len(a), len(b))
+        if not np.array_equal(a["game_index"].to_numpy()[:n],
+                              b["game_index"].to_numpy()[:n]):
+            raise StoreError(f"{folders[lower]}: games are not paired with {folders[upper]}'s")
+        result = stats.paired_difference((a["winner"].iloc[:n] == data.side).to_numpy(),
+                                         (b["winner"].iloc[:n] == data.side).to_numpy())
+        d = result.difference
+        out.append((d.estimate, d.low, d.high, result.p_value))
     return out
 
 
@@ -318,6 +400,25 @@ def sensitivity_table(data: ReportData) -> pd.DataFrame:
                          "span (points)": t["span"].map(lambda x: f"{x * 100:.2f}")})
 
 
+def _rung_label(row) -> str:
+    return f"{row['cell']} (= {row['also']})" if row["also"] else row["cell"]
+
+
+def ladder_table(data: ReportData, table: pd.DataFrame | None = None) -> pd.DataFrame:
+    t = ladder(data) if table is None else table
+    gap = [("-" if pd.isna(g) else f"{_points(g)} [{_points(lo)}, {_points(hi)}]")
+           for g, lo, hi in zip(t["gap"], t["gap_low"], t["gap_high"], strict=True)]
+    return pd.DataFrame({
+        "rung": t["rung"].map(str), "cell": [_rung_label(r) for _, r in t.iterrows()],
+        "games": t["games"].map("{:,}".format), f"{data.side} win": t["rate"].map(_pct),
+        "95% interval": [f"[{_pct(lo)}, {_pct(hi)}]" for lo, hi in
+                         zip(t["low"], t["high"], strict=True)],
+        "vs base (points)": t["vs_base"].map(_points),
+        "gap to next rung (points, 95% interval)": gap,
+        "p (Holm)": ["-" if pd.isna(p) else _p(p) for p in t["gap_p_holm"]],
+        "separated": ["-" if pd.isna(x) else ("yes" if x else "no") for x in t["separated"]]})
+
+
 def balance_table(data: ReportData) -> pd.DataFrame:
     t = balance(data)
     if t.empty:
@@ -445,6 +546,32 @@ def tornado_figure(data: ReportData) -> Figure:
     return fig
 
 
+_KIND_COLOURS = {"base": "black", "presets": "tab:red", "one_at_a_time": "tab:blue",
+                 "grid": "tab:purple", "policies": "tab:green"}
+_KIND_NAMES = {"base": "base", "presets": "preset", "one_at_a_time": "one knob",
+               "grid": "grid", "policies": "policy"}
+
+
+def ladder_figure(data: ReportData, table: pd.DataFrame | None = None) -> Figure:
+    t = ladder(data) if table is None else table
+    labels = [_rung_label(r) for _, r in t.iterrows()]
+    fig, ax = _figure(len(t), labels)
+    y = np.arange(len(t))
+    rate = t["rate"].to_numpy() * 100
+    err = [rate - t["low"].to_numpy() * 100, t["high"].to_numpy() * 100 - rate]
+    base_rate = t.loc[t["kind"] == "base", "rate"]
+    if len(base_rate):
+        ax.axvline(base_rate.iloc[0] * 100, color="grey", ls="--", lw=0.8)
+    for kind in [k for k in _KIND_COLOURS if (t["kind"] == k).any()]:
+        pick = (t["kind"] == kind).to_numpy()
+        ax.errorbar(rate[pick], y[pick], xerr=[e[pick] for e in err], fmt="o", capsize=3,
+                    color=_KIND_COLOURS[kind], label=_KIND_NAMES[kind])
+    _cell_axis(ax, labels)
+    ax.set_xlabel(f"{data.side} win rate (%) with 95% Wilson interval, highest first")
+    fig.legend(loc="outside lower center", ncols=5, fontsize="small")
+    return fig
+
+
 def curve_figure(data: ReportData, knob: str, points: pd.DataFrame) -> Figure:
     fig = Figure(figsize=(6, 3.6), layout="constrained")
     FigureCanvasAgg(fig)
@@ -491,6 +618,7 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
     diffs = not data.differences.empty
     curve_blocks = [(f"curve_{k}", curve_figure(data, k, p)) for k, p in curves(data).items()]
     balance_t = balance_table(data)
+    ladder_t = ladder(data)
     out = [
         ("Key findings", [findings(data)]),
         ("Win rates", [win_rate_table(data), ("win_rates", win_rate_figure(data))]),
@@ -511,6 +639,15 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
           ("tornado", tornado_figure(data))] if diffs else [single]),
         ("Win rate by knob value", curve_blocks or [
             "No numeric knob was swept one at a time."]),
+        ("Difficulty ladder",
+         [f"Every cell (presets, knob settings, policies) ordered by {_possessive(data.side)} "
+          "win rate, highest first, with its Wilson 95% interval and its paired difference "
+          "from the base. The gap to the next rung is the paired difference from the cell "
+          "below on the same games (Newcombe interval, exact McNemar test, Holm-corrected "
+          "over the gaps); 'separated: no' means the order of those two rungs is not "
+          "established at 5%. A cell that stands for others names them in brackets.",
+          ladder_table(data, ladder_t), ("ladder", ladder_figure(data, ladder_t))]
+         if diffs else [single]),
         ("Side balance",
          ["balance = 1 - (max - min) of the sides' win rates (1 - |p1 - p2| for two "
           "sides); decisiveness = share of games some side won; duration = mean turns.",
@@ -528,8 +665,10 @@ def _intro(data: ReportData) -> str:
         f"preset {head['preset']}" if head.get("preset") else "",
         ", ".join(f"{k}={format_value(v)}" for k, v in head.get("rules", {}).items()),
         "policy " + " ".join(f"{k}={v}" for k, v in head["policy"].items())]))
+    smaller = (f" (the experiment file asks for {head['file_games']:,}; this folder was "
+               "run at another size)" if head.get("file_games") else "")
     return (f"{data.game.title} ({data.game.name}): {len(data.cells)} cell(s), "
-            f"{games_text} games per cell, seed {head['seed']}; base: {base}.")
+            f"{games_text} games per cell{smaller}, seed {head['seed']}; base: {base}.")
 
 
 def write_report(path, out=None) -> Report:
@@ -542,6 +681,9 @@ def write_report(path, out=None) -> Report:
     title = f"Balance report: {data.head['name']}"
     md, body, figures = [f"# {title}", "", _intro(data), ""], [], []
     body.append(f"<h1>{html.escape(title)}</h1><p>{html.escape(_intro(data))}</p>")
+    if data.game.caveat:
+        md += [f"**Caveat:** {data.game.caveat}.", ""]
+        body.append(f"<p><strong>Caveat:</strong> {html.escape(data.game.caveat)}.</p>")
     for heading, blocks in sections(data):
         md += [f"## {heading}", ""]
         body.append(f"<h2>{html.escape(heading)}</h2>")

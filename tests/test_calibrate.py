@@ -143,3 +143,42 @@ def test_cli_calibrate(capsys):
     assert code == 2 and len(err) == 1 and "numeric knob" in err[0]
     assert main(["calibrate", GAME]) == 2  # --knob is required
     assert "--knob" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=":0")
+    client = distributed.Client(cluster, set_as_default=False)
+    try:
+        yield cluster, client
+    finally:
+        client.close()
+        cluster.close()
+
+
+def test_calibrate_on_dask_gives_the_loky_result(dask_cluster):
+    _, client = dask_cluster
+    loky = calibrate(GAME, "defender_units", 0.3, n_games=2000, seed=4)
+    dask = calibrate(GAME, "defender_units", 0.3, n_games=2000, seed=4, backend="dask",
+                     client=client)
+    assert dask == loky and dask.reachable
+    with pytest.raises(UsageError, match="unknown backend 'spark'"):
+        calibrate(GAME, "defender_units", 0.3, n_games=100, backend="spark")
+
+
+def test_cli_calibrate_on_a_dask_scheduler(dask_cluster, capsys):
+    cluster, _ = dask_cluster
+    args = ["calibrate", GAME, "--knob", "defender_units", "--target", "0.3", "--games",
+            "2000", "--seed", "4"]
+    assert main(args) == 0
+    loky = capsys.readouterr().out
+    assert main([*args, "--backend", "dask", "--scheduler", cluster.scheduler_address]) == 0
+    assert capsys.readouterr().out == loky
+    for extra, message in [(["--scheduler", cluster.scheduler_address],
+                            "--scheduler needs --backend dask"),
+                           (["--backend", "spark"], "invalid choice: 'spark'")]:
+        code = main([*args, *extra])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1 and message in err[0]

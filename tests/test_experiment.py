@@ -387,3 +387,124 @@ def test_shipped_experiment_files_are_valid():
     for path in files:
         experiment = load_experiment(path)
         assert len(experiment.cells) > 1 and experiment.cells[0].label == "base"
+
+
+# -- a smaller (or larger) run of the same file -------------------------------------------
+def test_games_override_is_played_recorded_and_never_mixed(tmp_path, example):
+    out = tmp_path / "out"
+    info = SweepInfo()
+    small = simkit.sweep(example, out, games=300, info=info)
+    assert (small["games"] == 300).all() and info.games == 300 and info.games_played == 3000
+    assert info.extended_from is None
+    head = json.loads((out / "experiment.json").read_text())["experiment"]
+    assert (head["games"], head["file_games"]) == (300, 2000)
+    cell, folder = cell_folders(out)[1][1]
+    pd.testing.assert_frame_equal(simkit.load(folder), simkit.simulate(
+        GAME, 300, seed=1, rules=cell["rules"], policy=cell["policy"]))
+    # fewer games than the folder was run with: refused, nothing played
+    with pytest.raises(StoreError, match=r"was run with 300 games per cell; this run asks "
+                       r"for 200: ask for 300 or more \(e.g. --games 300\)"):
+        simkit.sweep(example, out, games=200)
+    # the file's size extends it, and says so
+    info = SweepInfo()
+    full = simkit.sweep(example, out, info=info)
+    assert info.extended_from == 300 and info.games_played == 10 * 1700
+    assert (full["games"] == 2000).all()
+    head = json.loads((out / "experiment.json").read_text())["experiment"]
+    assert (head["games"], head["file_games"]) == (2000, None)
+    with pytest.raises(StoreError, match="was run with 2,000 games per cell; this run asks "
+                       "for 300"):
+        simkit.sweep(example, out, games=300)
+    # the same folder at its own size resumes without playing
+    info = SweepInfo()
+    simkit.sweep(example, out, games=2000, info=info)
+    assert info.games_played == 0 and info.extended_from is None
+
+
+@pytest.mark.parametrize("games, message", [
+    (0, "games per cell must be a positive integer, got 0"),
+    (-5, "games per cell must be a positive integer, got -5"),
+    (True, "got True"),
+    ("500", "got '500'"),
+])
+def test_bad_games_override(tmp_path, example, games, message):
+    with pytest.raises(simkit.UsageError, match=message):
+        simkit.sweep(example, tmp_path / "out", games=games)
+    assert not (tmp_path / "out").exists()
+
+
+def test_games_override_within_max_games(tmp_path):
+    path = tmp_path / "ci.toml"
+    path.write_text(f'[experiment]\nname = "ci"\ngame = "{GAME}"\ngames = 1000\n'
+                    "until_ci = 0.02\nmax_games = 4000\n")
+    with pytest.raises(simkit.UsageError, match=r"games per cell \(5,000\) exceeds the "
+                       r"file's max_games \(4,000\)"):
+        simkit.sweep(path, tmp_path / "out", games=5000)
+    summary = simkit.sweep(path, tmp_path / "out", games=4000)  # a first batch of 4000
+    assert summary["games"].iloc[0] == 4000
+
+
+def test_cli_sweep_games_override(tmp_path, example, capsys):
+    out = tmp_path / "out"
+    args = ["sweep", str(example), "--out", str(out), "--no-progress"]
+    assert main([*args, "--games", "200"]) == 0
+    text = capsys.readouterr().out
+    assert "10 cells, 200 games per cell (the file asks for 2,000), seed 1" in text
+    assert re.search(r"\n  base\s+200\s", text)
+    assert main([*args, "--games", "400"]) == 0
+    text = capsys.readouterr().out
+    assert f"extending {out} from 200 to 400 games per cell" in text
+    assert "played 2,000 games" in text
+    for extra, message in [
+            (["--games", "100"], f"simkit: error: {out} was run with 400 games per cell; "
+                                 "this run asks for 100"),
+            (["--games", "0"], "simkit: error: games per cell must be a positive integer"),
+            (["--games", "many"], "argument --games: invalid int value: 'many'"),
+            (["--backend", "spark"], "argument --backend: invalid choice: 'spark'"),
+            (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler needs --backend dask"),
+            (["--jobs", "0"], "--jobs must be a positive integer or -1")]:
+        code = main([*args, *extra])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1 and message in err[0], (extra, err)
+    assert len(simkit.load(out / "cells" / "base")) == 400  # nothing was played
+
+
+# -- the dask backend ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=":0")
+    client = distributed.Client(cluster, set_as_default=False)
+    try:
+        yield cluster, client
+    finally:
+        client.close()
+        cluster.close()
+
+
+def test_sweep_on_dask_gives_the_loky_results(tmp_path, example, dask_cluster):
+    _, client = dask_cluster
+    loky = simkit.sweep(example, tmp_path / "loky", games=300)
+    info = SweepInfo()
+    dask = simkit.sweep(example, tmp_path / "dask", games=300, backend="dask", client=client,
+                        info=info)
+    assert info.games_played == 3000
+    pd.testing.assert_frame_equal(dask, loky)
+    for (_, a), (_, b) in zip(cell_folders(tmp_path / "loky")[1],
+                              cell_folders(tmp_path / "dask")[1], strict=True):
+        pd.testing.assert_frame_equal(simkit.load(a), simkit.load(b))
+    with pytest.raises(simkit.UsageError, match="unknown backend 'spark'; backends: loky, dask"):
+        simkit.sweep(example, tmp_path / "spark", backend="spark")
+    assert not (tmp_path / "spark").exists()
+
+
+def test_cli_sweep_on_a_dask_scheduler(tmp_path, example, dask_cluster, capsys):
+    cluster, _ = dask_cluster
+    out = tmp_path / "out"
+    assert main(["sweep", str(example), "--out", str(out), "--games", "200", "--backend",
+                 "dask", "--scheduler", cluster.scheduler_address, "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "played 2,000 games" in text
+    pd.testing.assert_frame_equal(summarize(out), simkit.sweep(example, tmp_path / "loky",
+                                                               games=200))

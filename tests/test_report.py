@@ -4,13 +4,14 @@ numbers equal what simkit.load and simkit.stats give for the results folders."""
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import simkit
 from simkit import stats
 from simkit.cli import main
 from simkit.experiment import cell_folders
-from simkit.report import SECTIONS, collect, curves, sensitivity, write_report
+from simkit.report import SECTIONS, collect, curves, ladder, sensitivity, write_report
 
 GAME = "setembre1714-assault"
 N = 2000
@@ -63,7 +64,7 @@ def test_report_files_sections_and_embedded_figures(experiment):
         assert f"<h2>{heading}</h2>" in html and f"\n## {heading}\n" in md
     names = sorted(f.name for f in report.figures)
     assert names == ["curve_salvo_units.png", "differences.png", "end_reasons.png",
-                     "game_length.png", "tornado.png", "win_rates.png"]
+                     "game_length.png", "ladder.png", "tornado.png", "win_rates.png"]
     for figure in report.figures:
         assert figure.parent == out and figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({figure.name})" in md
@@ -178,7 +179,7 @@ def test_cli_report(experiment, capsys, tmp_path):
     out, _ = experiment
     assert main(["report", str(out), "--out", str(tmp_path / "r")]) == 0
     text = " ".join(capsys.readouterr().out.split())  # the paragraph is wrapped
-    assert "report.html and 6 figure(s)" in text and "Switching to policy" in text
+    assert "report.html and 7 figure(s)" in text and "Switching to policy" in text
     assert (tmp_path / "r" / "report.html").exists()
     code = main(["report", str(tmp_path / "nothing")])
     err = capsys.readouterr().err.strip().splitlines()
@@ -194,3 +195,104 @@ def test_report_of_an_unfinished_experiment_says_so(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1
     assert "has no results yet; run the experiment (simkit sweep)" in err[0]
+
+
+# -- the difficulty ladder -----------------------------------------------------------------
+def test_ladder_orders_every_cell_by_the_summary_win_rate(experiment, frames):
+    out, _ = experiment
+    data = collect(out)
+    table = ladder(out)
+    summary = data.summary.set_index("cell")
+    assert sorted(table["cell"]) == sorted(LABELS) and list(table["rung"]) == list(
+        range(1, len(LABELS) + 1))
+    rates = table["rate"].to_numpy()
+    assert np.all(np.diff(rates) <= 0) and rates[0] > rates[-1]  # highest first
+    for row in table.itertuples():
+        wins = int(bourbons(frames[row.cell]).sum())
+        ci = stats.wilson(wins, N)
+        assert (row.rate, row.low, row.high, row.games) == (ci.estimate, ci.low, ci.high, N)
+        assert row.rate == summary.loc[row.cell, "winner_bourbons"]
+    # ties keep the experiment's order: cautious never withdraws here, so it equals base
+    order = list(table["cell"])
+    assert order.index("base") + 1 == order.index("policy catalans=cautious")
+    base = table.set_index("cell").loc["base"]
+    assert base["also"] == "salvo_units=4" and base["vs_base"] == 0.0
+    diffs = data.differences.set_index("cell")
+    for row in table[table["cell"] != "base"].itertuples():
+        assert (row.vs_base, row.vs_base_low, row.vs_base_high) == tuple(
+            diffs.loc[row.cell, ["difference", "low", "high"]])
+
+
+def test_ladder_gaps_are_paired_differences_with_holm(experiment, frames):
+    out, _ = experiment
+    table = ladder(out)
+    p_values = []
+    for upper, lower in zip(table.itertuples(), table.iloc[1:].itertuples(), strict=False):
+        expected = stats.paired_difference(bourbons(frames[upper.cell]),
+                                           bourbons(frames[lower.cell]))
+        d = expected.difference
+        assert (upper.gap, upper.gap_low, upper.gap_high, upper.gap_p_value) == (
+            d.estimate, d.low, d.high, expected.p_value)
+        assert upper.gap >= 0
+        p_values.append(expected.p_value)
+    adjusted, reject = stats.holm(p_values)
+    np.testing.assert_array_equal(table["gap_p_holm"].iloc[:-1], adjusted)
+    assert list(table["separated"].iloc[:-1]) == list(reject)
+    last = table.iloc[-1]
+    assert np.isnan(last["gap"]) and np.isnan(last["gap_p_holm"]) and pd.isna(last["separated"])
+    # base and cautious play identical games: their gap is 0 and not separated
+    row = table.set_index("cell").loc["base"]
+    assert row["gap"] == 0 and row["gap_p_value"] == 1.0 and not row["separated"]
+    # withdrawing hands the zone over: far above the rest, clearly separated
+    assert table.iloc[0]["cell"] == "policy catalans=withdraw" and table.iloc[0]["separated"]
+
+
+def test_ladder_in_the_report(experiment):
+    out, report = experiment
+    md = report.markdown.read_text()
+    section = md.split("## Difficulty ladder\n")[1].split("\n## ")[0]
+    table = ladder(out)
+    rows = [line for line in section.splitlines() if line.startswith("| ") and
+            line[2].isdigit()]
+    assert len(rows) == len(table)
+    for line, row in zip(rows, table.itertuples(), strict=True):
+        label = f"{row.cell} (= {row.also})" if row.also else row.cell
+        assert line.startswith(f"| {row.rung} | {label} | {N:,} | {row.rate:.2%} | "
+                               f"[{row.low:.2%}, {row.high:.2%}] | {row.vs_base * 100:+.2f} |")
+    assert "![ladder](ladder.png)" in section
+
+
+def test_ladder_of_one_cell_and_for_the_other_side(tmp_path, experiment):
+    run = tmp_path / "run"
+    frame = simkit.simulate(GAME, 500, seed=3, out=run)
+    table = ladder(run)
+    assert list(table["cell"]) == ["base"] and np.isnan(table.iloc[0]["gap"])
+    assert table.iloc[0]["rate"] == (frame["winner"] == "bourbons").mean()
+    out, _ = experiment
+    catalans = ladder(out, side="catalans")
+    bourbon_order = list(ladder(out)["cell"])
+    assert catalans.iloc[0]["cell"] == bourbon_order[-1]  # two sides: the ladder turns over
+    assert catalans.iloc[-1]["cell"] == "policy catalans=withdraw"
+    with pytest.raises(simkit.UsageError, match="unknown side 'french'.*bourbons, catalans"):
+        ladder(out, side="french")
+
+
+def test_cli_ladder(experiment, capsys):
+    out, _ = experiment
+    assert main(["ladder", str(out)]) == 0
+    text = capsys.readouterr().out
+    table = ladder(out)
+    lines = text.splitlines()
+    assert lines[0] == (f"difficulty ladder of report_test ({GAME}): {len(LABELS)} cells by "
+                        "bourbons win rate, highest first")
+    for line, row in zip(lines[2:], table.itertuples(), strict=False):
+        assert re.match(rf"\s*{row.rung}\s+{re.escape(row.cell)}\b.*\s{N:,}\s+"
+                        rf"{row.rate:.2%}\s+\[{row.low:.2%}, {row.high:.2%}\]", line)
+    not_separated = int((table["separated"] == False).sum())  # noqa: E712
+    assert f"{not_separated} gap(s) not significant at 5%" in lines[-1]
+    assert "not separated" in text  # base and cautious are the same games
+    for argv, message in [(["ladder", str(out), "--side", "french"], "unknown side 'french'"),
+                          (["ladder", str(out / "nothing")], "neither an experiment folder")]:
+        code = main(argv)
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1 and message in err[0]
