@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo bench clean
+.PHONY: install test lint demo notebooks bench clean
 
 install: $(STAMP)
 
@@ -15,16 +15,28 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/ruff check simkit tests benchmarks
+	$(BIN)/ruff check simkit tests benchmarks notebooks
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check simkit tests benchmarks
 
+# the Victus difficulty experiment at 5,000 games per cell (the file asks for 100,000),
+# played afresh each time, then its report and difficulty ladder
+DEMO := results/demo_victus_difficulty
+
 demo: $(STAMP)
 	$(BIN)/simkit prob setembre1714 assault --attacker 9 --defender 12
 	$(BIN)/simkit run setembre1714-assault --preset example_first_assault --games 1000000 --jobs 2 --no-progress
 	$(BIN)/simkit run setembre1714-assault --preset example_second_assault --policy catalans=cautious --games 1000000 --jobs 2 --no-progress
+	rm -rf $(DEMO)
+	$(BIN)/simkit sweep experiments/victus_difficulty.toml --games 5000 --jobs 2 --out $(DEMO) --no-progress
+	$(BIN)/simkit report $(DEMO)
+	$(BIN)/simkit ladder $(DEMO)
+
+# every notebook top to bottom at full size; executed copies in results/notebooks/
+notebooks: $(STAMP)
+	$(BIN)/python notebooks/run.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py

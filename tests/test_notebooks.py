@@ -1,0 +1,91 @@
+"""The notebooks run top to bottom at a small size (nbclient, notebooks/run.py), and are
+committed without outputs."""
+
+import importlib.util
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+ROOT = Path(__file__).parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+# games per cell (or per run) for the test: small, yet every section has something to show
+SIZES = {"01_victus_difficulty": 200, "02_rules_probability": 3000,
+         "03_setembre1714_assault": 2000}
+# figures each notebook must draw (at least)
+FIGURES = {"01_victus_difficulty": 9, "02_rules_probability": 0, "03_setembre1714_assault": 3}
+# what its outputs must say (the caveat, the verdict, the calibration)
+SAYS = {"01_victus_difficulty": ["are reconstructions", "Easiest:", "times** as wide"],
+        "02_rules_probability": ["inside the family-wise 99% intervals", "setembre1714"],
+        "03_setembre1714_assault": ["no reconstructed component", "favour the bourbons",
+                                    "bracket: attacker_lead="]}
+CELL_TIMEOUT = 1800  # a cold numba cache compiles Victus inside the kernel (minutes)
+
+
+def _runner():
+    spec = importlib.util.spec_from_file_location("notebook_runner", NOTEBOOKS / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+runner = _runner()
+
+
+def _text(nb) -> str:
+    parts = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            parts.append(output.get("text", ""))
+            data = output.get("data", {})
+            parts += [data.get("text/markdown", ""), data.get("text/plain", "")]
+    return "\n".join(parts)
+
+
+def test_every_notebook_has_a_test_size():
+    assert sorted(p.stem for p in runner.notebooks()) == sorted(SIZES)
+
+
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_committed_notebooks_have_no_outputs(name):
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    nbformat.validate(nb)
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    assert code
+    for cell in code:
+        assert cell.outputs == [] and cell.execution_count is None, (
+            f"{name}: strip the outputs (python notebooks/run.py --strip) before committing")
+
+
+def test_strip_removes_outputs(tmp_path):
+    nb = new_notebook(cells=[new_code_cell("1 + 1", execution_count=3, outputs=[
+        new_output("execute_result", data={"text/plain": "2"}, execution_count=3)])])
+    path = tmp_path / "x.ipynb"
+    nbformat.write(nb, path)
+    assert runner.strip(path) is True
+    cell = nbformat.read(path, as_version=4).cells[0]
+    assert cell.outputs == [] and cell.execution_count is None and cell.source == "1 + 1"
+    assert runner.strip(path) is False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_notebook_runs_top_to_bottom(name, tmp_path, monkeypatch):
+    monkeypatch.setenv("SIMKIT_NOTEBOOK_GAMES", str(SIZES[name]))
+    monkeypatch.setenv("SIMKIT_NOTEBOOK_JOBS", "1")
+    monkeypatch.setenv("SIMKIT_NOTEBOOK_RESULTS", str(tmp_path / "results"))
+    nb = runner.execute(NOTEBOOKS / f"{name}.ipynb", tmp_path / f"{name}.ipynb",
+                        timeout=CELL_TIMEOUT)  # raises CellExecutionError on a cell error
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    assert all(cell.execution_count is not None for cell in code)
+    assert not [o for cell in code for o in cell.outputs if o.output_type == "error"]
+    figures = sum("image/png" in o.get("data", {}) for cell in code for o in cell.outputs)
+    assert figures >= FIGURES[name]
+    text = _text(nb)
+    for phrase in SAYS[name]:
+        assert phrase in text, phrase
+    folders = [p.name for p in (tmp_path / "results").iterdir()] if (
+        tmp_path / "results").exists() else []
+    assert all(f.endswith(f"-{SIZES[name]}") for f in folders)  # the size it was asked for
+    assert (tmp_path / f"{name}.ipynb").exists()
