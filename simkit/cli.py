@@ -136,7 +136,8 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="change one rule knob (repeatable)")
     p.add_argument("--policy", action="append", default=[], metavar="NAME|SIDE=NAME",
-                   help="policy for every side, or for one side (repeatable)")
+                   help="policy for every side, or for one side (repeatable); weights "
+                        "after a colon: greedy:greed=0.5,coronela_weight=2")
 
 
 def _add_backend_options(p: argparse.ArgumentParser) -> None:
@@ -163,7 +164,7 @@ def _policy(game, args):
     chosen: dict[str, str] = {}
     for text in args.policy:
         side, sep, name = text.partition("=")
-        if sep:
+        if sep and ":" not in side:  # SIDE=POLICY, not POLICY:WEIGHT=VALUE
             chosen[side] = name
         else:
             chosen.update(dict.fromkeys(game.sides, text))
@@ -194,6 +195,11 @@ def cmd_games(args, _extra) -> None:
     for side, table in game.policies.items():
         for name, doc in table.items():
             print(f"  {side + ':' + name:24} {doc}")
+    for side, table in game.policy_weights.items():
+        for weights in dict.fromkeys(table.values()):
+            users = ", ".join(n for n, w in table.items() if w is weights)
+            print(f"policy weights of {side}: {users} (--policy NAME:WEIGHT=VALUE,...):")
+            print(_knob_table(weights.knobs()))
     print("rule knobs (--set KNOB=VALUE):")
     print(_knob_table(game.Rules.knobs()))
     print("outcome columns:")
@@ -255,7 +261,10 @@ def run_summary(game, frame: pd.DataFrame, rules, policy, seed, info, args) -> s
     changed = rules.changes()
     lines.append("rules changed from standard: " + (", ".join(
         f"{k}={v}" for k, v in changed.items()) or "none"))
-    for column in ("winner", "end_reason"):
+    others = [name for name, col in game.outcome_columns.items()
+              if col.dtype == "category" and name not in ("winner", "end_reason")
+              and frame[name].nunique() > 1]  # e.g. Victus's competitive fame winner
+    for column in ("winner", "end_reason", *others):
         if column in frame:
             counts = frame[column].value_counts(sort=False)
             table = stats.rate_table(counts.to_dict(), n)

@@ -420,3 +420,17 @@ def test_rubble_threshold_knob_sets_the_defeat_check(threshold, lost):
     sp[barcelona[:12], L.SP_RUBBLE] = L.RUBBLE
     reason = engine.defeat(K, params(full=True, rubble_threshold=threshold), sp, g)
     assert (reason == L.END_RUBBLE) == lost
+
+
+def test_cli_lists_policy_weights_and_rejects_bad_ones(capsys):
+    from simkit.cli import main
+    assert main(["games", "victus"]) in (0, None)
+    out = capsys.readouterr().out
+    assert "policy weights of players: greedy, fortify" in out and "resign_below" in out
+    assert "given_half_a_bomb" in out and "mode2" in out
+    assert main(["run", "victus", "--games", "2", "--policy", "greedy:nope=1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown policy weight 'nope'" in err[0]
+    assert main(["run", "victus", "--games", "2", "--no-progress", "--policy",
+                 "players=fortify:greed=2,coronela_weight=2"]) == 0
+    assert "policy players=fortify:coronela_weight=2.0,greed=2.0" in capsys.readouterr().out

@@ -105,7 +105,7 @@ def _params(rules: Rules, policies) -> np.ndarray:
 
 class Victus(Game):
     name = "victus"
-    title = "Victus: Barcelona 1714 (cooperative, 2-4 players)"
+    title = "Victus: Barcelona 1714 (cooperative, competitive or solo; 1-4 players)"
     sides = ("players",)
     Rules = Rules
     presets = load_presets(DATA / "presets.toml", Rules)
