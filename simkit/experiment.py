@@ -431,8 +431,9 @@ class _Parser:
             return self.preset_cells(game, overrides, policy, value, **context)
         if kind == "policies":
             return self.policy_cells(base, policy, game, value, **context)
-        for knob, values in value.items():
-            self.knob_values(game, base, knob, values, **context)
+        for knob, values in value.items():  # a grid's values may need each other
+            self.knob_values(game, base, knob, values, alone=kind == "one_at_a_time",
+                             **context)
         if kind == "one_at_a_time":
             return [self.rules_cell(base, policy, kind, {knob: v}, **context)
                     for knob, values in value.items() for v in values]
@@ -444,7 +445,7 @@ class _Parser:
                                 **context)
                 for combo in itertools.product(*value.values())]
 
-    def knob_values(self, game, base, knob, values, label, where) -> None:
+    def knob_values(self, game, base, knob, values, alone, label, where) -> None:
         try:
             game.Rules.knob(knob)
         except RulesError as exc:
@@ -456,7 +457,8 @@ class _Parser:
         for v in values:
             try:
                 game.Rules.knob(knob).check(v)
-                base.replace({knob: v})
+                if alone:
+                    base.replace({knob: v})
             except RulesError as exc:
                 self.fail(f"{label}: {exc}", sub=knob, token=v, **where)
 

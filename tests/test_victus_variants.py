@@ -434,3 +434,15 @@ def test_cli_lists_policy_weights_and_rejects_bad_ones(capsys):
     assert main(["run", "victus", "--games", "2", "--no-progress", "--policy",
                  "players=fortify:greed=2,coronela_weight=2"]) == 0
     assert "policy players=fortify:coronela_weight=2.0,greed=2.0" in capsys.readouterr().out
+
+
+def test_an_experiment_grid_may_combine_knobs_that_need_each_other():
+    from simkit.experiment import parse_experiment
+    text = ('[experiment]\nname = "x"\ngame = "victus"\ngames = 10\n\n[[sweep]]\n'
+            'kind = "grid"\nknobs = { level = ["competitive"], '
+            'moderating_sense_fury = [false, true] }\n')
+    labels = [c.label for c in parse_experiment(text, "x.toml").cells]
+    assert labels[-1] == "level=competitive, moderating_sense_fury=true"
+    bad = text.replace("grid", "one_at_a_time")
+    with pytest.raises(simkit.errors.ExperimentError, match="needs level = competitive"):
+        parse_experiment(bad, "x.toml")
