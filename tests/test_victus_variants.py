@@ -80,7 +80,7 @@ def test_sense_fury_moves_and_scoring_match_the_digest_table_cell_by_cell():
 def test_example_27_end_of_round_scoring_and_the_next_starting_player():
     victor, victoria, eulalia = card_with(2), card_with(-4), card_with(-5)
     g = round_of([victor, victoria, eulalia])
-    scoring.score_round(CARDS, competitive(), g, 0)
+    scoring.score_round(CARDS, competitive(), g, 0, no_log())
     assert g[L.G_SENSE_FURY] == 1  # 5 -> 7 -> 3 -> 1 (clamped)
     assert list(g[L.G_VP:L.G_VP + 3]) == [2, 4, 0]
     assert scoring.next_starting_player(CARDS, g, 0) == 0  # Víctor's 2 is the lowest
@@ -88,20 +88,20 @@ def test_example_27_end_of_round_scoring_and_the_next_starting_player():
 
 def test_example_27_under_moderating_sense_and_fury_victoria_does_not_score():
     g = round_of([card_with(2), card_with(-4), card_with(-5)])
-    scoring.score_round(CARDS, competitive(moderating_sense_fury=True), g, 0)
+    scoring.score_round(CARDS, competitive(moderating_sense_fury=True), g, 0, no_log())
     assert list(g[L.G_VP:L.G_VP + 3]) == [2, 0, 0]  # ochre Fury -> ochre Sense: same colour
 
 
 def test_example_29_end_of_round_victor_scores_3_victoria_nothing_victor_keeps_the_flag():
     g = round_of([card_with(3), card_with(5)])
-    scoring.score_round(CARDS, competitive(), g, 0)
+    scoring.score_round(CARDS, competitive(), g, 0, no_log())
     assert g[L.G_SENSE_FURY] == 9 and list(g[L.G_VP:L.G_VP + 2]) == [3, 0]
     assert scoring.next_starting_player(CARDS, g, 0) == 0
 
 
 def test_scoring_starts_with_the_starting_player():
     g = round_of([card_with(-4), card_with(2), card_with(-5)])
-    scoring.score_round(CARDS, competitive(), g, 1)  # seat 1 started the round
+    scoring.score_round(CARDS, competitive(), g, 1, no_log())  # seat 1 started the round
     # seat 1: 5 -> 7 scores 2; seat 2: 7 -> 2 (Fury group to Sense group) scores 5;
     # seat 0: 2 -> 1, same group, nothing
     assert list(g[L.G_VP:L.G_VP + 3]) == [0, 2, 5] and g[L.G_SENSE_FURY] == 1

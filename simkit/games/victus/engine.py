@@ -50,7 +50,6 @@ EV_TURN = 30  # a = stage, b = round, c = seat
 EV_DIE = 31  # a = die colour index, b = action, c = amount
 EV_STAGE = 32  # a = stage
 EV_AP = 33  # a = AP for the Barcelonan actions step
-EV_SCORED = 34  # a = Sense/Fury pin, b = VP of seat 0, c = VP of seat 1
 EV_DICE_ORDER = 35  # a = stage, b = 1 if the players order the dice this stage
 EV_DEFEAT_VP = 36  # a = VP among all players, b = the victory level
 
@@ -202,8 +201,7 @@ def end_of_round(K, CARDS, p, sp, g, rng, log):
     seats, first = g[L.G_SEATS], g[L.G_FLAG]
     round_effects(K, CARDS, p, sp, g, rng, seats, first, CL.T_END_OF_ROUND, log)
     if p[L.P_COMPETITIVE]:
-        score_round(CARDS, p, g, first)
-        log_event(log, EV_SCORED, g[L.G_SENSE_FURY], g[L.G_VP], g[L.G_VP + 1])
+        score_round(CARDS, p, g, first, log)
     if p[L.P_COMPETITIVE] and not p[L.P_SOLO]:
         g[L.G_FLAG] = next_starting_player(CARDS, g, first)
     else:

@@ -8,7 +8,8 @@ from .barcelonans import EV_ACTION
 from .cards import Cards
 from .cards import narrate as narrate_card
 from .components import Components
-from .engine import EV_AP, EV_DEFEAT_VP, EV_DICE_ORDER, EV_DIE, EV_SCORED, EV_STAGE, EV_TURN
+from .engine import EV_AP, EV_DEFEAT_VP, EV_DICE_ORDER, EV_DIE, EV_STAGE, EV_TURN
+from .scoring import EV_CARD_SCORED
 from .solo import EV_CASANOVA_CARD, EV_RESIGNATION
 
 _FIELDS = {L.SP_CORONELA: "Coronela", L.SP_INFANTRY: "infantry"}
@@ -41,7 +42,7 @@ def sentence(event, c: Components, cards: Cards) -> str | None:
         return "    " + (narrate_card(event, c, cards) or f"card event {code}")
     texts = {
         EV_STAGE: lambda: f"== Stage {_STAGES[a]} ==",
-        EV_TURN: lambda: f"-- round {b + 1}, seat {c3}'s turn --",
+        EV_TURN: lambda: f"-- round {b + 1}, seat {c3 + 1}'s turn --",
         EV_DIE: lambda: f"  {c.die_colours[a]} die: {L.ACTION_NAMES[b]} {c3}",
         EV_AP: lambda: f"  Barcelonan actions: {a} AP",
         EV_ACTION: lambda: action(c, a, b, c3),
@@ -57,8 +58,8 @@ def sentence(event, c: Components, cards: Cards) -> str | None:
         L.EV_CAMP_PLACED: lambda: f"    a value-{b} Bourbon tile on camp {c.label(a)}",
         L.EV_HALF_A_BOMB: lambda: f"      Given Half a Bomb: {c.marker_names[a]} pin 1 space "
                                   "counter-clockwise",
-        EV_SCORED: lambda: f"  end of round scoring: Sense/Fury pin on {a}; VP seat 1 {b}, "
-                           f"seat 2 {c3}",
+        EV_CARD_SCORED: lambda: f"  end of round: seat {a + 1}'s card moves the Sense/Fury pin to "
+                                f"space {b}: " + (f"{c3} VP" if c3 else "not scored"),
         EV_DICE_ORDER: lambda: f"  the players {'choose' if b else 'do not choose'} the "
                                f"Bourbon dice order in Stage {_STAGES[a]}",
         EV_DEFEAT_VP: lambda: f"  defeat: {a} VP among all players, below the victory "

@@ -16,6 +16,8 @@ Readings of what the rulebook leaves open:
 import numpy as np
 from numba import njit
 
+from simkit.eventlog import log_event
+
 from . import card_layout as CL
 from . import layout as L
 
@@ -27,6 +29,8 @@ FAME_HALF_A_BOMB = 8
 FAME_SEQUENTIAL_DICE = 15
 FAME_ALWAYS_PRIORITY = -15
 FAME_MODERATING = 10
+
+EV_CARD_SCORED = 37  # a = seat, b = the pin's end space, c = VP scored (0: not scored)
 
 
 @njit(cache=True, nogil=True)
@@ -58,7 +62,7 @@ def card_vp(CARDS, p, pin, card):
 
 
 @njit(cache=True, nogil=True)
-def score_round(CARDS, p, g, first):
+def score_round(CARDS, p, g, first, log):
     """End of round: from the starting player clockwise, each seat's card moves the pin
     and scores its points if the pin changed group (colour, when moderating)."""
     seats = g[L.G_SEATS]
@@ -68,6 +72,7 @@ def score_round(CARDS, p, g, first):
         if card:
             vp, g[L.G_SENSE_FURY] = card_vp(CARDS, p, g[L.G_SENSE_FURY], card)
             g[L.G_VP + seat] += vp
+            log_event(log, EV_CARD_SCORED, seat, g[L.G_SENSE_FURY], vp)
 
 
 @njit(cache=True, nogil=True)
