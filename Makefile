@@ -21,7 +21,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check simkit tests benchmarks
 
-# the Victus difficulty experiment at 5,000 games per cell (the file asks for 100,000),
+# the Victus difficulty experiment at 2,500 games per cell (the file asks for 100,000),
 # played afresh each time, then its report and difficulty ladder
 DEMO := results/demo_victus_difficulty
 
@@ -30,7 +30,7 @@ demo: $(STAMP)
 	$(BIN)/simkit run setembre1714-assault --preset example_first_assault --games 1000000 --jobs 2 --no-progress
 	$(BIN)/simkit run setembre1714-assault --preset example_second_assault --policy catalans=cautious --games 1000000 --jobs 2 --no-progress
 	rm -rf $(DEMO)
-	$(BIN)/simkit sweep experiments/victus_difficulty.toml --games 5000 --jobs 2 --out $(DEMO) --no-progress
+	$(BIN)/simkit sweep experiments/victus_difficulty.toml --games 2500 --jobs 2 --out $(DEMO) --no-progress
 	$(BIN)/simkit report $(DEMO)
 	$(BIN)/simkit ladder $(DEMO)
 

@@ -11,7 +11,8 @@ from nbformat.v4 import new_code_cell, new_notebook, new_output
 ROOT = Path(__file__).parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 # games per cell (or per run) for the test: small, yet every section has something to show
-SIZES = {"01_victus_difficulty": 200, "02_rules_probability": 3000,
+# (01: 100 games x 50 cells, plus 8 x 3 x 100 games for the replicate demonstration)
+SIZES = {"01_victus_difficulty": 100, "02_rules_probability": 3000,
          "03_setembre1714_assault": 2000}
 # figures each notebook must draw (at least)
 FIGURES = {"01_victus_difficulty": 9, "02_rules_probability": 0, "03_setembre1714_assault": 3}
