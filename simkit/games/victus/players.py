@@ -18,17 +18,23 @@ from simkit.rng import uniform_int
 from . import card_layout as CL
 from . import layout as L
 from .barcelonans import (
+    SUPPLY_DEFENSE,
     add_bastion_defense,
     available,
+    barricades_left,
+    bastion_defense_fits,
     can_add_barricade,
     can_add_bastion_defense,
     can_fire,
     can_remove_rubble,
     can_step,
+    defense_tiles_on_board,
     fire_cannon,
     healing,
     improve_action,
     improve_marker,
+    in_reach,
+    loaded_cannons,
     marker_at_best,
     move_cannon,
     move_one_troop_twice,
@@ -106,16 +112,20 @@ def fire_at_threats(K, p, sp, g, log):
     """Fire the cannon whose shot removes the most Bourbon value (Barcelona first)."""
     if not available(K, p, g, L.A_FIRE_CANNON):
         return False
+    guns = loaded_cannons(sp)  # the first of them that reaches the target fires
+    if guns.shape[0] == 0:
+        return False
+    info = K[L.K_INFO]
     best_source, best_target, best = -1, -1, 0
     for target in range(sp.shape[0]):
         value = sp[target, L.SP_BOURBON]
-        if value == 0 or K[L.K_INFO][target, L.S_KIND] == L.KIND_CAMP:
+        if value == 0 or info[target, L.S_KIND] == L.KIND_CAMP:
             continue
-        score = value * (3 if is_barcelona(K, target) else 1)
+        score = value * (3 if info[target, L.S_BARCELONA] == 1 else 1)
         if score <= best:
             continue
-        for source in range(sp.shape[0]):
-            if sp[source, L.SP_CANNON] > 0 and can_fire(K, sp, source, target):
+        for source in guns:
+            if can_fire(K, sp, source, target):
                 best_source, best_target, best = source, target, score
                 break
     if best_source < 0:
@@ -212,9 +222,10 @@ def improve_markers(K, p, sp, g, log):
 def fortify(K, p, sp, g, log):
     """A bastion defense on the most threatened bastion, else a barricade (full game)."""
     danger = threats(K, sp)
+    tiles_left = defense_tiles_on_board(sp) < SUPPLY_DEFENSE
     best, most = -1, -1
     for space in range(sp.shape[0]):
-        if can_add_bastion_defense(K, sp, space) and danger[space] > most:
+        if bastion_defense_fits(K, sp, space, tiles_left) and danger[space] > most:
             best, most = space, danger[space]
     if best >= 0 and available(K, p, g, L.A_BASTION_DEFENSE):
         pay(K, p, g, L.A_BASTION_DEFENSE, best, best, log)
@@ -222,9 +233,11 @@ def fortify(K, p, sp, g, log):
         return True
     if not p[L.P_FULL] or not available(K, p, g, L.A_BARRICADE):
         return False
+    if not barricades_left(sp):
+        return False
     best, most = -1, 0
     for space in range(sp.shape[0]):
-        if can_add_barricade(K, sp, space) and danger[space] > most:
+        if is_barcelona(K, space) and danger[space] > most:
             best, most = space, danger[space]
     if best < 0:
         return False
@@ -279,7 +292,7 @@ def try_random(K, p, sp, g, rng, action, log):
                 chosen_a, chosen_b = a, a
             continue
         for b in range(n):
-            if legal_target(K, p, sp, g, action, a, b):
+            if in_reach(K, action, a, b) and legal_target(K, p, sp, g, action, a, b):
                 seen += 1
                 if uniform_int(rng, seen) == 0:  # reservoir sampling: uniform over pairs
                     chosen_a, chosen_b = a, b
