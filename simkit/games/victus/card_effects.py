@@ -44,6 +44,7 @@ from .pieces import (
     eliminate,
     marker_value,
     remove_undefended_cannons,
+    sorted_order,
     threats,
     troops_in,
 )
@@ -750,7 +751,7 @@ def rank_destinations(K, sp, row):
     scores = np.empty(n, dtype=np.int64)
     for k in range(n):
         scores[k] = -danger[row[1 + k]] * 1000 + k
-    return np.argsort(scores)
+    return sorted_order(scores)
 
 
 @njit(cache=True, nogil=True)

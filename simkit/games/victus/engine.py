@@ -36,6 +36,7 @@ from .pieces import (
     eliminate,
     marker_value,
     rubble_on_board,
+    sorted_order,
 )
 from .players import RANDOM, choose_card, spend_action_points
 
@@ -67,7 +68,7 @@ def dice_order(p, g, rng, faces, n):
     keys = np.empty(n, dtype=np.int64)
     for k in range(n):
         keys[k] = DICE_RANK[faces[k, 0]] * 16 + k
-    return np.argsort(keys)
+    return sorted_order(keys)
 
 
 def _strip_meminfo(context, builder, ty, value):

@@ -97,3 +97,18 @@ def threats(K, sp):
             if red >= 0 and red != yellow:
                 out[red] += value
     return out
+
+
+@njit(cache=True, nogil=True)
+def sorted_order(keys):
+    """``np.argsort`` of a few distinct keys (dice, a card's spaces): an insertion sort,
+    cheaper than numba's quicksort at these sizes and, the keys being distinct, the same
+    order."""
+    order = np.arange(keys.shape[0])
+    for k in range(1, keys.shape[0]):
+        item, j = order[k], k
+        while j > 0 and keys[order[j - 1]] > keys[item]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = item
+    return order
