@@ -12,7 +12,6 @@ Rambla counts for moves, as for troops); barricades and bastion defenses come fr
 supply of 10 each.
 """
 
-import numpy as np
 from numba import njit
 
 from simkit.eventlog import log_event
@@ -295,25 +294,3 @@ def can_add_barricade(K, sp, space):
 def barricades_left(sp):
     """A barricade is left in the supply (``can_add_barricade`` for every Barcelona space)."""
     return sp[:, L.SP_BARRICADES].sum() < SUPPLY_BARRICADES
-
-
-@njit(cache=True, nogil=True)
-def loaded_cannons(sp):
-    """The spaces holding a cannon that has not fired this turn, in space order (the
-    only sources ``can_fire`` accepts)."""
-    guns = np.empty(sp.shape[0], dtype=np.int64)
-    n = 0
-    for space in range(sp.shape[0]):
-        if sp[space, L.SP_CANNON] - sp[space, L.SP_CANNON_FIRED] > 0:
-            guns[n] = space
-            n += 1
-    return guns[:n]
-
-
-@njit(cache=True, nogil=True)
-def in_reach(K, action, source, target):
-    """What the board alone allows: a step for moves, a side or a Bourbon path for a shot
-    (``can_step`` / ``can_fire`` check the rest). Scans look at targets this passes only."""
-    if action == L.A_FIRE_CANNON:
-        return K[L.K_ADJ][source, target] == 1 or K[L.K_FIRE_DISTANCE][source, target] > 0
-    return K[L.K_MOVE_ADJ][source, target] == 1

@@ -33,8 +33,6 @@ from .barcelonans import (
     healing,
     improve_action,
     improve_marker,
-    in_reach,
-    loaded_cannons,
     marker_at_best,
     move_cannon,
     move_one_troop_twice,
@@ -112,9 +110,6 @@ def fire_at_threats(K, p, sp, g, log):
     """Fire the cannon whose shot removes the most Bourbon value (Barcelona first)."""
     if not available(K, p, g, L.A_FIRE_CANNON):
         return False
-    guns = loaded_cannons(sp)  # the first of them that reaches the target fires
-    if guns.shape[0] == 0:
-        return False
     info = K[L.K_INFO]
     best_source, best_target, best = -1, -1, 0
     for target in range(sp.shape[0]):
@@ -124,8 +119,9 @@ def fire_at_threats(K, p, sp, g, log):
         score = value * (3 if info[target, L.S_BARCELONA] == 1 else 1)
         if score <= best:
             continue
-        for source in guns:
-            if can_fire(K, sp, source, target):
+        for source in range(sp.shape[0]):  # only a cannon that has not fired can
+            if (sp[source, L.SP_CANNON] - sp[source, L.SP_CANNON_FIRED] > 0
+                    and can_fire(K, sp, source, target)):
                 best_source, best_target, best = source, target, score
                 break
     if best_source < 0:
@@ -210,8 +206,10 @@ def improve_markers(K, p, sp, g, log):
     """Generalitat (more AP), then the Gunpowder Store, the hospitals, the Port."""
     for marker in (L.MARKER_GENERALITAT, L.MARKER_GUNPOWDER_STORE, L.MARKER_HOSPITAL,
                    L.MARKER_PORT):
+        if marker_at_best(K, g, marker):
+            continue  # (before improve_action, which scans the board)
         action = improve_action(K, sp, marker)
-        if not marker_at_best(K, g, marker) and available(K, p, g, action):
+        if available(K, p, g, action):
             pay(K, p, g, action, marker, 0, log)
             improve_marker(K, g, marker)
             return True
@@ -279,24 +277,11 @@ def try_random(K, p, sp, g, rng, action, log):
         pay(K, p, g, action, 0, 0, log)
         healing(K, p, sp, g, log)
         return True
-    n = sp.shape[0]
-    chosen_a, chosen_b, seen = -1, -1, 0
-    two_spaces = (action == L.A_MOVE_TROOPS or action == L.A_MOVE_CANNON
-                  or action == L.A_FIRE_CANNON)
-    for a in range(n):
-        if not has_source(K, p, sp, g, action, a):
-            continue
-        if not two_spaces:
-            seen += 1  # one-space actions: the space is the target
-            if uniform_int(rng, seen) == 0:
-                chosen_a, chosen_b = a, a
-            continue
-        for b in range(n):
-            if in_reach(K, action, a, b) and legal_target(K, p, sp, g, action, a, b):
-                seen += 1
-                if uniform_int(rng, seen) == 0:  # reservoir sampling: uniform over pairs
-                    chosen_a, chosen_b = a, b
-    if seen == 0:
+    if action == L.A_MOVE_TROOPS or action == L.A_MOVE_CANNON or action == L.A_FIRE_CANNON:
+        chosen_a, chosen_b = random_pair(K, p, sp, g, rng, action)
+    else:  # one-space actions: the space is the target
+        chosen_a = chosen_b = random_space(K, p, sp, g, rng, action)
+    if chosen_a < 0:
         return False
     pay(K, p, g, action, chosen_a, chosen_b, log)
     apply_target(K, p, sp, g, rng, action, chosen_a, chosen_b, log)
@@ -304,13 +289,57 @@ def try_random(K, p, sp, g, rng, action, log):
 
 
 @njit(cache=True, nogil=True)
+def random_pair(K, p, sp, g, rng, action):
+    """A uniform legal (source, target) pair of a two-space action, or (-1, -1).
+
+    Reservoir sampling over the legal pairs in (source, target) order: one draw per legal
+    pair. Only the targets the board lets the source reach (a step; a shared side or a
+    Bourbon path for a shot) are checked, as ``legal_target`` requires that too.
+    """
+    adj, move_adj, distance = K[L.K_ADJ], K[L.K_MOVE_ADJ], K[L.K_FIRE_DISTANCE]
+    fire = action == L.A_FIRE_CANNON
+    n = sp.shape[0]
+    chosen_a, chosen_b, seen = -1, -1, 0
+    for a in range(n):
+        if not has_source(K, p, sp, g, action, a):
+            continue
+        for b in range(n):
+            reach = (adj[a, b] == 1 or distance[a, b] > 0) if fire else move_adj[a, b] == 1
+            if reach and legal_target(K, p, sp, g, action, a, b):
+                seen += 1
+                if uniform_int(rng, seen) == 0:
+                    chosen_a, chosen_b = a, b
+    return chosen_a, chosen_b
+
+
+@njit(cache=True, nogil=True)
+def random_space(K, p, sp, g, rng, action):
+    """A uniform legal space of a one-space action, or -1: reservoir sampling in space
+    order, one draw per legal space. Spaces that cannot hold the action's target (no
+    rubble to remove, not a bastion for a bastion defense, outside Barcelona for the
+    others) are skipped before ``legal_target`` is asked."""
+    info = K[L.K_INFO]
+    chosen, seen = -1, 0
+    for a in range(sp.shape[0]):
+        if action == L.A_REMOVE_RUBBLE:
+            possible = sp[a, L.SP_RUBBLE] != L.RUBBLE_NONE
+        elif action == L.A_BASTION_DEFENSE:
+            possible = info[a, L.S_KIND] == L.KIND_BASTION
+        else:  # worm, repair a cannon, barricade
+            possible = info[a, L.S_BARCELONA] == 1
+        if possible and legal_target(K, p, sp, g, action, a, a):
+            seen += 1
+            if uniform_int(rng, seen) == 0:
+                chosen = a
+    return chosen
+
+
+@njit(cache=True, nogil=True)
 def has_source(K, p, sp, g, action, a):
-    """Can ``a`` be the source (or the single space) of ``action``?"""
+    """Can ``a`` be the source of a two-space ``action``?"""
     if action == L.A_MOVE_TROOPS:
         return troops_in(sp, a) > 0 and K[L.K_INFO][a, L.S_KIND] != L.KIND_BOX
-    if action == L.A_MOVE_CANNON or action == L.A_FIRE_CANNON:
-        return sp[a, L.SP_CANNON] - sp[a, L.SP_CANNON_FIRED] > 0 and is_barcelona(K, a)
-    return legal_target(K, p, sp, g, action, a, a)
+    return sp[a, L.SP_CANNON] - sp[a, L.SP_CANNON_FIRED] > 0 and is_barcelona(K, a)
 
 
 @njit(cache=True, nogil=True)
