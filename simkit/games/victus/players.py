@@ -290,22 +290,21 @@ def try_random(K, p, sp, g, rng, action, log):
 
 @njit(cache=True, nogil=True)
 def random_pair(K, p, sp, g, rng, action):
-    """A uniform legal (source, target) pair of a two-space action, or (-1, -1).
-
-    Reservoir sampling over the legal pairs in (source, target) order: one draw per legal
-    pair. Only the targets the board lets the source reach (a step; a shared side or a
-    Bourbon path for a shot) are checked, as ``legal_target`` requires that too.
-    """
-    adj, move_adj, distance = K[L.K_ADJ], K[L.K_MOVE_ADJ], K[L.K_FIRE_DISTANCE]
-    fire = action == L.A_FIRE_CANNON
+    """A uniform legal (source, target) pair of a move or a shot, or (-1, -1): reservoir
+    sampling over the legal pairs in (source, target) order, one draw per legal pair."""
+    adj, distance = K[L.K_ADJ], K[L.K_FIRE_DISTANCE]
     n = sp.shape[0]
     chosen_a, chosen_b, seen = -1, -1, 0
     for a in range(n):
-        if not has_source(K, p, sp, g, action, a):
+        if not has_source(K, sp, action, a):
             continue
         for b in range(n):
-            reach = (adj[a, b] == 1 or distance[a, b] > 0) if fire else move_adj[a, b] == 1
-            if reach and legal_target(K, p, sp, g, action, a, b):
+            if action != L.A_FIRE_CANNON:
+                legal = legal_move(K, sp, action, a, b)
+            else:  # at Bourbons in range: can_fire, asked where a side or a path leads
+                legal = (sp[b, L.SP_BOURBON] > 0 and (adj[a, b] == 1 or distance[a, b] > 0)
+                         and can_fire(K, sp, a, b))
+            if legal:
                 seen += 1
                 if uniform_int(rng, seen) == 0:
                     chosen_a, chosen_b = a, b
@@ -317,7 +316,7 @@ def random_space(K, p, sp, g, rng, action):
     """A uniform legal space of a one-space action, or -1: reservoir sampling in space
     order, one draw per legal space. Spaces that cannot hold the action's target (no
     rubble to remove, not a bastion for a bastion defense, outside Barcelona for the
-    others) are skipped before ``legal_target`` is asked."""
+    others) are skipped before ``legal_space`` is asked."""
     info = K[L.K_INFO]
     chosen, seen = -1, 0
     for a in range(sp.shape[0]):
@@ -327,7 +326,7 @@ def random_space(K, p, sp, g, rng, action):
             possible = info[a, L.S_KIND] == L.KIND_BASTION
         else:  # worm, repair a cannon, barricade
             possible = info[a, L.S_BARCELONA] == 1
-        if possible and legal_target(K, p, sp, g, action, a, a):
+        if possible and legal_space(K, p, sp, g, action, a):
             seen += 1
             if uniform_int(rng, seen) == 0:
                 chosen = a
@@ -335,26 +334,30 @@ def random_space(K, p, sp, g, rng, action):
 
 
 @njit(cache=True, nogil=True)
-def has_source(K, p, sp, g, action, a):
-    """Can ``a`` be the source of a two-space ``action``?"""
-    if action == L.A_MOVE_TROOPS:
-        return troops_in(sp, a) > 0 and K[L.K_INFO][a, L.S_KIND] != L.KIND_BOX
-    return sp[a, L.SP_CANNON] - sp[a, L.SP_CANNON_FIRED] > 0 and is_barcelona(K, a)
+def has_source(K, sp, action, a):
+    """Can ``a`` be the source of a two-space ``action``: troops (not in a box) to move,
+    or an unfired cannon in Barcelona to move or fire? (One basic block, like
+    ``legal_move``, so that numba inlines it in the scan.)"""
+    troops = (troops_in(sp, a) > 0) & (K[L.K_INFO][a, L.S_KIND] != L.KIND_BOX)
+    cannon = (sp[a, L.SP_CANNON] - sp[a, L.SP_CANNON_FIRED] > 0) & is_barcelona(K, a)
+    return troops if action == L.A_MOVE_TROOPS else cannon
 
 
 @njit(cache=True, nogil=True)
-def legal_target(K, p, sp, g, action, a, b):
-    """Is (a, b) a legal (source, target) of ``action``? One-space actions use b == a."""
-    if action == L.A_MOVE_TROOPS:
-        return troops_in(sp, a) > 0 and can_step(K, sp, a, b) and (
-            K[L.K_INFO][b, L.S_KIND] != L.KIND_BOX)
-    if action == L.A_MOVE_CANNON:
-        return (sp[a, L.SP_CANNON] > 0 and can_step(K, sp, a, b) and is_barcelona(K, b)
-                and sp[b, L.SP_BOURBON] == 0)
-    if action == L.A_FIRE_CANNON:
-        return sp[b, L.SP_BOURBON] > 0 and can_fire(K, sp, a, b)
-    if b != a:
-        return False
+def legal_move(K, sp, action, a, b):
+    """Is (a, b) a legal (source, target) of a move, ``a`` passing ``has_source``? Troops
+    step to a space that is not a box; a cannon steps to a Barcelona space without
+    Bourbons. (One basic block, so that numba inlines it in the scan.)"""
+    step = can_step(K, sp, a, b)
+    troops = step & (K[L.K_INFO][b, L.S_KIND] != L.KIND_BOX)
+    cannon = step & is_barcelona(K, b) & (sp[b, L.SP_BOURBON] == 0)
+    return troops if action == L.A_MOVE_TROOPS else cannon
+
+
+@njit(cache=True, nogil=True)
+def legal_space(K, p, sp, g, action, a):
+    """Is ``a`` a legal space for a one-space action (worm, repair, rubble, bastion
+    defense, barricade)?"""
     if action == L.A_WORM:
         return disc_value(K, g, L.DISC_MINE) > 0 and is_barcelona(K, a) and troops_in(sp, a) > 0
     if action == L.A_REPAIR_CANNON:
