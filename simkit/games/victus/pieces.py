@@ -52,6 +52,19 @@ def remove_undefended_cannons(K, sp, space):
 
 
 @njit(cache=True, nogil=True)
+def loaded_cannons(sp):
+    """The spaces holding a cannon that has not fired this turn, in space order: the only
+    sources ``can_fire`` accepts, so a scan over targets need not look at other spaces."""
+    guns = np.empty(sp.shape[0], dtype=np.int64)
+    n = 0
+    for space in range(sp.shape[0]):
+        if sp[space, L.SP_CANNON] - sp[space, L.SP_CANNON_FIRED] > 0:
+            guns[n] = space
+            n += 1
+    return guns[:n]
+
+
+@njit(cache=True, nogil=True)
 def coronela_in_barcelona(K, sp):
     info = K[L.K_INFO]
     total = 0

@@ -47,6 +47,7 @@ from .hands import replace_card
 from .pieces import (
     disc_value,
     is_barcelona,
+    loaded_cannons,
     marker_value,
     rubble_on_board,
     threats,
@@ -107,8 +108,13 @@ def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
 
 @njit(cache=True, nogil=True)
 def fire_at_threats(K, p, sp, g, log):
-    """Fire the cannon whose shot removes the most Bourbon value (Barcelona first)."""
+    """Fire the cannon whose shot removes the most Bourbon value (Barcelona first): the
+    first target (in space order) of the best score that a cannon reaches, shot by the
+    first such cannon."""
     if not available(K, p, g, L.A_FIRE_CANNON):
+        return False
+    guns = loaded_cannons(sp)
+    if guns.shape[0] == 0:
         return False
     info = K[L.K_INFO]
     best_source, best_target, best = -1, -1, 0
@@ -119,9 +125,8 @@ def fire_at_threats(K, p, sp, g, log):
         score = value * (3 if info[target, L.S_BARCELONA] == 1 else 1)
         if score <= best:
             continue
-        for source in range(sp.shape[0]):  # only a cannon that has not fired can
-            if (sp[source, L.SP_CANNON] - sp[source, L.SP_CANNON_FIRED] > 0
-                    and can_fire(K, sp, source, target)):
+        for source in guns:
+            if can_fire(K, sp, source, target):
                 best_source, best_target, best = source, target, score
                 break
     if best_source < 0:
