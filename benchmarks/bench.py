@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import os
 import resource
 import subprocess
@@ -84,6 +85,12 @@ def peak_mib(who: int) -> float:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply game counts")
+    parser.add_argument("--only", action="append", default=[], metavar="TEXT",
+                        help="run only the kernels whose label contains TEXT (repeatable)")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="skip the cold/cached compile timings (each compiles afresh)")
+    parser.add_argument("--no-workers", action="store_true",
+                        help="skip the 2-worker runs")
     args = parser.parse_args(argv)
     print(f"simkit {simkit.__version__} benchmarks on {os.cpu_count()} cores")
     header = (f"{'kernel':60} {'cold s':>7} {'cached s':>8} {'games/s 1 core':>15} "
@@ -97,9 +104,11 @@ def main(argv=None) -> None:
             label += " " + ",".join(f"{k}={v}" for k, v in policy.items())
         elif policy:
             label += f" {policy}"
-        cold, cached = compile_times(game)
+        if args.only and not any(text in label for text in args.only):
+            continue
+        cold, cached = (math.nan, math.nan) if args.no_compile else compile_times(game)
         single = one_core(game, preset, policy, n)
-        double = two_workers(game, preset, policy, n)
+        double = math.nan if args.no_workers else two_workers(game, preset, policy, n)
         print(f"{label:60} {cold:7.2f} {cached:8.2f} {single:15,.0f} {double:18,.0f}")
     print(f"peak memory: this process {peak_mib(resource.RUSAGE_SELF):,.0f} MiB, "
           f"largest child {peak_mib(resource.RUSAGE_CHILDREN):,.0f} MiB")

@@ -15,6 +15,7 @@ Readings the rulebook leaves open (each noted in the digest):
   trench space (not a step), then follow the arrows from there.
 """
 
+import numpy as np
 from numba import njit
 
 from simkit.eventlog import log_event
@@ -280,12 +281,15 @@ def march(K, p, sp, start, colours, n_steps):
 
 @njit(cache=True, nogil=True)
 def starting_space(K, sp, g, space):
-    """A tile on a trench camp whose trench tile is forward starts from that trench space."""
+    """A tile on a trench camp whose trench tile is forward starts from that trench space.
+    (One basic block, so that numba inlines it: see ``barcelonans``; column A stands in
+    for spaces off the trench, whose answer is ``space``.)"""
     info = K[L.K_INFO]
-    column = info[space, L.S_TRENCH]
-    if column >= 0 and info[space, L.S_PARALLEL] == 0 and g[L.G_TRENCH + column] > 0:
-        return K[L.K_TRENCH][column, g[L.G_TRENCH + column]]
-    return space
+    on_trench_camp = (info[space, L.S_TRENCH] >= 0) & (info[space, L.S_PARALLEL] == 0)
+    column = max(np.int64(info[space, L.S_TRENCH]), 0)
+    position = g[L.G_TRENCH + column]
+    forward = K[L.K_TRENCH][column, position]
+    return forward if on_trench_camp & (position > 0) else space
 
 
 @njit(cache=True, nogil=True)

@@ -44,6 +44,7 @@ from .pieces import (
     eliminate,
     marker_value,
     remove_undefended_cannons,
+    sorted_order,
     threats,
     troops_in,
 )
@@ -93,10 +94,10 @@ def timed_effects(K, CARDS, p, sp, g, rng, seat, when, log):
         if when == CL.T_END_OF_ROUND:
             g[CL.G_ROUND_CARD + seat] = 0
     seat64, when64 = np.int64(seat), np.int64(when)  # one specialization of the interpreter
-    if event > 0:
+    if event > 0 and has_ops(CARDS, event, when):
         run_list(K, CARDS, p, sp, g, rng, seat64, np.int64(event), when64, log)
     leader = np.int64(g[CL.G_LEADER + seat])
-    if leader > 0:
+    if leader > 0 and has_ops(CARDS, leader, when):
         run_list(K, CARDS, p, sp, g, rng, seat64, leader, when64, log)
     if when == CL.T_END_OF_TURN:
         clear_turn(g)
@@ -240,6 +241,15 @@ def spend_granted_ap(g, group, ap):
 @njit(cache=True, nogil=True)
 def has_timing(meta, card, timing):
     return (meta[card, CL.M_TIMED] >> timing) & 1 == 1
+
+
+@njit(cache=True, nogil=True)
+def has_ops(CARDS, card, timing):
+    """The card has a ``timing`` list (most leaders have none for most timings: the
+    engine asks before paying for a call of the interpreter)."""
+    starts = CARDS[CL.C_STARTS]
+    i = card * CL.N_TIMINGS + timing
+    return starts[i] < starts[i + 1]
 
 
 @njit(cache=True, nogil=True)
@@ -750,7 +760,7 @@ def rank_destinations(K, sp, row):
     scores = np.empty(n, dtype=np.int64)
     for k in range(n):
         scores[k] = -danger[row[1 + k]] * 1000 + k
-    return np.argsort(scores)
+    return sorted_order(scores)
 
 
 @njit(cache=True, nogil=True)

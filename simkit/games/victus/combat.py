@@ -39,11 +39,10 @@ def gunpowder_bonus(K, g, flag_holder_turn):
 
 @njit(cache=True, nogil=True)
 def fixed_defense(K, sp, g, space, flag_holder_turn):
-    """Gunpowder Store (Barcelona only) and bastion defense: what casualties discount."""
-    bonus = sp[space, L.SP_DEFENSE]
-    if is_barcelona(K, space):
-        bonus += gunpowder_bonus(K, g, flag_holder_turn)
-    return bonus
+    """Gunpowder Store (Barcelona only) and bastion defense: what casualties discount.
+    (One basic block, so that numba inlines it: see ``barcelonans``.)"""
+    in_barcelona = 1 if is_barcelona(K, space) else 0
+    return sp[space, L.SP_DEFENSE] + in_barcelona * gunpowder_bonus(K, g, flag_holder_turn)
 
 
 @njit(cache=True, nogil=True)

@@ -52,6 +52,19 @@ def remove_undefended_cannons(K, sp, space):
 
 
 @njit(cache=True, nogil=True)
+def loaded_cannons(sp):
+    """The spaces holding a cannon that has not fired this turn, in space order: the only
+    sources ``can_fire`` accepts, so a scan over targets need not look at other spaces."""
+    guns = np.empty(sp.shape[0], dtype=np.int64)
+    n = 0
+    for space in range(sp.shape[0]):
+        if sp[space, L.SP_CANNON] - sp[space, L.SP_CANNON_FIRED] > 0:
+            guns[n] = space
+            n += 1
+    return guns[:n]
+
+
+@njit(cache=True, nogil=True)
 def coronela_in_barcelona(K, sp):
     info = K[L.K_INFO]
     total = 0
@@ -97,3 +110,18 @@ def threats(K, sp):
             if red >= 0 and red != yellow:
                 out[red] += value
     return out
+
+
+@njit(cache=True, nogil=True)
+def sorted_order(keys):
+    """``np.argsort`` of a few distinct keys (dice, a card's spaces): an insertion sort,
+    cheaper than numba's quicksort at these sizes and, the keys being distinct, the same
+    order."""
+    order = np.arange(keys.shape[0])
+    for k in range(1, keys.shape[0]):
+        item, j = order[k], k
+        while j > 0 and keys[order[j - 1]] > keys[item]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = item
+    return order

@@ -18,13 +18,17 @@ from simkit.rng import uniform_int
 from . import card_layout as CL
 from . import layout as L
 from .barcelonans import (
+    SUPPLY_DEFENSE,
     add_bastion_defense,
     available,
+    barricades_left,
+    bastion_defense_fits,
     can_add_barricade,
     can_add_bastion_defense,
     can_fire,
     can_remove_rubble,
     can_step,
+    defense_tiles_on_board,
     fire_cannon,
     healing,
     improve_action,
@@ -43,6 +47,7 @@ from .hands import add_to_hand, draw_event, hand_count, replace_card
 from .pieces import (
     disc_value,
     is_barcelona,
+    loaded_cannons,
     marker_value,
     rubble_on_board,
     threats,
@@ -105,19 +110,25 @@ def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
 
 @njit(cache=True, nogil=True)
 def fire_at_threats(K, p, sp, g, log):
-    """Fire the cannon whose shot removes the most Bourbon value (Barcelona first)."""
+    """Fire the cannon whose shot removes the most Bourbon value (Barcelona first): the
+    first target (in space order) of the best score that a cannon reaches, shot by the
+    first such cannon."""
     if not available(K, p, g, L.A_FIRE_CANNON):
         return False
+    guns = loaded_cannons(sp)
+    if guns.shape[0] == 0:
+        return False
+    info = K[L.K_INFO]
     best_source, best_target, best = -1, -1, 0
     for target in range(sp.shape[0]):
         value = sp[target, L.SP_BOURBON]
-        if value == 0 or K[L.K_INFO][target, L.S_KIND] == L.KIND_CAMP:
+        if value == 0 or info[target, L.S_KIND] == L.KIND_CAMP:
             continue
-        score = value * (3 if is_barcelona(K, target) else 1)
+        score = value * (3 if info[target, L.S_BARCELONA] == 1 else 1)
         if score <= best:
             continue
-        for source in range(sp.shape[0]):
-            if sp[source, L.SP_CANNON] > 0 and can_fire(K, sp, source, target):
+        for source in guns:
+            if can_fire(K, sp, source, target):
                 best_source, best_target, best = source, target, score
                 break
     if best_source < 0:
@@ -202,8 +213,10 @@ def improve_markers(K, p, sp, g, log):
     """Generalitat (more AP), then the Gunpowder Store, the hospitals, the Port."""
     for marker in (L.MARKER_GENERALITAT, L.MARKER_GUNPOWDER_STORE, L.MARKER_HOSPITAL,
                    L.MARKER_PORT):
+        if marker_at_best(K, g, marker):
+            continue  # (before improve_action, which scans the board)
         action = improve_action(K, sp, marker)
-        if not marker_at_best(K, g, marker) and available(K, p, g, action):
+        if available(K, p, g, action):
             pay(K, p, g, action, marker, 0, log)
             improve_marker(K, g, marker)
             return True
@@ -214,9 +227,10 @@ def improve_markers(K, p, sp, g, log):
 def fortify(K, p, sp, g, log):
     """A bastion defense on the most threatened bastion, else a barricade (full game)."""
     danger = threats(K, sp)
+    tiles_left = defense_tiles_on_board(sp) < SUPPLY_DEFENSE
     best, most = -1, -1
     for space in range(sp.shape[0]):
-        if can_add_bastion_defense(K, sp, space) and danger[space] > most:
+        if bastion_defense_fits(K, sp, space, tiles_left) and danger[space] > most:
             best, most = space, danger[space]
     if best >= 0 and available(K, p, g, L.A_BASTION_DEFENSE):
         pay(K, p, g, L.A_BASTION_DEFENSE, best, best, log)
@@ -224,9 +238,11 @@ def fortify(K, p, sp, g, log):
         return True
     if not p[L.P_FULL] or not available(K, p, g, L.A_BARRICADE):
         return False
+    if not barricades_left(sp):
+        return False
     best, most = -1, 0
     for space in range(sp.shape[0]):
-        if can_add_barricade(K, sp, space) and danger[space] > most:
+        if is_barcelona(K, space) and danger[space] > most:
             best, most = space, danger[space]
     if best < 0:
         return False
@@ -268,24 +284,11 @@ def try_random(K, p, sp, g, rng, action, log):
         pay(K, p, g, action, 0, 0, log)
         healing(K, p, sp, g, log)
         return True
-    n = sp.shape[0]
-    chosen_a, chosen_b, seen = -1, -1, 0
-    two_spaces = (action == L.A_MOVE_TROOPS or action == L.A_MOVE_CANNON
-                  or action == L.A_FIRE_CANNON)
-    for a in range(n):
-        if not has_source(K, p, sp, g, action, a):
-            continue
-        if not two_spaces:
-            seen += 1  # one-space actions: the space is the target
-            if uniform_int(rng, seen) == 0:
-                chosen_a, chosen_b = a, a
-            continue
-        for b in range(n):
-            if legal_target(K, p, sp, g, action, a, b):
-                seen += 1
-                if uniform_int(rng, seen) == 0:  # reservoir sampling: uniform over pairs
-                    chosen_a, chosen_b = a, b
-    if seen == 0:
+    if action == L.A_MOVE_TROOPS or action == L.A_MOVE_CANNON or action == L.A_FIRE_CANNON:
+        chosen_a, chosen_b = random_pair(K, p, sp, g, rng, action)
+    else:  # one-space actions: the space is the target
+        chosen_a = chosen_b = random_space(K, p, sp, g, rng, action)
+    if chosen_a < 0:
         return False
     pay(K, p, g, action, chosen_a, chosen_b, log)
     apply_target(K, p, sp, g, rng, action, chosen_a, chosen_b, log)
@@ -293,28 +296,75 @@ def try_random(K, p, sp, g, rng, action, log):
 
 
 @njit(cache=True, nogil=True)
-def has_source(K, p, sp, g, action, a):
-    """Can ``a`` be the source (or the single space) of ``action``?"""
-    if action == L.A_MOVE_TROOPS:
-        return troops_in(sp, a) > 0 and K[L.K_INFO][a, L.S_KIND] != L.KIND_BOX
-    if action == L.A_MOVE_CANNON or action == L.A_FIRE_CANNON:
-        return sp[a, L.SP_CANNON] - sp[a, L.SP_CANNON_FIRED] > 0 and is_barcelona(K, a)
-    return legal_target(K, p, sp, g, action, a, a)
+def random_pair(K, p, sp, g, rng, action):
+    """A uniform legal (source, target) pair of a move or a shot, or (-1, -1): reservoir
+    sampling over the legal pairs in (source, target) order, one draw per legal pair."""
+    adj, distance = K[L.K_ADJ], K[L.K_FIRE_DISTANCE]
+    n = sp.shape[0]
+    chosen_a, chosen_b, seen = -1, -1, 0
+    for a in range(n):
+        if not has_source(K, sp, action, a):
+            continue
+        for b in range(n):
+            if action != L.A_FIRE_CANNON:
+                legal = legal_move(K, sp, action, a, b)
+            else:  # at Bourbons in range: can_fire, asked where a side or a path leads
+                legal = (sp[b, L.SP_BOURBON] > 0 and (adj[a, b] == 1 or distance[a, b] > 0)
+                         and can_fire(K, sp, a, b))
+            if legal:
+                seen += 1
+                if uniform_int(rng, seen) == 0:
+                    chosen_a, chosen_b = a, b
+    return chosen_a, chosen_b
 
 
 @njit(cache=True, nogil=True)
-def legal_target(K, p, sp, g, action, a, b):
-    """Is (a, b) a legal (source, target) of ``action``? One-space actions use b == a."""
-    if action == L.A_MOVE_TROOPS:
-        return troops_in(sp, a) > 0 and can_step(K, sp, a, b) and (
-            K[L.K_INFO][b, L.S_KIND] != L.KIND_BOX)
-    if action == L.A_MOVE_CANNON:
-        return (sp[a, L.SP_CANNON] > 0 and can_step(K, sp, a, b) and is_barcelona(K, b)
-                and sp[b, L.SP_BOURBON] == 0)
-    if action == L.A_FIRE_CANNON:
-        return sp[b, L.SP_BOURBON] > 0 and can_fire(K, sp, a, b)
-    if b != a:
-        return False
+def random_space(K, p, sp, g, rng, action):
+    """A uniform legal space of a one-space action, or -1: reservoir sampling in space
+    order, one draw per legal space. Spaces that cannot hold the action's target (no
+    rubble to remove, not a bastion for a bastion defense, outside Barcelona for the
+    others) are skipped before ``legal_space`` is asked."""
+    info = K[L.K_INFO]
+    chosen, seen = -1, 0
+    for a in range(sp.shape[0]):
+        if action == L.A_REMOVE_RUBBLE:
+            possible = sp[a, L.SP_RUBBLE] != L.RUBBLE_NONE
+        elif action == L.A_BASTION_DEFENSE:
+            possible = info[a, L.S_KIND] == L.KIND_BASTION
+        else:  # worm, repair a cannon, barricade
+            possible = info[a, L.S_BARCELONA] == 1
+        if possible and legal_space(K, p, sp, g, action, a):
+            seen += 1
+            if uniform_int(rng, seen) == 0:
+                chosen = a
+    return chosen
+
+
+@njit(cache=True, nogil=True)
+def has_source(K, sp, action, a):
+    """Can ``a`` be the source of a two-space ``action``: troops (not in a box) to move,
+    or an unfired cannon in Barcelona to move or fire? (One basic block, like
+    ``legal_move``, so that numba inlines it in the scan.)"""
+    troops = (troops_in(sp, a) > 0) & (K[L.K_INFO][a, L.S_KIND] != L.KIND_BOX)
+    cannon = (sp[a, L.SP_CANNON] - sp[a, L.SP_CANNON_FIRED] > 0) & is_barcelona(K, a)
+    return troops if action == L.A_MOVE_TROOPS else cannon
+
+
+@njit(cache=True, nogil=True)
+def legal_move(K, sp, action, a, b):
+    """Is (a, b) a legal (source, target) of a move, ``a`` passing ``has_source``? Troops
+    step to a space that is not a box; a cannon steps to a Barcelona space without
+    Bourbons. (One basic block, so that numba inlines it in the scan.)"""
+    step = can_step(K, sp, a, b)
+    troops = step & (K[L.K_INFO][b, L.S_KIND] != L.KIND_BOX)
+    cannon = step & is_barcelona(K, b) & (sp[b, L.SP_BOURBON] == 0)
+    return troops if action == L.A_MOVE_TROOPS else cannon
+
+
+@njit(cache=True, nogil=True)
+def legal_space(K, p, sp, g, action, a):
+    """Is ``a`` a legal space for a one-space action (worm, repair, rubble, bastion
+    defense, barricade)?"""
     if action == L.A_WORM:
         return disc_value(K, g, L.DISC_MINE) > 0 and is_barcelona(K, a) and troops_in(sp, a) > 0
     if action == L.A_REPAIR_CANNON:
