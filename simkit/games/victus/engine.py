@@ -12,12 +12,8 @@ VP fall short of the victory level. The solo game's card flow is ``solo.py``; sc
 ``scoring.py``.
 """
 
-import numba
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array
+from numba import njit
 
 from simkit.eventlog import log_event
 from simkit.rng import seed_state, uniform_int
@@ -50,6 +46,7 @@ from .solo import (
     receive_resignation_tile,
     stage_iv_pool,
 )
+from .unmanaged import unmanaged
 
 EV_TURN = 30  # a = stage, b = round, c = seat
 EV_DIE = 31  # a = die colour index, b = action, c = amount
@@ -79,36 +76,6 @@ def dice_order(p, g, rng, faces, n):
     for k in range(n):
         keys[k] = DICE_RANK[faces[k, 0]] * 16 + k
     return sorted_order(keys)
-
-
-def _strip_meminfo(context, builder, ty, value):
-    """``value`` (an array or a tuple of arrays) with no owner for numba to count."""
-    if isinstance(ty, types.Array):
-        array = make_array(ty)(context, builder, value=value)
-        array.meminfo = cgutils.get_null_value(array.meminfo.type)
-        array.parent = cgutils.get_null_value(array.parent.type)
-        return array._getvalue()
-    if isinstance(ty, types.BaseTuple):
-        for k, item in enumerate(ty):
-            stripped = _strip_meminfo(context, builder, item, builder.extract_value(value, k))
-            value = builder.insert_value(value, stripped, k)
-    return value
-
-
-@intrinsic
-def _unmanaged(typingctx, value):
-    def codegen(context, builder, signature, args):
-        return _strip_meminfo(context, builder, signature.args[0], args[0])
-    return value(value), codegen
-
-
-def _same(value):
-    return value
-
-
-#: the same array (or tuple of arrays) as a view numba does not reference-count
-#: (``play_unmanaged`` says why); plain Python under NUMBA_DISABLE_JIT
-unmanaged = _same if numba.config.DISABLE_JIT else _unmanaged
 
 
 # -- one turn -------------------------------------------------------------------------------------
@@ -359,13 +326,8 @@ def play_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
 
 @njit(cache=True, nogil=True)
 def play_unmanaged(K, DICE, CARDS, p, sp, g, rng, log):
-    """``play_game`` on views of the arrays that numba does not reference-count.
-
-    Every call between the rule functions would otherwise increment and decrement the
-    reference count of each array it passes (some 25 with the component tuples), each an
-    atomic instruction: that was about 70% of the run time. The views are safe because
-    the caller owns every array for the whole call and no view outlives it.
-    """
+    """``play_game`` on views numba does not reference-count (``unmanaged.py`` says
+    why and why it is safe)."""
     return play_game(unmanaged(K), unmanaged(DICE), unmanaged(CARDS), unmanaged(p),
                      unmanaged(sp), unmanaged(g), unmanaged(rng), unmanaged(log))
 
