@@ -94,7 +94,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ladder", help="difficulty ladder: every cell of an experiment "
                        "folder ordered by win rate, with 95%% intervals and paired gaps")
-    p.add_argument("results", type=Path, metavar="RESULTS_DIR")
+    p.add_argument("results", type=Path, metavar="RESULTS_DIR", help="an experiment folder "
+                   "(simkit sweep) or a results folder")
     p.add_argument("--side", default=None, help="whose win rate [the first side]")
     p.set_defaults(handler=cmd_ladder)
 
