@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check simkit tests benchmarks
+	$(BIN)/ruff check simkit tests benchmarks notebooks
 
 # the Victus difficulty experiment at 2,500 games per cell (the file asks for 100,000),
 # played afresh each time, then its report and difficulty ladder
