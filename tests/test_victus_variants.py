@@ -446,3 +446,28 @@ def test_an_experiment_grid_may_combine_knobs_that_need_each_other():
     bad = text.replace("grid", "one_at_a_time")
     with pytest.raises(simkit.errors.ExperimentError, match="needs level = competitive"):
         parse_experiment(bad, "x.toml")
+
+
+_PLAIN_PYTHON = """
+import json, numba, numpy as np, simkit
+game = simkit.games.get("victus")
+print(json.dumps({"jit": not numba.config.DISABLE_JIT, "runs": {
+    preset: {k: v.tolist() for k, v in game.simulate(preset, policy, np.arange(4), 5).items()}
+    for preset, policy in (("full", "greedy"), ("solo", "greedy"), ("mode2", "random"))}}))
+"""
+
+
+def test_disable_jit_plays_the_same_games_unmanaged_views_included():
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    proc = subprocess.run([sys.executable, "-c", _PLAIN_PYTHON], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    plain = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert plain["jit"] is False
+    for preset, policy in (("full", "greedy"), ("solo", "greedy"), ("mode2", "random")):
+        compiled = GAME.simulate(preset, policy, np.arange(4), 5)
+        assert plain["runs"][preset] == {k: v.tolist() for k, v in compiled.items()}
