@@ -11,7 +11,6 @@ A space's threat is the Bourbon value in the spaces whose arrows lead into it.
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.rng import uniform_int
 
@@ -54,6 +53,7 @@ from .pieces import (
     troops_in,
 )
 from .scoring import card_vp
+from .unmanaged import allocating, borrowing
 
 POLICIES = {
     "greedy": "keep the city alive: fire at threats, clear rubble, heal, reinforce, "
@@ -69,7 +69,7 @@ MAX_ACTIONS = 40  # a turn never has more AP than this
 BAD_CARD = -3  # greedy changes a card when its worst card scores this or less
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def spend_action_points(K, CARDS, p, sp, g, rng, log):
     """The Barcelonan actions step: buy actions until the policy stops or AP run out."""
     policy = p[L.P_POLICY]
@@ -87,7 +87,7 @@ def spend_action_points(K, CARDS, p, sp, g, rng, log):
 # -- greedy -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
     if fire_at_threats(K, p, sp, g, log):
         return True
@@ -108,7 +108,7 @@ def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
     return fortify(K, p, sp, g, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def fire_at_threats(K, p, sp, g, log):
     """Fire the cannon whose shot removes the most Bourbon value (Barcelona first): the
     first target (in space order) of the best score that a cannon reaches, shot by the
@@ -138,7 +138,7 @@ def fire_at_threats(K, p, sp, g, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def clear_rubble(K, p, sp, g, log):
     if not available(K, p, g, L.A_REMOVE_RUBBLE):
         return False
@@ -150,7 +150,7 @@ def clear_rubble(K, p, sp, g, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def heal_wounded(K, p, sp, g, log):
     wounded = K[L.K_SPECIAL][L.SPECIAL_WOUNDED]
     waiting = sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY]
@@ -163,7 +163,7 @@ def heal_wounded(K, p, sp, g, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def reinforce_threatened(K, p, sp, g, log):
     """Move one troop into the Barcelona space whose threat most exceeds its defense,
     from a neighbour that keeps at least one troop and is not threatened itself."""
@@ -190,7 +190,7 @@ def reinforce_threatened(K, p, sp, g, log):
     return reinforce_from_two_away(K, p, sp, g, danger, target, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def reinforce_from_two_away(K, p, sp, g, danger, target, log):
     """No neighbour can spare a troop: one troop makes two moves through a quiet space."""
     n = sp.shape[0]
@@ -208,7 +208,7 @@ def reinforce_from_two_away(K, p, sp, g, danger, target, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def improve_markers(K, p, sp, g, log):
     """Generalitat (more AP), then the Gunpowder Store, the hospitals, the Port."""
     for marker in (L.MARKER_GENERALITAT, L.MARKER_GUNPOWDER_STORE, L.MARKER_HOSPITAL,
@@ -223,7 +223,7 @@ def improve_markers(K, p, sp, g, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def fortify(K, p, sp, g, log):
     """A bastion defense on the most threatened bastion, else a barricade (full game)."""
     danger = threats(K, sp)
@@ -254,7 +254,7 @@ def fortify(K, p, sp, g, log):
 # -- random -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_action(K, CARDS, p, sp, g, rng, log):
     """Uniform over the affordable actions that have a legal target, then over targets."""
     order = (L.A_MOVE_TROOPS, L.A_HEALING, L.A_WORM, L.A_IMPROVE_PRESENT, L.A_MOVE_CANNON,
@@ -271,7 +271,7 @@ def random_action(K, CARDS, p, sp, g, rng, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def try_random(K, p, sp, g, rng, action, log):
     if action == L.A_IMPROVE_PRESENT:
         return random_improve(K, p, sp, g, rng, log)
@@ -295,7 +295,7 @@ def try_random(K, p, sp, g, rng, action, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_pair(K, p, sp, g, rng, action):
     """A uniform legal (source, target) pair of a move or a shot, or (-1, -1): reservoir
     sampling over the legal pairs in (source, target) order, one draw per legal pair."""
@@ -318,7 +318,7 @@ def random_pair(K, p, sp, g, rng, action):
     return chosen_a, chosen_b
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_space(K, p, sp, g, rng, action):
     """A uniform legal space of a one-space action, or -1: reservoir sampling in space
     order, one draw per legal space. Spaces that cannot hold the action's target (no
@@ -340,7 +340,7 @@ def random_space(K, p, sp, g, rng, action):
     return chosen
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def has_source(K, sp, action, a):
     """Can ``a`` be the source of a two-space ``action``: troops (not in a box) to move,
     or an unfired cannon in Barcelona to move or fire? (One basic block, like
@@ -350,7 +350,7 @@ def has_source(K, sp, action, a):
     return troops if action == L.A_MOVE_TROOPS else cannon
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def legal_move(K, sp, action, a, b):
     """Is (a, b) a legal (source, target) of a move, ``a`` passing ``has_source``? Troops
     step to a space that is not a box; a cannon steps to a Barcelona space without
@@ -361,7 +361,7 @@ def legal_move(K, sp, action, a, b):
     return troops if action == L.A_MOVE_TROOPS else cannon
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def legal_space(K, p, sp, g, action, a):
     """Is ``a`` a legal space for a one-space action (worm, repair, rubble, bastion
     defense, barricade)?"""
@@ -379,7 +379,7 @@ def legal_space(K, p, sp, g, action, a):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def apply_target(K, p, sp, g, rng, action, a, b, log):
     if action == L.A_MOVE_TROOPS:
         infantry = 1 if uniform_int(rng, troops_in(sp, a)) < sp[a, L.SP_INFANTRY] else 0
@@ -405,7 +405,7 @@ def apply_target(K, p, sp, g, rng, action, a, b, log):
         sp[a, L.SP_BARRICADES] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_step(K, sp, rng, space):
     """A uniform space a troop can step to from ``space`` (no box), or -1."""
     seen, chosen = 0, -1
@@ -417,7 +417,7 @@ def random_step(K, sp, rng, space):
     return chosen
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_improve(K, p, sp, g, rng, log):
     marker = uniform_int(rng, L.N_MARKERS)
     action = improve_action(K, sp, marker)
@@ -431,7 +431,7 @@ def random_improve(K, p, sp, g, rng, log):
 # -- cards ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_score(CARDS, card):
     """How good a card looks to the greedy players: its Almanac (the Generalitat counts
     double: it is the AP), a Barcelonan leader +3, a Bourbon leader -3."""
@@ -446,7 +446,7 @@ def card_score(CARDS, card):
     return score
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_value(CARDS, p, g, card):
     """``card_score`` x 10, plus (competitive) the VP the card would score from the pin's
     present space times the greed weight (x10)."""
@@ -456,7 +456,7 @@ def card_value(CARDS, p, g, card):
     return value
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def unwanted(CARDS, p, g, rng, card):
     """Solo: Villarroel cancels a Casanova card scoring below the ``resign_below`` weight
     (``random``: a fair coin)."""
@@ -465,7 +465,7 @@ def unwanted(CARDS, p, g, rng, card):
     return card_score(CARDS, card) < p[L.P_RESIGN_BELOW]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def chooses_dice_order(p, g, rng, stage):
     """Partial dice order: whether the players choose the order this stage (``random``:
     a fair coin; otherwise from the ``dice_choice_from_stage`` weight on)."""
@@ -474,7 +474,7 @@ def chooses_dice_order(p, g, rng, stage):
     return stage + 1 >= p[L.P_DICE_CHOICE_FROM]
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def choose_card(CARDS, p, g, rng, seat):
     """The slot of the card a seat puts face down (random when a card forces it)."""
     slots = np.empty(L.HAND_SIZE, dtype=np.int64)
@@ -493,7 +493,7 @@ def choose_card(CARDS, p, g, rng, seat):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def worst_slot(CARDS, g, seat):
     """The hand slot of the seat's worst card (greedy's discard), -1 for an empty hand."""
     worst, lowest = -1, 1 << 30
@@ -504,13 +504,13 @@ def worst_slot(CARDS, g, seat):
     return worst
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def worst_card_score(CARDS, g, seat):
     slot = worst_slot(CARDS, g, seat)
     return 1 << 30 if slot < 0 else card_score(CARDS, g[L.G_HAND + seat * L.HAND_SIZE + slot])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def change_a_card(K, CARDS, p, g, rng, log):
     """Change 1 card (full game, not in Stage IV): every player discards one card from
     hand and draws one from the stage's pile (greedy discards its worst, random any)."""
@@ -531,7 +531,7 @@ def change_a_card(K, CARDS, p, g, rng, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_slot(g, rng, seat):
     seen, chosen = 0, -1
     for slot in range(L.HAND_SIZE):
