@@ -51,17 +51,17 @@ def remove_undefended_cannons(K, sp, space):
         eliminate(K, sp, space, L.SP_CANNON, sp[space, L.SP_CANNON])
 
 
-@allocating
-def loaded_cannons(sp):
-    """The spaces holding a cannon that has not fired this turn, in space order: the only
-    sources ``can_fire`` accepts, so a scan over targets need not look at other spaces."""
-    guns = np.empty(sp.shape[0], dtype=np.int64)
+@borrowing
+def loaded_cannons(sp, guns):
+    """Write into ``guns`` the spaces holding a cannon that has not fired this turn, in
+    space order, and return how many: the only sources ``can_fire`` accepts, so a scan
+    over targets need not look at other spaces."""
     n = 0
     for space in range(sp.shape[0]):
         if sp[space, L.SP_CANNON] - sp[space, L.SP_CANNON_FIRED] > 0:
             guns[n] = space
             n += 1
-    return guns[:n]
+    return n
 
 
 @borrowing
@@ -99,8 +99,17 @@ def disc_value(K, g, disc):
 @allocating
 def threats(K, sp):
     """Per space: the Bourbon value in the spaces whose arrows lead into it."""
+    out = np.empty(sp.shape[0], dtype=np.int64)
+    fill_threats(K, sp, out)
+    return out
+
+
+@borrowing
+def fill_threats(K, sp, out):
+    """``threats`` into ``out``: the greedy players reuse one array for a whole actions
+    step rather than allocate one per action."""
     arrows = K[L.K_ARROWS]
-    out = np.zeros(sp.shape[0], dtype=np.int64)
+    out[:] = 0
     for source in range(sp.shape[0]):
         value = sp[source, L.SP_BOURBON]
         if value > 0:
@@ -109,7 +118,6 @@ def threats(K, sp):
                 out[yellow] += value
             if red >= 0 and red != yellow:
                 out[red] += value
-    return out
 
 
 @allocating

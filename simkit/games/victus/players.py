@@ -45,11 +45,11 @@ from .combat import barcelonan_value
 from .hands import add_to_hand, draw_event, hand_count, replace_card
 from .pieces import (
     disc_value,
+    fill_threats,
     is_barcelona,
     loaded_cannons,
     marker_value,
     rubble_on_board,
-    threats,
     troops_in,
 )
 from .scoring import card_vp
@@ -69,17 +69,21 @@ MAX_ACTIONS = 40  # a turn never has more AP than this
 BAD_CARD = -3  # greedy changes a card when its worst card scores this or less
 
 
-@borrowing
+@allocating
 def spend_action_points(K, CARDS, p, sp, g, rng, log):
-    """The Barcelonan actions step: buy actions until the policy stops or AP run out."""
+    """The Barcelonan actions step: buy actions until the policy stops or AP run out.
+    The greedy scans get their work arrays here, once per step rather than per action."""
     policy = p[L.P_POLICY]
+    guns = np.empty(sp.shape[0], dtype=np.int64)
+    danger = np.empty(sp.shape[0], dtype=np.int64)
     for _ in range(MAX_ACTIONS):
         if g[L.G_SEAT_AP] <= 0:
             return
         if policy == RANDOM:
             bought = random_action(K, CARDS, p, sp, g, rng, log)
         else:
-            bought = greedy_action(K, CARDS, p, sp, g, rng, policy == FORTIFY, log)
+            bought = greedy_action(K, CARDS, p, sp, g, rng, policy == FORTIFY, guns, danger,
+                                   log)
         if not bought:
             return
 
@@ -88,16 +92,16 @@ def spend_action_points(K, CARDS, p, sp, g, rng, log):
 
 
 @borrowing
-def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
-    if fire_at_threats(K, p, sp, g, log):
+def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, guns, danger, log):
+    if fire_at_threats(K, p, sp, g, guns, log):
         return True
     if rubble_on_board(sp, g) >= p[L.P_RUBBLE_THRESHOLD] - 3 and clear_rubble(K, p, sp, g, log):
         return True
     if heal_wounded(K, p, sp, g, log):
         return True
-    if reinforce_threatened(K, p, sp, g, log):
+    if reinforce_threatened(K, p, sp, g, danger, log):
         return True
-    if fortify_first and fortify(K, p, sp, g, log):
+    if fortify_first and fortify(K, p, sp, g, danger, log):
         return True
     if improve_markers(K, p, sp, g, log):
         return True
@@ -105,18 +109,18 @@ def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
     if worst_card_score(CARDS, g, hand) <= BAD_CARD and change_a_card(
             K, CARDS, p, g, rng, log):
         return True
-    return fortify(K, p, sp, g, log)
+    return fortify(K, p, sp, g, danger, log)
 
 
-@allocating
-def fire_at_threats(K, p, sp, g, log):
+@borrowing
+def fire_at_threats(K, p, sp, g, guns, log):
     """Fire the cannon whose shot removes the most Bourbon value (Barcelona first): the
     first target (in space order) of the best score that a cannon reaches, shot by the
     first such cannon."""
     if not available(K, p, g, L.A_FIRE_CANNON):
         return False
-    guns = loaded_cannons(sp)
-    if guns.shape[0] == 0:
+    n_guns = loaded_cannons(sp, guns)
+    if n_guns == 0:
         return False
     info = K[L.K_INFO]
     best_source, best_target, best = -1, -1, 0
@@ -127,7 +131,8 @@ def fire_at_threats(K, p, sp, g, log):
         score = value * (3 if info[target, L.S_BARCELONA] == 1 else 1)
         if score <= best:
             continue
-        for source in guns:
+        for k in range(n_guns):
+            source = guns[k]
             if can_fire(K, sp, source, target):
                 best_source, best_target, best = source, target, score
                 break
@@ -163,14 +168,14 @@ def heal_wounded(K, p, sp, g, log):
     return True
 
 
-@allocating
-def reinforce_threatened(K, p, sp, g, log):
+@borrowing
+def reinforce_threatened(K, p, sp, g, danger, log):
     """Move one troop into the Barcelona space whose threat most exceeds its defense,
     from a neighbour that keeps at least one troop and is not threatened itself."""
     if not available(K, p, g, L.A_MOVE_TROOPS):
         return False
     flag_turn = g[L.G_FLAG_TURN] == 1
-    danger = threats(K, sp)
+    fill_threats(K, sp, danger)
     target, worst = -1, 0
     for space in range(sp.shape[0]):
         if not is_barcelona(K, space) or sp[space, L.SP_BOURBON] > 0 or danger[space] == 0:
@@ -223,10 +228,10 @@ def improve_markers(K, p, sp, g, log):
     return False
 
 
-@allocating
-def fortify(K, p, sp, g, log):
+@borrowing
+def fortify(K, p, sp, g, danger, log):
     """A bastion defense on the most threatened bastion, else a barricade (full game)."""
-    danger = threats(K, sp)
+    fill_threats(K, sp, danger)
     tiles_left = defense_tiles_on_board(sp) < SUPPLY_DEFENSE
     best, most = -1, -1
     for space in range(sp.shape[0]):
