@@ -134,6 +134,25 @@ def test_whole_games_keep_every_invariant(seed, level, players_, policy, half_a_
         assert g[L.G_STAGE] == L.STAGE_IV
 
 
+@pytest.mark.parametrize("rules, policy", [("full", "greedy"), ("full", "random"),
+                                           ("full", "fortify"), ("solo", "greedy"),
+                                           ("competitive", "greedy"), ("mode2", "greedy")])
+def test_games_free_every_array_they_allocate(rules, policy):
+    """A ``borrowing`` function that took a callee's new array would leak it."""
+    from numba.core.runtime import _nrt_python, rtsys
+
+    GAME.simulate(rules, policy, np.arange(2), 1)  # compiled before counting
+    _nrt_python.memsys_enable_stats()
+    try:
+        before = rtsys.get_allocation_stats()
+        GAME.simulate(rules, policy, np.arange(30), 1)  # result dropped: freed
+        after = rtsys.get_allocation_stats()
+    finally:
+        _nrt_python.memsys_disable_stats()
+    assert after.mi_alloc - before.mi_alloc > 30  # the counting sees the games
+    assert after.mi_alloc - before.mi_alloc == after.mi_free - before.mi_free
+
+
 def test_trace_replays_the_simulated_game():
     frame = simkit.simulate(GAME, 6, seed=2, rules="first_game")
     for i in (0, 5):

@@ -17,7 +17,6 @@ Rambla counts for moves, as for troops); barricades and bastion defenses come fr
 supply of 10 each.
 """
 
-from numba import njit
 
 from simkit.eventlog import log_event
 
@@ -32,6 +31,7 @@ from .pieces import (
     remove_undefended_cannons,
     troops_in,
 )
+from .unmanaged import borrowing
 
 SUPPLY_DEFENSE = 10
 SUPPLY_BARRICADES = 10
@@ -41,7 +41,7 @@ FIRE_RANGE_MONTJUIC = 6
 EV_ACTION = 20  # a = action, b = space or marker, c = target
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def action_cost(K, p, g, action):
     costs = K[L.K_ACTION_COSTS][action]
     council, group = g[L.G_WAR_COUNCIL], costs[L.COST_GROUP]
@@ -52,7 +52,7 @@ def action_cost(K, p, g, action):
     return full if p[L.P_FULL] else costs[L.COST_FIRST]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def available(K, p, g, action):
     """The action exists in this game, belongs to the group the AP are granted for (if
     any), and its cost fits the AP left."""
@@ -62,7 +62,7 @@ def available(K, p, g, action):
     return in_group & (cost > 0) & (cost <= g[L.G_SEAT_AP])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pay(K, p, g, action, a, b, log):
     g[L.G_SEAT_AP] -= action_cost(K, p, g, action)
     log_event(log, EV_ACTION, action, a, b)
@@ -71,14 +71,14 @@ def pay(K, p, g, action, a, b, log):
 # -- movement ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def can_step(K, sp, source, target):
     """Troops may step between spaces sharing a side or both touching the Rambla; camps
     are entered and left through the 2 spaces their arrows point to."""
     return (source != target) & (K[L.K_MOVE_ADJ][source, target] == 1)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_troops(K, p, sp, g, source, target, coronela, infantry, log):
     """Move troops one step, then fight whatever the target holds."""
     sp[source, L.SP_CORONELA] -= coronela
@@ -89,7 +89,7 @@ def move_troops(K, p, sp, g, source, target, coronela, infantry, log):
     enter_space(K, p, sp, g, target, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_one_troop_twice(K, p, sp, g, source, middle, target, field, log):
     """The other form of the move action: a single troop makes up to 2 consecutive
     moves (Example 11: 15 -> 21 -> 22). A fight on the first step ends the move."""
@@ -101,7 +101,7 @@ def move_one_troop_twice(K, p, sp, g, source, middle, target, field, log):
         move_troops(K, p, sp, g, middle, target, coronela, 1 - coronela, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def trench_column_at(K, g, space):
     """The trench tile standing on ``space`` (a Parallel), or -1."""
     info = K[L.K_INFO]
@@ -111,7 +111,7 @@ def trench_column_at(K, g, space):
     return column if g[L.G_TRENCH + column] == info[space, L.S_PARALLEL] else -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def enter_space(K, p, sp, g, space, log):
     """Troops arrived: fight in a camp, a trench tile's space or a space with Bourbons;
     Bourbon battery tiles go when troops win there or stand there undefended."""
@@ -132,7 +132,7 @@ def enter_space(K, p, sp, g, space, log):
         sp[space, L.SP_BATTERY_TILES] = 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def camp_combat(K, p, sp, g, camp, log):
     """Troops entering a camp fight a tile left there this turn or a new tile of the
     reinforcements value; a win razes the camp (a razed camp means no fight)."""
@@ -152,7 +152,7 @@ def camp_combat(K, p, sp, g, camp, log):
 # -- markers, healing, worm ------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def troop_on_marker(K, sp, marker):
     """A troop stands on one of the marker's spaces (either hospital counts)."""
     info = K[L.K_INFO]
@@ -162,30 +162,30 @@ def troop_on_marker(K, sp, marker):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def improve_action(K, sp, marker):
     return L.A_IMPROVE_PRESENT if troop_on_marker(K, sp, marker) else L.A_IMPROVE_ABSENT
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def marker_at_best(K, g, marker):
     values = K[L.K_MARKER_VALUES][marker]
     return values[g[L.G_MARKER + marker]] == values[values.shape[0] - 1]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def improve_marker(K, g, marker):
     """One step clockwise (up the dial)."""
     if not marker_at_best(K, g, marker):
         g[L.G_MARKER + marker] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def healing(K, p, sp, g, log):
     heal(K, p, sp, g, g[L.G_FLAG_TURN] == 1, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def send_worm(K, sp, g, space, log):
     """Counter-mine: a troop in Barcelona goes to WOUNDED and the mine disc to 0."""
     field = L.SP_CORONELA if sp[space, L.SP_CORONELA] > 0 else L.SP_INFANTRY
@@ -196,7 +196,7 @@ def send_worm(K, sp, g, space, log):
 # -- artillery --------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def can_fire(K, sp, source, target):
     """An unfired cannon at ``source`` can reach ``target``: a space sharing a side, or
     from a bastion an outside space within 4 (Montjuïc 6) along a Bourbon path."""
@@ -209,7 +209,7 @@ def can_fire(K, sp, source, target):
     return 0 < distance <= reach
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fire_cannon(K, sp, g, source, target):
     """The shot removes Gunpowder Store (+1 Flag holder) Bourbon value; camps are immune."""
     sp[source, L.SP_CANNON_FIRED] += 1
@@ -219,7 +219,7 @@ def fire_cannon(K, sp, g, source, target):
     sp[target, L.SP_BOURBON] = max(0, sp[target, L.SP_BOURBON] - shot)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_cannon(sp, source, target):
     sp[source, L.SP_CANNON] -= 1
     sp[target, L.SP_CANNON] += 1
@@ -228,7 +228,7 @@ def move_cannon(sp, source, target):
         sp[target, L.SP_CANNON_FIRED] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def repair_cannon(K, sp, target):
     wounded = K[L.K_SPECIAL][L.SPECIAL_WOUNDED]
     sp[wounded, L.SP_CANNON] -= 1
@@ -238,7 +238,7 @@ def repair_cannon(K, sp, target):
 # -- defense ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def can_remove_rubble(K, sp, space):
     """The tile must be in a space with a troop or sharing a side with one."""
     if sp[space, L.SP_RUBBLE] == L.RUBBLE_NONE:
@@ -252,13 +252,13 @@ def can_remove_rubble(K, sp, space):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def remove_rubble(sp, g, space):
     sp[space, L.SP_RUBBLE] = L.RUBBLE_NONE
     g[L.G_RUBBLE_SUPPLY] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def defense_tiles_on_board(sp):
     total = 0
     for space in range(sp.shape[0]):
@@ -267,14 +267,14 @@ def defense_tiles_on_board(sp):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def can_add_bastion_defense(K, sp, space):
     if K[L.K_INFO][space, L.S_KIND] != L.KIND_BASTION or sp[space, L.SP_DEFENSE] >= 2:
         return False
     return sp[space, L.SP_DEFENSE] == 1 or defense_tiles_on_board(sp) < SUPPLY_DEFENSE
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def bastion_defense_fits(K, sp, space, tiles_left):
     """``can_add_bastion_defense`` for a scan of every space: ``tiles_left`` (a new +1
     tile is in the supply) is counted once for the scan, not once per space."""
@@ -283,17 +283,17 @@ def bastion_defense_fits(K, sp, space, tiles_left):
     return sp[space, L.SP_DEFENSE] == 1 or tiles_left
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def add_bastion_defense(sp, space):
     sp[space, L.SP_DEFENSE] += 1  # a new +1 tile, or the +1 flipped to +2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def can_add_barricade(K, sp, space):
     return is_barcelona(K, space) and sp[:, L.SP_BARRICADES].sum() < SUPPLY_BARRICADES
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barricades_left(sp):
     """A barricade is left in the supply (``can_add_barricade`` for every Barcelona space)."""
     return sp[:, L.SP_BARRICADES].sum() < SUPPLY_BARRICADES

@@ -16,7 +16,6 @@ Readings the rulebook leaves open (each noted in the digest):
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.eventlog import log_event
 from simkit.rng import uniform_int
@@ -25,6 +24,7 @@ from . import layout as L
 from .combat import BARCELONANS_WIN, BOTH_LOSE, BOURBONS_WIN, resolve_all_combats, resolve_combat
 from .pieces import disc_value, eliminate, is_barcelona, marker_value, troops_in
 from .policies import choose_hit, half_a_bomb_marker
+from .unmanaged import allocating, borrowing
 
 N_CHANCE = 14
 
@@ -32,7 +32,7 @@ N_CHANCE = 14
 # -- discs on the Bourbon marker --------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def set_disc(K, g, disc, position, log):
     track_len = K[L.K_TRACK].shape[1]
     lowest = K[L.K_SPECIAL][L.SPECIAL_BATTERIES_MIN] if disc == L.DISC_BATTERIES else 0
@@ -42,17 +42,17 @@ def set_disc(K, g, disc, position, log):
     g[L.G_DISC + disc] = position
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_batteries(K, g, steps, log):
     set_disc(K, g, L.DISC_BATTERIES, g[L.G_DISC + L.DISC_BATTERIES] + steps, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_mine(K, g, steps, log):
     set_disc(K, g, L.DISC_MINE, g[L.G_DISC + L.DISC_MINE] + steps, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_reinforcements_disc(K, p, sp, g, rng, steps, flag_turn, log):
     """Reinforcements +/-X: only the space the disc ends on triggers its icon."""
     set_disc(K, g, L.DISC_REINFORCEMENTS, g[L.G_DISC + L.DISC_REINFORCEMENTS] + steps, log)
@@ -71,7 +71,7 @@ def move_reinforcements_disc(K, p, sp, g, rng, steps, flag_turn, log):
 # -- healing ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_troop(sp, source, target, field, n):
     n = min(n, sp[source, field])
     sp[source, field] -= n
@@ -79,7 +79,7 @@ def move_troop(sp, source, target, field, n):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def port_healing(K, p, sp, g, log):
     """Port +1: a troop from Reserve to the Port (first game) or the Expedition (full);
     Port -1/-2: that many troops leave Barcelona for Reserve (infantry first, from the
@@ -101,7 +101,7 @@ def port_healing(K, p, sp, g, log):
         log_event(log, L.EV_HEAL, reserve, field, 1)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def most_crowded_barcelona_space(K, sp):
     best, most = -1, 0
     for s in range(sp.shape[0]):
@@ -110,7 +110,7 @@ def most_crowded_barcelona_space(K, sp):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def heal(K, p, sp, g, flag_turn, log):
     """The Healing icon: the Port's effect, then the hospitals take up to the Saint
     Cross/Saint Mary value of infantry (to 14) and of Coronela (to 34) from WOUNDED."""
@@ -130,7 +130,7 @@ def heal(K, p, sp, g, flag_turn, log):
 # -- chance cards, bombardment, mine ----------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def draw_chance(g, rng):
     """The top chance card; an exhausted deck is reshuffled from the discards."""
     if g[L.G_CHANCE_NEXT] >= N_CHANCE:
@@ -145,13 +145,13 @@ def draw_chance(g, rng):
     return card
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def apply_hit(K, p, sp, g, space, log):
     """One hit: a piece of the defenders' choice, else rubble -> ruined -> ignored."""
     absorb_hit(K, sp, g, space, choose_hit(p, sp, space), log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def absorb_hit(K, sp, g, space, what, log):
     """Apply one hit to the piece ``what`` (HIT_*), or to the space if ``what`` < 0."""
     if what == L.HIT_DEFENSE:
@@ -178,7 +178,7 @@ def absorb_hit(K, sp, g, space, what, log):
     log_event(log, L.EV_HIT, space, what)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def hit_spaces(K, p, sp, g, rng, n_spaces, hits, log):
     """Draw a chance card and give ``hits`` hits to each of its first ``n_spaces``
     spaces on the current stage's row."""
@@ -196,7 +196,7 @@ def hit_spaces(K, p, sp, g, rng, n_spaces, hits, log):
             apply_hit(K, p, sp, g, space, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def given_half_a_bomb(p, sp, g, rng, space, log):
     """"Given Half a Bomb": hits on a space that already has a ruined tile and nothing
     else that could take any of them move one marker's pin 1 space counter-clockwise
@@ -209,14 +209,14 @@ def given_half_a_bomb(p, sp, g, rng, space, log):
         log_event(log, L.EV_HALF_A_BOMB, marker, g[L.G_MARKER + marker])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def bombard(K, p, sp, g, rng, hits, log):
     """Bombardment X: as many spaces as the batteries value (and a leader's bonus, up to
     its cap: the Duke of Pópoli's "+1 to Batteries (max. 5)") take X hits each."""
     hit_spaces(K, p, sp, g, rng, bombard_spaces(K, g), hits, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def bombard_spaces(K, g):
     """The batteries value plus the leaders' bonus, which never raises it above the
     bonus's cap (nor lowers it)."""
@@ -228,7 +228,7 @@ def bombard_spaces(K, g):
     return max(0, value)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def mine_explodes(K, p, sp, g, rng, log):
     """Mine explodes: mine-value spaces take reinforcements-value hits; the disc goes to 0."""
     spaces = disc_value(K, g, L.DISC_MINE)
@@ -242,7 +242,7 @@ def mine_explodes(K, p, sp, g, rng, log):
 # -- advance --------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def reinforce_camps(K, sp, g, log):
     """Advance, step 1: a tile of the reinforcements value on each camp not razed."""
     value = disc_value(K, g, L.DISC_REINFORCEMENTS)
@@ -254,13 +254,13 @@ def reinforce_camps(K, sp, g, log):
     set_disc(K, g, L.DISC_REINFORCEMENTS, 0, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stops_advance(p, sp, space):
     """Barcelonan troops (and, in the full game, an organ-gun) end a tile's move."""
     return troops_in(sp, space) > 0 or (p[L.P_FULL] and sp[space, L.SP_ORGAN_GUNS] > 0)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def march(K, p, sp, start, colours, n_steps):
     """Where a tile starting at ``start`` ends after following ``colours``."""
     arrows = K[L.K_ARROWS]
@@ -279,7 +279,7 @@ def march(K, p, sp, start, colours, n_steps):
     return here
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def starting_space(K, sp, g, space):
     """A tile on a trench camp whose trench tile is forward starts from that trench space.
     (One basic block, so that numba inlines it: see ``barcelonans``; column A stands in
@@ -292,7 +292,7 @@ def starting_space(K, sp, g, space):
     return forward if on_trench_camp & (position > 0) else space
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def advance_bourbons(K, p, sp, g, rng, steps, flag_turn, log):
     """Advance X: reinforce the camps, draw a chance card, move every tile along its first
     X colour boxes (all tiles from where they stood), then fight where both sides meet."""
@@ -317,18 +317,18 @@ def advance_bourbons(K, p, sp, g, rng, steps, flag_turn, log):
 # -- trench ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def trench_space(K, g, column):
     return K[L.K_TRENCH][column, g[L.G_TRENCH + column]]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def set_trench(K, g, column, position, log):
     log_event(log, L.EV_TRENCH, column, g[L.G_TRENCH + column], position)
     g[L.G_TRENCH + column] = position
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def tile_to_advance(K, sp, g):
     """The trench tile a + symbol takes: rearmost that may move, alphabetically first."""
     best, best_position = -1, L.N_POSITIONS
@@ -342,7 +342,7 @@ def tile_to_advance(K, sp, g):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def tile_to_retreat(g):
     """The trench tile a - symbol takes: most advanced, alphabetically last."""
     best, best_position = -1, 0
@@ -353,7 +353,7 @@ def tile_to_retreat(g):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def trench_forward(K, p, sp, g, rng, symbols, flag_turn, log):
     """Trench +X (die or card); combats in trench spaces come after all symbols."""
     for _ in range(symbols):
@@ -368,7 +368,7 @@ def trench_forward(K, p, sp, g, rng, symbols, flag_turn, log):
             trench_space_combat(K, p, sp, g, column, flag_turn, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def trench_back(K, g, symbols, log):
     """Trench -X (cards only): never touches the mine."""
     for _ in range(symbols):
@@ -378,7 +378,7 @@ def trench_back(K, g, symbols, log):
         set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def raze_camp(K, p, sp, g, camp, space, log):
     """A Barcelonan win at a camp: razed tile, batteries -1, battery tiles removed
     (batteries -1 each), and in the full game 1 troop freed from CAPTURED."""
@@ -391,7 +391,7 @@ def raze_camp(K, p, sp, g, camp, space, log):
         move_troop(sp, captured, space, field, 1)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def trench_space_combat(K, p, sp, g, column, flag_turn, log):
     """Troops and a trench tile share a space: fight the camp's tile or a new tile of
     the reinforcements value; a win razes the camp and pushes the trench back 1."""
@@ -421,7 +421,7 @@ def trench_space_combat(K, p, sp, g, column, flag_turn, log):
 # -- the dice ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def resolve_die(K, p, sp, g, rng, action, amount, flag_turn, log):
     if action == L.ACT_REINFORCEMENTS:
         move_reinforcements_disc(K, p, sp, g, rng, amount, flag_turn, log)

@@ -30,13 +30,13 @@ Barcelonan leader and the heaviest Bourbon one (Example 20: another player's fir
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.eventlog import log_event
 
 from . import bourbons as B
 from . import card_layout as CL
 from . import layout as L
+from .barcelonans import defense_tiles_on_board
 from .combat import needs_combat, resolve_combat
 from .pieces import (
     coronela_in_barcelona,
@@ -48,13 +48,14 @@ from .pieces import (
     threats,
     troops_in,
 )
+from .unmanaged import allocating, borrowing
 
 BIG = 1 << 20
 
 # == entry points ===============================================================================
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def resolve_card(K, CARDS, p, sp, g, rng, seat, card, log):
     """Turn steps 2-3: reveal ``card`` for ``seat``, resolve its effect, adjust the markers."""
     meta = CARDS[CL.C_META]
@@ -75,7 +76,7 @@ def resolve_card(K, CARDS, p, sp, g, rng, seat, card, log):
     apply_almanac(K, CARDS, g, card, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def timed_effects(K, CARDS, p, sp, g, rng, seat, when, log):
     """The ``when`` list (T_START_OF_TURN ... T_NEXT_ROUND_START) of the seat's event card
     waiting for it, then of the seat's active leader."""
@@ -103,7 +104,7 @@ def timed_effects(K, CARDS, p, sp, g, rng, seat, when, log):
         clear_turn(g)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def round_effects(K, CARDS, p, sp, g, rng, n_seats, first_seat, when, log):
     """``timed_effects`` for every seat, clockwise from ``first_seat`` (the players may
     choose the order; this is the default)."""
@@ -111,7 +112,7 @@ def round_effects(K, CARDS, p, sp, g, rng, n_seats, first_seat, when, log):
         timed_effects(K, CARDS, p, sp, g, rng, (first_seat + k) % n_seats, when, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def clear_turn(g):
     """Forget the AP grants and ↑/↓ of the turn that ended."""
     for i in range(4):
@@ -123,7 +124,7 @@ def clear_turn(g):
 # == leaders and their modifiers ===============================================================
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def activate_leader(CARDS, g, seat, card, log):
     """One active leader per seat: a new one sends the previous one to the box."""
     old = g[CL.G_LEADER + seat]
@@ -134,7 +135,7 @@ def activate_leader(CARDS, g, seat, card, log):
     sync_leader_flags(g, CARDS)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deactivate_leader(CARDS, g, seat, log):
     """A card deactivates the seat's leader: to the box (or aside, to be scored, if it was
     played this round)."""
@@ -147,7 +148,7 @@ def deactivate_leader(CARDS, g, seat, log):
     sync_leader_flags(g, CARDS)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def sync_leader_flags(g, CARDS):
     """Copy what the active leaders change into the flags the rules read (action costs,
     bombardments). Leaders change only through this module; the engine also calls this
@@ -162,19 +163,19 @@ def sync_leader_flags(g, CARDS):
     g[L.G_BOMBARD_CAP] = modifier_cap(g, CARDS, CL.MOD_BOMBARD_SPACES)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def leader_modifier(g, CARDS, which):
     """The sum of the active leaders' ``which`` (MOD_*) modifiers in the current stage."""
     return modifier_total_and_cap(g, CARDS, which)[0]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def modifier_cap(g, CARDS, which):
     """The lowest cap (``max``) among the active ``which`` modifiers, 0 if none."""
     return modifier_total_and_cap(g, CARDS, which)[1]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def modifier_total_and_cap(g, CARDS, which):
     """Over the active leaders' ``which`` modifiers holding in the current stage: the sum
     of their values and the lowest of their caps (0 if none has one)."""
@@ -195,7 +196,7 @@ def modifier_total_and_cap(g, CARDS, which):
     return total, cap
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def die_amount(g, CARDS, action, amount):
     """A Bourbon action die's result after the leaders' modifiers (never below 0):
     Pópoli's "-1 to Advance and Trench on the Bourbon action dice" in Stages I-II."""
@@ -210,13 +211,13 @@ def die_amount(g, CARDS, action, amount):
     return max(0, amount + leader_modifier(g, CARDS, which))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def action_ap_bonus(g, CARDS):
     """AP the active leaders add to every Barcelonan actions step (may be negative)."""
     return leader_modifier(g, CARDS, CL.MOD_AP)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def group_at_priority(g, CARDS, group):
     """Leaders make this War Council group (WAR_MOVEMENT..WAR_DEFENSE) cost its priority
     cost: card 39 ("all_priority") or a ``priority_<group>`` modifier."""
@@ -224,13 +225,13 @@ def group_at_priority(g, CARDS, group):
             or leader_modifier(g, CARDS, CL.MOD_PRIORITY + group) > 0)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def granted_ap(g, group):
     """AP a card granted this turn for ``group`` (WAR_MOVEMENT..WAR_DEFENSE)."""
     return g[CL.G_AP_GRANTED + group]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def spend_granted_ap(g, group, ap):
     g[CL.G_AP_GRANTED + group] -= ap
 
@@ -238,12 +239,12 @@ def spend_granted_ap(g, group, ap):
 # == the interpreter ===========================================================================
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def has_timing(meta, card, timing):
     return (meta[card, CL.M_TIMED] >> timing) & 1 == 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def has_ops(CARDS, card, timing):
     """The card has a ``timing`` list (most leaders have none for most timings: the
     engine asks before paying for a call of the interpreter)."""
@@ -252,7 +253,7 @@ def has_ops(CARDS, card, timing):
     return starts[i] < starts[i + 1]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def run_list(K, CARDS, p, sp, g, rng, seat, card, timing, log):
     starts = CARDS[CL.C_STARTS]
     i = card * CL.N_TIMINGS + timing
@@ -264,7 +265,7 @@ def run_list(K, CARDS, p, sp, g, rng, seat, card, timing, log):
         g[CL.G_OPS_RUN] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log):
     """Execute the op at ``pc``; returns the next pc (jumps only go forward)."""
     op = CARDS[CL.C_OPS][pc]
@@ -331,7 +332,7 @@ def run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log):
 # == one helper per opcode ======================================================================
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_trench(K, p, sp, g, rng, n, flag, log):
     if n > 0:
         B.trench_forward(K, p, sp, g, rng, n, flag, log)
@@ -339,7 +340,7 @@ def op_trench(K, p, sp, g, rng, n, flag, log):
         B.trench_back(K, g, -n, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_disc(K, p, sp, g, rng, disc, steps, mode, flag, log):
     """Reinforcements/Batteries/Mine +/-X; the reinforcements disc resolves its icon."""
     if mode == CL.SET_MIN:
@@ -354,7 +355,7 @@ def op_disc(K, p, sp, g, rng, disc, steps, mode, flag, log):
         B.move_mine(K, g, steps, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def marker_len(K, marker):
     """Pin positions on a dial: its values rise, padded with the highest one."""
     values = K[L.K_MARKER_VALUES][marker]
@@ -365,7 +366,7 @@ def marker_len(K, marker):
     return values.shape[0]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_marker(K, g, marker, steps, mode, log):
     """Marker +/-X (clockwise = higher), clamped to the dial; or to its min / max."""
     top = marker_len(K, marker) - 1
@@ -380,7 +381,7 @@ def op_marker(K, g, marker, steps, mode, log):
     log_event(log, CL.EV_MARKER, marker, old, new)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def apply_almanac(K, CARDS, g, card, log):
     """Step 3, "Adjust markers": + clockwise, - counter-clockwise, stopping at the ends."""
     meta = CARDS[CL.C_META]
@@ -392,7 +393,7 @@ def apply_almanac(K, CARDS, g, card, log):
             log_event(log, CL.EV_ALMANAC, m, old, g[L.G_MARKER + m])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def piece_field(piece):
     if piece == CL.PIECE_INFANTRY:
         return L.SP_INFANTRY
@@ -401,7 +402,7 @@ def piece_field(piece):
     return L.SP_CANNON
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def in_set(row, space):
     for k in range(1, row[0] + 1):
         if row[k] == space:
@@ -409,7 +410,7 @@ def in_set(row, space):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def movable(sp, src, dst, piece):
     """Pieces of ``piece`` in ``src`` spaces that are not also destinations."""
     total = 0
@@ -424,7 +425,7 @@ def movable(sp, src, dst, piece):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fights_on_arrival(K, space):
     """Troops placed by a card fight Bourbons at once, except at the Expedition (a card
     says when) and in the boxes."""
@@ -432,7 +433,7 @@ def fights_on_arrival(K, space):
     return kind != L.KIND_EXPEDITION and kind != L.KIND_BOX
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def op_move_troops(K, CARDS, p, sp, g, op, pc, flag, log):
     """Example 1 (all or the else branch) and Example 2 (as many as possible)."""
     sets = CARDS[CL.C_SETS]
@@ -469,7 +470,7 @@ def op_move_troops(K, CARDS, p, sp, g, op, pc, flag, log):
     return pc + 1  # with an else block, pc + 1 is the JUMP over it
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def in_barcelona_set(K, row):
     for k in range(1, row[0] + 1):
         if K[L.K_INFO][row[k], L.S_BARCELONA] != 1:
@@ -477,12 +478,12 @@ def in_barcelona_set(K, row):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def on_board(sp, field):
     return sp[:, field].sum()
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def can_place(K, CARDS, sp, g, space, piece):
     """Legal and in supply: one bastion defense tile per bastion (+1, then flipped to
     +2), organ-guns, barricades and battery tiles up to the component counts."""
@@ -490,8 +491,8 @@ def can_place(K, CARDS, sp, g, space, piece):
     if piece == CL.PIECE_DEFENSE:
         if sp[space, L.SP_DEFENSE] >= 2:
             return False
-        return sp[space, L.SP_DEFENSE] > 0 or (sp[:, L.SP_DEFENSE] > 0).sum() < \
-            limits[CL.LIMIT_DEFENSE]
+        return (sp[space, L.SP_DEFENSE] > 0
+                or defense_tiles_on_board(sp) < limits[CL.LIMIT_DEFENSE])
     if piece == CL.PIECE_ORGAN_GUN:
         return on_board(sp, L.SP_ORGAN_GUNS) < limits[CL.LIMIT_ORGAN_GUN]
     if piece == CL.PIECE_BARRICADE:
@@ -503,7 +504,7 @@ def can_place(K, CARDS, sp, g, space, piece):
     return True  # rubble: an unabsorbed hit, whatever lies there
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def place_one(K, sp, g, space, piece, log):
     if piece == CL.PIECE_RUBBLE:
         B.absorb_hit(K, sp, g, space, -1, log)  # none -> rubble -> ruined -> nothing
@@ -519,7 +520,7 @@ def place_one(K, sp, g, space, piece, log):
     log_event(log, CL.EV_PLACED, space, piece, sp[space, field])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def tile_field(piece):
     if piece == CL.PIECE_ORGAN_GUN:
         return L.SP_ORGAN_GUNS
@@ -534,7 +535,7 @@ def tile_field(piece):
     return L.SP_RUBBLE
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_place(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log):
     if mode == CL.WHERE_CHANCE:
         chance = B.draw_chance(g, rng)
@@ -557,7 +558,7 @@ def op_place(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log):
         place_one(K, sp, g, space, piece, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def remove_one(K, sp, g, space, piece, n, log):
     """Remove up to ``n`` of ``piece`` (value points for Bourbons); returns how many."""
     if piece == CL.PIECE_RUBBLE:
@@ -578,7 +579,7 @@ def remove_one(K, sp, g, space, piece, n, log):
     return taken
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_remove(K, CARDS, sp, g, piece, set_id, n, mode, log):
     row = CARDS[CL.C_SETS][set_id]
     if mode == CL.WHERE_EACH:
@@ -594,7 +595,7 @@ def op_remove(K, CARDS, sp, g, piece, set_id, n, mode, log):
                            log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_capture(K, CARDS, p, sp, g, set_id, piece, n, log):
     """Captured Barcelonan troops go to the CAPTURED box (freed by wins at camps)."""
     row = CARDS[CL.C_SETS][set_id]
@@ -609,7 +610,7 @@ def op_capture(K, CARDS, p, sp, g, set_id, piece, n, log):
         log_event(log, CL.EV_CAPTURED, space, field)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_eliminate(K, CARDS, p, sp, g, set_id, piece, n, log):
     """Eliminated pieces go to WOUNDED (Barcelona) or RESERVE (outside), as in combat."""
     row = CARDS[CL.C_SETS][set_id]
@@ -622,7 +623,7 @@ def op_eliminate(K, CARDS, p, sp, g, set_id, piece, n, log):
                   else CL.PIECE_TROOP, 1)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def op_free(K, CARDS, p, sp, g, set_id, n, flag, log):
     """Captured troops freed onto a space (infantry first: the professionals)."""
     row = CARDS[CL.C_SETS][set_id]
@@ -639,7 +640,7 @@ def op_free(K, CARDS, p, sp, g, set_id, n, flag, log):
         resolve_combat(K, p, sp, g, space, flag, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_bourbons(K, CARDS, p, sp, g, set_id, value, source, flag, log):
     """Bourbon troops added to spaces; they fight at once where troops stand (the
     Expedition waits for "Combat at the Military Deputy's Expedition")."""
@@ -656,21 +657,21 @@ def op_bourbons(K, CARDS, p, sp, g, set_id, value, source, flag, log):
             resolve_combat(K, p, sp, g, space, flag, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_expedition_combat(K, p, sp, g, flag, log):
     space = K[L.K_SPECIAL][L.SPECIAL_EXPEDITION]
     if needs_combat(sp, space):
         resolve_combat(K, p, sp, g, space, flag, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_deactivate(CARDS, g, seat, side, whose, log):
     target = choose_leader_seat(CARDS, g, seat, side, whose)
     if target >= 0:
         deactivate_leader(CARDS, g, target, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_rubble_on_marker(g, n, log):
     """Rubble/ruined tiles put on (or taken from) the markers count towards defeat."""
     if n < 0:
@@ -683,7 +684,7 @@ def op_rubble_on_marker(g, n, log):
 # == conditions ===============================================================================
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def count_in(CARDS, sp, set_id, piece):
     row = CARDS[CL.C_SETS][set_id]
     total = 0
@@ -705,7 +706,7 @@ def count_in(CARDS, sp, set_id, piece):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def completed_parallel(g):
     """The highest Parallel every trench tile has reached (0: none completed)."""
     lowest = L.N_POSITIONS
@@ -714,7 +715,7 @@ def completed_parallel(g):
     return lowest
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def active_leaders(CARDS, g, side):
     meta = CARDS[CL.C_META]
     total = 0
@@ -725,7 +726,7 @@ def active_leaders(CARDS, g, side):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def condition(K, CARDS, sp, g, test, b, c, cmp, n):
     if test == CL.COND_COUNT:
         value = count_in(CARDS, sp, c, b)
@@ -752,7 +753,7 @@ def condition(K, CARDS, sp, g, test, b, c, cmp, n):
 # == policy choices (p[P_POLICY]; every policy shares these defaults so far) ===================
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def rank_destinations(K, sp, row):
     """Positions in ``row`` to fill first: the most threatened spaces, then set order."""
     n = row[0]
@@ -763,7 +764,7 @@ def rank_destinations(K, sp, row):
     return sorted_order(scores)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def most_crowded_with(sp, row, exclude, field):
     """The space of ``row`` (not in ``exclude``) holding a ``field`` piece (-1: any troop)
     with the most troops, or the most such pieces for cannons; -1 if none."""
@@ -783,7 +784,7 @@ def most_crowded_with(sp, row, exclude, field):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_source(K, p, sp, src, dst, piece, leaving_barcelona):
     """Where the next moved piece comes from: the most crowded source space. Troops that
     leave Barcelona are infantry while any can go (the Coronela count decides defeat);
@@ -801,7 +802,7 @@ def choose_source(K, p, sp, src, dst, piece, leaving_barcelona):
     return best, L.SP_CORONELA
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def choose_loss(K, p, sp, row, piece):
     """The piece a capture or elimination takes, from the most crowded space holding one.
     Of troops, the kind the policy holds cheaper (a Coronela weighs
@@ -821,7 +822,7 @@ def choose_loss(K, p, sp, row, piece):
     return most_crowded_with(sp, row, none, second), second
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def choose_place(K, CARDS, p, sp, g, row, piece):
     """Where a tile goes. Defenses (organ-gun, barricade, bastion defense): the most
     threatened legal space, else one without such a tile, then the one with most troops.
@@ -847,7 +848,7 @@ def choose_place(K, CARDS, p, sp, g, row, piece):
     return best
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def choose_remove(K, sp, row, piece):
     """Where a tile is taken from. Rubble: ruined tiles first (they speed the Bourbons),
     the most threatened. Bourbons: the largest stack. Battery tiles: the camp with most.
@@ -873,7 +874,7 @@ def choose_remove(K, sp, row, piece):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_leader_seat(CARDS, g, seat, side, whose):
     """Whose ``side`` leader a card deactivates: a Barcelonan one the lightest (M_RANK),
     a Bourbon one the heaviest; on a tie another player's before one's own (Example 20)."""

@@ -12,7 +12,6 @@ spread over its troops (barricades and organ-guns are not subtracted: the casual
 names only the Gunpowder Store and bastion defenses).
 """
 
-from numba import njit
 
 from simkit.eventlog import log_event
 
@@ -26,18 +25,19 @@ from .pieces import (
     troop_value,
 )
 from .policies import casualty_split
+from .unmanaged import borrowing
 
 BOURBONS_WIN = 1
 BARCELONANS_WIN = 2
 BOTH_LOSE = 3
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def gunpowder_bonus(K, g, flag_holder_turn):
     return marker_value(K, g, L.MARKER_GUNPOWDER_STORE) + (1 if flag_holder_turn else 0)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fixed_defense(K, sp, g, space, flag_holder_turn):
     """Gunpowder Store (Barcelona only) and bastion defense: what casualties discount.
     (One basic block, so that numba inlines it: see ``barcelonans``.)"""
@@ -45,13 +45,13 @@ def fixed_defense(K, sp, g, space, flag_holder_turn):
     return sp[space, L.SP_DEFENSE] + in_barcelona * gunpowder_bonus(K, g, flag_holder_turn)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barcelonan_value(K, sp, g, space, flag_holder_turn):
     return (troop_value(sp, space) + fixed_defense(K, sp, g, space, flag_holder_turn)
             + sp[space, L.SP_BARRICADES] + 5 * sp[space, L.SP_ORGAN_GUNS])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def take_casualties(K, p, sp, space, points):
     lost_c, lost_i = casualty_split(p, sp[space, L.SP_CORONELA], sp[space, L.SP_INFANTRY],
                                     points)
@@ -59,7 +59,7 @@ def take_casualties(K, p, sp, space, points):
     eliminate(K, sp, space, L.SP_INFANTRY, lost_i)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def resolve_combat(K, p, sp, g, space, flag_holder_turn, log):
     """One combat in a space holding both sides; returns BOURBONS_WIN, ... or 0 if none."""
     bourbon = sp[space, L.SP_BOURBON]
@@ -85,14 +85,14 @@ def resolve_combat(K, p, sp, g, space, flag_holder_turn, log):
     return result
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def needs_combat(sp, space):
     """Both sides present: Bourbon tiles and troops, or tiles and an organ-gun."""
     return sp[space, L.SP_BOURBON] > 0 and (
         sp[space, L.SP_CORONELA] + sp[space, L.SP_INFANTRY] + sp[space, L.SP_ORGAN_GUNS] > 0)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def resolve_all_combats(K, p, sp, g, flag_holder_turn, log):
     """After a Bourbon advance: combat wherever both sides are present."""
     for space in range(sp.shape[0]):

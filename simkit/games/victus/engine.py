@@ -13,7 +13,6 @@ VP fall short of the victory level. The solo game's card flow is ``solo.py``; sc
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.eventlog import log_event
 from simkit.rng import seed_state, uniform_int
@@ -46,7 +45,7 @@ from .solo import (
     receive_resignation_tile,
     stage_iv_pool,
 )
-from .unmanaged import unmanaged
+from .unmanaged import allocating, borrowing, unmanaged
 
 EV_TURN = 30  # a = stage, b = round, c = seat
 EV_DIE = 31  # a = die colour index, b = action, c = amount
@@ -59,7 +58,7 @@ DICE_RANK = np.array([3, 0, 1, 2])  # greedy order: Bombardment, Advance, Trench
 
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def dice_order(p, g, rng, faces, n):
     """Table order in the first game (and under "fully sequential"); otherwise the
     active player's order: random for ``random``, else Bombardment before the batteries
@@ -81,7 +80,7 @@ def dice_order(p, g, rng, faces, n):
 # -- one turn -------------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log):
     """Roll the stage's dice (leaders may change a result), then resolve them one by
     one in the chosen order."""
@@ -104,7 +103,7 @@ def roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log):
     g[L.G_BOURBON_DICE_ROLLED] += n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barcelonan_actions(K, CARDS, p, sp, g, rng, log):
     """AP = Generalitat (+ leaders); AP a card granted for one group are spent first."""
     for group in range(4):
@@ -120,7 +119,7 @@ def barcelonan_actions(K, CARDS, p, sp, g, rng, log):
     spend_action_points(K, CARDS, p, sp, g, rng, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def defeat(K, p, sp, g):
     """End of turn: too few Coronela in Barcelona, a Bourbon tile on the Beach, or too
     many rubble/ruined tiles on the board."""
@@ -133,7 +132,7 @@ def defeat(K, p, sp, g):
     return L.END_NONE
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def clean_camps(K, sp):
     """End of turn: Bourbon tiles, troops and razed tiles in camps are eliminated."""
     for camp in K[L.K_CAMPS]:
@@ -143,7 +142,7 @@ def clean_camps(K, sp):
         eliminate(K, sp, camp, L.SP_INFANTRY, sp[camp, L.SP_INFANTRY])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def end_of_turn_reset(sp, g):
     """Cannons may fire again; the card's War Council and the Flag's +1 end with the turn
     (the card system clears its AP grants and ↑/↓ itself)."""
@@ -152,7 +151,7 @@ def end_of_turn_reset(sp, g):
     g[L.G_FLAG_TURN] = 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
     """One turn; returns the end reason if the defeat check ends the game."""
     g[L.G_ACTIVE] = seat
@@ -174,7 +173,7 @@ def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
 # -- rounds and stages ------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def start_of_round(K, CARDS, p, sp, g, rng, log):
     """Next-round effects; a card's "next round, choose at random" now applies; solo:
     a resignation tile (per-round reading)."""
@@ -185,7 +184,7 @@ def start_of_round(K, CARDS, p, sp, g, rng, log):
     receive_resignation_tile(p, g, False)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def turn_card(CARDS, p, g, rng, seat, chosen, log):
     """The card a seat plays: chosen at the start of the round, or in the solo game
     Villarroel's choice at the start of his turn and the top of Casanova's pile."""
@@ -196,7 +195,7 @@ def turn_card(CARDS, p, g, rng, seat, chosen, log):
     return take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def end_of_round(K, CARDS, p, sp, g, rng, log):
     """End-of-round effects; competitive scoring; the Flag passes to the left, or
     (competitive, not solo) to the lowest Sense/Fury card."""
@@ -210,7 +209,7 @@ def end_of_round(K, CARDS, p, sp, g, rng, log):
         g[L.G_FLAG] = (first + 1) % seats
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def play_round(K, DICE, CARDS, p, sp, g, rng, log):
     seats = g[L.G_SEATS]
     start_of_round(K, CARDS, p, sp, g, rng, log)
@@ -231,7 +230,7 @@ def play_round(K, DICE, CARDS, p, sp, g, rng, log):
     return L.END_NONE
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def stage_iv_card(p, g, rng):
     """The three cards left in each hand (solo: Villarroel's, Casanova's pile and the
     cancelled cards), shuffled; one drawn at random. 0 if none is left."""
@@ -249,7 +248,7 @@ def stage_iv_card(p, g, rng):
     return 0 if n == 0 else pool[uniform_int(rng, n)]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
     """One normal turn by the starting player (solo: always Villarroel) with the Stage IV
     card; in the competitive game it is not scored (it counts in the fame)."""
@@ -262,7 +261,7 @@ def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
     return play_turn(K, DICE, CARDS, p, sp, g, rng, g[L.G_FLAG], card, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_dice_order(p, g, rng, stage, log):
     """Start of a stage: whether the active players order the Bourbon dice this stage
     (free: always; sequential: never; partial: the players decide, for a fame bonus)."""
@@ -276,7 +275,7 @@ def choose_dice_order(p, g, rng, stage, log):
     g[L.G_DICE_ORDER_FREE] = 1 if free else 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def start_of_stage(CARDS, p, g, rng, stage, log):
     g[L.G_STAGE] = stage
     choose_dice_order(p, g, rng, stage, log)
@@ -287,7 +286,7 @@ def start_of_stage(CARDS, p, g, rng, stage, log):
         receive_resignation_tile(p, g, True)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_game(K, DICE, CARDS, p, sp, g, rng, log):
     """A whole game from the set-up position; returns the end reason."""
     build_piles(CARDS, p, g, rng)
@@ -312,7 +311,7 @@ def play_game(K, DICE, CARDS, p, sp, g, rng, log):
     return L.END_SURVIVED
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def play_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
     """Play one game per index from the set-up position; one outcome row each."""
     out = np.zeros((game_indices.shape[0], N_OUT), dtype=np.int32)
@@ -324,7 +323,7 @@ def play_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
     return out
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def play_unmanaged(K, DICE, CARDS, p, sp, g, rng, log):
     """``play_game`` on views numba does not reference-count (``unmanaged.py`` says
     why and why it is safe)."""
@@ -348,7 +347,7 @@ O_CANCELLED = 15
 N_OUT = 16
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def record(K, sp, g, reason, out):
     out[O_END_REASON] = reason
     out[O_TURNS] = g[L.G_TURN]

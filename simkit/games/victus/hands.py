@@ -1,15 +1,15 @@
 """Event cards in play: the three shuffled stage piles and the players' hands (rulebook
 "Setup", "Start of the Stage", "Change 1 card"). Hands live in ``g`` (``layout.G_HAND``)."""
 
-from numba import njit
 
 from simkit.rng import uniform_int
 
 from . import card_layout as CL
 from . import layout as L
+from .unmanaged import borrowing
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def build_piles(CARDS, p, g, rng):
     """Shuffle each stage's cards (first game: only those with the "•" mark)."""
     meta = CARDS[CL.C_META]
@@ -27,7 +27,7 @@ def build_piles(CARDS, p, g, rng):
         g[L.G_PILE_NEXT + stage] = 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def draw_event(g, stage):
     """The top card of a stage pile, 0 if it is empty."""
     if g[L.G_PILE_NEXT + stage] >= g[L.G_PILE_COUNT + stage]:
@@ -37,7 +37,7 @@ def draw_event(g, stage):
     return card
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def add_to_hand(g, seat, card):
     for slot in range(L.HAND_SIZE):
         if g[L.G_HAND + seat * L.HAND_SIZE + slot] == 0:
@@ -45,7 +45,7 @@ def add_to_hand(g, seat, card):
             return
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def hand_count(g, seat):
     count = 0
     for slot in range(L.HAND_SIZE):
@@ -54,14 +54,14 @@ def hand_count(g, seat):
     return count
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def take_from_hand(g, seat, slot):
     card = g[L.G_HAND + seat * L.HAND_SIZE + slot]
     g[L.G_HAND + seat * L.HAND_SIZE + slot] = 0
     return card
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deal(CARDS, p, g, stage, per_seat):
     for _ in range(per_seat):
         for seat in range(g[L.G_SEATS]):
@@ -70,7 +70,7 @@ def deal(CARDS, p, g, stage, per_seat):
                 add_to_hand(g, seat, card)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def replace_card(g, seat, slot, stage):
     """Change 1 card: discard the card in ``slot`` (to the box) and draw from the pile."""
     take_from_hand(g, seat, slot)

@@ -6,29 +6,29 @@ tiles on the board.
 """
 
 import numpy as np
-from numba import njit
 
 from . import card_layout as CL
 from . import layout as L
+from .unmanaged import allocating, borrowing
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def is_barcelona(K, space):
     return K[L.K_INFO][space, L.S_BARCELONA] == 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def troops_in(sp, space):
     return sp[space, L.SP_CORONELA] + sp[space, L.SP_INFANTRY]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def troop_value(sp, space):
     """Combat value of the troops: Coronela 1, infantry 3."""
     return sp[space, L.SP_CORONELA] + 3 * sp[space, L.SP_INFANTRY]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def eliminate(K, sp, space, field, n):
     """Remove ``n`` troops or cannons (``field``) to WOUNDED or RESERVE."""
     if n <= 0:
@@ -38,33 +38,33 @@ def eliminate(K, sp, space, field, n):
     sp[K[L.K_SPECIAL][box], field] += n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def eliminate_all_troops(K, sp, space):
     eliminate(K, sp, space, L.SP_CORONELA, sp[space, L.SP_CORONELA])
     eliminate(K, sp, space, L.SP_INFANTRY, sp[space, L.SP_INFANTRY])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def remove_undefended_cannons(K, sp, space):
     """Cannons have no combat value: without troops they are eliminated at once."""
     if troops_in(sp, space) == 0:
         eliminate(K, sp, space, L.SP_CANNON, sp[space, L.SP_CANNON])
 
 
-@njit(cache=True, nogil=True)
-def loaded_cannons(sp):
-    """The spaces holding a cannon that has not fired this turn, in space order: the only
-    sources ``can_fire`` accepts, so a scan over targets need not look at other spaces."""
-    guns = np.empty(sp.shape[0], dtype=np.int64)
+@borrowing
+def loaded_cannons(sp, guns):
+    """Write into ``guns`` the spaces holding a cannon that has not fired this turn, in
+    space order, and return how many: the only sources ``can_fire`` accepts, so a scan
+    over targets need not look at other spaces."""
     n = 0
     for space in range(sp.shape[0]):
         if sp[space, L.SP_CANNON] - sp[space, L.SP_CANNON_FIRED] > 0:
             guns[n] = space
             n += 1
-    return guns[:n]
+    return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def coronela_in_barcelona(K, sp):
     info = K[L.K_INFO]
     total = 0
@@ -74,7 +74,7 @@ def coronela_in_barcelona(K, sp):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def rubble_on_board(sp, g):
     """Rubble/ruined tiles on the board: in spaces and on markers."""
     total = g[L.G_RUBBLE_ON_MARKERS]
@@ -84,23 +84,32 @@ def rubble_on_board(sp, g):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def marker_value(K, g, marker):
     """A marker's value as the rules read it: the pin's value and this turn's ↑/↓."""
     return K[L.K_MARKER_VALUES][marker, g[L.G_MARKER + marker]] + g[CL.G_TEMP + marker]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def disc_value(K, g, disc):
     """The value under a disc on the Bourbon marker, with this turn's ↑/↓."""
     return K[L.K_TRACK][0, g[L.G_DISC + disc]] + g[CL.G_TEMP + CL.TEMP_DISC + disc]
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def threats(K, sp):
     """Per space: the Bourbon value in the spaces whose arrows lead into it."""
+    out = np.empty(sp.shape[0], dtype=np.int64)
+    fill_threats(K, sp, out)
+    return out
+
+
+@borrowing
+def fill_threats(K, sp, out):
+    """``threats`` into ``out``: the greedy players reuse one array for a whole actions
+    step rather than allocate one per action."""
     arrows = K[L.K_ARROWS]
-    out = np.zeros(sp.shape[0], dtype=np.int64)
+    out[:] = 0
     for source in range(sp.shape[0]):
         value = sp[source, L.SP_BOURBON]
         if value > 0:
@@ -109,10 +118,9 @@ def threats(K, sp):
                 out[yellow] += value
             if red >= 0 and red != yellow:
                 out[red] += value
-    return out
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def sorted_order(keys):
     """``np.argsort`` of a few distinct keys (dice, a card's spaces): an insertion sort,
     cheaper than numba's quicksort at these sizes and, the keys being distinct, the same

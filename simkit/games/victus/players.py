@@ -11,7 +11,6 @@ A space's threat is the Bourbon value in the spaces whose arrows lead into it.
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.rng import uniform_int
 
@@ -46,14 +45,15 @@ from .combat import barcelonan_value
 from .hands import add_to_hand, draw_event, hand_count, replace_card
 from .pieces import (
     disc_value,
+    fill_threats,
     is_barcelona,
     loaded_cannons,
     marker_value,
     rubble_on_board,
-    threats,
     troops_in,
 )
 from .scoring import card_vp
+from .unmanaged import allocating, borrowing
 
 POLICIES = {
     "greedy": "keep the city alive: fire at threats, clear rubble, heal, reinforce, "
@@ -69,17 +69,21 @@ MAX_ACTIONS = 40  # a turn never has more AP than this
 BAD_CARD = -3  # greedy changes a card when its worst card scores this or less
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def spend_action_points(K, CARDS, p, sp, g, rng, log):
-    """The Barcelonan actions step: buy actions until the policy stops or AP run out."""
+    """The Barcelonan actions step: buy actions until the policy stops or AP run out.
+    The greedy scans get their work arrays here, once per step rather than per action."""
     policy = p[L.P_POLICY]
+    guns = np.empty(sp.shape[0], dtype=np.int64)
+    danger = np.empty(sp.shape[0], dtype=np.int64)
     for _ in range(MAX_ACTIONS):
         if g[L.G_SEAT_AP] <= 0:
             return
         if policy == RANDOM:
             bought = random_action(K, CARDS, p, sp, g, rng, log)
         else:
-            bought = greedy_action(K, CARDS, p, sp, g, rng, policy == FORTIFY, log)
+            bought = greedy_action(K, CARDS, p, sp, g, rng, policy == FORTIFY, guns, danger,
+                                   log)
         if not bought:
             return
 
@@ -87,17 +91,17 @@ def spend_action_points(K, CARDS, p, sp, g, rng, log):
 # -- greedy -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
-def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
-    if fire_at_threats(K, p, sp, g, log):
+@borrowing
+def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, guns, danger, log):
+    if fire_at_threats(K, p, sp, g, guns, log):
         return True
     if rubble_on_board(sp, g) >= p[L.P_RUBBLE_THRESHOLD] - 3 and clear_rubble(K, p, sp, g, log):
         return True
     if heal_wounded(K, p, sp, g, log):
         return True
-    if reinforce_threatened(K, p, sp, g, log):
+    if reinforce_threatened(K, p, sp, g, danger, log):
         return True
-    if fortify_first and fortify(K, p, sp, g, log):
+    if fortify_first and fortify(K, p, sp, g, danger, log):
         return True
     if improve_markers(K, p, sp, g, log):
         return True
@@ -105,18 +109,18 @@ def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, log):
     if worst_card_score(CARDS, g, hand) <= BAD_CARD and change_a_card(
             K, CARDS, p, g, rng, log):
         return True
-    return fortify(K, p, sp, g, log)
+    return fortify(K, p, sp, g, danger, log)
 
 
-@njit(cache=True, nogil=True)
-def fire_at_threats(K, p, sp, g, log):
+@borrowing
+def fire_at_threats(K, p, sp, g, guns, log):
     """Fire the cannon whose shot removes the most Bourbon value (Barcelona first): the
     first target (in space order) of the best score that a cannon reaches, shot by the
     first such cannon."""
     if not available(K, p, g, L.A_FIRE_CANNON):
         return False
-    guns = loaded_cannons(sp)
-    if guns.shape[0] == 0:
+    n_guns = loaded_cannons(sp, guns)
+    if n_guns == 0:
         return False
     info = K[L.K_INFO]
     best_source, best_target, best = -1, -1, 0
@@ -127,7 +131,8 @@ def fire_at_threats(K, p, sp, g, log):
         score = value * (3 if info[target, L.S_BARCELONA] == 1 else 1)
         if score <= best:
             continue
-        for source in guns:
+        for k in range(n_guns):
+            source = guns[k]
             if can_fire(K, sp, source, target):
                 best_source, best_target, best = source, target, score
                 break
@@ -138,7 +143,7 @@ def fire_at_threats(K, p, sp, g, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def clear_rubble(K, p, sp, g, log):
     if not available(K, p, g, L.A_REMOVE_RUBBLE):
         return False
@@ -150,7 +155,7 @@ def clear_rubble(K, p, sp, g, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def heal_wounded(K, p, sp, g, log):
     wounded = K[L.K_SPECIAL][L.SPECIAL_WOUNDED]
     waiting = sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY]
@@ -163,14 +168,14 @@ def heal_wounded(K, p, sp, g, log):
     return True
 
 
-@njit(cache=True, nogil=True)
-def reinforce_threatened(K, p, sp, g, log):
+@borrowing
+def reinforce_threatened(K, p, sp, g, danger, log):
     """Move one troop into the Barcelona space whose threat most exceeds its defense,
     from a neighbour that keeps at least one troop and is not threatened itself."""
     if not available(K, p, g, L.A_MOVE_TROOPS):
         return False
     flag_turn = g[L.G_FLAG_TURN] == 1
-    danger = threats(K, sp)
+    fill_threats(K, sp, danger)
     target, worst = -1, 0
     for space in range(sp.shape[0]):
         if not is_barcelona(K, space) or sp[space, L.SP_BOURBON] > 0 or danger[space] == 0:
@@ -190,7 +195,7 @@ def reinforce_threatened(K, p, sp, g, log):
     return reinforce_from_two_away(K, p, sp, g, danger, target, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def reinforce_from_two_away(K, p, sp, g, danger, target, log):
     """No neighbour can spare a troop: one troop makes two moves through a quiet space."""
     n = sp.shape[0]
@@ -208,7 +213,7 @@ def reinforce_from_two_away(K, p, sp, g, danger, target, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def improve_markers(K, p, sp, g, log):
     """Generalitat (more AP), then the Gunpowder Store, the hospitals, the Port."""
     for marker in (L.MARKER_GENERALITAT, L.MARKER_GUNPOWDER_STORE, L.MARKER_HOSPITAL,
@@ -223,10 +228,10 @@ def improve_markers(K, p, sp, g, log):
     return False
 
 
-@njit(cache=True, nogil=True)
-def fortify(K, p, sp, g, log):
+@borrowing
+def fortify(K, p, sp, g, danger, log):
     """A bastion defense on the most threatened bastion, else a barricade (full game)."""
-    danger = threats(K, sp)
+    fill_threats(K, sp, danger)
     tiles_left = defense_tiles_on_board(sp) < SUPPLY_DEFENSE
     best, most = -1, -1
     for space in range(sp.shape[0]):
@@ -254,7 +259,7 @@ def fortify(K, p, sp, g, log):
 # -- random -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_action(K, CARDS, p, sp, g, rng, log):
     """Uniform over the affordable actions that have a legal target, then over targets."""
     order = (L.A_MOVE_TROOPS, L.A_HEALING, L.A_WORM, L.A_IMPROVE_PRESENT, L.A_MOVE_CANNON,
@@ -271,7 +276,7 @@ def random_action(K, CARDS, p, sp, g, rng, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def try_random(K, p, sp, g, rng, action, log):
     if action == L.A_IMPROVE_PRESENT:
         return random_improve(K, p, sp, g, rng, log)
@@ -295,7 +300,7 @@ def try_random(K, p, sp, g, rng, action, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_pair(K, p, sp, g, rng, action):
     """A uniform legal (source, target) pair of a move or a shot, or (-1, -1): reservoir
     sampling over the legal pairs in (source, target) order, one draw per legal pair."""
@@ -318,7 +323,7 @@ def random_pair(K, p, sp, g, rng, action):
     return chosen_a, chosen_b
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_space(K, p, sp, g, rng, action):
     """A uniform legal space of a one-space action, or -1: reservoir sampling in space
     order, one draw per legal space. Spaces that cannot hold the action's target (no
@@ -340,7 +345,7 @@ def random_space(K, p, sp, g, rng, action):
     return chosen
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def has_source(K, sp, action, a):
     """Can ``a`` be the source of a two-space ``action``: troops (not in a box) to move,
     or an unfired cannon in Barcelona to move or fire? (One basic block, like
@@ -350,7 +355,7 @@ def has_source(K, sp, action, a):
     return troops if action == L.A_MOVE_TROOPS else cannon
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def legal_move(K, sp, action, a, b):
     """Is (a, b) a legal (source, target) of a move, ``a`` passing ``has_source``? Troops
     step to a space that is not a box; a cannon steps to a Barcelona space without
@@ -361,7 +366,7 @@ def legal_move(K, sp, action, a, b):
     return troops if action == L.A_MOVE_TROOPS else cannon
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def legal_space(K, p, sp, g, action, a):
     """Is ``a`` a legal space for a one-space action (worm, repair, rubble, bastion
     defense, barricade)?"""
@@ -379,7 +384,7 @@ def legal_space(K, p, sp, g, action, a):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def apply_target(K, p, sp, g, rng, action, a, b, log):
     if action == L.A_MOVE_TROOPS:
         infantry = 1 if uniform_int(rng, troops_in(sp, a)) < sp[a, L.SP_INFANTRY] else 0
@@ -405,7 +410,7 @@ def apply_target(K, p, sp, g, rng, action, a, b, log):
         sp[a, L.SP_BARRICADES] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_step(K, sp, rng, space):
     """A uniform space a troop can step to from ``space`` (no box), or -1."""
     seen, chosen = 0, -1
@@ -417,7 +422,7 @@ def random_step(K, sp, rng, space):
     return chosen
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_improve(K, p, sp, g, rng, log):
     marker = uniform_int(rng, L.N_MARKERS)
     action = improve_action(K, sp, marker)
@@ -431,7 +436,7 @@ def random_improve(K, p, sp, g, rng, log):
 # -- cards ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_score(CARDS, card):
     """How good a card looks to the greedy players: its Almanac (the Generalitat counts
     double: it is the AP), a Barcelonan leader +3, a Bourbon leader -3."""
@@ -446,7 +451,7 @@ def card_score(CARDS, card):
     return score
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_value(CARDS, p, g, card):
     """``card_score`` x 10, plus (competitive) the VP the card would score from the pin's
     present space times the greed weight (x10)."""
@@ -456,7 +461,7 @@ def card_value(CARDS, p, g, card):
     return value
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def unwanted(CARDS, p, g, rng, card):
     """Solo: Villarroel cancels a Casanova card scoring below the ``resign_below`` weight
     (``random``: a fair coin)."""
@@ -465,7 +470,7 @@ def unwanted(CARDS, p, g, rng, card):
     return card_score(CARDS, card) < p[L.P_RESIGN_BELOW]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def chooses_dice_order(p, g, rng, stage):
     """Partial dice order: whether the players choose the order this stage (``random``:
     a fair coin; otherwise from the ``dice_choice_from_stage`` weight on)."""
@@ -474,7 +479,7 @@ def chooses_dice_order(p, g, rng, stage):
     return stage + 1 >= p[L.P_DICE_CHOICE_FROM]
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def choose_card(CARDS, p, g, rng, seat):
     """The slot of the card a seat puts face down (random when a card forces it)."""
     slots = np.empty(L.HAND_SIZE, dtype=np.int64)
@@ -493,7 +498,7 @@ def choose_card(CARDS, p, g, rng, seat):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def worst_slot(CARDS, g, seat):
     """The hand slot of the seat's worst card (greedy's discard), -1 for an empty hand."""
     worst, lowest = -1, 1 << 30
@@ -504,13 +509,13 @@ def worst_slot(CARDS, g, seat):
     return worst
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def worst_card_score(CARDS, g, seat):
     slot = worst_slot(CARDS, g, seat)
     return 1 << 30 if slot < 0 else card_score(CARDS, g[L.G_HAND + seat * L.HAND_SIZE + slot])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def change_a_card(K, CARDS, p, g, rng, log):
     """Change 1 card (full game, not in Stage IV): every player discards one card from
     hand and draws one from the stage's pile (greedy discards its worst, random any)."""
@@ -531,7 +536,7 @@ def change_a_card(K, CARDS, p, g, rng, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def random_slot(g, rng, seat):
     seen, chosen = 0, -1
     for slot in range(L.HAND_SIZE):

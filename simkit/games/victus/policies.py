@@ -4,11 +4,11 @@ points, which marker "Given Half a Bomb" costs. (Card choice, dice order and act
 spending are in ``players.py``.)
 """
 
-from numba import njit
 
 from simkit.rng import uniform_int
 
 from . import layout as L
+from .unmanaged import borrowing
 
 RANDOM_POLICY = 1  # players.RANDOM
 
@@ -17,7 +17,7 @@ HALF_A_BOMB_ORDER = (L.MARKER_PORT, L.MARKER_HOSPITAL, L.MARKER_GUNPOWDER_STORE,
                      L.MARKER_GENERALITAT)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_hit(p, sp, space):
     """The piece that absorbs one bombardment hit (HIT_*), or -1 if none can.
 
@@ -43,7 +43,7 @@ def choose_hit(p, sp, space):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def casualty_split(p, coronela, infantry, points):
     """Troops a winning Barcelonan side loses to ``points`` casualty points.
 
@@ -65,7 +65,7 @@ def casualty_split(p, coronela, infantry, points):
     return best_c, best_i
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def half_a_bomb_marker(p, g, rng):
     """The marker whose pin moves 1 space counter-clockwise, -1 if every pin is at its
     lowest: ``random`` any movable one; otherwise Port, hospitals, Gunpowder Store, and

@@ -14,12 +14,12 @@ Readings of what the rulebook leaves open:
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.eventlog import log_event
 
 from . import card_layout as CL
 from . import layout as L
+from .unmanaged import borrowing
 
 SENSE_FURY_SPACES = 9
 SENSE_FURY_START = 5  # R
@@ -33,19 +33,19 @@ FAME_MODERATING = 10
 EV_CARD_SCORED = 37  # a = seat, b = the pin's end space, c = VP scored (0: not scored)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_pin(start, points):
     """The space the pin ends on: Sense (negative) left, Fury right, clamped at the ends."""
     return min(SENSE_FURY_SPACES, max(1, start + points))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def group_of(space):
     """0 Sense (ochre), 1 centre (red), 2 Fury (ochre)."""
     return (space - 1) // 3
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_scores(p, start, end):
     """Standard: the pin changed group of 3. Moderating: the pin changed colour."""
     if p[L.P_MODERATING]:
@@ -53,7 +53,7 @@ def card_scores(p, start, end):
     return group_of(start) != group_of(end)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_vp(CARDS, p, pin, card):
     """The VP ``card`` would score with the pin on ``pin``, and where the pin ends."""
     points = CARDS[CL.C_META][card, CL.M_SENSE_FURY]
@@ -61,7 +61,7 @@ def card_vp(CARDS, p, pin, card):
     return (abs(points) if card_scores(p, pin, end) else 0), end
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def score_round(CARDS, p, g, first, log):
     """End of round: from the starting player clockwise, each seat's card moves the pin
     and scores its points if the pin changed group (colour, when moderating)."""
@@ -75,7 +75,7 @@ def score_round(CARDS, p, g, first, log):
             log_event(log, EV_CARD_SCORED, seat, g[L.G_SENSE_FURY], vp)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def next_starting_player(CARDS, g, first):
     """The seat with the lowest Sense/Fury value on its card this round; ties go to the
     tied seat closest counter-clockwise to the starting player, who comes last."""
@@ -91,7 +91,7 @@ def next_starting_player(CARDS, g, first):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def total_vp(g):
     total = 0
     for seat in range(g[L.G_SEATS]):
@@ -99,13 +99,13 @@ def total_vp(g):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def short_of_victory_level(p, g):
     """After Stage IV: all players' VP together are below the victory level."""
     return p[L.P_COMPETITIVE] == 1 and total_vp(g) < p[L.P_VICTORY_LEVEL]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fame_winner(g):
     """The seat with the most VP, or -1 when several share the fame."""
     best, most, shared = -1, -1, False

@@ -15,7 +15,6 @@ Readings of what the rulebook leaves open:
   pile would play).
 """
 
-from numba import njit
 
 from simkit.eventlog import log_event
 from simkit.rng import uniform_int
@@ -23,6 +22,7 @@ from simkit.rng import uniform_int
 from . import layout as L
 from .hands import hand_count, take_from_hand
 from .players import unwanted
+from .unmanaged import borrowing
 
 VILLARROEL = 0
 CASANOVA = 1
@@ -31,14 +31,14 @@ EV_RESIGNATION = 40  # a = card cancelled, b = tiles left
 EV_CASANOVA_CARD = 41  # a = card drawn from Casanova's pile
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def receive_resignation_tile(p, g, start_of_stage):
     """Villarroel's resignation tile: at the start of each stage, or of each round."""
     if p[L.P_SOLO] and (p[L.P_RESIGN_PER_ROUND] != start_of_stage):
         g[L.G_RESIGNATION] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def draw_from_pile(g, rng):
     """The top card of Casanova's shuffled pile (a uniform draw), 0 if it is empty."""
     n = hand_count(g, CASANOVA)
@@ -53,7 +53,7 @@ def draw_from_pile(g, rng):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cancel(g, card, log):
     """Spend a resignation tile: the card lies face up beside the pile with the tile."""
     g[L.G_RESIGNATION] -= 1
@@ -62,14 +62,14 @@ def cancel(g, card, log):
     log_event(log, EV_RESIGNATION, card, g[L.G_RESIGNATION])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def may_cancel(g):
     """A tile left, another card in the pile, and no effect forcing a random card."""
     return (g[L.G_RESIGNATION] > 0 and not g[L.G_RANDOM_ROUND]
             and hand_count(g, CASANOVA) > 0 and g[L.G_CANCELLED] < L.MAX_CANCELLED)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def casanova_card(CARDS, p, g, rng, log):
     """Casanova's card this turn: the top of his pile, cancelled with resignation tiles
     (several in a row if need be) while Villarroel's policy finds it ``unwanted``."""
@@ -82,7 +82,7 @@ def casanova_card(CARDS, p, g, rng, log):
     return card
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stage_iv_pool(g, pool):
     """Stage IV: Casanova's remaining pile, the cancelled cards and Villarroel's hand.
     Fills ``pool`` and returns how many cards it holds."""
