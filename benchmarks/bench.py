@@ -30,9 +30,12 @@ import simkit
 KERNELS = [
     ("setembre1714-assault", None, None, 2_000_000),
     ("setembre1714-assault", "bombarded_bastion", {"catalans": "cautious"}, 2_000_000),
-    ("victus", "full", "greedy", 20_000),
-    ("victus", "first_game", "greedy", 20_000),
-    ("victus", "full", "random", 2_000),
+    ("victus", "full", "greedy", 50_000),
+    ("victus", "first_game", "greedy", 50_000),
+    ("victus", "competitive", "greedy", 50_000),
+    ("victus", "solo", "greedy", 50_000),
+    ("victus", "mode2", "greedy", 50_000),
+    ("victus", "full", "random", 50_000),
 ]
 
 _COMPILE_SNIPPET = """
