@@ -5,6 +5,7 @@ knob taking effect in the engine, the presets, and the policies' weights."""
 import numpy as np
 import pandas as pd
 import pytest
+from plain_python import run_without_jit
 from victus_support import C, K, params
 
 import simkit
@@ -14,7 +15,7 @@ from simkit.games.victus import barcelonans as A
 from simkit.games.victus import bourbons as B
 from simkit.games.victus import card_layout as CL
 from simkit.games.victus import layout as L
-from simkit.games.victus.hands import build_piles, hand_count
+from simkit.games.victus.hands import build_piles, hand_count, stage_iv_pool
 from simkit.games.victus.rules import Rules
 from simkit.games.victus.rules import params as rules_params
 from simkit.games.victus.state import empty_state, starting_position
@@ -194,7 +195,7 @@ def test_example_31_two_cancellations_in_a_row_then_the_third_card_is_played():
     cancelled = set(g[L.G_CANCELLED_CARDS:L.G_CANCELLED_CARDS + 2])
     assert cancelled | {played} == set(pile) and played not in cancelled
     pool = np.zeros(4 * L.HAND_SIZE + L.MAX_CANCELLED, dtype=np.int64)
-    assert set(pool[:solo.stage_iv_pool(g, pool)]) >= cancelled  # Stage IV's pool
+    assert set(pool[:stage_iv_pool(g, pool)]) >= cancelled  # Stage IV's pool
 
 
 def test_no_resignation_when_the_round_card_is_chosen_at_random():
@@ -458,15 +459,7 @@ print(json.dumps({"jit": not numba.config.DISABLE_JIT, "runs": {
 
 
 def test_disable_jit_plays_the_same_games_unmanaged_views_included():
-    import json
-    import os
-    import subprocess
-    import sys
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    proc = subprocess.run([sys.executable, "-c", _PLAIN_PYTHON], env=env, capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    plain = json.loads(proc.stdout.strip().splitlines()[-1])
+    plain = run_without_jit(_PLAIN_PYTHON)
     assert plain["jit"] is False
     for preset, policy in (("full", "greedy"), ("solo", "greedy"), ("mode2", "random")):
         compiled = GAME.simulate(preset, policy, np.arange(4), 5)

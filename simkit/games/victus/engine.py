@@ -28,7 +28,7 @@ from .card_effects import (
     sync_leader_flags,
     timed_effects,
 )
-from .hands import build_piles, deal, take_from_hand
+from .hands import build_piles, deal, stage_iv_pool, take_from_hand
 from .pieces import (
     coronela_in_barcelona,
     eliminate,
@@ -43,7 +43,6 @@ from .solo import (
     VILLARROEL,
     casanova_card,
     receive_resignation_tile,
-    stage_iv_pool,
 )
 from .unmanaged import allocating, borrowing, unmanaged
 
@@ -235,16 +234,7 @@ def stage_iv_card(p, g, rng):
     """The three cards left in each hand (solo: Villarroel's, Casanova's pile and the
     cancelled cards), shuffled; one drawn at random. 0 if none is left."""
     pool = np.zeros(4 * L.HAND_SIZE + L.MAX_CANCELLED, dtype=np.int64)
-    n = 0
-    if p[L.P_SOLO]:
-        n = stage_iv_pool(g, pool)
-    else:
-        for seat in range(g[L.G_SEATS]):
-            for slot in range(L.HAND_SIZE):
-                card = take_from_hand(g, seat, slot)
-                if card:
-                    pool[n] = card
-                    n += 1
+    n = stage_iv_pool(g, pool)
     return 0 if n == 0 else pool[uniform_int(rng, n)]
 
 

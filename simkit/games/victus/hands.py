@@ -77,3 +77,21 @@ def replace_card(g, seat, slot, stage):
     card = draw_event(g, stage)
     if card:
         add_to_hand(g, seat, card)
+
+
+@borrowing
+def stage_iv_pool(g, pool):
+    """Stage IV's cards: every hand (solo: Villarroel's hand and Casanova's pile), then
+    the cards cancelled with resignation tiles (solo only). Fills ``pool`` and returns
+    how many cards it holds."""
+    n = 0
+    for seat in range(g[L.G_SEATS]):
+        for slot in range(L.HAND_SIZE):
+            card = take_from_hand(g, seat, slot)
+            if card:
+                pool[n] = card
+                n += 1
+    for k in range(g[L.G_CANCELLED]):
+        pool[n] = g[L.G_CANCELLED_CARDS + k]
+        n += 1
+    return n

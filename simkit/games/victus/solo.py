@@ -80,20 +80,3 @@ def casanova_card(CARDS, p, g, rng, log):
         card = draw_from_pile(g, rng)
         log_event(log, EV_CASANOVA_CARD, card)
     return card
-
-
-@borrowing
-def stage_iv_pool(g, pool):
-    """Stage IV: Casanova's remaining pile, the cancelled cards and Villarroel's hand.
-    Fills ``pool`` and returns how many cards it holds."""
-    n = 0
-    for seat in (VILLARROEL, CASANOVA):
-        for slot in range(L.HAND_SIZE):
-            card = take_from_hand(g, seat, slot)
-            if card:
-                pool[n] = card
-                n += 1
-    for k in range(g[L.G_CANCELLED]):
-        pool[n] = g[L.G_CANCELLED_CARDS + k]
-        n += 1
-    return n
