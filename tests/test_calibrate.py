@@ -145,19 +145,6 @@ def test_cli_calibrate(capsys):
     assert "--knob" in capsys.readouterr().err
 
 
-@pytest.fixture(scope="module")
-def dask_cluster():
-    distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                       dashboard_address=":0")
-    client = distributed.Client(cluster, set_as_default=False)
-    try:
-        yield cluster, client
-    finally:
-        client.close()
-        cluster.close()
-
-
 def test_calibrate_on_dask_gives_the_loky_result(dask_cluster):
     _, client = dask_cluster
     loky = calibrate(GAME, "defender_units", 0.3, n_games=2000, seed=4)

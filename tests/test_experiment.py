@@ -470,19 +470,6 @@ def test_cli_sweep_games_override(tmp_path, example, capsys):
 
 
 # -- the dask backend ---------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def dask_cluster():
-    distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                       dashboard_address=":0")
-    client = distributed.Client(cluster, set_as_default=False)
-    try:
-        yield cluster, client
-    finally:
-        client.close()
-        cluster.close()
-
-
 def test_sweep_on_dask_gives_the_loky_results(tmp_path, example, dask_cluster):
     _, client = dask_cluster
     loky = simkit.sweep(example, tmp_path / "loky", games=300)

@@ -6,15 +6,12 @@ vector used by rand_xoshiro's tests). A plain-Python oracle with arbitrary-preci
 checks the seeding chain the module documents.
 """
 
-import json
-import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+from plain_python import run_without_jit
 from scipy import stats as sps
 
 import simkit
@@ -275,11 +272,7 @@ print(json.dumps({
 
 
 def test_disable_jit_gives_identical_numbers():
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    proc = subprocess.run([sys.executable, "-c", _PLAIN_PYTHON], env=env, capture_output=True,
-                          text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    plain = json.loads(proc.stdout.strip().splitlines()[-1])
+    plain = run_without_jit(_PLAIN_PYTHON, timeout=300)
     assert plain["disable_jit"] is True
     assert plain["stream_type"] == "function"  # the plain-Python function ran
 
