@@ -49,7 +49,7 @@ from .engine import (
 from .narrate import narrate_log
 from .players import POLICIES
 from .rules import Rules, Weights, params
-from .scoring import fame
+from .scoring import fame, fame_winners
 from .state import board_tuple, starting_position
 
 _OUTCOMES = {
@@ -116,26 +116,26 @@ class Victus(Game):
               "cards and all 150 event/leader cards are reconstructions (the rulebook does "
               "not print them): rates describe this reconstruction, not the printed game")
 
-    def _play(self, rules, policies, game_indices, root_seed, log):
+    def _play(self, rules, p, game_indices, root_seed, log):
         c, K, dice, cards = _static()
         sp, g = _start(rules)
-        return play_games(K, dice, cards.as_tuple(), _params(rules, policies), sp, g,
-                          game_indices, root_seed, log)
+        return play_games(K, dice, cards.as_tuple(), p, sp, g, game_indices, root_seed, log)
 
     def play(self, rules, policies, game_indices, root_seed):
-        out = self._play(rules, policies, game_indices, root_seed, no_log())
+        p = _params(rules, policies)
+        out = self._play(rules, p, game_indices, root_seed, no_log())
         reason = out[:, O_END_REASON]
         columns = {"winner": (reason != L.END_SURVIVED).astype(np.int8),
                    "end_reason": reason.astype(np.int8)}
         for name, offset in _COLUMN_OF.items():
             columns[name] = out[:, offset].astype(self.outcome_columns[name].dtype)
-        columns.update(_competitive_columns(rules, _params(rules, policies), out))
+        columns.update(_competitive_columns(rules, p, out))
         return columns
 
     def narrate(self, rules, policies, game_index, root_seed):
         log = new_log(20_000)
-        out = self._play(rules, policies, np.array([game_index], dtype=np.int64),
-                         root_seed, log)
+        out = self._play(rules, _params(rules, policies),
+                         np.array([game_index], dtype=np.int64), root_seed, log)
         c, _, _, cards = _static()
         lines = [f"{self.title} - game {game_index} of seed {root_seed} ({rules.level}, "
                  f"{rules.players} players)"]
@@ -152,11 +152,8 @@ def _competitive_columns(rules: Rules, p: np.ndarray, out: np.ndarray) -> dict:
     vp = out[:, O_VP:O_VP + 4].astype(np.int16)
     columns = {f"vp_seat{s + 1}": vp[:, s] for s in range(4)}
     won = out[:, O_END_REASON] == L.END_SURVIVED
-    most = vp.max(axis=1)
-    shared = (vp == most[:, None]).sum(axis=1) > 1
-    winner = np.where(shared, 5, vp.argmax(axis=1) + 1)
     competitive = rules.competitive & won
-    columns["fame_winner"] = np.where(competitive, winner, 0).astype(np.int8)
+    columns["fame_winner"] = np.where(competitive, fame_winners(vp), 0).astype(np.int8)
     points = _static()[3].meta[out[:, O_STAGE_IV_CARD], CL.M_SENSE_FURY].astype(np.int64)
     total = fame(p, vp.sum(axis=1), points, out[:, O_CORONELA], out[:, O_RUBBLE],
                  out[:, O_DICE_CHOSEN])

@@ -105,17 +105,11 @@ def short_of_victory_level(p, g):
     return p[L.P_COMPETITIVE] == 1 and total_vp(g) < p[L.P_VICTORY_LEVEL]
 
 
-@borrowing
-def fame_winner(g):
-    """The seat with the most VP, or -1 when several share the fame."""
-    best, most, shared = -1, -1, False
-    for seat in range(g[L.G_SEATS]):
-        vp = g[L.G_VP + seat]
-        if vp > most:
-            best, most, shared = seat, vp, False
-        elif vp == most:
-            shared = True
-    return -1 if shared else best
+def fame_winners(vp: np.ndarray) -> np.ndarray:
+    """Per game (rows of per-seat VP): the seat (1-based) with the most VP, which takes the
+    fame, or ``len(seats) + 1`` when the most VP are tied and the fame is shared."""
+    shared = (vp == vp.max(axis=1)[:, None]).sum(axis=1) > 1
+    return np.where(shared, vp.shape[1] + 1, vp.argmax(axis=1) + 1)
 
 
 def difficulty_fame(p: np.ndarray, dice_chosen) -> np.ndarray:
