@@ -230,7 +230,7 @@ def play_round(K, DICE, CARDS, p, sp, g, rng, log):
 
 
 @allocating
-def stage_iv_card(p, g, rng):
+def stage_iv_card(g, rng):
     """The three cards left in each hand (solo: Villarroel's, Casanova's pile and the
     cancelled cards), shuffled; one drawn at random. 0 if none is left."""
     pool = np.zeros(4 * L.HAND_SIZE + L.MAX_CANCELLED, dtype=np.int64)
@@ -244,7 +244,7 @@ def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
     card; in the competitive game it is not scored (it counts in the fame)."""
     if p[L.P_SOLO]:
         g[L.G_FLAG] = VILLARROEL
-    card = stage_iv_card(p, g, rng)
+    card = stage_iv_card(g, rng)
     if card == 0:
         return L.END_NONE
     g[L.G_STAGE_IV_CARD] = card
