@@ -36,3 +36,40 @@ def log_event(log, code, a=0, b=0, c=0):
 def events(log: np.ndarray) -> np.ndarray:
     """The events written, one row each: ``(code, a, b, c)``."""
     return log[1 : log[0, 0] + 1]
+
+
+class EventTable:
+    """A game's trace events, one table: each event's code, the meaning of its arguments
+    and the sentence that tells it. Codes are allocated in order (``add`` returns it);
+    the engine logs ``(code, a, b, c)`` and ``narrate`` dispatches on the code.
+
+    A sentence is a format string over ``a``, ``b``, ``c`` and the context's attributes
+    passed as ``x`` (``"{x.label[a]} takes {b} hits"``), or a function
+    ``(x, a, b, c) -> str | None``; None (or an empty string) leaves the event out of the
+    trace (an event that changed nothing).
+    """
+
+    def __init__(self, game: str):
+        self.game = game
+        self.rows: list[tuple[int, str, str, object]] = []  # code, name, args, sentence
+
+    def add(self, name: str, args: str, sentence) -> int:
+        if any(row[1] == name for row in self.rows):
+            raise ValueError(f"{self.game}: event {name!r} is declared twice")
+        code = len(self.rows) + 1  # 0 is never logged: a zeroed row is no event
+        self.rows.append((code, name, args, sentence))
+        return code
+
+    def sentence(self, x, code: int, a: int, b: int, c: int) -> str | None:
+        if not 1 <= code <= len(self.rows):
+            return f"(unknown event {code}: {a} {b} {c})"
+        text = self.rows[code - 1][3]
+        if callable(text):
+            return text(x, a, b, c) or None
+        return text.format(x=x, a=a, b=b, c=c)
+
+    def narrate(self, log: np.ndarray, x=None) -> list[str]:
+        """Every logged event as a line of the trace (events that changed nothing left
+        out)."""
+        lines = (self.sentence(x, *(int(v) for v in event)) for event in events(log))
+        return [line for line in lines if line]

@@ -15,15 +15,17 @@ from plain_python import run_without_jit
 from scipy import stats as sps
 
 import simkit
+from simkit.games.setembre1714 import layout as L
 from simkit.games.setembre1714.engine import play_assault_games
 from simkit.games.setembre1714.rules import assault_params
 from simkit.rng import (
     MAX_SEED,
     check_seed,
     game_seed,
+    game_streams,
     next_u64,
+    restart,
     roll_d6,
-    seed_state,
     shuffle,
     splitmix64,
     stream,
@@ -48,8 +50,15 @@ def ref_rotl(x: int, k: int) -> int:
     return ((x << k) | (x >> (64 - k))) & MASK
 
 
-def ref_stream(root_seed: int, game_index: int, n: int) -> list[int]:
-    x = ref_splitmix64(ref_splitmix64(root_seed) ^ game_index)
+SALT = 0x5DEECE66D1CE4E5B
+
+
+def ref_stream(root_seed: int, game_index: int, n: int, purpose: int = 0,
+               counter: int = 0) -> list[int]:
+    """The documented chain: game seed -> purpose key -> sub-stream ``counter``."""
+    seed = ref_splitmix64(ref_splitmix64(root_seed) ^ game_index)
+    key = ref_splitmix64(seed ^ ref_splitmix64(purpose ^ SALT))
+    x = ref_splitmix64(key ^ ref_splitmix64(counter))
     s = []
     for _ in range(4):
         x = ref_splitmix64(x)
@@ -67,6 +76,11 @@ def ref_stream(root_seed: int, game_index: int, n: int) -> list[int]:
     return out
 
 
+def one(root_seed, game_index):
+    """A game's streams with a single purpose (0), for the generator's own tests."""
+    return game_streams(root_seed, game_index, 1)
+
+
 def to_unit(raw: np.ndarray) -> np.ndarray:
     """uint64 outputs -> floats in [0, 1) from their top 53 bits."""
     return (raw >> np.uint64(11)).astype(np.float64) / 2.0**53
@@ -81,8 +95,8 @@ def test_splitmix64_known_answers():
 
 
 def test_xoshiro256starstar_known_answer():
-    state = np.array([1, 2, 3, 4], dtype=np.uint64)
-    got = [int(next_u64(state)) for _ in range(10)]
+    state = np.array([[1, 2, 3, 4, 0]], dtype=np.uint64)
+    got = [int(next_u64(state, 0)) for _ in range(10)]
     assert got == [11520, 0, 1509978240, 1215971899390074240, 1216172134540287360,
                    607988272756665600, 16172922978634559625, 8476171486693032832,
                    10595114339597558777, 2904607092377533576]
@@ -101,9 +115,47 @@ def test_stream_of_the_largest_seed_as_uint64_matches_oracle():
     assert stream(np.uint64(MAX_SEED), 3, 8).tolist() == ref_stream(MAX_SEED, 3, 8)
 
 
-def test_seed_state_then_next_u64_is_stream():
-    state = seed_state(77, 5)
-    assert [int(next_u64(state)) for _ in range(10)] == stream(77, 5, 10).tolist()
+def test_game_streams_then_next_u64_is_stream():
+    state = one(77, 5)
+    assert [int(next_u64(state, 0)) for _ in range(10)] == stream(77, 5, 10).tolist()
+
+
+@pytest.mark.parametrize("purpose, counter", [(0, 0), (1, 0), (3, 7), (6, 2**40)])
+def test_purpose_and_counter_streams_match_the_oracle(purpose, counter):
+    assert stream(12, 34, 8, purpose, counter).tolist() == ref_stream(12, 34, 8, purpose,
+                                                                       counter)
+
+
+def test_purposes_do_not_shift_each_other():
+    # drawing more from one purpose leaves every other purpose's draws unchanged
+    quiet, busy = game_streams(5, 9, 4), game_streams(5, 9, 4)
+    for _ in range(17):
+        next_u64(busy, 1)
+    for purpose in (0, 2, 3):
+        assert [int(next_u64(quiet, purpose)) for _ in range(6)] == \
+               [int(next_u64(busy, purpose)) for _ in range(6)]
+    assert next_u64(quiet, 1) != next_u64(busy, 1)
+
+
+def test_restart_depends_on_the_counter_only():
+    a, b = game_streams(5, 9, 3), game_streams(5, 9, 3)
+    for _ in range(11):
+        next_u64(b, 2)
+    restart(a, 2, 4)
+    restart(b, 2, 4)  # whatever was drawn before, sub-stream 4 starts the same
+    assert np.array_equal(a, b)
+    assert [int(next_u64(a, 2)) for _ in range(4)] == ref_stream(5, 9, 4, 2, 4)
+    firsts = {int(stream(5, 9, 1, 2, c)[0]) for c in range(1000)}
+    assert len(firsts) == 1000  # every counter its own sub-stream
+
+
+def test_sub_streams_are_uncorrelated():
+    u = to_unit(np.array([stream(3, 1, 64, 2, c) for c in range(2001)]))
+    r, p = sps.pearsonr(u[:-1].ravel(), u[1:].ravel())  # counter c against c + 1
+    assert p > STRICT_P, (r, p)
+    v = to_unit(np.array([stream(3, 1, 64, k) for k in range(2001)]))
+    r2, p2 = sps.pearsonr(v[:-1].ravel(), v[1:].ravel())  # purpose k against k + 1
+    assert p2 > STRICT_P, (r2, p2)
 
 
 # -- same (root_seed, game_index) -> same game, whatever the order ----------------------
@@ -171,8 +223,8 @@ def test_neighbouring_game_streams_are_uncorrelated():
 def test_uniforms_are_uniform():
     u = to_unit(np.concatenate([stream(8, i, 50) for i in range(400)]))
     assert sps.kstest(u, "uniform").pvalue > STRICT_P
-    state = seed_state(8, 0)
-    floats = np.array([uniform(state) for _ in range(5000)])
+    state = one(8, 0)
+    floats = np.array([uniform(state, 0) for _ in range(5000)])
     assert ((floats >= 0.0) & (floats < 1.0)).all()
     assert sps.kstest(floats, "uniform").pvalue > STRICT_P
     # uniform() is the top 53 bits of the next output
@@ -180,9 +232,9 @@ def test_uniforms_are_uniform():
 
 
 def test_roll_d6_faces_fit_a_fair_die():
-    state = seed_state(31, 0)
-    one_stream = np.array([roll_d6(state) for _ in range(60_000)])
-    first_rolls = np.array([roll_d6(seed_state(31, i)) for i in range(60_000)])
+    state = one(31, 0)
+    one_stream = np.array([roll_d6(state, 0) for _ in range(60_000)])
+    first_rolls = np.array([roll_d6(one(31, i), 0) for i in range(60_000)])
     for rolls in (one_stream, first_rolls):
         assert rolls.min() == 1 and rolls.max() == 6
         counts = np.bincount(rolls, minlength=7)[1:]
@@ -203,8 +255,8 @@ def test_different_root_seeds_give_different_streams():
 # -- helpers ------------------------------------------------------------------------------
 @pytest.mark.parametrize("n", [1, 2, 3, 6, 7, 2**40 + 3])
 def test_uniform_int_stays_in_range(n):
-    state = seed_state(5, n % 1000)
-    draws = np.array([uniform_int(state, n) for _ in range(3000)], dtype=np.int64)
+    state = one(5, n % 1000)
+    draws = np.array([uniform_int(state, 0, n) for _ in range(3000)], dtype=np.int64)
     assert draws.min() >= 0
     assert draws.max() < n
     if n <= 7:
@@ -217,36 +269,36 @@ def test_uniform_int_stays_in_range(n):
 
 def test_uniform_int_stays_in_range_up_to_its_documented_bound_2_63():
     n = 2**63
-    state = seed_state(1, 1)
-    draws = [int(uniform_int(state, np.uint64(n))) for _ in range(200)]
+    state = one(1, 1)
+    draws = [int(uniform_int(state, 0, np.uint64(n))) for _ in range(200)]
     assert all(0 <= d < n for d in draws)
 
 
 def test_uniform_int_is_the_remainder_of_the_next_output():
     # for n = 6, 2**64 mod 6 = 4: only the four smallest outputs would be rejected
-    state = seed_state(99, 1)
+    state = one(99, 1)
     raw = stream(99, 1, 20)
-    assert [uniform_int(state, 6) for _ in range(20)] == [int(x % 6) for x in raw]
+    assert [uniform_int(state, 0, 6) for _ in range(20)] == [int(x % 6) for x in raw]
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 5, 52])
 def test_shuffle_is_a_permutation(size):
     values = np.arange(size, dtype=np.int64)
-    shuffle(seed_state(17, size), values)
+    shuffle(one(17, size), 0, values)
     assert sorted(values.tolist()) == list(range(size))
     again = np.arange(size, dtype=np.int64)
-    shuffle(seed_state(17, size), again)
+    shuffle(one(17, size), 0, again)
     assert values.tolist() == again.tolist()  # same state, same order
     if size == 52:
         assert values.tolist() != list(range(size))
 
 
 def test_shuffle_orders_are_uniform():
-    state = seed_state(4, 4)
+    state = one(4, 4)
     counts = {}
     for _ in range(6000):
         v = np.arange(3, dtype=np.int64)
-        shuffle(state, v)
+        shuffle(state, 0, v)
         counts[tuple(v.tolist())] = counts.get(tuple(v.tolist()), 0) + 1
     assert len(counts) == 6
     assert sps.chisquare(list(counts.values())).pvalue > STRICT_P
@@ -306,11 +358,13 @@ def test_check_seed_rejects(seed):
 def oracle_breach_turns(root_seed: int, n_games: int, max_turns: int = 12) -> list[int]:
     """Standard rules: the breach is assured on the first die showing 6 (0: never).
 
-    Each check is ``uniform_int(state, 6) + 1``, i.e. the raw output mod 6, plus 1 (the
-    rejection of the 4 smallest 64-bit outputs never happens here)."""
+    Each check is ``uniform_int(rng, ST_BREACH, 6) + 1``, i.e. the raw output mod 6, plus 1
+    (the rejection of the 4 smallest 64-bit outputs never happens here); turn t's die is
+    the first draw of the breach stream's sub-stream t."""
     turns = []
     for i in range(n_games):
-        sixes = [k + 1 for k, x in enumerate(ref_stream(root_seed, i, max_turns)) if x % 6 == 5]
+        dice = [ref_stream(root_seed, i, 1, L.ST_BREACH, t)[0] for t in range(1, max_turns + 1)]
+        sixes = [k + 1 for k, x in enumerate(dice) if x % 6 == 5]
         turns.append(sixes[0] if sixes else 0)
     return turns
 

@@ -14,16 +14,16 @@ from math import comb
 
 import numpy as np
 import pytest
-from numba import njit
+from loaded_dice import advanced, loaded
 
 import simkit
 from simkit import prob as P
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.setembre1714 import ASSAULT, engine
+from simkit.games.setembre1714 import events as EV
 from simkit.games.setembre1714 import layout as L
 from simkit.games.setembre1714 import prob as SP
 from simkit.games.setembre1714.rules import AssaultRules, assault_params
-from simkit.rng import roll_d6, seed_state
 from simkit.stats import clopper_pearson
 
 GAME = "setembre1714-assault"
@@ -289,42 +289,20 @@ def test_scenario_outcome_matches_enumeration(setting, policy):
 
 # -- 2.A: the rulebook's worked examples, with the dice of the text ---------------------
 
-ROOT = 1714
+def dice(breach=None, artillery=(), salvo=(), assault=(), commander=()):
+    """Streams whose dice are the example's: ``breach`` maps a turn to its check's die."""
+    return loaded(L.N_STREAMS, rolls={L.ST_ARTILLERY: artillery, L.ST_SALVO: salvo,
+                                      L.ST_ASSAULT: assault, L.ST_COMMANDER: commander},
+                  per_counter={L.ST_BREACH: breach or {}})
 
 
-@njit
-def _first_index_with_dice(root, dice, stop):
-    for i in range(stop):
-        state = seed_state(root, i)
-        for d in dice:
-            if roll_d6(state) != d:
-                break
-        else:
-            return i
-    return -1
+def same_but_breach(a, b):
+    """Equal streams but the breach die's (restarted each turn: the log shows its dice)."""
+    return np.array_equal(np.delete(a, L.ST_BREACH, 0), np.delete(b, L.ST_BREACH, 0))
 
 
-@cache
-def _index_with_dice(dice: tuple[int, ...]) -> int:
-    index = _first_index_with_dice(ROOT, np.array(dice, dtype=np.int64), 6 ** len(dice) * 40)
-    assert index >= 0, f"no game index of seed {ROOT} starts with the dice {dice}"
-    return index
-
-
-def state_with_dice(*dice: int) -> np.ndarray:
-    """A fresh xoshiro state whose next d6 rolls are ``dice`` (checked on a copy)."""
-    state = seed_state(ROOT, _index_with_dice(tuple(dice)))
-    probe = state.copy()
-    assert [int(roll_d6(probe)) for _ in dice] == list(dice)
-    return state
-
-
-def advanced(state: np.ndarray, rolls: int) -> np.ndarray:
-    """A copy of ``state`` after ``rolls`` more d6."""
-    copy = state.copy()
-    for _ in range(rolls):
-        roll_d6(copy)
-    return copy
+def breach_turns(*faces):
+    return {turn + 1: face for turn, face in enumerate(faces)}
 
 
 def logged(log) -> list[tuple[int, ...]]:
@@ -334,39 +312,39 @@ def logged(log) -> list[tuple[int, ...]]:
 def test_royal_breach_check_assured_only_by_a_six():
     for face in range(1, 7):
         log = new_log()
-        assert bool(engine.royal_breach_check(state_with_dice(face), 6, 3, log)) == (face == 6)
-        assert logged(log) == [(L.EV_BREACH_CHECK, 3, face, int(face == 6))]
+        assert bool(engine.royal_breach_check(dice({3: face}), 6, 3, log)) == (face == 6)
+        assert logged(log) == [(EV.EV_BREACH_CHECK, 3, face, int(face == 6))]
     log = new_log()
-    assert engine.turn_breach_assured(state_with_dice(1, 2, 3, 4, 5, 6), 12, 6, log) == 6
+    assert engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), 12, 6, log) == 6
     assert [row[2] for row in logged(log)] == [1, 2, 3, 4, 5, 6]
     log = new_log()
-    assert engine.turn_breach_assured(state_with_dice(1, 2, 3, 4, 5, 6), 5, 6, log) == 0
-    assert logged(log)[-1] == (L.EV_BREACH_NEVER, 5, 0, 0)
+    assert engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), 5, 6, log) == 0
+    assert logged(log)[-1] == (EV.EV_BREACH_NEVER, 5, 0, 0)
 
 
 def test_example_of_artillery_fire():
     # Bourbon gun two zones away, die 4: a miss (range 2 needs 5 or 6)
     log = new_log()
-    assert engine.artillery_fire(state_with_dice(4), 1, 2, 5, log) == 0
-    assert logged(log) == [(L.EV_ARTILLERY, 2, 4, 0)]
+    assert engine.artillery_fire(dice(artillery=(4,)), 1, 2, 5, log) == 0
+    assert logged(log) == [(EV.EV_ARTILLERY, 2, 4, 0)]
     # Catalan gun in the Bastion of Llevant on the adjacent grenadiers, die 5: eliminated
     log = new_log()
-    assert engine.artillery_fire(state_with_dice(5), 1, 1, 1, log) == 1
-    assert logged(log) == [(L.EV_ARTILLERY, 1, 5, 1)]
+    assert engine.artillery_fire(dice(artillery=(5,)), 1, 1, 1, log) == 1
+    assert logged(log) == [(EV.EV_ARTILLERY, 1, 5, 1)]
 
 
 @pytest.mark.parametrize("face", range(1, 7))
 def test_artillery_hit_faces(face):
-    assert engine.artillery_fire(state_with_dice(face), 1, 1, 5, no_log()) == int(face >= 4)
-    assert engine.artillery_fire(state_with_dice(face), 1, 2, 5, no_log()) == int(face >= 5)
+    assert engine.artillery_fire(dice(artillery=(face,)), 1, 1, 5, no_log()) == int(face >= 4)
+    assert engine.artillery_fire(dice(artillery=(face,)), 1, 2, 5, no_log()) == int(face >= 5)
 
 
 def test_artillery_needs_a_target_for_each_shot():
-    state = state_with_dice(4, 5, 6)
+    state = dice(artillery=(4, 5, 6))
     log = new_log()
     assert engine.artillery_fire(state, 3, 1, 1, log) == 1  # one unit: one kill
-    assert logged(log) == [(L.EV_ARTILLERY, 1, 4, 1)]
-    state = state_with_dice(6)
+    assert logged(log) == [(EV.EV_ARTILLERY, 1, 4, 1)]
+    state = dice(artillery=(6,))
     before = state.copy()
     assert engine.artillery_fire(state, 2, 1, 0, no_log()) == 0
     assert np.array_equal(state, before)  # nothing to fire at: no die rolled
@@ -374,17 +352,17 @@ def test_artillery_needs_a_target_for_each_shot():
 
 def test_example_of_combat_salvo():
     log = new_log()
-    kills = engine.salvo_fire(state_with_dice(4, 1, 3, 6), 4, 5, log)
+    kills = engine.salvo_fire(dice(salvo=(4, 1, 3, 6)), 4, 5, log)
     assert kills == 1
     assert 5 - kills == 4  # the defending zone goes from 5 units to 4
-    assert logged(log) == [(L.EV_SALVO, 4, 1, 1)]
+    assert logged(log) == [(EV.EV_SALVO, 4, 1, 1)]
 
 
 def test_salvo_kills_capped_at_targets():
     log = new_log()
-    assert engine.salvo_fire(state_with_dice(6, 6, 6, 2), 4, 2, log) == 2
-    assert logged(log) == [(L.EV_SALVO, 4, 3, 2)]
-    assert engine.salvo_fire(state_with_dice(6), 0, 5, no_log()) == 0
+    assert engine.salvo_fire(dice(salvo=(6, 6, 6, 2)), 4, 2, log) == 2
+    assert logged(log) == [(EV.EV_SALVO, 4, 3, 2)]
+    assert engine.salvo_fire(dice(salvo=(6,)), 0, 5, no_log()) == 0
 
 
 def test_example_of_combat_first_assault_pieces():
@@ -392,19 +370,20 @@ def test_example_of_combat_first_assault_pieces():
     p = assault_params(rules)
     attack, defence = engine.assault_values(p, 4)
     assert (attack, defence) == (9, 12) == (rules.attack_value, rules.defence_value(4))
-    state = state_with_dice(5, 2, 6)
+    state = dice(assault=(5, 2), commander=(6,))
     log = new_log()
     attack_die, defence_die, attacker_wins = engine.resolve_assault(state, attack, defence, log)
     assert (attack_die, defence_die) == (5, 2)
     assert attack + attack_die == defence + defence_die == 14
     assert not attacker_wins  # a tie: the defender wins
     assert engine.commander_casualty(state, L.SIDE_CATALANS, log)  # a 6
-    assert logged(log) == [(L.EV_ASSAULT_ROLL, 5, 2, 0), (L.EV_COMMANDER_ROLL, 1, 6, 1)]
+    assert logged(log) == [(EV.EV_ASSAULT_ROLL, 5, 2, 0), (EV.EV_COMMANDER_ROLL, 1, 6, 1)]
 
 
 def test_commander_casualty_faces():
     for face in range(1, 7):
-        dies = engine.commander_casualty(state_with_dice(face), L.SIDE_BOURBONS, no_log())
+        dies = engine.commander_casualty(dice(commander=(face,)), L.SIDE_BOURBONS,
+                                         no_log())
         assert bool(dies) == (face == 6)
 
 
@@ -416,12 +395,12 @@ def play(rules, catalans: str, state: np.ndarray, log=None):
 
 
 def test_example_of_combat_salvo_and_first_assault_as_a_scenario():
-    dice = (6, 4, 1, 3, 6, 5, 2, 6)  # breach assured, salvo 4 1 3 6, assault 5 v 2, commander 6
-    state = state_with_dice(*dice)
-    end = advanced(state, len(dice))
+    # breach assured, salvo 4 1 3 6, assault 5 v 2, commander 6
+    state = dice({1: 6}, salvo=(4, 1, 3, 6), assault=(5, 2), commander=(6,))
+    end = advanced(state, {L.ST_SALVO: 4, L.ST_ASSAULT: 2, L.ST_COMMANDER: 1})
     log = new_log()
     out = play(ASSAULT.resolve_rules("example_first_assault"), "stand", state, log)
-    assert np.array_equal(state, end)  # exactly the example's dice were rolled
+    assert same_but_breach(state, end)  # exactly the example's dice were rolled
     assert out[L.O_BREACH_TURN] == out[L.O_TURNS] == 1
     assert out[L.O_ARTILLERY_KILLS] == 0
     assert out[L.O_SALVO_KILLS] == 1
@@ -436,23 +415,22 @@ def test_example_of_combat_salvo_and_first_assault_as_a_scenario():
     assert out[L.O_END_REASON] == L.END_REPULSED
     assert out[L.O_WINNER] == L.WIN_CATALANS
     assert logged(log) == [
-        (L.EV_BREACH_CHECK, 1, 6, 1),
-        (L.EV_SALVO, 4, 1, 1),
-        (L.EV_ASSAULT_VALUES, 9, 12, 0),
-        (L.EV_ASSAULT_ROLL, 5, 2, 0),
-        (L.EV_COMMANDER_ROLL, L.SIDE_CATALANS, 6, 1),
+        (EV.EV_BREACH_CHECK, 1, 6, 1),
+        (EV.EV_SALVO, 4, 1, 1),
+        (EV.EV_ASSAULT_VALUES, 9, 12, 0),
+        (EV.EV_ASSAULT_ROLL, 5, 2, 0),
+        (EV.EV_COMMANDER_ROLL, L.SIDE_CATALANS, 6, 1),
     ]
 
 
 def test_example_of_combat_second_assault():
     rules = ASSAULT.resolve_rules("example_second_assault")
     assert engine.assault_values(assault_params(rules), 4) == (9, 11)
-    dice = (6, 5, 6)  # breach assured, attacker 5, defender 6
-    state = state_with_dice(*dice)
-    end = advanced(state, len(dice))
+    state = dice({1: 6}, assault=(5, 6))  # breach assured, attacker 5, defender 6
+    end = advanced(state, {L.ST_ASSAULT: 2})
     log = new_log()
     out = play(rules, "withdraw", state, log)
-    assert np.array_equal(state, end)  # no commander: no casualty roll
+    assert same_but_breach(state, end)  # no commander: no casualty roll
     assert out[L.O_DEFENDERS_ASSAULTED] == 4
     assert out[L.O_SALVO_KILLS] == 0
     assert (out[L.O_ATTACK_VALUE], out[L.O_DEFENCE_VALUE]) == (9, 13)
@@ -464,29 +442,30 @@ def test_example_of_combat_second_assault():
     assert out[L.O_END_REASON] == L.END_WITHDREW
     assert out[L.O_WINNER] == L.WIN_BOURBONS  # the attacker advances into the zone
     assert logged(log) == [
-        (L.EV_BREACH_CHECK, 1, 6, 1),
-        (L.EV_ASSAULT_VALUES, 9, 13, 1),
-        (L.EV_ASSAULT_ROLL, 5, 6, 0),
+        (EV.EV_BREACH_CHECK, 1, 6, 1),
+        (EV.EV_ASSAULT_VALUES, 9, 13, 1),
+        (EV.EV_ASSAULT_ROLL, 5, 6, 0),
     ]
 
 
 def test_second_assault_without_withdrawal_is_repulsed():
-    out = play(ASSAULT.resolve_rules("example_second_assault"), "stand", state_with_dice(6, 5, 6))
+    out = play(ASSAULT.resolve_rules("example_second_assault"), "stand",
+               dice({1: 6}, assault=(5, 6)))
     assert (out[L.O_ATTACK_VALUE], out[L.O_DEFENCE_VALUE]) == (9, 11)
     assert out[L.O_END_REASON] == L.END_REPULSED
     assert out[L.O_WINNER] == L.WIN_CATALANS
     # cautious withdraws only when the attacker is higher before the dice: 9 < 11
     out = play(ASSAULT.resolve_rules("example_second_assault"), "cautious",
-               state_with_dice(6, 5, 6))
+               dice({1: 6}, assault=(5, 6)))
     assert out[L.O_WITHDREW] == 0
 
 
 def test_attacker_wins_only_when_strictly_higher():
     # open ground, 5 v 5, no commanders: 9 v 9 before the dice
     rules = ASSAULT.resolve_rules("open_ground")
-    for dice, reason in (((6, 4, 3), L.END_TAKEN), ((6, 3, 3), L.END_REPULSED),
-                         ((6, 3, 4), L.END_REPULSED)):
-        out = play(rules, "stand", state_with_dice(*dice))
+    for rolls, reason in (((4, 3), L.END_TAKEN), ((3, 3), L.END_REPULSED),
+                          ((3, 4), L.END_REPULSED)):
+        out = play(rules, "stand", dice({1: 6}, assault=rolls))
         assert (out[L.O_ATTACK_VALUE], out[L.O_DEFENCE_VALUE]) == (9, 9)
         assert out[L.O_END_REASON] == reason
         assert out[L.O_DEFENDER_LEAD_LOST] == (reason == L.END_TAKEN)

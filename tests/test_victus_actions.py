@@ -3,7 +3,7 @@ scenarios (the example's state, the action, the example's numbers), AP costs, an
 scripted players keeping every piece on the board."""
 
 import pytest
-from victus_support import C, K, S, params, set_marker
+from victus_support import C, K, S, params, set_marker, streams
 
 from simkit.eventlog import no_log
 from simkit.games.victus import barcelonans as A
@@ -11,7 +11,6 @@ from simkit.games.victus import layout as L
 from simkit.games.victus import players
 from simkit.games.victus.cards import load_cards
 from simkit.games.victus.state import empty_state, set_up
-from simkit.rng import seed_state
 
 CARDS = load_cards().as_tuple()
 
@@ -237,7 +236,7 @@ def test_players_spend_ap_legally_and_keep_every_piece(policy, full):
     p = params(full=full, policy=policy)
     for seed in range(4):
         sp, g = set_up(C, full)
-        rng = seed_state(seed, 1)
+        rng = streams(seed, 1)
         sp[C.space("o1-7"), L.SP_BOURBON] = 5  # something to shoot at and fear
         sp[S(33), L.SP_RUBBLE] = L.RUBBLE
         sp[C.wounded, L.SP_CORONELA] = 3
@@ -255,7 +254,7 @@ def test_greedy_fires_at_the_tile_threatening_the_city():
     target = C.space("o1-7")  # its yellow arrow leads into Jonqueres-51
     sp[target, L.SP_BOURBON] = 5
     g[L.G_SEAT_AP] = 1
-    players.spend_action_points(K, CARDS, p, sp, g, seed_state(0, 0), no_log())
+    players.spend_action_points(K, CARDS, p, sp, g, streams(0, 0), no_log())
     assert sp[target, L.SP_BOURBON] == 0  # first-game Gunpowder Store 5
 
 

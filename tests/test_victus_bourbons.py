@@ -4,7 +4,7 @@ Positions the examples leave to the board come from the reconstructed board (dat
 
 import numpy as np
 import pytest
-from victus_support import C, K, S, params, set_marker
+from victus_support import C, K, S, params, set_marker, streams
 
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.victus import bourbons as B
@@ -12,7 +12,6 @@ from simkit.games.victus import combat as CB
 from simkit.games.victus import layout as L
 from simkit.games.victus.pieces import coronela_in_barcelona, disc_value, marker_value
 from simkit.games.victus.state import empty_state, set_up
-from simkit.rng import seed_state
 
 Y, R = L.YELLOW, L.RED
 WOUNDED, RESERVE = C.wounded, C.reserve
@@ -31,7 +30,7 @@ def entering(space_id, colour=Y):
 
 
 def rng():
-    return seed_state(0, 0)
+    return streams(0, 0)
 
 
 # -- Example 3: reinforcements die and the marker's icons ---------------------------------
@@ -404,14 +403,14 @@ def test_set_up_uses_every_piece(full):
 def test_random_bourbon_dice_conserve_pieces_and_keep_discs_in_range(seed):
     sp, g = set_up(C, full=True)
     p = params(full=True)
-    state = seed_state(seed, 0)
+    state = streams(seed, 0)
     total = sp[:, [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]].sum(axis=0)
     from simkit.rng import uniform_int
 
     for turn in range(60):
         g[L.G_STAGE] = min(turn // 20, 2)
-        action = uniform_int(state, 4)
-        amount = uniform_int(state, 3) + 1
+        action = uniform_int(state, 0, 4)
+        amount = uniform_int(state, 0, 3) + 1
         B.resolve_die(K, p, sp, g, state, action, amount, False, no_log())
         assert (sp >= 0).all()
         assert (sp[:, [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]].sum(axis=0) == total).all()

@@ -7,7 +7,7 @@ import shutil
 
 import numpy as np
 import pytest
-from victus_support import C, K, S, params, set_marker
+from victus_support import C, K, S, params, set_marker, streams
 
 from simkit.errors import ComponentError
 from simkit.eventlog import events, new_log, no_log
@@ -19,7 +19,7 @@ from simkit.games.victus.cards import load_cards
 from simkit.games.victus.components import DATA
 from simkit.games.victus.pieces import disc_value, marker_value, rubble_on_board
 from simkit.games.victus.state import empty_state, set_up
-from simkit.rng import seed_state, uniform_int
+from simkit.rng import uniform_int
 
 D = load_cards()
 CARDS = D.as_tuple()
@@ -28,7 +28,7 @@ TROOPS = [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]
 
 
 def rng(seed=0):
-    return seed_state(seed, 0)
+    return streams(seed, 0)
 
 
 def marker(g, m):
@@ -845,11 +845,11 @@ def test_op_if_parallel_and_rubble_on_board():
 def mid_game(seed, full):
     """A set-up roughed up by 12 random Bourbon dice."""
     sp, g = set_up(C, full=full)
-    state = seed_state(seed, 7)
+    state = streams(seed, 7)
     p = params(full)
     for turn in range(12):
         g[L.G_STAGE] = turn // 5
-        B.resolve_die(K, p, sp, g, state, uniform_int(state, 4), uniform_int(state, 3) + 1,
+        B.resolve_die(K, p, sp, g, state, uniform_int(state, 0, 4), uniform_int(state, 0, 3) + 1,
                       False, no_log())
     return sp, g
 
@@ -881,11 +881,11 @@ def test_every_card_keeps_the_pieces_and_the_state_in_range(seed):
             p = params(full)
             seat = seed % 2
             g[CL.G_LEADER + 1 - seat] = 44  # Pópoli is active on the other seat
-            E.resolve_card(K, CARDS, p, sp, g, seed_state(seed, card), seat, card, no_log())
+            E.resolve_card(K, CARDS, p, sp, g, streams(seed, card), seat, card, no_log())
             check_state(sp, g, card)
             for when in (CL.T_END_OF_TURN, CL.T_END_OF_ROUND, CL.T_NEXT_ROUND_START,
                          CL.T_START_OF_TURN):
-                E.round_effects(K, CARDS, p, sp, g, seed_state(seed, card), 2, 0, when,
+                E.round_effects(K, CARDS, p, sp, g, streams(seed, card), 2, 0, when,
                                 no_log())
             check_state(sp, g, card)
 

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from victus_support import streams
 
 import simkit
 from simkit.eventlog import no_log
@@ -15,7 +16,6 @@ from simkit.games.victus import layout as L
 from simkit.games.victus.hands import hand_count
 from simkit.games.victus.rules import Rules, params
 from simkit.games.victus.state import set_up, starting_position
-from simkit.rng import seed_state
 
 GAME = simkit.games.get("victus")
 C, K, DICE, CARDS_OBJ = _static()
@@ -72,7 +72,7 @@ def test_a_surviving_game_plays_every_turn_and_stage_iv():
 def test_change_a_card_swaps_one_card_in_every_hand():
     rules = Rules(players=3)
     sp, g = start(rules)
-    rng = seed_state(1, 1)
+    rng = streams(1, 1)
     p = params(rules, players.GREEDY, None)
     engine.build_piles(CARDS, p, g, rng)
     engine.deal(CARDS, p, g, 0, 5)
@@ -109,7 +109,7 @@ def test_whole_games_keep_every_invariant(seed, level, players_, policy, half_a_
     sp, g = start(rules)
     totals = sp[:, PIECES].sum(axis=0)
     p = params(rules, policy, None)
-    reason = engine.play_game(K, DICE, CARDS, p, sp, g, seed_state(seed, 0), no_log())
+    reason = engine.play_game(K, DICE, CARDS, p, sp, g, streams(seed, 0), no_log())
     assert reason in (L.END_SURVIVED, L.END_CORONELA, L.END_BEACH, L.END_RUBBLE,
                       L.END_VICTORY_POINTS)
     assert 1 <= g[L.G_SENSE_FURY] <= 9 and (g[L.G_VP:L.G_VP + 4] >= 0).all()

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from plain_python import run_without_jit
-from victus_support import C, K, params
+from victus_support import C, K, params, streams
 
 import simkit
 from simkit.eventlog import no_log
@@ -19,7 +19,6 @@ from simkit.games.victus.hands import build_piles, hand_count, stage_iv_pool
 from simkit.games.victus.rules import Rules
 from simkit.games.victus.rules import params as rules_params
 from simkit.games.victus.state import empty_state, starting_position
-from simkit.rng import seed_state
 
 GAME = simkit.games.get("victus")
 CARDS_OBJ = _static()[3]
@@ -151,11 +150,11 @@ def test_the_competitive_flag_goes_to_the_lowest_card_and_the_full_game_flag_to_
         g = round_of([card_with(5), card_with(-1), card_with(3)])
         g[L.G_FLAG] = 0
         engine.end_of_round(K, CARDS, p, np.zeros((C.n_spaces, L.N_SP), np.int16), g,
-                            seed_state(0, 0), no_log())
+                            streams(0, 0), no_log())
         assert g[L.G_FLAG] == expected
     g = round_of([card_with(5), card_with(3), card_with(-1)])
     engine.end_of_round(K, CARDS, competitive(), np.zeros((C.n_spaces, L.N_SP), np.int16), g,
-                        seed_state(0, 0), no_log())
+                        streams(0, 0), no_log())
     assert g[L.G_FLAG] == 2  # not to the left: to the lowest card
 
 
@@ -166,7 +165,7 @@ def solo_start(**changes):
     rules = Rules(level="competitive", players=1, **changes)
     sp, g = starting_position(C, rules)
     p = rules_params(rules, players.GREEDY, None)
-    rng = seed_state(3, 0)
+    rng = streams(3, 0)
     build_piles(CARDS, p, g, rng)
     return p, sp, g, rng
 
@@ -239,7 +238,7 @@ def test_given_half_a_bomb_moves_one_pin_once_per_space_port_first():
     space = C.space(22)
     sp, g = ruined_empty(space)
     before = g[L.G_MARKER:L.G_MARKER + L.N_MARKERS].copy()
-    B.given_half_a_bomb(params(full=True, given_half_a_bomb=True), sp, g, seed_state(0, 0),
+    B.given_half_a_bomb(params(full=True, given_half_a_bomb=True), sp, g, streams(0, 0),
                         space, no_log())
     after = g[L.G_MARKER:L.G_MARKER + L.N_MARKERS]
     assert (before - after).sum() == 1 and before[L.MARKER_PORT] - after[L.MARKER_PORT] == 1
@@ -252,7 +251,7 @@ def test_given_half_a_bomb_needs_a_ruined_space_with_nothing_to_absorb_a_hit():
         sp, g = ruined_empty(space)
         sp[space, field] = value
         before = g[L.G_MARKER:L.G_MARKER + L.N_MARKERS].copy()
-        B.given_half_a_bomb(p, sp, g, seed_state(0, 0), space, no_log())
+        B.given_half_a_bomb(p, sp, g, streams(0, 0), space, no_log())
         assert (g[L.G_MARKER:L.G_MARKER + L.N_MARKERS] == before).all()
 
 
@@ -262,7 +261,7 @@ def test_a_bombardment_on_ruined_spaces_costs_pins_only_under_given_half_a_bomb(
     sp[C.space_info[:, L.S_BARCELONA] == 1, L.SP_RUBBLE] = L.RUINED
     g[L.G_DISC + L.DISC_BATTERIES] = 1  # batteries value 1: one space per bombardment
     before = g[L.G_MARKER:L.G_MARKER + L.N_MARKERS].sum()
-    B.bombard(K, params(full=True, given_half_a_bomb=on), sp, g, seed_state(4, 0), 3,
+    B.bombard(K, params(full=True, given_half_a_bomb=on), sp, g, streams(4, 0), 3,
               no_log())
     spaces = B.bombard_spaces(K, g)
     lost = before - g[L.G_MARKER:L.G_MARKER + L.N_MARKERS].sum()
@@ -286,7 +285,7 @@ def test_dice_order_knob_sets_who_orders_the_dice_each_stage(order, chooses):
     p = rules_params(rules, players.GREEDY, GAME.policy_choices(
         "greedy:dice_choice_from_stage=3")[0].weights)
     sp, g = starting_position(C, rules)
-    rng = seed_state(0, 0)
+    rng = streams(0, 0)
     build_piles(CARDS, p, g, rng)
     seen = []
     for stage in range(4):
@@ -300,9 +299,9 @@ def test_sequential_dice_resolve_in_table_order():
     _, g = empty_state(C)
     faces = np.array([[L.ACT_REINFORCEMENTS, 1], [L.ACT_BOMBARDMENT, 2]], dtype=np.int64)
     g[L.G_DICE_ORDER_FREE] = 0
-    assert list(engine.dice_order(params(full=True), g, seed_state(0, 0), faces, 2)) == [0, 1]
+    assert list(engine.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [0, 1]
     g[L.G_DICE_ORDER_FREE] = 1
-    assert list(engine.dice_order(params(full=True), g, seed_state(0, 0), faces, 2)) == [1, 0]
+    assert list(engine.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [1, 0]
 
 
 def test_victory_level_turns_surviving_games_short_of_vp_into_defeats():

@@ -6,9 +6,15 @@ from simkit.games.victus import layout as L
 from simkit.games.victus.components import load_components
 from simkit.games.victus.rules import params as rules_params
 from simkit.games.victus.state import board_tuple
+from simkit.rng import game_streams
 
 C = load_components()
 K = board_tuple(C)
+
+
+def streams(seed=0, game_index=0):
+    """Game ``game_index``'s random streams (one per purpose of ``layout.STREAMS``)."""
+    return game_streams(seed, game_index, L.N_STREAMS)
 
 
 def S(space_id):

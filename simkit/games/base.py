@@ -209,11 +209,57 @@ class PolicyChoice:
 
 @dataclass(frozen=True)
 class Column:
-    """One outcome column: its numpy dtype (or ``category``), meaning and categories."""
+    """One outcome column: its numpy dtype (or ``category``), meaning and categories.
+
+    ``derived`` columns are computed in Python from the kernel's row (``Outcomes``);
+    the others are written by the kernel at the offset their declaration gives them."""
 
     dtype: str
     description: str
     categories: tuple[str, ...] = ()
+    derived: bool = False
+
+    @property
+    def numpy_dtype(self) -> str:
+        """The dtype of the column's array (a category's codes are int8)."""
+        return "int8" if self.dtype == "category" else self.dtype
+
+
+class Outcomes(Mapping):
+    """A game's outcome columns, declared once, and the kernel's output row derived from
+    them: the columns the kernel writes (in declaration order), then the extra ``raw``
+    fields (name -> size) that derived columns are computed from.
+
+    ``offset(name)`` gives a layout constant; ``columns(table)`` turns the kernel's
+    ``(n_games, size)`` table into the typed columns (the derived ones excepted)."""
+
+    def __init__(self, columns: Mapping[str, Column], raw: Mapping[str, int] | None = None):
+        from simkit.layout import Fields
+
+        self._columns = dict(columns)
+        self.row = Fields("outcome row")
+        for name, col in self._columns.items():
+            if not col.derived:
+                self.row(name)
+        for name, size in (raw or {}).items():
+            self.row(name, size)
+        self.size = self.row.size
+
+    def __getitem__(self, name: str) -> Column:
+        return self._columns[name]
+
+    def __iter__(self):
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    def offset(self, name: str) -> int:
+        return self.row.fields[name][0]
+
+    def columns(self, table: np.ndarray) -> dict[str, np.ndarray]:
+        return {name: table[:, self.offset(name)].astype(col.numpy_dtype)
+                for name, col in self._columns.items() if not col.derived}
 
 
 @dataclass(frozen=True)

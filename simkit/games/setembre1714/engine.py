@@ -13,9 +13,19 @@ import numpy as np
 from numba import njit
 
 from simkit.eventlog import log_event
-from simkit.rng import roll_d6, seed_state
+from simkit.rng import game_streams, restart, roll_d6
 
 from . import layout as L
+from .events import (
+    EV_ARTILLERY,
+    EV_ASSAULT_ROLL,
+    EV_ASSAULT_VALUES,
+    EV_BREACH_CHECK,
+    EV_BREACH_NEVER,
+    EV_COMMANDER_ROLL,
+    EV_SALVO,
+    EV_ZONE_CLEARED,
+)
 from .policies import catalans_withdraw
 
 ARTILLERY_HIT_ADJACENT = 4  # rulebook 9: adjacent zone, hit on 4-6
@@ -26,10 +36,13 @@ COMMANDER_DIES = 6  # rulebook 11.3: a 6 eliminates the commander
 
 @njit(cache=True, nogil=True)
 def royal_breach_check(rng, breach_roll, turn, log):
-    """Rule 7: at a Bourbon turn's start, a die of ``breach_roll`` or more assures it."""
-    die = roll_d6(rng)
+    """Rule 7: at a Bourbon turn's start, a die of ``breach_roll`` or more assures it.
+    Each turn's die has its own sub-stream, so the check of turn t is the same die
+    whatever was rolled before."""
+    restart(rng, L.ST_BREACH, turn)
+    die = roll_d6(rng, L.ST_BREACH)
     assured = die >= breach_roll
-    log_event(log, L.EV_BREACH_CHECK, turn, die, assured)
+    log_event(log, EV_BREACH_CHECK, turn, die, assured)
     return assured
 
 
@@ -39,7 +52,7 @@ def turn_breach_assured(rng, max_turns, breach_roll, log):
     for turn in range(1, max_turns + 1):
         if royal_breach_check(rng, breach_roll, turn, log):
             return turn
-    log_event(log, L.EV_BREACH_NEVER, max_turns)
+    log_event(log, EV_BREACH_NEVER, max_turns)
     return 0
 
 
@@ -51,9 +64,9 @@ def artillery_fire(rng, guns, zone_range, targets, log):
     for _ in range(guns):
         if kills == targets:
             break  # no combat unit left to aim at
-        die = roll_d6(rng)
+        die = roll_d6(rng, L.ST_ARTILLERY)
         hit = die >= hit_on
-        log_event(log, L.EV_ARTILLERY, zone_range, die, hit)
+        log_event(log, EV_ARTILLERY, zone_range, die, hit)
         if hit:
             kills += 1
     return kills
@@ -66,29 +79,29 @@ def salvo_fire(rng, units, targets, log):
         return 0
     sixes = 0
     for _ in range(units):
-        if roll_d6(rng) >= SALVO_HIT:
+        if roll_d6(rng, L.ST_SALVO) >= SALVO_HIT:
             sixes += 1
     kills = min(sixes, targets)
-    log_event(log, L.EV_SALVO, units, sixes, kills)
+    log_event(log, EV_SALVO, units, sixes, kills)
     return kills
 
 
 @njit(cache=True, nogil=True)
 def resolve_assault(rng, attack_value, defence_value, log):
     """Rule 11.3: each side adds 1d6; the attacker wins only if strictly higher."""
-    attack_die = roll_d6(rng)
-    defence_die = roll_d6(rng)
+    attack_die = roll_d6(rng, L.ST_ASSAULT)
+    defence_die = roll_d6(rng, L.ST_ASSAULT)
     attacker_wins = attack_value + attack_die > defence_value + defence_die
-    log_event(log, L.EV_ASSAULT_ROLL, attack_die, defence_die, attacker_wins)
+    log_event(log, EV_ASSAULT_ROLL, attack_die, defence_die, attacker_wins)
     return attack_die, defence_die, attacker_wins
 
 
 @njit(cache=True, nogil=True)
 def commander_casualty(rng, side, log):
     """Rule 11.3: a commander involved in an assault dies on a 6."""
-    die = roll_d6(rng)
+    die = roll_d6(rng, L.ST_COMMANDER)
     dies = die >= COMMANDER_DIES
-    log_event(log, L.EV_COMMANDER_ROLL, side, die, dies)
+    log_event(log, EV_COMMANDER_ROLL, side, die, dies)
     return dies
 
 
@@ -121,7 +134,7 @@ def assault_zone(rng, p, policy, defenders, out, log):
     withdrew = catalans_withdraw(policy[L.SIDE_CATALANS], attack, defence)
     if withdrew:
         defence += p[L.P_WITHDRAWAL_BONUS]
-    log_event(log, L.EV_ASSAULT_VALUES, attack, defence, withdrew)
+    log_event(log, EV_ASSAULT_VALUES, attack, defence, withdrew)
     attack_die, defence_die, attacker_wins = resolve_assault(rng, attack, defence, log)
     out[L.O_DEFENDERS_ASSAULTED] = defenders
     out[L.O_ATTACK_VALUE] = attack
@@ -153,7 +166,7 @@ def play_assault(rng, p, policy, out, log):
     out[L.O_TURNS] = breach_turn
     defenders = preparatory_fire(rng, p, out, log)
     if defenders == 0:
-        log_event(log, L.EV_ZONE_CLEARED)
+        log_event(log, EV_ZONE_CLEARED)
         reason = L.END_CLEARED
     else:
         reason = assault_zone(rng, p, policy, defenders, out, log)
@@ -166,6 +179,6 @@ def play_assault_games(p, policy, game_indices, root_seed, log):
     """Play one scenario per game index; returns the ``(n, N_OUT)`` outcome table."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int16)
     for row in range(game_indices.shape[0]):
-        rng = seed_state(root_seed, game_indices[row])
+        rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         play_assault(rng, p, policy, out[row], log)
     return out

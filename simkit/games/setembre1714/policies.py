@@ -7,6 +7,8 @@ modifiers are known and before the dice.
 
 from numba import njit
 
+from simkit.layout import codes
+
 BOURBON_POLICIES = {
     "assault": "fire every gun and the salvo, then assault with the lead and all units",
 }
@@ -17,9 +19,9 @@ CATALAN_POLICIES = {
     "cautious": "withdraw only when the attacker's value before the dice is higher",
 }
 
-STAND = 0
-WITHDRAW = 1
-CAUTIOUS = 2
+# a policy's id is its position in its side's table (the order the Game lists them)
+(ASSAULT,) = codes(tuple(BOURBON_POLICIES))
+STAND, WITHDRAW, CAUTIOUS = codes(tuple(CATALAN_POLICIES))
 
 
 @njit(cache=True, nogil=True)

@@ -18,7 +18,7 @@ Readings the rulebook leaves open (each noted in the digest):
 import numpy as np
 
 from simkit.eventlog import log_event
-from simkit.rng import uniform_int
+from simkit.rng import restart, uniform_int
 
 from . import layout as L
 from .combat import BARCELONANS_WIN, BOTH_LOSE, BOURBONS_WIN, resolve_all_combats, resolve_combat
@@ -132,11 +132,16 @@ def heal(K, p, sp, g, flag_turn, log):
 
 @borrowing
 def draw_chance(g, rng):
-    """The top chance card; an exhausted deck is reshuffled from the discards."""
+    """The top chance card; an exhausted deck is reshuffled from the discards. The
+    k-th shuffle is the same whenever it comes: the k-th card drawn in a game does not
+    depend on when it is drawn."""
     if g[L.G_CHANCE_NEXT] >= N_CHANCE:
         deck = g[L.G_CHANCE_DECK:L.G_CHANCE_DECK + N_CHANCE]
+        restart(rng, L.ST_CHANCE, g[L.G_CHANCE_DRAWN] // N_CHANCE)
+        for i in range(N_CHANCE):
+            deck[i] = i
         for i in range(N_CHANCE - 1, 0, -1):
-            j = uniform_int(rng, i + 1)
+            j = uniform_int(rng, L.ST_CHANCE, i + 1)
             deck[i], deck[j] = deck[j], deck[i]
         g[L.G_CHANCE_NEXT] = 0
     card = g[L.G_CHANCE_DECK + g[L.G_CHANCE_NEXT]]

@@ -15,7 +15,7 @@ VP fall short of the victory level. The solo game's card flow is ``solo.py``; sc
 import numpy as np
 
 from simkit.eventlog import log_event
-from simkit.rng import seed_state, uniform_int
+from simkit.rng import game_streams, restart, uniform_int
 
 from . import card_layout as CL
 from . import layout as L
@@ -67,7 +67,7 @@ def dice_order(p, g, rng, faces, n):
     if p[L.P_POLICY] == RANDOM:
         order = np.arange(n)
         for i in range(n - 1, 0, -1):
-            j = uniform_int(rng, i + 1)
+            j = uniform_int(rng, L.ST_POLICY, i + 1)
             order[i], order[j] = order[j], order[i]
         return order
     keys = np.empty(n, dtype=np.int64)
@@ -89,9 +89,10 @@ def roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log):
     while n < stage_dice.shape[1] and stage_dice[stage, n] >= 0:
         n += 1
     faces = np.empty((n, 2), dtype=np.int64)
+    restart(rng, L.ST_BOURBON_DICE, g[L.G_TURN])  # this turn's dice, whatever came before
     for k in range(n):
         die = stage_dice[stage, k]
-        face = uniform_int(rng, 6)
+        face = uniform_int(rng, L.ST_BOURBON_DICE, 6)
         faces[k, 0] = action[die, face]
         faces[k, 1] = die_amount(g, CARDS, faces[k, 0], amount[die, face])
         log_event(log, EV_DIE, die, faces[k, 0], faces[k, 1])
@@ -155,6 +156,7 @@ def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
     """One turn; returns the end reason if the defeat check ends the game."""
     g[L.G_ACTIVE] = seat
     g[L.G_FLAG_TURN] = 1 if seat == g[L.G_FLAG] else 0
+    restart(rng, L.ST_POLICY, 2 * g[L.G_TURN])
     log_event(log, EV_TURN, g[L.G_STAGE], g[L.G_ROUND], seat)
     timed_effects(K, CARDS, p, sp, g, rng, seat, CL.T_START_OF_TURN, log)
     resolve_card(K, CARDS, p, sp, g, rng, seat, card, log)
@@ -212,6 +214,7 @@ def end_of_round(K, CARDS, p, sp, g, rng, log):
 def play_round(K, DICE, CARDS, p, sp, g, rng, log):
     seats = g[L.G_SEATS]
     start_of_round(K, CARDS, p, sp, g, rng, log)
+    restart(rng, L.ST_POLICY, 2 * g[L.G_TURN] + 1)  # the round's card choices
     chosen = np.zeros(4, dtype=np.int64)
     if not p[L.P_SOLO]:
         for seat in range(seats):
@@ -235,7 +238,7 @@ def stage_iv_card(g, rng):
     cancelled cards), shuffled; one drawn at random. 0 if none is left."""
     pool = np.zeros(4 * L.HAND_SIZE + L.MAX_CANCELLED, dtype=np.int64)
     n = stage_iv_pool(g, pool)
-    return 0 if n == 0 else pool[uniform_int(rng, n)]
+    return 0 if n == 0 else pool[uniform_int(rng, L.ST_STAGE_IV, n)]
 
 
 @borrowing
@@ -283,7 +286,8 @@ def play_game(K, DICE, CARDS, p, sp, g, rng, log):
     if p[L.P_SOLO]:
         g[L.G_FLAG] = CASANOVA  # the solo game's first starting player
     else:
-        g[L.G_FLAG] = uniform_int(rng, g[L.G_SEATS])  # "least time in Barcelona": random
+        # "the player who has spent least time in Barcelona": at random
+        g[L.G_FLAG] = uniform_int(rng, L.ST_SET_UP, g[L.G_SEATS])
     for stage in range(3):
         start_of_stage(CARDS, p, g, rng, stage, log)
         for rnd in range(p[L.P_ROUNDS]):
@@ -306,7 +310,7 @@ def play_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
     """Play one game per index from the set-up position; one outcome row each."""
     out = np.zeros((game_indices.shape[0], N_OUT), dtype=np.int32)
     for row in range(game_indices.shape[0]):
-        rng = seed_state(root_seed, game_indices[row])
+        rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         sp, g = sp0.copy(), g0.copy()
         reason = play_unmanaged(K, DICE, CARDS, p, sp, g, rng, log)
         record(K, sp, g, reason, out[row])

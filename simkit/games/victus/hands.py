@@ -2,7 +2,7 @@
 "Setup", "Start of the Stage", "Change 1 card"). Hands live in ``g`` (``layout.G_HAND``)."""
 
 
-from simkit.rng import uniform_int
+from simkit.rng import restart, uniform_int
 
 from . import card_layout as CL
 from . import layout as L
@@ -20,8 +20,9 @@ def build_piles(CARDS, p, g, rng):
                 g[L.G_PILE + stage * L.PILE_SIZE + count] = card
                 count += 1
         pile = g[L.G_PILE + stage * L.PILE_SIZE:L.G_PILE + stage * L.PILE_SIZE + count]
+        restart(rng, L.ST_EVENT_PILES, stage)  # each pile's order its own: sizes may vary
         for i in range(count - 1, 0, -1):
-            j = uniform_int(rng, i + 1)
+            j = uniform_int(rng, L.ST_EVENT_PILES, i + 1)
             pile[i], pile[j] = pile[j], pile[i]
         g[L.G_PILE_COUNT + stage] = count
         g[L.G_PILE_NEXT + stage] = 0

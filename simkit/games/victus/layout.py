@@ -88,6 +88,17 @@ DISC_BATTERIES = 1
 DISC_MINE = 2
 
 
+# -- random streams (simkit.rng): one per purpose, so a rule change that draws more or
+# less of one kind shifts no other. Bourbon dice and the players' choices restart every
+# turn (keyed on the turn number), the chance deck at every reshuffle, each event pile on
+# its own, Casanova's pile every turn: paired variants stay paired game by game.
+STREAMS = ("set_up", "event_piles", "bourbon_dice", "chance", "policy", "stage_iv",
+           "casanova")
+(ST_SET_UP, ST_EVENT_PILES, ST_BOURBON_DICE, ST_CHANCE, ST_POLICY, ST_STAGE_IV,
+ ST_CASANOVA) = range(len(STREAMS))
+N_STREAMS = len(STREAMS)
+
+
 # == engine state ============================================================================
 # The game state is two arrays: `sp` int16[n_spaces, N_SP] (what lies in each space, boxes
 # included) and `g` int32[N_G] (markers, discs, trench tiles, the chance deck, turn order).

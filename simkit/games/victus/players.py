@@ -265,7 +265,7 @@ def random_action(K, CARDS, p, sp, g, rng, log):
     order = (L.A_MOVE_TROOPS, L.A_HEALING, L.A_WORM, L.A_IMPROVE_PRESENT, L.A_MOVE_CANNON,
              L.A_FIRE_CANNON, L.A_REPAIR_CANNON, L.A_REMOVE_RUBBLE, L.A_BASTION_DEFENSE,
              L.A_BARRICADE, L.A_CHANGE_CARD)
-    start = uniform_int(rng, len(order))
+    start = uniform_int(rng, L.ST_POLICY, len(order))
     for k in range(len(order)):
         action = order[(start + k) % len(order)]
         if action == L.A_CHANGE_CARD:
@@ -318,7 +318,7 @@ def random_pair(K, p, sp, g, rng, action):
                          and can_fire(K, sp, a, b))
             if legal:
                 seen += 1
-                if uniform_int(rng, seen) == 0:
+                if uniform_int(rng, L.ST_POLICY, seen) == 0:
                     chosen_a, chosen_b = a, b
     return chosen_a, chosen_b
 
@@ -340,7 +340,7 @@ def random_space(K, p, sp, g, rng, action):
             possible = info[a, L.S_BARCELONA] == 1
         if possible and legal_space(K, p, sp, g, action, a):
             seen += 1
-            if uniform_int(rng, seen) == 0:
+            if uniform_int(rng, L.ST_POLICY, seen) == 0:
                 chosen = a
     return chosen
 
@@ -387,9 +387,11 @@ def legal_space(K, p, sp, g, action, a):
 @borrowing
 def apply_target(K, p, sp, g, rng, action, a, b, log):
     if action == L.A_MOVE_TROOPS:
-        infantry = 1 if uniform_int(rng, troops_in(sp, a)) < sp[a, L.SP_INFANTRY] else 0
+        pick = uniform_int(rng, L.ST_POLICY, troops_in(sp, a))
+        infantry = 1 if pick < sp[a, L.SP_INFANTRY] else 0
         onward = random_step(K, sp, rng, b)
-        if onward >= 0 and uniform_int(rng, 2) == 0:  # the single troop's second move
+        # the single troop's second move
+        if onward >= 0 and uniform_int(rng, L.ST_POLICY, 2) == 0:
             field = L.SP_INFANTRY if infantry else L.SP_CORONELA
             move_one_troop_twice(K, p, sp, g, a, b, onward, field, log)
         else:
@@ -417,14 +419,14 @@ def random_step(K, sp, rng, space):
     for other in range(sp.shape[0]):
         if can_step(K, sp, space, other) and K[L.K_INFO][other, L.S_KIND] != L.KIND_BOX:
             seen += 1
-            if uniform_int(rng, seen) == 0:
+            if uniform_int(rng, L.ST_POLICY, seen) == 0:
                 chosen = other
     return chosen
 
 
 @borrowing
 def random_improve(K, p, sp, g, rng, log):
-    marker = uniform_int(rng, L.N_MARKERS)
+    marker = uniform_int(rng, L.ST_POLICY, L.N_MARKERS)
     action = improve_action(K, sp, marker)
     if marker_at_best(K, g, marker) or not available(K, p, g, action):
         return False
@@ -466,7 +468,7 @@ def unwanted(CARDS, p, g, rng, card):
     """Solo: Villarroel cancels a Casanova card scoring below the ``resign_below`` weight
     (``random``: a fair coin)."""
     if p[L.P_POLICY] == RANDOM:
-        return uniform_int(rng, 2) == 1
+        return uniform_int(rng, L.ST_POLICY, 2) == 1
     return card_score(CARDS, card) < p[L.P_RESIGN_BELOW]
 
 
@@ -475,7 +477,7 @@ def chooses_dice_order(p, g, rng, stage):
     """Partial dice order: whether the players choose the order this stage (``random``:
     a fair coin; otherwise from the ``dice_choice_from_stage`` weight on)."""
     if p[L.P_POLICY] == RANDOM:
-        return uniform_int(rng, 2) == 1
+        return uniform_int(rng, L.ST_POLICY, 2) == 1
     return stage + 1 >= p[L.P_DICE_CHOICE_FROM]
 
 
@@ -489,7 +491,7 @@ def choose_card(CARDS, p, g, rng, seat):
             slots[n] = slot
             n += 1
     if p[L.P_POLICY] == RANDOM or g[L.G_RANDOM_ROUND]:
-        return slots[uniform_int(rng, n)]
+        return slots[uniform_int(rng, L.ST_POLICY, n)]
     best, best_score = slots[0], -(1 << 30)
     for k in range(n):
         score = card_value(CARDS, p, g, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]])
@@ -542,6 +544,6 @@ def random_slot(g, rng, seat):
     for slot in range(L.HAND_SIZE):
         if g[L.G_HAND + seat * L.HAND_SIZE + slot]:
             seen += 1
-            if uniform_int(rng, seen) == 0:
+            if uniform_int(rng, L.ST_POLICY, seen) == 0:
                 chosen = slot
     return chosen

@@ -76,7 +76,7 @@ def half_a_bomb_marker(p, g, rng):
             movable += 1
     if movable == 0:
         return -1
-    pick = uniform_int(rng, movable) if p[L.P_POLICY] == RANDOM_POLICY else 0
+    pick = uniform_int(rng, L.ST_POLICY, movable) if p[L.P_POLICY] == RANDOM_POLICY else 0
     for marker in HALF_A_BOMB_ORDER:
         if g[L.G_MARKER + marker] > 0:
             if pick == 0:

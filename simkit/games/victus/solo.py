@@ -17,7 +17,7 @@ Readings of what the rulebook leaves open:
 
 
 from simkit.eventlog import log_event
-from simkit.rng import uniform_int
+from simkit.rng import restart, uniform_int
 
 from . import layout as L
 from .hands import hand_count, take_from_hand
@@ -44,7 +44,7 @@ def draw_from_pile(g, rng):
     n = hand_count(g, CASANOVA)
     if n == 0:
         return 0
-    pick = uniform_int(rng, n)
+    pick = uniform_int(rng, L.ST_CASANOVA, n)
     for slot in range(L.HAND_SIZE):
         if g[L.G_HAND + CASANOVA * L.HAND_SIZE + slot]:
             if pick == 0:
@@ -73,6 +73,7 @@ def may_cancel(g):
 def casanova_card(CARDS, p, g, rng, log):
     """Casanova's card this turn: the top of his pile, cancelled with resignation tiles
     (several in a row if need be) while Villarroel's policy finds it ``unwanted``."""
+    restart(rng, L.ST_CASANOVA, g[L.G_TURN])
     card = draw_from_pile(g, rng)
     log_event(log, EV_CASANOVA_CARD, card)
     while card and may_cancel(g) and unwanted(CARDS, p, g, rng, card):
