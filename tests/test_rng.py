@@ -395,8 +395,8 @@ def test_trace_replays_the_row(seed):
         row = df.iloc[i]
         text = "\n".join(game.trace(rules, policy, i, seed))
         assert f"game {i} of seed {seed}" in text
-        assert f"Result: {row['end_reason']}; the zone is held by the " \
-               f"{row['winner'].capitalize()}." in text
+        assert f"The zone is held by the {row['winner'].capitalize()}." in text
+        assert text.endswith(game.result_line(row["winner"], row["end_reason"], row["turns"]))
         dice = re.findall(r"Dice: attacker (\d), defender (\d)", text)
         if row["attack_roll"] == 0:
             assert dice == []

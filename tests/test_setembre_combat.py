@@ -630,8 +630,8 @@ def check_trace(rules, policy, index, row, max_turns):
     game = simkit.games.get(GAME)
     assert game.trace(rules, policy, int(index), TRACE_SEED) == lines  # deterministic
     assert lines[0].endswith(f"game {index} of seed {TRACE_SEED}")
-    assert lines[-1].startswith(f"Result: {row['end_reason']};")
-    assert lines[-1].endswith(f"held by the {row['winner'].capitalize()}.")
+    assert lines[-1] == game.result_line(row["winner"], row["end_reason"], row["turns"])
+    assert lines[-2].endswith(f"held by the {row['winner'].capitalize()}.")
     checks = [ln for ln in lines if re.match(r"Turn \d+: Royal Breach check, die [1-6]", ln)]
     assert len(checks) == (row["breach_turn"] or max_turns)
     assert sum("assured!" in ln for ln in checks) == int(row["breach_turn"] > 0)

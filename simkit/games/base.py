@@ -378,6 +378,10 @@ class Game(ABC):
         return self.narrate(self.resolve_rules(rules), self.policy_choices(policy),
                             int(game_index), np.uint64(check_seed(root_seed)))
 
+    def result_line(self, winner: str, end_reason: str, turns: int) -> str:
+        """The last line of every trace: the row ``simulate`` gives for the same game."""
+        return f"Result: winner {winner}, end reason {end_reason}, {turns} turns."
+
     def warm_up(self) -> None:
         """Compile (or load from numba's cache) every kernel ``simulate`` uses."""
         self.simulate(None, None, np.arange(2), 0)

@@ -44,8 +44,10 @@ class AssaultScenario(Game):
         lines = [f"{self.title} - game {game_index} of seed {root_seed}"]
         lines += EVENTS.narrate(log)
         row = table[0]
-        lines.append(f"Result: {L.END_REASONS[row[L.O_END_REASON]]}; the zone is held by "
-                     f"the {L.WINNERS[row[L.O_WINNER]].capitalize()}.")
+        winner = L.WINNERS[row[L.O_WINNER]]
+        lines.append(f"The zone is held by the {winner.capitalize()}.")
+        lines.append(self.result_line(winner, L.END_REASONS[row[L.O_END_REASON]],
+                                      row[L.O_TURNS]))
         return lines
 
 
