@@ -20,7 +20,9 @@ _GAMES = {
 }
 
 # games whose engines are not finished: tested, not offered
-_IN_PROGRESS: dict[str, str] = {}
+_IN_PROGRESS: dict[str, str] = {
+    "verrix": "simkit.games.verrix:GAME",
+}
 
 # game family -> "module:attribute" of its exact rules-probability questions
 _QUESTIONS = {

@@ -1,0 +1,543 @@
+"""Action cards (rulebook: Action, Reaction and Support; Development; Trade; Raid) and
+their effect operations, one njit helper per operation, plus the legality of each action.
+
+A card is played by ``play_card``: mark it played (or boxed), engage its units (Village
+Card for Village actions, Travel Card otherwise), pay the Movement Cost, run its
+operations. The policies choose units, targets, trades and loot (``policies``).
+"""
+
+import numpy as np
+from numba import njit
+
+from simkit.eventlog import log_event
+from simkit.rng import uniform_int
+
+from . import layout as L
+from . import policies as PO
+from .events import (
+    EV_CARD,
+    EV_DW,
+    EV_ENGAGE,
+    EV_GAIN,
+    EV_LEARN,
+    EV_LOOT,
+    EV_MOVE,
+    EV_PROMOTE,
+    EV_RAID,
+    EV_TRADE,
+    EV_TROPHY,
+    EV_VILLAGE,
+    EV_VP,
+)
+from .state import (
+    add_vp,
+    engage,
+    engagement_capacity,
+    engagement_horses,
+    engagement_strength,
+    gain_dw,
+    gain_goods,
+    harbour,
+    move_price,
+    nearest_village,
+    pl,
+    strength_at,
+    trophy_holder,
+    village_value,
+)
+
+TARGET_NONE = -1
+TARGET_MARKET = -2
+
+
+@njit(cache=True, nogil=True)
+def vp(g, seat, n, log):
+    d = add_vp(g, seat, n)
+    log_event(log, EV_VP, seat, d, g[pl(seat) + L.PL_VP])
+    return d
+
+
+@njit(cache=True, nogil=True)
+def card_op(S, c, k, j):
+    """Argument j (0 = opcode) of operation k of card c."""
+    return S[L.S_CARDS][c, L.CD_OPS + k * L.OP_WIDTH + j]
+
+
+@njit(cache=True, nogil=True)
+def find_op(S, c, op):
+    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+        if card_op(S, c, k, 0) == op:
+            return k
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def destination(S, p, g, seat, c, target):
+    """Where the action takes place: the seat's own village (-1: no movement), Portum
+    Itium, the target's nearest village, or the Clan Pact site (chosen later)."""
+    loc = S[L.S_CARDS][c, L.CD_LOCATION]
+    if loc == L.LOC_VILLAGE:
+        return -1
+    if loc == L.LOC_PORTUM:
+        return harbour(S, p)
+    if target >= 0:
+        return nearest_village(S, p, g, seat, target)
+    return -1
+
+
+# -- Clan Pact sites -------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def clan_pact_sites(S, p, g, seat, out):
+    """Clan Pact: unoccupied territories adjacent to a territory with one of the seat's
+    villages (adjacency: a move of one step)."""
+    n = 0
+    for v in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][v, 0] != L.NODE_TERRITORY or g[L.G_VILLAGE + v] >= 0:
+            continue
+        for u in range(p[L.P_N_NODES]):
+            if g[L.G_VILLAGE + u] == seat and S[L.S_NEXT][u, v] == v:
+                out[n] = v
+                n += 1
+                break
+    return n
+
+
+# -- legality ---------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def learnable(S, p, g, seat, out):
+    """Learning: the unlearned Special cards the seat can engage enough units for."""
+    n = 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] == L.CARD_UNLEARNED:
+            men, _ = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
+                                          S[L.S_CARDS][c, L.CD_UNITS], 0)
+            if men >= 0:
+                out[n] = c
+                n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def effect_possible(S, p, g, seat, c, target):
+    """The card's conditions besides units and movement (rulebook: the effect 'including
+    any other condition that must be met')."""
+    b = pl(seat)
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+        op = card_op(S, c, k, 0)
+        a = card_op(S, c, k, 1)
+        if op == L.OP_PAY and g[b + L.PL_GOODS + a] < card_op(S, c, k, 2):
+            return False
+        if op == L.OP_LEARN and learnable(S, p, g, seat, buf) == 0:
+            return False
+        if op == L.OP_PROMOTE:
+            if g[L.G_GREY_MEEPLES] == 0 or g[b + L.PL_LEADER + 1] >= 0 or \
+                    PO.pick_grey_leader(S, g) < 0:
+                return False
+        if op == L.OP_CLAN_PACT:
+            if g[b + L.PL_VILLAGES] >= 3 or clan_pact_sites(S, p, g, seat, buf) == 0:
+                return False
+        if op == L.OP_TROPHY:
+            if PO.pick_trophy(S, g) < 0 or village_value(S, g, seat) < a:
+                return False
+        if op == L.OP_TRADE or op == L.OP_RAID:
+            loc = S[L.S_CARDS][c, L.CD_LOCATION]
+            if loc == L.LOC_AWAY and (target < 0 or target == seat):
+                return False
+            if loc == L.LOC_PORTUM and target != TARGET_MARKET:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def legal_engagement(S, p, g, seat, c, target, extra):
+    """The units a legal play of card c would engage (tribesmen, leader mask), or
+    (-1, 0) if the card cannot be played: not in hand, not enough STRENGTH, a condition
+    unmet, or not enough Provisions for the Movement Cost."""
+    if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
+        return -1, 0
+    if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
+        return -1, 0
+    if not effect_possible(S, p, g, seat, c, target):
+        return -1, 0
+    if find_op(S, c, L.OP_LEARN) >= 0:
+        return 0, 0  # Learning: the chosen Special card's cost and units apply
+    men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
+                                      S[L.S_CARDS][c, L.CD_UNITS], extra)
+    if men < 0:
+        return -1, 0
+    dest = destination(S, p, g, seat, c, target)
+    if find_op(S, c, L.OP_CLAN_PACT) >= 0:
+        buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+        dest = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+    if dest >= 0:
+        price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
+        if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+            return -1, 0
+    return men, lmask
+
+
+@njit(cache=True, nogil=True)
+def travel_reduction(S, g, seat, c, lmask):
+    """Movement Cost bonuses: Horses on engaged leaders; Green's discount on Trades."""
+    r = engagement_horses(S, g, seat, lmask)
+    if c >= 0 and S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE:
+        r += S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_TRADE_DISCOUNT]
+    return r
+
+
+# -- movement --------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def pay_movement(S, p, g, seat, dest, reduction, log):
+    """Territories, Sea Areas and Movement: pay the trip in Provisions to the market,
+    one of them as tribute to each opponent whose village territory is crossed."""
+    price, start = move_price(S, p, g, seat, dest, reduction)
+    b = pl(seat)
+    g[b + L.PL_GOODS + L.PROVISIONS] -= price
+    paid_tribute = 0
+    tile = g[L.G_TILE]
+    v = S[L.S_NEXT][tile * L.MAX_NODES + start, dest]
+    while v != dest and v >= 0:
+        owner = g[L.G_VILLAGE + v]
+        if owner >= 0 and owner != seat:
+            g[pl(owner) + L.PL_GOODS + L.PROVISIONS] += 1
+            paid_tribute += 1
+        v = S[L.S_NEXT][tile * L.MAX_NODES + v, dest]
+    g[L.G_MARKET + L.PROVISIONS] += price - paid_tribute
+    g[b + L.PL_FREE_MOVE] = 0
+    log_event(log, EV_MOVE, dest, price, paid_tribute)
+    return price
+
+
+# -- operations -----------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def op_gain(S, p, g, seat, good, n, log):
+    """Development: produced goods go to the Village Card. The Cauldron of Murias makes
+    Cooking take 1 Provisions more, from the opponent Village holding most (Example 4)."""
+    got = gain_goods(g, seat, good, n)
+    log_event(log, EV_GAIN, seat, good, got)
+    return got
+
+
+@njit(cache=True, nogil=True)
+def cauldron(S, p, g, seat, log):
+    """Cauldron of Murias (trophy): with Cooking, take 1 Provisions from the opponent
+    Village Card holding most."""
+    if trophy_holder(S, g, L.TP_COOKING) != seat:
+        return
+    best = -1
+    for s in range(p[L.P_PLAYERS]):
+        if s != seat and g[pl(s) + L.PL_GOODS + L.PROVISIONS] > 0:
+            if best < 0 or g[pl(s) + L.PL_GOODS + L.PROVISIONS] > \
+                    g[pl(best) + L.PL_GOODS + L.PROVISIONS]:
+                best = s
+    if best >= 0:
+        g[pl(best) + L.PL_GOODS + L.PROVISIONS] -= 1
+        g[pl(seat) + L.PL_GOODS + L.PROVISIONS] += 1
+        log_event(log, EV_GAIN, seat, L.PROVISIONS, 1)
+
+
+@njit(cache=True, nogil=True)
+def op_learn(S, p, g, seat, log):
+    """Learning: add a Special card to the deck, usable this Month Turn, engaging units
+    for its cost; +1 VP. Learning is boxed once every Special card is learned."""
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    n = learnable(S, p, g, seat, buf)
+    c = PO.pick_special(S, g, seat, buf, n)
+    if c < 0:
+        return 0
+    men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
+                                      S[L.S_CARDS][c, L.CD_UNITS], 0)
+    engage(g, seat, men, lmask, L.AT_VILLAGE)
+    log_event(log, EV_ENGAGE, men, lmask, engagement_strength(S, g, seat, men, lmask))
+    g[pl(seat) + L.PL_CARD + c] = L.CARD_HAND
+    log_event(log, EV_LEARN, seat, c)
+    vp(g, seat, 1, log)
+    return c
+
+
+@njit(cache=True, nogil=True)
+def all_learned(p, g, seat):
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] == L.CARD_UNLEARNED:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def op_promote(S, p, g, seat, men, log):
+    """Promote Tribesman: the engaged tribesman goes to the market; a grey leader card
+    and meeple join, available at once."""
+    b = pl(seat)
+    if men > 0:
+        g[b + L.PL_MEN_VILLAGE] -= 1
+        g[L.G_MARKET_MEN + g[b + L.PL_TRIBE]] += 1
+    leader = PO.pick_grey_leader(S, g)
+    g[L.G_GREY_TAKEN + leader] = 1
+    g[L.G_GREY_MEEPLES] -= 1
+    g[b + L.PL_LEADER + 1] = leader
+    g[b + L.PL_LEADER_AT + 1] = L.AT_AVAILABLE
+    log_event(log, EV_PROMOTE, seat, leader)
+
+
+@njit(cache=True, nogil=True)
+def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
+    """Trade: sell up to capacity goods and buy up to capacity goods, the value sold at
+    least the value bought (no change); the target must accept. Sold goods go to the
+    market or the target's Village Card, bought ones to the Travel Card."""
+    b = pl(seat)
+    stock = np.zeros(L.N_GOODS, dtype=np.int64)
+    for good in range(L.N_GOODS):
+        stock[good] = g[L.G_MARKET + good] if target < 0 else g[pl(target) + L.PL_GOODS + good]
+    plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
+    PO.trade_plan(S, p, g, seat, stock, capacity, plan)
+    sold = 0
+    bought = 0
+    for good in range(L.N_GOODS):
+        n_sell = plan[good]
+        n_buy = plan[L.N_GOODS + good]
+        g[b + L.PL_GOODS + good] -= n_sell
+        g[b + L.PL_TRAVEL_GOODS + good] += n_buy
+        if target < 0:
+            g[L.G_MARKET + good] += n_sell - n_buy
+        else:
+            g[pl(target) + L.PL_GOODS + good] += n_sell - n_buy
+        sold += n_sell
+        bought += n_buy
+    log_event(log, EV_TRADE, seat, sold, bought)
+    if bought > 0:
+        vp(g, seat, bonus_vp, log)
+    return bought
+
+
+@njit(cache=True, nogil=True)
+def take_item(S, g, seat, victim, item, log):
+    """Move one stolen item to the raider's Travel Card."""
+    b = pl(seat)
+    if item < L.N_GOODS:
+        if victim >= 0:
+            g[pl(victim) + L.PL_GOODS + item] -= 1
+        else:
+            g[L.G_MARKET + item] -= 1
+        g[b + L.PL_TRAVEL_GOODS + item] += 1
+        log_event(log, EV_LOOT, item, 1)
+        return S[L.S_GOODS][item, L.GD_VALUE]
+    if item < L.N_GOODS + L.N_TROPHIES:
+        t = item - L.N_GOODS
+        g[L.G_TROPHY_OWNER + t] = seat
+        g[L.G_TROPHY_TRAVEL + t] = 1
+        log_event(log, EV_LOOT, item, 1)
+        return 6
+    colour = item - L.N_GOODS - L.N_TROPHIES
+    g[pl(victim) + L.PL_HOSTAGES + colour] -= 1
+    g[b + L.PL_TRAVEL_HOSTAGES + colour] += 1
+    log_event(log, EV_LOOT, item, 1)
+    return 3
+
+
+@njit(cache=True, nogil=True)
+def morrigan_draw(p, g, rng, seat, policy_margin, keep_out):
+    """Draw a Mórrígan token from the bag (1 Divine Will: two, keep the higher, the other
+    goes back at once). ``keep_out``: the token stays out of the bag (Battles)."""
+    n = 0
+    for t in range(L.N_TOKENS):
+        n += g[L.G_BAG + t]
+    if n == 0:
+        return 0
+    two = PO.second_token(g, seat, policy_margin) and n >= 2
+    if two:
+        g[pl(seat) + L.PL_DW] -= 1
+        g[L.G_POOL_DW] += 1
+    first = _draw(g, rng)
+    best = first
+    if two:
+        second = _draw(g, rng)
+        if p[L.P_MORRIGAN + second] > p[L.P_MORRIGAN + first]:
+            best = second
+            g[L.G_BAG + first] = 1
+        else:
+            g[L.G_BAG + second] = 1
+    if not keep_out:
+        g[L.G_BAG + best] = 1
+    return p[L.P_MORRIGAN + best]
+
+
+@njit(cache=True, nogil=True)
+def _draw(g, rng):
+    n = 0
+    for t in range(L.N_TOKENS):
+        n += g[L.G_BAG + t]
+    k = uniform_int(rng, L.ST_MORRIGAN, n)
+    for t in range(L.N_TOKENS):
+        if g[L.G_BAG + t]:
+            if k == 0:
+                g[L.G_BAG + t] = 0
+                return t
+            k -= 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
+    """Raid: the target reacts with the units of the card's classes already engaged on
+    its Village (they must defend) plus any it adds, and draws a Mórrígan token; the raid
+    succeeds only if the attacker's STRENGTH is higher. Sack (Portum Itium) needs no
+    contest. The winner takes up to its transport capacity to the Travel Card."""
+    b = pl(seat)
+    tribe = g[b + L.PL_TRIBE]
+    mask = S[L.S_CARDS][c, L.CD_UNITS]
+    capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
+        S[L.S_TRIBES][tribe, L.TR_RAID_CAPACITY]
+    steal = card_op(S, c, k, 4)
+    g[b + L.PL_N_RAID] += 1
+    if target >= 0:
+        attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
+            S[L.S_TRIBES][tribe, L.TR_RAID_STR]
+        if trophy_holder(S, g, L.TP_STRENGTH) == seat:
+            attack += 1
+        must = strength_at(S, g, target, mask, L.AT_VILLAGE)
+        xmen, xl = PO.defence_commit(S, p, g, target, mask, attack, must)
+        engage(g, target, xmen, xl, L.AT_VILLAGE)
+        defence = must + engagement_strength(S, g, target, xmen, xl) + card_op(S, c, k, 2)
+        if trophy_holder(S, g, L.TP_STRENGTH) == target:
+            defence += 1
+        defence = max(defence, 0)
+        token = morrigan_draw(p, g, rng, target, attack - defence, False)
+        g[pl(target) + L.PL_N_DEFEND] += 1
+        log_event(log, EV_RAID, attack, defence, token)
+        if attack <= defence + token:
+            return 0
+    g[b + L.PL_N_RAID_WON] += 1
+    loot = 0
+    hostages_taken = 0
+    for _ in range(capacity):
+        item = PO.steal_pick(S, p, g, seat, target, steal, target < 0)
+        if item < 0:
+            break
+        loot += take_item(S, g, seat, target, item, log)
+        if item >= L.N_GOODS + L.N_TROPHIES:
+            hostages_taken += 1
+    g[b + L.PL_RAID_LOOT] += loot
+    vp(g, seat, card_op(S, c, k, 5) * hostages_taken, log)
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def op_types_vp(g, seat, n, log):
+    """Sack: +n VP if the goods taken are of 3 different types or more."""
+    kinds = 0
+    for good in range(L.N_GOODS):
+        if g[pl(seat) + L.PL_TRAVEL_GOODS + good] > 0:
+            kinds += 1
+    if kinds >= 3:
+        vp(g, seat, n, log)
+
+
+@njit(cache=True, nogil=True)
+def op_clan_pact(S, p, g, seat, site, log):
+    """Clan Pact: a village token in the site; one of the seat's tribesmen leaves the
+    market for the Travel Card (a rescued tribesman: available after Cleanup)."""
+    b = pl(seat)
+    g[L.G_VILLAGE + site] = seat
+    g[b + L.PL_VILLAGES] += 1
+    log_event(log, EV_VILLAGE, seat, site)
+    tribe = g[b + L.PL_TRIBE]
+    if g[L.G_MARKET_MEN + tribe] > 0:
+        g[L.G_MARKET_MEN + tribe] -= 1
+        g[b + L.PL_TRAVEL_HOSTAGES + tribe] += 1
+
+
+@njit(cache=True, nogil=True)
+def op_trophy(S, p, g, seat, value, log):
+    """Masterwork: pay goods worth ``value`` or more to the market, take a trophy from the
+    pool to the Village Card."""
+    paid = 0
+    while paid < value:
+        good = PO.pay_pick(S, p, g, seat)
+        if good < 0:
+            return
+        g[pl(seat) + L.PL_GOODS + good] -= 1
+        g[L.G_MARKET + good] += 1
+        paid += S[L.S_GOODS][good, L.GD_VALUE]
+    t = PO.pick_trophy(S, g)
+    g[L.G_TROPHY_OWNER + t] = seat
+    g[L.G_TROPHY_TRAVEL + t] = 0
+    log_event(log, EV_TROPHY, seat, t)
+
+
+@njit(cache=True, nogil=True)
+def run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log):
+    """Apply card c's operations in order."""
+    b = pl(seat)
+    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+        op = card_op(S, c, k, 0)
+        a = card_op(S, c, k, 1)
+        a2 = card_op(S, c, k, 2)
+        if op == L.OP_GAIN:
+            op_gain(S, p, g, seat, a, a2, log)
+            if a == L.PROVISIONS:
+                cauldron(S, p, g, seat, log)
+        elif op == L.OP_GAIN_CHOICE:
+            good = PO.pick_good(S, p, g, seat, a)
+            if good >= 0:
+                op_gain(S, p, g, seat, good, 1, log)
+        elif op == L.OP_DIVINE_WILL:
+            log_event(log, EV_DW, seat, gain_dw(g, seat, a))
+        elif op == L.OP_VP:
+            vp(g, seat, a, log)
+        elif op == L.OP_PAY:
+            g[b + L.PL_GOODS + a] -= a2
+            g[L.G_MARKET + a] += a2
+        elif op == L.OP_LEARN:
+            op_learn(S, p, g, seat, log)
+            if all_learned(p, g, seat):
+                g[b + L.PL_CARD + c] = L.CARD_BOXED
+        elif op == L.OP_PROMOTE:
+            op_promote(S, p, g, seat, men, log)
+            g[b + L.PL_CARD + c] = L.CARD_BOXED
+        elif op == L.OP_TRADE:
+            capacity = engagement_capacity(S, g, seat, men, lmask) + a + \
+                S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
+            op_trade(S, p, g, seat, target, capacity, a2, log)
+        elif op == L.OP_RAID:
+            if op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log) == 0:
+                return
+        elif op == L.OP_TYPES_VP:
+            op_types_vp(g, seat, a, log)
+        elif op == L.OP_CLAN_PACT:
+            op_clan_pact(S, p, g, seat, site, log)
+            if g[b + L.PL_VILLAGES] >= 3:
+                g[b + L.PL_CARD + c] = L.CARD_BOXED
+        elif op == L.OP_TROPHY:
+            op_trophy(S, p, g, seat, a, log)
+
+
+@njit(cache=True, nogil=True)
+def play_card(S, p, g, rng, seat, c, target, extra, log):
+    """Play an Action card: engage its units, travel, apply its effect; the card goes to
+    the discard pile until Cleanup (or the box: Promote Tribesman, a finished Learning or
+    Clan Pact)."""
+    b = pl(seat)
+    men, lmask = legal_engagement(S, p, g, seat, c, target, extra)
+    log_event(log, EV_CARD, seat, c, target)
+    g[b + L.PL_CARD + c] = L.CARD_DISCARD
+    g[b + L.PL_USES + c] += 1
+    ctype = S[L.S_CARDS][c, L.CD_TYPE]
+    if ctype == L.CT_DEVELOPMENT:
+        g[b + L.PL_N_DEV] += 1
+    elif ctype == L.CT_TRADE:
+        g[b + L.PL_N_TRADE] += 1
+    loc = S[L.S_CARDS][c, L.CD_LOCATION]
+    where = L.AT_VILLAGE if loc == L.LOC_VILLAGE else L.AT_TRAVEL
+    if find_op(S, c, L.OP_LEARN) < 0:
+        engage(g, seat, men, lmask, where)
+        log_event(log, EV_ENGAGE, men, lmask, engagement_strength(S, g, seat, men, lmask))
+    site = -1
+    dest = destination(S, p, g, seat, c, target)
+    if find_op(S, c, L.OP_CLAN_PACT) >= 0:
+        buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+        site = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+        dest = site
+    if dest >= 0:
+        pay_movement(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask), log)
+    run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log)

@@ -1,0 +1,602 @@
+"""The Verrix sequence of play as njit kernels (rulebook: Setup, How to Play, End of the
+Game).
+
+``setup`` (Common and Player Area Setup, Playing Order and End of Setup), then 12 turns:
+Month Turns (``event_phase``, ``action_phase``, ``cleanup``) and a Festival Turn after
+every 2 Month Turns (``festival``); then ``final_delayed_events`` and ``winner`` with the
+tie-breaks. Actions are in ``actions`` and ``battle``; choices in ``policies`` and
+``players``.
+"""
+
+import numpy as np
+from numba import njit
+
+from simkit.eventlog import log_event
+from simkit.rng import game_streams, restart, shuffle
+
+from . import layout as L
+from . import players as PL
+from . import policies as PO
+from .actions import (
+    TARGET_MARKET,
+    TARGET_NONE,
+    destination,
+    legal_engagement,
+    play_card,
+    vp,
+)
+from .battle import declare_battle
+from .events import (
+    EV_CLEANUP_VP,
+    EV_DECK_OUT,
+    EV_DELAYED,
+    EV_DRAW,
+    EV_DW,
+    EV_FESTIVAL,
+    EV_FINAL,
+    EV_GAIN,
+    EV_PASS,
+    EV_SETUP,
+    EV_TURN,
+)
+from .state import (
+    add_vp,
+    animals,
+    gain_dw,
+    gain_goods,
+    goods_types,
+    held,
+    hostages,
+    leader_bonus,
+    lose_goods,
+    move_price,
+    pl,
+    trophies,
+    trophy_holder,
+)
+
+
+# -- set-up ------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def setup(S, p, g, rng, log):
+    """Common Area Setup and Player Area Setup; the first player takes the Kings' Ring
+    and 1 VP; in playing order each tribe places its first village token on one of the 3
+    territories of its Setup Card (the first one free)."""
+    g[:] = 0
+    n = p[L.P_PLAYERS]
+    for good in range(L.N_GOODS):
+        g[L.G_MARKET + good] = S[L.S_GOODS][good, L.GD_COUNT]
+    for v in range(L.MAX_NODES):
+        g[L.G_VILLAGE + v] = -1
+    for t in range(L.N_TROPHIES):
+        g[L.G_TROPHY_OWNER + t] = -1
+    for t in range(L.N_TOKENS):
+        g[L.G_BAG + t] = 1
+    g[L.G_GREY_MEEPLES] = n
+    g[L.G_POOL_DW] = p[L.P_DIVINE_WILL]
+    for i in range(p[L.P_N_EVENTS]):
+        g[L.G_DECK + i] = i
+    shuffle(rng, L.ST_EVENT_DECK, g[L.G_DECK:L.G_DECK + p[L.P_N_EVENTS]])
+    for s in range(n):
+        tribe = p[L.P_TRIBE + s]
+        g[L.G_MARKET_MEN + tribe] = 2  # 2 of the 7 tribesmen start in the market
+        setup_player(S, p, g, s, tribe)
+    for s in range(n):
+        g[L.G_ORDER + s] = s
+        colour = -1
+        if S[L.S_TRIBES][g[pl(s) + L.PL_TRIBE], L.TR_HOSTAGE]:
+            colour = PO.hostage_pick(g, g[pl(s) + L.PL_TRIBE])
+            if colour >= 0:
+                g[L.G_MARKET_MEN + colour] -= 1
+                g[pl(s) + L.PL_HOSTAGES + colour] += 1
+        site = first_village_site(S, g, s)
+        g[L.G_VILLAGE + site] = s
+        g[pl(s) + L.PL_VILLAGES] = 1
+        log_event(log, EV_SETUP, s, site, colour)
+    add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])
+
+
+@njit(cache=True, nogil=True)
+def setup_player(S, p, g, s, tribe):
+    """A tribe's cards and units: 5 tribesmen and its leader available, the Setup Card's
+    goods and Divine Will (from the finite pool), Basic cards in hand, Special aside."""
+    b = pl(s)
+    g[b + L.PL_TRIBE] = tribe
+    g[b + L.PL_VP] = p[L.P_START_VP]
+    g[b + L.PL_MEN] = 5
+    for good in range(L.N_GOODS):
+        n = S[L.S_TRIBES][tribe, L.TR_GOODS + good]
+        if good == L.PROVISIONS:
+            n += p[L.P_EXTRA_PROVISIONS]
+        gain_goods(g, s, good, n)
+    gain_dw(g, s, S[L.S_TRIBES][tribe, L.TR_DW] + p[L.P_EXTRA_DW])
+    g[b + L.PL_LEADER] = S[L.S_TRIBES][tribe, L.TR_LEADER]
+    g[b + L.PL_LEADER_AT] = L.AT_AVAILABLE
+    g[b + L.PL_LEADER + 1] = -1
+    for j in range(L.MAX_LEADERS * L.MAX_SLOTS):
+        g[b + L.PL_EQUIP + j] = -1
+    g[b + L.PL_HELD_EVENT] = -1
+    for c in range(p[L.P_N_CARDS]):
+        if (S[L.S_CARDS][c, L.CD_OWNERS] >> tribe) & 1:
+            g[b + L.PL_CARD + c] = L.CARD_HAND if S[L.S_CARDS][c, L.CD_BASIC] \
+                else L.CARD_UNLEARNED
+
+
+@njit(cache=True, nogil=True)
+def first_village_site(S, g, s):
+    tribe = g[pl(s) + L.PL_TRIBE]
+    for k in range(3):
+        v = S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]
+        if g[L.G_VILLAGE + v] < 0:
+            return v
+    return S[L.S_TRIBES][tribe, L.TR_TERRITORIES]  # all three taken: share the first
+
+
+# -- events ------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def event_op(S, p, g, seat, ev, k, log):
+    """One operation of an Event card (events take priority over the rules)."""
+    o = L.EV_OPS + k * L.OP_WIDTH
+    op = S[L.S_EVENTS][ev, o]
+    a = S[L.S_EVENTS][ev, o + 1]
+    b = S[L.S_EVENTS][ev, o + 2]
+    if op == L.EO_GAIN:
+        log_event(log, EV_GAIN, seat, a, gain_goods(g, seat, a, b))
+    elif op == L.EO_THE_GIFT:
+        the_gift(p, g, seat, a, log)
+    elif op == L.EO_DIVINE_WILL:
+        log_event(log, EV_DW, seat, gain_dw(g, seat, a))
+    elif op == L.EO_VP:
+        vp(g, seat, a, log)
+    elif op == L.EO_TILE:
+        g[L.G_TILE] = a
+    elif op == L.EO_EVERYONE_LOSES:
+        for s in range(p[L.P_PLAYERS]):
+            lose_goods(g, s, a, b)
+    elif op == L.EO_LOSE:
+        lose_goods(g, seat, a, b)
+    elif op == L.EO_RESCUE:
+        tribe = g[pl(seat) + L.PL_TRIBE]
+        r = min(a, g[L.G_MARKET_MEN + tribe])
+        g[L.G_MARKET_MEN + tribe] -= r
+        g[pl(seat) + L.PL_MEN] += r
+    elif op == L.EO_VP_PER:
+        vp(g, seat, min(held(g, seat, a), b), log)
+    elif op == L.EO_FREE_MOVE:
+        g[pl(seat) + L.PL_FREE_MOVE] = 1
+    elif op == L.EO_REORDER:
+        arianrhod(S, p, g, seat)
+
+
+@njit(cache=True, nogil=True)
+def the_gift(p, g, seat, good, log):
+    """The Gift (Example 1): a Cow from the market or, if there is none, from the
+    opponent Village holding most; it and one of the drawer's tribesmen go to the Travel
+    Card."""
+    b = pl(seat)
+    if g[L.G_MARKET + good] > 0:
+        g[L.G_MARKET + good] -= 1
+    else:
+        best = -1
+        for s in range(p[L.P_PLAYERS]):
+            if s != seat and g[pl(s) + L.PL_GOODS + good] > 0:
+                if best < 0 or g[pl(s) + L.PL_GOODS + good] > g[pl(best) + L.PL_GOODS + good]:
+                    best = s
+        if best < 0:
+            return
+        g[pl(best) + L.PL_GOODS + good] -= 1
+    g[b + L.PL_TRAVEL_GOODS + good] += 1
+    log_event(log, EV_GAIN, seat, good, 1)
+    if g[b + L.PL_MEN] > 0:
+        g[b + L.PL_MEN] -= 1
+        g[b + L.PL_MEN_TRAVEL] += 1
+
+
+@njit(cache=True, nogil=True)
+def arianrhod(S, p, g, seat):
+    """Arianrhod (Example 2): look at the top 3 Event cards and put them back in the
+    order the holder prefers (the best for it on top)."""
+    top = g[L.G_EVENT_TOP]
+    n = min(3, p[L.P_N_EVENTS] - top)
+    for i in range(n):
+        for j in range(n - 1 - i):
+            x = g[L.G_DECK + top + j]
+            y = g[L.G_DECK + top + j + 1]
+            if PO.event_value(S, p, g, seat, y) > PO.event_value(S, p, g, seat, x):
+                g[L.G_DECK + top + j] = y
+                g[L.G_DECK + top + j + 1] = x
+
+
+@njit(cache=True, nogil=True)
+def apply_event(S, p, g, seat, ev, log):
+    for k in range(S[L.S_EVENTS][ev, L.EV_N_OPS]):
+        event_op(S, p, g, seat, ev, k, log)
+
+
+@njit(cache=True, nogil=True)
+def draw_event(p, g, log):
+    """The top Event card, or -1 when the deck has run out (Event Phases end for good)."""
+    top = g[L.G_EVENT_TOP]
+    if top >= p[L.P_N_EVENTS]:
+        g[L.G_EVENTS_OVER] = 1
+        log_event(log, EV_DECK_OUT)
+        return -1
+    g[L.G_EVENT_TOP] = top + 1
+    return g[L.G_DECK + top]
+
+
+@njit(cache=True, nogil=True)
+def event_phase(S, p, g, rng, policy, log):
+    """Event Phase: in playing order each player may pay 3 Divine Will and draw an Event;
+    immediate ones apply at once, delayed ones are kept face down (one at a time).
+    Purple's Benevolence discards a drawn card for a second draw."""
+    for i in range(p[L.P_PLAYERS]):
+        if g[L.G_EVENTS_OVER]:
+            return
+        s = g[L.G_ORDER + i]
+        b = pl(s)
+        if g[b + L.PL_DW] < p[L.P_EVENT_COST]:
+            continue
+        if not PO.draws_event(p, g, rng, s, policy[s]):
+            continue
+        if g[L.G_EVENT_TOP] >= p[L.P_N_EVENTS]:
+            draw_event(p, g, log)
+            return
+        g[b + L.PL_DW] -= p[L.P_EVENT_COST]
+        g[L.G_POOL_DW] += p[L.P_EVENT_COST]
+        ev = draw_event(p, g, log)
+        g[b + L.PL_N_EVENTS] += 1
+        redrawn = 0
+        if p[L.P_BENEVOLENCE] and S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_REDRAW] and \
+                PO.redraws(S, p, g, s, ev) and g[L.G_EVENT_TOP] < p[L.P_N_EVENTS]:
+            ev = draw_event(p, g, log)
+            redrawn = 1
+        log_event(log, EV_DRAW, s, ev, redrawn)
+        if S[L.S_EVENTS][ev, L.EV_TIMING] == L.TIMING_IMMEDIATE:
+            apply_event(S, p, g, s, ev, log)
+        elif g[b + L.PL_HELD_EVENT] < 0 or \
+                PO.keeps_new_delayed(S, p, g, s, g[b + L.PL_HELD_EVENT], ev):
+            g[b + L.PL_HELD_EVENT] = ev
+
+
+# -- the Action Phase ------------------------------------------------------------------------
+MAX_CANDIDATES = 256
+KIND_CARD, KIND_BATTLE = 0, 1
+
+
+@njit(cache=True, nogil=True)
+def play_delayed(S, p, g, seat, log):
+    ev = g[pl(seat) + L.PL_HELD_EVENT]
+    g[pl(seat) + L.PL_HELD_EVENT] = -1
+    log_event(log, EV_DELAYED, seat, ev)
+    apply_event(S, p, g, seat, ev, log)
+
+
+@njit(cache=True, nogil=True)
+def candidates(S, p, g, seat, kind, card, target, score):
+    """Every legal action of the seat (cards by target, Battle declarations) with the
+    greedy appraisal of each."""
+    n = 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
+            continue
+        loc = S[L.S_CARDS][c, L.CD_LOCATION]
+        for t in range(-2, p[L.P_PLAYERS]):
+            if loc == L.LOC_AWAY and t < 0 and t != TARGET_NONE:
+                continue
+            if loc == L.LOC_PORTUM and t != TARGET_MARKET:
+                continue
+            if loc == L.LOC_VILLAGE and t != TARGET_NONE:
+                continue
+            if t == seat:
+                continue
+            extra = PL.raid_extra(S, c) + PL.trade_extra(S, c)
+            men, lmask = legal_engagement(S, p, g, seat, c, t, extra)
+            if men < 0:
+                continue
+            kind[n] = KIND_CARD
+            card[n] = c
+            target[n] = t
+            score[n] = PL.card_value(S, p, g, seat, c, t, men, lmask)
+            n += 1
+    for t in range(p[L.P_PLAYERS]):
+        if t == seat:
+            continue
+        v = PL.battle_value(S, p, g, seat, t)
+        if v > -(1 << 20):
+            kind[n] = KIND_BATTLE
+            card[n] = -1
+            target[n] = t
+            score[n] = v
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def player_turn(S, p, g, rng, policy, seat, log):
+    """One turn of the Action Phase: maybe a delayed event, then one action or a pass.
+    Returns True if the seat passed."""
+    b = pl(seat)
+    ev = g[b + L.PL_HELD_EVENT]
+    if ev >= 0 and PO.plays_delayed_now(S, p, g, seat, ev):
+        play_delayed(S, p, g, seat, log)
+    kind = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    card = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    target = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    score = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    n = candidates(S, p, g, seat, kind, card, target, score)
+    pass_score = PO.VP_POINTS * p[L.P_FIRST_PASS_VP] if g[L.G_N_PASSED] == 0 else 0
+    i = PO.choose(score, n, rng, seat, policy[seat], pass_score)
+    if i < 0:
+        return True
+    if kind[i] == KIND_BATTLE:
+        declare_battle(S, p, g, rng, policy, seat, target[i], log)
+        return False
+    c = card[i]
+    ev = g[b + L.PL_HELD_EVENT]
+    if ev >= 0:
+        dest = destination(S, p, g, seat, c, target[i])
+        if dest >= 0 and move_price(S, p, g, seat, dest, 0)[0] >= 2:
+            play_delayed(S, p, g, seat, log)  # Hidden Path: this trip is free
+    play_card(S, p, g, rng, seat, c, target[i], PL.raid_extra(S, c) + PL.trade_extra(S, c),
+              log)
+    return False
+
+
+@njit(cache=True, nogil=True)
+def pass_turn(p, g, seat, log):
+    """Passing: the disc moves to the first free space of the other order column; the
+    first to pass plays first next Month Turn and gains 1 VP at once."""
+    b = pl(seat)
+    g[b + L.PL_PASSED] = 1
+    first = g[L.G_N_PASSED] == 0
+    g[L.G_NEXT_ORDER + g[L.G_N_PASSED]] = seat
+    g[L.G_N_PASSED] += 1
+    log_event(log, EV_PASS, seat, first)
+    if first:
+        g[b + L.PL_FIRST_PASS] += 1
+        vp(g, seat, p[L.P_FIRST_PASS_VP], log)
+
+
+@njit(cache=True, nogil=True)
+def action_phase(S, p, g, rng, policy, log):
+    """Action Phase: in playing order, each player plays one action or passes, until all
+    have passed; the pass order is the next Month Turn's playing order."""
+    n = p[L.P_PLAYERS]
+    g[L.G_N_PASSED] = 0
+    for s in range(n):
+        restart(rng, L.ST_POLICY + s, g[L.G_TURN])
+    while g[L.G_N_PASSED] < n:
+        for i in range(n):
+            s = g[L.G_ORDER + i]
+            if g[pl(s) + L.PL_PASSED]:
+                continue
+            if player_turn(S, p, g, rng, policy, s, log):
+                pass_turn(p, g, s, log)
+    for i in range(n):
+        g[L.G_ORDER + i] = g[L.G_NEXT_ORDER + i]
+
+
+# -- Cleanup --------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def cleanup_player(S, p, g, seat, log):
+    """Cleanup for one tribe: Travel Card to Village Card (rescued tribesmen join again),
+    units available, the action deck rebuilt, leaders equipped, then the VP for hostages,
+    Fibulas, the Spear of Gorias and the Ability Card."""
+    b = pl(seat)
+    tribe = g[b + L.PL_TRIBE]
+    for good in range(L.N_GOODS):
+        g[b + L.PL_GOODS + good] += g[b + L.PL_TRAVEL_GOODS + good]
+        g[b + L.PL_TRAVEL_GOODS + good] = 0
+    for c in range(L.N_TRIBES):
+        n = g[b + L.PL_TRAVEL_HOSTAGES + c]
+        g[b + L.PL_TRAVEL_HOSTAGES + c] = 0
+        if c == tribe:
+            g[b + L.PL_MEN] += n
+        else:
+            g[b + L.PL_HOSTAGES + c] += n
+    own = g[b + L.PL_HOSTAGES + tribe]  # own tribesmen bought or held: free again
+    g[b + L.PL_HOSTAGES + tribe] = 0
+    g[b + L.PL_MEN] += own + g[b + L.PL_MEN_VILLAGE] + g[b + L.PL_MEN_TRAVEL]
+    g[b + L.PL_MEN_VILLAGE] = 0
+    g[b + L.PL_MEN_TRAVEL] = 0
+    for k in range(L.MAX_LEADERS):
+        if g[b + L.PL_LEADER + k] >= 0:
+            g[b + L.PL_LEADER_AT + k] = L.AT_AVAILABLE
+    for c in range(p[L.P_N_CARDS]):
+        if g[b + L.PL_CARD + c] == L.CARD_DISCARD:
+            g[b + L.PL_CARD + c] = L.CARD_HAND
+    g[b + L.PL_PASSED] = 0
+    g[b + L.PL_FREE_MOVE] = 0
+    PO.cleanup_equip(S, p, g, seat)
+    gain = hostages(g, seat)
+    rich = False
+    for k in range(L.MAX_LEADERS):
+        if g[b + L.PL_LEADER + k] >= 0:
+            gain += leader_bonus(S, g, seat, k, L.BONUS_VP)
+            if leader_bonus(S, g, seat, k, L.BONUS_VP) + goods_on(g, seat, k) >= 2:
+                rich = True
+    if trophy_holder(S, g, L.TP_CLEANUP_VP) == seat:
+        gain += 1
+    if rich:
+        gain += S[L.S_TRIBES][tribe, L.TR_CLEANUP_VP_EQUIPPED]
+    if trophy_holder(S, g, L.TP_CLEANUP_DW) == seat:
+        gain_dw(g, seat, 1)
+    log_event(log, EV_CLEANUP_VP, seat, add_vp(g, seat, gain))
+
+
+@njit(cache=True, nogil=True)
+def goods_on(g, seat, k):
+    n = 0
+    for j in range(L.MAX_SLOTS):
+        if g[pl(seat) + L.PL_EQUIP + k * L.MAX_SLOTS + j] >= 0:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def cleanup(S, p, g, log):
+    """Cleanup Phase (all players), then the Movement Cost tile back to A; the battle
+    disc starts every Battle on the centre."""
+    for t in range(L.N_TROPHIES):
+        g[L.G_TROPHY_TRAVEL + t] = 0
+    for s in range(p[L.P_PLAYERS]):
+        cleanup_player(S, p, g, s, log)
+    g[L.G_TILE] = L.TILE_A
+
+
+# -- Festivals and the end ---------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def objective_vp(S, g, seat, row, k):
+    """VP one Festival objective gives the seat (goods equipped count)."""
+    o = L.FE_OBJ + 4 * k
+    kind = S[L.S_FESTIVALS][row, o]
+    a = S[L.S_FESTIVALS][row, o + 1]
+    b = S[L.S_FESTIVALS][row, o + 2]
+    c = S[L.S_FESTIVALS][row, o + 3]
+    if kind == L.OB_PER_GOOD:
+        return b * min(held(g, seat, a), c)
+    if kind == L.OB_GOOD_AT_LEAST:
+        return c if held(g, seat, a) >= b else 0
+    if kind == L.OB_DW_AT_LEAST:
+        return b if g[pl(seat) + L.PL_DW] >= a else 0
+    if kind == L.OB_PER_HOSTAGE:
+        return a * min(hostages(g, seat), b)
+    if kind == L.OB_VILLAGES_AT_LEAST:
+        return b if g[pl(seat) + L.PL_VILLAGES] >= a else 0
+    if kind == L.OB_TYPES_AT_LEAST:
+        return b if goods_types(g, seat) >= a else 0
+    if kind == L.OB_PER_EQUIPPED_LEADER:
+        n = 0
+        for j in range(L.MAX_LEADERS):
+            if g[pl(seat) + L.PL_LEADER + j] >= 0 and goods_on(g, seat, j) > 0:
+                n += 1
+        return a * n
+    return a * trophies(g, seat)
+
+
+@njit(cache=True, nogil=True)
+def festival(S, p, g, tile, log):
+    """Festival Turn: every player gains the VP of each objective it reaches."""
+    for s in range(p[L.P_PLAYERS]):
+        gain = 0
+        for k in range(S[L.S_FESTIVALS][tile, L.FE_N]):
+            gain += objective_vp(S, g, s, tile, k)
+        g[pl(s) + L.PL_FESTIVAL_VP] += add_vp(g, s, gain)
+        log_event(log, EV_FESTIVAL, s, gain, tile)
+
+
+@njit(cache=True, nogil=True)
+def final_delayed_events(S, p, g, log):
+    """End of the Game: delayed events still held are played."""
+    for i in range(p[L.P_PLAYERS]):
+        s = g[L.G_ORDER + i]
+        if g[pl(s) + L.PL_HELD_EVENT] >= 0:
+            play_delayed(S, p, g, s, log)
+
+
+@njit(cache=True, nogil=True)
+def tie_key(S, g, seat, level):
+    if level == 0:
+        return g[pl(seat) + L.PL_DW]
+    if level == 1:
+        return trophies(g, seat)
+    return animals(S, g, seat)
+
+
+@njit(cache=True, nogil=True)
+def winner(S, p, g):
+    """End of the Game: most VP; ties by Divine Will, trophies, animals (equipped
+    included), then the disc lowest on the Play Order track. Returns (seat, reason)."""
+    n = p[L.P_PLAYERS]
+    tied = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    best = 0
+    for s in range(n):
+        best = max(best, g[pl(s) + L.PL_VP])
+    count = 0
+    for s in range(n):
+        tied[s] = g[pl(s) + L.PL_VP] == best
+        count += tied[s]
+    if count == 1:
+        return np.argmax(tied), L.END_MOST_VP
+    reasons = (L.END_TB_DW, L.END_TB_TROPHIES, L.END_TB_ANIMALS)
+    for level in range(3):
+        top = -1
+        for s in range(n):
+            if tied[s]:
+                top = max(top, tie_key(S, g, s, level))
+        count = 0
+        for s in range(n):
+            if tied[s] and tie_key(S, g, s, level) != top:
+                tied[s] = 0
+            count += tied[s]
+        if count == 1:
+            return np.argmax(tied), reasons[level]
+    for i in range(n - 1, -1, -1):
+        s = g[L.G_ORDER + i]
+        if tied[s]:
+            return s, L.END_TB_ORDER
+    return 0, L.END_TB_ORDER
+
+
+@njit(cache=True, nogil=True)
+def play_game(S, p, policy, rng, g, out, log):
+    """One game: set-up, the turns, the end."""
+    setup(S, p, g, rng, log)
+    for turn in range(1, p[L.P_TURNS] + 1):
+        g[L.G_TURN] = turn
+        is_festival = turn % p[L.P_FESTIVAL_EVERY] == 0
+        log_event(log, EV_TURN, turn, is_festival)
+        if is_festival:
+            festival(S, p, g, turn // p[L.P_FESTIVAL_EVERY] - 1, log)
+            continue
+        restart(rng, L.ST_MORRIGAN, turn)
+        event_phase(S, p, g, rng, policy, log)
+        action_phase(S, p, g, rng, policy, log)
+        cleanup(S, p, g, log)
+    final_delayed_events(S, p, g, log)
+    write_outcome(S, p, g, out, log)
+
+
+@njit(cache=True, nogil=True)
+def write_outcome(S, p, g, out, log):
+    n = p[L.P_PLAYERS]
+    seat, reason = winner(S, p, g)
+    out[L.O_WINNER] = g[pl(seat) + L.PL_TRIBE]
+    out[L.O_WINNER_SEAT] = seat
+    out[L.O_END_REASON] = reason
+    out[L.O_TURNS] = p[L.P_TURNS]
+    out[L.O_PLAYERS] = n
+    second = 0
+    for s in range(n):
+        if s != seat:
+            second = max(second, g[pl(s) + L.PL_VP])
+    out[L.O_MARGIN] = g[pl(seat) + L.PL_VP] - second
+    for s in range(L.MAX_PLAYERS):
+        out[L.O_VP_SEAT + s] = g[pl(s) + L.PL_VP] if s < n else -1
+    for t in range(L.N_TRIBES):
+        out[L.O_TRIBE + t * L.N_PER_TRIBE] = -1
+    for s in range(n):
+        b = pl(s)
+        t = g[b + L.PL_TRIBE]
+        o = L.O_TRIBE + t * L.N_PER_TRIBE
+        out[o] = g[b + L.PL_VP]
+        k = 1
+        for f in L.TRIBE_COUNTERS:
+            out[o + k] = g[b + f]
+            k += 1
+        for c in range(L.MAX_CARDS):
+            out[L.O_CARD_USES + t * L.MAX_CARDS + c] = g[b + L.PL_USES + c]
+        log_event(log, EV_FINAL, s, g[b + L.PL_VP], g[b + L.PL_DW])
+
+
+@njit(cache=True, nogil=True)
+def play_games(S, p, policy, game_indices, root_seed, log):
+    """Play one game per index; returns the ``(n, N_OUT)`` outcome table."""
+    out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int64)
+    g = np.zeros(L.N_STATE, dtype=np.int64)
+    for row in range(game_indices.shape[0]):
+        rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
+        restart(rng, L.ST_EVENT_DECK, 0)
+        play_game(S, p, policy, rng, g, out[row], log)
+    return out

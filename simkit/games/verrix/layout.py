@@ -1,0 +1,277 @@
+"""The flat arrays the Verrix kernels share: every offset and code, one home each.
+
+``G_*`` index the game state vector ``g`` (globals, then one block of ``N_PL`` per seat:
+``g[pl(seat) + PL_VP]``); ``P_*`` the parameter vector built from the rules
+(``rules.params``); ``S_*`` the static component tables (``components``); ``OUTCOMES``
+declares the result columns; ``STREAMS`` names the random streams (``simkit.rng``).
+"""
+
+from simkit.games.base import Column, Outcomes
+from simkit.layout import Fields, codes
+
+# -- names (codes are positions) ---------------------------------------------------------
+TRIBES = ("blue", "orange", "purple", "green", "yellow")
+BLUE, ORANGE, PURPLE, GREEN, YELLOW = codes(TRIBES)
+N_TRIBES = len(TRIBES)
+MAX_PLAYERS = 5
+SEATS = tuple(f"seat{k}" for k in range(1, MAX_PLAYERS + 1))
+
+# goods, in the order of data/goods.toml (the loader checks the names)
+GOODS = ("Provisions", "Cow", "Horse", "Sword", "Spear", "Cart", "Hammer", "Belladonna",
+         "Fibula")
+PROVISIONS, COW, HORSE, SWORD, SPEAR, CART, HAMMER, BELLADONNA, FIBULA = codes(GOODS)
+N_GOODS = len(GOODS)
+BONUSES = ("none", "movement", "strength", "vp", "capacity", "battle")
+BONUS_NONE, BONUS_MOVE, BONUS_STR, BONUS_VP, BONUS_CAPACITY, BONUS_BATTLE = codes(BONUSES)
+
+CLASSES = ("tribesman", "warrior", "mystic", "merchant", "craftsman")
+TRIBESMAN, WARRIOR, MYSTIC, MERCHANT, CRAFTSMAN = codes(CLASSES)
+BATTLE_UNITS = (1 << TRIBESMAN) | (1 << WARRIOR) | (1 << MYSTIC)  # may fight a Battle
+
+NODE_KINDS = ("territory", "sea", "harbour")
+NODE_TERRITORY, NODE_SEA, NODE_HARBOUR = codes(NODE_KINDS)
+MOVE_TILES = ("A", "B", "C")
+TILE_A, TILE_B, TILE_C = codes(MOVE_TILES)
+MAX_NODES = 32
+
+CARD_TYPES = ("development", "trade", "raid", "battle")
+CT_DEVELOPMENT, CT_TRADE, CT_RAID, CT_BATTLE = codes(CARD_TYPES)
+LOCATIONS = ("village", "away", "portum")
+LOC_VILLAGE, LOC_AWAY, LOC_PORTUM = codes(LOCATIONS)
+STEALS = ("any", "animals", "hostages")
+STEAL_ANY, STEAL_ANIMALS, STEAL_HOSTAGES = codes(STEALS)
+TIMINGS = ("immediate", "delayed")
+TIMING_IMMEDIATE, TIMING_DELAYED = codes(TIMINGS)
+TROPHY_POWERS = ("cooking_steal", "cleanup_vp", "strength", "cleanup_divine_will")
+TP_COOKING, TP_CLEANUP_VP, TP_STRENGTH, TP_CLEANUP_DW = codes(TROPHY_POWERS)
+N_TROPHIES = 4
+
+# card-effect operations (data/cards.toml); each compiles to (opcode, a, b, c, d, e)
+CARD_OPS = ("gain", "gain_choice", "divine_will", "vp", "pay", "learn", "promote", "trade",
+            "raid", "types_vp", "clan_pact", "trophy", "battle")
+(OP_GAIN, OP_GAIN_CHOICE, OP_DIVINE_WILL, OP_VP, OP_PAY, OP_LEARN, OP_PROMOTE, OP_TRADE,
+ OP_RAID, OP_TYPES_VP, OP_CLAN_PACT, OP_TROPHY, OP_BATTLE) = codes(CARD_OPS)
+EVENT_OPS = ("gain", "the_gift", "divine_will", "vp", "tile", "everyone_loses", "lose",
+             "rescue", "vp_per", "free_move", "reorder")
+(EO_GAIN, EO_THE_GIFT, EO_DIVINE_WILL, EO_VP, EO_TILE, EO_EVERYONE_LOSES, EO_LOSE,
+ EO_RESCUE, EO_VP_PER, EO_FREE_MOVE, EO_REORDER) = codes(EVENT_OPS)
+OBJECTIVES = ("per_good", "good_at_least", "divine_will_at_least", "per_hostage",
+              "villages_at_least", "types_at_least", "per_equipped_leader", "per_trophy")
+(OB_PER_GOOD, OB_GOOD_AT_LEAST, OB_DW_AT_LEAST, OB_PER_HOSTAGE, OB_VILLAGES_AT_LEAST,
+ OB_TYPES_AT_LEAST, OB_PER_EQUIPPED_LEADER, OB_PER_TROPHY) = codes(OBJECTIVES)
+OP_WIDTH = 6
+MAX_OPS = 3
+MAX_OBJECTIVES = 3
+
+# -- static tables (components.tables(): a tuple of 2-D int64 arrays) ----------------------
+_GD = Fields("good row")
+GD_VALUE = _GD("value")
+GD_COUNT = _GD("count")
+GD_BONUS = _GD("bonus")
+GD_ANIMAL = _GD("animal")
+N_GD = _GD.size
+
+_TR = Fields("tribe row")
+TR_LEADER = _TR("leader")
+TR_DW = _TR("divine_will")
+TR_GOODS = _TR("goods", N_GOODS)
+TR_HOSTAGE = _TR("hostage")
+TR_TERRITORIES = _TR("territories", 3)
+TR_BATTLE_WIN_VP = _TR("battle_win_vp")
+TR_RAID_STR = _TR("raid_strength")
+TR_RAID_CAPACITY = _TR("raid_capacity")
+TR_REDRAW = _TR("redraw_event")
+TR_TRADE_CAPACITY = _TR("trade_capacity")
+TR_TRADE_DISCOUNT = _TR("trade_discount")
+TR_EXTRA_SLOT = _TR("extra_slot")
+TR_CLEANUP_VP_EQUIPPED = _TR("cleanup_vp_equipped")
+N_TR = _TR.size
+ABILITY_KEYS = ("battle_win_vp", "raid_strength", "raid_capacity", "redraw_event",
+                "trade_capacity", "trade_discount", "extra_slot", "cleanup_vp_equipped")
+
+_LD = Fields("leader row")
+LD_TRIBE = _LD("tribe")  # -1: grey
+LD_CLASS = _LD("class")
+LD_STR = _LD("strength")
+LD_SLOTS = _LD("slots")
+N_LD = _LD.size
+
+_CD = Fields("card row")
+CD_TYPE = _CD("type")
+CD_BASIC = _CD("basic")
+CD_COST = _CD("cost")
+CD_UNITS = _CD("units")  # bit mask of CLASSES
+CD_LOCATION = _CD("location")
+CD_OWNERS = _CD("owners")  # bit mask of TRIBES
+CD_N_OPS = _CD("n_ops")
+CD_OPS = _CD("ops", MAX_OPS * OP_WIDTH)
+N_CD = _CD.size
+MAX_CARDS = 32
+
+_EV = Fields("event row")
+EV_TIMING = _EV("timing")
+EV_N_OPS = _EV("n_ops")
+EV_OPS = _EV("ops", MAX_OPS * OP_WIDTH)
+N_EV = _EV.size
+MAX_EVENTS = 32
+
+_FE = Fields("festival row")
+FE_N = _FE("n")
+FE_OBJ = _FE("objectives", MAX_OBJECTIVES * 4)  # kind, a, b, c
+N_FE = _FE.size
+
+TABLES = ("goods", "tribes", "leaders", "trophies", "cards", "events", "festivals", "nodes",
+          "move_cost", "move_next")
+(S_GOODS, S_TRIBES, S_LEADERS, S_TROPHIES, S_CARDS, S_EVENTS, S_FESTIVALS, S_NODES,
+ S_COST, S_NEXT) = codes(TABLES)
+# S_COST / S_NEXT: row tile * MAX_NODES + from, column to (the next node on a cheapest path)
+
+# -- parameter vector --------------------------------------------------------------------
+_P = Fields("parameters")
+P_PLAYERS = _P("players")
+P_TRIBE = _P("tribe", MAX_PLAYERS)  # tribe of each seat
+P_TURNS = _P("turns")
+P_FESTIVAL_EVERY = _P("festival_every")
+P_MORRIGAN = _P("morrigan", 7)
+P_BATTLE_VP = _P("battle_vp", 4)  # disc 0, 1, 2, 3+ spaces from the centre
+P_EVENT_COST = _P("event_cost")
+P_START_VP = _P("start_vp")
+P_FIRST_PLAYER_VP = _P("first_player_vp")
+P_FIRST_PASS_VP = _P("first_pass_vp")
+P_HOLD_BACK_VP = _P("hold_back_vp")
+P_BENEVOLENCE = _P("benevolence")
+P_EXTRA_PROVISIONS = _P("extra_provisions")
+P_EXTRA_DW = _P("extra_divine_will")
+P_DIVINE_WILL = _P("divine_will_cubes")
+P_N_CARDS = _P("n_cards")
+P_N_EVENTS = _P("n_events")
+P_N_NODES = _P("n_nodes")
+P_N_FESTIVALS = _P("n_festival_tiles")
+N_PARAMS = _P.size
+N_TOKENS = 7
+BATTLE_REACH = 3  # the disc moves at most 3 spaces either side of the centre
+
+# -- game state --------------------------------------------------------------------------
+_G = Fields("globals")
+G_TURN = _G("turn")
+G_TILE = _G("tile")
+G_EVENT_TOP = _G("event_top")  # next card of the deck
+G_EVENTS_OVER = _G("events_over")
+G_DECK = _G("deck", MAX_EVENTS)
+G_MARKET = _G("market", N_GOODS)
+G_MARKET_MEN = _G("market_tribesmen", N_TRIBES)
+G_POOL_DW = _G("pool_divine_will")
+G_GREY_MEEPLES = _G("grey_meeples")
+G_GREY_TAKEN = _G("grey_taken", 16)
+G_TROPHY_OWNER = _G("trophy_owner", N_TROPHIES)  # seat, -1 in the pool
+G_TROPHY_TRAVEL = _G("trophy_travel", N_TROPHIES)
+G_VILLAGE = _G("village", MAX_NODES)  # seat holding a village token there, -1
+G_ORDER = _G("order", MAX_PLAYERS)
+G_NEXT_ORDER = _G("next_order", MAX_PLAYERS)
+G_N_PASSED = _G("n_passed")
+G_BAG = _G("bag", N_TOKENS)  # 1: the token is in the bag
+N_GLOBALS = _G.size
+
+_PL = Fields("player block")
+PL_TRIBE = _PL("tribe")
+PL_VP = _PL("vp")
+PL_DW = _PL("divine_will")
+PL_GOODS = _PL("goods", N_GOODS)  # Village Card
+PL_TRAVEL_GOODS = _PL("travel_goods", N_GOODS)
+PL_HOSTAGES = _PL("hostages", N_TRIBES)  # by colour, Village Card
+PL_TRAVEL_HOSTAGES = _PL("travel_hostages", N_TRIBES)
+PL_MEN = _PL("tribesmen")  # available
+PL_MEN_VILLAGE = _PL("tribesmen_village")  # engaged at the Village
+PL_MEN_TRAVEL = _PL("tribesmen_travel")
+MAX_LEADERS = 2
+MAX_SLOTS = 3
+PL_LEADER = _PL("leader", MAX_LEADERS)  # leader id, -1
+PL_LEADER_AT = _PL("leader_at", MAX_LEADERS)
+PL_EQUIP = _PL("equip", MAX_LEADERS * MAX_SLOTS)  # good, -1
+PL_CARD = _PL("card", MAX_CARDS)
+PL_PASSED = _PL("passed")
+PL_HELD_EVENT = _PL("held_event")
+PL_FREE_MOVE = _PL("free_move")
+PL_VILLAGES = _PL("villages")  # tokens on the map
+# counters copied to the outcome row
+PL_N_DEV = _PL("n_development")
+PL_N_TRADE = _PL("n_trade")
+PL_N_RAID = _PL("n_raid")
+PL_N_RAID_WON = _PL("n_raid_won")
+PL_RAID_LOOT = _PL("raid_loot")
+PL_N_BATTLE = _PL("n_battle")
+PL_N_BATTLE_WON = _PL("n_battle_won")
+PL_BATTLE_VP = _PL("battle_vp")
+PL_N_SUPPORT = _PL("n_support")
+PL_N_EVENTS = _PL("n_events")
+PL_FIRST_PASS = _PL("n_first_pass")
+PL_FESTIVAL_VP = _PL("festival_vp")
+PL_N_DEFEND = _PL("n_defended")
+PL_USES = _PL("card_uses", MAX_CARDS)
+N_PL = _PL.size
+N_STATE = N_GLOBALS + MAX_PLAYERS * N_PL
+
+AT_NONE, AT_AVAILABLE, AT_VILLAGE, AT_TRAVEL = 0, 1, 2, 3
+CARD_NONE, CARD_UNLEARNED, CARD_HAND, CARD_DISCARD, CARD_BOXED = 0, 1, 2, 3, 4
+
+# -- random streams ------------------------------------------------------------------------
+STREAMS = ("set_up", "event_deck", "morrigan") + tuple(f"policy_{s}" for s in SEATS)
+ST_SET_UP, ST_EVENT_DECK, ST_MORRIGAN = codes(STREAMS[:3])
+ST_POLICY = 3  # + seat
+N_STREAMS = len(STREAMS)
+
+# -- policies --------------------------------------------------------------------------------
+POLICY_NAMES = ("greedy", "random")
+POL_GREEDY, POL_RANDOM = codes(POLICY_NAMES)
+
+# -- outcome columns ------------------------------------------------------------------------
+END_REASONS = ("most_vp", "tie_break_divine_will", "tie_break_trophies", "tie_break_animals",
+               "tie_break_order")
+END_MOST_VP, END_TB_DW, END_TB_TROPHIES, END_TB_ANIMALS, END_TB_ORDER = codes(END_REASONS)
+
+PER_TRIBE = (
+    ("vp", "final VP (the '55' tokens added back), -1 if the tribe is not in play"),
+    ("development", "Development actions played"),
+    ("trade", "Trade actions played (Clan Pact included)"),
+    ("raids", "Raid actions played"),
+    ("raids_won", "Raids that succeeded"),
+    ("raid_loot", "value of the goods and hostages (3 each) taken in Raids"),
+    ("battles", "Battles declared"),
+    ("battles_won", "Battles its faction won (attacking, defending or supporting)"),
+    ("battle_vp", "VP from Battles (wins, ties and held-back penalties)"),
+    ("supports", "Battles it joined as a supporter"),
+    ("defences", "Raids and Battles it had to react to"),
+    ("events", "Event cards drawn"),
+    ("first_passes", "Month Turns it passed first (+1 VP each)"),
+    ("festival_vp", "VP from Festival objectives"),
+)
+_cols = {
+    "winner": Column("category", "the tribe with the most VP after the tie-breaks", TRIBES),
+    "winner_seat": Column("category", "the winner's seat (seat1 played first)", SEATS),
+    "end_reason": Column("category", "most_vp, or the tie-break that decided", END_REASONS),
+    "turns": Column("int16", "turns played (Month and Festival)"),
+    "margin": Column("int16", "winner's VP minus the runner-up's"),
+    "players": Column("int8", "tribes in play"),
+}
+for _s in SEATS:
+    _cols[f"vp_{_s}"] = Column("int16", f"final VP of {_s}, -1 if the seat is empty")
+for _t in TRIBES:
+    for _name, _doc in PER_TRIBE:
+        key = f"vp_{_t}" if _name == "vp" else f"{_t}_{_name}"
+        _cols[key] = Column("int16", f"{_t}: {_doc}")
+OUTCOMES = Outcomes(_cols, raw={"card_uses": N_TRIBES * MAX_CARDS})
+O_WINNER = OUTCOMES.offset("winner")
+O_WINNER_SEAT = OUTCOMES.offset("winner_seat")
+O_END_REASON = OUTCOMES.offset("end_reason")
+O_TURNS = OUTCOMES.offset("turns")
+O_MARGIN = OUTCOMES.offset("margin")
+O_PLAYERS = OUTCOMES.offset("players")
+O_VP_SEAT = OUTCOMES.offset("vp_seat1")
+O_TRIBE = OUTCOMES.offset("vp_blue")  # per tribe: len(PER_TRIBE) columns each
+N_PER_TRIBE = len(PER_TRIBE)
+O_CARD_USES = OUTCOMES.offset("card_uses")
+N_OUT = OUTCOMES.size
+# per-tribe counters in PER_TRIBE order after vp (offset + 1 + k)
+TRIBE_COUNTERS = (PL_N_DEV, PL_N_TRADE, PL_N_RAID, PL_N_RAID_WON, PL_RAID_LOOT, PL_N_BATTLE,
+                  PL_N_BATTLE_WON, PL_BATTLE_VP, PL_N_SUPPORT, PL_N_DEFEND, PL_N_EVENTS,
+                  PL_FIRST_PASS, PL_FESTIVAL_VP)

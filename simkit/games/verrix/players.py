@@ -1,0 +1,121 @@
+"""The greedy tribe's appraisal of an action (value points: 1 VP = 30), reading what the
+card's operations do; ``policies`` holds the other choices. Kept apart from
+``policies`` because it asks the rules (``actions``, ``battle``) what a play would
+engage, cost and take."""
+
+import numpy as np
+from numba import njit
+
+from . import layout as L
+from . import policies as PO
+from .actions import TARGET_MARKET, card_op, clan_pact_sites, destination, travel_reduction
+from .battle import can_declare
+from .state import (
+    engagement_capacity,
+    engagement_strength,
+    move_price,
+    pl,
+    strength_at,
+)
+
+
+@njit(cache=True, nogil=True)
+def raid_value(S, p, g, seat, c, k, target, men, lmask):
+    """Expected loot of a raid: the chance the attacker beats the defender's full
+    STRENGTH and token, times what the capacity can carry."""
+    tribe = g[pl(seat) + L.PL_TRIBE]
+    capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
+        S[L.S_TRIBES][tribe, L.TR_RAID_CAPACITY]
+    steal = card_op(S, c, k, 4)
+    if target == TARGET_MARKET:
+        return capacity * 35
+    mask = S[L.S_CARDS][c, L.CD_UNITS]
+    attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
+        S[L.S_TRIBES][tribe, L.TR_RAID_STR]
+    dfn = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
+    dfn += strength_at(S, g, target, mask, L.AT_AVAILABLE)
+    hits, n = PO.tokens_at_most(p, g, attack - max(dfn, 0) - 1)
+    best = PO.loot_worth(S, p, g, seat, target, steal)
+    if steal != L.STEAL_ANIMALS:
+        for col in range(L.N_TRIBES):
+            if g[pl(target) + L.PL_HOSTAGES + col] > 0:
+                best = max(best, PO.VP_POINTS * PO.month_turns_left(p, g) // 2 + 20)
+    items = 0
+    for good in range(L.N_GOODS):
+        items += g[pl(target) + L.PL_GOODS + good]
+    return hits * best * min(capacity, max(items, 1)) * 2 // (3 * max(n, 1))
+
+
+@njit(cache=True, nogil=True)
+def card_value(S, p, g, seat, c, target, men, lmask):
+    """What playing card c against ``target`` with these units is worth to the seat."""
+    v = 0
+    b = pl(seat)
+    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+        op = card_op(S, c, k, 0)
+        a = card_op(S, c, k, 1)
+        a2 = card_op(S, c, k, 2)
+        if op == L.OP_GAIN:
+            v += min(a2, g[L.G_MARKET + a]) * PO.worth(S, p, g, seat, a)
+        elif op == L.OP_GAIN_CHOICE:
+            good = PO.pick_good(S, p, g, seat, a)
+            if good >= 0:
+                v += PO.worth(S, p, g, seat, good)
+        elif op == L.OP_DIVINE_WILL:
+            per = 12 if g[b + L.PL_DW] < p[L.P_EVENT_COST] + 2 else 5
+            v += per * min(a, g[L.G_POOL_DW])
+        elif op == L.OP_VP:
+            v += PO.VP_POINTS * a
+        elif op == L.OP_PAY:
+            v -= a2 * PO.worth(S, p, g, seat, a)
+        elif op == L.OP_LEARN:
+            v += PO.VP_POINTS + 20
+        elif op == L.OP_PROMOTE:
+            v += 10 * PO.month_turns_left(p, g)
+        elif op == L.OP_TRADE:
+            cap = engagement_capacity(S, g, seat, men, lmask) + a + \
+                S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
+            stock = np.zeros(L.N_GOODS, dtype=np.int64)
+            for good in range(L.N_GOODS):
+                stock[good] = g[L.G_MARKET + good] if target < 0 else \
+                    g[pl(target) + L.PL_GOODS + good]
+            plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
+            gain = PO.trade_plan(S, p, g, seat, stock, cap, plan)
+            if gain <= 0:
+                return -1
+            v += gain + PO.VP_POINTS * a2
+        elif op == L.OP_RAID:
+            v += raid_value(S, p, g, seat, c, k, target, men, lmask)
+        elif op == L.OP_TYPES_VP:
+            v += PO.VP_POINTS * a // 2
+        elif op == L.OP_CLAN_PACT:
+            v += 45 + (30 if g[L.G_MARKET_MEN + g[b + L.PL_TRIBE]] > 0 else 0)
+        elif op == L.OP_TROPHY:
+            v += 90 - 10 * a
+    dest = destination(S, p, g, seat, c, target)
+    if card_op(S, c, 0, 0) == L.OP_CLAN_PACT:
+        buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+        dest = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+    if dest >= 0:
+        price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
+        v -= price * 6
+    v -= 3 * engagement_strength(S, g, seat, men, lmask)
+    return v
+
+
+@njit(cache=True, nogil=True)
+def battle_value(S, p, g, seat, target):
+    if not can_declare(S, p, g, seat, target):
+        return -(1 << 20)
+    return PO.battle_vp_estimate(S, p, g, seat, target)
+
+
+@njit(cache=True, nogil=True)
+def raid_extra(S, c):
+    """Units a greedy raider adds beyond the card's cost (all it has), 0 otherwise."""
+    return 10 if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_RAID else 0
+
+
+@njit(cache=True, nogil=True)
+def trade_extra(S, c):
+    return 2 if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE else 0

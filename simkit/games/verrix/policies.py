@@ -1,0 +1,570 @@
+"""Scripted tribes, selected per seat by integer id inside the kernel (``layout``
+``POLICY_NAMES``). Every choice a player makes lives here; the rules ask.
+
+``greedy`` scores each legal action in value points (1 VP = 30; a good is worth 10 per
+point of its Portum Itium value, more when a leader could carry it) and plays the best,
+passing when nothing is worth more than passing (the first pass is worth its VP). It reads
+each card's effect: VP, goods, Divine Will, trades planned against the market or a
+Village, raids against the defender's likely strength and the Mórrígan tokens, battles
+against the defender's units. ``random`` picks uniformly among the legal actions and
+passing; its other choices (units, loot, trades) are the greedy ones.
+"""
+
+import numpy as np
+from numba import njit
+
+from simkit.rng import uniform_int
+
+from . import layout as L
+from .state import (
+    engagement_strength,
+    equipped,
+    held,
+    leader_class,
+    leader_slots,
+    leader_strength,
+    pl,
+    strength_at,
+)
+
+POLICIES = {
+    "greedy": "scores every legal action by what its card does (VP, goods, trades, raids "
+              "against the defender's strength, battles) and plays the best; passes when "
+              "passing is worth more",
+    "random": "plays a uniformly random legal action or passes",
+}
+assert tuple(POLICIES) == L.POLICY_NAMES
+
+VP_POINTS = 30  # value points per VP
+MIN_PROVISIONS = 5  # Provisions a greedy tribe keeps for travel before selling any
+
+
+@njit(cache=True, nogil=True)
+def month_turns_left(p, g):
+    t = g[L.G_TURN]
+    n = 0
+    for k in range(t, p[L.P_TURNS] + 1):
+        if k % p[L.P_FESTIVAL_EVERY] != 0:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def free_slots(S, g, seat):
+    n = 0
+    for k in range(L.MAX_LEADERS):
+        if g[pl(seat) + L.PL_LEADER + k] >= 0:
+            n += leader_slots(S, g, seat, k)
+            for j in range(L.MAX_SLOTS):
+                if g[pl(seat) + L.PL_EQUIP + k * L.MAX_SLOTS + j] >= 0:
+                    n -= 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def worth(S, p, g, seat, good):
+    """What one more of ``good`` is worth to the seat, in value points."""
+    value = S[L.S_GOODS][good, L.GD_VALUE] * 10
+    if good == L.PROVISIONS:
+        return 20 if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < MIN_PROVISIONS else 6
+    bonus = S[L.S_GOODS][good, L.GD_BONUS]
+    if bonus != L.BONUS_NONE and free_slots(S, g, seat) > 0:
+        if bonus == L.BONUS_VP:
+            value += VP_POINTS * month_turns_left(p, g) // 2
+        else:
+            value += 20
+    if S[L.S_GOODS][good, L.GD_ANIMAL]:
+        value += 5
+    if held(g, seat, good) == 0:
+        value += 10  # a new type counts for the Festivals' variety objectives
+    return value
+
+
+@njit(cache=True, nogil=True)
+def choose_engagement(S, g, seat, cost, mask, extra):
+    """Units to engage for an action of classes ``mask`` needing ``cost`` STRENGTH:
+    the fewest units (leaders only where tribesmen do not suffice), then up to ``extra``
+    more available units. Returns (tribesmen, leader mask), or (-1, 0) if impossible."""
+    b = pl(seat)
+    men_ok = mask & 1
+    best_units = 1 << 20
+    best_men = -1
+    best_lmask = 0
+    for lmask in range(1 << L.MAX_LEADERS):
+        ok = True
+        lstr = 0
+        nl = 0
+        for k in range(L.MAX_LEADERS):
+            if (lmask >> k) & 1:
+                if g[b + L.PL_LEADER + k] < 0 or g[b + L.PL_LEADER_AT + k] != L.AT_AVAILABLE \
+                        or not (mask >> leader_class(S, g, seat, k)) & 1:
+                    ok = False
+                else:
+                    lstr += leader_strength(S, g, seat, k)
+                    nl += 1
+        if not ok:
+            continue
+        need = max(0, cost - lstr)
+        if need > 0 and not men_ok:
+            continue
+        if need > g[b + L.PL_MEN]:
+            continue
+        if need + nl == 0 and cost == 0 and mask != 0:
+            if men_ok and g[b + L.PL_MEN] > 0:
+                need = 1
+            elif nl == 0:
+                continue
+        units = need + nl * 3  # keep leaders for the actions only they can do
+        if units < best_units:
+            best_units = units
+            best_men = need
+            best_lmask = lmask
+    if best_men < 0:
+        return -1, 0
+    if men_ok:
+        best_men += min(extra, g[b + L.PL_MEN] - best_men)
+    return best_men, best_lmask
+
+
+@njit(cache=True, nogil=True)
+def all_available(S, g, seat, mask):
+    """Every available unit of classes ``mask`` (tribesmen, leader mask)."""
+    b = pl(seat)
+    men = g[b + L.PL_MEN] if mask & 1 else 0
+    lmask = 0
+    for k in range(L.MAX_LEADERS):
+        if g[b + L.PL_LEADER + k] >= 0 and g[b + L.PL_LEADER_AT + k] == L.AT_AVAILABLE \
+                and (mask >> leader_class(S, g, seat, k)) & 1:
+            lmask |= 1 << k
+    return men, lmask
+
+
+@njit(cache=True, nogil=True)
+def tokens_at_most(p, g, m):
+    """Mórrígan tokens in the bag of value <= m, and tokens in the bag."""
+    c = 0
+    n = 0
+    for t in range(L.N_TOKENS):
+        if g[L.G_BAG + t]:
+            n += 1
+            if p[L.P_MORRIGAN + t] <= m:
+                c += 1
+    return c, n
+
+
+@njit(cache=True, nogil=True)
+def mean_token10(p, g):
+    s = 0
+    n = 0
+    for t in range(L.N_TOKENS):
+        if g[L.G_BAG + t]:
+            s += p[L.P_MORRIGAN + t]
+            n += 1
+    return 10 * s // max(n, 1)
+
+
+# -- the Event Phase -------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def event_value(S, p, g, seat, ev):
+    """What an Event card is worth to the seat (value points)."""
+    v = 0
+    for k in range(S[L.S_EVENTS][ev, L.EV_N_OPS]):
+        o = L.EV_OPS + k * L.OP_WIDTH
+        op = S[L.S_EVENTS][ev, o]
+        a = S[L.S_EVENTS][ev, o + 1]
+        b = S[L.S_EVENTS][ev, o + 2]
+        if op == L.EO_GAIN:
+            v += a * 0 + b * worth(S, p, g, seat, a)
+        elif op == L.EO_THE_GIFT:
+            v += worth(S, p, g, seat, a) - 10
+        elif op == L.EO_DIVINE_WILL:
+            v += 10 * a
+        elif op == L.EO_VP:
+            v += VP_POINTS * a
+        elif op == L.EO_EVERYONE_LOSES or op == L.EO_LOSE:
+            v -= min(b, g[pl(seat) + L.PL_GOODS + a]) * worth(S, p, g, seat, a)
+        elif op == L.EO_RESCUE:
+            v += 30 * min(a, g[L.G_MARKET_MEN + g[pl(seat) + L.PL_TRIBE]])
+        elif op == L.EO_VP_PER:
+            v += VP_POINTS * min(held(g, seat, a), b)
+        elif op == L.EO_FREE_MOVE:
+            v += 30
+        elif op == L.EO_REORDER:
+            v += 10
+    return v
+
+
+@njit(cache=True, nogil=True)
+def draws_event(p, g, rng, seat, policy):
+    """Pay the Divine Will and draw an Event card? (greedy: when it leaves 1 for a
+    second Mórrígan draw, or always with 6 or more)."""
+    dw = g[pl(seat) + L.PL_DW]
+    if policy == L.POL_RANDOM:
+        return uniform_int(rng, L.ST_POLICY + seat, 2) == 1
+    return dw >= p[L.P_EVENT_COST] + 1
+
+
+@njit(cache=True, nogil=True)
+def redraws(S, p, g, seat, ev):
+    """Benevolence: discard the drawn card and draw another?"""
+    return event_value(S, p, g, seat, ev) < 0
+
+
+@njit(cache=True, nogil=True)
+def keeps_new_delayed(S, p, g, seat, held_ev, new_ev):
+    """Holding a delayed event and drawing a second: keep the new one?"""
+    return event_value(S, p, g, seat, new_ev) > event_value(S, p, g, seat, held_ev)
+
+
+@njit(cache=True, nogil=True)
+def plays_delayed_now(S, p, g, seat, ev):
+    """Play the held delayed event at the start of this Action Phase turn? (greedy: at
+    once, except a free move, which waits for a trip that costs something)."""
+    for k in range(S[L.S_EVENTS][ev, L.EV_N_OPS]):
+        if S[L.S_EVENTS][ev, L.EV_OPS + k * L.OP_WIDTH] == L.EO_FREE_MOVE:
+            return False
+    return True
+
+
+# -- trades ---------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def sell_priority(S, p, g, seat, good):
+    """Willingness to sell one ``good`` (higher sells first), -1: keep it."""
+    n = g[pl(seat) + L.PL_GOODS + good]
+    if n == 0:
+        return -1
+    if good == L.PROVISIONS:
+        return 1 if n > MIN_PROVISIONS else -1
+    bonus = S[L.S_GOODS][good, L.GD_BONUS]
+    if bonus == L.BONUS_NONE and not S[L.S_GOODS][good, L.GD_ANIMAL]:
+        return 3  # Belladonna: trade goods
+    if n > 1:
+        return 2
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def trade_plan(S, p, g, seat, stock, capacity, plan):
+    """Plan a trade against ``stock`` (the market's or a Village's goods): buy wanted
+    goods, each paid with sellable goods of at least its value (no change). Fills
+    ``plan[:N_GOODS]`` with goods sold, ``plan[N_GOODS:]`` with goods bought; returns the
+    gain in value points (bought worth minus sold worth), or 0 with an empty plan."""
+    plan[:] = 0
+    left = np.zeros(L.N_GOODS, dtype=np.int64)
+    for good in range(L.N_GOODS):
+        left[good] = stock[good]
+    gain = 0
+    sold = 0
+    bought = 0
+    for _ in range(capacity):
+        # the most wanted good still in stock
+        best = -1
+        best_w = 0
+        for good in range(L.N_GOODS):
+            if left[good] > 0 and good != L.PROVISIONS:
+                w = worth(S, p, g, seat, good) - S[L.S_GOODS][good, L.GD_VALUE] * 10
+                w += S[L.S_GOODS][good, L.GD_VALUE] * 10
+                if g[pl(seat) + L.PL_GOODS + good] + plan[L.N_GOODS + good] > 1:
+                    w -= 30
+                if w > best_w:
+                    best_w = w
+                    best = good
+        if best < 0 or bought >= capacity:
+            break
+        need = S[L.S_GOODS][best, L.GD_VALUE]
+        # pay with the most sellable goods, cheapest first within a priority
+        paid = 0
+        pay = np.zeros(L.N_GOODS, dtype=np.int64)
+        units = 0
+        while paid < need and sold + units < capacity:
+            pick = -1
+            pick_key = -1
+            for good in range(L.N_GOODS):
+                have = g[pl(seat) + L.PL_GOODS + good] - plan[good] - pay[good]
+                if have <= 0:
+                    continue
+                pr = sell_priority(S, p, g, seat, good)
+                if good == L.PROVISIONS and have <= MIN_PROVISIONS:
+                    pr = -1
+                if pr < 0:
+                    continue
+                key = pr * 100 + S[L.S_GOODS][good, L.GD_VALUE]
+                if key > pick_key:
+                    pick_key = key
+                    pick = good
+            if pick < 0:
+                break
+            pay[pick] += 1
+            paid += S[L.S_GOODS][pick, L.GD_VALUE]
+            units += 1
+        if paid < need:
+            break
+        cost = 0
+        for good in range(L.N_GOODS):
+            cost += pay[good] * worth(S, p, g, seat, good)
+        if best_w <= cost:
+            break
+        for good in range(L.N_GOODS):
+            plan[good] += pay[good]
+        sold += units
+        plan[L.N_GOODS + best] += 1
+        left[best] -= 1
+        bought += 1
+        gain += best_w - cost
+    return gain
+
+
+# -- raids -----------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def defence_commit(S, p, g, seat, mask, attack, must):
+    """Extra available units a raided village engages (besides those that must defend):
+    after passing, everything; otherwise the fewest that bring the units to the raider's
+    STRENGTH, or none if even all of them could not."""
+    men, lmask = all_available(S, g, seat, mask)
+    if g[pl(seat) + L.PL_PASSED]:
+        return men, lmask
+    full = must + engagement_strength(S, g, seat, men, lmask)
+    if full + mean_token10(p, g) // 10 < attack - 1:
+        return 0, 0
+    need = attack - must
+    if need <= 0:
+        return 0, 0
+    take = min(need, men)
+    lm = 0
+    s = take
+    for k in range(L.MAX_LEADERS):
+        if s >= need:
+            break
+        if (lmask >> k) & 1:
+            lm |= 1 << k
+            s += leader_strength(S, g, seat, k)
+    return take, lm
+
+
+@njit(cache=True, nogil=True)
+def second_token(g, seat, margin):
+    """Spend 1 Divine Will to draw 2 Mórrígan tokens and keep the higher? ``margin`` is
+    the STRENGTH the drawing side still lacks (greedy: when a token decides it)."""
+    return g[pl(seat) + L.PL_DW] >= 1 and 0 <= margin <= 3
+
+
+@njit(cache=True, nogil=True)
+def loot_worth(S, p, g, seat, victim, steal):
+    """What the best single item on the victim's Village is worth to the raider."""
+    best = 0
+    if steal != L.STEAL_HOSTAGES:
+        for good in range(L.N_GOODS):
+            if g[pl(victim) + L.PL_GOODS + good] > 0:
+                if steal == L.STEAL_ANIMALS and not S[L.S_GOODS][good, L.GD_ANIMAL]:
+                    continue
+                best = max(best, worth(S, p, g, seat, good))
+    return best
+
+
+@njit(cache=True, nogil=True)
+def steal_pick(S, p, g, seat, victim, steal, goods_only):
+    """The next item a successful raider takes: a trophy (code N_GOODS + t), a hostage
+    (N_GOODS + N_TROPHIES + colour) or a good; -1 if nothing is left."""
+    best = -1
+    best_w = 0
+    if steal == L.STEAL_ANY and not goods_only:
+        for t in range(L.N_TROPHIES):
+            if g[L.G_TROPHY_OWNER + t] == victim and g[L.G_TROPHY_TRAVEL + t] == 0:
+                if 80 > best_w:
+                    best_w = 80
+                    best = L.N_GOODS + t
+    if steal != L.STEAL_ANIMALS and not goods_only:
+        for c in range(L.N_TRIBES):
+            if g[pl(victim) + L.PL_HOSTAGES + c] > 0:
+                w = VP_POINTS * month_turns_left(p, g) // 2 + 20
+                if w > best_w:
+                    best_w = w
+                    best = L.N_GOODS + L.N_TROPHIES + c
+    if steal != L.STEAL_HOSTAGES:
+        for good in range(L.N_GOODS):
+            n = g[pl(victim) + L.PL_GOODS + good] if victim >= 0 else g[L.G_MARKET + good]
+            if n > 0:
+                if steal == L.STEAL_ANIMALS and not S[L.S_GOODS][good, L.GD_ANIMAL]:
+                    continue
+                w = worth(S, p, g, seat, good)
+                if w > best_w:
+                    best_w = w
+                    best = good
+    return best
+
+
+# -- battles ---------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def battle_vp_estimate(S, p, g, seat, target):
+    """Expected VP margin of declaring a Battle on ``target`` (value points): three
+    rounds at the full STRENGTH of both sides, the defender drawing two tokens and the
+    attacker one."""
+    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
+    att = engagement_strength(S, g, seat, men, lmask)
+    dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
+        strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
+    offset10 = 30 * (att - dfn) + 10 - mean_token10(p, g)  # +1 card bonus, net one token
+    if offset10 >= 15:
+        step = min(3, max(1, offset10 // 30))
+        return VP_POINTS * p[L.P_BATTLE_VP + step] + \
+            VP_POINTS * S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_WIN_VP]
+    return -VP_POINTS
+
+
+@njit(cache=True, nogil=True)
+def defender_extra(S, p, g, seat):
+    """Available units a defender adds to the Village spaces (greedy: all of them; each
+    held back costs VP and strength)."""
+    return all_available(S, g, seat, L.BATTLE_UNITS)
+
+
+@njit(cache=True, nogil=True)
+def support_side(S, p, g, rng, seat, policy, att_str, def_str):
+    """Offer Support: 0 none, 1 the attacking faction, 2 the defending one. Greedy joins
+    the stronger faction when it can add 2 or more STRENGTH; random joins at random."""
+    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
+    add = engagement_strength(S, g, seat, men, lmask)
+    if add == 0:
+        return 0
+    if policy == L.POL_RANDOM:
+        return uniform_int(rng, L.ST_POLICY + seat, 3)
+    if add < 2:
+        return 0
+    if att_str >= def_str + 2:
+        return 1
+    if def_str >= att_str + 1:
+        return 2
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def cleanup_equip(S, p, g, seat):
+    """Cleanup: equip leaders from the Village Card, best bonuses first (Fibula, then
+    strength, movement, capacity, battle); nothing is stripped."""
+    b = pl(seat)
+    order = (L.FIBULA, L.SWORD, L.HAMMER, L.HORSE, L.CART, L.SPEAR)
+    for good in order:
+        for k in range(L.MAX_LEADERS):
+            if g[b + L.PL_LEADER + k] < 0:
+                continue
+            slots = leader_slots(S, g, seat, k)
+            for j in range(slots):
+                if g[b + L.PL_GOODS + good] == 0:
+                    break
+                e = b + L.PL_EQUIP + k * L.MAX_SLOTS + j
+                if g[e] < 0 and not (good == L.HORSE and equipped(g, seat, k, L.HORSE) > 0):
+                    g[e] = good
+                    g[b + L.PL_GOODS + good] -= 1
+
+
+@njit(cache=True, nogil=True)
+def pick_grey_leader(S, g):
+    """Promote Tribesman: the strongest grey leader left."""
+    best = -1
+    for i in range(S[L.S_LEADERS].shape[0]):
+        if S[L.S_LEADERS][i, L.LD_TRIBE] == -1 and g[L.G_GREY_TAKEN + i] == 0:
+            if best < 0 or S[L.S_LEADERS][i, L.LD_STR] > S[L.S_LEADERS][best, L.LD_STR]:
+                best = i
+    return best
+
+
+@njit(cache=True, nogil=True)
+def pick_good(S, p, g, seat, mask):
+    """gain_choice: the most worth of the goods in ``mask`` the market still has."""
+    best = -1
+    best_w = -1
+    for good in range(L.N_GOODS):
+        if (mask >> good) & 1 and g[L.G_MARKET + good] > 0:
+            w = worth(S, p, g, seat, good)
+            if w > best_w:
+                best_w = w
+                best = good
+    return best
+
+
+@njit(cache=True, nogil=True)
+def pick_trophy(S, g):
+    """Masterwork: Spear of Gorias first (VP every Cleanup), then table order."""
+    for t in range(L.N_TROPHIES):
+        if g[L.G_TROPHY_OWNER + t] < 0 and S[L.S_TROPHIES][t, 0] == L.TP_CLEANUP_VP:
+            return t
+    for t in range(L.N_TROPHIES):
+        if g[L.G_TROPHY_OWNER + t] < 0:
+            return t
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def pay_pick(S, p, g, seat):
+    """Masterwork payment: the next good to give up (the least worth)."""
+    best = -1
+    best_w = 1 << 30
+    for good in range(L.N_GOODS):
+        if g[pl(seat) + L.PL_GOODS + good] > 0:
+            w = worth(S, p, g, seat, good) - S[L.S_GOODS][good, L.GD_VALUE]
+            if w < best_w:
+                best_w = w
+                best = good
+    return best
+
+
+@njit(cache=True, nogil=True)
+def pick_site(S, p, g, seat, sites, n):
+    """Clan Pact: the free territory cheapest to reach from Portum Itium (trade)."""
+    return sites[0] if n > 0 else -1
+
+
+@njit(cache=True, nogil=True)
+def pick_special(S, g, seat, cards_ok, n):
+    """Learning: the Special card to learn among those playable (the first listed)."""
+    return cards_ok[0] if n > 0 else -1
+
+
+@njit(cache=True, nogil=True)
+def hostage_pick(g, own):
+    """Set-up hostage: the market tribesman of the colour with most left (not own)."""
+    best = -1
+    for c in range(L.N_TRIBES):
+        if c != own and g[L.G_MARKET_MEN + c] > 0:
+            if best < 0 or g[L.G_MARKET_MEN + c] > g[L.G_MARKET_MEN + best]:
+                best = c
+    return best
+
+
+@njit(cache=True, nogil=True)
+def choose(scores, n, rng, seat, policy, pass_score):
+    """The action to play: index into the candidates, or -1 to pass."""
+    if policy == L.POL_RANDOM:
+        k = uniform_int(rng, L.ST_POLICY + seat, n + 1)
+        return k - 1
+    best = -1
+    best_s = pass_score
+    for i in range(n):
+        if scores[i] > best_s:
+            best_s = scores[i]
+            best = i
+    return best
+
+
+@njit(cache=True, nogil=True)
+def battle_card_pick(S, g, cards, n, own_units, opp_units):
+    """The faction's Battle card for a round: the largest STRENGTH lead it gives.
+    ``cards``: candidate card ids; own/opp_units: STRENGTH by class for each side."""
+    best = -1
+    best_v = -(1 << 30)
+    for i in range(n):
+        c = cards[i]
+        row = S[L.S_CARDS][c]
+        mask = row[L.CD_UNITS]
+        v = 0
+        for cl in range(len(L.CLASSES)):
+            if (mask >> cl) & 1:
+                v += own_units[cl] - opp_units[cl]
+        for k in range(row[L.CD_N_OPS]):
+            o = L.CD_OPS + k * L.OP_WIDTH
+            if row[o] == L.OP_BATTLE:
+                v += row[o + 1] - row[o + 3]
+        if v > best_v:
+            best_v = v
+            best = i
+    return best

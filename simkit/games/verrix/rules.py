@@ -1,0 +1,114 @@
+"""Rule knobs of Verrix (rulebook: Setup, How to Play, Action/Reaction/Support).
+
+Each knob holds the value actually played. ``params(rules)`` builds the kernel's
+parameter vector (offsets in ``layout``).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.errors import RulesError
+from simkit.games.base import RulesBase, knob
+
+from . import layout as L
+
+FESTIVAL_TILES = 4
+
+
+def _ints(text: str, name: str, count: int, lo: int, hi: int) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        raise RulesError(f"rule {name!r} must be {count} comma-separated integers, "
+                         f"got {text!r}") from None
+    if len(values) != count or not all(lo <= v <= hi for v in values):
+        raise RulesError(f"rule {name!r} must be {count} comma-separated integers in "
+                         f"{lo}..{hi}, got {text!r}")
+    return values
+
+
+@dataclass(frozen=True)
+class VerrixRules(RulesBase):
+    players: int = knob(5, "tribes in play (seat k plays the k-th tribe of `tribes`)",
+                        range=(2, 5))
+    tribes: str = knob(
+        "blue,orange,purple,green,yellow", "the tribes by seat, comma-separated (seat1 "
+        "first: it takes the Kings' Ring); only the first `players` play")
+    turns: int = knob(12, "turns in the game, Month and Festival (rulebook: 12)",
+                      range=(3, 15))
+    festival_every: int = knob(
+        3, "a Festival Turn every this many turns (rulebook: 3, after every 2 Month "
+        "Turns; turns // festival_every must not exceed the 4 tiles)", range=(2, 6))
+    territory_cost: int = knob(1, "Movement Cost tile A: Provisions per territory entered",
+                               range=(0, 4))
+    sea_cost: int = knob(2, "Movement Cost tile A: Provisions per sea area entered",
+                         range=(0, 6))
+    morrigan_tokens: str = knob(
+        "0,0,1,1,2,2,3", "values of the 7 Mórrígan tokens (reconstruction: the rulebook "
+        "shows 0, 1, 2 and 3)")
+    battle_track_vp: str = knob(
+        "3,6,8,10", "Battle Progression Track VP with the disc 0 (tie), 1, 2 and 3 spaces "
+        "from the centre (rulebook: 3 and 6; 8 and 10 reconstructed)")
+    event_cost: int = knob(3, "Divine Will paid to draw an Event card (rulebook: 3)",
+                           range=(0, 10))
+    start_vp: int = knob(3, "VP disc's starting space (rulebook: 3)", range=(1, 10))
+    first_player_vp: int = knob(1, "VP of the first player at set-up (rulebook: 1)",
+                                range=(0, 5))
+    first_pass_vp: int = knob(1, "VP of the first player to pass each Month Turn "
+                                 "(rulebook: 1)", range=(0, 5))
+    hold_back_vp: int = knob(
+        1, "VP a defender loses per available battle unit it does not deploy (rulebook: 1)",
+        range=(0, 5))
+    benevolence: bool = knob(True, "Purple's Ability Card Benevolence is in play")
+    extra_provisions: int = knob(0, "Provisions every tribe takes on top of its Setup Card",
+                                 range=(0, 10))
+    extra_divine_will: int = knob(
+        0, "Divine Will every tribe takes on top of its Setup Card", range=(0, 6))
+    divine_will_cubes: int = knob(20, "Divine Will cubes in the game (rulebook: 20)",
+                                  range=(10, 60))
+
+    def check(self) -> None:
+        names = self.tribe_names
+        if len(names) != L.N_TRIBES or sorted(names) != sorted(L.TRIBES):
+            raise RulesError(f"rule 'tribes' must list each of {', '.join(L.TRIBES)} once, "
+                             f"got {self.tribes!r}")
+        _ints(self.morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9)
+        _ints(self.battle_track_vp, "battle_track_vp", 4, 0, 30)
+        if self.turns // self.festival_every > FESTIVAL_TILES:
+            raise RulesError(f"turns={self.turns} with festival_every={self.festival_every} "
+                             f"needs {self.turns // self.festival_every} Festival tiles; "
+                             f"there are {FESTIVAL_TILES}")
+
+    @property
+    def tribe_names(self) -> list[str]:
+        return [t.strip() for t in self.tribes.split(",")]
+
+    @property
+    def seat_tribes(self) -> list[str]:
+        return self.tribe_names[:self.players]
+
+
+def params(rules: VerrixRules, n_cards: int, n_events: int, n_nodes: int) -> np.ndarray:
+    p = np.zeros(L.N_PARAMS, dtype=np.int64)
+    p[L.P_PLAYERS] = rules.players
+    for k, t in enumerate(rules.tribe_names):
+        p[L.P_TRIBE + k] = L.TRIBES.index(t)
+    p[L.P_TURNS] = rules.turns
+    p[L.P_FESTIVAL_EVERY] = rules.festival_every
+    p[L.P_MORRIGAN:L.P_MORRIGAN + L.N_TOKENS] = _ints(rules.morrigan_tokens, "", 7, 0, 9)
+    p[L.P_BATTLE_VP:L.P_BATTLE_VP + 4] = _ints(rules.battle_track_vp, "", 4, 0, 30)
+    p[L.P_EVENT_COST] = rules.event_cost
+    p[L.P_START_VP] = rules.start_vp
+    p[L.P_FIRST_PLAYER_VP] = rules.first_player_vp
+    p[L.P_FIRST_PASS_VP] = rules.first_pass_vp
+    p[L.P_HOLD_BACK_VP] = rules.hold_back_vp
+    p[L.P_BENEVOLENCE] = rules.benevolence
+    p[L.P_EXTRA_PROVISIONS] = rules.extra_provisions
+    p[L.P_EXTRA_DW] = rules.extra_divine_will
+    p[L.P_DIVINE_WILL] = rules.divine_will_cubes
+    p[L.P_N_CARDS] = n_cards
+    p[L.P_N_EVENTS] = n_events
+    p[L.P_N_NODES] = n_nodes
+    p[L.P_N_FESTIVALS] = FESTIVAL_TILES
+    return p

@@ -1,0 +1,329 @@
+"""Reading and changing the Verrix state vector: VP, goods, Divine Will, units and
+movement quotes (rulebook: Player Area Setup, Tribesman/Hostage/Leader, Territories, Sea
+Areas and Movement). The rules (``actions``, ``battle``, ``engine``) and the policies
+both build on these; none of them decides anything.
+"""
+
+from numba import njit
+
+from . import layout as L
+
+
+@njit(cache=True, nogil=True)
+def pl(seat):
+    """Offset of a seat's block in the state vector."""
+    return L.N_GLOBALS + seat * L.N_PL
+
+
+@njit(cache=True, nogil=True)
+def add_vp(g, seat, n):
+    """Player Area Setup: Fame may be gained and lost, never below 1 (past 55 the disc
+    wraps with the '55' token: the total is kept, ``vp_display`` shows the track)."""
+    b = pl(seat)
+    before = g[b + L.PL_VP]
+    g[b + L.PL_VP] = max(1, before + n)
+    return g[b + L.PL_VP] - before
+
+
+@njit(cache=True, nogil=True)
+def vp_display(vp):
+    """The track space and the number of '55' tokens under the disc."""
+    return (vp - 1) % 55 + 1, (vp - 1) // 55
+
+
+@njit(cache=True, nogil=True)
+def gain_goods(g, seat, good, n):
+    """Take up to n of a good from the market to the Village Card (goods are finite)."""
+    k = min(n, g[L.G_MARKET + good])
+    g[L.G_MARKET + good] -= k
+    g[pl(seat) + L.PL_GOODS + good] += k
+    return k
+
+
+@njit(cache=True, nogil=True)
+def lose_goods(g, seat, good, n):
+    """Return up to n of a good from the Village Card to the market."""
+    k = min(n, g[pl(seat) + L.PL_GOODS + good])
+    g[pl(seat) + L.PL_GOODS + good] -= k
+    g[L.G_MARKET + good] += k
+    return k
+
+
+@njit(cache=True, nogil=True)
+def gain_dw(g, seat, n):
+    """Divine Will from the Common Pool (finite: only what the pool holds)."""
+    k = min(n, g[L.G_POOL_DW])
+    g[L.G_POOL_DW] -= k
+    g[pl(seat) + L.PL_DW] += k
+    return k
+
+
+@njit(cache=True, nogil=True)
+def pay_dw(g, seat, n):
+    b = pl(seat)
+    if g[b + L.PL_DW] < n:
+        return False
+    g[b + L.PL_DW] -= n
+    g[L.G_POOL_DW] += n
+    return True
+
+
+@njit(cache=True, nogil=True)
+def equipped(g, seat, k, good):
+    """Goods of a type equipped on the seat's leader k."""
+    b = pl(seat)
+    n = 0
+    for j in range(L.MAX_SLOTS):
+        if g[b + L.PL_EQUIP + k * L.MAX_SLOTS + j] == good:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def leader_bonus(S, g, seat, k, bonus):
+    """How many goods giving ``bonus`` the seat's leader k carries."""
+    b = pl(seat)
+    n = 0
+    for j in range(L.MAX_SLOTS):
+        good = g[b + L.PL_EQUIP + k * L.MAX_SLOTS + j]
+        if good >= 0 and S[L.S_GOODS][good, L.GD_BONUS] == bonus:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def leader_slots(S, g, seat, k):
+    leader = g[pl(seat) + L.PL_LEADER + k]
+    tribe = g[pl(seat) + L.PL_TRIBE]
+    return S[L.S_LEADERS][leader, L.LD_SLOTS] + S[L.S_TRIBES][tribe, L.TR_EXTRA_SLOT]
+
+
+@njit(cache=True, nogil=True)
+def leader_strength(S, g, seat, k):
+    """A leader's STRENGTH: its card's value, +1 per strength good equipped."""
+    leader = g[pl(seat) + L.PL_LEADER + k]
+    return S[L.S_LEADERS][leader, L.LD_STR] + leader_bonus(S, g, seat, k, L.BONUS_STR)
+
+
+@njit(cache=True, nogil=True)
+def leader_class(S, g, seat, k):
+    return S[L.S_LEADERS][g[pl(seat) + L.PL_LEADER + k], L.LD_CLASS]
+
+
+@njit(cache=True, nogil=True)
+def leader_at(g, seat, k):
+    return g[pl(seat) + L.PL_LEADER_AT + k]
+
+
+@njit(cache=True, nogil=True)
+def eligible(S, g, seat, k, mask):
+    """Can the seat's leader k take part in an action open to the classes ``mask``?"""
+    return g[pl(seat) + L.PL_LEADER + k] >= 0 and (mask >> leader_class(S, g, seat, k)) & 1
+
+
+@njit(cache=True, nogil=True)
+def strength_at(S, g, seat, mask, where):
+    """Total STRENGTH of the seat's units of classes ``mask`` that are ``where``
+    (AT_AVAILABLE, AT_VILLAGE or AT_TRAVEL)."""
+    b = pl(seat)
+    total = 0
+    if mask & 1:
+        if where == L.AT_AVAILABLE:
+            total += g[b + L.PL_MEN]
+        elif where == L.AT_VILLAGE:
+            total += g[b + L.PL_MEN_VILLAGE]
+        else:
+            total += g[b + L.PL_MEN_TRAVEL]
+    for k in range(L.MAX_LEADERS):
+        if eligible(S, g, seat, k, mask) and leader_at(g, seat, k) == where:
+            total += leader_strength(S, g, seat, k)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def units_at(S, g, seat, mask, where):
+    """Number of the seat's units of classes ``mask`` that are ``where``."""
+    b = pl(seat)
+    n = 0
+    if mask & 1:
+        if where == L.AT_AVAILABLE:
+            n += g[b + L.PL_MEN]
+        elif where == L.AT_VILLAGE:
+            n += g[b + L.PL_MEN_VILLAGE]
+        else:
+            n += g[b + L.PL_MEN_TRAVEL]
+    for k in range(L.MAX_LEADERS):
+        if eligible(S, g, seat, k, mask) and leader_at(g, seat, k) == where:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def engagement_strength(S, g, seat, men, lmask):
+    s = men
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            s += leader_strength(S, g, seat, k)
+    return s
+
+
+@njit(cache=True, nogil=True)
+def engagement_capacity(S, g, seat, men, lmask):
+    """Transport capacity: one per unit, +1 per capacity good on an engaged leader."""
+    c = men
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            c += 1 + leader_bonus(S, g, seat, k, L.BONUS_CAPACITY)
+    return c
+
+
+@njit(cache=True, nogil=True)
+def engagement_horses(S, g, seat, lmask):
+    """Movement Cost reduction: -1 per engaged leader carrying a movement good."""
+    h = 0
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            h += leader_bonus(S, g, seat, k, L.BONUS_MOVE)
+    return h
+
+
+@njit(cache=True, nogil=True)
+def engage(g, seat, men, lmask, where):
+    """Engage available units: on the Village Card (AT_VILLAGE) or the Travel Card."""
+    b = pl(seat)
+    g[b + L.PL_MEN] -= men
+    if where == L.AT_VILLAGE:
+        g[b + L.PL_MEN_VILLAGE] += men
+    else:
+        g[b + L.PL_MEN_TRAVEL] += men
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            g[b + L.PL_LEADER_AT + k] = where
+
+
+@njit(cache=True, nogil=True)
+def harbour(S, p):
+    """Portum Itium's node."""
+    for v in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][v, 0] == L.NODE_HARBOUR:
+            return v
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def route(S, p, g, seat, dest):
+    """Territories, Sea Areas and Movement: the cheapest trip to ``dest`` from the seat's
+    nearest village token on the current tile; returns (cost, start node)."""
+    tile = g[L.G_TILE]
+    best = 1 << 30
+    start = -1
+    for v in range(p[L.P_N_NODES]):
+        if g[L.G_VILLAGE + v] == seat:
+            c = S[L.S_COST][tile * L.MAX_NODES + v, dest]
+            if c < best:
+                best = c
+                start = v
+    return best, start
+
+
+@njit(cache=True, nogil=True)
+def tribute_count(S, p, g, seat, start, dest):
+    """Opponent village tokens in the territories crossed (start and destination not)."""
+    tile = g[L.G_TILE]
+    n = 0
+    v = S[L.S_NEXT][tile * L.MAX_NODES + start, dest]
+    while v != dest and v >= 0:
+        owner = g[L.G_VILLAGE + v]
+        if owner >= 0 and owner != seat:
+            n += 1
+        v = S[L.S_NEXT][tile * L.MAX_NODES + v, dest]
+    return n
+
+
+@njit(cache=True, nogil=True)
+def move_price(S, p, g, seat, dest, reduction):
+    """Provisions a trip costs after bonuses; the tribute is owed even if the bonuses
+    make the trip free. Returns (price, start)."""
+    cost, start = route(S, p, g, seat, dest)
+    if start < 0:
+        return 1 << 30, start
+    if g[pl(seat) + L.PL_FREE_MOVE]:
+        cost = 0
+    price = max(cost - reduction, tribute_count(S, p, g, seat, start, dest))
+    return price, start
+
+
+@njit(cache=True, nogil=True)
+def nearest_village(S, p, g, seat, target):
+    """The ``target`` seat's village token cheapest for ``seat`` to reach."""
+    best = 1 << 30
+    node = -1
+    for v in range(p[L.P_N_NODES]):
+        if g[L.G_VILLAGE + v] == target:
+            c = route(S, p, g, seat, v)[0]
+            if c < best:
+                best = c
+                node = v
+    return node
+
+
+@njit(cache=True, nogil=True)
+def held(g, seat, good):
+    """Goods of a type on the Village Card and on the seat's Leader Cards."""
+    n = g[pl(seat) + L.PL_GOODS + good]
+    for k in range(L.MAX_LEADERS):
+        n += equipped(g, seat, k, good)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def goods_types(g, seat):
+    n = 0
+    for good in range(L.N_GOODS):
+        if held(g, seat, good) > 0:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def animals(S, g, seat):
+    n = 0
+    for good in range(L.N_GOODS):
+        if S[L.S_GOODS][good, L.GD_ANIMAL]:
+            n += held(g, seat, good)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def trophies(g, seat):
+    n = 0
+    for t in range(L.N_TROPHIES):
+        if g[L.G_TROPHY_OWNER + t] == seat:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def trophy_holder(S, g, power):
+    """The seat holding the trophy with ``power`` on its Village Card, or -1."""
+    for t in range(L.N_TROPHIES):
+        if S[L.S_TROPHIES][t, 0] == power and g[L.G_TROPHY_TRAVEL + t] == 0:
+            return g[L.G_TROPHY_OWNER + t]
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def hostages(g, seat):
+    n = 0
+    for c in range(L.N_TRIBES):
+        n += g[pl(seat) + L.PL_HOSTAGES + c]
+    return n
+
+
+@njit(cache=True, nogil=True)
+def village_value(S, g, seat):
+    """Value of the goods on the seat's Village Card."""
+    v = 0
+    for good in range(L.N_GOODS):
+        v += g[pl(seat) + L.PL_GOODS + good] * S[L.S_GOODS][good, L.GD_VALUE]
+    return v
