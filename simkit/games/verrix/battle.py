@@ -12,7 +12,7 @@ from simkit.eventlog import log_event
 from . import layout as L
 from . import policies as PO
 from .actions import morrigan_draw, pay_movement, travel_reduction, vp
-from .events import EV_BATTLE, EV_DISC, EV_ENGAGE, EV_ROUND, EV_SUPPORT
+from .events import EV_BATTLE, EV_DISC, EV_ENGAGE, EV_HELD_BACK, EV_ROUND, EV_SUPPORT
 from .state import (
     engage,
     engagement_strength,
@@ -218,6 +218,7 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     g[pl(defender) + L.PL_N_DEFEND] += 1
     dest = nearest_village(S, p, g, attacker, defender)
     m, lm = PO.all_available(S, g, attacker, L.BATTLE_UNITS)
+    log_event(log, EV_BATTLE, attacker, defender, 0)
     pay_movement(S, p, g, attacker, dest, travel_reduction(S, g, attacker, -1, lm), log)
     engage(g, attacker, m, lm, L.AT_TRAVEL)
     side[attacker] = ATTACK
@@ -240,8 +241,8 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     side[defender] = DEFEND
     men[defender] = dm + xm
     lmask[defender] = dl | xl
-    log_event(log, EV_BATTLE, attacker, defender, held_back)
     log_event(log, EV_ENGAGE, m, lm, engagement_strength(S, g, attacker, m, lm))
+    log_event(log, EV_HELD_BACK, defender, held_back)
     if held_back > 0:
         g[b + L.PL_BATTLE_VP] += vp(g, defender, -held_back * p[L.P_HOLD_BACK_VP], log)
     deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest, log)

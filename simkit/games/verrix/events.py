@@ -35,9 +35,11 @@ EV_DW = EVENTS.add("divine_will", "a = seat, b = n",
 EV_VP = EVENTS.add("vp", "a = seat, b = VP change, c = total",
                    lambda x, a, b, c: f"    {x.seat[a]} {'+' if b >= 0 else ''}{b} VP "
                    f"(now {c})" if b else None)
-EV_LEARN = EVENTS.add("learn", "a = seat, b = card", lambda x, a, b, c: f"    {x.seat[a]} learns {x.card[b]}")
+EV_LEARN = EVENTS.add("learn", "a = seat, b = card",
+                      lambda x, a, b, c: f"    {x.seat[a]} learns {x.card[b]}")
 EV_PROMOTE = EVENTS.add("promote", "a = seat, b = leader",
-                        lambda x, a, b, c: f"    {x.seat[a]} promotes a tribesman: {x.leader[b]} joins")
+                        lambda x, a, b, c: f"    {x.seat[a]} promotes a tribesman: "
+                        f"{x.leader[b]} joins")
 EV_TRADE = EVENTS.add("trade", "a = seat, b = goods sold, c = goods bought",
                       "    trade: {b} goods sold, {c} bought")
 EV_RAID = EVENTS.add("raid", "a = attack STRENGTH, b = defence before the token, c = token",
@@ -49,9 +51,11 @@ EV_VILLAGE = EVENTS.add("village", "a = seat, b = node",
                         lambda x, a, b, c: f"    {x.seat[a]} founds a village in {x.node[b]}")
 EV_TROPHY = EVENTS.add("trophy", "a = seat, b = trophy",
                        lambda x, a, b, c: f"    {x.seat[a]} takes the trophy {x.trophy[b]}")
-EV_BATTLE = EVENTS.add("battle", "a = attacker, b = defender, c = held back",
-                       lambda x, a, b, c: f"  {x.seat[a]} declares a Battle on {x.seat[b]}"
-                       + (f" ({c} units held back)" if c else ""))
+EV_BATTLE = EVENTS.add("battle", "a = attacker, b = defender",
+                       lambda x, a, b, c: f"  {x.seat[a]} declares a Battle on {x.seat[b]}")
+EV_HELD_BACK = EVENTS.add("held_back", "a = defender, b = units held back",
+                          lambda x, a, b, c: f"    {x.seat[a]} deploys every unit it can"
+                          if b == 0 else f"    {x.seat[a]} holds back {b} units")
 EV_SUPPORT = EVENTS.add("support", "a = seat, b = side (1 attacker, 2 defender), c = STR",
                         lambda x, a, b, c: f"    {x.seat[a]} supports the "
                         + ("attackers" if b == 1 else "defenders") + f" with STRENGTH {c}")

@@ -395,20 +395,34 @@ def steal_pick(S, p, g, seat, victim, steal, goods_only):
 
 # -- battles ---------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
+def battle_disc_estimate(p, g, att, dfn):
+    """Where the battle disc should end, in tenths of a space: three rounds at the
+    factions' full STRENGTH, the attacker's two cards at +1, the defender drawing two
+    tokens and the attacker one."""
+    return 30 * (att - dfn) + 10 - mean_token10(p, g)
+
+
+@njit(cache=True, nogil=True)
+def faction_vp(S, p, g, seat, disc10, side):
+    """VP the seat expects from a Battle whose disc ends near ``disc10`` (tenths, +
+    toward the attacker) if it fights on ``side`` (1 attacker, 2 defender)."""
+    d = disc10 if side == 1 else -disc10
+    if d < 10:
+        return -p[L.P_BATTLE_VP + 1] if d < -5 else p[L.P_BATTLE_VP] // 2
+    step = min(L.BATTLE_REACH, (d + 5) // 10)
+    return p[L.P_BATTLE_VP + step] + S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_WIN_VP]
+
+
+@njit(cache=True, nogil=True)
 def battle_vp_estimate(S, p, g, seat, target):
-    """Expected VP margin of declaring a Battle on ``target`` (value points): three
-    rounds at the full STRENGTH of both sides, the defender drawing two tokens and the
-    attacker one."""
+    """What declaring a Battle on ``target`` is worth (value points): the VP of the
+    expected disc, less what the units could have done."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     att = engagement_strength(S, g, seat, men, lmask)
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
         strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
-    offset10 = 30 * (att - dfn) + 10 - mean_token10(p, g)  # +1 card bonus, net one token
-    if offset10 >= 15:
-        step = min(3, max(1, offset10 // 30))
-        return VP_POINTS * p[L.P_BATTLE_VP + step] + \
-            VP_POINTS * S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_WIN_VP]
-    return -VP_POINTS
+    v = faction_vp(S, p, g, seat, battle_disc_estimate(p, g, att, dfn), 1)
+    return VP_POINTS * v - 4 * att
 
 
 @njit(cache=True, nogil=True)
@@ -421,20 +435,24 @@ def defender_extra(S, p, g, seat):
 @njit(cache=True, nogil=True)
 def support_side(S, p, g, rng, seat, policy, att_str, def_str):
     """Offer Support: 0 none, 1 the attacking faction, 2 the defending one. Greedy joins
-    the stronger faction when it can add 2 or more STRENGTH; random joins at random."""
+    the faction where its units earn the most expected VP (the track pays most for a
+    narrow win); random joins at random."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     add = engagement_strength(S, g, seat, men, lmask)
     if add == 0:
         return 0
     if policy == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, 3)
-    if add < 2:
-        return 0
-    if att_str >= def_str + 2:
-        return 1
-    if def_str >= att_str + 1:
-        return 2
-    return 0
+    best = 0
+    best_v = 4 * add + VP_POINTS
+    for side in range(1, 3):
+        a = att_str + (add if side == 1 else 0)
+        d = def_str + (add if side == 2 else 0)
+        v = VP_POINTS * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, a, d), side)
+        if v > best_v:
+            best_v = v
+            best = side
+    return best
 
 
 @njit(cache=True, nogil=True)

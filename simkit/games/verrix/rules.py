@@ -48,8 +48,9 @@ class VerrixRules(RulesBase):
         "0,0,1,1,2,2,3", "values of the 7 Mórrígan tokens (reconstruction: the rulebook "
         "shows 0, 1, 2 and 3)")
     battle_track_vp: str = knob(
-        "3,6,8,10", "Battle Progression Track VP with the disc 0 (tie), 1, 2 and 3 spaces "
-        "from the centre (rulebook: 3 and 6; 8 and 10 reconstructed)")
+        "3,6,5,4", "Battle Progression Track VP with the disc 0 (tie), 1, 2 and 3 spaces "
+        "from the centre (rulebook: 3 and 6; 5 and 4 reconstructed so that, as the "
+        "rulebook says, winning against strong opponents pays more)")
     event_cost: int = knob(3, "Divine Will paid to draw an Event card (rulebook: 3)",
                            range=(0, 10))
     start_vp: int = knob(3, "VP disc's starting space (rulebook: 3)", range=(1, 10))
