@@ -28,21 +28,36 @@ from .state import (
 
 MIN_UNITS = 4  # units needed to declare a Battle
 
+
+@njit(cache=True, nogil=True)
+def min_units(S, g, seat):
+    """Units needed to declare a Battle: 4, or the tribe's Ability Card's number."""
+    n = S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_UNITS]
+    return n if n > 0 else MIN_UNITS
+
+
+@njit(cache=True, nogil=True)
+def march_reduction(S, g, seat, lmask):
+    """Movement Cost bonuses of a Battle declaration: Horses, or all of it (Blue)."""
+    if S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_FREE_MARCH]:
+        return 1 << 20
+    return travel_reduction(S, g, seat, -1, lmask)
+
 # faction slots: units[seat] = (tribesmen, leader mask) on the Battle Board
 NO_SIDE, ATTACK, DEFEND = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
 def can_declare(S, p, g, seat, target):
-    """A Battle needs at least 4 available tribesmen, warriors and mystics, and the
+    """A Battle needs at least 4 available tribesmen, warriors and mystics (Blue: 3), and the
     Provisions for the trip to the target's village."""
     if target == seat or target < 0:
         return False
-    if units_at(S, g, seat, L.BATTLE_UNITS, L.AT_AVAILABLE) < MIN_UNITS:
+    if units_at(S, g, seat, L.BATTLE_UNITS, L.AT_AVAILABLE) < min_units(S, g, seat):
         return False
     men, lmask = PO.all_available(S, g, seat, L.BATTLE_UNITS)
     dest = nearest_village(S, p, g, seat, target)
-    price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, -1, lmask))
+    price, _ = move_price(S, p, g, seat, dest, march_reduction(S, g, seat, lmask))
     return price <= g[pl(seat) + L.PL_GOODS + L.PROVISIONS]
 
 
@@ -195,8 +210,7 @@ def battle_outcome(S, p, g, side, disc, log):
         if disc == 0:
             gain = p[L.P_BATTLE_VP]
         elif won:
-            gain = p[L.P_BATTLE_VP + step] + \
-                S[L.S_TRIBES][g[pl(s) + L.PL_TRIBE], L.TR_BATTLE_WIN_VP]
+            gain = p[L.P_BATTLE_VP + step]
             g[pl(s) + L.PL_N_BATTLE_WON] += 1
         if gain:
             g[pl(s) + L.PL_BATTLE_VP] += vp(g, s, gain, log)
@@ -219,7 +233,7 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     dest = nearest_village(S, p, g, attacker, defender)
     m, lm = PO.all_available(S, g, attacker, L.BATTLE_UNITS)
     log_event(log, EV_BATTLE, attacker, defender, 0)
-    pay_movement(S, p, g, attacker, dest, travel_reduction(S, g, attacker, -1, lm), log)
+    pay_movement(S, p, g, attacker, dest, march_reduction(S, g, attacker, lm), log)
     engage(g, attacker, m, lm, L.AT_TRAVEL)
     side[attacker] = ATTACK
     men[attacker] = m

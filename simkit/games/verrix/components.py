@@ -243,7 +243,7 @@ def load_tribes(path: Path, node_names):
         for k, t in enumerate(terr):
             tr[i, L.TR_TERRITORIES + k] = node_names.index(t)
         for k, key in enumerate(L.ABILITY_KEYS):
-            tr[i, L.TR_BATTLE_WIN_VP + k] = f.number(r, key, entry, 0, 5, 0)
+            tr[i, L.TR_BATTLE_UNITS + k] = f.number(r, key, entry, 0, 5, 0)
     trophies = f.tables("trophy")
     tp = np.zeros((len(trophies), 1), dtype=np.int64)
     names = []

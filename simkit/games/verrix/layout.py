@@ -77,7 +77,8 @@ TR_DW = _TR("divine_will")
 TR_GOODS = _TR("goods", N_GOODS)
 TR_HOSTAGE = _TR("hostage")
 TR_TERRITORIES = _TR("territories", 3)
-TR_BATTLE_WIN_VP = _TR("battle_win_vp")
+TR_BATTLE_UNITS = _TR("battle_units")
+TR_BATTLE_FREE_MARCH = _TR("battle_free_march")
 TR_RAID_STR = _TR("raid_strength")
 TR_RAID_CAPACITY = _TR("raid_capacity")
 TR_REDRAW = _TR("redraw_event")
@@ -86,7 +87,8 @@ TR_TRADE_DISCOUNT = _TR("trade_discount")
 TR_EXTRA_SLOT = _TR("extra_slot")
 TR_CLEANUP_VP_EQUIPPED = _TR("cleanup_vp_equipped")
 N_TR = _TR.size
-ABILITY_KEYS = ("battle_win_vp", "raid_strength", "raid_capacity", "redraw_event",
+ABILITY_KEYS = ("battle_units", "battle_free_march", "raid_strength", "raid_capacity",
+                "redraw_event",
                 "trade_capacity", "trade_discount", "extra_slot", "cleanup_vp_equipped")
 
 _LD = Fields("leader row")

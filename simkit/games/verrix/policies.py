@@ -410,7 +410,7 @@ def faction_vp(S, p, g, seat, disc10, side):
     if d < 10:
         return -p[L.P_BATTLE_VP + 1] if d < -5 else p[L.P_BATTLE_VP] // 2
     step = min(L.BATTLE_REACH, (d + 5) // 10)
-    return p[L.P_BATTLE_VP + step] + S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_WIN_VP]
+    return p[L.P_BATTLE_VP + step]
 
 
 @njit(cache=True, nogil=True)
