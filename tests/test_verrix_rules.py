@@ -1,0 +1,520 @@
+"""Verrix's rules, one test each, and the rulebook's worked examples (digest 4.A) as
+scenarios: set up the example's state, script the Mórrígan tokens, run the step, check
+the rulebook's numbers."""
+
+import numpy as np
+import pytest
+
+from simkit.errors import RulesError
+from simkit.games.verrix import _static
+from simkit.games.verrix import actions as A
+from simkit.games.verrix import battle as B
+from simkit.games.verrix import engine as E
+from simkit.games.verrix import layout as L
+from simkit.games.verrix import state as ST
+from simkit.games.verrix.rules import VerrixRules, params
+from simkit.rng import game_streams
+
+from loaded_dice import loaded
+
+NOLOG = np.zeros((0, 4), dtype=np.int64)
+BLUE, ORANGE, PURPLE, GREEN, YELLOW = range(5)  # seats of the standard tribes order
+
+
+class Game:
+    """A freshly set-up standard game (seat k plays the k-th tribe) to edit."""
+
+    def __init__(self, **rules):
+        r = VerrixRules(**rules)
+        self.comp, self.S = _static(r.territory_cost, r.sea_cost)
+        self.p = params(r, len(self.comp.card_titles), len(self.comp.event_titles),
+                        len(self.comp.node_names))
+        self.g = np.zeros(L.N_STATE, dtype=np.int64)
+        self.rng = game_streams(np.uint64(0), 0, L.N_STREAMS)
+        E.setup(self.S, self.p, self.g, self.rng, NOLOG)
+
+    def b(self, seat):
+        return L.N_GLOBALS + seat * L.N_PL
+
+    def __getitem__(self, key):
+        seat, field = key
+        return self.g[self.b(seat) + field]
+
+    def __setitem__(self, key, value):
+        seat, field = key
+        self.g[self.b(seat) + field] = value
+
+    def node(self, name):
+        return self.comp.node_names.index(name)
+
+    def card(self, title):
+        return self.comp.card_titles.index(title)
+
+    def villages(self, **where):
+        """Only these village tokens on the map: tribe seat -> territory."""
+        self.g[L.G_VILLAGE:L.G_VILLAGE + L.MAX_NODES] = -1
+        for seat in range(5):
+            self[seat, L.PL_VILLAGES] = 0
+        for seat, name in where.items():
+            s = {"blue": 0, "orange": 1, "purple": 2, "green": 3, "yellow": 4}[seat]
+            self.g[L.G_VILLAGE + self.node(name)] = s
+            self[s, L.PL_VILLAGES] += 1
+
+    def goods(self, seat, **goods):
+        for name, n in goods.items():
+            k = L.GOODS.index(name)
+            self.g[L.G_MARKET + k] += self[seat, L.PL_GOODS + k] - n
+            self[seat, L.PL_GOODS + k] = n
+
+    def leader(self, seat, k, name, equip=()):
+        self[seat, L.PL_LEADER + k] = self.comp.leader_names.index(name)
+        self[seat, L.PL_LEADER_AT + k] = L.AT_AVAILABLE
+        for j in range(L.MAX_SLOTS):
+            good = L.GOODS.index(equip[j]) if j < len(equip) else -1
+            self[seat, L.PL_EQUIP + k * L.MAX_SLOTS + j] = good
+
+    def strength(self, seat, men, lmask):
+        return ST.engagement_strength(self.S, self.g, seat, men, lmask)
+
+
+def streams_with_tokens(p, g, draws):
+    """Streams whose Mórrígan draws (kept out of the bag, no Divine Will) give the token
+    values ``draws`` in order."""
+    for i in range(20000):
+        rng = game_streams(np.uint64(7), i, L.N_STREAMS)
+        g2 = g.copy()
+        got = []
+        for _ in draws:
+            got.append(A.morrigan_draw(p, g2, rng, 0, 99, True))
+        if got == list(draws):
+            return game_streams(np.uint64(7), i, L.N_STREAMS)
+    raise AssertionError(f"no stream draws {draws}")
+
+
+# -- set-up ----------------------------------------------------------------------------------
+def test_setup():
+    x = Game()
+    for s in range(5):
+        assert x[s, L.PL_MEN] == 5 and x[s, L.PL_VILLAGES] == 1
+        assert x[s, L.PL_VP] == 3 + (1 if s == 0 else 0)  # first player +1 VP
+    # two tribesmen per tribe start in the market; Orange and Yellow took a hostage
+    assert x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5].sum() == 10 - 2
+    assert ST.hostages(x.g, ORANGE) == 1 and x[ORANGE, L.PL_HOSTAGES + L.ORANGE] == 0
+    assert ST.hostages(x.g, YELLOW) == 1 and x[YELLOW, L.PL_HOSTAGES + L.YELLOW] == 0
+    # each village on one of its Setup Card's territories, one per territory
+    owners = x.g[L.G_VILLAGE:L.G_VILLAGE + L.MAX_NODES]
+    assert sorted(owners[owners >= 0]) == [0, 1, 2, 3, 4]
+    total_dw = sum(x[s, L.PL_DW] for s in range(5)) + x.g[L.G_POOL_DW]
+    assert total_dw == 20
+
+
+def test_vp_floor_and_wrap():
+    x = Game()
+    ST.add_vp(x.g, BLUE, -100)
+    assert x[BLUE, L.PL_VP] == 1  # never below 1
+    assert ST.vp_display(56) == (1, 1)  # past 55: 1 again, with the '55' token
+    assert ST.vp_display(55) == (55, 0)
+
+
+# -- Example 3: the playing order -------------------------------------------------------------
+def test_example3_first_pass():
+    x = Game()
+    x.g[L.G_ORDER:L.G_ORDER + 5] = [BLUE, PURPLE, GREEN, ORANGE, YELLOW]
+    vp = x[GREEN, L.PL_VP]
+    E.pass_turn(x.p, x.g, GREEN, NOLOG)
+    assert x[GREEN, L.PL_VP] == vp + 1
+    E.pass_turn(x.p, x.g, BLUE, NOLOG)
+    assert list(x.g[L.G_NEXT_ORDER:L.G_NEXT_ORDER + 2]) == [GREEN, BLUE]
+    assert x[BLUE, L.PL_VP] == 4  # only the first passer gains
+
+
+# -- Example 4: Cooking with the Cauldron of Murias -------------------------------------------
+def test_example4_cooking_with_cauldron():
+    x = Game()
+    cauldron = [i for i in range(4) if x.S[L.S_TROPHIES][i, 0] == L.TP_COOKING][0]
+    x.g[L.G_TROPHY_OWNER + cauldron] = YELLOW
+    x.goods(YELLOW, Provisions=0)
+    for s in (BLUE, ORANGE, PURPLE):
+        x.goods(s, Provisions=1)
+    x.goods(GREEN, Provisions=4)  # the Village holding most Provisions
+    A.play_card(x.S, x.p, x.g, x.rng, YELLOW, x.card("Cooking"), -1, 0, NOLOG)
+    assert x[YELLOW, L.PL_MEN_VILLAGE] == 2  # 2 tribesmen engaged: STRENGTH 2 = cost
+    assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == 3 + 1
+    assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == 3
+    assert x[YELLOW, L.PL_CARD + x.card("Cooking")] == L.CARD_DISCARD
+
+
+# -- Example 5: Learning ------------------------------------------------------------------------
+def test_example5_learning_consecrated_ground():
+    x = Game()
+    cg = x.card("Consecrated Ground")
+    for c in range(len(x.comp.card_titles)):
+        if x[PURPLE, L.PL_CARD + c] == L.CARD_UNLEARNED and c != cg:
+            x[PURPLE, L.PL_CARD + c] = L.CARD_HAND
+    x[PURPLE, L.PL_MEN] = 0  # Lindsay (STR 3) alone
+    vp = x[PURPLE, L.PL_VP]
+    A.play_card(x.S, x.p, x.g, x.rng, PURPLE, x.card("Learning"), -1, 0, NOLOG)
+    assert x[PURPLE, L.PL_CARD + cg] == L.CARD_HAND  # usable this Month Turn
+    assert x[PURPLE, L.PL_LEADER_AT] == L.AT_VILLAGE
+    assert x[PURPLE, L.PL_VP] == vp + 1
+    # the last Special learned: Learning goes to the box
+    assert x[PURPLE, L.PL_CARD + x.card("Learning")] == L.CARD_BOXED
+
+
+# -- Example 6: Promote Tribesman -----------------------------------------------------------
+def test_example6_promote():
+    x = Game()
+    market = x.g[L.G_MARKET_MEN + L.BLUE]
+    A.play_card(x.S, x.p, x.g, x.rng, BLUE, x.card("Promote Tribesman"), -1, 0, NOLOG)
+    assert x.g[L.G_MARKET_MEN + L.BLUE] == market + 1
+    assert x[BLUE, L.PL_MEN] + x[BLUE, L.PL_MEN_VILLAGE] == 4
+    assert x.comp.leader_names[x[BLUE, L.PL_LEADER + 1]] == "Ambigath"
+    assert x[BLUE, L.PL_LEADER_AT + 1] == L.AT_AVAILABLE  # available this Month Turn
+    assert x[BLUE, L.PL_CARD + x.card("Promote Tribesman")] == L.CARD_BOXED
+    assert x.g[L.G_GREY_MEEPLES] == 4
+
+
+# -- Examples 7 and 11: capacities -----------------------------------------------------------
+def test_examples7_11_capacity():
+    x = Game()
+    assert ST.engagement_capacity(x.S, x.g, GREEN, 2, 1) == 3
+    assert ST.engagement_capacity(x.S, x.g, BLUE, 4, 1) == 5
+    x.leader(BLUE, 0, "Niamh", ("Cart",))
+    assert ST.engagement_capacity(x.S, x.g, BLUE, 4, 1) == 6  # a capacity good
+
+
+# -- Example 9: Celebration (movement, no tribute at the destination, +1 VP) ------------------
+def test_example9_celebration():
+    x = Game()
+    x.villages(green="Iceni", yellow="Atrebates")
+    x.goods(GREEN, Provisions=5, Horse=1, Belladonna=3)
+    x.goods(YELLOW, Spear=1, Belladonna=2, Sword=1)
+    x[GREEN, L.PL_MEN] = 1
+    before = x.g[L.G_MARKET + L.PROVISIONS]
+    price, _ = ST.move_price(x.S, x.p, x.g, GREEN, x.node("Atrebates"), 0)
+    assert price == 2
+    value = [sum(x[s, L.PL_GOODS + k] * x.comp.goods[k, L.GD_VALUE] for k in range(9))
+             for s in (GREEN, YELLOW)]
+    vp = x[GREEN, L.PL_VP]
+    A.play_card(x.S, x.p, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, 0, NOLOG)
+    assert x[GREEN, L.PL_LEADER_AT] == L.AT_TRAVEL  # Murchad 2 + 1 tribesman = 3 = cost
+    assert x[GREEN, L.PL_MEN_TRAVEL] == 1
+    # Green's trade discount (its Ability Card) makes the trip 1 Provisions: 2 - 1
+    assert x.g[L.G_MARKET + L.PROVISIONS] == before + 1
+    bought = sum(x[GREEN, L.PL_TRAVEL_GOODS + k] for k in range(9))
+    assert bought > 0 and x[GREEN, L.PL_VP] == vp + 1
+    sold_value = value[0] - 1 - sum(x[GREEN, L.PL_GOODS + k] * x.comp.goods[k, L.GD_VALUE]
+                                    for k in range(9))
+    bought_value = sum(x[GREEN, L.PL_TRAVEL_GOODS + k] * x.comp.goods[k, L.GD_VALUE]
+                       for k in range(9))
+    assert sold_value >= bought_value  # no change
+
+
+# -- Example 10: Clan Pact ---------------------------------------------------------------------
+def test_example10_clan_pact():
+    x = Game()
+    x.villages(yellow="Atrebates", blue="Dobunni", orange="Catuvellauni", purple="Belgae")
+    x.leader(YELLOW, 0, "Ygerna", ("Hammer",))
+    x[YELLOW, L.PL_MEN] = 1
+    x[YELLOW, L.PL_CARD + x.card("Clan Pact")] = L.CARD_HAND
+    x.goods(YELLOW, Provisions=3)
+    assert x.strength(YELLOW, 1, 1) == 4  # Ygerna 3 with the Hammer + 1
+    market_men = x.g[L.G_MARKET_MEN + L.YELLOW]
+    A.play_card(x.S, x.p, x.g, x.rng, YELLOW, x.card("Clan Pact"), -1, 0, NOLOG)
+    assert x.g[L.G_VILLAGE + x.node("Cantiaci")] == YELLOW
+    assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == 2  # 1 Provisions to Cantiaci
+    assert x.g[L.G_MARKET_MEN + L.YELLOW] == market_men - 1
+    assert x[YELLOW, L.PL_TRAVEL_HOSTAGES + L.YELLOW] == 1
+    E.cleanup(x.S, x.p, x.g, NOLOG)
+    assert x[YELLOW, L.PL_MEN] == 1 + 1  # the engaged one back, the rescued one joins
+
+
+def test_clan_pact_needs_a_free_adjacent_territory():
+    x = Game()
+    x.villages(yellow="Dumnonii", blue="Durotriges")
+    x[YELLOW, L.PL_CARD + x.card("Clan Pact")] = L.CARD_HAND
+    men, _ = A.legal_engagement(x.S, x.p, x.g, YELLOW, x.card("Clan Pact"), -1, 0)
+    assert men == -1
+
+
+# -- Example 12: Pillage 6 against 6 fails ---------------------------------------------------
+def test_example12_pillage_fails_on_a_tie():
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes")
+    x.goods(BLUE, Provisions=3)
+    x[BLUE, L.PL_MEN] = 4
+    x[PURPLE, L.PL_MEN] = 2
+    x[PURPLE, L.PL_MEN_VILLAGE] = 2  # engaged earlier: they must defend
+    x[PURPLE, L.PL_DW] = 0  # one token only
+    goods = x.g[x.b(PURPLE) + L.PL_GOODS:x.b(PURPLE) + L.PL_GOODS + 9].copy()
+    # the bag holds 0,0,1,1,2,2,3: the fifth token is a 2
+    rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [5]}, sides=7)
+    A.play_card(x.S, x.p, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
+    assert x[BLUE, L.PL_GOODS + L.PROVISIONS] == 0  # 3 Provisions: Caledonii -> Brigantes
+    assert x[BLUE, L.PL_MEN_TRAVEL] == 4 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
+    assert x[PURPLE, L.PL_MEN_VILLAGE] == 4  # 2 must defend, 2 more engaged
+    assert x[BLUE, L.PL_N_RAID] == 1 and x[BLUE, L.PL_N_RAID_WON] == 0
+    assert (x.g[x.b(PURPLE) + L.PL_GOODS:x.b(PURPLE) + L.PL_GOODS + 9] == goods).all()
+    assert x.g[L.G_BAG:L.G_BAG + 7].sum() == 7  # the token went back
+
+
+def test_raid_succeeds_when_stronger():
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes")
+    x.goods(BLUE, Provisions=3)
+    x.goods(PURPLE, Cow=2)
+    x[BLUE, L.PL_MEN] = 4
+    x[PURPLE, L.PL_MEN] = 0
+    x[PURPLE, L.PL_DW] = 0
+    rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [1]}, sides=7)  # a 0 token
+    A.play_card(x.S, x.p, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
+    assert x[BLUE, L.PL_N_RAID_WON] == 1
+    taken = sum(x[BLUE, L.PL_TRAVEL_GOODS + k] for k in range(9))
+    assert 0 < taken <= 5  # capacity: Niamh + 4 tribesmen
+
+
+# -- Example 13: Sack ---------------------------------------------------------------------------
+def test_example13_sack():
+    x = Game()
+    x.villages(orange="Brigantes")
+    x.leader(ORANGE, 0, "Artghal", ("Horse",))
+    x.leader(ORANGE, 1, "Sive", ("Horse",))
+    x[ORANGE, L.PL_MEN] = 2
+    x.goods(ORANGE, Provisions=5)
+    assert x.strength(ORANGE, 2, 3) == 5
+    pi = ST.harbour(x.S, x.p)
+    assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 0)[0] == 5
+    assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 2)[0] == 3  # two Horses
+    sack = x.card("Sack")
+    bag = x.g[L.G_BAG:L.G_BAG + 7].copy()
+    ST.engage(x.g, ORANGE, 2, 3, L.AT_TRAVEL)
+    A.pay_movement(x.S, x.p, x.g, ORANGE, pi, A.travel_reduction(x.S, x.g, ORANGE, sack, 3),
+                   NOLOG)
+    assert x[ORANGE, L.PL_GOODS + L.PROVISIONS] == 2
+    vp = x[ORANGE, L.PL_VP]
+    A.run_ops(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 2, 3, -1, NOLOG)
+    travel = [x[ORANGE, L.PL_TRAVEL_GOODS + k] for k in range(9)]
+    # 4 units (Orange's Reavers ability adds 1 capacity): always successful, no token
+    assert sum(travel) == 4 + 1
+    assert (x.g[L.G_BAG:L.G_BAG + 7] == bag).all()
+    types = sum(1 for n in travel if n)
+    assert x[ORANGE, L.PL_VP] == vp + (1 if types >= 3 else 0)
+
+
+def test_sack_types_vp():
+    x = Game()
+    x[ORANGE, L.PL_TRAVEL_GOODS + L.SWORD] = 1
+    x[ORANGE, L.PL_TRAVEL_GOODS + L.SPEAR] = 1
+    x[ORANGE, L.PL_TRAVEL_GOODS + L.PROVISIONS] = 2
+    vp = x[ORANGE, L.PL_VP]
+    A.op_types_vp(x.g, ORANGE, 1, NOLOG)  # Sword, Spear, 2 Provisions: 3 types, +1 VP
+    assert x[ORANGE, L.PL_VP] == vp + 1
+
+
+# -- Example 14: the Battle ----------------------------------------------------------------------
+def test_example14_battle():
+    x = Game()
+    side = np.zeros(5, dtype=np.int64)
+    men = np.zeros(5, dtype=np.int64)
+    lmask = np.zeros(5, dtype=np.int64)
+    side[BLUE], men[BLUE], lmask[BLUE] = B.ATTACK, 4, 1  # Niamh 2 + 4 tribesmen
+    side[GREEN], men[GREEN], lmask[GREEN] = B.ATTACK, 2, 0  # Green supports with 2
+    side[PURPLE], men[PURPLE], lmask[PURPLE] = B.DEFEND, 5, 1  # Lindsay 3 + 5
+    everything = 0x1F
+    assert B.side_strength(x.S, x.g, side, B.ATTACK, men, lmask, everything, 0) == 8
+    assert B.side_strength(x.S, x.g, side, B.DEFEND, men, lmask, everything, 0) == 8
+    for s in range(5):  # hands: only the cards the example plays, round by round
+        for c in range(len(x.comp.card_titles)):
+            if x[s, L.PL_CARD + c] == L.CARD_HAND and \
+                    x.S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
+                x[s, L.PL_CARD + c] = L.CARD_BOXED
+        x[s, L.PL_DW] = 0
+    leader = np.array([0, BLUE, PURPLE])
+    rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
+    x[BLUE, L.PL_CARD + x.card("Supremacy")] = L.CARD_HAND
+    d1 = B.battle_round(x.S, x.p, x.g, rng, side, men, lmask, leader, B.ATTACK, NOLOG)
+    assert d1 == 7 - 8  # 6 tribesmen + 1 against 5 tribesmen + token 3
+    x[PURPLE, L.PL_CARD + x.card("Agonizing Wail")] = L.CARD_HAND
+    d2 = B.battle_round(x.S, x.p, x.g, rng, side, men, lmask, leader, B.DEFEND, NOLOG)
+    assert d2 == 7 - 8  # 6 + token 1 against 5 + Lindsay 3
+    x[BLUE, L.PL_CARD + x.card("Onslaught")] = L.CARD_HAND
+    d3 = B.battle_round(x.S, x.p, x.g, rng, side, men, lmask, leader, B.ATTACK, NOLOG)
+    assert d3 == 8 - 5  # 6 + Niamh 2 against 5 + token 0
+    disc = 0
+    for d in (d1, d2, d3):
+        disc = max(-3, min(3, disc + d))
+    assert disc == 1
+    assert x.g[L.G_BAG:L.G_BAG + 7].sum() == 4  # the tokens stay out until the end
+    vp = [x[s, L.PL_VP] for s in range(5)]
+    B.battle_outcome(x.S, x.p, x.g, side, disc, NOLOG)
+    assert x[BLUE, L.PL_VP] == vp[BLUE] + 6 and x[GREEN, L.PL_VP] == vp[GREEN] + 6
+    assert x[PURPLE, L.PL_VP] == vp[PURPLE]
+
+
+def test_battle_tie_pays_everyone_3():
+    x = Game()
+    side = np.array([B.ATTACK, B.NO_SIDE, B.DEFEND, B.ATTACK, B.NO_SIDE])
+    vp = [x[s, L.PL_VP] for s in range(5)]
+    B.battle_outcome(x.S, x.p, x.g, side, 0, NOLOG)
+    assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [3, 0, 3, 3, 0]
+
+
+def test_battle_declaration_and_defender():
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes")
+    x[PURPLE, L.PL_MEN] = 3
+    x[PURPLE, L.PL_MEN_VILLAGE] = 2  # engaged earlier: must fight
+    x[BLUE, L.PL_MEN] = 2  # Niamh + 2 = 3 units: Blue's War Chief declares with 3
+    assert B.can_declare(x.S, x.p, x.g, BLUE, PURPLE)
+    x[PURPLE, L.PL_MEN] = 2
+    x[PURPLE, L.PL_MEN_VILLAGE] = 2
+    x[PURPLE, L.PL_LEADER_AT] = L.AT_TRAVEL
+    assert not B.can_declare(x.S, x.p, x.g, PURPLE, BLUE)  # 2 units: 4 needed
+    x[PURPLE, L.PL_MEN] = 3
+    for s in (ORANGE, GREEN, YELLOW):
+        x[s, L.PL_PASSED] = 1  # no supporters
+    provisions = x[BLUE, L.PL_GOODS + L.PROVISIONS]
+    policy = np.zeros(5, dtype=np.int64)
+    B.declare_battle(x.S, x.p, x.g, x.rng, policy, BLUE, PURPLE, NOLOG)
+    assert x[BLUE, L.PL_GOODS + L.PROVISIONS] == provisions  # free march (Blue)
+    assert x[PURPLE, L.PL_MEN_VILLAGE] == 5  # engaged plus every available one
+    assert x[BLUE, L.PL_MEN_TRAVEL] == 2 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
+    assert x[BLUE, L.PL_N_BATTLE] == 1 and x[PURPLE, L.PL_N_DEFEND] == 1
+    assert x.g[L.G_BAG:L.G_BAG + 7].sum() == 7
+
+
+# -- the Event Phase ---------------------------------------------------------------------------
+def test_example1_the_gift():
+    x = Game()
+    cows = x.g[L.G_MARKET + L.COW]
+    E.the_gift(x.p, x.g, BLUE, L.COW, NOLOG)
+    assert x.g[L.G_MARKET + L.COW] == cows - 1
+    assert x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 1 and x[BLUE, L.PL_MEN_TRAVEL] == 1
+    x.g[L.G_MARKET + L.COW] = 0  # none left: from the opponent Village holding most
+    x.goods(GREEN, Cow=2)
+    x.g[L.G_MARKET + L.COW] = 0
+    E.the_gift(x.p, x.g, BLUE, L.COW, NOLOG)
+    assert x[GREEN, L.PL_GOODS + L.COW] == 1 and x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 2
+
+
+def test_example2_arianrhod_and_one_delayed_event():
+    x = Game()
+    titles = x.comp.event_titles
+    top = [titles.index("Sea Raiders"), titles.index("Blight"), titles.index("Omen of Victory")]
+    x.g[L.G_DECK:L.G_DECK + 3] = top
+    E.arianrhod(x.S, x.p, x.g, BLUE)
+    assert x.g[L.G_DECK] == titles.index("Omen of Victory")
+    assert sorted(x.g[L.G_DECK:L.G_DECK + 3]) == sorted(top)
+
+
+def test_event_phase_costs_divine_will_and_deck_runs_out():
+    x = Game(players=2)
+    x.g[L.G_EVENT_TOP] = 19
+    x[BLUE, L.PL_DW] = 7
+    x[ORANGE, L.PL_DW] = 7
+    policy = np.zeros(5, dtype=np.int64)
+    E.event_phase(x.S, x.p, x.g, x.rng, policy, NOLOG)
+    assert x[BLUE, L.PL_N_EVENTS] == 1 and x[BLUE, L.PL_DW] <= 7 - 3 + 3
+    assert x.g[L.G_EVENTS_OVER] == 1 and x[ORANGE, L.PL_N_EVENTS] == 0
+    assert x[ORANGE, L.PL_DW] == 7  # no card, no payment
+
+
+def test_benevolence_redraws_a_bad_event():
+    x = Game()
+    titles = x.comp.event_titles
+    x.g[L.G_DECK] = titles.index("Sea Raiders")
+    x.g[L.G_DECK + 1] = titles.index("Omen of Victory")
+    x.g[L.G_ORDER:L.G_ORDER + 5] = [PURPLE, BLUE, ORANGE, GREEN, YELLOW]
+    for s in range(5):
+        x[s, L.PL_DW] = 0
+    x[PURPLE, L.PL_DW] = 6
+    x.goods(PURPLE, Provisions=3)
+    vp = x[PURPLE, L.PL_VP]
+    E.event_phase(x.S, x.p, x.g, x.rng, np.zeros(5, dtype=np.int64), NOLOG)
+    assert x[PURPLE, L.PL_VP] == vp + 2 and x[PURPLE, L.PL_GOODS + L.PROVISIONS] == 3
+    assert x.g[L.G_EVENT_TOP] == 2
+    y = Game(benevolence=False)
+    y.g[L.G_DECK] = titles.index("Sea Raiders")
+    y.g[L.G_ORDER:L.G_ORDER + 5] = [PURPLE, BLUE, ORANGE, GREEN, YELLOW]
+    for s in range(5):
+        y[s, L.PL_DW] = 0
+    y[PURPLE, L.PL_DW] = 6
+    y.goods(PURPLE, Provisions=3)
+    E.event_phase(y.S, y.p, y.g, y.rng, np.zeros(5, dtype=np.int64), NOLOG)
+    assert y[PURPLE, L.PL_GOODS + L.PROVISIONS] == 1
+
+
+# -- movement and tribute ---------------------------------------------------------------------
+def test_tribute_to_villages_crossed():
+    x = Game()
+    x.villages(green="Iceni", yellow="Atrebates", blue="Catuvellauni")
+    x.goods(GREEN, Provisions=5)
+    x.goods(BLUE, Provisions=0)
+    price = A.pay_movement(x.S, x.p, x.g, GREEN, x.node("Atrebates"), 0, NOLOG)
+    assert price == 2 and x[BLUE, L.PL_GOODS + L.PROVISIONS] == 1
+    # the tribute is owed even when bonuses make the trip free
+    assert ST.move_price(x.S, x.p, x.g, GREEN, x.node("Atrebates"), 5)[0] == 1
+
+
+def test_storm_tile():
+    x = Game()
+    x.villages(green="Iceni")
+    x.g[L.G_TILE] = L.TILE_B
+    assert ST.move_price(x.S, x.p, x.g, GREEN, x.node("Atrebates"), 0)[0] == 4
+    E.cleanup(x.S, x.p, x.g, NOLOG)
+    assert x.g[L.G_TILE] == L.TILE_A
+
+
+# -- Cleanup and the end -----------------------------------------------------------------------
+def test_cleanup_vp():
+    x = Game()
+    x.leader(BLUE, 0, "Niamh")
+    x.goods(BLUE, Fibula=1)
+    x[BLUE, L.PL_HOSTAGES + L.ORANGE] = 2
+    spear = [i for i in range(4) if x.S[L.S_TROPHIES][i, 0] == L.TP_CLEANUP_VP][0]
+    x.g[L.G_TROPHY_OWNER + spear] = BLUE
+    vp = x[BLUE, L.PL_VP]
+    E.cleanup(x.S, x.p, x.g, NOLOG)
+    # Fibula equipped this Cleanup (+1), 2 hostages (+2), the Spear of Gorias (+1)
+    assert x[BLUE, L.PL_VP] == vp + 4
+    assert ST.equipped(x.g, BLUE, 0, L.FIBULA) == 1
+
+
+def test_tie_breaks():
+    x = Game(players=3)
+    for s in range(3):
+        x[s, L.PL_VP] = 20
+        x[s, L.PL_DW] = 2
+    x[ORANGE, L.PL_DW] = 3
+    assert E.winner(x.S, x.p, x.g) == (ORANGE, L.END_TB_DW)
+    x[ORANGE, L.PL_DW] = 2
+    x.goods(PURPLE, Cow=3)
+    x.goods(BLUE, Cow=0, Horse=0)
+    x.goods(ORANGE, Cow=0, Horse=0)
+    x.goods(PURPLE, Horse=0)
+    assert E.winner(x.S, x.p, x.g) == (PURPLE, L.END_TB_ANIMALS)
+    x.goods(PURPLE, Cow=0)
+    x.g[L.G_ORDER:L.G_ORDER + 3] = [PURPLE, BLUE, ORANGE]
+    assert E.winner(x.S, x.p, x.g) == (ORANGE, L.END_TB_ORDER)
+    x[BLUE, L.PL_VP] = 21
+    assert E.winner(x.S, x.p, x.g) == (BLUE, L.END_MOST_VP)
+
+
+def test_festivals():
+    x = Game()
+    x.goods(BLUE, Cow=5, Provisions=5)
+    vp = x[BLUE, L.PL_VP]
+    hostages = ST.hostages(x.g, BLUE)
+    E.festival(x.S, x.p, x.g, 0, NOLOG)  # Samhain: 1 per Cow (max 4), 5 Provisions: 2
+    assert x[BLUE, L.PL_VP] == vp + 4 + 2 + hostages
+
+
+def test_rules_errors():
+    with pytest.raises(RulesError, match="tribes"):
+        VerrixRules(tribes="blue,blue,purple,green,yellow")
+    with pytest.raises(RulesError, match="morrigan_tokens"):
+        VerrixRules(morrigan_tokens="0,1,2")
+    with pytest.raises(RulesError, match="Festival tiles"):
+        VerrixRules(turns=15, festival_every=3)
+    with pytest.raises(RulesError):
+        VerrixRules(players=6)
