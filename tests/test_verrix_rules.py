@@ -4,6 +4,7 @@ the rulebook's numbers."""
 
 import numpy as np
 import pytest
+from loaded_dice import loaded
 
 from simkit.errors import RulesError
 from simkit.games.verrix import _static
@@ -14,8 +15,6 @@ from simkit.games.verrix import layout as L
 from simkit.games.verrix import state as ST
 from simkit.games.verrix.rules import VerrixRules, params
 from simkit.rng import game_streams
-
-from loaded_dice import loaded
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)
 BLUE, ORANGE, PURPLE, GREEN, YELLOW = range(5)  # seats of the standard tribes order
