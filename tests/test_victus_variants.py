@@ -28,7 +28,7 @@ META = CARDS_OBJ.meta
 
 def card_with(points, kind=None):
     """A card number whose Sense/Fury points are ``points`` (negative = Sense)."""
-    for card in range(1, CL.N_CARDS + 1):
+    for card in range(1, L.N_CARDS + 1):
         if META[card, CL.M_SENSE_FURY] == points and (kind is None
                                                        or META[card, CL.M_KIND] == kind):
             return card
@@ -299,9 +299,9 @@ def test_sequential_dice_resolve_in_table_order():
     _, g = empty_state(C)
     faces = np.array([[L.ACT_REINFORCEMENTS, 1], [L.ACT_BOMBARDMENT, 2]], dtype=np.int64)
     g[L.G_DICE_ORDER_FREE] = 0
-    assert list(engine.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [0, 1]
+    assert list(players.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [0, 1]
     g[L.G_DICE_ORDER_FREE] = 1
-    assert list(engine.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [1, 0]
+    assert list(players.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [1, 0]
 
 
 def test_victory_level_turns_surviving_games_short_of_vp_into_defeats():

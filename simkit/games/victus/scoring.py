@@ -19,6 +19,7 @@ from simkit.eventlog import log_event
 
 from . import card_layout as CL
 from . import layout as L
+from .events import EV_CARD_SCORED
 from .unmanaged import borrowing
 
 SENSE_FURY_SPACES = 9
@@ -30,7 +31,6 @@ FAME_SEQUENTIAL_DICE = 15
 FAME_ALWAYS_PRIORITY = -15
 FAME_MODERATING = 10
 
-EV_CARD_SCORED = 37  # a = seat, b = the pin's end space, c = VP scored (0: not scored)
 
 
 @borrowing
