@@ -24,8 +24,9 @@ What the turn structure calls (``CARDS`` = ``cards.load_cards().as_tuple()``, ``
 Choices the card text leaves to the players (which troops, which spaces, whose leader)
 are the players' (``card_choices.py``, a policy module). There is one default for every
 policy so far: take troops from the most crowded spaces, lose the kind the policy holds
-cheaper (``P_CORONELA_LOSS_WEIGHT``) but keep the Coronela above the defeat threshold, fortify the most threatened spaces, deactivate the lightest
-Barcelonan leader and the heaviest Bourbon one (Example 20: another player's first).
+cheaper (``P_CORONELA_LOSS_WEIGHT``) but keep the Coronela above the defeat threshold,
+fortify the most threatened spaces, deactivate the lightest Barcelonan leader and the
+heaviest Bourbon one (Example 20: another player's first).
 """
 
 import numpy as np
