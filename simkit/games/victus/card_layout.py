@@ -48,9 +48,12 @@ N_TIMINGS = len(TIMING_NAMES)
 # -- the CARDS tuple ----------------------------------------------------------------------------
 # meta int16[151, N_META]; ops int32[n_ops, OP_WIDTH]; starts int32[151 * N_TIMINGS + 1]
 # (CSR into ops); sets int16[n_sets, n_spaces + 1] (column 0 = size, then space indices);
-# limits int16[N_LIMITS] (tile supplies, tiles.toml)
-CARD_ARRAYS = ("meta", "ops", "starts", "sets", "limits")
-C_META, C_OPS, C_STARTS, C_SETS, C_LIMITS = codes(CARD_ARRAYS)
+# limits int16[N_LIMITS] (tile supplies, tiles.toml); sense_fury int8[2, 9] (the track's
+# groups and colours, markers.toml, rows SF_*)
+CARD_ARRAYS = ("meta", "ops", "starts", "sets", "limits", "sense_fury")
+C_META, C_OPS, C_STARTS, C_SETS, C_LIMITS, C_SENSE_FURY = codes(CARD_ARRAYS)
+SF_ROWS = ("group", "colour")
+SF_GROUP, SF_COLOUR = codes(SF_ROWS)
 
 LIMIT_NAMES = ("organ_gun", "barricade", "defense", "battery")
 LIMIT_ORGAN_GUN, LIMIT_BARRICADE, LIMIT_DEFENSE, LIMIT_BATTERY = codes(LIMIT_NAMES)

@@ -120,7 +120,6 @@ A bad file raises ``ComponentError`` naming the file, the card and the problem.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -129,6 +128,7 @@ from typing import Any
 
 import numpy as np
 
+from simkit.datafile import DataFile, frozen
 from simkit.errors import ComponentError
 
 from . import card_layout as CL
@@ -164,10 +164,12 @@ class Cards:
     space_sets: np.ndarray  # int16[n_sets, n_spaces + 1]: size, then space indices
     set_specs: tuple[str, ...]  # each set as written (for traces)
     limits: np.ndarray  # int16[N_LIMITS]
+    sense_fury: np.ndarray  # int8[2, 9]: the Sense/Fury track's groups and colours
 
     def as_tuple(self) -> tuple:
         """The arrays the njit kernels take, in the order of ``card_layout.C_*``."""
-        return (self.meta, self.ops, self.starts, self.space_sets, self.limits)
+        return (self.meta, self.ops, self.starts, self.space_sets, self.limits,
+                self.sense_fury)
 
     def stage(self, stage: int, first_game: bool = False) -> np.ndarray:
         """Card numbers of a stage (0..2), only the "•" ones if ``first_game``."""
@@ -194,23 +196,9 @@ def load_cards(data_dir: Path | str = DATA) -> Cards:
 @lru_cache(maxsize=8)
 def _load(data_dir: Path) -> Cards:
     comps = load_components(data_dir)
-    path = data_dir / FILE
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ComponentError(f"{path}: cannot read the file: {exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ComponentError(f"{path}: not valid TOML: {exc}") from None
-    return _Compiler(path, comps).compile(data)
+    doc = DataFile(data_dir / FILE)
+    return _Compiler(doc.path, comps).compile(doc.data)
 
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.ascontiguousarray(a)
-    a.setflags(write=False)
-    return a
-
-
-# -- traces -----------------------------------------------------------------------------------
 
 # -- the compiler ---------------------------------------------------------------------------
 
@@ -273,9 +261,10 @@ class _Compiler:
         limits = np.array([counts["organ_gun"], counts["barricade"], counts["bastion_defense"],
                            counts["bourbon_battery"]], np.int16)
         return Cards(path=self.path, titles=tuple(titles), leader_names=tuple(self.leaders),
-                     meta=_frozen(meta), ops=_frozen(ops), starts=_frozen(starts),
-                     space_sets=_frozen(sets), set_specs=tuple(self.set_specs),
-                     limits=_frozen(limits))
+                     meta=frozen(meta), ops=frozen(ops), starts=frozen(starts),
+                     space_sets=frozen(sets), set_specs=tuple(self.set_specs),
+                     limits=frozen(limits), sense_fury=frozen(np.stack(
+                         [self.c.sense_fury_group, self.c.sense_fury_colour]).astype(np.int8)))
 
     def check_first_game(self, meta: np.ndarray) -> None:
         for s, (lo, hi) in enumerate(STAGE_SPANS):
