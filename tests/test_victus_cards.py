@@ -468,6 +468,7 @@ def test_a_leaders_round_list_runs_every_round_an_events_only_once(tmp_path):
     play(150, sp, g, seat=1, cards=cards)
     for _ in range(3):
         E.round_effects(K, cards, params(True), sp, g, rng(), 2, 0, CL.T_END_OF_ROUND, no_log())
+        E.new_round(g)
         E.round_effects(K, cards, params(True), sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START,
                         no_log())
     assert marker(g, L.MARKER_PORT) == 1 and g[L.G_DISC + L.DISC_MINE] == 1

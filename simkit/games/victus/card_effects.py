@@ -139,6 +139,14 @@ def round_effects(K, CARDS, p, sp, g, rng, n_seats, first_seat, when, log):
 
 
 @borrowing
+def new_round(g):
+    """A round begins: no seat has played a card in it yet (an event's end-of-round list
+    runs once, in the round it was played)."""
+    for seat in range(L.N_SEATS):
+        g[L.G_ROUND_CARD + seat] = 0
+
+
+@borrowing
 def clear_turn(g):
     """Forget the AP grants and ↑/↓ of the turn that ended."""
     for i in range(4):

@@ -23,6 +23,7 @@ from .bourbons import resolve_die
 from .card_effects import (
     action_ap_bonus,
     die_amount,
+    new_round,
     resolve_card,
     round_effects,
     sync_leader_flags,
@@ -148,6 +149,7 @@ def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
 def start_of_round(K, CARDS, p, sp, g, rng, log):
     """Next-round effects; a card's "next round, choose at random" now applies; solo:
     a resignation tile (per-round reading)."""
+    new_round(g)
     round_effects(K, CARDS, p, sp, g, rng, g[L.G_SEATS], g[L.G_FLAG], CL.T_NEXT_ROUND_START,
                   log)
     g[L.G_RANDOM_ROUND] = g[L.G_RANDOM_CHOICE]
@@ -189,8 +191,6 @@ def play_round(K, DICE, CARDS, p, sp, g, rng, log):
     if not p[L.P_SOLO]:
         for seat in range(seats):
             chosen[seat] = take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
-    for seat in range(seats):
-        g[L.G_ROUND_CARD + seat] = 0
     for k in range(seats):
         seat = (g[L.G_FLAG] + k) % seats
         card = turn_card(CARDS, p, g, rng, seat, chosen, log)
