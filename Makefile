@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo notebooks bench playthroughs clean
+.PHONY: install test lint demo notebooks bench pairing playthroughs clean
 
 install: $(STAMP)
 
@@ -44,6 +44,10 @@ notebooks: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+# how well common random numbers pair rule changes (Victus, eight changes, 20,000 games)
+pairing: $(STAMP)
+	$(BIN)/python benchmarks/pairing.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

@@ -493,9 +493,11 @@ def test_a_leader_deactivated_in_the_round_it_was_played_is_still_scored():
     play(81, sp, g, seat=1)
     assert g[L.G_LEADER] == 0  # boxed
     assert g[L.G_ROUND_CARD] == 41  # but still the card seat 1 played this round
-    g[L.G_SENSE_FURY] = 5
-    score_round(CARDS, params(True, level="competitive"), g, 0, no_log())
-    assert g[L.G_ROUND_CARD] == 41 and g[L.G_SENSE_FURY] != 5  # its points moved the pin
+    log = new_log()
+    g[L.G_SEATS] = 2
+    score_round(CARDS, params(True, level="competitive"), g, 0, log)
+    scored = [tuple(e[1:]) for e in events(log) if e[0] == EV.EV_CARD_SCORED]
+    assert [seat for seat, _, _ in scored] == [0, 1]  # seat 1's leader card moved the pin
 
 
 # == one scenario per opcode ==================================================================
