@@ -15,7 +15,7 @@ import pandas as pd
 from simkit.games.base import Question, RulesBase, knob
 
 from . import layout as L
-from .rules import VerrixRules, _ints
+from .rules import MORRIGAN_SETS, VerrixRules, _ints
 
 
 def tokens(rules: VerrixRules | None = None) -> list[int]:
@@ -58,7 +58,8 @@ def battle_disc(rounds: list[tuple[int, int, int]], bag: list[int] | None = None
 class RaidQuestion(RulesBase):
     attack: int = knob(6, "the raider's STRENGTH (units and card bonuses)", range=(0, 30))
     defence: int = knob(4, "the defender's STRENGTH before the token", range=(0, 30))
-    morrigan_tokens: str = knob(VerrixRules().morrigan_tokens, "the 7 token values")
+    morrigan_tokens: str = knob(VerrixRules().morrigan_tokens, "the 7 token values",
+                                choices=MORRIGAN_SETS)
 
 
 def answer_raid(q: RaidQuestion) -> pd.DataFrame:
@@ -73,21 +74,26 @@ def answer_raid(q: RaidQuestion) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class BattleQuestion(RulesBase):
-    round1: str = knob("7,5", "round 1: attack,defence STRENGTH before the token "
-                              "(the attackers play the card, the defenders draw)")
-    round2: str = knob("6,8", "round 2: attack,defence (the defenders play, the attackers "
-                              "draw)")
-    round3: str = knob("8,5", "round 3: attack,defence (the attackers play, the defenders "
-                              "draw)")
-    morrigan_tokens: str = knob(VerrixRules().morrigan_tokens, "the 7 token values")
+    attack1: int = knob(7, "round 1 attack STRENGTH (the attackers play the card)",
+                        range=(0, 40))
+    defence1: int = knob(5, "round 1 defence STRENGTH before the defenders' token",
+                         range=(0, 40))
+    attack2: int = knob(6, "round 2 attack STRENGTH before the attackers' token",
+                        range=(0, 40))
+    defence2: int = knob(8, "round 2 defence STRENGTH (the defenders play the card)",
+                         range=(0, 40))
+    attack3: int = knob(8, "round 3 attack STRENGTH (the attackers play the card)",
+                        range=(0, 40))
+    defence3: int = knob(5, "round 3 defence STRENGTH before the defenders' token",
+                         range=(0, 40))
+    morrigan_tokens: str = knob(VerrixRules().morrigan_tokens, "the 7 token values",
+                                choices=MORRIGAN_SETS)
 
 
 def answer_battle(q: BattleQuestion) -> pd.DataFrame:
     bag = _ints(q.morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9)
-    rounds = []
-    for k, text in enumerate((q.round1, q.round2, q.round3)):
-        a, d = _ints(text, f"round{k + 1}", 2, 0, 40)
-        rounds.append((a, d, 1 if k == 1 else 2))
+    rounds = [(q.attack1, q.defence1, 2), (q.attack2, q.defence2, 1),
+              (q.attack3, q.defence3, 2)]
     dist = battle_disc(rounds, bag)
     df = pd.DataFrame([{"disc": k, "p": p} for k, p in dist.items()])
     df["p_float"] = df["p"].astype(float)

@@ -5,6 +5,7 @@ parameter vector (offsets in ``layout``).
 """
 
 from dataclasses import dataclass
+from itertools import permutations
 
 import numpy as np
 
@@ -14,6 +15,11 @@ from simkit.games.base import RulesBase, knob
 from . import layout as L
 
 FESTIVAL_TILES = 4
+# every seat order of the five tribes (seat1 first); ``players`` takes the first n
+SEAT_ORDERS = tuple(",".join(order) for order in permutations(L.TRIBES))
+MORRIGAN_SETS = ("0,0,1,1,2,2,3", "0,0,0,1,1,1,2", "0,1,1,2,2,3,3", "0,0,1,1,1,2,3",
+                 "1,1,1,1,1,1,1")
+BATTLE_TRACKS = ("3,6,5,4", "3,6,8,10", "3,6,6,6", "3,4,5,6")
 
 
 def _ints(text: str, name: str, count: int, lo: int, hi: int) -> list[int]:
@@ -34,7 +40,8 @@ class VerrixRules(RulesBase):
                         range=(2, 5))
     tribes: str = knob(
         "blue,orange,purple,green,yellow", "the tribes by seat, comma-separated (seat1 "
-        "first: it takes the Kings' Ring); only the first `players` play")
+        "first: it takes the Kings' Ring); only the first `players` play",
+        choices=SEAT_ORDERS)
     turns: int = knob(12, "turns in the game, Month and Festival (rulebook: 12)",
                       range=(3, 15))
     festival_every: int = knob(
@@ -46,11 +53,11 @@ class VerrixRules(RulesBase):
                          range=(0, 6))
     morrigan_tokens: str = knob(
         "0,0,1,1,2,2,3", "values of the 7 Mórrígan tokens (reconstruction: the rulebook "
-        "shows 0, 1, 2 and 3)")
+        "shows 0, 1, 2 and 3)", choices=MORRIGAN_SETS)
     battle_track_vp: str = knob(
         "3,6,5,4", "Battle Progression Track VP with the disc 0 (tie), 1, 2 and 3 spaces "
         "from the centre (rulebook: 3 and 6; 5 and 4 reconstructed so that, as the "
-        "rulebook says, winning against strong opponents pays more)")
+        "rulebook says, winning against strong opponents pays more)", choices=BATTLE_TRACKS)
     event_cost: int = knob(3, "Divine Will paid to draw an Event card (rulebook: 3)",
                            range=(0, 10))
     start_vp: int = knob(3, "VP disc's starting space (rulebook: 3)", range=(1, 10))

@@ -1,0 +1,114 @@
+"""Verrix as a whole: conservation of goods and meeples, VP floor, exact answers against
+the engine's dice, and what the outcome columns report."""
+
+from fractions import Fraction
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+from simkit.games import get_in_progress
+from simkit.games.verrix import _static
+from simkit.games.verrix import actions as A
+from simkit.games.verrix import engine as E
+from simkit.games.verrix import layout as L
+from simkit.games.verrix import prob as P
+from simkit.games.verrix import state as ST
+from simkit.games.verrix.rules import VerrixRules, params
+from simkit.rng import game_streams
+
+NOLOG = np.zeros((0, 4), dtype=np.int64)
+GAME = get_in_progress("verrix")
+
+
+def finished(seed, players=5, policy=0):
+    r = VerrixRules(players=players)
+    comp, S = _static(r.territory_cost, r.sea_cost)
+    p = params(r, len(comp.card_titles), len(comp.event_titles), len(comp.node_names))
+    g = np.zeros(L.N_STATE, dtype=np.int64)
+    out = np.zeros(L.N_OUT, dtype=np.int64)
+    rng = game_streams(np.uint64(seed), 0, L.N_STREAMS)
+    E.play_game(S, p, np.full(5, policy, dtype=np.int64), rng, g, out, NOLOG)
+    return S, p, g, out
+
+
+@pytest.mark.parametrize("policy", [0, 1])
+@pytest.mark.parametrize("players", [2, 5])
+def test_goods_meeples_and_divine_will_are_conserved(players, policy):
+    for seed in range(6):
+        S, p, g, out = finished(seed, players, policy)
+        for good in range(L.N_GOODS):
+            total = g[L.G_MARKET + good]
+            for s in range(players):
+                total += ST.held(g, s, good) + g[ST.pl(s) + L.PL_TRAVEL_GOODS + good]
+            assert total == S[L.S_GOODS][good, L.GD_COUNT], L.GOODS[good]
+        for s in range(players):
+            tribe = g[ST.pl(s) + L.PL_TRIBE]
+            men = g[ST.pl(s) + L.PL_MEN] + g[ST.pl(s) + L.PL_MEN_VILLAGE] + \
+                g[ST.pl(s) + L.PL_MEN_TRAVEL] + g[L.G_MARKET_MEN + tribe]
+            for h in range(players):
+                men += g[ST.pl(h) + L.PL_HOSTAGES + tribe] + \
+                    g[ST.pl(h) + L.PL_TRAVEL_HOSTAGES + tribe]
+            assert men == 7
+            assert g[ST.pl(s) + L.PL_VP] >= 1
+        dw = g[L.G_POOL_DW] + sum(g[ST.pl(s) + L.PL_DW] for s in range(players))
+        assert dw == 20
+
+
+def test_columns_report_the_game():
+    cols = GAME.simulate({"players": 3}, None, np.arange(20), 5)
+    assert (cols["players"] == 3).all()
+    assert (cols["vp_seat4"] == -1).all() and (cols["vp_yellow"] == -1).all()
+    assert set(cols["winner"]) <= {0, 1, 2}
+    winner_vp = np.array([cols[f"vp_seat{s + 1}"][i] for i, s in
+                          enumerate(cols["winner_seat"])])
+    assert (winner_vp >= cols["vp_seat1"]).all() and (cols["margin"] >= 0).all()
+    assert (cols["turns"] == 12).all()
+
+
+def test_seat_order_knob_moves_tribes():
+    order = "purple,green,yellow,blue,orange"
+    cols = GAME.simulate({"tribes": order, "players": 2}, None, np.arange(10), 3)
+    assert set(cols["winner"]) <= {L.PURPLE, L.GREEN}
+    assert (cols["vp_blue"] == -1).all()
+
+
+def test_raid_probability_matches_the_engine_draws():
+    # Pillage example: 6 against 4 needs a token <= 1: 4 of the 7 tokens
+    assert P.raid_success(6, 4) == Fraction(4, 7)
+    assert P.raid_success(6, 4, best_of_two=True) == Fraction(2, 7)
+    assert P.raid_success(6, 6) == 0
+    r = VerrixRules()
+    comp, S = _static(1, 2)
+    p = params(r, len(comp.card_titles), len(comp.event_titles), len(comp.node_names))
+    g = np.zeros(L.N_STATE, dtype=np.int64)
+    g[L.G_BAG:L.G_BAG + 7] = 1
+    wins = 0
+    n = 4000
+    for i in range(n):
+        rng = game_streams(np.uint64(11), i, L.N_STREAMS)
+        wins += 6 > 4 + A.morrigan_draw(p, g, rng, 0, 99, False)
+    assert abs(wins / n - 4 / 7) < 0.03
+
+
+def test_battle_disc_distribution():
+    dist = P.battle_disc([(7, 5, 2), (6, 8, 1), (8, 5, 2)])
+    assert sum(dist.values()) == 1
+    # Example 14's rounds with a bag of its tokens 3, 1, 0: the six orders of the draws.
+    # (3, 1, 0) gives -1, -1, +3: +1 (the example); (3, 0, 1): -1, -2, +2 -> -1;
+    by_hand = {}
+    for t1, t2, t3 in permutations([3, 1, 0]):
+        disc = 0
+        for d in (7 - 5 - t1, 6 + t2 - 8, 8 - 5 - t3):
+            disc = max(-3, min(3, disc + d))
+        by_hand[disc] = by_hand.get(disc, 0) + Fraction(1, 6)
+    assert P.battle_disc([(7, 5, 2), (6, 8, 1), (8, 5, 2)], bag=[3, 1, 0]) == \
+        dict(sorted(by_hand.items()))
+    assert by_hand[1] >= Fraction(1, 6)
+
+
+def test_questions_answer():
+    raid = P.QUESTIONS["raid"].answer(P.RaidQuestion())
+    assert list(raid["p_success"]) == [Fraction(4, 7), Fraction(2, 7)]
+    battle = P.QUESTIONS["battle"].answer(P.BattleQuestion())
+    assert battle["p"].sum() == 1
