@@ -297,7 +297,8 @@ def test_example13_sack():
     assert sum(travel) == 4 + 1
     assert (x.g[L.G_BAG:L.G_BAG + 7] == bag).all()
     types = sum(1 for n in travel if n)
-    assert x[ORANGE, L.PL_VP] == vp + (1 if types >= 3 else 0)
+    # +1 VP for 3 types (the card), +1 for a successful Raid (Orange's Reavers)
+    assert x[ORANGE, L.PL_VP] == vp + (1 if types >= 3 else 0) + 1
 
 
 def test_sack_types_vp():

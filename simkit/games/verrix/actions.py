@@ -122,20 +122,21 @@ def effect_possible(S, p, g, seat, c, target):
     """The card's conditions besides units and movement (rulebook: the effect 'including
     any other condition that must be met')."""
     b = pl(seat)
-    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         op = card_op(S, c, k, 0)
         a = card_op(S, c, k, 1)
         if op == L.OP_PAY and g[b + L.PL_GOODS + a] < card_op(S, c, k, 2):
             return False
-        if op == L.OP_LEARN and learnable(S, p, g, seat, buf) == 0:
+        if op == L.OP_LEARN and \
+                learnable(S, p, g, seat, np.zeros(L.MAX_NODES, dtype=np.int64)) == 0:
             return False
         if op == L.OP_PROMOTE:
             if g[L.G_GREY_MEEPLES] == 0 or g[b + L.PL_LEADER + 1] >= 0 or \
                     PO.pick_grey_leader(S, g) < 0:
                 return False
         if op == L.OP_CLAN_PACT:
-            if g[b + L.PL_VILLAGES] >= 3 or clan_pact_sites(S, p, g, seat, buf) == 0:
+            if g[b + L.PL_VILLAGES] >= 3 or \
+                    clan_pact_sites(S, p, g, seat, np.zeros(L.MAX_NODES, dtype=np.int64)) == 0:
                 return False
         if op == L.OP_TROPHY:
             if PO.pick_trophy(S, g) < 0 or village_value(S, g, seat) < a:
@@ -418,7 +419,7 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
         if item >= L.N_GOODS + L.N_TROPHIES:
             hostages_taken += 1
     g[b + L.PL_RAID_LOOT] += loot
-    vp(g, seat, card_op(S, c, k, 5) * hostages_taken, log)
+    vp(g, seat, card_op(S, c, k, 5) * hostages_taken + S[L.S_TRIBES][tribe, L.TR_RAID_VP], log)
     return 1
 
 

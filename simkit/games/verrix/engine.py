@@ -413,8 +413,9 @@ def cleanup_player(S, p, g, seat, log):
     rich = False
     for k in range(L.MAX_LEADERS):
         if g[b + L.PL_LEADER + k] >= 0:
-            gain += leader_bonus(S, g, seat, k, L.BONUS_VP)
-            if leader_bonus(S, g, seat, k, L.BONUS_VP) + goods_on(g, seat, k) >= 2:
+            if leader_bonus(S, g, seat, k, L.BONUS_VP) > 0:
+                gain += 1  # one VP per leader equipped with a Fibula, not per Fibula
+            if goods_on(g, seat, k) >= 2:
                 rich = True
     if trophy_holder(S, g, L.TP_CLEANUP_VP) == seat:
         gain += 1

@@ -81,6 +81,7 @@ TR_BATTLE_UNITS = _TR("battle_units")
 TR_BATTLE_FREE_MARCH = _TR("battle_free_march")
 TR_RAID_STR = _TR("raid_strength")
 TR_RAID_CAPACITY = _TR("raid_capacity")
+TR_RAID_VP = _TR("raid_vp")
 TR_REDRAW = _TR("redraw_event")
 TR_TRADE_CAPACITY = _TR("trade_capacity")
 TR_TRADE_DISCOUNT = _TR("trade_discount")
@@ -88,7 +89,7 @@ TR_EXTRA_SLOT = _TR("extra_slot")
 TR_CLEANUP_VP_EQUIPPED = _TR("cleanup_vp_equipped")
 N_TR = _TR.size
 ABILITY_KEYS = ("battle_units", "battle_free_march", "raid_strength", "raid_capacity",
-                "redraw_event",
+                "raid_vp", "redraw_event",
                 "trade_capacity", "trade_discount", "extra_slot", "cleanup_vp_equipped")
 
 _LD = Fields("leader row")

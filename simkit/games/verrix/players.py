@@ -43,7 +43,9 @@ def raid_value(S, p, g, seat, c, k, target, men, lmask):
     items = 0
     for good in range(L.N_GOODS):
         items += g[pl(target) + L.PL_GOODS + good]
-    return hits * best * min(capacity, max(items, 1)) * 2 // (3 * max(n, 1))
+    loot = best * min(capacity, max(items, 1)) * 2 // 3 + \
+        PO.VP_POINTS * S[L.S_TRIBES][tribe, L.TR_RAID_VP]
+    return hits * loot // max(n, 1)
 
 
 @njit(cache=True, nogil=True)
@@ -99,7 +101,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
     if dest >= 0:
         price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
         v -= price * 6
-    v -= 3 * engagement_strength(S, g, seat, men, lmask)
+    v -= 3 * engagement_strength(S, g, seat, men, lmask)  # units left for later actions
     return v
 
 

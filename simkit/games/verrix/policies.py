@@ -37,6 +37,7 @@ assert tuple(POLICIES) == L.POLICY_NAMES
 
 VP_POINTS = 30  # value points per VP
 MIN_PROVISIONS = 5  # Provisions a greedy tribe keeps for travel before selling any
+UNIT_POINTS = 10  # what a point of STRENGTH could earn elsewhere in a Month Turn
 
 
 @njit(cache=True, nogil=True)
@@ -62,6 +63,17 @@ def free_slots(S, g, seat):
 
 
 @njit(cache=True, nogil=True)
+def fibula_wanted(g, seat):
+    """Has a leader no Fibula yet (and none waits on the Village Card)?"""
+    b = pl(seat)
+    lacking = 0
+    for k in range(L.MAX_LEADERS):
+        if g[b + L.PL_LEADER + k] >= 0 and equipped(g, seat, k, L.FIBULA) == 0:
+            lacking += 1
+    return lacking > g[b + L.PL_GOODS + L.FIBULA] + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]
+
+
+@njit(cache=True, nogil=True)
 def worth(S, p, g, seat, good):
     """What one more of ``good`` is worth to the seat, in value points."""
     value = S[L.S_GOODS][good, L.GD_VALUE] * 10
@@ -70,7 +82,8 @@ def worth(S, p, g, seat, good):
     bonus = S[L.S_GOODS][good, L.GD_BONUS]
     if bonus != L.BONUS_NONE and free_slots(S, g, seat) > 0:
         if bonus == L.BONUS_VP:
-            value += VP_POINTS * month_turns_left(p, g) // 2
+            if fibula_wanted(g, seat):
+                value += VP_POINTS * month_turns_left(p, g) // 2
         else:
             value += 20
     if S[L.S_GOODS][good, L.GD_ANIMAL]:
@@ -422,7 +435,7 @@ def battle_vp_estimate(S, p, g, seat, target):
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
         strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
     v = faction_vp(S, p, g, seat, battle_disc_estimate(p, g, att, dfn), 1)
-    return VP_POINTS * v - 4 * att
+    return VP_POINTS * v - UNIT_POINTS * att
 
 
 @njit(cache=True, nogil=True)
@@ -444,7 +457,7 @@ def support_side(S, p, g, rng, seat, policy, att_str, def_str):
     if policy == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, 3)
     best = 0
-    best_v = 4 * add + VP_POINTS
+    best_v = UNIT_POINTS * add + VP_POINTS
     for side in range(1, 3):
         a = att_str + (add if side == 1 else 0)
         d = def_str + (add if side == 2 else 0)
@@ -470,7 +483,8 @@ def cleanup_equip(S, p, g, seat):
                 if g[b + L.PL_GOODS + good] == 0:
                     break
                 e = b + L.PL_EQUIP + k * L.MAX_SLOTS + j
-                if g[e] < 0 and not (good == L.HORSE and equipped(g, seat, k, L.HORSE) > 0):
+                once = good == L.HORSE or good == L.FIBULA  # a second adds nothing
+                if g[e] < 0 and not (once and equipped(g, seat, k, good) > 0):
                     g[e] = good
                     g[b + L.PL_GOODS + good] -= 1
 
