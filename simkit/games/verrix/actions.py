@@ -245,6 +245,11 @@ def op_learn(S, p, g, seat, log):
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     n = learnable(S, p, g, seat, buf)
     c = PO.pick_special(S, g, seat, buf, n)
+    chosen = g[pl(seat) + L.PL_LEARN_CHOICE]
+    for i in range(n):
+        if buf[i] == chosen:
+            c = chosen
+    g[pl(seat) + L.PL_LEARN_CHOICE] = -1
     if c < 0:
         return 0
     men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
@@ -291,7 +296,7 @@ def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
     for good in range(L.N_GOODS):
         stock[good] = g[L.G_MARKET + good] if target < 0 else g[pl(target) + L.PL_GOODS + good]
     plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
-    PO.trade_plan(S, p, g, seat, stock, capacity, plan)
+    PO.trade_plan(S, p, g, seat, stock, capacity, PO.VP_POINTS * bonus_vp, plan)
     sold = 0
     bought = 0
     for good in range(L.N_GOODS):

@@ -116,6 +116,7 @@ def setup_player(S, p, g, s, tribe):
     for j in range(L.MAX_LEADERS * L.MAX_SLOTS):
         g[b + L.PL_EQUIP + j] = -1
     g[b + L.PL_HELD_EVENT] = -1
+    g[b + L.PL_LEARN_CHOICE] = -1
     for c in range(p[L.P_N_CARDS]):
         if (S[L.S_CARDS][c, L.CD_OWNERS] >> tribe) & 1:
             g[b + L.PL_CARD + c] = L.CARD_HAND if S[L.S_CARDS][c, L.CD_BASIC] \
@@ -333,6 +334,9 @@ def player_turn(S, p, g, rng, policy, seat, log):
         declare_battle(S, p, g, rng, policy, seat, target[i], log)
         return False
     c = card[i]
+    if S[L.S_CARDS][c, L.CD_N_OPS] > 0 and \
+            S[L.S_CARDS][c, L.CD_OPS] == L.OP_LEARN and policy[seat] == L.POL_GREEDY:
+        g[b + L.PL_LEARN_CHOICE] = PL.best_special(S, p, g, seat)
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0:
         dest = destination(S, p, g, seat, c, target[i])

@@ -8,7 +8,15 @@ from numba import njit
 
 from . import layout as L
 from . import policies as PO
-from .actions import TARGET_MARKET, card_op, clan_pact_sites, destination, travel_reduction
+from .actions import (
+    TARGET_MARKET,
+    card_op,
+    clan_pact_sites,
+    destination,
+    learnable,
+    legal_engagement,
+    travel_reduction,
+)
 from .battle import can_declare
 from .state import (
     engagement_capacity,
@@ -71,7 +79,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         elif op == L.OP_PAY:
             v -= a2 * PO.worth(S, p, g, seat, a)
         elif op == L.OP_LEARN:
-            v += PO.VP_POINTS + 20
+            v += PO.VP_POINTS + 30
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
@@ -82,8 +90,8 @@ def card_value(S, p, g, seat, c, target, men, lmask):
                 stock[good] = g[L.G_MARKET + good] if target < 0 else \
                     g[pl(target) + L.PL_GOODS + good]
             plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
-            gain = PO.trade_plan(S, p, g, seat, stock, cap, plan)
-            if gain <= 0:
+            gain = PO.trade_plan(S, p, g, seat, stock, cap, PO.VP_POINTS * a2, plan)
+            if plan[L.N_GOODS:].sum() == 0:
                 return -1
             v += gain + PO.VP_POINTS * a2
         elif op == L.OP_RAID:
@@ -103,6 +111,35 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         v -= price * 6
     v -= 3 * engagement_strength(S, g, seat, men, lmask)  # units left for later actions
     return v
+
+
+@njit(cache=True, nogil=True)
+def best_special(S, p, g, seat):
+    """Learning: the Special card whose best play now is worth the most (-1: none)."""
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    n = learnable(S, p, g, seat, buf)
+    best = -1
+    best_v = -(1 << 30)
+    for i in range(n):
+        c = buf[i]
+        if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
+            v = 20 * (1 + card_op(S, c, 0, 1) - card_op(S, c, 0, 3))
+        else:
+            v = -(1 << 30)
+            g[pl(seat) + L.PL_CARD + c] = L.CARD_HAND
+            for t in range(-2, p[L.P_PLAYERS]):
+                if t == seat:
+                    continue
+                men, lmask = legal_engagement(S, p, g, seat, c, t, 0)
+                if men >= 0:
+                    v = max(v, card_value(S, p, g, seat, c, t, men, lmask))
+            g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
+            if v == -(1 << 30):
+                v = 10  # not playable now: a later use
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
 
 
 @njit(cache=True, nogil=True)

@@ -257,11 +257,13 @@ def sell_priority(S, p, g, seat, good):
 
 
 @njit(cache=True, nogil=True)
-def trade_plan(S, p, g, seat, stock, capacity, plan):
+def trade_plan(S, p, g, seat, stock, capacity, bonus, plan):
     """Plan a trade against ``stock`` (the market's or a Village's goods): buy wanted
     goods, each paid with sellable goods of at least its value (no change). Fills
     ``plan[:N_GOODS]`` with goods sold, ``plan[N_GOODS:]`` with goods bought; returns the
-    gain in value points (bought worth minus sold worth), or 0 with an empty plan."""
+    gain in value points (bought worth minus sold worth), or 0 with an empty plan. A
+    trade whose card pays ``bonus`` points when done may lose up to that on its first
+    purchase."""
     plan[:] = 0
     left = np.zeros(L.N_GOODS, dtype=np.int64)
     for good in range(L.N_GOODS):
@@ -315,7 +317,7 @@ def trade_plan(S, p, g, seat, stock, capacity, plan):
         cost = 0
         for good in range(L.N_GOODS):
             cost += pay[good] * worth(S, p, g, seat, good)
-        if best_w <= cost:
+        if best_w + (bonus if bought == 0 else 0) <= cost:
             break
         for good in range(L.N_GOODS):
             plan[good] += pay[good]
@@ -548,7 +550,8 @@ def pick_site(S, p, g, seat, sites, n):
 
 @njit(cache=True, nogil=True)
 def pick_special(S, g, seat, cards_ok, n):
-    """Learning: the Special card to learn among those playable (the first listed)."""
+    """Learning: the Special card to learn among those playable (the first listed;
+    the greedy tribe chooses beforehand, ``players.best_special``)."""
     return cards_ok[0] if n > 0 else -1
 
 
