@@ -56,8 +56,7 @@ class Game:
             self[seat, L.PL_VILLAGES] = 0
         for seat, name in where.items():
             s = {"blue": 0, "orange": 1, "purple": 2, "green": 3, "yellow": 4}[seat]
-            self.g[L.G_VILLAGE + self.node(name)] = s
-            self[s, L.PL_VILLAGES] += 1
+            ST.place_village(self.g, s, self.node(name))
 
     def goods(self, seat, **goods):
         for name, n in goods.items():

@@ -41,6 +41,7 @@ from .state import (
     move_price,
     nearest_village,
     pl,
+    place_village,
     strength_at,
     trophy_holder,
     village_value,
@@ -91,11 +92,12 @@ def clan_pact_sites(S, p, g, seat, out):
     """Clan Pact: unoccupied territories adjacent to a territory with one of the seat's
     villages (adjacency: a move of one step)."""
     n = 0
+    b = pl(seat)
     for v in range(p[L.P_N_NODES]):
         if S[L.S_NODES][v, 0] != L.NODE_TERRITORY or g[L.G_VILLAGE + v] >= 0:
             continue
-        for u in range(p[L.P_N_NODES]):
-            if g[L.G_VILLAGE + u] == seat and S[L.S_NEXT][u, v] == v:
+        for k in range(g[b + L.PL_VILLAGES]):
+            if S[L.S_NEXT][g[b + L.PL_VILLAGE_NODE + k], v] == v:
                 out[n] = v
                 n += 1
                 break
@@ -444,8 +446,7 @@ def op_clan_pact(S, p, g, seat, site, log):
     """Clan Pact: a village token in the site; one of the seat's tribesmen leaves the
     market for the Travel Card (a rescued tribesman: available after Cleanup)."""
     b = pl(seat)
-    g[L.G_VILLAGE + site] = seat
-    g[b + L.PL_VILLAGES] += 1
+    place_village(g, seat, site)
     log_event(log, EV_VILLAGE, seat, site)
     tribe = g[b + L.PL_TRIBE]
     if g[L.G_MARKET_MEN + tribe] > 0:

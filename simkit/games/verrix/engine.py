@@ -21,6 +21,7 @@ from .actions import (
     TARGET_MARKET,
     TARGET_NONE,
     destination,
+    find_op,
     legal_engagement,
     play_card,
     vp,
@@ -51,6 +52,7 @@ from .state import (
     lose_goods,
     move_price,
     pl,
+    place_village,
     trophies,
     trophy_holder,
 )
@@ -90,8 +92,7 @@ def setup(S, p, g, rng, log):
                 g[L.G_MARKET_MEN + colour] -= 1
                 g[pl(s) + L.PL_HOSTAGES + colour] += 1
         site = first_village_site(S, g, s)
-        g[L.G_VILLAGE + site] = s
-        g[pl(s) + L.PL_VILLAGES] = 1
+        place_village(g, s, site)
         log_event(log, EV_SETUP, s, site, colour)
     add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])
 
@@ -282,8 +283,9 @@ def candidates(S, p, g, seat, kind, card, target, score):
         if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
             continue
         loc = S[L.S_CARDS][c, L.CD_LOCATION]
+        targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
         for t in range(-2, p[L.P_PLAYERS]):
-            if loc == L.LOC_AWAY and t < 0 and t != TARGET_NONE:
+            if loc == L.LOC_AWAY and (t < 0 if targeted else t != TARGET_NONE):
                 continue
             if loc == L.LOC_PORTUM and t != TARGET_MARKET:
                 continue

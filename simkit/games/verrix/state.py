@@ -211,18 +211,28 @@ def harbour(S, p):
 
 
 @njit(cache=True, nogil=True)
+def place_village(g, seat, node):
+    """Put one of the seat's village tokens on a territory."""
+    b = pl(seat)
+    g[L.G_VILLAGE + node] = seat
+    g[b + L.PL_VILLAGE_NODE + g[b + L.PL_VILLAGES]] = node
+    g[b + L.PL_VILLAGES] += 1
+
+
+@njit(cache=True, nogil=True)
 def route(S, p, g, seat, dest):
     """Territories, Sea Areas and Movement: the cheapest trip to ``dest`` from the seat's
     nearest village token on the current tile; returns (cost, start node)."""
     tile = g[L.G_TILE]
     best = 1 << 30
     start = -1
-    for v in range(p[L.P_N_NODES]):
-        if g[L.G_VILLAGE + v] == seat:
-            c = S[L.S_COST][tile * L.MAX_NODES + v, dest]
-            if c < best:
-                best = c
-                start = v
+    b = pl(seat)
+    for k in range(g[b + L.PL_VILLAGES]):
+        v = g[b + L.PL_VILLAGE_NODE + k]
+        c = S[L.S_COST][tile * L.MAX_NODES + v, dest]
+        if c < best:
+            best = c
+            start = v
     return best, start
 
 
@@ -258,12 +268,13 @@ def nearest_village(S, p, g, seat, target):
     """The ``target`` seat's village token cheapest for ``seat`` to reach."""
     best = 1 << 30
     node = -1
-    for v in range(p[L.P_N_NODES]):
-        if g[L.G_VILLAGE + v] == target:
-            c = route(S, p, g, seat, v)[0]
-            if c < best:
-                best = c
-                node = v
+    b = pl(target)
+    for k in range(g[b + L.PL_VILLAGES]):
+        v = g[b + L.PL_VILLAGE_NODE + k]
+        c = route(S, p, g, seat, v)[0]
+        if c < best:
+            best = c
+            node = v
     return node
 
 
