@@ -382,6 +382,17 @@ def test_battle_declaration_and_defender():
     assert x.g[L.G_BAG:L.G_BAG + 7].sum() == 7
 
 
+def test_defender_holding_back_loses_vp():
+    x = Game()
+    x[PURPLE, L.PL_MEN] = 4
+    x[PURPLE, L.PL_VP] = vp = 10
+    # Lindsay and 1 of 4 tribesmen deployed: 3 held back, 1 VP each
+    held = B.deploy_defender(x.S, x.p, x.g, PURPLE, 1, 1, NOLOG)
+    assert held == 3 and x[PURPLE, L.PL_VP] == vp - 3
+    assert x[PURPLE, L.PL_MEN_VILLAGE] == 1 and x[PURPLE, L.PL_MEN] == 3
+    assert x[PURPLE, L.PL_BATTLE_VP] == -3
+
+
 # -- the Event Phase ---------------------------------------------------------------------------
 def test_example1_the_gift():
     x = Game()

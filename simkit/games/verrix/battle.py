@@ -217,6 +217,22 @@ def battle_outcome(S, p, g, side, disc, log):
 
 
 @njit(cache=True, nogil=True)
+def deploy_defender(S, p, g, defender, xm, xl, log):
+    """The defender adds available units to the Village spaces and loses 1 VP for each
+    available tribesman, warrior or mystic it holds back; returns the units held back."""
+    held_back = units_at(S, g, defender, L.BATTLE_UNITS, L.AT_AVAILABLE) - xm
+    for k in range(L.MAX_LEADERS):
+        if (xl >> k) & 1:
+            held_back -= 1
+    engage(g, defender, xm, xl, L.AT_VILLAGE)
+    log_event(log, EV_HELD_BACK, defender, held_back)
+    if held_back > 0:
+        g[pl(defender) + L.PL_BATTLE_VP] += vp(g, defender, -held_back * p[L.P_HOLD_BACK_VP],
+                                                log)
+    return held_back
+
+
+@njit(cache=True, nogil=True)
 def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     """Battle: deploy (attacker in the Camp, defender's engaged units plus the ones it
     adds in the Village, supporters), fight three rounds (attacker's card, defender's,
@@ -246,19 +262,12 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
         if g[b + L.PL_LEADER + k] >= 0 and g[b + L.PL_LEADER_AT + k] == L.AT_VILLAGE and \
                 (L.BATTLE_UNITS >> leader_class(S, g, defender, k)) & 1:
             dl |= 1 << k
-    xm, xl = PO.defender_extra(S, p, g, defender)
-    held_back = units_at(S, g, defender, L.BATTLE_UNITS, L.AT_AVAILABLE) - xm
-    for k in range(L.MAX_LEADERS):
-        if (xl >> k) & 1:
-            held_back -= 1
-    engage(g, defender, xm, xl, L.AT_VILLAGE)
+    xm, xl = PO.defender_extra(S, p, g, rng, defender, policy[defender])
+    log_event(log, EV_ENGAGE, m, lm, engagement_strength(S, g, attacker, m, lm))
+    deploy_defender(S, p, g, defender, xm, xl, log)
     side[defender] = DEFEND
     men[defender] = dm + xm
     lmask[defender] = dl | xl
-    log_event(log, EV_ENGAGE, m, lm, engagement_strength(S, g, attacker, m, lm))
-    log_event(log, EV_HELD_BACK, defender, held_back)
-    if held_back > 0:
-        g[b + L.PL_BATTLE_VP] += vp(g, defender, -held_back * p[L.P_HOLD_BACK_VP], log)
     deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest, log)
     disc = 0
     for r in range(3):

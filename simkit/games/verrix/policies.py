@@ -441,10 +441,14 @@ def battle_vp_estimate(S, p, g, seat, target):
 
 
 @njit(cache=True, nogil=True)
-def defender_extra(S, p, g, seat):
+def defender_extra(S, p, g, rng, seat, policy):
     """Available units a defender adds to the Village spaces (greedy: all of them; each
-    held back costs VP and strength)."""
-    return all_available(S, g, seat, L.BATTLE_UNITS)
+    held back costs VP and strength; random: a random number of its tribesmen and every
+    leader)."""
+    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
+    if policy == L.POL_RANDOM:
+        men = uniform_int(rng, L.ST_POLICY + seat, men + 1)
+    return men, lmask
 
 
 @njit(cache=True, nogil=True)
