@@ -21,6 +21,8 @@ from .battle import can_declare
 from .state import (
     engagement_capacity,
     engagement_strength,
+    leader_class,
+    leader_strength,
     move_price,
     pl,
     strength_at,
@@ -144,9 +146,81 @@ def best_special(S, p, g, seat):
 
 @njit(cache=True, nogil=True)
 def battle_value(S, p, g, seat, target):
+    """A Battle declaration on ``target``: the VP of the disc forecast round by round
+    (each faction playing its best Battle card, the other adding an average token), less
+    what the units could have done."""
     if not can_declare(S, p, g, seat, target):
         return -(1 << 20)
-    return PO.battle_vp_estimate(S, p, g, seat, target)
+    own = np.zeros(len(L.CLASSES), dtype=np.int64)
+    opp = np.zeros(len(L.CLASSES), dtype=np.int64)
+    men, lmask = PO.all_available(S, g, seat, L.BATTLE_UNITS)
+    class_strengths(S, g, seat, men, lmask, own)
+    dm, dl = PO.all_available(S, g, target, L.BATTLE_UNITS)
+    class_strengths(S, g, target, dm, dl, opp)
+    opp[L.TRIBESMAN] += g[pl(target) + L.PL_MEN_VILLAGE]
+    for k in range(L.MAX_LEADERS):
+        if g[pl(target) + L.PL_LEADER + k] >= 0 and \
+                g[pl(target) + L.PL_LEADER_AT + k] == L.AT_VILLAGE:
+            opp[leader_class(S, g, target, k)] += leader_strength(S, g, target, k)
+    for cl in range(len(L.CLASSES)):
+        if not (L.BATTLE_UNITS >> cl) & 1:
+            opp[cl] = 0
+    token = PO.mean_token10(p, g)
+    a_cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
+    d_cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
+    na = battle_hand(S, p, g, seat, a_cards)
+    nd = battle_hand(S, p, g, target, d_cards)
+    disc10 = 0
+    for r in range(3):
+        if r == 1 and nd > 0:
+            i = PO.battle_card_pick(S, g, d_cards, nd, opp, own)
+            disc10 -= 10 * card_lead(S, d_cards[i], opp, own) - token
+            d_cards[i] = d_cards[nd - 1]
+            nd -= 1
+        elif r != 1 and na > 0:
+            i = PO.battle_card_pick(S, g, a_cards, na, own, opp)
+            disc10 += 10 * card_lead(S, a_cards[i], own, opp) - token
+            a_cards[i] = a_cards[na - 1]
+            na -= 1
+        else:
+            disc10 += 10 * (own.sum() - opp.sum())
+        disc10 = max(-30, min(30, disc10))
+    v = PO.faction_vp(S, p, g, seat, disc10, 1)
+    return PO.VP_POINTS * v - PO.UNIT_POINTS * (own.sum())
+
+
+@njit(cache=True, nogil=True)
+def class_strengths(S, g, seat, men, lmask, out):
+    out[L.TRIBESMAN] += men
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            out[leader_class(S, g, seat, k)] += leader_strength(S, g, seat, k)
+
+
+@njit(cache=True, nogil=True)
+def battle_hand(S, p, g, seat, out):
+    n = 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] == L.CARD_HAND and \
+                S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def card_lead(S, c, own, opp):
+    """STRENGTH lead a Battle card gives its faction over the other (before tokens)."""
+    row = S[L.S_CARDS][c]
+    v = 0
+    for cl in range(len(L.CLASSES)):
+        if (row[L.CD_UNITS] >> cl) & 1:
+            v += own[cl] - opp[cl]
+    for k in range(row[L.CD_N_OPS]):
+        o = L.CD_OPS + k * L.OP_WIDTH
+        if row[o] == L.OP_BATTLE:
+            v += row[o + 1] - row[o + 3]
+    return v
 
 
 @njit(cache=True, nogil=True)
