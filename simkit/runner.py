@@ -65,6 +65,17 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     if out is not None:
         spec = {"game": game.name, "rules": rules.to_dict(), "policy": policy, "seed": seed}
         store = ResultStore.open(out, spec, _schema(game))
+    try:
+        return _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend,
+                     client, store, progress, until_ci, max_games, info)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, client, store,
+          progress, until_ci, max_games, info) -> pd.DataFrame:
+    """Play (and store) the games until the target or the stopping rule is reached."""
     run = _Run(game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
                progress)
     started = time.perf_counter()

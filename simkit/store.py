@@ -10,6 +10,7 @@ outcome schema, times and the parts; a folder holding another run is never overw
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -25,6 +26,7 @@ import pyarrow.parquet as pq
 from simkit.errors import StoreError
 
 MANIFEST = "manifest.json"
+LOCK = ".simkit.lock"
 FORMAT = 1
 _PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
 
@@ -84,22 +86,68 @@ def missing_ranges(done: list[tuple[int, int]], n: int) -> list[tuple[int, int]]
     return [(a, b) for a, b in gaps if a < b]
 
 
-class ResultStore:
-    """One results folder, opened for one run specification."""
+class FolderLock:
+    """One writer per folder: an exclusive ``flock`` on ``LOCK`` inside it, held until
+    ``release`` (or the process ends, which the OS releases even on a kill)."""
 
-    def __init__(self, path: Path, manifest: dict):
+    def __init__(self, folder: Path):
+        self.path = Path(folder) / LOCK
+        self.fd: int | None = None
+
+    def acquire(self) -> FolderLock:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, _FILE_MODE)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreError(f"{self.path.parent} is being written by another simkit "
+                             f"process (pid {holder}); wait for it to finish or choose "
+                             "another folder") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self.fd = fd
+        return self
+
+    def release(self) -> None:
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
+
+
+#: the temporary files simkit itself writes (``_write_atomic``), and only those
+_OWN_TEMP = (".part-*.parquet.*.tmp", f".{MANIFEST}.*.tmp")
+
+
+class ResultStore:
+    """One results folder, opened for one run specification by one writer at a time."""
+
+    def __init__(self, path: Path, manifest: dict, lock: FolderLock | None = None):
         self.path = path
         self.manifest = manifest
+        self.lock = lock
 
     @classmethod
     def open(cls, path, spec: dict, schema: dict) -> ResultStore:
-        """Open ``path`` for ``spec``, creating it; StoreError if it holds another run."""
+        """Open ``path`` for ``spec``, creating it, and lock it for this writer until
+        ``close``; StoreError if it holds another run or another writer holds it."""
         path = Path(path)
         if path.exists() and not path.is_dir():
             raise StoreError(f"results path {path} exists and is not a folder")
         path.mkdir(parents=True, exist_ok=True)
-        for stray in path.glob(".*.tmp"):  # left by a killed writer; never a finished file
-            stray.unlink(missing_ok=True)
+        lock = FolderLock(path).acquire()
+        try:
+            return cls._open_locked(path, spec, schema, lock)
+        except BaseException:
+            lock.release()
+            raise
+
+    @classmethod
+    def _open_locked(cls, path: Path, spec: dict, schema: dict, lock: FolderLock):
+        for pattern in _OWN_TEMP:  # left by a killed writer (no other writer is running)
+            for stray in path.glob(pattern):
+                stray.unlink(missing_ok=True)
         if (path / MANIFEST).exists():
             manifest = read_manifest(path)
             _check_same_run(path, manifest["spec"], spec)
@@ -110,10 +158,15 @@ class ResultStore:
             manifest = {"format": FORMAT, "spec": spec, "schema": schema, "parts": [],
                         "simkit_version": _version(), "git_commit": _git_commit(),
                         "created": _now(), "updated": _now()}
-        store = cls(path, manifest)
+        store = cls(path, manifest, lock)
         store._reconcile()
         store._save()
         return store
+
+    def close(self) -> None:
+        """Let another writer in."""
+        if self.lock is not None:
+            self.lock.release()
 
     def done_ranges(self) -> list[tuple[int, int]]:
         return sorted((p["start"], p["stop"]) for p in self.manifest["parts"])
