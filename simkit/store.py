@@ -11,6 +11,7 @@ outcome schema, times and the parts; a folder holding another run is never overw
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -19,6 +20,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -185,7 +187,7 @@ class ResultStore:
         target = self.path / part_name(start, stop)
         _write_atomic(target, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
         entry = {"file": target.name, "start": start, "stop": stop, "rows": len(frame),
-                 "written": _now()}
+                 "sha256": _sha256(target), "written": _now()}
         if counts is not None:
             entry["counts"] = counts
         self.manifest["parts"].append(entry)
@@ -215,8 +217,10 @@ class ResultStore:
                 raise StoreError(f"{file}: unexpected file name in a results folder")
             if file.name not in listed:
                 start, stop = int(m.group(1)), int(m.group(2))
+                _check_part_rows(file, start, stop, self.manifest["spec"].get("seed"))
                 self.manifest["parts"].append({"file": file.name, "start": start,
                                                "stop": stop, "rows": stop - start,
+                                               "sha256": _sha256(file),
                                                "written": "recovered"})
         present = {f.name for f in self.path.glob("part-*.parquet")}
         self.manifest["parts"] = [p for p in self.manifest["parts"] if p["file"] in present]
@@ -255,6 +259,45 @@ def _check_same_run(path: Path, stored: dict, spec: dict) -> None:
                          "choose another folder or delete this one")
 
 
+def _sha256(file: Path) -> str:
+    digest = hashlib.sha256()
+    with open(file, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_part_rows(file: Path, start: int, stop: int, seed) -> None:
+    """A part holds exactly games ``[start, stop)`` of the run's seed, or is refused."""
+    table = _read_table(file, ["game_index", "seed"])
+    index = table.column("game_index").to_numpy()
+    if len(index) != stop - start or (index != np.arange(start, stop)).any():
+        raise StoreError(f"{file}: its games are not exactly {start}..{stop - 1} as its name "
+                         "says; delete it and rerun to replay them")
+    if seed is not None and (table.column("seed").to_numpy() != np.uint64(seed)).any():
+        raise StoreError(f"{file}: holds games of another seed than this run's {seed}; "
+                         "delete it and rerun to replay them")
+
+
+def _verified_parts(path: Path, manifest: dict, n_games: int | None) -> list[dict]:
+    """The manifest's parts (of the first ``n_games`` games) in game order, each checked
+    against its recorded sha256, none overlapping another: a corrupted, stray or
+    overlapping part is refused."""
+    parts = sorted(manifest["parts"], key=lambda p: (p["start"], p["stop"]))
+    for before, part in zip(parts, parts[1:], strict=False):
+        if part["start"] < before["stop"]:
+            raise StoreError(f"{path / part['file']} overlaps {before['file']}: one of "
+                             "them is stray; delete it (the other keeps its games)")
+    if n_games is not None:
+        parts = [p for p in parts if p["start"] < n_games]
+    for part in parts:
+        file = path / part["file"]
+        if "sha256" in part and file.exists() and _sha256(file) != part["sha256"]:
+            raise StoreError(f"{file}: its checksum does not match the manifest (the file "
+                             "is corrupted); delete it and rerun to replay its games")
+    return parts
+
+
 def _read_table(file: Path, columns: list[str] | None = None) -> pa.Table:
     try:
         return pq.read_table(file, columns=columns)
@@ -277,9 +320,7 @@ def load(path, n_games: int | None = None, columns: list[str] | None = None) -> 
             raise StoreError(f"{path} has no column(s) {', '.join(unknown)}; columns: "
                              f"{', '.join(manifest['schema'])}")
         columns = ["game_index", *(c for c in columns if c != "game_index")]
-    parts = sorted(manifest["parts"], key=lambda p: p["start"])
-    if n_games is not None:
-        parts = [p for p in parts if p["start"] < n_games]
+    parts = _verified_parts(path, manifest, n_games)
     tables = [_read_table(path / part["file"], columns) for part in parts]
     if not tables:
         raise StoreError(f"{path} holds no finished games yet")

@@ -405,3 +405,45 @@ def test_opening_removes_only_simkits_own_temporary_files(tmp_path):
     mine.write_text("a user's file")
     ResultStore.open(folder, {"game": "g"}, {}).close()
     assert not ours.exists() and mine.read_text() == "a user's file"
+
+
+# -- verified parts -------------------------------------------------------------------------
+def _flip_a_bit(file: Path, offset: int) -> None:
+    data = bytearray(file.read_bytes())
+    data[offset % len(data)] ^= 0x10
+    file.write_bytes(bytes(data))
+
+
+def test_a_corrupted_part_is_refused_naming_it(tmp_path):
+    out = tmp_path / "run"
+    simkit.simulate(GAME, 2000, seed=5, chunk_size=1000, out=out)
+    victim = sorted(out.glob("part-*.parquet"))[1]
+    for offset in (100, 999, 2024):  # anywhere in the file
+        original = victim.read_bytes()
+        _flip_a_bit(victim, offset)
+        with pytest.raises(StoreError, match=re.escape(f"{victim}: its checksum does not")):
+            simkit.load(out)
+        victim.write_bytes(original)
+    assert len(simkit.load(out)) == 2000
+
+
+def test_an_overlapping_stray_part_is_refused(tmp_path):
+    out = tmp_path / "run"
+    simkit.simulate(GAME, 2000, seed=5, chunk_size=1000, out=out)
+    other = tmp_path / "other"
+    simkit.simulate(GAME, 1500, seed=5, chunk_size=1500, out=other)
+    stray = next(other.glob("part-*.parquet"))  # games 0..1499: overlaps 1000..1999
+    (out / stray.name).write_bytes(stray.read_bytes())
+    with pytest.raises(StoreError, match="overlaps"):
+        simkit.simulate(GAME, 2000, seed=5, chunk_size=1000, out=out)
+
+
+def test_a_part_of_another_seed_is_refused(tmp_path):
+    out = tmp_path / "run"
+    simkit.simulate(GAME, 1000, seed=5, chunk_size=1000, out=out)
+    other = tmp_path / "other"
+    simkit.simulate(GAME, 2000, seed=6, chunk_size=1000, out=other)
+    foreign = sorted(other.glob("part-*.parquet"))[1]  # games 1000..1999 of seed 6
+    (out / foreign.name).write_bytes(foreign.read_bytes())
+    with pytest.raises(StoreError, match="another seed than this run's 5"):
+        simkit.simulate(GAME, 2000, seed=5, chunk_size=1000, out=out)
