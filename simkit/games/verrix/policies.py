@@ -209,12 +209,13 @@ def event_value(S, p, g, seat, ev):
 
 @njit(cache=True, nogil=True)
 def draws_event(p, g, rng, seat, policy):
-    """Pay the Divine Will and draw an Event card? (greedy: when it leaves 1 for a
-    second Mórrígan draw, or always with 6 or more)."""
+    """Pay the Divine Will and draw an Event card? (greedy: whenever it can pay; the
+    reconstructed deck is worth about 1 VP a card, more than the Mórrígan draws the
+    cubes could buy)."""
     dw = g[pl(seat) + L.PL_DW]
     if policy == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, 2) == 1
-    return dw >= p[L.P_EVENT_COST] + 1
+    return dw >= p[L.P_EVENT_COST]
 
 
 @njit(cache=True, nogil=True)
