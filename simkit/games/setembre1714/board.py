@@ -5,9 +5,8 @@ changes every other rule module shares (placing and eliminating pieces, captures
 State offsets are in ``full_layout`` (``F``); the static map is a ``components.Board``.
 """
 
-from numba import njit
-
 from simkit.eventlog import log_event
+from simkit.games.victus.unmanaged import borrowing
 
 from . import full_layout as F
 from .events import EV_BARRICADE_LOST, EV_GUN_CAPTURED, EV_LEADER_CAPTURED, EV_UNIT_LOST
@@ -15,24 +14,24 @@ from .events import EV_BARRICADE_LOST, EV_GUN_CAPTURED, EV_LEADER_CAPTURED, EV_U
 BIG = 1 << 20  # no stacking limit (a deployment zone, 6.2)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def n_zones(b):
     return b.colour.shape[0]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def count(s, side, z):
     """Combat units of ``side`` in zone ``z`` (leaders, guns and barricades never count)."""
     return s[F.S_COUNT + side * F.MAX_ZONES + z]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def zone_limit(p, b, z):
     """Rule 6.1/6.2: the stacking limit, none in a Bourbon deployment zone."""
     return BIG if b.deployment[z] else p[F.P_STACKING]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def can_cross(s, b, a, z):
     """Rule 2.2.1/7: may a unit go from ``a`` to ``z``? Sides without a line, blue lines
     and breaches, the Royal Breach once assured; never a red line."""
@@ -42,7 +41,7 @@ def can_cross(s, b, a, z):
     return line == F.LINE_ROYAL and s[F.S_BREACH_TURN] > 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def next_to_enemy(s, b, z, side):
     """Is ``z`` adjacent (across a side units may cross) to enemy combat units? (10)"""
     foe = 1 - side
@@ -55,13 +54,13 @@ def next_to_enemy(s, b, z, side):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def zone_defence(p, b, z):
     """Rule 11.1: the defence value of a zone from its colour."""
     return p[F.P_ZONE_DEFENCE + b.colour[z]]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barricade_in(s, z):
     """The barricade standing in zone ``z`` (at most one, 12), or -1."""
     for k in range(F.MAX_BARRICADES):
@@ -70,20 +69,20 @@ def barricade_in(s, z):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barricade_faces(s, z, attacker_zone):
     """Does a barricade in ``z`` cover the side towards ``attacker_zone``? (12)"""
     k = barricade_in(s, z)
     return k >= 0 and s[F.S_BARRICADE_FACES + k] == attacker_zone
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def open_ground(b, z):
     """Ochre or green: where barricades move and stand (12)."""
     return b.colour[z] == F.OCHRE or b.colour[z] == F.GREEN
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def holds(s, b, side, objective):
     """Rule 13: a side holds an objective when its combat units stand in every zone of it
     (a convent of two zones needs both)."""
@@ -93,7 +92,7 @@ def holds(s, b, side, objective):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def units_on_map(s, b, side):
     total = 0
     for z in range(n_zones(b)):
@@ -101,20 +100,20 @@ def units_on_map(s, b, side):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def place_unit(s, b, u, z):
     s[F.S_UNIT_ZONE + u] = z
     s[F.S_COUNT + b.unit_side[u] * F.MAX_ZONES + z] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def lift_unit(s, b, u):
     z = s[F.S_UNIT_ZONE + u]
     s[F.S_COUNT + b.unit_side[u] * F.MAX_ZONES + z] -= 1
     return z
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def eliminate_unit(s, b, u, cause, log):
     """A combat unit is eliminated: off the map, one more VP for the enemy (13)."""
     z = lift_unit(s, b, u)
@@ -123,7 +122,7 @@ def eliminate_unit(s, b, u, cause, log):
     log_event(log, EV_UNIT_LOST, u, z, cause)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def eliminate_leader(s, b, k, log):
     """A leader is eliminated (a 6 in an assault, or captured when surrounded)."""
     z = s[F.S_LEADER_ZONE + k]
@@ -135,7 +134,7 @@ def eliminate_leader(s, b, k, log):
     log_event(log, EV_LEADER_CAPTURED, k, z)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def leader_refuge(s, b, side, z):
     """Where a leader of ``side`` leaving ``z`` goes: an adjacent zone with friendly combat
     units, else one without enemy units; -1 when surrounded (11.3)."""
@@ -153,7 +152,7 @@ def leader_refuge(s, b, side, z):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def enemy_enters(s, b, side, z, log):
     """Rule 9/11.3/12: combat units of ``side`` enter ``z``: enemy guns and barricades
     there are captured; enemy leaders left without troops fall back, or are captured
@@ -177,7 +176,7 @@ def enemy_enters(s, b, side, z, log):
                 s[F.S_LEADER_ZONE + k] = y
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def remove_barricade(s, k, log):
     """A barricade that must retreat or is overrun is eliminated (12)."""
     log_event(log, EV_BARRICADE_LOST, k, s[F.S_BARRICADE_ZONE + k])
@@ -185,7 +184,7 @@ def remove_barricade(s, k, log):
     s[F.S_BARRICADES_LOST] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def leader_near(s, b, side, z, flag, same_zone_ok):
     """A leader of ``side`` (the flag if ``flag``, else a commander) in a zone adjacent to
     ``z`` (or in ``z`` itself if ``same_zone_ok``), or -1 (11.3, 13)."""
@@ -203,7 +202,7 @@ def leader_near(s, b, side, z, flag, same_zone_ok):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def strongest_unit(s, b, side, z):
     """The strongest combat unit of ``side`` in ``z`` (the lead unit), or -1."""
     best, best_str = -1, -1
@@ -214,12 +213,12 @@ def strongest_unit(s, b, side, z):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def count_action(s, side, action, n=1):
     s[F.S_ACTIONS + side * F.N_ACTIONS + action] += n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def terrain_bonus(s, b, p, t, a):
     """Rule 11.3/12: the defender's terrain in ``t`` against an assault from ``a``: the
     zone's defence value, or the blue-line bonus, or the barricade bonus (the best)."""
@@ -231,14 +230,14 @@ def terrain_bonus(s, b, p, t, a):
     return bonus
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def assault_allowed(s, b, side, a, t):
     """Rule 11.3: from a zone with units into an adjacent zone with enemy combat units,
     across a side units may cross."""
     return count(s, side, a) > 0 and count(s, 1 - side, t) > 0 and can_cross(s, b, a, t)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def salvo_allowed(s, b, p, side, a, t):
     """Rule 11.2: at an adjacent zone of equal or lower defence value; blocked by a blue
     line or a barricade covering the side of contact in an ochre or green target."""

@@ -204,7 +204,7 @@ def advance(s, b, p, pid, side, a, t, lead, rng, log):
     n = 1
     room = zone_limit(p, b, t) - 1
     extra = POL.advance_extra(s, b, p, pid, side, a, t, min(room, count(s, side, a) - 1), rng)
-    for u in range(b.unit_side.shape[0]):  # the strongest follow first
+    for _ in range(b.unit_side.shape[0]):  # the strongest follow first
         if n > extra:
             break
         best, best_str = -1, -1

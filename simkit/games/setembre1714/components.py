@@ -68,7 +68,8 @@ def load_board(data_dir: Path | str = DATA) -> tuple[Board, Names]:
     board = Board(
         colour=zmap["colour"], deployment=zmap["deployment"],
         reinforcement=zmap["reinforcement"], objective=zmap["objective"],
-        line=zmap["line"], neighbours=zmap["neighbours"], blue=zmap["blue"], gun_range=zmap["gun_range"],
+        line=zmap["line"], neighbours=zmap["neighbours"], blue=zmap["blue"],
+        gun_range=zmap["gun_range"],
         unit_side=forces["unit_side"], unit_strength=forces["unit_strength"],
         unit_start=forces["unit_start"], unit_arrives=forces["unit_arrives"],
         leader_side=forces["leader_side"], leader_flag=forces["leader_flag"],

@@ -62,38 +62,43 @@ EV_BREACH_BY_EVENT = EVENTS.add(
     "breach_by_event", "a = turn", "  The event assures the Royal Breach on turn {a}")
 EV_GUN_TARGET = EVENTS.add(
     "gun_target", "a = gun zone, b = target zone, c = range",
-    "  A gun in {x.zones[a]} fires at {x.zones[b]} ({c} zone(s) away)")
+    lambda x, a, b, c: f"  A gun in {x.zones[a]} fires at {x.zones[b]} ({c} zone(s) away)")
 EV_UNIT_LOST = EVENTS.add(
     "unit_lost", "a = unit, b = zone, c = cause",
     lambda x, a, b, c: f"    {x.units[a]} eliminated in {x.zones[b]} ({CAUSES[c]})")
 EV_MOVE = EVENTS.add(
-    "move", "a = unit, b = from, c = to", "  {x.units[a]} moves {x.zones[b]} -> {x.zones[c]}")
+    "move", "a = unit, b = from, c = to",
+    lambda x, a, b, c: f"  {x.units[a]} moves {x.zones[b]} -> {x.zones[c]}")
 EV_LEADER_MOVE = EVENTS.add(
     "leader_move", "a = leader, b = from, c = to",
-    "  {x.leaders[a]} moves {x.zones[b]} -> {x.zones[c]}")
+    lambda x, a, b, c: f"  {x.leaders[a]} moves {x.zones[b]} -> {x.zones[c]}")
 EV_BARRICADE_MOVE = EVENTS.add(
     "barricade_move", "a = barricade, b = zone, c = faces",
-    "  A barricade is set up in {x.zones[b]} facing {x.zones[c]}")
+    lambda x, a, b, c: f"  A barricade is set up in {x.zones[b]} facing {x.zones[c]}")
 EV_GUN_CAPTURED = EVENTS.add(
-    "gun_captured", "a = gun, b = zone", "  The gun in {x.zones[b]} is captured")
+    "gun_captured", "a = gun, b = zone",
+    lambda x, a, b, c: f"  The gun in {x.zones[b]} is captured")
 EV_LEADER_CAPTURED = EVENTS.add(
-    "leader_lost", "a = leader, b = zone", "    {x.leaders[a]} is lost in {x.zones[b]}")
+    "leader_lost", "a = leader, b = zone",
+    lambda x, a, b, c: f"    {x.leaders[a]} is lost in {x.zones[b]}")
 EV_BARRICADE_LOST = EVENTS.add(
-    "barricade_lost", "a = barricade, b = zone", "    The barricade in {x.zones[b]} is lost")
+    "barricade_lost", "a = barricade, b = zone",
+    lambda x, a, b, c: f"    The barricade in {x.zones[b]} is lost")
 EV_REINFORCE = EVENTS.add(
     "reinforce", "a = unit, b = zone, c = side",
     lambda x, a, b, c: f"  Reinforcement: {x.units[a]} enters {x.zones[b]}")
 EV_LEADER_ENTERS = EVENTS.add(
-    "leader_enters", "a = leader, b = zone", "  {x.leaders[a]} enters {x.zones[b]}")
+    "leader_enters", "a = leader, b = zone",
+    lambda x, a, b, c: f"  {x.leaders[a]} enters {x.zones[b]}")
 EV_RECOVERY = EVENTS.add(
     "recovery", "a = recreated, b = allowance, c = lost for good",
     "  The Two Crowns recreate {a} units (allowance {b}); {c} are lost for good")
 EV_SALVO_DECLARED = EVENTS.add(
     "salvo_declared", "a = from, b = at, c = dice",
-    "  Salvo fire from {x.zones[a]} at {x.zones[b]} ({c} dice)")
+    lambda x, a, b, c: f"  Salvo fire from {x.zones[a]} at {x.zones[b]} ({c} dice)")
 EV_ASSAULT_DECLARED = EVENTS.add(
     "assault_declared", "a = from, b = on, c = terrain bonus",
-    "  Assault from {x.zones[a]} on {x.zones[b]} (defender's terrain +{c})")
+    lambda x, a, b, c: f"  Assault from {x.zones[a]} on {x.zones[b]} (defender's terrain +{c})")
 EV_LEADS = EVENTS.add(
     "leads", "a = attacking lead, b = defending lead, c = leaders used (1 att, 2 def, 4 flag)",
     lambda x, a, b, c: f"    Leads: {x.units[a]} against {x.units[b]}"
@@ -102,10 +107,10 @@ EV_LEADS = EVENTS.add(
                        + (", the flag" if c & 4 else ""))
 EV_RETREAT = EVENTS.add(
     "retreat", "a = unit, b = from, c = to",
-    "    {x.units[a]} retreats {x.zones[b]} -> {x.zones[c]}")
+    lambda x, a, b, c: f"    {x.units[a]} retreats {x.zones[b]} -> {x.zones[c]}")
 EV_ADVANCE = EVENTS.add(
     "advance", "a = unit, b = from, c = to",
-    "    {x.units[a]} advances {x.zones[b]} -> {x.zones[c]}")
+    lambda x, a, b, c: f"    {x.units[a]} advances {x.zones[b]} -> {x.zones[c]}")
 EV_TURN_END = EVENTS.add(
     "turn_end", "a = turn, b = objectives the Two Crowns hold, c = Catalan units on the map",
     "  End of turn {a}: the Two Crowns hold {b} of 11 objectives; {c} Catalan units remain")

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from simkit.eventlog import log_event
+from simkit.games.victus.unmanaged import unmanaged
 from simkit.rng import game_streams, restart, shuffle
 
 from . import full_layout as F
@@ -23,6 +24,7 @@ from .board import (
     holds,
     place_unit,
     units_on_map,
+    zone_limit,
 )
 from .combat import artillery_phase, combat_phase, lose_units
 from .engine import royal_breach_check
@@ -50,6 +52,7 @@ from .movement import (
     reachable,
     stop_zones,
 )
+
 
 @njit(cache=True, nogil=True)
 def set_up(rng, s, b, p):
@@ -209,15 +212,25 @@ def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
         allowance = 1
     stop_zones(s, b, side, stop)
     POL.prepare_movement(s, b, p, pid, side, field, want)
+    # units starting in one zone share its reachable set until a zone fills or frees up
+    dists = np.empty((n, n), np.int64)
+    parents = np.empty((n, n), np.int64)
+    version = np.full(n, -1, np.int64)
+    changes = 0
     for u in range(b.unit_side.shape[0]):
         z0 = s[F.S_UNIT_ZONE + u]
         if b.unit_side[u] != side or z0 < 0:
             continue
-        reachable(s, b, p, side, z0, PIECE_UNIT, allowance, stop, dist, parent)
-        dest = POL.unit_destination(s, b, p, pid, side, u, dist, field, want, rng)
-        if dest != z0 and dest >= 0 and dist[dest] > 0:
-            move_unit(s, b, u, dest, parent, log)
+        if version[z0] != changes:
+            reachable(s, b, p, side, z0, PIECE_UNIT, allowance, stop, dists[z0], parents[z0])
+            version[z0] = changes
+        dest = POL.unit_destination(s, b, p, pid, side, u, dists[z0], field, want, rng)
+        if dest != z0 and dest >= 0 and dists[z0, dest] > 0:
+            move_unit(s, b, u, dest, parents[z0], log)
             count_action(s, side, F.A_MOVES)
+            if count(s, side, z0) == zone_limit(p, b, z0) - 1 or \
+                    count(s, side, dest) == zone_limit(p, b, dest):
+                changes += 1
     for k in range(b.leader_side.shape[0]):
         z0 = s[F.S_LEADER_ZONE + k]
         if b.leader_side[k] != side or z0 < 0:
@@ -405,7 +418,8 @@ def play_full_games(b, p, pids, game_indices, root_seed, log):
     """Play one whole game per index; returns the ``(n, N_OUT)`` outcome table."""
     out = np.zeros((game_indices.shape[0], F.N_OUT), dtype=np.int16)
     s = np.zeros(F.N_STATE, dtype=np.int64)
+    board = unmanaged(b)  # the caller owns the components for the whole call
     for row in range(game_indices.shape[0]):
         rng = game_streams(root_seed, game_indices[row], F.N_STREAMS)
-        play_full(rng, s, b, p, pids, out[row], log)
+        play_full(rng, s, board, p, pids, out[row], log)
     return out

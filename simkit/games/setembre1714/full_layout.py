@@ -56,7 +56,7 @@ NOT_ARRIVED = -1
 ELIMINATED = -2  # Bourbon combat units may be recreated from here (10.1)
 LOST = -3  # beyond the recovery allowance: out of the game
 
-# -- random streams: the scenario's five first (its rule functions roll from them), then ------------
+# -- random streams: the scenario's five first (its rule functions roll from them), then ------
 # the deck and each side's policy. Dice streams restart every half-turn (2 * turn + side),
 # the breach die every turn (engine.royal_breach_check), the deck once at set-up.
 STREAMS = L.STREAMS + ("events", "bourbon_policy", "catalan_policy")
@@ -64,7 +64,7 @@ ST_EVENTS, ST_BOURBON_POLICY, ST_CATALAN_POLICY = codes(STREAMS)[len(L.STREAMS):
 N_STREAMS = len(STREAMS)
 assert STREAMS[:len(L.STREAMS)] == L.STREAMS
 
-# -- parameter vector (rules.full_params) -------------------------------------------------------------
+# -- parameter vector (rules.full_params) -----------------------------------------------------
 _P = Fields("full-game parameters")
 P_TURNS = _P("turns")
 P_BREACH_ROLL = _P("breach_roll")
@@ -92,7 +92,7 @@ ACTIONS = ("artillery_shots", "moves", "salvos", "assaults", "withdrawals", "com
  A_REINFORCEMENTS, A_ADVANCES, A_RETREATS) = codes(ACTIONS)
 N_ACTIONS = len(ACTIONS)
 
-# -- the game state: one int64 vector -----------------------------------------------------------------
+# -- the game state: one int64 vector ---------------------------------------------------------
 _S = Fields("full-game state")
 S_TURN = _S("turn")
 S_BREACH_TURN = _S("breach_turn")  # 0 while the Royal Breach is not assured

@@ -25,6 +25,7 @@ Policies per side (the first is the default):
 import numpy as np
 from numba import njit
 
+from simkit.games.victus.unmanaged import borrowing
 from simkit.layout import codes
 from simkit.rng import uniform_int
 
@@ -69,30 +70,32 @@ COMBAT_KINDS = ("none", "pass", "salvo", "assault")
 K_NONE, K_PASS, K_SALVO, K_ASSAULT = codes(COMBAT_KINDS)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stream(side):
     return F.ST_BOURBON_POLICY + side
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def is_random(pid):
     return pid == RANDOM
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def win_chance(delta):
     """P(attacker's d6 - defender's d6 > delta): the attacker wins only if strictly
     higher (11.3)."""
+    if delta <= -6:
+        return 1.0
+    if delta >= 5:
+        return 0.0
     wins = 0
-    for x in range(1, 7):
-        for y in range(1, 7):
-            if x - y > delta:
-                wins += 1
+    for k in range(delta + 1, 6):
+        wins += 6 - abs(k)
     return wins / 36.0
 
 
 # -- casualties and leads ------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_casualty(s, b, pid, side, z, rng):
     """The unit ``side`` loses in ``z`` (fire, overstacking): greedy keeps its strongest
     as the lead and loses the weakest; random picks any."""
@@ -109,7 +112,7 @@ def choose_casualty(s, b, pid, side, z, rng):
     return pick
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_lead(s, b, pid, side, z, rng):
     """The lead unit of an assault (11.3): the strongest (random: any)."""
     pick, best, seen = -1, -1, 0
@@ -125,7 +128,7 @@ def choose_lead(s, b, pid, side, z, rng):
     return pick
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def lead_strength(s, b, side, z):
     best = 0
     for u in range(b.unit_side.shape[0]):
@@ -135,7 +138,7 @@ def lead_strength(s, b, side, z):
 
 
 # -- what a zone is worth ------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def threat(s, b, side, z):
     """Enemy combat units next to ``z`` (across sides units may cross)."""
     total = 0
@@ -148,7 +151,7 @@ def threat(s, b, side, z):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def zone_worth(p, b, z):
     """VP an objective zone is worth (split over its zones), 0 for other zones."""
     o = b.objective[z]
@@ -157,14 +160,14 @@ def zone_worth(p, b, z):
     return p[F.P_VP_OBJECTIVE + F.OBJECTIVE_KIND[o]] / b.objective_zones[o]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def late(s, p):
     """In the last two turns (or the extra turn)."""
     return s[F.S_TURN] >= p[F.P_TURNS] - 1
 
 
 # -- artillery (9) -------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_gun_target(s, b, p, pid, side, g, max_range, rng):
     """The zone gun ``g`` fires at (one enemy combat unit there), or -1 to hold fire."""
     gz = s[F.S_GUN_ZONE + g]
@@ -207,13 +210,17 @@ def prepare_movement(s, b, p, pid, side, field, want):
             field[z] = 0 if goal else -1
         _spread(s, b, field)
         return
+    for z in range(n):  # zones from the nearest enemy combat unit
+        field[z] = 0 if count(s, 1 - side, z) > 0 else -1
+    _spread(s, b, field)
+    reach = p[F.P_MOVEMENT] + 1  # an enemy that can move next to it and assault
     for z in range(n):
-        t = threat(s, b, side, z)
+        near = 0 <= field[z] <= reach
         if count(s, 1 - side, z) > 0:
             want[z] = 0
         elif b.objective[z] >= 0:
-            want[z] = p[F.P_STACKING] if t > 0 else (2 if b.objective[z] == F.PALAU else 1)
-        elif t > 0 and count(s, side, z) > 0:
+            want[z] = p[F.P_STACKING] if near else (2 if b.objective[z] == F.PALAU else 1)
+        elif threat(s, b, side, z) > 0 and count(s, side, z) > 0:
             want[z] = count(s, side, z)  # hold the line where it stands
         else:
             want[z] = 0
@@ -248,7 +255,7 @@ def _spread(s, b, field):
                 tail += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _random_zone(rng, side, dist):
     pick, seen = -1, 0
     for z in range(dist.shape[0]):
@@ -259,7 +266,7 @@ def _random_zone(rng, side, dist):
     return pick
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def unit_destination(s, b, p, pid, side, u, dist, field, want, rng):
     """Where combat unit ``u`` moves (its own zone to stay)."""
     z0 = s[F.S_UNIT_ZONE + u]
@@ -270,7 +277,7 @@ def unit_destination(s, b, p, pid, side, u, dist, field, want, rng):
     return _catalan_destination(s, b, p, z0, dist, field, want)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _bourbon_destination(s, b, p, z0, dist, field):
     side = F.BOURBONS
     if b.objective[z0] >= 0:
@@ -281,16 +288,18 @@ def _bourbon_destination(s, b, p, z0, dist, field):
     for y in range(b.colour.shape[0]):
         if dist[y] < 0 or field[y] < 0:
             continue
-        here = count(s, side, y) - (1 if y == z0 else 0)
-        if here > p[F.P_STACKING] - 1:
-            here = p[F.P_STACKING] - 1
+        here = 0  # join a stack that can assault next to the enemy
+        if not b.deployment[y] and next_to_enemy(s, b, y, side):
+            here = count(s, side, y) - (1 if y == z0 else 0)
+            if here > p[F.P_STACKING] - 1:
+                here = p[F.P_STACKING] - 1
         score = field[y] * 10 - 2 * here + (0 if y == z0 else 1)
         if score < best:
             pick, best = y, score
     return pick
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _catalan_destination(s, b, p, z0, dist, field, want):
     side = F.CATALANS
     if count(s, side, z0) <= want[z0] and count(s, side, z0) <= zone_limit(p, b, z0):
@@ -316,7 +325,7 @@ def _catalan_destination(s, b, p, z0, dist, field, want):
     return pick
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def leader_destination(s, b, p, pid, side, k, dist, rng):
     """Where leader ``k`` moves: greedy, to a zone with friendly troops whose
     surroundings it helps most (11.3: +1 in or next to the attacked zone)."""
@@ -327,6 +336,10 @@ def leader_destination(s, b, p, pid, side, k, dist, rng):
         if dist[y] < 0 or count(s, side, y) == 0:
             continue
         score = 0.01 * count(s, side, y)
+        for j in range(b.leader_side.shape[0]):  # one commander (and the flag) a place
+            if j != k and s[F.S_LEADER_ZONE + j] == y and b.leader_side[j] == side and \
+                    b.leader_flag[j] == b.leader_flag[k]:
+                score -= 50.0
         for i in range(-1, b.neighbours.shape[1]):
             z = y if i < 0 else b.neighbours[y, i]
             if z < 0:
@@ -343,7 +356,7 @@ def leader_destination(s, b, p, pid, side, k, dist, rng):
     return pick
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barricade_choice(s, b, p, pid, k, dist, rng, out):
     """Where barricade ``k`` goes and which side it covers (12): ``out`` = zone, faces.
     Greedy: a zone with Catalan troops, facing the open zone with most enemies."""
@@ -374,7 +387,7 @@ def barricade_choice(s, b, p, pid, k, dist, rng, out):
 
 
 # -- reinforcements (10.1) -----------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def reinforcement_zone(s, b, p, pid, side, field, rng):
     """Where an arriving unit of ``side`` is placed. Catalans: an R zone without enemy
     units (-1 if none); Two Crowns: a deployment zone. Greedy: the R zone with the most
@@ -397,7 +410,7 @@ def reinforcement_zone(s, b, p, pid, side, field, rng):
     return pick
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def recovery_pick(s, b, pid, rng):
     """Which eliminated Bourbon unit is recreated next: greedy the strongest."""
     pick, best, seen = -1, -1, 0
@@ -414,21 +427,39 @@ def recovery_pick(s, b, pid, rng):
 
 
 # -- combat (11) ---------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def assault_delta(s, b, p, side, a, t, commander):
     """Defence minus attack before the dice, both commanders used, no withdrawal."""
+    return _delta(s, b, p, side, a, t, commander, lead_strength(s, b, side, a),
+                  lead_strength(s, b, 1 - side, t))
+
+
+@borrowing
+def _delta(s, b, p, side, a, t, commander, att_lead, def_lead):
     foe = 1 - side
     cmdr = commander and leader_near(s, b, side, t, 0, False) >= 0
-    attack = attack_value(lead_strength(s, b, side, a), count(s, side, a), cmdr) + \
-        s[F.S_EV_ASSAULT]
+    attack = attack_value(att_lead, count(s, side, a), cmdr) + s[F.S_EV_ASSAULT]
     dcmdr = leader_near(s, b, foe, t, 0, True) >= 0
     flag = foe == F.CATALANS and leader_near(s, b, foe, t, 1, True) >= 0
-    defence = defence_value(lead_strength(s, b, foe, t), terrain_bonus(s, b, p, t, a),
-                            count(s, foe, t), dcmdr, flag)
+    defence = defence_value(def_lead, terrain_bonus(s, b, p, t, a), count(s, foe, t), dcmdr,
+                            flag)
     return defence - attack
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def lead_strengths(s, b, leads):
+    """``leads[side * n + z]``: the strongest unit of each side in each zone."""
+    n = b.colour.shape[0]
+    leads[:] = 0
+    for u in range(b.unit_side.shape[0]):
+        z = s[F.S_UNIT_ZONE + u]
+        if z >= 0:
+            k = b.unit_side[u] * n + z
+            if b.unit_strength[u] > leads[k]:
+                leads[k] = b.unit_strength[u]
+
+
+@borrowing
 def go_threshold(s, p, pid, side, t_worth):
     """The lowest chance at which a greedy side assaults."""
     if side == F.BOURBONS:
@@ -441,7 +472,7 @@ def go_threshold(s, p, pid, side, t_worth):
         return 2.0
     if t_worth > 0:
         return 0.15 if late(s, p) else 0.35
-    return 0.6
+    return 0.75
 
 
 @njit(cache=True, nogil=True)
@@ -453,10 +484,12 @@ def next_combat(s, b, p, pid, side, rng, out):
         _random_combat(s, b, p, side, rng, out)
         return
     n = b.colour.shape[0]
+    leads = np.empty(2 * n, np.int64)
+    lead_strengths(s, b, leads)
     best_assault, best_salvo = -1.0, -1.0
     aa, at, sa, st = -1, -1, -1, -1
     for a in range(n):
-        if s[F.S_ACTED + a] or count(s, side, a) == 0:
+        if s[F.S_ACTED + a] or count(s, side, a) == 0 or not next_to_enemy(s, b, a, side):
             continue
         plan_t, plan_score = -1, -1.0
         for i in range(b.neighbours.shape[1]):
@@ -466,7 +499,10 @@ def next_combat(s, b, p, pid, side, rng, out):
             if not assault_allowed(s, b, side, a, t):
                 continue
             worth = zone_worth(p, b, t)
-            chance = win_chance(assault_delta(s, b, p, side, a, t, True))
+            if side == F.CATALANS and worth == 0 and b.objective[a] >= 0:
+                continue  # a garrison does not sally out of its objective
+            chance = win_chance(_delta(s, b, p, side, a, t, True, leads[side * n + a],
+                                       leads[(1 - side) * n + t]))
             if chance >= go_threshold(s, p, pid, side, worth):
                 score = chance * (1.0 + worth)
                 if score > plan_score:
@@ -493,7 +529,7 @@ def next_combat(s, b, p, pid, side, rng, out):
         out[3] = 1 if -5 <= delta <= 5 else 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _random_combat(s, b, p, side, rng, out):
     n = b.colour.shape[0]
     pick, seen = -1, 0
@@ -532,7 +568,7 @@ def _random_combat(s, b, p, side, rng, out):
     out[3] = uniform_int(rng, stream(side), 2)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def defender_commander(s, b, pid, side, delta, rng):
     """Does the defender use an available commander (risking him on a 6)?"""
     if is_random(pid):
@@ -540,7 +576,7 @@ def defender_commander(s, b, pid, side, delta, rng):
     return -5 <= delta <= 5
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def withdraws(s, b, p, pid, side, t, delta, can_retreat, rng):
     """Rule 11.3: does the defender declare a withdrawal (+2, no losses, zone lost)?
     ``delta`` is defence minus attack before the dice and the withdrawal."""
@@ -556,7 +592,7 @@ def withdraws(s, b, p, pid, side, t, delta, can_retreat, rng):
     return losing < 0.5
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def retreat_destination(s, b, p, pid, side, z, rng):
     """Where a retreating unit of ``side`` goes from ``z`` (11.3): an adjacent zone
     without enemy units. A full zone means the unit is lost to overstacking; -1 when
@@ -583,7 +619,7 @@ def retreat_destination(s, b, p, pid, side, z, rng):
     return pick
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def advance_extra(s, b, p, pid, side, a, t, available, rng):
     """How many more units follow the first into the taken zone (11.3)."""
     if available <= 0:
@@ -592,8 +628,8 @@ def advance_extra(s, b, p, pid, side, a, t, available, rng):
         return uniform_int(rng, stream(side), available + 1)
     keep = 0
     if b.objective[a] >= 0 and not b.deployment[a]:
-        keep = 1
-    n = count(s, side, a) - keep
+        keep = 2 if side == F.CATALANS else 1
+    n = count(s, side, a) - 1 - keep  # the first unit is already moving
     if n > available:
         n = available
     return n if n > 0 else 0

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from simkit.eventlog import log_event
+from simkit.games.victus.unmanaged import borrowing
 
 from . import full_layout as F
 from .board import (
@@ -32,7 +33,7 @@ from .events import CAUSE_OVERSTACK, EV_BARRICADE_MOVE, EV_LEADER_MOVE, EV_MOVE
 PIECE_UNIT, PIECE_LEADER, PIECE_BARRICADE = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stop_zones(s, b, side, stop):
     """Zones where a moving piece of ``side`` must stop (10): next to enemy combat units,
     or a Bourbon deployment zone. Enemy units do not move in this phase, so it is computed
@@ -75,7 +76,7 @@ def reachable(s, b, p, side, z0, piece, allowance, stop, dist, parent):
             tail += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def path_captures(s, b, side, dest, parent, log):
     """Enemy guns, barricades and lone leaders on the path are captured (9, 10)."""
     z = dest
@@ -84,7 +85,7 @@ def path_captures(s, b, side, dest, parent, log):
         z = parent[z]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_unit(s, b, u, dest, parent, log):
     """Move combat unit ``u`` along the path found by ``reachable`` to ``dest``."""
     z0 = lift_unit(s, b, u)
@@ -93,14 +94,14 @@ def move_unit(s, b, u, dest, parent, log):
     log_event(log, EV_MOVE, u, z0, dest)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_leader(s, b, k, dest, log):
     """Leaders move like units but are not combat units: they capture nothing (10, 13)."""
     log_event(log, EV_LEADER_MOVE, k, s[F.S_LEADER_ZONE + k], dest)
     s[F.S_LEADER_ZONE + k] = dest
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barricade_side_ok(s, b, zone, faces):
     """Rule 12: in an ochre/green zone with no other barricade, facing an adjacent
     ochre/green zone across a side with no blue or red line."""
@@ -108,7 +109,7 @@ def barricade_side_ok(s, b, zone, faces):
             and b.line[zone, faces] == F.LINE_NONE)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def place_barricade(s, k, zone, faces, log):
     """Rule 12: set barricade ``k`` up in ``zone`` facing ``faces`` (one a zone)."""
     s[F.S_BARRICADE_ZONE + k] = zone
@@ -116,18 +117,18 @@ def place_barricade(s, k, zone, faces, log):
     log_event(log, EV_BARRICADE_MOVE, k, zone, faces)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barricade_can_stand(s, k, zone):
     other = barricade_in(s, zone)
     return other < 0 or other == k
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def overstacked(s, b, p, side, z):
     return count(s, side, z) - zone_limit(p, b, z)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def eliminate_excess(s, b, p, side, z, victim, log):
     """Rule 6.1: a zone found overstacked loses ``victim`` (the owner's choice)."""
     eliminate_unit(s, b, victim, CAUSE_OVERSTACK, log)
