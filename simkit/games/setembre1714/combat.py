@@ -103,27 +103,48 @@ def salvo(rng, s, b, p, pids, side, a, t, log):
 
 @njit(cache=True, nogil=True)
 def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
-    """Rule 11.3 (and 12, 13): lead units, modifiers, the defender's commander and
-    withdrawal choice, the dice, then losses, retreat, advance and leader casualties."""
+    """Rule 11.3 (and 12, 13), the players' choices: lead units (attacker first), the
+    attacker's commander, the defender's commander, then the defender's withdrawal once
+    the modifiers are known; ``fight_assault`` resolves it."""
     foe = 1 - side
-    count_action(s, side, F.A_ASSAULTS)
     att_lead = POL.choose_lead(s, b, pids[side], side, a, rng)
     def_lead = POL.choose_lead(s, b, pids[foe], foe, t, rng)
-    terrain = terrain_bonus(s, b, p, t, a)
     att_cmdr = leader_near(s, b, side, t, 0, False) if use_commander else -1
     flag = leader_near(s, b, foe, t, 1, True) if foe == F.CATALANS else -1
-    attack = attack_value(b.unit_strength[att_lead], count(s, side, a), att_cmdr >= 0) + \
-        s[F.S_EV_ASSAULT]
+    attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, -1,
+                                     flag)
     def_cmdr = leader_near(s, b, foe, t, 0, True)
-    if def_cmdr >= 0:
-        bare = defence_value(b.unit_strength[def_lead], terrain, count(s, foe, t), True,
-                             flag >= 0) - attack
-        if not POL.defender_commander(s, b, pids[foe], foe, bare, rng):
-            def_cmdr = -1
-    defence = defence_value(b.unit_strength[def_lead], terrain, count(s, foe, t),
-                            def_cmdr >= 0, flag >= 0)
+    if def_cmdr >= 0 and not POL.defender_commander(s, b, pids[foe], foe,
+                                                    defence + 1 - attack, rng):
+        def_cmdr = -1
+    attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr,
+                                     def_cmdr, flag)
     can_retreat = POL.retreat_destination(s, b, p, pids[foe], foe, t, rng) >= 0
     withdrew = POL.withdraws(s, b, p, pids[foe], foe, t, defence - attack, can_retreat, rng)
+    fight_assault(rng, s, b, p, pids, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
+                  flag, withdrew, log)
+
+
+@njit(cache=True, nogil=True)
+def assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr, flag):
+    """Rule 11.3: both assault values before the dice and any withdrawal."""
+    foe = 1 - side
+    attack = attack_value(b.unit_strength[att_lead], count(s, side, a), att_cmdr >= 0) + \
+        s[F.S_EV_ASSAULT]
+    defence = defence_value(b.unit_strength[def_lead], terrain_bonus(s, b, p, t, a),
+                            count(s, foe, t), def_cmdr >= 0, flag >= 0)
+    return attack, defence
+
+
+@njit(cache=True, nogil=True)
+def fight_assault(rng, s, b, p, pids, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
+                  flag, withdrew, log):
+    """Rule 11.3: add the withdrawal bonus, roll a die each (ties to the defender), then
+    losses, retreat, advance and the commanders' casualty rolls (the flag never rolls)."""
+    foe = 1 - side
+    count_action(s, side, F.A_ASSAULTS)
+    attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr,
+                                     def_cmdr, flag)
     if withdrew:
         defence += p[F.P_WITHDRAWAL_BONUS]
         count_action(s, foe, F.A_WITHDRAWALS)
@@ -131,7 +152,7 @@ def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
         count_action(s, side, F.A_COMMANDERS)
     if def_cmdr >= 0:
         count_action(s, foe, F.A_COMMANDERS)
-    log_event(log, EV_ASSAULT_DECLARED, a, t, terrain)
+    log_event(log, EV_ASSAULT_DECLARED, a, t, terrain_bonus(s, b, p, t, a))
     log_event(log, EV_LEADS, att_lead, def_lead,
               (att_cmdr >= 0) + 2 * (def_cmdr >= 0) + 4 * (flag >= 0))
     log_event(log, EV_ASSAULT_VALUES, attack, defence, withdrew)

@@ -584,12 +584,12 @@ def withdraws(s, b, p, pid, side, t, delta, can_retreat, rng):
         return False
     if is_random(pid):
         return uniform_int(rng, stream(side), 2) == 1
-    losing = 1.0 - win_chance(delta)
+    holding = 1.0 - win_chance(delta)  # the defender keeps the zone without withdrawing
     if pid == FALLBACK:
-        return losing < 0.5 or barricade_in(s, t) >= 0 and losing < 0.6
+        return holding < 0.5 or (barricade_in(s, t) >= 0 and holding < 0.6)
     if b.objective[t] >= 0:
-        return losing < 0.35
-    return losing < 0.5
+        return holding < 0.35
+    return holding < 0.5
 
 
 @borrowing
