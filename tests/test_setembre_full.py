@@ -566,7 +566,7 @@ def test_registered_in_progress_and_rules_knobs():
     with pytest.raises(RulesError):
         FullRules(stacking_limit=11)
     assert FULL.presets["no_events"].rules.events is False
-    assert FULL.presets["standard"].rules == FullRules()
+    assert FULL.presets["all_rules"].rules == FullRules()
 
 
 def test_trace_tells_the_game_and_ends_with_the_row():
