@@ -13,11 +13,12 @@ Policies per side (the first is the default):
   passes a threshold that falls as time runs out, keep garrisons in taken objectives.
   Catalans: garrison every objective, reinforce the threatened ones to 5, put commanders
   and the flag where they cover most threatened zones, turn barricades towards the enemy,
-  fire every legal salvo, counter-attack objectives the enemy holds when the odds are
-  fair, withdraw from a losing fight only when a retreat is open.
+  fire every legal salvo, counter-attack objectives the enemy holds at good odds (fair
+  ones in the last turns), withdraw from a fight it is more likely to lose (or nearly so
+  behind a barricade) when a retreat is open.
 - ``cautious`` (Two Crowns): the greedy mover, but no assault before the Royal Breach is
   assured and only at better odds; ``fallback`` (Catalans): the greedy defender that
-  withdraws behind its barricades instead of fighting at poor odds and never
+  gives ground (withdraws) unless it holds at least 65% of the time and never
   counter-attacks.
 - ``random``: a uniformly random legal choice at every decision.
 """
@@ -56,9 +57,9 @@ BOURBON_POLICIES = {
 CATALAN_POLICIES = {
     "greedy": "garrison every objective, reinforce threatened ones to 5, leaders and flag "
               "where they cover most, barricades facing the enemy, every salvo, "
-              "counter-attack lost objectives at fair odds",
-    "fallback": "the greedy garrison, but withdraw behind barricades from any fight it is "
-                "more likely to lose and never counter-attack",
+              "counter-attack lost objectives at good odds, withdraw from losing fights",
+    "fallback": "the greedy garrison, but give ground (withdraw) from any fight it does "
+                "not hold 65% of the time and never counter-attack",
     "random": "a uniformly random legal choice at every decision",
 }
 GREEDY, CAUTIOUS, B_RANDOM = codes(tuple(BOURBON_POLICIES))
@@ -220,6 +221,8 @@ def prepare_movement(s, b, p, pid, side, field, want):
             want[z] = 0
         elif b.objective[z] >= 0:
             want[z] = p[F.P_STACKING] if near else (2 if b.objective[z] == F.PALAU else 1)
+        elif near and barricade_in(s, z) >= 0:
+            want[z] = 3  # man the barricades in the enemy's way (12)
         elif threat(s, b, side, z) > 0 and count(s, side, z) > 0:
             want[z] = count(s, side, z)  # hold the line where it stands
         else:
@@ -471,7 +474,7 @@ def go_threshold(s, p, pid, side, t_worth):
     if pid == FALLBACK:
         return 2.0
     if t_worth > 0:
-        return 0.15 if late(s, p) else 0.35
+        return 0.4 if late(s, p) else 0.7
     return 0.75
 
 
@@ -586,10 +589,8 @@ def withdraws(s, b, p, pid, side, t, delta, can_retreat, rng):
         return uniform_int(rng, stream(side), 2) == 1
     holding = 1.0 - win_chance(delta)  # the defender keeps the zone without withdrawing
     if pid == FALLBACK:
-        return holding < 0.5 or (barricade_in(s, t) >= 0 and holding < 0.6)
-    if b.objective[t] >= 0:
-        return holding < 0.35
-    return holding < 0.5
+        return holding < 0.65
+    return holding < 0.5 or (barricade_in(s, t) >= 0 and holding < 0.6)
 
 
 @borrowing
