@@ -26,7 +26,7 @@ from simkit.games.setembre1714.full_rules import FullRules, full_params
 
 BOARD, NAMES = load_board()
 GREEDY = np.array([POL.GREEDY, POL.C_GREEDY])
-N = BOARD.colour.shape[0]
+N = BOARD.zone.shape[0]
 
 
 def zone(zid):
@@ -34,7 +34,7 @@ def zone(zid):
 
 
 def units_of(side, kind=None):
-    return [u for u in range(len(NAMES.units)) if BOARD.unit_side[u] == side
+    return [u for u in range(len(NAMES.units)) if BOARD.unit[u, F.U_SIDE] == side
             and (kind is None or NAMES.unit_kinds[u] == kind)]
 
 
@@ -65,42 +65,43 @@ def lost_units(log):
 # -- the reconstruction honours the printed facts ----------------------------------------------
 
 def test_map_printed_facts():
-    colour = {NAMES.zone_ids[z]: F.COLOURS[BOARD.colour[z]] for z in range(N)}
+    colour = {NAMES.zone_ids[z]: F.COLOURS[BOARD.zone[z, F.Z_COLOUR]] for z in range(N)}
     blue = sorted(z for z, c in colour.items() if c == "blue")
     assert blue == sorted(["convent_jonqueres", "monastery_sant_pere", "santa_clara_cloister",
                            "santa_clara_church", "sant_agusti_cloister", "sant_agusti_church",
                            "convent_santa_caterina"])
     for o, name in enumerate(F.OBJECTIVES):
-        zones = [NAMES.zone_ids[z] for z in range(N) if BOARD.objective[z] == o]
+        zones = [NAMES.zone_ids[z] for z in range(N) if BOARD.zone[z, F.Z_OBJECTIVE] == o]
         assert 1 <= len(zones) <= 2, name
     assert BOARD.objective_zones.tolist().count(2) == 2  # two convents of two zones
-    assert [NAMES.zones[z] for z in range(N) if BOARD.deployment[z]] == [
+    assert [NAMES.zones[z] for z in range(N) if BOARD.zone[z, F.Z_DEPLOYMENT]] == [
         "Left Two Crowns", "Centre Two Crowns", "Right Two Crowns"]
-    assert (BOARD.line == F.LINE_ROYAL).sum() == 2
-    assert (BOARD.line == F.LINE_RED).sum() > 0 and (BOARD.line == F.LINE_BREACH).sum() > 0
-    assert BOARD.reinforcement.sum() >= 1
+    assert (BOARD.pair[F.PAIR_LINE] == F.LINE_ROYAL).sum() == 2
+    lines = BOARD.pair[F.PAIR_LINE]
+    assert (lines == F.LINE_RED).sum() > 0 and (lines == F.LINE_BREACH).sum() > 0
+    assert BOARD.zone[:, F.Z_REINFORCEMENT].sum() >= 1
     # the Travessera: a blue line protects born against pla_llull (Example of combat)
-    assert BOARD.blue[zone("born"), zone("pla_llull")] == 1
-    assert BOARD.blue[zone("pla_llull"), zone("born")] == 0
+    assert BOARD.pair[F.PAIR_BLUE, zone("born"), zone("pla_llull")] == 1
+    assert BOARD.pair[F.PAIR_BLUE, zone("pla_llull"), zone("born")] == 0
     assert sum(BOARD.objective_zones[o] for o in range(F.N_OBJECTIVES) if o != F.PALAU) == 13
 
 
 def test_forces_printed_facts():
-    strength = dict(zip(NAMES.unit_kinds, BOARD.unit_strength, strict=True))
+    strength = dict(zip(NAMES.unit_kinds, BOARD.unit[:, F.U_STRENGTH], strict=True))
     for kind in ("regulars", "mountain_fusiliers", "french_grenadiers"):
         assert strength[kind] == 5
-    assert sum(BOARD.leader_flag) == 1
-    assert BOARD.leader_side[list(BOARD.leader_flag).index(1)] == F.CATALANS
+    assert sum(BOARD.leader[:, F.L_FLAG]) == 1
+    assert BOARD.leader[list(BOARD.leader[:, F.L_FLAG]).index(1), F.L_SIDE] == F.CATALANS
     # reinforcements: Catalan new counters into R zones, Bourbon recreated units
-    assert all(BOARD.unit_side[u] == F.CATALANS for u in range(len(NAMES.units))
-               if BOARD.unit_arrives[u] > 0)
+    assert all(BOARD.unit[u, F.U_SIDE] == F.CATALANS for u in range(len(NAMES.units))
+               if BOARD.unit[u, F.U_ARRIVES] > 0)
     assert BOARD.recovery.sum() > 0
     s, _ = blank()
     rng = loaded(F.N_STREAMS)
     E.set_up(rng, s, BOARD, full_params(FullRules()))
     for z in range(N):
         assert not (B.count(s, 0, z) and B.count(s, 1, z))
-        if not BOARD.deployment[z]:
+        if not BOARD.zone[z, F.Z_DEPLOYMENT]:
             assert B.count(s, 0, z) <= 5 and B.count(s, 1, z) <= 5
 
 
@@ -130,13 +131,13 @@ def test_example_of_artillery_fire():
     grenadiers = units_of(F.BOURBONS, "french_grenadiers")[0]
     put(s, [regulars], "bastion_llevant")
     put(s, [grenadiers], "moat_llevant")
-    bourbon_gun = [g for g in range(BOARD.gun_side.shape[0])
-                   if BOARD.gun_start[g] == zone("trenches_llevant")][0]
-    catalan_gun = [g for g in range(BOARD.gun_side.shape[0])
-                   if BOARD.gun_start[g] == zone("bastion_llevant")][0]
+    bourbon_gun = [g for g in range(BOARD.gun.shape[0])
+                   if BOARD.gun[g, F.G_START] == zone("trenches_llevant")][0]
+    catalan_gun = [g for g in range(BOARD.gun.shape[0])
+                   if BOARD.gun[g, F.G_START] == zone("bastion_llevant")][0]
     s[F.S_GUN_ZONE + bourbon_gun] = zone("trenches_llevant")
     s[F.S_GUN_ZONE + catalan_gun] = zone("bastion_llevant")
-    assert BOARD.gun_range[zone("trenches_llevant"), zone("bastion_llevant")] == 2
+    assert BOARD.pair[F.PAIR_RANGE, zone("trenches_llevant"), zone("bastion_llevant")] == 2
     # the Bourbon gun, two zones away, rolls a 4: a miss (5-6 needed)
     rng = loaded(F.N_STREAMS, rolls={L.ST_ARTILLERY: [4]})
     C.artillery_phase(rng, s, BOARD, p, GREEDY, F.BOURBONS, no_log())
@@ -153,8 +154,8 @@ def test_example_of_artillery_fire():
 def test_catalan_guns_fire_only_at_adjacent_zones_bourbon_guns_at_two():
     s, p = blank()
     put(s, units_of(F.BOURBONS)[:1], "trenches_llevant")  # two zones from the bastion
-    gun = [g for g in range(BOARD.gun_side.shape[0])
-           if BOARD.gun_start[g] == zone("bastion_llevant")][0]
+    gun = [g for g in range(BOARD.gun.shape[0])
+           if BOARD.gun[g, F.G_START] == zone("bastion_llevant")][0]
     s[F.S_GUN_ZONE + gun] = zone("bastion_llevant")
     assert POL.choose_gun_target(s, BOARD, p, POL.C_GREEDY, F.CATALANS, gun, 1,
                                  loaded(F.N_STREAMS)) == -1
@@ -165,18 +166,18 @@ def test_catalan_guns_fire_only_at_adjacent_zones_bourbon_guns_at_two():
 def test_each_gun_fires_once_or_twice_with_the_event_or_not_at_all():
     s, p = blank()
     put(s, units_of(F.CATALANS)[:5], "bastion_llevant")
-    for g in range(BOARD.gun_side.shape[0]):
-        if BOARD.gun_side[g] == F.BOURBONS:
-            s[F.S_GUN_ZONE + g] = BOARD.gun_start[g]
-    guns = int((BOARD.gun_side == F.BOURBONS).sum())
+    for g in range(BOARD.gun.shape[0]):
+        if BOARD.gun[g, F.G_SIDE] == F.BOURBONS:
+            s[F.S_GUN_ZONE + g] = BOARD.gun[g, F.G_START]
+    guns = int((BOARD.gun[:, F.G_SIDE] == F.BOURBONS).sum())
     for shots_per_gun in (0, 1, 2):
         t = s.copy()
         t[F.S_EV_ARTILLERY] = shots_per_gun
         C.artillery_phase(loaded(F.N_STREAMS), t, BOARD, p, GREEDY, F.BOURBONS, no_log())
         # only the two Llevant trench guns are within range of the bastion
-        in_range = sum(1 for g in range(BOARD.gun_side.shape[0])
-                       if BOARD.gun_side[g] == F.BOURBONS and
-                       BOARD.gun_range[BOARD.gun_start[g], zone("bastion_llevant")] <= 2)
+        ranges = BOARD.pair[F.PAIR_RANGE, :, zone("bastion_llevant")]
+        in_range = sum(1 for side, start in BOARD.gun
+                       if side == F.BOURBONS and ranges[start] <= 2)
         assert t[F.S_ACTIONS + F.A_SHOTS] == shots_per_gun * in_range
         assert in_range < guns
 
@@ -197,7 +198,7 @@ def test_example_of_movement():
     unit = units_of(F.BOURBONS)[0]
     put(s, [unit], "bastion_portal_nou")
     put(s, units_of(F.CATALANS)[:2], "carders")
-    gun = [g for g in range(BOARD.gun_side.shape[0]) if BOARD.gun_side[g] == F.CATALANS][0]
+    gun = [g for g in range(BOARD.gun.shape[0]) if BOARD.gun[g, F.G_SIDE] == F.CATALANS][0]
     s[F.S_GUN_ZONE + gun] = zone("portal_nou_street")
     dist, parent, stop = reach(s, p, F.BOURBONS, "bastion_portal_nou")
     # the gun alone does not stop the unit; the zone next to Catalan units does
@@ -229,7 +230,7 @@ def test_deployment_zones_stop_movement_and_have_no_stacking_limit():
     put(s, units_of(F.BOURBONS)[12:13], "trenches_portal_nou")
     dist, parent, stop = reach(s, p, F.BOURBONS, "trenches_portal_nou")
     assert stop[zone("centre_two_crowns")] and dist[zone("centre_two_crowns")] == 1
-    assert all(z < 0 or not BOARD.deployment[z] for z in parent)  # never through one
+    assert all(z < 0 or not BOARD.zone[z, F.Z_DEPLOYMENT] for z in parent)  # never through one
     E.enforce_stacking(loaded(F.N_STREAMS), s, BOARD, p, POL.GREEDY, F.BOURBONS, no_log())
     assert B.count(s, F.BOURBONS, zone("centre_two_crowns")) == 12
 
@@ -242,12 +243,12 @@ def test_red_lines_are_never_crossed_and_the_royal_breach_only_once_assured():
         assert (dist[zone("breach_terreplein")] == 1) == breach
         for z in range(N):
             if parent[z] >= 0:
-                line = BOARD.line[parent[z], z]
+                line = BOARD.pair[F.PAIR_LINE, parent[z], z]
                 assert line != F.LINE_RED
                 assert line != F.LINE_ROYAL or breach
         # the redoubt's walls: red towards the bastions
-        assert BOARD.line[zone("redoubt_santa_eulalia"), zone("bastion_portal_nou")] == \
-            F.LINE_RED
+        redoubt, bastion = zone("redoubt_santa_eulalia"), zone("bastion_portal_nou")
+        assert BOARD.pair[F.PAIR_LINE, redoubt, bastion] == F.LINE_RED
 
 
 def test_stacking_limit_blocks_full_zones_and_overstack_is_eliminated():
@@ -259,7 +260,7 @@ def test_stacking_limit_blocks_full_zones_and_overstack_is_eliminated():
     assert dist[zone("santa_maria_del_mar")] == 1
     put(s, units_of(F.CATALANS)[6:8], "born")  # reinforcements may overstack (10.1) ...
     weakest = min(units_of(F.CATALANS)[:5] + units_of(F.CATALANS)[6:8],
-                  key=lambda u: BOARD.unit_strength[u])
+                  key=lambda u: BOARD.unit[u, F.U_STRENGTH])
     E.enforce_stacking(loaded(F.N_STREAMS), s, BOARD, p, POL.C_GREEDY, F.CATALANS, no_log())
     assert B.count(s, F.CATALANS, zone("born")) == 5  # ... but the excess is eliminated
     assert s[F.S_UNIT_ZONE + weakest] == F.ELIMINATED
@@ -298,8 +299,8 @@ def combat_example():
     put(s, fusiliers[:4] + coronela[:1], "born")
     put(s, coronela[1:2], "ribera_lower")
     put(s, coronela[2:3], "santa_clara_church")
-    commander = [k for k in range(len(NAMES.leaders)) if BOARD.leader_side[k] == F.CATALANS
-                 and not BOARD.leader_flag[k]][0]
+    commander = [k for k in range(len(NAMES.leaders)) if BOARD.leader[k, F.L_SIDE] == F.CATALANS
+                 and not BOARD.leader[k, F.L_FLAG]][0]
     s[F.S_LEADER_ZONE + commander] = zone("ribera_lower")
     s[F.S_BARRICADE_ZONE] = zone("born")
     s[F.S_BARRICADE_FACES] = zone("carders")
@@ -386,10 +387,10 @@ def test_defender_surrounded_is_captured_and_gun_taken():
     put(s, bour[5:6], "moat_santa_clara")
     put(s, bour[6:7], "trenches_portal_nou")
     put(s, bour[7:8], "trenches_santa_clara")
-    gun = [g for g in range(BOARD.gun_side.shape[0])
-           if BOARD.gun_start[g] == zone("redoubt_santa_eulalia")][0]
+    gun = [g for g in range(BOARD.gun.shape[0])
+           if BOARD.gun[g, F.G_START] == zone("redoubt_santa_eulalia")][0]
     s[F.S_GUN_ZONE + gun] = zone("redoubt_santa_eulalia")
-    lead = max(cat[:2], key=lambda u: BOARD.unit_strength[u])
+    lead = max(cat[:2], key=lambda u: BOARD.unit[u, F.U_STRENGTH])
     rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
     C.fight_assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, zone("moat_portal_nou"),
                     zone("redoubt_santa_eulalia"), bour[0], lead, -1, -1, -1, False, no_log())
@@ -401,7 +402,7 @@ def test_defender_surrounded_is_captured_and_gun_taken():
 
 def test_flag_adds_to_a_commander_and_never_rolls():
     s, p, grenadiers, fusiliers, coronela, commander = combat_example()
-    flag = list(BOARD.leader_flag).index(1)
+    flag = list(BOARD.leader[:, F.L_FLAG]).index(1)
     s[F.S_LEADER_ZONE + flag] = zone("born")
     attack, defence = C.assault_totals(s, BOARD, p, F.BOURBONS, zone("carders"), zone("born"),
                                        grenadiers[0], fusiliers[0], -1, commander, flag)
@@ -438,7 +439,7 @@ def test_reinforcement_illustration(eliminated, recreated, lost):
     field = np.zeros(N, np.int64)
     E.bourbon_recovery(loaded(F.N_STREAMS), s, board, p, POL.GREEDY, 5, 0, field, no_log())
     zones = s[F.S_UNIT_ZONE:F.S_UNIT_ZONE + len(NAMES.units)]
-    assert sum(1 for z in zones if z >= 0 and BOARD.deployment[z]) == recreated
+    assert sum(1 for z in zones if z >= 0 and BOARD.zone[z, F.Z_DEPLOYMENT]) == recreated
     assert (zones == F.LOST).sum() == lost
 
 
@@ -448,12 +449,12 @@ def test_catalan_reinforcements_enter_r_zones_not_held_by_the_enemy():
     field = np.zeros(N, np.int64)
     E.catalan_reinforcements(loaded(F.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 2, 0, field,
                              no_log())
-    arrived = [u for u in units_of(F.CATALANS) if BOARD.unit_arrives[u] == 2]
+    arrived = [u for u in units_of(F.CATALANS) if BOARD.unit[u, F.U_ARRIVES] == 2]
     assert arrived
     for u in arrived:
         z = s[F.S_UNIT_ZONE + u]
-        assert BOARD.reinforcement[z] and z != zone("pla_de_palau")
-    later = [u for u in units_of(F.CATALANS) if BOARD.unit_arrives[u] > 2]
+        assert BOARD.zone[z, F.Z_REINFORCEMENT] and z != zone("pla_de_palau")
+    later = [u for u in units_of(F.CATALANS) if BOARD.unit[u, F.U_ARRIVES] > 2]
     assert all(s[F.S_UNIT_ZONE + u] == F.NOT_ARRIVED for u in later)
 
 
@@ -478,7 +479,7 @@ def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
     assert s[F.S_DECK_TOP] == 0
     p = full_params(FullRules())
     breach_card = [k for k in range(len(NAMES.cards))
-                   if BOARD.card_effect[k, F.BOURBONS] == F.EFF_BREACH][0]
+                   if BOARD.card[k, F.BOURBONS, F.C_EFFECT] == F.EFF_BREACH][0]
     s, _ = blank(breach=False)
     s[F.S_DECK] = breach_card
     E.event_phase(loaded(F.N_STREAMS), s, BOARD, p, GREEDY, F.BOURBONS, 3, no_log())
@@ -490,7 +491,7 @@ def test_objectives_automatic_victory_and_vp_count():
     bour = units_of(F.BOURBONS)
     i = 0
     for z in range(N):
-        if BOARD.objective[z] >= 0 and BOARD.objective[z] != F.PALAU:
+        if BOARD.zone[z, F.Z_OBJECTIVE] >= 0 and BOARD.zone[z, F.Z_OBJECTIVE] != F.PALAU:
             B.place_unit(s, BOARD, bour[i], z)
             i += 1
     put(s, units_of(F.CATALANS)[:1], "pla_de_palau")
@@ -500,8 +501,8 @@ def test_objectives_automatic_victory_and_vp_count():
     assert E.victory_points(s, BOARD, p, F.BOURBONS) == 3 + 2 + 6 * 2 + 5 * 4
     assert E.victory_points(s, BOARD, p, F.CATALANS) == 4  # Pla de Palau
     # a convent of two zones needs both
-    B.eliminate_unit(s, BOARD, bour[[z for z in range(N) if BOARD.objective[z] >= 0
-                                     and BOARD.objective[z] != F.PALAU]
+    B.eliminate_unit(s, BOARD, bour[[z for z in range(N) if BOARD.zone[z, F.Z_OBJECTIVE] >= 0
+                                     and BOARD.zone[z, F.Z_OBJECTIVE] != F.PALAU]
                                     .index(zone("santa_clara_church"))], 0, no_log())
     assert not B.holds(s, BOARD, F.BOURBONS, F.OBJECTIVES.index("convent_santa_clara"))
 
@@ -536,11 +537,11 @@ def test_properties_hold_after_every_half_turn(policy):
                 E.half_turn(rng, s, BOARD, p, pids, side, turn, no_log())
                 zones = s[F.S_UNIT_ZONE:F.S_UNIT_ZONE + total]
                 for z in range(N):
-                    b_here = ((zones == z) & (BOARD.unit_side == 0)).sum()
-                    c_here = ((zones == z) & (BOARD.unit_side == 1)).sum()
+                    b_here = ((zones == z) & (BOARD.unit[:, F.U_SIDE] == 0)).sum()
+                    c_here = ((zones == z) & (BOARD.unit[:, F.U_SIDE] == 1)).sum()
                     assert B.count(s, 0, z) == b_here and B.count(s, 1, z) == c_here
                     assert not (b_here and c_here), "one side a zone (6.1)"
-                    if not BOARD.deployment[z]:
+                    if not BOARD.zone[z, F.Z_DEPLOYMENT]:
                         assert b_here <= 5 and c_here <= 5, "stacking (6.1)"
                 assert ((zones >= 0) | (zones == F.NOT_ARRIVED) | (zones == F.ELIMINATED)
                         | (zones == F.LOST)).all()
@@ -550,7 +551,8 @@ def test_properties_hold_after_every_half_turn(policy):
 
 def test_no_move_crosses_a_red_line_in_traced_games():
     move = [r[0] for r in EVENTS.rows if r[1] == "move"][0]
-    no_red = _distances((BOARD.line != F.NO_SIDE) & (BOARD.line != F.LINE_RED))
+    lines = BOARD.pair[F.PAIR_LINE]
+    no_red = _distances((lines != F.NO_SIDE) & (lines != F.LINE_RED))
     for game in range(3):
         log = new_log(50000)
         E.play_full_games(BOARD, full_params(FullRules()), GREEDY, np.array([game]), 7, log)

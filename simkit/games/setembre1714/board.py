@@ -16,7 +16,7 @@ BIG = 1 << 20  # no stacking limit (a deployment zone, 6.2)
 
 @borrowing
 def n_zones(b):
-    return b.colour.shape[0]
+    return b.zone.shape[0]
 
 
 @borrowing
@@ -28,14 +28,14 @@ def count(s, side, z):
 @borrowing
 def zone_limit(p, b, z):
     """Rule 6.1/6.2: the stacking limit, none in a Bourbon deployment zone."""
-    return BIG if b.deployment[z] else p[F.P_STACKING]
+    return BIG if b.zone[z, F.Z_DEPLOYMENT] else p[F.P_STACKING]
 
 
 @borrowing
 def can_cross(s, b, a, z):
     """Rule 2.2.1/7: may a unit go from ``a`` to ``z``? Sides without a line, blue lines
     and breaches, the Royal Breach once assured; never a red line."""
-    line = b.line[a, z]
+    line = b.pair[F.PAIR_LINE, a, z]
     if line == F.LINE_NONE or line == F.LINE_BLUE or line == F.LINE_BREACH:
         return True
     return line == F.LINE_ROYAL and s[F.S_BREACH_TURN] > 0
@@ -57,7 +57,7 @@ def next_to_enemy(s, b, z, side):
 @borrowing
 def zone_defence(p, b, z):
     """Rule 11.1: the defence value of a zone from its colour."""
-    return p[F.P_ZONE_DEFENCE + b.colour[z]]
+    return p[F.P_ZONE_DEFENCE + b.zone[z, F.Z_COLOUR]]
 
 
 @borrowing
@@ -79,7 +79,7 @@ def barricade_faces(s, z, attacker_zone):
 @borrowing
 def open_ground(b, z):
     """Ochre or green: where barricades move and stand (12)."""
-    return b.colour[z] == F.OCHRE or b.colour[z] == F.GREEN
+    return b.zone[z, F.Z_COLOUR] == F.OCHRE or b.zone[z, F.Z_COLOUR] == F.GREEN
 
 
 @borrowing
@@ -87,7 +87,7 @@ def holds(s, b, side, objective):
     """Rule 13: a side holds an objective when its combat units stand in every zone of it
     (a convent of two zones needs both)."""
     for z in range(n_zones(b)):
-        if b.objective[z] == objective and count(s, side, z) == 0:
+        if b.zone[z, F.Z_OBJECTIVE] == objective and count(s, side, z) == 0:
             return False
     return True
 
@@ -103,13 +103,13 @@ def units_on_map(s, b, side):
 @borrowing
 def place_unit(s, b, u, z):
     s[F.S_UNIT_ZONE + u] = z
-    s[F.S_COUNT + b.unit_side[u] * F.MAX_ZONES + z] += 1
+    s[F.S_COUNT + b.unit[u, F.U_SIDE] * F.MAX_ZONES + z] += 1
 
 
 @borrowing
 def lift_unit(s, b, u):
     z = s[F.S_UNIT_ZONE + u]
-    s[F.S_COUNT + b.unit_side[u] * F.MAX_ZONES + z] -= 1
+    s[F.S_COUNT + b.unit[u, F.U_SIDE] * F.MAX_ZONES + z] -= 1
     return z
 
 
@@ -118,7 +118,7 @@ def eliminate_unit(s, b, u, cause, log):
     """A combat unit is eliminated: off the map, one more VP for the enemy (13)."""
     z = lift_unit(s, b, u)
     s[F.S_UNIT_ZONE + u] = F.ELIMINATED
-    s[F.S_UNITS_LOST + b.unit_side[u]] += 1
+    s[F.S_UNITS_LOST + b.unit[u, F.U_SIDE]] += 1
     log_event(log, EV_UNIT_LOST, u, z, cause)
 
 
@@ -127,10 +127,10 @@ def eliminate_leader(s, b, k, log):
     """A leader is eliminated (a 6 in an assault, or captured when surrounded)."""
     z = s[F.S_LEADER_ZONE + k]
     s[F.S_LEADER_ZONE + k] = F.ELIMINATED
-    if b.leader_flag[k]:
+    if b.leader[k, F.L_FLAG]:
         s[F.S_FLAG_LOST] = 1
     else:
-        s[F.S_LEADERS_LOST + b.leader_side[k]] += 1
+        s[F.S_LEADERS_LOST + b.leader[k, F.L_SIDE]] += 1
     log_event(log, EV_LEADER_CAPTURED, k, z)
 
 
@@ -147,7 +147,7 @@ def leader_refuge(s, b, side, z):
             continue
         if count(s, side, y) > 0:
             return y
-        if best < 0 and not (side == F.CATALANS and b.deployment[y]):
+        if best < 0 and not (side == F.CATALANS and b.zone[y, F.Z_DEPLOYMENT]):
             best = y
     return best
 
@@ -158,8 +158,8 @@ def enemy_enters(s, b, side, z, log):
     there are captured; enemy leaders left without troops fall back, or are captured
     when surrounded."""
     foe = 1 - side
-    for g in range(b.gun_side.shape[0]):
-        if s[F.S_GUN_ZONE + g] == z and b.gun_side[g] == foe:
+    for g in range(b.gun.shape[0]):
+        if s[F.S_GUN_ZONE + g] == z and b.gun[g, F.G_SIDE] == foe:
             s[F.S_GUN_ZONE + g] = F.ELIMINATED
             s[F.S_GUNS_LOST + foe] += 1
             log_event(log, EV_GUN_CAPTURED, g, z)
@@ -167,8 +167,8 @@ def enemy_enters(s, b, side, z, log):
         k = barricade_in(s, z)
         if k >= 0:
             remove_barricade(s, k, log)
-    for k in range(b.leader_side.shape[0]):
-        if s[F.S_LEADER_ZONE + k] == z and b.leader_side[k] == foe:
+    for k in range(b.leader.shape[0]):
+        if s[F.S_LEADER_ZONE + k] == z and b.leader[k, F.L_SIDE] == foe:
             y = leader_refuge(s, b, foe, z)
             if y < 0:
                 eliminate_leader(s, b, k, log)
@@ -188,8 +188,8 @@ def remove_barricade(s, k, log):
 def leader_near(s, b, side, z, flag, same_zone_ok):
     """A leader of ``side`` (the flag if ``flag``, else a commander) in a zone adjacent to
     ``z`` (or in ``z`` itself if ``same_zone_ok``), or -1 (11.3, 13)."""
-    for k in range(b.leader_side.shape[0]):
-        if b.leader_side[k] != side or b.leader_flag[k] != flag:
+    for k in range(b.leader.shape[0]):
+        if b.leader[k, F.L_SIDE] != side or b.leader[k, F.L_FLAG] != flag:
             continue
         y = s[F.S_LEADER_ZONE + k]
         if y < 0:
@@ -206,10 +206,10 @@ def leader_near(s, b, side, z, flag, same_zone_ok):
 def strongest_unit(s, b, side, z):
     """The strongest combat unit of ``side`` in ``z`` (the lead unit), or -1."""
     best, best_str = -1, -1
-    for u in range(b.unit_side.shape[0]):
-        if s[F.S_UNIT_ZONE + u] == z and b.unit_side[u] == side and \
-                b.unit_strength[u] > best_str:
-            best, best_str = u, b.unit_strength[u]
+    for u in range(b.unit.shape[0]):
+        if s[F.S_UNIT_ZONE + u] == z and b.unit[u, F.U_SIDE] == side and \
+                b.unit[u, F.U_STRENGTH] > best_str:
+            best, best_str = u, b.unit[u, F.U_STRENGTH]
     return best
 
 
@@ -223,7 +223,7 @@ def terrain_bonus(s, b, p, t, a):
     """Rule 11.3/12: the defender's terrain in ``t`` against an assault from ``a``: the
     zone's defence value, or the blue-line bonus, or the barricade bonus (the best)."""
     bonus = zone_defence(p, b, t)
-    if b.blue[t, a] and p[F.P_LINE_BONUS] > bonus:
+    if b.pair[F.PAIR_BLUE, t, a] and p[F.P_LINE_BONUS] > bonus:
         bonus = p[F.P_LINE_BONUS]
     if barricade_faces(s, t, a) and p[F.P_BARRICADE_BONUS] > bonus:
         bonus = p[F.P_BARRICADE_BONUS]
@@ -245,4 +245,4 @@ def salvo_allowed(s, b, p, side, a, t):
         return False
     if zone_defence(p, b, t) > zone_defence(p, b, a):
         return False
-    return not (open_ground(b, t) and (b.blue[t, a] or barricade_faces(s, t, a)))
+    return not (open_ground(b, t) and (b.pair[F.PAIR_BLUE, t, a] or barricade_faces(s, t, a)))

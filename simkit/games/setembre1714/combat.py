@@ -63,14 +63,14 @@ def artillery_phase(rng, s, b, p, pids, side, log):
     An event may silence the guns or let each fire twice."""
     max_range = 2 if side == F.BOURBONS else 1
     foe = 1 - side
-    for g in range(b.gun_side.shape[0]):
-        if b.gun_side[g] != side or s[F.S_GUN_ZONE + g] < 0:
+    for g in range(b.gun.shape[0]):
+        if b.gun[g, F.G_SIDE] != side or s[F.S_GUN_ZONE + g] < 0:
             continue
         for _ in range(s[F.S_EV_ARTILLERY]):
             t = POL.choose_gun_target(s, b, p, pids[side], side, g, max_range, rng)
             if t < 0:
                 break
-            r = b.gun_range[s[F.S_GUN_ZONE + g], t]
+            r = b.pair[F.PAIR_RANGE, s[F.S_GUN_ZONE + g], t]
             log_event(log, EV_GUN_TARGET, s[F.S_GUN_ZONE + g], t, r)
             count_action(s, side, F.A_SHOTS)
             if artillery_fire(rng, 1, r, count(s, foe, t), log):
@@ -129,9 +129,9 @@ def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
 def assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr, flag):
     """Rule 11.3: both assault values before the dice and any withdrawal."""
     foe = 1 - side
-    attack = attack_value(b.unit_strength[att_lead], count(s, side, a), att_cmdr >= 0) + \
+    attack = attack_value(b.unit[att_lead, F.U_STRENGTH], count(s, side, a), att_cmdr >= 0) + \
         s[F.S_EV_ASSAULT]
-    defence = defence_value(b.unit_strength[def_lead], terrain_bonus(s, b, p, t, a),
+    defence = defence_value(b.unit[def_lead, F.U_STRENGTH], terrain_bonus(s, b, p, t, a),
                             count(s, foe, t), def_cmdr >= 0, flag >= 0)
     return attack, defence
 
@@ -184,8 +184,8 @@ def retreat_zone(s, b, p, pid, side, z, rng, log):
     zone to go to it is captured. Leaders go with their troops (captured if surrounded);
     a barricade cannot retreat and is eliminated."""
     last = -1
-    for u in range(b.unit_side.shape[0]):
-        if s[F.S_UNIT_ZONE + u] != z or b.unit_side[u] != side:
+    for u in range(b.unit.shape[0]):
+        if s[F.S_UNIT_ZONE + u] != z or b.unit[u, F.U_SIDE] != side:
             continue
         y = POL.retreat_destination(s, b, p, pid, side, z, rng)
         if y < 0:
@@ -201,8 +201,8 @@ def retreat_zone(s, b, p, pid, side, z, rng, log):
             s[F.S_OVERSTACK + side] += 1
         else:
             last = y
-    for k in range(b.leader_side.shape[0]):
-        if s[F.S_LEADER_ZONE + k] == z and b.leader_side[k] == side:
+    for k in range(b.leader.shape[0]):
+        if s[F.S_LEADER_ZONE + k] == z and b.leader[k, F.L_SIDE] == side:
             if last >= 0:
                 s[F.S_LEADER_ZONE + k] = last
             else:
@@ -220,19 +220,19 @@ def advance(s, b, p, pid, side, a, t, lead, rng, log):
     if count(s, 1 - side, t) > 0 or count(s, side, a) == 0:
         return
     first = lead if s[F.S_UNIT_ZONE + lead] == a else POL.choose_lead(s, b, pid, side, a, rng)
-    movers = np.empty(b.unit_side.shape[0], np.int64)
+    movers = np.empty(b.unit.shape[0], np.int64)
     movers[0] = first
     n = 1
     room = zone_limit(p, b, t) - 1
     extra = POL.advance_extra(s, b, p, pid, side, a, t, min(room, count(s, side, a) - 1), rng)
-    for _ in range(b.unit_side.shape[0]):  # the strongest follow first
+    for _ in range(b.unit.shape[0]):  # the strongest follow first
         if n > extra:
             break
         best, best_str = -1, -1
-        for v in range(b.unit_side.shape[0]):
-            if s[F.S_UNIT_ZONE + v] == a and b.unit_side[v] == side and \
-                    b.unit_strength[v] > best_str and not _listed(movers, n, v):
-                best, best_str = v, b.unit_strength[v]
+        for v in range(b.unit.shape[0]):
+            if s[F.S_UNIT_ZONE + v] == a and b.unit[v, F.U_SIDE] == side and \
+                    b.unit[v, F.U_STRENGTH] > best_str and not _listed(movers, n, v):
+                best, best_str = v, b.unit[v, F.U_STRENGTH]
         if best < 0:
             break
         movers[n] = best
@@ -257,7 +257,7 @@ def _listed(items, n, v):
 def combat_phase(rng, s, b, p, pids, side, log):
     """Rule 11: the active side declares combats one zone at a time, each zone at most
     once (a salvo or an assault), until its player declares no more."""
-    n = b.colour.shape[0]
+    n = b.zone.shape[0]
     for z in range(n):
         s[F.S_ACTED + z] = 0
     decision = np.zeros(4, np.int64)

@@ -32,22 +32,18 @@ def full_presets():
     return load_presets(DATA / "full_presets.toml", FullRules)
 
 
-# -- the static components the kernels read -------------------------------------------------------
+# -- the static components the kernels read: few arrays (each array a function takes costs
+# compile time), their columns named in full_layout
 Board = namedtuple("Board", [
-    "colour",  # zone -> COLOURS code
-    "deployment",  # zone -> 1 for a Two Crowns deployment zone (6.2)
-    "reinforcement",  # zone -> 1 for an R zone (10.1)
-    "objective",  # zone -> OBJECTIVES index, -1 for none
-    "line",  # zone x zone -> LINES code (NO_SIDE when they share no side)
+    "zone",  # zone x ZONE_COLUMNS: colour code, deployment (6.2), R zone (10.1), objective
+    "pair",  # PAIR_TABLES x zone x zone: side line (LINES, NO_SIDE when none), blue line
+             # protecting the first zone against the second, gun range over every side (9)
     "neighbours",  # zone -> the zones it shares a side with (any line), padded with -1
-    "blue",  # defending zone x attacking zone -> 1 if a blue line protects the defender
-    "gun_range",  # zone x zone -> zones apart over every side, red lines included (9)
-    "unit_side", "unit_strength", "unit_start", "unit_arrives",  # per combat unit
-    "leader_side", "leader_flag", "leader_start", "leader_arrives",  # per leader
-    "gun_side", "gun_start",  # per gun
-    "barricade_start", "barricade_faces",  # per barricade
-    "card_effect",  # card x side -> EFFECTS code
-    "card_value",  # card x side -> the effect's number
+    "unit",  # combat unit x UNIT_COLUMNS
+    "leader",  # leader x LEADER_COLUMNS
+    "gun",  # gun x GUN_COLUMNS
+    "barricade",  # barricade x BARRICADE_COLUMNS
+    "card",  # card x side x CARD_COLUMNS (EFFECTS code, number)
     "recovery",  # turn -> Bourbon units recreated at its start (10.1)
     "objective_zones",  # objective -> number of zones it spans
 ])
@@ -66,18 +62,19 @@ def load_board(data_dir: Path | str = DATA) -> tuple[Board, Names]:
     forces = _forces(DataFile(data_dir / "forces.toml"), zmap)
     deck = _events(DataFile(data_dir / "events.toml"))
     board = Board(
-        colour=zmap["colour"], deployment=zmap["deployment"],
-        reinforcement=zmap["reinforcement"], objective=zmap["objective"],
-        line=zmap["line"], neighbours=zmap["neighbours"], blue=zmap["blue"],
-        gun_range=zmap["gun_range"],
-        unit_side=forces["unit_side"], unit_strength=forces["unit_strength"],
-        unit_start=forces["unit_start"], unit_arrives=forces["unit_arrives"],
-        leader_side=forces["leader_side"], leader_flag=forces["leader_flag"],
-        leader_start=forces["leader_start"], leader_arrives=forces["leader_arrives"],
-        gun_side=forces["gun_side"], gun_start=forces["gun_start"],
-        barricade_start=forces["barricade_start"], barricade_faces=forces["barricade_faces"],
-        card_effect=deck["effect"], card_value=deck["value"], recovery=forces["recovery"],
-        objective_zones=zmap["objective_zones"])
+        zone=frozen(np.stack([zmap["colour"], zmap["deployment"], zmap["reinforcement"],
+                              zmap["objective"]], axis=1)),
+        pair=frozen(np.stack([zmap["line"], zmap["blue"], zmap["gun_range"]])),
+        neighbours=zmap["neighbours"],
+        unit=frozen(np.stack([forces["unit_side"], forces["unit_strength"],
+                              forces["unit_start"], forces["unit_arrives"]], axis=1)),
+        leader=frozen(np.stack([forces["leader_side"], forces["leader_flag"],
+                                forces["leader_start"], forces["leader_arrives"]], axis=1)),
+        gun=frozen(np.stack([forces["gun_side"], forces["gun_start"]], axis=1)),
+        barricade=frozen(np.stack([forces["barricade_start"], forces["barricade_faces"]],
+                                  axis=1).reshape(-1, 2)),
+        card=frozen(np.stack([deck["effect"], deck["value"]], axis=2)),
+        recovery=forces["recovery"], objective_zones=zmap["objective_zones"])
     names = Names(zone_ids=zmap["ids"], zones=zmap["names"], units=forces["unit_names"],
                   unit_kinds=forces["unit_kinds"], unit_commands=forces["unit_commands"],
                   leaders=forces["leader_names"], cards=deck["names"])

@@ -59,26 +59,26 @@ def set_up(rng, s, b, p):
     """Rule 4: the Catalans deploy, then the Two Crowns; leaders, guns and barricades
     take their places; the event deck is shuffled (its own stream, once)."""
     s[:] = 0
-    for u in range(b.unit_side.shape[0]):
+    for u in range(b.unit.shape[0]):
         s[F.S_UNIT_ZONE + u] = F.NOT_ARRIVED
-        if b.unit_start[u] >= 0:
-            place_unit(s, b, u, b.unit_start[u])
+        if b.unit[u, F.U_START] >= 0:
+            place_unit(s, b, u, b.unit[u, F.U_START])
     for k in range(F.MAX_LEADERS):
         s[F.S_LEADER_ZONE + k] = F.NOT_ARRIVED
-    for k in range(b.leader_side.shape[0]):
-        s[F.S_LEADER_ZONE + k] = b.leader_start[k]
+    for k in range(b.leader.shape[0]):
+        s[F.S_LEADER_ZONE + k] = b.leader[k, F.L_START]
     for g in range(F.MAX_GUNS):
         s[F.S_GUN_ZONE + g] = F.ELIMINATED
-    for g in range(b.gun_side.shape[0]):
-        s[F.S_GUN_ZONE + g] = b.gun_start[g]
+    for g in range(b.gun.shape[0]):
+        s[F.S_GUN_ZONE + g] = b.gun[g, F.G_START]
     for k in range(F.MAX_BARRICADES):
         s[F.S_BARRICADE_ZONE + k] = F.ELIMINATED
         s[F.S_BARRICADE_FACES + k] = F.ELIMINATED
     if p[F.P_BARRICADES]:
-        for k in range(b.barricade_start.shape[0]):
-            s[F.S_BARRICADE_ZONE + k] = b.barricade_start[k]
-            s[F.S_BARRICADE_FACES + k] = b.barricade_faces[k]
-    n_cards = b.card_effect.shape[0]
+        for k in range(b.barricade.shape[0]):
+            s[F.S_BARRICADE_ZONE + k] = b.barricade[k, F.BR_START]
+            s[F.S_BARRICADE_FACES + k] = b.barricade[k, F.BR_FACES]
+    n_cards = b.card.shape[0]
     deck = np.arange(n_cards)
     restart(rng, F.ST_EVENTS, 0)
     shuffle(rng, F.ST_EVENTS, deck)
@@ -102,11 +102,11 @@ def event_phase(rng, s, b, p, pids, side, turn, log):
     s[F.S_EV_ARTILLERY] = 1
     s[F.S_EV_SALVO] = 0
     s[F.S_EV_ASSAULT] = 0
-    if not p[F.P_EVENTS] or s[F.S_DECK_TOP] >= b.card_effect.shape[0]:
+    if not p[F.P_EVENTS] or s[F.S_DECK_TOP] >= b.card.shape[0]:
         return 0
     card = s[F.S_DECK + s[F.S_DECK_TOP]]
     s[F.S_DECK_TOP] += 1
-    effect, value = b.card_effect[card, side], b.card_value[card, side]
+    effect, value = b.card[card, side, F.C_EFFECT], b.card[card, side, F.C_VALUE]
     log_event(log, EV_CARD, card, side, value)
     if effect == F.EFF_BREACH and s[F.S_BREACH_TURN] == 0:
         s[F.S_BREACH_TURN] = turn
@@ -131,22 +131,22 @@ def catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log):
     """Rule 10.1: the turn's Catalan reinforcements enter R zones not held by the enemy
     (a unit with no such zone waits); an event may return eliminated units the same way."""
     side = F.CATALANS
-    for u in range(b.unit_side.shape[0]):
-        if b.unit_side[u] != side or s[F.S_UNIT_ZONE + u] != F.NOT_ARRIVED:
+    for u in range(b.unit.shape[0]):
+        if b.unit[u, F.U_SIDE] != side or s[F.S_UNIT_ZONE + u] != F.NOT_ARRIVED:
             continue
-        if not p[F.P_CATALAN_REINFORCEMENTS] or b.unit_arrives[u] > turn:
+        if not p[F.P_CATALAN_REINFORCEMENTS] or b.unit[u, F.U_ARRIVES] > turn:
             continue
         _enter(rng, s, b, p, pid, side, u, field, log)
-    for u in range(b.unit_side.shape[0]):
+    for u in range(b.unit.shape[0]):
         if returning <= 0:
             break
-        if b.unit_side[u] == side and s[F.S_UNIT_ZONE + u] == F.ELIMINATED:
+        if b.unit[u, F.U_SIDE] == side and s[F.S_UNIT_ZONE + u] == F.ELIMINATED:
             if _enter(rng, s, b, p, pid, side, u, field, log):
                 returning -= 1
-    for k in range(b.leader_side.shape[0]):
-        if b.leader_side[k] != side or s[F.S_LEADER_ZONE + k] != F.NOT_ARRIVED:
+    for k in range(b.leader.shape[0]):
+        if b.leader[k, F.L_SIDE] != side or s[F.S_LEADER_ZONE + k] != F.NOT_ARRIVED:
             continue
-        if b.leader_arrives[k] > turn or (b.leader_flag[k] and not p[F.P_FLAG]):
+        if b.leader[k, F.L_ARRIVES] > turn or (b.leader[k, F.L_FLAG] and not p[F.P_FLAG]):
             continue
         z = POL.reinforcement_zone(s, b, p, pid, side, field, rng)
         if z >= 0:
@@ -184,8 +184,8 @@ def bourbon_recovery(rng, s, b, p, pid, turn, extra, field, log):
         made += 1
     if scheduled:
         lost = 0
-        for u in range(b.unit_side.shape[0]):
-            if b.unit_side[u] == F.BOURBONS and s[F.S_UNIT_ZONE + u] == F.ELIMINATED:
+        for u in range(b.unit.shape[0]):
+            if b.unit[u, F.U_SIDE] == F.BOURBONS and s[F.S_UNIT_ZONE + u] == F.ELIMINATED:
                 s[F.S_UNIT_ZONE + u] = F.LOST
                 lost += 1
         log_event(log, EV_RECOVERY, made, allowance, lost)
@@ -195,7 +195,7 @@ def bourbon_recovery(rng, s, b, p, pid, turn, extra, field, log):
 def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
     """Rule 10/12/6: reinforcements enter, then every unit, leader and barricade may
     move; zones still over the stacking limit lose the excess."""
-    n = b.colour.shape[0]
+    n = b.zone.shape[0]
     pid = pids[side]
     field = np.empty(n, np.int64)
     want = np.zeros(n, np.int64)
@@ -217,9 +217,9 @@ def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
     parents = np.empty((n, n), np.int64)
     version = np.full(n, -1, np.int64)
     changes = 0
-    for u in range(b.unit_side.shape[0]):
+    for u in range(b.unit.shape[0]):
         z0 = s[F.S_UNIT_ZONE + u]
-        if b.unit_side[u] != side or z0 < 0:
+        if b.unit[u, F.U_SIDE] != side or z0 < 0:
             continue
         if version[z0] != changes:
             reachable(s, b, p, side, z0, PIECE_UNIT, allowance, stop, dists[z0], parents[z0])
@@ -231,9 +231,9 @@ def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
             if count(s, side, z0) == zone_limit(p, b, z0) - 1 or \
                     count(s, side, dest) == zone_limit(p, b, dest):
                 changes += 1
-    for k in range(b.leader_side.shape[0]):
+    for k in range(b.leader.shape[0]):
         z0 = s[F.S_LEADER_ZONE + k]
-        if b.leader_side[k] != side or z0 < 0:
+        if b.leader[k, F.L_SIDE] != side or z0 < 0:
             continue
         reachable(s, b, p, side, z0, PIECE_LEADER, allowance, stop, dist, parent)
         dest = POL.leader_destination(s, b, p, pid, side, k, dist, rng)
@@ -263,8 +263,8 @@ def barricade_moves(rng, s, b, p, pid, allowance, stop, dist, parent, log):
 @njit(cache=True, nogil=True)
 def enforce_stacking(rng, s, b, p, pid, side, log):
     """Rule 6.1: a zone found over the limit loses the excess, chosen by its owner."""
-    for z in range(b.colour.shape[0]):
-        if b.deployment[z]:
+    for z in range(b.zone.shape[0]):
+        if b.zone[z, F.Z_DEPLOYMENT]:
             continue
         excess = count(s, side, z) - p[F.P_STACKING]
         if excess > 0:
@@ -304,8 +304,8 @@ def annihilated(s, b, p):
         return False
     if not p[F.P_CATALAN_REINFORCEMENTS]:
         return True
-    for u in range(b.unit_side.shape[0]):
-        if b.unit_side[u] == F.CATALANS and s[F.S_UNIT_ZONE + u] == F.NOT_ARRIVED:
+    for u in range(b.unit.shape[0]):
+        if b.unit[u, F.U_SIDE] == F.CATALANS and s[F.S_UNIT_ZONE + u] == F.NOT_ARRIVED:
             return False
     return True
 

@@ -34,6 +34,22 @@ COLOUR_DEFENCE = (0, 0, 2, 3)  # rulebook 11.1
 LINES = ("no_side", "none", "blue", "red", "breach", "royal_breach")
 NO_SIDE, LINE_NONE, LINE_BLUE, LINE_RED, LINE_BREACH, LINE_ROYAL = codes(LINES)
 
+# -- the columns of the static components (components.Board): one 2-D array per kind of piece
+ZONE_COLUMNS = ("colour", "deployment", "reinforcement", "objective")
+Z_COLOUR, Z_DEPLOYMENT, Z_REINFORCEMENT, Z_OBJECTIVE = codes(ZONE_COLUMNS)
+PAIR_TABLES = ("line", "blue", "gun_range")  # zone x zone
+PAIR_LINE, PAIR_BLUE, PAIR_RANGE = codes(PAIR_TABLES)
+UNIT_COLUMNS = ("side", "strength", "start", "arrives")
+U_SIDE, U_STRENGTH, U_START, U_ARRIVES = codes(UNIT_COLUMNS)
+LEADER_COLUMNS = ("side", "flag", "start", "arrives")
+L_SIDE, L_FLAG, L_START, L_ARRIVES = codes(LEADER_COLUMNS)
+GUN_COLUMNS = ("side", "start")
+G_SIDE, G_START = codes(GUN_COLUMNS)
+BARRICADE_COLUMNS = ("start", "faces")
+BR_START, BR_FACES = codes(BARRICADE_COLUMNS)
+CARD_COLUMNS = ("effect", "value")  # card x side x column
+C_EFFECT, C_VALUE = codes(CARD_COLUMNS)
+
 # -- the objectives of section 13 (printed), in the order of the rulebook -------------------------
 OBJECTIVES = ("bastion_migdia", "bastion_llevant", "bastion_santa_clara", "bastion_portal_nou",
               "bastion_jonqueres", "redoubt_santa_eulalia", "monastery_sant_pere",

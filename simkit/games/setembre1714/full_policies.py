@@ -101,15 +101,15 @@ def choose_casualty(s, b, pid, side, z, rng):
     """The unit ``side`` loses in ``z`` (fire, overstacking): greedy keeps its strongest
     as the lead and loses the weakest; random picks any."""
     pick, best, seen = -1, BIG, 0
-    for u in range(b.unit_side.shape[0]):
-        if s[F.S_UNIT_ZONE + u] != z or b.unit_side[u] != side:
+    for u in range(b.unit.shape[0]):
+        if s[F.S_UNIT_ZONE + u] != z or b.unit[u, F.U_SIDE] != side:
             continue
         seen += 1
         if is_random(pid):
             if uniform_int(rng, stream(side), seen) == 0:
                 pick = u
-        elif b.unit_strength[u] < best:
-            pick, best = u, b.unit_strength[u]
+        elif b.unit[u, F.U_STRENGTH] < best:
+            pick, best = u, b.unit[u, F.U_STRENGTH]
     return pick
 
 
@@ -117,24 +117,25 @@ def choose_casualty(s, b, pid, side, z, rng):
 def choose_lead(s, b, pid, side, z, rng):
     """The lead unit of an assault (11.3): the strongest (random: any)."""
     pick, best, seen = -1, -1, 0
-    for u in range(b.unit_side.shape[0]):
-        if s[F.S_UNIT_ZONE + u] != z or b.unit_side[u] != side:
+    for u in range(b.unit.shape[0]):
+        if s[F.S_UNIT_ZONE + u] != z or b.unit[u, F.U_SIDE] != side:
             continue
         seen += 1
         if is_random(pid):
             if uniform_int(rng, stream(side), seen) == 0:
                 pick = u
-        elif b.unit_strength[u] > best:
-            pick, best = u, b.unit_strength[u]
+        elif b.unit[u, F.U_STRENGTH] > best:
+            pick, best = u, b.unit[u, F.U_STRENGTH]
     return pick
 
 
 @borrowing
 def lead_strength(s, b, side, z):
     best = 0
-    for u in range(b.unit_side.shape[0]):
-        if s[F.S_UNIT_ZONE + u] == z and b.unit_side[u] == side and b.unit_strength[u] > best:
-            best = b.unit_strength[u]
+    for u in range(b.unit.shape[0]):
+        if s[F.S_UNIT_ZONE + u] == z and b.unit[u, F.U_SIDE] == side and \
+                b.unit[u, F.U_STRENGTH] > best:
+            best = b.unit[u, F.U_STRENGTH]
     return best
 
 
@@ -155,7 +156,7 @@ def threat(s, b, side, z):
 @borrowing
 def zone_worth(p, b, z):
     """VP an objective zone is worth (split over its zones), 0 for other zones."""
-    o = b.objective[z]
+    o = b.zone[z, F.Z_OBJECTIVE]
     if o < 0:
         return 0.0
     return p[F.P_VP_OBJECTIVE + F.OBJECTIVE_KIND[o]] / b.objective_zones[o]
@@ -174,8 +175,8 @@ def choose_gun_target(s, b, p, pid, side, g, max_range, rng):
     gz = s[F.S_GUN_ZONE + g]
     foe = 1 - side
     pick, best, seen = -1, 0.0, 0
-    for t in range(b.colour.shape[0]):
-        r = b.gun_range[gz, t]
+    for t in range(b.zone.shape[0]):
+        r = b.pair[F.PAIR_RANGE, gz, t]
         if r < 1 or r > max_range or count(s, foe, t) == 0:
             continue
         seen += 1
@@ -191,7 +192,8 @@ def choose_gun_target(s, b, p, pid, side, g, max_range, rng):
                 y = b.neighbours[t, i]
                 if y < 0:
                     break
-                if count(s, side, y) > 0 and b.objective[y] >= 0 and can_cross(s, b, t, y):
+                if count(s, side, y) > 0 and b.zone[y, F.Z_OBJECTIVE] >= 0 and \
+                        can_cross(s, b, t, y):
                     value += 2.0 + 0.2 * count(s, foe, t)
         if hit * value > best:
             pick, best = t, hit * value
@@ -204,10 +206,10 @@ def prepare_movement(s, b, p, pid, side, field, want):
     """Once per movement phase. Two Crowns: ``field`` = zones from the nearest objective
     zone they do not hold. Catalans: ``want`` = units each zone should hold, ``field`` =
     zones from the nearest zone short of them."""
-    n = b.colour.shape[0]
+    n = b.zone.shape[0]
     if side == F.BOURBONS:
         for z in range(n):
-            goal = b.objective[z] >= 0 and count(s, side, z) == 0
+            goal = b.zone[z, F.Z_OBJECTIVE] >= 0 and count(s, side, z) == 0
             field[z] = 0 if goal else -1
         _spread(s, b, field)
         return
@@ -219,8 +221,8 @@ def prepare_movement(s, b, p, pid, side, field, want):
         near = 0 <= field[z] <= reach
         if count(s, 1 - side, z) > 0:
             want[z] = 0
-        elif b.objective[z] >= 0:
-            want[z] = p[F.P_STACKING] if near else (2 if b.objective[z] == F.PALAU else 1)
+        elif b.zone[z, F.Z_OBJECTIVE] >= 0:
+            want[z] = p[F.P_STACKING] if near else (2 if b.zone[z, F.Z_OBJECTIVE] == F.PALAU else 1)
         elif near and barricade_in(s, z) >= 0:
             want[z] = 3  # man the barricades in the enemy's way (12)
         elif threat(s, b, side, z) > 0 and count(s, side, z) > 0:
@@ -237,7 +239,7 @@ def prepare_movement(s, b, p, pid, side, field, want):
 @njit(cache=True, nogil=True)
 def _spread(s, b, field):
     """Multi-source breadth-first distances from the zones where ``field`` is 0."""
-    n = b.colour.shape[0]
+    n = b.zone.shape[0]
     queue = np.empty(n, np.int64)
     tail = 0
     for z in range(n):
@@ -283,16 +285,16 @@ def unit_destination(s, b, p, pid, side, u, dist, field, want, rng):
 @borrowing
 def _bourbon_destination(s, b, p, z0, dist, field):
     side = F.BOURBONS
-    if b.objective[z0] >= 0:
+    if b.zone[z0, F.Z_OBJECTIVE] >= 0:
         keep = 2 if next_to_enemy(s, b, z0, side) else 1
         if count(s, side, z0) <= keep:
             return z0  # garrison what was taken
     pick, best = z0, BIG
-    for y in range(b.colour.shape[0]):
+    for y in range(b.zone.shape[0]):
         if dist[y] < 0 or field[y] < 0:
             continue
         here = 0  # join a stack that can assault next to the enemy
-        if not b.deployment[y] and next_to_enemy(s, b, y, side):
+        if not b.zone[y, F.Z_DEPLOYMENT] and next_to_enemy(s, b, y, side):
             here = count(s, side, y) - (1 if y == z0 else 0)
             if here > p[F.P_STACKING] - 1:
                 here = p[F.P_STACKING] - 1
@@ -308,8 +310,8 @@ def _catalan_destination(s, b, p, z0, dist, field, want):
     if count(s, side, z0) <= want[z0] and count(s, side, z0) <= zone_limit(p, b, z0):
         return z0
     pick, best = z0, 0
-    for y in range(b.colour.shape[0]):  # the neediest zone within reach
-        if dist[y] <= 0 or b.deployment[y]:
+    for y in range(b.zone.shape[0]):  # the neediest zone within reach
+        if dist[y] <= 0 or b.zone[y, F.Z_DEPLOYMENT]:
             continue
         short = want[y] - count(s, side, y)
         if short > best or (short == best and short > 0 and dist[y] < dist[pick]):
@@ -317,12 +319,12 @@ def _catalan_destination(s, b, p, z0, dist, field, want):
     if best > 0:
         return pick
     if count(s, side, z0) > zone_limit(p, b, z0):
-        for y in range(b.colour.shape[0]):  # overstacked: any zone with room
-            if dist[y] > 0 and not b.deployment[y]:
+        for y in range(b.zone.shape[0]):  # overstacked: any zone with room
+            if dist[y] > 0 and not b.zone[y, F.Z_DEPLOYMENT]:
                 return y
     pick = z0
-    for y in range(b.colour.shape[0]):  # else closer to one
-        if dist[y] > 0 and field[y] >= 0 and not b.deployment[y] and \
+    for y in range(b.zone.shape[0]):  # else closer to one
+        if dist[y] > 0 and field[y] >= 0 and not b.zone[y, F.Z_DEPLOYMENT] and \
                 (field[pick] < 0 or field[y] < field[pick]):
             pick = y
     return pick
@@ -335,13 +337,13 @@ def leader_destination(s, b, p, pid, side, k, dist, rng):
     if is_random(pid):
         return _random_zone(rng, side, dist)
     pick, best = s[F.S_LEADER_ZONE + k], -1.0
-    for y in range(b.colour.shape[0]):
+    for y in range(b.zone.shape[0]):
         if dist[y] < 0 or count(s, side, y) == 0:
             continue
         score = 0.01 * count(s, side, y)
-        for j in range(b.leader_side.shape[0]):  # one commander (and the flag) a place
-            if j != k and s[F.S_LEADER_ZONE + j] == y and b.leader_side[j] == side and \
-                    b.leader_flag[j] == b.leader_flag[k]:
+        for j in range(b.leader.shape[0]):  # one commander (and the flag) a place
+            if j != k and s[F.S_LEADER_ZONE + j] == y and b.leader[j, F.L_SIDE] == side and \
+                    b.leader[j, F.L_FLAG] == b.leader[k, F.L_FLAG]:
                 score -= 50.0
         for i in range(-1, b.neighbours.shape[1]):
             z = y if i < 0 else b.neighbours[y, i]
@@ -367,7 +369,7 @@ def barricade_choice(s, b, p, pid, k, dist, rng, out):
     z0 = s[F.S_BARRICADE_ZONE + k]
     out[0], out[1] = z0, s[F.S_BARRICADE_FACES + k]
     best, seen = -1.0, 0
-    for y in range(b.colour.shape[0]):
+    for y in range(b.zone.shape[0]):
         if dist[y] < 0 or not barricade_can_stand(s, k, y):
             continue
         for i in range(b.neighbours.shape[1]):
@@ -396,8 +398,8 @@ def reinforcement_zone(s, b, p, pid, side, field, rng):
     units (-1 if none); Two Crowns: a deployment zone. Greedy: the R zone with the most
     room, the deployment zone nearest the objectives."""
     pick, best, seen = -1, BIG, 0
-    for z in range(b.colour.shape[0]):
-        ok = b.reinforcement[z] if side == F.CATALANS else b.deployment[z]
+    for z in range(b.zone.shape[0]):
+        ok = b.zone[z, F.Z_REINFORCEMENT] if side == F.CATALANS else b.zone[z, F.Z_DEPLOYMENT]
         if not ok or count(s, 1 - side, z) > 0:
             continue
         seen += 1
@@ -417,15 +419,15 @@ def reinforcement_zone(s, b, p, pid, side, field, rng):
 def recovery_pick(s, b, pid, rng):
     """Which eliminated Bourbon unit is recreated next: greedy the strongest."""
     pick, best, seen = -1, -1, 0
-    for u in range(b.unit_side.shape[0]):
-        if b.unit_side[u] != F.BOURBONS or s[F.S_UNIT_ZONE + u] != F.ELIMINATED:
+    for u in range(b.unit.shape[0]):
+        if b.unit[u, F.U_SIDE] != F.BOURBONS or s[F.S_UNIT_ZONE + u] != F.ELIMINATED:
             continue
         seen += 1
         if is_random(pid):
             if uniform_int(rng, stream(F.BOURBONS), seen) == 0:
                 pick = u
-        elif b.unit_strength[u] > best:
-            pick, best = u, b.unit_strength[u]
+        elif b.unit[u, F.U_STRENGTH] > best:
+            pick, best = u, b.unit[u, F.U_STRENGTH]
     return pick
 
 
@@ -452,14 +454,14 @@ def _delta(s, b, p, side, a, t, commander, att_lead, def_lead):
 @borrowing
 def lead_strengths(s, b, leads):
     """``leads[side * n + z]``: the strongest unit of each side in each zone."""
-    n = b.colour.shape[0]
+    n = b.zone.shape[0]
     leads[:] = 0
-    for u in range(b.unit_side.shape[0]):
+    for u in range(b.unit.shape[0]):
         z = s[F.S_UNIT_ZONE + u]
         if z >= 0:
-            k = b.unit_side[u] * n + z
-            if b.unit_strength[u] > leads[k]:
-                leads[k] = b.unit_strength[u]
+            k = b.unit[u, F.U_SIDE] * n + z
+            if b.unit[u, F.U_STRENGTH] > leads[k]:
+                leads[k] = b.unit[u, F.U_STRENGTH]
 
 
 @borrowing
@@ -486,7 +488,7 @@ def next_combat(s, b, p, pid, side, rng, out):
     if is_random(pid):
         _random_combat(s, b, p, side, rng, out)
         return
-    n = b.colour.shape[0]
+    n = b.zone.shape[0]
     leads = np.empty(2 * n, np.int64)
     lead_strengths(s, b, leads)
     best_assault, best_salvo = -1.0, -1.0
@@ -502,7 +504,7 @@ def next_combat(s, b, p, pid, side, rng, out):
             if not assault_allowed(s, b, side, a, t):
                 continue
             worth = zone_worth(p, b, t)
-            if side == F.CATALANS and worth == 0 and b.objective[a] >= 0:
+            if side == F.CATALANS and worth == 0 and b.zone[a, F.Z_OBJECTIVE] >= 0:
                 continue  # a garrison does not sally out of its objective
             chance = win_chance(_delta(s, b, p, side, a, t, True, leads[side * n + a],
                                        leads[(1 - side) * n + t]))
@@ -534,7 +536,7 @@ def next_combat(s, b, p, pid, side, rng, out):
 
 @borrowing
 def _random_combat(s, b, p, side, rng, out):
-    n = b.colour.shape[0]
+    n = b.zone.shape[0]
     pick, seen = -1, 0
     for a in range(n):
         if s[F.S_ACTED + a] or count(s, side, a) == 0:
@@ -605,7 +607,7 @@ def retreat_destination(s, b, p, pid, side, z, rng):
             break
         if not can_cross(s, b, z, y) or count(s, 1 - side, y) > 0:
             continue
-        if side == F.CATALANS and b.deployment[y]:
+        if side == F.CATALANS and b.zone[y, F.Z_DEPLOYMENT]:
             continue
         room = zone_limit(p, b, y) - count(s, side, y)
         if is_random(pid):
@@ -613,7 +615,7 @@ def retreat_destination(s, b, p, pid, side, z, rng):
             if uniform_int(rng, stream(side), seen) == 0:
                 pick = y
             continue
-        score = (1000 if room > 0 else 0) + (100 if b.objective[y] >= 0 else 0) + \
+        score = (1000 if room > 0 else 0) + (100 if b.zone[y, F.Z_OBJECTIVE] >= 0 else 0) + \
             (10 if count(s, side, y) > 0 else 0) - threat(s, b, side, y)
         if score > best:
             pick, best = y, score
@@ -628,7 +630,7 @@ def advance_extra(s, b, p, pid, side, a, t, available, rng):
     if is_random(pid):
         return uniform_int(rng, stream(side), available + 1)
     keep = 0
-    if b.objective[a] >= 0 and not b.deployment[a]:
+    if b.zone[a, F.Z_OBJECTIVE] >= 0 and not b.zone[a, F.Z_DEPLOYMENT]:
         keep = 2 if side == F.CATALANS else 1
     n = count(s, side, a) - 1 - keep  # the first unit is already moving
     if n > available:

@@ -38,15 +38,15 @@ def stop_zones(s, b, side, stop):
     """Zones where a moving piece of ``side`` must stop (10): next to enemy combat units,
     or a Bourbon deployment zone. Enemy units do not move in this phase, so it is computed
     once a phase."""
-    for z in range(b.colour.shape[0]):
-        stop[z] = 1 if (b.deployment[z] or next_to_enemy(s, b, z, side)) else 0
+    for z in range(b.zone.shape[0]):
+        stop[z] = 1 if (b.zone[z, F.Z_DEPLOYMENT] or next_to_enemy(s, b, z, side)) else 0
 
 
 @njit(cache=True, nogil=True)
 def reachable(s, b, p, side, z0, piece, allowance, stop, dist, parent):
     """Rule 10/12: fill ``dist`` (zones moved, -1 unreachable) and ``parent`` (the path)
     for one piece of ``side`` starting in ``z0``."""
-    n = b.colour.shape[0]
+    n = b.zone.shape[0]
     foe = 1 - side
     for z in range(n):
         dist[z] = -1
@@ -90,7 +90,7 @@ def move_unit(s, b, u, dest, parent, log):
     """Move combat unit ``u`` along the path found by ``reachable`` to ``dest``."""
     z0 = lift_unit(s, b, u)
     place_unit(s, b, u, dest)
-    path_captures(s, b, b.unit_side[u], dest, parent, log)
+    path_captures(s, b, b.unit[u, F.U_SIDE], dest, parent, log)
     log_event(log, EV_MOVE, u, z0, dest)
 
 
@@ -106,7 +106,7 @@ def barricade_side_ok(s, b, zone, faces):
     """Rule 12: in an ochre/green zone with no other barricade, facing an adjacent
     ochre/green zone across a side with no blue or red line."""
     return (open_ground(b, zone) and open_ground(b, faces)
-            and b.line[zone, faces] == F.LINE_NONE)
+            and b.pair[F.PAIR_LINE, zone, faces] == F.LINE_NONE)
 
 
 @borrowing
