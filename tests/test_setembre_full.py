@@ -580,3 +580,53 @@ def test_trace_tells_the_game_and_ends_with_the_row():
                                          cols["turns"][1])
     assert any("Royal Breach check" in line for line in lines)
     assert any("Assault from" in line for line in lines)
+
+
+def test_flag_is_lost_only_when_surrounded_in_a_retreat():
+    s, p = blank()
+    cat, bour = units_of(F.CATALANS), units_of(F.BOURBONS)
+    flag = list(BOARD.leader[:, F.L_FLAG]).index(1)
+    put(s, cat[:1], "redoubt_santa_eulalia")
+    s[F.S_LEADER_ZONE + flag] = zone("redoubt_santa_eulalia")
+    put(s, bour[:5], "moat_portal_nou")
+    put(s, bour[5:6], "moat_santa_clara")
+    put(s, bour[6:7], "trenches_portal_nou")
+    put(s, bour[7:8], "trenches_santa_clara")
+    rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, zone("moat_portal_nou"),
+                    zone("redoubt_santa_eulalia"), bour[0], cat[0], -1, -1, flag, False,
+                    no_log())
+    assert s[F.S_LEADER_ZONE + flag] == F.ELIMINATED and s[F.S_FLAG_LOST] == 1
+    assert s[F.S_LEADERS_LOST + F.CATALANS] == 0  # the flag is not a commander's 2 VP
+
+
+def test_reinforce_event_returns_eliminated_catalans_into_r_zones():
+    s, p = blank()
+    gone = units_of(F.CATALANS)[:3]
+    for u in gone:
+        s[F.S_UNIT_ZONE + u] = F.ELIMINATED
+    field = np.zeros(N, np.int64)
+    E.catalan_reinforcements(loaded(F.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 1, 2, field,
+                             no_log())
+    back = [u for u in gone if s[F.S_UNIT_ZONE + u] >= 0]
+    assert len(back) == 2
+    assert all(BOARD.zone[s[F.S_UNIT_ZONE + u], F.Z_REINFORCEMENT] for u in back)
+
+
+def test_bourbon_commander_adjacent_adds_one_and_rolls_for_casualty():
+    s, p = blank()
+    cat, bour = units_of(F.CATALANS, "coronela"), units_of(F.BOURBONS, "french_line")
+    put(s, cat[:2], "born")
+    put(s, bour[:3], "carders")
+    cmdr = [k for k in range(BOARD.leader.shape[0]) if BOARD.leader[k, F.L_SIDE] == F.BOURBONS][0]
+    s[F.S_LEADER_ZONE + cmdr] = zone("carders")
+    attack, defence = C.assault_totals(s, BOARD, p, F.BOURBONS, zone("carders"), zone("born"),
+                                       bour[0], cat[0], cmdr, -1, -1)
+    assert (attack, defence) == (4 + 2 + 1, 3 + 0 + 1)
+    rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [3, 3], L.ST_COMMANDER: [6]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, zone("carders"), zone("born"),
+                    bour[0], cat[0], cmdr, -1, -1, False, no_log())
+    assert s[F.S_UNIT_ZONE + cat[0]] == F.ELIMINATED  # 10 against 7
+    assert B.count(s, F.BOURBONS, zone("born")) >= 1  # the advance
+    assert s[F.S_LEADER_ZONE + cmdr] == F.ELIMINATED
+    assert s[F.S_LEADERS_LOST + F.BOURBONS] == 1
