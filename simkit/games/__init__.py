@@ -20,7 +20,9 @@ _GAMES = {
 }
 
 # games whose engines are not finished: tested, not offered
-_IN_PROGRESS: dict[str, str] = {}
+_IN_PROGRESS: dict[str, str] = {
+    "setembre1714": "simkit.games.setembre1714:FULL",
+}
 
 # game family -> "module:attribute" of its exact rules-probability questions
 _QUESTIONS = {
