@@ -20,7 +20,9 @@ _GAMES = {
 }
 
 # games whose engines are not finished: tested, not offered
-_IN_PROGRESS: dict[str, str] = {}
+_IN_PROGRESS: dict[str, str] = {
+    "king_in_the_north": "simkit.games.king_in_the_north:GAME",
+}
 
 # game family -> "module:attribute" of its exact rules-probability questions
 _QUESTIONS = {

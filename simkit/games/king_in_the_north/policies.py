@@ -1,0 +1,486 @@
+"""Scripted commanders for both sides, selected by integer id inside the kernels.
+
+Every decision of the game is one function here; the rules offer the legal choices
+(with what each does: the Impact a deployment adds, the Locations a stack reaches) and
+the policy picks. Hidden information (blocks, hands) is visible to the policies in this
+version, so Local Informants, the Customs Officers' peek and hiding Don Carlos change
+nothing.
+
+- ``greedy``: reads the options. Bids high cards when it can, spends 2 cards for
+  Unlimited Movement (3 for Total once, with 4+ recruits waiting), sends each stack to
+  the best-scored reachable Location (enemy VP Locations it can take, weaker enemy
+  stacks, sieges it can win, its own threatened Cities), garrisons what it leaves,
+  recruits where most blocks enter, deploys the option with the most Impact (free ones
+  first), challenges loyalty when the block cannot be vouched for, retreats before a
+  battle it would lose, shelters in Cities, plays every event where it helps.
+- ``random``: a uniformly random legal choice at every decision.
+"""
+
+from numba import njit
+
+from simkit.rng import uniform_int
+
+from . import layout as L
+from .state import (
+    block_value,
+    count_at,
+    hand_size,
+    inside_besieged,
+    strength_at,
+)
+
+CARLIST_POLICIES = {
+    "greedy": "scores every legal choice by what it does and takes the best (full view)",
+    "random": "a uniformly random legal choice at every decision",
+}
+LIBERAL_POLICIES = dict(CARLIST_POLICIES)
+GREEDY, RANDOM = range(len(CARLIST_POLICIES))
+
+
+@njit(cache=True, nogil=True)
+def _rand(s, rng, side, n):
+    return uniform_int(rng, L.ST_POLICY[side], n)
+
+
+# -- cards ------------------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def card_value(card, c):
+    """A card's worth in hand: Faction cards by what they deploy, specials above."""
+    sp = card[c, L.CD_SPECIAL]
+    if sp == L.CS_NONE:
+        v = 2 + 2 * card[c, L.CD_BUGLE] + 2 * card[c, L.CD_DOUBLE] + card[c, L.CD_SHIELD6]
+        if card[c, L.CD_FAC2] != L.NO_FACTION:
+            v += 1
+        return v
+    if sp == L.CS_HQ:
+        return 7
+    if sp == L.CS_LOYALTY:
+        return 5
+    if sp == L.EV_INFORMANTS:
+        return 0
+    return 4
+
+
+@njit(cache=True, nogil=True)
+def worst_card(pid, card, s, rng, side):
+    """The card to give up (movement, Forced March, Partisans, attrition, discards)."""
+    best, best_v, n = -1, 1 << 30, 0
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND:
+            continue
+        n += 1
+        if pid == RANDOM:
+            if _rand(s, rng, side, n) == 0:
+                best = c
+            continue
+        v = card_value(card, c) * 1000 - card[c, L.CD_BID]
+        if v < best_v:
+            best, best_v = c, v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def best_bid(card, s, side):
+    best, best_b = -1, -1
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND \
+                and card[c, L.CD_BID] > best_b:
+            best, best_b = c, card[c, L.CD_BID]
+    return best
+
+
+@njit(cache=True, nogil=True)
+def bid_card(pid, card, s, rng, side):
+    """Turn Order bid (6.2): greedy bids its highest number if it is a plain card of low
+    worth, else its worst card."""
+    if pid == RANDOM:
+        return worst_card(pid, card, s, rng, side)
+    c = best_bid(card, s, side)
+    if c >= 0 and card[c, L.CD_BID] >= 60 and card_value(card, c) <= 4:
+        return c
+    return worst_card(pid, card, s, rng, side)
+
+
+@njit(cache=True, nogil=True)
+def choose_first(pid, s, rng, side):
+    """The bid winner chooses who moves first: greedy moves first."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2)
+    return side
+
+
+@njit(cache=True, nogil=True)
+def initiative_challenge(pid, card, s, rng, side):
+    """Semester B (6.3.1): the side without Initiative may bid face down."""
+    if pid == RANDOM:
+        if _rand(s, rng, side, 2) == 0:
+            return -1
+        return worst_card(pid, card, s, rng, side)
+    c = best_bid(card, s, side)
+    if c >= 0 and card[c, L.CD_BID] >= 80 and hand_size(s, card, side) >= 6:
+        return c
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def accept_challenge(pid, card, s, rng, side):
+    """The Initiative holder accepts with a card (or -1: declines)."""
+    if pid == RANDOM:
+        if _rand(s, rng, side, 2) == 0:
+            return -1
+        return worst_card(pid, card, s, rng, side)
+    c = best_bid(card, s, side)
+    if c >= 0 and card[c, L.CD_BID] >= 70:
+        return c
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def redraw_card(pid, card, s, rng, side, c):
+    """Minimum Movement redraw: greedy throws away cards of no use (Local Informants)."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 4) == 0
+    return card_value(card, c) <= 2
+
+
+@njit(cache=True, nogil=True)
+def play_event(pid, s, rng, side, sp):
+    """Play an event whose conditions hold? Greedy always does."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return True
+
+
+# -- movement ---------------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def movement_cards(pid, loc, blk, card, s, rng, side):
+    """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game)."""
+    h = hand_size(s, card, side)
+    top = min(3 if s[L.S_TOTAL_USED + side] == 0 else 2, h)
+    if pid == RANDOM:
+        return _rand(s, rng, side, top + 1)
+    box = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side:
+            box += 1
+    if top == 3 and box >= 4 and h >= 8:
+        return 3
+    if h >= 5:
+        return 2
+    if h >= 3:
+        return 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def next_stack(pid, loc, blk, s, rng, side):
+    """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest."""
+    best, best_v, n = -1, 0, 0
+    for i in range(loc.shape[0]):
+        if inside_besieged(s, i, side):
+            continue
+        c = 0
+        for b in range(blk.shape[0]):
+            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == i \
+                    and s[L.S_B_SIDE + b] == side and s[L.S_B_MOVED + b] == 0 \
+                    and blk[b, L.BK_TYPE] != L.NAVAL:
+                c += blk[b, L.BK_DIAMONDS] + 1
+        if c == 0:
+            continue
+        n += 1
+        if pid == RANDOM:
+            if _rand(s, rng, side, n) == 0:
+                best = i
+        elif c > best_v:
+            best, best_v = i, c
+    return best
+
+
+@njit(cache=True, nogil=True)
+def blocks_to_keep(pid, loc, blk, s, rng, side, origin, ids, n):
+    """Blocks left behind (the weakest): greedy holds a City/Capital it controls with
+    1 block (2 in a Capital) when it moves out with more."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, n + 1)
+    if s[L.S_OWNER + origin] == side and loc[origin, L.LC_KIND] >= L.CITY:
+        keep = 2 if loc[origin, L.LC_KIND] == L.CAPITAL else 1
+        if count_at(s, blk, origin, 1 - side) > 0:
+            return n  # a besieger stays
+        if n > keep + 1:
+            return keep
+        if n <= keep:
+            return n
+    if count_at(s, blk, origin, 1 - side) > 0:
+        return n  # a stack besieging a City stays
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def location_worth(loc, s, side, v):
+    """What taking Location ``v`` is worth to ``side``: twice its VP if the enemy holds
+    it (the swing), its VP if nobody does; enemy Recruitment Locations and Port Capitals
+    count extra."""
+    w = 0
+    vp = loc[v, L.LC_VP]
+    owner = s[L.S_OWNER + v]
+    if owner == 1 - side:
+        w += 2 * vp
+        if loc[v, L.LC_RECRUIT_SIDE] == 1 - side:
+            w += 2
+    elif owner == L.NOBODY:
+        w += vp
+    if side == L.CARLISTS and loc[v, L.LC_KIND] == L.CAPITAL and loc[v, L.LC_PORT] \
+            and owner != side:
+        w += 3
+    return w
+
+
+@njit(cache=True, nogil=True)
+def choose_destination(pid, p, loc, blk, s, rng, side, origin, movers, m, dest_mode, dest_fm,
+                       spare):
+    """Where the moving blocks go (-1: they stay)."""
+    n_loc = loc.shape[0]
+    if pid == RANDOM:
+        k, choice = 0, -1
+        for v in range(n_loc):
+            if dest_mode[v] >= 0 and (dest_fm[v] == 0 or spare > 0):
+                k += 1
+                if _rand(s, rng, side, k) == 0:
+                    choice = v
+        return choice
+    mine = 0
+    for i in range(m):
+        b = movers[i]
+        mine += blk[b, L.BK_DIAMONDS] + (2 if blk[b, L.BK_TYPE] == L.LEADER else 0)
+    has_art = False
+    for i in range(m):
+        if blk[movers[i], L.BK_TYPE] == L.FIELD_ART:
+            has_art = True
+    stay = 0
+    # staying value: defend a valuable own Location that is threatened
+    if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
+        stay = loc[origin, L.LC_VP]
+    best, best_v = -1, stay
+    for v in range(n_loc):
+        if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
+            continue
+        enemy = strength_at(s, blk, v, 1 - side)
+        own = strength_at(s, blk, v, side)
+        w = location_worth(loc, s, side, v)
+        if enemy > 0:
+            if loc[v, L.LC_KIND] >= L.CITY and s[L.S_OWNER + v] == 1 - side \
+                    and count_at(s, blk, v, 1 - side) <= (3 if loc[v, L.LC_KIND] == L.CAPITAL
+                                                          else 2):
+                # a siege: a Capital needs Field Artillery
+                if loc[v, L.LC_KIND] == L.CAPITAL and not has_art:
+                    w = -5
+                elif mine + own < 6:
+                    w = -2
+            elif (mine + own) * 10 >= enemy * 13:
+                w += 4 + enemy // 2
+            else:
+                w = -10
+        else:
+            # join or support: small bonus for concentrating near enemies
+            w += 0 if own == 0 else 1
+        w = w * 10 - dest_fm[v] * 5
+        if w > best_v * 10 or (best < 0 and w > stay * 10):
+            best, best_v = v, w // 10
+    return best
+
+
+@njit(cache=True, nogil=True)
+def place_garrison(pid, loc, s, rng, side, where):
+    """Drop a cube on a VP Location left empty?"""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return True
+
+
+@njit(cache=True, nogil=True)
+def choose_recruitment(pid, loc, blk, s, rng, side, opts, n):
+    """Which recruitment (rows: location, faction, blocks): greedy takes the most blocks."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, n)
+    best, best_v = -1, 0
+    for k in range(n):
+        v = opts[k, 2] * 10 + count_at(s, blk, opts[k, 0], 1 - side)
+        if v > best_v:
+            best, best_v = k, v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def choose_port(pid, loc, blk, s, rng, here):
+    """A Squadron's Port: greedy sails to a Carlist-held Port with Liberal blocks (a
+    blockade) or a Liberal Port under threat; else it stays."""
+    side = L.LIBERALS
+    if pid == RANDOM:
+        k, choice = 0, here
+        for v in range(loc.shape[0]):
+            if loc[v, L.LC_PORT] and count_at(s, blk, v, L.CARLISTS) == 0 or v == here:
+                k += 1
+                if _rand(s, rng, side, k) == 0:
+                    choice = v
+        return choice
+    best, best_v = here, 0
+    for v in range(loc.shape[0]):
+        if not loc[v, L.LC_PORT]:
+            continue
+        c = count_at(s, blk, v, L.CARLISTS)
+        lib = count_at(s, blk, v, L.LIBERALS)
+        val = 0
+        if c > 0 and lib > 0:
+            val = 5
+        elif c > 0 and s[L.S_OWNER + v] == L.CARLISTS:
+            val = 2
+        if val > best_v:
+            best, best_v = v, val
+    return best
+
+
+# -- combat ------------------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def retreat_before_combat(pid, s, rng, side, mine, enemy):
+    """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose?"""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 3) == 0
+    return enemy * 10 > mine * 15
+
+
+@njit(cache=True, nogil=True)
+def declare_inside(pid, s, rng, side, mine, enemy):
+    """Defend a City from inside (a siege) rather than outside (a battle)?"""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return enemy > mine
+
+
+@njit(cache=True, nogil=True)
+def lay_siege(pid, s, rng, side):
+    if pid == RANDOM:
+        return _rand(s, rng, side, 4) != 0
+    return True
+
+
+@njit(cache=True, nogil=True)
+def play_breach(pid, s, rng, side, mine, enemy):
+    """«Breach in the Walls» (13.3): force an open battle when stronger."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return mine > enemy
+
+
+@njit(cache=True, nogil=True)
+def show_partisans(pid, s, rng):
+    if pid == RANDOM:
+        return _rand(s, rng, L.CARLISTS, 2) == 0
+    return True
+
+
+@njit(cache=True, nogil=True)
+def challenge_loyalty(pid, s, rng, side, gain, refutable):
+    """Challenge a block just deployed? Greedy: only one that cannot be vouched for and
+    brought 2+ Impact (it sees the hand)."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return gain >= 2 and not refutable
+
+
+@njit(cache=True, nogil=True)
+def shelter_inside(pid, s, rng, side, inside, n_left):
+    """How many retreating blocks shelter inside the City (8.8.5)."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, inside + 1)
+    return inside
+
+
+@njit(cache=True, nogil=True)
+def choose_loss(pid, blk, s, bt, rng, side, army, n_army):
+    """The next block to lose (8.7.3): deployed (or defected) blocks before the others,
+    Customs Officers and Partisans last; greedy gives the least valuable."""
+    for tier in range(3):
+        best, best_v, k = -1, 1 << 30, 0
+        for i in range(n_army):
+            b = army[i]
+            if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
+                continue
+            t = blk[b, L.BK_TYPE]
+            last = t == L.CUSTOMS or t == L.PARTISANS
+            deployed = bt[L.BT_DEPLOYED + b] != 0
+            if tier == 0 and not deployed:
+                continue
+            if tier == 1 and (deployed or last):
+                continue
+            if tier == 2 and not last:
+                continue
+            k += 1
+            if pid == RANDOM:
+                if _rand(s, rng, side, k) == 0:
+                    best = b
+                continue
+            v = block_value(blk, b)
+            if v < best_v:
+                best, best_v = b, v
+        if best >= 0:
+            return best
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def option_value(blk, card, bt, side, opts, k):
+    """Impact per card spent, free deployments first; Don Carlos kept back."""
+    kind = opts[k, L.OP_KIND]
+    gain = opts[k, L.OP_GAIN]
+    b = opts[k, L.OP_B1]
+    if b >= 0 and blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS:
+        gain -= 6
+    if kind == L.OPT_FREE_LEADER or kind == L.OPT_FREE_ART:
+        return gain * 10 + 50
+    if kind == L.OPT_EVENT:
+        sp = card[opts[k, L.OP_CARD], L.CD_SPECIAL]
+        if sp == L.EV_SNOW or sp == L.EV_LANCER:
+            return 30
+        if sp == L.EV_CAV_CHARGE:
+            return 5
+    c = opts[k, L.OP_CARD]
+    penalty = card_value(card, c) if c >= 0 else 0
+    return gain * 10 - penalty
+
+
+@njit(cache=True, nogil=True)
+def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
+    """The next deployment (row of ``opts``) or -1 to pass."""
+    if n == 0:
+        return -1
+    if pid == RANDOM:
+        k = _rand(s, rng, side, n + 1)
+        return k if k < n else -1
+    siege = bt[L.BT_SIEGE] == 1
+    me = bt[L.BT_IMPACT + side]
+    foe = bt[L.BT_IMPACT + 1 - side]
+    if siege and side == bt[L.BT_ATTACKER]:
+        target = 0
+        where = bt[L.BT_LOC]
+        defenders = count_at(s, blk, where, 1 - side)
+        target = 8 * defenders + 3
+        if me >= target:
+            return -1
+    if not siege and bt[L.BT_PASSED + 1 - side] == 1 and me > foe:
+        rate = p[L.P_LOSS_RATE]
+        # more Impact only helps if it kills one more block
+        best, best_v = -1, -1 << 30
+        for k in range(n):
+            if (me + opts[k, L.OP_GAIN]) // rate > me // rate:
+                v = option_value(blk, card, bt, side, opts, k)
+                if v > best_v:
+                    best, best_v = k, v
+        return best
+    best, best_v = -1, -1 << 30
+    for k in range(n):
+        v = option_value(blk, card, bt, side, opts, k)
+        if v > best_v:
+            best, best_v = k, v
+    if best_v <= 0:
+        return -1
+    return best
