@@ -28,7 +28,6 @@ from .events import (
 )
 from .state import (
     block_value,
-    bside,
     count_action,
     count_at,
     counts_for_cards,
@@ -42,7 +41,7 @@ from .state import (
 )
 
 
-# -- who may deploy what (8.2.2, 8.2.4, 8.4) ---------------------------------------------------
+# -- who may deploy what (8.2.2, 8.2.4, 8.4) -----------------------------------------------
 @njit(cache=True, nogil=True)
 def any_card_block(blk, b):
     """Blocks any Faction card deploys (8.2.2): artillery (with a bugle), Guerrillas,
@@ -165,7 +164,7 @@ def record_deploy(p, loc, blk, bt, side, b, bugle, hq):
     return v
 
 
-# -- the options table offered to a policy ----------------------------------------------------
+# -- the options table offered to a policy -------------------------------------------------
 @njit(cache=True, nogil=True)
 def add_option(opts, n, kind, c, b1, b2, gain):
     if n >= opts.shape[0]:
@@ -306,7 +305,7 @@ def special_card_options(p, loc, blk, card, s, bt, side, cards, n_cards, opts, n
     return n
 
 
-# -- applying a deployment ----------------------------------------------------------------------
+# -- applying a deployment -----------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def play_card(s, bt, side, c):
     s[L.S_C_WHERE + c] = L.CW_PLAYED
@@ -384,7 +383,7 @@ def apply_event(s, bt, side, sp, gain):
     bt[L.BT_IMPACT + side] += gain
 
 
-# -- Loyalty Challenges (8.6) ---------------------------------------------------------------------
+# -- Loyalty Challenges (8.6) --------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def refuting_card(blk, card, s, side, b, played):
     """A card in ``side``'s hand able to deploy ``b`` (or the Headquarters), or -1."""
@@ -432,7 +431,7 @@ def loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, b, c_played, b2,
     log_event(log, EV_DEFECTION, foe, b, b2)
 
 
-# -- the battle ---------------------------------------------------------------------------------------
+# -- the battle ----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def start_battle(loc, blk, s, bt, where, attacker, siege):
     bt[:] = 0
@@ -472,7 +471,8 @@ def deployment_step(p, loc, blk, card, s, bt, rng, pol, side, army, n_army, log)
     if k < 0:
         return False
     target = apply_option(p, loc, blk, card, s, bt, side, opts, k, log)
-    if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER and blk[opts[k, L.OP_B1], L.BK_SPECIAL] == L.SP_DIEGO:
+    if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER \
+            and blk[opts[k, L.OP_B1], L.BK_SPECIAL] == L.SP_DIEGO:
         diego_extra(p, loc, blk, s, bt, side, army, n_army, log)
     if target >= 0:
         loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, target, opts[k, L.OP_CARD],
@@ -719,7 +719,7 @@ def army_at(blk, s, where, side, out):
     return n
 
 
-# -- retreats (8.8) ----------------------------------------------------------------------------------
+# -- retreats (8.8) ------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def attack_origin(s, blk, where, side):
     """A Location one of ``side``'s blocks at ``where`` came from this turn, or -1."""
@@ -844,7 +844,7 @@ def retreat_destination(loc, adj, blk, s, where, side):
     return fallback, True
 
 
-# -- sieges (8.9) --------------------------------------------------------------------------------------
+# -- sieges (8.9) --------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def siege_rate(p, loc, bt):
     """Impact per defending block (8.9.3 C-D, 12.2 Fortification)."""

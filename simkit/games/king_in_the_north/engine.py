@@ -45,13 +45,12 @@ from .state import (
     victory_points,
 )
 
-
 SEM_1836A = L.semester_index(1836, "A")
 SEM_1837A = L.semester_index(1837, "A")
 SEM_1838A = L.semester_index(1838, "A")
 
 
-# -- set-up (5, 3.3) ------------------------------------------------------------------------------
+# -- set-up (5, 3.3) -----------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def set_up(p, loc, blk, card, s, rng):
     """Blocks to the map, bags and reserves; control and cubes; decks shuffled; opening
@@ -105,7 +104,7 @@ def set_up(p, loc, blk, card, s, rng):
         draw_cards(s, card, rng, side, p[L.P_OPENING_HAND])
 
 
-# -- turn order (6.2, 6.3.1) --------------------------------------------------------------------------------
+# -- turn order (6.2, 6.3.1) ---------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def turn_order(p, card, s, rng, pol, log):
     """Both sides bid a card face up; the higher number chooses who moves first."""
@@ -150,7 +149,7 @@ def initiative_challenge(p, card, s, rng, pol, log):
     log_event(log, EV_CHALLENGE, challenger, 1, s[L.S_FIRST])
 
 
-# -- historical reinforcements and Defectors (6.3, 8.6.1, 7.4) -------------------------------------------
+# -- historical reinforcements and Defectors (6.3, 8.6.1, 7.4) -----------------------------
 @njit(cache=True, nogil=True)
 def arrivals(p, loc, blk, s, rng, pol, side, log):
     """Historical reinforcements of this Semester enter at their Location (a friendly
@@ -182,7 +181,7 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
                 log_event(log, EV_ARRIVE, b, where, 0)
 
 
-# -- the Combat Phase (8.1, 8.8.7, 8.9.2, 13.3) -----------------------------------------------------------
+# -- the Combat Phase (8.1, 8.8.7, 8.9.2, 13.3) --------------------------------------------
 @njit(cache=True, nogil=True)
 def contested(s, blk, where):
     return count_at(s, blk, where, 0) > 0 and count_at(s, blk, where, 1) > 0
@@ -307,7 +306,7 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
         check_sudden(p, loc, s, side, log)
 
 
-# -- victory (2) -----------------------------------------------------------------------------------------------
+# -- victory (2) ---------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def end_game(s, winner, reason, log):
     if s[L.S_DONE]:
@@ -369,7 +368,7 @@ def final_victory(loc, s, log):
     end_game(s, winner, L.END_FINAL, log)
 
 
-# -- the Reinforcement Phase and Siege Attrition (6.4, 6.5) ---------------------------------------------
+# -- the Reinforcement Phase and Siege Attrition (6.4, 6.5) --------------------------------
 @njit(cache=True, nogil=True)
 def reinforcement_phase(p, loc, blk, card, s, rng, pol, log):
     """Discard half the hand (rounded down), draw 7 (+1 for more Cities/Capitals), draw
@@ -433,7 +432,7 @@ def siege_attrition(loc, blk, card, s, rng, pol, log):
                 break
 
 
-# -- the cycle (6) --------------------------------------------------------------------------------------
+# -- the cycle (6) -------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def player_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
     """Historical Reinforcements, Movement, Combat of one side (6.3)."""
@@ -447,18 +446,6 @@ def player_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
         return
     combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log)
     check_sudden(p, loc, s, side, log)
-
-
-@njit(cache=True, nogil=True)
-def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, log):
-    s[L.S_RETREAT_USED] = 0
-    s[L.S_RETREAT_USED + 1] = 0
-    log_event(log, EV_SEMESTER, L.FIRST_YEAR + s[L.S_YEAR], s[L.S_SEMESTER] % 2, s[L.S_FIRST])
-    for k in range(2):
-        side = s[L.S_FIRST] if k == 0 else 1 - s[L.S_FIRST]
-        player_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log)
-        if s[L.S_DONE]:
-            return
 
 
 @njit(cache=True, nogil=True)
@@ -481,7 +468,14 @@ def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
             s[L.S_SEMESTER] = 2 * year + sem
             if sem == 1 and 0 < year < L.N_YEARS - 1:
                 initiative_challenge(p, card, s, rng, pol, log)
-            play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, log)
+            s[L.S_RETREAT_USED] = 0
+            s[L.S_RETREAT_USED + 1] = 0
+            log_event(log, EV_SEMESTER, L.FIRST_YEAR + year, sem, s[L.S_FIRST])
+            for k in range(2):
+                side = s[L.S_FIRST] if k == 0 else 1 - s[L.S_FIRST]
+                player_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log)
+                if s[L.S_DONE]:
+                    break
             played += 1
             if s[L.S_DONE]:
                 break

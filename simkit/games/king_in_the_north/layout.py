@@ -14,12 +14,12 @@ MAX_BLOCKS = 160
 MAX_CARDS = 112
 MAX_DECK = 60
 
-# -- sides --------------------------------------------------------------------------------
+# -- sides ---------------------------------------------------------------------------------
 SIDES = ("carlists", "liberals")
 CARLISTS, LIBERALS = codes(SIDES)
 NOBODY = -1
 
-# -- location kinds and columns -------------------------------------------------------------
+# -- location kinds and columns ------------------------------------------------------------
 LOC_KINDS = ("town", "resource", "city", "capital")
 TOWN, RESOURCE, CITY, CAPITAL = codes(LOC_KINDS)
 ROADS = ("none", "main", "secondary", "trail")
@@ -39,7 +39,7 @@ LC_RECRUIT_SIDE = _LC("recruit_side")
 LC_RECRUIT_ANY2 = _LC("recruit_any2")
 N_LC = _LC.size
 
-# -- factions (Carlist then Liberal; rulebook 3.2, 7.2.1) -------------------------------------
+# -- factions (Carlist then Liberal; rulebook 3.2, 7.2.1) ----------------------------------
 FACTIONS = ("navarra", "guipuzcoa", "alava", "vizcaya", "castilla",
             "regular", "royal_guard", "legion", "chapelgorris", "militia")
 N_FACTIONS = len(FACTIONS)
@@ -47,7 +47,7 @@ FACTION_SIDE = (0, 0, 0, 0, 0, 1, 1, 1, 1, 1)
 NO_FACTION = -1
 F_LEGION = FACTIONS.index("legion")
 
-# -- blocks ---------------------------------------------------------------------------------
+# -- blocks --------------------------------------------------------------------------------
 BLOCK_TYPES = ("infantry", "cavalry", "lancer", "field_artillery", "mountain_artillery",
                "leader", "partisans", "customs", "decoy", "naval", "guerrilla", "defectors")
 (INFANTRY, CAVALRY, LANCER, FIELD_ART, MOUNTAIN_ART, LEADER, PARTISANS, CUSTOMS, DECOY,
@@ -74,7 +74,7 @@ N_BK = _BK.size
 WHERE = ("bag", "box", "map", "dead", "reserve", "pending")
 W_BAG, W_BOX, W_MAP, W_DEAD, W_RESERVE, W_PENDING = codes(WHERE)
 
-# -- cards ----------------------------------------------------------------------------------
+# -- cards ---------------------------------------------------------------------------------
 CARD_SPECIALS = (
     "none", "loyalty", "headquarters", "fortified_house", "breach",
     # Carlist events (rulebook 12.1)
@@ -105,7 +105,7 @@ N_CD = _CD.size
 CARD_WHERE = ("draw", "hand", "discard", "removed", "played", "out")
 CW_DRAW, CW_HAND, CW_DISCARD, CW_REMOVED, CW_PLAYED, CW_OUT = codes(CARD_WHERE)
 
-# -- calendar -------------------------------------------------------------------------------
+# -- calendar ------------------------------------------------------------------------------
 N_YEARS = 7
 FIRST_YEAR = 1833
 SEMESTERS = ("A", "B")
@@ -116,7 +116,7 @@ def semester_index(year: int, semester: str) -> int:
     return 2 * (year - FIRST_YEAR) + SEMESTERS.index(semester)
 
 
-# -- the parameter vector (rules.params) ------------------------------------------------------
+# -- the parameter vector (rules.params) ---------------------------------------------------
 _P = Fields("parameters")
 P_SIEGE_CITY_ART = _P("siege_city_artillery")
 P_SIEGE_CITY_NO_ART = _P("siege_city_no_artillery")
@@ -149,7 +149,7 @@ P_LAST_SEM = _P("last_year_semester")
 P_TRACK = _P("reinforcement_track", 2 * N_YEARS)
 N_PARAMS = _P.size
 
-# -- random streams -------------------------------------------------------------------------
+# -- random streams ------------------------------------------------------------------------
 STREAMS = ("set_up", "carlist_deck", "liberal_deck", "carlist_bag", "liberal_bag",
            "carlist_policy", "liberal_policy")
 (ST_SET_UP, ST_CARLIST_DECK, ST_LIBERAL_DECK, ST_CARLIST_BAG, ST_LIBERAL_BAG,
@@ -159,8 +159,8 @@ ST_DECK = (ST_CARLIST_DECK, ST_LIBERAL_DECK)
 ST_BAG = (ST_CARLIST_BAG, ST_LIBERAL_BAG)
 ST_POLICY = (ST_CARLIST_POLICY, ST_LIBERAL_POLICY)
 
-# -- policy decision points (each restarts the side's policy stream) -------------------------
-# -- action kinds counted per side (the action-usage table) ----------------------------------
+# -- policy decision points (each restarts the side's policy stream) -----------------------
+# -- action kinds counted per side (the action-usage table) --------------------------------
 ACTIONS = ("bids", "initiative_challenges", "minimum_movements", "limited_movements",
            "unlimited_movements", "total_movements", "stack_moves", "forced_marches",
            "trail_moves", "recruitments", "garrisons", "overruns", "battles", "sieges",
@@ -173,7 +173,7 @@ ACTIONS = ("bids", "initiative_challenges", "minimum_movements", "limited_moveme
  A_PARTISANS, A_EVENTS, A_REDRAWS) = codes(ACTIONS)
 N_ACTIONS = len(ACTIONS)
 
-# -- game state vector ------------------------------------------------------------------------
+# -- game state vector ---------------------------------------------------------------------
 _S = Fields("state")
 S_YEAR = _S("year")  # 0..6
 S_SEMESTER = _S("semester")  # absolute semester index
@@ -208,7 +208,7 @@ S_B_FROM = _S("block_from", MAX_BLOCKS)  # origin of this turn's move (-1: did n
 S_C_WHERE = _S("card_where", MAX_CARDS)
 N_STATE = _S.size
 
-# -- one battle or siege in progress (a local vector, rulebook 8) ---------------------------
+# -- one battle or siege in progress (a local vector, rulebook 8) --------------------------
 _BT = Fields("battle")
 BT_LOC = _BT("location")
 BT_ATTACKER = _BT("attacker")
@@ -259,7 +259,7 @@ OP_GAIN = _OP("impact_gain")
 N_OP = _OP.size
 MAX_OPTIONS = 400
 
-# -- categories -----------------------------------------------------------------------------
+# -- categories ----------------------------------------------------------------------------
 WINNERS = ("carlists", "liberals", "tie")
 WIN_CARLISTS, WIN_LIBERALS, WIN_TIE = codes(WINNERS)
 END_REASONS = ("don_carlos_captured", "vp_lead", "locations", "recruitment_locations",

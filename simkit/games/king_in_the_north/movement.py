@@ -15,7 +15,6 @@ from simkit.eventlog import log_event
 
 from . import layout as L
 from . import policies as P
-from .combat import army_at, recruit_defector
 from .events import EV_EVENT, EV_GARRISON, EV_MOVE, EV_MOVEMENT_CARDS, EV_OVERRUN, EV_RECRUIT
 from .state import (
     count_action,
@@ -289,7 +288,7 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     destinations(p, loc, adj, blk, s, side, origin, movers, m, trail_option, dest_mode, dest_fm,
                  parents)
     spare = hand_size(s, card, side)
-    dest = P.choose_destination(pol[side], p, loc, blk, s, rng, side, origin, movers, m,
+    dest = P.choose_destination(pol[side], p, loc, blk, card, s, rng, side, origin, movers, m,
                                 dest_mode, dest_fm, spare)
     if dest < 0:
         return False
@@ -327,7 +326,7 @@ def order_weak_first(blk, ids, n):
         ids[j + 1] = x
 
 
-# -- recruitment (7.2) --------------------------------------------------------------------------
+# -- recruitment (7.2) ---------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def recruit_blocked(loc, blk, s, where, side):
     """A Recruitment Location held by 2+ enemy blocks, or where ``side`` is besieged,
@@ -475,7 +474,7 @@ def place_box_defectors(loc, blk, s, side, log):
     return n
 
 
-# -- events of the Movement Phase (12) ------------------------------------------------------------
+# -- events of the Movement Phase (12) -----------------------------------------------------
 @njit(cache=True, nogil=True)
 def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
     """Events played before moving: Guerrillas, «El Abuelo», Forced Levies (Carlists),
@@ -572,7 +571,7 @@ def forced_levies(loc, blk, s, side):
     return True
 
 
-# -- naval movement (7.3.8, 7.4) ----------------------------------------------------------------------
+# -- naval movement (7.3.8, 7.4) -----------------------------------------------------------
 @njit(cache=True, nogil=True)
 def naval_moves(loc, blk, s, rng, pol, log):
     """Each Squadron may sail once per Semester between Ports; none to Bilbao while the
@@ -586,7 +585,7 @@ def naval_moves(loc, blk, s, rng, pol, log):
             log_event(log, EV_MOVE, L.LIBERALS * 1000 + 900, dest, 0)
 
 
-# -- the phase ---------------------------------------------------------------------------------------------
+# -- the phase -----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def pay_movement(card, s, rng, pol, side, n_cards, log):
     """Discard the cards chosen for movement (7.1); 0 cards: redraw any number."""

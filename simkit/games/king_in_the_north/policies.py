@@ -16,6 +16,7 @@ nothing.
 - ``random``: a uniformly random legal choice at every decision.
 """
 
+import numpy as np
 from numba import njit
 
 from simkit.rng import uniform_int
@@ -42,7 +43,7 @@ def _rand(s, rng, side, n):
     return uniform_int(rng, L.ST_POLICY[side], n)
 
 
-# -- cards ------------------------------------------------------------------------------------------------
+# -- cards ---------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def card_value(card, c):
     """A card's worth in hand: Faction cards by what they deploy, specials above."""
@@ -151,7 +152,7 @@ def play_event(pid, s, rng, side, sp):
     return True
 
 
-# -- movement ---------------------------------------------------------------------------------------------
+# -- movement ------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def movement_cards(pid, loc, blk, card, s, rng, side):
     """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game)."""
@@ -236,8 +237,53 @@ def location_worth(loc, s, side, v):
 
 
 @njit(cache=True, nogil=True)
-def choose_destination(pid, p, loc, blk, s, rng, side, origin, movers, m, dest_mode, dest_fm,
-                       spare):
+def usable_cards(card, s, side):
+    """Faction cards (and the Headquarters) in hand: the deployments a battle can use."""
+    n = 0
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND and (
+                card[c, L.CD_SPECIAL] == L.CS_NONE or card[c, L.CD_SPECIAL] == L.CS_HQ):
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def battle_power(blk, s, side, ids, n, extra_at, cards):
+    """Impact a side can expect: up to 2 Leaders and 1 artillery free, then its best
+    blocks, one per usable card (+1 a block for the Faction bonus)."""
+    vals = np.zeros(L.MAX_BLOCKS, dtype=np.int64)
+    k = 0
+    free = 0
+    leaders = 0
+    for i in range(n + L.MAX_BLOCKS):
+        if i < n:
+            b = ids[i]
+        else:
+            j = i - n
+            if extra_at < 0 or j >= blk.shape[0]:
+                break
+            b = j
+            if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_LOC + b] != extra_at \
+                    or s[L.S_B_SIDE + b] != side:
+                continue
+        t = blk[b, L.BK_TYPE]
+        if t == L.NAVAL or t == L.DECOY or t == L.CUSTOMS or t == L.PARTISANS:
+            continue
+        if t == L.LEADER and leaders < 2:
+            free += blk[b, L.BK_DIAMONDS]
+            leaders += 1
+            continue
+        vals[k] = blk[b, L.BK_DIAMONDS] + 1
+        k += 1
+    vals[:k] = np.sort(vals[:k])[::-1]
+    for i in range(min(k, cards)):
+        free += vals[i]
+    return free
+
+
+@njit(cache=True, nogil=True)
+def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
+                       dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
     n_loc = loc.shape[0]
     if pid == RANDOM:
@@ -248,6 +294,8 @@ def choose_destination(pid, p, loc, blk, s, rng, side, origin, movers, m, dest_m
                 if _rand(s, rng, side, k) == 0:
                     choice = v
         return choice
+    my_cards = max(0, usable_cards(card, s, side) - 2)
+    foe_cards = usable_cards(card, s, 1 - side)
     mine = 0
     for i in range(m):
         b = movers[i]
@@ -276,10 +324,14 @@ def choose_destination(pid, p, loc, blk, s, rng, side, origin, movers, m, dest_m
                     w = -5
                 elif mine + own < 6:
                     w = -2
-            elif (mine + own) * 10 >= enemy * 13:
-                w += 4 + enemy // 2
             else:
-                w = -10
+                foes = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+                mp = battle_power(blk, s, side, movers, m, v, my_cards)
+                ep = battle_power(blk, s, 1 - side, foes, 0, v, foe_cards)
+                if mp * 10 >= ep * 12 + 20:
+                    w += 4 + enemy // 2
+                else:
+                    w = -10
         else:
             # join or support: small bonus for concentrating near enemies
             w += 0 if own == 0 else 1
@@ -339,7 +391,7 @@ def choose_port(pid, loc, blk, s, rng, here):
     return best
 
 
-# -- combat ------------------------------------------------------------------------------------------------
+# -- combat --------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def retreat_before_combat(pid, s, rng, side, mine, enemy):
     """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose?"""
@@ -476,11 +528,24 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
                 if v > best_v:
                     best, best_v = k, v
         return best
+    backing = deployed_count(bt, blk, s, side) + usable_cards(card, s, side)
     best, best_v = -1, -1 << 30
     for k in range(n):
+        if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER and backing < 3 and me >= foe \
+                and bt[L.BT_SIEGE] == 0:
+            continue  # a lone leader deployed first would be the first loss (8.7.3)
         v = option_value(blk, card, bt, side, opts, k)
         if v > best_v:
             best, best_v = k, v
     if best_v <= 0:
         return -1
     return best
+
+
+@njit(cache=True, nogil=True)
+def deployed_count(bt, blk, s, side):
+    n = 0
+    for b in range(blk.shape[0]):
+        if bt[L.BT_DEPLOYED + b] == 1 and s[L.S_B_SIDE + b] == side:
+            n += 1
+    return n

@@ -12,7 +12,7 @@ from simkit.rng import restart, shuffle
 from . import layout as L
 
 
-# -- blocks -----------------------------------------------------------------------------------
+# -- blocks --------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def on_map(s, b):
     return s[L.S_B_WHERE + b] == L.W_MAP
@@ -107,7 +107,7 @@ def counts_for_cards(blk, b):
     return t != L.DECOY and t != L.CUSTOMS and t != L.PARTISANS
 
 
-# -- cards ------------------------------------------------------------------------------------
+# -- cards ---------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def reshuffle(s, card, rng, side):
     """An empty deck reshuffles its discards (rulebook 3.3); the deck's stream restarts at
@@ -190,7 +190,7 @@ def count_action(s, side, action, n=1):
     s[L.S_ACTIONS + side * L.N_ACTIONS + action] += n
 
 
-# -- control and Victory Points --------------------------------------------------------------
+# -- control and Victory Points ------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def refresh_control(s, loc, blk, where):
     """Cities: the side with a block or cube while the other has none (4.2); a City
