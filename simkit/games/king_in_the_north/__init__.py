@@ -19,7 +19,7 @@ from simkit.eventlog import new_log, no_log
 from simkit.games.base import Game
 
 from . import layout as L
-from .components import components, presets
+from . import components as _components
 from .engine import play_games
 from .events import EVENTS
 from .policies import CARLIST_POLICIES, LIBERAL_POLICIES
@@ -28,7 +28,7 @@ from .rules import Rules, params
 
 class _Names:
     def __init__(self):
-        c = components()
+        c = _components.components()
         self.loc = [name.replace("_", " ").title() for name in c.loc_ids]
         self.block = list(c.block_names)
         self.card = [_card_name(row) for row in c.card]
@@ -53,7 +53,7 @@ class KingInTheNorth(Game):
     title = "The King in the North: the First Carlist War, 1833-1839"
     sides = L.SIDES
     Rules = Rules
-    presets = presets()
+    presets = _components.presets()
     policies = {"carlists": CARLIST_POLICIES, "liberals": LIBERAL_POLICIES}
     outcome_columns = L.OUTCOMES
     caveat = ("The map, block roster, bags, decks, Reinforcement Track, initial deployment "
@@ -62,7 +62,7 @@ class KingInTheNorth(Game):
               "reconstruction, not the published game.")
 
     def _run(self, rules, policies, game_indices, root_seed, log):
-        c = components()
+        c = _components.components()
         pol = np.array([choice.id for choice in policies], dtype=np.int64)
         return play_games(params(rules), c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card, pol,
                           game_indices, root_seed, log)

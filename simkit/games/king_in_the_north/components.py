@@ -2,7 +2,7 @@
 
 ``data/map.toml`` (Locations and paths), ``data/blocks.toml`` (roster, bags, set-up,
 historical reinforcements), ``data/cards.toml`` (both decks) and ``data/campaign.toml``
-(calendar, Reinforcement Track, opening hands) are reconstructions (each file says so);
+(calendar, Reinforcement Track) are reconstructions (each file says so);
 every fact the rulebook prints is checked here on load, so a replacement file that
 breaks one is refused with the file, the entry and the problem.
 """
@@ -157,9 +157,11 @@ def load_blocks(ids, path=DATA / "blocks.toml"):
             if L.FACTION_SIDE[fac] != side:
                 raise f.error(entry, f"faction {L.FACTIONS[fac]!r} is not a "
                                      f"{L.SIDES[side]} faction")
-        elif btype in (L.INFANTRY, L.CAVALRY, L.LANCER, L.LEADER):
-            raise f.error(entry, "infantry, cavalry and leaders need a faction")
         special = L.SPECIALS.index(f.choice(row, "special", L.SPECIALS, entry, "none"))
+        if fac == L.NO_FACTION and btype in (L.INFANTRY, L.CAVALRY, L.LANCER, L.LEADER) \
+                and special not in (L.SP_REQUETE, L.SP_HUSSARS, L.SP_CARABINEERS):
+            raise f.error(entry, "infantry, cavalry and leaders need a faction (except "
+                                 "Requetés, Hussars and Carabineers)")
         start = f.get(row, "start", str, entry)
         arrives, start_loc = -1, -1
         if start in ("bag", "event", "defectors"):
