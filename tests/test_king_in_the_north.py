@@ -93,7 +93,7 @@ def give(s, ids):
         s[L.S_C_WHERE + c] = L.CW_HAND
 
 
-# -- components ------------------------------------------------------------------------------------
+# -- components ----------------------------------------------------------------------------
 def test_map_facts():
     """5 Capitals, 4 starred, 7 Ports, 4 Recruitment Locations a side (2.2, 4.2.1, 4.4)."""
     kinds = COMP.loc[:, L.LC_KIND]
@@ -160,7 +160,7 @@ def test_roster_counts():
     assert blk[zuma, L.BK_DIAMONDS] == 4
 
 
-# -- rules knobs -------------------------------------------------------------------------------------
+# -- rules knobs ---------------------------------------------------------------------------
 def test_knobs_refuse_bad_values():
     with pytest.raises(RulesError):
         Rules(siege_capital=3)
@@ -172,7 +172,7 @@ def test_knobs_refuse_bad_values():
                                  "main_leaders_free", "breach_both", "all_optional"}
 
 
-# -- Ex 1: the Reinforcement Phase (6.4) -----------------------------------------------------------
+# -- Ex 1: the Reinforcement Phase (6.4) ---------------------------------------------------
 def test_example_1_reinforcement_discard():
     """A hand of 9: discard 4, draw 7 (no +1 when City/Capital counts tie)."""
     p, s, rng = fresh_state()
@@ -201,7 +201,7 @@ def test_more_cities_draw_one_more_card_and_resources_one_more_block():
     assert box - box_before == COMP.track[1, 0]
 
 
-# -- Ex 2: recruitment limits (7.2.1) -----------------------------------------------------------------
+# -- Ex 2: recruitment limits (7.2.1) ------------------------------------------------------
 def test_example_2_recruitment_one_faction_per_action():
     p, s, rng = fresh_state()
     alava = blocks("Álava battalion")[0]
@@ -231,7 +231,7 @@ def test_recruitment_blocked_by_two_enemy_blocks():
     assert movement.recruit_blocked(COMP.loc, COMP.blk, s, amez, 0)
 
 
-# -- Ex 3-4: movement allowance (7.3.3-7.3.5) ---------------------------------------------------------
+# -- Ex 3-4: movement allowance (7.3.3-7.3.5) ----------------------------------------------
 def test_example_3_leader_main_road_forced_march_is_4():
     a = movement.allowances(P, COMP.loc, COMP.blk, S0, 1, loc("tolosa"), 3, False, True,
                             False)
@@ -295,7 +295,7 @@ def test_stacking_limit_refuses_destination():
     assert "arlaban" in _reachable(s, 0, onate, movers[:1])
 
 
-# -- Ex 6: garrisons (7.5) and overruns (7.6) ----------------------------------------------------------
+# -- Ex 6: garrisons (7.5) and overruns (7.6) ----------------------------------------------
 def test_example_6_garrison_at_fortified_house_stops_4_diamonds():
     p, s, rng = fresh_state()
     am = loc("amurrio")
@@ -320,7 +320,7 @@ def test_overrun_needs_four_to_one_outside_cities_houses_mountains():
         assert not movement.overrunnable(P, COMP.loc, COMP.blk, s2, loc(name), 1, 10)
 
 
-# -- Ex 7: the battle (8.3-8.5, 8.7, 8.10) ----------------------------------------------------------------
+# -- Ex 7: the battle (8.3-8.5, 8.7, 8.10) -------------------------------------------------
 def _battle(where="los_arcos", attacker=0, rules=None):
     p = params(rules or Rules())
     bt = np.zeros(L.N_BT, dtype=np.int64)
@@ -420,7 +420,7 @@ def test_losses_table_of_the_digest():
              9: (1, 1, 1, 1), 13: (2, 1, 1, 1), 14: (2, 2, 1, 1), 15: (2, 2, 1, 1),
              20: (3, 2, 2, 2), 21: (3, 3, 2, 2), 28: (4, 4, 3, 3)}
     for impact, row in table.items():
-        for rate, wins in zip((6, 7, 8, 9), row):
+        for rate, wins in zip((6, 7, 8, 9), row, strict=True):
             assert combat.battle_losses(impact, rate, False, False) == wins
             assert combat.battle_losses(impact, rate, True, False) == wins + 1
             assert prob.battle_losses(impact, rate, loser=True) == wins + 1
@@ -442,7 +442,7 @@ def test_ties_go_to_the_defender_via_initiative_rule():
     assert bt[L.BT_IMPACT] == bt[L.BT_IMPACT + 1]
 
 
-# -- Ex 5: Partisans are the last losses (7.3.7, 8.7.3) -----------------------------------------------
+# -- Ex 5: Partisans are the last losses (7.3.7, 8.7.3) ------------------------------------
 def test_example_5_partisans_escape_and_do_not_count_for_cards():
     p, s, rng = fresh_state()
     where = loc("los_arcos")
@@ -468,7 +468,7 @@ def test_deployed_blocks_are_lost_first():
     assert s[L.S_B_WHERE + strong] == L.W_DEAD and s[L.S_B_WHERE + weak] == L.W_MAP
 
 
-# -- Ex 8: Loyalty Challenge (8.6) -------------------------------------------------------------------------
+# -- Ex 8: Loyalty Challenge (8.6) ---------------------------------------------------------
 def test_example_8_vizcaya_defects():
     p, s, rng = fresh_state()
     where = loc("los_arcos")
@@ -511,7 +511,7 @@ def test_hypergeometric_holds_a_card():
                                             48 * 47 * 46 * 45 * 44 * 43 * 42)
 
 
-# -- Ex 9-10: sieges (8.9) -----------------------------------------------------------------------------
+# -- Ex 9-10: sieges (8.9) -----------------------------------------------------------------
 def test_example_9_capital_needs_field_artillery_on_a_bugle_first():
     p, s, rng = fresh_state()
     vit = loc("vitoria")
@@ -571,7 +571,7 @@ def test_siege_thresholds_are_knobs():
     assert combat.siege_rate(p, COMP.loc, bt) == 9
 
 
-# -- Ex 11: Victory Points (9, 2.2) --------------------------------------------------------------------------
+# -- Ex 11: Victory Points (9, 2.2) --------------------------------------------------------
 def test_example_11_vp_swing():
     p, s, rng = fresh_state()
     for i in range(COMP.loc.shape[0]):
@@ -665,7 +665,7 @@ def test_don_carlos_eliminated_ends_the_game():
     assert s[L.S_DONE] == 1 and s[L.S_WINNER] == 1 and s[L.S_REASON] == L.END_DON_CARLOS
 
 
-# -- morale (13.4) -----------------------------------------------------------------------------------
+# -- morale (13.4) -------------------------------------------------------------------------
 def test_morale_track_ends_give_one_impact():
     p = params(Rules(morale=True, morale_neutral_spaces=3))
     s = np.zeros(L.N_STATE, dtype=np.int64)
@@ -679,7 +679,7 @@ def test_morale_track_ends_give_one_impact():
     assert combat.morale_bonus(params(Rules()), s, 0) == 0  # off without the option
 
 
-# -- whole campaigns -------------------------------------------------------------------------------
+# -- whole campaigns -----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def results():
     return GAME.simulate(None, None, np.arange(300), 7)

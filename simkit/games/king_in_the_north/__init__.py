@@ -18,8 +18,8 @@ import numpy as np
 from simkit.eventlog import new_log, no_log
 from simkit.games.base import Game
 
-from . import layout as L
 from . import components as _components
+from . import layout as L
 from .engine import play_games
 from .events import EVENTS
 from .policies import CARLIST_POLICIES, LIBERAL_POLICIES
