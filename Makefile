@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo notebooks bench clean
+.PHONY: install test lint demo notebooks bench pairing playthroughs clean
 
 install: $(STAMP)
 
@@ -17,6 +17,10 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(BIN)/ruff check simkit tests benchmarks notebooks
 	$(BIN)/python -m pytest -q
+
+# rewrite the golden playthroughs (tests/playthroughs/) after a change meant to change games
+playthroughs: $(STAMP)
+	SIMKIT_REGENERATE_PLAYTHROUGHS=1 $(BIN)/python -m pytest -q tests/test_playthroughs.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check simkit tests benchmarks notebooks
@@ -40,6 +44,10 @@ notebooks: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+# how well common random numbers pair rule changes (Victus, eight changes, 20,000 games)
+pairing: $(STAMP)
+	$(BIN)/python benchmarks/pairing.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

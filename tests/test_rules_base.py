@@ -303,7 +303,7 @@ def test_presets_file_with_an_unknown_key(tmp_path):
 def test_presets_file_invalid_toml(tmp_path):
     path = write(tmp_path, '[broken\ndescription = "x"\n')
     message = load_error(path)
-    assert str(path) in message and "cannot read presets" in message
+    assert str(path) in message and "not valid TOML" in message
     missing = tmp_path / "absent.toml"
     assert str(missing) in load_error(missing)
 

@@ -9,6 +9,7 @@ from victus_support import C, K, S, params, set_marker, streams
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.victus import bourbons as B
 from simkit.games.victus import combat as CB
+from simkit.games.victus import events as EV
 from simkit.games.victus import layout as L
 from simkit.games.victus.pieces import coronela_in_barcelona, disc_value, marker_value
 from simkit.games.victus.state import empty_state, set_up
@@ -110,7 +111,7 @@ def test_example_4_white_bombardment_2_then_gray_bombardment_1():
     rubble_before = int((sp[:, L.SP_RUBBLE] > 0).sum())
     log = new_log()
     B.resolve_die(K, p, sp, g, rng(), L.ACT_BOMBARDMENT, 2, False, log)
-    bombarded = [(a, b) for code, a, b, _ in events(log) if code == L.EV_BOMBARD_SPACE]
+    bombarded = [(a, b) for code, a, b, _ in events(log) if code == EV.EV_BOMBARD_SPACE]
     assert bombarded == [(S(11), 2), (S(45), 2), (S(46), 2)]  # batteries value 3
     assert sp[S(11), L.SP_RUBBLE] == L.RUINED and sp[S(45), L.SP_RUBBLE] == L.RUBBLE
     assert sp[S(46), L.SP_DEFENSE] + sp[S(46), L.SP_CORONELA] + sp[S(46), L.SP_INFANTRY] \
@@ -121,7 +122,7 @@ def test_example_4_white_bombardment_2_then_gray_bombardment_1():
     assert sp[S(21), L.SP_RUBBLE] == L.RUINED
     assert sp[S(48), L.SP_DEFENSE] == 0 and sp[S(48), L.SP_CORONELA] == 1  # defense removed
     assert sp[S(25), L.SP_RUBBLE] == L.RUINED
-    hits = [b for code, _, b, _ in events(log) if code == L.EV_HIT]
+    hits = [b for code, _, b, _ in events(log) if code == EV.EV_HIT]
     assert hits == [L.HIT_RUINED, L.HIT_DEFENSE, L.HIT_IGNORED]
     assert int((sp[:, L.SP_RUBBLE] > 0).sum()) == rubble_before + 2  # new tiles on 11, 45
 
@@ -160,9 +161,9 @@ def test_example_5_advance_3_moves_the_value_8_tile_then_fights():
     put_chance_on_top(g, 0)  # advance boxes YELLOW, RED, RED, ...
     log = new_log()
     B.advance_bourbons(K, params(), sp, g, rng(), 3, False, log)
-    moves = [(a, b, c) for code, a, b, c in events(log) if code == L.EV_ADVANCE]
+    moves = [(a, b, c) for code, a, b, c in events(log) if code == EV.EV_ADVANCE]
     assert moves == [(entering(52), S(34), 8)]
-    combats = [(a, b, c) for code, a, b, c in events(log) if code == L.EV_COMBAT]
+    combats = [(a, b, c) for code, a, b, c in events(log) if code == EV.EV_COMBAT]
     gunpowder = marker_value(K, g, L.MARKER_GUNPOWDER_STORE)
     assert combats == [(S(34), 8, 4 + gunpowder)]
 
@@ -201,7 +202,7 @@ def test_advance_places_reinforcements_on_every_camp_not_razed_and_resets_the_di
     sp[C.camps[0], L.SP_RAZED] = 1
     log = new_log()
     B.reinforce_camps(K, sp, g, log)
-    placed = [a for code, a, _, _ in events(log) if code == L.EV_CAMP_PLACED]
+    placed = [a for code, a, _, _ in events(log) if code == EV.EV_CAMP_PLACED]
     assert len(placed) == 14 and C.camps[0] not in placed
     assert g[L.G_DISC + L.DISC_REINFORCEMENTS] == 0
 
@@ -306,7 +307,7 @@ def test_example_26_organ_gun_stops_the_advance_and_is_removed_after_combat():
     put_chance_on_top(g, yellow_first)
     log = new_log()
     B.advance_bourbons(K, p, sp, g, rng(), 1, False, log)
-    combats = [(a, b, c) for code, a, b, c in events(log) if code == L.EV_COMBAT]
+    combats = [(a, b, c) for code, a, b, c in events(log) if code == EV.EV_COMBAT]
     assert combats == [(S(52), 12, 10)]  # GS 4 + organ-gun 5 + barricade 1
     assert sp[S(52), L.SP_BOURBON] == 2 and sp[S(52), L.SP_ORGAN_GUNS] == 0
     assert sp[S(52), L.SP_BARRICADES] == 1 and sp[S(52), L.SP_RUBBLE] == L.RUINED
@@ -354,7 +355,7 @@ def test_mine_explodes_hits_mine_value_spaces_with_reinforcements_value_hits():
     put_chance_on_top(g, 0)
     log = new_log()
     B.mine_explodes(K, params(full=True), sp, g, rng(), log)
-    assert [(a, b) for code, a, b, _ in events(log) if code == L.EV_BOMBARD_SPACE] == [
+    assert [(a, b) for code, a, b, _ in events(log) if code == EV.EV_BOMBARD_SPACE] == [
         (S(11), 1), (S(45), 1)]
     assert g[L.G_DISC + L.DISC_MINE] == 0 and g[L.G_MINE_EXPLOSIONS] == 1
 
@@ -372,7 +373,7 @@ def test_example_21_dice_order_changes_the_spaces_bombarded(order, spaces):
     log = new_log()
     for die in order:
         B.resolve_die(K, p, sp, g, rng(), *faces[die], False, log)
-    assert sum(1 for e in events(log) if e[0] == L.EV_BOMBARD_SPACE) == spaces
+    assert sum(1 for e in events(log) if e[0] == EV.EV_BOMBARD_SPACE) == spaces
 
 
 def test_example_29_healing_with_nobody_wounded_and_a_mine_at_zero():

@@ -14,10 +14,12 @@ from simkit.eventlog import events, new_log, no_log
 from simkit.games.victus import bourbons as B
 from simkit.games.victus import card_effects as E
 from simkit.games.victus import card_layout as CL
+from simkit.games.victus import events as EV
 from simkit.games.victus import layout as L
 from simkit.games.victus.cards import load_cards
 from simkit.games.victus.components import DATA
 from simkit.games.victus.pieces import disc_value, marker_value, rubble_on_board
+from simkit.games.victus.scoring import score_round
 from simkit.games.victus.state import empty_state, set_up
 from simkit.rng import uniform_int
 
@@ -299,7 +301,7 @@ def test_example_1_fewer_than_five_on_the_walls_sets_port_and_hospital_to_minimu
     assert marker(g, L.MARKER_PORT) == -2 and marker(g, L.MARKER_HOSPITAL) == 0
     assert marker(g, L.MARKER_GENERALITAT) == 6  # untouched
     assert sp[S(41), L.SP_INFANTRY] == 2 and sp[S(45), L.SP_CORONELA] == 2  # nobody moved
-    assert logged(log, CL.EV_NOT_ENOUGH) == [(5, 4, 0)]
+    assert logged(log, EV.EV_NOT_ENOUGH) == [(5, 4, 0)]
 
 
 # -- Example 2 ------------------------------------------------------------------------------
@@ -336,18 +338,18 @@ def test_example_20_a_new_leader_replaces_the_old_and_a_card_deactivates_another
     victor, victoria = 0, 1
     zuviria, casanova, villarroel = 42, 41, 39
     play(zuviria, sp, g, seat=victor)
-    assert g[CL.G_LEADER + victor] == zuviria
+    assert g[L.G_LEADER + victor] == zuviria
     log = new_log()
     play(casanova, sp, g, seat=victor, log=log)
-    assert g[CL.G_LEADER + victor] == casanova
-    assert logged(log, CL.EV_LEADER_OFF) == [(victor, zuviria, 0)]
+    assert g[L.G_LEADER + victor] == casanova
+    assert logged(log, EV.EV_LEADER_OFF) == [(victor, zuviria, 0)]
     play(villarroel, sp, g, seat=victoria)
-    g[CL.G_ROUND_CARD:CL.G_ROUND_CARD + 4] = 0  # a later round
+    g[L.G_ROUND_CARD:L.G_ROUND_CARD + 4] = 0  # a later round
     log = new_log()
     play(81, sp, g, seat=victoria, log=log)  # "a Barcelonan leader must be deactivated"
-    assert g[CL.G_LEADER + victor] == 0 and g[CL.G_LEADER + victoria] == villarroel
-    assert logged(log, CL.EV_LEADER_OFF) == [(victor, casanova, 1)]
-    assert g[CL.G_LEADERS_DEACTIVATED] == 1
+    assert g[L.G_LEADER + victor] == 0 and g[L.G_LEADER + victoria] == villarroel
+    assert logged(log, EV.EV_LEADER_OFF) == [(victor, casanova, 1)]
+    assert g[L.G_LEADERS_DEACTIVATED] == 1
 
 
 # -- Example 29 ------------------------------------------------------------------------------
@@ -381,7 +383,7 @@ def test_example_29_popoli_bombardment_hits_2_spaces_and_advance_1_becomes_0():
     put_chance_on_top(g, chance_starting(51, 22))
     log = new_log()
     B.bombard(K, params(True), sp, g, rng(), 2, log)
-    assert [(a, b) for a, b, _ in logged(log, L.EV_BOMBARD_SPACE)] == [(S(51), 2), (S(22), 2)]
+    assert [(a, b) for a, b, _ in logged(log, EV.EV_BOMBARD_SPACE)] == [(S(51), 2), (S(22), 2)]
     assert sp[S(51), [L.SP_CANNON, L.SP_INFANTRY]].sum() == 0
     assert sp[S(22), L.SP_CORONELA] == 0 and sp[S(22), L.SP_RUBBLE] == L.RUBBLE
     assert sp[WOUNDED, L.SP_CANNON] == 2 + 1 and sp[WOUNDED, L.SP_INFANTRY] == 1
@@ -466,6 +468,7 @@ def test_a_leaders_round_list_runs_every_round_an_events_only_once(tmp_path):
     play(150, sp, g, seat=1, cards=cards)
     for _ in range(3):
         E.round_effects(K, cards, params(True), sp, g, rng(), 2, 0, CL.T_END_OF_ROUND, no_log())
+        E.new_round(g)
         E.round_effects(K, cards, params(True), sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START,
                         no_log())
     assert marker(g, L.MARKER_PORT) == 1 and g[L.G_DISC + L.DISC_MINE] == 1
@@ -484,11 +487,17 @@ def test_an_events_start_of_turn_waits_for_its_players_next_turn(tmp_path):
     assert E.granted_ap(g, L.WAR_DEFENSE) == 0  # once only
 
 
-def test_a_leader_deactivated_in_the_round_it_was_played_is_set_aside_for_scoring():
+def test_a_leader_deactivated_in_the_round_it_was_played_is_still_scored():
     sp, g = set_up(C, full=True)
     play(41, sp, g, seat=0)
     play(81, sp, g, seat=1)
-    assert g[CL.G_LEADER] == 0 and g[CL.G_SET_ASIDE] == 41
+    assert g[L.G_LEADER] == 0  # boxed
+    assert g[L.G_ROUND_CARD] == 41  # but still the card seat 1 played this round
+    log = new_log()
+    g[L.G_SEATS] = 2
+    score_round(CARDS, params(True, level="competitive"), g, 0, log)
+    scored = [tuple(e[1:]) for e in events(log) if e[0] == EV.EV_CARD_SCORED]
+    assert [seat for seat, _, _ in scored] == [0, 1]  # seat 1's leader card moved the pin
 
 
 # == one scenario per opcode ==================================================================
@@ -499,7 +508,7 @@ def test_op_advance_moves_the_bourbons_like_a_die(tmp_path):
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 2  # value 2 on every camp
     log = new_log()
     play(15, sp, g, log=log)  # Advance 1
-    assert len(logged(log, L.EV_CAMP_PLACED)) == 15
+    assert len(logged(log, EV.EV_CAMP_PLACED)) == 15
     assert g[L.G_DISC + L.DISC_REINFORCEMENTS] == 0 and g[L.G_CHANCE_DRAWN] == 1
 
 
@@ -508,7 +517,7 @@ def test_op_bombard_uses_the_batteries_value_and_the_hits(tmp_path):
     g[L.G_DISC + L.DISC_BATTERIES] = 6  # value 3
     log = new_log()
     play(19, sp, g, log=log)  # Bombardment 2
-    assert [b for _, b, _ in logged(log, L.EV_BOMBARD_SPACE)] == [2, 2, 2]
+    assert [b for _, b, _ in logged(log, EV.EV_BOMBARD_SPACE)] == [2, 2, 2]
 
 
 def test_op_trench_forward_and_back():
@@ -556,7 +565,7 @@ def test_almanac_moves_pins_and_stops_at_the_ends():
     log = new_log()
     play(24, sp, g, log=log)  # Generalitat +1, hospital +1
     assert marker(g, L.MARKER_GENERALITAT) == 2 and marker(g, L.MARKER_HOSPITAL) == 3
-    assert [a for a, _, _ in logged(log, CL.EV_ALMANAC)] == [L.MARKER_GENERALITAT,
+    assert [a for a, _, _ in logged(log, EV.EV_ALMANAC)] == [L.MARKER_GENERALITAT,
                                                               L.MARKER_HOSPITAL]
 
 
@@ -576,7 +585,7 @@ def test_op_temp_on_the_batteries_disc_widens_a_card_bombardment():
     sp, g = set_up(C, full=True)
     log = new_log()
     play(116, sp, g, log=log)  # ↑ Batteries, Bombardment 1
-    assert len(logged(log, L.EV_BOMBARD_SPACE)) == 2  # batteries value 1, read as 2
+    assert len(logged(log, EV.EV_BOMBARD_SPACE)) == 2  # batteries value 1, read as 2
     assert g[L.G_DISC + L.DISC_BATTERIES] == 1
 
 
@@ -586,7 +595,7 @@ def test_op_move_troops_into_bourbons_fights_at_once(tmp_path):
     sp[S(12), L.SP_BOURBON] = 2
     log = new_log()
     play(150, sp, g, cards=cards, log=log)
-    assert len(logged(log, L.EV_COMBAT)) == 1 and sp[S(12), L.SP_BOURBON] == 0
+    assert len(logged(log, EV.EV_COMBAT)) == 1 and sp[S(12), L.SP_BOURBON] == 0
 
 
 def test_op_move_troops_cannons_from_wounded_to_bastions():
@@ -694,7 +703,7 @@ def test_op_capture_sends_troops_to_captured_and_keeps_coronela_above_threshold(
     sp, g = set_up(C, full=True)
     play(77, sp, g)  # capture 2 on the walls
     assert sp[CAPTURED, [L.SP_INFANTRY, L.SP_CORONELA]].sum() == 2
-    assert g[CL.G_TROOPS_CAPTURED] == 2
+    assert g[L.G_TROOPS_CAPTURED] == 2
     p = params(True)
     p[L.P_CORONELA_THRESHOLD] = 40  # every Coronela is precious now
     sp, g = set_up(C, full=True)
@@ -723,7 +732,7 @@ def test_op_bourbons_and_combat_at_the_expedition():
     sp, g = set_up(C, full=True)  # Expedition: 1 infantry + 2 Coronela = 5
     log = new_log()
     play(28, sp, g, log=log)  # 3 Bourbons, then combat: the Expedition wins
-    assert logged(log, L.EV_COMBAT) == [(EXPEDITION, 3, 5)]
+    assert logged(log, EV.EV_COMBAT) == [(EXPEDITION, 3, 5)]
     assert sp[EXPEDITION, L.SP_BOURBON] == 0
     sp, g = set_up(C, full=True)
     sp[EXPEDITION, [L.SP_INFANTRY, L.SP_CORONELA]] = (0, 1)
@@ -756,7 +765,7 @@ def test_op_mine_explodes_only_in_the_full_game(full):
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 1
     log = new_log()
     play(74, sp, g, p=params(full), log=log)
-    assert (len(logged(log, L.EV_BOMBARD_SPACE)) == 2) == full
+    assert (len(logged(log, EV.EV_BOMBARD_SPACE)) == 2) == full
     assert (g[L.G_DISC + L.DISC_MINE] == 0) == full
 
 
@@ -765,7 +774,7 @@ def test_op_chance_hits_draws_a_card_for_spaces_and_hits():
     g[L.G_STAGE] = L.STAGE_III
     log = new_log()
     play(137, sp, g, log=log)
-    assert [b for _, b, _ in logged(log, L.EV_BOMBARD_SPACE)] == [2, 2, 2]
+    assert [b for _, b, _ in logged(log, EV.EV_BOMBARD_SPACE)] == [2, 2, 2]
 
 
 def test_op_grant_ap_and_random_card_choice():
@@ -779,15 +788,15 @@ def test_op_deactivate_leader_bourbon_and_whose(tmp_path):
     play(44, sp, g, seat=0)  # Pópoli (3 modifiers)
     play(46, sp, g, seat=1)  # Patiño (1 modifier)
     play(80, sp, g, seat=1)  # a Bourbon leader: the heaviest goes
-    assert g[CL.G_LEADER + 0] == 0 and g[CL.G_LEADER + 1] == 46
+    assert g[L.G_LEADER + 0] == 0 and g[L.G_LEADER + 1] == 46
     cards = program(tmp_path, '{ op = "deactivate_leader", side = "barcelonan", whose = "own" }')
     sp, g = set_up(C, full=True)
     play(41, sp, g, seat=0)
     play(42, sp, g, seat=1)
     play(150, sp, g, seat=1, cards=cards)
-    assert g[CL.G_LEADER + 0] == 41 and g[CL.G_LEADER + 1] == 0
+    assert g[L.G_LEADER + 0] == 41 and g[L.G_LEADER + 1] == 0
     play(150, sp, g, seat=1, cards=cards)  # nothing of its own left: nothing happens
-    assert g[CL.G_LEADER + 0] == 41
+    assert g[L.G_LEADER + 0] == 41
 
 
 def test_op_rubble_on_marker_counts_towards_defeat(tmp_path):
@@ -880,7 +889,7 @@ def test_every_card_keeps_the_pieces_and_the_state_in_range(seed):
             g[L.G_STAGE] = D.meta[card, CL.M_STAGE]
             p = params(full)
             seat = seed % 2
-            g[CL.G_LEADER + 1 - seat] = 44  # Pópoli is active on the other seat
+            g[L.G_LEADER + 1 - seat] = 44  # Pópoli is active on the other seat
             E.resolve_card(K, CARDS, p, sp, g, streams(seed, card), seat, card, no_log())
             check_state(sp, g, card)
             for when in (CL.T_END_OF_TURN, CL.T_END_OF_ROUND, CL.T_NEXT_ROUND_START,
@@ -918,17 +927,24 @@ def test_most_events_are_bad_news_and_stage_iii_is_harsher_than_stage_i():
 
 
 def test_card_events_are_narrated_for_traces():
-    from simkit.games.victus.cards import narrate
+    from simkit.games.victus.narrate import narrate_log
 
     sp, g = example_29_state()
     log = new_log()
     play(44, sp, g, seat=0, log=log)
     play(30, sp, g, seat=1, log=log)
-    lines = [narrate(e, C, D) for e in events(log)]
-    text = "\n".join(line for line in lines if line)
-    assert 'seat 0 plays card 44 "The Duke of Pópoli" (bourbon leader)' in text
+    text = "\n".join(narrate_log(log, C, D))
+    assert 'seat 1 plays card 44 "The Duke of Pópoli" (bourbon leader)' in text
     assert "(Duke of Pópoli)" in text
     assert "next round, all players choose their card at random" in text
     assert "a value-2 Bourbon tile is added to Military Deputy's Expedition" in text
     assert "Almanac: Generalitat 6 -> 5" in text and "Almanac: Saint Cross" in text
-    assert narrate((L.EV_COMBAT, 0, 0, 0), C, D) is None
+
+
+def test_every_event_has_a_sentence():
+    """The table covers every code the rules log (no "(unknown event)" in a trace)."""
+    from simkit.games.victus.events import EVENTS
+
+    codes = [row[0] for row in EVENTS.rows]
+    assert codes == list(range(1, len(codes) + 1))
+    assert EVENTS.sentence(None, len(codes) + 1, 0, 0, 0).startswith("(unknown event")

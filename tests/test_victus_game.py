@@ -159,8 +159,9 @@ def test_trace_replays_the_simulated_game():
         lines = GAME.trace("first_game", None, i, 2)
         assert lines[0].startswith("Victus") and lines[-1].startswith("Result:")
         reason = frame.loc[i, "end_reason"]
-        assert ("Barcelona holds" in lines[-1]) == (reason == "survived")
-        assert f"after {frame.loc[i, 'turns']} turns" in lines[-1]
+        assert ("Barcelona holds" in lines[-2]) == (reason == "survived")
+        assert lines[-1] == GAME.result_line(frame.loc[i, "winner"], reason,
+                                             frame.loc[i, "turns"])
         assert any("die:" in line for line in lines) and any("Stage I" in x for x in lines)
 
 

@@ -28,7 +28,7 @@ META = CARDS_OBJ.meta
 
 def card_with(points, kind=None):
     """A card number whose Sense/Fury points are ``points`` (negative = Sense)."""
-    for card in range(1, CL.N_CARDS + 1):
+    for card in range(1, L.N_CARDS + 1):
         if META[card, CL.M_SENSE_FURY] == points and (kind is None
                                                        or META[card, CL.M_KIND] == kind):
             return card
@@ -71,10 +71,31 @@ def test_sense_fury_moves_and_scoring_match_the_digest_table_cell_by_cell():
     for line in SENSE_FURY_TABLE.strip().splitlines():
         start, cells = line.split("|")
         for move, cell in zip(moves, cells.split(), strict=True):
-            end = scoring.move_pin(int(start), move)
+            end = scoring.move_pin(CARDS, int(start), move)
             assert end == int(cell[0])
-            assert scoring.card_scores(standard, int(start), end) == (cell[1] == "S")
-            assert scoring.card_scores(moderating, int(start), end) == (cell[2] == "M")
+            assert scoring.card_scores(CARDS, standard, int(start), end) == (cell[1] == "S")
+            assert scoring.card_scores(CARDS, moderating, int(start), end) == (cell[2] == "M")
+
+
+def test_the_sense_fury_track_is_read_from_its_data_file(tmp_path):
+    """A designer who edits markers.toml [sense_fury] changes what scores."""
+    import shutil
+
+    from simkit.games.victus.cards import load_cards
+    from simkit.games.victus.components import DATA
+
+    folder = tmp_path / "data"
+    shutil.copytree(DATA, folder)
+    markers = folder / "markers.toml"
+    text = markers.read_text(encoding="utf-8")
+    old = 'colours = ["ochre", "ochre", "ochre", "red", "red", "red",'
+    assert old in text
+    markers.write_text(text.replace(old, 'colours = ["ochre", "ochre", "red", "red", "red", '
+                                         '"red",'), encoding="utf-8")
+    edited = load_cards(folder).as_tuple()
+    moderating = competitive(moderating_sense_fury=True)
+    assert scoring.card_scores(CARDS, moderating, 5, 3)  # red -> ochre: scores
+    assert not scoring.card_scores(edited, moderating, 5, 3)  # space 3 is red now
 
 
 def test_example_27_end_of_round_scoring_and_the_next_starting_player():
@@ -299,9 +320,9 @@ def test_sequential_dice_resolve_in_table_order():
     _, g = empty_state(C)
     faces = np.array([[L.ACT_REINFORCEMENTS, 1], [L.ACT_BOMBARDMENT, 2]], dtype=np.int64)
     g[L.G_DICE_ORDER_FREE] = 0
-    assert list(engine.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [0, 1]
+    assert list(players.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [0, 1]
     g[L.G_DICE_ORDER_FREE] = 1
-    assert list(engine.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [1, 0]
+    assert list(players.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [1, 0]
 
 
 def test_victory_level_turns_surviving_games_short_of_vp_into_defeats():

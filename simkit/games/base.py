@@ -10,7 +10,6 @@ outcome columns; it implements ``play`` (the njit forward model over many games)
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +18,8 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
-from simkit.errors import ComponentError, RulesError, UsageError
+from simkit.datafile import DataFile
+from simkit.errors import RulesError, UsageError
 from simkit.rng import check_seed
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -169,26 +169,20 @@ class Preset:
 
 def load_presets(path: Path, rules_cls: type[RulesBase]) -> dict[str, Preset]:
     """Read ``presets.toml``: one table per preset with ``description`` and ``rules``."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ComponentError(f"{path}: cannot read presets: {exc}") from None
+    doc = DataFile(path)
     presets = {}
-    for name, entry in data.items():
-        if not isinstance(entry, dict) or not isinstance(entry.get("description"), str):
-            raise ComponentError(f"{path}: preset [{name}] needs a description string")
-        unknown = set(entry) - {"description", "rules"}
-        if unknown:
-            raise ComponentError(f"{path}: preset [{name}] has unknown keys {sorted(unknown)}")
-        overrides = entry.get("rules", {})
-        if not isinstance(overrides, dict):
-            raise ComponentError(f"{path}: preset [{name}]: rules must be a table of "
-                                 f"knob = value, got {overrides!r}")
+    for name, entry in doc.data.items():
+        where = f"preset [{name}]"
+        if not isinstance(entry, dict):
+            raise doc.error(where, "must be a table with description and rules")
+        doc.only(entry, ("description", "rules"), where)
+        description = doc.get(entry, "description", str, where)
+        overrides = doc.get(entry, "rules", dict, where, default={})
         try:
             rules = rules_cls().replace(overrides)
         except RulesError as exc:
-            raise ComponentError(f"{path}: preset [{name}]: {exc}") from None
-        presets[name] = Preset(name, entry["description"], rules)
+            raise doc.error(where, str(exc)) from None
+        presets[name] = Preset(name, description, rules)
     return presets
 
 

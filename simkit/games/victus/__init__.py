@@ -24,65 +24,18 @@ from functools import cache
 import numpy as np
 
 from simkit.eventlog import new_log, no_log
-from simkit.games.base import Column, Game, load_presets
+from simkit.games.base import Game, load_presets
 
 from . import card_layout as CL
 from . import layout as L
 from .cards import load_cards
 from .components import DATA, load_components
-from .engine import (
-    O_BOURBON_STRENGTH,
-    O_CANCELLED,
-    O_CARDS_PLAYED,
-    O_CORONELA,
-    O_DICE_CHOSEN,
-    O_END_REASON,
-    O_MINE_EXPLOSIONS,
-    O_RUBBLE,
-    O_STAGE,
-    O_STAGE_IV_CARD,
-    O_TRENCH,
-    O_TURNS,
-    O_VP,
-    play_games,
-)
+from .engine import play_games
 from .narrate import narrate_log
 from .players import POLICIES
 from .rules import Rules, Weights, params
 from .scoring import fame, fame_winners
 from .state import board_tuple, starting_position
-
-_OUTCOMES = {
-    "winner": Column("category", "players (Barcelona held to the end of Stage IV) or game",
-                     ("players", "game")),
-    "end_reason": Column("category", "survived, or the defeat: coronela (too few Coronela "
-                         "in Barcelona), beach (a Bourbon tile on the Beach), rubble (too "
-                         "many rubble/ruined tiles), victory_points (competitive: too few VP "
-                         "among all players after Stage IV)", L.END_NAMES),
-    "turns": Column("int16", "turns played (Stage IV's included)"),
-    "stage_reached": Column("int8", "the stage the game ended in (1-4)"),
-    "coronela_in_barcelona": Column("int8", "Coronela in Barcelona spaces at the end"),
-    "rubble_tiles": Column("int8", "rubble/ruined tiles on the board at the end"),
-    "bourbon_strength_on_board": Column("int16", "total value of the Bourbon troop tiles"),
-    "trench_progress": Column("int8", "sum of the six trench tiles' positions (0-18)"),
-    "mine_explosions": Column("int8", "mine explosions that hit something"),
-    "cards_played": Column("int8", "event/leader cards played"),
-    **{f"vp_seat{s + 1}": Column("int16", f"competitive: seat {s + 1}'s VP (solo: seat 1 "
-                                 "Villarroel, seat 2 Casanova; 0 beyond the table)")
-       for s in range(4)},
-    "fame_winner": Column("category", "competitive: the seat with the most VP (the fame), "
-                          "shared on a tie, none outside the competitive game",
-                          ("none", "seat1", "seat2", "seat3", "seat4", "shared")),
-    "fame": Column("int16", "competitive: the fame of a players' victory (0 on a defeat)"),
-    "dice_order_chosen_stages": Column("int8", "partial dice order: stages (I-IV) in which "
-                                       "the players chose the order"),
-    "cards_cancelled": Column("int8", "solo: Casanova cards cancelled with resignation "
-                              "tiles"),
-}
-_COLUMN_OF = {"turns": O_TURNS, "stage_reached": O_STAGE, "coronela_in_barcelona": O_CORONELA,
-              "rubble_tiles": O_RUBBLE, "bourbon_strength_on_board": O_BOURBON_STRENGTH,
-              "trench_progress": O_TRENCH, "mine_explosions": O_MINE_EXPLOSIONS,
-              "cards_played": O_CARDS_PLAYED}
 
 
 @cache
@@ -111,7 +64,7 @@ class Victus(Game):
     presets = load_presets(DATA / "presets.toml", Rules)
     policies = {"players": POLICIES}
     policy_weights = {"players": {"greedy": Weights, "fortify": Weights}}
-    outcome_columns = _OUTCOMES
+    outcome_columns = L.OUTCOMES
     caveat = ("the board graph, marker dials beyond the printed values, dice faces, chance "
               "cards and all 150 event/leader cards are reconstructions (the rulebook does "
               "not print them): rates describe this reconstruction, not the printed game")
@@ -124,13 +77,9 @@ class Victus(Game):
     def play(self, rules, policies, game_indices, root_seed):
         p = _params(rules, policies)
         out = self._play(rules, p, game_indices, root_seed, no_log())
-        reason = out[:, O_END_REASON]
-        columns = {"winner": (reason != L.END_SURVIVED).astype(np.int8),
-                   "end_reason": reason.astype(np.int8)}
-        for name, offset in _COLUMN_OF.items():
-            columns[name] = out[:, offset].astype(self.outcome_columns[name].dtype)
-        columns.update(_competitive_columns(rules, p, out))
-        return columns
+        columns = L.OUTCOMES.columns(out)
+        columns.update(_derived_columns(rules, p, out))
+        return {name: columns[name] for name in L.OUTCOMES}
 
     def narrate(self, rules, policies, game_index, root_seed):
         log = new_log(20_000)
@@ -140,27 +89,26 @@ class Victus(Game):
         lines = [f"{self.title} - game {game_index} of seed {root_seed} ({rules.level}, "
                  f"{rules.players} players)"]
         lines += narrate_log(log, c, cards)
-        reason = L.END_NAMES[out[0, O_END_REASON]]
-        verdict = ("Barcelona holds: the players win" if reason == "survived"
-                   else f"defeat ({reason})")
-        lines.append(f"Result: {verdict} after {out[0, O_TURNS]} turns.")
+        reason = L.END_NAMES[out[0, L.O_END_REASON]]
+        won = reason == "survived"
+        lines.append("Barcelona holds: the players win." if won else f"Defeat ({reason}).")
+        lines.append(self.result_line("players" if won else "game", reason, out[0, L.O_TURNS]))
         return lines
 
 
-def _competitive_columns(rules: Rules, p: np.ndarray, out: np.ndarray) -> dict:
-    """Per-seat VP, the fame winner and the fame (digest B12), from the kernel's rows."""
-    vp = out[:, O_VP:O_VP + 4].astype(np.int16)
-    columns = {f"vp_seat{s + 1}": vp[:, s] for s in range(4)}
-    won = out[:, O_END_REASON] == L.END_SURVIVED
+def _derived_columns(rules: Rules, p: np.ndarray, out: np.ndarray) -> dict:
+    """The fame winner and the fame (digest B12), and the stages whose dice order the
+    players chose, from the kernel's rows."""
+    vp = out[:, L.O_VP:L.O_VP + L.N_SEATS]
+    won = out[:, L.O_END_REASON] == L.END_SURVIVED
     competitive = rules.competitive & won
-    columns["fame_winner"] = np.where(competitive, fame_winners(vp), 0).astype(np.int8)
-    points = _static()[3].meta[out[:, O_STAGE_IV_CARD], CL.M_SENSE_FURY].astype(np.int64)
-    total = fame(p, vp.sum(axis=1), points, out[:, O_CORONELA], out[:, O_RUBBLE],
-                 out[:, O_DICE_CHOSEN])
+    columns = {"fame_winner": np.where(competitive, fame_winners(vp), 0).astype(np.int8)}
+    points = _static()[3].meta[out[:, L.O_STAGE_IV_CARD], CL.M_SENSE_FURY].astype(np.int64)
+    total = fame(p, vp.sum(axis=1), points, out[:, L.O_CORONELA], out[:, L.O_RUBBLE],
+                 out[:, L.O_DICE_CHOSEN])
     columns["fame"] = np.where(competitive, total, 0).astype(np.int16)
-    chosen = out[:, O_DICE_CHOSEN]
+    chosen = out[:, L.O_DICE_CHOSEN]
     columns["dice_order_chosen_stages"] = sum(chosen >> s & 1 for s in range(4)).astype(np.int8)
-    columns["cards_cancelled"] = out[:, O_CANCELLED].astype(np.int8)
     return columns
 
 

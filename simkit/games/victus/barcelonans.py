@@ -23,7 +23,9 @@ from simkit.eventlog import log_event
 from . import layout as L
 from .bourbons import heal, raze_camp, set_disc, trench_space_combat
 from .combat import BARCELONANS_WIN, BOTH_LOSE, resolve_combat
+from .events import EV_ACTION
 from .pieces import (
+    defense_tiles_on_board,
     disc_value,
     eliminate,
     is_barcelona,
@@ -38,7 +40,6 @@ SUPPLY_BARRICADES = 10
 FIRE_RANGE = 4
 FIRE_RANGE_MONTJUIC = 6
 
-EV_ACTION = 20  # a = action, b = space or marker, c = target
 
 
 @borrowing
@@ -256,15 +257,6 @@ def can_remove_rubble(K, sp, space):
 def remove_rubble(sp, g, space):
     sp[space, L.SP_RUBBLE] = L.RUBBLE_NONE
     g[L.G_RUBBLE_SUPPLY] += 1
-
-
-@borrowing
-def defense_tiles_on_board(sp):
-    total = 0
-    for space in range(sp.shape[0]):
-        if sp[space, L.SP_DEFENSE] > 0:
-            total += 1
-    return total
 
 
 @borrowing

@@ -22,6 +22,16 @@ from simkit.rng import restart, uniform_int
 
 from . import layout as L
 from .combat import BARCELONANS_WIN, BOTH_LOSE, BOURBONS_WIN, resolve_all_combats, resolve_combat
+from .events import (
+    EV_ADVANCE,
+    EV_BOMBARD_SPACE,
+    EV_CAMP_PLACED,
+    EV_DISC,
+    EV_HALF_A_BOMB,
+    EV_HEAL,
+    EV_HIT,
+    EV_TRENCH,
+)
 from .pieces import disc_value, eliminate, is_barcelona, marker_value, troops_in
 from .policies import choose_hit, half_a_bomb_marker
 from .unmanaged import allocating, borrowing
@@ -38,7 +48,7 @@ def set_disc(K, g, disc, position, log):
     lowest = K[L.K_SPECIAL][L.SPECIAL_BATTERIES_MIN] if disc == L.DISC_BATTERIES else 0
     position = max(lowest, min(track_len - 1, position))
     if position != g[L.G_DISC + disc]:
-        log_event(log, L.EV_DISC, disc, g[L.G_DISC + disc], position)
+        log_event(log, EV_DISC, disc, g[L.G_DISC + disc], position)
     g[L.G_DISC + disc] = position
 
 
@@ -91,14 +101,14 @@ def port_healing(K, p, sp, g, log):
         target = special[L.SPECIAL_EXPEDITION] if p[L.P_FULL] else special[L.SPECIAL_PORT]
         field = L.SP_CORONELA if sp[reserve, L.SP_CORONELA] > 0 else L.SP_INFANTRY
         if move_troop(sp, reserve, target, field, 1):
-            log_event(log, L.EV_HEAL, target, field, 1)
+            log_event(log, EV_HEAL, target, field, 1)
     for _ in range(-port):
         source = most_crowded_barcelona_space(K, sp)
         if source < 0:
             return
         field = L.SP_INFANTRY if sp[source, L.SP_INFANTRY] > 0 else L.SP_CORONELA
         move_troop(sp, source, reserve, field, 1)
-        log_event(log, L.EV_HEAL, reserve, field, 1)
+        log_event(log, EV_HEAL, reserve, field, 1)
 
 
 @borrowing
@@ -122,7 +132,7 @@ def heal(K, p, sp, g, flag_turn, log):
                             (L.SP_CORONELA, special[L.SPECIAL_SAINT_MARY])):
         healed = move_troop(sp, wounded, hospital, field, value)
         if healed:
-            log_event(log, L.EV_HEAL, hospital, field, healed)
+            log_event(log, EV_HEAL, hospital, field, healed)
             if sp[hospital, L.SP_BOURBON] > 0:  # healed troops fight at once
                 resolve_combat(K, p, sp, g, hospital, flag_turn, log)
 
@@ -180,7 +190,7 @@ def absorb_hit(K, sp, g, space, what, log):
         what = L.HIT_RUINED
     else:
         what = L.HIT_IGNORED
-    log_event(log, L.EV_HIT, space, what)
+    log_event(log, EV_HIT, space, what)
 
 
 @borrowing
@@ -194,7 +204,7 @@ def hit_spaces(K, p, sp, g, rng, n_spaces, hits, log):
         space = targets[k]
         if space < 0:
             break
-        log_event(log, L.EV_BOMBARD_SPACE, space, hits)
+        log_event(log, EV_BOMBARD_SPACE, space, hits)
         if p[L.P_HALF_A_BOMB] and hits > 0:
             given_half_a_bomb(p, sp, g, rng, space, log)
         for _ in range(hits):
@@ -211,7 +221,7 @@ def given_half_a_bomb(p, sp, g, rng, space, log):
     marker = half_a_bomb_marker(p, g, rng)
     if marker >= 0:
         g[L.G_MARKER + marker] -= 1
-        log_event(log, L.EV_HALF_A_BOMB, marker, g[L.G_MARKER + marker])
+        log_event(log, EV_HALF_A_BOMB, marker, g[L.G_MARKER + marker])
 
 
 @borrowing
@@ -255,7 +265,7 @@ def reinforce_camps(K, sp, g, log):
         for camp in K[L.K_CAMPS]:
             if not sp[camp, L.SP_RAZED]:
                 sp[camp, L.SP_BOURBON] += value
-                log_event(log, L.EV_CAMP_PLACED, camp, value)
+                log_event(log, EV_CAMP_PLACED, camp, value)
     set_disc(K, g, L.DISC_REINFORCEMENTS, 0, log)
 
 
@@ -315,7 +325,7 @@ def advance_bourbons(K, p, sp, g, rng, steps, flag_turn, log):
             end = start if stops_advance(p, sp, start) else march(K, p, sp, start, colours,
                                                                    n_steps)
             sp[end, L.SP_BOURBON] += moving[space]
-            log_event(log, L.EV_ADVANCE, space, end, moving[space])
+            log_event(log, EV_ADVANCE, space, end, moving[space])
     resolve_all_combats(K, p, sp, g, flag_turn, log)
 
 
@@ -329,7 +339,7 @@ def trench_space(K, g, column):
 
 @borrowing
 def set_trench(K, g, column, position, log):
-    log_event(log, L.EV_TRENCH, column, g[L.G_TRENCH + column], position)
+    log_event(log, EV_TRENCH, column, g[L.G_TRENCH + column], position)
     g[L.G_TRENCH + column] = position
 
 

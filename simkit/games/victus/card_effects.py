@@ -18,15 +18,15 @@ What the turn structure calls (``CARDS`` = ``cards.load_cards().as_tuple()``, ``
   ``layout.G_ALL_PRIORITY`` (card 39), ``G_PRIORITY_MASK``, ``G_BOMBARD_BONUS`` and
   ``G_BOMBARD_CAP`` (Pópoli's "+1 to Batteries (max. 5)", read by ``bourbons.bombard``).
 - ``granted_ap`` / ``spend_granted_ap``: the "Movement (X AP)" grants. ↑/↓ live in
-  ``card_layout.G_TEMP`` and reach every rule through ``pieces.marker_value`` /
+  ``layout.G_TEMP`` and reach every rule through ``pieces.marker_value`` /
   ``disc_value``.
 
 Choices the card text leaves to the players (which troops, which spaces, whose leader)
-are made by the small ``choose_*`` functions at the end, selected by ``p[P_POLICY]``. There
-is one default for every policy so far: take troops from the most crowded spaces, lose
-the kind the policy holds cheaper (``P_CORONELA_LOSS_WEIGHT``) but keep the Coronela above
-the defeat threshold, fortify the most threatened spaces, deactivate the lightest
-Barcelonan leader and the heaviest Bourbon one (Example 20: another player's first).
+are the players' (``card_choices.py``, a policy module). There is one default for every
+policy so far: take troops from the most crowded spaces, lose the kind the policy holds
+cheaper (``P_CORONELA_LOSS_WEIGHT``) but keep the Coronela above the defeat threshold,
+fortify the most threatened spaces, deactivate the lightest Barcelonan leader and the
+heaviest Bourbon one (Example 20: another player's first).
 """
 
 import numpy as np
@@ -36,16 +36,44 @@ from simkit.eventlog import log_event
 from . import bourbons as B
 from . import card_layout as CL
 from . import layout as L
-from .barcelonans import defense_tiles_on_board
+from .card_choices import (
+    choose_leader_seat,
+    choose_loss,
+    choose_place,
+    choose_remove,
+    choose_source,
+    rank_destinations,
+)
 from .combat import needs_combat, resolve_combat
+from .events import (
+    EV_ALMANAC,
+    EV_AP_GRANTED,
+    EV_BOURBONS,
+    EV_BRANCH,
+    EV_CAPTURED,
+    EV_CARD,
+    EV_FREED,
+    EV_LEADER_OFF,
+    EV_LEADER_ON,
+    EV_MARKER,
+    EV_MOVED,
+    EV_NOT_ENOUGH,
+    EV_PLACED,
+    EV_RANDOM_CHOICE,
+    EV_REMOVED,
+    EV_RUBBLE_MARKERS,
+    EV_TEMP,
+    EV_TIMED,
+)
 from .pieces import (
-    coronela_in_barcelona,
+    can_place,
     disc_value,
     eliminate,
+    in_set,
     marker_value,
+    piece_field,
     remove_undefended_cannons,
-    sorted_order,
-    threats,
+    tile_field,
     troops_in,
 )
 from .unmanaged import allocating, borrowing
@@ -60,16 +88,16 @@ def resolve_card(K, CARDS, p, sp, g, rng, seat, card, log):
     """Turn steps 2-3: reveal ``card`` for ``seat``, resolve its effect, adjust the markers."""
     meta = CARDS[CL.C_META]
     kind = meta[card, CL.M_KIND]
-    log_event(log, CL.EV_CARD, seat, card, kind)
+    log_event(log, EV_CARD, seat, card, kind)
     g[L.G_CARD_PLAYED] = card
     g[L.G_WAR_COUNCIL] = meta[card, CL.M_WAR_COUNCIL]
-    g[CL.G_ROUND_CARD + seat] = card
-    g[CL.G_CARDS_RESOLVED] += 1
+    g[L.G_ROUND_CARD + seat] = card
+    g[L.G_CARDS_RESOLVED] += 1
     if kind == CL.KIND_EVENT:
         if has_timing(meta, card, CL.T_START_OF_TURN):
-            g[CL.G_PENDING_TURN + seat] = card
+            g[L.G_PENDING_TURN + seat] = card
         if has_timing(meta, card, CL.T_NEXT_ROUND_START):
-            g[CL.G_PENDING_ROUND + seat] = card
+            g[L.G_PENDING_ROUND + seat] = card
     else:
         activate_leader(CARDS, g, seat, card, log)
     run_list(K, CARDS, p, sp, g, rng, np.int64(seat), np.int64(card), CL.T_PLAY, log)
@@ -83,21 +111,19 @@ def timed_effects(K, CARDS, p, sp, g, rng, seat, when, log):
     meta = CARDS[CL.C_META]
     if when == CL.T_START_OF_TURN:
         clear_turn(g)
-        event = g[CL.G_PENDING_TURN + seat]
-        g[CL.G_PENDING_TURN + seat] = 0
+        event = g[L.G_PENDING_TURN + seat]
+        g[L.G_PENDING_TURN + seat] = 0
     elif when == CL.T_NEXT_ROUND_START:
-        event = g[CL.G_PENDING_ROUND + seat]
-        g[CL.G_PENDING_ROUND + seat] = 0
+        event = g[L.G_PENDING_ROUND + seat]
+        g[L.G_PENDING_ROUND + seat] = 0
     else:
-        event = g[CL.G_ROUND_CARD + seat]
+        event = g[L.G_ROUND_CARD + seat]
         if event > 0 and meta[event, CL.M_KIND] != CL.KIND_EVENT:
             event = 0  # a leader's lists run below, while it is active
-        if when == CL.T_END_OF_ROUND:
-            g[CL.G_ROUND_CARD + seat] = 0
     seat64, when64 = np.int64(seat), np.int64(when)  # one specialization of the interpreter
     if event > 0 and has_ops(CARDS, event, when):
         run_list(K, CARDS, p, sp, g, rng, seat64, np.int64(event), when64, log)
-    leader = np.int64(g[CL.G_LEADER + seat])
+    leader = np.int64(g[L.G_LEADER + seat])
     if leader > 0 and has_ops(CARDS, leader, when):
         run_list(K, CARDS, p, sp, g, rng, seat64, leader, when64, log)
     if when == CL.T_END_OF_TURN:
@@ -113,12 +139,20 @@ def round_effects(K, CARDS, p, sp, g, rng, n_seats, first_seat, when, log):
 
 
 @borrowing
+def new_round(g):
+    """A round begins: no seat has played a card in it yet (an event's end-of-round list
+    runs once, in the round it was played)."""
+    for seat in range(L.N_SEATS):
+        g[L.G_ROUND_CARD + seat] = 0
+
+
+@borrowing
 def clear_turn(g):
     """Forget the AP grants and ↑/↓ of the turn that ended."""
     for i in range(4):
-        g[CL.G_AP_GRANTED + i] = 0
+        g[L.G_AP_GRANTED + i] = 0
     for i in range(len(CL.TEMP_NAMES)):
-        g[CL.G_TEMP + i] = 0
+        g[L.G_TEMP + i] = 0
 
 
 # == leaders and their modifiers ===============================================================
@@ -127,11 +161,11 @@ def clear_turn(g):
 @borrowing
 def activate_leader(CARDS, g, seat, card, log):
     """One active leader per seat: a new one sends the previous one to the box."""
-    old = g[CL.G_LEADER + seat]
+    old = g[L.G_LEADER + seat]
     if old > 0:
-        log_event(log, CL.EV_LEADER_OFF, seat, old, 0)
-    g[CL.G_LEADER + seat] = card
-    log_event(log, CL.EV_LEADER_ON, seat, card)
+        log_event(log, EV_LEADER_OFF, seat, old, 0)
+    g[L.G_LEADER + seat] = card
+    log_event(log, EV_LEADER_ON, seat, card)
     sync_leader_flags(g, CARDS)
 
 
@@ -139,12 +173,10 @@ def activate_leader(CARDS, g, seat, card, log):
 def deactivate_leader(CARDS, g, seat, log):
     """A card deactivates the seat's leader: to the box (or aside, to be scored, if it was
     played this round)."""
-    card = g[CL.G_LEADER + seat]
-    g[CL.G_LEADER + seat] = 0
-    g[CL.G_LEADERS_DEACTIVATED] += 1
-    if g[CL.G_ROUND_CARD + seat] == card:
-        g[CL.G_SET_ASIDE + seat] = card
-    log_event(log, CL.EV_LEADER_OFF, seat, card, 1)
+    card = g[L.G_LEADER + seat]
+    g[L.G_LEADER + seat] = 0
+    g[L.G_LEADERS_DEACTIVATED] += 1
+    log_event(log, EV_LEADER_OFF, seat, card, 1)
     sync_leader_flags(g, CARDS)
 
 
@@ -182,8 +214,8 @@ def modifier_total_and_cap(g, CARDS, which):
     ops, starts = CARDS[CL.C_OPS], CARDS[CL.C_STARTS]
     stage_bit = 1 << g[L.G_STAGE]
     total, cap = 0, 0
-    for seat in range(CL.N_SEATS):
-        card = g[CL.G_LEADER + seat]
+    for seat in range(L.N_SEATS):
+        card = g[L.G_LEADER + seat]
         if card <= 0:
             continue
         i = card * CL.N_TIMINGS + CL.T_MODIFIERS
@@ -228,12 +260,12 @@ def group_at_priority(g, CARDS, group):
 @borrowing
 def granted_ap(g, group):
     """AP a card granted this turn for ``group`` (WAR_MOVEMENT..WAR_DEFENSE)."""
-    return g[CL.G_AP_GRANTED + group]
+    return g[L.G_AP_GRANTED + group]
 
 
 @borrowing
 def spend_granted_ap(g, group, ap):
-    g[CL.G_AP_GRANTED + group] -= ap
+    g[L.G_AP_GRANTED + group] -= ap
 
 
 # == the interpreter ===========================================================================
@@ -259,10 +291,10 @@ def run_list(K, CARDS, p, sp, g, rng, seat, card, timing, log):
     i = card * CL.N_TIMINGS + timing
     pc, end = np.int64(starts[i]), np.int64(starts[i + 1])
     if timing != CL.T_PLAY and pc < end:
-        log_event(log, CL.EV_TIMED, seat, card, timing)
+        log_event(log, EV_TIMED, seat, card, timing)
     while pc < end:
         pc = run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log)
-        g[CL.G_OPS_RUN] += 1
+        g[L.G_OPS_RUN] += 1
 
 
 @borrowing
@@ -284,8 +316,8 @@ def run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log):
     elif code == CL.OP_MARKER:
         op_marker(K, g, a, b, c, log)
     elif code == CL.OP_TEMP:
-        g[CL.G_TEMP + a] += b
-        log_event(log, CL.EV_TEMP, a, b)
+        g[L.G_TEMP + a] += b
+        log_event(log, EV_TEMP, a, b)
     elif code == CL.OP_MOVE_TROOPS:
         return op_move_troops(K, CARDS, p, sp, g, op, pc, flag, log)
     elif code == CL.OP_PLACE:
@@ -310,20 +342,20 @@ def run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log):
     elif code == CL.OP_CHANCE_HITS:
         B.hit_spaces(K, p, sp, g, rng, a, b, log)
     elif code == CL.OP_GRANT_AP:
-        g[CL.G_AP_GRANTED + a] += b
-        log_event(log, CL.EV_AP, a, b)
+        g[L.G_AP_GRANTED + a] += b
+        log_event(log, EV_AP_GRANTED, a, b)
     elif code == CL.OP_RANDOM_CHOICE:
         g[L.G_RANDOM_CHOICE] = 1
-        log_event(log, CL.EV_RANDOM_CHOICE)
+        log_event(log, EV_RANDOM_CHOICE)
     elif code == CL.OP_DEACTIVATE:
         op_deactivate(CARDS, g, seat, a, b, log)
     elif code == CL.OP_RUBBLE_ON_MARKER:
         op_rubble_on_marker(g, a, log)
     elif code == CL.OP_IF:
         if not condition(K, CARDS, sp, g, a, b, c, d, np.int64(op[CL.O_E])):
-            log_event(log, CL.EV_BRANCH, card, 1)
+            log_event(log, EV_BRANCH, card, 1)
             return np.int64(op[CL.O_F])
-        log_event(log, CL.EV_BRANCH, card, 0)
+        log_event(log, EV_BRANCH, card, 0)
     elif code == CL.OP_JUMP:
         return a
     return pc + 1
@@ -378,7 +410,7 @@ def op_marker(K, g, marker, steps, mode, log):
     else:
         new = max(0, min(top, old + steps))
     g[L.G_MARKER + marker] = new
-    log_event(log, CL.EV_MARKER, marker, old, new)
+    log_event(log, EV_MARKER, marker, old, new)
 
 
 @borrowing
@@ -390,24 +422,7 @@ def apply_almanac(K, CARDS, g, card, log):
         if steps != 0:
             old = g[L.G_MARKER + m]
             op_marker(K, g, m, steps, CL.SET_RELATIVE, log)
-            log_event(log, CL.EV_ALMANAC, m, old, g[L.G_MARKER + m])
-
-
-@borrowing
-def piece_field(piece):
-    if piece == CL.PIECE_INFANTRY:
-        return L.SP_INFANTRY
-    if piece == CL.PIECE_CORONELA:
-        return L.SP_CORONELA
-    return L.SP_CANNON
-
-
-@borrowing
-def in_set(row, space):
-    for k in range(1, row[0] + 1):
-        if row[k] == space:
-            return True
-    return False
+            log_event(log, EV_ALMANAC, m, old, g[L.G_MARKER + m])
 
 
 @borrowing
@@ -447,7 +462,7 @@ def op_move_troops(K, CARDS, p, sp, g, op, pc, flag, log):
     want = min(want, per_space * n_dst)
     have = movable(sp, src, dst, piece)
     if have < want and not partial:
-        log_event(log, CL.EV_NOT_ENOUGH, want, have)
+        log_event(log, EV_NOT_ENOUGH, want, have)
         return otherwise if otherwise >= 0 else pc + 1
     order = rank_destinations(K, sp, dst)
     received = np.zeros(dst[0], dtype=np.int64)
@@ -461,7 +476,7 @@ def op_move_troops(K, CARDS, p, sp, g, op, pc, flag, log):
         sp[source, field] -= 1
         sp[space, field] += 1
         received[target] += 1
-        log_event(log, CL.EV_MOVED, source, space, field)
+        log_event(log, EV_MOVED, source, space, field)
     for k in range(1, dst[0] + 1):
         if fights_on_arrival(K, dst[k]) and needs_combat(sp, dst[k]):
             resolve_combat(K, p, sp, g, dst[k], flag, log)
@@ -479,32 +494,6 @@ def in_barcelona_set(K, row):
 
 
 @borrowing
-def on_board(sp, field):
-    return sp[:, field].sum()
-
-
-@borrowing
-def can_place(K, CARDS, sp, g, space, piece):
-    """Legal and in supply: one bastion defense tile per bastion (+1, then flipped to
-    +2), organ-guns, barricades and battery tiles up to the component counts."""
-    limits = CARDS[CL.C_LIMITS]
-    if piece == CL.PIECE_DEFENSE:
-        if sp[space, L.SP_DEFENSE] >= 2:
-            return False
-        return (sp[space, L.SP_DEFENSE] > 0
-                or defense_tiles_on_board(sp) < limits[CL.LIMIT_DEFENSE])
-    if piece == CL.PIECE_ORGAN_GUN:
-        return on_board(sp, L.SP_ORGAN_GUNS) < limits[CL.LIMIT_ORGAN_GUN]
-    if piece == CL.PIECE_BARRICADE:
-        return on_board(sp, L.SP_BARRICADES) < limits[CL.LIMIT_BARRICADE]
-    if piece == CL.PIECE_BATTERY:
-        return on_board(sp, L.SP_BATTERY_TILES) < limits[CL.LIMIT_BATTERY]
-    if piece == CL.PIECE_RUINED:
-        return sp[space, L.SP_RUBBLE] != L.RUINED
-    return True  # rubble: an unabsorbed hit, whatever lies there
-
-
-@borrowing
 def place_one(K, sp, g, space, piece, log):
     if piece == CL.PIECE_RUBBLE:
         B.absorb_hit(K, sp, g, space, -1, log)  # none -> rubble -> ruined -> nothing
@@ -513,26 +502,11 @@ def place_one(K, sp, g, space, piece, log):
         if sp[space, L.SP_RUBBLE] == L.RUBBLE_NONE:
             g[L.G_RUBBLE_SUPPLY] -= 1
         sp[space, L.SP_RUBBLE] = L.RUINED
-        log_event(log, CL.EV_PLACED, space, piece, L.RUINED)
+        log_event(log, EV_PLACED, space, piece, L.RUINED)
         return
     field = tile_field(piece)
     sp[space, field] += 1
-    log_event(log, CL.EV_PLACED, space, piece, sp[space, field])
-
-
-@borrowing
-def tile_field(piece):
-    if piece == CL.PIECE_ORGAN_GUN:
-        return L.SP_ORGAN_GUNS
-    if piece == CL.PIECE_BARRICADE:
-        return L.SP_BARRICADES
-    if piece == CL.PIECE_DEFENSE:
-        return L.SP_DEFENSE
-    if piece == CL.PIECE_BATTERY:
-        return L.SP_BATTERY_TILES
-    if piece == CL.PIECE_BOURBON:
-        return L.SP_BOURBON
-    return L.SP_RUBBLE
+    log_event(log, EV_PLACED, space, piece, sp[space, field])
 
 
 @borrowing
@@ -566,7 +540,7 @@ def remove_one(K, sp, g, space, piece, n, log):
             return 0
         sp[space, L.SP_RUBBLE] = L.RUBBLE_NONE
         g[L.G_RUBBLE_SUPPLY] += 1
-        log_event(log, CL.EV_REMOVED, space, piece, 1)
+        log_event(log, EV_REMOVED, space, piece, 1)
         return 1
     field = tile_field(piece)
     taken = min(n, sp[space, field])
@@ -575,7 +549,7 @@ def remove_one(K, sp, g, space, piece, n, log):
     sp[space, field] -= taken
     if piece == CL.PIECE_BATTERY:  # a battery tile removed: the batteries disc goes back
         B.move_batteries(K, g, -taken, log)
-    log_event(log, CL.EV_REMOVED, space, piece, taken)
+    log_event(log, EV_REMOVED, space, piece, taken)
     return taken
 
 
@@ -606,8 +580,8 @@ def op_capture(K, CARDS, p, sp, g, set_id, piece, n, log):
             return
         sp[space, field] -= 1
         sp[captured, field] += 1
-        g[CL.G_TROOPS_CAPTURED] += 1
-        log_event(log, CL.EV_CAPTURED, space, field)
+        g[L.G_TROOPS_CAPTURED] += 1
+        log_event(log, EV_CAPTURED, space, field)
 
 
 @borrowing
@@ -619,7 +593,7 @@ def op_eliminate(K, CARDS, p, sp, g, set_id, piece, n, log):
         if space < 0:
             return
         eliminate(K, sp, space, field, 1)
-        log_event(log, CL.EV_REMOVED, space, CL.PIECE_CANNON if field == L.SP_CANNON
+        log_event(log, EV_REMOVED, space, CL.PIECE_CANNON if field == L.SP_CANNON
                   else CL.PIECE_TROOP, 1)
 
 
@@ -635,7 +609,7 @@ def op_free(K, CARDS, p, sp, g, set_id, n, flag, log):
             break
         sp[captured, field] -= 1
         sp[space, field] += 1
-        log_event(log, CL.EV_FREED, space, field)
+        log_event(log, EV_FREED, space, field)
     if fights_on_arrival(K, space) and needs_combat(sp, space):
         resolve_combat(K, p, sp, g, space, flag, log)
 
@@ -652,7 +626,7 @@ def op_bourbons(K, CARDS, p, sp, g, set_id, value, source, flag, log):
     for k in range(1, row[0] + 1):
         space = row[k]
         sp[space, L.SP_BOURBON] += value
-        log_event(log, CL.EV_BOURBONS, space, value)
+        log_event(log, EV_BOURBONS, space, value)
         if fights_on_arrival(K, space) and needs_combat(sp, space):
             resolve_combat(K, p, sp, g, space, flag, log)
 
@@ -678,7 +652,7 @@ def op_rubble_on_marker(g, n, log):
         n = -min(-n, g[L.G_RUBBLE_ON_MARKERS])
     g[L.G_RUBBLE_ON_MARKERS] += n
     g[L.G_RUBBLE_SUPPLY] -= n
-    log_event(log, CL.EV_RUBBLE_MARKERS, n, g[L.G_RUBBLE_ON_MARKERS])
+    log_event(log, EV_RUBBLE_MARKERS, n, g[L.G_RUBBLE_ON_MARKERS])
 
 
 # == conditions ===============================================================================
@@ -719,8 +693,8 @@ def completed_parallel(g):
 def active_leaders(CARDS, g, side):
     meta = CARDS[CL.C_META]
     total = 0
-    for seat in range(CL.N_SEATS):
-        card = g[CL.G_LEADER + seat]
+    for seat in range(L.N_SEATS):
+        card = g[L.G_LEADER + seat]
         if card > 0 and meta[card, CL.M_KIND] - 1 == side:
             total += 1
     return total
@@ -748,146 +722,3 @@ def condition(K, CARDS, sp, g, test, b, c, cmp, n):
     if cmp == CL.CMP_AT_MOST:
         return value <= n
     return value == n
-
-
-# == policy choices (p[P_POLICY]; every policy shares these defaults so far) ===================
-
-
-@allocating
-def rank_destinations(K, sp, row):
-    """Positions in ``row`` to fill first: the most threatened spaces, then set order."""
-    n = row[0]
-    danger = threats(K, sp)
-    scores = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        scores[k] = -danger[row[1 + k]] * 1000 + k
-    return sorted_order(scores)
-
-
-@borrowing
-def most_crowded_with(sp, row, exclude, field):
-    """The space of ``row`` (not in ``exclude``) holding a ``field`` piece (-1: any troop)
-    with the most troops, or the most such pieces for cannons; -1 if none."""
-    best, most = -1, 0
-    for k in range(1, row[0] + 1):
-        s = row[k]
-        if in_set(exclude, s):
-            continue
-        if field < 0:
-            have, score = troops_in(sp, s), troops_in(sp, s)
-        elif field == L.SP_CANNON:
-            have, score = sp[s, field], sp[s, field]
-        else:
-            have, score = sp[s, field], troops_in(sp, s)
-        if have > 0 and score > most:
-            best, most = s, score
-    return best
-
-
-@borrowing
-def choose_source(K, p, sp, src, dst, piece, leaving_barcelona):
-    """Where the next moved piece comes from: the most crowded source space. Troops that
-    leave Barcelona are infantry while any can go (the Coronela count decides defeat);
-    otherwise the kind that space holds more of."""
-    if piece != CL.PIECE_TROOP:
-        field = piece_field(piece)
-        return most_crowded_with(sp, src, dst, field), field
-    if leaving_barcelona:
-        best = most_crowded_with(sp, src, dst, L.SP_INFANTRY)
-        if best >= 0:
-            return best, L.SP_INFANTRY
-    best = most_crowded_with(sp, src, dst, -1)
-    if sp[best, L.SP_INFANTRY] > sp[best, L.SP_CORONELA]:
-        return best, L.SP_INFANTRY
-    return best, L.SP_CORONELA
-
-
-@allocating
-def choose_loss(K, p, sp, row, piece):
-    """The piece a capture or elimination takes, from the most crowded space holding one.
-    Of troops, the kind the policy holds cheaper (a Coronela weighs
-    P_CORONELA_LOSS_WEIGHT/10 of an infantry's 3), but infantry first once the Coronela
-    in Barcelona are down to the defeat threshold."""
-    none = np.zeros(1, dtype=np.int16)  # an empty exclusion set
-    if piece != CL.PIECE_TROOP:
-        field = piece_field(piece)
-        return most_crowded_with(sp, row, none, field), field
-    coronela_first = (p[L.P_CORONELA_LOSS_WEIGHT] < 30 and
-                      coronela_in_barcelona(K, sp) > p[L.P_CORONELA_THRESHOLD])
-    first = L.SP_CORONELA if coronela_first else L.SP_INFANTRY
-    best = most_crowded_with(sp, row, none, first)
-    if best >= 0:
-        return best, first
-    second = L.SP_INFANTRY if coronela_first else L.SP_CORONELA
-    return most_crowded_with(sp, row, none, second), second
-
-
-@allocating
-def choose_place(K, CARDS, p, sp, g, row, piece):
-    """Where a tile goes. Defenses (organ-gun, barricade, bastion defense): the most
-    threatened legal space, else one without such a tile, then the one with most troops.
-    Rubble/ruined: the least threatened space with the least rubble (players limit the
-    damage). Battery tiles: the camp with the fewest. -1 if none is legal."""
-    best, best_score = -1, -BIG * 4
-    harmful = piece == CL.PIECE_RUBBLE or piece == CL.PIECE_RUINED or \
-        piece == CL.PIECE_BATTERY
-    danger = threats(K, sp)
-    for k in range(1, row[0] + 1):
-        s = row[k]
-        if not can_place(K, CARDS, sp, g, s, piece):
-            continue
-        if piece == CL.PIECE_BATTERY:
-            score = -sp[s, L.SP_BATTERY_TILES]
-        elif harmful:
-            score = -np.int64(sp[s, L.SP_RUBBLE]) * BIG - danger[s]
-        else:  # spread the tiles unless a threat says otherwise
-            score = (danger[s] * 100 - np.int64(sp[s, tile_field(piece)]) * 50
-                     + troops_in(sp, s))
-        if score > best_score:
-            best, best_score = s, score
-    return best
-
-
-@allocating
-def choose_remove(K, sp, row, piece):
-    """Where a tile is taken from. Rubble: ruined tiles first (they speed the Bourbons),
-    the most threatened. Bourbons: the largest stack. Battery tiles: the camp with most.
-    Barcelonan tiles (a card takes them): the least threatened space. -1 if none."""
-    best, best_score = -1, -BIG * 4
-    danger = threats(K, sp)
-    for k in range(1, row[0] + 1):
-        s = row[k]
-        if piece == CL.PIECE_RUBBLE:
-            if sp[s, L.SP_RUBBLE] == L.RUBBLE_NONE:
-                continue
-            score = np.int64(sp[s, L.SP_RUBBLE]) * BIG + danger[s]
-        else:
-            have = sp[s, tile_field(piece)]
-            if have <= 0:
-                continue
-            if piece == CL.PIECE_BOURBON or piece == CL.PIECE_BATTERY:
-                score = have
-            else:
-                score = -danger[s]
-        if score > best_score:
-            best, best_score = s, score
-    return best
-
-
-@borrowing
-def choose_leader_seat(CARDS, g, seat, side, whose):
-    """Whose ``side`` leader a card deactivates: a Barcelonan one the lightest (M_RANK),
-    a Bourbon one the heaviest; on a tie another player's before one's own (Example 20)."""
-    meta = CARDS[CL.C_META]
-    best, best_score = -1, -BIG
-    for s in range(CL.N_SEATS):
-        card = g[CL.G_LEADER + s]
-        if card <= 0 or meta[card, CL.M_KIND] - 1 != side:
-            continue
-        if (whose == CL.WHOSE_OWN and s != seat) or (whose == CL.WHOSE_OTHERS and s == seat):
-            continue
-        rank = meta[card, CL.M_RANK]
-        score = (rank if side == CL.SIDE_BOURBON else -rank) * 10 + (0 if s == seat else 1)
-        if score > best_score:
-            best, best_score = s, score
-    return best

@@ -120,7 +120,6 @@ A bad file raises ``ComponentError`` naming the file, the card and the problem.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -129,6 +128,7 @@ from typing import Any
 
 import numpy as np
 
+from simkit.datafile import DataFile, frozen
 from simkit.errors import ComponentError
 
 from . import card_layout as CL
@@ -164,10 +164,12 @@ class Cards:
     space_sets: np.ndarray  # int16[n_sets, n_spaces + 1]: size, then space indices
     set_specs: tuple[str, ...]  # each set as written (for traces)
     limits: np.ndarray  # int16[N_LIMITS]
+    sense_fury: np.ndarray  # int8[2, 9]: the Sense/Fury track's groups and colours
 
     def as_tuple(self) -> tuple:
         """The arrays the njit kernels take, in the order of ``card_layout.C_*``."""
-        return (self.meta, self.ops, self.starts, self.space_sets, self.limits)
+        return (self.meta, self.ops, self.starts, self.space_sets, self.limits,
+                self.sense_fury)
 
     def stage(self, stage: int, first_game: bool = False) -> np.ndarray:
         """Card numbers of a stage (0..2), only the "•" ones if ``first_game``."""
@@ -194,68 +196,8 @@ def load_cards(data_dir: Path | str = DATA) -> Cards:
 @lru_cache(maxsize=8)
 def _load(data_dir: Path) -> Cards:
     comps = load_components(data_dir)
-    path = data_dir / FILE
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ComponentError(f"{path}: cannot read the file: {exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ComponentError(f"{path}: not valid TOML: {exc}") from None
-    return _Compiler(path, comps).compile(data)
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.ascontiguousarray(a)
-    a.setflags(write=False)
-    return a
-
-
-# -- traces -----------------------------------------------------------------------------------
-
-_FIELD_NAMES = {L.SP_CORONELA: "Coronela", L.SP_INFANTRY: "infantry", L.SP_CANNON: "cannon"}
-_WHEN = {CL.T_START_OF_TURN: "start of turn", CL.T_END_OF_TURN: "end of turn",
-         CL.T_END_OF_ROUND: "end of round", CL.T_NEXT_ROUND_START: "start of round"}
-
-
-def narrate(event, comps: Components, cards: Cards) -> str | None:
-    """One card event of the engine's log, ``(code, a, b, c)``, in the rulebook's words;
-    None for codes below 100 (the engine's own)."""
-    code, a, b, c = (int(x) for x in event)
-
-    def space(i: int) -> str:
-        return comps.label(i)
-
-    def card(n: int) -> str:
-        return f"card {n} \"{cards.titles[n]}\""
-
-    def pin(m: int, position: int) -> int:
-        return int(comps.marker_values[m, position])
-
-    texts = {
-        CL.EV_CARD: lambda: f"seat {a} plays {card(b)} ({CL.KIND_NAMES[c].replace('_', ' ')})",
-        CL.EV_ALMANAC: lambda: f"Almanac: {comps.marker_names[a]} {pin(a, b)} -> {pin(a, c)}",
-        CL.EV_MARKER: lambda: f"{comps.marker_names[a]} {pin(a, b)} -> {pin(a, c)}",
-        CL.EV_LEADER_ON: lambda: f"seat {a}: {card(b)} is active "
-                                 f"({cards.leader_names[cards.meta[b, CL.M_LEADER]]})",
-        CL.EV_LEADER_OFF: lambda: f"seat {a}: {card(b)} is deactivated"
-                                  + (" by a card" if c else ""),
-        CL.EV_TIMED: lambda: f"seat {a}, {_WHEN.get(c, '?')}: {card(b)}",
-        CL.EV_MOVED: lambda: f"1 {_FIELD_NAMES.get(c, '?')}: {space(a)} -> {space(b)}",
-        CL.EV_PLACED: lambda: f"{CL.PIECE_NAMES[b].replace('_', ' ')} placed on {space(a)}",
-        CL.EV_REMOVED: lambda: f"{c} {CL.PIECE_NAMES[b].replace('_', ' ')} removed from "
-                               f"{space(a)}",
-        CL.EV_CAPTURED: lambda: f"1 {_FIELD_NAMES.get(b, '?')} captured in {space(a)}",
-        CL.EV_FREED: lambda: f"1 {_FIELD_NAMES.get(b, '?')} freed to {space(a)}",
-        CL.EV_BOURBONS: lambda: f"a value-{b} Bourbon tile is added to {space(a)}",
-        CL.EV_AP: lambda: f"{L.WAR_COUNCIL_NAMES[a].capitalize()} ({b} AP)",
-        CL.EV_TEMP: lambda: f"{'↑' if b > 0 else '↓'} {CL.TEMP_NAMES[a]} this turn",
-        CL.EV_RANDOM_CHOICE: lambda: "next round, all players choose their card at random",
-        CL.EV_RUBBLE_MARKERS: lambda: f"{a:+d} rubble on the markers ({b} there now)",
-        CL.EV_BRANCH: lambda: "the condition holds" if b == 0 else "the condition fails",
-        CL.EV_NOT_ENOUGH: lambda: f"only {b} of {a} troops can be taken",
-    }
-    text = texts.get(code)
-    return text() if text else None
+    doc = DataFile(data_dir / FILE)
+    return _Compiler(doc.path, comps).compile(doc.data)
 
 
 # -- the compiler ---------------------------------------------------------------------------
@@ -282,26 +224,26 @@ class _Compiler:
         entries = data.get("card")
         if not isinstance(entries, list) or not entries:
             raise self.fail("[[card]]", "no cards")
-        meta = np.zeros((CL.N_CARDS + 1, CL.N_META), np.int16)
+        meta = np.zeros((L.N_CARDS + 1, CL.N_META), np.int16)
         meta[0, CL.M_LEADER] = -1
-        starts = np.zeros(((CL.N_CARDS + 1) * CL.N_TIMINGS + 1), np.int32)
-        titles = [""] * (CL.N_CARDS + 1)
+        starts = np.zeros(((L.N_CARDS + 1) * CL.N_TIMINGS + 1), np.int32)
+        titles = [""] * (L.N_CARDS + 1)
         by_number: dict[int, Mapping] = {}
         for k, entry in enumerate(entries):
             number = entry.get("number") if isinstance(entry, dict) else None
             if not isinstance(number, int) or isinstance(number, bool):
                 raise self.fail(f"[[card]] #{k + 1}", f"'number' must be an integer, "
                                                       f"got {number!r}")
-            if not 1 <= number <= CL.N_CARDS:
-                raise self.fail(f"card {number}", f"card numbers are 1..{CL.N_CARDS}")
+            if not 1 <= number <= L.N_CARDS:
+                raise self.fail(f"card {number}", f"card numbers are 1..{L.N_CARDS}")
             if number in by_number:
                 raise self.fail(f"card {number}", "duplicate card number")
             by_number[number] = entry
-        missing = [n for n in range(1, CL.N_CARDS + 1) if n not in by_number]
+        missing = [n for n in range(1, L.N_CARDS + 1) if n not in by_number]
         if missing:
             raise self.fail("[[card]]", f"missing cards {missing[:10]}"
                                         f"{' ...' if len(missing) > 10 else ''}")
-        for number in range(1, CL.N_CARDS + 1):
+        for number in range(1, L.N_CARDS + 1):
             try:
                 titles[number] = self.card(number, by_number[number], meta, starts)
             except _Bad as exc:
@@ -319,9 +261,10 @@ class _Compiler:
         limits = np.array([counts["organ_gun"], counts["barricade"], counts["bastion_defense"],
                            counts["bourbon_battery"]], np.int16)
         return Cards(path=self.path, titles=tuple(titles), leader_names=tuple(self.leaders),
-                     meta=_frozen(meta), ops=_frozen(ops), starts=_frozen(starts),
-                     space_sets=_frozen(sets), set_specs=tuple(self.set_specs),
-                     limits=_frozen(limits))
+                     meta=frozen(meta), ops=frozen(ops), starts=frozen(starts),
+                     space_sets=frozen(sets), set_specs=tuple(self.set_specs),
+                     limits=frozen(limits), sense_fury=frozen(np.stack(
+                         [self.c.sense_fury_group, self.c.sense_fury_colour]).astype(np.int8)))
 
     def check_first_game(self, meta: np.ndarray) -> None:
         for s, (lo, hi) in enumerate(STAGE_SPANS):

@@ -16,6 +16,7 @@ names only the Gunpowder Store and bastion defenses).
 from simkit.eventlog import log_event
 
 from . import layout as L
+from .events import EV_COMBAT
 from .pieces import (
     eliminate,
     eliminate_all_troops,
@@ -64,7 +65,7 @@ def resolve_combat(K, p, sp, g, space, flag_holder_turn, log):
     """One combat in a space holding both sides; returns BOURBONS_WIN, ... or 0 if none."""
     bourbon = sp[space, L.SP_BOURBON]
     barcelonan = barcelonan_value(K, sp, g, space, flag_holder_turn)
-    log_event(log, L.EV_COMBAT, space, bourbon, barcelonan)
+    log_event(log, EV_COMBAT, space, bourbon, barcelonan)
     g[L.G_COMBATS] += 1
     sp[space, L.SP_ORGAN_GUNS] = 0  # organ-guns are removed after any combat
     if bourbon > barcelonan:

@@ -26,7 +26,6 @@ are in ``layout.py``.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.errors import ComponentError
+from simkit.datafile import DataFile, frozen
 
 from . import layout as L
 
@@ -67,67 +66,6 @@ GIVEN_COUNTS = {
 EVENT_STAGES = {"I": (1, 50), "II": (51, 100), "III": (101, 150)}
 
 _FACE = re.compile(r"^(\w+) (\d+)$")
-_MISSING = object()
-
-
-# -- reading ------------------------------------------------------------------------------
-
-class _Doc:
-    """One data file: its parsed TOML and helpers whose errors name the file and entry."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        try:
-            self.data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ComponentError(f"{path}: cannot read the file: {exc}") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ComponentError(f"{path}: not valid TOML: {exc}") from None
-
-    def error(self, entry: str, problem: str) -> ComponentError:
-        return ComponentError(f"{self.path}: {entry}: {problem}")
-
-    def get(self, table: Mapping, key: str, kind: type, entry: str, default=_MISSING):
-        """``table[key]`` checked to be of ``kind`` (int excludes bool)."""
-        if key not in table:
-            if default is _MISSING:
-                raise self.error(entry, f"missing key {key!r}")
-            return default
-        value = table[key]
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if not ok:
-            raise self.error(entry, f"{key!r} must be {_kind_name(kind)}, got {value!r}")
-        return value
-
-    def items(self, table: Mapping, key: str, kind: type, entry: str, default=_MISSING):
-        """``table[key]`` checked to be a list whose items are all of ``kind``."""
-        values = self.get(table, key, list, entry, default)
-        for v in values:
-            if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
-                raise self.error(entry, f"{key!r} must hold {_kind_name(kind)} items, "
-                                        f"got {v!r}")
-        return values
-
-    def table(self, key: str, entry: str | None = None) -> dict:
-        return self.get(self.data, key, dict, entry or f"[{key}]")
-
-    def only(self, table: Mapping, allowed, entry: str) -> None:
-        unknown = sorted(set(table) - set(allowed))
-        if unknown:
-            raise self.error(entry, f"unknown keys {unknown}; allowed: {sorted(allowed)}")
-
-
-def _kind_name(kind: type) -> str:
-    return {str: "a string", int: "an integer", bool: "true or false", list: "a list",
-            dict: "a table"}.get(kind, kind.__name__)
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.ascontiguousarray(a)
-    a.setflags(write=False)
-    return a
-
-
 # -- the components -----------------------------------------------------------------------
 
 @dataclass(frozen=True, eq=False)
@@ -218,15 +156,15 @@ class Components:
 
 @lru_cache(maxsize=8)
 def _load(data_dir: Path) -> Components:
-    board = _board(_Doc(data_dir / "board.toml"))
-    markers = _markers(_Doc(data_dir / "markers.toml"), board)
-    dice = _dice(_Doc(data_dir / "dice.toml"))
-    chance = _chance(_Doc(data_dir / "chance.toml"), board, markers)
-    tiles = _tiles(_Doc(data_dir / "tiles.toml"))
+    board = _board(DataFile(data_dir / "board.toml"))
+    markers = _markers(DataFile(data_dir / "markers.toml"), board)
+    dice = _dice(DataFile(data_dir / "dice.toml"))
+    chance = _chance(DataFile(data_dir / "chance.toml"), board, markers)
+    tiles = _tiles(DataFile(data_dir / "tiles.toml"))
     info = board["space_info"]
     for m, row in enumerate(markers["marker_spaces"]):
         info[row[row >= 0], L.S_MARKER] = m
-    board["space_info"] = _frozen(info)
+    board["space_info"] = frozen(info)
     return Components(data_dir=data_dir, **board, **markers, **dice, **chance, **tiles)
 
 
@@ -241,9 +179,91 @@ _SPACE_KEYS = ("id", "kind", "name", "adjacent", "rambla", "yellow", "red", "blu
                "trench", "parallel")
 
 
-def _board(doc: _Doc) -> dict[str, Any]:
+def _board(doc: DataFile) -> dict[str, Any]:
+    """board.toml: the spaces, then the tables that name them, then the arrays."""
     doc.only(doc.data, ("space", "advance", "blue_cannon", "hospitals", "expedition",
                         "captured"), "file")
+    spaces, index = _spaces(doc)
+    n = len(spaces)
+
+    def ref(where: str, what: str, target: str) -> int:
+        if target not in index:
+            raise doc.error(where, f"{what} names unknown space {target!r}")
+        return index[target]
+
+    adj = _shared_sides(doc, spaces, ref)
+    arrows, blue = _arrows_and_blue_icons(doc, spaces, adj, ref)
+    _no_loops(doc, spaces, arrows)
+    kinds, barcelona = _fixed_counts(doc, spaces)
+    camps, trench = _camps_and_trench(doc, spaces, adj, arrows)
+    tables = _board_tables(doc, spaces, kinds, barcelona, arrows, ref)
+    ends, fire_from, hospital = tables["ends"], tables["fire_from"], tables["hospital"]
+    info = _space_info(spaces, kinds, barcelona, arrows, trench, hospital, camps)
+    number_to_space = np.full(100, L.NO_SPACE, np.int16)
+    for i, s in enumerate(spaces):
+        if s["number"]:
+            number_to_space[s["number"]] = i
+    rambla = info[:, L.S_RAMBLA].astype(bool)
+    move = adj.copy()
+    move[np.ix_(rambla, rambla)] = 1
+    np.fill_diagonal(move, 0)
+    starts = np.zeros(n + 1, np.int32)
+    starts[1:] = np.cumsum(adj.sum(axis=1))
+    lists = np.concatenate([np.nonzero(adj[i])[0] for i in range(n)]).astype(np.int32)
+
+    return {
+        "space_ids": tuple(s["id"] for s in spaces),
+        "space_names": tuple(s["name"] for s in spaces),
+        "index": MappingProxyType(dict(index)),
+        "space_info": info,  # _load fills in S_MARKER, then freezes it
+        "number_to_space": frozen(number_to_space),
+        "adjacent": frozen(adj),
+        "adj_start": frozen(starts),
+        "adj_list": frozen(lists),
+        "move_adjacent": frozen(move),
+        "arrows": frozen(arrows),
+        "blue": frozen(blue),
+        "blue_fire_from": frozen(np.array(fire_from, np.int16)),
+        "side_distance": frozen(_side_distances(adj)),
+        "fire_distance": frozen(_fire_distances(kinds, barcelona, arrows, blue, fire_from)),
+        "camps": frozen(np.array(camps, np.int16)),
+        "trench": frozen(trench),
+        "advance_ends": frozen(np.array(ends, np.int16)),
+        "hospital": frozen(hospital),
+        "expedition": tables["expedition"],
+        "expedition_links": frozen(np.array(tables["links"], np.int16)),
+        "reserve": index["reserve"],
+        "wounded": index["wounded"],
+        "captured": index["captured"],
+        "captured_next_to": tables["next_to"],
+        **{key: index[key] for key in UNNUMBERED_BARCELONA},
+    }
+
+
+def _space_info(spaces, kinds, barcelona, arrows, trench, hospital, camps) -> np.ndarray:
+    """``Components.space_info``: one row per space (columns ``layout.S_*``)."""
+    n = len(spaces)
+    info = np.full((n, L.N_SPACE_INFO), -1, np.int16)
+    info[:, L.S_KIND] = kinds
+    info[:, L.S_NUMBER] = [s["number"] for s in spaces]
+    info[:, L.S_BARCELONA] = barcelona
+    info[:, L.S_RAMBLA] = [s["rambla"] for s in spaces]
+    info[:, L.S_YELLOW] = arrows[:, L.YELLOW]
+    info[:, L.S_RED] = arrows[:, L.RED]
+    info[:, L.S_BATTERY_ICON] = kinds == L.KIND_CAMP
+    for c in range(L.N_TRENCH):
+        for p in range(L.N_POSITIONS):
+            info[trench[c, p], L.S_TRENCH] = c
+            info[trench[c, p], L.S_PARALLEL] = p
+    for h in range(2):
+        info[hospital[h], L.S_HOSPITAL] = h
+    for k, j in enumerate(camps):
+        info[j, L.S_CAMP] = k
+    return info
+
+
+def _spaces(doc: DataFile) -> tuple[list[dict], dict[str, int]]:
+    """The [[space]] entries, each checked, and the index of each id."""
     entries = doc.get(doc.data, "space", list, "[[space]]")
     if not entries:
         raise doc.error("[[space]]", "no spaces")
@@ -278,14 +298,12 @@ def _board(doc: _Doc) -> dict[str, Any]:
         s["number"] = int(sid) if sid.isdigit() else 0
         index[sid] = len(spaces)
         spaces.append(s)
+    return spaces, index
+
+
+def _shared_sides(doc: DataFile, spaces: list[dict], ref) -> np.ndarray:
+    """Shared sides: known, not itself, no repeats, listed at both ends."""
     n = len(spaces)
-
-    def ref(where: str, what: str, target: str) -> int:
-        if target not in index:
-            raise doc.error(where, f"{what} names unknown space {target!r}")
-        return index[target]
-
-    # shared sides: known, not itself, no repeats, listed at both ends
     adj = np.zeros((n, n), np.uint8)
     for i, s in enumerate(spaces):
         for t in s["adjacent"]:
@@ -300,7 +318,12 @@ def _board(doc: _Doc) -> dict[str, Any]:
             raise doc.error(spaces[i]["where"], f"lists {spaces[j]['id']!r} as adjacent, but "
                                                 f"space {spaces[j]['id']!r} does not list it")
 
-    # arrows and blue cannon icons: known targets that share a side
+    return adj
+
+
+def _arrows_and_blue_icons(doc: DataFile, spaces: list[dict], adj: np.ndarray, ref):
+    """Arrows and blue cannon icons: known targets that share a side."""
+    n = len(spaces)
     arrows = np.full((n, 2), L.NO_SPACE, np.int16)
     for i, s in enumerate(spaces):
         if (s["yellow"] is None) != (s["red"] is None):
@@ -327,9 +350,12 @@ def _board(doc: _Doc) -> dict[str, Any]:
                 raise doc.error(s["where"], f"its blue cannon icon points to {t!r}, which "
                                             "does not share a side with it")
             blue[i, k] = j
-    _no_loops(doc, spaces, arrows)
 
-    # counts and kinds the rulebook fixes
+    return arrows, blue
+
+
+def _fixed_counts(doc: DataFile, spaces: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """Counts and kinds the rulebook fixes."""
     kinds = np.array([s["kind"] for s in spaces], np.int16)
     barcelona = np.array([s["barcelona"] for s in spaces], bool)
     n_bastions = int((kinds == L.KIND_BASTION).sum())
@@ -362,9 +388,12 @@ def _board(doc: _Doc) -> dict[str, Any]:
         if s["kind"] in (L.KIND_BOX, L.KIND_EXPEDITION) and s["adjacent"]:
             raise doc.error(s["where"], f"a {L.KIND_NAMES[s['kind']]} is adjacent to nothing")
 
-    camps, trench = _camps_and_trench(doc, spaces, adj, arrows)
+    return kinds, barcelona
 
-    # board-wide tables
+
+def _board_tables(doc: DataFile, spaces, kinds, barcelona, arrows, ref) -> dict[str, Any]:
+    """The board-wide tables: advance ends, blue-cannon bastions, hospitals, the Military
+    Deputy's Expedition, the Captured box."""
     adv = doc.table("advance")
     doc.only(adv, ("ends",), "[advance]")
     ends = [ref("[advance] ends", "ends", t)
@@ -415,65 +444,11 @@ def _board(doc: _Doc) -> dict[str, Any]:
     if kinds[next_to] != L.KIND_CAMP:
         raise doc.error("[captured]", f"next_to {spaces[next_to]['id']!r} is not a camp")
 
-    # arrays
-    info = np.full((n, L.N_SPACE_INFO), -1, np.int16)
-    info[:, L.S_KIND] = kinds
-    info[:, L.S_NUMBER] = [s["number"] for s in spaces]
-    info[:, L.S_BARCELONA] = barcelona
-    info[:, L.S_RAMBLA] = [s["rambla"] for s in spaces]
-    info[:, L.S_YELLOW] = arrows[:, L.YELLOW]
-    info[:, L.S_RED] = arrows[:, L.RED]
-    info[:, L.S_BATTERY_ICON] = kinds == L.KIND_CAMP
-    for c in range(L.N_TRENCH):
-        for p in range(L.N_POSITIONS):
-            info[trench[c, p], L.S_TRENCH] = c
-            info[trench[c, p], L.S_PARALLEL] = p
-    for h in range(2):
-        info[hospital[h], L.S_HOSPITAL] = h
-    for k, j in enumerate(camps):
-        info[j, L.S_CAMP] = k
-    number_to_space = np.full(100, L.NO_SPACE, np.int16)
-    for i, s in enumerate(spaces):
-        if s["number"]:
-            number_to_space[s["number"]] = i
-    rambla = info[:, L.S_RAMBLA].astype(bool)
-    move = adj.copy()
-    move[np.ix_(rambla, rambla)] = 1
-    np.fill_diagonal(move, 0)
-    starts = np.zeros(n + 1, np.int32)
-    starts[1:] = np.cumsum(adj.sum(axis=1))
-    lists = np.concatenate([np.nonzero(adj[i])[0] for i in range(n)]).astype(np.int32)
-
-    return {
-        "space_ids": tuple(s["id"] for s in spaces),
-        "space_names": tuple(s["name"] for s in spaces),
-        "index": MappingProxyType(dict(index)),
-        "space_info": info,  # _load fills in S_MARKER, then freezes it
-        "number_to_space": _frozen(number_to_space),
-        "adjacent": _frozen(adj),
-        "adj_start": _frozen(starts),
-        "adj_list": _frozen(lists),
-        "move_adjacent": _frozen(move),
-        "arrows": _frozen(arrows),
-        "blue": _frozen(blue),
-        "blue_fire_from": _frozen(np.array(fire_from, np.int16)),
-        "side_distance": _frozen(_side_distances(adj)),
-        "fire_distance": _frozen(_fire_distances(kinds, barcelona, arrows, blue, fire_from)),
-        "camps": _frozen(np.array(camps, np.int16)),
-        "trench": _frozen(trench),
-        "advance_ends": _frozen(np.array(ends, np.int16)),
-        "hospital": _frozen(hospital),
-        "expedition": expedition,
-        "expedition_links": _frozen(np.array(links, np.int16)),
-        "reserve": index["reserve"],
-        "wounded": index["wounded"],
-        "captured": index["captured"],
-        "captured_next_to": next_to,
-        **{key: index[key] for key in UNNUMBERED_BARCELONA},
-    }
+    return {"ends": ends, "fire_from": fire_from, "hospital": hospital,
+            "expedition": expedition, "links": links, "next_to": next_to}
 
 
-def _no_loops(doc: _Doc, spaces: list[dict], arrows: np.ndarray) -> None:
+def _no_loops(doc: DataFile, spaces: list[dict], arrows: np.ndarray) -> None:
     """The arrows (yellow and red together) must not loop: advancing always ends."""
     state = np.zeros(len(spaces), np.int8)  # 0 new, 1 on the path, 2 done
     for root in range(len(spaces)):
@@ -585,7 +560,7 @@ def _fire_distances(kinds, barcelona, arrows, blue, fire_from) -> np.ndarray:
 
 # -- markers.toml -------------------------------------------------------------------------
 
-def _markers(doc: _Doc, board: dict) -> dict[str, Any]:
+def _markers(doc: DataFile, board: dict) -> dict[str, Any]:
     doc.only(doc.data, L.MARKER_KEYS + ("sense_fury", "bourbon_marker"), "file")
     index, info = board["index"], board["space_info"]  # read only here
     names, lens, starts = [], [], np.zeros((2, L.N_MARKERS), np.int8)
@@ -687,26 +662,26 @@ def _markers(doc: _Doc, board: dict) -> dict[str, Any]:
 
     return {
         "marker_names": tuple(names),
-        "marker_values": _frozen(mvalues),
-        "marker_len": _frozen(np.array(lens, np.int8)),
-        "marker_start": _frozen(starts),
-        "marker_spaces": _frozen(spaces),
-        "sense_fury_group": _frozen(np.array([L.SENSE_FURY_GROUPS.index(g) for g in groups],
+        "marker_values": frozen(mvalues),
+        "marker_len": frozen(np.array(lens, np.int8)),
+        "marker_start": frozen(starts),
+        "marker_spaces": frozen(spaces),
+        "sense_fury_group": frozen(np.array([L.SENSE_FURY_GROUPS.index(g) for g in groups],
                                              np.int8)),
-        "sense_fury_colour": _frozen(np.array([L.SENSE_FURY_COLOURS.index(c) for c in colours],
+        "sense_fury_colour": frozen(np.array([L.SENSE_FURY_COLOURS.index(c) for c in colours],
                                               np.int8)),
         "sense_fury_start": start - 1,
-        "track_value": _frozen(t_value),
-        "track_icons": _frozen(t_icons),
-        "track_advance": _frozen(t_adv),
-        "track_start": _frozen(t_start),
+        "track_value": frozen(t_value),
+        "track_icons": frozen(t_icons),
+        "track_advance": frozen(t_adv),
+        "track_start": frozen(t_start),
         "batteries_minimum": bmin,
     }
 
 
 # -- dice.toml ----------------------------------------------------------------------------
 
-def _dice(doc: _Doc) -> dict[str, Any]:
+def _dice(doc: DataFile) -> dict[str, Any]:
     doc.only(doc.data, ("die", "stages"), "file")
     dice = doc.items(doc.data, "die", dict, "[[die]]")
     if len(dice) != N_DICE:
@@ -751,16 +726,16 @@ def _dice(doc: _Doc) -> dict[str, Any]:
         n_dice[s] = len(rolled)
     return {
         "die_colours": tuple(colours),
-        "die_action": _frozen(action),
-        "die_amount": _frozen(amount),
-        "stage_dice": _frozen(stage_dice),
-        "stage_n_dice": _frozen(n_dice),
+        "die_action": frozen(action),
+        "die_amount": frozen(amount),
+        "stage_dice": frozen(stage_dice),
+        "stage_n_dice": frozen(n_dice),
     }
 
 
 # -- chance.toml --------------------------------------------------------------------------
 
-def _chance(doc: _Doc, board: dict, markers: dict) -> dict[str, Any]:
+def _chance(doc: DataFile, board: dict, markers: dict) -> dict[str, Any]:
     doc.only(doc.data, ("advance_boxes", "bombardment_boxes", "stage_iv_row", "card"), "file")
     n_adv = doc.get(doc.data, "advance_boxes", int, "advance_boxes")
     n_bomb = doc.get(doc.data, "bombardment_boxes", int, "bombardment_boxes")
@@ -815,16 +790,16 @@ def _chance(doc: _Doc, board: dict, markers: dict) -> dict[str, Any]:
     order = np.argsort(numbers)
     stage_row = np.array([0, 1, 2, L.STAGE_NAMES.index(iv)], np.int8)
     return {
-        "chance_number": _frozen(numbers[order]),
-        "chance_advance": _frozen(advance[order]),
-        "chance_bombard": _frozen(bombard[order]),
-        "stage_row": _frozen(stage_row),
+        "chance_number": frozen(numbers[order]),
+        "chance_advance": frozen(advance[order]),
+        "chance_bombard": frozen(bombard[order]),
+        "stage_row": frozen(stage_row),
     }
 
 
 # -- tiles.toml ---------------------------------------------------------------------------
 
-def _tiles(doc: _Doc) -> dict[str, Any]:
+def _tiles(doc: DataFile) -> dict[str, Any]:
     sections = ("bourbon_troops", "victory_points", "pieces", "tiles", "discs", "components",
                 "event_stages")
     doc.only(doc.data, sections, "file")
@@ -870,10 +845,10 @@ def _tiles(doc: _Doc) -> dict[str, Any]:
                                               f"has {list(given)}")
         stages[s] = span
     return {
-        "troop_values": _frozen(mixes["bourbon_troops"][0]),
-        "troop_counts": _frozen(mixes["bourbon_troops"][1]),
-        "vp_values": _frozen(mixes["victory_points"][0]),
-        "vp_counts": _frozen(mixes["victory_points"][1]),
+        "troop_values": frozen(mixes["bourbon_troops"][0]),
+        "troop_counts": frozen(mixes["bourbon_troops"][1]),
+        "vp_values": frozen(mixes["victory_points"][0]),
+        "vp_counts": frozen(mixes["victory_points"][1]),
         "counts": MappingProxyType(counts),
-        "event_stages": _frozen(stages),
+        "event_stages": frozen(stages),
     }

@@ -23,20 +23,21 @@ from .bourbons import resolve_die
 from .card_effects import (
     action_ap_bonus,
     die_amount,
+    new_round,
     resolve_card,
     round_effects,
     sync_leader_flags,
     timed_effects,
 )
+from .events import EV_ACTION_POINTS, EV_DEFEAT_VP, EV_DICE_ORDER, EV_DIE, EV_STAGE, EV_TURN
 from .hands import build_piles, deal, stage_iv_pool, take_from_hand
 from .pieces import (
     coronela_in_barcelona,
     eliminate,
     marker_value,
     rubble_on_board,
-    sorted_order,
 )
-from .players import RANDOM, choose_card, chooses_dice_order, spend_action_points
+from .players import choose_card, chooses_dice_order, dice_order, spend_action_points
 from .scoring import next_starting_player, score_round, short_of_victory_level, total_vp
 from .solo import (
     CASANOVA,
@@ -45,36 +46,6 @@ from .solo import (
     receive_resignation_tile,
 )
 from .unmanaged import allocating, borrowing, unmanaged
-
-EV_TURN = 30  # a = stage, b = round, c = seat
-EV_DIE = 31  # a = die colour index, b = action, c = amount
-EV_STAGE = 32  # a = stage
-EV_AP = 33  # a = AP for the Barcelonan actions step
-EV_DICE_ORDER = 35  # a = stage, b = 1 if the players order the dice this stage
-EV_DEFEAT_VP = 36  # a = VP among all players, b = the victory level
-
-DICE_RANK = np.array([3, 0, 1, 2])  # greedy order: Bombardment, Advance, Trench, Reinforcements
-
-
-
-@allocating
-def dice_order(p, g, rng, faces, n):
-    """Table order in the first game (and under "fully sequential"); otherwise the
-    active player's order: random for ``random``, else Bombardment before the batteries
-    grow (Example 21), then Advance, Trench, and Reinforcements last."""
-    if not g[L.G_DICE_ORDER_FREE]:
-        return np.arange(n)
-    if p[L.P_POLICY] == RANDOM:
-        order = np.arange(n)
-        for i in range(n - 1, 0, -1):
-            j = uniform_int(rng, L.ST_POLICY, i + 1)
-            order[i], order[j] = order[j], order[i]
-        return order
-    keys = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        keys[k] = DICE_RANK[faces[k, 0]] * 16 + k
-    return sorted_order(keys)
-
 
 # -- one turn -------------------------------------------------------------------------------------
 
@@ -107,7 +78,7 @@ def roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log):
 def barcelonan_actions(K, CARDS, p, sp, g, rng, log):
     """AP = Generalitat (+ leaders); AP a card granted for one group are spent first."""
     for group in range(4):
-        granted = g[CL.G_AP_GRANTED + group]
+        granted = g[L.G_AP_GRANTED + group]
         if granted > 0:
             g[L.G_AP_GROUP] = group
             g[L.G_SEAT_AP] = granted
@@ -115,7 +86,7 @@ def barcelonan_actions(K, CARDS, p, sp, g, rng, log):
     g[L.G_AP_GROUP] = -1
     g[L.G_SEAT_AP] = max(0, marker_value(K, g, L.MARKER_GENERALITAT)
                          + action_ap_bonus(g, CARDS))
-    log_event(log, EV_AP, g[L.G_SEAT_AP])
+    log_event(log, EV_ACTION_POINTS, g[L.G_SEAT_AP])
     spend_action_points(K, CARDS, p, sp, g, rng, log)
 
 
@@ -178,6 +149,7 @@ def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
 def start_of_round(K, CARDS, p, sp, g, rng, log):
     """Next-round effects; a card's "next round, choose at random" now applies; solo:
     a resignation tile (per-round reading)."""
+    new_round(g)
     round_effects(K, CARDS, p, sp, g, rng, g[L.G_SEATS], g[L.G_FLAG], CL.T_NEXT_ROUND_START,
                   log)
     g[L.G_RANDOM_ROUND] = g[L.G_RANDOM_CHOICE]
@@ -219,12 +191,9 @@ def play_round(K, DICE, CARDS, p, sp, g, rng, log):
     if not p[L.P_SOLO]:
         for seat in range(seats):
             chosen[seat] = take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
-    for seat in range(seats):
-        g[L.G_ROUND_CARD + seat] = 0
     for k in range(seats):
         seat = (g[L.G_FLAG] + k) % seats
         card = turn_card(CARDS, p, g, rng, seat, chosen, log)
-        g[L.G_ROUND_CARD + seat] = card
         reason = play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log)
         if reason != L.END_NONE:
             return reason
@@ -308,7 +277,7 @@ def play_game(K, DICE, CARDS, p, sp, g, rng, log):
 @allocating
 def play_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
     """Play one game per index from the set-up position; one outcome row each."""
-    out = np.zeros((game_indices.shape[0], N_OUT), dtype=np.int32)
+    out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     for row in range(game_indices.shape[0]):
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         sp, g = sp0.copy(), g0.copy()
@@ -325,39 +294,26 @@ def play_unmanaged(K, DICE, CARDS, p, sp, g, rng, log):
                      unmanaged(sp), unmanaged(g), unmanaged(rng), unmanaged(log))
 
 
-O_END_REASON = 0
-O_TURNS = 1
-O_STAGE = 2
-O_CORONELA = 3
-O_RUBBLE = 4
-O_BOURBON_STRENGTH = 5
-O_TRENCH = 6
-O_MINE_EXPLOSIONS = 7
-O_CARDS_PLAYED = 8
-O_VP = 9  # + seat
-O_STAGE_IV_CARD = 13
-O_DICE_CHOSEN = 14
-O_CANCELLED = 15
-N_OUT = 16
 
 
 @borrowing
 def record(K, sp, g, reason, out):
-    out[O_END_REASON] = reason
-    out[O_TURNS] = g[L.G_TURN]
-    out[O_STAGE] = g[L.G_STAGE] + 1
-    out[O_CORONELA] = coronela_in_barcelona(K, sp)
-    out[O_RUBBLE] = rubble_on_board(sp, g)
-    out[O_BOURBON_STRENGTH] = sp[:, L.SP_BOURBON].sum()
+    out[L.O_WINNER] = L.WIN_PLAYERS if reason == L.END_SURVIVED else L.WIN_GAME
+    out[L.O_END_REASON] = reason
+    out[L.O_TURNS] = g[L.G_TURN]
+    out[L.O_STAGE] = g[L.G_STAGE] + 1
+    out[L.O_CORONELA] = coronela_in_barcelona(K, sp)
+    out[L.O_RUBBLE] = rubble_on_board(sp, g)
+    out[L.O_BOURBON_STRENGTH] = sp[:, L.SP_BOURBON].sum()
     trench = 0
     for column in range(L.N_TRENCH):
         trench += g[L.G_TRENCH + column]
-    out[O_TRENCH] = trench
-    out[O_MINE_EXPLOSIONS] = g[L.G_MINE_EXPLOSIONS]
-    out[O_CARDS_PLAYED] = g[L.G_CARDS_PLAYED]
+    out[L.O_TRENCH] = trench
+    out[L.O_MINE_EXPLOSIONS] = g[L.G_MINE_EXPLOSIONS]
+    out[L.O_CARDS_PLAYED] = g[L.G_CARDS_PLAYED]
     for seat in range(4):
-        out[O_VP + seat] = g[L.G_VP + seat]
-    out[O_STAGE_IV_CARD] = g[L.G_STAGE_IV_CARD]
-    out[O_DICE_CHOSEN] = g[L.G_DICE_CHOSEN]
-    out[O_CANCELLED] = g[L.G_CANCELLED]
+        out[L.O_VP + seat] = g[L.G_VP + seat]
+    out[L.O_STAGE_IV_CARD] = g[L.G_STAGE_IV_CARD]
+    out[L.O_DICE_CHOSEN] = g[L.G_DICE_CHOSEN]
+    out[L.O_CANCELLED] = g[L.G_CANCELLED]
 

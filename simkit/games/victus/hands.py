@@ -15,7 +15,7 @@ def build_piles(CARDS, p, g, rng):
     meta = CARDS[CL.C_META]
     for stage in range(3):
         count = 0
-        for card in range(1, CL.N_CARDS + 1):
+        for card in range(1, L.N_CARDS + 1):
             if meta[card, CL.M_STAGE] == stage and (p[L.P_FULL] or meta[card, CL.M_FIRST_GAME]):
                 g[L.G_PILE + stage * L.PILE_SIZE + count] = card
                 count += 1

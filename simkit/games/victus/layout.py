@@ -5,72 +5,59 @@ icons, markers, stages) maps to one integer code here; njit kernels compare thes
 Names are the rulebook's words; a code is the position of its name in the ``*_NAMES`` tuple.
 """
 
+from simkit.games.base import Column, Outcomes
+from simkit.layout import Fields, codes
+
 NO_SPACE = -1  # padding in space-index arrays; "no arrow"
 
 # -- space kinds (board.toml `kind`) --------------------------------------------------------
 KIND_NAMES = ("bastion", "wall", "inner", "outside", "camp", "trench", "expedition", "box")
-KIND_BASTION = 0
-KIND_WALL = 1
-KIND_INNER = 2
-KIND_OUTSIDE = 3
-KIND_CAMP = 4
-KIND_TRENCH = 5
-KIND_EXPEDITION = 6
-KIND_BOX = 7
+(KIND_BASTION, KIND_WALL, KIND_INNER, KIND_OUTSIDE, KIND_CAMP, KIND_TRENCH, KIND_EXPEDITION,
+ KIND_BOX) = codes(KIND_NAMES)
 BARCELONA_KINDS = (KIND_BASTION, KIND_WALL, KIND_INNER)
 
 # -- Components.space_info columns (one row per space, int16) -------------------------------
-S_KIND = 0  # KIND_*
-S_NUMBER = 1  # printed number (11..58), 0 if unnumbered
-S_BARCELONA = 2  # 1 for a Barcelona space (bastion, wall, inner)
-S_RAMBLA = 3  # 1 if it touches the Rambla
-S_YELLOW = 4  # space its yellow arrow points to, NO_SPACE if none
-S_RED = 5  # space its red arrow points to, NO_SPACE if none
-S_TRENCH = 6  # trench/camp column 0..5 (A..F), -1 if none
-S_PARALLEL = 7  # 0 = camp X0, 1..3 = Parallel, -1 if none
-S_HOSPITAL = 8  # HOSPITAL_* code, -1 if not a hospital
-S_MARKER = 9  # MARKER_* code of the marker tied to this space, -1 if none
-S_BATTERY_ICON = 10  # 1 for a camp (every camp carries a Bourbon battery icon)
-S_CAMP = 11  # 0..14 index into Components.camps, -1 if not a camp
-N_SPACE_INFO = 12
+_S = Fields("space_info")
+S_KIND = _S("kind")  # KIND_*
+S_NUMBER = _S("number")  # printed number (11..58), 0 if unnumbered
+S_BARCELONA = _S("barcelona")  # 1 for a Barcelona space (bastion, wall, inner)
+S_RAMBLA = _S("rambla")  # 1 if it touches the Rambla
+S_YELLOW = _S("yellow")  # space its yellow arrow points to, NO_SPACE if none
+S_RED = _S("red")  # space its red arrow points to, NO_SPACE if none
+S_TRENCH = _S("trench")  # trench/camp column 0..5 (A..F), -1 if none
+S_PARALLEL = _S("parallel")  # 0 = camp X0, 1..3 = Parallel, -1 if none
+S_HOSPITAL = _S("hospital")  # HOSPITAL_* code, -1 if not a hospital
+S_MARKER = _S("marker")  # MARKER_* code of the marker tied to this space, -1 if none
+S_BATTERY_ICON = _S("battery_icon")  # 1 for a camp (every camp carries a battery icon)
+S_CAMP = _S("camp")  # 0..14 index into Components.camps, -1 if not a camp
+N_SPACE_INFO = _S.size
 
 # -- arrows (board.toml `yellow`, `red`; chance.toml advance boxes) -------------------------
 COLOUR_NAMES = ("YELLOW", "RED")
-YELLOW = 0
-RED = 1
+YELLOW, RED = codes(COLOUR_NAMES)
 
 # -- trench/camp tiles ----------------------------------------------------------------------
 TRENCH_NAMES = ("A", "B", "C", "D", "E", "F")
-N_TRENCH = 6
+N_TRENCH = len(TRENCH_NAMES)
 N_POSITIONS = 4  # 0 = camp, 1..3 = 1st..3rd Parallel
 
 HOSPITAL_NAMES = ("infantry", "coronela")
-HOSPITAL_INFANTRY = 0  # Saint Cross-14
-HOSPITAL_CORONELA = 1  # Saint Mary of the Sea-34
+HOSPITAL_INFANTRY, HOSPITAL_CORONELA = codes(HOSPITAL_NAMES)  # Saint Cross-14, Saint Mary-34
 
 # -- Bourbon action dice (dice.toml faces) ---------------------------------------------------
 ACTION_NAMES = ("Reinforcements", "Bombardment", "Advance", "Trench")
-ACT_REINFORCEMENTS = 0
-ACT_BOMBARDMENT = 1
-ACT_ADVANCE = 2
-ACT_TRENCH = 3
+ACT_REINFORCEMENTS, ACT_BOMBARDMENT, ACT_ADVANCE, ACT_TRENCH = codes(ACTION_NAMES)
 MAX_INTENSITY = 3
 
 STAGE_NAMES = ("I", "II", "III", "IV")
-STAGE_I = 0
-STAGE_II = 1
-STAGE_III = 2
-STAGE_IV = 3
+STAGE_I, STAGE_II, STAGE_III, STAGE_IV = codes(STAGE_NAMES)
 
 # -- markers (markers.toml) ------------------------------------------------------------------
 MARKER_KEYS = ("generalitat", "port", "gunpowder_store", "hospital")
-MARKER_GENERALITAT = 0
-MARKER_PORT = 1
-MARKER_GUNPOWDER_STORE = 2
-MARKER_HOSPITAL = 3
-N_MARKERS = 4
-START_FIRST_GAME = 0  # row of Components.marker_start
-START_FULL = 1
+MARKER_GENERALITAT, MARKER_PORT, MARKER_GUNPOWDER_STORE, MARKER_HOSPITAL = codes(MARKER_KEYS)
+N_MARKERS = len(MARKER_KEYS)
+START_NAMES = ("first_game", "full")  # rows of Components.marker_start
+START_FIRST_GAME, START_FULL = codes(START_NAMES)
 
 SENSE_FURY_GROUPS = ("sense", "centre", "fury")
 SENSE_FURY_COLOURS = ("ochre", "red")
@@ -83,10 +70,12 @@ ICON_MINE = 4  # "mine explodes"
 ICON_ADVANCE = 8  # Components.track_advance holds the number of Advance symbols
 
 DISC_NAMES = ("reinforcements", "batteries", "mine")
-DISC_REINFORCEMENTS = 0
-DISC_BATTERIES = 1
-DISC_MINE = 2
+DISC_REINFORCEMENTS, DISC_BATTERIES, DISC_MINE = codes(DISC_NAMES)
 
+
+# -- the scripted players (players.py describes them); a policy's id is its position
+POLICY_NAMES = ("greedy", "random", "fortify")
+GREEDY, RANDOM, FORTIFY = codes(POLICY_NAMES)
 
 # -- random streams (simkit.rng): one per purpose, so a rule change that draws more or
 # less of one kind shifts no other. Bourbon dice and the players' choices restart every
@@ -95,7 +84,7 @@ DISC_MINE = 2
 STREAMS = ("set_up", "event_piles", "bourbon_dice", "chance", "policy", "stage_iv",
            "casanova")
 (ST_SET_UP, ST_EVENT_PILES, ST_BOURBON_DICE, ST_CHANCE, ST_POLICY, ST_STAGE_IV,
- ST_CASANOVA) = range(len(STREAMS))
+ ST_CASANOVA) = codes(STREAMS)
 N_STREAMS = len(STREAMS)
 
 
@@ -106,192 +95,212 @@ N_STREAMS = len(STREAMS)
 # in a space be swapped for any tiles of the same total, and all tiles in a space follow
 # the same arrows, so the total is all the rules ever read.
 
-SP_CORONELA = 0
-SP_INFANTRY = 1
-SP_CANNON = 2
-SP_CANNON_FIRED = 3  # cannons of this space that fired this turn
-SP_BOURBON = 4  # total value of the Bourbon troop tiles
-SP_RUBBLE = 5  # RUBBLE_NONE / RUBBLE / RUINED
-SP_DEFENSE = 6  # bastion defense tile: 0, +1 or +2
-SP_BARRICADES = 7
-SP_ORGAN_GUNS = 8
-SP_BATTERY_TILES = 9  # Bourbon battery tiles (camps)
-SP_RAZED = 10  # a razed Bourbon camp tile lies here
-N_SP = 11
+_SP = Fields("space")
+SP_CORONELA = _SP("coronela")
+SP_INFANTRY = _SP("infantry")
+SP_CANNON = _SP("cannon")
+SP_CANNON_FIRED = _SP("cannon_fired")  # cannons of this space that fired this turn
+SP_BOURBON = _SP("bourbon")  # total value of the Bourbon troop tiles
+SP_RUBBLE = _SP("rubble")  # RUBBLE_NONE / RUBBLE / RUINED
+SP_DEFENSE = _SP("bastion_defense")  # bastion defense tile: 0, +1 or +2
+SP_BARRICADES = _SP("barricades")
+SP_ORGAN_GUNS = _SP("organ_guns")
+SP_BATTERY_TILES = _SP("battery_tiles")  # Bourbon battery tiles (camps)
+SP_RAZED = _SP("razed")  # a razed Bourbon camp tile lies here
+N_SP = _SP.size
 
-RUBBLE_NONE = 0
-RUBBLE = 1
-RUINED = 2
+RUBBLE_NAMES = ("none", "rubble", "ruined")
+RUBBLE_NONE, RUBBLE, RUINED = codes(RUBBLE_NAMES)
 
-# g: globals
-G_MARKER = 0  # + MARKER_*: pin position (index into Components.marker_values)
-G_DISC = 4  # + DISC_*: position on the Bourbon marker
-G_TRENCH = 7  # + column A..F: trench/camp tile position 0..3
-G_STAGE = 13
-G_ROUND = 14
-G_TURN = 15  # turns played
-G_FLAG = 16  # seat holding the Flag of Saint Eulalia
-G_ACTIVE = 17  # seat taking its turn
-G_CHANCE_NEXT = 18  # next card to draw from G_CHANCE_DECK
-G_CHANCE_DECK = 19  # 14 slots: card indices in draw order
-G_RUBBLE_ON_MARKERS = 33  # rubble/ruined tiles placed on markers by cards
-G_RUBBLE_SUPPLY = 34  # rubble/ruined tiles left in the box
-G_END_REASON = 35  # END_* once the game is over
-G_MINE_EXPLOSIONS = 36
-G_CHANCE_DRAWN = 37
-G_COMBATS = 38
-G_SEAT_AP = 39  # AP left in the current Barcelonan actions step
-G_WAR_COUNCIL = 40  # WAR_COUNCIL_* of the card played this turn (priority group)
-G_CARD_PLAYED = 41  # number of the card being resolved this turn, 0 if none
-G_CARDS_PLAYED = 42
-G_BOURBON_DICE_ROLLED = 43
-G_ALL_PRIORITY = 44  # every action costs its priority cost this turn (card 39's leader)
-G_FLAG_TURN = 45  # 1 while the Flag holder takes their turn (+1 Gunpowder Store)
-G_RANDOM_CHOICE = 46  # 1: next round every player chooses their card at random
-G_DICE_ORDER_FREE = 47  # 1: the active player orders the Bourbon dice
-G_AP_GROUP = 48  # WAR_* group the AP being spent are restricted to, -1: any action
-G_SEATS = 49  # seats at the table (players; solo: 2)
-G_STAGE_IV_CARD = 50
-G_BOMBARD_BONUS = 51  # leaders: + spaces every Bombardment hits this turn ...
-G_BOMBARD_CAP = 52  # ... up to this many (0: no cap)
-G_PRIORITY_MASK = 53  # leaders: bit WAR_* set = that group costs its priority cost
-G_RANDOM_ROUND = 54  # 1: this round's cards are chosen at random (G_RANDOM_CHOICE last round)
-# 55..63: reserved for the turn structure (engine.py)
-G_CARD_BASE = 64  # 64..127: the event-card system's own state (card_layout.py)
-# Event cards: three shuffled stage piles and the players' hands
-PILE_SIZE = 50
+# -- counts the rules and the components fix ---------------------------------------------------
+N_CHANCE = 14  # chance cards
+N_CARDS = 150  # event/leader cards, 50 per stage I-III
+N_SEATS = 4  # 1-4 players; solo uses 2 seats (Villarroel, Casanova)
+PILE_SIZE = N_CARDS // 3
 HAND_SIZE = 24  # solo: Casanova's pile grows with each Change 1 card
-G_PILE = 128  # + stage * PILE_SIZE: card numbers in draw order
-G_PILE_COUNT = 278  # + stage: cards in the pile
-G_PILE_NEXT = 281  # + stage: next card to draw
-G_HAND = 284  # + seat * HAND_SIZE: card numbers, 0 = empty slot (solo: Casanova's pile)
-# Competitive game (scoring.py)
-G_SENSE_FURY = 380  # the Sense/Fury pin: space 1..9
-G_VP = 381  # + seat: victory points
-G_ROUND_CARD = 385  # + seat: the card the seat played this round (0: none yet)
-G_DICE_CHOSEN = 389  # bit s set: the players chose the dice order in stage s (partial)
-# Solo game (solo.py)
-G_RESIGNATION = 390  # Villarroel's unused resignation tiles
-G_CANCELLED = 391  # Casanova's cards cancelled with a resignation tile (count) ...
-G_CANCELLED_CARDS = 392  # ... and their numbers (up to MAX_CANCELLED)
 MAX_CANCELLED = 24
-N_G = 416
+N_TEMP = N_MARKERS + len(DISC_NAMES)  # this turn's ↑/↓: the four markers, then the discs
+
+# g: the globals, in order of the rulebook's sections
+_G = Fields("globals")
+G_MARKER = _G("marker", N_MARKERS)  # + MARKER_*: pin position (index into marker_values)
+G_DISC = _G("disc", len(DISC_NAMES))  # + DISC_*: position on the Bourbon marker
+G_TRENCH = _G("trench", N_TRENCH)  # + column A..F: trench/camp tile position 0..3
+G_CHANCE_NEXT = _G("chance_next")  # next card to draw from G_CHANCE_DECK
+G_CHANCE_DECK = _G("chance_deck", N_CHANCE)  # card indices in draw order
+G_RUBBLE_ON_MARKERS = _G("rubble_on_markers")  # rubble/ruined tiles placed on markers by cards
+G_RUBBLE_SUPPLY = _G("rubble_supply")  # rubble/ruined tiles left in the box
+# the sequence of play (engine.py)
+G_SEATS = _G("seats")  # seats at the table (players; solo: 2)
+G_STAGE = _G("stage")
+G_ROUND = _G("round")
+G_TURN = _G("turn")  # turns played
+G_FLAG = _G("flag")  # seat holding the Flag of Saint Eulalia
+G_ACTIVE = _G("active")  # seat taking its turn
+G_FLAG_TURN = _G("flag_turn")  # 1 while the Flag holder takes their turn (+1 Gunpowder Store)
+G_DICE_ORDER_FREE = _G("dice_order_free")  # 1: the active player orders the Bourbon dice
+G_DICE_CHOSEN = _G("dice_chosen")  # bit s: the players chose the dice order in stage s
+G_SEAT_AP = _G("seat_ap")  # AP left in the current Barcelonan actions step
+G_AP_GROUP = _G("ap_group")  # WAR_* group the AP being spent are restricted to, -1: any
+G_STAGE_IV_CARD = _G("stage_iv_card")
+G_END_REASON = _G("end_reason")  # END_* once the game is over
+# event and leader cards (card_effects.py)
+G_CARD_PLAYED = _G("card_played")  # number of the card being resolved this turn, 0 if none
+G_WAR_COUNCIL = _G("war_council")  # WAR_COUNCIL_* of the card played this turn
+G_ROUND_CARD = _G("round_card", N_SEATS)  # + seat: the card it played this round (0: none)
+G_LEADER = _G("leader", N_SEATS)  # + seat: card number of its active leader, 0 if none
+G_AP_GRANTED = _G("ap_granted", 4)  # + WAR_* (0..3): AP a card granted this turn
+G_TEMP = _G("temp", N_TEMP)  # + TEMP_*: this turn's ↑/↓ on a marker's or disc's value
+G_PENDING_TURN = _G("pending_turn", N_SEATS)  # + seat: event whose `start_of_turn` waits
+G_PENDING_ROUND = _G("pending_round", N_SEATS)  # + seat: event whose `next_round_start` waits
+G_RANDOM_CHOICE = _G("random_choice")  # 1: next round every player chooses at random
+G_RANDOM_ROUND = _G("random_round")  # 1: this round's cards are chosen at random
+G_ALL_PRIORITY = _G("all_priority")  # every action costs its priority cost (card 39's leader)
+G_PRIORITY_MASK = _G("priority_mask")  # leaders: bit WAR_* set = that group costs priority
+G_BOMBARD_BONUS = _G("bombard_bonus")  # leaders: + spaces every Bombardment hits this turn ...
+G_BOMBARD_CAP = _G("bombard_cap")  # ... up to this many (0: no cap)
+# the event piles and the hands (hands.py)
+G_PILE = _G("pile", 3 * PILE_SIZE)  # + stage * PILE_SIZE: card numbers in draw order
+G_PILE_COUNT = _G("pile_count", 3)  # + stage: cards in the pile
+G_PILE_NEXT = _G("pile_next", 3)  # + stage: next card to draw
+G_HAND = _G("hand", N_SEATS * HAND_SIZE)  # + seat * HAND_SIZE: cards, 0 = empty slot
+# competitive game (scoring.py)
+G_SENSE_FURY = _G("sense_fury")  # the Sense/Fury pin: space 1..9
+G_VP = _G("vp", N_SEATS)  # + seat: victory points
+# solo game (solo.py)
+G_RESIGNATION = _G("resignation")  # Villarroel's unused resignation tiles
+G_CANCELLED = _G("cancelled")  # Casanova's cards cancelled with a resignation tile ...
+G_CANCELLED_CARDS = _G("cancelled_cards", MAX_CANCELLED)  # ... and their numbers
+# statistics
+G_MINE_EXPLOSIONS = _G("mine_explosions")
+G_CHANCE_DRAWN = _G("chance_drawn")
+G_COMBATS = _G("combats")
+G_CARDS_PLAYED = _G("cards_played")
+G_BOURBON_DICE_ROLLED = _G("bourbon_dice_rolled")
+G_CARDS_RESOLVED = _G("cards_resolved")
+G_LEADERS_DEACTIVATED = _G("leaders_deactivated")  # by cards (not replaced by their owner)
+G_TROOPS_CAPTURED = _G("troops_captured")  # Barcelonan troops captured by cards
+G_OPS_RUN = _G("ops_run")  # card ops executed
+N_G = _G.size
 
 END_NONE = -1
 END_NAMES = ("survived", "coronela", "beach", "rubble", "victory_points")
-END_SURVIVED = 0
-END_CORONELA = 1
-END_BEACH = 2
-END_RUBBLE = 3
-END_VICTORY_POINTS = 4  # competitive: Stage IV resolved with too few VP among all players
+# victory_points: competitive, Stage IV resolved with too few VP among all players
+END_SURVIVED, END_CORONELA, END_BEACH, END_RUBBLE, END_VICTORY_POINTS = codes(END_NAMES)
+
+# -- outcome columns: declared once; the kernel writes the others' row offsets O_* ---------
+WINNERS = ("players", "game")
+WIN_PLAYERS, WIN_GAME = codes(WINNERS)
+FAME_WINNERS = ("none", "seat1", "seat2", "seat3", "seat4", "shared")
+OUTCOMES = Outcomes({
+    "winner": Column("category", "players (Barcelona held to the end of Stage IV) or game",
+                     WINNERS),
+    "end_reason": Column("category", "survived, or the defeat: coronela (too few Coronela "
+                         "in Barcelona), beach (a Bourbon tile on the Beach), rubble (too "
+                         "many rubble/ruined tiles), victory_points (competitive: too few VP "
+                         "among all players after Stage IV)", END_NAMES),
+    "turns": Column("int16", "turns played (Stage IV's included)"),
+    "stage_reached": Column("int8", "the stage the game ended in (1-4)"),
+    "coronela_in_barcelona": Column("int8", "Coronela in Barcelona spaces at the end"),
+    "rubble_tiles": Column("int8", "rubble/ruined tiles on the board at the end"),
+    "bourbon_strength_on_board": Column("int16", "total value of the Bourbon troop tiles"),
+    "trench_progress": Column("int8", "sum of the six trench tiles' positions (0-18)"),
+    "mine_explosions": Column("int8", "mine explosions that hit something"),
+    "cards_played": Column("int8", "event/leader cards played"),
+    **{f"vp_seat{s + 1}": Column("int16", f"competitive: seat {s + 1}'s VP (solo: seat 1 "
+                                 "Villarroel, seat 2 Casanova; 0 beyond the table)")
+       for s in range(N_SEATS)},
+    "fame_winner": Column("category", "competitive: the seat with the most VP (the fame), "
+                          "shared on a tie, none outside the competitive game",
+                          FAME_WINNERS, derived=True),
+    "fame": Column("int16", "competitive: the fame of a players' victory (0 on a defeat)",
+                   derived=True),
+    "dice_order_chosen_stages": Column("int8", "partial dice order: stages (I-IV) in which "
+                                       "the players chose the order", derived=True),
+    "cards_cancelled": Column("int8", "solo: Casanova cards cancelled with resignation "
+                              "tiles"),
+}, raw={"stage_iv_card": 1, "dice_chosen": 1})
+O_WINNER = OUTCOMES.offset("winner")
+O_END_REASON = OUTCOMES.offset("end_reason")
+O_TURNS = OUTCOMES.offset("turns")
+O_STAGE = OUTCOMES.offset("stage_reached")
+O_CORONELA = OUTCOMES.offset("coronela_in_barcelona")
+O_RUBBLE = OUTCOMES.offset("rubble_tiles")
+O_BOURBON_STRENGTH = OUTCOMES.offset("bourbon_strength_on_board")
+O_TRENCH = OUTCOMES.offset("trench_progress")
+O_MINE_EXPLOSIONS = OUTCOMES.offset("mine_explosions")
+O_CARDS_PLAYED = OUTCOMES.offset("cards_played")
+O_VP = OUTCOMES.offset("vp_seat1")  # + seat (the seats' columns are consecutive)
+O_CANCELLED = OUTCOMES.offset("cards_cancelled")
+O_STAGE_IV_CARD = OUTCOMES.offset("stage_iv_card")
+O_DICE_CHOSEN = OUTCOMES.offset("dice_chosen")
+N_OUT = OUTCOMES.size
+assert [OUTCOMES.offset(f"vp_seat{s + 1}") for s in range(N_SEATS)] == \
+    list(range(O_VP, O_VP + N_SEATS))
 
 # The Twenty-Fourth War Council: the priority group of a card (full game)
 WAR_COUNCIL_NAMES = ("movement", "markers", "artillery", "defense", "all")
-WAR_MOVEMENT = 0
-WAR_MARKERS = 1
-WAR_ARTILLERY = 2
-WAR_DEFENSE = 3
-WAR_ALL = 4
+WAR_MOVEMENT, WAR_MARKERS, WAR_ARTILLERY, WAR_DEFENSE, WAR_ALL = codes(WAR_COUNCIL_NAMES)
 
 # p: the rules as integers (rules.py builds it)
-P_FULL = 0  # 0 first game, 1 full game
-P_PLAYERS = 1
-P_CORONELA_THRESHOLD = 2  # defeat when Coronela in Barcelona < this
-P_RUBBLE_THRESHOLD = 3  # defeat when rubble/ruined tiles on the board >= this
-P_POLICY = 4
-P_CORONELA_LOSS_WEIGHT = 5  # policy: how dear a Coronela is against an infantry (x10)
-P_ALWAYS_PRIORITY = 6  # "Always Priority Cost": every action at its priority cost
-P_GREED = 7  # competitive policies: points against the city's safety (x10)
-P_COMPETITIVE = 8  # Sense/Fury scoring, VP, the Flag to the lowest card, fame
-P_SOLO = 9  # Villarroel (seat 0) and Casanova (seat 1)
-P_HALF_A_BOMB = 10  # "Given Half a Bomb"
-P_DICE_ORDER = 11  # DICE_*: who orders the Bourbon action dice
-P_MODERATING = 12  # "Moderating Sense and Fury": a card scores on a colour change
-P_VICTORY_LEVEL = 13  # competitive: VP needed among all players
-P_RESIGN_PER_ROUND = 14  # solo: a resignation tile each round (the Note) not each stage
-P_CARDS = 15  # cards dealt per seat and stage
-P_ROUNDS = 16  # rounds per stage
-P_DICE_CHOICE_FROM = 17  # policy, partial dice order: choose the order from this stage (1-4)
-P_RESIGN_BELOW = 18  # policy, solo: cancel a Casanova card scoring below this
-N_P = 19
+_P = Fields("rules vector")
+P_FULL = _P("full")  # 0 first game, 1 full game
+P_PLAYERS = _P("players")
+P_CORONELA_THRESHOLD = _P("coronela_threshold")  # defeat when Coronela in Barcelona < this
+P_RUBBLE_THRESHOLD = _P("rubble_threshold")  # defeat when rubble/ruined tiles >= this
+P_ALWAYS_PRIORITY = _P("always_priority_cost")  # every action at its priority cost
+P_COMPETITIVE = _P("competitive")  # Sense/Fury scoring, VP, the Flag to the lowest card, fame
+P_SOLO = _P("solo")  # Villarroel (seat 0) and Casanova (seat 1)
+P_HALF_A_BOMB = _P("given_half_a_bomb")
+P_DICE_ORDER = _P("dice_order")  # DICE_*: who orders the Bourbon action dice
+P_MODERATING = _P("moderating_sense_fury")  # a card scores on a colour change
+P_VICTORY_LEVEL = _P("victory_level")  # competitive: VP needed among all players
+P_RESIGN_PER_ROUND = _P("resign_per_round")  # solo: a resignation tile each round (the Note)
+P_CARDS = _P("cards")  # cards dealt per seat and stage
+P_ROUNDS = _P("rounds")  # rounds per stage
+# the policy and its weights
+P_POLICY = _P("policy")
+P_CORONELA_LOSS_WEIGHT = _P("coronela_loss_weight")  # how dear a Coronela is (x10)
+P_GREED = _P("greed")  # competitive: points against the city's safety (x10)
+P_DICE_CHOICE_FROM = _P("dice_choice_from")  # partial dice order: choose from this stage
+P_RESIGN_BELOW = _P("resign_below")  # solo: cancel a Casanova card scoring below this
+N_P = _P.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")
-DICE_FREE = 0
-DICE_SEQUENTIAL = 1
-DICE_PARTIAL = 2
+DICE_FREE, DICE_SEQUENTIAL, DICE_PARTIAL = codes(DICE_ORDER_NAMES)
 
-# Static components the kernels read, packed once into a tuple (``engine.board_tuple``)
-K_INFO = 0
-K_ARROWS = 1
-K_TRENCH = 2
-K_CAMPS = 3
-K_TRACK = 4  # int16[3, t]: value, icons, advance symbols
-K_CHANCE_ADVANCE = 5
-K_CHANCE_BOMBARD = 6
-K_STAGE_ROW = 7
-K_MARKER_VALUES = 8
-K_SPECIAL = 9  # int16[N_SPECIAL]: the special spaces below
-K_MOVE_ADJ = 10
-K_ADJ = 11  # uint8[n, n]: shared side
-K_FIRE_DISTANCE = 12  # int16[n, n]: [bastion, source] Bourbon path length, -1 if none
-K_ACTION_COSTS = 13  # int8[N_ACTIONS, 4]: group, first, general, priority
+# Static components the kernels read, packed once into a tuple (``state.board_tuple``):
+# K_TRACK int16[3, t] (value, icons, advance symbols); K_SPECIAL int16[N_SPECIAL] (the
+# special spaces below); K_ADJ uint8[n, n] (shared side); K_FIRE_DISTANCE int16[n, n]
+# ([bastion, source] Bourbon path length, -1 if none); K_ACTION_COSTS int8[N_ACTIONS, 4]
+K_NAMES = ("info", "arrows", "trench", "camps", "track", "chance_advance", "chance_bombard",
+           "stage_row", "marker_values", "special", "move_adj", "adj", "fire_distance",
+           "action_costs")
+(K_INFO, K_ARROWS, K_TRENCH, K_CAMPS, K_TRACK, K_CHANCE_ADVANCE, K_CHANCE_BOMBARD,
+ K_STAGE_ROW, K_MARKER_VALUES, K_SPECIAL, K_MOVE_ADJ, K_ADJ, K_FIRE_DISTANCE,
+ K_ACTION_COSTS) = codes(K_NAMES)
 
 # Barcelonan actions (data/actions.toml, in this order)
 BARCELONAN_ACTION_NAMES = (
     "move_troops", "healing", "worm", "improve_marker_troop_present",
     "improve_marker_no_troop", "change_card", "move_cannon", "fire_cannon", "repair_cannon",
     "remove_rubble", "bastion_defense", "barricade")
-A_MOVE_TROOPS = 0
-A_HEALING = 1
-A_WORM = 2
-A_IMPROVE_PRESENT = 3
-A_IMPROVE_ABSENT = 4
-A_CHANGE_CARD = 5
-A_MOVE_CANNON = 6
-A_FIRE_CANNON = 7
-A_REPAIR_CANNON = 8
-A_REMOVE_RUBBLE = 9
-A_BASTION_DEFENSE = 10
-A_BARRICADE = 11
-N_ACTIONS = 12
-COST_GROUP = 0
-COST_FIRST = 1
-COST_GENERAL = 2
-COST_PRIORITY = 3
+(A_MOVE_TROOPS, A_HEALING, A_WORM, A_IMPROVE_PRESENT, A_IMPROVE_ABSENT, A_CHANGE_CARD,
+ A_MOVE_CANNON, A_FIRE_CANNON, A_REPAIR_CANNON, A_REMOVE_RUBBLE, A_BASTION_DEFENSE,
+ A_BARRICADE) = codes(BARCELONAN_ACTION_NAMES)
+N_ACTIONS = len(BARCELONAN_ACTION_NAMES)
+COST_NAMES = ("group", "first", "general", "priority")  # K_ACTION_COSTS columns
+COST_GROUP, COST_FIRST, COST_GENERAL, COST_PRIORITY = codes(COST_NAMES)
 
-SPECIAL_RESERVE = 0
-SPECIAL_WOUNDED = 1
-SPECIAL_CAPTURED = 2
-SPECIAL_BEACH = 3
-SPECIAL_PORT = 4
-SPECIAL_EXPEDITION = 5
-SPECIAL_SAINT_CROSS = 6
-SPECIAL_SAINT_MARY = 7
-SPECIAL_MONTJUIC = 8
-SPECIAL_BATTERIES_MIN = 9
-N_SPECIAL = 10
+SPECIAL_NAMES = ("reserve", "wounded", "captured", "beach", "port", "expedition",
+                 "saint_cross", "saint_mary", "montjuic", "batteries_min")
+(SPECIAL_RESERVE, SPECIAL_WOUNDED, SPECIAL_CAPTURED, SPECIAL_BEACH, SPECIAL_PORT,
+ SPECIAL_EXPEDITION, SPECIAL_SAINT_CROSS, SPECIAL_SAINT_MARY, SPECIAL_MONTJUIC,
+ SPECIAL_BATTERIES_MIN) = codes(SPECIAL_NAMES)
+N_SPECIAL = len(SPECIAL_NAMES)
 
-# Trace events
-EV_DISC = 1  # a = disc, b = from, c = to
-EV_BOMBARD_SPACE = 2  # a = space, b = hits
-EV_HIT = 3  # a = space, b = what (HIT_*)
-EV_ADVANCE = 4  # a = from, b = to, c = value
-EV_TRENCH = 5  # a = column, b = from, c = to
-EV_MINE_DISC = 6  # a = new value
-EV_COMBAT = 7  # a = space, b = Bourbon value, c = Barcelonan value
-EV_HEAL = 8  # a = space, b = troop kind, c = count
-EV_DEFEAT = 9  # a = END_*
-EV_CAMP_PLACED = 10  # a = space, b = value
-EV_HALF_A_BOMB = 11  # a = marker, b = its new pin position
 
 HIT_NAMES = ("bastion defense", "Coronela", "infantry", "cannon", "barricade", "organ-gun",
              "rubble placed", "flipped to ruined", "ignored (ruined)")
-HIT_DEFENSE = 0
-HIT_CORONELA = 1
-HIT_INFANTRY = 2
-HIT_CANNON = 3
-HIT_BARRICADE = 4
-HIT_ORGAN_GUN = 5
-HIT_RUBBLE = 6
-HIT_RUINED = 7
-HIT_IGNORED = 8
+(HIT_DEFENSE, HIT_CORONELA, HIT_INFANTRY, HIT_CANNON, HIT_BARRICADE, HIT_ORGAN_GUN,
+ HIT_RUBBLE, HIT_RUINED, HIT_IGNORED) = codes(HIT_NAMES)

@@ -30,12 +30,15 @@ def troop_value(sp, space):
 
 @borrowing
 def eliminate(K, sp, space, field, n):
-    """Remove ``n`` troops or cannons (``field``) to WOUNDED or RESERVE."""
+    """Remove ``n`` troops or cannons (``field``) to WOUNDED or RESERVE. The defenders
+    give up cannons that fired this turn first: the others may still fire."""
     if n <= 0:
         return
     box = L.SPECIAL_WOUNDED if is_barcelona(K, space) else L.SPECIAL_RESERVE
     sp[space, field] -= n
     sp[K[L.K_SPECIAL][box], field] += n
+    if field == L.SP_CANNON:
+        sp[space, L.SP_CANNON_FIRED] -= min(n, sp[space, L.SP_CANNON_FIRED])
 
 
 @borrowing
@@ -87,13 +90,13 @@ def rubble_on_board(sp, g):
 @borrowing
 def marker_value(K, g, marker):
     """A marker's value as the rules read it: the pin's value and this turn's ↑/↓."""
-    return K[L.K_MARKER_VALUES][marker, g[L.G_MARKER + marker]] + g[CL.G_TEMP + marker]
+    return K[L.K_MARKER_VALUES][marker, g[L.G_MARKER + marker]] + g[L.G_TEMP + marker]
 
 
 @borrowing
 def disc_value(K, g, disc):
     """The value under a disc on the Bourbon marker, with this turn's ↑/↓."""
-    return K[L.K_TRACK][0, g[L.G_DISC + disc]] + g[CL.G_TEMP + CL.TEMP_DISC + disc]
+    return K[L.K_TRACK][0, g[L.G_DISC + disc]] + g[L.G_TEMP + CL.TEMP_DISC + disc]
 
 
 @allocating
@@ -133,3 +136,73 @@ def sorted_order(keys):
             j -= 1
         order[j] = item
     return order
+
+
+# -- card pieces: which field a card's piece is, where a tile may go ----------------------
+
+
+@borrowing
+def defense_tiles_on_board(sp):
+    total = 0
+    for space in range(sp.shape[0]):
+        if sp[space, L.SP_DEFENSE] > 0:
+            total += 1
+    return total
+
+
+@borrowing
+def piece_field(piece):
+    if piece == CL.PIECE_INFANTRY:
+        return L.SP_INFANTRY
+    if piece == CL.PIECE_CORONELA:
+        return L.SP_CORONELA
+    return L.SP_CANNON
+
+
+@borrowing
+def in_set(row, space):
+    for k in range(1, row[0] + 1):
+        if row[k] == space:
+            return True
+    return False
+
+
+@borrowing
+def on_board(sp, field):
+    return sp[:, field].sum()
+
+
+@borrowing
+def can_place(K, CARDS, sp, g, space, piece):
+    """Legal and in supply: one bastion defense tile per bastion (+1, then flipped to
+    +2), organ-guns, barricades and battery tiles up to the component counts."""
+    limits = CARDS[CL.C_LIMITS]
+    if piece == CL.PIECE_DEFENSE:
+        if sp[space, L.SP_DEFENSE] >= 2:
+            return False
+        return (sp[space, L.SP_DEFENSE] > 0
+                or defense_tiles_on_board(sp) < limits[CL.LIMIT_DEFENSE])
+    if piece == CL.PIECE_ORGAN_GUN:
+        return on_board(sp, L.SP_ORGAN_GUNS) < limits[CL.LIMIT_ORGAN_GUN]
+    if piece == CL.PIECE_BARRICADE:
+        return on_board(sp, L.SP_BARRICADES) < limits[CL.LIMIT_BARRICADE]
+    if piece == CL.PIECE_BATTERY:
+        return on_board(sp, L.SP_BATTERY_TILES) < limits[CL.LIMIT_BATTERY]
+    if piece == CL.PIECE_RUINED:
+        return sp[space, L.SP_RUBBLE] != L.RUINED
+    return True  # rubble: an unabsorbed hit, whatever lies there
+
+
+@borrowing
+def tile_field(piece):
+    if piece == CL.PIECE_ORGAN_GUN:
+        return L.SP_ORGAN_GUNS
+    if piece == CL.PIECE_BARRICADE:
+        return L.SP_BARRICADES
+    if piece == CL.PIECE_DEFENSE:
+        return L.SP_DEFENSE
+    if piece == CL.PIECE_BATTERY:
+        return L.SP_BATTERY_TILES
+    if piece == CL.PIECE_BOURBON:
+        return L.SP_BOURBON
+    return L.SP_RUBBLE

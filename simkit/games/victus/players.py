@@ -50,6 +50,7 @@ from .pieces import (
     loaded_cannons,
     marker_value,
     rubble_on_board,
+    sorted_order,
     troops_in,
 )
 from .scoring import card_vp
@@ -62,9 +63,8 @@ POLICIES = {
     "fortify": "greedy, but fortifies (bastion defenses, barricades) before improving "
                "markers",
 }
-GREEDY = 0
-RANDOM = 1
-FORTIFY = 2
+assert tuple(POLICIES) == L.POLICY_NAMES
+GREEDY, RANDOM, FORTIFY = L.GREEDY, L.RANDOM, L.FORTIFY
 MAX_ACTIONS = 40  # a turn never has more AP than this
 BAD_CARD = -3  # greedy changes a card when its worst card scores this or less
 
@@ -547,3 +547,26 @@ def random_slot(g, rng, seat):
             if uniform_int(rng, L.ST_POLICY, seen) == 0:
                 chosen = slot
     return chosen
+
+
+DICE_RANK = np.array([3, 0, 1, 2])  # greedy order: Bombardment, Advance, Trench, Reinforcements
+
+
+
+@allocating
+def dice_order(p, g, rng, faces, n):
+    """Table order in the first game (and under "fully sequential"); otherwise the
+    active player's order: random for ``random``, else Bombardment before the batteries
+    grow (Example 21), then Advance, Trench, and Reinforcements last."""
+    if not g[L.G_DICE_ORDER_FREE]:
+        return np.arange(n)
+    if p[L.P_POLICY] == L.RANDOM:
+        order = np.arange(n)
+        for i in range(n - 1, 0, -1):
+            j = uniform_int(rng, L.ST_POLICY, i + 1)
+            order[i], order[j] = order[j], order[i]
+        return order
+    keys = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        keys[k] = DICE_RANK[faces[k, 0]] * 16 + k
+    return sorted_order(keys)

@@ -10,8 +10,6 @@ from simkit.rng import uniform_int
 from . import layout as L
 from .unmanaged import borrowing
 
-RANDOM_POLICY = 1  # players.RANDOM
-
 # Given Half a Bomb: the pin the greedy players give up first (the Generalitat, the AP, last)
 HALF_A_BOMB_ORDER = (L.MARKER_PORT, L.MARKER_HOSPITAL, L.MARKER_GUNPOWDER_STORE,
                      L.MARKER_GENERALITAT)
@@ -76,7 +74,7 @@ def half_a_bomb_marker(p, g, rng):
             movable += 1
     if movable == 0:
         return -1
-    pick = uniform_int(rng, L.ST_POLICY, movable) if p[L.P_POLICY] == RANDOM_POLICY else 0
+    pick = uniform_int(rng, L.ST_POLICY, movable) if p[L.P_POLICY] == L.RANDOM else 0
     for marker in HALF_A_BOMB_ORDER:
         if g[L.G_MARKER + marker] > 0:
             if pick == 0:

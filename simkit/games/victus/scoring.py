@@ -3,7 +3,8 @@ Difficulty"; digest B12, B13, 1.C 7-8): the Sense/Fury marker, VP, the next star
 player, the VP defeat and the fame of the winner.
 
 The Sense/Fury marker is printed on the board, not reconstructed: 9 spaces, 1-3 the
-ochre Sense group, 4-6 the red centre (R = 5, the set-up space), 7-9 the ochre Fury group.
+ochre Sense group, 4-6 the red centre (R = 5, the set-up space), 7-9 the ochre Fury group;
+the engine reads it from ``data/markers.toml [sense_fury]`` (``Cards.sense_fury``).
 
 Readings of what the rulebook leaves open:
 - the next starting player's tie: "the player seated closest (counter-clockwise) to whoever
@@ -19,10 +20,8 @@ from simkit.eventlog import log_event
 
 from . import card_layout as CL
 from . import layout as L
+from .events import EV_CARD_SCORED
 from .unmanaged import borrowing
-
-SENSE_FURY_SPACES = 9
-SENSE_FURY_START = 5  # R
 
 # fame bonuses and penalties of the difficulty adjustments (digest B13)
 FAME_HALF_A_BOMB = 8
@@ -30,35 +29,28 @@ FAME_SEQUENTIAL_DICE = 15
 FAME_ALWAYS_PRIORITY = -15
 FAME_MODERATING = 10
 
-EV_CARD_SCORED = 37  # a = seat, b = the pin's end space, c = VP scored (0: not scored)
 
 
 @borrowing
-def move_pin(start, points):
+def move_pin(CARDS, start, points):
     """The space the pin ends on: Sense (negative) left, Fury right, clamped at the ends."""
-    return min(SENSE_FURY_SPACES, max(1, start + points))
+    return min(CARDS[CL.C_SENSE_FURY].shape[1], max(1, start + points))
 
 
 @borrowing
-def group_of(space):
-    """0 Sense (ochre), 1 centre (red), 2 Fury (ochre)."""
-    return (space - 1) // 3
-
-
-@borrowing
-def card_scores(p, start, end):
-    """Standard: the pin changed group of 3. Moderating: the pin changed colour."""
-    if p[L.P_MODERATING]:
-        return (group_of(start) == 1) != (group_of(end) == 1)
-    return group_of(start) != group_of(end)
+def card_scores(CARDS, p, start, end):
+    """Standard: the pin changed group (Sense, centre, Fury). Moderating: the pin changed
+    colour (ochre, red)."""
+    track = CARDS[CL.C_SENSE_FURY][CL.SF_COLOUR if p[L.P_MODERATING] else CL.SF_GROUP]
+    return track[start - 1] != track[end - 1]
 
 
 @borrowing
 def card_vp(CARDS, p, pin, card):
     """The VP ``card`` would score with the pin on ``pin``, and where the pin ends."""
     points = CARDS[CL.C_META][card, CL.M_SENSE_FURY]
-    end = move_pin(pin, points)
-    return (abs(points) if card_scores(p, pin, end) else 0), end
+    end = move_pin(CARDS, pin, points)
+    return (abs(points) if card_scores(CARDS, p, pin, end) else 0), end
 
 
 @borrowing

@@ -20,6 +20,7 @@ from simkit.eventlog import log_event
 from simkit.rng import restart, uniform_int
 
 from . import layout as L
+from .events import EV_CASANOVA_CARD, EV_RESIGNATION
 from .hands import hand_count, take_from_hand
 from .players import unwanted
 from .unmanaged import borrowing
@@ -27,8 +28,6 @@ from .unmanaged import borrowing
 VILLARROEL = 0
 CASANOVA = 1
 
-EV_RESIGNATION = 40  # a = card cancelled, b = tiles left
-EV_CASANOVA_CARD = 41  # a = card drawn from Casanova's pile
 
 
 @borrowing

@@ -16,7 +16,6 @@ from simkit.errors import ComponentError
 
 from . import layout as L
 from .components import DATA, Components
-from .scoring import SENSE_FURY_START
 
 N_CHANCE = 14
 
@@ -124,7 +123,7 @@ def starting_position(c: Components, rules) -> tuple[np.ndarray, np.ndarray]:
     R, and the starting marker values and Reserve the rules override."""
     sp, g = set_up(c, rules.full)
     g[L.G_SEATS] = rules.seats
-    g[L.G_SENSE_FURY] = SENSE_FURY_START
+    g[L.G_SENSE_FURY] = c.sense_fury_start + 1  # the space labelled R (1-based)
     for marker, value in ((L.MARKER_GENERALITAT, rules.start_generalitat),
                           (L.MARKER_GUNPOWDER_STORE, rules.start_gunpowder_store)):
         if value:

@@ -1,0 +1,162 @@
+"""The Game contract, checked on every game (registered or in progress) with no per-game
+code: a new game passes it or is not done.
+
+Checks: every outcome column present with its dtype and its categories in range; a
+game does not depend on chunking or order; every preset and every policy of every side
+plays; ``trace`` ends with the row ``simulate`` produced; plain Python
+(``NUMBA_DISABLE_JIT=1``) plays the same games; bad rules raise ``RulesError``.
+"""
+
+import json
+
+import numpy as np
+import pytest
+from plain_python import run_without_jit
+
+from simkit import games
+from simkit.errors import RulesError, UsageError
+
+SEED = 2026
+N_GAMES = 8
+GAMES = games.names() + games.in_progress()
+
+
+def game_of(name):
+    return games.get(name) if name in games.names() else games.get_in_progress(name)
+
+
+def columns_of(name, rules=None, policy=None, indices=range(N_GAMES), seed=SEED):
+    return game_of(name).simulate(rules, policy, np.asarray(indices, dtype=np.int64), seed)
+
+
+def assert_valid_columns(game, cols, n):
+    assert list(cols) == list(game.outcome_columns), "columns differ from the declaration"
+    for name, col in game.outcome_columns.items():
+        values = cols[name]
+        assert values.shape == (n,), name
+        assert values.dtype == np.dtype(col.numpy_dtype), f"{name}: {values.dtype}"
+        if col.dtype == "category":
+            assert col.categories, f"{name}: a category column needs its categories"
+            assert ((values >= 0) & (values < len(col.categories))).all(), name
+
+
+def cases(kind):
+    """(game, item) pairs for the parametrised tests: presets or (side, policy)."""
+    out = []
+    for name in GAMES:
+        game = game_of(name)
+        if kind == "presets":
+            out += [(name, preset) for preset in game.presets]
+        else:
+            out += [(name, (side, policy)) for side in game.sides
+                    for policy in game.policies[side]]
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_declares_the_contract(name):
+    game = game_of(name)
+    assert game.name == name
+    assert game.title and game.sides
+    for required in ("winner", "end_reason", "turns"):
+        assert required in game.outcome_columns, required
+    assert game.outcome_columns["winner"].dtype == "category"
+    assert game.outcome_columns["end_reason"].dtype == "category"
+    assert set(game.policies) == set(game.sides)
+    for side in game.sides:
+        assert game.policies[side], f"side {side} has no policy"
+    for knob in game.Rules.knobs():
+        assert knob.doc, f"knob {knob.name} has no doc string"
+        assert knob.type is bool or knob.range or knob.choices, \
+            f"knob {knob.name} declares no range or choices"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_outcome_columns_present_typed_and_in_range(name):
+    game = game_of(name)
+    assert_valid_columns(game, columns_of(name), N_GAMES)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chunking_and_order_do_not_change_a_game(name):
+    whole = columns_of(name)
+    order = np.random.default_rng(0).permutation(N_GAMES)
+    shuffled = columns_of(name, indices=order)
+    halves = [columns_of(name, indices=range(0, 3)), columns_of(name, indices=range(3, N_GAMES))]
+    for col in whole:
+        assert np.array_equal(shuffled[col], whole[col][order]), col
+        assert np.array_equal(np.concatenate([h[col] for h in halves]), whole[col]), col
+
+
+@pytest.mark.parametrize(("name", "preset"), cases("presets"))
+def test_every_preset_plays(name, preset):
+    game = game_of(name)
+    assert game.presets[preset].description
+    assert_valid_columns(game, columns_of(name, rules=preset, indices=range(3)), 3)
+
+
+@pytest.mark.parametrize(("name", "side_policy"), cases("policies"))
+def test_every_policy_of_every_side_plays(name, side_policy):
+    side, policy = side_policy
+    game = game_of(name)
+    assert game.policies[side][policy], "a policy needs a description"
+    assert_valid_columns(game, columns_of(name, policy={side: policy}, indices=range(3)), 3)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_trace_replays_the_row(name):
+    game = game_of(name)
+    cols = columns_of(name, indices=range(3))
+    for i in range(3):
+        lines = game.trace(None, None, i, SEED)
+        assert game.trace(None, None, i, SEED) == lines, "a trace is deterministic"
+        winner = game.outcome_columns["winner"].categories[cols["winner"][i]]
+        reason = game.outcome_columns["end_reason"].categories[cols["end_reason"][i]]
+        assert lines[-1] == game.result_line(winner, reason, cols["turns"][i])
+        assert len(lines) > 2, "the trace narrates the game"
+
+
+_PLAIN = """
+import json, numpy as np
+from simkit import games
+name = {name!r}
+game = games.get(name) if name in games.names() else games.get_in_progress(name)
+cols = game.simulate(None, None, np.arange({n}), {seed})
+print(json.dumps({{k: v.tolist() for k, v in cols.items()}}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAMES)
+def test_plain_python_plays_the_same_games(name):
+    n = 2
+    plain = run_without_jit(_PLAIN.format(name=name, n=n, seed=SEED), timeout=600)
+    compiled = columns_of(name, indices=range(n))
+    assert plain == json.loads(json.dumps({k: v.tolist() for k, v in compiled.items()}))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_rules_raise_rules_error(name):
+    game = game_of(name)
+    with pytest.raises(RulesError, match="unknown rule 'no_such_knob'"):
+        game.simulate({"no_such_knob": 1}, None, np.arange(1), SEED)
+    with pytest.raises(RulesError, match="unknown preset"):
+        game.simulate("no_such_preset", None, np.arange(1), SEED)
+    for knob in game.Rules.knobs():
+        if knob.choices is not None:
+            bad = "no-such-choice"
+        elif knob.type is bool:
+            bad = "yes"
+        elif knob.range is not None:
+            bad = knob.range[1] + 1
+        else:
+            continue
+        with pytest.raises(RulesError, match=knob.name):
+            game.simulate({knob.name: bad}, None, np.arange(1), SEED)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_policy_raises_usage_error(name):
+    game = game_of(name)
+    with pytest.raises(UsageError, match="unknown policy"):
+        game.simulate(None, "no_such_policy", np.arange(1), SEED)
