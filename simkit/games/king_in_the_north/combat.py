@@ -981,41 +981,46 @@ def take_siege_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
 
 @njit(cache=True, nogil=True)
 def siege_possible(p, loc, blk, card, s, where, attacker):
-    """Can the besieger reach the Impact for 1 kill (8.9.3)? A Capital needs Field
-    Artillery and a bugle card."""
+    """Can the besieger reach the Impact for 1 kill (8.9.3)? Its leaders (2 free) and
+    each card of its hand matched to the best block that card deploys; a Capital needs
+    Field Artillery on a bugle card."""
     army = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     n = army_at(blk, s, where, attacker, army)
     cards = np.empty(L.MAX_DECK, dtype=np.int64)
     n_cards = hand(s, card, attacker, cards)
-    bugles = 0
-    faction_cards = 0
-    for j in range(n_cards):
-        if card[cards[j], L.CD_SPECIAL] == L.CS_NONE:
-            faction_cards += 1
-            bugles += card[cards[j], L.CD_BUGLE]
-    has_field = False
+    used = np.zeros(L.MAX_BLOCKS, dtype=np.int64)
     total = 0
     leaders = 0
-    others = np.zeros(L.MAX_BLOCKS, dtype=np.int64)
-    n_others = 0
+    has_field = False
     for i in range(n):
         b = army[i]
-        t = blk[b, L.BK_TYPE]
-        if t == L.LEADER and leaders < 2:
+        if blk[b, L.BK_TYPE] == L.LEADER and leaders < 2:
             total += blk[b, L.BK_DIAMONDS]
             leaders += 1
-        elif t == L.FIELD_ART or blk[b, L.BK_SPECIAL] == L.SP_EL_ABUELO:
+            used[i] = 1
+        elif blk[b, L.BK_SPECIAL] == L.SP_EL_ABUELO:
+            total += 3
+            used[i] = 1
             has_field = True
-            others[n_others] = 3
-            n_others += 1
-        elif fighting_block(blk, b):
-            others[n_others] = blk[b, L.BK_DIAMONDS] + 1
-            n_others += 1
-    if loc[where, L.LC_KIND] == L.CAPITAL and (not has_field or bugles == 0):
+    capital = loc[where, L.LC_KIND] == L.CAPITAL
+    for j in range(n_cards):
+        c = cards[j]
+        best, best_v = -1, 0
+        for i in range(n):
+            b = army[i]
+            if used[i] or not fighting_block(blk, b) or not card_deploys(blk, card, c, b, True):
+                continue
+            t = blk[b, L.BK_TYPE]
+            v = 3 if t == L.FIELD_ART or t == L.MOUNTAIN_ART else blk[b, L.BK_DIAMONDS]
+            if v > best_v:
+                best, best_v = i, v
+        if best >= 0:
+            used[best] = 1
+            total += best_v
+            if blk[army[best], L.BK_TYPE] == L.FIELD_ART:
+                has_field = True
+    if capital and not has_field:
         return False
-    others[:n_others] = np.sort(others[:n_others])[::-1]
-    for i in range(min(n_others, faction_cards)):
-        total += others[i]
-    rate = p[L.P_SIEGE_CAPITAL] if loc[where, L.LC_KIND] == L.CAPITAL else (
-        p[L.P_SIEGE_CITY_ART] if has_field and bugles > 0 else p[L.P_SIEGE_CITY_NO_ART])
+    rate = p[L.P_SIEGE_CAPITAL] if capital else (
+        p[L.P_SIEGE_CITY_ART] if has_field else p[L.P_SIEGE_CITY_NO_ART])
     return total >= rate
