@@ -168,7 +168,7 @@ def test_knobs_refuse_bad_values():
         Rules(cavalry_charge="double")
     with pytest.raises(RulesError, match="trail_stack_limit"):
         Rules(stack_limit=4, trail_stack_limit=5)
-    assert set(GAME.presets) >= {"standard", "morale", "captured_artillery",
+    assert set(GAME.presets) >= {"rulebook_standard", "morale", "captured_artillery",
                                  "main_leaders_free", "breach_both", "all_optional"}
 
 
