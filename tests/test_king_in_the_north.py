@@ -414,6 +414,25 @@ def test_headquarters_adds_two_and_out_of_supply_adds_two_to_first_carlist_block
     assert combat.record_deploy(p, COMP.loc, COMP.blk, bt, 0, nav[1], False, False) == 2 + 1
 
 
+def test_a_barrel_supplies_liberals_on_trails():
+    p, s, rng = fresh_state()
+    arl = loc("arlaban")
+    put(s, blocks("Regular Army battalion")[:1], arl)
+    s[L.S_BARRELS + arl] = 1
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, arl, 0, 0)
+    assert bt[L.BT_SUPPLY] == 0
+
+
+def test_no_naval_move_to_bilbao_while_carlists_hold_portugalete():
+    p, s, rng = fresh_state()
+    bilbao, portu = loc("bilbao"), loc("portugalete")
+    assert not movement.estuary_closed(COMP.loc, COMP.blk, s, bilbao)
+    s[L.S_OWNER + portu] = 0
+    assert movement.estuary_closed(COMP.loc, COMP.blk, s, bilbao)
+    assert not movement.estuary_closed(COMP.loc, COMP.blk, s, portu)
+
+
 def test_losses_table_of_the_digest():
     """3.C 1: losses for 0..28 Impact at 6, 7, 8, 9 per block."""
     table = {0: (0, 0, 0, 0), 6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (1, 1, 1, 0),
@@ -701,8 +720,9 @@ def test_columns_and_categories(results):
 def test_every_action_kind_is_used_by_greedy(results):
     unused = [f"{side}_{a}" for side in L.SIDES for a in L.ACTIONS
               if results[f"{side}_{a}"].sum() == 0]
-    # no Liberal trail moves (a Carlist option), no Carlist naval support (no squadrons)
-    assert set(unused) <= {"liberals_trail_moves", "carlists_naval_support",
+    # no Liberal trail moves (a Carlist option), no Carlist naval support (no squadrons),
+    # Barrels are a Liberal option
+    assert set(unused) <= {"liberals_trail_moves", "carlists_naval_support", "carlists_barrels",
                            "liberals_partisans_shown", "carlists_redraws", "liberals_redraws",
                            "liberals_overruns", "carlists_overruns",
                            "liberals_retreats_before_combat"}

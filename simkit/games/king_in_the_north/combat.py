@@ -438,8 +438,9 @@ def start_battle(loc, blk, s, bt, where, attacker, siege):
     bt[L.BT_LOC] = where
     bt[L.BT_ATTACKER] = attacker
     bt[L.BT_SIEGE] = siege
-    if not siege and loc[where, L.LC_TRAIL_ONLY] and count_at(s, blk, where, L.LIBERALS) > 0:
-        bt[L.BT_SUPPLY] = 1  # Liberals out of supply (10); no Barrels in this version
+    if not siege and loc[where, L.LC_TRAIL_ONLY] and count_at(s, blk, where, L.LIBERALS) > 0 \
+            and s[L.S_BARRELS + where] == 0:
+        bt[L.BT_SUPPLY] = 1  # Liberals out of supply, no Barrel to supply them (10)
 
 
 @njit(cache=True, nogil=True)
@@ -645,6 +646,8 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     defect_blocks(blk, s, bt, armies, n_armies, log)
     if imp[winner] >= p[L.P_MORALE_IMPACT]:
         move_morale(p, s, winner)
+    if winner == L.CARLISTS:
+        s[L.S_BARRELS + where] = 0  # spoils: the Carlists take the Barrels (10.1)
     counted[loser] += retreat_loser(p, loc, adj, blk, s, bt, rng, pol, loser, armies[loser],
                                     n_armies[loser], log)
     for side in range(2):

@@ -51,7 +51,7 @@ def load_map(path=DATA / "map.toml"):
     fac_home = np.full(L.N_FACTIONS, -1, dtype=np.int64)
     any2 = np.full(2, -1, dtype=np.int64)
     allowed = {"id", "kind", "vp", "resource", "fortified_house", "port", "mountain",
-               "trail_only", "star", "owner", "recruit", "factions"}
+               "trail_only", "star", "owner", "recruit", "factions", "estuary"}
     if len(rows) > L.MAX_LOC:
         raise f.error("[[location]]", f"{len(rows)} Locations, at most {L.MAX_LOC}")
     for i, row in enumerate(rows):
@@ -86,6 +86,14 @@ def load_map(path=DATA / "map.toml"):
                     raise f.error(entry, f"faction {fac!r} is not a {L.SIDES[side]} faction")
                 fac_home[L.FACTIONS.index(fac)] = i
         _check_location(f, entry, loc[i], kind)
+    loc[:, L.LC_ESTUARY] = -1
+    for i, row in enumerate(rows):
+        if "estuary" in row:
+            entry = f"location {ids[i]!r}"
+            other = ids.index(f.choice(row, "estuary", ids, entry))
+            if not loc[i, L.LC_PORT] or not loc[other, L.LC_PORT]:
+                raise f.error(entry, "an estuary links two Ports (rulebook 11.5)")
+            loc[i, L.LC_ESTUARY] = other
     adj = np.zeros((len(rows), len(rows)), dtype=np.int64)
     for r, road in enumerate(f.tables("road")):
         entry = f"[[road]] #{r + 1}"

@@ -43,8 +43,9 @@ EV_OVERRUN = EVENTS.add(
     "overrun", "a = side, b = location",
     lambda x, a, b, c: f"  The {_side(a)} overrun the enemy at {x.loc[b]}")
 EV_GARRISON = EVENTS.add(
-    "garrison", "a = side, b = location",
-    lambda x, a, b, c: f"  {_side(a)} garrison {x.loc[b]}")
+    "garrison", "a = side (+10: Barrels), b = location, c = Barrels",
+    lambda x, a, b, c: (f"  The Liberals take {c} Barrels to {x.loc[b]}" if a >= 10 else
+                        f"  {_side(a)} garrison {x.loc[b]}"))
 EV_RECRUIT = EVENTS.add(
     "recruit", "a = side, b = location, c = blocks",
     lambda x, a, b, c: f"  {_side(a)} recruit {c} block(s) at {x.loc[b]}")

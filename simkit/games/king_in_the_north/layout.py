@@ -13,6 +13,7 @@ MAX_LOC = 48
 MAX_BLOCKS = 160
 MAX_CARDS = 112
 MAX_DECK = 60
+BARRELS = 9  # rulebook 3.4
 
 # -- sides ---------------------------------------------------------------------------------
 SIDES = ("carlists", "liberals")
@@ -37,6 +38,7 @@ LC_STAR = _LC("star")
 LC_OWNER = _LC("owner")
 LC_RECRUIT_SIDE = _LC("recruit_side")
 LC_RECRUIT_ANY2 = _LC("recruit_any2")
+LC_ESTUARY = _LC("estuary")  # the Location whose control closes this Port (-1: none)
 N_LC = _LC.size
 
 # -- factions (Carlist then Liberal; rulebook 3.2, 7.2.1) ----------------------------------
@@ -166,11 +168,11 @@ ACTIONS = ("bids", "initiative_challenges", "minimum_movements", "limited_moveme
            "trail_moves", "recruitments", "garrisons", "overruns", "battles", "sieges",
            "free_deployments", "card_deployments", "loyalty_challenges",
            "retreats_before_combat", "headquarters", "fortified_house_cards",
-           "naval_support", "partisans_shown", "events", "redraws")
+           "naval_support", "partisans_shown", "events", "redraws", "barrels")
 (A_BIDS, A_CHALLENGES, A_MIN_MOVE, A_LIMITED, A_UNLIMITED, A_TOTAL, A_STACK_MOVES,
  A_FORCED_MARCH, A_TRAIL_MOVES, A_RECRUIT, A_GARRISONS, A_OVERRUNS, A_BATTLES, A_SIEGES,
  A_FREE_DEPLOY, A_CARD_DEPLOY, A_LOYALTY, A_RETREAT_BEFORE, A_HQ, A_FH_CARD, A_NAVAL,
- A_PARTISANS, A_EVENTS, A_REDRAWS) = codes(ACTIONS)
+ A_PARTISANS, A_EVENTS, A_REDRAWS, A_BARRELS) = codes(ACTIONS)
 N_ACTIONS = len(ACTIONS)
 
 # -- game state vector ---------------------------------------------------------------------
@@ -197,6 +199,8 @@ S_CAPTURES = _S("captures", 2)
 S_FORTIFY_LOC = _S("fortification_loc")
 S_ACTIONS = _S("actions", 2 * N_ACTIONS)
 S_OWNER = _S("owner", MAX_LOC)
+S_BARRELS = _S("barrels", MAX_LOC)  # Liberal Barrels per Location (rulebook 10)
+S_BARRELS_USED = _S("barrels_used")  # taken from the 9 in the box
 S_CUBE = _S("cube", MAX_LOC)  # garrison cube: side + 1, 0 none
 S_BESIEGED = _S("besieged", MAX_LOC)  # 1: the controller's blocks are inside
 S_RETREAT_IN = _S("retreat_into", MAX_LOC)  # side + 1 that retreated into a battle here

@@ -241,6 +241,9 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         if side == L.CARLISTS and blk[b, L.BK_TYPE] == L.CUSTOMS \
                 and count_at(s, blk, dest, L.LIBERALS) > 0:
             s[L.S_B_WHERE + b] = L.W_DEAD
+    if side == L.LIBERALS:  # Barrels travel with the stack (10)
+        s[L.S_BARRELS + dest] += s[L.S_BARRELS + origin]
+        s[L.S_BARRELS + origin] = 0
     refresh_control(s, loc, blk, origin)
     refresh_control(s, loc, blk, dest)
     return dest
@@ -580,14 +583,27 @@ def naval_moves(loc, blk, s, rng, pol, log):
         if blk[b, L.BK_TYPE] != L.NAVAL or s[L.S_B_WHERE + b] != L.W_MAP:
             continue
         dest = P.choose_port(pol[L.LIBERALS], loc, blk, s, rng, s[L.S_B_LOC + b])
+        if dest >= 0 and estuary_closed(loc, blk, s, dest):
+            dest = -1
         if dest >= 0 and dest != s[L.S_B_LOC + b]:
             s[L.S_B_LOC + b] = dest
             log_event(log, EV_MOVE, L.LIBERALS * 1000 + 900, dest, 0)
 
 
+@njit(cache=True, nogil=True)
+def estuary_closed(loc, blk, s, port):
+    """No naval move to Bilbao while the Carlists control Portugalete, or besiege it
+    (11.5, 7.3.8)."""
+    e = loc[port, L.LC_ESTUARY]
+    if e < 0:
+        return False
+    return s[L.S_OWNER + e] == L.CARLISTS or (
+        s[L.S_BESIEGED + e] == 1 and count_at(s, blk, e, L.CARLISTS) > 0)
+
+
 # -- the phase -----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def pay_movement(card, s, rng, pol, side, n_cards, log):
+def pay_movement(loc, card, s, rng, pol, side, n_cards, log):
     """Discard the cards chosen for movement (7.1); 0 cards: redraw any number."""
     for _ in range(n_cards):
         c = P.worst_card(pol[side], card, s, rng, side)
@@ -596,7 +612,24 @@ def pay_movement(card, s, rng, pol, side, n_cards, log):
     count_action(s, side, (L.A_MIN_MOVE, L.A_LIMITED, L.A_UNLIMITED, L.A_TOTAL)[n_cards])
     if n_cards == 3:
         s[L.S_TOTAL_USED + side] = 1
+        if side == L.LIBERALS:
+            take_barrels(loc, s, rng, pol, log)
     log_event(log, EV_MOVEMENT_CARDS, side, n_cards, 0)
+
+
+@njit(cache=True, nogil=True)
+def take_barrels(loc, s, rng, pol, log):
+    """The Liberal 3-card option: 2 Barrels into a controlled Capital (7.1)."""
+    n = min(2, L.BARRELS - s[L.S_BARRELS_USED])
+    if n <= 0:
+        return
+    where = P.barrel_capital(pol[L.LIBERALS], loc, s, rng)
+    if where < 0:
+        return
+    s[L.S_BARRELS + where] += n
+    s[L.S_BARRELS_USED] += n
+    count_action(s, L.LIBERALS, L.A_BARRELS)
+    log_event(log, EV_GARRISON, L.LIBERALS + 10, where, n)
 
 
 @njit(cache=True, nogil=True)
@@ -623,7 +656,7 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
     free = movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log)
     n_cards = 2 if free else P.movement_cards(pol[side], loc, blk, card, s, rng, side)
     if not free:
-        pay_movement(card, s, rng, pol, side, n_cards, log)
+        pay_movement(loc, card, s, rng, pol, side, n_cards, log)
     stacks_allowed = (1, 3, 99, 99)[n_cards]
     recruits = (1, 1, 1, 2)[n_cards]
     moved = 0

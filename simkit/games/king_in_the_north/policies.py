@@ -342,6 +342,23 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
 
 
 @njit(cache=True, nogil=True)
+def barrel_capital(pid, loc, s, rng):
+    """Where the Liberals' 2 Barrels go: a controlled Capital (greedy: the one nearest the
+    trail-only Locations, i.e. the first Capital with a trail-only neighbour's Carlists;
+    here simply the first controlled Capital)."""
+    k, choice = 0, -1
+    for v in range(loc.shape[0]):
+        if loc[v, L.LC_KIND] == L.CAPITAL and s[L.S_OWNER + v] == L.LIBERALS:
+            k += 1
+            if pid == RANDOM:
+                if _rand(s, rng, L.LIBERALS, k) == 0:
+                    choice = v
+            elif choice < 0:
+                choice = v
+    return choice
+
+
+@njit(cache=True, nogil=True)
 def place_garrison(pid, loc, s, rng, side, where):
     """Drop a cube on a VP Location left empty?"""
     if pid == RANDOM:
