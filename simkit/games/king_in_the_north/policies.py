@@ -248,37 +248,66 @@ def usable_cards(card, s, side):
 
 
 @njit(cache=True, nogil=True)
-def battle_power(blk, s, side, ids, n, extra_at, cards):
-    """Impact a side can expect: up to 2 Leaders and 1 artillery free, then its best
-    blocks, one per usable card (+1 a block for the Faction bonus)."""
-    vals = np.zeros(L.MAX_BLOCKS, dtype=np.int64)
+def deploys(blk, card, c, b):
+    """Can card ``c`` deploy block ``b`` (a policy's reading of rulebook 8.2.2)?"""
+    sp = card[c, L.CD_SPECIAL]
+    if sp == L.CS_HQ:
+        return True
+    if sp != L.CS_NONE:
+        return False
+    t = blk[b, L.BK_TYPE]
+    if t == L.FIELD_ART or t == L.MOUNTAIN_ART:
+        return card[c, L.CD_BUGLE] == 1
+    f = blk[b, L.BK_FACTION]
+    if f == L.NO_FACTION or blk[b, L.BK_SPECIAL] != L.SP_NONE:
+        return True
+    return card[c, L.CD_FAC1] == f or card[c, L.CD_FAC2] == f
+
+
+@njit(cache=True, nogil=True)
+def battle_power(blk, card, s, side, ids, n, extra_at, spare):
+    """Impact a side can expect in a fight: up to 2 Leaders free, then each card of its
+    hand (all but ``spare``) matched to the best block it can deploy."""
+    group = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     k = 0
-    free = 0
+    for i in range(n):
+        group[k] = ids[i]
+        k += 1
+    if extra_at >= 0:
+        for b in range(blk.shape[0]):
+            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == extra_at \
+                    and s[L.S_B_SIDE + b] == side and k < L.MAX_BLOCKS:
+                group[k] = b
+                k += 1
+    used = np.zeros(L.MAX_BLOCKS, dtype=np.int64)
+    power = 0
     leaders = 0
-    for i in range(n + L.MAX_BLOCKS):
-        if i < n:
-            b = ids[i]
-        else:
-            j = i - n
-            if extra_at < 0 or j >= blk.shape[0]:
-                break
-            b = j
-            if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_LOC + b] != extra_at \
-                    or s[L.S_B_SIDE + b] != side:
-                continue
+    for i in range(k):
+        b = group[i]
         t = blk[b, L.BK_TYPE]
         if t == L.NAVAL or t == L.DECOY or t == L.CUSTOMS or t == L.PARTISANS:
-            continue
-        if t == L.LEADER and leaders < 2:
-            free += blk[b, L.BK_DIAMONDS]
+            used[i] = 1
+        elif t == L.LEADER and leaders < 2:
+            power += blk[b, L.BK_DIAMONDS]
             leaders += 1
+            used[i] = 1
+    budget = -spare
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND:
             continue
-        vals[k] = blk[b, L.BK_DIAMONDS] + 1
-        k += 1
-    vals[:k] = np.sort(vals[:k])[::-1]
-    for i in range(min(k, cards)):
-        free += vals[i]
-    return free
+        budget += 1
+        if budget <= 0:
+            continue
+        best, best_v = -1, 0
+        for i in range(k):
+            if used[i] == 0 and deploys(blk, card, c, group[i]):
+                v = blk[group[i], L.BK_DIAMONDS] + 1
+                if v > best_v:
+                    best, best_v = i, v
+        if best >= 0:
+            used[best] = 1
+            power += best_v
+    return power
 
 
 @njit(cache=True, nogil=True)
@@ -294,12 +323,6 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
                 if _rand(s, rng, side, k) == 0:
                     choice = v
         return choice
-    my_cards = max(0, usable_cards(card, s, side) - 2)
-    foe_cards = usable_cards(card, s, 1 - side)
-    mine = 0
-    for i in range(m):
-        b = movers[i]
-        mine += blk[b, L.BK_DIAMONDS] + (2 if blk[b, L.BK_TYPE] == L.LEADER else 0)
     has_art = False
     for i in range(m):
         if blk[movers[i], L.BK_TYPE] == L.FIELD_ART:
@@ -316,18 +339,18 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
         own = strength_at(s, blk, v, side)
         w = location_worth(loc, s, side, v)
         if enemy > 0:
+            n_def = count_at(s, blk, v, 1 - side)
             if loc[v, L.LC_KIND] >= L.CITY and s[L.S_OWNER + v] == 1 - side \
-                    and count_at(s, blk, v, 1 - side) <= (3 if loc[v, L.LC_KIND] == L.CAPITAL
-                                                          else 2):
-                # a siege: a Capital needs Field Artillery
+                    and n_def <= (3 if loc[v, L.LC_KIND] == L.CAPITAL else 2):
+                # a siege: a Capital needs Field Artillery; 8 Impact per defender
                 if loc[v, L.LC_KIND] == L.CAPITAL and not has_art:
                     w = -5
-                elif mine + own < 6:
+                elif battle_power(blk, card, s, side, movers, m, v, 2) < 8 * n_def:
                     w = -2
             else:
-                foes = np.empty(L.MAX_BLOCKS, dtype=np.int64)
-                mp = battle_power(blk, s, side, movers, m, v, my_cards)
-                ep = battle_power(blk, s, 1 - side, foes, 0, v, foe_cards)
+                foes = np.empty(1, dtype=np.int64)
+                mp = battle_power(blk, card, s, side, movers, m, v, 2)
+                ep = battle_power(blk, card, s, 1 - side, foes, 0, v, 0)
                 if mp * 10 >= ep * 12 + 20:
                     w += 4 + enemy // 2
                 else:
@@ -343,9 +366,8 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
 
 @njit(cache=True, nogil=True)
 def barrel_capital(pid, loc, s, rng):
-    """Where the Liberals' 2 Barrels go: a controlled Capital (greedy: the one nearest the
-    trail-only Locations, i.e. the first Capital with a trail-only neighbour's Carlists;
-    here simply the first controlled Capital)."""
+    """Where the Liberals' 2 Barrels go: a controlled Capital (greedy: the first in map
+    order; they then travel with the stacks leaving it)."""
     k, choice = 0, -1
     for v in range(loc.shape[0]):
         if loc[v, L.LC_KIND] == L.CAPITAL and s[L.S_OWNER + v] == L.LIBERALS:
