@@ -434,21 +434,6 @@ def siege_attrition(loc, blk, card, s, rng, pol, log):
 
 # -- the cycle (6) -------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def player_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
-    """Historical Reinforcements, Movement, Combat of one side (6.3)."""
-    s[L.S_ACTIVE] = side
-    restart(rng, L.ST_POLICY[side], s[L.S_SEMESTER] * 2 + side)
-    log_event(log, EV_TURN, side, victory_points(s, loc, 0), victory_points(s, loc, 1))
-    arrivals(p, loc, blk, s, rng, pol, side, log)
-    movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log)
-    check_sudden(p, loc, s, side, log)
-    if s[L.S_DONE]:
-        return
-    combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log)
-    check_sudden(p, loc, s, side, log)
-
-
-@njit(cache=True, nogil=True)
 def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
     """The whole campaign (6.1): per Year, Turn Order, Semesters A and B (one in the first
     and last Years), Reinforcement Phase, Siege Attrition; then the final victory."""
@@ -472,8 +457,18 @@ def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
             s[L.S_RETREAT_USED + 1] = 0
             log_event(log, EV_SEMESTER, L.FIRST_YEAR + year, sem, s[L.S_FIRST])
             for k in range(2):
+                # one side's turn (6.3): Historical Reinforcements, Movement, Combat
                 side = s[L.S_FIRST] if k == 0 else 1 - s[L.S_FIRST]
-                player_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log)
+                s[L.S_ACTIVE] = side
+                restart(rng, L.ST_POLICY[side], s[L.S_SEMESTER] * 2 + side)
+                log_event(log, EV_TURN, side, victory_points(s, loc, 0),
+                          victory_points(s, loc, 1))
+                arrivals(p, loc, blk, s, rng, pol, side, log)
+                movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log)
+                check_sudden(p, loc, s, side, log)
+                if not s[L.S_DONE]:
+                    combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log)
+                    check_sudden(p, loc, s, side, log)
                 if s[L.S_DONE]:
                     break
             played += 1
