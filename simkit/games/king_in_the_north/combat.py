@@ -968,6 +968,8 @@ def siege_mortar(loc, card, s, bt, rng, pol, attacker):
 def take_siege_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
     """The defender picks its losses (8.9.3 E), deployed artillery need not be chosen;
     a garrison left with only Decoys/Customs/Partisans is removed (8.9.3 F)."""
+    for i in range(n_army):
+        bt[L.BT_DEPLOYED + army[i]] = 0  # deployed artillery need not be lost first
     counted = take_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log)
     only_dummies = True
     for i in range(n_army):
