@@ -42,6 +42,7 @@ from .state import (
     holds_special,
     refresh_control,
     resources,
+    strength_at,
     victory_points,
 )
 
@@ -280,7 +281,7 @@ def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
 @njit(cache=True, nogil=True)
 def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
     """Every Location holding both sides' blocks is fought, one at a time (8.1). A
-    besieged side does not sally; a retreat into a battle makes the retreating side the
+    besieged side may sally (a battle, 8.9.5); a retreat into a battle makes the retreating side the
     attacker there (8.8.6)."""
     done = np.zeros(L.MAX_LOC, dtype=np.int64)
     for _ in range(3 * loc.shape[0]):
@@ -295,7 +296,14 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
                 attacker = s[L.S_RETREAT_IN + i] - 1
             elif s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == side \
                     and not moved_in(s, blk, i, side):
-                continue  # the besieged do not sally
+                done[i] = 1
+                if P.sally(pol[side], s, rng, side, strength_at(s, blk, i, side),
+                           strength_at(s, blk, i, 1 - side)):
+                    s[L.S_BESIEGED + i] = 0  # a sally is a battle (8.9.5)
+                    count_action(s, side, L.A_SALLIES)
+                    resolve_battle(p, loc, adj, blk, card, s, rng, pol, i, side, log)
+                    check_sudden(p, loc, s, side, log)
+                continue
             where = i
             break
         if where < 0:
