@@ -7,8 +7,10 @@ what is allowed, and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -40,6 +42,25 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("simkit: interrupted (finished parts are kept; rerun to resume)", file=sys.stderr)
         return 130
+
+
+def command_seconds() -> float:
+    """Wall time since this process started (Linux: /proc; elsewhere since import)."""
+    try:
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return time.perf_counter() - _IMPORTED
+
+
+_IMPORTED = time.perf_counter()
+
+
+def _timing(info) -> str:
+    """The compile (or cached load) and the whole command's wall time, said apart."""
+    return (f"engine compile or cache load {info.compile_seconds:.2f} s; whole command "
+            f"{command_seconds():.2f} s")
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -279,7 +300,8 @@ def run_summary(game, frame: pd.DataFrame, rules, policy, seed, info, args) -> s
     if info.games_played:
         rate = info.games_played / max(info.seconds, 1e-9)
         lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s "
-                     f"({rate:,.0f} games/s on {workers} worker(s), compile included)")
+                     f"({rate:,.0f} games/s on {workers} worker(s), worker start-up "
+                     f"included); {_timing(info)}")
     else:
         lines.append("played no new game: every game was already in the results folder")
     if args.out is not None:
@@ -339,7 +361,9 @@ def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
                      f"{row[f'winner_{side}_high']:.2%}]")
         lines.append(text)
     if info.games_played:
-        lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s")
+        lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s (engine "
+                     f"compile or cache loads and worker start-up included); whole command "
+                     f"{command_seconds():.2f} s")
     else:
         lines.append("played no new game: every cell was already in the folder")
     lines.append(f"results: {info.out} (summary.csv; simkit report {info.out}; simkit ladder "

@@ -34,7 +34,8 @@ class RunInfo:
     """What ``simulate`` did: games played now, wall time, and the rates it stopped on."""
 
     games_played: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # playing (worker start-up included), after the compile
+    compile_seconds: float = 0.0  # compiling, or loading the compiled engine from cache
     n_games: int = 0
     worst_half_width: float = float("nan")
     counts: dict = field(default_factory=dict)
@@ -59,7 +60,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     policy = game.resolve_policy(policy)
     seed = _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
     info = info if info is not None else RunInfo()
-    game.warm_up()  # compile in the parent: workers load the cache
+    info.compile_seconds = game.warm_up()  # compile in the parent: workers load the cache
     store = None
     if out is not None:
         spec = {"game": game.name, "rules": rules.to_dict(), "policy": policy, "seed": seed}

@@ -116,3 +116,24 @@ def test_console_script_exit_status(tmp_path):
     good = subprocess.run([*script, "prob", "setembre1714", "breach", "--turns", "3"],
                           capture_output=True, text=True)
     assert good.returncode == 0 and "91/216" in good.stdout  # 1 - (5/6)^3
+
+
+def test_run_reports_play_compile_and_command_times_apart(capsys):
+    code, out, _ = run_cli(capsys, "run", GAME, "--games", "2000", "--no-progress")
+    assert code == 0
+    line = next(x for x in out.splitlines() if x.startswith("played "))
+    assert "compile included" not in line
+    play, compile_, command = (float(x) for x in re.findall(
+        r"in ([\d.]+) s .*engine compile or cache load ([\d.]+) s; whole command ([\d.]+) s",
+        line)[0])
+    assert command >= play + compile_
+
+
+def test_a_first_compile_is_announced_once(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path))  # no engine compiled here yet
+    game = simkit.games.get(GAME)
+    game.warm_up()
+    err = capsys.readouterr().err
+    assert f"compiling the {GAME} engine (first run only, about " in err
+    game.warm_up()
+    assert capsys.readouterr().err == ""

@@ -10,6 +10,8 @@ outcome columns; it implements ``play`` (the njit forward model over many games)
 from __future__ import annotations
 
 import dataclasses
+import sys
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ from typing import Any, ClassVar, Self
 
 import numpy as np
 
+from simkit import _numba_cache
 from simkit.datafile import DataFile
 from simkit.errors import RulesError, UsageError
 from simkit.rng import check_seed
@@ -287,6 +290,8 @@ class Game(ABC):
     outcome_columns: ClassVar[Mapping[str, Column]]
     #: what the results rest on that the rulebook does not print (shown with results)
     caveat: ClassVar[str] = ""
+    #: cold numba compile of the engine, seconds on a 2-core machine (``make bench``)
+    compile_seconds: ClassVar[int] = 0
 
     # -- user input -> validated objects -------------------------------------------------
     def resolve_rules(self, rules=None) -> RulesBase:
@@ -376,9 +381,23 @@ class Game(ABC):
         """The last line of every trace: the row ``simulate`` gives for the same game."""
         return f"Result: winner {winner}, end reason {end_reason}, {turns} turns."
 
-    def warm_up(self) -> None:
-        """Compile (or load from numba's cache) every kernel ``simulate`` uses."""
+    def warm_up(self) -> float:
+        """Compile (or load from numba's cache) every kernel ``simulate`` uses; returns
+        the seconds it took. The first time on a machine (for these engine sources) it
+        says so on stderr before compiling, since that takes a while."""
+        marker = _numba_cache.cache_dir() / f"compiled-{self.name}"
+        if not marker.exists():
+            about = (f"about {self.compile_seconds} s on a 2-core machine"
+                     if self.compile_seconds else "this takes a while")
+            print(f"simkit: compiling the {self.name} engine (first run only, {about})...",
+                  file=sys.stderr, flush=True)
+        started = time.perf_counter()
         self.simulate(None, None, np.arange(2), 0)
+        seconds = time.perf_counter() - started
+        if not marker.exists():
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.write_text(f"{seconds:.1f}\n", encoding="utf-8")
+        return seconds
 
     @abstractmethod
     def play(self, rules, policies: tuple[PolicyChoice, ...], game_indices: np.ndarray,

@@ -31,6 +31,7 @@ class AssaultScenario(Game):
     presets = assault_presets()
     policies = {"bourbons": BOURBON_POLICIES, "catalans": CATALAN_POLICIES}
     outcome_columns = L.OUTCOMES
+    compile_seconds = 7
 
     def play(self, rules, policies, game_indices, root_seed):
         table = play_assault_games(assault_params(rules), _ids(policies), game_indices,
