@@ -29,7 +29,7 @@ from .events import (
     EV_TURN,
     EV_VICTORY,
 )
-from .movement import biggest_stack, movement_phase, place
+from .movement import join_stack, movement_phase, place
 from .state import (
     cities_and_capitals,
     count_action,
@@ -167,7 +167,7 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
                 if count_at(s, blk, where, 1 - side) > 0:
                     where = P.choose_port(pol[side], loc, blk, s, rng, where)
             elif count_at(s, blk, where, 1 - side) > 0 or s[L.S_OWNER + where] == 1 - side:
-                where = biggest_stack(blk, s, loc, side)
+                where = join_stack(loc, blk, s, rng, pol, side)
             if where < 0:
                 continue
             place(s, b, where)
@@ -175,7 +175,7 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
             refresh_control(s, loc, blk, where)
             log_event(log, EV_ARRIVE, b, where, 0)
         elif s[L.S_B_WHERE + b] == L.W_PENDING:
-            where = biggest_stack(blk, s, loc, side)
+            where = join_stack(loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
                 s[L.S_B_MOVED + b] = 0

@@ -406,7 +406,7 @@ def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
     any Location with a friendly block (6.4). Returns the Location used or -1."""
     opts = np.zeros((L.N_FACTIONS + 1, 3), dtype=np.int64)
     n = recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts)
-    placed_defectors = place_box_defectors(loc, blk, s, side, log)
+    placed_defectors = place_box_defectors(loc, blk, s, rng, pol, side, log)
     if n == 0:
         return -1 if placed_defectors == 0 else -2
     k = P.choose_recruitment(pol[side], loc, blk, s, rng, side, opts, n)
@@ -451,26 +451,26 @@ def place(s, b, where):
 
 
 @njit(cache=True, nogil=True)
-def biggest_stack(blk, s, loc, side):
-    """The Location of ``side``'s largest unbesieged stack, or -1."""
-    best, best_n = -1, 0
+def join_stack(loc, blk, s, rng, pol, side):
+    """A Location with a friendly block, not besieged inside (where Defectors, «El
+    Abuelo», Ceballos and displaced reinforcements enter): the policy picks; -1 if none."""
+    cands = np.empty(L.MAX_LOC, dtype=np.int64)
+    n = 0
     for i in range(loc.shape[0]):
-        if inside_besieged(s, i, side):
-            continue
-        c = count_at(s, blk, i, side)
-        if c > best_n:
-            best, best_n = i, c
-    return best
+        if not inside_besieged(s, i, side) and count_at(s, blk, i, side) > 0:
+            cands[n] = i
+            n += 1
+    return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
 
 
 @njit(cache=True, nogil=True)
-def place_box_defectors(loc, blk, s, side, log):
+def place_box_defectors(loc, blk, s, rng, pol, side, log):
     """Defectors from an empty bag enter with the biggest friendly stack (6.4)."""
     n = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side \
                 and blk[b, L.BK_TYPE] == L.DEFECTORS:
-            where = biggest_stack(blk, s, loc, side)
+            where = join_stack(loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
                 n += 1
@@ -495,12 +495,12 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
                 continue
             done = False
             if sp == L.EV_GUERRILLAS:
-                done = place_guerrillas(loc, blk, s, side)
+                done = place_guerrillas(loc, blk, s, rng, pol, side)
             elif sp == L.EV_EL_ABUELO or sp == L.EV_PROMOTION:
-                done = place_special(loc, blk, s, side,
+                done = place_special(loc, blk, s, rng, pol, side,
                                      L.SP_EL_ABUELO if sp == L.EV_EL_ABUELO else L.SP_CEBALLOS)
             else:
-                done = forced_levies(loc, blk, s, side)
+                done = forced_levies(loc, blk, s, rng, pol, side)
                 free_move = free_move or done
             if done:
                 use_event(s, c)
@@ -510,42 +510,50 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
 
 
 @njit(cache=True, nogil=True)
-def place_guerrillas(loc, blk, s, side):
-    """The 3 Guerrilla blocks enter non-City Locations, at most 2 per Location: here the
-    enemy Resource Locations free of enemy blocks first (12.1)."""
+def place_guerrillas(loc, blk, s, rng, pol, side):
+    """The 3 Guerrilla blocks enter non-City Locations free of enemy blocks, at most 2
+    per Location (12.1); a Resource Location they enter becomes Carlist (4.1.1)."""
     placed = 0
+    cands = np.empty(L.MAX_LOC, dtype=np.int64)
     for b in range(blk.shape[0]):
         if blk[b, L.BK_TYPE] != L.GUERRILLA or s[L.S_B_WHERE + b] != L.W_RESERVE:
             continue
-        best = -1
+        n = 0
         for i in range(loc.shape[0]):
-            if loc[i, L.LC_KIND] >= L.CITY or count_at(s, blk, i, side) >= 2 \
-                    or count_at(s, blk, i, 1 - side) > 0:
-                continue
-            if loc[i, L.LC_RESOURCE] and s[L.S_OWNER + i] != side:
-                best = i
-                break
-            if best < 0 and loc[i, L.LC_RESOURCE]:
-                best = i
-        if best < 0:
+            if loc[i, L.LC_KIND] < L.CITY and guerrillas_at(blk, s, i) < 2 \
+                    and count_at(s, blk, i, 1 - side) == 0:
+                cands[n] = i
+                n += 1
+        where = P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_GUERRILLA)
+        if where < 0:
             break
-        place(s, b, best)
+        place(s, b, where)
         s[L.S_B_MOVED + b] = 0
-        if s[L.S_CUBE + best] == 2 - side:
-            s[L.S_CUBE + best] = 0
-        refresh_control(s, loc, blk, best)
-        if loc[best, L.LC_RESOURCE]:
-            s[L.S_OWNER + best] = side
+        if s[L.S_CUBE + where] == 2 - side:
+            s[L.S_CUBE + where] = 0
+        if loc[where, L.LC_RESOURCE]:
+            s[L.S_OWNER + where] = side
+        refresh_control(s, loc, blk, where)
         placed += 1
     return placed > 0
 
 
 @njit(cache=True, nogil=True)
-def place_special(loc, blk, s, side, special):
-    """«El Abuelo» or Ceballos joins the biggest friendly stack (12.1, 12.2)."""
+def guerrillas_at(blk, s, where):
+    n = 0
+    for b in range(blk.shape[0]):
+        if blk[b, L.BK_TYPE] == L.GUERRILLA and s[L.S_B_WHERE + b] == L.W_MAP \
+                and s[L.S_B_LOC + b] == where:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def place_special(loc, blk, s, rng, pol, side, special):
+    """«El Abuelo» or Ceballos joins a friendly stack (12.1, 12.2)."""
     for b in range(blk.shape[0]):
         if blk[b, L.BK_SPECIAL] == special and s[L.S_B_WHERE + b] == L.W_RESERVE:
-            where = biggest_stack(blk, s, loc, side)
+            where = join_stack(loc, blk, s, rng, pol, side)
             if where < 0:
                 return False
             place(s, b, where)
@@ -555,22 +563,27 @@ def place_special(loc, blk, s, side, special):
 
 
 @njit(cache=True, nogil=True)
-def forced_levies(loc, blk, s, side):
-    """Forced Levies: 4 blocks from the Recruitment Box to 4 different unbesieged
-    Locations (here friendly stacks, strongest blocks first) (12.1)."""
+def forced_levies(loc, blk, s, rng, pol, side):
+    """Forced Levies: 4 blocks from the Recruitment Box to 4 different Locations not
+    besieged by the enemy, strongest blocks first (12.1); the policy picks each."""
     tmp = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     m = box_blocks(blk, s, side, -1, True, tmp)
     order_strong_first(blk, tmp, m)
     used = np.zeros(L.MAX_LOC, dtype=np.int64)
-    k = 0
-    for i in range(loc.shape[0]):
-        if k >= min(4, m):
+    cands = np.empty(L.MAX_LOC, dtype=np.int64)
+    for k in range(min(4, m)):
+        n = 0
+        for i in range(loc.shape[0]):
+            if not used[i] and not inside_besieged(s, i, side) \
+                    and count_at(s, blk, i, 1 - side) == 0:
+                cands[n] = i
+                n += 1
+        where = P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_LEVY)
+        if where < 0:
             break
-        if count_at(s, blk, i, side) > 0 and count_at(s, blk, i, 1 - side) == 0 \
-                and not used[i]:
-            place(s, tmp[k], i)
-            used[i] = 1
-            k += 1
+        place(s, tmp[k], where)
+        used[where] = 1
+        refresh_control(s, loc, blk, where)
     return True
 
 

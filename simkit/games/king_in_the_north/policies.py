@@ -389,6 +389,35 @@ def barrel_capital(pid, loc, s, rng):
     return choice
 
 
+PICK_JOIN, PICK_GUERRILLA, PICK_LEVY = 0, 1, 2  # what a picked Location is for
+
+
+@njit(cache=True, nogil=True)
+def pick_location(pid, loc, blk, s, rng, side, cands, n, purpose):
+    """One of the ``n`` legal Locations ``cands`` (-1 if none). Greedy: new blocks join
+    the biggest friendly stack; Guerrillas go to enemy Resource Locations first (they
+    change hands), then any Resource Location; levies go to friendly stacks first."""
+    if n == 0:
+        return -1
+    if pid == RANDOM:
+        return cands[_rand(s, rng, side, n)]
+    best, best_v = -1, -1
+    for k in range(n):
+        v = cands[k]
+        own = count_at(s, blk, v, side)
+        if purpose == PICK_JOIN:
+            score = own
+        elif purpose == PICK_GUERRILLA:
+            score = 0
+            if loc[v, L.LC_RESOURCE]:
+                score = 2 if s[L.S_OWNER + v] != side else 1
+        else:
+            score = 2 if own > 0 else (1 if s[L.S_OWNER + v] == side else 0)
+        if score > best_v:
+            best, best_v = v, score
+    return best
+
+
 @njit(cache=True, nogil=True)
 def place_garrison(pid, loc, s, rng, side, where):
     """Drop a cube on a VP Location left empty?"""
