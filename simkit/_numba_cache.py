@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).parent
 
 
 #: the engine sources: every njit function and every constant one reads lives here
-ENGINE_SOURCES = ("rng.py", "eventlog.py", "games/**/*.py")
+ENGINE_SOURCES = ("rng.py", "eventlog.py", "unmanaged.py", "layout.py", "games/**/*.py")
 
 
 def source_hash() -> str:

@@ -73,7 +73,15 @@ from tqdm.auto import tqdm
 from simkit import games, stats
 from simkit.errors import ExperimentError, RulesError, StoreError, UsageError
 from simkit.rng import check_seed
-from simkit.store import MANIFEST, _write_atomic, load, missing_ranges, read_manifest
+from simkit.store import (
+    LOCK,
+    MANIFEST,
+    FolderLock,
+    _write_atomic,
+    load,
+    missing_ranges,
+    read_manifest,
+)
 
 EXPERIMENT_FILE = "experiment.json"
 SUMMARY_FILE = "summary.csv"
@@ -553,7 +561,7 @@ def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
     are not played again; asking for more games per cell extends them
     (``info.extended_from``); asking for fewer than the folder was run with is refused.
     """
-    from simkit.runner import BACKENDS, RunInfo, simulate
+    from simkit.runner import BACKENDS
 
     experiment = load_experiment(path).with_games(games)
     if backend not in BACKENDS:
@@ -561,7 +569,21 @@ def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
     out = Path(out) if out is not None else Path("results") / experiment.name
     info = info if info is not None else SweepInfo()
     info.out, info.cells, info.games = out, len(experiment.cells), experiment.games
-    info.extended_from = prepare_folder(out, experiment)
+    if out.exists() and not out.is_dir():
+        raise StoreError(f"experiment folder {out} exists and is not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    lock = FolderLock(out).acquire()  # one sweep per experiment folder at a time
+    try:
+        info.extended_from = prepare_folder(out, experiment)
+        return _play_cells(experiment, out, n_jobs, progress, backend, client, info)
+    finally:
+        lock.release()
+
+
+def _play_cells(experiment, out, n_jobs, progress, backend, client, info) -> pd.DataFrame:
+    """Every cell into its results folder (those already complete are skipped)."""
+    from simkit.runner import RunInfo, simulate
+
     folders = [out / CELLS_DIR / cell.slug for cell in experiment.cells]
     total = experiment.games * len(folders)
     done = sum(_games_done(f, experiment.games) for f in folders)
@@ -615,7 +637,7 @@ def prepare_folder(out: Path, experiment: Experiment) -> int | None:
                              "--out folder")
         if isinstance(before, int) and before < experiment.games:
             extended_from = before
-    elif out.exists() and any(out.iterdir()):
+    elif out.exists() and any(p.name != LOCK for p in out.iterdir()):
         raise StoreError(f"{out} is not empty and holds no {EXPERIMENT_FILE}; choose an "
                          "empty or new folder for the experiment")
     out.mkdir(parents=True, exist_ok=True)

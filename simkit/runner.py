@@ -65,6 +65,17 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     if out is not None:
         spec = {"game": game.name, "rules": rules.to_dict(), "policy": policy, "seed": seed}
         store = ResultStore.open(out, spec, _schema(game))
+    try:
+        return _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend,
+                     client, store, progress, until_ci, max_games, info)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, client, store,
+          progress, until_ci, max_games, info) -> pd.DataFrame:
+    """Play (and store) the games until the target or the stopping rule is reached."""
     run = _Run(game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
                progress)
     started = time.perf_counter()
@@ -163,13 +174,35 @@ def to_frame(game, indices: np.ndarray, seed: int, columns: dict) -> pd.DataFram
     return pd.DataFrame(data)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, else the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def local_workers(n_jobs: int) -> int:
+    """Worker processes for ``n_jobs`` on this machine: -1 is every usable core, and a
+    request above the usable cores is capped there (more workers only add start-up time
+    and memory, each a full interpreter with the compiled engines), saying so."""
+    cores = usable_cores()
+    if n_jobs == -1:
+        return cores
+    if n_jobs > cores:
+        print(f"simkit: {n_jobs} workers asked, {cores} usable core(s): using {cores}",
+              file=sys.stderr)
+        return cores
+    return n_jobs
+
+
 class _Run:
     """The games played so far for one (game, rules, policy, seed), in memory or a store."""
 
     def __init__(self, game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
                  progress):
         self.game, self.rules, self.policy, self.seed = game, rules, policy, seed
-        self.workers = (os.cpu_count() or 1) if n_jobs == -1 else n_jobs
+        self.workers = local_workers(n_jobs) if backend == "loky" else n_jobs
         self.chunk_size, self.backend, self.client = chunk_size, backend, client
         self.store, self.progress = store, progress
         self.frames: dict[int, pd.DataFrame] = {}

@@ -10,6 +10,8 @@ outcome schema, times and the parts; a folder holding another run is never overw
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import re
@@ -18,6 +20,7 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -25,6 +28,7 @@ import pyarrow.parquet as pq
 from simkit.errors import StoreError
 
 MANIFEST = "manifest.json"
+LOCK = ".simkit.lock"
 FORMAT = 1
 _PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
 
@@ -84,22 +88,68 @@ def missing_ranges(done: list[tuple[int, int]], n: int) -> list[tuple[int, int]]
     return [(a, b) for a, b in gaps if a < b]
 
 
-class ResultStore:
-    """One results folder, opened for one run specification."""
+class FolderLock:
+    """One writer per folder: an exclusive ``flock`` on ``LOCK`` inside it, held until
+    ``release`` (or the process ends, which the OS releases even on a kill)."""
 
-    def __init__(self, path: Path, manifest: dict):
+    def __init__(self, folder: Path):
+        self.path = Path(folder) / LOCK
+        self.fd: int | None = None
+
+    def acquire(self) -> FolderLock:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, _FILE_MODE)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreError(f"{self.path.parent} is being written by another simkit "
+                             f"process (pid {holder}); wait for it to finish or choose "
+                             "another folder") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self.fd = fd
+        return self
+
+    def release(self) -> None:
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
+
+
+#: the temporary files simkit itself writes (``_write_atomic``), and only those
+_OWN_TEMP = (".part-*.parquet.*.tmp", f".{MANIFEST}.*.tmp")
+
+
+class ResultStore:
+    """One results folder, opened for one run specification by one writer at a time."""
+
+    def __init__(self, path: Path, manifest: dict, lock: FolderLock | None = None):
         self.path = path
         self.manifest = manifest
+        self.lock = lock
 
     @classmethod
     def open(cls, path, spec: dict, schema: dict) -> ResultStore:
-        """Open ``path`` for ``spec``, creating it; StoreError if it holds another run."""
+        """Open ``path`` for ``spec``, creating it, and lock it for this writer until
+        ``close``; StoreError if it holds another run or another writer holds it."""
         path = Path(path)
         if path.exists() and not path.is_dir():
             raise StoreError(f"results path {path} exists and is not a folder")
         path.mkdir(parents=True, exist_ok=True)
-        for stray in path.glob(".*.tmp"):  # left by a killed writer; never a finished file
-            stray.unlink(missing_ok=True)
+        lock = FolderLock(path).acquire()
+        try:
+            return cls._open_locked(path, spec, schema, lock)
+        except BaseException:
+            lock.release()
+            raise
+
+    @classmethod
+    def _open_locked(cls, path: Path, spec: dict, schema: dict, lock: FolderLock):
+        for pattern in _OWN_TEMP:  # left by a killed writer (no other writer is running)
+            for stray in path.glob(pattern):
+                stray.unlink(missing_ok=True)
         if (path / MANIFEST).exists():
             manifest = read_manifest(path)
             _check_same_run(path, manifest["spec"], spec)
@@ -110,10 +160,15 @@ class ResultStore:
             manifest = {"format": FORMAT, "spec": spec, "schema": schema, "parts": [],
                         "simkit_version": _version(), "git_commit": _git_commit(),
                         "created": _now(), "updated": _now()}
-        store = cls(path, manifest)
+        store = cls(path, manifest, lock)
         store._reconcile()
         store._save()
         return store
+
+    def close(self) -> None:
+        """Let another writer in."""
+        if self.lock is not None:
+            self.lock.release()
 
     def done_ranges(self) -> list[tuple[int, int]]:
         return sorted((p["start"], p["stop"]) for p in self.manifest["parts"])
@@ -132,7 +187,7 @@ class ResultStore:
         target = self.path / part_name(start, stop)
         _write_atomic(target, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
         entry = {"file": target.name, "start": start, "stop": stop, "rows": len(frame),
-                 "written": _now()}
+                 "sha256": _sha256(target), "written": _now()}
         if counts is not None:
             entry["counts"] = counts
         self.manifest["parts"].append(entry)
@@ -162,8 +217,10 @@ class ResultStore:
                 raise StoreError(f"{file}: unexpected file name in a results folder")
             if file.name not in listed:
                 start, stop = int(m.group(1)), int(m.group(2))
+                _check_part_rows(file, start, stop, self.manifest["spec"].get("seed"))
                 self.manifest["parts"].append({"file": file.name, "start": start,
                                                "stop": stop, "rows": stop - start,
+                                               "sha256": _sha256(file),
                                                "written": "recovered"})
         present = {f.name for f in self.path.glob("part-*.parquet")}
         self.manifest["parts"] = [p for p in self.manifest["parts"] if p["file"] in present]
@@ -202,6 +259,45 @@ def _check_same_run(path: Path, stored: dict, spec: dict) -> None:
                          "choose another folder or delete this one")
 
 
+def _sha256(file: Path) -> str:
+    digest = hashlib.sha256()
+    with open(file, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_part_rows(file: Path, start: int, stop: int, seed) -> None:
+    """A part holds exactly games ``[start, stop)`` of the run's seed, or is refused."""
+    table = _read_table(file, ["game_index", "seed"])
+    index = table.column("game_index").to_numpy()
+    if len(index) != stop - start or (index != np.arange(start, stop)).any():
+        raise StoreError(f"{file}: its games are not exactly {start}..{stop - 1} as its name "
+                         "says; delete it and rerun to replay them")
+    if seed is not None and (table.column("seed").to_numpy() != np.uint64(seed)).any():
+        raise StoreError(f"{file}: holds games of another seed than this run's {seed}; "
+                         "delete it and rerun to replay them")
+
+
+def _verified_parts(path: Path, manifest: dict, n_games: int | None) -> list[dict]:
+    """The manifest's parts (of the first ``n_games`` games) in game order, each checked
+    against its recorded sha256, none overlapping another: a corrupted, stray or
+    overlapping part is refused."""
+    parts = sorted(manifest["parts"], key=lambda p: (p["start"], p["stop"]))
+    for before, part in zip(parts, parts[1:], strict=False):
+        if part["start"] < before["stop"]:
+            raise StoreError(f"{path / part['file']} overlaps {before['file']}: one of "
+                             "them is stray; delete it (the other keeps its games)")
+    if n_games is not None:
+        parts = [p for p in parts if p["start"] < n_games]
+    for part in parts:
+        file = path / part["file"]
+        if "sha256" in part and file.exists() and _sha256(file) != part["sha256"]:
+            raise StoreError(f"{file}: its checksum does not match the manifest (the file "
+                             "is corrupted); delete it and rerun to replay its games")
+    return parts
+
+
 def _read_table(file: Path, columns: list[str] | None = None) -> pa.Table:
     try:
         return pq.read_table(file, columns=columns)
@@ -224,9 +320,7 @@ def load(path, n_games: int | None = None, columns: list[str] | None = None) -> 
             raise StoreError(f"{path} has no column(s) {', '.join(unknown)}; columns: "
                              f"{', '.join(manifest['schema'])}")
         columns = ["game_index", *(c for c in columns if c != "game_index")]
-    parts = sorted(manifest["parts"], key=lambda p: p["start"])
-    if n_games is not None:
-        parts = [p for p in parts if p["start"] < n_games]
+    parts = _verified_parts(path, manifest, n_games)
     tables = [_read_table(path / part["file"], columns) for part in parts]
     if not tables:
         raise StoreError(f"{path} holds no finished games yet")

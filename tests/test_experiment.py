@@ -248,7 +248,8 @@ def swept(tmp_path_factory):
 def test_sweep_layout_and_info(swept):
     _, out, summary, info = swept
     assert (info.cells, info.games_played) == (10, 20_000)
-    assert sorted(p.name for p in out.iterdir()) == ["cells", "experiment.json", "summary.csv"]
+    assert sorted(p.name for p in out.iterdir()) == [".simkit.lock", "cells", "experiment.json",
+                                                     "summary.csv"]
     spec = json.loads((out / "experiment.json").read_text())
     assert [c["label"] for c in spec["cells"]] == EXPECTED_LABELS
     assert spec["experiment"]["seed"] == 1 and spec["cells"][0]["rules"]["max_turns"] == 20

@@ -39,8 +39,9 @@ def playthrough_cases():
 
 
 def case_id(name, preset, policy) -> str:
-    rules = preset or "standard"
-    who = "default" if policy is None else "-".join(f"{s}={p}" for s, p in policy.items())
+    rules = f"preset-{preset}" if preset else "standard-rules"
+    who = "default-policy" if policy is None else "-".join(f"{s}={p}" for s, p in
+                                                          policy.items())
     return f"{name}/{rules}--{who}"
 
 

@@ -322,3 +322,14 @@ def test_bool_n_games_is_rejected():
     # regression: True was accepted and played one game
     with pytest.raises(UsageError, match="n_games"):
         simkit.simulate(GAME, True)
+
+
+def test_more_workers_than_cores_are_capped_and_said(capsys):
+    from simkit.runner import local_workers, usable_cores
+
+    cores = usable_cores()
+    assert local_workers(-1) == cores
+    assert local_workers(1) == 1
+    assert local_workers(cores + 998) == cores
+    assert f"{cores + 998} workers asked, {cores} usable core(s): using {cores}" in \
+        capsys.readouterr().err

@@ -35,9 +35,10 @@ def part_range(path: Path) -> tuple[int, int]:
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int, int]]:
-    """Every file's bytes, mtime and inode."""
+    """Every file's bytes, mtime and inode (the writers' lock file aside: it is not
+    results, and each writer records its pid there)."""
     return {p.name: (p.read_bytes(), p.stat().st_mtime_ns, p.stat().st_ino)
-            for p in sorted(folder.iterdir())}
+            for p in sorted(folder.iterdir()) if p.name != ".simkit.lock"}
 
 
 def assert_same_rows(a: pd.DataFrame, b: pd.DataFrame) -> None:
@@ -223,8 +224,9 @@ def test_resume_after_sigkill(tmp_path):
     resumed = simkit.simulate(GAME, N_KILL, seed=3, out=out, chunk_size=CHUNK_KILL, n_jobs=1,
                               info=info)
     assert info.games_played == N_KILL - len(done) * CHUNK_KILL
-    assert not any(s.exists() for s in strays)
-    assert list(out.glob(".*.tmp")) == []
+    assert strays[0].exists()  # not a name simkit writes: a user's file is kept
+    assert not strays[1].exists()  # the killed writer's temporary part is cleared
+    assert list(out.glob(".*.tmp")) == [strays[0]]
     for path in survivors:
         assert (path.stat().st_mtime_ns, path.stat().st_ino) == kept[path.name]
     assert missing_ranges([(p["start"], p["stop"]) for p in manifest(out)["parts"]],
@@ -357,3 +359,91 @@ def test_missing_ranges_against_brute_force():
         assert {i for a, b in gaps for i in range(a, b)} == set(range(n)) - covered
         assert all(a < b for a, b in gaps)
         assert all(b1 < a2 for (_, b1), (a2, _) in zip(gaps, gaps[1:], strict=False))
+
+
+# -- one writer per folder ------------------------------------------------------------------
+def test_a_second_writer_is_refused_naming_the_first(tmp_path):
+    import os
+
+    from simkit.store import ResultStore
+
+    spec, schema = {"game": "g", "seed": 1}, {}
+    first = ResultStore.open(tmp_path / "run", spec, schema)
+    with pytest.raises(StoreError, match=rf"being written by another simkit process \(pid "
+                                         rf"{os.getpid()}\)"):
+        ResultStore.open(tmp_path / "run", spec, schema)
+    first.close()
+    ResultStore.open(tmp_path / "run", spec, schema).close()  # free again
+
+
+def test_cli_run_into_a_locked_folder_is_one_line_and_exit_2(tmp_path, capsys):
+    from simkit.cli import main
+    from simkit.store import FolderLock
+
+    folder = tmp_path / "busy"
+    folder.mkdir()
+    lock = FolderLock(folder).acquire()
+    try:
+        code = main(["run", "setembre1714-assault", "--games", "100", "--out", str(folder),
+                     "--no-progress"])
+    finally:
+        lock.release()
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "being written by another simkit process" in err
+    assert not (folder / "manifest.json").exists()  # nothing written
+
+
+def test_opening_removes_only_simkits_own_temporary_files(tmp_path):
+    from simkit.store import ResultStore
+
+    folder = tmp_path / "run"
+    folder.mkdir()
+    ours = folder / ".part-000000000000-000000000010.parquet.abc123.tmp"
+    mine = folder / ".notes.tmp"
+    ours.write_text("half a part")
+    mine.write_text("a user's file")
+    ResultStore.open(folder, {"game": "g"}, {}).close()
+    assert not ours.exists() and mine.read_text() == "a user's file"
+
+
+# -- verified parts -------------------------------------------------------------------------
+def _flip_a_bit(file: Path, offset: int) -> None:
+    data = bytearray(file.read_bytes())
+    data[offset % len(data)] ^= 0x10
+    file.write_bytes(bytes(data))
+
+
+def test_a_corrupted_part_is_refused_naming_it(tmp_path):
+    out = tmp_path / "run"
+    simkit.simulate(GAME, 2000, seed=5, chunk_size=1000, out=out)
+    victim = sorted(out.glob("part-*.parquet"))[1]
+    for offset in (100, 999, 2024):  # anywhere in the file
+        original = victim.read_bytes()
+        _flip_a_bit(victim, offset)
+        with pytest.raises(StoreError, match=re.escape(f"{victim}: its checksum does not")):
+            simkit.load(out)
+        victim.write_bytes(original)
+    assert len(simkit.load(out)) == 2000
+
+
+def test_an_overlapping_stray_part_is_refused(tmp_path):
+    out = tmp_path / "run"
+    simkit.simulate(GAME, 2000, seed=5, chunk_size=1000, out=out)
+    other = tmp_path / "other"
+    simkit.simulate(GAME, 1500, seed=5, chunk_size=1500, out=other)
+    stray = next(other.glob("part-*.parquet"))  # games 0..1499: overlaps 1000..1999
+    (out / stray.name).write_bytes(stray.read_bytes())
+    with pytest.raises(StoreError, match="overlaps"):
+        simkit.simulate(GAME, 2000, seed=5, chunk_size=1000, out=out)
+
+
+def test_a_part_of_another_seed_is_refused(tmp_path):
+    out = tmp_path / "run"
+    simkit.simulate(GAME, 1000, seed=5, chunk_size=1000, out=out)
+    other = tmp_path / "other"
+    simkit.simulate(GAME, 2000, seed=6, chunk_size=1000, out=other)
+    foreign = sorted(other.glob("part-*.parquet"))[1]  # games 1000..1999 of seed 6
+    (out / foreign.name).write_bytes(foreign.read_bytes())
+    with pytest.raises(StoreError, match="another seed than this run's 5"):
+        simkit.simulate(GAME, 2000, seed=5, chunk_size=1000, out=out)

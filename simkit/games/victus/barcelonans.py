@@ -19,6 +19,7 @@ supply of 10 each.
 
 
 from simkit.eventlog import log_event
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 from .bourbons import heal, raze_camp, set_disc, trench_space_combat
@@ -33,7 +34,6 @@ from .pieces import (
     remove_undefended_cannons,
     troops_in,
 )
-from .unmanaged import borrowing
 
 SUPPLY_DEFENSE = 10
 SUPPLY_BARRICADES = 10

@@ -19,6 +19,7 @@ import numpy as np
 
 from simkit.eventlog import log_event
 from simkit.rng import restart, uniform_int
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from .combat import BARCELONANS_WIN, BOTH_LOSE, BOURBONS_WIN, resolve_all_combats, resolve_combat
@@ -34,7 +35,6 @@ from .events import (
 )
 from .pieces import disc_value, eliminate, is_barcelona, marker_value, troops_in
 from .policies import choose_hit, half_a_bomb_marker
-from .unmanaged import allocating, borrowing
 
 N_CHANCE = 14
 

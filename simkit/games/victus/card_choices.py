@@ -6,6 +6,8 @@ policy shares these defaults so far; ``card_effects.py`` applies the choices.
 
 import numpy as np
 
+from simkit.unmanaged import allocating, borrowing
+
 from . import card_layout as CL
 from . import layout as L
 from .pieces import (
@@ -18,7 +20,6 @@ from .pieces import (
     tile_field,
     troops_in,
 )
-from .unmanaged import allocating, borrowing
 
 BIG = 1 << 20
 

@@ -32,6 +32,7 @@ heaviest Bourbon one (Example 20: another player's first).
 import numpy as np
 
 from simkit.eventlog import log_event
+from simkit.unmanaged import allocating, borrowing
 
 from . import bourbons as B
 from . import card_layout as CL
@@ -76,7 +77,6 @@ from .pieces import (
     tile_field,
     troops_in,
 )
-from .unmanaged import allocating, borrowing
 
 BIG = 1 << 20
 

@@ -14,6 +14,7 @@ names only the Gunpowder Store and bastion defenses).
 
 
 from simkit.eventlog import log_event
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 from .events import EV_COMBAT
@@ -26,7 +27,6 @@ from .pieces import (
     troop_value,
 )
 from .policies import casualty_split
-from .unmanaged import borrowing
 
 BOURBONS_WIN = 1
 BARCELONANS_WIN = 2

@@ -16,6 +16,7 @@ import numpy as np
 
 from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, uniform_int
+from simkit.unmanaged import allocating, borrowing, unmanaged
 
 from . import card_layout as CL
 from . import layout as L
@@ -45,7 +46,6 @@ from .solo import (
     casanova_card,
     receive_resignation_tile,
 )
-from .unmanaged import allocating, borrowing, unmanaged
 
 # -- one turn -------------------------------------------------------------------------------------
 

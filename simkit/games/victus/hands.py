@@ -3,10 +3,10 @@
 
 
 from simkit.rng import restart, uniform_int
+from simkit.unmanaged import borrowing
 
 from . import card_layout as CL
 from . import layout as L
-from .unmanaged import borrowing
 
 
 @borrowing

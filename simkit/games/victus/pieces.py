@@ -7,9 +7,10 @@ tiles on the board.
 
 import numpy as np
 
+from simkit.unmanaged import allocating, borrowing
+
 from . import card_layout as CL
 from . import layout as L
-from .unmanaged import allocating, borrowing
 
 
 @borrowing

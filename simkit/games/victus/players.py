@@ -13,6 +13,7 @@ A space's threat is the Bourbon value in the spaces whose arrows lead into it.
 import numpy as np
 
 from simkit.rng import uniform_int
+from simkit.unmanaged import allocating, borrowing
 
 from . import card_layout as CL
 from . import layout as L
@@ -54,7 +55,6 @@ from .pieces import (
     troops_in,
 )
 from .scoring import card_vp
-from .unmanaged import allocating, borrowing
 
 POLICIES = {
     "greedy": "keep the city alive: fire at threats, clear rubble, heal, reinforce, "

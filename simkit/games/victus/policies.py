@@ -6,9 +6,9 @@ spending are in ``players.py``.)
 
 
 from simkit.rng import uniform_int
+from simkit.unmanaged import borrowing
 
 from . import layout as L
-from .unmanaged import borrowing
 
 # Given Half a Bomb: the pin the greedy players give up first (the Generalitat, the AP, last)
 HALF_A_BOMB_ORDER = (L.MARKER_PORT, L.MARKER_HOSPITAL, L.MARKER_GUNPOWDER_STORE,

@@ -17,11 +17,11 @@ Readings of what the rulebook leaves open:
 import numpy as np
 
 from simkit.eventlog import log_event
+from simkit.unmanaged import borrowing
 
 from . import card_layout as CL
 from . import layout as L
 from .events import EV_CARD_SCORED
-from .unmanaged import borrowing
 
 # fame bonuses and penalties of the difficulty adjustments (digest B13)
 FAME_HALF_A_BOMB = 8

@@ -18,12 +18,12 @@ Readings of what the rulebook leaves open:
 
 from simkit.eventlog import log_event
 from simkit.rng import restart, uniform_int
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 from .events import EV_CASANOVA_CARD, EV_RESIGNATION
 from .hands import hand_count, take_from_hand
 from .players import unwanted
-from .unmanaged import borrowing
 
 VILLARROEL = 0
 CASANOVA = 1

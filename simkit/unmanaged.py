@@ -2,9 +2,10 @@
 
 Every call between the njit rule functions increments and decrements the reference count
 of each array it passes, each an atomic instruction; with the component tuples that was
-about 70% of a Victus game's run time. ``engine.play_unmanaged`` hands the rules views
-without an owner, which is safe because its caller owns every array for the whole call
-and no view outlives it.
+about 70% of a Victus game's run time. A game's top kernel (Victus:
+``engine.play_unmanaged``) hands the rules views without an owner, which is safe because
+its caller owns every array for the whole call and no view outlives it. Any engine may
+use it.
 
 The view is built with numba internals (an ``intrinsic`` that nulls the array's meminfo
 and parent). If a numba release moves them, ``unmanaged`` falls back to the identity:
