@@ -433,6 +433,23 @@ def test_no_naval_move_to_bilbao_while_carlists_hold_portugalete():
     assert not movement.estuary_closed(COMP.loc, COMP.blk, s, portu)
 
 
+def test_naval_transport_carries_two_blocks_and_counts_as_a_move():
+    p, s, rng = fresh_state()
+    ss, lek = loc("san_sebastian"), loc("lekeitio")
+    sq = blocks("Anglo-Spanish Naval Squadron")[:1]
+    inf = blocks("Regular Army battalion")[:3]
+    put(s, sq + inf, ss)
+    s[L.S_OWNER + lek] = 0
+    s[L.S_CUBE + lek] = 1
+    s[L.S_SEMESTER] = L.semester_index(1834, "B")
+    assert not movement.naval_transport(p, COMP.loc, COMP.blk, s, rng, POL, no_log())
+    s[L.S_SEMESTER] = L.semester_index(1835, "A")
+    assert movement.naval_transport(p, COMP.loc, COMP.blk, s, rng, POL, no_log())
+    assert sum(s[L.S_B_LOC + b] == lek for b in inf) == 2
+    assert s[L.S_B_LOC + sq[0]] == lek and s[L.S_OWNER + lek] == 1
+    assert all(s[L.S_B_MOVED + b] for b in inf if s[L.S_B_LOC + b] == lek)
+
+
 def test_losses_table_of_the_digest():
     """3.C 1: losses for 0..28 Impact at 6, 7, 8, 9 per block."""
     table = {0: (0, 0, 0, 0), 6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (1, 1, 1, 0),
@@ -723,6 +740,7 @@ def test_every_action_kind_is_used_by_greedy(results):
     # no Liberal trail moves (a Carlist option), no Carlist naval support (no squadrons),
     # Barrels are a Liberal option
     assert set(unused) <= {"liberals_trail_moves", "carlists_naval_support", "carlists_barrels",
+                           "carlists_naval_transports", "liberals_naval_transports",
                            "liberals_partisans_shown", "carlists_redraws", "liberals_redraws",
                            "liberals_overruns", "carlists_overruns",
                            "liberals_retreats_before_combat"}

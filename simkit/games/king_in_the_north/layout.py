@@ -168,11 +168,12 @@ ACTIONS = ("bids", "initiative_challenges", "minimum_movements", "limited_moveme
            "trail_moves", "recruitments", "garrisons", "overruns", "battles", "sieges",
            "free_deployments", "card_deployments", "loyalty_challenges",
            "retreats_before_combat", "headquarters", "fortified_house_cards",
-           "naval_support", "partisans_shown", "events", "redraws", "barrels", "sallies")
+           "naval_support", "partisans_shown", "events", "redraws", "barrels", "sallies",
+           "naval_transports")
 (A_BIDS, A_CHALLENGES, A_MIN_MOVE, A_LIMITED, A_UNLIMITED, A_TOTAL, A_STACK_MOVES,
  A_FORCED_MARCH, A_TRAIL_MOVES, A_RECRUIT, A_GARRISONS, A_OVERRUNS, A_BATTLES, A_SIEGES,
  A_FREE_DEPLOY, A_CARD_DEPLOY, A_LOYALTY, A_RETREAT_BEFORE, A_HQ, A_FH_CARD, A_NAVAL,
- A_PARTISANS, A_EVENTS, A_REDRAWS, A_BARRELS, A_SALLIES) = codes(ACTIONS)
+ A_PARTISANS, A_EVENTS, A_REDRAWS, A_BARRELS, A_SALLIES, A_TRANSPORTS) = codes(ACTIONS)
 N_ACTIONS = len(ACTIONS)
 
 # -- game state vector ---------------------------------------------------------------------

@@ -32,6 +32,7 @@ from .state import (
 )
 
 MODES = 4
+SEM_1834B = L.semester_index(1834, "B")  # the Squadrons arrive: no transport (7.4)
 M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 
 
@@ -593,7 +594,8 @@ def naval_moves(loc, blk, s, rng, pol, log):
     """Each Squadron may sail once per Semester between Ports; none to Bilbao while the
     Carlists hold or besiege Portugalete (11.5)."""
     for b in range(blk.shape[0]):
-        if blk[b, L.BK_TYPE] != L.NAVAL or s[L.S_B_WHERE + b] != L.W_MAP:
+        if blk[b, L.BK_TYPE] != L.NAVAL or s[L.S_B_WHERE + b] != L.W_MAP \
+                or s[L.S_B_MOVED + b] == 1:
             continue
         dest = P.choose_port(pol[L.LIBERALS], loc, blk, s, rng, s[L.S_B_LOC + b])
         if dest >= 0 and estuary_closed(loc, blk, s, dest):
@@ -601,6 +603,44 @@ def naval_moves(loc, blk, s, rng, pol, log):
         if dest >= 0 and dest != s[L.S_B_LOC + b]:
             s[L.S_B_LOC + b] = dest
             log_event(log, EV_MOVE, L.LIBERALS * 1000 + 900, dest, 0)
+
+
+@njit(cache=True, nogil=True)
+def naval_transport(p, loc, blk, s, rng, pol, log):
+    """One transport (7.3.8, 7.4): a Squadron carries up to 2 unmoved blocks from its
+    Port to another (even a Carlist one), not in 1834 B when the Squadrons arrive; it
+    counts as a stack move and the carried blocks move no further. Returns True if made."""
+    if s[L.S_SEMESTER] == SEM_1834B:
+        return False
+    for b in range(blk.shape[0]):
+        if blk[b, L.BK_TYPE] != L.NAVAL or s[L.S_B_WHERE + b] != L.W_MAP \
+                or s[L.S_B_MOVED + b] == 1:
+            continue
+        here = s[L.S_B_LOC + b]
+        cargo = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+        n = movable_group(blk, s, here, L.LIBERALS, cargo)
+        if n == 0:
+            continue
+        dest = P.transport_port(pol[L.LIBERALS], loc, blk, s, rng, here, n)
+        if dest < 0 or dest == here or estuary_closed(loc, blk, s, dest) \
+                or count_at(s, blk, dest, L.LIBERALS) + min(2, n) > stack_limit(p, loc, dest):
+            continue
+        order_strong_first(blk, cargo, n)
+        for i in range(min(2, n)):
+            c = cargo[i]
+            s[L.S_B_FROM + c] = here
+            s[L.S_B_LOC + c] = dest
+            s[L.S_B_MOVED + c] = 1
+        s[L.S_B_LOC + b] = dest
+        s[L.S_B_MOVED + b] = 1
+        if s[L.S_CUBE + dest] == 1:
+            s[L.S_CUBE + dest] = 0
+        refresh_control(s, loc, blk, here)
+        refresh_control(s, loc, blk, dest)
+        count_action(s, L.LIBERALS, L.A_TRANSPORTS)
+        log_event(log, EV_MOVE, L.LIBERALS * 1000 + here, dest, min(2, n))
+        return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -673,6 +713,9 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
     stacks_allowed = (1, 3, 99, 99)[n_cards]
     recruits = (1, 1, 1, 2)[n_cards]
     moved = 0
+    if side == L.LIBERALS and moved < stacks_allowed \
+            and naval_transport(p, loc, blk, s, rng, pol, log):
+        moved += 1
     for _ in range(loc.shape[0]):
         if moved >= stacks_allowed or s[L.S_DONE]:
             break

@@ -374,6 +374,34 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
 
 
 @njit(cache=True, nogil=True)
+def transport_port(pid, loc, blk, s, rng, here, n):
+    """Where a Squadron carries blocks from ``here`` (-1: no transport). Greedy: to a
+    Port the Carlists hold with no Carlist block (landing takes it), else none."""
+    side = L.LIBERALS
+    if pid == RANDOM:
+        if _rand(s, rng, side, 4) != 0:
+            return -1
+        k, choice = 0, -1
+        for v in range(loc.shape[0]):
+            if loc[v, L.LC_PORT] and v != here:
+                k += 1
+                if _rand(s, rng, side, k) == 0:
+                    choice = v
+        return choice
+    if inside_besieged(s, here, side) or count_at(s, blk, here, L.CARLISTS) > 0:
+        return -1
+    best, best_v = -1, 0
+    for v in range(loc.shape[0]):
+        if not loc[v, L.LC_PORT] or v == here or count_at(s, blk, v, L.CARLISTS) > 0:
+            continue
+        if s[L.S_OWNER + v] == L.CARLISTS and loc[v, L.LC_VP] > best_v:
+            best, best_v = v, loc[v, L.LC_VP]
+    if best >= 0 and n < 3 and loc[here, L.LC_KIND] >= L.CITY:
+        return -1  # do not strip a small City garrison
+    return best
+
+
+@njit(cache=True, nogil=True)
 def barrel_capital(pid, loc, s, rng):
     """Where the Liberals' 2 Barrels go: a controlled Capital (greedy: the first in map
     order; they then travel with the stacks leaving it)."""
