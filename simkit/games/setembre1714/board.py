@@ -6,7 +6,7 @@ State offsets are in ``full_layout`` (``F``); the static map is a ``components.B
 """
 
 from simkit.eventlog import log_event
-from simkit.games.victus.unmanaged import borrowing
+from simkit.unmanaged import borrowing
 
 from . import full_layout as F
 from .events import EV_BARRICADE_LOST, EV_GUN_CAPTURED, EV_LEADER_CAPTURED, EV_UNIT_LOST

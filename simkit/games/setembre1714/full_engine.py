@@ -12,8 +12,8 @@ import numpy as np
 from numba import njit
 
 from simkit.eventlog import log_event
-from simkit.games.victus.unmanaged import unmanaged
 from simkit.rng import game_streams, restart, shuffle
+from simkit.unmanaged import unmanaged
 
 from . import full_layout as F
 from . import full_policies as POL

@@ -26,9 +26,9 @@ Policies per side (the first is the default):
 import numpy as np
 from numba import njit
 
-from simkit.games.victus.unmanaged import borrowing
 from simkit.layout import codes
 from simkit.rng import uniform_int
+from simkit.unmanaged import borrowing
 
 from . import full_layout as F
 from .board import (

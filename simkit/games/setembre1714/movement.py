@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from simkit.eventlog import log_event
-from simkit.games.victus.unmanaged import borrowing
+from simkit.unmanaged import borrowing
 
 from . import full_layout as F
 from .board import (
