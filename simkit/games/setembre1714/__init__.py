@@ -5,7 +5,7 @@ through the Royal Breach: Royal Breach checks until assured (rule 7), the artill
 (9), a salvo (11.2), then an assault with withdrawal choice and commander casualties
 (11.3). It relies on no reconstructed component: every number is the rulebook's.
 
-``FULL`` (``setembre1714``, in progress) plays the whole game on a reconstructed map,
+``FULL`` (registered as ``setembre1714``) plays the whole game on a reconstructed map,
 order of battle and event deck: the turn sequence (5), stacking (6), the Royal Breach
 (7), events (8), artillery (9), movement and reinforcements (10), salvo and assault (11,
 on the scenario's own rule functions), barricades (12), the flag (13) and victory (13).
@@ -82,6 +82,7 @@ class FullGame(Game):
     presets = full_presets()
     policies = {"bourbons": FULL_BOURBON_POLICIES, "catalans": FULL_CATALAN_POLICIES}
     outcome_columns = F.OUTCOMES
+    compile_seconds = 50
     caveat = ("The rulebook prints no map, counter manifest, deployment, game length, "
               "reinforcement schedule or event cards: results describe the reconstruction "
               "in setembre1714/data (map.toml, forces.toml, events.toml), 8 turns by "
