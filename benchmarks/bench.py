@@ -30,6 +30,7 @@ import simkit
 KERNELS = [
     ("setembre1714-assault", None, None, 2_000_000),
     ("setembre1714-assault", "bombarded_bastion", {"catalans": "cautious"}, 2_000_000),
+    ("setembre1714", None, None, 20_000),
     ("victus", "full", "greedy", 50_000),
     ("victus", "first_game", "greedy", 50_000),
     ("victus", "competitive", "greedy", 50_000),

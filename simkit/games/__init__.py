@@ -17,10 +17,12 @@ from simkit.errors import UsageError
 _GAMES = {
     "victus": "simkit.games.victus:GAME",
     "setembre1714-assault": "simkit.games.setembre1714:ASSAULT",
+    "setembre1714": "simkit.games.setembre1714:FULL",
 }
 
 # games whose engines are not finished: tested, not offered
 _IN_PROGRESS: dict[str, str] = {
+    "king_in_the_north": "simkit.games.king_in_the_north:GAME",
     "verrix": "simkit.games.verrix:GAME",
 }
 

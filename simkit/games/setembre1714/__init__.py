@@ -1,13 +1,23 @@
-"""11 de Setembre. Setge 1714: the combat system, played as an assault scenario.
+"""11 de Setembre. Setge 1714: the whole game and its combat system as an assault scenario.
 
 ``ASSAULT`` (registered as ``setembre1714-assault``) plays one defended zone attacked
 through the Royal Breach: Royal Breach checks until assured (rule 7), the artillery phase
 (9), a salvo (11.2), then an assault with withdrawal choice and commander casualties
 (11.3). It relies on no reconstructed component: every number is the rulebook's.
 
+``FULL`` (registered as ``setembre1714``) plays the whole game on a reconstructed map,
+order of battle and event deck: the turn sequence (5), stacking (6), the Royal Breach
+(7), events (8), artillery (9), movement and reinforcements (10), salvo and assault (11,
+on the scenario's own rule functions), barricades (12), the flag (13) and victory (13).
+
 Modules: ``rules`` (the knobs), ``layout`` (offsets, codes, outcome columns, random
 streams), ``events`` (the trace's sentences), ``engine`` (one njit function per rule),
-``policies`` (the scripted choices), ``prob`` (exact answers), ``components`` (presets).
+``policies`` (the scripted choices), ``prob`` (exact answers), ``components`` (presets
+and the whole game's data files). The whole game: ``full_rules`` (knobs), ``full_layout``
+(offsets, codes, outcome columns, streams), ``board`` (the map and its pieces: 2.2, 6,
+11.1, 13), ``movement`` (10, 12, 6), ``combat`` (9, 11, 12, 13), ``full_engine`` (4, 5,
+8, 10.1, 13), ``full_policies`` (every player choice), ``data/map.toml``,
+``data/forces.toml``, ``data/events.toml`` (reconstructions).
 """
 
 import numpy as np
@@ -15,10 +25,15 @@ import numpy as np
 from simkit.eventlog import new_log, no_log
 from simkit.games.base import Game
 
+from . import full_layout as F
 from . import layout as L
-from .components import assault_presets
+from .components import assault_presets, full_presets, load_board
 from .engine import play_assault_games
 from .events import EVENTS
+from .full_engine import play_full_games
+from .full_policies import BOURBON_POLICIES as FULL_BOURBON_POLICIES
+from .full_policies import CATALAN_POLICIES as FULL_CATALAN_POLICIES
+from .full_rules import FullRules, full_params
 from .policies import BOURBON_POLICIES, CATALAN_POLICIES
 from .rules import AssaultRules, assault_params
 
@@ -57,3 +72,41 @@ def _ids(policies) -> np.ndarray:
 
 
 ASSAULT = AssaultScenario()
+
+
+class FullGame(Game):
+    name = "setembre1714"
+    title = "11 de Setembre. Setge 1714: the assault on Barcelona, zone by zone"
+    sides = F.SIDES
+    Rules = FullRules
+    presets = full_presets()
+    policies = {"bourbons": FULL_BOURBON_POLICIES, "catalans": FULL_CATALAN_POLICIES}
+    outcome_columns = F.OUTCOMES
+    compile_seconds = 50
+    caveat = ("The rulebook prints no map, counter manifest, deployment, game length, "
+              "reinforcement schedule or event cards: results describe the reconstruction "
+              "in setembre1714/data (map.toml, forces.toml, events.toml), 8 turns by "
+              "default, played by scripted policies.")
+
+    def play(self, rules, policies, game_indices, root_seed):
+        board, _ = load_board()
+        table = play_full_games(board, full_params(rules), _ids(policies), game_indices,
+                                root_seed, no_log())
+        return F.OUTCOMES.columns(table)
+
+    def narrate(self, rules, policies, game_index, root_seed):
+        board, names = load_board()
+        log = new_log(50000)
+        table = play_full_games(board, full_params(rules), _ids(policies),
+                                np.array([game_index], dtype=np.int64), root_seed, log)
+        lines = [f"{self.title} - game {game_index} of seed {root_seed}"]
+        lines += EVENTS.narrate(log, names)
+        row = table[0]
+        lines.append(f"Two Crowns {row[F.O_BOURBON_VP]} VP, Catalans {row[F.O_CATALAN_VP]} "
+                     f"VP; the Two Crowns hold {row[F.O_OBJECTIVES_HELD]} of 11 objectives.")
+        lines.append(self.result_line(F.WINNERS[row[F.O_WINNER]],
+                                      F.END_REASONS[row[F.O_END_REASON]], row[F.O_TURNS]))
+        return lines
+
+
+FULL = FullGame()

@@ -1,13 +1,22 @@
 """Load and validate 11 de Setembre's data files.
 
-So far the combat system needs only its presets (``data/presets.toml``); the map graph,
-counter manifest and deployment the rulebook does not print will be reconstructed here.
+``assault_presets`` reads the assault scenario's presets (every value the rulebook's own).
+``load_board`` reads the reconstructed components of the whole game (``data/map.toml``,
+``data/forces.toml``, ``data/events.toml``), checks them against every printed fact and
+the capacities of ``full_layout`` and returns them as read-only arrays in a ``Board``
+(a named tuple the kernels take). Errors name the file, the entry and the problem.
 """
 
+from collections import namedtuple
+from functools import cache
 from pathlib import Path
 
+import numpy as np
+
+from simkit.datafile import DataFile, frozen
 from simkit.games.base import load_presets
 
+from . import full_layout as F
 from .rules import AssaultRules
 
 DATA = Path(__file__).parent / "data"
@@ -15,3 +24,352 @@ DATA = Path(__file__).parent / "data"
 
 def assault_presets():
     return load_presets(DATA / "presets.toml", AssaultRules)
+
+
+def full_presets():
+    from .full_rules import FullRules
+
+    return load_presets(DATA / "full_presets.toml", FullRules)
+
+
+# -- the static components the kernels read: few arrays (each array a function takes costs
+# compile time), their columns named in full_layout
+Board = namedtuple("Board", [
+    "zone",  # zone x ZONE_COLUMNS: colour code, deployment (6.2), R zone (10.1), objective
+    "pair",  # PAIR_TABLES x zone x zone: side line (LINES, NO_SIDE when none), blue line
+             # protecting the first zone against the second, gun range over every side (9)
+    "neighbours",  # zone -> the zones it shares a side with (any line), padded with -1
+    "unit",  # combat unit x UNIT_COLUMNS
+    "leader",  # leader x LEADER_COLUMNS
+    "gun",  # gun x GUN_COLUMNS
+    "barricade",  # barricade x BARRICADE_COLUMNS
+    "card",  # card x side x CARD_COLUMNS (EFFECTS code, number)
+    "recovery",  # turn -> Bourbon units recreated at its start (10.1)
+    "objective_zones",  # objective -> number of zones it spans
+])
+
+# names for traces and tests (not read by the kernels)
+Names = namedtuple("Names", ["zone_ids", "zones", "units", "unit_kinds", "unit_commands",
+                             "leaders", "cards"])
+
+_OBJ = {name: i for i, name in enumerate(F.OBJECTIVES)}
+
+
+@cache
+def load_board(data_dir: Path | str = DATA) -> tuple[Board, Names]:
+    data_dir = Path(data_dir)
+    zmap = _map(DataFile(data_dir / "map.toml"))
+    forces = _forces(DataFile(data_dir / "forces.toml"), zmap)
+    deck = _events(DataFile(data_dir / "events.toml"))
+    board = Board(
+        zone=frozen(np.stack([zmap["colour"], zmap["deployment"], zmap["reinforcement"],
+                              zmap["objective"]], axis=1)),
+        pair=frozen(np.stack([zmap["line"], zmap["blue"], zmap["gun_range"]])),
+        neighbours=zmap["neighbours"],
+        unit=frozen(np.stack([forces["unit_side"], forces["unit_strength"],
+                              forces["unit_start"], forces["unit_arrives"]], axis=1)),
+        leader=frozen(np.stack([forces["leader_side"], forces["leader_flag"],
+                                forces["leader_start"], forces["leader_arrives"]], axis=1)),
+        gun=frozen(np.stack([forces["gun_side"], forces["gun_start"]], axis=1)),
+        barricade=frozen(np.stack([forces["barricade_start"], forces["barricade_faces"]],
+                                  axis=1).reshape(-1, 2)),
+        card=frozen(np.stack([deck["effect"], deck["value"]], axis=2)),
+        recovery=forces["recovery"], objective_zones=zmap["objective_zones"])
+    names = Names(zone_ids=zmap["ids"], zones=zmap["names"], units=forces["unit_names"],
+                  unit_kinds=forces["unit_kinds"], unit_commands=forces["unit_commands"],
+                  leaders=forces["leader_names"], cards=deck["names"])
+    return board, names
+
+
+def _map(doc: DataFile) -> dict:
+    zones = doc.tables("zone")
+    if not 1 <= len(zones) <= F.MAX_ZONES:
+        raise doc.error("[[zone]]", f"{len(zones)} zones; between 1 and {F.MAX_ZONES} allowed")
+    ids, names = [], []
+    n = len(zones)
+    colour = np.zeros(n, np.int64)
+    deployment = np.zeros(n, np.int64)
+    reinforcement = np.zeros(n, np.int64)
+    objective = np.full(n, -1, np.int64)
+    for i, z in enumerate(zones):
+        entry = f"[[zone]] #{i + 1}"
+        doc.only(z, {"id", "name", "colour", "objective", "deployment", "reinforcement"}, entry)
+        zid = doc.get(z, "id", str, entry)
+        if zid in ids:
+            raise doc.error(entry, f"zone id {zid!r} is used twice")
+        ids.append(zid)
+        entry = f"[[zone]] {zid}"
+        names.append(doc.get(z, "name", str, entry))
+        colour[i] = F.COLOURS.index(doc.choice(z, "colour", F.COLOURS, entry))
+        deployment[i] = doc.get(z, "deployment", bool, entry, False)
+        reinforcement[i] = doc.get(z, "reinforcement", bool, entry, False)
+        if "objective" in z:
+            objective[i] = _OBJ[doc.choice(z, "objective", F.OBJECTIVES, entry)]
+    index = {zid: i for i, zid in enumerate(ids)}
+    line = np.full((n, n), F.NO_SIDE, np.int64)
+    blue = np.zeros((n, n), np.int64)
+    for k, side in enumerate(doc.tables("side")):
+        entry = f"[[side]] #{k + 1}"
+        doc.only(side, {"zones", "line", "protects"}, entry)
+        pair = doc.items(side, "zones", str, entry)
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise doc.error(entry, f"'zones' must name two different zones, got {pair}")
+        for zid in pair:
+            if zid not in index:
+                raise doc.error(entry, f"unknown zone {zid!r}")
+        a, b = index[pair[0]], index[pair[1]]
+        if line[a, b] != F.NO_SIDE:
+            raise doc.error(entry, f"the side {pair} is listed twice")
+        kind = doc.choice(side, "line", F.LINES[1:], entry, "none")
+        line[a, b] = line[b, a] = F.LINES.index(kind)
+        protects = doc.items(side, "protects", str, entry, [])
+        if (kind == "blue") != bool(protects):
+            raise doc.error(entry, "a blue line names the zones it protects in 'protects' "
+                                   "(and only a blue line does)")
+        for zid in protects:
+            if zid not in pair:
+                raise doc.error(entry, f"'protects' names {zid!r}, not one of {pair}")
+            d = index[zid]
+            blue[d, b if d == a else a] = 1
+    _check_map(doc, ids, colour, deployment, reinforcement, objective, line)
+    objective_zones = np.array([(objective == o).sum() for o in range(F.N_OBJECTIVES)],
+                               np.int64)
+    degree = (line != F.NO_SIDE).sum(axis=1)
+    neighbours = np.full((n, degree.max()), -1, np.int64)
+    for z in range(n):
+        near = np.flatnonzero(line[z] != F.NO_SIDE)
+        neighbours[z, :len(near)] = near
+    return {"ids": tuple(ids), "names": tuple(names), "colour": frozen(colour),
+            "neighbours": frozen(neighbours),
+            "deployment": frozen(deployment), "reinforcement": frozen(reinforcement),
+            "objective": frozen(objective), "line": frozen(line), "blue": frozen(blue),
+            "gun_range": frozen(_distances(line != F.NO_SIDE)),
+            "objective_zones": frozen(objective_zones)}
+
+
+def _check_map(doc, ids, colour, deployment, reinforcement, objective, line):
+    """The printed facts (2.2.1, 6.2, 7, 10.1, 11.1, 13) a map must honour."""
+    where = "the map"
+    if deployment.sum() != 3:
+        raise doc.error(where, f"{deployment.sum()} deployment zones; rule 6.2 has three "
+                               "(Left, Centre and Right Two Crowns)")
+    for o, name in enumerate(F.OBJECTIVES):
+        zones = np.flatnonzero(objective == o)
+        if len(zones) == 0:
+            raise doc.error(where, f"no zone is the section-13 objective {name!r}")
+        want = F.OBJECTIVE_KIND[o]
+        for z in zones:
+            c = colour[z]
+            ok = (c == F.GREY if want == F.OBJ_BASTION else c == F.BLUE if want == F.OBJ_CONVENT
+                  else c in (F.OCHRE, F.GREEN))
+            if not ok:
+                raise doc.error(f"[[zone]] {ids[z]}", f"objective {name!r} has colour "
+                                f"{F.COLOURS[c]}: bastions and the redoubt are grey, "
+                                "convents and the monastery blue (2.2.1)")
+        if len(zones) > 2:
+            raise doc.error(where, f"objective {name!r} spans {len(zones)} zones; at most 2")
+    for z in np.flatnonzero(colour == F.BLUE):
+        if objective[z] < 0 or F.OBJECTIVE_KIND[objective[z]] != F.OBJ_CONVENT:
+            raise doc.error(f"[[zone]] {ids[z]}", "a blue zone must be a convent or the "
+                                                  "monastery (2.2.1)")
+    if (line == F.LINE_ROYAL).sum() != 2:
+        raise doc.error(where, "the map needs exactly one Royal Breach side (rule 7)")
+    if not reinforcement.any():
+        raise doc.error(where, "no zone is marked R for Catalan reinforcements (10.1)")
+    if (deployment & reinforcement).any():
+        raise doc.error(where, "a deployment zone cannot be an R zone")
+    for z in np.flatnonzero(deployment):
+        if colour[z] != F.GREEN:
+            raise doc.error(f"[[zone]] {ids[z]}", "deployment zones are outside the wall "
+                                                  "(green)")
+    # every zone reachable from every other through sides that allow movement
+    passable = (line != F.NO_SIDE) & (line != F.LINE_RED)
+    dist = _distances(passable)
+    if (dist < 0).any():
+        i, j = np.argwhere(dist < 0)[0]
+        raise doc.error(where, f"no path from {ids[i]!r} to {ids[j]!r} without crossing a red "
+                               "line")
+
+
+def _distances(adj: np.ndarray) -> np.ndarray:
+    """Zones apart over the sides in ``adj`` (-1 when unreachable)."""
+    n = adj.shape[0]
+    dist = np.full((n, n), -1, np.int64)
+    for s in range(n):
+        dist[s, s] = 0
+        frontier = [s]
+        while frontier:
+            nxt = []
+            for a in frontier:
+                for b in np.flatnonzero(adj[a]):
+                    if dist[s, b] < 0:
+                        dist[s, b] = dist[s, a] + 1
+                        nxt.append(b)
+            frontier = nxt
+    return dist
+
+
+def _forces(doc: DataFile, zmap: dict) -> dict:
+    index = {zid: i for i, zid in enumerate(zmap["ids"])}
+    sides = F.SIDES
+
+    def zone_of(table, key, entry):
+        zid = doc.get(table, key, str, entry)
+        if zid not in index:
+            raise doc.error(entry, f"{key} {zid!r} is not a zone of map.toml")
+        return index[zid]
+
+    kinds = {}
+    for kind, spec in doc.table("kinds").items():
+        entry = f"[kinds] {kind}"
+        if (not isinstance(spec, list) or len(spec) != 2 or spec[0] not in sides
+                or not isinstance(spec[1], int) or not 1 <= spec[1] <= 9):
+            raise doc.error(entry, "must be [side, strength 1..9]")
+        kinds[kind] = (sides.index(spec[0]), spec[1])
+    for kind in ("regulars", "mountain_fusiliers", "french_grenadiers", "spanish_grenadiers"):
+        if kinds.get(kind, (0, 5))[1] != 5:
+            raise doc.error(f"[kinds] {kind}", "strength 5 is printed (Example of combat)")
+    u_side, u_str, u_start, u_arr, u_names, u_kinds, u_cmd = [], [], [], [], [], [], []
+    for g, group in enumerate(doc.tables("group")):
+        entry = f"[[group]] #{g + 1}"
+        doc.only(group, {"side", "kind", "command", "zone", "arrives", "names"}, entry)
+        side = sides.index(doc.choice(group, "side", sides, entry))
+        kind = doc.choice(group, "kind", tuple(kinds), entry)
+        if kinds[kind][0] != side:
+            raise doc.error(entry, f"kind {kind!r} belongs to the {sides[kinds[kind][0]]}")
+        command = doc.get(group, "command", str, entry)
+        if ("zone" in group) == ("arrives" in group):
+            raise doc.error(entry, "give either 'zone' (set-up) or 'arrives' (a turn)")
+        if "zone" in group:
+            start, arrives = zone_of(group, "zone", entry), 0
+            if side == F.CATALANS and zmap["deployment"][start]:
+                raise doc.error(entry, "Catalan units cannot set up in a deployment zone")
+        else:
+            if side == F.BOURBONS:
+                raise doc.error(entry, "Bourbon reinforcements are recreated units (10.1), "
+                                       "not new counters")
+            start, arrives = F.NOT_ARRIVED, doc.number(group, "arrives", entry, 2,
+                                                       F.MAX_TURNS)
+        for name in doc.items(group, "names", str, entry):
+            u_side.append(side)
+            u_str.append(kinds[kind][1])
+            u_start.append(start)
+            u_arr.append(arrives)
+            u_names.append(name)
+            u_kinds.append(kind)
+            u_cmd.append(command)
+    if len(u_side) > F.MAX_UNITS:
+        raise doc.error("[[group]]", f"{len(u_side)} combat units; at most {F.MAX_UNITS}")
+    u_side = np.array(u_side, np.int64)
+    u_start = np.array(u_start, np.int64)
+    for side in (F.BOURBONS, F.CATALANS):
+        if not (u_side == side).any():
+            raise doc.error("[[group]]", f"the {sides[side]} have no combat unit")
+    for z in range(len(index)):
+        for side in (F.BOURBONS, F.CATALANS):
+            n = ((u_start == z) & (u_side == side)).sum()
+            if n and ((u_start == z) & (u_side != side)).any():
+                raise doc.error("[[group]]", f"both sides set up in {zmap['ids'][z]!r} (6.1)")
+            if n > 5 and not zmap["deployment"][z]:
+                raise doc.error("[[group]]", f"{n} {sides[side]} units set up in "
+                                             f"{zmap['ids'][z]!r}; the limit is 5 (6.1)")
+    if zmap["deployment"][u_start[(u_side == F.BOURBONS) & (u_start >= 0)]].sum() == 0:
+        raise doc.error("[[group]]", "the Bourbons set up in their deployment zones")
+    l_side, l_flag, l_start, l_arr, l_names = [], [], [], [], []
+    for k, leader in enumerate(doc.tables("leader")):
+        entry = f"[[leader]] #{k + 1}"
+        doc.only(leader, {"name", "side", "flag", "zone", "arrives"}, entry)
+        l_names.append(doc.get(leader, "name", str, entry))
+        l_side.append(sides.index(doc.choice(leader, "side", sides, entry)))
+        l_flag.append(doc.get(leader, "flag", bool, entry, False))
+        if "zone" in leader:
+            l_start.append(zone_of(leader, "zone", entry))
+            l_arr.append(0)
+        else:
+            l_start.append(F.NOT_ARRIVED)
+            l_arr.append(doc.number(leader, "arrives", entry, 2, F.MAX_TURNS))
+    if not 1 <= len(l_names) <= F.MAX_LEADERS:
+        raise doc.error("[[leader]]", f"between 1 and {F.MAX_LEADERS} leaders")
+    if sum(1 for s, f in zip(l_side, l_flag, strict=True) if f and s == F.CATALANS) != 1 or \
+            sum(l_flag) != 1:
+        raise doc.error("[[leader]]", "exactly one Santa Eulalia flag, Catalan (13)")
+    g_side, g_start = [], []
+    for k, gun in enumerate(doc.tables("gun")):
+        entry = f"[[gun]] #{k + 1}"
+        doc.only(gun, {"side", "zone", "count"}, entry)
+        side = sides.index(doc.choice(gun, "side", sides, entry))
+        zone = zone_of(gun, "zone", entry)
+        for _ in range(doc.number(gun, "count", entry, 1, F.MAX_GUNS)):
+            g_side.append(side)
+            g_start.append(zone)
+    if len(g_side) > F.MAX_GUNS:
+        raise doc.error("[[gun]]", f"{len(g_side)} guns; at most {F.MAX_GUNS}")
+    b_start, b_faces = [], []
+    colour, line = zmap["colour"], zmap["line"]
+    for k, bar in enumerate(doc.tables("barricade")):
+        entry = f"[[barricade]] #{k + 1}"
+        doc.only(bar, {"zone", "faces"}, entry)
+        z, f = zone_of(bar, "zone", entry), zone_of(bar, "faces", entry)
+        if not barricade_side_ok(colour, line, z, f):
+            raise doc.error(entry, "a barricade stands in an ochre or green zone, facing an "
+                                   "adjacent ochre or green zone across a side without a blue "
+                                   "or red line (12)")
+        if z in b_start:
+            raise doc.error(entry, "only one barricade a zone (12)")
+        b_start.append(z)
+        b_faces.append(f)
+    if len(b_start) > F.MAX_BARRICADES:
+        raise doc.error("[[barricade]]", f"at most {F.MAX_BARRICADES} barricades")
+    recovery = np.zeros(F.MAX_TURNS + 2, np.int64)
+    for k, row in enumerate(doc.tables("bourbon_recovery")):
+        entry = f"[[bourbon_recovery]] #{k + 1}"
+        doc.only(row, {"turn", "units"}, entry)
+        turn = doc.number(row, "turn", entry, 1, F.MAX_TURNS)
+        recovery[turn] = doc.number(row, "units", entry, 0, F.MAX_UNITS)
+    return {
+        "unit_side": frozen(u_side), "unit_strength": frozen(np.array(u_str, np.int64)),
+        "unit_start": frozen(u_start), "unit_arrives": frozen(np.array(u_arr, np.int64)),
+        "unit_names": tuple(u_names), "unit_kinds": tuple(u_kinds),
+        "unit_commands": tuple(u_cmd),
+        "leader_side": frozen(np.array(l_side, np.int64)),
+        "leader_flag": frozen(np.array(l_flag, np.int64)),
+        "leader_start": frozen(np.array(l_start, np.int64)),
+        "leader_arrives": frozen(np.array(l_arr, np.int64)), "leader_names": tuple(l_names),
+        "gun_side": frozen(np.array(g_side, np.int64)),
+        "gun_start": frozen(np.array(g_start, np.int64)),
+        "barricade_start": frozen(np.array(b_start, np.int64)),
+        "barricade_faces": frozen(np.array(b_faces, np.int64)),
+        "recovery": frozen(recovery)}
+
+
+def barricade_side_ok(colour, line, zone, faces) -> bool:
+    """Rule 12: ochre/green zone, facing an adjacent ochre/green zone, no blue or red line."""
+    open_ground = (F.OCHRE, F.GREEN)
+    return bool(colour[zone] in open_ground and colour[faces] in open_ground
+                and line[zone, faces] == F.LINE_NONE)
+
+
+def _events(doc: DataFile) -> dict:
+    cards = doc.tables("card")
+    if not 1 <= len(cards) <= F.MAX_CARDS:
+        raise doc.error("[[card]]", f"between 1 and {F.MAX_CARDS} cards")
+    effect = np.zeros((len(cards), 2), np.int64)
+    value = np.zeros((len(cards), 2), np.int64)
+    names = []
+    for k, card in enumerate(cards):
+        entry = f"[[card]] #{k + 1}"
+        doc.only(card, {"name", "bourbons", "catalans"}, entry)
+        names.append(doc.get(card, "name", str, entry))
+        for side, side_name in enumerate(F.SIDES):
+            spec = doc.get(card, side_name, list, entry)
+            if (len(spec) != 2 or spec[0] not in F.EFFECTS or not isinstance(spec[1], int)
+                    or isinstance(spec[1], bool)):
+                raise doc.error(entry, f"{side_name} must be [effect, number]; effects: "
+                                       f"{', '.join(F.EFFECTS)}")
+            if spec[0] == "breach" and side_name != "bourbons":
+                raise doc.error(entry, "only the Bourbons can assure the Royal Breach")
+            if not -3 <= spec[1] <= 6:
+                raise doc.error(entry, f"{side_name}: number {spec[1]} out of range -3..6")
+            effect[k, side] = F.EFFECTS.index(spec[0])
+            value[k, side] = spec[1]
+    return {"effect": frozen(effect), "value": frozen(value), "names": tuple(names)}

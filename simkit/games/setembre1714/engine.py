@@ -2,7 +2,8 @@
 
 One function per rule: ``royal_breach_check`` (7), ``artillery_fire`` (9), ``salvo_fire``
 (11.2), ``resolve_assault`` and ``commander_casualty`` (11.3). ``play_assault`` chains them
-into the assault scenario; the full game will call the same rules.
+into the assault scenario; the whole game (``full_engine``, ``combat``) calls the same
+rules, and the assault values of both come from ``attack_value`` and ``defence_value``.
 
 Casualties from fire are the defender's choice; the scenario's defender keeps its lead
 unit to the last, as in the Example of combat (a militia unit is lost, the mountain
@@ -119,11 +120,28 @@ def preparatory_fire(rng, p, out, log):
 
 
 @njit(cache=True, nogil=True)
+def attack_value(lead_strength, units, commander):
+    """Rule 11.3, attacker: the lead's strength, +1 per additional unit in the attacking
+    zone, +1 for a friendly commander adjacent to the attacked zone."""
+    return lead_strength + units - 1 + (1 if commander else 0)
+
+
+@njit(cache=True, nogil=True)
+def defence_value(lead_strength, terrain_bonus, units, commander, flag):
+    """Rule 11.3/13, defender (before any withdrawal): the lead's strength, the terrain
+    bonus (zone, blue line or barricade), +1 per additional unit, +1 for one commander and
+    +1 more for the Santa Eulalia flag."""
+    leaders = (1 if commander else 0) + (1 if flag else 0)
+    return lead_strength + terrain_bonus + units - 1 + leaders
+
+
+@njit(cache=True, nogil=True)
 def assault_values(p, defenders):
     """Assault values before the dice, without the withdrawal bonus."""
-    attack = p[L.P_ATTACKER_LEAD] + p[L.P_ATTACKER_UNITS] - 1 + p[L.P_ATTACKER_COMMANDER]
-    leaders = min(p[L.P_DEFENDER_COMMANDER] + p[L.P_FLAG], 2)
-    defence = p[L.P_DEFENDER_LEAD] + p[L.P_TERRAIN_BONUS] + defenders - 1 + leaders
+    attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS],
+                          p[L.P_ATTACKER_COMMANDER])
+    defence = defence_value(p[L.P_DEFENDER_LEAD], p[L.P_TERRAIN_BONUS], defenders,
+                            p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
     return attack, defence
 
 

@@ -1,0 +1,90 @@
+"""The King in the North: the First Carlist War, 1833-1839 (Carlists against Liberals).
+
+Modules by rulebook section: ``engine`` (6 the yearly cycle: Turn Order and the
+Initiative Challenge, Semesters, Reinforcement Phase, Siege Attrition; 8.1 the Combat
+Phase; 2 victory), ``movement`` (7: cards for movement, stack moves with their bonuses and
+caps, trails, cavalry, Forced March, stacking, Garrisons, Overruns, recruitment, naval
+moves, movement events), ``combat`` (8: deployment and Initiative, Impact, special
+attacks, Loyalty Challenges, losses, retreats, card replenishment, sieges; 10 supply; 11
+Headquarters and Fortified House cards; 12 battle events; 13.1-13.4), ``policies`` (the
+scripted commanders), ``state`` (blocks, cards, control and VP helpers), ``rules`` (the
+knobs), ``layout`` (offsets, codes, outcome columns, random streams), ``events`` (the
+trace), ``components`` (the reconstructed map, roster, decks and calendar), ``prob``
+(exact answers).
+"""
+
+import numpy as np
+
+from simkit.eventlog import new_log, no_log
+from simkit.games.base import Game
+
+from . import components as _components
+from . import layout as L
+from .engine import play_games
+from .events import EVENTS
+from .policies import CARLIST_POLICIES, LIBERAL_POLICIES
+from .rules import Rules, params
+
+
+class _Names:
+    def __init__(self):
+        c = _components.components()
+        self.loc = [name.replace("_", " ").title() for name in c.loc_ids]
+        self.block = list(c.block_names)
+        self.card = [_card_name(row) for row in c.card]
+
+
+def _card_name(row) -> str:
+    sp = row[L.CD_SPECIAL]
+    if sp != L.CS_NONE:
+        return "«" + L.CARD_SPECIALS[sp].replace("_", " ") + "»"
+    name = L.FACTIONS[row[L.CD_FAC1]]
+    if row[L.CD_FAC2] != L.NO_FACTION:
+        name += "/" + L.FACTIONS[row[L.CD_FAC2]]
+    if row[L.CD_DOUBLE]:
+        name += " Double"
+    if row[L.CD_BUGLE]:
+        name += " (bugle)"
+    return f"a {name} card"
+
+
+class KingInTheNorth(Game):
+    name = "king_in_the_north"
+    title = "The King in the North: the First Carlist War, 1833-1839"
+    sides = L.SIDES
+    Rules = Rules
+    presets = _components.presets()
+    policies = {"carlists": CARLIST_POLICIES, "liberals": LIBERAL_POLICIES}
+    outcome_columns = L.OUTCOMES
+    compile_seconds = 80  # measured: 76 s of CPU for a cold compile (165 s wall, shared cores)
+    caveat = ("The map, block roster, bags, decks, Reinforcement Track, initial deployment "
+              "and historical reinforcements are reconstructions (the rulebook prints none "
+              "of them and its Playbook is not available): results describe the "
+              "reconstruction, not the published game.")
+
+    def _run(self, rules, policies, game_indices, root_seed, log):
+        c = _components.components()
+        pol = np.array([choice.id for choice in policies], dtype=np.int64)
+        return play_games(params(rules), c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card, pol,
+                          game_indices, root_seed, log)
+
+    def play(self, rules, policies, game_indices, root_seed):
+        return L.OUTCOMES.columns(self._run(rules, policies, game_indices, root_seed,
+                                            no_log()))
+
+    def narrate(self, rules, policies, game_index, root_seed):
+        log = new_log(20000)
+        table = self._run(rules, policies, np.array([game_index], dtype=np.int64), root_seed,
+                          log)
+        row = table[0]
+        lines = [f"{self.title} - game {game_index} of seed {root_seed}"]
+        lines += EVENTS.narrate(log, _Names())
+        lines.append(f"Final VP: Carlists {row[L.O_CARLIST_VP]}, Liberals "
+                     f"{row[L.O_LIBERAL_VP]} (ended {row[L.O_END_YEAR]} "
+                     f"{L.END_SEMESTERS[row[L.O_END_SEMESTER]]}).")
+        lines.append(self.result_line(L.WINNERS[row[L.O_WINNER]],
+                                      L.END_REASONS[row[L.O_END_REASON]], int(row[L.O_TURNS])))
+        return lines
+
+
+GAME = KingInTheNorth()

@@ -1,0 +1,317 @@
+"""Load and validate The King in the North's reconstructed components.
+
+``data/map.toml`` (Locations and paths), ``data/blocks.toml`` (roster, bags, set-up,
+historical reinforcements), ``data/cards.toml`` (both decks) and ``data/campaign.toml``
+(calendar, Reinforcement Track) are reconstructions (each file says so);
+every fact the rulebook prints is checked here on load, so a replacement file that
+breaks one is refused with the file, the entry and the problem.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from simkit.datafile import DataFile, frozen
+from simkit.games.base import load_presets
+
+from . import layout as L
+
+DATA = Path(__file__).parent / "data"
+
+
+@dataclass(frozen=True)
+class Components:
+    loc_ids: tuple[str, ...]
+    loc: np.ndarray  # (n_loc, N_LC)
+    adj: np.ndarray  # (n_loc, n_loc) road kind
+    fac_home: np.ndarray  # faction -> recruitment location
+    any2: np.ndarray  # the side's "any 2 blocks" location (Castro Urdiales, Elizondo)
+    block_names: tuple[str, ...]
+    blk: np.ndarray  # (n_blocks, N_BK)
+    card: np.ndarray  # (n_cards, N_CD)
+    track: np.ndarray  # (2, N_YEARS) blocks from the bag per Year
+    first_year_semester: str
+    last_year_semester: str
+
+    def loc_index(self, name: str) -> int:
+        return self.loc_ids.index(name)
+
+
+def _side(f: DataFile, row, entry):
+    return L.SIDES.index(f.choice(row, "side", L.SIDES, entry))
+
+
+def load_map(path=DATA / "map.toml"):
+    f = DataFile(path)
+    rows = f.tables("location")
+    ids = []
+    loc = np.zeros((len(rows), L.N_LC), dtype=np.int64)
+    fac_home = np.full(L.N_FACTIONS, -1, dtype=np.int64)
+    any2 = np.full(2, -1, dtype=np.int64)
+    allowed = {"id", "kind", "vp", "resource", "fortified_house", "port", "mountain",
+               "trail_only", "star", "owner", "recruit", "factions", "estuary"}
+    if len(rows) > L.MAX_LOC:
+        raise f.error("[[location]]", f"{len(rows)} Locations, at most {L.MAX_LOC}")
+    for i, row in enumerate(rows):
+        entry = f"[[location]] #{i + 1}"
+        f.only(row, allowed, entry)
+        name = f.get(row, "id", str, entry)
+        entry = f"location {name!r}"
+        if name in ids:
+            raise f.error(entry, "declared twice")
+        ids.append(name)
+        kind = L.LOC_KINDS.index(f.choice(row, "kind", L.LOC_KINDS, entry))
+        loc[i, L.LC_KIND] = kind
+        loc[i, L.LC_RESOURCE] = kind == L.RESOURCE or f.get(row, "resource", bool, entry,
+                                                             False)
+        loc[i, L.LC_VP] = f.number(row, "vp", entry, 0, 3, 0)
+        for key, col in (("fortified_house", L.LC_FH), ("port", L.LC_PORT),
+                         ("mountain", L.LC_MOUNTAIN), ("trail_only", L.LC_TRAIL_ONLY),
+                         ("star", L.LC_STAR)):
+            loc[i, col] = f.get(row, key, bool, entry, False)
+        owner = f.choice(row, "owner", L.SIDES + ("none",), entry, "none")
+        loc[i, L.LC_OWNER] = L.SIDES.index(owner) if owner in L.SIDES else L.NOBODY
+        loc[i, L.LC_RECRUIT_SIDE] = L.NOBODY
+        if "recruit" in row:
+            side = L.SIDES.index(f.choice(row, "recruit", L.SIDES, entry))
+            loc[i, L.LC_RECRUIT_SIDE] = side
+            for fac in f.items(row, "factions", str, entry):
+                if fac == "any2":
+                    any2[side] = i
+                    loc[i, L.LC_RECRUIT_ANY2] = 1
+                    continue
+                if fac not in L.FACTIONS or L.FACTION_SIDE[L.FACTIONS.index(fac)] != side:
+                    raise f.error(entry, f"faction {fac!r} is not a {L.SIDES[side]} faction")
+                fac_home[L.FACTIONS.index(fac)] = i
+        _check_location(f, entry, loc[i], kind)
+    loc[:, L.LC_ESTUARY] = -1
+    for i, row in enumerate(rows):
+        if "estuary" in row:
+            entry = f"location {ids[i]!r}"
+            other = ids.index(f.choice(row, "estuary", ids, entry))
+            if not loc[i, L.LC_PORT] or not loc[other, L.LC_PORT]:
+                raise f.error(entry, "an estuary links two Ports (rulebook 11.5)")
+            loc[i, L.LC_ESTUARY] = other
+    adj = np.zeros((len(rows), len(rows)), dtype=np.int64)
+    for r, road in enumerate(f.tables("road")):
+        entry = f"[[road]] #{r + 1}"
+        f.only(road, {"kind", "links"}, entry)
+        kind = L.ROADS.index(f.choice(road, "kind", L.ROADS[1:], entry))
+        for link in f.items(road, "links", list, entry):
+            if len(link) != 2 or any(x not in ids for x in link):
+                raise f.error(entry, f"link {link!r} must name two known Locations")
+            a, b = ids.index(link[0]), ids.index(link[1])
+            if a == b or adj[a, b]:
+                raise f.error(entry, f"link {link!r} is a loop or declared twice")
+            adj[a, b] = adj[b, a] = kind
+    _check_map(f, ids, loc, adj, fac_home, any2)
+    return tuple(ids), loc, adj, fac_home, any2
+
+
+def _check_location(f, entry, row, kind):
+    if row[L.LC_STAR] and kind != L.CAPITAL:
+        raise f.error(entry, "only a Capital can be one of the 4 starred Capitals")
+    if row[L.LC_RECRUIT_SIDE] != L.NOBODY and kind == L.TOWN and not row[L.LC_RESOURCE]:
+        raise f.error(entry, "Recruitment Locations are Cities/Capitals or Resource "
+                             "Locations (rulebook 4.5)")
+
+
+def _check_map(f, ids, loc, adj, fac_home, any2):
+    """The rulebook's printed map facts (2.2, 4.2.1, 4.4, 7.2.1, 7.3.5, 7.5)."""
+    where = "the map"
+    if int((loc[:, L.LC_KIND] == L.CAPITAL).sum()) != 5:
+        raise f.error(where, "needs exactly 5 Capitals (rulebook 4.2.1)")
+    if int(loc[:, L.LC_STAR].sum()) != 4:
+        raise f.error(where, "needs exactly 4 starred Capitals (rulebook 2.2)")
+    if int(loc[:, L.LC_PORT].sum()) != 7:
+        raise f.error(where, "needs exactly 7 Ports (rulebook 4.4)")
+    for side in (0, 1):
+        n = int((loc[:, L.LC_RECRUIT_SIDE] == side).sum())
+        if n != 4:
+            raise f.error(where, f"{L.SIDES[side]} need 4 Recruitment Locations, got {n}")
+        if any2[side] < 0:
+            raise f.error(where, f"{L.SIDES[side]} need an 'any2' Recruitment Location")
+    for fac in range(L.N_FACTIONS):
+        if fac_home[fac] < 0:
+            raise f.error(where, f"faction {L.FACTIONS[fac]!r} has no Recruitment Location")
+    for i, name in enumerate(ids):
+        roads = adj[i][adj[i] > 0]
+        if roads.size == 0:
+            raise f.error(f"location {name!r}", "has no path")
+        if loc[i, L.LC_TRAIL_ONLY] and (roads != L.TRAIL).any():
+            raise f.error(f"location {name!r}", "is trail-only but has a road")
+    for name in ("san_sebastian", "bilbao"):
+        if name in ids and not loc[ids.index(name), L.LC_PORT]:
+            raise f.error(f"location {name!r}", "is a Port Capital (rulebook 2.2)")
+
+
+def load_blocks(ids, path=DATA / "blocks.toml"):
+    f = DataFile(path)
+    names, rows = [], []
+    allowed = {"name", "side", "faction", "type", "diamonds", "special", "start", "count",
+               "arrives", "at"}
+    for i, row in enumerate(f.tables("block")):
+        entry = f"[[block]] #{i + 1}"
+        f.only(row, allowed, entry)
+        name = f.get(row, "name", str, entry)
+        entry = f"block {name!r} (#{i + 1})"
+        side = _side(f, row, entry)
+        btype = L.BLOCK_TYPES.index(f.choice(row, "type", L.BLOCK_TYPES, entry))
+        fac = L.NO_FACTION
+        if "faction" in row:
+            fac = L.FACTIONS.index(f.choice(row, "faction", L.FACTIONS, entry))
+            if L.FACTION_SIDE[fac] != side:
+                raise f.error(entry, f"faction {L.FACTIONS[fac]!r} is not a "
+                                     f"{L.SIDES[side]} faction")
+        special = L.SPECIALS.index(f.choice(row, "special", L.SPECIALS, entry, "none"))
+        if fac == L.NO_FACTION and btype in (L.INFANTRY, L.CAVALRY, L.LANCER, L.LEADER) \
+                and special not in (L.SP_REQUETE, L.SP_HUSSARS, L.SP_CARABINEERS):
+            raise f.error(entry, "infantry, cavalry and leaders need a faction (except "
+                                 "Requetés, Hussars and Carabineers)")
+        start = f.get(row, "start", str, entry)
+        arrives, start_loc = -1, -1
+        if start in ("bag", "event", "defectors"):
+            start_kind = L.STARTS.index(start)
+        elif start == "reinforcement":
+            start_kind = L.START_REINFORCEMENT
+            text = f.get(row, "arrives", str, entry)
+            year, sem = text[:-1], text[-1:]
+            if not year.isdigit() or sem not in L.SEMESTERS:
+                raise f.error(entry, f"arrives = {text!r} must read like '1834A'")
+            arrives = L.semester_index(int(year), sem)
+            start_loc = ids.index(f.choice(row, "at", ids, entry))
+        else:
+            start_kind = L.START_MAP
+            start_loc = ids.index(f.choice(row, "start", ids + ("bag", "event", "defectors",
+                                                                 "reinforcement"), entry))
+        for _ in range(f.number(row, "count", entry, 1, 20, 1)):
+            names.append(name)
+            rows.append((side, fac, btype, f.number(row, "diamonds", entry, 0, 4), special,
+                         start_kind, start_loc, arrives))
+    if len(rows) > L.MAX_BLOCKS:
+        raise f.error("[[block]]", f"{len(rows)} blocks, at most {L.MAX_BLOCKS}")
+    blk = np.array(rows, dtype=np.int64).reshape(-1, L.N_BK)
+    _check_roster(f, blk)
+    return tuple(names), blk
+
+
+def _check_roster(f, blk):
+    """The counts rulebook 3.2 prints."""
+    def count(side, btype=None, special=None):
+        m = blk[:, L.BK_SIDE] == side
+        if btype is not None:
+            m &= blk[:, L.BK_TYPE] == btype
+        if special is not None:
+            m &= blk[:, L.BK_SPECIAL] == special
+        return int(m.sum())
+    for side, btype, n, what in ((0, L.PARTISANS, 2, "Partisans"),
+                                 (0, L.CUSTOMS, 2, "Customs Officers"),
+                                 (0, L.GUERRILLA, 3, "Guerrillas"),
+                                 (1, L.DECOY, 2, "Decoys"), (1, L.NAVAL, 2, "Naval Squadrons")):
+        if count(side, btype) != n:
+            raise f.error("the roster", f"needs {n} {what} (rulebook 3.2)")
+    for special in (L.SP_DON_CARLOS, L.SP_EL_ABUELO, L.SP_ZUMALACARREGUI, L.SP_ESPARTERO,
+                    L.SP_CEBALLOS, L.SP_DIEGO, L.SP_HUSSARS, L.SP_CARABINEERS):
+        if int((blk[:, L.BK_SPECIAL] == special).sum()) != 1:
+            raise f.error("the roster", f"needs exactly one {L.SPECIALS[special]} block")
+    for side in (0, 1):
+        if count(side, L.DEFECTORS) < 1:
+            raise f.error("the roster", f"{L.SIDES[side]} need Defectors blocks")
+
+
+def load_cards(path=DATA / "cards.toml"):
+    f = DataFile(path)
+    rows = []
+    allowed = {"side", "bid", "faction", "factions", "double", "bugle", "shield6", "special"}
+    for i, row in enumerate(f.tables("card")):
+        entry = f"[[card]] #{i + 1}"
+        f.only(row, allowed, entry)
+        side = _side(f, row, entry)
+        fac1 = fac2 = L.NO_FACTION
+        if "faction" in row:
+            fac1 = L.FACTIONS.index(f.choice(row, "faction", L.FACTIONS, entry))
+        if "factions" in row:
+            pair = f.items(row, "factions", str, entry)
+            if len(pair) != 2 or any(x not in L.FACTIONS for x in pair):
+                raise f.error(entry, f"factions {pair!r} must be two Factions")
+            fac1, fac2 = L.FACTIONS.index(pair[0]), L.FACTIONS.index(pair[1])
+        for fac in (fac1, fac2):
+            if fac != L.NO_FACTION and L.FACTION_SIDE[fac] != side:
+                raise f.error(entry, f"{L.FACTIONS[fac]!r} is not a {L.SIDES[side]} faction")
+        special = L.CARD_SPECIALS.index(f.choice(row, "special", L.CARD_SPECIALS, entry,
+                                                 "none"))
+        if (special == L.CS_NONE) == (fac1 == L.NO_FACTION):
+            raise f.error(entry, "a card is either a Faction card or a special card")
+        shield = f.get(row, "shield6", bool, entry, False)
+        if shield and side != L.CARLISTS:
+            raise f.error(entry, "only Carlist cards carry the shield-6 (rulebook 8.4.7)")
+        rows.append((side, fac1, fac2, f.get(row, "double", bool, entry, False),
+                     f.get(row, "bugle", bool, entry, False), f.number(row, "bid", entry, 1, 200),
+                     shield, special))
+    card = np.array(rows, dtype=np.int64).reshape(-1, L.N_CD)
+    _check_decks(f, card)
+    return card
+
+
+def _check_decks(f, card):
+    """Rulebook 3.3, 8.6.1, 11.1: the special cards each deck holds."""
+    if card.shape[0] > L.MAX_CARDS:
+        raise f.error("the decks", f"{card.shape[0]} cards, at most {L.MAX_CARDS}")
+    for side, loyalty in ((0, 3), (1, 2)):
+        deck = card[card[:, L.CD_SIDE] == side]
+        if deck.shape[0] > L.MAX_DECK:
+            raise f.error("the decks", f"{L.SIDES[side]}: {deck.shape[0]} cards, at most "
+                                       f"{L.MAX_DECK}")
+        sp = deck[:, L.CD_SPECIAL]
+        if int((sp == L.CS_LOYALTY).sum()) != loyalty:
+            raise f.error("the decks", f"{L.SIDES[side]} need {loyalty} Loyalty Challenges")
+        if int((sp == L.CS_HQ).sum()) != 1:
+            raise f.error("the decks", f"{L.SIDES[side]} need 1 Headquarters card")
+        if int((sp == L.CS_BREACH).sum()) != 1:
+            raise f.error("the decks", f"{L.SIDES[side]} need 1 «Breach in the Walls» "
+                                       "(kept out unless the breach knob adds it)")
+        events = sp[sp >= L.FIRST_EVENT]
+        if events.size != 8 or np.unique(events).size != 8:
+            raise f.error("the decks", f"{L.SIDES[side]} need 8 different Special Events")
+    bids = card[:, L.CD_BID]
+    if np.unique(bids).size != bids.size:
+        raise f.error("the decks", "bid numbers must all differ (the rulebook has no tie "
+                                   "rule)")
+
+
+def load_campaign(path=DATA / "campaign.toml"):
+    f = DataFile(path)
+    f.only(f.data, {"first_year", "years", "first_year_semester", "last_year_semester",
+                    "reinforcement_track"}, "the file")
+    if f.number(f.data, "first_year", "first_year", 1833, 1833) != L.FIRST_YEAR:
+        raise f.error("first_year", "must be 1833")
+    f.number(f.data, "years", "years", L.N_YEARS, L.N_YEARS)
+    first = f.choice(f.data, "first_year_semester", L.SEMESTERS, "first_year_semester")
+    last = f.choice(f.data, "last_year_semester", L.SEMESTERS, "last_year_semester")
+    track = np.zeros((2, L.N_YEARS), dtype=np.int64)
+    table = f.table("reinforcement_track")
+    for side, name in enumerate(L.SIDES):
+        values = f.items(table, name, int, f"reinforcement_track.{name}")
+        if len(values) != L.N_YEARS - 1 or min(values) < 0:
+            raise f.error(f"reinforcement_track.{name}", "needs 6 non-negative numbers "
+                                                         "(1833-1838)")
+        track[side, :L.N_YEARS - 1] = values
+    return track, first, last
+
+
+@cache
+def components() -> Components:
+    ids, loc, adj, fac_home, any2 = load_map()
+    names, blk = load_blocks(ids)
+    card = load_cards()
+    track, first, last = load_campaign()
+    return Components(ids, frozen(loc), frozen(adj), frozen(fac_home), frozen(any2), names,
+                      frozen(blk), frozen(card), frozen(track), first, last)
+
+
+def presets():
+    from .rules import Rules
+
+    return load_presets(DATA / "presets.toml", Rules)

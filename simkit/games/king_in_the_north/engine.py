@@ -1,0 +1,534 @@
+"""The King in the North's campaign as njit kernels: the yearly cycle (rulebook 6), the
+Combat Phase (8.1), sudden and final victory (2). Movement is in ``movement``, battles
+and sieges in ``combat``, every choice in ``policies``.
+"""
+
+import numpy as np
+from numba import njit
+
+from simkit.eventlog import log_event
+from simkit.rng import game_streams, restart, shuffle, uniform_int
+
+from . import layout as L
+from . import policies as P
+from .combat import (
+    army_at,
+    resolve_battle,
+    resolve_siege,
+    retreat_destination,
+    siege_possible,
+)
+from .events import (
+    EV_ARRIVE,
+    EV_ATTRITION,
+    EV_BID,
+    EV_CHALLENGE,
+    EV_REINFORCEMENT,
+    EV_RETREAT_BEFORE,
+    EV_SEMESTER,
+    EV_TURN,
+    EV_VICTORY,
+)
+from .movement import join_stack, movement_phase, place
+from .state import (
+    cities_and_capitals,
+    count_action,
+    count_at,
+    cubes_used,
+    discard,
+    draw_cards,
+    eliminate,
+    hand_size,
+    holds_special,
+    refresh_control,
+    resources,
+    strength_at,
+    victory_points,
+)
+
+SEM_1836A = L.semester_index(1836, "A")
+SEM_1837A = L.semester_index(1837, "A")
+SEM_1838A = L.semester_index(1838, "A")
+
+
+# -- set-up (5, 3.3) -----------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def set_up(p, loc, blk, card, s, rng):
+    """Blocks to the map, bags and reserves; control and cubes; decks shuffled; opening
+    hands. Optional 13.1 removes 1 Field and 1 Mountain artillery from each bag."""
+    s[:] = 0
+    s[L.S_WINNER] = L.WIN_TIE
+    s[L.S_FORTIFY_LOC] = -1
+    for i in range(loc.shape[0]):
+        s[L.S_OWNER + i] = loc[i, L.LC_OWNER]
+    removed = np.zeros((2, 2), dtype=np.int64)
+    for b in range(blk.shape[0]):
+        s[L.S_B_SIDE + b] = blk[b, L.BK_SIDE]
+        s[L.S_B_LOC + b] = -1
+        s[L.S_B_FROM + b] = -1
+        start = blk[b, L.BK_START]
+        if start == L.START_MAP:
+            s[L.S_B_WHERE + b] = L.W_MAP
+            s[L.S_B_LOC + b] = blk[b, L.BK_START_LOC]
+        elif start == L.START_BAG:
+            s[L.S_B_WHERE + b] = L.W_BAG
+            t = blk[b, L.BK_TYPE]
+            if p[L.P_CAPTURED_ART] and (t == L.FIELD_ART or t == L.MOUNTAIN_ART):
+                k = 0 if t == L.FIELD_ART else 1
+                side = blk[b, L.BK_SIDE]
+                if removed[side, k] == 0:
+                    removed[side, k] = 1
+                    s[L.S_B_WHERE + b] = L.W_DEAD
+        else:
+            s[L.S_B_WHERE + b] = L.W_RESERVE
+    for i in range(loc.shape[0]):
+        owner = s[L.S_OWNER + i]
+        if owner != L.NOBODY and loc[i, L.LC_VP] > 0 and count_at(s, blk, i, owner) == 0 \
+                and cubes_used(s, loc, owner) < p[L.P_GARRISONS]:
+            s[L.S_CUBE + i] = owner + 1
+    for side in range(2):
+        n = 0
+        base = L.S_DRAW + side * L.MAX_DECK
+        for c in range(card.shape[0]):
+            if card[c, L.CD_SIDE] != side:
+                continue
+            if card[c, L.CD_SPECIAL] == L.CS_BREACH and not p[L.P_BREACH + side]:
+                s[L.S_C_WHERE + c] = L.CW_OUT
+                continue
+            s[L.S_C_WHERE + c] = L.CW_DRAW
+            s[base + n] = c
+            n += 1
+        pile = s[base:base + n].copy()
+        shuffle(rng, L.ST_DECK[side], pile)
+        s[base:base + n] = pile
+        s[L.S_DRAW_N + side] = n
+        draw_cards(s, card, rng, side, p[L.P_OPENING_HAND])
+
+
+# -- turn order (6.2, 6.3.1) ---------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def turn_order(p, card, s, rng, pol, log):
+    """Both sides bid a card face up; the higher number chooses who moves first."""
+    bids = np.full(2, -1, dtype=np.int64)
+    for side in range(2):
+        c = P.bid_card(pol[side], card, s, rng, side)
+        if c >= 0:
+            bids[side] = card[c, L.CD_BID]
+            discard(s, c)
+            count_action(s, side, L.A_BIDS)
+    if bids[0] > bids[1]:
+        chooser = L.CARLISTS
+    elif bids[1] > bids[0]:
+        chooser = L.LIBERALS
+    else:
+        chooser = p[L.P_BID_TIE]
+    s[L.S_FIRST] = P.choose_first(pol[chooser], s, rng, chooser)
+    log_event(log, EV_BID, bids[0], bids[1], s[L.S_FIRST])
+
+
+@njit(cache=True, nogil=True)
+def initiative_challenge(p, card, s, rng, pol, log):
+    """Semester B: the side without Initiative may bid face down; the holder accepts
+    (both cards compared and discarded) or declines (Initiative passes) (6.3.1)."""
+    holder = s[L.S_FIRST]
+    challenger = 1 - holder
+    c = P.initiative_challenge(pol[challenger], card, s, rng, challenger)
+    if c < 0:
+        return
+    count_action(s, challenger, L.A_CHALLENGES)
+    a = P.accept_challenge(pol[holder], card, s, rng, holder)
+    discard(s, c)
+    if a < 0:
+        s[L.S_FIRST] = challenger
+        log_event(log, EV_CHALLENGE, challenger, 0, challenger)
+        return
+    discard(s, a)
+    if card[c, L.CD_BID] > card[a, L.CD_BID]:
+        s[L.S_FIRST] = P.choose_first(pol[challenger], s, rng, challenger)
+    else:
+        s[L.S_FIRST] = P.choose_first(pol[holder], s, rng, holder)
+    log_event(log, EV_CHALLENGE, challenger, 1, s[L.S_FIRST])
+
+
+# -- historical reinforcements and Defectors (6.3, 8.6.1, 7.4) -----------------------------
+@njit(cache=True, nogil=True)
+def arrivals(p, loc, blk, s, rng, pol, side, log):
+    """Historical reinforcements of this Semester enter at their Location (a friendly
+    stack if the enemy holds it); Naval Squadrons at a Port free of enemy blocks; pending
+    Defectors join a friendly stack not besieged (8.6.1)."""
+    sem = s[L.S_SEMESTER]
+    for b in range(blk.shape[0]):
+        if s[L.S_B_SIDE + b] != side:
+            continue
+        if blk[b, L.BK_START] == L.START_REINFORCEMENT and s[L.S_B_WHERE + b] == L.W_RESERVE \
+                and blk[b, L.BK_ARRIVES] <= sem:
+            where = blk[b, L.BK_START_LOC]
+            if blk[b, L.BK_TYPE] == L.NAVAL:
+                if count_at(s, blk, where, 1 - side) > 0:
+                    where = P.choose_port(pol[side], loc, blk, s, rng, where)
+            elif count_at(s, blk, where, 1 - side) > 0 or s[L.S_OWNER + where] == 1 - side:
+                where = join_stack(loc, blk, s, rng, pol, side)
+            if where < 0:
+                continue
+            place(s, b, where)
+            s[L.S_B_MOVED + b] = 0
+            refresh_control(s, loc, blk, where)
+            log_event(log, EV_ARRIVE, b, where, 0)
+        elif s[L.S_B_WHERE + b] == L.W_PENDING:
+            where = join_stack(loc, blk, s, rng, pol, side)
+            if where >= 0:
+                place(s, b, where)
+                s[L.S_B_MOVED + b] = 0
+                log_event(log, EV_ARRIVE, b, where, 0)
+
+
+# -- the Combat Phase (8.1, 8.8.7, 8.9.2, 13.3) --------------------------------------------
+@njit(cache=True, nogil=True)
+def contested(s, blk, where):
+    return count_at(s, blk, where, 0) > 0 and count_at(s, blk, where, 1) > 0
+
+
+@njit(cache=True, nogil=True)
+def moved_in(s, blk, where, side):
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+                and s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] >= 0:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
+    """Retreat before combat (8.8.7): a Carlist stack (1 block lost from 5 up) or a
+    Liberal stack of cavalry and Leaders only, once per Semester; or any stack with the
+    Headquarters card (11.1). Returns True if the defender left."""
+    army = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    n = army_at(blk, s, where, defender, army)
+    if n == 0:
+        return False
+    hq = holds_special(s, card, defender, L.CS_HQ)
+    allowed = s[L.S_RETREAT_USED + defender] == 0
+    if defender == L.LIBERALS:
+        for i in range(n):
+            t = blk[army[i], L.BK_TYPE]
+            if t != L.CAVALRY and t != L.LANCER and t != L.LEADER:
+                allowed = False
+    if not allowed and hq < 0:
+        return False
+    mine = 0
+    enemy = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where:
+            if s[L.S_B_SIDE + b] == defender:
+                mine += blk[b, L.BK_DIAMONDS]
+            else:
+                enemy += blk[b, L.BK_DIAMONDS]
+    if not P.retreat_before_combat(pol[defender], s, rng, defender, mine, enemy):
+        return False
+    dest, forced = retreat_destination(loc, adj, blk, s, where, defender)
+    if dest < 0 or forced:
+        return False
+    if allowed:
+        s[L.S_RETREAT_USED + defender] = 1
+        count_action(s, defender, L.A_RETREAT_BEFORE)
+        if defender == L.CARLISTS and n >= 5:
+            b = P.choose_loss(pol[defender], blk, s, np.zeros(L.N_BT, dtype=np.int64), rng,
+                              defender, army, n)
+            eliminate(s, blk, b)
+    else:
+        discard(s, hq)
+        count_action(s, defender, L.A_HQ)
+    for i in range(n):
+        b = army[i]
+        if s[L.S_B_WHERE + b] == L.W_MAP:
+            s[L.S_B_LOC + b] = dest
+    refresh_control(s, loc, blk, where)
+    refresh_control(s, loc, blk, dest)
+    log_event(log, EV_RETREAT_BEFORE, defender, where, dest)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
+    """Declare and resolve the combat at ``where``: a siege if the defender controls the
+    City/Capital and stays inside (at most 2 / 3 blocks), else a battle (8.9.1-8.9.2)."""
+    defender = 1 - attacker
+    city = loc[where, L.LC_KIND] >= L.CITY
+    n_def = count_at(s, blk, where, defender)
+    cap = 3 if loc[where, L.LC_KIND] == L.CAPITAL else 2
+    if city and s[L.S_OWNER + where] == defender and n_def <= cap:
+        inside = s[L.S_BESIEGED + where] == 1 or P.declare_inside(
+            pol[defender], s, rng, defender, n_def, count_at(s, blk, where, attacker))
+        if inside:
+            s[L.S_BESIEGED + where] = 1
+            breach = holds_special(s, card, attacker, L.CS_BREACH)
+            if breach >= 0 and P.play_breach(pol[attacker], s, rng, attacker,
+                                             count_at(s, blk, where, attacker), n_def):
+                s[L.S_C_WHERE + breach] = L.CW_REMOVED
+                count_action(s, attacker, L.A_EVENTS)
+                s[L.S_BESIEGED + where] = 0
+                resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+                return
+            if siege_possible(p, loc, blk, card, s, where, attacker) \
+                    and P.lay_siege(pol[attacker], s, rng, attacker):
+                resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+            return
+    if retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
+        return
+    resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+
+
+@njit(cache=True, nogil=True)
+def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
+    """Every Location holding both sides' blocks is fought, one at a time (8.1). A
+    besieged side may sally (a battle, 8.9.5); a retreat into a battle makes the retreating side the
+    attacker there (8.8.6)."""
+    done = np.zeros(L.MAX_LOC, dtype=np.int64)
+    for _ in range(3 * loc.shape[0]):
+        if s[L.S_DONE]:
+            return
+        where = -1
+        attacker = side
+        for i in range(loc.shape[0]):
+            if done[i] or not contested(s, blk, i):
+                continue
+            if s[L.S_RETREAT_IN + i] > 0:
+                attacker = s[L.S_RETREAT_IN + i] - 1
+            elif s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == side \
+                    and not moved_in(s, blk, i, side):
+                done[i] = 1
+                if P.sally(pol[side], s, rng, side, strength_at(s, blk, i, side),
+                           strength_at(s, blk, i, 1 - side)):
+                    s[L.S_BESIEGED + i] = 0  # a sally is a battle (8.9.5)
+                    count_action(s, side, L.A_SALLIES)
+                    resolve_battle(p, loc, adj, blk, card, s, rng, pol, i, side, log)
+                    check_sudden(p, loc, s, side, log)
+                continue
+            where = i
+            break
+        if where < 0:
+            return
+        done[where] = 1
+        s[L.S_RETREAT_IN + where] = 0
+        fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+        check_sudden(p, loc, s, side, log)
+
+
+# -- victory (2) ---------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def end_game(s, winner, reason, log):
+    if s[L.S_DONE]:
+        return
+    s[L.S_DONE] = 1
+    s[L.S_WINNER] = winner
+    s[L.S_REASON] = reason
+    log_event(log, EV_VICTORY, winner, reason, 0)
+
+
+@njit(cache=True, nogil=True)
+def holds_recruitment(loc, s, side):
+    """Does ``side`` control all 4 enemy Recruitment Locations (2.2)?"""
+    for i in range(loc.shape[0]):
+        if loc[i, L.LC_RECRUIT_SIDE] == 1 - side and s[L.S_OWNER + i] != side:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def check_sudden(p, loc, s, side, log):
+    """Sudden victories of the active side (2.1-2.2): VP leads from 1836 A and 1837 A
+    (Carlists with a Port Capital), the Carlist 5 Cities/Capitals from 1838 A, the enemy
+    Recruitment Locations from the end of 1837."""
+    if s[L.S_DONE]:
+        return
+    sem = s[L.S_SEMESTER]
+    lead = victory_points(s, loc, side) - victory_points(s, loc, 1 - side)
+    cities, capitals, ports, _ = cities_and_capitals(s, loc, side)
+    p1836, p1837, p1838 = SEM_1836A, SEM_1837A, SEM_1838A
+    if side == L.CARLISTS:
+        if sem >= p1836 and ports > 0 and lead >= p[L.P_CARLIST_LEAD_1836]:
+            end_game(s, L.WIN_CARLISTS, L.END_VP_LEAD, log)
+        elif sem >= p1837 and ports > 0 and lead >= p[L.P_CARLIST_LEAD_1837]:
+            end_game(s, L.WIN_CARLISTS, L.END_VP_LEAD, log)
+        elif sem >= p1838 and ports > 0 and ((cities >= 2 and capitals >= 3)
+                                             or (cities >= 3 and capitals >= 2)):
+            end_game(s, L.WIN_CARLISTS, L.END_LOCATIONS, log)
+    else:
+        if sem >= p1836 and lead >= p[L.P_LIBERAL_LEAD_1836]:
+            end_game(s, L.WIN_LIBERALS, L.END_VP_LEAD, log)
+        elif sem >= p1837 and lead >= p[L.P_LIBERAL_LEAD_1837]:
+            end_game(s, L.WIN_LIBERALS, L.END_VP_LEAD, log)
+    if not s[L.S_DONE] and sem >= p1838 and holds_recruitment(loc, s, side):
+        end_game(s, side, L.END_RECRUITMENT, log)
+
+
+@njit(cache=True, nogil=True)
+def final_victory(loc, s, log):
+    """End of 1839 (2.2): more VP and at least one of the 4 starred Capitals, else a
+    tie."""
+    vc = victory_points(s, loc, L.CARLISTS)
+    vl = victory_points(s, loc, L.LIBERALS)
+    winner = L.WIN_TIE
+    if vc != vl:
+        w = L.CARLISTS if vc > vl else L.LIBERALS
+        if cities_and_capitals(s, loc, w)[3] > 0:
+            winner = w
+    end_game(s, winner, L.END_FINAL, log)
+
+
+# -- the Reinforcement Phase and Siege Attrition (6.4, 6.5) --------------------------------
+@njit(cache=True, nogil=True)
+def reinforcement_phase(p, loc, blk, card, s, rng, pol, log):
+    """Discard half the hand (rounded down), draw 7 (+1 for more Cities/Capitals), draw
+    blocks from the bag (+1 for more Resource Locations; a Defectors block once the bag
+    is empty) into the Recruitment Box."""
+    year = s[L.S_YEAR]
+    cc = np.zeros(2, dtype=np.int64)
+    rs = np.zeros(2, dtype=np.int64)
+    for side in range(2):
+        c, k, _, _ = cities_and_capitals(s, loc, side)
+        cc[side] = c + k
+        rs[side] = resources(s, loc, side)
+    for side in range(2):
+        for _ in range(hand_size(s, card, side) // 2):
+            discard(s, P.worst_card(pol[side], card, s, rng, side))
+        n_cards = p[L.P_DRAW] + (1 if cc[side] > cc[1 - side] else 0)
+        draw_cards(s, card, rng, side, n_cards)
+        n_blocks = p[L.P_TRACK + side * L.N_YEARS + year] + (1 if rs[side] > rs[1 - side]
+                                                            else 0)
+        restart(rng, L.ST_BAG[side], year)
+        for _ in range(n_blocks):
+            draw_block(blk, s, rng, side)
+        log_event(log, EV_REINFORCEMENT, side, n_cards, n_blocks)
+
+
+@njit(cache=True, nogil=True)
+def draw_block(blk, s, rng, side):
+    """One block at random from the bag to the Recruitment Box (a Defectors block from
+    the reserve when the bag is empty)."""
+    n = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_BAG and s[L.S_B_SIDE + b] == side:
+            n += 1
+    if n == 0:
+        for b in range(blk.shape[0]):
+            if blk[b, L.BK_TYPE] == L.DEFECTORS and s[L.S_B_SIDE + b] == side \
+                    and s[L.S_B_WHERE + b] == L.W_RESERVE:
+                s[L.S_B_WHERE + b] = L.W_BOX
+                return
+        return
+    k = uniform_int(rng, L.ST_BAG[side], n)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_BAG and s[L.S_B_SIDE + b] == side:
+            if k == 0:
+                s[L.S_B_WHERE + b] = L.W_BOX
+                return
+            k -= 1
+
+
+@njit(cache=True, nogil=True)
+def siege_attrition(loc, blk, card, s, rng, pol, log):
+    """A besieger with an unresolved siege at the end of the Year discards 1 card (6.5)."""
+    for side in range(2):
+        for i in range(loc.shape[0]):
+            if s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == 1 - side \
+                    and count_at(s, blk, i, side) > 0:
+                c = P.worst_card(pol[side], card, s, rng, side)
+                if c >= 0:
+                    discard(s, c)
+                    log_event(log, EV_ATTRITION, side, 0, 0)
+                break
+
+
+# -- the cycle (6) -------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
+    """The whole campaign (6.1): per Year, Turn Order, Semesters A and B (one in the first
+    and last Years), Reinforcement Phase, Siege Attrition; then the final victory."""
+    restart(rng, L.ST_SET_UP, 0)
+    set_up(p, loc, blk, card, s, rng)
+    played = 0
+    for year in range(L.N_YEARS):
+        s[L.S_YEAR] = year
+        restart(rng, L.ST_POLICY[0], 1000 + year)
+        restart(rng, L.ST_POLICY[1], 1000 + year)
+        turn_order(p, card, s, rng, pol, log)
+        for sem in range(2):
+            if year == 0 and sem != p[L.P_FIRST_SEM]:
+                continue
+            if year == L.N_YEARS - 1 and sem != p[L.P_LAST_SEM]:
+                continue
+            s[L.S_SEMESTER] = 2 * year + sem
+            if sem == 1 and 0 < year < L.N_YEARS - 1:
+                initiative_challenge(p, card, s, rng, pol, log)
+            s[L.S_RETREAT_USED] = 0
+            s[L.S_RETREAT_USED + 1] = 0
+            log_event(log, EV_SEMESTER, L.FIRST_YEAR + year, sem, s[L.S_FIRST])
+            for k in range(2):
+                # one side's turn (6.3): Historical Reinforcements, Movement, Combat
+                side = s[L.S_FIRST] if k == 0 else 1 - s[L.S_FIRST]
+                s[L.S_ACTIVE] = side
+                restart(rng, L.ST_POLICY[side], s[L.S_SEMESTER] * 2 + side)
+                log_event(log, EV_TURN, side, victory_points(s, loc, 0),
+                          victory_points(s, loc, 1))
+                arrivals(p, loc, blk, s, rng, pol, side, log)
+                movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log)
+                check_sudden(p, loc, s, side, log)
+                if not s[L.S_DONE]:
+                    combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log)
+                    check_sudden(p, loc, s, side, log)
+                if s[L.S_DONE]:
+                    break
+            played += 1
+            if s[L.S_DONE]:
+                break
+        if s[L.S_DONE] or year == L.N_YEARS - 1:
+            break
+        if 2 * year + 1 >= SEM_1838A - 1:
+            for side in range(2):
+                if not s[L.S_DONE] and holds_recruitment(loc, s, side):
+                    end_game(s, side, L.END_RECRUITMENT, log)
+        if s[L.S_DONE]:
+            break
+        reinforcement_phase(p, loc, blk, card, s, rng, pol, log)
+        siege_attrition(loc, blk, card, s, rng, pol, log)
+    if not s[L.S_DONE]:
+        final_victory(loc, s, log)
+    write_outcome(loc, blk, s, played, out)
+
+
+@njit(cache=True, nogil=True)
+def write_outcome(loc, blk, s, played, out):
+    out[L.O_WINNER] = s[L.S_WINNER]
+    out[L.O_END_REASON] = s[L.S_REASON]
+    out[L.O_TURNS] = played
+    out[L.O_END_YEAR] = L.FIRST_YEAR + s[L.S_YEAR]
+    out[L.O_END_SEMESTER] = s[L.S_SEMESTER] % 2
+    vc = victory_points(s, loc, L.CARLISTS)
+    vl = victory_points(s, loc, L.LIBERALS)
+    out[L.O_FINAL_LEAD] = vl - vc
+    out[L.O_CARLIST_VP] = vc
+    out[L.O_LIBERAL_VP] = vl
+    out[L.O_BATTLES] = s[L.S_BATTLES]
+    out[L.O_SIEGES] = s[L.S_SIEGES]
+    for side in range(2):
+        out[L.O_LOST + side] = s[L.S_LOST + side]
+        out[L.O_CAPTURES + side] = s[L.S_CAPTURES + side]
+    alive = 1
+    for b in range(blk.shape[0]):
+        if blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS and s[L.S_B_WHERE + b] == L.W_DEAD:
+            alive = 0
+    out[L.O_DON_CARLOS] = alive
+    for k in range(2 * L.N_ACTIONS):
+        out[L.O_ACTIONS + k] = s[L.S_ACTIONS + k]
+
+
+@njit(cache=True, nogil=True)
+def play_games(p, loc, adj, fac_home, any2, blk, card, pol, game_indices, root_seed, log):
+    """One campaign per game index; returns the ``(n, N_OUT)`` outcome table."""
+    out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
+    s = np.zeros(L.N_STATE, dtype=np.int64)
+    for row in range(game_indices.shape[0]):
+        rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
+        play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out[row], log)
+    return out

@@ -1,0 +1,316 @@
+"""The flat arrays The King in the North's kernels share: every offset and code, one home.
+
+Static components (``components.py``) are int arrays with the column offsets ``LC_*``
+(locations), ``BK_*`` (blocks) and ``CD_*`` (cards); the game state is one int64 vector
+with the ``S_*`` offsets; the rules are the parameter vector ``P_*``; ``OUTCOMES``
+declares the result columns and ``STREAMS`` the random streams.
+"""
+
+from simkit.games.base import Column, Outcomes
+from simkit.layout import Fields, codes
+
+MAX_LOC = 48
+MAX_BLOCKS = 160
+MAX_CARDS = 112
+MAX_DECK = 60
+BARRELS = 9  # rulebook 3.4
+
+# -- sides ---------------------------------------------------------------------------------
+SIDES = ("carlists", "liberals")
+CARLISTS, LIBERALS = codes(SIDES)
+NOBODY = -1
+
+# -- location kinds and columns ------------------------------------------------------------
+LOC_KINDS = ("town", "resource", "city", "capital")
+TOWN, RESOURCE, CITY, CAPITAL = codes(LOC_KINDS)
+ROADS = ("none", "main", "secondary", "trail")
+NO_ROAD, MAIN, SECONDARY, TRAIL = codes(ROADS)
+
+_LC = Fields("location columns")
+LC_KIND = _LC("kind")
+LC_RESOURCE = _LC("resource")
+LC_VP = _LC("vp")
+LC_FH = _LC("fortified_house")
+LC_PORT = _LC("port")
+LC_MOUNTAIN = _LC("mountain")
+LC_TRAIL_ONLY = _LC("trail_only")
+LC_STAR = _LC("star")
+LC_OWNER = _LC("owner")
+LC_RECRUIT_SIDE = _LC("recruit_side")
+LC_RECRUIT_ANY2 = _LC("recruit_any2")
+LC_ESTUARY = _LC("estuary")  # the Location whose control closes this Port (-1: none)
+N_LC = _LC.size
+
+# -- factions (Carlist then Liberal; rulebook 3.2, 7.2.1) ----------------------------------
+FACTIONS = ("navarra", "guipuzcoa", "alava", "vizcaya", "castilla",
+            "regular", "royal_guard", "legion", "chapelgorris", "militia")
+N_FACTIONS = len(FACTIONS)
+FACTION_SIDE = (0, 0, 0, 0, 0, 1, 1, 1, 1, 1)
+NO_FACTION = -1
+F_LEGION = FACTIONS.index("legion")
+
+# -- blocks --------------------------------------------------------------------------------
+BLOCK_TYPES = ("infantry", "cavalry", "lancer", "field_artillery", "mountain_artillery",
+               "leader", "partisans", "customs", "decoy", "naval", "guerrilla", "defectors")
+(INFANTRY, CAVALRY, LANCER, FIELD_ART, MOUNTAIN_ART, LEADER, PARTISANS, CUSTOMS, DECOY,
+ NAVAL, GUERRILLA, DEFECTORS) = codes(BLOCK_TYPES)
+SPECIALS = ("none", "don_carlos", "zumalacarregui", "espartero", "diego_de_leon",
+            "ceballos", "el_abuelo", "requete", "hussars", "carabineers")
+(SP_NONE, SP_DON_CARLOS, SP_ZUMALACARREGUI, SP_ESPARTERO, SP_DIEGO, SP_CEBALLOS,
+ SP_EL_ABUELO, SP_REQUETE, SP_HUSSARS, SP_CARABINEERS) = codes(SPECIALS)
+STARTS = ("map", "bag", "event", "defectors", "reinforcement")
+START_MAP, START_BAG, START_EVENT, START_DEFECTORS, START_REINFORCEMENT = codes(STARTS)
+
+_BK = Fields("block columns")
+BK_SIDE = _BK("side")
+BK_FACTION = _BK("faction")
+BK_TYPE = _BK("type")
+BK_DIAMONDS = _BK("diamonds")
+BK_SPECIAL = _BK("special")
+BK_START = _BK("start")
+BK_START_LOC = _BK("start_loc")
+BK_ARRIVES = _BK("arrives")  # semester index of a historical reinforcement
+N_BK = _BK.size
+
+# where a block is (state S_B_WHERE)
+WHERE = ("bag", "box", "map", "dead", "reserve", "pending")
+W_BAG, W_BOX, W_MAP, W_DEAD, W_RESERVE, W_PENDING = codes(WHERE)
+
+# -- cards ---------------------------------------------------------------------------------
+CARD_SPECIALS = (
+    "none", "loyalty", "headquarters", "fortified_house", "breach",
+    # Carlist events (rulebook 12.1)
+    "el_abuelo", "snow_covered_fields", "lancer_charge", "local_informants",
+    "forced_levies", "guerrillas", "siege_mortar", "blown_bridge",
+    # Liberal events (12.2)
+    "under_cover_of_night", "defensive_battery", "field_promotion", "bayonet_charge",
+    "cavalry_charge", "canister_shot", "fortification", "cavalry_pursuit")
+(CS_NONE, CS_LOYALTY, CS_HQ, CS_FORTIFIED_HOUSE, CS_BREACH,
+ EV_EL_ABUELO, EV_SNOW, EV_LANCER, EV_INFORMANTS, EV_LEVIES, EV_GUERRILLAS, EV_MORTAR,
+ EV_BLOWN_BRIDGE,
+ EV_NIGHT, EV_BATTERY, EV_PROMOTION, EV_BAYONET, EV_CAV_CHARGE, EV_CANISTER,
+ EV_FORTIFICATION, EV_PURSUIT) = codes(CARD_SPECIALS)
+FIRST_EVENT = EV_EL_ABUELO
+
+_CD = Fields("card columns")
+CD_SIDE = _CD("side")
+CD_FAC1 = _CD("faction")
+CD_FAC2 = _CD("faction_2")
+CD_DOUBLE = _CD("double")
+CD_BUGLE = _CD("bugle")
+CD_BID = _CD("bid")
+CD_SHIELD6 = _CD("shield6")
+CD_SPECIAL = _CD("special")
+N_CD = _CD.size
+
+# where a card is (state S_C_WHERE)
+CARD_WHERE = ("draw", "hand", "discard", "removed", "played", "out")
+CW_DRAW, CW_HAND, CW_DISCARD, CW_REMOVED, CW_PLAYED, CW_OUT = codes(CARD_WHERE)
+
+# -- calendar ------------------------------------------------------------------------------
+N_YEARS = 7
+FIRST_YEAR = 1833
+SEMESTERS = ("A", "B")
+
+
+def semester_index(year: int, semester: str) -> int:
+    """Absolute semester number: 2 * (year - 1833) + (0 for A, 1 for B)."""
+    return 2 * (year - FIRST_YEAR) + SEMESTERS.index(semester)
+
+
+# -- the parameter vector (rules.params) ---------------------------------------------------
+_P = Fields("parameters")
+P_SIEGE_CITY_ART = _P("siege_city_artillery")
+P_SIEGE_CITY_NO_ART = _P("siege_city_no_artillery")
+P_SIEGE_CAPITAL = _P("siege_capital")
+P_LOSS_RATE = _P("loss_rate")
+P_MOUNTAIN_RATE = _P("mountain_rate")
+P_SHIELD_RATE = _P("shield_rate")
+P_SNOW_RATE = _P("snow_rate")
+P_DRAW = _P("reinforcement_draw")
+P_OPENING_HAND = _P("opening_hand")
+P_CARLIST_LEAD_1836 = _P("carlist_lead_1836")
+P_CARLIST_LEAD_1837 = _P("carlist_lead_1837")
+P_LIBERAL_LEAD_1836 = _P("liberal_lead_1836")
+P_LIBERAL_LEAD_1837 = _P("liberal_lead_1837")
+P_CHARGE_CUMULATIVE = _P("charge_cumulative")
+P_CAPTURED_ART = _P("captured_artillery")
+P_MAIN_LEADERS_FREE = _P("main_leaders_free")
+P_BREACH = _P("breach", 2)
+P_MORALE = _P("morale")
+P_MORALE_SPACES = _P("morale_neutral_spaces")
+P_MORALE_IMPACT = _P("morale_impact_trigger")
+P_STACK_LIMIT = _P("stack_limit")
+P_TRAIL_STACK_LIMIT = _P("trail_stack_limit")
+P_MAX_MOVE = _P("max_move")
+P_OVERRUN_RATIO = _P("overrun_ratio")
+P_GARRISONS = _P("garrison_cubes")
+P_BID_TIE = _P("bid_tie_side")
+P_FIRST_SEM = _P("first_year_semester")
+P_LAST_SEM = _P("last_year_semester")
+P_TRACK = _P("reinforcement_track", 2 * N_YEARS)
+N_PARAMS = _P.size
+
+# -- random streams ------------------------------------------------------------------------
+STREAMS = ("set_up", "carlist_deck", "liberal_deck", "carlist_bag", "liberal_bag",
+           "carlist_policy", "liberal_policy")
+(ST_SET_UP, ST_CARLIST_DECK, ST_LIBERAL_DECK, ST_CARLIST_BAG, ST_LIBERAL_BAG,
+ ST_CARLIST_POLICY, ST_LIBERAL_POLICY) = codes(STREAMS)
+N_STREAMS = len(STREAMS)
+ST_DECK = (ST_CARLIST_DECK, ST_LIBERAL_DECK)
+ST_BAG = (ST_CARLIST_BAG, ST_LIBERAL_BAG)
+ST_POLICY = (ST_CARLIST_POLICY, ST_LIBERAL_POLICY)
+
+# -- policy decision points (each restarts the side's policy stream) -----------------------
+# -- action kinds counted per side (the action-usage table) --------------------------------
+ACTIONS = ("bids", "initiative_challenges", "minimum_movements", "limited_movements",
+           "unlimited_movements", "total_movements", "stack_moves", "forced_marches",
+           "trail_moves", "recruitments", "garrisons", "overruns", "battles", "sieges",
+           "free_deployments", "card_deployments", "loyalty_challenges",
+           "retreats_before_combat", "headquarters", "fortified_house_cards",
+           "naval_support", "partisans_shown", "events", "redraws", "barrels", "sallies",
+           "naval_transports")
+(A_BIDS, A_CHALLENGES, A_MIN_MOVE, A_LIMITED, A_UNLIMITED, A_TOTAL, A_STACK_MOVES,
+ A_FORCED_MARCH, A_TRAIL_MOVES, A_RECRUIT, A_GARRISONS, A_OVERRUNS, A_BATTLES, A_SIEGES,
+ A_FREE_DEPLOY, A_CARD_DEPLOY, A_LOYALTY, A_RETREAT_BEFORE, A_HQ, A_FH_CARD, A_NAVAL,
+ A_PARTISANS, A_EVENTS, A_REDRAWS, A_BARRELS, A_SALLIES, A_TRANSPORTS) = codes(ACTIONS)
+N_ACTIONS = len(ACTIONS)
+
+# -- game state vector ---------------------------------------------------------------------
+_S = Fields("state")
+S_YEAR = _S("year")  # 0..6
+S_SEMESTER = _S("semester")  # absolute semester index
+S_FIRST = _S("first_side")
+S_ACTIVE = _S("active_side")
+S_DONE = _S("done")
+S_WINNER = _S("winner")
+S_REASON = _S("end_reason")
+S_TOTAL_USED = _S("total_used", 2)
+S_RETREAT_USED = _S("retreat_before_combat_used", 2)
+S_MORALE = _S("morale", 2)
+S_LIB_LEADERS_LOST = _S("liberal_leaders_lost")
+S_RESHUFFLES = _S("reshuffles", 2)
+S_DRAW_N = _S("draw_n", 2)
+S_DRAW = _S("draw_pile", 2 * MAX_DECK)
+S_DECISION = _S("decision", 2)  # policy decision counter per side
+S_BATTLES = _S("battles")
+S_SIEGES = _S("sieges")
+S_LOST = _S("blocks_lost", 2)
+S_CAPTURES = _S("captures", 2)
+S_FORTIFY_LOC = _S("fortification_loc")
+S_ACTIONS = _S("actions", 2 * N_ACTIONS)
+S_OWNER = _S("owner", MAX_LOC)
+S_BARRELS = _S("barrels", MAX_LOC)  # Liberal Barrels per Location (rulebook 10)
+S_BARRELS_USED = _S("barrels_used")  # taken from the 9 in the box
+S_CUBE = _S("cube", MAX_LOC)  # garrison cube: side + 1, 0 none
+S_BESIEGED = _S("besieged", MAX_LOC)  # 1: the controller's blocks are inside
+S_RETREAT_IN = _S("retreat_into", MAX_LOC)  # side + 1 that retreated into a battle here
+S_B_WHERE = _S("block_where", MAX_BLOCKS)
+S_B_SIDE = _S("block_side", MAX_BLOCKS)
+S_B_LOC = _S("block_loc", MAX_BLOCKS)
+S_B_MOVED = _S("block_moved", MAX_BLOCKS)
+S_B_FROM = _S("block_from", MAX_BLOCKS)  # origin of this turn's move (-1: did not move)
+S_C_WHERE = _S("card_where", MAX_CARDS)
+N_STATE = _S.size
+
+# -- one battle or siege in progress (a local vector, rulebook 8) --------------------------
+_BT = Fields("battle")
+BT_LOC = _BT("location")
+BT_ATTACKER = _BT("attacker")
+BT_SIEGE = _BT("siege")
+BT_IMPACT = _BT("impact", 2)
+BT_PASSED = _BT("passed", 2)
+BT_CARD_DEPLOYED = _BT("card_deployed", 2)
+BT_FREE_LEADERS = _BT("free_leaders", 2)
+BT_FREE_ART = _BT("free_artillery", 2)
+BT_LOYALTY = _BT("loyalty_played", 2)
+BT_FAC = _BT("faction_deployed", 2 * N_FACTIONS)
+BT_CHARGES = _BT("charges", 2)
+BT_FH = _BT("fortified_house_played")
+BT_NAVAL = _BT("naval_support", 2)
+BT_CARDS = _BT("cards_used", 2)
+BT_SNOW = _BT("snow")
+BT_LANCER = _BT("lancer_charge")
+BT_LANCER_DEPLOYED = _BT("lancer_deployed")
+BT_SHIELD = _BT("shield6")
+BT_ART = _BT("artillery_deployed", 2)
+BT_CAV = _BT("cavalry_deployed", 2)
+BT_INF = _BT("infantry_deployed", 2)
+BT_BAYONET = _BT("bayonet")
+BT_CANISTER = _BT("canister")
+BT_BATTERY = _BT("battery")
+BT_SUPPLY = _BT("out_of_supply_bonus")
+BT_SIEGE_ART = _BT("siege_artillery")
+BT_DEF_ART = _BT("defender_artillery")
+BT_MORTAR = _BT("mortar")
+BT_FORTIFY = _BT("fortification")
+BT_NIGHT = _BT("night")
+BT_PURSUIT = _BT("pursuit")
+BT_CAV_CHARGE = _BT("cavalry_charge_event")
+BT_DEPLOYED = _BT("deployed", MAX_BLOCKS)  # 1 deployed, 2 defected
+N_BT = _BT.size
+
+# deployment options offered to a policy (rows of an options table)
+OPTION_KINDS = ("free_leader", "free_artillery", "card", "headquarters", "naval",
+                "fortified_house", "event")
+OPT_FREE_LEADER, OPT_FREE_ART, OPT_CARD, OPT_HQ, OPT_NAVAL, OPT_FH, OPT_EVENT = codes(
+    OPTION_KINDS)
+_OP = Fields("option")
+OP_KIND = _OP("kind")
+OP_CARD = _OP("card")
+OP_B1 = _OP("block")
+OP_B2 = _OP("block_2")
+OP_GAIN = _OP("impact_gain")
+N_OP = _OP.size
+MAX_OPTIONS = 400
+
+# -- categories ----------------------------------------------------------------------------
+WINNERS = ("carlists", "liberals", "tie")
+WIN_CARLISTS, WIN_LIBERALS, WIN_TIE = codes(WINNERS)
+END_REASONS = ("don_carlos_captured", "vp_lead", "locations", "recruitment_locations",
+               "final_vp")
+END_DON_CARLOS, END_VP_LEAD, END_LOCATIONS, END_RECRUITMENT, END_FINAL = codes(END_REASONS)
+END_SEMESTERS = ("A", "B")
+
+_cols = {
+    "winner": Column("category", "carlists, liberals, or tie (final VP equal, or the VP "
+                     "leader holds none of the 4 starred Capitals)", WINNERS),
+    "end_reason": Column(
+        "category", "don_carlos_captured (Liberal sudden victory), vp_lead (a sudden VP-lead "
+        "victory), locations (Carlist 5 Cities/Capitals from 1838), recruitment_locations "
+        "(all 4 enemy Recruitment Locations from the end of 1837), final_vp (end of 1839)",
+        END_REASONS),
+    "turns": Column("int16", "Semesters played (12 for a full game)"),
+    "end_year": Column("int16", "Year the game ended (1833-1839)"),
+    "end_semester": Column("category", "Semester the game ended", END_SEMESTERS),
+    "final_vp_lead": Column("int16", "Liberal VP minus Carlist VP when the game ended"),
+    "carlist_vp": Column("int16", "VP of the Locations the Carlists control at the end"),
+    "liberal_vp": Column("int16", "VP of the Locations the Liberals control at the end"),
+    "battles": Column("int16", "battles fought"),
+    "sieges": Column("int16", "siege combats fought"),
+    "carlists_blocks_lost": Column("int16", "Carlist blocks eliminated (combat, overruns, "
+                                   "defections)"),
+    "liberals_blocks_lost": Column("int16", "Liberal blocks eliminated"),
+    "carlists_captures": Column("int16", "Cities/Capitals the Carlists took by siege"),
+    "liberals_captures": Column("int16", "Cities/Capitals the Liberals took by siege"),
+    "don_carlos_alive": Column("bool", "Don Carlos's block survived"),
+}
+for _side in SIDES:
+    for _action in ACTIONS:
+        _cols[f"{_side}_{_action}"] = Column("int16", f"{_side}: {_action.replace('_', ' ')}")
+OUTCOMES = Outcomes(_cols)
+O_WINNER = OUTCOMES.offset("winner")
+O_END_REASON = OUTCOMES.offset("end_reason")
+O_TURNS = OUTCOMES.offset("turns")
+O_END_YEAR = OUTCOMES.offset("end_year")
+O_END_SEMESTER = OUTCOMES.offset("end_semester")
+O_FINAL_LEAD = OUTCOMES.offset("final_vp_lead")
+O_CARLIST_VP = OUTCOMES.offset("carlist_vp")
+O_LIBERAL_VP = OUTCOMES.offset("liberal_vp")
+O_BATTLES = OUTCOMES.offset("battles")
+O_SIEGES = OUTCOMES.offset("sieges")
+O_LOST = OUTCOMES.offset("carlists_blocks_lost")  # then liberals
+O_CAPTURES = OUTCOMES.offset("carlists_captures")  # then liberals
+O_DON_CARLOS = OUTCOMES.offset("don_carlos_alive")
+O_ACTIONS = OUTCOMES.offset(f"{SIDES[0]}_{ACTIONS[0]}")  # side-major, N_ACTIONS each
+N_OUT = OUTCOMES.size

@@ -1,0 +1,742 @@
+"""The Movement Phase (rulebook 7): cards spent, stack moves with their allowances,
+garrisons, overruns, recruitment, naval moves and the movement-phase events.
+
+A stack's reach is four breadth-first searches from its Location (``reach``): along
+any path, Main Roads only (+1), Trails only (the Carlist 3-Location trail move) and
+Main/Secondary roads (cavalry); a Location holding enemy blocks stops the search unless
+the stack can Overrun them (7.6), an enemy Garrison stops it unless the stack has the
+diamonds to go on (7.5).
+"""
+
+import numpy as np
+from numba import njit
+
+from simkit.eventlog import log_event
+
+from . import layout as L
+from . import policies as P
+from .events import EV_EVENT, EV_GARRISON, EV_MOVE, EV_MOVEMENT_CARDS, EV_OVERRUN, EV_RECRUIT
+from .state import (
+    count_action,
+    count_at,
+    cubes_used,
+    discard,
+    draw_cards,
+    eliminate,
+    hand,
+    hand_size,
+    holds_special,
+    inside_besieged,
+    refresh_control,
+    use_event,
+)
+
+MODES = 4
+SEM_1834B = L.semester_index(1834, "B")  # the Squadrons arrive: no transport (7.4)
+M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def edge_ok(kind, mode):
+    if kind == L.NO_ROAD:
+        return False
+    if mode == M_MAIN:
+        return kind == L.MAIN
+    if mode == M_TRAIL:
+        return kind == L.TRAIL
+    if mode == M_ROADS:
+        return kind != L.TRAIL
+    return True
+
+
+@njit(cache=True, nogil=True)
+def overrunnable(p, loc, blk, s, where, side, n_blocks):
+    """Overrun (7.6): 4x the enemy's blocks, not in a City/Capital, Fortified House or
+    Mountainous Area."""
+    e = count_at(s, blk, where, 1 - side)
+    if e == 0:
+        return False
+    if loc[where, L.LC_KIND] >= L.CITY or loc[where, L.LC_FH] or loc[where, L.LC_MOUNTAIN]:
+        return False
+    return n_blocks >= p[L.P_OVERRUN_RATIO] * e
+
+
+@njit(cache=True, nogil=True)
+def garrison_stops(loc, s, where, side, diamonds):
+    """An enemy Garrison stops the stack unless it has 3+ diamonds in a town or 5+ in a
+    City or Fortified House (7.5)."""
+    if s[L.S_CUBE + where] != 2 - side:
+        return False
+    need = 5 if (loc[where, L.LC_KIND] >= L.CITY or loc[where, L.LC_FH]) else 3
+    return diamonds < need
+
+
+@njit(cache=True, nogil=True)
+def reach(p, loc, adj, blk, s, side, origin, n_blocks, diamonds, mode, max_steps, dist,
+          parent):
+    """Breadth-first distances from ``origin`` along the paths ``mode`` allows."""
+    n = loc.shape[0]
+    dist[:n] = -1
+    parent[:n] = -1
+    dist[origin] = 0
+    queue = np.empty(n, dtype=np.int64)
+    head, tail = 0, 1
+    queue[0] = origin
+    while head < tail:
+        u = queue[head]
+        head += 1
+        if u != origin:
+            if count_at(s, blk, u, 1 - side) > 0 and not overrunnable(p, loc, blk, s, u, side,
+                                                                      n_blocks):
+                continue
+            if garrison_stops(loc, s, u, side, diamonds):
+                continue
+        if dist[u] >= max_steps:
+            continue
+        for v in range(n):
+            if dist[v] == -1 and edge_ok(adj[u, v], mode):
+                dist[v] = dist[u] + 1
+                parent[v] = u
+                queue[tail] = v
+                tail += 1
+
+
+@njit(cache=True, nogil=True)
+def stack_profile(blk, s, ids, n):
+    """(diamonds, all cavalry-like, leader present) of a moving group."""
+    d = 0
+    cav = True
+    leader = False
+    for i in range(n):
+        b = ids[i]
+        t = blk[b, L.BK_TYPE]
+        d += blk[b, L.BK_DIAMONDS]
+        if t == L.LEADER:
+            leader = True
+        if not (t == L.CAVALRY or t == L.LANCER or t == L.PARTISANS or t == L.CUSTOMS
+                or t == L.DECOY):
+            cav = False
+    return d, cav, leader
+
+
+@njit(cache=True, nogil=True)
+def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_option):
+    """Allowance per mode without and with a Forced March (7.3.3-7.3.6): base 1, +1 Main
+    Roads only, +1 Leader or Capital (not both), +1 Forced March, max 4, -1 for 7-10
+    blocks; cavalry-only stacks 2 on roads, no Forced March; Carlist trails 3."""
+    out = np.zeros((2, MODES), dtype=np.int64)
+    big = 1 if n >= 7 else 0
+    if cav:
+        out[0, M_ROADS] = 2
+        out[0, M_ANY] = 1
+        out[1, :] = out[0, :]
+        return out
+    lead = 1 if (leader_at_origin or loc[origin, L.LC_KIND] == L.CAPITAL) else 0
+    for fm in range(2):
+        base = 1 + lead + fm - big
+        out[fm, M_ANY] = max(0, min(p[L.P_MAX_MOVE], base))
+        out[fm, M_MAIN] = max(0, min(p[L.P_MAX_MOVE], base + 1))
+        if trail_option and side == L.CARLISTS:
+            out[fm, M_TRAIL] = 3
+    return out
+
+
+@njit(cache=True, nogil=True)
+def leader_at(blk, s, where, side):
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+                and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] == L.LEADER:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def stack_limit(p, loc, where):
+    return p[L.P_TRAIL_STACK_LIMIT] if loc[where, L.LC_TRAIL_ONLY] else p[L.P_STACK_LIMIT]
+
+
+@njit(cache=True, nogil=True)
+def destinations(p, loc, adj, blk, s, side, origin, ids, n, trail_option, dest_mode, dest_fm,
+                 parents):
+    """For every Location: the mode reaching it (-1: out of reach) and whether it needs a
+    Forced March; ``parents[mode]`` holds each search's path tree."""
+    d, cav, _ = stack_profile(blk, s, ids, n)
+    allow = allowances(p, loc, blk, s, side, origin, n, cav, leader_at(blk, s, origin, side),
+                       trail_option)
+    dist = np.empty(L.MAX_LOC, dtype=np.int64)
+    nl = loc.shape[0]
+    dest_mode[:nl] = -1
+    dest_fm[:nl] = 0
+    for fm in range(2):
+        for mode in range(MODES):
+            a = allow[fm, mode]
+            if a <= 0:
+                continue
+            reach(p, loc, adj, blk, s, side, origin, n, d, mode, a, dist, parents[mode])
+            for v in range(nl):
+                if v == origin or dist[v] < 1 or dest_mode[v] >= 0:
+                    continue
+                if count_at(s, blk, v, side) + n > stack_limit(p, loc, v):
+                    continue
+                dest_mode[v] = mode
+                dest_fm[v] = fm
+
+
+@njit(cache=True, nogil=True)
+def movable_group(blk, s, where, side, out):
+    """Unmoved blocks of ``side`` at ``where`` that may move (not besieged inside, 8.9.5;
+    not Naval Squadrons)."""
+    n = 0
+    if inside_besieged(s, where, side):
+        return 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+                and s[L.S_B_SIDE + b] == side and s[L.S_B_MOVED + b] == 0 \
+                and blk[b, L.BK_TYPE] != L.NAVAL:
+            out[n] = b
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n, log):
+    """Move ``ids`` along the search tree from ``origin`` to ``dest``: enemy Garrisons
+    are removed (7.5), weak enemy stacks Overrun (7.6), Resource Locations change hands
+    (4.1.1), Garrisons may be dropped (7.5); Customs Officers meeting a Liberal stack
+    leave play (7.3.7). Blown Bridge may stop a Liberal stack short (12.1)."""
+    path = np.empty(L.MAX_LOC, dtype=np.int64)
+    k = 0
+    v = dest
+    while v != origin and v >= 0:
+        path[k] = v
+        k += 1
+        v = parent[v]
+    if side == L.LIBERALS and count_at(s, blk, dest, L.CARLISTS) > 0 and k >= 2:
+        bb = holds_special(s, card, L.CARLISTS, L.EV_BLOWN_BRIDGE)
+        if bb >= 0 and s[L.S_YEAR] < L.N_YEARS - 1 \
+                and count_at(s, blk, path[1], L.CARLISTS) == 0 \
+                and P.play_event(pol[L.CARLISTS], s, rng, L.CARLISTS, L.EV_BLOWN_BRIDGE):
+            use_event(s, bb)
+            count_action(s, L.CARLISTS, L.A_EVENTS)
+            log_event(log, EV_EVENT, L.CARLISTS, L.EV_BLOWN_BRIDGE, dest)
+            dest = path[1]
+            path[0:k - 1] = path[1:k].copy()
+            k -= 1
+    for i in range(k - 1, -1, -1):
+        u = path[i]
+        if s[L.S_CUBE + u] == 2 - side:
+            s[L.S_CUBE + u] = 0
+        if count_at(s, blk, u, 1 - side) > 0 and overrunnable(p, loc, blk, s, u, side, n):
+            overrun(blk, s, u, side, log)
+        if loc[u, L.LC_RESOURCE] and count_at(s, blk, u, 1 - side) == 0:
+            s[L.S_OWNER + u] = side
+        if i > 0 and count_at(s, blk, u, side) == 0 and loc[u, L.LC_VP] > 0 \
+                and count_at(s, blk, u, 1 - side) == 0:
+            maybe_garrison(p, loc, s, rng, pol, side, u, log)
+        refresh_control(s, loc, blk, u)
+    for i in range(n):
+        b = ids[i]
+        s[L.S_B_FROM + b] = origin
+        s[L.S_B_LOC + b] = dest
+        s[L.S_B_MOVED + b] = 1
+        if side == L.CARLISTS and blk[b, L.BK_TYPE] == L.CUSTOMS \
+                and count_at(s, blk, dest, L.LIBERALS) > 0:
+            s[L.S_B_WHERE + b] = L.W_DEAD
+    if side == L.LIBERALS:  # Barrels travel with the stack (10)
+        s[L.S_BARRELS + dest] += s[L.S_BARRELS + origin]
+        s[L.S_BARRELS + origin] = 0
+    refresh_control(s, loc, blk, origin)
+    refresh_control(s, loc, blk, dest)
+    return dest
+
+
+@njit(cache=True, nogil=True)
+def overrun(blk, s, where, side, log):
+    """The overrun blocks are eliminated; the mover loses nothing (7.6.2)."""
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+                and s[L.S_B_SIDE + b] == 1 - side and blk[b, L.BK_TYPE] != L.NAVAL:
+            eliminate(s, blk, b)
+    count_action(s, side, L.A_OVERRUNS)
+    log_event(log, EV_OVERRUN, side, where, 0)
+
+
+@njit(cache=True, nogil=True)
+def maybe_garrison(p, loc, s, rng, pol, side, where, log):
+    """Drop a Garrison cube (7.5; at most ``garrison_cubes`` on the map)."""
+    if s[L.S_CUBE + where] != 0 or cubes_used(s, loc, side) >= p[L.P_GARRISONS]:
+        return
+    if P.place_garrison(pol[side], loc, s, rng, side, where):
+        s[L.S_CUBE + where] = side + 1
+        count_action(s, side, L.A_GARRISONS)
+        log_event(log, EV_GARRISON, side, where, 0)
+
+
+@njit(cache=True, nogil=True)
+def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, log):
+    """One stack move: the policy picks a destination (and a Forced March) and how many
+    blocks stay; returns True if the stack moved."""
+    ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    n = movable_group(blk, s, origin, side, ids)
+    if n == 0:
+        return False
+    keep = P.blocks_to_keep(pol[side], loc, blk, s, rng, side, origin, ids, n)
+    if keep >= n:
+        return False
+    order_weak_first(blk, ids, n)
+    movers = ids[keep:n].copy()
+    m = n - keep
+    dest_mode = np.empty(L.MAX_LOC, dtype=np.int64)
+    dest_fm = np.empty(L.MAX_LOC, dtype=np.int64)
+    parents = np.empty((MODES, L.MAX_LOC), dtype=np.int64)
+    destinations(p, loc, adj, blk, s, side, origin, movers, m, trail_option, dest_mode, dest_fm,
+                 parents)
+    spare = hand_size(s, card, side)
+    dest = P.choose_destination(pol[side], p, loc, blk, card, s, rng, side, origin, movers, m,
+                                dest_mode, dest_fm, spare)
+    if dest < 0:
+        return False
+    if dest_fm[dest]:
+        c = P.worst_card(pol[side], card, s, rng, side)
+        if c < 0:
+            return False
+        discard(s, c)
+        count_action(s, side, L.A_FORCED_MARCH)
+    if dest_mode[dest] == M_TRAIL:
+        count_action(s, side, L.A_TRAIL_MOVES)
+    for i in range(keep):
+        s[L.S_B_MOVED + ids[i]] = 1
+    end = walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest,
+                    parents[dest_mode[dest]], movers, m, log)
+    if count_at(s, blk, origin, side) == 0 and loc[origin, L.LC_VP] > 0 \
+            and count_at(s, blk, origin, 1 - side) == 0:
+        maybe_garrison(p, loc, s, rng, pol, side, origin, log)
+    count_action(s, side, L.A_STACK_MOVES)
+    log_event(log, EV_MOVE, side * 1000 + origin, end, m)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def order_weak_first(blk, ids, n):
+    """Sort by diamonds, weakest first (the blocks left behind are the first ``keep``)."""
+    for i in range(1, n):
+        x = ids[i]
+        v = blk[x, L.BK_DIAMONDS] + (10 if blk[x, L.BK_TYPE] == L.LEADER else 0)
+        j = i - 1
+        while j >= 0 and blk[ids[j], L.BK_DIAMONDS] + (
+                10 if blk[ids[j], L.BK_TYPE] == L.LEADER else 0) > v:
+            ids[j + 1] = ids[j]
+            j -= 1
+        ids[j + 1] = x
+
+
+# -- recruitment (7.2) ---------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def recruit_blocked(loc, blk, s, where, side):
+    """A Recruitment Location held by 2+ enemy blocks, or where ``side`` is besieged,
+    cannot take recruits; a besieger may recruit there (7.2.1)."""
+    if inside_besieged(s, where, side):
+        return True
+    if count_at(s, blk, where, 1 - side) >= 2 and count_at(s, blk, where, side) == 0:
+        return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def recruit_location(loc, fac_home, blk, s, side, f):
+    """Where Faction ``f`` recruits: its home; the Foreign Legion may use any unbesieged
+    Liberal port when San Sebastián is Carlist or besieged (7.2.1)."""
+    home = fac_home[f]
+    if f == L.F_LEGION and (s[L.S_OWNER + home] == L.CARLISTS
+                            or s[L.S_BESIEGED + home] == 1):
+        for i in range(loc.shape[0]):
+            if loc[i, L.LC_PORT] and s[L.S_OWNER + i] == L.LIBERALS \
+                    and s[L.S_BESIEGED + i] == 0:
+                return i
+        return -1
+    return home
+
+
+@njit(cache=True, nogil=True)
+def box_blocks(blk, s, side, f, any_faction, out):
+    """Blocks in ``side``'s Recruitment Box of Faction ``f`` (or any), artillery apart."""
+    n = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] != L.W_BOX or s[L.S_B_SIDE + b] != side:
+            continue
+        t = blk[b, L.BK_TYPE]
+        if t == L.FIELD_ART or t == L.MOUNTAIN_ART or t == L.DEFECTORS:
+            continue
+        if any_faction or blk[b, L.BK_FACTION] == f:
+            out[n] = b
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts):
+    """(location, faction or -1 for 'any 2', blocks placed) of each legal recruitment."""
+    n = 0
+    tmp = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    for f in range(L.N_FACTIONS):
+        if L.FACTION_SIDE[f] != side:
+            continue
+        where = recruit_location(loc, fac_home, blk, s, side, f)
+        if where < 0 or where == exclude or recruit_blocked(loc, blk, s, where, side):
+            continue
+        k = min(5, box_blocks(blk, s, side, f, False, tmp))
+        room = stack_limit(p, loc, where) - count_at(s, blk, where, side)
+        k = min(k, room)
+        if k > 0:
+            opts[n, 0], opts[n, 1], opts[n, 2] = where, f, k
+            n += 1
+    where = any2[side]
+    if where != exclude and not recruit_blocked(loc, blk, s, where, side):
+        k = min(2, box_blocks(blk, s, side, -1, True, tmp),
+                stack_limit(p, loc, where) - count_at(s, blk, where, side))
+        if k > 0:
+            opts[n, 0], opts[n, 1], opts[n, 2] = where, -1, k
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
+    """One recruitment action (7.2): up to 5 blocks of one Faction (2 of any Faction at
+    Castro Urdiales / Elizondo) + 1 artillery; Defectors drawn from an empty bag go to
+    any Location with a friendly block (6.4). Returns the Location used or -1."""
+    opts = np.zeros((L.N_FACTIONS + 1, 3), dtype=np.int64)
+    n = recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts)
+    placed_defectors = place_box_defectors(loc, blk, s, rng, pol, side, log)
+    if n == 0:
+        return -1 if placed_defectors == 0 else -2
+    k = P.choose_recruitment(pol[side], loc, blk, s, rng, side, opts, n)
+    if k < 0:
+        return -1
+    where, f, count = opts[k, 0], opts[k, 1], opts[k, 2]
+    tmp = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    m = box_blocks(blk, s, side, f, f < 0, tmp)
+    order_strong_first(blk, tmp, m)
+    for i in range(min(count, m)):
+        place(s, tmp[i], where)
+    if count_at(s, blk, where, side) < stack_limit(p, loc, where) + 1:
+        for b in range(blk.shape[0]):
+            t = blk[b, L.BK_TYPE]
+            if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side \
+                    and (t == L.FIELD_ART or t == L.MOUNTAIN_ART):
+                place(s, b, where)
+                break
+    refresh_control(s, loc, blk, where)
+    count_action(s, side, L.A_RECRUIT)
+    log_event(log, EV_RECRUIT, side, where, count)
+    return where
+
+
+@njit(cache=True, nogil=True)
+def order_strong_first(blk, ids, n):
+    for i in range(1, n):
+        x = ids[i]
+        j = i - 1
+        while j >= 0 and blk[ids[j], L.BK_DIAMONDS] < blk[x, L.BK_DIAMONDS]:
+            ids[j + 1] = ids[j]
+            j -= 1
+        ids[j + 1] = x
+
+
+@njit(cache=True, nogil=True)
+def place(s, b, where):
+    s[L.S_B_WHERE + b] = L.W_MAP
+    s[L.S_B_LOC + b] = where
+    s[L.S_B_MOVED + b] = 1  # recruits do not move this turn (7.2)
+    s[L.S_B_FROM + b] = -1
+
+
+@njit(cache=True, nogil=True)
+def join_stack(loc, blk, s, rng, pol, side):
+    """A Location with a friendly block, not besieged inside (where Defectors, «El
+    Abuelo», Ceballos and displaced reinforcements enter): the policy picks; -1 if none."""
+    cands = np.empty(L.MAX_LOC, dtype=np.int64)
+    n = 0
+    for i in range(loc.shape[0]):
+        if not inside_besieged(s, i, side) and count_at(s, blk, i, side) > 0:
+            cands[n] = i
+            n += 1
+    return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
+
+
+@njit(cache=True, nogil=True)
+def place_box_defectors(loc, blk, s, rng, pol, side, log):
+    """Defectors from an empty bag enter with the biggest friendly stack (6.4)."""
+    n = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side \
+                and blk[b, L.BK_TYPE] == L.DEFECTORS:
+            where = join_stack(loc, blk, s, rng, pol, side)
+            if where >= 0:
+                place(s, b, where)
+                n += 1
+    return n
+
+
+# -- events of the Movement Phase (12) -----------------------------------------------------
+@njit(cache=True, nogil=True)
+def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
+    """Events played before moving: Guerrillas, «El Abuelo», Forced Levies (Carlists),
+    Field Promotion (Liberals). Returns True if Forced Levies pays for the movement."""
+    free_move = False
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND:
+            continue
+        sp = card[c, L.CD_SPECIAL]
+        if sp == L.EV_GUERRILLAS or sp == L.EV_EL_ABUELO or sp == L.EV_PROMOTION \
+                or (sp == L.EV_LEVIES and s[L.S_YEAR] < L.N_YEARS - 2):
+            if sp == L.EV_PROMOTION and s[L.S_LIB_LEADERS_LOST] < 2:
+                continue
+            if not P.play_event(pol[side], s, rng, side, sp):
+                continue
+            done = False
+            if sp == L.EV_GUERRILLAS:
+                done = place_guerrillas(loc, blk, s, rng, pol, side)
+            elif sp == L.EV_EL_ABUELO or sp == L.EV_PROMOTION:
+                done = place_special(loc, blk, s, rng, pol, side,
+                                     L.SP_EL_ABUELO if sp == L.EV_EL_ABUELO else L.SP_CEBALLOS)
+            else:
+                done = forced_levies(loc, blk, s, rng, pol, side)
+                free_move = free_move or done
+            if done:
+                use_event(s, c)
+                count_action(s, side, L.A_EVENTS)
+                log_event(log, EV_EVENT, side, sp, 0)
+    return free_move
+
+
+@njit(cache=True, nogil=True)
+def place_guerrillas(loc, blk, s, rng, pol, side):
+    """The 3 Guerrilla blocks enter non-City Locations free of enemy blocks, at most 2
+    per Location (12.1); a Resource Location they enter becomes Carlist (4.1.1)."""
+    placed = 0
+    cands = np.empty(L.MAX_LOC, dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if blk[b, L.BK_TYPE] != L.GUERRILLA or s[L.S_B_WHERE + b] != L.W_RESERVE:
+            continue
+        n = 0
+        for i in range(loc.shape[0]):
+            if loc[i, L.LC_KIND] < L.CITY and guerrillas_at(blk, s, i) < 2 \
+                    and count_at(s, blk, i, 1 - side) == 0:
+                cands[n] = i
+                n += 1
+        where = P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_GUERRILLA)
+        if where < 0:
+            break
+        place(s, b, where)
+        s[L.S_B_MOVED + b] = 0
+        if s[L.S_CUBE + where] == 2 - side:
+            s[L.S_CUBE + where] = 0
+        if loc[where, L.LC_RESOURCE]:
+            s[L.S_OWNER + where] = side
+        refresh_control(s, loc, blk, where)
+        placed += 1
+    return placed > 0
+
+
+@njit(cache=True, nogil=True)
+def guerrillas_at(blk, s, where):
+    n = 0
+    for b in range(blk.shape[0]):
+        if blk[b, L.BK_TYPE] == L.GUERRILLA and s[L.S_B_WHERE + b] == L.W_MAP \
+                and s[L.S_B_LOC + b] == where:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def place_special(loc, blk, s, rng, pol, side, special):
+    """«El Abuelo» or Ceballos joins a friendly stack (12.1, 12.2)."""
+    for b in range(blk.shape[0]):
+        if blk[b, L.BK_SPECIAL] == special and s[L.S_B_WHERE + b] == L.W_RESERVE:
+            where = join_stack(loc, blk, s, rng, pol, side)
+            if where < 0:
+                return False
+            place(s, b, where)
+            s[L.S_B_MOVED + b] = 0
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def forced_levies(loc, blk, s, rng, pol, side):
+    """Forced Levies: 4 blocks from the Recruitment Box to 4 different Locations not
+    besieged by the enemy, strongest blocks first (12.1); the policy picks each."""
+    tmp = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    m = box_blocks(blk, s, side, -1, True, tmp)
+    order_strong_first(blk, tmp, m)
+    used = np.zeros(L.MAX_LOC, dtype=np.int64)
+    cands = np.empty(L.MAX_LOC, dtype=np.int64)
+    for k in range(min(4, m)):
+        n = 0
+        for i in range(loc.shape[0]):
+            if not used[i] and not inside_besieged(s, i, side) \
+                    and count_at(s, blk, i, 1 - side) == 0:
+                cands[n] = i
+                n += 1
+        where = P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_LEVY)
+        if where < 0:
+            break
+        place(s, tmp[k], where)
+        used[where] = 1
+        refresh_control(s, loc, blk, where)
+    return True
+
+
+# -- naval movement (7.3.8, 7.4) -----------------------------------------------------------
+@njit(cache=True, nogil=True)
+def naval_moves(loc, blk, s, rng, pol, log):
+    """Each Squadron may sail once per Semester between Ports; none to Bilbao while the
+    Carlists hold or besiege Portugalete (11.5)."""
+    for b in range(blk.shape[0]):
+        if blk[b, L.BK_TYPE] != L.NAVAL or s[L.S_B_WHERE + b] != L.W_MAP \
+                or s[L.S_B_MOVED + b] == 1:
+            continue
+        dest = P.choose_port(pol[L.LIBERALS], loc, blk, s, rng, s[L.S_B_LOC + b])
+        if dest >= 0 and estuary_closed(loc, blk, s, dest):
+            dest = -1
+        if dest >= 0 and dest != s[L.S_B_LOC + b]:
+            s[L.S_B_LOC + b] = dest
+            log_event(log, EV_MOVE, L.LIBERALS * 1000 + 900, dest, 0)
+
+
+@njit(cache=True, nogil=True)
+def naval_transport(p, loc, blk, s, rng, pol, log):
+    """One transport (7.3.8, 7.4): a Squadron carries up to 2 unmoved blocks from its
+    Port to another (even a Carlist one), not in 1834 B when the Squadrons arrive; it
+    counts as a stack move and the carried blocks move no further. Returns True if made."""
+    if s[L.S_SEMESTER] == SEM_1834B:
+        return False
+    for b in range(blk.shape[0]):
+        if blk[b, L.BK_TYPE] != L.NAVAL or s[L.S_B_WHERE + b] != L.W_MAP \
+                or s[L.S_B_MOVED + b] == 1:
+            continue
+        here = s[L.S_B_LOC + b]
+        cargo = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+        n = movable_group(blk, s, here, L.LIBERALS, cargo)
+        if n == 0:
+            continue
+        dest = P.transport_port(pol[L.LIBERALS], loc, blk, s, rng, here, n)
+        if dest < 0 or dest == here or estuary_closed(loc, blk, s, dest) \
+                or count_at(s, blk, dest, L.LIBERALS) + min(2, n) > stack_limit(p, loc, dest):
+            continue
+        order_strong_first(blk, cargo, n)
+        for i in range(min(2, n)):
+            c = cargo[i]
+            s[L.S_B_FROM + c] = here
+            s[L.S_B_LOC + c] = dest
+            s[L.S_B_MOVED + c] = 1
+        s[L.S_B_LOC + b] = dest
+        s[L.S_B_MOVED + b] = 1
+        if s[L.S_CUBE + dest] == 1:
+            s[L.S_CUBE + dest] = 0
+        refresh_control(s, loc, blk, here)
+        refresh_control(s, loc, blk, dest)
+        count_action(s, L.LIBERALS, L.A_TRANSPORTS)
+        log_event(log, EV_MOVE, L.LIBERALS * 1000 + here, dest, min(2, n))
+        return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def estuary_closed(loc, blk, s, port):
+    """No naval move to Bilbao while the Carlists control Portugalete, or besiege it
+    (11.5, 7.3.8)."""
+    e = loc[port, L.LC_ESTUARY]
+    if e < 0:
+        return False
+    return s[L.S_OWNER + e] == L.CARLISTS or (
+        s[L.S_BESIEGED + e] == 1 and count_at(s, blk, e, L.CARLISTS) > 0)
+
+
+# -- the phase -----------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def pay_movement(loc, card, s, rng, pol, side, n_cards, log):
+    """Discard the cards chosen for movement (7.1); 0 cards: redraw any number."""
+    for _ in range(n_cards):
+        c = P.worst_card(pol[side], card, s, rng, side)
+        if c >= 0:
+            discard(s, c)
+    count_action(s, side, (L.A_MIN_MOVE, L.A_LIMITED, L.A_UNLIMITED, L.A_TOTAL)[n_cards])
+    if n_cards == 3:
+        s[L.S_TOTAL_USED + side] = 1
+        if side == L.LIBERALS:
+            take_barrels(loc, s, rng, pol, log)
+    log_event(log, EV_MOVEMENT_CARDS, side, n_cards, 0)
+
+
+@njit(cache=True, nogil=True)
+def take_barrels(loc, s, rng, pol, log):
+    """The Liberal 3-card option: 2 Barrels into a controlled Capital (7.1)."""
+    n = min(2, L.BARRELS - s[L.S_BARRELS_USED])
+    if n <= 0:
+        return
+    where = P.barrel_capital(pol[L.LIBERALS], loc, s, rng)
+    if where < 0:
+        return
+    s[L.S_BARRELS + where] += n
+    s[L.S_BARRELS_USED] += n
+    count_action(s, L.LIBERALS, L.A_BARRELS)
+    log_event(log, EV_GARRISON, L.LIBERALS + 10, where, n)
+
+
+@njit(cache=True, nogil=True)
+def redraw(card, s, rng, pol, side):
+    """Minimum Movement: discard any number of cards and draw as many (7.1)."""
+    cards = np.empty(L.MAX_DECK, dtype=np.int64)
+    n = hand(s, card, side, cards)
+    k = 0
+    for i in range(n):
+        if P.redraw_card(pol[side], card, s, rng, side, cards[i]):
+            discard(s, cards[i])
+            k += 1
+    if k > 0:
+        draw_cards(s, card, rng, side, k)
+        count_action(s, side, L.A_REDRAWS, k)
+
+
+@njit(cache=True, nogil=True)
+def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
+    """Rulebook 7: events, the cards spent, stack moves, recruitments, naval moves."""
+    for b in range(blk.shape[0]):
+        s[L.S_B_MOVED + b] = 0
+        s[L.S_B_FROM + b] = -1
+    free = movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log)
+    n_cards = 2 if free else P.movement_cards(pol[side], loc, blk, card, s, rng, side)
+    if not free:
+        pay_movement(loc, card, s, rng, pol, side, n_cards, log)
+    stacks_allowed = (1, 3, 99, 99)[n_cards]
+    recruits = (1, 1, 1, 2)[n_cards]
+    moved = 0
+    if side == L.LIBERALS and moved < stacks_allowed \
+            and naval_transport(p, loc, blk, s, rng, pol, log):
+        moved += 1
+    for _ in range(loc.shape[0]):
+        if moved >= stacks_allowed or s[L.S_DONE]:
+            break
+        origin = P.next_stack(pol[side], loc, blk, s, rng, side)
+        if origin < 0:
+            break
+        if move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, n_cards >= 2, log):
+            moved += 1
+        else:
+            for b in range(blk.shape[0]):
+                if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == origin \
+                        and s[L.S_B_SIDE + b] == side:
+                    s[L.S_B_MOVED + b] = 1
+    if n_cards == 0 and moved > 0:
+        recruits = 0
+    if n_cards == 1 and moved > 2:
+        recruits = 0
+    first = -1
+    for _ in range(recruits):
+        first = recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, first, log)
+    if side == L.LIBERALS:
+        naval_moves(loc, blk, s, rng, pol, log)
+    if n_cards == 0:
+        redraw(card, s, rng, pol, side)

@@ -1,0 +1,664 @@
+"""Scripted commanders for both sides, selected by integer id inside the kernels.
+
+Every decision of the game is one function here; the rules offer the legal choices
+(with what each does: the Impact a deployment adds, the Locations a stack reaches) and
+the policy picks. Hidden information (blocks, hands) is visible to the policies in this
+version, so Local Informants, the Customs Officers' peek and hiding Don Carlos change
+nothing.
+
+- ``greedy``: reads the options. Bids high cards when it can, spends 2 cards for
+  Unlimited Movement (3 for Total once, with 4+ recruits waiting), sends each stack to
+  the best-scored reachable Location (enemy VP Locations it can take, weaker enemy
+  stacks, sieges it can win, its own threatened Cities), garrisons what it leaves,
+  recruits where most blocks enter, deploys the option with the most Impact (free ones
+  first), challenges loyalty when the block cannot be vouched for, retreats before a
+  battle it would lose, shelters in Cities, plays every event where it helps.
+- ``random``: a uniformly random legal choice at every decision.
+- ``cautious``: greedy's evaluation with wider margins: attacks at 1.6 times the
+  enemy's expected Impact (greedy 1.2), sieges with 4 Impact to spare, one more block
+  left in each City, Unlimited Movement only with 8+ cards, sallies at 2 to 1.
+"""
+
+import numpy as np
+from numba import njit
+
+from simkit.layout import codes
+from simkit.rng import uniform_int
+
+from . import layout as L
+from .state import (
+    block_value,
+    count_at,
+    hand_size,
+    inside_besieged,
+    strength_at,
+)
+
+CARLIST_POLICIES = {
+    "greedy": "scores every legal choice by what it does and takes the best (full view)",
+    "random": "a uniformly random legal choice at every decision",
+    "cautious": "greedy's reading of the options, but attacks and sieges only with a wide "
+                "margin, holds Cities with more blocks, spends fewer cards on movement",
+}
+LIBERAL_POLICIES = dict(CARLIST_POLICIES)
+GREEDY, RANDOM, CAUTIOUS = codes(tuple(CARLIST_POLICIES))
+
+
+@njit(cache=True, nogil=True)
+def _rand(s, rng, side, n):
+    return uniform_int(rng, L.ST_POLICY[side], n)
+
+
+# -- cards ---------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def card_value(card, c):
+    """A card's worth in hand: Faction cards by what they deploy, specials above."""
+    sp = card[c, L.CD_SPECIAL]
+    if sp == L.CS_NONE:
+        v = 2 + 2 * card[c, L.CD_BUGLE] + 2 * card[c, L.CD_DOUBLE] + card[c, L.CD_SHIELD6]
+        if card[c, L.CD_FAC2] != L.NO_FACTION:
+            v += 1
+        return v
+    if sp == L.CS_HQ:
+        return 7
+    if sp == L.CS_LOYALTY:
+        return 5
+    if sp == L.EV_INFORMANTS:
+        return 0
+    return 4
+
+
+@njit(cache=True, nogil=True)
+def worst_card(pid, card, s, rng, side):
+    """The card to give up (movement, Forced March, Partisans, attrition, discards)."""
+    best, best_v, n = -1, 1 << 30, 0
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND:
+            continue
+        n += 1
+        if pid == RANDOM:
+            if _rand(s, rng, side, n) == 0:
+                best = c
+            continue
+        v = card_value(card, c) * 1000 - card[c, L.CD_BID]
+        if v < best_v:
+            best, best_v = c, v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def best_bid(card, s, side):
+    best, best_b = -1, -1
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND \
+                and card[c, L.CD_BID] > best_b:
+            best, best_b = c, card[c, L.CD_BID]
+    return best
+
+
+@njit(cache=True, nogil=True)
+def bid_card(pid, card, s, rng, side):
+    """Turn Order bid (6.2): greedy bids its highest number if it is a plain card of low
+    worth, else its worst card."""
+    if pid == RANDOM:
+        return worst_card(pid, card, s, rng, side)
+    c = best_bid(card, s, side)
+    if c >= 0 and card[c, L.CD_BID] >= 60 and card_value(card, c) <= 4:
+        return c
+    return worst_card(pid, card, s, rng, side)
+
+
+@njit(cache=True, nogil=True)
+def choose_first(pid, s, rng, side):
+    """The bid winner chooses who moves first: greedy moves first."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2)
+    return side
+
+
+@njit(cache=True, nogil=True)
+def initiative_challenge(pid, card, s, rng, side):
+    """Semester B (6.3.1): the side without Initiative may bid face down."""
+    if pid == RANDOM:
+        if _rand(s, rng, side, 2) == 0:
+            return -1
+        return worst_card(pid, card, s, rng, side)
+    c = best_bid(card, s, side)
+    if c >= 0 and card[c, L.CD_BID] >= 80 and hand_size(s, card, side) >= 6:
+        return c
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def accept_challenge(pid, card, s, rng, side):
+    """The Initiative holder accepts with a card (or -1: declines)."""
+    if pid == RANDOM:
+        if _rand(s, rng, side, 2) == 0:
+            return -1
+        return worst_card(pid, card, s, rng, side)
+    c = best_bid(card, s, side)
+    if c >= 0 and card[c, L.CD_BID] >= 70:
+        return c
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def redraw_card(pid, card, s, rng, side, c):
+    """Minimum Movement redraw: greedy throws away cards of no use (Local Informants)."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 4) == 0
+    return card_value(card, c) <= 2
+
+
+@njit(cache=True, nogil=True)
+def play_event(pid, s, rng, side, sp):
+    """Play an event whose conditions hold? Greedy always does."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return True
+
+
+# -- movement ------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def movement_cards(pid, loc, blk, card, s, rng, side):
+    """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game)."""
+    h = hand_size(s, card, side)
+    top = min(3 if s[L.S_TOTAL_USED + side] == 0 else 2, h)
+    if pid == RANDOM:
+        return _rand(s, rng, side, top + 1)
+    box = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side:
+            box += 1
+    if top == 3 and box >= 4 and h >= 8:
+        return 3
+    if h >= (8 if pid == CAUTIOUS else 5):
+        return 2
+    if h >= 3:
+        return 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def next_stack(pid, loc, blk, s, rng, side):
+    """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest."""
+    best, best_v, n = -1, 0, 0
+    for i in range(loc.shape[0]):
+        if inside_besieged(s, i, side):
+            continue
+        c = 0
+        for b in range(blk.shape[0]):
+            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == i \
+                    and s[L.S_B_SIDE + b] == side and s[L.S_B_MOVED + b] == 0 \
+                    and blk[b, L.BK_TYPE] != L.NAVAL:
+                c += blk[b, L.BK_DIAMONDS] + 1
+        if c == 0:
+            continue
+        n += 1
+        if pid == RANDOM:
+            if _rand(s, rng, side, n) == 0:
+                best = i
+        elif c > best_v:
+            best, best_v = i, c
+    return best
+
+
+@njit(cache=True, nogil=True)
+def blocks_to_keep(pid, loc, blk, s, rng, side, origin, ids, n):
+    """Blocks left behind (the weakest): greedy holds a City/Capital it controls with
+    1 block (2 in a Capital) when it moves out with more."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, n + 1)
+    if s[L.S_OWNER + origin] == side and loc[origin, L.LC_KIND] >= L.CITY:
+        keep = 2 if loc[origin, L.LC_KIND] == L.CAPITAL else 1
+        if pid == CAUTIOUS:
+            keep += 1
+        if count_at(s, blk, origin, 1 - side) > 0:
+            return n  # a besieger stays
+        if n > keep + 1:
+            return keep
+        if n <= keep:
+            return n
+    if count_at(s, blk, origin, 1 - side) > 0:
+        return n  # a stack besieging a City stays
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def location_worth(loc, s, side, v):
+    """What taking Location ``v`` is worth to ``side``: twice its VP if the enemy holds
+    it (the swing), its VP if nobody does; enemy Recruitment Locations and Port Capitals
+    count extra."""
+    w = 0
+    vp = loc[v, L.LC_VP]
+    owner = s[L.S_OWNER + v]
+    if owner == 1 - side:
+        w += 2 * vp
+        if loc[v, L.LC_RECRUIT_SIDE] == 1 - side:
+            w += 2
+    elif owner == L.NOBODY:
+        w += vp
+    if side == L.CARLISTS and loc[v, L.LC_KIND] == L.CAPITAL and loc[v, L.LC_PORT] \
+            and owner != side:
+        w += 3
+    return w
+
+
+@njit(cache=True, nogil=True)
+def usable_cards(card, s, side):
+    """Faction cards (and the Headquarters) in hand: the deployments a battle can use."""
+    n = 0
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND and (
+                card[c, L.CD_SPECIAL] == L.CS_NONE or card[c, L.CD_SPECIAL] == L.CS_HQ):
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def deploys(blk, card, c, b):
+    """Can card ``c`` deploy block ``b`` (a policy's reading of rulebook 8.2.2)?"""
+    sp = card[c, L.CD_SPECIAL]
+    if sp == L.CS_HQ:
+        return True
+    if sp != L.CS_NONE:
+        return False
+    t = blk[b, L.BK_TYPE]
+    if t == L.FIELD_ART or t == L.MOUNTAIN_ART:
+        return card[c, L.CD_BUGLE] == 1
+    f = blk[b, L.BK_FACTION]
+    if f == L.NO_FACTION or blk[b, L.BK_SPECIAL] != L.SP_NONE:
+        return True
+    return card[c, L.CD_FAC1] == f or card[c, L.CD_FAC2] == f
+
+
+@njit(cache=True, nogil=True)
+def battle_power(blk, card, s, side, ids, n, extra_at, spare):
+    """Impact a side can expect in a fight: up to 2 Leaders free, then each card of its
+    hand (all but ``spare``) matched to the best block it can deploy."""
+    group = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        group[k] = ids[i]
+        k += 1
+    if extra_at >= 0:
+        for b in range(blk.shape[0]):
+            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == extra_at \
+                    and s[L.S_B_SIDE + b] == side and k < L.MAX_BLOCKS:
+                group[k] = b
+                k += 1
+    used = np.zeros(L.MAX_BLOCKS, dtype=np.int64)
+    power = 0
+    leaders = 0
+    for i in range(k):
+        b = group[i]
+        t = blk[b, L.BK_TYPE]
+        if t == L.NAVAL or t == L.DECOY or t == L.CUSTOMS or t == L.PARTISANS:
+            used[i] = 1
+        elif t == L.LEADER and leaders < 2:
+            power += blk[b, L.BK_DIAMONDS]
+            leaders += 1
+            used[i] = 1
+    budget = -spare
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND:
+            continue
+        budget += 1
+        if budget <= 0:
+            continue
+        best, best_v = -1, 0
+        for i in range(k):
+            if used[i] == 0 and deploys(blk, card, c, group[i]):
+                v = blk[group[i], L.BK_DIAMONDS] + 1
+                if v > best_v:
+                    best, best_v = i, v
+        if best >= 0:
+            used[best] = 1
+            power += best_v
+    return power
+
+
+@njit(cache=True, nogil=True)
+def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
+                       dest_fm, spare):
+    """Where the moving blocks go (-1: they stay)."""
+    n_loc = loc.shape[0]
+    if pid == RANDOM:
+        k, choice = 0, -1
+        for v in range(n_loc):
+            if dest_mode[v] >= 0 and (dest_fm[v] == 0 or spare > 0):
+                k += 1
+                if _rand(s, rng, side, k) == 0:
+                    choice = v
+        return choice
+    has_art = False
+    for i in range(m):
+        if blk[movers[i], L.BK_TYPE] == L.FIELD_ART:
+            has_art = True
+    stay = 0
+    # staying value: defend a valuable own Location that is threatened
+    if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
+        stay = loc[origin, L.LC_VP]
+    best, best_v = -1, stay
+    for v in range(n_loc):
+        if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
+            continue
+        enemy = strength_at(s, blk, v, 1 - side)
+        own = strength_at(s, blk, v, side)
+        w = location_worth(loc, s, side, v)
+        if enemy > 0:
+            n_def = count_at(s, blk, v, 1 - side)
+            if loc[v, L.LC_KIND] >= L.CITY and s[L.S_OWNER + v] == 1 - side \
+                    and n_def <= (3 if loc[v, L.LC_KIND] == L.CAPITAL else 2):
+                # a siege: a Capital needs Field Artillery; 8 Impact per defender
+                if loc[v, L.LC_KIND] == L.CAPITAL and not has_art:
+                    w = -5
+                elif battle_power(blk, card, s, side, movers, m, v, 2) < 8 * n_def + (
+                        4 if pid == CAUTIOUS else 0):
+                    w = -2
+            else:
+                foes = np.empty(1, dtype=np.int64)
+                mp = battle_power(blk, card, s, side, movers, m, v, 2)
+                ep = battle_power(blk, card, s, 1 - side, foes, 0, v, 0)
+                if mp * 10 >= ep * (16 if pid == CAUTIOUS else 12) + 20:
+                    w += 4 + enemy // 2
+                else:
+                    w = -10
+        else:
+            # join or support: small bonus for concentrating near enemies
+            w += 0 if own == 0 else 1
+        w = w * 10 - dest_fm[v] * 5
+        if w > best_v * 10 or (best < 0 and w > stay * 10):
+            best, best_v = v, w // 10
+    return best
+
+
+@njit(cache=True, nogil=True)
+def transport_port(pid, loc, blk, s, rng, here, n):
+    """Where a Squadron carries blocks from ``here`` (-1: no transport). Greedy: to a
+    Port the Carlists hold with no Carlist block (landing takes it), else none."""
+    side = L.LIBERALS
+    if pid == RANDOM:
+        if _rand(s, rng, side, 4) != 0:
+            return -1
+        k, choice = 0, -1
+        for v in range(loc.shape[0]):
+            if loc[v, L.LC_PORT] and v != here:
+                k += 1
+                if _rand(s, rng, side, k) == 0:
+                    choice = v
+        return choice
+    if inside_besieged(s, here, side) or count_at(s, blk, here, L.CARLISTS) > 0:
+        return -1
+    best, best_v = -1, 0
+    for v in range(loc.shape[0]):
+        if not loc[v, L.LC_PORT] or v == here or count_at(s, blk, v, L.CARLISTS) > 0:
+            continue
+        if s[L.S_OWNER + v] == L.CARLISTS and loc[v, L.LC_VP] > best_v:
+            best, best_v = v, loc[v, L.LC_VP]
+    if best >= 0 and n < 3 and loc[here, L.LC_KIND] >= L.CITY:
+        return -1  # do not strip a small City garrison
+    return best
+
+
+@njit(cache=True, nogil=True)
+def barrel_capital(pid, loc, s, rng):
+    """Where the Liberals' 2 Barrels go: a controlled Capital (greedy: the first in map
+    order; they then travel with the stacks leaving it)."""
+    k, choice = 0, -1
+    for v in range(loc.shape[0]):
+        if loc[v, L.LC_KIND] == L.CAPITAL and s[L.S_OWNER + v] == L.LIBERALS:
+            k += 1
+            if pid == RANDOM:
+                if _rand(s, rng, L.LIBERALS, k) == 0:
+                    choice = v
+            elif choice < 0:
+                choice = v
+    return choice
+
+
+PICK_JOIN, PICK_GUERRILLA, PICK_LEVY = 0, 1, 2  # what a picked Location is for
+
+
+@njit(cache=True, nogil=True)
+def pick_location(pid, loc, blk, s, rng, side, cands, n, purpose):
+    """One of the ``n`` legal Locations ``cands`` (-1 if none). Greedy: new blocks join
+    the biggest friendly stack; Guerrillas go to enemy Resource Locations first (they
+    change hands), then any Resource Location; levies go to friendly stacks first."""
+    if n == 0:
+        return -1
+    if pid == RANDOM:
+        return cands[_rand(s, rng, side, n)]
+    best, best_v = -1, -1
+    for k in range(n):
+        v = cands[k]
+        own = count_at(s, blk, v, side)
+        if purpose == PICK_JOIN:
+            score = own
+        elif purpose == PICK_GUERRILLA:
+            score = 0
+            if loc[v, L.LC_RESOURCE]:
+                score = 2 if s[L.S_OWNER + v] != side else 1
+        else:
+            score = 2 if own > 0 else (1 if s[L.S_OWNER + v] == side else 0)
+        if score > best_v:
+            best, best_v = v, score
+    return best
+
+
+@njit(cache=True, nogil=True)
+def place_garrison(pid, loc, s, rng, side, where):
+    """Drop a cube on a VP Location left empty?"""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return True
+
+
+@njit(cache=True, nogil=True)
+def choose_recruitment(pid, loc, blk, s, rng, side, opts, n):
+    """Which recruitment (rows: location, faction, blocks): greedy takes the most blocks."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, n)
+    best, best_v = -1, 0
+    for k in range(n):
+        v = opts[k, 2] * 10 + count_at(s, blk, opts[k, 0], 1 - side)
+        if v > best_v:
+            best, best_v = k, v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def choose_port(pid, loc, blk, s, rng, here):
+    """A Squadron's Port: greedy sails to a Carlist-held Port with Liberal blocks (a
+    blockade) or a Liberal Port under threat; else it stays."""
+    side = L.LIBERALS
+    if pid == RANDOM:
+        k, choice = 0, here
+        for v in range(loc.shape[0]):
+            if loc[v, L.LC_PORT] and count_at(s, blk, v, L.CARLISTS) == 0 or v == here:
+                k += 1
+                if _rand(s, rng, side, k) == 0:
+                    choice = v
+        return choice
+    best, best_v = here, 0
+    for v in range(loc.shape[0]):
+        if not loc[v, L.LC_PORT]:
+            continue
+        c = count_at(s, blk, v, L.CARLISTS)
+        lib = count_at(s, blk, v, L.LIBERALS)
+        val = 0
+        if c > 0 and lib > 0:
+            val = 5
+        elif c > 0 and s[L.S_OWNER + v] == L.CARLISTS:
+            val = 2
+        if val > best_v:
+            best, best_v = v, val
+    return best
+
+
+# -- combat --------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def retreat_before_combat(pid, s, rng, side, mine, enemy):
+    """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose?"""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 3) == 0
+    return enemy * 10 > mine * (12 if pid == CAUTIOUS else 15)
+
+
+@njit(cache=True, nogil=True)
+def sally(pid, s, rng, side, mine, enemy):
+    """Do the besieged sally out and fight the besiegers (8.9.5)?"""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 4) == 0
+    return mine * 10 > enemy * (20 if pid == CAUTIOUS else 13)
+
+
+@njit(cache=True, nogil=True)
+def declare_inside(pid, s, rng, side, mine, enemy):
+    """Defend a City from inside (a siege) rather than outside (a battle)?"""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return enemy > mine
+
+
+@njit(cache=True, nogil=True)
+def lay_siege(pid, s, rng, side):
+    if pid == RANDOM:
+        return _rand(s, rng, side, 4) != 0
+    return True
+
+
+@njit(cache=True, nogil=True)
+def play_breach(pid, s, rng, side, mine, enemy):
+    """«Breach in the Walls» (13.3): force an open battle when stronger."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return mine > enemy
+
+
+@njit(cache=True, nogil=True)
+def show_partisans(pid, s, rng):
+    if pid == RANDOM:
+        return _rand(s, rng, L.CARLISTS, 2) == 0
+    return True
+
+
+@njit(cache=True, nogil=True)
+def challenge_loyalty(pid, s, rng, side, gain, refutable):
+    """Challenge a block just deployed? Greedy: only one that cannot be vouched for and
+    brought 2+ Impact (it sees the hand)."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, 2) == 0
+    return gain >= 2 and not refutable
+
+
+@njit(cache=True, nogil=True)
+def shelter_inside(pid, s, rng, side, inside, n_left):
+    """How many retreating blocks shelter inside the City (8.8.5)."""
+    if pid == RANDOM:
+        return _rand(s, rng, side, inside + 1)
+    return inside
+
+
+@njit(cache=True, nogil=True)
+def choose_loss(pid, blk, s, bt, rng, side, army, n_army):
+    """The next block to lose (8.7.3): deployed (or defected) blocks before the others,
+    Customs Officers and Partisans last; greedy gives the least valuable."""
+    for tier in range(3):
+        best, best_v, k = -1, 1 << 30, 0
+        for i in range(n_army):
+            b = army[i]
+            if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
+                continue
+            t = blk[b, L.BK_TYPE]
+            last = t == L.CUSTOMS or t == L.PARTISANS
+            deployed = bt[L.BT_DEPLOYED + b] != 0
+            if tier == 0 and not deployed:
+                continue
+            if tier == 1 and (deployed or last):
+                continue
+            if tier == 2 and not last:
+                continue
+            k += 1
+            if pid == RANDOM:
+                if _rand(s, rng, side, k) == 0:
+                    best = b
+                continue
+            v = block_value(blk, b)
+            if v < best_v:
+                best, best_v = b, v
+        if best >= 0:
+            return best
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def option_value(blk, card, bt, side, opts, k):
+    """Impact per card spent, free deployments first; Don Carlos kept back."""
+    kind = opts[k, L.OP_KIND]
+    gain = opts[k, L.OP_GAIN]
+    b = opts[k, L.OP_B1]
+    if b >= 0 and blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS:
+        gain -= 6
+    if kind == L.OPT_FREE_LEADER or kind == L.OPT_FREE_ART:
+        return gain * 10 + 50
+    if kind == L.OPT_EVENT:
+        sp = card[opts[k, L.OP_CARD], L.CD_SPECIAL]
+        if sp == L.EV_SNOW or sp == L.EV_LANCER:
+            return 30
+        if sp == L.EV_CAV_CHARGE:
+            return 5
+    c = opts[k, L.OP_CARD]
+    penalty = card_value(card, c) if c >= 0 else 0
+    return gain * 10 - penalty
+
+
+@njit(cache=True, nogil=True)
+def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
+    """The next deployment (row of ``opts``) or -1 to pass."""
+    if n == 0:
+        return -1
+    if pid == RANDOM:
+        k = _rand(s, rng, side, n + 1)
+        return k if k < n else -1
+    siege = bt[L.BT_SIEGE] == 1
+    me = bt[L.BT_IMPACT + side]
+    foe = bt[L.BT_IMPACT + 1 - side]
+    if siege and side == bt[L.BT_ATTACKER]:
+        target = 0
+        where = bt[L.BT_LOC]
+        defenders = count_at(s, blk, where, 1 - side)
+        target = 8 * defenders + 3
+        if me >= target:
+            return -1
+    if not siege and bt[L.BT_PASSED + 1 - side] == 1 and me > foe:
+        rate = p[L.P_LOSS_RATE]
+        # more Impact only helps if it kills one more block
+        best, best_v = -1, -1 << 30
+        for k in range(n):
+            if (me + opts[k, L.OP_GAIN]) // rate > me // rate:
+                v = option_value(blk, card, bt, side, opts, k)
+                if v > best_v:
+                    best, best_v = k, v
+        return best
+    backing = deployed_count(bt, blk, s, side) + usable_cards(card, s, side)
+    best, best_v = -1, -1 << 30
+    for k in range(n):
+        if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER and backing < 3 and me >= foe \
+                and bt[L.BT_SIEGE] == 0:
+            continue  # a lone leader deployed first would be the first loss (8.7.3)
+        v = option_value(blk, card, bt, side, opts, k)
+        if v > best_v:
+            best, best_v = k, v
+    if best_v <= 0:
+        return -1
+    return best
+
+
+@njit(cache=True, nogil=True)
+def deployed_count(bt, blk, s, side):
+    n = 0
+    for b in range(blk.shape[0]):
+        if bt[L.BT_DEPLOYED + b] == 1 and s[L.S_B_SIDE + b] == side:
+            n += 1
+    return n

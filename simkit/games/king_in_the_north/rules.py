@@ -1,0 +1,135 @@
+"""Rule knobs of The King in the North: the optional rules 13.1-13.4 and the numbers a
+designer sweeps (siege Impact per block, loss rates, hand size, sudden-victory leads).
+
+Every knob holds the value played; the standard values are the rulebook's.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.errors import RulesError
+from simkit.games.base import RulesBase, knob
+
+from . import layout as L
+from .components import components
+
+BREACH = ("none", "carlists", "liberals", "both")
+
+
+@dataclass(frozen=True)
+class Rules(RulesBase):
+    siege_city_artillery: int = knob(
+        7, "Impact per defending block in a City siege when the besieger deployed "
+        "artillery with a Special Attack card (rulebook 8.9.3 C: 7)", range=(4, 14))
+    siege_city_no_artillery: int = knob(
+        8, "Impact per block in a City siege without artillery (8.9.3 C: 8)",
+        range=(4, 14))
+    siege_capital: int = knob(
+        8, "Impact per block in a Capital siege, artillery being compulsory (8.9.3: 8)",
+        range=(4, 14))
+    loss_rate: int = knob(
+        7, "Impact per block eliminated in a battle (8.7.1: 7)", range=(4, 14))
+    mountain_rate: int = knob(
+        8, "Impact per Carlist block the Liberals need in Mountainous Areas (8.7.2: 8)",
+        range=(4, 14))
+    shield_rate: int = knob(
+        6, "Impact per Liberal block when the Carlists defend with a shield-6 card "
+        "(8.4.7: 6)", range=(3, 14))
+    snow_rate: int = knob(
+        9, "Impact per Carlist block under «Snow-covered Fields» (12.1: 9)", range=(4, 14))
+    reinforcement_draw: int = knob(
+        7, "cards each side draws in the Reinforcement Phase, before the +1 for more "
+        "Cities/Capitals (6.4: 7)", range=(3, 12))
+    opening_hand: int = knob(
+        7, "cards each side holds at the start (not printed: the Reinforcement draw)",
+        range=(3, 12))
+    carlist_lead_1836: int = knob(
+        18, "Carlist VP lead for a sudden victory from 1836 A, with a Port Capital (2.2)",
+        range=(4, 60))
+    carlist_lead_1837: int = knob(
+        14, "Carlist VP lead for a sudden victory from 1837 A, with a Port Capital (2.2)",
+        range=(4, 60))
+    liberal_lead_1836: int = knob(
+        20, "Liberal VP lead for a sudden victory from 1836 A (2.2)", range=(4, 60))
+    liberal_lead_1837: int = knob(
+        16, "Liberal VP lead for a sudden victory from 1837 A (2.2)", range=(4, 60))
+    cavalry_charge: str = knob(
+        "flat", "a repeated cavalry charge (8.4.1): flat (+2, then +4 for every later "
+        "charging block, the Battle example's reading) or cumulative (k-th charge +2k)",
+        choices=("flat", "cumulative"))
+    captured_artillery: bool = knob(
+        False, "optional 13.1: the winner captures the loser's deployed artillery; 1 Field "
+        "and 1 Mountain artillery leave each bag at set-up")
+    main_leaders_free: bool = knob(
+        False, "optional 13.2: Don Carlos, Zumalacárregui and Espartero deploy free at any "
+        "point of a battle")
+    breach_in_the_walls: str = knob(
+        "none", "optional 13.3: which decks hold «Breach in the Walls» (it turns a siege "
+        "into an open battle)", choices=BREACH)
+    morale: bool = knob(False, "optional 13.4: the Morale Track (+1 / -1 Impact)")
+    morale_neutral_spaces: int = knob(
+        3, "neutral 0 spaces of the Morale Track (13.4: 'several'; not printed)",
+        range=(1, 7))
+    morale_impact: int = knob(
+        14, "a battle winner's Impact that moves morale (13.4: 14)", range=(7, 40))
+    stack_limit: int = knob(10, "blocks per side per Location (7.1: 10)", range=(4, 20))
+    trail_stack_limit: int = knob(
+        5, "blocks per side in a trail-only Location (7.1: 5)", range=(2, 20))
+    max_move: int = knob(4, "cap on a stack's movement allowance (7.3.3: 4)", range=(1, 6))
+    overrun_ratio: int = knob(
+        4, "blocks per enemy block needed to Overrun (7.6.1: 4)", range=(2, 10))
+    garrison_cubes: int = knob(
+        12, "Garrison cubes each side may have on the map (7.5: 12; 20 in the box)",
+        range=(0, 20))
+
+    def check(self) -> None:
+        if self.trail_stack_limit > self.stack_limit:
+            raise RulesError(
+                f"trail_stack_limit={self.trail_stack_limit} cannot exceed "
+                f"stack_limit={self.stack_limit}")
+        if self.carlist_lead_1837 > self.carlist_lead_1836:
+            raise RulesError(
+                f"carlist_lead_1837={self.carlist_lead_1837} must not exceed "
+                f"carlist_lead_1836={self.carlist_lead_1836} (the lead needed falls)")
+        if self.liberal_lead_1837 > self.liberal_lead_1836:
+            raise RulesError(
+                f"liberal_lead_1837={self.liberal_lead_1837} must not exceed "
+                f"liberal_lead_1836={self.liberal_lead_1836} (the lead needed falls)")
+
+
+def params(rules: Rules) -> np.ndarray:
+    """The flat parameter vector the kernels read (offsets in ``layout``)."""
+    c = components()
+    p = np.zeros(L.N_PARAMS, dtype=np.int64)
+    p[L.P_SIEGE_CITY_ART] = rules.siege_city_artillery
+    p[L.P_SIEGE_CITY_NO_ART] = rules.siege_city_no_artillery
+    p[L.P_SIEGE_CAPITAL] = rules.siege_capital
+    p[L.P_LOSS_RATE] = rules.loss_rate
+    p[L.P_MOUNTAIN_RATE] = rules.mountain_rate
+    p[L.P_SHIELD_RATE] = rules.shield_rate
+    p[L.P_SNOW_RATE] = rules.snow_rate
+    p[L.P_DRAW] = rules.reinforcement_draw
+    p[L.P_OPENING_HAND] = rules.opening_hand
+    p[L.P_CARLIST_LEAD_1836] = rules.carlist_lead_1836
+    p[L.P_CARLIST_LEAD_1837] = rules.carlist_lead_1837
+    p[L.P_LIBERAL_LEAD_1836] = rules.liberal_lead_1836
+    p[L.P_LIBERAL_LEAD_1837] = rules.liberal_lead_1837
+    p[L.P_CHARGE_CUMULATIVE] = rules.cavalry_charge == "cumulative"
+    p[L.P_CAPTURED_ART] = rules.captured_artillery
+    p[L.P_MAIN_LEADERS_FREE] = rules.main_leaders_free
+    p[L.P_BREACH + L.CARLISTS] = rules.breach_in_the_walls in ("carlists", "both")
+    p[L.P_BREACH + L.LIBERALS] = rules.breach_in_the_walls in ("liberals", "both")
+    p[L.P_MORALE] = rules.morale
+    p[L.P_MORALE_SPACES] = rules.morale_neutral_spaces
+    p[L.P_MORALE_IMPACT] = rules.morale_impact
+    p[L.P_STACK_LIMIT] = rules.stack_limit
+    p[L.P_TRAIL_STACK_LIMIT] = rules.trail_stack_limit
+    p[L.P_MAX_MOVE] = rules.max_move
+    p[L.P_OVERRUN_RATIO] = rules.overrun_ratio
+    p[L.P_GARRISONS] = rules.garrison_cubes
+    p[L.P_BID_TIE] = L.LIBERALS
+    p[L.P_FIRST_SEM] = L.SEMESTERS.index(c.first_year_semester)
+    p[L.P_LAST_SEM] = L.SEMESTERS.index(c.last_year_semester)
+    p[L.P_TRACK:L.P_TRACK + 2 * L.N_YEARS] = c.track.reshape(-1)
+    return p

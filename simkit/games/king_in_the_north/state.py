@@ -1,0 +1,279 @@
+"""Small njit helpers over the state vector: blocks, cards, control and Victory Points.
+
+Static components are passed as arrays: ``loc`` (location columns), ``adj`` (road kinds),
+``blk`` (block columns), ``card`` (card columns). A block's side lives in the state
+(``S_B_SIDE``) because captured artillery (optional rule 13.1) changes sides.
+"""
+
+from numba import njit
+
+from simkit.rng import restart, shuffle
+
+from . import layout as L
+
+
+# -- blocks --------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def on_map(s, b):
+    return s[L.S_B_WHERE + b] == L.W_MAP
+
+
+@njit(cache=True, nogil=True)
+def bside(s, b):
+    return s[L.S_B_SIDE + b]
+
+
+@njit(cache=True, nogil=True)
+def blocks_at(s, blk, where, side, out):
+    """Fill ``out`` with the ids of ``side``'s blocks at ``where``; returns the count."""
+    n = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+                and s[L.S_B_SIDE + b] == side:
+            out[n] = b
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def count_at(s, blk, where, side):
+    """Army blocks of ``side`` at ``where`` (Naval Squadrons are not army blocks)."""
+    n = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+                and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] != L.NAVAL:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def naval_at(s, blk, where):
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+                and blk[b, L.BK_TYPE] == L.NAVAL:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def block_value(blk, b):
+    """A rough worth of a block for loss selection and evaluations."""
+    t = blk[b, L.BK_TYPE]
+    v = blk[b, L.BK_DIAMONDS]
+    if t == L.LEADER:
+        v += 3
+        if blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS:
+            v += 100
+    elif t == L.FIELD_ART or t == L.MOUNTAIN_ART:
+        v = 3
+    elif t == L.PARTISANS or t == L.CUSTOMS or t == L.DECOY:
+        v = 0
+    return v
+
+
+@njit(cache=True, nogil=True)
+def strength_at(s, blk, where, side):
+    """Sum of diamonds (leaders counted double) of ``side``'s army at ``where``."""
+    v = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+                and s[L.S_B_SIDE + b] == side:
+            d = blk[b, L.BK_DIAMONDS]
+            if blk[b, L.BK_TYPE] == L.LEADER:
+                d += 2
+            v += d
+    return v
+
+
+@njit(cache=True, nogil=True)
+def eliminate(s, blk, b):
+    """Remove a block from play (rulebook 8.7.4); Don Carlos's loss ends the game (2.1)."""
+    s[L.S_B_WHERE + b] = L.W_DEAD
+    side = s[L.S_B_SIDE + b]
+    if blk[b, L.BK_TYPE] != L.NAVAL:
+        s[L.S_LOST + side] += 1
+    if blk[b, L.BK_TYPE] == L.LEADER and side == L.LIBERALS:
+        s[L.S_LIB_LEADERS_LOST] += 1
+    if blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS and s[L.S_DONE] == 0:
+        s[L.S_DONE] = 1
+        s[L.S_WINNER] = L.WIN_LIBERALS
+        s[L.S_REASON] = L.END_DON_CARLOS
+
+
+@njit(cache=True, nogil=True)
+def counts_for_cards(blk, b):
+    """Decoys, Customs Officers and Partisans do not count for card draws (8.10)."""
+    t = blk[b, L.BK_TYPE]
+    return t != L.DECOY and t != L.CUSTOMS and t != L.PARTISANS
+
+
+# -- cards ---------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def reshuffle(s, card, rng, side):
+    """An empty deck reshuffles its discards (rulebook 3.3); the deck's stream restarts at
+    the reshuffle count."""
+    n = 0
+    base = L.S_DRAW + side * L.MAX_DECK
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_DISCARD:
+            s[base + n] = c
+            s[L.S_C_WHERE + c] = L.CW_DRAW
+            n += 1
+    s[L.S_RESHUFFLES + side] += 1
+    restart(rng, L.ST_DECK[side], s[L.S_RESHUFFLES + side])
+    pile = s[base:base + n].copy()
+    shuffle(rng, L.ST_DECK[side], pile)
+    s[base:base + n] = pile
+    s[L.S_DRAW_N + side] = n
+
+
+@njit(cache=True, nogil=True)
+def draw_cards(s, card, rng, side, n):
+    """Draw ``n`` cards (fewer if the deck and discards run out); returns cards drawn."""
+    drawn = 0
+    for _ in range(n):
+        if s[L.S_DRAW_N + side] == 0:
+            reshuffle(s, card, rng, side)
+            if s[L.S_DRAW_N + side] == 0:
+                break
+        k = s[L.S_DRAW_N + side] - 1
+        c = s[L.S_DRAW + side * L.MAX_DECK + k]
+        s[L.S_DRAW_N + side] = k
+        s[L.S_C_WHERE + c] = L.CW_HAND
+        drawn += 1
+    return drawn
+
+
+@njit(cache=True, nogil=True)
+def hand(s, card, side, out):
+    """Fill ``out`` with ``side``'s cards in hand; returns the count."""
+    n = 0
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND:
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def hand_size(s, card, side):
+    n = 0
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def discard(s, c):
+    s[L.S_C_WHERE + c] = L.CW_DISCARD
+
+
+@njit(cache=True, nogil=True)
+def holds_special(s, card, side, special):
+    """A card of ``special`` in ``side``'s hand, or -1."""
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND \
+                and card[c, L.CD_SPECIAL] == special:
+            return c
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def use_event(s, c):
+    """A Special Event used for its effect leaves play (rulebook 3.3)."""
+    s[L.S_C_WHERE + c] = L.CW_REMOVED
+
+
+@njit(cache=True, nogil=True)
+def count_action(s, side, action, n=1):
+    s[L.S_ACTIONS + side * L.N_ACTIONS + action] += n
+
+
+# -- control and Victory Points ------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def refresh_control(s, loc, blk, where):
+    """Cities: the side with a block or cube while the other has none (4.2); a City
+    nobody holds is nobody's. Other Locations keep their last owner (4.1.1)."""
+    has_c = count_at(s, blk, where, L.CARLISTS) > 0 or s[L.S_CUBE + where] == 1
+    has_l = count_at(s, blk, where, L.LIBERALS) > 0 or s[L.S_CUBE + where] == 2
+    if has_c and not has_l:
+        s[L.S_OWNER + where] = L.CARLISTS
+    elif has_l and not has_c:
+        s[L.S_OWNER + where] = L.LIBERALS
+    elif not has_c and not has_l and loc[where, L.LC_KIND] >= L.CITY:
+        s[L.S_OWNER + where] = L.NOBODY
+    if s[L.S_OWNER + where] == L.NOBODY or not (has_c and has_l):
+        s[L.S_BESIEGED + where] = 0
+
+
+@njit(cache=True, nogil=True)
+def victory_points(s, loc, side):
+    """VP of the Locations ``side`` controls (rulebook 2.2)."""
+    v = 0
+    for i in range(loc.shape[0]):
+        if s[L.S_OWNER + i] == side:
+            v += loc[i, L.LC_VP]
+    return v
+
+
+@njit(cache=True, nogil=True)
+def vp_lead(s, loc, side):
+    return victory_points(s, loc, side) - victory_points(s, loc, 1 - side)
+
+
+@njit(cache=True, nogil=True)
+def cities_and_capitals(s, loc, side):
+    """(Cities, Capitals, Port Capitals, starred Capitals) ``side`` controls."""
+    cities = capitals = ports = stars = 0
+    for i in range(loc.shape[0]):
+        if s[L.S_OWNER + i] != side:
+            continue
+        if loc[i, L.LC_KIND] == L.CITY:
+            cities += 1
+        elif loc[i, L.LC_KIND] == L.CAPITAL:
+            capitals += 1
+            if loc[i, L.LC_PORT]:
+                ports += 1
+            if loc[i, L.LC_STAR]:
+                stars += 1
+    return cities, capitals, ports, stars
+
+
+@njit(cache=True, nogil=True)
+def resources(s, loc, side):
+    n = 0
+    for i in range(loc.shape[0]):
+        if s[L.S_OWNER + i] == side and loc[i, L.LC_RESOURCE]:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def cubes_used(s, loc, side):
+    n = 0
+    for i in range(loc.shape[0]):
+        if s[L.S_CUBE + i] == side + 1:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def besieging(s, loc, blk, side):
+    """Does ``side`` besiege some City/Capital (an unresolved siege, rulebook 6.5)?"""
+    for i in range(loc.shape[0]):
+        if s[L.S_BESIEGED + i] and s[L.S_OWNER + i] == 1 - side \
+                and count_at(s, blk, i, side) > 0:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def inside_besieged(s, where, side):
+    """Are ``side``'s blocks at ``where`` besieged inside the City?"""
+    return s[L.S_BESIEGED + where] == 1 and s[L.S_OWNER + where] == side
+
+
+@njit(cache=True, nogil=True)
+def semester_of(s):
+    return s[L.S_SEMESTER]

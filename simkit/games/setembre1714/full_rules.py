@@ -1,0 +1,88 @@
+"""Rule knobs of the whole game of 11 de Setembre (``setembre1714``).
+
+Every number the rulebook prints is a knob holding the printed value; the game length,
+which the rulebook does not print, holds the reconstruction's value (the assault ran
+from about 04:30 into the afternoon, 60-90 minutes a turn: 8 turns of about 75 minutes).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.games.base import RulesBase, knob
+
+from . import full_layout as F
+
+
+@dataclass(frozen=True)
+class FullRules(RulesBase):
+    turns: int = knob(
+        8, "game turns (not printed: 04:30 to about 14:30 at 75 minutes a turn, 3.3)",
+        range=(1, F.MAX_TURNS - 1))
+    breach_roll: int = knob(
+        6, "lowest die that assures the Royal Breach at a Bourbon turn's start (rule 7: a 6; "
+        "a value of 7: never)", range=(1, 7))
+    events: bool = knob(
+        True, "draw a random event card each half-turn (8; optional: false skips the phase)")
+    stacking_limit: int = knob(
+        5, "combat units a side may stack in a zone outside the deployment zones (6.1)",
+        range=(1, 10))
+    movement: int = knob(3, "zones a unit, leader or barricade may move (10, 12)",
+                         range=(1, 6))
+    open_defence: int = knob(0, "defence value of ochre and green zones (11.1)",
+                             range=(0, 5))
+    grey_defence: int = knob(2, "defence value of grey zones (11.1)", range=(0, 5))
+    blue_defence: int = knob(3, "defence value of blue zones (11.1)", range=(0, 6))
+    blue_line_bonus: int = knob(
+        3, "assault bonus of defenders behind a blue line against attacks across it (11.3)",
+        range=(0, 6))
+    barricade_bonus: int = knob(
+        3, "assault bonus of defenders behind a barricade against attacks from the zone it "
+        "faces (12)", range=(0, 6))
+    barricades: bool = knob(True, "the Catalan barricades are on the map (12)")
+    santa_eulalia_flag: bool = knob(
+        True, "the Santa Eulalia flag enters the game (13: +1, on top of a commander)")
+    withdrawal_bonus: int = knob(
+        2, "defence bonus for declaring a withdrawal (11.3: +2)", range=(0, 6))
+    bourbon_recovery_percent: int = knob(
+        100, "Bourbon recovery allowance as a percentage of the schedule in "
+        "data/forces.toml (10.1)", range=(0, 400))
+    catalan_reinforcements: bool = knob(
+        True, "the Catalan reinforcements of data/forces.toml enter (10.1)")
+    vp_unit: int = knob(1, "VP per eliminated enemy combat unit (13)", range=(0, 10))
+    vp_commander: int = knob(2, "VP per eliminated enemy commander (13)", range=(0, 10))
+    vp_bastion: int = knob(2, "VP per bastion or redoubt held (13)", range=(0, 20))
+    vp_convent: int = knob(4, "VP per convent or monastery held (13)", range=(0, 20))
+    vp_pla_de_palau: int = knob(4, "VP for holding Pla de Palau (13)", range=(0, 20))
+    extra_turn: bool = knob(
+        True, "a VP draw after the last turn extends the game one turn (13)")
+
+    @property
+    def zone_defence(self) -> tuple[int, ...]:
+        """Defence value per colour code (ochre, green, grey, blue)."""
+        return (self.open_defence, self.open_defence, self.grey_defence, self.blue_defence)
+
+
+def full_params(rules: FullRules) -> np.ndarray:
+    """The flat parameter vector the whole-game kernels read (offsets in ``full_layout``)."""
+    p = np.zeros(F.N_PARAMS, dtype=np.int64)
+    p[F.P_TURNS] = rules.turns
+    p[F.P_BREACH_ROLL] = rules.breach_roll
+    p[F.P_EVENTS] = rules.events
+    p[F.P_STACKING] = rules.stacking_limit
+    p[F.P_MOVEMENT] = rules.movement
+    p[F.P_ZONE_DEFENCE:F.P_ZONE_DEFENCE + len(F.COLOURS)] = rules.zone_defence
+    p[F.P_LINE_BONUS] = rules.blue_line_bonus
+    p[F.P_BARRICADE_BONUS] = rules.barricade_bonus
+    p[F.P_BARRICADES] = rules.barricades
+    p[F.P_FLAG] = rules.santa_eulalia_flag
+    p[F.P_WITHDRAWAL_BONUS] = rules.withdrawal_bonus
+    p[F.P_RECOVERY_PERCENT] = rules.bourbon_recovery_percent
+    p[F.P_CATALAN_REINFORCEMENTS] = rules.catalan_reinforcements
+    p[F.P_VP_UNIT] = rules.vp_unit
+    p[F.P_VP_COMMANDER] = rules.vp_commander
+    p[F.P_VP_OBJECTIVE + F.OBJ_BASTION] = rules.vp_bastion
+    p[F.P_VP_OBJECTIVE + F.OBJ_CONVENT] = rules.vp_convent
+    p[F.P_VP_OBJECTIVE + F.OBJ_PALAU] = rules.vp_pla_de_palau
+    p[F.P_EXTRA_TURN] = rules.extra_turn
+    return p

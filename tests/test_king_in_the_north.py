@@ -1,0 +1,787 @@
+"""The King in the North: the digest's worked examples (section 3.A) as scenario tests,
+the closed-form tables (3.C), one test per implemented rule, the reconstructed
+components' validation and property tests over whole campaigns.
+
+The game has no dice: a scenario sets up the state (``fresh_state`` clears the map),
+calls the rule function and checks the rulebook's numbers.
+"""
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from simkit.errors import ComponentError, RulesError
+from simkit.eventlog import no_log
+from simkit.games import get_in_progress
+from simkit.games.king_in_the_north import combat, engine, movement, prob, state
+from simkit.games.king_in_the_north import components as C
+from simkit.games.king_in_the_north import layout as L
+from simkit.games.king_in_the_north.policies import GREEDY
+from simkit.games.king_in_the_north.rules import Rules, params
+from simkit.rng import game_streams
+
+GAME = get_in_progress("king_in_the_north")
+COMP = C.components()
+P = params(Rules())
+POL = np.array([GREEDY, GREEDY], dtype=np.int64)
+S0 = np.zeros(L.N_STATE, dtype=np.int64)
+
+
+def loc(name):
+    return COMP.loc_index(name)
+
+
+def blocks(name, side=None):
+    side_code = None if side is None else L.SIDES.index(side)
+    return [b for b, n in enumerate(COMP.block_names)
+            if n == name and (side_code is None or COMP.blk[b, L.BK_SIDE] == side_code)]
+
+
+def cards(side, faction=None, bugle=None, double=False, special="none", dual=False):
+    side_code = L.SIDES.index(side)
+    out = []
+    for c, row in enumerate(COMP.card):
+        if row[L.CD_SIDE] != side_code or row[L.CD_SPECIAL] != L.CARD_SPECIALS.index(special):
+            continue
+        if faction is not None and row[L.CD_FAC1] != L.FACTIONS.index(faction):
+            continue
+        if bugle is not None and row[L.CD_BUGLE] != bugle:
+            continue
+        if row[L.CD_DOUBLE] != double or (row[L.CD_FAC2] != L.NO_FACTION) != dual:
+            continue
+        out.append(c)
+    return out
+
+
+def fresh_state(rules=None):
+    """A set-up state with every block off the map and every card in its draw pile."""
+    p = params(rules or Rules())
+    s = np.zeros(L.N_STATE, dtype=np.int64)
+    rng = game_streams(0, 0, L.N_STREAMS)
+    engine.set_up(p, COMP.loc, COMP.blk, COMP.card, s, rng)
+    for b in range(COMP.blk.shape[0]):
+        s[L.S_B_WHERE + b] = L.W_RESERVE
+    for c in range(COMP.card.shape[0]):
+        if s[L.S_C_WHERE + c] == L.CW_HAND:
+            s[L.S_C_WHERE + c] = L.CW_DRAW
+    s[L.S_CUBE:L.S_CUBE + L.MAX_LOC] = 0
+    rebuild_piles(s)
+    return p, s, rng
+
+
+def rebuild_piles(s):
+    """Every card in a draw pile goes back on its side's pile."""
+    for side in (0, 1):
+        n = 0
+        for c in range(COMP.card.shape[0]):
+            if COMP.card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_DRAW:
+                s[L.S_DRAW + side * L.MAX_DECK + n] = c
+                n += 1
+        s[L.S_DRAW_N + side] = n
+
+
+def put(s, ids, where):
+    for b in ids:
+        s[L.S_B_WHERE + b] = L.W_MAP
+        s[L.S_B_LOC + b] = where
+        s[L.S_B_FROM + b] = -1
+
+
+def give(s, ids):
+    for c in ids:
+        s[L.S_C_WHERE + c] = L.CW_HAND
+
+
+# -- components ----------------------------------------------------------------------------
+def test_map_facts():
+    """5 Capitals, 4 starred, 7 Ports, 4 Recruitment Locations a side (2.2, 4.2.1, 4.4)."""
+    kinds = COMP.loc[:, L.LC_KIND]
+    assert (kinds == L.CAPITAL).sum() == 5
+    assert COMP.loc[:, L.LC_STAR].sum() == 4
+    assert COMP.loc[:, L.LC_PORT].sum() == 7
+    for side in (0, 1):
+        assert (COMP.loc[:, L.LC_RECRUIT_SIDE] == side).sum() == 4
+    assert COMP.loc[loc("onate"), L.LC_KIND] == L.CITY and COMP.loc[loc("onate"), L.LC_RESOURCE]
+    assert COMP.loc[loc("amurrio"), L.LC_FH] == 1
+    assert not COMP.loc[loc("logrono"), L.LC_STAR]
+
+
+def _steps(origin, target, kinds):
+    """Fewest steps from origin to target using only roads of ``kinds`` (plain BFS)."""
+    adj = COMP.adj
+    dist = {origin: 0}
+    frontier = [origin]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in range(adj.shape[0]):
+                if adj[u, v] in kinds and v not in dist:
+                    dist[v] = dist[u] + 1
+                    nxt.append(v)
+        frontier = nxt
+    return dist.get(target)
+
+
+def test_example_4_graph_facts():
+    """Ex 4: Bergara is 3 Main-Road steps from San Sebastián, Tolosa within 2,
+    Lecumberri needs a secondary road and 3 steps."""
+    ss = loc("san_sebastian")
+    assert _steps(ss, loc("bergara"), {L.MAIN}) == 3
+    assert _steps(ss, loc("tolosa"), {L.MAIN}) == 2
+    assert _steps(ss, loc("lecumberri"), {L.MAIN}) is None
+    assert _steps(ss, loc("lecumberri"), {L.MAIN, L.SECONDARY, L.TRAIL}) == 3
+
+
+def test_bad_map_is_refused(tmp_path):
+    text = (C.DATA / "map.toml").read_text().replace(
+        'id = "bermeo"\nkind = "town"\nport = true', 'id = "bermeo"\nkind = "town"')
+    bad = tmp_path / "map.toml"
+    bad.write_text(text)
+    with pytest.raises(ComponentError, match="7 Ports"):
+        C.load_map(bad)
+
+
+def test_bad_card_is_refused(tmp_path):
+    text = (C.DATA / "cards.toml").read_text().replace('special = "loyalty"',
+                                                       'special = "headquarters"', 1)
+    bad = tmp_path / "cards.toml"
+    bad.write_text(text)
+    with pytest.raises(ComponentError, match="Loyalty"):
+        C.load_cards(bad)
+
+
+def test_roster_counts():
+    blk = COMP.blk
+    assert ((blk[:, L.BK_TYPE] == L.PARTISANS).sum(), (blk[:, L.BK_TYPE] == L.CUSTOMS).sum(),
+            (blk[:, L.BK_TYPE] == L.DECOY).sum(), (blk[:, L.BK_TYPE] == L.NAVAL).sum()) \
+        == (2, 2, 2, 2)
+    zuma = blocks("Zumalacárregui")[0]
+    assert blk[zuma, L.BK_DIAMONDS] == 4
+
+
+# -- rules knobs ---------------------------------------------------------------------------
+def test_knobs_refuse_bad_values():
+    with pytest.raises(RulesError):
+        Rules(siege_capital=3)
+    with pytest.raises(RulesError):
+        Rules(cavalry_charge="double")
+    with pytest.raises(RulesError, match="trail_stack_limit"):
+        Rules(stack_limit=4, trail_stack_limit=5)
+    assert set(GAME.presets) >= {"rulebook_standard", "morale", "captured_artillery",
+                                 "main_leaders_free", "breach_both", "all_optional"}
+
+
+# -- Ex 1: the Reinforcement Phase (6.4) ---------------------------------------------------
+def test_example_1_reinforcement_discard():
+    """A hand of 9: discard 4, draw 7 (no +1 when City/Capital counts tie)."""
+    p, s, rng = fresh_state()
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    hand = [c for c in range(COMP.card.shape[0]) if COMP.card[c, L.CD_SIDE] == 0][:9]
+    give(s, hand)
+    rebuild_piles(s)
+    engine.reinforcement_phase(p, COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
+    assert state.hand_size(s, COMP.card, 0) == 9 - 4 + 7
+    assert prob.hand_after_reinforcement(9) == 12
+    assert prob.hand_after_reinforcement(14) == 14  # the fixed point (3.C 4)
+
+
+def test_more_cities_draw_one_more_card_and_resources_one_more_block():
+    p, s, rng = fresh_state()
+    engine.set_up(p, COMP.loc, COMP.blk, COMP.card, s, rng)
+    before = state.hand_size(s, COMP.card, 1)
+    box_before = sum(s[L.S_B_WHERE + b] == L.W_BOX for b in range(COMP.blk.shape[0])
+                     if s[L.S_B_SIDE + b] == 1)
+    engine.reinforcement_phase(p, COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
+    assert state.hand_size(s, COMP.card, 1) == before - before // 2 + 7 + 1
+    box = sum(s[L.S_B_WHERE + b] == L.W_BOX for b in range(COMP.blk.shape[0])
+              if s[L.S_B_SIDE + b] == 1)
+    # the Carlists hold more Resource Locations at set-up: the Liberals draw the track only
+    assert box - box_before == COMP.track[1, 0]
+
+
+# -- Ex 2: recruitment limits (7.2.1) ------------------------------------------------------
+def test_example_2_recruitment_one_faction_per_action():
+    p, s, rng = fresh_state()
+    alava = blocks("Álava battalion")[0]
+    navarra = [b for b in blocks("Navarra battalion")][:5]
+    for b in [alava] + navarra:
+        s[L.S_B_WHERE + b] = L.W_BOX
+    opts = np.zeros((L.N_FACTIONS + 1, 3), dtype=np.int64)
+    n = movement.recruit_options(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, 0, -1,
+                                 opts)
+    rows = {(int(opts[k, 0]), int(opts[k, 1])): int(opts[k, 2]) for k in range(n)}
+    amez = loc("amezcoas")
+    assert rows[(amez, L.FACTIONS.index("navarra"))] == 5
+    assert rows[(amez, L.FACTIONS.index("alava"))] == 1
+    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL, 0,
+                             -1, no_log())
+    assert where == amez
+    assert all(s[L.S_B_WHERE + b] == L.W_MAP for b in navarra)
+    assert s[L.S_B_WHERE + alava] == L.W_BOX  # shut out by the Navarra placement
+
+
+def test_recruitment_blocked_by_two_enemy_blocks():
+    p, s, rng = fresh_state()
+    amez = loc("amezcoas")
+    put(s, blocks("Regular Army battalion")[:1], amez)
+    assert not movement.recruit_blocked(COMP.loc, COMP.blk, s, amez, 0)
+    put(s, blocks("Regular Army battalion")[1:2], amez)
+    assert movement.recruit_blocked(COMP.loc, COMP.blk, s, amez, 0)
+
+
+# -- Ex 3-4: movement allowance (7.3.3-7.3.5) ----------------------------------------------
+def test_example_3_leader_main_road_forced_march_is_4():
+    a = movement.allowances(P, COMP.loc, COMP.blk, S0, 1, loc("tolosa"), 3, False, True,
+                            False)
+    assert a[1, movement.M_MAIN] == 4  # 1 + main + leader + forced march
+    assert a[0, movement.M_MAIN] == 3
+    assert a[0, movement.M_ANY] == 2
+
+
+def _reachable(s, side, origin, ids, trail=False):
+    mode = np.empty(L.MAX_LOC, dtype=np.int64)
+    fm = np.empty(L.MAX_LOC, dtype=np.int64)
+    parents = np.empty((movement.MODES, L.MAX_LOC), dtype=np.int64)
+    ids = np.array(ids, dtype=np.int64)
+    movement.destinations(P, COMP.loc, COMP.adj, COMP.blk, s, side, origin, ids, len(ids),
+                          trail, mode, fm, parents)
+    return {COMP.loc_ids[v]: bool(fm[v]) for v in range(COMP.loc.shape[0]) if mode[v] >= 0}
+
+
+def test_example_4_capital_bonus():
+    """From San Sebastián on Main Roads 1 + 1 + 1 = 3 reaches Bergara; a Leader adds
+    nothing; off the main road only Tolosa, not Lecumberri (without a Forced March)."""
+    p, s, rng = fresh_state()
+    ss = loc("san_sebastian")
+    inf = blocks("Regular Army battalion")[:2]
+    put(s, inf, ss)
+    reach = _reachable(s, 1, ss, inf)
+    assert reach["bergara"] is False and reach["tolosa"] is False
+    assert reach["lecumberri"] is True  # only with a Forced March
+    put(s, blocks("Rodil"), ss)
+    reach_leader = _reachable(s, 1, ss, inf + blocks("Rodil"))
+    assert reach_leader["lecumberri"] is True  # leader + capital do not add (7.3.5)
+
+
+def test_big_stacks_move_one_less_and_cavalry_two():
+    a = movement.allowances(P, COMP.loc, COMP.blk, S0, 1, loc("tolosa"), 8, False, False,
+                            False)
+    assert a[0, movement.M_ANY] == 0 and a[0, movement.M_MAIN] == 1
+    a = movement.allowances(P, COMP.loc, COMP.blk, S0, 1, loc("tolosa"), 2, True, True,
+                            False)
+    assert a[0, movement.M_ROADS] == 2 and a[1, movement.M_ROADS] == 2  # no Forced March
+
+
+def test_carlist_trail_move_reaches_three_trail_locations():
+    p, s, rng = fresh_state()
+    onate = loc("onate")
+    inf = blocks("Guipúzcoa battalion")[:2]
+    put(s, inf, onate)
+    assert "lecumberri" not in _reachable(s, 0, onate, inf, trail=False)
+    reach = _reachable(s, 0, onate, inf, trail=True)  # Oñate-Azpeitia-Aralar-Lecumberri
+    assert reach["lecumberri"] is False
+
+
+def test_stacking_limit_refuses_destination():
+    p, s, rng = fresh_state()
+    arl = loc("arlaban")
+    put(s, blocks("Navarra battalion")[:4], arl)
+    onate = loc("onate")
+    movers = blocks("Guipúzcoa battalion")[:2]
+    put(s, movers, onate)
+    assert "arlaban" not in _reachable(s, 0, onate, movers)  # 4 + 2 > 5 on a trail-only
+    assert "arlaban" in _reachable(s, 0, onate, movers[:1])
+
+
+# -- Ex 6: garrisons (7.5) and overruns (7.6) ----------------------------------------------
+def test_example_6_garrison_at_fortified_house_stops_4_diamonds():
+    p, s, rng = fresh_state()
+    am = loc("amurrio")
+    s[L.S_CUBE + am] = 1  # a Carlist Garrison
+    assert movement.garrison_stops(COMP.loc, s, am, 1, 4)
+    assert not movement.garrison_stops(COMP.loc, s, am, 1, 5)
+    town = loc("hernani")
+    s[L.S_CUBE + town] = 1
+    assert movement.garrison_stops(COMP.loc, s, town, 1, 2)
+    assert not movement.garrison_stops(COMP.loc, s, town, 1, 3)
+
+
+def test_overrun_needs_four_to_one_outside_cities_houses_mountains():
+    p, s, rng = fresh_state()
+    town = loc("hernani")
+    put(s, blocks("Navarra battalion")[:1], town)
+    assert movement.overrunnable(P, COMP.loc, COMP.blk, s, town, 1, 4)
+    assert not movement.overrunnable(P, COMP.loc, COMP.blk, s, town, 1, 3)
+    for name in ("tolosa", "los_arcos", "lecumberri"):  # City, Fortified House, mountain
+        s2 = s.copy()
+        put(s2, blocks("Navarra battalion")[:1], loc(name))
+        assert not movement.overrunnable(P, COMP.loc, COMP.blk, s2, loc(name), 1, 10)
+
+
+# -- Ex 7: the battle (8.3-8.5, 8.7, 8.10) -------------------------------------------------
+def _battle(where="los_arcos", attacker=0, rules=None):
+    p = params(rules or Rules())
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    s = np.zeros(L.N_STATE, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, loc(where), attacker, 0)
+    return p, bt
+
+
+def test_example_7_battle_impacts():
+    p, bt = _battle()
+    blk = COMP.blk
+    deploy = combat.record_deploy
+    zuma = blocks("Zumalacárregui")[0]
+    nav = blocks("Navarra battalion")[:2]
+    guip = blocks("Guipúzcoa battalion")[0]
+    req = blocks("Requetés")[0]
+    art = blocks("Field artillery", "liberals")[0]
+    gr_cav = blocks("Guardia Real cavalry")[0]
+    legion_cav = blocks("Legión Auxiliar Extranjera lancers")[0]
+    chapel = blocks("Chapelgorris / Legión Extranjera")[0]
+    c, lib = 0, 1
+    assert deploy(p, COMP.loc, blk, bt, c, zuma, False, False) == 4
+    assert deploy(p, COMP.loc, blk, bt, lib, art, False, False) == 1
+    assert deploy(p, COMP.loc, blk, bt, c, nav[0], False, False) \
+        + deploy(p, COMP.loc, blk, bt, c, nav[1], False, False) == 5
+    assert deploy(p, COMP.loc, blk, bt, lib, gr_cav, True, False) == 3
+    assert deploy(p, COMP.loc, blk, bt, c, guip, False, False) == 2
+    assert deploy(p, COMP.loc, blk, bt, lib, legion_cav, True, False) == 5
+    assert deploy(p, COMP.loc, blk, bt, c, req, False, False) == 4
+    assert deploy(p, COMP.loc, blk, bt, lib, chapel, False, False) == 4
+    assert bt[L.BT_IMPACT + c] == 15 and bt[L.BT_IMPACT + lib] == 13
+    # losses: the Liberals lose floor(15/7) + 1 = 3, the Carlists floor(13/7) = 1
+    assert combat.battle_losses(15, 7, True, False) == 3
+    assert combat.battle_losses(13, 7, False, False) == 1
+    # cards: 3 used each; + floor(1/2) = 3 and + floor(3/2) = 4
+    assert prob.cards_after_battle(3, 1) == 3 and prob.cards_after_battle(3, 3) == 4
+    assert prob.double_card_impact(2, 0) == 5
+
+
+def test_example_7_card_replenishment():
+    p, s, rng = fresh_state()
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    used = cards("liberals", "legion")[:3]
+    for c in used:
+        s[L.S_C_WHERE + c] = L.CW_PLAYED
+    rebuild_piles(s)
+    bt[L.BT_CARDS + 1] = 3
+    combat.finish_cards(COMP.card, s, rng, bt, 1, 3 // 2)
+    assert state.hand_size(s, COMP.card, 1) == 4
+    assert all(s[L.S_C_WHERE + c] != L.CW_PLAYED for c in used)
+
+
+def test_repeated_charge_flat_and_cumulative():
+    cavs = blocks("Regular Army cavalry") + blocks("Guardia Real cavalry")
+    for rule, third in (("flat", 4), ("cumulative", 6)):
+        p, bt = _battle(rules=Rules(cavalry_charge=rule))
+        gains = [combat.record_deploy(p, COMP.loc, COMP.blk, bt, 1, b, True, False)
+                 - COMP.blk[b, L.BK_DIAMONDS] for b in cavs]
+        assert gains[0] == 2 and gains[2] == third
+    assert prob.deployment_impact(1, 0, 3, cumulative=True) == 7
+
+
+def test_charge_needs_a_bugle_and_never_in_sieges():
+    p, bt = _battle()
+    cav = blocks("Guardia Real cavalry")[0]
+    assert combat.block_impact(p, COMP.loc, COMP.blk, bt, 1, cav, False, False) == 1
+    bt[L.BT_SIEGE] = 1
+    assert combat.block_impact(p, COMP.loc, COMP.blk, bt, 1, cav, True, False) == 1
+
+
+def test_artillery_impact_battle_siege_mountain():
+    p, bt = _battle()
+    field = blocks("Field artillery", "carlists")[0]
+    mtn = blocks("Mountain artillery", "carlists")[0]
+    assert combat.block_impact(p, COMP.loc, COMP.blk, bt, 0, field, True, False) == 1
+    p, bt = _battle("lecumberri")  # a Mountainous Area
+    assert combat.block_impact(p, COMP.loc, COMP.blk, bt, 0, mtn, False, False) == 2
+    assert combat.field_art_barred(COMP.loc, loc("lecumberri"))
+    bt[L.BT_SIEGE] = 1
+    assert combat.block_impact(p, COMP.loc, COMP.blk, bt, 0, field, True, False) == 3
+
+
+def test_headquarters_adds_two_and_out_of_supply_adds_two_to_first_carlist_block():
+    p, s, rng = fresh_state()
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    arl = loc("arlaban")  # trail-only
+    put(s, blocks("Regular Army battalion")[:1], arl)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, arl, 0, 0)
+    nav = blocks("Navarra battalion")[:2]
+    assert combat.record_deploy(p, COMP.loc, COMP.blk, bt, 0, nav[0], False, True) == 2 + 2 + 2
+    assert combat.record_deploy(p, COMP.loc, COMP.blk, bt, 0, nav[1], False, False) == 2 + 1
+
+
+def test_a_barrel_supplies_liberals_on_trails():
+    p, s, rng = fresh_state()
+    arl = loc("arlaban")
+    put(s, blocks("Regular Army battalion")[:1], arl)
+    s[L.S_BARRELS + arl] = 1
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, arl, 0, 0)
+    assert bt[L.BT_SUPPLY] == 0
+
+
+def test_no_naval_move_to_bilbao_while_carlists_hold_portugalete():
+    p, s, rng = fresh_state()
+    bilbao, portu = loc("bilbao"), loc("portugalete")
+    assert not movement.estuary_closed(COMP.loc, COMP.blk, s, bilbao)
+    s[L.S_OWNER + portu] = 0
+    assert movement.estuary_closed(COMP.loc, COMP.blk, s, bilbao)
+    assert not movement.estuary_closed(COMP.loc, COMP.blk, s, portu)
+
+
+def test_naval_transport_carries_two_blocks_and_counts_as_a_move():
+    p, s, rng = fresh_state()
+    ss, lek = loc("san_sebastian"), loc("lekeitio")
+    sq = blocks("Anglo-Spanish Naval Squadron")[:1]
+    inf = blocks("Regular Army battalion")[:3]
+    put(s, sq + inf, ss)
+    s[L.S_OWNER + lek] = 0
+    s[L.S_CUBE + lek] = 1
+    s[L.S_SEMESTER] = L.semester_index(1834, "B")
+    assert not movement.naval_transport(p, COMP.loc, COMP.blk, s, rng, POL, no_log())
+    s[L.S_SEMESTER] = L.semester_index(1835, "A")
+    assert movement.naval_transport(p, COMP.loc, COMP.blk, s, rng, POL, no_log())
+    assert sum(s[L.S_B_LOC + b] == lek for b in inf) == 2
+    assert s[L.S_B_LOC + sq[0]] == lek and s[L.S_OWNER + lek] == 1
+    assert all(s[L.S_B_MOVED + b] for b in inf if s[L.S_B_LOC + b] == lek)
+
+
+def test_losses_table_of_the_digest():
+    """3.C 1: losses for 0..28 Impact at 6, 7, 8, 9 per block."""
+    table = {0: (0, 0, 0, 0), 6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (1, 1, 1, 0),
+             9: (1, 1, 1, 1), 13: (2, 1, 1, 1), 14: (2, 2, 1, 1), 15: (2, 2, 1, 1),
+             20: (3, 2, 2, 2), 21: (3, 3, 2, 2), 28: (4, 4, 3, 3)}
+    for impact, row in table.items():
+        for rate, wins in zip((6, 7, 8, 9), row, strict=True):
+            assert combat.battle_losses(impact, rate, False, False) == wins
+            assert combat.battle_losses(impact, rate, True, False) == wins + 1
+            assert prob.battle_losses(impact, rate, loser=True) == wins + 1
+
+
+def test_kill_rates_mountain_shield_snow():
+    p, bt = _battle("lecumberri", attacker=1)
+    assert combat.kill_rate(p, COMP.loc, bt, 0) == 8 and combat.kill_rate(p, COMP.loc, bt, 1) == 7
+    bt[L.BT_SHIELD] = 1
+    assert combat.kill_rate(p, COMP.loc, bt, 1) == 6
+    bt[L.BT_SNOW] = 1
+    assert combat.kill_rate(p, COMP.loc, bt, 0) == 9
+    assert combat.battle_losses(6, 7, False, True) == 1  # Lancer Charge: one kill at 6
+
+
+def test_ties_go_to_the_defender_via_initiative_rule():
+    """8.5: on a tie the attacker is 'behind' and deploys."""
+    p, bt = _battle()
+    assert bt[L.BT_IMPACT] == bt[L.BT_IMPACT + 1]
+
+
+# -- Ex 5: Partisans are the last losses (7.3.7, 8.7.3) ------------------------------------
+def test_example_5_partisans_escape_and_do_not_count_for_cards():
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
+    army_ids = blocks("Navarra battalion")[:2] + blocks("Partisans")[:1]
+    put(s, army_ids, where)
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    army = np.array(army_ids, dtype=np.int64)
+    counted = combat.take_losses(COMP.blk, s, bt, rng, POL, 0, army, 3, 2, no_log())
+    assert counted == 2
+    assert s[L.S_B_WHERE + army_ids[2]] == L.W_MAP
+    assert not state.counts_for_cards(COMP.blk, army_ids[2])
+
+
+def test_deployed_blocks_are_lost_first():
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
+    weak = blocks("Militia battalion")[0]
+    strong = blocks("Guardia Real battalion")[0]
+    put(s, [weak, strong], where)
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    bt[L.BT_DEPLOYED + strong] = 1
+    combat.take_losses(COMP.blk, s, bt, rng, POL, 1, np.array([weak, strong]), 2, 1, no_log())
+    assert s[L.S_B_WHERE + strong] == L.W_DEAD and s[L.S_B_WHERE + weak] == L.W_MAP
+
+
+# -- Ex 8: Loyalty Challenge (8.6) ---------------------------------------------------------
+def test_example_8_vizcaya_defects():
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
+    viz = [b for b in blocks("Vizcaya battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][0]
+    put(s, [viz], where)
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, 0, 0)
+    played = cards("carlists", "vizcaya")[0]
+    s[L.S_C_WHERE + played] = L.CW_PLAYED
+    give(s, cards("carlists", "navarra")[:2])  # no other Vizcaya card
+    give(s, cards("liberals", special="loyalty")[:1])
+    gain = combat.record_deploy(p, COMP.loc, COMP.blk, bt, 0, viz, False, False)
+    assert gain == 3
+    combat.loyalty_challenge(p, COMP.loc, COMP.blk, COMP.card, s, bt, rng, POL, 0, viz, played,
+                             -1, gain, no_log())
+    assert bt[L.BT_IMPACT] == 0 and bt[L.BT_DEPLOYED + viz] == 2
+    armies = np.zeros((2, L.MAX_BLOCKS), dtype=np.int64)
+    armies[0, 0] = viz
+    combat.defect_blocks(COMP.blk, s, bt, armies, np.array([1, 0]), no_log())
+    assert s[L.S_B_WHERE + viz] == L.W_DEAD
+    blue = [b for b in range(COMP.blk.shape[0]) if s[L.S_B_WHERE + b] == L.W_PENDING]
+    assert len(blue) == 1 and COMP.blk[blue[0], L.BK_TYPE] == L.DEFECTORS \
+        and s[L.S_B_SIDE + blue[0]] == 1
+
+
+def test_loyalty_challenge_refuted_by_a_second_card():
+    p, s, rng = fresh_state()
+    viz = blocks("Vizcaya battalion")[0]
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, loc("los_arcos"), 0, 0)
+    give(s, cards("carlists", "vizcaya")[1:2])
+    assert combat.refuting_card(COMP.blk, COMP.card, s, 0, viz, -1) >= 0
+    assert combat.immune(COMP.blk, blocks("Requetés")[0])
+    assert combat.immune(COMP.blk, blocks("Zumalacárregui")[0])
+
+
+def test_hypergeometric_holds_a_card():
+    assert prob.p_holds(10, 1, 1) == F(1, 10)
+    assert prob.p_holds(48, 2, 7) == 1 - F(46 * 45 * 44 * 43 * 42 * 41 * 40,
+                                            48 * 47 * 46 * 45 * 44 * 43 * 42)
+
+
+# -- Ex 9-10: sieges (8.9) -----------------------------------------------------------------
+def test_example_9_capital_needs_field_artillery_on_a_bugle_first():
+    p, s, rng = fresh_state()
+    vit = loc("vitoria")
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, vit, 0, 1)
+    field = blocks("Field artillery", "carlists")[0]
+    inf = blocks("Navarra battalion")[0]
+    bugle = cards("carlists", "navarra", bugle=1)[0]
+    plain = cards("carlists", "navarra", bugle=0)[0]
+    assert not combat.siege_card_ok(COMP.loc, COMP.blk, COMP.card, bt, 0, bugle, inf)
+    assert combat.siege_card_ok(COMP.loc, COMP.blk, COMP.card, bt, 0, bugle, field)
+    assert not combat.card_deploys(COMP.blk, COMP.card, plain, field, True)
+    # without artillery the siege cannot even start
+    put(s, blocks("Zumalacárregui") + blocks("Navarra battalion")[:4], vit)
+    give(s, cards("carlists", "navarra"))
+    assert not combat.siege_possible(p, COMP.loc, COMP.blk, COMP.card, s, vit, 0)
+    put(s, [field], vit)
+    assert combat.siege_possible(p, COMP.loc, COMP.blk, COMP.card, s, vit, 0)
+
+
+def test_example_10_city_siege_7_with_artillery_8_without():
+    p, s, rng = fresh_state()
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, loc("miranda"), 0, 1)
+    assert combat.siege_rate(p, COMP.loc, bt) == 8
+    field = blocks("Field artillery", "carlists")[0]
+    combat.record_deploy(p, COMP.loc, COMP.blk, bt, 0, field, True, False)
+    assert combat.siege_rate(p, COMP.loc, bt) == 7 and bt[L.BT_IMPACT] == 3
+    bt[L.BT_FORTIFY] = 1
+    assert combat.siege_rate(p, COMP.loc, bt) == 8
+
+
+def test_siege_kills_defender_artillery_mortar_blockade():
+    p, s, rng = fresh_state()
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, loc("miranda"), 0, 1)
+    bt[L.BT_IMPACT] = 17
+    bt[L.BT_SIEGE_ART] = 1
+    assert combat.siege_kills(p, COMP.loc, s, bt, 0, False) == 2
+    bt[L.BT_DEF_ART] = 1
+    assert combat.siege_kills(p, COMP.loc, s, bt, 0, False) == 2  # 14 // 7
+    bt[L.BT_DEF_ART] = 2
+    assert combat.siege_kills(p, COMP.loc, s, bt, 0, False) == 1
+    bt[L.BT_MORTAR] = 1
+    assert combat.siege_kills(p, COMP.loc, s, bt, 0, False) == 2  # 17 + 4 - 6 = 15
+    assert prob.siege_kills(17, 7, 2, mortar=True) == 2
+    assert prob.siege_kills(13, 7, blockade=True) == 2
+
+
+def test_siege_thresholds_are_knobs():
+    p = params(Rules(siege_city_artillery=9, siege_capital=10))
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    bt[L.BT_LOC] = loc("vitoria")
+    assert combat.siege_rate(p, COMP.loc, bt) == 10
+    bt[L.BT_LOC] = loc("miranda")
+    bt[L.BT_SIEGE_ART] = 1
+    assert combat.siege_rate(p, COMP.loc, bt) == 9
+
+
+# -- Ex 11: Victory Points (9, 2.2) --------------------------------------------------------
+def test_example_11_vp_swing():
+    p, s, rng = fresh_state()
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    s[L.S_OWNER + loc("logrono")] = 1
+    s[L.S_OWNER + loc("bilbao")] = 1
+    s[L.S_OWNER + loc("amurrio")] = 1
+    lead = state.vp_lead(s, COMP.loc, 1)
+    assert lead == 6
+    s[L.S_OWNER + loc("logrono")] = 0
+    assert state.vp_lead(s, COMP.loc, 1) == 2
+
+
+def _owned(s, side, names):
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    for name in names:
+        s[L.S_OWNER + loc(name)] = side
+
+
+def test_sudden_vp_leads_by_year():
+    p, s, rng = fresh_state()
+    _owned(s, 1, ["san_sebastian", "bilbao", "vitoria", "pamplona", "logrono", "miranda",
+                  "tolosa"])  # 3*4 + 2 + 2*2 = 18
+    s[L.S_SEMESTER] = engine.SEM_1836A
+    engine.check_sudden(p, COMP.loc, s, 1, no_log())
+    assert s[L.S_DONE] == 0
+    s[L.S_OWNER + loc("tudela")] = 1  # 20
+    engine.check_sudden(p, COMP.loc, s, 1, no_log())
+    assert s[L.S_DONE] == 1 and s[L.S_REASON] == L.END_VP_LEAD and s[L.S_WINNER] == 1
+    p, s, rng = fresh_state()
+    _owned(s, 1, ["san_sebastian", "bilbao", "vitoria", "pamplona", "logrono", "miranda"])
+    s[L.S_SEMESTER] = engine.SEM_1837A  # 16 from 1837 A
+    engine.check_sudden(p, COMP.loc, s, 1, no_log())
+    assert s[L.S_DONE] == 1
+
+
+def test_carlist_lead_needs_a_port_capital():
+    p, s, rng = fresh_state()
+    _owned(s, 0, ["vitoria", "pamplona", "logrono", "miranda", "tolosa", "estella", "tudela",
+                  "onate"])  # 3+3+2+2*5 = 18
+    s[L.S_SEMESTER] = engine.SEM_1836A
+    engine.check_sudden(p, COMP.loc, s, 0, no_log())
+    assert s[L.S_DONE] == 0
+    s[L.S_OWNER + loc("bilbao")] = 0
+    engine.check_sudden(p, COMP.loc, s, 0, no_log())
+    assert s[L.S_DONE] == 1 and s[L.S_WINNER] == 0 and s[L.S_REASON] == L.END_VP_LEAD
+
+
+def test_carlist_five_cities_from_1838():
+    p, s, rng = fresh_state()
+    _owned(s, 0, ["bilbao", "vitoria", "miranda", "tolosa"])
+    s[L.S_OWNER + loc("estella")] = 0
+    for i in range(COMP.loc.shape[0]):
+        if s[L.S_OWNER + i] == L.NOBODY:
+            s[L.S_OWNER + i] = 1
+    s[L.S_SEMESTER] = engine.SEM_1838A - 1
+    engine.check_sudden(p, COMP.loc, s, 0, no_log())
+    assert s[L.S_DONE] == 0
+    s[L.S_SEMESTER] = engine.SEM_1838A
+    engine.check_sudden(p, COMP.loc, s, 0, no_log())
+    assert s[L.S_DONE] == 1 and s[L.S_REASON] == L.END_LOCATIONS
+
+
+def test_recruitment_locations_victory():
+    p, s, rng = fresh_state()
+    s[L.S_SEMESTER] = engine.SEM_1838A
+    for name in ("onate", "amezcoas", "amurrio", "elizondo"):
+        s[L.S_OWNER + loc(name)] = 1
+    assert engine.holds_recruitment(COMP.loc, s, 1)
+    engine.check_sudden(p, COMP.loc, s, 1, no_log())
+    assert s[L.S_DONE] == 1 and s[L.S_REASON] in (L.END_RECRUITMENT, L.END_VP_LEAD)
+
+
+def test_final_victory_needs_a_starred_capital():
+    p, s, rng = fresh_state()
+    _owned(s, 0, ["logrono", "miranda", "tolosa"])
+    engine.final_victory(COMP.loc, s, no_log())
+    assert s[L.S_WINNER] == L.WIN_TIE
+    p, s, rng = fresh_state()
+    _owned(s, 0, ["vitoria"])
+    engine.final_victory(COMP.loc, s, no_log())
+    assert s[L.S_WINNER] == L.WIN_CARLISTS
+
+
+def test_don_carlos_eliminated_ends_the_game():
+    p, s, rng = fresh_state()
+    dc = blocks("Don Carlos")[0]
+    put(s, [dc], loc("estella"))
+    state.eliminate(s, COMP.blk, dc)
+    assert s[L.S_DONE] == 1 and s[L.S_WINNER] == 1 and s[L.S_REASON] == L.END_DON_CARLOS
+
+
+# -- morale (13.4) -------------------------------------------------------------------------
+def test_morale_track_ends_give_one_impact():
+    p = params(Rules(morale=True, morale_neutral_spaces=3))
+    s = np.zeros(L.N_STATE, dtype=np.int64)
+    assert combat.morale_bonus(p, s, 0) == 0
+    combat.move_morale(p, s, 0)
+    assert combat.morale_bonus(p, s, 0) == 0  # still on a neutral space
+    combat.move_morale(p, s, 0)
+    assert combat.morale_bonus(p, s, 0) == 1 and combat.morale_bonus(p, s, 1) == -1
+    combat.move_morale(p, s, 0)
+    assert s[L.S_MORALE] == 2  # the cube stops at the end
+    assert combat.morale_bonus(params(Rules()), s, 0) == 0  # off without the option
+
+
+# -- whole campaigns -----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def results():
+    return GAME.simulate(None, None, np.arange(300), 7)
+
+
+def test_columns_and_categories(results):
+    assert set(results) == set(L.OUTCOMES)
+    assert results["winner"].max() < 3 and results["end_reason"].max() < len(L.END_REASONS)
+    assert (results["final_vp_lead"] == results["liberal_vp"] - results["carlist_vp"]).all()
+    final = results["end_reason"] == L.END_FINAL
+    assert (results["turns"][final] == 12).all()
+    assert (results["end_year"][final] == 1839).all()
+    sudden_vp = results["end_reason"] == L.END_VP_LEAD
+    assert (results["end_year"][sudden_vp] >= 1836).all()
+    dc = results["end_reason"] == L.END_DON_CARLOS
+    assert not results["don_carlos_alive"][dc].any()
+
+
+def test_every_action_kind_is_used_by_greedy(results):
+    unused = [f"{side}_{a}" for side in L.SIDES for a in L.ACTIONS
+              if results[f"{side}_{a}"].sum() == 0]
+    # no Liberal trail moves (a Carlist option), no Carlist naval support (no squadrons),
+    # Barrels are a Liberal option
+    assert set(unused) <= {"liberals_trail_moves", "carlists_naval_support", "carlists_barrels",
+                           "carlists_naval_transports", "liberals_naval_transports",
+                           "liberals_partisans_shown", "carlists_redraws", "liberals_redraws",
+                           "liberals_overruns", "carlists_overruns",
+                           "liberals_retreats_before_combat"}
+
+
+def test_blocks_conserved_and_states_valid():
+    p = params(Rules())
+    s = np.zeros(L.N_STATE, dtype=np.int64)
+    out = np.zeros(L.N_OUT, dtype=np.int32)
+    for game in range(20):
+        rng = game_streams(3, game, L.N_STREAMS)
+        engine.play_game(p, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk, COMP.card,
+                         s, rng, POL, out, no_log())
+        where = s[L.S_B_WHERE:L.S_B_WHERE + COMP.blk.shape[0]]
+        assert set(where) <= set(range(len(L.WHERE)))
+        on_map = where == L.W_MAP
+        locs = s[L.S_B_LOC:L.S_B_LOC + COMP.blk.shape[0]][on_map]
+        assert ((locs >= 0) & (locs < COMP.loc.shape[0])).all()
+        lost = s[L.S_LOST] + s[L.S_LOST + 1]
+        dead = (where == L.W_DEAD).sum()
+        assert dead >= lost - 2  # every loss is a dead block (captured artillery excepted)
+        # VP marker: the outcome lead is the sum over controlled Locations
+        vc = sum(COMP.loc[i, L.LC_VP] for i in range(COMP.loc.shape[0])
+                 if s[L.S_OWNER + i] == 0)
+        assert out[L.O_CARLIST_VP] == vc
+        cards_total = sum(1 for c in range(COMP.card.shape[0])
+                          if s[L.S_C_WHERE + c] in (L.CW_DRAW, L.CW_HAND, L.CW_DISCARD,
+                                                     L.CW_REMOVED, L.CW_OUT))
+        assert cards_total == COMP.card.shape[0]  # no card stuck "in play" after combat
+
+
+@pytest.mark.parametrize("preset", ["morale", "captured_artillery", "main_leaders_free",
+                                    "breach_both", "harsh_sieges"])
+def test_presets_play(preset):
+    r = GAME.simulate(preset, {"carlists": "random", "liberals": "greedy"}, np.arange(20), 1)
+    assert len(r["winner"]) == 20
+
+
+def test_trace_ends_with_the_simulated_row():
+    r = GAME.simulate(None, None, np.array([5]), 11)
+    lines = GAME.trace(None, None, 5, 11)
+    winner = L.WINNERS[r["winner"][0]]
+    reason = L.END_REASONS[r["end_reason"][0]]
+    assert lines[-1] == GAME.result_line(winner, reason, int(r["turns"][0]))
