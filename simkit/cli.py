@@ -312,9 +312,10 @@ def run_summary(game, frame: pd.DataFrame, rules, policy, seed, info, args) -> s
 
 
 def _format_rates(column: str, table: pd.DataFrame) -> str:
-    rows = [f"{column:16} {'games':>12} {'rate':>8}   95% interval (Wilson)"]
+    width = max([14, len(column) - 2, *(len(str(o)) for o in table.index)])
+    rows = [f"{column:{width + 2}} {'games':>12} {'rate':>8}   95% interval (Wilson)"]
     for outcome, row in table.iterrows():
-        rows.append(f"  {outcome!s:14} {int(row['count']):>12,} {row['rate']:>8.2%}   "
+        rows.append(f"  {outcome!s:{width}} {int(row['count']):>12,} {row['rate']:>8.2%}   "
                     f"[{row['low']:.2%}, {row['high']:.2%}]")
     return "\n".join(rows)
 
