@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from loaded_dice import loaded
 
+from simkit import games
 from simkit.errors import ComponentError, RulesError
 from simkit.eventlog import events, new_log, no_log
-from simkit.games import get_in_progress
 from simkit.games.setembre1714 import FULL
 from simkit.games.setembre1714 import board as B
 from simkit.games.setembre1714 import combat as C
@@ -562,8 +562,9 @@ def test_no_move_crosses_a_red_line_in_traced_games():
             assert 1 <= no_red[a, b] <= 4  # 3 zones, 4 with the forced-march event
 
 
-def test_registered_in_progress_and_rules_knobs():
-    assert get_in_progress("setembre1714") is FULL
+def test_registered_and_rules_knobs():
+    assert games.get("setembre1714") is FULL
+    assert "setembre1714" in games.names() and "setembre1714" not in games.in_progress()
     with pytest.raises(RulesError):
         FullRules(turns=0)
     with pytest.raises(RulesError):
