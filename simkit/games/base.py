@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
+import numba
 import numpy as np
 
 from simkit import _numba_cache
@@ -369,8 +370,10 @@ class Game(ABC):
     def simulate(self, rules, policy, game_indices, root_seed: int) -> dict[str, np.ndarray]:
         """Play the games ``game_indices`` of run ``root_seed``; one array per column."""
         indices = np.ascontiguousarray(game_indices, dtype=np.int64)
-        return self.play(self.resolve_rules(rules), self.policy_choices(policy), indices,
-                         np.uint64(check_seed(root_seed)))
+        columns = self.play(self.resolve_rules(rules), self.policy_choices(policy), indices,
+                            np.uint64(check_seed(root_seed)))
+        self._mark_compiled()  # however it was compiled (warm_up, a worker, a test)
+        return columns
 
     def trace(self, rules, policy, game_index: int, root_seed: int) -> list[str]:
         """The same game as ``simulate`` plays, narrated in the rulebook's words."""
@@ -385,19 +388,26 @@ class Game(ABC):
         """Compile (or load from numba's cache) every kernel ``simulate`` uses; returns
         the seconds it took. The first time on a machine (for these engine sources) it
         says so on stderr before compiling, since that takes a while."""
-        marker = _numba_cache.cache_dir() / f"compiled-{self.name}"
-        if not marker.exists():
+        if not self._compiled_marker().exists():
             about = (f"about {self.compile_seconds} s on a 2-core machine"
                      if self.compile_seconds else "this takes a while")
             print(f"simkit: compiling the {self.name} engine (first run only, {about})...",
                   file=sys.stderr, flush=True)
         started = time.perf_counter()
         self.simulate(None, None, np.arange(2), 0)
-        seconds = time.perf_counter() - started
+        return time.perf_counter() - started
+
+    def _compiled_marker(self) -> Path:
+        """A file in the numba cache folder saying this engine has been compiled there."""
+        return _numba_cache.cache_dir() / f"compiled-{self.name}"
+
+    def _mark_compiled(self) -> None:
+        if numba.config.DISABLE_JIT:
+            return  # plain Python compiled nothing
+        marker = self._compiled_marker()
         if not marker.exists():
             marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.write_text(f"{seconds:.1f}\n", encoding="utf-8")
-        return seconds
+            marker.touch()
 
     @abstractmethod
     def play(self, rules, policies: tuple[PolicyChoice, ...], game_indices: np.ndarray,
