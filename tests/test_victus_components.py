@@ -734,3 +734,19 @@ def test_a_good_copy_loads(tmp_path):
     other = load_components(tmp_path)
     assert other is not load_components()
     assert (other.arrows == load_components().arrows).all()
+
+
+def test_a_broken_action_cost_table_names_the_file_and_the_entry(tmp_path):
+    from simkit.games.victus.state import action_costs
+
+    text = (DATA / "actions.toml").read_text(encoding="utf-8")
+    (tmp_path / "actions.toml").write_text(text.replace("[worm]", "[wurm]"), encoding="utf-8")
+    with pytest.raises(ComponentError, match=r"actions\.toml: file: unknown keys \['wurm'\]"):
+        action_costs(tmp_path)
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "actions.toml").write_text(text.replace("priority = 1", "priority = 12", 1),
+                                      encoding="utf-8")
+    with pytest.raises(ComponentError, match=r"actions\.toml: \[\w+\]: 'priority' = 12 is out "
+                                             r"of range 0\.\.9"):
+        action_costs(bad)

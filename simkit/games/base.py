@@ -205,6 +205,11 @@ class PolicyChoice:
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.weights.changes().items())
 
 
+def ids_of(choices) -> np.ndarray:
+    """The integer ids of resolved policy choices, in order: the vector kernels take."""
+    return np.array([choice.id for choice in choices], dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class Column:
     """One outcome column: its numpy dtype (or ``category``), meaning and categories.
@@ -321,7 +326,7 @@ class Game(ABC):
 
     def policy_ids(self, policy=None) -> np.ndarray:
         """The integer policy id of each side, in ``sides`` order (what kernels take)."""
-        return np.array([c.id for c in self._policies(policy).values()], dtype=np.int64)
+        return ids_of(self._policies(policy).values())
 
     def policy_choices(self, policy=None) -> tuple[PolicyChoice, ...]:
         """Each side's policy (name, id, weights), in ``sides`` order."""

@@ -16,7 +16,7 @@ trace), ``components`` (the reconstructed map, roster, decks and calendar), ``pr
 import numpy as np
 
 from simkit.eventlog import new_log, no_log
-from simkit.games.base import Game
+from simkit.games.base import Game, ids_of
 
 from . import components as _components
 from . import layout as L
@@ -64,8 +64,8 @@ class KingInTheNorth(Game):
 
     def _run(self, rules, policies, game_indices, root_seed, log):
         c = _components.components()
-        pol = np.array([choice.id for choice in policies], dtype=np.int64)
-        return play_games(params(rules), c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card, pol,
+        return play_games(params(rules), c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card,
+                          ids_of(policies),
                           game_indices, root_seed, log)
 
     def play(self, rules, policies, game_indices, root_seed):

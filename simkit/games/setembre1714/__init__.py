@@ -23,7 +23,7 @@ and the whole game's data files). The whole game: ``full_rules`` (knobs), ``full
 import numpy as np
 
 from simkit.eventlog import new_log, no_log
-from simkit.games.base import Game
+from simkit.games.base import Game, ids_of
 
 from . import full_layout as F
 from . import layout as L
@@ -49,13 +49,13 @@ class AssaultScenario(Game):
     compile_seconds = 7
 
     def play(self, rules, policies, game_indices, root_seed):
-        table = play_assault_games(assault_params(rules), _ids(policies), game_indices,
+        table = play_assault_games(assault_params(rules), ids_of(policies), game_indices,
                                    root_seed, no_log())
         return L.OUTCOMES.columns(table)
 
     def narrate(self, rules, policies, game_index, root_seed):
         log = new_log()
-        table = play_assault_games(assault_params(rules), _ids(policies),
+        table = play_assault_games(assault_params(rules), ids_of(policies),
                                    np.array([game_index], dtype=np.int64), root_seed, log)
         lines = [f"{self.title} - game {game_index} of seed {root_seed}"]
         lines += EVENTS.narrate(log)
@@ -65,10 +65,6 @@ class AssaultScenario(Game):
         lines.append(self.result_line(winner, L.END_REASONS[row[L.O_END_REASON]],
                                       row[L.O_TURNS]))
         return lines
-
-
-def _ids(policies) -> np.ndarray:
-    return np.array([choice.id for choice in policies], dtype=np.int64)
 
 
 ASSAULT = AssaultScenario()
@@ -90,14 +86,14 @@ class FullGame(Game):
 
     def play(self, rules, policies, game_indices, root_seed):
         board, _ = load_board()
-        table = play_full_games(board, full_params(rules), _ids(policies), game_indices,
+        table = play_full_games(board, full_params(rules), ids_of(policies), game_indices,
                                 root_seed, no_log())
         return F.OUTCOMES.columns(table)
 
     def narrate(self, rules, policies, game_index, root_seed):
         board, names = load_board()
         log = new_log(50000)
-        table = play_full_games(board, full_params(rules), _ids(policies),
+        table = play_full_games(board, full_params(rules), ids_of(policies),
                                 np.array([game_index], dtype=np.int64), root_seed, log)
         lines = [f"{self.title} - game {game_index} of seed {root_seed}"]
         lines += EVENTS.narrate(log, names)

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from simkit.eventlog import new_log, no_log
-from simkit.games.base import Game
+from simkit.games.base import Game, ids_of
 
 from . import layout as L
 from .components import load_components, presets, tables
@@ -35,8 +35,7 @@ def _static(territory_cost: int, sea_cost: int):
 def _run(rules: VerrixRules, policies, game_indices, root_seed, log):
     comp, S = _static(rules.territory_cost, rules.sea_cost)
     p = params(rules, len(comp.card_titles), len(comp.event_titles), len(comp.node_names))
-    ids = np.array([c.id for c in policies], dtype=np.int64)
-    return comp, play_games(S, p, ids, game_indices, root_seed, log)
+    return comp, play_games(S, p, ids_of(policies), game_indices, root_seed, log)
 
 
 class Verrix(Game):

@@ -6,13 +6,12 @@ Set-up relies on the reconstructed board (which spaces are bastions) and marker 
 (the full game's Gunpowder Store red value) of ``data/``.
 """
 
-import tomllib
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 
-from simkit.errors import ComponentError
+from simkit.datafile import DataFile, frozen
 
 from . import layout as L
 from .components import DATA, Components
@@ -55,30 +54,18 @@ def board_tuple(c: Components) -> tuple:
 @cache
 def action_costs(data_dir: Path = DATA) -> np.ndarray:
     """``data/actions.toml`` as int8[N_ACTIONS, 4]: group, first, general, priority."""
-    path = Path(data_dir) / "actions.toml"
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ComponentError(f"{path}: cannot read: {exc}") from None
+    doc = DataFile(Path(data_dir) / "actions.toml")
     names = L.BARCELONAN_ACTION_NAMES
-    if sorted(table) != sorted(names):
-        raise ComponentError(f"{path}: actions must be exactly {', '.join(names)}; "
-                             f"got {', '.join(table)}")
+    doc.only(doc.data, names, "file")
     costs = np.zeros((L.N_ACTIONS, 4), dtype=np.int8)
     for a, name in enumerate(names):
-        entry = table[name]
-        if entry.get("group") not in L.WAR_COUNCIL_NAMES[:4]:
-            raise ComponentError(f"{path}: [{name}] group must be one of "
-                                 f"{', '.join(L.WAR_COUNCIL_NAMES[:4])}")
-        costs[a, L.COST_GROUP] = L.WAR_COUNCIL_NAMES.index(entry["group"])
+        entry = doc.table(name)
+        group = doc.choice(entry, "group", L.WAR_COUNCIL_NAMES[:4], f"[{name}]")
+        costs[a, L.COST_GROUP] = L.WAR_COUNCIL_NAMES.index(group)
         for col, key in ((L.COST_FIRST, "first"), (L.COST_GENERAL, "general"),
                          (L.COST_PRIORITY, "priority")):
-            value = entry.get(key)
-            if not isinstance(value, int) or not 0 <= value <= 9:
-                raise ComponentError(f"{path}: [{name}] {key} must be an AP cost 0..9")
-            costs[a, col] = value
-    costs.setflags(write=False)
-    return costs
+            costs[a, col] = doc.number(entry, key, f"[{name}]", 0, 9)
+    return frozen(costs)
 
 
 def empty_state(c: Components) -> tuple[np.ndarray, np.ndarray]:
