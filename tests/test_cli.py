@@ -89,7 +89,7 @@ def test_prob_scenario_accepts_flags_and_choices(capsys):
     (("run", GAME, "--games", "0"), ["n_games"]),
     (("run", GAME, "--games", "x"), ["--games"]),
     (("run", GAME, "--seed", "-1"), ["seed"]),
-    (("run", GAME, "--jobs", "0"), ["n_jobs"]),
+    (("run", GAME, "--jobs", "0"), ["--jobs"]),
     (("trace", GAME, "--game-index", "-3"), ["--game-index"]),
     (("prob", "nogame"), ["nogame", "setembre1714"]),
     (("prob", "setembre1714", "nope"), ["nope", "assault"]),
