@@ -249,3 +249,15 @@ def test_the_manifest_records_what_made_the_games(finished):
     assert manifest["engine"] == store.provenance()["engine"]
     assert manifest["simkit_version"] == simkit.__version__
     assert len(manifest["engine"]) == 16
+
+
+def test_the_local_dask_cluster_is_tls_on_this_machine_only(capsys):
+    assert main(["run", GAME, "--games", "300", "--no-progress"]) == 0
+    threads = capsys.readouterr().out.split("\nplayed")[0]
+    assert main(["run", GAME, "--games", "300", "--no-progress", "--backend", "dask"]) == 0
+    assert capsys.readouterr().out.split("\nplayed")[0] == threads
+    from simkit.cli import local_dask_cluster
+
+    with local_dask_cluster(1) as cluster:
+        assert cluster.scheduler_address.startswith("tls://127.0.0.1:")
+        assert all(w.startswith("tls://127.0.0.1:") for w in cluster.scheduler_info["workers"])
