@@ -19,7 +19,7 @@ import pandas as pd
 
 from simkit import games, stats
 from simkit.errors import SimkitError, UsageError
-from simkit.runner import BACKENDS, MAX_GAMES, local_workers
+from simkit.runner import BACKENDS, MAX_GAMES
 
 EXIT_USAGE = 2
 
@@ -356,13 +356,12 @@ def run_summary(game, rules, policy, seed, info, args) -> str:
             lines.append(_format_rates(column, stats.rate_table(ordered, n)))
     if "turns" in counts:
         lines.append("\n" + _turns_line(counts["turns"]))
-    workers = (f"{local_workers(args.jobs)} {args.backend}" if args.backend != "dask"
-               else f"{args.jobs} dask")
+    workers = {"threads": "thread(s)", "loky": "worker process(es), their start-up included",
+               "dask": "dask worker(s)"}[args.backend]
     if info.games_played:
         rate = info.games_played / max(info.seconds, 1e-9)
         lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s "
-                     f"({rate:,.0f} games/s on {workers} worker(s), worker start-up "
-                     f"included); {_timing(info)}")
+                     f"({rate:,.0f} games/s on {info.workers} {workers}); {_timing(info)}")
     else:
         lines.append("played no new game: every game was already in the results folder")
     if args.out is not None:
@@ -439,7 +438,7 @@ def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
         lines.append(text)
     if info.games_played:
         lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s (engine "
-                     f"compile or cache loads and worker start-up included); whole command "
+                     "compile or cache loads included); whole command "
                      f"{command_seconds():.2f} s")
     else:
         lines.append("played no new game: every cell was already in the folder")

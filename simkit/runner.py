@@ -40,9 +40,10 @@ class RunInfo:
     """What ``simulate`` did: games played now, wall time, and the rates it stopped on."""
 
     games_played: int = 0
-    seconds: float = 0.0  # playing (worker start-up included), after the compile
+    seconds: float = 0.0  # playing (any worker start-up included), after the compile
     compile_seconds: float = 0.0  # compiling, or loading the compiled engine from cache
     n_games: int = 0
+    workers: int = 0  # threads, processes or dask workers asked for
     worst_half_width: float = float("nan")
     counts: dict = field(default_factory=dict)  # column -> {value: games}, all games run
 
@@ -106,7 +107,7 @@ def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, clien
             break
         target = min(cap, _next_target(
             {name: counts[name] for name in _rate_columns(game)}, target, until_ci))
-    info.games_played = run.games_played
+    info.games_played, info.workers = run.games_played, run.workers
     info.seconds = time.perf_counter() - started
     info.n_games = target
     info.counts = {k: dict(v) for k, v in counts.items()}
