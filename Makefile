@@ -1,4 +1,5 @@
-# simkit: every target creates .venv with python3 if missing and installs into it.
+# simkit: every target creates .venv with python3 if missing and installs into it, then
+# compiles every game's engine into numba's cache (in parallel), so runs start at once.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,6 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,dask]'
+	$(BIN)/simkit compile
 	touch $(STAMP)
 
 test: $(STAMP)

@@ -164,6 +164,13 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     p.set_defaults(handler=cmd_trace)
 
+    p = sub.add_parser("compile", help="compile the engines now (every game, or those "
+                       "named), in parallel, so that later runs start at once")
+    p.add_argument("game", nargs="*")
+    p.add_argument("--jobs", type=_integer, default=-1, help="games compiled at once "
+                   "(-1: all cores) [-1]")
+    p.set_defaults(handler=cmd_compile)
+
     p = sub.add_parser("prob", help="exact answers to rules-probability questions "
                        "(simkit prob FAMILY QUESTION --param value ...)")
     p.add_argument("family", nargs="?")
@@ -230,6 +237,26 @@ def _policy(game, args):
             everyone = text
     base = dict.fromkeys(game.sides, everyone) if everyone is not None else {}
     return game.resolve_policy(base | chosen)
+
+
+# -- compile ---------------------------------------------------------------------------
+
+
+def cmd_compile(args, _extra) -> None:
+    from simkit.runner import compile_engines
+
+    names = args.game or games.names()
+    for name in names:
+        games.get(name)  # an unknown name is refused before anything starts
+    for name, seconds, fresh in compile_engines(names, args.jobs):
+        print(f"{name}: {'compiled' if fresh else 'already compiled'} in {seconds:.1f} s")
+    print(f"engines cached in {_numba_cache_dir()}; whole command {command_seconds():.1f} s")
+
+
+def _numba_cache_dir():
+    from simkit import _numba_cache
+
+    return _numba_cache.cache_dir()
 
 
 # -- games ---------------------------------------------------------------------------

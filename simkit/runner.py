@@ -207,6 +207,25 @@ def to_frame(game, indices: np.ndarray, seed: int, columns: dict) -> pd.DataFram
     return pd.DataFrame(data)
 
 
+def _warm(name: str) -> tuple[str, float, bool]:
+    game = games.get(name)
+    fresh = not game.is_compiled()
+    return name, game.warm_up(), fresh
+
+
+def compile_engines(names: list[str], n_jobs: int = -1):
+    """Compile (or load from numba's cache) each named game's engine, several at once in
+    worker processes (numba compiles one function at a time per process), the longest
+    first; yields ``(name, seconds, compiled_now)`` as each finishes."""
+    order = sorted(names, key=lambda n: -games.get(n).compile_seconds)
+    workers = min(len(order), local_workers(n_jobs))
+    if workers <= 1:
+        yield from (_warm(name) for name in order)
+        return
+    yield from Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
+        delayed(_warm)(name) for name in order)
+
+
 def usable_cores() -> int:
     """The cores this process may run on (its CPU affinity, else the machine's count)."""
     try:
