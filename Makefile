@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo notebooks bench pairing playthroughs clean
+.PHONY: install test lint demo notebooks bench bench-memory pairing playthroughs clean
 
 install: $(STAMP)
 
@@ -46,6 +46,10 @@ notebooks: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+# peak memory of a 10^8-game run with --out (several minutes)
+bench-memory: $(STAMP)
+	$(BIN)/python benchmarks/memory.py
 
 # how well common random numbers pair rule changes (Victus, eight changes, 20,000 games)
 pairing: $(STAMP)
