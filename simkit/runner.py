@@ -8,16 +8,19 @@ instead of compiling. With ``out=`` each chunk becomes an atomic part of a resul
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
+from joblib.externals.loky import get_reusable_executor
 from tqdm.auto import tqdm
 
 from simkit import games, stats
@@ -291,13 +294,20 @@ class _Run:
                     report(stop - start)
 
     def _execute(self, chunks):
-        args = [(self.game.name, self.rules, self.policy, self.seed, a, b) for a, b in chunks]
+        """Each chunk's rows as it finishes, with a few chunks in flight per worker: the
+        workers wait for this thread to store what they played, so memory stays that of
+        a few chunks however long the run."""
+        args = ((self.game.name, self.rules, self.policy, self.seed, a, b) for a, b in chunks)
+        window = IN_FLIGHT * self.workers
         if self.backend == "dask":
-            yield from _dask_map(self.client, args)
-            return
-        parallel = Parallel(n_jobs=self.workers, return_as="generator_unordered",
-                            backend="threading" if self.backend == "threads" else "loky")
-        yield from parallel(delayed(play_chunk)(*a) for a in args)
+            yield from _dask_map(self.client, args, window)
+        elif self.workers == 1:
+            yield from (play_chunk(*a) for a in args)
+        elif self.backend == "threads":
+            with ThreadPoolExecutor(self.workers, thread_name_prefix="simkit") as pool:
+                yield from _bounded(pool, args, window)
+        else:  # loky's reusable processes: started once, kept for the next run or cell
+            yield from _bounded(get_reusable_executor(self.workers), args, window)
 
     def _keep(self, start: int, stop: int, frame: pd.DataFrame) -> None:
         counts = self._count(frame)
@@ -347,7 +357,28 @@ class _Run:
         return frame[frame["game_index"] < n_games].reset_index(drop=True)
 
 
-def _dask_map(client, args):
+#: chunks submitted per worker ahead of the one it plays (enough to never idle)
+IN_FLIGHT = 2
+
+
+def _bounded(executor, args, window: int):
+    """``play_chunk(*a)`` for each ``a`` in completion order, never more than ``window``
+    submitted and not yet taken by the caller."""
+    args = iter(args)
+    pending = {executor.submit(play_chunk, *a) for a in itertools.islice(args, window)}
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                for a in itertools.islice(args, 1):
+                    pending.add(executor.submit(play_chunk, *a))
+    finally:
+        for future in pending:  # an error or an interrupt: play nothing more
+            future.cancel()
+
+
+def _dask_map(client, args, window: int):
     try:
         from dask.distributed import get_client
     except ImportError:
@@ -359,7 +390,12 @@ def _dask_map(client, args):
         except ValueError:
             raise UsageError("backend='dask' needs a running dask.distributed Client "
                              "(create one, or pass client=)") from None
-    futures = [client.submit(play_chunk, *a, pure=False) for a in args]
-    for future in futures:  # in submission order: no default client needed
+    args = iter(args)
+    futures = deque(client.submit(play_chunk, *a, pure=False)
+                    for a in itertools.islice(args, window))
+    while futures:  # in submission order: no default client needed
+        future = futures.popleft()
         yield future.result()
         future.release()
+        for a in itertools.islice(args, 1):
+            futures.append(client.submit(play_chunk, *a, pure=False))
