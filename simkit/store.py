@@ -358,9 +358,10 @@ def _verified_parts(path: Path, manifest: dict, n_games: int | None) -> list[dic
                              "them is stray; delete it (the other keeps its games)")
     if n_games is not None:
         parts = [p for p in parts if p["start"] < n_games]
+    parts = [p for p in parts if (path / p["file"]).exists()]  # a deleted part is a gap
     for part in parts:
         file = path / part["file"]
-        if "sha256" in part and file.exists() and _sha256(file) != part["sha256"]:
+        if "sha256" in part and _sha256(file) != part["sha256"]:
             raise StoreError(f"{file}: its checksum does not match the manifest (the file "
                              "is corrupted); delete it and rerun to replay its games")
     return parts
@@ -373,8 +374,32 @@ def _read_table(file: Path, columns: list[str] | None = None) -> pa.Table:
         raise StoreError(f"{file}: unreadable part: {exc}") from None
 
 
+def _check_complete(path: Path, index: np.ndarray, n_games: int | None) -> None:
+    """The rows are games ``0..n-1``, each once, in order (``n`` = ``n_games`` or as many
+    as the folder holds); otherwise a StoreError names what is missing."""
+    n = len(index) if n_games is None else n_games
+    if len(index) == n and (n == 0 or (index[0] == 0 and index[-1] == n - 1
+                                       and (np.diff(index) == 1).all())):
+        return
+    held = np.unique(index)
+    if len(held) != len(index):
+        raise StoreError(f"{path} holds some games twice; delete its stray parts")
+    want = max(n, int(index.max()) + 1 if len(index) else 0)
+    gaps = missing_ranges(_runs(held), want)
+    shown = ", ".join(f"{a}..{b - 1}" for a, b in gaps[:3]) + (" ..." if len(gaps) > 3 else "")
+    raise StoreError(f"{path} is unfinished: games {shown} are missing "
+                     f"({sum(b - a for a, b in gaps):,} games); rerun its command to play them")
+
+
+def _runs(index: np.ndarray) -> list[tuple[int, int]]:
+    """Sorted unique indices as ``[start, stop)`` runs."""
+    breaks = np.flatnonzero(np.diff(index) != 1) + 1
+    return [(int(chunk[0]), int(chunk[-1]) + 1) for chunk in np.split(index, breaks)]
+
+
 def load(path, n_games: int | None = None, columns: list[str] | None = None) -> pd.DataFrame:
-    """All rows of a results folder (or of its first ``n_games`` games), in game order.
+    """All rows of a results folder (or of its first ``n_games`` games), in game order:
+    every game exactly once (an unfinished folder is refused, naming the missing games).
 
     Outcome columns declared categorical come back as pandas categoricals with the
     game's full category list, whichever categories occurred. ``columns`` reads only
@@ -395,6 +420,7 @@ def load(path, n_games: int | None = None, columns: list[str] | None = None) -> 
     frame = pa.concat_tables(tables, promote_options="permissive").to_pandas()
     if n_games is not None:
         frame = frame[frame["game_index"] < n_games].reset_index(drop=True)
+    _check_complete(path, frame["game_index"].to_numpy(), n_games)
     for name, column in manifest["schema"].items():
         if column["dtype"] == "category" and name in frame:
             frame[name] = frame[name].astype("category").cat.set_categories(

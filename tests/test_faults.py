@@ -261,3 +261,14 @@ def test_the_local_dask_cluster_is_tls_on_this_machine_only(capsys):
     with local_dask_cluster(1) as cluster:
         assert cluster.scheduler_address.startswith("tls://127.0.0.1:")
         assert all(w.startswith("tls://127.0.0.1:") for w in cluster.scheduler_info["workers"])
+
+
+def test_load_refuses_an_unfinished_folder_naming_the_missing_games(finished):
+    out, rows = finished
+    (out / "part-000000001000-000000002000.parquet").unlink()
+    with pytest.raises(StoreError, match=r"unfinished: games 1000\.\.1999 are missing "
+                                         r"\(1,000 games\)"):
+        simkit.load(out)
+    pd.testing.assert_frame_equal(simkit.load(out, n_games=1000), rows.iloc[:1000])
+    with pytest.raises(StoreError, match=r"games 1000\.\.1999 are missing"):
+        simkit.load(out, n_games=2500)

@@ -251,7 +251,7 @@ def test_deleted_part_is_replayed(tmp_path):
 
 # -- broken folders ----------------------------------------------------------------------
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "deleted"])
-def test_damaged_part_makes_load_name_the_file(tmp_path, damage):
+def test_damaged_part_makes_load_name_the_file_or_the_missing_games(tmp_path, damage):
     out = tmp_path / "run"
     simkit.simulate(GAME, 3000, seed=5, chunk_size=1000, out=out)
     bad = out / part_name(1000, 2000)
@@ -263,7 +263,8 @@ def test_damaged_part_makes_load_name_the_file(tmp_path, damage):
         bad.write_bytes(b"")
     else:
         bad.unlink()
-    with pytest.raises(StoreError, match=re.escape(str(bad))):
+    named = "games 1000..1999 are missing" if damage == "deleted" else str(bad)
+    with pytest.raises(StoreError, match=re.escape(named)):
         simkit.load(out)
     pd.testing.assert_frame_equal(simkit.load(out, n_games=1000),
                                   simkit.simulate(GAME, 1000, seed=5))
