@@ -241,7 +241,7 @@ def cmd_run(args, _extra) -> None:
     from simkit.runner import RunInfo, simulate
 
     game = games.get(args.game)
-    rules, policy = _rules(game, args), _policy(game, args)
+    rules, policy = _rules(game, args).effective(), _policy(game, args)  # as played
     info = RunInfo()
     with _dask_client(args) as client:
         frame = simulate(game, args.games, seed=args.seed, rules=rules, policy=policy,

@@ -181,6 +181,14 @@ def format_value(value) -> str:
     return str(value)
 
 
+def played_text(stated, played) -> str:
+    """A knob setting as a label shows it: the value written, and the value played when
+    the written one is a placeholder (``start_generalitat=0 (plays 5)``)."""
+    if stated == played:
+        return format_value(stated)
+    return f"{format_value(stated)} (plays {format_value(played)})"
+
+
 # -- finding the line of a key in the file text -----------------------------------------
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
@@ -316,7 +324,7 @@ class _Parser:
             self.fail("sweep must be an array of tables: write each as [[sweep]]",
                       table="", key="sweep")
         overrides = dict(head.get("rules", {}))
-        cells = [Cell("base", "base", "", "", base, policy)]
+        cells = [Cell("base", "base", "", "", base.effective(), policy)]
         for i, entry in enumerate(sweeps):
             cells += self.sweep(game, base, overrides, policy, entry, i)
         return Experiment(self.path, name, game.name, description, preset, overrides,
@@ -472,10 +480,11 @@ class _Parser:
 
     def rules_cell(self, base, policy, kind, changes, label, where) -> Cell:
         try:
-            rules = base.replace(changes)
+            stated = base.replace(changes)
         except RulesError as exc:
             self.fail(f"{label}: {exc}", **where)
-        text = {k: format_value(v) for k, v in changes.items()}
+        rules = stated.effective()
+        text = {k: played_text(v, getattr(rules, k)) for k, v in changes.items()}
         return Cell(", ".join(f"{k}={v}" for k, v in text.items()), kind, ", ".join(text),
                     ", ".join(text.values()), rules, policy)
 
@@ -485,7 +494,7 @@ class _Parser:
             if not isinstance(name, str):
                 self.fail(f"{label}: presets are names (strings), got {name!r}", **where)
             try:
-                rules = game.resolve_rules(name).replace(overrides)
+                rules = game.resolve_rules(name).replace(overrides).effective()
             except RulesError as exc:
                 self.fail(f"{label}: {exc}", token=name, **where)
             cells.append(Cell(f"preset {name}", "presets", "preset", name, rules, policy))
@@ -499,7 +508,8 @@ class _Parser:
                 f"{side}={name}" for side, name in entry.items())
             if not text:
                 self.fail(f"{label}: an empty policy table changes nothing", **where)
-            cells.append(Cell(f"policy {text}", "policies", "policy", text, base, chosen))
+            cells.append(Cell(f"policy {text}", "policies", "policy", text, base.effective(),
+                              chosen))
         return cells
 
 

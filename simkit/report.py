@@ -40,7 +40,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from simkit import games, stats
-from simkit.errors import StoreError, UsageError
+from simkit.errors import RulesError, StoreError, UsageError
 from simkit.experiment import cell_folders, cell_schema, format_value, load_cell, summarize
 
 SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
@@ -125,6 +125,15 @@ def turn_counts(cells: list) -> pd.DataFrame:
     return table[sorted(table.columns)]
 
 
+def played_rules(game, rules: dict) -> dict:
+    """A cell's rules at the values played (``Rules.effective``); folders written before
+    cells recorded played values may hold placeholders, resolved here."""
+    try:
+        return game.Rules(**rules).effective().to_dict()
+    except (TypeError, RulesError):  # a knob this version no longer has
+        return dict(rules)
+
+
 def memberships(data: ReportData) -> pd.DataFrame:
     """Every (knob group, value) a cell stands for, aliases included, with its difference."""
     diff = dict(zip(data.differences["cell"], data.differences["difference"], strict=True))
@@ -173,7 +182,7 @@ def curves(data: ReportData) -> dict[str, pd.DataFrame]:
         cells = set(members.loc[(members["knob"] == knob)
                                 & (members["kind"] == "one_at_a_time"), "cell"])
         cells.add(base_cell["label"])
-        rules = {c["label"]: c["rules"] for c, _ in data.cells}
+        rules = {c["label"]: played_rules(data.game, c["rules"]) for c, _ in data.cells}
         points = pd.DataFrame([{"value": rules[c][knob], "cell": c,
                                 "rate": rates.loc[c, f"winner_{data.side}"],
                                 "low": rates.loc[c, f"winner_{data.side}_low"],
@@ -580,7 +589,7 @@ def curve_figure(data: ReportData, knob: str, points: pd.DataFrame) -> Figure:
     ax.fill_between(x, points["low"] * 100, points["high"] * 100, alpha=0.25,
                     label="95% interval")
     ax.plot(x, points["rate"] * 100, "o-", label=f"{data.side} win")
-    base_value = data.cells[0][0]["rules"][knob]
+    base_value = played_rules(data.game, data.cells[0][0]["rules"])[knob]
     ax.axvline(base_value, color="grey", ls="--", lw=0.8, label="base")
     if data.game.Rules.knob(knob).type is int:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
