@@ -91,28 +91,56 @@ def collect(path, side: str | None = None) -> ReportData:
                       turn_counts(cells))
 
 
+DIFFERENCE_COLUMNS = ["cell", "games", "gained", "lost", "difference", "low", "high",
+                      "confidence", "p_value", "p_holm", "significant", "no_game_changed"]
+
+
+def _paired_frames(base: pd.DataFrame, frame: pd.DataFrame, folder) -> int:
+    """The number of games two cells share, checking that they are the same games."""
+    n = min(len(frame), len(base))
+    if not np.array_equal(frame["game_index"].to_numpy()[:n],
+                          base["game_index"].to_numpy()[:n]):
+        raise StoreError(f"{folder}: games are not paired with the base cell's")
+    return n
+
+
+def holm_table(rows: list[dict]) -> pd.DataFrame:
+    """Paired comparisons (``gained``/``lost`` discordant counts over ``games``) with the
+    exact McNemar p-value, Holm's adjustment over all of them, and each difference's
+    interval at the level that agrees with its Holm verdict (``stats.holm_confidences``):
+    it excludes 0 exactly when the comparison is significant."""
+    table = pd.DataFrame(rows)
+    gained, lost, n = (table[k].to_numpy() for k in ("gained", "lost", "games"))
+    table["difference"] = (gained - lost) / n
+    table["p_value"] = stats.exact_mcnemar_p(gained, lost)
+    table["p_holm"], table["significant"] = stats.holm(table["p_value"].to_numpy(), ALPHA)
+    table["confidence"] = stats.holm_confidences(table["p_value"].to_numpy(), ALPHA)
+    table["low"], table["high"] = stats.exact_paired_limits(gained, lost, n,
+                                                            table["confidence"].to_numpy())
+    return table
+
+
 def differences(cells: list, side: str) -> pd.DataFrame:
-    """Paired differences of each cell from the first (base) cell in ``side``'s win rate."""
-    columns = ["cell", "games", "difference", "low", "high", "p_value", "p_holm",
-               "significant"]
+    """Paired differences of each cell from the first (base) cell in ``side``'s win rate:
+    games won only in the cell (``gained``) and only in the base (``lost``), the exact
+    McNemar test, Holm over the cells, Holm-consistent intervals (``holm_table``), and
+    ``no_game_changed`` when every outcome column of every game equals the base's."""
     if len(cells) < 2:
-        return pd.DataFrame(columns=columns)
-    base = load_cell(cells[0][1], ["winner"])
+        return pd.DataFrame(columns=DIFFERENCE_COLUMNS)
+    base = load_cell(cells[0][1])
+    base_wins = (base["winner"] == side).to_numpy()
     rows = []
     for cell, folder in cells[1:]:
-        frame = load_cell(folder, ["winner"])
-        n = min(len(frame), len(base))
-        if not np.array_equal(frame["game_index"].to_numpy()[:n],
-                              base["game_index"].to_numpy()[:n]):
-            raise StoreError(f"{folder}: games are not paired with the base cell's")
-        result = stats.paired_difference((frame["winner"].iloc[:n] == side).to_numpy(),
-                                         (base["winner"].iloc[:n] == side).to_numpy())
-        d = result.difference
-        rows.append({"cell": cell["label"], "games": n, "difference": d.estimate,
-                     "low": d.low, "high": d.high, "p_value": result.p_value})
-    table = pd.DataFrame(rows)
-    table["p_holm"], table["significant"] = stats.holm(table["p_value"].to_numpy(), ALPHA)
-    return table[columns]
+        frame = load_cell(folder)
+        n = _paired_frames(base, frame, folder)
+        wins = (frame["winner"].iloc[:n] == side).to_numpy()
+        same = all(np.array_equal(frame[c].iloc[:n].to_numpy(), base[c].iloc[:n].to_numpy())
+                   for c in frame.columns if c not in ("seed",))
+        rows.append({"cell": cell["label"], "games": n,
+                     "gained": int(np.count_nonzero(wins & ~base_wins[:n])),
+                     "lost": int(np.count_nonzero(~wins & base_wins[:n])),
+                     "no_game_changed": same})
+    return holm_table(rows)[DIFFERENCE_COLUMNS]
 
 
 def turn_counts(cells: list) -> pd.DataFrame:
@@ -194,8 +222,8 @@ def curves(data: ReportData) -> dict[str, pd.DataFrame]:
     return out
 
 
-LADDER_COLUMNS = ["rung", "cell", "kind", "knob", "value", "also", "games", "rate", "low",
-                  "high", "vs_base", "vs_base_low", "vs_base_high", "gap", "gap_low",
+LADDER_COLUMNS = ["rung", "tier", "cell", "kind", "knob", "value", "also", "games", "rate",
+                  "low", "high", "vs_base", "vs_base_low", "vs_base_high", "gap", "gap_low",
                   "gap_high", "gap_p_value", "gap_p_holm", "separated"]
 
 
@@ -205,10 +233,11 @@ def ladder(source, side: str | None = None) -> pd.DataFrame:
     ``source`` is an experiment or results folder (or a ``ReportData`` from ``collect``).
     One row per cell (a merged duplicate is named in ``also``): ``rate``/``low``/``high``
     are the win rate and its Wilson 95% interval (``summarize``); ``vs_base*`` the paired
-    difference from the base cell (as in the report); ``gap*`` the paired difference
-    from the next rung down on the same games (Newcombe interval, exact McNemar p-value,
-    Holm-corrected over the gaps), and ``separated`` whether that gap is significant at
-    5% - if not, the two rungs' order is not established. The last rung has no gap.
+    difference from the base cell (as in the report). Every pair of cells is compared
+    on the same games (exact McNemar, Holm over all pairs: ``pairwise``); ``tier`` gives
+    each cell letters such that cells sharing a letter are not separated, and ``gap*``
+    is the comparison with the next rung down, its interval at the Holm-consistent level
+    (``separated``: the pair's order is established at 5%). The last rung has no gap.
     Ties keep the cells' order in the experiment.
     """
     data = source if isinstance(source, ReportData) else collect(source, side)
@@ -232,37 +261,78 @@ def ladder(source, side: str | None = None) -> pd.DataFrame:
     table = pd.DataFrame(rows).sort_values("rate", ascending=False, kind="stable")
     table = table.reset_index(drop=True)
     table.insert(0, "rung", np.arange(1, len(table) + 1))
-    gaps = _gaps(data, list(table["cell"]))
+    labels = list(table["cell"])
+    pairs = pairwise(data, labels)
+    table.insert(1, "tier", tiers(labels, pairs))
     nan = float("nan")
-    for key, i in (("gap", 0), ("gap_low", 1), ("gap_high", 2), ("gap_p_value", 3)):
-        table[key] = [g[i] for g in gaps] + [nan]
-    if gaps:
-        adjusted, reject = stats.holm([g[3] for g in gaps], ALPHA)
-        table["gap_p_holm"] = [*adjusted, nan]
-        table["separated"] = pd.array([*reject, pd.NA], dtype="boolean")
-    else:
-        table["gap_p_holm"] = nan
-        table["separated"] = pd.array([pd.NA], dtype="boolean")
+    gaps = pairs.set_index(["upper", "lower"])
+    adjacent = [gaps.loc[(u, w)] for u, w in zip(labels, labels[1:], strict=False)]
+    for key, column in (("gap", "difference"), ("gap_low", "low"), ("gap_high", "high"),
+                        ("gap_p_value", "p_value"), ("gap_p_holm", "p_holm")):
+        table[key] = [g[column] for g in adjacent] + [nan]
+    table["separated"] = pd.array([bool(g["significant"]) for g in adjacent] + [pd.NA],
+                                  dtype="boolean")
     return table[LADDER_COLUMNS]
 
 
-def _gaps(data: ReportData, labels: list[str]) -> list[tuple[float, float, float, float]]:
-    """Paired differences labels[i] - labels[i + 1] in the side's win rate, each on the
-    two cells' common games: (estimate, low, high, McNemar p-value)."""
+def _side_wins(data: ReportData, labels: list[str]) -> np.ndarray:
+    """cells x games: whether ``side`` won each game, on the games every cell holds."""
     folders = {c["label"]: f for c, f in data.cells}
     frames = {label: load_cell(folders[label], ["winner"]) for label in labels}
-    out = []
-    for upper, lower in zip(labels, labels[1:], strict=False):
-        a, b = frames[upper], frames[lower]
-        n = min(len(a), len(b))
-        if not np.array_equal(a["game_index"].to_numpy()[:n],
-                              b["game_index"].to_numpy()[:n]):
-            raise StoreError(f"{folders[lower]}: games are not paired with {folders[upper]}'s")
-        result = stats.paired_difference((a["winner"].iloc[:n] == data.side).to_numpy(),
-                                         (b["winner"].iloc[:n] == data.side).to_numpy())
-        d = result.difference
-        out.append((d.estimate, d.low, d.high, result.p_value))
-    return out
+    n = min(len(f) for f in frames.values())
+    first = frames[labels[0]]["game_index"].to_numpy()[:n]
+    for label in labels:
+        if not np.array_equal(frames[label]["game_index"].to_numpy()[:n], first):
+            raise StoreError(f"{folders[label]}: games are not paired with "
+                             f"{folders[labels[0]]}'s")
+    return np.array([(frames[label]["winner"].iloc[:n] == data.side).to_numpy()
+                     for label in labels])
+
+
+def pairwise(data: ReportData, labels: list[str]) -> pd.DataFrame:
+    """Every pair (upper, lower) of ``labels`` (upper first in ``labels``) compared on the
+    same games: ``holm_table`` columns, Holm over all pairs."""
+    if len(labels) < 2:
+        return pd.DataFrame(columns=["upper", "lower", "games", "gained", "lost",
+                                     "difference", "low", "high", "confidence", "p_value",
+                                     "p_holm", "significant"])
+    wins = _side_wins(data, labels).astype(np.int64)
+    only = wins @ (1 - wins).T  # only[i, j]: games i won and j did not
+    rows = [{"upper": labels[i], "lower": labels[j], "games": wins.shape[1],
+             "gained": int(only[i, j]), "lost": int(only[j, i])}
+            for i in range(len(labels)) for j in range(i + 1, len(labels))]
+    return holm_table(rows)
+
+
+def tiers(labels: list[str], pairs: pd.DataFrame) -> list[str]:
+    """A compact letter display of ranked cells: each maximal run of consecutive rungs
+    in which no pair is separated gets a letter, so cells sharing a letter are not
+    separated (cells with no letter in common are)."""
+    separated = {(u, w) for u, w, sig in zip(pairs["upper"], pairs["lower"],
+                                             pairs["significant"], strict=True) if sig}
+
+    def apart(i: int, j: int) -> bool:
+        return (labels[i], labels[j]) in separated or (labels[j], labels[i]) in separated
+
+    runs, last_end = [], -1
+    for start in range(len(labels)):
+        end = start
+        while end + 1 < len(labels) and not any(apart(k, end + 1)
+                                                for k in range(start, end + 1)):
+            end += 1
+        if end > last_end:
+            runs.append((start, end))
+            last_end = end
+    letters = [""] * len(labels)
+    for n, (start, end) in enumerate(runs):
+        for i in range(start, end + 1):
+            letters[i] += _letter(n)
+    return letters
+
+
+def _letter(n: int) -> str:
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return alphabet[n] if n < len(alphabet) else f"<{n + 1}>"
 
 
 def balance(data: ReportData) -> pd.DataFrame:
@@ -309,7 +379,8 @@ def _effect_sentence(cell: dict, row) -> str:
         return f"{_change(cell)} leaves {_possessive(cell['side'])} win rate unchanged."
     verb, lo, hi = ("raises", low, high) if d > 0 else ("lowers", -high, -low)
     return (f"{_change(cell)} {verb} {_possessive(cell['side'])} win rate by {abs(d):.1f} "
-            f"points (95% CI {lo:.1f} to {hi:.1f}) against the base.")
+            f"points (Holm-adjusted {row['confidence']:.2%} interval {lo:.1f} to {hi:.1f}) "
+            "against the base.")
 
 
 def findings(data: ReportData, top: int = 3) -> str:
@@ -370,15 +441,23 @@ def win_rate_table(data: ReportData) -> pd.DataFrame:
     return table
 
 
+def _interval(low: float, high: float) -> str:
+    return f"[{_points(low)}, {_points(high)}]"
+
+
 def difference_table(data: ReportData) -> pd.DataFrame:
     d = data.differences
     return pd.DataFrame({
         "cell": d["cell"], "paired games": d["games"].map("{:,}".format),
+        "won only here / only in base": [f"{g:,} / {x:,}" for g, x in
+                                         zip(d["gained"], d["lost"], strict=True)],
         f"{data.side} win difference (points)": d["difference"].map(_points),
-        "95% interval": [f"[{_points(lo)}, {_points(hi)}]"
-                         for lo, hi in zip(d["low"], d["high"], strict=True)],
+        "Holm-adjusted interval": [_interval(lo, hi) for lo, hi in
+                                   zip(d["low"], d["high"], strict=True)],
+        "level": d["confidence"].map(lambda c: f"{c:.2%}"),
         "p (McNemar)": d["p_value"].map(_p), "p (Holm)": d["p_holm"].map(_p),
-        "significant": d["significant"].map({True: "yes", False: "no"})})
+        "significant": d["significant"].map({True: "yes", False: "no"}),
+        "note": d["no_game_changed"].map({True: "changed no game", False: ""})})
 
 
 def end_reason_table(data: ReportData) -> pd.DataFrame:
@@ -415,16 +494,17 @@ def _rung_label(row) -> str:
 
 def ladder_table(data: ReportData, table: pd.DataFrame | None = None) -> pd.DataFrame:
     t = ladder(data) if table is None else table
-    gap = [("-" if pd.isna(g) else f"{_points(g)} [{_points(lo)}, {_points(hi)}]")
+    gap = [("-" if pd.isna(g) else f"{_points(g)} {_interval(lo, hi)}")
            for g, lo, hi in zip(t["gap"], t["gap_low"], t["gap_high"], strict=True)]
     return pd.DataFrame({
-        "rung": t["rung"].map(str), "cell": [_rung_label(r) for _, r in t.iterrows()],
+        "rung": t["rung"].map(str), "tier": t["tier"],
+        "cell": [_rung_label(r) for _, r in t.iterrows()],
         "games": t["games"].map("{:,}".format), f"{data.side} win": t["rate"].map(_pct),
         "95% interval": [f"[{_pct(lo)}, {_pct(hi)}]" for lo, hi in
                          zip(t["low"], t["high"], strict=True)],
         "vs base (points)": t["vs_base"].map(_points),
-        "gap to next rung (points, 95% interval)": gap,
-        "p (Holm)": ["-" if pd.isna(p) else _p(p) for p in t["gap_p_holm"]],
+        "gap to next rung (points, Holm-adjusted interval)": gap,
+        "p (Holm, all pairs)": ["-" if pd.isna(p) else _p(p) for p in t["gap_p_holm"]],
         "separated": ["-" if pd.isna(x) else ("yes" if x else "no") for x in t["separated"]]})
 
 
@@ -500,7 +580,7 @@ def difference_figure(data: ReportData) -> Figure:
     ax.plot(x[~sig], y[~sig], "o", mfc="white", color="tab:blue", label="not significant")
     ax.axvline(0, color="black", lw=0.8)
     _cell_axis(ax, d["cell"])
-    ax.set_xlabel(f"{data.side} win rate minus base (points), paired 95% interval")
+    ax.set_xlabel(f"{data.side} win rate minus base (points), Holm-adjusted interval")
     fig.legend(loc="outside lower center", ncols=2, fontsize="small")
     return fig
 
@@ -633,8 +713,12 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
         ("Win rates", [win_rate_table(data), ("win_rates", win_rate_figure(data))]),
         ("Differences from the base",
          [f"Paired differences in {_possessive(data.side)} win rate from the base cell on the same "
-          "games (Newcombe interval, exact McNemar p-value, Holm correction over all "
-          "cells).", difference_table(data), ("differences", difference_figure(data))]
+          "games: the games won only in the cell and only in the base (the discordant "
+          "pairs), the exact McNemar p-value, Holm's correction over all cells, and the "
+          "interval that inverts the exact test at the level Holm tested the cell at "
+          "('level': 1 - 0.05/k), so it excludes zero exactly when the cell is "
+          "significant. 'changed no game': every outcome of every game equals the base's.",
+          difference_table(data), ("differences", difference_figure(data))]
          if diffs else [single]),
         ("End reasons", [end_reason_table(data), ("end_reasons", end_reason_figure(data))]
          if any(c.startswith("end_reason_") for c in data.summary.columns)
@@ -651,10 +735,12 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
         ("Difficulty ladder",
          [f"Every cell (presets, knob settings, policies) ordered by {_possessive(data.side)} "
           "win rate, highest first, with its Wilson 95% interval and its paired difference "
-          "from the base. The gap to the next rung is the paired difference from the cell "
-          "below on the same games (Newcombe interval, exact McNemar test, Holm-corrected "
-          "over the gaps); 'separated: no' means the order of those two rungs is not "
-          "established at 5%. A cell that stands for others names them in brackets.",
+          "from the base. Every pair of cells is compared on the same games (exact "
+          "McNemar test, Holm-corrected over all pairs); cells sharing a tier letter are "
+          "not separated at 5%, cells with no letter in common are. The gap to the next "
+          "rung is the paired difference from the cell below with its Holm-adjusted "
+          "interval; 'separated: no' means the order of those two rungs is not "
+          "established. A cell that stands for others names them in brackets.",
           ladder_table(data, ladder_t), ("ladder", ladder_figure(data, ladder_t))]
          if diffs else [single]),
         ("Side balance",
