@@ -519,18 +519,26 @@ def balance_table(data: ReportData) -> pd.DataFrame:
     return out
 
 
+def _aliases(cell: dict, is_base: bool) -> str:
+    """The settings a cell also stands for; the base's play the base rules unchanged."""
+    text = "; ".join(a["label"] for a in cell["aliases"])
+    if text and is_base:
+        return f"{text} (these settings leave the base rules unchanged)"
+    return text or "-"
+
+
 def cell_table(data: ReportData) -> pd.DataFrame:
     base = data.cells[0][0]
     rows = []
     for cell, _ in data.cells:
         changed = {k: v for k, v in cell["rules"].items() if base["rules"].get(k) != v}
         policy = {k: v for k, v in cell["policy"].items() if base["policy"].get(k) != v}
-        rows.append({"cell": cell["label"],
-                     "rules changed from base": ", ".join(
+        rows.append({"cell": cell["label"], "setting": cell.get("description", cell["label"]),
+                     "rules changed from base (as played)": ", ".join(
                          f"{k}={format_value(v)}" for k, v in changed.items()) or "-",
                      "policy changed from base": ", ".join(
                          f"{k}={v}" for k, v in policy.items()) or "-",
-                     "also stands for": "; ".join(a["label"] for a in cell["aliases"]) or "-"})
+                     "also stands for": _aliases(cell, cell is base)})
     return pd.DataFrame(rows)
 
 
