@@ -1,4 +1,4 @@
-"""The ``simkit`` command: games, run, sweep, report, ladder, calibrate, trace, prob.
+"""The ``simkit`` command: games, run, sweep, report, plan, ladder, calibrate, trace, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -111,7 +111,26 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("results", type=Path, metavar="RESULTS_DIR")
     p.add_argument("--out", type=Path, default=None, help="folder for the report "
                    "[RESULTS_DIR]")
+    p.add_argument("--side", default=None, help="whose win rate [the first side]")
     p.set_defaults(handler=cmd_report)
+
+    p = sub.add_parser("plan", help="games needed: per cell of an experiment folder to "
+                       "separate effects of given sizes, or from an expected discordance "
+                       "or rate")
+    p.add_argument("results", type=Path, nargs="?", metavar="RESULTS_DIR",
+                   help="an experiment folder: plan from each cell's observed discordance")
+    p.add_argument("--effect", type=float, action="append", default=None, metavar="POINTS",
+                   help="difference to separate, in points (repeatable) [1, 2, 5]")
+    p.add_argument("--discordance", type=float, default=None, metavar="SHARE",
+                   help="expected share of games two settings end differently (0-1)")
+    p.add_argument("--comparisons", type=int, default=1, help="comparisons tested together "
+                   "(Bonferroni level 0.05/m) [1]")
+    p.add_argument("--power", type=float, default=0.8, help="power to separate [0.8]")
+    p.add_argument("--margin", type=float, default=None, metavar="POINTS",
+                   help="wanted interval half-width, in points")
+    p.add_argument("--rate", type=float, default=None, help="expected rate (0-1) for a "
+                   "single rate's interval (with --margin)")
+    p.set_defaults(handler=cmd_plan)
 
     p = sub.add_parser("ladder", help="difficulty ladder: every cell of an experiment "
                        "folder ordered by win rate, with 95%% intervals and paired gaps")
@@ -380,9 +399,84 @@ def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
 def cmd_report(args, _extra) -> None:
     from simkit.report import write_report
 
-    report = write_report(args.results, args.out)
+    report = write_report(args.results, args.out, side=args.side)
     print(f"wrote {report.markdown}, {report.html} and {len(report.figures)} figure(s)")
     print(textwrap.fill(report.findings, width=90))
+
+
+# -- plan ----------------------------------------------------------------------------
+
+
+def cmd_plan(args, _extra) -> None:
+    effects = [e / 100 for e in (args.effect or [1.0, 2.0, 5.0])]
+    if any(not 0 < e < 1 for e in effects):
+        raise UsageError("--effect is a difference in points, between 0 and 100 "
+                         "(exclusive)")
+    if not 0 < args.power < 1:
+        raise UsageError(f"--power must lie strictly between 0 and 1, got {args.power}")
+    if args.comparisons < 1:
+        raise UsageError(f"--comparisons must be at least 1, got {args.comparisons}")
+    if args.results is not None:
+        print(plan_summary(args.results, effects, args.power))
+        return
+    if args.rate is not None:
+        if args.margin is None or not 0 <= args.rate <= 1:
+            raise UsageError("--rate needs a rate in [0, 1] and --margin POINTS")
+        n = stats.games_needed(args.margin / 100, p=args.rate,
+                               confidence=1 - 0.05 / args.comparisons)
+        print(f"{n:,} games for a Wilson interval of +-{args.margin:g} points at a rate of "
+              f"{args.rate:.2%} (level {1 - 0.05 / args.comparisons:.2%})")
+        return
+    if args.discordance is None or not 0 < args.discordance <= 1:
+        raise UsageError("plan needs RESULTS_DIR, --discordance SHARE (0-1] or --rate "
+                         "RATE with --margin POINTS")
+    print(discordance_plan(args.discordance, effects, args.power, args.comparisons,
+                           args.margin))
+
+
+def discordance_plan(discordance: float, effects: list[float], power: float,
+                     comparisons: int, margin: float | None) -> str:
+    """Games to separate each paired effect (Connor 1987) and, with ``margin``, for a
+    paired interval of that half-width, from an expected discordance."""
+    alpha = 0.05 / comparisons
+    lines = [f"paired comparisons at level {alpha:.3g} (0.05 / {comparisons}), {power:.0%} "
+             f"power, {discordance:.1%} of games discordant:"]
+    for effect in effects:
+        if effect > discordance:
+            lines.append(f"  {effect * 100:g} points: cannot be shown (a difference exceeds "
+                         "the discordance)")
+            continue
+        n = stats.paired_games_to_separate(effect, discordance, alpha, power)
+        lines.append(f"  separate {effect * 100:g} points: {n:,} games per cell")
+    if margin is not None:
+        n = stats.paired_games_needed(margin / 100, discordance, 0.0, 1 - alpha)
+        lines.append(f"  interval of +-{margin:g} points: {n:,} games per cell")
+    return "\n".join(lines)
+
+
+def plan_summary(path, effects: list[float], power: float) -> str:
+    """Per cell of an experiment folder: games to separate each effect from the base."""
+    from simkit.analysis import plan
+    from simkit.report import collect
+
+    data = collect(path)
+    if data.differences.empty:
+        raise UsageError(f"{path} has one cell: plan needs an experiment folder, or "
+                         "--discordance")
+    table = plan(data.differences, effects, power)
+    columns = [c for c in table.columns if c.startswith(("separate", "interval"))]
+    width = max(len(str(c)) for c in table["cell"]) + 2
+    lines = [f"{data.head['name']}: games per cell to separate the base from each cell "
+             f"({power:.0%} power, level 0.05/{len(table)}), from the observed discordance",
+             f"{'cell':{width}}{'games':>9} {'discord.':>9} " + " ".join(
+                 f"{c:>16}" for c in columns)]
+    for _, row in table.iterrows():
+        needed = " ".join(f"{'-' if pd.isna(row[c]) else f'{int(row[c]):,}':>16}"
+                          for c in columns)
+        lines.append(f"{row['cell']:{width}}{row['games']:>9,} {row['discordance']:>9.2%} "
+                     f"{needed}")
+    lines.append("-: the discordance is zero or smaller than the effect")
+    return "\n".join(lines)
 
 
 # -- ladder --------------------------------------------------------------------------

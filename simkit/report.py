@@ -30,6 +30,8 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,13 +41,15 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from simkit import games, stats
+from simkit import analysis, games, stats
+from simkit.analysis import Frames
 from simkit.errors import RulesError, StoreError, UsageError
 from simkit.experiment import cell_folders, cell_schema, format_value, load_cell, summarize
 
 SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
-            "Game length", "Sensitivity", "Win rate by knob value", "Difficulty ladder",
-            "Side balance", "Cells")
+            "End-reason shifts", "Game length", "Survival", "Outcome means",
+            "Seat balance", "Sensitivity", "Win rate by knob value", "Grids",
+            "Difficulty ladder", "Side balance", "Planning", "Cells")
 ALPHA = 0.05
 
 
@@ -60,6 +64,7 @@ class ReportData:
     side: str  # the winner category compared against the base
     differences: pd.DataFrame
     turns: pd.DataFrame  # cell x turns -> games
+    frames: Frames | None = None  # every cell's games, loaded on first use
 
 
 @dataclass
@@ -88,7 +93,7 @@ def collect(path, side: str | None = None) -> ReportData:
                          f"{', '.join(categories)}")
     summary = summarize(path)
     return ReportData(head, game, cells, summary, side, differences(cells, side),
-                      turn_counts(cells))
+                      turn_counts(cells), Frames(cells))
 
 
 DIFFERENCE_COLUMNS = ["cell", "games", "gained", "lost", "difference", "low", "high",
@@ -669,7 +674,8 @@ def ladder_figure(data: ReportData, table: pd.DataFrame | None = None) -> Figure
     return fig
 
 
-def curve_figure(data: ReportData, knob: str, points: pd.DataFrame) -> Figure:
+def curve_figure(data: ReportData, knob: str, points: pd.DataFrame,
+                 knob_type: type | None = None) -> Figure:
     fig = Figure(figsize=(6, 3.6), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.subplots()
@@ -677,9 +683,14 @@ def curve_figure(data: ReportData, knob: str, points: pd.DataFrame) -> Figure:
     ax.fill_between(x, points["low"] * 100, points["high"] * 100, alpha=0.25,
                     label="95% interval")
     ax.plot(x, points["rate"] * 100, "o-", label=f"{data.side} win")
-    base_value = played_rules(data.game, data.cells[0][0]["rules"])[knob]
+    base = data.cells[0][0]["label"]
+    if knob_type is None:
+        base_value = played_rules(data.game, data.cells[0][0]["rules"])[knob]
+        knob_type = data.game.Rules.knob(knob).type
+    else:
+        base_value = points.loc[points["cell"] == base, "value"].iloc[0]
     ax.axvline(base_value, color="grey", ls="--", lw=0.8, label="base")
-    if data.game.Rules.knob(knob).type is int:
+    if knob_type is int:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(knob)
     ax.set_ylabel("win rate (%)")
@@ -731,15 +742,21 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
         ("End reasons", [end_reason_table(data), ("end_reasons", end_reason_figure(data))]
          if any(c.startswith("end_reason_") for c in data.summary.columns)
          else ["No end_reason column."]),
-        ("Game length", [length_table(data), ("game_length", length_figure(data))]
+        ("End-reason shifts", end_reason_shift_blocks(data) if diffs else [single]),
+        ("Game length", [length_table(data), ("game_length", length_figure(data)),
+                         *length_by_outcome_blocks(data)]
          if not data.turns.empty else ["No turns column."]),
+        ("Survival", survival_blocks(data)),
+        ("Outcome means", outcome_mean_blocks(data)),
+        ("Seat balance", seat_blocks(data)),
         ("Sensitivity",
          ["For each knob (or the presets, the policies, a grid), the range of its cells' "
           "differences from the base, the widest first; a knob swept one at a time "
           "counts its base value (difference 0).", sensitivity_table(data),
           ("tornado", tornado_figure(data))] if diffs else [single]),
-        ("Win rate by knob value", curve_blocks or [
-            "No numeric knob was swept one at a time."]),
+        ("Win rate by knob value", curve_blocks + policy_curve_blocks(data) or [
+            "No numeric knob or policy weight was swept one at a time."]),
+        ("Grids", grid_blocks(data)),
         ("Difficulty ladder",
          [f"Every cell (presets, knob settings, policies) ordered by {_possessive(data.side)} "
           "win rate, highest first, with its Wilson 95% interval and its paired difference "
@@ -755,10 +772,236 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
          ["balance = 1 - (max - min) of the sides' win rates (1 - |p1 - p2| for two "
           "sides); decisiveness = share of games some side won; duration = mean turns.",
           balance_t] if not balance_t.empty else ["Not applicable: fewer than two sides."]),
+        ("Planning", planning_blocks(data) if diffs else [single]),
         ("Cells", [cell_table(data)]),
     ]
     assert tuple(h for h, _ in out) == SECTIONS
     return out
+
+
+# -- every outcome column (simkit.analysis) ----------------------------------------------
+
+_HOLM_NOTE = ("Intervals are at the level Holm's step-down tested each comparison at "
+              "(1 - 0.05/k), so an interval excludes zero exactly when the comparison "
+              "is significant (marked *).")
+
+
+def _shift(row) -> str:
+    star = "*" if row["significant"] else ""
+    return f"{_points(row['difference'])} {_interval(row['low'], row['high'])}{star}"
+
+
+def end_reason_shift_blocks(data: ReportData) -> list:
+    t = analysis.end_reason_shifts(data.game, data.frames)
+    if t.empty:
+        return ["No end_reason column."]
+    t["text"] = [_shift(r) for _, r in t.iterrows()]
+    wide = t.pivot(index="cell", columns="reason", values="text").reindex(
+        [label for label in data.frames.labels[1:] if label in set(t["cell"])]).fillna("-")
+    return [("Each cell's paired difference from the base in the share of games ending "
+             "with each end reason (points; exact McNemar on the games that end so only "
+             f"in one of the two, Holm over every cell and reason). {_HOLM_NOTE}"),
+            wide.reset_index()]
+
+
+def length_by_outcome_blocks(data: ReportData) -> list:
+    t = analysis.length_by_outcome(data.game, data.frames)
+    if t.empty:
+        return []
+    t["text"] = [f"{r['mean']:.2f}" + ("" if np.isnan(r["low"]) else
+                                       f" [{r['low']:.2f}, {r['high']:.2f}]")
+                 + f" (n={r['games']:,})" for _, r in t.iterrows()]
+    wide = t.pivot(index="cell", columns="end_reason", values="text").reindex(
+        data.frames.labels).fillna("-")
+    return ["Mean turns by end reason (t 95% interval; none when every such game lasted "
+            "the same), so a turn cap does not hide when games are lost.",
+            wide.reset_index()]
+
+
+def _featured(data: ReportData, most: int = 8) -> list[str]:
+    """The base, the presets and the cells farthest from the base, at most ``most``."""
+    labels = [data.frames.labels[0]]
+    labels += [c["label"] for c, _ in data.cells if c["kind"] == "presets"]
+    if not data.differences.empty:
+        far = data.differences.reindex(data.differences["difference"].abs().sort_values(
+            ascending=False).index)["cell"]
+        labels += [x for x in far if x not in labels]
+    return labels[:most]
+
+
+def survival_blocks(data: ReportData) -> list:
+    t = analysis.survival(data.game, data.frames, data.side)
+    if t.empty:
+        return ["No turns column."]
+    turns = t.columns.to_numpy()
+    picks = sorted({int(x) for x in np.linspace(turns.min(), turns.max(), 7).round()})
+    table = t[picks].map(_pct)
+    table.columns = [f"turn {c}" for c in picks]
+    fig = Figure(figsize=(7, 4), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    for label in _featured(data):
+        ax.step(turns, t.loc[label] * 100, where="post", label=label)
+    ax.set_xlabel("turn")
+    ax.set_ylabel(f"games {data.side} have not lost (%)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="x-small", loc="best")
+    return [(f"The share of games {data.side} have not yet lost by the end of each turn "
+             "(a survival curve: the turn of defeat; a game another winner takes counts "
+             "as lost at its last turn). The figure shows the base, the presets and the "
+             "cells farthest from the base."), table.reset_index(names="cell"),
+            ("survival", fig)]
+
+
+def outcome_mean_blocks(data: ReportData) -> list:
+    means = analysis.outcome_means(data.game, data.frames)
+    if means.empty:
+        return ["No numeric outcome column."]
+    means["text"] = [f"{r['mean']:.3g}" + ("" if np.isnan(r["low"]) else
+                                           f" \u00b1{(r['high'] - r['low']) / 2:.2g}")
+                     for _, r in means.iterrows()]
+    wide = means.pivot(index="cell", columns="column", values="text").reindex(
+        data.frames.labels)[analysis.numeric_columns(data.game)]
+    blocks = ["The mean of every numeric outcome column per cell, \u00b1 the half-width of "
+              "its t 95% interval (none when the column is constant in the cell). Column "
+              "meanings: " + "; ".join(f"{n}: {data.game.outcome_columns[n].description}"
+                                       for n in analysis.numeric_columns(data.game)) + ".",
+              wide.reset_index()]
+    diffs = analysis.mean_differences(data.game, data.frames)
+    if not diffs.empty:
+        shown = diffs[diffs["significant"]]
+        blocks += [(f"Paired differences from the base in these means (per-game differences "
+                    f"on the same games, paired t test, Holm over the {len(diffs)} cell and "
+                    f"column pairs that differ in some game): the {len(shown)} significant "
+                    f"ones. {_HOLM_NOTE}"),
+                   pd.DataFrame({"cell": shown["cell"], "column": shown["column"],
+                                 "difference": shown["mean"].map("{:+.3g}".format),
+                                 "Holm-adjusted interval": [
+                                     f"[{lo:+.3g}, {hi:+.3g}]" for lo, hi in
+                                     zip(shown["low"], shown["high"], strict=True)],
+                                 "p (Holm)": shown["p_holm"].map(_p)})]
+    return blocks
+
+
+def seat_blocks(data: ReportData) -> list:
+    wins, measures = analysis.seat_balance(data.game, data.frames)
+    if wins.empty and measures.empty:
+        declared = analysis.seat_winner_columns(data.game) or list(
+            analysis.seat_columns(data.game))
+        if not declared:
+            return [f"Not applicable: {data.game.name} declares no per-seat outcome column."]
+        return [f"No cell has two or more seats in play in the per-seat columns "
+                f"({', '.join(declared)})."]
+    blocks = []
+    if not wins.empty:
+        blocks += [("Each seat's share of the games it wins in each seat-winner column "
+                    "(Wilson 95% interval), over the seats that win at least once in the "
+                    "cell; balance = 1 - (max - min) of those shares (Ludii-style)."),
+                   pd.DataFrame({"cell": wins["cell"], "column": wins["column"],
+                                 "seat": wins["seat"], "share": wins["share"].map(_pct),
+                                 "95% interval": [f"[{_pct(lo)}, {_pct(hi)}]" for lo, hi in
+                                                  zip(wins["low"], wins["high"],
+                                                      strict=True)],
+                                 "balance": wins["balance"].map("{:.3f}".format)})]
+    if not measures.empty:
+        advantage = [("-" if np.isnan(r["p_value"]) else
+                      f"{r['mean']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]"
+                      + ("*" if r["significant"] else "")) for _, r in measures.iterrows()]
+        blocks += [("Each seat's mean of every per-seat measure (t 95% interval) and its "
+                    "advantage over the first seat in play: the mean per-game difference "
+                    f"(paired t, Holm over every advantage). {_HOLM_NOTE} A seat whose "
+                    "column is constant in a cell (an empty seat) is left out."),
+                   pd.DataFrame({"cell": measures["cell"], "measure": measures["measure"],
+                                 "seat": measures["seat"],
+                                 "mean": [f"{m:.2f} [{lo:.2f}, {hi:.2f}]" for m, lo, hi in
+                                          zip(measures["seat_mean"], measures["seat_low"],
+                                              measures["seat_high"], strict=True)],
+                                 "advantage over the first seat": advantage})]
+    return blocks
+
+
+def _rate(data: ReportData) -> Callable:
+    s = data.summary.set_index("cell")
+    return lambda label: tuple(s.loc[label, f"winner_{data.side}{x}"]
+                               for x in ("", "_low", "_high"))
+
+
+def policy_curve_blocks(data: ReportData) -> list:
+    return [(f"policy_curve_{re.sub(r'[^A-Za-z0-9]+', '_', name)}",
+             curve_figure(data, name, points, knob_type=float))
+            for name, points in analysis.policy_curves(data.game, data.cells,
+                                                       _rate(data)).items()]
+
+
+def grid_blocks(data: ReportData) -> list:
+    found = analysis.grids(data.cells)
+    if not found:
+        return ["No grid sweep."]
+    rate = _rate(data)
+    blocks = []
+    for n, grid in enumerate(found, 1):
+        table = analysis.grid_table(grid, lambda label: rate(label)[0])
+        blocks += [f"Grid {n} over {', '.join(grid['knobs'])}: {_possessive(data.side)} win "
+                   "rate.", table.map(_pct).reset_index(), (f"grid_{n}", heatmap_figure(
+                       data, grid, table))]
+        comparisons = analysis.grid_comparisons(grid, data.frames, data.side)
+        if not comparisons.empty:
+            blocks += [("Inside the grid, on the same games: each knob's values against its "
+                        "first value at each setting of the other knobs (exact McNemar), "
+                        "and the interactions - how much the first knob's effect changes "
+                        "with the second knob (paired t on the per-game contrast); Holm "
+                        f"over each kind. {_HOLM_NOTE}"),
+                       pd.DataFrame({"comparison": comparisons["comparison"],
+                                     "at": comparisons["at"],
+                                     "difference (points)": comparisons["difference"].map(
+                                         _points),
+                                     "Holm-adjusted interval": [
+                                         _interval(lo, hi) for lo, hi in
+                                         zip(comparisons["low"], comparisons["high"],
+                                             strict=True)],
+                                     "p (Holm)": comparisons["p_holm"].map(_p),
+                                     "significant": comparisons["significant"].map(
+                                         {True: "yes", False: "no"})})]
+    return blocks
+
+
+def heatmap_figure(data: ReportData, grid: dict, table: pd.DataFrame) -> Figure:
+    fig = Figure(figsize=(1.6 + 1.3 * table.shape[1], 1.4 + 0.6 * table.shape[0]),
+                 layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    values = table.to_numpy(dtype=float) * 100
+    image = ax.imshow(values, cmap="viridis", aspect="auto")
+    for (i, j), v in np.ndenumerate(values):
+        if not np.isnan(v):
+            ax.text(j, i, f"{v:.1f}", ha="center", va="center", color="white",
+                    fontsize="small")
+    ax.set_xticks(range(table.shape[1]), table.columns)
+    ax.set_yticks(range(table.shape[0]), table.index)
+    ax.set_ylabel(grid["knobs"][0])
+    ax.set_xlabel(", ".join(grid["knobs"][1:]) or "")
+    fig.colorbar(image, ax=ax, label=f"{data.side} win (%)")
+    return fig
+
+
+def planning_blocks(data: ReportData) -> list:
+    t = analysis.plan(data.differences)
+
+    def games(x) -> str:
+        return "-" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{int(x):,}"
+
+    table = pd.DataFrame({"cell": t["cell"], "games": t["games"].map("{:,}".format),
+                          "discordance": t["discordance"].map(_pct)})
+    for column in [c for c in t.columns if c.startswith(("separate", "interval"))]:
+        table[f"games: {column}"] = t[column].map(games)
+    return [(f"How many games per cell the comparisons with the base need, from each "
+             f"cell's observed discordance (the share of games won in only one of the "
+             f"two): to separate a difference of 1, 2 or 5 points with 80% power (McNemar, "
+             f"Connor 1987) at 5%/{len(t)} (Bonferroni over the cells; Holm is never "
+             f"stricter), and for a Holm-level interval of +-1 point around the observed "
+             f"difference. '-': the discordance is smaller than the effect (no number of "
+             f"games of this pairing can show it) or zero. `simkit plan` gives the same "
+             f"for other sizes."), table]
 
 
 def _intro(data: ReportData) -> str:
@@ -774,13 +1017,14 @@ def _intro(data: ReportData) -> str:
             f"{games_text} games per cell{smaller}, seed {head['seed']}; base: {base}.")
 
 
-def write_report(path, out=None) -> Report:
+def write_report(path, out=None, side: str | None = None) -> Report:
     """Write report.md, report.html and the PNG figures for a results or experiment
-    folder ``path`` (into ``out``, default ``path``)."""
+    folder ``path`` (into ``out``, default ``path``); ``side``: whose win rate (default
+    the game's first side)."""
     path = Path(path)
     out = Path(out) if out is not None else path
     out.mkdir(parents=True, exist_ok=True)
-    data = collect(path)
+    data = collect(path, side)
     title = f"Balance report: {data.head['name']}"
     md, body, figures = [f"# {title}", "", _intro(data), ""], [], []
     body.append(f"<h1>{html.escape(title)}</h1><p>{html.escape(_intro(data))}</p>")
