@@ -117,7 +117,7 @@ class Frames:
 
 
 def _holm_rows(rows: list[dict]) -> pd.DataFrame:
-    """Paired binary comparisons (gained/lost over games): exact McNemar, Holm over the
+    """Paired binary comparisons (gained/lost over games): McNemar, Holm over the
     rows, Holm-consistent intervals."""
     from simkit.report import holm_table
 
@@ -205,7 +205,7 @@ def seat_balance(game, frames: Frames) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def end_reason_shifts(game, frames: Frames) -> pd.DataFrame:
     """Each cell's paired difference from the base in the share of games ending with each
-    end reason (games ending so only in the cell / only in the base), exact McNemar,
+    end reason (games ending so only in the cell / only in the base), McNemar,
     Holm over every (cell, reason), Holm-consistent intervals."""
     if "end_reason" not in game.outcome_columns or len(frames.labels) < 2:
         return pd.DataFrame()
@@ -334,7 +334,7 @@ def grid_table(grid: dict, rate: Callable[[str], float]) -> pd.DataFrame:
 
 def grid_comparisons(grid: dict, frames: Frames, side: str) -> pd.DataFrame:
     """Inside one grid, on the same games: each knob's every value against its first
-    value at each setting of the other knobs (exact McNemar), and for two knobs the
+    value at each setting of the other knobs (McNemar), and for two knobs the
     interaction - how much the first knob's effect changes from the second knob's first
     value to each other value (paired t on the per-game contrast
     (y[a, b] - y[a0, b]) - (y[a, b0] - y[a0, b0])). Holm over the grid's comparisons

@@ -497,17 +497,20 @@ def ladder_summary(data, table: pd.DataFrame) -> str:
     lines = [f"difficulty ladder of {data.head['name']} ({data.game.name}): {len(table)} "
              f"cells by {side} win rate, highest first",
              f"{'rung':>4}  {'cell':{width}} {'games':>10} {side + ' win':>14}   "
-             f"{'95% interval':20} {'vs base':>8}   gap to next rung (paired)"]
+             f"{'95% interval':20} {'vs base':>8}   {'tier':6} gap to next rung (paired)"]
     for label, r in zip(labels, table.itertuples(), strict=True):
         gap = ("" if pd.isna(r.gap) else
                f"{r.gap * 100:+.2f} [{r.gap_low * 100:+.2f}, {r.gap_high * 100:+.2f}]"
                + ("" if r.separated else "  not separated"))
         lines.append(f"{r.rung:>4}  {label:{width}} {r.games:>10,} {r.rate:>14.2%}   "
-                     f"{f'[{r.low:.2%}, {r.high:.2%}]':20} {r.vs_base * 100:>+8.2f}   {gap}")
+                     f"{f'[{r.low:.2%}, {r.high:.2%}]':20} {r.vs_base * 100:>+8.2f}   "
+                     f"{r.tier:6} {gap}")
     unseparated = int((table["separated"] == False).sum())  # noqa: E712 (nullable)
+    pairs = len(table) * (len(table) - 1) // 2
     lines.append(f"win rates with Wilson 95% intervals; vs base and gaps in points, paired "
-                 f"on the same games (McNemar, Holm over the {max(len(table) - 1, 0)} gaps): "
-                 f"{unseparated} gap(s) not significant at 5%")
+                 f"on the same games (McNemar, Holm over all {pairs} pairs of cells, "
+                 f"intervals at the Holm-consistent level); cells sharing a tier letter are "
+                 f"not separated; {unseparated} gap(s) not significant at 5%")
     if data.game.caveat:
         lines.append(f"caveat: {data.game.caveat}")
     return "\n".join(lines)

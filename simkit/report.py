@@ -1,28 +1,33 @@
 """Balance reports: ``report.md``, a self-contained ``report.html`` and PNG figures.
 
-``write_report(path)`` reads an experiment folder (``simkit sweep``) or a single results
-folder and writes, beside the results (or into ``out``):
+``write_report(path, side=...)`` reads an experiment folder (``simkit sweep``) or a
+single results folder and writes, beside the results (or into ``out``):
 
 * win rates per cell with Wilson 95% intervals (every winner category);
-* paired differences from the base cell in the first side's win rate (the cells share
-  seeds and game indices: ``stats.paired_difference`` on the winner indicator, pairing
-  games by ``game_index``), with Newcombe intervals, McNemar p-values, Holm-corrected
-  p-values and significance at 5%;
-* end-reason shares (stacked bars), the distribution of ``turns``;
-* a sensitivity "tornado" (per knob, the range of its cells' differences from base) and,
-  for numeric knobs swept one at a time, the win rate against the knob's value;
-* a difficulty ladder (``ladder``): every cell - presets, knob settings, policies -
-  ordered by the side's win rate, highest first, with its Wilson interval, its paired
-  difference from the base and the paired gap to the next rung (Holm-corrected over the
-  gaps), so a designer sees which settings are really harder than which;
-* side balance (Ludii-style: balance = 1 - (max - min) of the sides' win rates, which is
-  1 - |p1 - p2| for two sides; decisiveness = share of games some side won; duration =
-  mean turns) for games of two or more sides;
+* paired differences from the base cell in the side's win rate (the cells share seeds
+  and game indices, paired by ``game_index``): the games won only in the cell and only
+  in the base, the McNemar p-value, Holm's correction over the cells, and Tango's score
+  interval (which inverts the same test) at the level Holm tested the cell at
+  (``stats.holm_confidences``), so it excludes zero exactly when the verdict is
+  "significant"; cells that changed no game are flagged;
+* end-reason shares and their paired shifts per cell, the distribution of ``turns``,
+  game length by end reason, a survival curve (the turn of defeat), every numeric
+  outcome column's mean and its paired differences, seat balance from the per-seat
+  columns, grids as heatmaps with their within-grid comparisons and interactions
+  (``simkit.analysis``: everything driven by the game's declared outcome columns);
+* a sensitivity "tornado" and, for numeric knobs swept one at a time and policy weights,
+  the win rate against the value played (``Rules.effective``: a placeholder such as
+  Victus ``start_generalitat = 0`` is drawn at the value it plays);
+* a difficulty ladder (``ladder``): every cell ordered by the side's win rate, with tiers
+  from the comparison of every pair of cells (Holm over all pairs) and the gap to the
+  next rung;
+* side balance (Ludii-style) for games of two or more sides, a planning table (games
+  needed to separate effects of 1, 2 and 5 points), the cells, and the provenance the
+  results folders record;
 * a plain-language paragraph naming the largest effects.
 
-Every number comes from ``simkit.load`` of the results folders: rates from
-``simkit.experiment.summarize``, differences from the loaded winner columns. Figures
-are drawn on matplotlib ``Figure`` objects with the Agg canvas (no pyplot state).
+Every number comes from ``simkit.load`` of the results folders. Figures are drawn on
+matplotlib ``Figure`` objects with the Agg canvas (no pyplot state).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from simkit import analysis, games, stats
 from simkit.analysis import Frames
 from simkit.errors import RulesError, StoreError, UsageError
 from simkit.experiment import cell_folders, cell_schema, format_value, load_cell, summarize
+from simkit.store import read_manifest
 
 SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
             "End-reason shifts", "Game length", "Survival", "Outcome means",
@@ -111,17 +117,17 @@ def _paired_frames(base: pd.DataFrame, frame: pd.DataFrame, folder) -> int:
 
 def holm_table(rows: list[dict]) -> pd.DataFrame:
     """Paired comparisons (``gained``/``lost`` discordant counts over ``games``) with the
-    exact McNemar p-value, Holm's adjustment over all of them, and each difference's
+    McNemar p-value, Holm's adjustment over all of them, and each difference's
     interval at the level that agrees with its Holm verdict (``stats.holm_confidences``):
     it excludes 0 exactly when the comparison is significant."""
     table = pd.DataFrame(rows)
     gained, lost, n = (table[k].to_numpy() for k in ("gained", "lost", "games"))
     table["difference"] = (gained - lost) / n
-    table["p_value"] = stats.exact_mcnemar_p(gained, lost)
+    table["p_value"] = stats.mcnemar_p(gained, lost)
     table["p_holm"], table["significant"] = stats.holm(table["p_value"].to_numpy(), ALPHA)
     table["confidence"] = stats.holm_confidences(table["p_value"].to_numpy(), ALPHA)
-    table["low"], table["high"] = stats.exact_paired_limits(gained, lost, n,
-                                                            table["confidence"].to_numpy())
+    table["low"], table["high"] = stats.paired_limits(gained, lost, n,
+                                                      table["confidence"].to_numpy())
     return table
 
 
@@ -239,7 +245,7 @@ def ladder(source, side: str | None = None) -> pd.DataFrame:
     One row per cell (a merged duplicate is named in ``also``): ``rate``/``low``/``high``
     are the win rate and its Wilson 95% interval (``summarize``); ``vs_base*`` the paired
     difference from the base cell (as in the report). Every pair of cells is compared
-    on the same games (exact McNemar, Holm over all pairs: ``pairwise``); ``tier`` gives
+    on the same games (McNemar, Holm over all pairs: ``pairwise``); ``tier`` gives
     each cell letters such that cells sharing a letter are not separated, and ``gap*``
     is the comparison with the next rung down, its interval at the Holm-consistent level
     (``separated``: the pair's order is established at 5%). The last rung has no gap.
@@ -733,8 +739,8 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
         ("Differences from the base",
          [f"Paired differences in {_possessive(data.side)} win rate from the base cell on the same "
           "games: the games won only in the cell and only in the base (the discordant "
-          "pairs), the exact McNemar p-value, Holm's correction over all cells, and the "
-          "interval that inverts the exact test at the level Holm tested the cell at "
+          "pairs), the McNemar p-value, Holm's correction over all cells, and Tango's "
+          "score interval (it inverts the same test) at the level Holm tested the cell at "
           "('level': 1 - 0.05/k), so it excludes zero exactly when the cell is "
           "significant. 'changed no game': every outcome of every game equals the base's.",
           difference_table(data), ("differences", difference_figure(data))]
@@ -799,7 +805,7 @@ def end_reason_shift_blocks(data: ReportData) -> list:
     wide = t.pivot(index="cell", columns="reason", values="text").reindex(
         [label for label in data.frames.labels[1:] if label in set(t["cell"])]).fillna("-")
     return [("Each cell's paired difference from the base in the share of games ending "
-             "with each end reason (points; exact McNemar on the games that end so only "
+             "with each end reason (points; McNemar on the games that end so only "
              f"in one of the two, Holm over every cell and reason). {_HOLM_NOTE}"),
             wide.reset_index()]
 
@@ -947,7 +953,7 @@ def grid_blocks(data: ReportData) -> list:
         comparisons = analysis.grid_comparisons(grid, data.frames, data.side)
         if not comparisons.empty:
             blocks += [("Inside the grid, on the same games: each knob's values against its "
-                        "first value at each setting of the other knobs (exact McNemar), "
+                        "first value at each setting of the other knobs (McNemar), "
                         "and the interactions - how much the first knob's effect changes "
                         "with the second knob (paired t on the per-game contrast); Holm "
                         f"over each kind. {_HOLM_NOTE}"),
@@ -1014,7 +1020,27 @@ def _intro(data: ReportData) -> str:
     smaller = (f" (the experiment file asks for {head['file_games']:,}; this folder was "
                "run at another size)" if head.get("file_games") else "")
     return (f"{data.game.title} ({data.game.name}): {len(data.cells)} cell(s), "
-            f"{games_text} games per cell{smaller}, seed {head['seed']}; base: {base}.")
+            f"{games_text} games per cell{smaller}, seed {head['seed']}; base: {base}."
+            + _provenance(data))
+
+
+def _provenance(data: ReportData) -> str:
+    """What the cells' manifests record of the engine that played them (read
+    defensively: older folders record less)."""
+    found: dict[str, set] = {}
+    for _, folder in data.cells:
+        try:
+            manifest = read_manifest(folder)
+        except (StoreError, OSError):
+            continue
+        for key in ("simkit_version", "engine_hash", "engine_source_hash", "git_commit"):
+            value = manifest.get(key)
+            if isinstance(value, (str, int)):
+                found.setdefault(key, set()).add(str(value))
+    if not found:
+        return ""
+    parts = [f"{key.replace('_', ' ')} {', '.join(sorted(v))}" for key, v in found.items()]
+    return " Played by: " + "; ".join(parts) + "."
 
 
 def write_report(path, out=None, side: str | None = None) -> Report:

@@ -7,8 +7,8 @@ What this module offers:
   (scipy's ``binomtest(...).proportion_ci``).
 * :class:`Comparison`, :func:`paired_difference` (and :func:`paired_from_counts`) -
   the paired difference of two proportions on common random numbers with one coherent
-  exact method: the exact McNemar p-value and the interval that inverts it
-  (Clopper-Pearson on the discordant split), with the discordant counts;
+  method: the McNemar test and Tango's score interval, which inverts it, with the
+  discordant counts;
   :func:`unpaired_difference` - independent samples (Newcombe's hybrid score interval,
   pooled z test).
 * :func:`holm` - Holm-Bonferroni step-down adjustment; :func:`holm_confidences` - the
@@ -20,9 +20,9 @@ What this module offers:
   paired difference from an expected discordance (interval width, or McNemar power).
 * :func:`rate_table` - a pandas table of category counts and rates with Wilson limits.
 
-Only what scipy lacks is written by hand: Newcombe's unpaired interval, the mapping of
-the discordant-share interval to the difference, Holm's adjustment and the sample-size
-searches. The module knows nothing about games.
+Only what scipy lacks is written by hand: Newcombe's unpaired interval, Tango's paired
+score interval (roots by ``scipy.optimize.brentq``), Holm's adjustment and the
+sample-size searches. The module knows nothing about games.
 """
 
 from __future__ import annotations
@@ -41,13 +41,13 @@ __all__ = [
     "Interval",
     "bootstrap_mean",
     "clopper_pearson",
-    "exact_mcnemar_p",
-    "exact_paired_limits",
     "games_needed",
     "holm",
     "holm_confidences",
+    "mcnemar_p",
     "mean_interval",
     "paired_difference",
+    "paired_limits",
     "paired_from_counts",
     "paired_games_needed",
     "paired_games_to_separate",
@@ -141,35 +141,66 @@ def _paired_counts(a: np.ndarray, b: np.ndarray) -> tuple[int, int, int, int]:
     return both, a_only, b_only, a.size - both - a_only - b_only
 
 
-def exact_mcnemar_p(a_only, b_only) -> np.ndarray | float:
-    """Two-sided exact (conditional) McNemar p-value: twice the smaller binomial tail of
-    ``a_only`` among the ``a_only + b_only`` discordant pairs at 1/2, capped at 1 (1 when
-    there are none). Vectorised over arrays of counts."""
+def mcnemar_p(a_only, b_only) -> np.ndarray | float:
+    """Two-sided McNemar p-value (asymptotic, no continuity correction): z = (a_only -
+    b_only) / sqrt(a_only + b_only) against the normal; 1 when no pair is discordant.
+    Vectorised over arrays of counts. Fagerland, Lydersen & Laake (2013) recommend it
+    over the exact conditional test, whose actual size is far below the nominal."""
     a, b = np.asarray(a_only, dtype=float), np.asarray(b_only, dtype=float)
     d = a + b
-    with np.errstate(invalid="ignore"):
-        tails = np.minimum(stats.binom.cdf(a, d, 0.5), stats.binom.sf(a - 1, d, 0.5))
-    p = np.where(d > 0, np.minimum(1.0, 2 * tails), 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.where(d > 0, (a - b) / np.sqrt(np.where(d > 0, d, 1.0)), 0.0)
+    p = np.where(d > 0, 2 * stats.norm.sf(np.abs(z)), 1.0)
     return float(p) if p.ndim == 0 else p
 
 
-def exact_paired_limits(a_only, b_only, n, confidence=0.95):
-    """Limits of the paired difference (a_only - b_only) / n that invert the exact
-    McNemar test: the Clopper-Pearson interval of the share theta = a_only / (a_only +
-    b_only) of the discordant pairs, mapped by d = (discordant / n) (2 theta - 1). The
-    interval excludes 0 exactly when ``exact_mcnemar_p < 1 - confidence``. With no
-    discordant pair it is +/- the Clopper-Pearson upper limit of the discordant share
-    (0 of n). Vectorised; ``confidence`` may be an array (one level per comparison)."""
-    a, b = np.asarray(a_only, dtype=float), np.asarray(b_only, dtype=float)
-    n = np.asarray(n, dtype=float)
-    tail = (1 - np.asarray(confidence, dtype=float)) / 2
-    d = a + b
-    with np.errstate(invalid="ignore", divide="ignore"):
-        theta_low = np.where(a > 0, stats.beta.ppf(tail, a, b + 1), 0.0)
-        theta_high = np.where(b > 0, stats.beta.ppf(1 - tail, a + 1, b), 1.0)
-        share = d / n
-        low = np.where(d > 0, share * (2 * theta_low - 1), -(1 - tail ** (1 / n)))
-        high = np.where(d > 0, share * (2 * theta_high - 1), 1 - tail ** (1 / n))
+def tango_score(delta: float, a_only: float, b_only: float, n: float) -> float:
+    """Tango's (1998) score statistic for the paired difference ``delta`` = p(A only) -
+    p(B only): (a - b - n delta) / sqrt(n (2 q + delta (1 - delta))), q the maximum
+    likelihood p(B only) under ``delta``. At delta = 0 it is McNemar's z."""
+    w = -a_only - b_only + (2 * n - a_only + b_only) * delta
+    q = (math.sqrt(max(w * w + 8 * n * b_only * delta * (1 - delta), 0.0)) - w) / (4 * n)
+    variance = n * (2 * q + delta * (1 - delta))
+    if variance <= 0:
+        return math.copysign(math.inf, a_only - b_only - n * delta) if \
+            a_only - b_only != n * delta else 0.0
+    return (a_only - b_only - n * delta) / math.sqrt(variance)
+
+
+def _tango_limit(a_only, b_only, n, z, estimate, upper: bool) -> float:
+    """The Tango limit on one side of ``estimate``: where the score equals -z (upper)
+    or +z (lower); the score falls as delta rises."""
+    from scipy.optimize import brentq
+
+    edge = 1.0 - 1e-12 if upper else -1.0 + 1e-12
+    goal = -z if upper else z
+    if (upper and estimate >= edge) or (not upper and estimate <= edge):
+        return 1.0 if upper else -1.0
+    f = lambda d: tango_score(d, a_only, b_only, n) - goal  # noqa: E731
+    if f(edge) * f(estimate) > 0:
+        return 1.0 if upper else -1.0
+    lo, hi = (estimate, edge) if upper else (edge, estimate)
+    return float(brentq(f, lo, hi, xtol=1e-14, rtol=1e-14))
+
+
+def paired_limits(a_only, b_only, n, confidence=0.95):
+    """Tango's (1998) score interval for the paired difference (a_only - b_only) / n:
+    every difference its score test does not reject. It inverts the McNemar test: it
+    excludes 0 exactly when ``mcnemar_p < 1 - confidence``; with no discordant pair it
+    is +/- z^2 / (n + z^2). Vectorised; ``confidence`` may be an array (one level per
+    comparison)."""
+    a, b, n, conf = np.broadcast_arrays(np.asarray(a_only, dtype=float),
+                                        np.asarray(b_only, dtype=float),
+                                        np.asarray(n, dtype=float),
+                                        np.asarray(confidence, dtype=float))
+    low, high = np.empty(a.shape), np.empty(a.shape)
+    for i in np.ndindex(a.shape):
+        z = float(stats.norm.ppf(1 - (1 - conf[i]) / 2))
+        estimate = (a[i] - b[i]) / n[i]
+        low[i] = _tango_limit(a[i], b[i], n[i], z, estimate, upper=False)
+        high[i] = _tango_limit(a[i], b[i], n[i], z, estimate, upper=True)
+    if low.ndim == 0:
+        return float(low), float(high)
     return low, high
 
 
@@ -179,22 +210,23 @@ def paired_from_counts(a_only: int, b_only: int, n: int,
     _check_confidence(confidence)
     if not 0 <= a_only + b_only <= n or min(a_only, b_only) < 0 or n <= 0:
         raise ValueError(f"discordant counts {a_only} + {b_only} must lie in [0, n={n}]")
-    low, high = exact_paired_limits(a_only, b_only, n, confidence)
+    low, high = paired_limits(a_only, b_only, n, confidence)
     diff = Interval((a_only - b_only) / n, float(low), float(high), confidence)
-    return Comparison(diff, float(exact_mcnemar_p(a_only, b_only)), PAIRED_METHOD, int(n),
+    return Comparison(diff, float(mcnemar_p(a_only, b_only)), PAIRED_METHOD, int(n),
                       int(a_only), int(b_only))
 
 
-PAIRED_METHOD = "exact McNemar / Clopper-Pearson on the discordant pairs"
+PAIRED_METHOD = "McNemar / Tango score interval"
 
 
 def paired_difference(a, b, confidence: float = 0.95) -> Comparison:
     """Compare paired boolean outcomes (variants A and B on the same seeds).
 
-    Difference mean(a) - mean(b) with one coherent exact method: the exact (conditional)
-    McNemar p-value on the discordant pairs and the interval that inverts it
-    (``exact_paired_limits``), so the interval excludes 0 exactly when p < 1 -
-    confidence. ``a_only``/``b_only`` count the games only A / only B scored.
+    Difference mean(a) - mean(b) with one coherent method: the McNemar p-value
+    (``mcnemar_p``) and Tango's score interval (``paired_limits``), which inverts the
+    same test, so the interval excludes 0 exactly when p < 1 - confidence (unlike
+    Newcombe's interval beside an exact test). ``a_only``/``b_only`` count the games
+    only A / only B scored (the discordant pairs).
     """
     a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
     if a.ndim != 1 or a.shape != b.shape or a.size == 0:
@@ -254,7 +286,7 @@ def holm_confidences(p_values: Sequence[float], alpha: float = 0.05) -> np.ndarr
     1 - alpha / (m - j + 1), the level it was tested at; every comparison not rejected
     gets 1 - alpha / (m - r), the level at which the step-down stopped (r rejections).
     An interval that inverts its test at these levels excludes 0 exactly when Holm
-    rejects (``exact_paired_limits`` with ``exact_mcnemar_p``)."""
+    rejects (``paired_limits`` with ``mcnemar_p``)."""
     _, reject = holm(p_values, alpha)
     p = np.asarray(p_values, dtype=float)
     order = np.argsort(p, kind="stable")
@@ -391,7 +423,7 @@ def _check_paired_plan(discordance: float, difference: float) -> None:
 
 def paired_games_needed(margin: float, discordance: float, difference: float = 0.0,
                         confidence: float = 0.95) -> int:
-    """Games for the paired interval (``exact_paired_limits``) of a difference near
+    """Games for the paired interval (``paired_limits``) of a difference near
     ``difference`` to have a half-width (larger side) of at most ``margin``, when a
     share ``discordance`` of the games end differently in the two settings."""
     if not margin > 0:
@@ -401,7 +433,7 @@ def paired_games_needed(margin: float, discordance: float, difference: float = 0
     a_share, b_share = (discordance + difference) / 2, (discordance - difference) / 2
 
     def width(n):
-        low, high = exact_paired_limits(a_share * n, b_share * n, n, confidence)
+        low, high = paired_limits(a_share * n, b_share * n, n, confidence)
         return max(difference - float(low), float(high) - difference)
 
     return _smallest_n(width, margin)

@@ -14,16 +14,18 @@ from simkit.stats import (
     Interval,
     bootstrap_mean,
     clopper_pearson,
-    exact_mcnemar_p,
     games_needed,
     holm,
     holm_confidences,
+    mcnemar_p,
     mean_interval,
     paired_difference,
     paired_from_counts,
     paired_games_needed,
     paired_games_to_separate,
+    paired_limits,
     rate_table,
+    tango_score,
     unpaired_difference,
     wilson,
 )
@@ -162,30 +164,42 @@ def test_unpaired_rejects_bad_input():
 # --- paired differences -------------------------------------------------------
 
 
-def hand_exact_paired(a_only: int, b_only: int, n: int, confidence: float = 0.95):
-    """The exact paired interval by hand: Clopper-Pearson limits of the discordant share
-    a_only / (a_only + b_only) from the beta quantiles, mapped to the difference."""
-    d, tail = a_only + b_only, (1 - confidence) / 2
-    lo = sps.beta.ppf(tail, a_only, b_only + 1) if a_only else 0.0
-    hi = sps.beta.ppf(1 - tail, a_only + 1, b_only) if b_only else 1.0
-    return (a_only - b_only) / n, d / n * (2 * lo - 1), d / n * (2 * hi - 1)
+def hand_tango_q(delta: float, a_only: int, b_only: int, n: int) -> float:
+    """The maximum likelihood p(B only) given the difference delta, found numerically
+    from the multinomial log-likelihood (no closed form)."""
+    from scipy.optimize import minimize_scalar
+
+    m = n - a_only - b_only
+
+    def minus_loglik(q):
+        return -(a_only * math.log(q + delta) + b_only * math.log(q)
+                 + m * math.log(1 - 2 * q - delta))
+
+    lo, hi = max(0.0, -delta) + 1e-12, (1 - delta) / 2 - 1e-12
+    return minimize_scalar(minus_loglik, bounds=(lo, hi), method="bounded",
+                           options={"xatol": 1e-13}).x
 
 
-def test_paired_exact_published_example():
+def test_paired_mcnemar_published_example_and_tango_by_hand():
     # Fagerland, Lydersen & Laake (2013), BMC Med Res Methodol 13:91, airway
-    # hyper-responsiveness: n = 21 pairs, discordant 1 and 7; the exact conditional
-    # McNemar p-value is 0.070 (= 2 * 9/256 by enumeration).
+    # hyper-responsiveness: n = 21 pairs, discordant 1 and 7; the asymptotic McNemar
+    # test (no continuity correction) gives z = -6 / sqrt(8) = -2.12, p = 0.034.
     cmp = paired_difference(*paired_arrays(1, 1, 7, 12))
-    assert cmp.p_value == pytest.approx(2 * (1 + 8) / 256, rel=1e-12)
-    assert round(cmp.p_value, 3) == 0.070
+    assert cmp.p_value == pytest.approx(2 * sps.norm.sf(6 / math.sqrt(8)), rel=1e-12)
+    assert round(cmp.p_value, 3) == 0.034
     assert (cmp.a_only, cmp.b_only, cmp.n) == (1, 7, 21)
-    # Clopper-Pearson 95% for 1/8 is [0.0032, 0.5265] (published tables): the difference
-    # (8/21)(2 theta - 1) runs from -0.3785 to +0.0202 and contains 0, as p > 0.05 says.
-    diff, low, high = hand_exact_paired(1, 7, 21)
-    assert (cmp.difference.estimate, cmp.difference.low, cmp.difference.high) == \
-        pytest.approx((diff, low, high), abs=1e-12)
-    assert round(cmp.difference.low, 4) == -0.3785 and round(cmp.difference.high, 4) == 0.0202
+    assert cmp.difference.estimate == pytest.approx(-6 / 21)
     assert cmp.method == PAIRED_METHOD
+    # Tango (1998): at each limit the score statistic, with the constrained maximum
+    # likelihood p(B only) computed numerically here, equals -+1.96
+    for limit, z in ((cmp.difference.low, Z95), (cmp.difference.high, -Z95)):
+        q = hand_tango_q(limit, 1, 7, 21)
+        score = (1 - 7 - 21 * limit) / math.sqrt(21 * (2 * q + limit * (1 - limit)))
+        assert score == pytest.approx(z, abs=1e-6)
+        assert tango_score(limit, 1, 7, 21) == pytest.approx(z, abs=1e-9)
+    assert cmp.difference.high < 0  # excludes 0, as p < 0.05 says
+    # at delta = 0 the score statistic is McNemar's z
+    assert tango_score(0.0, 1, 7, 21) == pytest.approx(-6 / math.sqrt(8))
 
 
 def test_paired_interval_and_pvalue_agree_on_every_table():
@@ -203,22 +217,21 @@ def test_paired_interval_and_pvalue_agree_on_every_table():
 
 def test_paired_no_discordant_pair_interval_is_the_discordance_bound():
     cmp = paired_from_counts(0, 0, 100)
-    bound = 1 - 0.025 ** (1 / 100)  # Clopper-Pearson upper limit of 0/100
+    bound = Z95**2 / (100 + Z95**2)  # as the Wilson upper limit of 0/100
     assert cmp.p_value == 1.0
     assert (cmp.difference.low, cmp.difference.high) == pytest.approx((-bound, bound))
 
 
-def test_mcnemar_exact_pvalue():
-    # Discordant b = 10 (A only), c = 2 (B only): under H0 b ~ Binomial(12, 1/2).
-    # P(b >= 10) = (C(12,10) + C(12,11) + C(12,12)) / 2**12 = 79/4096; two-sided doubles it:
-    # 158/4096 = 0.03857..., i.e. 0.0386 (scipy.stats.binomtest gives the same).
-    expected = 2 * sum(math.comb(12, k) for k in range(10, 13)) / 2**12
+def test_mcnemar_pvalue_by_hand():
+    # Discordant b = 10 (A only), c = 2 (B only): z = (10 - 2) / sqrt(12) = 2.309,
+    # two-sided normal p = 0.0209 (the uncorrected McNemar chi-square 64/12 = 5.33, 1 df)
     cmp = paired_difference(*paired_arrays(20, 10, 2, 8))
-    assert cmp.p_value == pytest.approx(expected, rel=1e-12)
-    assert round(cmp.p_value, 4) == 0.0386
+    assert cmp.p_value == pytest.approx(sps.chi2.sf(64 / 12, 1), rel=1e-12)
+    assert round(cmp.p_value, 4) == 0.0209
     assert cmp.difference.estimate == pytest.approx(8 / 40)
     # The test is symmetric in the discordant counts.
-    assert paired_difference(*paired_arrays(20, 2, 10, 8)).p_value == pytest.approx(expected)
+    assert paired_difference(*paired_arrays(20, 2, 10, 8)).p_value == pytest.approx(
+        cmp.p_value)
 
 
 def test_paired_no_discordant_pairs_gives_p_one():
@@ -346,15 +359,13 @@ def test_games_needed_wilson_by_enumeration():
 
 
 def test_paired_games_needed_from_the_discordance():
-    # no expected difference, 10% discordant: the exact paired interval at n games
+    # no expected difference, 10% discordant: the paired interval at n games
     n = paired_games_needed(0.01, discordance=0.1)
-    a = b = 0.05 * n
-    high = sps.beta.ppf(0.975, a + 1, b)
-    assert 0.1 * (2 * high - 1) <= 0.01
-    a = b = 0.05 * (n - 1)
-    assert 0.1 * (2 * sps.beta.ppf(0.975, a + 1, b) - 1) > 0.01  # the smallest such n
-    # near the normal approximation z^2 psi / margin^2 (Clopper-Pearson is a little wider)
-    assert 1.0 < n / (Z95**2 * 0.1 / 0.01**2) < 1.1
+    assert paired_limits(0.05 * n, 0.05 * n, n)[1] <= 0.01
+    assert paired_limits(0.05 * (n - 1), 0.05 * (n - 1), n - 1)[1] > 0.01  # the smallest
+    # near the Wald approximation z^2 psi / margin^2 = 3,842 (the score interval's
+    # variance at its limit also counts the limit itself: a little wider)
+    assert 1.0 <= n / math.ceil(Z95**2 * 0.1 / 0.01**2) < 1.01
     with pytest.raises(ValueError, match="discordance"):
         paired_games_needed(0.01, discordance=0.0)
 
@@ -365,7 +376,7 @@ def test_paired_games_to_separate_connor_and_exact_power():
     expected = math.ceil((za * math.sqrt(0.1) + zb * math.sqrt(0.1 - 0.0004)) ** 2 / 0.0004)
     n = paired_games_to_separate(0.02, discordance=0.1)
     assert n == expected
-    # exact enumeration of the exact McNemar test's power at that n: about 80%
+    # exact enumeration of the McNemar test's power at that n: about 80%
     d = np.arange(n + 1)
     weight = sps.binom.pmf(d, n, 0.1)
     theta = (0.1 + 0.02) / 0.2
@@ -374,7 +385,7 @@ def test_paired_games_to_separate_connor_and_exact_power():
         if w < 1e-12:
             continue
         k = np.arange(discordant + 1)
-        reject = exact_mcnemar_p(k, discordant - k) < 0.05
+        reject = mcnemar_p(k, discordant - k) < 0.05
         power += w * sps.binom.pmf(k[reject], discordant, theta).sum()
     assert 0.75 < power < 0.85
 
