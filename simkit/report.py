@@ -373,7 +373,7 @@ def _change(cell: dict) -> str:
         return f"Using preset {cell['value']}"
     if kind == "policies":
         return f"Switching to policy {cell['value']}"
-    parts = cell["label"].split(", ")
+    parts = cell.get("description", cell["label"]).split(", ")  # the full setting
     return "Setting " + (parts[0] if len(parts) == 1 else
                          ", ".join(parts[:-1]) + " and " + parts[-1])
 
