@@ -241,15 +241,20 @@ def cmd_games(args, _extra) -> None:
             users = ", ".join(n for n, w in table.items() if w is weights)
             print(f"policy weights of {side}: {users} (--policy NAME:WEIGHT=VALUE,...):")
             print(_knob_table(weights.knobs()))
-    print("rule knobs (--set KNOB=VALUE):")
-    print(_knob_table(game.Rules.knobs()))
+    print("rule knobs (--set KNOB=VALUE; a placeholder default shows the value the "
+          "standard rules play):")
+    print(_knob_table(game.Rules.knobs(), played=game.Rules().effective()))
     print("outcome columns:")
     for name, col in game.outcome_columns.items():
         print(f"  {name:24} {col.dtype:9} {col.description}")
 
 
-def _knob_table(knobs, indent: str = "  ") -> str:
-    return "\n".join(f"{indent}{k.name:22} default {k.default!s:10} allowed {k.allowed:14} "
+def _knob_table(knobs, indent: str = "  ", played=None) -> str:
+    def default(k) -> str:
+        value = getattr(played, k.name, k.default)
+        return f"{k.default!s} (plays {value})" if value != k.default else str(k.default)
+
+    return "\n".join(f"{indent}{k.name:22} default {default(k):10} allowed {k.allowed:14} "
                      f"{k.doc}" for k in knobs)
 
 

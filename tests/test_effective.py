@@ -131,3 +131,15 @@ def test_calibrate_searches_played_values_and_reaches_the_target():
     low, high = result.bracket
     assert low.rate.estimate < 0.6 <= high.rate.estimate
     assert 0 not in [e.value for e in result.evaluations]
+
+
+def test_simkit_games_shows_what_a_placeholder_default_plays(capsys):
+    from simkit.cli import main
+
+    assert main(["games", "victus"]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("  ")}
+    assert "default 0 (plays 5)" in lines["start_generalitat"]
+    assert "default -1 (plays 3)" in lines["reserve_coronela"]
+    assert "default 0 (plays 7)" in lines["cards_per_stage"]
+    assert "default 5 " in lines["coronela_threshold"]  # a real value: as it is
