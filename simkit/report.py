@@ -98,8 +98,9 @@ def collect(path, side: str | None = None) -> ReportData:
         raise UsageError(f"unknown side {side!r} for {game.name}; winners: "
                          f"{', '.join(categories)}")
     summary = summarize(path)
-    return ReportData(head, game, cells, summary, side, differences(cells, side),
-                      turn_counts(cells), Frames(cells))
+    frames = Frames(cells)
+    return ReportData(head, game, cells, summary, side, differences(cells, side, frames),
+                      turn_counts(cells), frames)
 
 
 DIFFERENCE_COLUMNS = ["cell", "games", "gained", "lost", "difference", "low", "high",
@@ -131,18 +132,19 @@ def holm_table(rows: list[dict]) -> pd.DataFrame:
     return table
 
 
-def differences(cells: list, side: str) -> pd.DataFrame:
+def differences(cells: list, side: str, frames: Frames | None = None) -> pd.DataFrame:
     """Paired differences of each cell from the first (base) cell in ``side``'s win rate:
     games won only in the cell (``gained``) and only in the base (``lost``), the exact
     McNemar test, Holm over the cells, Holm-consistent intervals (``holm_table``), and
     ``no_game_changed`` when every outcome column of every game equals the base's."""
     if len(cells) < 2:
         return pd.DataFrame(columns=DIFFERENCE_COLUMNS)
-    base = load_cell(cells[0][1])
+    frames = frames if frames is not None else Frames(cells)  # each cell loaded once
+    base = frames[cells[0][0]["label"]]
     base_wins = (base["winner"] == side).to_numpy()
     rows = []
     for cell, folder in cells[1:]:
-        frame = load_cell(folder)
+        frame = frames[cell["label"]]
         n = _paired_frames(base, frame, folder)
         wins = (frame["winner"].iloc[:n] == side).to_numpy()
         same = all(np.array_equal(frame[c].iloc[:n].to_numpy(), base[c].iloc[:n].to_numpy())
