@@ -52,6 +52,7 @@ __all__ = [
     "paired_games_needed",
     "paired_games_to_separate",
     "rate_table",
+    "tango_score",
     "unpaired_difference",
     "wilson",
 ]
@@ -120,16 +121,13 @@ def clopper_pearson(successes: int, n: int, confidence: float = 0.95) -> Interva
     return _proportion_interval(successes, n, confidence, "exact")
 
 
-def _newcombe(p1: Interval, p2: Interval, phi: float = 0.0) -> tuple[float, float]:
-    """Newcombe's square-and-add limits for p1 - p2 from the two Wilson intervals.
-
-    ``phi`` is the correlation between the two estimates (0 for independent samples).
-    """
+def _newcombe(p1: Interval, p2: Interval) -> tuple[float, float]:
+    """Newcombe's square-and-add limits for p1 - p2 from two independent Wilson intervals."""
     d1_low, d1_high = p1.estimate - p1.low, p1.high - p1.estimate
     d2_low, d2_high = p2.estimate - p2.low, p2.high - p2.estimate
     diff = p1.estimate - p2.estimate
-    below = math.sqrt(max(d1_low**2 - 2 * phi * d1_low * d2_high + d2_high**2, 0.0))
-    above = math.sqrt(max(d1_high**2 - 2 * phi * d1_high * d2_low + d2_low**2, 0.0))
+    below = math.sqrt(d1_low**2 + d2_high**2)
+    above = math.sqrt(d1_high**2 + d2_low**2)
     return max(diff - below, -1.0), min(diff + above, 1.0)
 
 
@@ -161,10 +159,10 @@ def tango_score(delta: float, a_only: float, b_only: float, n: float) -> float:
     w = -a_only - b_only + (2 * n - a_only + b_only) * delta
     q = (math.sqrt(max(w * w + 8 * n * b_only * delta * (1 - delta), 0.0)) - w) / (4 * n)
     variance = n * (2 * q + delta * (1 - delta))
-    if variance <= 0:
-        return math.copysign(math.inf, a_only - b_only - n * delta) if \
-            a_only - b_only != n * delta else 0.0
-    return (a_only - b_only - n * delta) / math.sqrt(variance)
+    excess = a_only - b_only - n * delta
+    if variance <= 0:  # delta at -1 or 1: no spread left, only the sign counts
+        return 0.0 if excess == 0 else math.copysign(math.inf, excess)
+    return excess / math.sqrt(variance)
 
 
 def _tango_limit(a_only, b_only, n, z, estimate, upper: bool) -> float:
