@@ -320,7 +320,8 @@ def pairwise(data: ReportData, labels: list[str]) -> pd.DataFrame:
 def tiers(labels: list[str], pairs: pd.DataFrame) -> list[str]:
     """A compact letter display of ranked cells: each maximal run of consecutive rungs
     in which no pair is separated gets a letter, so cells sharing a letter are not
-    separated (cells with no letter in common are)."""
+    separated (a letter is a maximal run of consecutive rungs no two of which are
+    separated; ``pairwise`` has every pair's verdict)."""
     separated = {(u, w) for u, w, sig in zip(pairs["upper"], pairs["lower"],
                                              pairs["significant"], strict=True) if sig}
 
@@ -770,7 +771,8 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
           "win rate, highest first, with its Wilson 95% interval and its paired difference "
           "from the base. Every pair of cells is compared on the same games (exact "
           "McNemar test, Holm-corrected over all pairs); cells sharing a tier letter are "
-          "not separated at 5%, cells with no letter in common are. The gap to the next "
+          "not separated at 5% (a letter is a run of consecutive rungs no two of which "
+          "are separated). The gap to the next "
           "rung is the paired difference from the cell below with its Holm-adjusted "
           "interval; 'separated: no' means the order of those two rungs is not "
           "established. A cell that stands for others names them in brackets.",
