@@ -1,10 +1,11 @@
-# simkit: every target creates .venv with python3 if missing and installs into it.
+# simkit: every target creates .venv with python3 if missing and installs into it, then
+# compiles every game's engine into numba's cache (in parallel), so runs start at once.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo notebooks bench pairing playthroughs clean
+.PHONY: install test lint demo notebooks bench bench-memory pairing playthroughs clean
 
 install: $(STAMP)
 
@@ -12,6 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,dask]'
+	$(BIN)/simkit compile
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -44,6 +46,10 @@ notebooks: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+# peak memory of a 10^8-game run with --out (several minutes)
+bench-memory: $(STAMP)
+	$(BIN)/python benchmarks/memory.py
 
 # how well common random numbers pair rule changes (Victus, eight changes, 20,000 games)
 pairing: $(STAMP)

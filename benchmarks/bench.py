@@ -4,8 +4,10 @@ Run with ``make bench``. Each kernel is measured three ways:
 - compile: a fresh process compiles the kernels into an empty numba cache (cold), then
   a second fresh process loads them from that cache (cached);
 - 1 core: ``game.simulate`` in this process, after warm-up, best of 3;
-- 2 workers: ``simkit.simulate(..., n_jobs=2)`` end to end (process start-up, pickling
-  and DataFrame assembly included), after warm-up.
+- 2 threads: ``simkit.simulate(..., n_jobs=2)`` end to end (chunking and DataFrame
+  assembly included), and its ratio to 1 core (2.0 is perfect scaling).
+Cold compiles are given in wall seconds and in CPU seconds (the wall time of a busy
+machine says little; the CPU time does not depend on what else runs).
 Peak memory is the resident set of this process and of its largest worker.
 """
 
@@ -31,7 +33,7 @@ KERNELS = [
     ("setembre1714-assault", None, None, 2_000_000),
     ("setembre1714-assault", "bombarded_bastion", {"catalans": "cautious"}, 2_000_000),
     ("setembre1714", None, None, 20_000),
-    ("victus", "full", "greedy", 50_000),
+    ("victus", "full", "greedy", 100_000),
     ("victus", "first_game", "greedy", 50_000),
     ("victus", "competitive", "greedy", 50_000),
     ("victus", "solo", "greedy", 50_000),
@@ -50,17 +52,25 @@ print(json.dumps({{"import": t1 - t0, "warm_up": time.perf_counter() - t1}}))
 """
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 @functools.cache
-def compile_times(game: str) -> tuple[float, float]:
-    """Warm-up seconds in a fresh process with an empty cache, then with that cache."""
+def compile_times(game: str) -> tuple[float, float, float]:
+    """Warm-up seconds in a fresh process with an empty cache (wall and CPU), then the
+    wall seconds to load from that cache."""
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "SIMKIT_CACHE_DIR": cache}
-        runs = []
+        runs, cpu = [], []
         for _ in range(2):
+            before = _children_cpu()
             out = subprocess.run([sys.executable, "-c", _COMPILE_SNIPPET.format(game=game)],
                                  env=env, capture_output=True, text=True, check=True)
+            cpu.append(_children_cpu() - before)
             runs.append(json.loads(out.stdout.strip().splitlines()[-1])["warm_up"])
-    return runs[0], runs[1]
+    return runs[0], cpu[0], runs[1]
 
 
 def one_core(game_name: str, rules, policy, n: int) -> float:
@@ -76,7 +86,6 @@ def one_core(game_name: str, rules, policy, n: int) -> float:
 
 
 def two_workers(game_name: str, rules, policy, n: int) -> float:
-    simkit.simulate(game_name, 1_000, rules=rules, policy=policy, n_jobs=2)  # start workers
     start = time.perf_counter()
     simkit.simulate(game_name, n, rules=rules, policy=policy, n_jobs=2)
     return n / (time.perf_counter() - start)
@@ -94,11 +103,11 @@ def main(argv=None) -> None:
     parser.add_argument("--no-compile", action="store_true",
                         help="skip the cold/cached compile timings (each compiles afresh)")
     parser.add_argument("--no-workers", action="store_true",
-                        help="skip the 2-worker runs")
+                        help="skip the 2-thread runs")
     args = parser.parse_args(argv)
     print(f"simkit {simkit.__version__} benchmarks on {os.cpu_count()} cores")
-    header = (f"{'kernel':60} {'cold s':>7} {'cached s':>8} {'games/s 1 core':>15} "
-              f"{'games/s 2 workers':>18}")
+    header = (f"{'kernel':60} {'cold s':>7} {'cold cpu s':>10} {'cached s':>8} "
+              f"{'games/s 1 core':>15} {'games/s 2 threads':>18} {'ratio':>6}")
     print(header)
     print("-" * len(header))
     for game, preset, policy, n in KERNELS:
@@ -110,10 +119,12 @@ def main(argv=None) -> None:
             label += f" {policy}"
         if args.only and not any(text in label for text in args.only):
             continue
-        cold, cached = (math.nan, math.nan) if args.no_compile else compile_times(game)
+        cold, cold_cpu, cached = ((math.nan,) * 3 if args.no_compile
+                                  else compile_times(game))
         single = one_core(game, preset, policy, n)
         double = math.nan if args.no_workers else two_workers(game, preset, policy, n)
-        print(f"{label:60} {cold:7.2f} {cached:8.2f} {single:15,.0f} {double:18,.0f}")
+        print(f"{label:60} {cold:7.2f} {cold_cpu:10.2f} {cached:8.2f} {single:15,.0f} "
+              f"{double:18,.0f} {double / single:6.2f}", flush=True)
     print(f"peak memory: this process {peak_mib(resource.RUSAGE_SELF):,.0f} MiB, "
           f"largest child {peak_mib(resource.RUSAGE_CHILDREN):,.0f} MiB")
 

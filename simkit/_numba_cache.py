@@ -16,7 +16,8 @@ PACKAGE = Path(__file__).parent
 
 
 #: the engine sources: every njit function and every constant one reads lives here
-ENGINE_SOURCES = ("rng.py", "eventlog.py", "unmanaged.py", "layout.py", "games/**/*.py")
+ENGINE_SOURCES = ("rng.py", "eventlog.py", "unmanaged.py", "layout.py", "_numba_dispatch.py",
+                  "games/**/*.py")
 
 
 def source_hash() -> str:

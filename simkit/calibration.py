@@ -102,7 +102,7 @@ def candidates(knob, steps: int = 21, values=None) -> list:
 def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, rules=None,
               policy=None, n_games: int = 20_000, seed: int = 0, until_ci: float | None = None,
               max_games: int | None = None, n_jobs: int = 1, values=None,
-              steps: int = 21, backend: str = "loky", client=None) -> Calibration:
+              steps: int = 21, backend: str = "threads", client=None) -> Calibration:
     """Find the adjacent values of ``knob`` whose ``side`` win rate brackets ``target``.
 
     ``rules`` (a preset name, a dict of overrides or a Rules) and ``policy`` fix

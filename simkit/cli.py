@@ -8,17 +8,33 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import textwrap
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from simkit import games, stats
 from simkit.errors import SimkitError, UsageError
+from simkit.runner import BACKENDS, MAX_GAMES
 
 EXIT_USAGE = 2
+
+
+def _integer(text: str) -> int:
+    """A whole number in ASCII digits (``int`` also takes '1_0' and other scripts' digits)."""
+    if re.fullmatch(r"-?[0-9]+", text) is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (digits 0-9)")
+    return int(text)
+
+
+def _folder(text: str) -> Path:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the folder name is empty")
+    return Path(text)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
         return args.handler(args, extra) or 0
     except SimkitError as exc:
         print(f"simkit: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:  # a full or read-only disk, a path under a file, ...
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"simkit: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # the reader went away (simkit trace ... | head)
         sys.stderr.close()
@@ -76,40 +96,40 @@ def _build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="play N seeded games and print win rates with 95%% "
                        "intervals")
     p.add_argument("game")
-    p.add_argument("--games", type=int, default=10_000, help="games to play (first batch "
+    p.add_argument("--games", type=_integer, default=10_000, help="games to play (first batch "
                    "with --until-ci) [10000]")
     _add_game_options(p)
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores) [1]")
-    p.add_argument("--chunk-size", type=int, default=None, help="games per chunk and part")
-    p.add_argument("--out", type=Path, default=None, help="results folder to write (rerun "
+    p.add_argument("--jobs", type=_integer, default=1, help="worker processes (-1: all cores) [1]")
+    p.add_argument("--chunk-size", type=_integer, default=None, help="games per chunk and part")
+    p.add_argument("--out", type=_folder, default=None, help="results folder to write (rerun "
                    "to resume)")
     p.add_argument("--until-ci", type=float, default=None, metavar="HALF_WIDTH",
                    help="keep playing until every rate's 95%% half-width is below this")
-    p.add_argument("--max-games", type=int, default=None, help="cap for --until-ci "
+    p.add_argument("--max-games", type=_integer, default=None, help="cap for --until-ci "
                    "[100 x --games]")
-    p.add_argument("--backend", choices=("loky", "dask"), default="loky")
-    p.add_argument("--scheduler", default=None, help="dask scheduler address (default: a "
-                   "local cluster of --jobs workers)")
+    _add_backend_options(p)
+    _add_engine_option(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("sweep", help="run every cell of an experiment file (TOML) into "
                        "one folder; rerun to resume")
     p.add_argument("file", type=Path, help="experiment file (see experiments/README.md)")
-    p.add_argument("--out", type=Path, default=None, help="experiment folder "
+    p.add_argument("--out", type=_folder, default=None, help="experiment folder "
                    "[results/<name>]")
-    p.add_argument("--games", type=int, default=None, help="games per cell instead of the "
+    p.add_argument("--games", type=_integer, default=None, help="games per cell instead of the "
                    "file's (a smaller run of the same experiment; recorded in the folder, "
                    "which refuses a later run at fewer games per cell)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores) [1]")
+    p.add_argument("--jobs", type=_integer, default=1, help="worker processes (-1: all cores) [1]")
     _add_backend_options(p)
+    _add_engine_option(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(handler=cmd_sweep)
 
     p = sub.add_parser("report", help="write report.md, report.html and PNG figures for an "
                        "experiment folder or a results folder")
     p.add_argument("results", type=Path, metavar="RESULTS_DIR")
-    p.add_argument("--out", type=Path, default=None, help="folder for the report "
+    p.add_argument("--out", type=_folder, default=None, help="folder for the report "
                    "[RESULTS_DIR]")
     p.add_argument("--side", default=None, help="whose win rate [the first side]")
     p.set_defaults(handler=cmd_report)
@@ -145,23 +165,30 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--knob", required=True, help="a numeric rule knob with a range")
     p.add_argument("--target", type=float, default=0.5, help="target win rate [0.5]")
     p.add_argument("--side", default=None, help="whose win rate [the first side]")
-    p.add_argument("--games", type=int, default=20_000, help="games per knob value "
+    p.add_argument("--games", type=_integer, default=20_000, help="games per knob value "
                    "(first batch with --until-ci) [20000]")
     _add_game_options(p)
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores) [1]")
+    p.add_argument("--jobs", type=_integer, default=1, help="worker processes (-1: all cores) [1]")
     p.add_argument("--until-ci", type=float, default=None, metavar="HALF_WIDTH",
                    help="play each value until every rate's 95%% half-width is below this")
-    p.add_argument("--max-games", type=int, default=None, help="cap for --until-ci "
+    p.add_argument("--max-games", type=_integer, default=None, help="cap for --until-ci "
                    "[100 x --games]")
-    p.add_argument("--steps", type=int, default=21, help="grid size for a float knob [21]")
+    p.add_argument("--steps", type=_integer, default=21, help="grid size for a float knob [21]")
     _add_backend_options(p)
     p.set_defaults(handler=cmd_calibrate)
 
     p = sub.add_parser("trace", help="narrate one game turn by turn")
     p.add_argument("game")
-    p.add_argument("--game-index", type=int, default=0)
+    p.add_argument("--game-index", type=_integer, default=0)
     _add_game_options(p)
     p.set_defaults(handler=cmd_trace)
+
+    p = sub.add_parser("compile", help="compile the engines now (every game, or those "
+                       "named), in parallel, so that later runs start at once")
+    p.add_argument("game", nargs="*")
+    p.add_argument("--jobs", type=_integer, default=-1, help="games compiled at once "
+                   "(-1: all cores) [-1]")
+    p.set_defaults(handler=cmd_compile)
 
     p = sub.add_parser("prob", help="exact answers to rules-probability questions "
                        "(simkit prob FAMILY QUESTION --param value ...)")
@@ -172,7 +199,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=int, default=0, help="root seed [0]")
+    p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
     p.add_argument("--preset", default=None, help="named rules (see simkit games GAME)")
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
                    help="change one rule knob (repeatable)")
@@ -182,34 +209,73 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_backend_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
-                   help="loky (local processes) or dask (a dask.distributed cluster) [loky]")
+    p.add_argument("--backend", choices=BACKENDS, default="threads",
+                   help="threads (local, sharing the compiled engines), loky (local "
+                   "processes) or dask (a dask.distributed cluster) [threads]")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS", help="dask scheduler "
                    "address, with --backend dask (default: a local cluster of --jobs "
                    "workers)")
 
 
+def _add_engine_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--allow-other-engine", action="store_true", help="extend a results "
+                   "folder whose games another engine version played (recorded in it)")
+
+
 def _check_backend_options(args) -> None:
     if args.scheduler and args.backend != "dask":
         raise UsageError("--scheduler needs --backend dask")
+    if getattr(args, "max_games", None) is not None and args.until_ci is None:
+        raise UsageError("--max-games caps --until-ci: give --until-ci too")
     if args.jobs < 1 and args.jobs != -1:
         raise UsageError(f"--jobs must be a positive integer or -1 (all cores), got "
                          f"{args.jobs}")
 
 
 def _rules(game, args):
+    knobs = [text.partition("=")[0].strip() for text in args.set]
+    twice = sorted({k for k in knobs if knobs.count(k) > 1})
+    if twice:
+        raise UsageError(f"--set {', '.join(twice)} given more than once; set each knob once")
     return game.resolve_rules(args.preset).parse_overrides(args.set)
 
 
 def _policy(game, args):
-    chosen: dict[str, str] = {}
+    """One policy for every side (at most once), then per-side choices (once a side)."""
+    everyone, chosen = None, {}
     for text in args.policy:
         side, sep, name = text.partition("=")
         if sep and ":" not in side:  # SIDE=POLICY, not POLICY:WEIGHT=VALUE
+            if side in chosen:
+                raise UsageError(f"--policy {side}= given twice; give each side one policy")
             chosen[side] = name
+        elif everyone is not None:
+            raise UsageError(f"--policy {everyone} and {text} both name every side's "
+                             "policy; give one (and SIDE=NAME for a side's own)")
         else:
-            chosen.update(dict.fromkeys(game.sides, text))
-    return game.resolve_policy(chosen)
+            everyone = text
+    base = dict.fromkeys(game.sides, everyone) if everyone is not None else {}
+    return game.resolve_policy(base | chosen)
+
+
+# -- compile ---------------------------------------------------------------------------
+
+
+def cmd_compile(args, _extra) -> None:
+    from simkit.runner import compile_engines
+
+    names = args.game or games.names()
+    for name in names:
+        games.get(name)  # an unknown name is refused before anything starts
+    for name, seconds, fresh in compile_engines(names, args.jobs):
+        print(f"{name}: {'compiled' if fresh else 'already compiled'} in {seconds:.1f} s")
+    print(f"engines cached in {_numba_cache_dir()}; whole command {command_seconds():.1f} s")
+
+
+def _numba_cache_dir():
+    from simkit import _numba_cache
+
+    return _numba_cache.cache_dir()
 
 
 # -- games ---------------------------------------------------------------------------
@@ -264,16 +330,17 @@ def _knob_table(knobs, indent: str = "  ", played=None) -> str:
 def cmd_run(args, _extra) -> None:
     from simkit.runner import RunInfo, simulate
 
+    _check_backend_options(args)
     game = games.get(args.game)
     rules, policy = _rules(game, args).effective(), _policy(game, args)  # as played
     info = RunInfo()
-    with _dask_client(args) as client:
-        frame = simulate(game, args.games, seed=args.seed, rules=rules, policy=policy,
-                         n_jobs=args.jobs, chunk_size=args.chunk_size,
-                         progress=not args.no_progress, backend=args.backend,
-                         out=args.out, until_ci=args.until_ci, max_games=args.max_games,
-                         client=client, info=info)
-    print(run_summary(game, frame, rules, policy, args.seed, info, args))
+    with _dask_client(args) as client:  # rows go to --out (if any), never to memory
+        simulate(game, args.games, seed=args.seed, rules=rules, policy=policy,
+                 n_jobs=args.jobs, chunk_size=args.chunk_size,
+                 progress=not args.no_progress, backend=args.backend, out=args.out,
+                 until_ci=args.until_ci, max_games=args.max_games, client=client,
+                 info=info, keep_rows=False, allow_other_engine=args.allow_other_engine)
+    print(run_summary(game, rules, policy, args.seed, info, args))
 
 
 class _NoClient:
@@ -288,44 +355,64 @@ def _dask_client(args):
     if args.backend != "dask":
         return _NoClient()
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client
     except ImportError:
         raise UsageError("--backend dask needs dask[distributed]: "
                          "pip install 'simkit[dask]'") from None
     if args.scheduler:
-        return Client(args.scheduler)
-    workers = max(1, args.jobs)
-    return Client(LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1",
-                               dashboard_address=None))
+        try:
+            return Client(args.scheduler, timeout=DASK_TIMEOUT)
+        except (OSError, ValueError, TypeError) as exc:  # unreachable or malformed
+            raise UsageError(f"cannot use the dask scheduler {args.scheduler!r}: "
+                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+                             ) from None
+    cluster = local_dask_cluster(max(1, args.jobs))
+    return Client(cluster, security=cluster.security)
 
 
-def run_summary(game, frame: pd.DataFrame, rules, policy, seed, info, args) -> str:
-    n = len(frame)
+DASK_TIMEOUT = "10s"
+
+
+def local_dask_cluster(workers: int):
+    """A dask cluster on this machine only: every address on 127.0.0.1 (dask always
+    starts its HTTP servers; they get random local ports), traffic over TLS with
+    temporary certificates, so other local users cannot submit work to it."""
+    from dask.distributed import LocalCluster
+    from distributed.security import Security
+
+    security = Security.temporary()
+    return LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1",
+                        protocol="tls://", security=security,
+                        dashboard_address="127.0.0.1:0", worker_dashboard_address=None)
+
+
+def run_summary(game, rules, policy, seed, info, args) -> str:
+    """The run's rates and game lengths, from the counts the run kept (``info.counts``)."""
+    n = info.n_games
     lines = [f"{game.name}: {n:,} games, seed {seed}, "
              f"preset {args.preset or '(standard)'}, policy "
              + " ".join(f"{side}={name}" for side, name in policy.items())]
     changed = rules.changes()
     lines.append("rules changed from standard: " + (", ".join(
         f"{k}={v}" for k, v in changed.items()) or "none"))
+    counts = info.counts
     others = [name for name, col in game.outcome_columns.items()
               if col.dtype == "category" and name not in ("winner", "end_reason")
-              and frame[name].nunique() > 1]  # e.g. Victus's competitive fame winner
+              and sum(k > 0 for k in counts[name].values()) > 1]  # e.g. a fame winner
     for column in ("winner", "end_reason", *others):
-        if column in frame:
-            counts = frame[column].value_counts(sort=False)
-            table = stats.rate_table(counts.to_dict(), n)
+        if column in counts:
+            ordered = {c: counts[column].get(c, 0)
+                       for c in game.outcome_columns[column].categories}
             lines.append("")
-            lines.append(_format_rates(column, table))
-    if "turns" in frame:
-        turns = frame["turns"]
-        lines.append(f"\nturns: mean {turns.mean():.2f}, median {turns.median():g}, "
-                     f"min {turns.min()}, max {turns.max()}")
-    workers = args.jobs if args.backend == "loky" else f"{args.jobs} dask"
+            lines.append(_format_rates(column, stats.rate_table(ordered, n)))
+    if "turns" in counts:
+        lines.append("\n" + _turns_line(counts["turns"]))
+    workers = {"threads": "thread(s)", "loky": "worker process(es), their start-up included",
+               "dask": "dask worker(s)"}[args.backend]
     if info.games_played:
         rate = info.games_played / max(info.seconds, 1e-9)
         lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s "
-                     f"({rate:,.0f} games/s on {workers} worker(s), worker start-up "
-                     f"included); {_timing(info)}")
+                     f"({rate:,.0f} games/s on {info.workers} {workers}); {_timing(info)}")
     else:
         lines.append("played no new game: every game was already in the results folder")
     if args.out is not None:
@@ -333,6 +420,21 @@ def run_summary(game, frame: pd.DataFrame, rules, policy, seed, info, args) -> s
     if game.caveat:
         lines.append(f"caveat: {game.caveat}")
     return "\n".join(lines)
+
+
+def _turns_line(counts: dict) -> str:
+    """Mean, median, min and max game length from the count of games per length."""
+    turns = pd.Series(counts, dtype="int64").sort_index()
+    turns = turns[turns > 0]
+    n, cumulative = int(turns.sum()), turns.cumsum().to_numpy()
+
+    def ranked(rank: int) -> int:  # the rank-th shortest game's length (1-based)
+        return int(turns.index[np.searchsorted(cumulative, rank)])
+
+    median = (ranked((n + 1) // 2) + ranked(n // 2 + 1)) / 2
+    mean = float((turns.index.to_numpy() * turns.to_numpy()).sum() / n)
+    return (f"turns: mean {mean:.2f}, median {median:g}, min {turns.index.min()}, "
+            f"max {turns.index.max()}")
 
 
 def _format_rates(column: str, table: pd.DataFrame) -> str:
@@ -356,7 +458,7 @@ def cmd_sweep(args, _extra) -> None:
     with _dask_client(args) as client:
         summary = sweep(args.file, args.out, games=args.games, n_jobs=args.jobs,
                         progress=not args.no_progress, backend=args.backend, client=client,
-                        info=info)
+                        info=info, allow_other_engine=args.allow_other_engine)
     print(sweep_summary(experiment, summary, info))
 
 
@@ -387,7 +489,7 @@ def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
         lines.append(text)
     if info.games_played:
         lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s (engine "
-                     f"compile or cache loads and worker start-up included); whole command "
+                     "compile or cache loads included); whole command "
                      f"{command_seconds():.2f} s")
     else:
         lines.append("played no new game: every cell was already in the folder")
@@ -528,6 +630,9 @@ def cmd_calibrate(args, _extra) -> None:
     from simkit.calibration import calibrate
 
     _check_backend_options(args)
+    if any(text.partition("=")[0].strip() == args.knob for text in args.set):
+        raise UsageError(f"--set {args.knob}=... conflicts with --knob {args.knob}: "
+                         "calibrate sets the knob it calibrates")
     game = games.get(args.game)
     rules, policy = _rules(game, args), _policy(game, args)
     with _dask_client(args) as client:
@@ -565,8 +670,9 @@ def calibration_summary(game, result, rules, policy, args) -> str:
 
 def cmd_trace(args, _extra) -> None:
     game = games.get(args.game)
-    if args.game_index < 0:
-        raise UsageError(f"--game-index must be 0 or more, got {args.game_index}")
+    if not 0 <= args.game_index <= MAX_GAMES - 1:
+        raise UsageError(f"--game-index must be between 0 and {MAX_GAMES - 1:,}, got "
+                         f"{args.game_index:,}")
     for line in game.trace(_rules(game, args), _policy(game, args), args.game_index,
                            args.seed):
         print(line)

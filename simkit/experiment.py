@@ -619,15 +619,16 @@ class SweepInfo:
 
 
 def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
-          progress: bool = False, backend: str = "loky", client=None,
-          info: SweepInfo | None = None) -> pd.DataFrame:
+          progress: bool = False, backend: str = "threads", client=None,
+          info: SweepInfo | None = None, allow_other_engine: bool = False) -> pd.DataFrame:
     """Run every cell of the experiment file ``path`` into ``out`` (default
     ``results/<name>``); returns ``summarize(out)``, also written to ``summary.csv``.
 
     ``games``: games per cell instead of the file's (a smaller or larger run of the same
     experiment, recorded in the folder). ``backend``/``client``: as for
     ``simkit.simulate`` (``"dask"`` runs the chunks on ``client``, or the current
-    dask.distributed client). Rerunning resumes: cells and games already in the folder
+    dask.distributed client). ``allow_other_engine``: as for ``simkit.simulate``.
+    Rerunning resumes: cells and games already in the folder
     are not played again; asking for more games per cell extends them
     (``info.extended_from``); asking for fewer than the folder was run with is refused.
     """
@@ -645,12 +646,14 @@ def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
     lock = FolderLock(out).acquire()  # one sweep per experiment folder at a time
     try:
         info.extended_from = prepare_folder(out, experiment)
-        return _play_cells(experiment, out, n_jobs, progress, backend, client, info)
+        return _play_cells(experiment, out, n_jobs, progress, backend, client, info,
+                           allow_other_engine)
     finally:
         lock.release()
 
 
-def _play_cells(experiment, out, n_jobs, progress, backend, client, info) -> pd.DataFrame:
+def _play_cells(experiment, out, n_jobs, progress, backend, client, info,
+                allow_other_engine) -> pd.DataFrame:
     """Every cell into its results folder (those already complete are skipped)."""
     from simkit.runner import RunInfo, simulate
 
@@ -673,7 +676,8 @@ def _play_cells(experiment, out, n_jobs, progress, backend, client, info) -> pd.
                      rules=cell.rules, policy=cell.policy, n_jobs=n_jobs,
                      progress=advance if progress else False, out=folder,
                      until_ci=experiment.until_ci, max_games=experiment.max_games,
-                     backend=backend, client=client, info=run)
+                     backend=backend, client=client, info=run, keep_rows=False,
+                     allow_other_engine=allow_other_engine)
             info.games_played += run.games_played
     info.seconds = time.perf_counter() - started
     summary = summarize(out)

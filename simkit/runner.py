@@ -25,8 +25,14 @@ from simkit.errors import UsageError
 from simkit.rng import check_seed
 from simkit.store import ResultStore, load, missing_ranges
 
-BACKENDS = ("loky", "dask")
+#: threads (the default) share this process's compiled engines: the kernels release the
+#: GIL, so they start at once and run in parallel; loky starts worker processes (each
+#: loads the engines from numba's cache); dask runs chunks on a dask.distributed cluster
+BACKENDS = ("threads", "loky", "dask")
+LOCAL_BACKENDS = ("threads", "loky")
 MAX_CHUNK = 100_000
+#: game indices are int64 (the rows' ``game_index`` column and the kernels' index vector)
+MAX_GAMES = np.iinfo(np.int64).max
 
 
 @dataclass
@@ -34,26 +40,34 @@ class RunInfo:
     """What ``simulate`` did: games played now, wall time, and the rates it stopped on."""
 
     games_played: int = 0
-    seconds: float = 0.0  # playing (worker start-up included), after the compile
+    seconds: float = 0.0  # playing (any worker start-up included), after the compile
     compile_seconds: float = 0.0  # compiling, or loading the compiled engine from cache
     n_games: int = 0
+    workers: int = 0  # threads, processes or dask workers asked for
     worst_half_width: float = float("nan")
-    counts: dict = field(default_factory=dict)
+    counts: dict = field(default_factory=dict)  # column -> {value: games}, all games run
 
 
 def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jobs: int = 1,
-             chunk_size: int | None = None, progress: bool = False, backend: str = "loky",
+             chunk_size: int | None = None, progress: bool = False, backend: str = "threads",
              out=None, until_ci: float | None = None, max_games: int | None = None,
-             client=None, info: RunInfo | None = None) -> pd.DataFrame:
+             client=None, info: RunInfo | None = None, keep_rows: bool = True,
+             allow_other_engine: bool = False) -> pd.DataFrame | None:
     """Play games ``0..n_games-1`` of run ``seed`` and return one row per game.
 
     ``rules``: a preset name, a dict of overrides or the game's Rules. ``policy``: a name
     for every side or ``{side: name}``. ``out``: a results folder to write (and resume).
+    ``backend``: "threads" (default), "loky" (worker processes) or "dask".
     ``until_ci``: keep playing, ``n_games`` as the first batch, until every winner and
     end-reason rate has a 95% half-width below it (at most ``max_games``, default
     ``100 * n_games``). ``backend="dask"`` runs chunks on ``client`` (or the current
     dask.distributed client). ``progress``: True for a bar on stderr, or a callable
     given the number of games of each finished chunk (to drive a caller's own bar).
+    ``keep_rows=False`` keeps no row in memory and returns None: ``info.counts`` holds the
+    counts of every categorical outcome (and of ``turns``), so a run of any size (with
+    ``out=`` to keep its rows on disk) needs the memory of one chunk per worker.
+    ``allow_other_engine``: add games to an ``out`` folder played by another engine
+    version (refused otherwise: its games could differ from this engine's).
     """
     game = games.get(game) if isinstance(game, str) else game
     rules = game.resolve_rules(rules)
@@ -65,37 +79,43 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     if out is not None:
         spec = {"game": game.name, "rules": rules.to_dict(), "policy": policy, "seed": seed}
         store = ResultStore.open(out, spec, _schema(game))
+        store.allow_other_engine = allow_other_engine
     try:
         return _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend,
-                     client, store, progress, until_ci, max_games, info)
+                     client, store, progress, until_ci, max_games, info, keep_rows)
     finally:
         if store is not None:
             store.close()
 
 
 def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, client, store,
-          progress, until_ci, max_games, info) -> pd.DataFrame:
+          progress, until_ci, max_games, info, keep_rows) -> pd.DataFrame | None:
     """Play (and store) the games until the target or the stopping rule is reached."""
     run = _Run(game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
-               progress)
+               progress, keep_rows)
     started = time.perf_counter()
     target = n_games
     while True:
         run.play_until(target)
         counts = run.counts(target)
-        info.worst_half_width = _worst_half_width(counts)
+        info.worst_half_width = _worst_half_width(
+            {name: counts[name] for name in _rate_columns(game)})
         if until_ci is None or info.worst_half_width <= until_ci:
             break
         cap = max_games or 100 * n_games
         if target >= cap:
             break
-        target = min(cap, _next_target(counts, target, until_ci))
-    info.games_played = run.games_played
+        target = min(cap, _next_target(
+            {name: counts[name] for name in _rate_columns(game)}, target, until_ci))
+    info.games_played, info.workers = run.games_played, run.workers
     info.seconds = time.perf_counter() - started
     info.n_games = target
-    info.counts = {k: dict(v) for k, v in run.counts(target).items()}
+    info.counts = {k: dict(v) for k, v in counts.items()}
     if store is not None:
         store.finish(n_games=target, games_played=run.games_played, seconds=info.seconds)
+    if not keep_rows:
+        return None
+    if store is not None:
         return load(store.path, n_games=target)
     return run.frame(target)
 
@@ -104,6 +124,9 @@ def _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
     seed = check_seed(seed)
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
         raise UsageError(f"n_games must be a positive integer, got {n_games!r}")
+    if n_games > MAX_GAMES or (max_games is not None and max_games > MAX_GAMES):
+        raise UsageError(f"at most {MAX_GAMES:,} games (the game index is a 64-bit "
+                         f"integer), got {max(n_games, max_games or 0):,}")
     if not isinstance(n_jobs, (int, np.integer)) or (n_jobs < 1 and n_jobs != -1):
         raise UsageError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
     if chunk_size is not None and (not isinstance(chunk_size, (int, np.integer))
@@ -130,6 +153,13 @@ def _rate_columns(game) -> list[str]:
     return [n for n in ("winner", "end_reason") if n in game.outcome_columns]
 
 
+def counted_columns(game) -> list[str]:
+    """The columns a run counts as it goes (every categorical outcome, and ``turns``):
+    its summary comes from these counts, never from the rows."""
+    return [name for name, col in game.outcome_columns.items()
+            if col.dtype == "category" or name == "turns"]
+
+
 def _worst_half_width(counts: dict[str, Counter]) -> float:
     """The widest 95% interval among the counted rates (over every game counted)."""
     widths = [stats.wilson(k, c.total()).half_width for c in counts.values()
@@ -146,9 +176,12 @@ def _next_target(counts: dict[str, Counter], n: int, until_ci: float) -> int:
     return max(math.ceil(1.5 * n), math.ceil(1.1 * needed))
 
 
-def chunk_ranges(ranges: list[tuple[int, int]], chunk_size: int) -> list[tuple[int, int]]:
-    return [(a, min(a + chunk_size, stop)) for start, stop in ranges
-            for a in range(start, stop, chunk_size)]
+def chunk_ranges(ranges: list[tuple[int, int]], chunk_size: int):
+    """The chunks of ``ranges``, generated as they are consumed: a run of 10**15 games
+    holds a few chunks in memory, not 10**10."""
+    for start, stop in ranges:
+        for a in range(start, stop, chunk_size):
+            yield a, min(a + chunk_size, stop)
 
 
 def default_chunk_size(n_games: int, workers: int) -> int:
@@ -173,6 +206,25 @@ def to_frame(game, indices: np.ndarray, seed: int, columns: dict) -> pd.DataFram
             values = pd.Categorical.from_codes(values, categories=list(col.categories))
         data[name] = values
     return pd.DataFrame(data)
+
+
+def _warm(name: str) -> tuple[str, float, bool]:
+    game = games.get(name)
+    fresh = not game.is_compiled()
+    return name, game.warm_up(), fresh
+
+
+def compile_engines(names: list[str], n_jobs: int = -1):
+    """Compile (or load from numba's cache) each named game's engine, several at once in
+    worker processes (numba compiles one function at a time per process), the longest
+    first; yields ``(name, seconds, compiled_now)`` as each finishes."""
+    order = sorted(names, key=lambda n: -games.get(n).compile_seconds)
+    workers = min(len(order), local_workers(n_jobs))
+    if workers <= 1:
+        yield from (_warm(name) for name in order)
+        return
+    yield from Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
+        delayed(_warm)(name) for name in order)
 
 
 def usable_cores() -> int:
@@ -201,13 +253,14 @@ class _Run:
     """The games played so far for one (game, rules, policy, seed), in memory or a store."""
 
     def __init__(self, game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
-                 progress):
+                 progress, keep_rows=True):
         self.game, self.rules, self.policy, self.seed = game, rules, policy, seed
-        self.workers = local_workers(n_jobs) if backend == "loky" else n_jobs
+        self.workers = local_workers(n_jobs) if backend in LOCAL_BACKENDS else n_jobs
         self.chunk_size, self.backend, self.client = chunk_size, backend, client
-        self.store, self.progress = store, progress
+        self.store, self.progress, self.keep_rows = store, progress, keep_rows
         self.frames: dict[int, pd.DataFrame] = {}
-        self.rate_columns = _rate_columns(game)
+        self.ranges: list[tuple[int, int]] = []  # games played in memory (rows kept or not)
+        self.rate_columns = counted_columns(game)
         self.part_counts: dict[int, tuple[int, dict[str, Counter]]] = {}
         self.games_played = 0
         if store is not None:
@@ -217,13 +270,15 @@ class _Run:
     def done(self) -> list[tuple[int, int]]:
         if self.store is not None:
             return self.store.done_ranges()
-        return sorted((start, start + len(f)) for start, f in self.frames.items())
+        return sorted(self.ranges)
 
     def play_until(self, n_games: int) -> None:
         gaps = missing_ranges(self.done(), n_games)
         todo = sum(b - a for a, b in gaps)
         if todo == 0:
             return
+        if self.store is not None:
+            self.store.check_engine(self.store.allow_other_engine)
         size = self.chunk_size or default_chunk_size(todo, self.workers)
         chunks = chunk_ranges(gaps, size)
         report = self.progress if callable(self.progress) else None
@@ -241,8 +296,8 @@ class _Run:
         if self.backend == "dask":
             yield from _dask_map(self.client, args)
             return
-        parallel = Parallel(n_jobs=self.workers, backend="loky",
-                            return_as="generator_unordered")
+        parallel = Parallel(n_jobs=self.workers, return_as="generator_unordered",
+                            backend="threading" if self.backend == "threads" else "loky")
         yield from parallel(delayed(play_chunk)(*a) for a in args)
 
     def _keep(self, start: int, stop: int, frame: pd.DataFrame) -> None:
@@ -252,15 +307,23 @@ class _Run:
                                   {k: {str(v): n for v, n in c.items()}
                                    for k, c in counts.items()})
         else:
-            self.frames[start] = frame
+            self.ranges.append((start, stop))
+            if self.keep_rows:
+                self.frames[start] = frame
         self.part_counts[start] = (stop, counts)
         self.games_played += stop - start
 
     def _stored_counts(self, start: int) -> dict[str, Counter]:
         recorded = self.store.part_counts(start)
-        if recorded is None:  # a part recovered from disk after a kill
+        if recorded is None or set(self.rate_columns) - set(recorded):
+            # a part recovered from disk after a kill, or counted by an older simkit
             return self._count(self.store.read_part(start))
-        return {name: Counter(recorded[name]) for name in self.rate_columns}
+        return {name: Counter({self._key(name, v): n for v, n in recorded[name].items()})
+                for name in self.rate_columns}
+
+    def _key(self, name: str, value: str):
+        """A counted value as the rows hold it (the manifest's JSON keys are strings)."""
+        return int(value) if self.game.outcome_columns[name].dtype != "category" else value
 
     def _count(self, frame: pd.DataFrame) -> dict[str, Counter]:
         return {name: Counter(frame[name].value_counts().to_dict())
@@ -271,7 +334,7 @@ class _Run:
         total = {name: Counter() for name in self.rate_columns}
         for start, (stop, counts) in self.part_counts.items():
             if stop > n_games > start:  # a stored part reaching past the games asked
-                part = self.store.read_part(start)
+                part = self.store.read_part(start)[["game_index", *self.rate_columns]]
                 counts = self._count(part[part["game_index"] < n_games])
             elif start >= n_games:
                 continue

@@ -4,8 +4,13 @@ A part holds the rows of games ``[start, stop)`` and is named after that range, 
 files themselves say which games are done. Every file is written under a temporary name
 and renamed into place: a killed run loses at most the parts in flight, never leaves a
 half-written part, and rerunning the same command fills only the gaps. The manifest
-records what was asked (game, rules, policy, seed), simkit's version and git commit, the
-outcome schema, times and the parts; a folder holding another run is never overwritten.
+records what was asked (game, rules, policy, seed), simkit's version, git commit and engine
+(a hash of the engine sources), the outcome schema, times and the parts, each with its
+sha256; parquet page checksums are written and verified too. A folder holding another run is
+never overwritten, and one written by another engine is extended only when asked to
+(``allow_other_engine``), since its games could differ. The manifest is saved at most once a
+second while parts are written (a kill loses only entries the part files still prove), so
+a run's bookkeeping grows linearly with its parts.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,12 +31,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simkit import _numba_cache
 from simkit.errors import StoreError
 
 MANIFEST = "manifest.json"
 LOCK = ".simkit.lock"
 FORMAT = 1
 _PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
+SAVE_EVERY = 1.0  # seconds between manifest saves while parts are written
 
 
 def _now() -> str:
@@ -129,16 +137,32 @@ class ResultStore:
         self.path = path
         self.manifest = manifest
         self.lock = lock
+        self.read_only: str | None = None  # why the folder cannot be written, if it cannot
+        self.allow_other_engine = False
+        self._saved = time.monotonic()
+        self._unsaved = False
 
     @classmethod
     def open(cls, path, spec: dict, schema: dict) -> ResultStore:
         """Open ``path`` for ``spec``, creating it, and lock it for this writer until
         ``close``; StoreError if it holds another run or another writer holds it."""
         path = Path(path)
+        if str(path) == "":
+            raise StoreError("the results folder name is empty")
         if path.exists() and not path.is_dir():
             raise StoreError(f"results path {path} exists and is not a folder")
         path.mkdir(parents=True, exist_ok=True)
-        lock = FolderLock(path).acquire()
+        try:
+            lock = FolderLock(path).acquire()
+        except OSError as exc:  # read-only media: a finished run can still be read
+            if not (path / MANIFEST).exists():
+                raise StoreError(f"cannot write results into {path}: "
+                                 f"{exc.strerror or exc}") from None
+            store = cls(path, read_manifest(path))
+            _check_same_run(path, store.manifest["spec"], spec)
+            store.read_only = f"{exc.strerror or exc}"
+            store._reconcile()
+            return store
         try:
             return cls._open_locked(path, spec, schema, lock)
         except BaseException:
@@ -150,7 +174,8 @@ class ResultStore:
         for pattern in _OWN_TEMP:  # left by a killed writer (no other writer is running)
             for stray in path.glob(pattern):
                 stray.unlink(missing_ok=True)
-        if (path / MANIFEST).exists():
+        new = not (path / MANIFEST).exists()
+        if not new:
             manifest = read_manifest(path)
             _check_same_run(path, manifest["spec"], spec)
         else:
@@ -158,17 +183,41 @@ class ResultStore:
                 raise StoreError(f"{path} holds result parts but no {MANIFEST}; "
                                  "choose an empty folder")
             manifest = {"format": FORMAT, "spec": spec, "schema": schema, "parts": [],
-                        "simkit_version": _version(), "git_commit": _git_commit(),
-                        "created": _now(), "updated": _now()}
+                        **provenance(), "created": _now(), "updated": _now()}
         store = cls(path, manifest, lock)
-        store._reconcile()
-        store._save()
+        if store._reconcile() or new:  # nothing is rewritten when nothing changed
+            store._save()
         return store
 
+    def check_engine(self, allow_other_engine: bool = False) -> None:
+        """Before adding games: refuse a read-only folder, and one whose games were played
+        by another engine (unless allowed: then the new engine is recorded too)."""
+        if self.read_only is not None:
+            held = sum(p["stop"] - p["start"] for p in self.manifest["parts"])
+            raise StoreError(f"{self.path} cannot be written ({self.read_only}); it holds "
+                             f"{held:,} games: ask for at most those, or copy it elsewhere")
+        ours, theirs = _numba_cache.source_hash(), self.manifest.get("engine")
+        if not self.manifest["parts"] or theirs == ours:
+            return
+        if not allow_other_engine:
+            raise StoreError(
+                f"{self.path} was played by engine {theirs or 'unknown'} (simkit "
+                f"{self.manifest.get('simkit_version')}, commit "
+                f"{self.manifest.get('git_commit') or 'unknown'}) and this simkit's engine "
+                f"is {ours}: new games could differ from the old ones. Use another folder, "
+                "or allow the other engine (--allow-other-engine) to extend it anyway")
+        engines = self.manifest.setdefault("other_engines", [])
+        if ours not in engines:
+            engines.append(ours)
+
     def close(self) -> None:
-        """Let another writer in."""
-        if self.lock is not None:
-            self.lock.release()
+        """Save what is not saved yet and let another writer in."""
+        try:
+            if self._unsaved:
+                self._save()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
 
     def done_ranges(self) -> list[tuple[int, int]]:
         return sorted((p["start"], p["stop"]) for p in self.manifest["parts"])
@@ -185,13 +234,16 @@ class ResultStore:
         """
         table = pa.Table.from_pandas(frame, preserve_index=False)
         target = self.path / part_name(start, stop)
-        _write_atomic(target, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
+        _write_atomic(target, lambda tmp: pq.write_table(
+            table, tmp, compression="zstd", write_page_checksum=True))
         entry = {"file": target.name, "start": start, "stop": stop, "rows": len(frame),
                  "sha256": _sha256(target), "written": _now()}
         if counts is not None:
             entry["counts"] = counts
         self.manifest["parts"].append(entry)
-        self._save()
+        self._unsaved = True
+        if time.monotonic() - self._saved >= SAVE_EVERY:
+            self._save()
 
     def _part(self, start: int) -> dict:
         return next(p for p in self.manifest["parts"] if p["start"] == start)
@@ -205,11 +257,19 @@ class ResultStore:
         return _read_table(self.path / self._part(start)["file"]).to_pandas()
 
     def finish(self, **info) -> None:
-        self.manifest.setdefault("runs", []).append({"finished": _now(), **info})
-        self._save()
+        """Record a run that played games (a run that played none changes nothing)."""
+        if info.get("games_played"):
+            self.manifest.setdefault("runs", []).append(
+                {"finished": _now(), "engine": _numba_cache.source_hash(),
+                 "git_commit": _git_commit(), **info})
+            self._save()
+        elif self._unsaved:
+            self._save()
 
-    def _reconcile(self) -> None:
-        """Trust the part files: a part renamed into place before a kill still counts."""
+    def _reconcile(self) -> bool:
+        """Trust the part files: a part renamed into place before a kill still counts.
+        True if the manifest changed."""
+        before = [p["file"] for p in self.manifest["parts"]]
         listed = {p["file"] for p in self.manifest["parts"]}
         for file in sorted(self.path.glob("part-*.parquet")):
             m = _PART.match(file.name)
@@ -224,8 +284,10 @@ class ResultStore:
                                                "written": "recovered"})
         present = {f.name for f in self.path.glob("part-*.parquet")}
         self.manifest["parts"] = [p for p in self.manifest["parts"] if p["file"] in present]
+        return [p["file"] for p in self.manifest["parts"]] != before
 
     def _save(self) -> None:
+        self._saved, self._unsaved = time.monotonic(), False
         self.manifest["updated"] = _now()
         text = json.dumps(self.manifest, indent=2)
         _write_atomic(self.path / MANIFEST, lambda tmp: Path(tmp).write_text(text))
@@ -235,6 +297,12 @@ def _version() -> str:
     from simkit import __version__
 
     return __version__
+
+
+def provenance() -> dict:
+    """What made a folder's games: simkit's version, git commit and engine source hash."""
+    return {"simkit_version": _version(), "git_commit": _git_commit(),
+            "engine": _numba_cache.source_hash()}
 
 
 def read_manifest(path) -> dict:
@@ -300,7 +368,7 @@ def _verified_parts(path: Path, manifest: dict, n_games: int | None) -> list[dic
 
 def _read_table(file: Path, columns: list[str] | None = None) -> pa.Table:
     try:
-        return pq.read_table(file, columns=columns)
+        return pq.read_table(file, columns=columns, page_checksum_verification=True)
     except (OSError, pa.ArrowException) as exc:
         raise StoreError(f"{file}: unreadable part: {exc}") from None
 

@@ -89,7 +89,7 @@ def test_prob_scenario_accepts_flags_and_choices(capsys):
     (("run", GAME, "--games", "0"), ["n_games"]),
     (("run", GAME, "--games", "x"), ["--games"]),
     (("run", GAME, "--seed", "-1"), ["seed"]),
-    (("run", GAME, "--jobs", "0"), ["n_jobs"]),
+    (("run", GAME, "--jobs", "0"), ["--jobs"]),
     (("trace", GAME, "--game-index", "-3"), ["--game-index"]),
     (("prob", "nogame"), ["nogame", "setembre1714"]),
     (("prob", "setembre1714", "nope"), ["nope", "assault"]),
@@ -137,3 +137,12 @@ def test_a_first_compile_is_announced_once(capsys, monkeypatch, tmp_path):
     assert f"compiling the {GAME} engine (first run only, about " in err
     game.warm_up()
     assert capsys.readouterr().err == ""
+
+
+def test_compile_warms_the_named_engines(capsys):
+    assert main(["compile", GAME, "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(rf"^{GAME}: (already )?compiled in \d+\.\d s$", out, re.M)
+    assert simkit.games.get(GAME).is_compiled()
+    assert main(["compile", "nogame"]) == 2
+    assert "unknown game 'nogame'" in capsys.readouterr().err

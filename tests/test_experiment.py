@@ -461,7 +461,7 @@ def test_cli_sweep_games_override(tmp_path, example, capsys):
             (["--games", "100"], f"simkit: error: {out} was run with 400 games per cell; "
                                  "this run asks for 100"),
             (["--games", "0"], "simkit: error: games per cell must be a positive integer"),
-            (["--games", "many"], "argument --games: invalid int value: 'many'"),
+            (["--games", "many"], "argument --games: 'many' is not a whole number"),
             (["--backend", "spark"], "argument --backend: invalid choice: 'spark'"),
             (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler needs --backend dask"),
             (["--jobs", "0"], "--jobs must be a positive integer or -1")]:
@@ -483,7 +483,8 @@ def test_sweep_on_dask_gives_the_loky_results(tmp_path, example, dask_cluster):
     for (_, a), (_, b) in zip(cell_folders(tmp_path / "loky")[1],
                               cell_folders(tmp_path / "dask")[1], strict=True):
         pd.testing.assert_frame_equal(simkit.load(a), simkit.load(b))
-    with pytest.raises(simkit.UsageError, match="unknown backend 'spark'; backends: loky, dask"):
+    with pytest.raises(simkit.UsageError,
+                       match="unknown backend 'spark'; backends: threads, loky, dask"):
         simkit.sweep(example, tmp_path / "spark", backend="spark")
     assert not (tmp_path / "spark").exists()
 

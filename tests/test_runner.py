@@ -9,7 +9,7 @@ import pytest
 
 import simkit
 from simkit import RulesError, UsageError
-from simkit.runner import RunInfo
+from simkit.runner import RunInfo, chunk_ranges
 
 GAME = "setembre1714-assault"
 Z95 = 1.959963984540054
@@ -56,6 +56,32 @@ def test_rows_independent_of_jobs_and_chunks(baseline, n_jobs, chunk_size):
     frame = simkit.simulate(GAME, N, seed=11, rules=RULES, policy=POLICY, n_jobs=n_jobs,
                             chunk_size=chunk_size)
     pd.testing.assert_frame_equal(frame, baseline)
+
+
+def test_worker_processes_give_the_rows_of_threads(baseline):
+    frame = simkit.simulate(GAME, N, seed=11, rules=RULES, policy=POLICY, n_jobs=2,
+                            chunk_size=2500, backend="loky")
+    pd.testing.assert_frame_equal(frame, baseline)
+
+
+def test_a_run_keeping_no_rows_counts_every_categorical_column_and_turns(baseline):
+    info = RunInfo()
+    assert simkit.simulate(GAME, N, seed=11, rules=RULES, policy=POLICY, n_jobs=2,
+                           chunk_size=997, keep_rows=False, info=info) is None
+    assert info.n_games == N and info.games_played == N
+    for column in ("winner", "end_reason", "turns"):
+        expected = baseline[column].value_counts().to_dict()
+        assert info.counts[column] == expected
+
+
+def test_chunks_are_generated_as_they_are_consumed():
+    chunks = chunk_ranges([(0, 10**15)], 100_000)
+    assert next(chunks) == (0, 100_000) and next(chunks) == (100_000, 200_000)
+
+
+def test_more_games_than_the_index_holds_is_refused():
+    with pytest.raises(UsageError, match="at most 9,223,372,036,854,775,807 games"):
+        simkit.simulate(GAME, 2**63, seed=1)
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])

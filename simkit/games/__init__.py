@@ -11,7 +11,10 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
+from simkit import _numba_dispatch
 from simkit.errors import UsageError
+
+_numba_dispatch.install()  # before any engine compiles: see the module's docstring
 
 # name -> "module:attribute" of the Game object
 _GAMES = {

@@ -414,7 +414,7 @@ class Game(ABC):
         """Compile (or load from numba's cache) every kernel ``simulate`` uses; returns
         the seconds it took. The first time on a machine (for these engine sources) it
         says so on stderr before compiling, since that takes a while."""
-        if not self._compiled_marker().exists():
+        if not self.is_compiled():
             about = (f"about {self.compile_seconds} s on a 2-core machine"
                      if self.compile_seconds else "this takes a while")
             print(f"simkit: compiling the {self.name} engine (first run only, {about})...",
@@ -422,6 +422,10 @@ class Game(ABC):
         started = time.perf_counter()
         self.simulate(None, None, np.arange(2), 0)
         return time.perf_counter() - started
+
+    def is_compiled(self) -> bool:
+        """Whether numba's cache holds this engine for the current sources."""
+        return self._compiled_marker().exists()
 
     def _compiled_marker(self) -> Path:
         """A file in the numba cache folder saying this engine has been compiled there."""

@@ -1,0 +1,263 @@
+"""Fault injection: what a hostile or careless user, a full or read-only disk, a flipped
+bit or an unreachable scheduler does to a run. Each case gives the right result, or one
+line on stderr and exit status 2 with nothing already written lost or changed."""
+
+import errno
+import json
+import shutil
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+import simkit
+from simkit import StoreError, store
+from simkit.cli import main
+from simkit.runner import RunInfo
+
+GAME = "setembre1714-assault"
+
+
+def snapshot(folder):
+    """Every file's bytes and mtime (the writers' lock file aside: it is not results)."""
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.iterdir()) if p.name != store.LOCK}
+
+
+def one_line_error(capsys, argv) -> str:
+    code = main([str(a) for a in argv])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2, err
+    assert len(err) == 1 and err[0].startswith("simkit: error: "), err
+    return err[0]
+
+
+def run(out, games=3000, *extra):
+    return ["run", GAME, "--games", games, "--chunk-size", 1000, "--seed", 5, "--out", out,
+            "--no-progress", *extra]
+
+
+@pytest.fixture
+def finished(tmp_path):
+    """A finished 3,000-game run in three parts, and its rows."""
+    out = tmp_path / "run"
+    rows = simkit.simulate(GAME, 3000, seed=5, chunk_size=1000, out=out)
+    return out, rows
+
+
+# -- bit flips --------------------------------------------------------------------------
+def _data_region(file) -> tuple[int, int]:
+    """Byte offsets of a parquet file's pages (between the magic and the footer)."""
+    size = file.stat().st_size
+    footer = int.from_bytes(file.read_bytes()[-8:-4], "little")
+    return 4, size - 8 - footer
+
+
+def test_a_flipped_bit_in_a_part_the_manifest_has_no_checksum_for_never_loads_silently(
+        finished):
+    """A part recovered after a kill has no recorded sha256: parquet page checksums still
+    refuse a flipped bit in its pages (or the rows come back unchanged)."""
+    out, rows = finished
+    rng = np.random.default_rng(7)
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    for part in manifest["parts"]:
+        part.pop("sha256")  # as if recovered: only the file itself can tell
+    refused = 0
+    for trial in range(24):
+        folder = out.parent / f"flip{trial}"
+        shutil.copytree(out, folder)
+        (folder / store.MANIFEST).write_text(json.dumps(manifest))
+        victim = sorted(folder.glob("part-*.parquet"))[trial % 3]
+        start, stop = _data_region(victim)
+        data = bytearray(victim.read_bytes())
+        position = int(rng.integers(start, stop))
+        data[position] ^= 1 << int(rng.integers(8))
+        victim.write_bytes(bytes(data))
+        try:
+            loaded = simkit.load(folder)
+        except StoreError as exc:
+            assert victim.name in str(exc)
+            refused += 1
+            continue
+        pd.testing.assert_frame_equal(loaded, rows)  # the flip hit nothing read
+    assert refused >= 12  # most flips land in a checksummed page
+
+
+def test_parts_carry_page_checksums(finished):
+    out, _ = finished
+    for part in out.glob("part-*.parquet"):
+        pq.read_table(part, page_checksum_verification=True)  # would raise if absent-bad
+        meta = pq.ParquetFile(part).metadata
+        assert meta.num_rows == 1000
+
+
+# -- read-only media ----------------------------------------------------------------------
+@pytest.fixture
+def read_only(monkeypatch):
+    """Make every write into a results folder fail as on read-only media (root ignores
+    permission bits, so the writer is patched)."""
+    def refuse(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+    monkeypatch.setattr(store.FolderLock, "acquire", refuse)
+    monkeypatch.setattr(store, "_write_atomic", refuse)
+
+
+def test_a_finished_run_on_read_only_media_prints_its_summary(finished, read_only, capsys):
+    out, rows = finished
+    before = snapshot(out)
+    assert main([str(a) for a in run(out)]) == 0
+    text = capsys.readouterr().out
+    assert "played no new game" in text
+    assert f"{(rows['winner'] == 'bourbons').sum():,}" in text
+    assert snapshot(out) == before
+
+
+def test_more_games_on_read_only_media_is_one_line(finished, read_only, capsys):
+    out, _ = finished
+    before = snapshot(out)
+    line = one_line_error(capsys, run(out, 4000))
+    assert "cannot be written (Read-only file system)" in line and "3,000 games" in line
+    assert snapshot(out) == before
+
+
+# -- full disk ------------------------------------------------------------------------------
+def test_a_full_disk_is_one_line_and_keeps_the_parts_written(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "run"
+    real_write = pq.write_table
+    written = []
+
+    def write_until_full(table, where, **kwargs):
+        if written:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(where)
+        real_write(table, where, **kwargs)
+
+    monkeypatch.setattr(pq, "write_table", write_until_full)
+    line = one_line_error(capsys, [*run(out), "--jobs", 1])
+    assert "No space left on device" in line
+    monkeypatch.undo()
+    assert len(list(out.glob("part-*.parquet"))) == 1
+    assert not list(out.glob(".*.tmp"))  # the failed part left no temporary file
+    resumed = simkit.simulate(GAME, 3000, seed=5, chunk_size=1000, out=out)
+    pd.testing.assert_frame_equal(resumed, simkit.simulate(GAME, 3000, seed=5))
+
+
+# -- paths ---------------------------------------------------------------------------------
+def test_out_under_a_file_is_one_line(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    line = one_line_error(capsys, run(tmp_path / "file" / "run"))
+    assert "Not a directory" in line
+
+
+def test_report_into_a_path_under_a_file_is_one_line(finished, capsys):
+    out, _ = finished
+    (out.parent / "file").write_text("x")
+    one_line_error(capsys, ["report", out, "--out", out.parent / "file" / "report"])
+
+
+def test_an_empty_out_is_refused(capsys):
+    assert "folder name is empty" in one_line_error(capsys, run(""))
+
+
+# -- numbers and repeated options ------------------------------------------------------
+@pytest.mark.parametrize("argv, words", [
+    (["run", GAME, "--games", "\u0663"], ["--games", "not a whole number"]),
+    (["run", GAME, "--games", "1_0"], ["--games", "not a whole number"]),
+    (["run", GAME, "--games", str(2**64)], ["at most 9,223,372,036,854,775,807 games"]),
+    (["trace", GAME, "--game-index", str(2**63)], ["--game-index", "between 0 and"]),
+    (["run", GAME, "--set", "breach_roll=5", "--set", "breach_roll=6"],
+     ["--set breach_roll given more than once"]),
+    (["run", GAME, "--policy", "greedy", "--policy", "random"], ["both name every side"]),
+    (["run", GAME, "--policy", "catalans=cautious", "--policy", "catalans=greedy"],
+     ["--policy catalans= given twice"]),
+    (["run", GAME, "--scheduler", "tcp://127.0.0.1:8786"], ["--scheduler needs --backend dask"]),
+    (["run", GAME, "--max-games", "100"], ["--max-games caps --until-ci"]),
+    (["calibrate", GAME, "--knob", "breach_roll", "--set", "breach_roll=5"],
+     ["conflicts with --knob breach_roll"]),
+])
+def test_ambiguous_or_out_of_range_input_is_one_line(capsys, argv, words):
+    line = one_line_error(capsys, argv)
+    for word in words:
+        assert word in line
+
+
+def test_a_side_policy_may_refine_an_every_side_policy(capsys):
+    assert main(["run", "setembre1714", "--games", "20", "--policy", "random", "--policy",
+                 "catalans=greedy", "--no-progress"]) == 0
+    assert "policy bourbons=random catalans=greedy" in capsys.readouterr().out
+
+
+# -- schedulers ----------------------------------------------------------------------------
+def test_an_unreachable_scheduler_is_one_line(capsys, monkeypatch):
+    monkeypatch.setattr("simkit.cli.DASK_TIMEOUT", "2s")
+    line = one_line_error(capsys, ["run", GAME, "--games", "10", "--backend", "dask",
+                                   "--scheduler", "tcp://127.0.0.1:1"])
+    assert "cannot use the dask scheduler 'tcp://127.0.0.1:1'" in line
+
+
+def test_a_malformed_scheduler_address_is_one_line(capsys):
+    line = one_line_error(capsys, ["run", GAME, "--games", "10", "--backend", "dask",
+                                   "--scheduler", "nonsense://here"])
+    assert "nonsense://here" in line
+
+
+# -- engines and bookkeeping ---------------------------------------------------------------
+def test_a_folder_of_another_engine_is_extended_only_when_allowed(finished, capsys):
+    out, _ = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    manifest["engine"] = "0123456789abcdef"
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    before = snapshot(out)
+    line = one_line_error(capsys, run(out, 4000))
+    assert "played by engine 0123456789abcdef" in line and "--allow-other-engine" in line
+    assert snapshot(out) == before
+    assert main([str(a) for a in run(out, 4000, "--allow-other-engine")]) == 0
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    assert manifest["engine"] == "0123456789abcdef"  # what played the first games
+    assert manifest["other_engines"] == [store.provenance()["engine"]]
+    assert manifest["runs"][-1]["engine"] == store.provenance()["engine"]
+
+
+def test_a_finished_run_resumed_rewrites_nothing(finished):
+    out, rows = finished
+    before = snapshot(out)
+    info = RunInfo()
+    again = simkit.simulate(GAME, 3000, seed=5, chunk_size=1000, out=out, info=info)
+    assert info.games_played == 0 and snapshot(out) == before
+    pd.testing.assert_frame_equal(again, rows)
+
+
+def test_one_game_chunks_save_the_manifest_a_few_times_not_once_a_chunk(tmp_path,
+                                                                          monkeypatch):
+    saves = []
+    real_save = store.ResultStore._save
+    monkeypatch.setattr(store.ResultStore, "_save",
+                        lambda self: saves.append(1) or real_save(self))
+    out = tmp_path / "run"
+    rows = simkit.simulate(GAME, 400, seed=5, chunk_size=1, out=out)
+    assert len(list(out.glob("part-*.parquet"))) == 400
+    assert len(saves) < 40  # once a second at most while writing, then at the end
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    assert len(manifest["parts"]) == 400  # the last save holds every part
+    pd.testing.assert_frame_equal(simkit.load(out), rows)
+
+
+def test_the_manifest_records_what_made_the_games(finished):
+    out, _ = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    assert manifest["engine"] == store.provenance()["engine"]
+    assert manifest["simkit_version"] == simkit.__version__
+    assert len(manifest["engine"]) == 16
+
+
+def test_the_local_dask_cluster_is_tls_on_this_machine_only(capsys):
+    assert main(["run", GAME, "--games", "300", "--no-progress"]) == 0
+    threads = capsys.readouterr().out.split("\nplayed")[0]
+    assert main(["run", GAME, "--games", "300", "--no-progress", "--backend", "dask"]) == 0
+    assert capsys.readouterr().out.split("\nplayed")[0] == threads
+    from simkit.cli import local_dask_cluster
+
+    with local_dask_cluster(1) as cluster:
+        assert cluster.scheduler_address.startswith("tls://127.0.0.1:")
+        assert all(w.startswith("tls://127.0.0.1:") for w in cluster.scheduler_info["workers"])
