@@ -1037,13 +1037,14 @@ def _provenance(data: ReportData) -> str:
             manifest = read_manifest(folder)
         except (StoreError, OSError):
             continue
-        for key in ("simkit_version", "engine_hash", "engine_source_hash", "git_commit"):
+        for key, name in (("simkit_version", "simkit version"),
+                          ("engine", "engine source hash"), ("git_commit", "git commit")):
             value = manifest.get(key)
             if isinstance(value, (str, int)):
-                found.setdefault(key, set()).add(str(value))
+                found.setdefault(name, set()).add(str(value))
     if not found:
         return ""
-    parts = [f"{key.replace('_', ' ')} {', '.join(sorted(v))}" for key, v in found.items()]
+    parts = [f"{name} {', '.join(sorted(v))}" for name, v in found.items()]
     return " Played by: " + "; ".join(parts) + "."
 
 

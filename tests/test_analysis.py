@@ -192,6 +192,7 @@ def test_competitive_report_shows_seat_balance_grids_and_other_side(experiment, 
     seats = md.split("## Seat balance\n")[1].split("\n## ")[0]
     assert "Not applicable" not in seats and "| base | fame_winner | seat1 |" in seats
     assert "Played by: simkit version" in md  # the provenance the manifests record
+    assert "engine source hash" in md
     assert "interaction: effect of moderating_sense_fury=true" in md
     names = {f.name for f in report.figures}
     assert {"grid_1.png", "grid_2.png", "survival.png",
