@@ -5,8 +5,10 @@
 ``target``, by bisection over the knob's declared integer range (or a grid of ``steps``
 values over a float range, or the ``values`` given). Every evaluation is a
 ``simulate`` on the same seed and game indices (common random numbers), so neighbouring
-values differ only by the knob. The search assumes the win rate is monotone in the knob;
-if it is not, the bracket found is one crossing of the target. When both ends of the
+values differ only by the knob. Values are searched as played (``Rules.effective``): a
+placeholder such as "0 = the level's set-up" is the value it stands for. The search
+assumes the win rate is monotone in the knob; if it is not, the bracket found is one
+crossing of the target. When both ends of the
 range lie on the same side of the target, the target is reported as not reachable.
 """
 
@@ -118,14 +120,15 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
     if not isinstance(target, (int, float)) or not 0 < target < 1:
         raise UsageError(f"target must be a win rate strictly between 0 and 1, got {target!r}")
     every = candidates(spec, steps, values)
-    allowed = [v for v in every if _valid(base, knob, v)]
+    allowed = played_values(base, knob, [v for v in every if _valid(base, knob, v)])
     if len(allowed) < 2:
         raise RulesError(f"fewer than two values of {knob!r} are allowed with these rules")
     played: dict[int, Evaluation] = {}
 
     def evaluate(i: int) -> Evaluation:
         if i not in played:
-            frame = simulate(game, n_games, seed=seed, rules=base.replace({knob: allowed[i]}),
+            rules = base.replace({knob: allowed[i]}).effective()
+            frame = simulate(game, n_games, seed=seed, rules=rules,
                              policy=policy, n_jobs=n_jobs, until_ci=until_ci,
                              max_games=max_games, backend=backend, client=client)
             wins = int((frame["winner"] == side).sum())
@@ -134,7 +137,8 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
 
     bracket = _bisect(evaluate, len(allowed), target)
     return Calibration(game.name, knob, side, float(target), tuple(allowed),
-                       tuple(v for v in every if v not in allowed), tuple(played.values()),
+                       tuple(v for v in every if not _valid(base, knob, v)),
+                       tuple(played.values()),
                        bracket)
 
 
@@ -145,6 +149,13 @@ def _side(game, side: str | None) -> str:
         raise UsageError(f"unknown side {side!r} for {game.name}; sides: "
                          f"{', '.join(s for s in game.sides if s in categories)}")
     return side
+
+
+def played_values(base, knob: str, values) -> list:
+    """The distinct values of ``knob`` the ``values`` play, ascending: a placeholder
+    (Victus ``start_generalitat = 0``, "the level's set-up") is searched as the value it
+    plays (5 in the full game), once."""
+    return sorted({getattr(base.replace({knob: v}).effective(), knob) for v in values})
 
 
 def _valid(base, knob: str, value) -> bool:

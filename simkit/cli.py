@@ -1,4 +1,4 @@
-"""The ``simkit`` command: games, run, sweep, report, ladder, calibrate, trace, prob.
+"""The ``simkit`` command: games, run, sweep, report, plan, ladder, calibrate, trace, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -131,7 +131,26 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("results", type=Path, metavar="RESULTS_DIR")
     p.add_argument("--out", type=_folder, default=None, help="folder for the report "
                    "[RESULTS_DIR]")
+    p.add_argument("--side", default=None, help="whose win rate [the first side]")
     p.set_defaults(handler=cmd_report)
+
+    p = sub.add_parser("plan", help="games needed: per cell of an experiment folder to "
+                       "separate effects of given sizes, or from an expected discordance "
+                       "or rate")
+    p.add_argument("results", type=Path, nargs="?", metavar="RESULTS_DIR",
+                   help="an experiment folder: plan from each cell's observed discordance")
+    p.add_argument("--effect", type=float, action="append", default=None, metavar="POINTS",
+                   help="difference to separate, in points (repeatable) [1, 2, 5]")
+    p.add_argument("--discordance", type=float, default=None, metavar="SHARE",
+                   help="expected share of games two settings end differently (0-1)")
+    p.add_argument("--comparisons", type=int, default=1, help="comparisons tested together "
+                   "(Bonferroni level 0.05/m) [1]")
+    p.add_argument("--power", type=float, default=0.8, help="power to separate [0.8]")
+    p.add_argument("--margin", type=float, default=None, metavar="POINTS",
+                   help="wanted interval half-width, in points")
+    p.add_argument("--rate", type=float, default=None, help="expected rate (0-1) for a "
+                   "single rate's interval (with --margin)")
+    p.set_defaults(handler=cmd_plan)
 
     p = sub.add_parser("ladder", help="difficulty ladder: every cell of an experiment "
                        "folder ordered by win rate, with 95%% intervals and paired gaps")
@@ -288,15 +307,20 @@ def cmd_games(args, _extra) -> None:
             users = ", ".join(n for n, w in table.items() if w is weights)
             print(f"policy weights of {side}: {users} (--policy NAME:WEIGHT=VALUE,...):")
             print(_knob_table(weights.knobs()))
-    print("rule knobs (--set KNOB=VALUE):")
-    print(_knob_table(game.Rules.knobs()))
+    print("rule knobs (--set KNOB=VALUE; a placeholder default shows the value the "
+          "standard rules play):")
+    print(_knob_table(game.Rules.knobs(), played=game.Rules().effective()))
     print("outcome columns:")
     for name, col in game.outcome_columns.items():
         print(f"  {name:24} {col.dtype:9} {col.description}")
 
 
-def _knob_table(knobs, indent: str = "  ") -> str:
-    return "\n".join(f"{indent}{k.name:22} default {k.default!s:10} allowed {k.allowed:14} "
+def _knob_table(knobs, indent: str = "  ", played=None) -> str:
+    def default(k) -> str:
+        value = getattr(played, k.name, k.default)
+        return f"{k.default!s} (plays {value})" if value != k.default else str(k.default)
+
+    return "\n".join(f"{indent}{k.name:22} default {default(k):10} allowed {k.allowed:14} "
                      f"{k.doc}" for k in knobs)
 
 
@@ -308,7 +332,7 @@ def cmd_run(args, _extra) -> None:
 
     _check_backend_options(args)
     game = games.get(args.game)
-    rules, policy = _rules(game, args), _policy(game, args)
+    rules, policy = _rules(game, args).effective(), _policy(game, args)  # as played
     info = RunInfo()
     with _dask_client(args) as client:  # rows go to --out (if any), never to memory
         simulate(game, args.games, seed=args.seed, rules=rules, policy=policy,
@@ -482,9 +506,84 @@ def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
 def cmd_report(args, _extra) -> None:
     from simkit.report import write_report
 
-    report = write_report(args.results, args.out)
+    report = write_report(args.results, args.out, side=args.side)
     print(f"wrote {report.markdown}, {report.html} and {len(report.figures)} figure(s)")
     print(textwrap.fill(report.findings, width=90))
+
+
+# -- plan ----------------------------------------------------------------------------
+
+
+def cmd_plan(args, _extra) -> None:
+    effects = [e / 100 for e in (args.effect or [1.0, 2.0, 5.0])]
+    if any(not 0 < e < 1 for e in effects):
+        raise UsageError("--effect is a difference in points, between 0 and 100 "
+                         "(exclusive)")
+    if not 0 < args.power < 1:
+        raise UsageError(f"--power must lie strictly between 0 and 1, got {args.power}")
+    if args.comparisons < 1:
+        raise UsageError(f"--comparisons must be at least 1, got {args.comparisons}")
+    if args.results is not None:
+        print(plan_summary(args.results, effects, args.power))
+        return
+    if args.rate is not None:
+        if args.margin is None or not 0 <= args.rate <= 1:
+            raise UsageError("--rate needs a rate in [0, 1] and --margin POINTS")
+        n = stats.games_needed(args.margin / 100, p=args.rate,
+                               confidence=1 - 0.05 / args.comparisons)
+        print(f"{n:,} games for a Wilson interval of +-{args.margin:g} points at a rate of "
+              f"{args.rate:.2%} (level {1 - 0.05 / args.comparisons:.2%})")
+        return
+    if args.discordance is None or not 0 < args.discordance <= 1:
+        raise UsageError("plan needs RESULTS_DIR, --discordance SHARE (0-1] or --rate "
+                         "RATE with --margin POINTS")
+    print(discordance_plan(args.discordance, effects, args.power, args.comparisons,
+                           args.margin))
+
+
+def discordance_plan(discordance: float, effects: list[float], power: float,
+                     comparisons: int, margin: float | None) -> str:
+    """Games to separate each paired effect (Connor 1987) and, with ``margin``, for a
+    paired interval of that half-width, from an expected discordance."""
+    alpha = 0.05 / comparisons
+    lines = [f"paired comparisons at level {alpha:.3g} (0.05 / {comparisons}), {power:.0%} "
+             f"power, {discordance:.1%} of games discordant:"]
+    for effect in effects:
+        if effect > discordance:
+            lines.append(f"  {effect * 100:g} points: cannot be shown (a difference exceeds "
+                         "the discordance)")
+            continue
+        n = stats.paired_games_to_separate(effect, discordance, alpha, power)
+        lines.append(f"  separate {effect * 100:g} points: {n:,} games per cell")
+    if margin is not None:
+        n = stats.paired_games_needed(margin / 100, discordance, 0.0, 1 - alpha)
+        lines.append(f"  interval of +-{margin:g} points: {n:,} games per cell")
+    return "\n".join(lines)
+
+
+def plan_summary(path, effects: list[float], power: float) -> str:
+    """Per cell of an experiment folder: games to separate each effect from the base."""
+    from simkit.analysis import plan
+    from simkit.report import collect
+
+    data = collect(path)
+    if data.differences.empty:
+        raise UsageError(f"{path} has one cell: plan needs an experiment folder, or "
+                         "--discordance")
+    table = plan(data.differences, effects, power)
+    columns = [c for c in table.columns if c.startswith(("separate", "interval"))]
+    width = max(len(str(c)) for c in table["cell"]) + 2
+    lines = [f"{data.head['name']}: games per cell to separate the base from each cell "
+             f"({power:.0%} power, level 0.05/{len(table)}), from the observed discordance",
+             f"{'cell':{width}}{'games':>9} {'discord.':>9} " + " ".join(
+                 f"{c:>16}" for c in columns)]
+    for _, row in table.iterrows():
+        needed = " ".join(f"{'-' if pd.isna(row[c]) else f'{int(row[c]):,}':>16}"
+                          for c in columns)
+        lines.append(f"{row['cell']:{width}}{row['games']:>9,} {row['discordance']:>9.2%} "
+                     f"{needed}")
+    lines.append("-: the discordance is zero or smaller than the effect")
+    return "\n".join(lines)
 
 
 # -- ladder --------------------------------------------------------------------------
@@ -505,17 +604,20 @@ def ladder_summary(data, table: pd.DataFrame) -> str:
     lines = [f"difficulty ladder of {data.head['name']} ({data.game.name}): {len(table)} "
              f"cells by {side} win rate, highest first",
              f"{'rung':>4}  {'cell':{width}} {'games':>10} {side + ' win':>14}   "
-             f"{'95% interval':20} {'vs base':>8}   gap to next rung (paired)"]
+             f"{'95% interval':20} {'vs base':>8}   {'tier':6} gap to next rung (paired)"]
     for label, r in zip(labels, table.itertuples(), strict=True):
         gap = ("" if pd.isna(r.gap) else
                f"{r.gap * 100:+.2f} [{r.gap_low * 100:+.2f}, {r.gap_high * 100:+.2f}]"
                + ("" if r.separated else "  not separated"))
         lines.append(f"{r.rung:>4}  {label:{width}} {r.games:>10,} {r.rate:>14.2%}   "
-                     f"{f'[{r.low:.2%}, {r.high:.2%}]':20} {r.vs_base * 100:>+8.2f}   {gap}")
+                     f"{f'[{r.low:.2%}, {r.high:.2%}]':20} {r.vs_base * 100:>+8.2f}   "
+                     f"{r.tier:6} {gap}")
     unseparated = int((table["separated"] == False).sum())  # noqa: E712 (nullable)
+    pairs = len(table) * (len(table) - 1) // 2
     lines.append(f"win rates with Wilson 95% intervals; vs base and gaps in points, paired "
-                 f"on the same games (McNemar, Holm over the {max(len(table) - 1, 0)} gaps): "
-                 f"{unseparated} gap(s) not significant at 5%")
+                 f"on the same games (McNemar, Holm over all {pairs} pairs of cells, "
+                 f"intervals at the Holm-consistent level); cells sharing a tier letter are "
+                 f"not separated; {unseparated} gap(s) not significant at 5%")
     if data.game.caveat:
         lines.append(f"caveat: {data.game.caveat}")
     return "\n".join(lines)

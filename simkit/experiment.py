@@ -121,10 +121,12 @@ class Cell:
     policy: dict
     slug: str = ""
     aliases: tuple = ()  # (label, kind, knob, value) of merged duplicates
+    description: str = ""  # the full setting when the label is a generated short name
 
     def to_dict(self) -> dict:
         return {"label": self.label, "slug": self.slug, "kind": self.kind,
-                "knob": self.knob, "value": self.value, "rules": self.rules.to_dict(),
+                "knob": self.knob, "value": self.value,
+                "description": self.description or self.label, "rules": self.rules.to_dict(),
                 "policy": dict(self.policy),
                 "aliases": [dict(zip(("label", "kind", "knob", "value"), a, strict=True))
                             for a in self.aliases]}
@@ -179,6 +181,14 @@ def format_value(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def played_text(stated, played) -> str:
+    """A knob setting as a label shows it: the value written, and the value played when
+    the written one is a placeholder (``start_generalitat=0 (plays 5)``)."""
+    if stated == played:
+        return format_value(stated)
+    return f"{format_value(stated)} (plays {format_value(played)})"
 
 
 # -- finding the line of a key in the file text -----------------------------------------
@@ -316,9 +326,10 @@ class _Parser:
             self.fail("sweep must be an array of tables: write each as [[sweep]]",
                       table="", key="sweep")
         overrides = dict(head.get("rules", {}))
-        cells = [Cell("base", "base", "", "", base, policy)]
+        cells = [Cell("base", "base", "", "", base.effective(), policy)]
         for i, entry in enumerate(sweeps):
             cells += self.sweep(game, base, overrides, policy, entry, i)
+        cells = [short_label(game, cell) for cell in cells]
         return Experiment(self.path, name, game.name, description, preset, overrides,
                           policy, n_games, until_ci, max_games, seed, sweeps,
                           _dedupe(cells))
@@ -422,10 +433,11 @@ class _Parser:
             self.fail(f"{label}: kind must be one of {', '.join(_SWEEP_ITEMS)}, got "
                       f"{kind!r}", key="kind", **where)
         items = _SWEEP_ITEMS[kind]
+        allowed = ("kind", items, "presets") if items == "knobs" else ("kind", items)
         for key in entry:
-            if key not in ("kind", items):
-                self.fail(f"{label} ({kind}): unknown key {key!r}; allowed: kind, {items}",
-                          key=key, **where)
+            if key not in allowed:
+                self.fail(f"{label} ({kind}): unknown key {key!r}; allowed: "
+                          + ", ".join(allowed), key=key, **where)
         value = entry.get(items)
         expected = "a table { knob = [values] }" if items == "knobs" else "an array"
         if not isinstance(value, dict if items == "knobs" else list):
@@ -439,6 +451,9 @@ class _Parser:
             return self.preset_cells(game, overrides, policy, value, **context)
         if kind == "policies":
             return self.policy_cells(base, policy, game, value, **context)
+        if "presets" in entry:
+            return self.crossed_cells(game, overrides, policy, kind, entry["presets"], value,
+                                      **context)
         for knob, values in value.items():  # a grid's values may need each other
             self.knob_values(game, base, knob, values, alone=kind == "one_at_a_time",
                              **context)
@@ -470,12 +485,44 @@ class _Parser:
             except RulesError as exc:
                 self.fail(f"{label}: {exc}", sub=knob, token=v, **where)
 
+    def crossed_cells(self, game, overrides, policy, kind, names, knobs, label,
+                      where) -> list[Cell]:
+        """Presets crossed with knobs (``presets = [...]`` in a knob sweep): each preset
+        (with the base rule overrides) with each knob setting - every value of each knob
+        alone (one_at_a_time) or every combination (grid). The cells form a grid whose
+        first dimension is the preset."""
+        if not isinstance(names, list) or not names:
+            self.fail(f"{label}: presets needs a non-empty array of preset names", **where)
+        cells = []
+        for name in names:
+            if not isinstance(name, str) or name not in game.presets:
+                self.fail(f"{label}: unknown preset {name!r} for {game.name}; presets: "
+                          + ", ".join(game.presets), token=name, **where)
+            try:
+                base = game.resolve_rules(name).replace(overrides)
+            except RulesError as exc:
+                self.fail(f"{label}: preset {name}: {exc}", token=name, **where)
+            for knob, values in knobs.items():
+                self.knob_values(game, base, knob, values, alone=kind == "one_at_a_time",
+                                 label=f"{label}, preset {name}", where=where)
+            if kind == "one_at_a_time":
+                combos = [{knob: v} for knob, values in knobs.items() for v in values]
+            else:
+                combos = [dict(zip(knobs, combo, strict=True))
+                          for combo in itertools.product(*knobs.values())]
+            for changes in combos:
+                c = self.rules_cell(base, policy, "grid", changes, label, where)
+                cells.append(replace(c, label=f"{name}: {c.label}", knob=f"preset, {c.knob}",
+                                     value=f"{name}, {c.value}"))
+        return cells
+
     def rules_cell(self, base, policy, kind, changes, label, where) -> Cell:
         try:
-            rules = base.replace(changes)
+            stated = base.replace(changes)
         except RulesError as exc:
             self.fail(f"{label}: {exc}", **where)
-        text = {k: format_value(v) for k, v in changes.items()}
+        rules = stated.effective()
+        text = {k: played_text(v, getattr(rules, k)) for k, v in changes.items()}
         return Cell(", ".join(f"{k}={v}" for k, v in text.items()), kind, ", ".join(text),
                     ", ".join(text.values()), rules, policy)
 
@@ -485,7 +532,7 @@ class _Parser:
             if not isinstance(name, str):
                 self.fail(f"{label}: presets are names (strings), got {name!r}", **where)
             try:
-                rules = game.resolve_rules(name).replace(overrides)
+                rules = game.resolve_rules(name).replace(overrides).effective()
             except RulesError as exc:
                 self.fail(f"{label}: {exc}", token=name, **where)
             cells.append(Cell(f"preset {name}", "presets", "preset", name, rules, policy))
@@ -499,8 +546,31 @@ class _Parser:
                 f"{side}={name}" for side, name in entry.items())
             if not text:
                 self.fail(f"{label}: an empty policy table changes nothing", **where)
-            cells.append(Cell(f"policy {text}", "policies", "policy", text, base, chosen))
+            cells.append(Cell(f"policy {text}", "policies", "policy", text, base.effective(),
+                              chosen))
         return cells
+
+
+LABEL_LIMIT = 32
+
+
+def short_label(game, cell: Cell) -> Cell:
+    """A knob cell whose label is longer than ``LABEL_LIMIT`` gets a generated short
+    name - each knob by its initials (``moderating_sense_fury`` -> ``msf``) unless two
+    of the game's knobs share them - and keeps the full setting as its description."""
+    if len(cell.label) <= LABEL_LIMIT or cell.kind not in ("one_at_a_time", "grid"):
+        return cell
+    names = [k.name for k in game.Rules.knobs()]
+    initials = {n: "".join(w[0] for w in n.split("_")) for n in names}
+    clash = {a for a in initials.values() if list(initials.values()).count(a) > 1}
+    parts = []
+    for knob, value in zip(cell.knob.split(", "), cell.value.split(", "), strict=True):
+        if knob == "preset":
+            parts.append(value)
+            continue
+        short = initials.get(knob, knob)
+        parts.append(f"{knob if short in clash or short in names else short}={value}")
+    return replace(cell, label=" ".join(parts), description=cell.label)
 
 
 def _dedupe(cells: list[Cell]) -> list[Cell]:

@@ -1,28 +1,33 @@
 """Balance reports: ``report.md``, a self-contained ``report.html`` and PNG figures.
 
-``write_report(path)`` reads an experiment folder (``simkit sweep``) or a single results
-folder and writes, beside the results (or into ``out``):
+``write_report(path, side=...)`` reads an experiment folder (``simkit sweep``) or a
+single results folder and writes, beside the results (or into ``out``):
 
 * win rates per cell with Wilson 95% intervals (every winner category);
-* paired differences from the base cell in the first side's win rate (the cells share
-  seeds and game indices: ``stats.paired_difference`` on the winner indicator, pairing
-  games by ``game_index``), with Newcombe intervals, McNemar p-values, Holm-corrected
-  p-values and significance at 5%;
-* end-reason shares (stacked bars), the distribution of ``turns``;
-* a sensitivity "tornado" (per knob, the range of its cells' differences from base) and,
-  for numeric knobs swept one at a time, the win rate against the knob's value;
-* a difficulty ladder (``ladder``): every cell - presets, knob settings, policies -
-  ordered by the side's win rate, highest first, with its Wilson interval, its paired
-  difference from the base and the paired gap to the next rung (Holm-corrected over the
-  gaps), so a designer sees which settings are really harder than which;
-* side balance (Ludii-style: balance = 1 - (max - min) of the sides' win rates, which is
-  1 - |p1 - p2| for two sides; decisiveness = share of games some side won; duration =
-  mean turns) for games of two or more sides;
+* paired differences from the base cell in the side's win rate (the cells share seeds
+  and game indices, paired by ``game_index``): the games won only in the cell and only
+  in the base, the McNemar p-value, Holm's correction over the cells, and Tango's score
+  interval (which inverts the same test) at the level Holm tested the cell at
+  (``stats.holm_confidences``), so it excludes zero exactly when the verdict is
+  "significant"; cells that changed no game are flagged;
+* end-reason shares and their paired shifts per cell, the distribution of ``turns``,
+  game length by end reason, a survival curve (the turn of defeat), every numeric
+  outcome column's mean and its paired differences, seat balance from the per-seat
+  columns, grids as heatmaps with their within-grid comparisons and interactions
+  (``simkit.analysis``: everything driven by the game's declared outcome columns);
+* a sensitivity "tornado" and, for numeric knobs swept one at a time and policy weights,
+  the win rate against the value played (``Rules.effective``: a placeholder such as
+  Victus ``start_generalitat = 0`` is drawn at the value it plays);
+* a difficulty ladder (``ladder``): every cell ordered by the side's win rate, with tiers
+  from the comparison of every pair of cells (Holm over all pairs) and the gap to the
+  next rung;
+* side balance (Ludii-style) for games of two or more sides, a planning table (games
+  needed to separate effects of 1, 2 and 5 points), the cells, and the provenance the
+  results folders record;
 * a plain-language paragraph naming the largest effects.
 
-Every number comes from ``simkit.load`` of the results folders: rates from
-``simkit.experiment.summarize``, differences from the loaded winner columns. Figures
-are drawn on matplotlib ``Figure`` objects with the Agg canvas (no pyplot state).
+Every number comes from ``simkit.load`` of the results folders. Figures are drawn on
+matplotlib ``Figure`` objects with the Agg canvas (no pyplot state).
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,13 +46,16 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from simkit import games, stats
-from simkit.errors import StoreError, UsageError
+from simkit import analysis, games, stats
+from simkit.analysis import Frames
+from simkit.errors import RulesError, StoreError, UsageError
 from simkit.experiment import cell_folders, cell_schema, format_value, load_cell, summarize
+from simkit.store import read_manifest
 
 SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
-            "Game length", "Sensitivity", "Win rate by knob value", "Difficulty ladder",
-            "Side balance", "Cells")
+            "End-reason shifts", "Game length", "Survival", "Outcome means",
+            "Seat balance", "Sensitivity", "Win rate by knob value", "Grids",
+            "Difficulty ladder", "Side balance", "Planning", "Cells")
 ALPHA = 0.05
 
 
@@ -60,6 +70,7 @@ class ReportData:
     side: str  # the winner category compared against the base
     differences: pd.DataFrame
     turns: pd.DataFrame  # cell x turns -> games
+    frames: Frames | None = None  # every cell's games, loaded on first use
 
 
 @dataclass
@@ -87,32 +98,62 @@ def collect(path, side: str | None = None) -> ReportData:
         raise UsageError(f"unknown side {side!r} for {game.name}; winners: "
                          f"{', '.join(categories)}")
     summary = summarize(path)
-    return ReportData(head, game, cells, summary, side, differences(cells, side),
-                      turn_counts(cells))
+    frames = Frames(cells)
+    return ReportData(head, game, cells, summary, side, differences(cells, side, frames),
+                      turn_counts(cells), frames)
 
 
-def differences(cells: list, side: str) -> pd.DataFrame:
-    """Paired differences of each cell from the first (base) cell in ``side``'s win rate."""
-    columns = ["cell", "games", "difference", "low", "high", "p_value", "p_holm",
-               "significant"]
+DIFFERENCE_COLUMNS = ["cell", "games", "gained", "lost", "difference", "low", "high",
+                      "confidence", "p_value", "p_holm", "significant", "no_game_changed"]
+
+
+def _paired_frames(base: pd.DataFrame, frame: pd.DataFrame, folder) -> int:
+    """The number of games two cells share, checking that they are the same games."""
+    n = min(len(frame), len(base))
+    if not np.array_equal(frame["game_index"].to_numpy()[:n],
+                          base["game_index"].to_numpy()[:n]):
+        raise StoreError(f"{folder}: games are not paired with the base cell's")
+    return n
+
+
+def holm_table(rows: list[dict]) -> pd.DataFrame:
+    """Paired comparisons (``gained``/``lost`` discordant counts over ``games``) with the
+    McNemar p-value, Holm's adjustment over all of them, and each difference's
+    interval at the level that agrees with its Holm verdict (``stats.holm_confidences``):
+    it excludes 0 exactly when the comparison is significant."""
+    table = pd.DataFrame(rows)
+    gained, lost, n = (table[k].to_numpy() for k in ("gained", "lost", "games"))
+    table["difference"] = (gained - lost) / n
+    table["p_value"] = stats.mcnemar_p(gained, lost)
+    table["p_holm"], table["significant"] = stats.holm(table["p_value"].to_numpy(), ALPHA)
+    table["confidence"] = stats.holm_confidences(table["p_value"].to_numpy(), ALPHA)
+    table["low"], table["high"] = stats.paired_limits(gained, lost, n,
+                                                      table["confidence"].to_numpy())
+    return table
+
+
+def differences(cells: list, side: str, frames: Frames | None = None) -> pd.DataFrame:
+    """Paired differences of each cell from the first (base) cell in ``side``'s win rate:
+    games won only in the cell (``gained``) and only in the base (``lost``), the exact
+    McNemar test, Holm over the cells, Holm-consistent intervals (``holm_table``), and
+    ``no_game_changed`` when every outcome column of every game equals the base's."""
     if len(cells) < 2:
-        return pd.DataFrame(columns=columns)
-    base = load_cell(cells[0][1], ["winner"])
+        return pd.DataFrame(columns=DIFFERENCE_COLUMNS)
+    frames = frames if frames is not None else Frames(cells)  # each cell loaded once
+    base = frames[cells[0][0]["label"]]
+    base_wins = (base["winner"] == side).to_numpy()
     rows = []
     for cell, folder in cells[1:]:
-        frame = load_cell(folder, ["winner"])
-        n = min(len(frame), len(base))
-        if not np.array_equal(frame["game_index"].to_numpy()[:n],
-                              base["game_index"].to_numpy()[:n]):
-            raise StoreError(f"{folder}: games are not paired with the base cell's")
-        result = stats.paired_difference((frame["winner"].iloc[:n] == side).to_numpy(),
-                                         (base["winner"].iloc[:n] == side).to_numpy())
-        d = result.difference
-        rows.append({"cell": cell["label"], "games": n, "difference": d.estimate,
-                     "low": d.low, "high": d.high, "p_value": result.p_value})
-    table = pd.DataFrame(rows)
-    table["p_holm"], table["significant"] = stats.holm(table["p_value"].to_numpy(), ALPHA)
-    return table[columns]
+        frame = frames[cell["label"]]
+        n = _paired_frames(base, frame, folder)
+        wins = (frame["winner"].iloc[:n] == side).to_numpy()
+        same = all(np.array_equal(frame[c].iloc[:n].to_numpy(), base[c].iloc[:n].to_numpy())
+                   for c in frame.columns if c not in ("seed",))
+        rows.append({"cell": cell["label"], "games": n,
+                     "gained": int(np.count_nonzero(wins & ~base_wins[:n])),
+                     "lost": int(np.count_nonzero(~wins & base_wins[:n])),
+                     "no_game_changed": same})
+    return holm_table(rows)[DIFFERENCE_COLUMNS]
 
 
 def turn_counts(cells: list) -> pd.DataFrame:
@@ -123,6 +164,15 @@ def turn_counts(cells: list) -> pd.DataFrame:
               for cell, folder in cells}
     table = pd.DataFrame(counts).T.fillna(0).astype(int)
     return table[sorted(table.columns)]
+
+
+def played_rules(game, rules: dict) -> dict:
+    """A cell's rules at the values played (``Rules.effective``); folders written before
+    cells recorded played values may hold placeholders, resolved here."""
+    try:
+        return game.Rules(**rules).effective().to_dict()
+    except (TypeError, RulesError):  # a knob this version no longer has
+        return dict(rules)
 
 
 def memberships(data: ReportData) -> pd.DataFrame:
@@ -173,7 +223,7 @@ def curves(data: ReportData) -> dict[str, pd.DataFrame]:
         cells = set(members.loc[(members["knob"] == knob)
                                 & (members["kind"] == "one_at_a_time"), "cell"])
         cells.add(base_cell["label"])
-        rules = {c["label"]: c["rules"] for c, _ in data.cells}
+        rules = {c["label"]: played_rules(data.game, c["rules"]) for c, _ in data.cells}
         points = pd.DataFrame([{"value": rules[c][knob], "cell": c,
                                 "rate": rates.loc[c, f"winner_{data.side}"],
                                 "low": rates.loc[c, f"winner_{data.side}_low"],
@@ -185,8 +235,8 @@ def curves(data: ReportData) -> dict[str, pd.DataFrame]:
     return out
 
 
-LADDER_COLUMNS = ["rung", "cell", "kind", "knob", "value", "also", "games", "rate", "low",
-                  "high", "vs_base", "vs_base_low", "vs_base_high", "gap", "gap_low",
+LADDER_COLUMNS = ["rung", "tier", "cell", "kind", "knob", "value", "also", "games", "rate",
+                  "low", "high", "vs_base", "vs_base_low", "vs_base_high", "gap", "gap_low",
                   "gap_high", "gap_p_value", "gap_p_holm", "separated"]
 
 
@@ -196,10 +246,11 @@ def ladder(source, side: str | None = None) -> pd.DataFrame:
     ``source`` is an experiment or results folder (or a ``ReportData`` from ``collect``).
     One row per cell (a merged duplicate is named in ``also``): ``rate``/``low``/``high``
     are the win rate and its Wilson 95% interval (``summarize``); ``vs_base*`` the paired
-    difference from the base cell (as in the report); ``gap*`` the paired difference
-    from the next rung down on the same games (Newcombe interval, exact McNemar p-value,
-    Holm-corrected over the gaps), and ``separated`` whether that gap is significant at
-    5% - if not, the two rungs' order is not established. The last rung has no gap.
+    difference from the base cell (as in the report). Every pair of cells is compared
+    on the same games (McNemar, Holm over all pairs: ``pairwise``); ``tier`` gives
+    each cell letters such that cells sharing a letter are not separated, and ``gap*``
+    is the comparison with the next rung down, its interval at the Holm-consistent level
+    (``separated``: the pair's order is established at 5%). The last rung has no gap.
     Ties keep the cells' order in the experiment.
     """
     data = source if isinstance(source, ReportData) else collect(source, side)
@@ -223,37 +274,79 @@ def ladder(source, side: str | None = None) -> pd.DataFrame:
     table = pd.DataFrame(rows).sort_values("rate", ascending=False, kind="stable")
     table = table.reset_index(drop=True)
     table.insert(0, "rung", np.arange(1, len(table) + 1))
-    gaps = _gaps(data, list(table["cell"]))
+    labels = list(table["cell"])
+    pairs = pairwise(data, labels)
+    table.insert(1, "tier", tiers(labels, pairs))
     nan = float("nan")
-    for key, i in (("gap", 0), ("gap_low", 1), ("gap_high", 2), ("gap_p_value", 3)):
-        table[key] = [g[i] for g in gaps] + [nan]
-    if gaps:
-        adjusted, reject = stats.holm([g[3] for g in gaps], ALPHA)
-        table["gap_p_holm"] = [*adjusted, nan]
-        table["separated"] = pd.array([*reject, pd.NA], dtype="boolean")
-    else:
-        table["gap_p_holm"] = nan
-        table["separated"] = pd.array([pd.NA], dtype="boolean")
+    gaps = pairs.set_index(["upper", "lower"])
+    adjacent = [gaps.loc[(u, w)] for u, w in zip(labels, labels[1:], strict=False)]
+    for key, column in (("gap", "difference"), ("gap_low", "low"), ("gap_high", "high"),
+                        ("gap_p_value", "p_value"), ("gap_p_holm", "p_holm")):
+        table[key] = [g[column] for g in adjacent] + [nan]
+    table["separated"] = pd.array([bool(g["significant"]) for g in adjacent] + [pd.NA],
+                                  dtype="boolean")
     return table[LADDER_COLUMNS]
 
 
-def _gaps(data: ReportData, labels: list[str]) -> list[tuple[float, float, float, float]]:
-    """Paired differences labels[i] - labels[i + 1] in the side's win rate, each on the
-    two cells' common games: (estimate, low, high, McNemar p-value)."""
+def _side_wins(data: ReportData, labels: list[str]) -> np.ndarray:
+    """cells x games: whether ``side`` won each game, on the games every cell holds."""
     folders = {c["label"]: f for c, f in data.cells}
     frames = {label: load_cell(folders[label], ["winner"]) for label in labels}
-    out = []
-    for upper, lower in zip(labels, labels[1:], strict=False):
-        a, b = frames[upper], frames[lower]
-        n = min(len(a), len(b))
-        if not np.array_equal(a["game_index"].to_numpy()[:n],
-                              b["game_index"].to_numpy()[:n]):
-            raise StoreError(f"{folders[lower]}: games are not paired with {folders[upper]}'s")
-        result = stats.paired_difference((a["winner"].iloc[:n] == data.side).to_numpy(),
-                                         (b["winner"].iloc[:n] == data.side).to_numpy())
-        d = result.difference
-        out.append((d.estimate, d.low, d.high, result.p_value))
-    return out
+    n = min(len(f) for f in frames.values())
+    first = frames[labels[0]]["game_index"].to_numpy()[:n]
+    for label in labels:
+        if not np.array_equal(frames[label]["game_index"].to_numpy()[:n], first):
+            raise StoreError(f"{folders[label]}: games are not paired with "
+                             f"{folders[labels[0]]}'s")
+    return np.array([(frames[label]["winner"].iloc[:n] == data.side).to_numpy()
+                     for label in labels])
+
+
+def pairwise(data: ReportData, labels: list[str]) -> pd.DataFrame:
+    """Every pair (upper, lower) of ``labels`` (upper first in ``labels``) compared on the
+    same games: ``holm_table`` columns, Holm over all pairs."""
+    if len(labels) < 2:
+        return pd.DataFrame(columns=["upper", "lower", "games", "gained", "lost",
+                                     "difference", "low", "high", "confidence", "p_value",
+                                     "p_holm", "significant"])
+    wins = _side_wins(data, labels).astype(np.int64)
+    only = wins @ (1 - wins).T  # only[i, j]: games i won and j did not
+    rows = [{"upper": labels[i], "lower": labels[j], "games": wins.shape[1],
+             "gained": int(only[i, j]), "lost": int(only[j, i])}
+            for i in range(len(labels)) for j in range(i + 1, len(labels))]
+    return holm_table(rows)
+
+
+def tiers(labels: list[str], pairs: pd.DataFrame) -> list[str]:
+    """A compact letter display of ranked cells: each maximal run of consecutive rungs
+    in which no pair is separated gets a letter, so cells sharing a letter are not
+    separated (a letter is a maximal run of consecutive rungs no two of which are
+    separated; ``pairwise`` has every pair's verdict)."""
+    separated = {(u, w) for u, w, sig in zip(pairs["upper"], pairs["lower"],
+                                             pairs["significant"], strict=True) if sig}
+
+    def apart(i: int, j: int) -> bool:
+        return (labels[i], labels[j]) in separated or (labels[j], labels[i]) in separated
+
+    runs, last_end = [], -1
+    for start in range(len(labels)):
+        end = start
+        while end + 1 < len(labels) and not any(apart(k, end + 1)
+                                                for k in range(start, end + 1)):
+            end += 1
+        if end > last_end:
+            runs.append((start, end))
+            last_end = end
+    letters = [""] * len(labels)
+    for n, (start, end) in enumerate(runs):
+        for i in range(start, end + 1):
+            letters[i] += _letter(n)
+    return letters
+
+
+def _letter(n: int) -> str:
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return alphabet[n] if n < len(alphabet) else f"<{n + 1}>"
 
 
 def balance(data: ReportData) -> pd.DataFrame:
@@ -283,7 +376,7 @@ def _change(cell: dict) -> str:
         return f"Using preset {cell['value']}"
     if kind == "policies":
         return f"Switching to policy {cell['value']}"
-    parts = cell["label"].split(", ")
+    parts = cell.get("description", cell["label"]).split(", ")  # the full setting
     return "Setting " + (parts[0] if len(parts) == 1 else
                          ", ".join(parts[:-1]) + " and " + parts[-1])
 
@@ -300,7 +393,8 @@ def _effect_sentence(cell: dict, row) -> str:
         return f"{_change(cell)} leaves {_possessive(cell['side'])} win rate unchanged."
     verb, lo, hi = ("raises", low, high) if d > 0 else ("lowers", -high, -low)
     return (f"{_change(cell)} {verb} {_possessive(cell['side'])} win rate by {abs(d):.1f} "
-            f"points (95% CI {lo:.1f} to {hi:.1f}) against the base.")
+            f"points (Holm-adjusted {row['confidence']:.2%} interval {lo:.1f} to {hi:.1f}) "
+            "against the base.")
 
 
 def findings(data: ReportData, top: int = 3) -> str:
@@ -361,15 +455,23 @@ def win_rate_table(data: ReportData) -> pd.DataFrame:
     return table
 
 
+def _interval(low: float, high: float) -> str:
+    return f"[{_points(low)}, {_points(high)}]"
+
+
 def difference_table(data: ReportData) -> pd.DataFrame:
     d = data.differences
     return pd.DataFrame({
         "cell": d["cell"], "paired games": d["games"].map("{:,}".format),
+        "won only here / only in base": [f"{g:,} / {x:,}" for g, x in
+                                         zip(d["gained"], d["lost"], strict=True)],
         f"{data.side} win difference (points)": d["difference"].map(_points),
-        "95% interval": [f"[{_points(lo)}, {_points(hi)}]"
-                         for lo, hi in zip(d["low"], d["high"], strict=True)],
+        "Holm-adjusted interval": [_interval(lo, hi) for lo, hi in
+                                   zip(d["low"], d["high"], strict=True)],
+        "level": d["confidence"].map(lambda c: f"{c:.2%}"),
         "p (McNemar)": d["p_value"].map(_p), "p (Holm)": d["p_holm"].map(_p),
-        "significant": d["significant"].map({True: "yes", False: "no"})})
+        "significant": d["significant"].map({True: "yes", False: "no"}),
+        "note": d["no_game_changed"].map({True: "changed no game", False: ""})})
 
 
 def end_reason_table(data: ReportData) -> pd.DataFrame:
@@ -406,16 +508,17 @@ def _rung_label(row) -> str:
 
 def ladder_table(data: ReportData, table: pd.DataFrame | None = None) -> pd.DataFrame:
     t = ladder(data) if table is None else table
-    gap = [("-" if pd.isna(g) else f"{_points(g)} [{_points(lo)}, {_points(hi)}]")
+    gap = [("-" if pd.isna(g) else f"{_points(g)} {_interval(lo, hi)}")
            for g, lo, hi in zip(t["gap"], t["gap_low"], t["gap_high"], strict=True)]
     return pd.DataFrame({
-        "rung": t["rung"].map(str), "cell": [_rung_label(r) for _, r in t.iterrows()],
+        "rung": t["rung"].map(str), "tier": t["tier"],
+        "cell": [_rung_label(r) for _, r in t.iterrows()],
         "games": t["games"].map("{:,}".format), f"{data.side} win": t["rate"].map(_pct),
         "95% interval": [f"[{_pct(lo)}, {_pct(hi)}]" for lo, hi in
                          zip(t["low"], t["high"], strict=True)],
         "vs base (points)": t["vs_base"].map(_points),
-        "gap to next rung (points, 95% interval)": gap,
-        "p (Holm)": ["-" if pd.isna(p) else _p(p) for p in t["gap_p_holm"]],
+        "gap to next rung (points, Holm-adjusted interval)": gap,
+        "p (Holm, all pairs)": ["-" if pd.isna(p) else _p(p) for p in t["gap_p_holm"]],
         "separated": ["-" if pd.isna(x) else ("yes" if x else "no") for x in t["separated"]]})
 
 
@@ -430,18 +533,26 @@ def balance_table(data: ReportData) -> pd.DataFrame:
     return out
 
 
+def _aliases(cell: dict, is_base: bool) -> str:
+    """The settings a cell also stands for; the base's play the base rules unchanged."""
+    text = "; ".join(a["label"] for a in cell["aliases"])
+    if text and is_base:
+        return f"{text} (these settings leave the base rules unchanged)"
+    return text or "-"
+
+
 def cell_table(data: ReportData) -> pd.DataFrame:
     base = data.cells[0][0]
     rows = []
     for cell, _ in data.cells:
         changed = {k: v for k, v in cell["rules"].items() if base["rules"].get(k) != v}
         policy = {k: v for k, v in cell["policy"].items() if base["policy"].get(k) != v}
-        rows.append({"cell": cell["label"],
-                     "rules changed from base": ", ".join(
+        rows.append({"cell": cell["label"], "setting": cell.get("description", cell["label"]),
+                     "rules changed from base (as played)": ", ".join(
                          f"{k}={format_value(v)}" for k, v in changed.items()) or "-",
                      "policy changed from base": ", ".join(
                          f"{k}={v}" for k, v in policy.items()) or "-",
-                     "also stands for": "; ".join(a["label"] for a in cell["aliases"]) or "-"})
+                     "also stands for": _aliases(cell, cell is base)})
     return pd.DataFrame(rows)
 
 
@@ -491,7 +602,7 @@ def difference_figure(data: ReportData) -> Figure:
     ax.plot(x[~sig], y[~sig], "o", mfc="white", color="tab:blue", label="not significant")
     ax.axvline(0, color="black", lw=0.8)
     _cell_axis(ax, d["cell"])
-    ax.set_xlabel(f"{data.side} win rate minus base (points), paired 95% interval")
+    ax.set_xlabel(f"{data.side} win rate minus base (points), Holm-adjusted interval")
     fig.legend(loc="outside lower center", ncols=2, fontsize="small")
     return fig
 
@@ -572,7 +683,8 @@ def ladder_figure(data: ReportData, table: pd.DataFrame | None = None) -> Figure
     return fig
 
 
-def curve_figure(data: ReportData, knob: str, points: pd.DataFrame) -> Figure:
+def curve_figure(data: ReportData, knob: str, points: pd.DataFrame,
+                 knob_type: type | None = None) -> Figure:
     fig = Figure(figsize=(6, 3.6), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.subplots()
@@ -580,9 +692,14 @@ def curve_figure(data: ReportData, knob: str, points: pd.DataFrame) -> Figure:
     ax.fill_between(x, points["low"] * 100, points["high"] * 100, alpha=0.25,
                     label="95% interval")
     ax.plot(x, points["rate"] * 100, "o-", label=f"{data.side} win")
-    base_value = data.cells[0][0]["rules"][knob]
+    base = data.cells[0][0]["label"]
+    if knob_type is None:
+        base_value = played_rules(data.game, data.cells[0][0]["rules"])[knob]
+        knob_type = data.game.Rules.knob(knob).type
+    else:
+        base_value = points.loc[points["cell"] == base, "value"].iloc[0]
     ax.axvline(base_value, color="grey", ls="--", lw=0.8, label="base")
-    if data.game.Rules.knob(knob).type is int:
+    if knob_type is int:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(knob)
     ax.set_ylabel("win rate (%)")
@@ -624,38 +741,277 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
         ("Win rates", [win_rate_table(data), ("win_rates", win_rate_figure(data))]),
         ("Differences from the base",
          [f"Paired differences in {_possessive(data.side)} win rate from the base cell on the same "
-          "games (Newcombe interval, exact McNemar p-value, Holm correction over all "
-          "cells).", difference_table(data), ("differences", difference_figure(data))]
+          "games: the games won only in the cell and only in the base (the discordant "
+          "pairs), the McNemar p-value, Holm's correction over all cells, and Tango's "
+          "score interval (it inverts the same test) at the level Holm tested the cell at "
+          "('level': 1 - 0.05/k), so it excludes zero exactly when the cell is "
+          "significant. 'changed no game': every outcome of every game equals the base's.",
+          difference_table(data), ("differences", difference_figure(data))]
          if diffs else [single]),
         ("End reasons", [end_reason_table(data), ("end_reasons", end_reason_figure(data))]
          if any(c.startswith("end_reason_") for c in data.summary.columns)
          else ["No end_reason column."]),
-        ("Game length", [length_table(data), ("game_length", length_figure(data))]
+        ("End-reason shifts", end_reason_shift_blocks(data) if diffs else [single]),
+        ("Game length", [length_table(data), ("game_length", length_figure(data)),
+                         *length_by_outcome_blocks(data)]
          if not data.turns.empty else ["No turns column."]),
+        ("Survival", survival_blocks(data)),
+        ("Outcome means", outcome_mean_blocks(data)),
+        ("Seat balance", seat_blocks(data)),
         ("Sensitivity",
          ["For each knob (or the presets, the policies, a grid), the range of its cells' "
           "differences from the base, the widest first; a knob swept one at a time "
           "counts its base value (difference 0).", sensitivity_table(data),
           ("tornado", tornado_figure(data))] if diffs else [single]),
-        ("Win rate by knob value", curve_blocks or [
-            "No numeric knob was swept one at a time."]),
+        ("Win rate by knob value", curve_blocks + policy_curve_blocks(data) or [
+            "No numeric knob or policy weight was swept one at a time."]),
+        ("Grids", grid_blocks(data)),
         ("Difficulty ladder",
          [f"Every cell (presets, knob settings, policies) ordered by {_possessive(data.side)} "
           "win rate, highest first, with its Wilson 95% interval and its paired difference "
-          "from the base. The gap to the next rung is the paired difference from the cell "
-          "below on the same games (Newcombe interval, exact McNemar test, Holm-corrected "
-          "over the gaps); 'separated: no' means the order of those two rungs is not "
-          "established at 5%. A cell that stands for others names them in brackets.",
+          "from the base. Every pair of cells is compared on the same games (exact "
+          "McNemar test, Holm-corrected over all pairs); cells sharing a tier letter are "
+          "not separated at 5% (a letter is a run of consecutive rungs no two of which "
+          "are separated). The gap to the next "
+          "rung is the paired difference from the cell below with its Holm-adjusted "
+          "interval; 'separated: no' means the order of those two rungs is not "
+          "established. A cell that stands for others names them in brackets.",
           ladder_table(data, ladder_t), ("ladder", ladder_figure(data, ladder_t))]
          if diffs else [single]),
         ("Side balance",
          ["balance = 1 - (max - min) of the sides' win rates (1 - |p1 - p2| for two "
           "sides); decisiveness = share of games some side won; duration = mean turns.",
           balance_t] if not balance_t.empty else ["Not applicable: fewer than two sides."]),
+        ("Planning", planning_blocks(data) if diffs else [single]),
         ("Cells", [cell_table(data)]),
     ]
     assert tuple(h for h, _ in out) == SECTIONS
     return out
+
+
+# -- every outcome column (simkit.analysis) ----------------------------------------------
+
+_HOLM_NOTE = ("Intervals are at the level Holm's step-down tested each comparison at "
+              "(1 - 0.05/k), so an interval excludes zero exactly when the comparison "
+              "is significant (marked *).")
+
+
+def _shift(row) -> str:
+    star = "*" if row["significant"] else ""
+    return f"{_points(row['difference'])} {_interval(row['low'], row['high'])}{star}"
+
+
+def end_reason_shift_blocks(data: ReportData) -> list:
+    t = analysis.end_reason_shifts(data.game, data.frames)
+    if t.empty:
+        return ["No end_reason column."]
+    t["text"] = [_shift(r) for _, r in t.iterrows()]
+    wide = t.pivot(index="cell", columns="reason", values="text").reindex(
+        [label for label in data.frames.labels[1:] if label in set(t["cell"])]).fillna("-")
+    return [("Each cell's paired difference from the base in the share of games ending "
+             "with each end reason (points; McNemar on the games that end so only "
+             f"in one of the two, Holm over every cell and reason). {_HOLM_NOTE}"),
+            wide.reset_index()]
+
+
+def length_by_outcome_blocks(data: ReportData) -> list:
+    t = analysis.length_by_outcome(data.game, data.frames)
+    if t.empty:
+        return []
+    t["text"] = [f"{r['mean']:.2f}" + ("" if np.isnan(r["low"]) else
+                                       f" [{r['low']:.2f}, {r['high']:.2f}]")
+                 + f" (n={r['games']:,})" for _, r in t.iterrows()]
+    wide = t.pivot(index="cell", columns="end_reason", values="text").reindex(
+        data.frames.labels).fillna("-")
+    return ["Mean turns by end reason (t 95% interval; none when every such game lasted "
+            "the same), so a turn cap does not hide when games are lost.",
+            wide.reset_index()]
+
+
+def _featured(data: ReportData, most: int = 8) -> list[str]:
+    """The base, the presets and the cells farthest from the base, at most ``most``."""
+    labels = [data.frames.labels[0]]
+    labels += [c["label"] for c, _ in data.cells if c["kind"] == "presets"]
+    if not data.differences.empty:
+        far = data.differences.reindex(data.differences["difference"].abs().sort_values(
+            ascending=False).index)["cell"]
+        labels += [x for x in far if x not in labels]
+    return labels[:most]
+
+
+def survival_blocks(data: ReportData) -> list:
+    t = analysis.survival(data.game, data.frames, data.side)
+    if t.empty:
+        return ["No turns column."]
+    turns = t.columns.to_numpy()
+    picks = sorted({int(x) for x in np.linspace(turns.min(), turns.max(), 7).round()})
+    table = t[picks].map(_pct)
+    table.columns = [f"turn {c}" for c in picks]
+    fig = Figure(figsize=(7, 4), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    for label in _featured(data):
+        ax.step(turns, t.loc[label] * 100, where="post", label=label)
+    ax.set_xlabel("turn")
+    ax.set_ylabel(f"games {data.side} have not lost (%)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="x-small", loc="best")
+    return [(f"The share of games {data.side} have not yet lost by the end of each turn "
+             "(a survival curve: the turn of defeat; a game another winner takes counts "
+             "as lost at its last turn). The figure shows the base, the presets and the "
+             "cells farthest from the base."), table.reset_index(names="cell"),
+            ("survival", fig)]
+
+
+def outcome_mean_blocks(data: ReportData) -> list:
+    means = analysis.outcome_means(data.game, data.frames)
+    if means.empty:
+        return ["No numeric outcome column."]
+    means["text"] = [f"{r['mean']:.3g}" + ("" if np.isnan(r["low"]) else
+                                           f" \u00b1{(r['high'] - r['low']) / 2:.2g}")
+                     for _, r in means.iterrows()]
+    wide = means.pivot(index="cell", columns="column", values="text").reindex(
+        data.frames.labels)[analysis.numeric_columns(data.game)]
+    blocks = ["The mean of every numeric outcome column per cell, \u00b1 the half-width of "
+              "its t 95% interval (none when the column is constant in the cell). Column "
+              "meanings: " + "; ".join(f"{n}: {data.game.outcome_columns[n].description}"
+                                       for n in analysis.numeric_columns(data.game)) + ".",
+              wide.reset_index()]
+    diffs = analysis.mean_differences(data.game, data.frames)
+    if not diffs.empty:
+        shown = diffs[diffs["significant"]]
+        blocks += [(f"Paired differences from the base in these means (per-game differences "
+                    f"on the same games, paired t test, Holm over the {len(diffs)} cell and "
+                    f"column pairs that differ in some game): the {len(shown)} significant "
+                    f"ones. {_HOLM_NOTE}"),
+                   pd.DataFrame({"cell": shown["cell"], "column": shown["column"],
+                                 "difference": shown["mean"].map("{:+.3g}".format),
+                                 "Holm-adjusted interval": [
+                                     f"[{lo:+.3g}, {hi:+.3g}]" for lo, hi in
+                                     zip(shown["low"], shown["high"], strict=True)],
+                                 "p (Holm)": shown["p_holm"].map(_p)})]
+    return blocks
+
+
+def seat_blocks(data: ReportData) -> list:
+    wins, measures = analysis.seat_balance(data.game, data.frames)
+    if wins.empty and measures.empty:
+        declared = analysis.seat_winner_columns(data.game) or list(
+            analysis.seat_columns(data.game))
+        if not declared:
+            return [f"Not applicable: {data.game.name} declares no per-seat outcome column."]
+        return [f"No cell has two or more seats in play in the per-seat columns "
+                f"({', '.join(declared)})."]
+    blocks = []
+    if not wins.empty:
+        blocks += [("Each seat's share of the games it wins in each seat-winner column "
+                    "(Wilson 95% interval), over the seats that win at least once in the "
+                    "cell; balance = 1 - (max - min) of those shares (Ludii-style)."),
+                   pd.DataFrame({"cell": wins["cell"], "column": wins["column"],
+                                 "seat": wins["seat"], "share": wins["share"].map(_pct),
+                                 "95% interval": [f"[{_pct(lo)}, {_pct(hi)}]" for lo, hi in
+                                                  zip(wins["low"], wins["high"],
+                                                      strict=True)],
+                                 "balance": wins["balance"].map("{:.3f}".format)})]
+    if not measures.empty:
+        advantage = [("-" if np.isnan(r["p_value"]) else
+                      f"{r['mean']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]"
+                      + ("*" if r["significant"] else "")) for _, r in measures.iterrows()]
+        blocks += [("Each seat's mean of every per-seat measure (t 95% interval) and its "
+                    "advantage over the first seat in play: the mean per-game difference "
+                    f"(paired t, Holm over every advantage). {_HOLM_NOTE} A seat whose "
+                    "column is constant in a cell (an empty seat) is left out."),
+                   pd.DataFrame({"cell": measures["cell"], "measure": measures["measure"],
+                                 "seat": measures["seat"],
+                                 "mean": [f"{m:.2f} [{lo:.2f}, {hi:.2f}]" for m, lo, hi in
+                                          zip(measures["seat_mean"], measures["seat_low"],
+                                              measures["seat_high"], strict=True)],
+                                 "advantage over the first seat": advantage})]
+    return blocks
+
+
+def _rate(data: ReportData) -> Callable:
+    s = data.summary.set_index("cell")
+    return lambda label: tuple(s.loc[label, f"winner_{data.side}{x}"]
+                               for x in ("", "_low", "_high"))
+
+
+def policy_curve_blocks(data: ReportData) -> list:
+    return [(f"policy_curve_{re.sub(r'[^A-Za-z0-9]+', '_', name)}",
+             curve_figure(data, name, points, knob_type=float))
+            for name, points in analysis.policy_curves(data.game, data.cells,
+                                                       _rate(data)).items()]
+
+
+def grid_blocks(data: ReportData) -> list:
+    found = analysis.grids(data.cells)
+    if not found:
+        return ["No grid sweep."]
+    rate = _rate(data)
+    blocks = []
+    for n, grid in enumerate(found, 1):
+        table = analysis.grid_table(grid, lambda label: rate(label)[0])
+        blocks += [f"Grid {n} over {', '.join(grid['knobs'])}: {_possessive(data.side)} win "
+                   "rate.", table.map(_pct).reset_index(), (f"grid_{n}", heatmap_figure(
+                       data, grid, table))]
+        comparisons = analysis.grid_comparisons(grid, data.frames, data.side)
+        if not comparisons.empty:
+            blocks += [("Inside the grid, on the same games: each knob's values against its "
+                        "first value at each setting of the other knobs (McNemar), "
+                        "and the interactions - how much the first knob's effect changes "
+                        "with the second knob (paired t on the per-game contrast); Holm "
+                        f"over each kind. {_HOLM_NOTE}"),
+                       pd.DataFrame({"comparison": comparisons["comparison"],
+                                     "at": comparisons["at"],
+                                     "difference (points)": comparisons["difference"].map(
+                                         _points),
+                                     "Holm-adjusted interval": [
+                                         _interval(lo, hi) for lo, hi in
+                                         zip(comparisons["low"], comparisons["high"],
+                                             strict=True)],
+                                     "p (Holm)": comparisons["p_holm"].map(_p),
+                                     "significant": comparisons["significant"].map(
+                                         {True: "yes", False: "no"})})]
+    return blocks
+
+
+def heatmap_figure(data: ReportData, grid: dict, table: pd.DataFrame) -> Figure:
+    fig = Figure(figsize=(1.6 + 1.3 * table.shape[1], 1.4 + 0.6 * table.shape[0]),
+                 layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    values = table.to_numpy(dtype=float) * 100
+    image = ax.imshow(values, cmap="viridis", aspect="auto")
+    for (i, j), v in np.ndenumerate(values):
+        if not np.isnan(v):
+            ax.text(j, i, f"{v:.1f}", ha="center", va="center", color="white",
+                    fontsize="small")
+    ax.set_xticks(range(table.shape[1]), table.columns)
+    ax.set_yticks(range(table.shape[0]), table.index)
+    ax.set_ylabel(grid["knobs"][0])
+    ax.set_xlabel(", ".join(grid["knobs"][1:]) or "")
+    fig.colorbar(image, ax=ax, label=f"{data.side} win (%)")
+    return fig
+
+
+def planning_blocks(data: ReportData) -> list:
+    t = analysis.plan(data.differences)
+
+    def games(x) -> str:
+        return "-" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{int(x):,}"
+
+    table = pd.DataFrame({"cell": t["cell"], "games": t["games"].map("{:,}".format),
+                          "discordance": t["discordance"].map(_pct)})
+    for column in [c for c in t.columns if c.startswith(("separate", "interval"))]:
+        table[f"games: {column}"] = t[column].map(games)
+    return [(f"How many games per cell the comparisons with the base need, from each "
+             f"cell's observed discordance (the share of games won in only one of the "
+             f"two): to separate a difference of 1, 2 or 5 points with 80% power (McNemar, "
+             f"Connor 1987) at 5%/{len(t)} (Bonferroni over the cells; Holm is never "
+             f"stricter), and for a Holm-level interval of +-1 point around the observed "
+             f"difference. '-': the discordance is smaller than the effect (no number of "
+             f"games of this pairing can show it) or zero. `simkit plan` gives the same "
+             f"for other sizes."), table]
 
 
 def _intro(data: ReportData) -> str:
@@ -668,16 +1024,38 @@ def _intro(data: ReportData) -> str:
     smaller = (f" (the experiment file asks for {head['file_games']:,}; this folder was "
                "run at another size)" if head.get("file_games") else "")
     return (f"{data.game.title} ({data.game.name}): {len(data.cells)} cell(s), "
-            f"{games_text} games per cell{smaller}, seed {head['seed']}; base: {base}.")
+            f"{games_text} games per cell{smaller}, seed {head['seed']}; base: {base}."
+            + _provenance(data))
 
 
-def write_report(path, out=None) -> Report:
+def _provenance(data: ReportData) -> str:
+    """What the cells' manifests record of the engine that played them (read
+    defensively: older folders record less)."""
+    found: dict[str, set] = {}
+    for _, folder in data.cells:
+        try:
+            manifest = read_manifest(folder)
+        except (StoreError, OSError):
+            continue
+        for key, name in (("simkit_version", "simkit version"),
+                          ("engine", "engine source hash"), ("git_commit", "git commit")):
+            value = manifest.get(key)
+            if isinstance(value, (str, int)):
+                found.setdefault(name, set()).add(str(value))
+    if not found:
+        return ""
+    parts = [f"{name} {', '.join(sorted(v))}" for name, v in found.items()]
+    return " Played by: " + "; ".join(parts) + "."
+
+
+def write_report(path, out=None, side: str | None = None) -> Report:
     """Write report.md, report.html and the PNG figures for a results or experiment
-    folder ``path`` (into ``out``, default ``path``)."""
+    folder ``path`` (into ``out``, default ``path``); ``side``: whose win rate (default
+    the game's first side)."""
     path = Path(path)
     out = Path(out) if out is not None else path
     out.mkdir(parents=True, exist_ok=True)
-    data = collect(path)
+    data = collect(path, side)
     title = f"Balance report: {data.head['name']}"
     md, body, figures = [f"# {title}", "", _intro(data), ""], [], []
     body.append(f"<h1>{html.escape(title)}</h1><p>{html.escape(_intro(data))}</p>")

@@ -171,11 +171,12 @@ def _worst_half_width(counts: dict[str, Counter]) -> float:
 
 
 def _next_target(counts: dict[str, Counter], n: int, until_ci: float) -> int:
-    """Games needed for the least certain rate, from the rates seen so far (+10%)."""
-    worst = max((k / c.total() for c in counts.values() for k in c.values()),
-                key=lambda p: p * (1 - p), default=0.5)
-    needed = stats.games_needed(until_ci, p=worst)
-    return max(n + 1, math.ceil(1.1 * needed))
+    """Games needed for the least certain rate seen so far (+10%), from its Wilson
+    half-width (right when every game so far had one outcome), and at least 1.5 times
+    the games played: the run grows geometrically, never a game at a time."""
+    needed = max((stats.games_needed(until_ci, p=k / c.total())
+                  for c in counts.values() for k in c.values()), default=n)
+    return max(math.ceil(1.5 * n), math.ceil(1.1 * needed))
 
 
 def chunk_ranges(ranges: list[tuple[int, int]], chunk_size: int):

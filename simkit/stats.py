@@ -5,17 +5,24 @@ What this module offers:
 * :class:`Interval` - a point estimate with confidence limits.
 * :func:`wilson` and :func:`clopper_pearson` - intervals for one proportion
   (scipy's ``binomtest(...).proportion_ci``).
-* :class:`Comparison`, :func:`paired_difference` and :func:`unpaired_difference` -
-  the difference of two proportions with a Newcombe (1998) score interval and a
-  p-value (exact McNemar test for paired outcomes on common random numbers,
-  pooled two-proportion z test for independent samples).
-* :func:`holm` - Holm-Bonferroni step-down adjustment for multiple comparisons.
-* :func:`bootstrap_mean` - BCa bootstrap interval for a mean (``scipy.stats.bootstrap``).
-* :func:`games_needed` - sample size for a wanted normal-approximation margin.
+* :class:`Comparison`, :func:`paired_difference` (and :func:`paired_from_counts`) -
+  the paired difference of two proportions on common random numbers with one coherent
+  method: the McNemar test and Tango's score interval, which inverts it, with the
+  discordant counts;
+  :func:`unpaired_difference` - independent samples (Newcombe's hybrid score interval,
+  pooled z test).
+* :func:`holm` - Holm-Bonferroni step-down adjustment; :func:`holm_confidences` - the
+  per-comparison levels whose intervals agree with the Holm verdicts.
+* :func:`mean_interval` (Student t) and :func:`bootstrap_mean` (BCa, refusing
+  degenerate input) - intervals for a mean.
+* :func:`games_needed` - games for a wanted Wilson (or exact) half-width, right near 0
+  and 1; :func:`paired_games_needed` and :func:`paired_games_to_separate` - games for a
+  paired difference from an expected discordance (interval width, or McNemar power).
 * :func:`rate_table` - a pandas table of category counts and rates with Wilson limits.
 
-Only what scipy lacks is written by hand: Newcombe's difference intervals and Holm's
-adjustment. The module knows nothing about games.
+Only what scipy lacks is written by hand: Newcombe's unpaired interval, Tango's paired
+score interval (roots by ``scipy.optimize.brentq``), Holm's adjustment and the
+sample-size searches. The module knows nothing about games.
 """
 
 from __future__ import annotations
@@ -36,8 +43,16 @@ __all__ = [
     "clopper_pearson",
     "games_needed",
     "holm",
+    "holm_confidences",
+    "mcnemar_p",
+    "mean_interval",
     "paired_difference",
+    "paired_limits",
+    "paired_from_counts",
+    "paired_games_needed",
+    "paired_games_to_separate",
     "rate_table",
+    "tango_score",
     "unpaired_difference",
     "wilson",
 ]
@@ -69,6 +84,8 @@ class Comparison:
     p_value: float
     method: str
     n: int
+    a_only: int = 0  # paired: games only the first variant scored (discordant)
+    b_only: int = 0  # paired: games only the second variant scored
 
 
 def _check_confidence(confidence: float) -> None:
@@ -104,35 +121,14 @@ def clopper_pearson(successes: int, n: int, confidence: float = 0.95) -> Interva
     return _proportion_interval(successes, n, confidence, "exact")
 
 
-def _newcombe(p1: Interval, p2: Interval, phi: float = 0.0) -> tuple[float, float]:
-    """Newcombe's square-and-add limits for p1 - p2 from the two Wilson intervals.
-
-    ``phi`` is the correlation between the two estimates (0 for independent samples).
-    """
+def _newcombe(p1: Interval, p2: Interval) -> tuple[float, float]:
+    """Newcombe's square-and-add limits for p1 - p2 from two independent Wilson intervals."""
     d1_low, d1_high = p1.estimate - p1.low, p1.high - p1.estimate
     d2_low, d2_high = p2.estimate - p2.low, p2.high - p2.estimate
     diff = p1.estimate - p2.estimate
-    below = math.sqrt(max(d1_low**2 - 2 * phi * d1_low * d2_high + d2_high**2, 0.0))
-    above = math.sqrt(max(d1_high**2 - 2 * phi * d1_high * d2_low + d2_low**2, 0.0))
+    below = math.sqrt(d1_low**2 + d2_high**2)
+    above = math.sqrt(d1_high**2 + d2_low**2)
     return max(diff - below, -1.0), min(diff + above, 1.0)
-
-
-def _newcombe_phi(both: int, a_only: int, b_only: int, neither: int) -> float:
-    """Newcombe's (1998) corrected phi for a paired 2x2 table.
-
-    phi = (AD - BC - N/2) / sqrt(EFGH) when AD - BC > N/2, 0 when 0 <= AD - BC <= N/2,
-    (AD - BC) / sqrt(EFGH) when AD - BC < 0, and 0 when any margin E, F, G, H is 0.
-    """
-    n = both + a_only + b_only + neither
-    margins = (both + a_only) * (b_only + neither) * (both + b_only) * (a_only + neither)
-    if margins == 0:
-        return 0.0
-    cross = both * neither - a_only * b_only
-    if cross > n / 2:
-        cross -= n / 2
-    elif cross >= 0:
-        cross = 0
-    return cross / math.sqrt(margins)
 
 
 def _paired_counts(a: np.ndarray, b: np.ndarray) -> tuple[int, int, int, int]:
@@ -143,26 +139,100 @@ def _paired_counts(a: np.ndarray, b: np.ndarray) -> tuple[int, int, int, int]:
     return both, a_only, b_only, a.size - both - a_only - b_only
 
 
+def mcnemar_p(a_only, b_only) -> np.ndarray | float:
+    """Two-sided McNemar p-value (asymptotic, no continuity correction): z = (a_only -
+    b_only) / sqrt(a_only + b_only) against the normal; 1 when no pair is discordant.
+    Vectorised over arrays of counts. Fagerland, Lydersen & Laake (2013) recommend it
+    over the exact conditional test, whose actual size is far below the nominal."""
+    a, b = np.asarray(a_only, dtype=float), np.asarray(b_only, dtype=float)
+    d = a + b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.where(d > 0, (a - b) / np.sqrt(np.where(d > 0, d, 1.0)), 0.0)
+    p = np.where(d > 0, 2 * stats.norm.sf(np.abs(z)), 1.0)
+    return float(p) if p.ndim == 0 else p
+
+
+def tango_score(delta: float, a_only: float, b_only: float, n: float) -> float:
+    """Tango's (1998) score statistic for the paired difference ``delta`` = p(A only) -
+    p(B only): (a - b - n delta) / sqrt(n (2 q + delta (1 - delta))), q the maximum
+    likelihood p(B only) under ``delta``. At delta = 0 it is McNemar's z."""
+    w = -a_only - b_only + (2 * n - a_only + b_only) * delta
+    q = (math.sqrt(max(w * w + 8 * n * b_only * delta * (1 - delta), 0.0)) - w) / (4 * n)
+    variance = n * (2 * q + delta * (1 - delta))
+    excess = a_only - b_only - n * delta
+    if variance <= 0:  # delta at -1 or 1: no spread left, only the sign counts
+        return 0.0 if excess == 0 else math.copysign(math.inf, excess)
+    return excess / math.sqrt(variance)
+
+
+def _tango_limit(a_only, b_only, n, z, estimate, upper: bool) -> float:
+    """The Tango limit on one side of ``estimate``: where the score equals -z (upper)
+    or +z (lower); the score falls as delta rises."""
+    from scipy.optimize import brentq
+
+    edge = 1.0 - 1e-12 if upper else -1.0 + 1e-12
+    goal = -z if upper else z
+    if (upper and estimate >= edge) or (not upper and estimate <= edge):
+        return 1.0 if upper else -1.0
+    f = lambda d: tango_score(d, a_only, b_only, n) - goal  # noqa: E731
+    if f(edge) * f(estimate) > 0:
+        return 1.0 if upper else -1.0
+    lo, hi = (estimate, edge) if upper else (edge, estimate)
+    return float(brentq(f, lo, hi, xtol=1e-14, rtol=1e-14))
+
+
+def paired_limits(a_only, b_only, n, confidence=0.95):
+    """Tango's (1998) score interval for the paired difference (a_only - b_only) / n:
+    every difference its score test does not reject. It inverts the McNemar test: it
+    excludes 0 exactly when ``mcnemar_p < 1 - confidence``; with no discordant pair it
+    is +/- z^2 / (n + z^2). Vectorised; ``confidence`` may be an array (one level per
+    comparison)."""
+    a, b, n, conf = np.broadcast_arrays(np.asarray(a_only, dtype=float),
+                                        np.asarray(b_only, dtype=float),
+                                        np.asarray(n, dtype=float),
+                                        np.asarray(confidence, dtype=float))
+    low, high = np.empty(a.shape), np.empty(a.shape)
+    for i in np.ndindex(a.shape):
+        z = float(stats.norm.ppf(1 - (1 - conf[i]) / 2))
+        estimate = (a[i] - b[i]) / n[i]
+        low[i] = _tango_limit(a[i], b[i], n[i], z, estimate, upper=False)
+        high[i] = _tango_limit(a[i], b[i], n[i], z, estimate, upper=True)
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
+
+
+def paired_from_counts(a_only: int, b_only: int, n: int,
+                       confidence: float = 0.95) -> Comparison:
+    """The paired comparison from its discordant counts (see ``paired_difference``)."""
+    _check_confidence(confidence)
+    if not 0 <= a_only + b_only <= n or min(a_only, b_only) < 0 or n <= 0:
+        raise ValueError(f"discordant counts {a_only} + {b_only} must lie in [0, n={n}]")
+    low, high = paired_limits(a_only, b_only, n, confidence)
+    diff = Interval((a_only - b_only) / n, float(low), float(high), confidence)
+    return Comparison(diff, float(mcnemar_p(a_only, b_only)), PAIRED_METHOD, int(n),
+                      int(a_only), int(b_only))
+
+
+PAIRED_METHOD = "McNemar / Tango score interval"
+
+
 def paired_difference(a, b, confidence: float = 0.95) -> Comparison:
     """Compare paired boolean outcomes (variants A and B on the same seeds).
 
-    Difference mean(a) - mean(b), Newcombe's (1998) paired method 10 interval (Wilson
-    intervals of the two margins with the phi correction) and the exact McNemar p-value
-    on the discordant pairs (1.0 when there are none).
+    Difference mean(a) - mean(b) with one coherent method: the McNemar p-value
+    (``mcnemar_p``) and Tango's score interval (``paired_limits``), which inverts the
+    same test, so the interval excludes 0 exactly when p < 1 - confidence (unlike
+    Newcombe's interval beside an exact test). ``a_only``/``b_only`` count the games
+    only A / only B scored (the discordant pairs).
     """
     a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
     if a.ndim != 1 or a.shape != b.shape or a.size == 0:
         raise ValueError(
             f"a and b must be non-empty 1-D arrays of equal length, got {a.shape} and {b.shape}"
         )
-    both, a_only, b_only, neither = _paired_counts(a, b)
-    n = a.size
-    ci_a, ci_b = wilson(both + a_only, n, confidence), wilson(both + b_only, n, confidence)
-    low, high = _newcombe(ci_a, ci_b, _newcombe_phi(both, a_only, b_only, neither))
-    discordant = a_only + b_only
-    p_value = stats.binomtest(a_only, discordant, 0.5).pvalue if discordant else 1.0
-    diff = Interval(ci_a.estimate - ci_b.estimate, low, high, confidence)
-    return Comparison(diff, float(p_value), "McNemar exact / Newcombe paired", n)
+    _, a_only, b_only, _ = _paired_counts(a, b)
+    return paired_from_counts(a_only, b_only, a.size, confidence)
 
 
 def _pooled_z_pvalue(successes1: int, n1: int, successes2: int, n2: int) -> float:
@@ -208,6 +278,23 @@ def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[np.ndarray, np
     return adjusted, adjusted <= alpha
 
 
+def holm_confidences(p_values: Sequence[float], alpha: float = 0.05) -> np.ndarray:
+    """The confidence level of each comparison's interval that agrees with its Holm
+    verdict: a comparison Holm rejects at step j (of m, p-values ascending) gets
+    1 - alpha / (m - j + 1), the level it was tested at; every comparison not rejected
+    gets 1 - alpha / (m - r), the level at which the step-down stopped (r rejections).
+    An interval that inverts its test at these levels excludes 0 exactly when Holm
+    rejects (``paired_limits`` with ``mcnemar_p``)."""
+    _, reject = holm(p_values, alpha)
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    ranks = np.empty(p.size, dtype=int)
+    ranks[order] = np.arange(1, p.size + 1)
+    rejected = int(reject.sum())
+    step = np.where(reject, p.size - ranks + 1, max(p.size - rejected, 1))
+    return 1 - alpha / step
+
+
 def _rng_keyword(generator: np.random.Generator) -> dict[str, np.random.Generator]:
     """Pass a Generator to scipy.stats.bootstrap as ``rng`` (new) or ``random_state`` (old)."""
     if "rng" in inspect.signature(stats.bootstrap).parameters:
@@ -220,15 +307,16 @@ def bootstrap_mean(
 ) -> Interval:
     """BCa bootstrap interval for the mean of ``values`` (seeded, reproducible).
 
-    Identical values give the degenerate interval [m, m] without resampling.
-    """
+    Refuses (ValueError) fewer than two values or identical values: every resample
+    would have the same mean, and a zero-width interval would claim a certainty the
+    sample cannot give (use ``mean_interval``, which says so, or more games)."""
     _check_confidence(confidence)
     x = np.asarray(values, dtype=float).ravel()
     if x.size == 0 or not np.all(np.isfinite(x)):
         raise ValueError("values must be a non-empty array of finite numbers")
-    mean = float(np.mean(x))
-    if np.all(x == x[0]):
-        return Interval(mean, mean, mean, confidence)
+    if x.size < 2 or np.all(x == x[0]):
+        raise ValueError(f"all {x.size} values equal {x[0]:g}: a bootstrap interval would "
+                         "have zero width; it cannot say how the mean varies")
     result = stats.bootstrap(
         (x,),
         np.mean,
@@ -238,19 +326,133 @@ def bootstrap_mean(
         **_rng_keyword(np.random.default_rng(seed)),
     )
     ci = result.confidence_interval
-    return Interval(mean, float(ci.low), float(ci.high), confidence)
+    return Interval(float(np.mean(x)), float(ci.low), float(ci.high), confidence)
 
 
-def games_needed(margin: float, p: float = 0.5, confidence: float = 0.95) -> int:
-    """Smallest n whose normal-approximation half-width z*sqrt(p(1-p)/n) is <= margin."""
+def mean_interval(values, confidence: float = 0.95) -> Interval | None:
+    """Student t interval for the mean of ``values`` (``scipy.stats.t``); None when the
+    values are all equal (or fewer than two): no interval can be estimated."""
+    _check_confidence(confidence)
+    x = np.asarray(values, dtype=float).ravel()
+    if x.size < 2 or np.all(x == x[0]):
+        return None
+    mean, sem = float(np.mean(x)), float(stats.sem(x))
+    low, high = stats.t.interval(confidence, x.size - 1, loc=mean, scale=sem)
+    return Interval(mean, float(low), float(high), confidence)
+
+
+def _z(confidence: float) -> float:
+    return float(stats.norm.ppf(1 - (1 - confidence) / 2))
+
+
+def wilson_half_width(n, p: float, confidence: float = 0.95):
+    """The Wilson interval's half-width (the larger side) at rate ``p`` over ``n``
+    games, with the expected count p * n (vectorised over n)."""
+    n = np.asarray(n, dtype=float)
+    z2 = _z(confidence) ** 2
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = math.sqrt(z2) / (1 + z2 / n) * np.sqrt(p * (1 - p) / n + z2 / (4 * n**2))
+    return np.maximum(p - (centre - half), centre + half - p)
+
+
+def exact_half_width(n, p: float, confidence: float = 0.95):
+    """The Clopper-Pearson interval's half-width (the larger side) at rate ``p`` over
+    ``n`` games, with the expected count p * n (vectorised over n)."""
+    n = np.asarray(n, dtype=float)
+    k, tail = p * n, (1 - confidence) / 2
+    with np.errstate(invalid="ignore"):
+        low = np.where(k > 0, stats.beta.ppf(tail, k, n - k + 1), 0.0)
+        high = np.where(k < n, stats.beta.ppf(1 - tail, k + 1, n - k), 1.0)
+    return np.maximum(p - low, high - p)
+
+
+def _smallest_n(width, margin: float, limit: int = 10**12) -> int:
+    """Smallest n >= 1 with width(n) <= margin, width decreasing in n (doubling, then
+    bisection)."""
+    hi = 1
+    while float(width(hi)) > margin:
+        hi *= 2
+        if hi > limit:
+            raise ValueError(f"no sample size up to {limit:,} reaches the margin {margin}")
+    lo = hi // 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if float(width(mid)) <= margin else (mid, hi)
+    return hi
+
+
+GAMES_NEEDED_METHODS = ("wilson", "exact", "normal")
+
+
+def games_needed(margin: float, p: float = 0.5, confidence: float = 0.95,
+                 method: str = "wilson") -> int:
+    """Smallest number of games whose interval for a rate near ``p`` has a half-width
+    (the larger side) of at most ``margin``.
+
+    ``method``: "wilson" (the intervals the reports show) or "exact" (Clopper-Pearson),
+    both right at p near 0 or 1 (at p = 0 the interval is [0, upper], not zero-width);
+    "normal" is z * sqrt(p (1 - p) / n), which is wrong there (it gives 1 game at p = 0).
+    """
     if not margin > 0:
         raise ValueError(f"margin must be positive, got {margin!r}")
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"p must be in [0, 1], got {p!r}")
     _check_confidence(confidence)
-    z = stats.norm.ppf(1 - (1 - confidence) / 2)
-    # Rounding guards against 9604.000000000002-style float noise pushing n up by one.
-    return max(1, math.ceil(round(z**2 * p * (1 - p) / margin**2, 6)))
+    if method == "normal":
+        z = _z(confidence)
+        # Rounding guards against 9604.000000000002-style float noise pushing n up by one.
+        return max(1, math.ceil(round(z**2 * p * (1 - p) / margin**2, 6)))
+    if method == "wilson":
+        return _smallest_n(lambda n: wilson_half_width(n, p, confidence), margin)
+    if method == "exact":
+        return _smallest_n(lambda n: exact_half_width(n, p, confidence), margin)
+    raise ValueError(f"method must be one of {', '.join(GAMES_NEEDED_METHODS)}, got "
+                     f"{method!r}")
+
+
+def _check_paired_plan(discordance: float, difference: float) -> None:
+    if not 0 < discordance <= 1:
+        raise ValueError(f"discordance (the share of games the two settings end "
+                         f"differently) must be in (0, 1], got {discordance!r}")
+    if not abs(difference) <= discordance:
+        raise ValueError(f"a paired difference ({difference!r}) cannot exceed the "
+                         f"discordance ({discordance!r}) in size")
+
+
+def paired_games_needed(margin: float, discordance: float, difference: float = 0.0,
+                        confidence: float = 0.95) -> int:
+    """Games for the paired interval (``paired_limits``) of a difference near
+    ``difference`` to have a half-width (larger side) of at most ``margin``, when a
+    share ``discordance`` of the games end differently in the two settings."""
+    if not margin > 0:
+        raise ValueError(f"margin must be positive, got {margin!r}")
+    _check_confidence(confidence)
+    _check_paired_plan(discordance, difference)
+    a_share, b_share = (discordance + difference) / 2, (discordance - difference) / 2
+
+    def width(n):
+        low, high = paired_limits(a_share * n, b_share * n, n, confidence)
+        return max(difference - float(low), float(high) - difference)
+
+    return _smallest_n(width, margin)
+
+
+def paired_games_to_separate(difference: float, discordance: float, alpha: float = 0.05,
+                             power: float = 0.8) -> int:
+    """Games for a two-sided McNemar test at level ``alpha`` to find a paired difference
+    of ``difference`` with probability ``power``, when a share ``discordance`` of the
+    games end differently (Connor 1987):
+    n = (z_(1-alpha/2) sqrt(psi) + z_power sqrt(psi - d^2))^2 / d^2."""
+    if difference == 0:
+        raise ValueError("difference must be non-zero: no sample size separates equal "
+                         "settings")
+    _check_paired_plan(discordance, difference)
+    if not 0 < alpha < 1 or not 0 < power < 1:
+        raise ValueError(f"alpha and power must lie in (0, 1), got {alpha!r}, {power!r}")
+    za, zb = stats.norm.ppf(1 - alpha / 2), stats.norm.ppf(power)
+    d2 = difference**2
+    n = (za * math.sqrt(discordance) + zb * math.sqrt(discordance - d2)) ** 2 / d2
+    return max(1, math.ceil(round(n, 6)))
 
 
 def rate_table(counts: Mapping[str, int], n: int, confidence: float = 0.95) -> pd.DataFrame:

@@ -50,8 +50,8 @@ policies = [{{ catalans = "withdraw" }}, {{ catalans = "stand" }}]
 
 EXPECTED_LABELS = [
     "base", "terrain=open", "terrain=urban", "salvo_units=0", "salvo_units=6",
-    "defender_units=4, santa_eulalia_flag=false", "defender_units=4, santa_eulalia_flag=true",
-    "defender_units=5, santa_eulalia_flag=true", "preset open_ground",
+    "du=4 sef=false", "du=4 sef=true",  # grid labels over 32 characters: short names
+    "du=5 sef=true", "preset open_ground",
     "policy catalans=withdraw",
 ]
 
@@ -77,7 +77,9 @@ def test_example_parses_into_cells(example):
     # one knob changes, the rest is the base
     assert by_label["terrain=open"].rules == base.rules.replace(terrain="open")
     assert (by_label["terrain=open"].knob, by_label["terrain=open"].value) == ("terrain", "open")
-    grid = by_label["defender_units=4, santa_eulalia_flag=true"]
+    grid = by_label["du=4 sef=true"]
+    assert grid.description == "defender_units=4, santa_eulalia_flag=true"
+    assert grid.to_dict()["description"] == grid.description
     assert grid.rules == base.rules.replace(defender_units=4, santa_eulalia_flag=True)
     assert (grid.knob, grid.value) == ("defender_units, santa_eulalia_flag", "4, true")
     # a preset cell: the preset, then the base overrides on top
@@ -86,8 +88,7 @@ def test_example_parses_into_cells(example):
     assert by_label["policy catalans=withdraw"].policy == {"bourbons": "assault",
                                                            "catalans": "withdraw"}
     # duplicates of the base are merged into it, keeping the first label
-    assert [a[0] for a in base.aliases] == ["salvo_units=4",
-                                            "defender_units=5, santa_eulalia_flag=false",
+    assert [a[0] for a in base.aliases] == ["salvo_units=4", "du=5 sef=false",
                                             "policy catalans=stand"]
     slugs = [c.slug for c in experiment.cells]
     assert len(set(slugs)) == len(slugs)
@@ -497,3 +498,46 @@ def test_cli_sweep_on_a_dask_scheduler(tmp_path, example, dask_cluster, capsys):
     assert "played 2,000 games" in text
     pd.testing.assert_frame_equal(summarize(out), simkit.sweep(example, tmp_path / "loky",
                                                                games=200))
+
+
+CROSSED = """\
+[experiment]
+name = "crossed"
+game = "victus"
+games = 100
+
+[[sweep]]
+kind = "grid"
+presets = ["mode2", "full"]
+knobs = { players = [1, 2, 3, 4] }
+
+[[sweep]]
+kind = "one_at_a_time"
+presets = ["first_game"]
+knobs = { start_generalitat = [4, 6] }
+"""
+
+
+def test_presets_cross_with_knobs_and_labels_stay_short():
+    experiment = parse_experiment(CROSSED)
+    game = simkit.games.get("victus")
+    by_label = {c.label: c for c in experiment.cells}
+    for players in (1, 2, 3, 4):
+        cell = by_label[f"mode2: players={players}"]
+        assert cell.rules == game.resolve_rules("mode2").replace(players=players).effective()
+        assert (cell.kind, cell.knob, cell.value) == ("grid", "preset, players",
+                                                      f"mode2, {players}")
+    # full with 2 players is the base (standard rules): merged into it
+    assert "full: players=2" in [a[0] for a in experiment.cells[0].aliases]
+    # first_game with start_generalitat=6 plays the first game's own set-up
+    first = [c for c in experiment.cells if c.label.startswith("first_game")]
+    assert [c.label for c in first] == ["first_game: start_generalitat=4",
+                                        "first_game: start_generalitat=6"]
+    assert first[1].rules.plays_as(game.resolve_rules("first_game"))
+    assert all(len(c.label) <= 32 for c in experiment.cells)
+
+
+def test_crossed_presets_are_validated():
+    bad = CROSSED.replace('"mode2", "full"', '"mode9"')
+    with pytest.raises(ExperimentError, match="unknown preset 'mode9' for victus"):
+        parse_experiment(bad)

@@ -64,7 +64,8 @@ def test_report_files_sections_and_embedded_figures(experiment):
         assert f"<h2>{heading}</h2>" in html and f"\n## {heading}\n" in md
     names = sorted(f.name for f in report.figures)
     assert names == ["curve_salvo_units.png", "differences.png", "end_reasons.png",
-                     "game_length.png", "ladder.png", "tornado.png", "win_rates.png"]
+                     "game_length.png", "ladder.png", "survival.png", "tornado.png",
+                     "win_rates.png"]
     for figure in report.figures:
         assert figure.parent == out and figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({figure.name})" in md
@@ -90,33 +91,43 @@ def test_paired_differences_match_stats_on_loaded_games(experiment, frames):
     out, report = experiment
     data = collect(out)
     base = frames["base"]
-    p_values = []
+    p_values, expected = [], []
     for label in LABELS[1:]:
         frame = frames[label]
         assert (frame["game_index"] == base["game_index"]).all()
-        expected = stats.paired_difference(bourbons(frame), bourbons(base))
-        row = data.differences.set_index("cell").loc[label]
-        d = expected.difference
-        assert (row["difference"], row["low"], row["high"], row["p_value"]) == (
-            d.estimate, d.low, d.high, expected.p_value)
-        p_values.append(expected.p_value)
-        assert f"<td>{d.estimate * 100:+.2f}</td>" in report.html.read_text()
+        expected.append(stats.paired_difference(bourbons(frame), bourbons(base)))
+        p_values.append(expected[-1].p_value)
     adjusted, reject = stats.holm(p_values)
+    levels = stats.holm_confidences(p_values)
+    table = data.differences.set_index("cell")
+    for label, cmp, level, rejected in zip(LABELS[1:], expected, levels, reject, strict=True):
+        row = table.loc[label]
+        assert (row["gained"], row["lost"], row["p_value"]) == (cmp.a_only, cmp.b_only,
+                                                                cmp.p_value)
+        # the interval shown is the exact paired interval at the Holm-consistent level
+        d = stats.paired_difference(bourbons(frames[label]), bourbons(base), level).difference
+        assert row["confidence"] == level
+        assert (row["difference"], row["low"], row["high"]) == pytest.approx(
+            (d.estimate, d.low, d.high), abs=1e-12)
+        assert (row["low"] > 0 or row["high"] < 0) == rejected == row["significant"]
+        assert f"<td>{d.estimate * 100:+.2f}</td>" in report.html.read_text()
     np.testing.assert_array_equal(data.differences["p_holm"], adjusted)
-    np.testing.assert_array_equal(data.differences["significant"], reject)
-    # policy cautious withdraws only when outmatched: never here, so no discordant pair
-    assert data.differences.set_index("cell").loc["policy catalans=cautious",
-                                                  "difference"] == 0
+    # policy cautious withdraws only when outmatched: never here, so no game changed
+    cautious = table.loc["policy catalans=cautious"]
+    assert cautious["difference"] == 0 and cautious["no_game_changed"]
+    assert not table.loc["terrain=open", "no_game_changed"]
+    assert "changed no game" in report.markdown.read_text()
 
 
 def test_findings_name_the_largest_effect_with_its_interval(experiment, frames):
     _, report = experiment
+    row = collect(experiment[0]).differences.set_index("cell").loc["policy catalans=withdraw"]
     d = stats.paired_difference(bourbons(frames["policy catalans=withdraw"]),
-                                bourbons(frames["base"])).difference
+                                bourbons(frames["base"]), row["confidence"]).difference
     assert d.estimate > 0.5  # withdrawing always gives the zone up: the largest effect
     sentence = (f"Switching to policy catalans=withdraw raises the bourbons' win rate by "
-                f"{d.estimate * 100:.1f} points (95% CI {d.low * 100:.1f} to "
-                f"{d.high * 100:.1f}) against the base.")
+                f"{d.estimate * 100:.1f} points (Holm-adjusted {row['confidence']:.2%} "
+                f"interval {d.low * 100:.1f} to {d.high * 100:.1f}) against the base.")
     base_rate = bourbons(frames["base"]).mean()
     assert report.findings.startswith(f"In the base cell, the bourbons win {base_rate:.2%} "
                                       f"of {N:,} games")
@@ -172,14 +183,14 @@ def test_report_of_a_single_results_folder(tmp_path):
                                       "1,500 games")
     assert "terrain=urban" in report.markdown.read_text()  # the rules it ran
     assert sorted(f.name for f in report.figures) == ["end_reasons.png", "game_length.png",
-                                                      "win_rates.png"]
+                                                      "survival.png", "win_rates.png"]
 
 
 def test_cli_report(experiment, capsys, tmp_path):
     out, _ = experiment
     assert main(["report", str(out), "--out", str(tmp_path / "r")]) == 0
     text = " ".join(capsys.readouterr().out.split())  # the paragraph is wrapped
-    assert "report.html and 7 figure(s)" in text and "Switching to policy" in text
+    assert "report.html and 8 figure(s)" in text and "Switching to policy" in text
     assert (tmp_path / "r" / "report.html").exists()
     code = main(["report", str(tmp_path / "nothing")])
     err = capsys.readouterr().err.strip().splitlines()
@@ -223,28 +234,39 @@ def test_ladder_orders_every_cell_by_the_summary_win_rate(experiment, frames):
             diffs.loc[row.cell, ["difference", "low", "high"]])
 
 
-def test_ladder_gaps_are_paired_differences_with_holm(experiment, frames):
+def test_ladder_gaps_and_tiers_come_from_all_pairs_with_holm(experiment, frames):
     out, _ = experiment
     table = ladder(out)
-    p_values = []
-    for upper, lower in zip(table.itertuples(), table.iloc[1:].itertuples(), strict=False):
-        expected = stats.paired_difference(bourbons(frames[upper.cell]),
-                                           bourbons(frames[lower.cell]))
-        d = expected.difference
-        assert (upper.gap, upper.gap_low, upper.gap_high, upper.gap_p_value) == (
-            d.estimate, d.low, d.high, expected.p_value)
-        assert upper.gap >= 0
-        p_values.append(expected.p_value)
+    labels = list(table["cell"])
+    pairs = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))]
+    p_values = [stats.paired_difference(bourbons(frames[labels[i]]),
+                                        bourbons(frames[labels[j]])).p_value
+                for i, j in pairs]
     adjusted, reject = stats.holm(p_values)
-    np.testing.assert_array_equal(table["gap_p_holm"].iloc[:-1], adjusted)
-    assert list(table["separated"].iloc[:-1]) == list(reject)
+    levels = stats.holm_confidences(p_values)
+    result = {pair: (p, a, r, c) for pair, p, a, r, c in
+              zip(pairs, p_values, adjusted, reject, levels, strict=True)}
+    for i, row in enumerate(table.iloc[:-1].itertuples()):
+        p, a, r, level = result[(i, i + 1)]
+        d = stats.paired_difference(bourbons(frames[labels[i]]),
+                                    bourbons(frames[labels[i + 1]]), level).difference
+        assert (row.gap, row.gap_low, row.gap_high) == pytest.approx(
+            (d.estimate, d.low, d.high), abs=1e-12)
+        assert (row.gap_p_value, row.gap_p_holm, row.separated) == (p, a, r)
+        assert row.gap >= 0
+    # cells sharing a tier letter are never separated; each pair that shares none is
+    for (i, j), (_, _, r, _) in result.items():
+        shared = set(table["tier"].iloc[i]) & set(table["tier"].iloc[j])
+        if shared:
+            assert not r
     last = table.iloc[-1]
     assert np.isnan(last["gap"]) and np.isnan(last["gap_p_holm"]) and pd.isna(last["separated"])
     # base and cautious play identical games: their gap is 0 and not separated
     row = table.set_index("cell").loc["base"]
     assert row["gap"] == 0 and row["gap_p_value"] == 1.0 and not row["separated"]
-    # withdrawing hands the zone over: far above the rest, clearly separated
+    # withdrawing hands the zone over: far above the rest, clearly separated, its own tier
     assert table.iloc[0]["cell"] == "policy catalans=withdraw" and table.iloc[0]["separated"]
+    assert table.iloc[0]["tier"] == "a" and "a" not in "".join(table["tier"].iloc[1:])
 
 
 def test_ladder_in_the_report(experiment):
@@ -257,7 +279,8 @@ def test_ladder_in_the_report(experiment):
     assert len(rows) == len(table)
     for line, row in zip(rows, table.itertuples(), strict=True):
         label = f"{row.cell} (= {row.also})" if row.also else row.cell
-        assert line.startswith(f"| {row.rung} | {label} | {N:,} | {row.rate:.2%} | "
+        assert line.startswith(f"| {row.rung} | {row.tier} | {label} | {N:,} | "
+                               f"{row.rate:.2%} | "
                                f"[{row.low:.2%}, {row.high:.2%}] | {row.vs_base * 100:+.2f} |")
     assert "![ladder](ladder.png)" in section
 

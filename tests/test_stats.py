@@ -9,14 +9,23 @@ import pytest
 from scipy import stats as sps
 
 from simkit.stats import (
+    PAIRED_METHOD,
     Comparison,
     Interval,
     bootstrap_mean,
     clopper_pearson,
     games_needed,
     holm,
+    holm_confidences,
+    mcnemar_p,
+    mean_interval,
     paired_difference,
+    paired_from_counts,
+    paired_games_needed,
+    paired_games_to_separate,
+    paired_limits,
     rate_table,
+    tango_score,
     unpaired_difference,
     wilson,
 )
@@ -36,29 +45,6 @@ def hand_wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (k + z * z / 2) / (n + z * z)
     half = z / (n + z * z) * math.sqrt(k * (n - k) / n + z * z / 4)
     return centre - half, centre + half
-
-
-def hand_newcombe_paired(both: int, a_only: int, b_only: int, neither: int):
-    """Newcombe (1998) paired method 10, written out step by step."""
-    n = both + a_only + b_only + neither
-    p1, p2 = (both + a_only) / n, (both + b_only) / n
-    l1, u1 = hand_wilson(both + a_only, n)
-    l2, u2 = hand_wilson(both + b_only, n)
-    # phi with Newcombe's correction: AD - BC shrunk by N/2 towards 0 when positive.
-    e, f = both + a_only, b_only + neither
-    g, h = both + b_only, a_only + neither
-    cross = both * neither - a_only * b_only
-    if e * f * g * h == 0:
-        phi = 0.0
-    elif cross > n / 2:
-        phi = (cross - n / 2) / math.sqrt(e * f * g * h)
-    elif cross >= 0:
-        phi = 0.0
-    else:
-        phi = cross / math.sqrt(e * f * g * h)
-    delta = math.sqrt((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
-    epsilon = math.sqrt((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2)
-    return p1 - p2, p1 - p2 - delta, p1 - p2 + epsilon
 
 
 # --- Interval -----------------------------------------------------------------
@@ -178,55 +164,74 @@ def test_unpaired_rejects_bad_input():
 # --- paired differences -------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "table",
-    [
-        (12, 2, 1, 0),  # Newcombe (1998) paired example: both, A only, B only, neither
-        (14, 5, 0, 22),  # Altman et al. (2000) Table 6.2; AD - BC > N/2 (corrected phi)
-        (1, 1, 1, 1),  # 0 <= AD - BC <= N/2 -> phi = 0
-        (30, 9, 4, 7),
-        (5, 0, 0, 5),  # no discordant pairs
-    ],
-)
-def test_paired_newcombe_matches_hand_computation(table):
-    diff, low, high = hand_newcombe_paired(*table)
-    cmp = paired_difference(*paired_arrays(*table))
-    assert cmp.difference.estimate == pytest.approx(diff, abs=1e-12)
-    assert cmp.difference.low == pytest.approx(low, abs=1e-9)
-    assert cmp.difference.high == pytest.approx(high, abs=1e-9)
-    assert cmp.n == sum(table)
-    assert cmp.method == "McNemar exact / Newcombe paired"
+def hand_tango_q(delta: float, a_only: int, b_only: int, n: int) -> float:
+    """The maximum likelihood p(B only) given the difference delta, found numerically
+    from the multinomial log-likelihood (no closed form)."""
+    from scipy.optimize import minimize_scalar
+
+    m = n - a_only - b_only
+
+    def minus_loglik(q):
+        return -(a_only * math.log(q + delta) + b_only * math.log(q)
+                 + m * math.log(1 - 2 * q - delta))
+
+    lo, hi = max(0.0, -delta) + 1e-12, (1 - delta) / 2 - 1e-12
+    return minimize_scalar(minus_loglik, bounds=(lo, hi), method="bounded",
+                           options={"xatol": 1e-13}).x
 
 
-def test_paired_newcombe_example_values():
-    # 12/2/1/0, n = 15: difference 1/15. phi = (0*12 - 2*1)/sqrt(14*1*13*2) < 0, so no
-    # correction applies. Values below are from the step-by-step hand computation above
-    # (the published -0.2061/0.3481 pair could not be reproduced, so it is not asserted).
-    cmp = paired_difference(*paired_arrays(12, 2, 1, 0))
-    assert round(cmp.difference.estimate, 4) == 0.0667
-    assert round(cmp.difference.low, 4) == -0.1931
-    assert round(cmp.difference.high, 4) == 0.3237
+def test_paired_mcnemar_published_example_and_tango_by_hand():
+    # Fagerland, Lydersen & Laake (2013), BMC Med Res Methodol 13:91, airway
+    # hyper-responsiveness: n = 21 pairs, discordant 1 and 7; the asymptotic McNemar
+    # test (no continuity correction) gives z = -6 / sqrt(8) = -2.12, p = 0.034.
+    cmp = paired_difference(*paired_arrays(1, 1, 7, 12))
+    assert cmp.p_value == pytest.approx(2 * sps.norm.sf(6 / math.sqrt(8)), rel=1e-12)
+    assert round(cmp.p_value, 3) == 0.034
+    assert (cmp.a_only, cmp.b_only, cmp.n) == (1, 7, 21)
+    assert cmp.difference.estimate == pytest.approx(-6 / 21)
+    assert cmp.method == PAIRED_METHOD
+    # Tango (1998): at each limit the score statistic, with the constrained maximum
+    # likelihood p(B only) computed numerically here, equals -+1.96
+    for limit, z in ((cmp.difference.low, Z95), (cmp.difference.high, -Z95)):
+        q = hand_tango_q(limit, 1, 7, 21)
+        score = (1 - 7 - 21 * limit) / math.sqrt(21 * (2 * q + limit * (1 - limit)))
+        assert score == pytest.approx(z, abs=1e-6)
+        assert tango_score(limit, 1, 7, 21) == pytest.approx(z, abs=1e-9)
+    assert cmp.difference.high < 0  # excludes 0, as p < 0.05 says
+    # at delta = 0 the score statistic is McNemar's z
+    assert tango_score(0.0, 1, 7, 21) == pytest.approx(-6 / math.sqrt(8))
 
 
-def test_paired_correlation_narrows_interval():
-    # Same margins (40/50 vs 30/50); strong positive correlation should narrow the interval.
-    correlated = paired_difference(*paired_arrays(30, 10, 0, 10)).difference
-    independent = unpaired_difference(40, 50, 30, 50).difference
-    assert correlated.estimate == pytest.approx(independent.estimate)
-    assert correlated.high - correlated.low < independent.high - independent.low
+def test_paired_interval_and_pvalue_agree_on_every_table():
+    """The interval excludes 0 exactly when p < 1 - confidence (the issue-14 table had a
+    Newcombe interval [+0.01, +1.99] points beside p = 0.057)."""
+    rng = np.random.default_rng(14)
+    for _ in range(400):
+        n = int(rng.integers(5, 3000))
+        a_only, b_only = (int(x) for x in rng.multinomial(n, [0.03, 0.02, 0.95])[:2])
+        for confidence in (0.95, 0.99, 1 - 0.05 / 7):
+            cmp = paired_from_counts(a_only, b_only, n, confidence)
+            excludes = cmp.difference.low > 0 or cmp.difference.high < 0
+            assert excludes == (cmp.p_value < 1 - confidence), (a_only, b_only, n)
 
 
-def test_mcnemar_exact_pvalue():
-    # Discordant b = 10 (A only), c = 2 (B only): under H0 b ~ Binomial(12, 1/2).
-    # P(b >= 10) = (C(12,10) + C(12,11) + C(12,12)) / 2**12 = 79/4096; two-sided doubles it:
-    # 158/4096 = 0.03857..., i.e. 0.0386 (scipy.stats.binomtest gives the same).
-    expected = 2 * sum(math.comb(12, k) for k in range(10, 13)) / 2**12
+def test_paired_no_discordant_pair_interval_is_the_discordance_bound():
+    cmp = paired_from_counts(0, 0, 100)
+    bound = Z95**2 / (100 + Z95**2)  # as the Wilson upper limit of 0/100
+    assert cmp.p_value == 1.0
+    assert (cmp.difference.low, cmp.difference.high) == pytest.approx((-bound, bound))
+
+
+def test_mcnemar_pvalue_by_hand():
+    # Discordant b = 10 (A only), c = 2 (B only): z = (10 - 2) / sqrt(12) = 2.309,
+    # two-sided normal p = 0.0209 (the uncorrected McNemar chi-square 64/12 = 5.33, 1 df)
     cmp = paired_difference(*paired_arrays(20, 10, 2, 8))
-    assert cmp.p_value == pytest.approx(expected, rel=1e-12)
-    assert round(cmp.p_value, 4) == 0.0386
+    assert cmp.p_value == pytest.approx(sps.chi2.sf(64 / 12, 1), rel=1e-12)
+    assert round(cmp.p_value, 4) == 0.0209
     assert cmp.difference.estimate == pytest.approx(8 / 40)
     # The test is symmetric in the discordant counts.
-    assert paired_difference(*paired_arrays(20, 2, 10, 8)).p_value == pytest.approx(expected)
+    assert paired_difference(*paired_arrays(20, 2, 10, 8)).p_value == pytest.approx(
+        cmp.p_value)
 
 
 def test_paired_no_discordant_pairs_gives_p_one():
@@ -234,6 +239,7 @@ def test_paired_no_discordant_pairs_gives_p_one():
     cmp = paired_difference(a, a.copy())
     assert cmp.p_value == 1.0
     assert cmp.difference.estimate == 0.0
+    assert cmp.a_only == cmp.b_only == 0
 
 
 def test_paired_accepts_int_arrays_and_rejects_bad_shapes():
@@ -284,25 +290,114 @@ def test_bootstrap_mean_close_to_t_interval():
     assert bootstrap_mean(x) == ci  # seeded: reproducible
 
 
-def test_bootstrap_mean_degenerate_and_bad_input():
-    ci = bootstrap_mean([3.0] * 50)
-    assert (ci.estimate, ci.low, ci.high) == (3.0, 3.0, 3.0)
-    assert ci.half_width == 0.0
+def test_bootstrap_mean_refuses_degenerate_and_bad_input():
+    with pytest.raises(ValueError, match="zero width"):
+        bootstrap_mean([3.0] * 50)
     with pytest.raises(ValueError):
         bootstrap_mean([])
     with pytest.raises(ValueError):
         bootstrap_mean([1.0, float("nan")])
 
 
+def test_mean_interval_is_the_student_t_interval():
+    x = np.array([2.0, 4.0, 4.0, 5.0, 7.0, 9.0])
+    ci = mean_interval(x)
+    half = sps.t.ppf(0.975, 5) * x.std(ddof=1) / math.sqrt(6)  # t_{0.975,5} = 2.5706
+    assert round(sps.t.ppf(0.975, 5), 4) == 2.5706
+    assert (ci.low, ci.high) == pytest.approx((x.mean() - half, x.mean() + half))
+    assert mean_interval([1.0] * 9) is None
+
+
+# --- Holm-consistent intervals ------------------------------------------------
+
+
+def test_holm_confidences_agree_with_the_verdicts():
+    # the Holm example above: p = 0.01, 0.04, 0.03, 0.005 -> reject the 1st and 4th
+    # (levels 1 - 0.05/3 and 1 - 0.05/4); the others keep 1 - 0.05/2, where Holm stopped
+    levels = holm_confidences([0.01, 0.04, 0.03, 0.005])
+    np.testing.assert_allclose(levels, [1 - 0.05 / 3, 1 - 0.05 / 2, 1 - 0.05 / 2,
+                                        1 - 0.05 / 4])
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        m = int(rng.integers(2, 40))
+        n = 2000
+        tables = [rng.multinomial(n, [a, b, 1 - a - b])[:2]
+                  for a, b in rng.uniform(0.0, 0.03, size=(m, 2))]
+        p = [paired_from_counts(int(a), int(b), n).p_value for a, b in tables]
+        _, reject = holm(p)
+        for (a, b), level, rejected in zip(tables, holm_confidences(p), reject, strict=True):
+            d = paired_from_counts(int(a), int(b), n, level).difference
+            assert (d.low > 0 or d.high < 0) == rejected
+
+
 # --- sample size --------------------------------------------------------------
 
 
-def test_games_needed_known_values():
+def test_games_needed_normal_known_values():
     # ceil(1.959964**2 * p(1-p) / margin**2)
-    assert games_needed(0.01) == 9604
-    assert games_needed(0.01, p=0.1) == 3458
-    assert games_needed(0.005) == 38415
-    assert games_needed(0.01, confidence=0.99) > 9604
+    assert games_needed(0.01, method="normal") == 9604
+    assert games_needed(0.01, p=0.1, method="normal") == 3458
+    assert games_needed(0.005, method="normal") == 38415
+
+
+def test_games_needed_wilson_by_enumeration():
+    # at p = 1/2 the Wilson half-width is (z/2) / sqrt(n + z^2): n >= (z/0.02)^2 - z^2
+    assert games_needed(0.01) == math.ceil((Z95 / 0.02) ** 2 - Z95**2) == 9600
+    assert games_needed(0.01, confidence=0.99) > 9600
+    # p = 0: the Wilson interval of 0/n is [0, z^2 / (n + z^2)], not zero-width
+    n = games_needed(0.01, p=0)
+    assert n == math.ceil(Z95**2 * 0.99 / 0.01) == 381
+    assert wilson(0, n).half_width <= 0.01 < wilson(0, n - 1).half_width
+    # p = 0.001, +-0.5 points (the normal formula said 154 games, real half-width 2.4)
+    n = games_needed(0.005, p=0.001)
+    assert wilson(round(0.001 * n), n).half_width <= 0.0051
+    assert wilson(0, 154).half_width > 0.02
+    # exact: Clopper-Pearson 0/n has upper limit 1 - 0.025^(1/n)
+    n = games_needed(0.01, p=0, method="exact")
+    assert n == math.ceil(math.log(0.025) / math.log(0.99)) == 368
+    assert clopper_pearson(0, n).half_width <= 0.01 < clopper_pearson(0, n - 1).half_width
+
+
+def test_paired_games_needed_from_the_discordance():
+    # no expected difference, 10% discordant: the paired interval at n games
+    n = paired_games_needed(0.01, discordance=0.1)
+    assert paired_limits(0.05 * n, 0.05 * n, n)[1] <= 0.01
+    assert paired_limits(0.05 * (n - 1), 0.05 * (n - 1), n - 1)[1] > 0.01  # the smallest
+    # near the Wald approximation z^2 psi / margin^2 = 3,842 (the score interval's
+    # variance at its limit also counts the limit itself: a little wider)
+    assert 1.0 <= n / math.ceil(Z95**2 * 0.1 / 0.01**2) < 1.01
+    with pytest.raises(ValueError, match="discordance"):
+        paired_games_needed(0.01, discordance=0.0)
+
+
+def test_paired_games_to_separate_connor_and_exact_power():
+    # Connor (1987): n = (z_a sqrt(psi) + z_b sqrt(psi - d^2))^2 / d^2; psi = 0.1, d = 0.02
+    za, zb = sps.norm.ppf(0.975), sps.norm.ppf(0.8)
+    expected = math.ceil((za * math.sqrt(0.1) + zb * math.sqrt(0.1 - 0.0004)) ** 2 / 0.0004)
+    n = paired_games_to_separate(0.02, discordance=0.1)
+    assert n == expected
+    # exact enumeration of the McNemar test's power at that n: about 80%
+    d = np.arange(n + 1)
+    weight = sps.binom.pmf(d, n, 0.1)
+    theta = (0.1 + 0.02) / 0.2
+    power = 0.0
+    for discordant, w in zip(d, weight, strict=True):
+        if w < 1e-12:
+            continue
+        k = np.arange(discordant + 1)
+        reject = mcnemar_p(k, discordant - k) < 0.05
+        power += w * sps.binom.pmf(k[reject], discordant, theta).sum()
+    assert 0.75 < power < 0.85
+
+
+def test_until_ci_grows_geometrically_when_every_game_had_one_outcome():
+    from collections import Counter
+
+    from simkit.runner import _next_target
+
+    counts = {"winner": Counter({"players": 100}), "end_reason": Counter({"survived": 100})}
+    target = _next_target(counts, 100, 0.01)
+    assert target >= 1.1 * games_needed(0.01, p=1.0) > 150
 
 
 @pytest.mark.parametrize(
@@ -314,6 +409,7 @@ def test_games_needed_known_values():
         {"margin": 0.01, "p": 1.1},
         {"margin": 0.01, "confidence": 1.0},
         {"margin": 0.01, "confidence": 0.0},
+        {"margin": 0.01, "method": "guess"},
     ],
 )
 def test_games_needed_rejects_bad_input(kwargs):
@@ -341,3 +437,13 @@ def test_rate_table_rows_and_values():
         rate_table({"a": 5}, 4)
     with pytest.raises(ValueError):
         rate_table({}, 0)
+
+
+def test_tango_interval_coverage_simulation():
+    # 3,000 paired tables of n = 150 with p(A only) = 0.06, p(B only) = 0.02: the 95%
+    # score interval should cover the true difference 0.04 about 95% of the time
+    rng = np.random.default_rng(1998)
+    tables = rng.multinomial(150, [0.06, 0.02, 0.92], size=3000)
+    low, high = paired_limits(tables[:, 0], tables[:, 1], 150)
+    coverage = np.mean((low <= 0.04) & (0.04 <= high))
+    assert 0.935 < coverage < 0.965

@@ -462,8 +462,9 @@ def test_an_experiment_grid_may_combine_knobs_that_need_each_other():
     text = ('[experiment]\nname = "x"\ngame = "victus"\ngames = 10\n\n[[sweep]]\n'
             'kind = "grid"\nknobs = { level = ["competitive"], '
             'moderating_sense_fury = [false, true] }\n')
-    labels = [c.label for c in parse_experiment(text, "x.toml").cells]
-    assert labels[-1] == "level=competitive, moderating_sense_fury=true"
+    cells = parse_experiment(text, "x.toml").cells
+    assert cells[-1].description == "level=competitive, moderating_sense_fury=true"
+    assert cells[-1].label == "l=competitive msf=true"  # over 32 characters: short name
     bad = text.replace("grid", "one_at_a_time")
     with pytest.raises(simkit.errors.ExperimentError, match="needs level = competitive"):
         parse_experiment(bad, "x.toml")

@@ -163,6 +163,27 @@ class RulesBase:
         base = type(self)()
         return {k: v for k, v in self.to_dict().items() if getattr(base, k) != v}
 
+    def effective(self) -> Self:
+        """These rules with every knob at the value actually played.
+
+        A knob whose value stands for another knob's table (Victus: ``start_generalitat
+        = 0``, "the level's set-up") is resolved here, in one place, by the game's
+        ``resolved()``; the result plays the same games. Curves, calibration, ladders,
+        cell labels and experiment files use these values. Derive other rules from the
+        stated rules, not from these: a resolved value no longer follows the knob it
+        was taken from (``players`` for Victus's cards per stage)."""
+        resolved = self.resolved()
+        return self if not resolved else dataclasses.replace(self, **resolved)
+
+    def resolved(self) -> dict[str, Any]:
+        """The knobs whose stated value is a placeholder, at the value played (a game
+        with such knobs overrides this; the default has none)."""
+        return {}
+
+    def plays_as(self, other: RulesBase) -> bool:
+        """Whether these rules and ``other`` play the same game (same effective values)."""
+        return self.effective().to_dict() == other.effective().to_dict()
+
 
 @dataclass(frozen=True)
 class Preset:

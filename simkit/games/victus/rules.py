@@ -101,6 +101,19 @@ class Rules(RulesBase):
         cards, rounds = (DEAL_FULL if self.full else DEAL_FIRST)[self.seats]
         return self.cards_per_stage or cards, self.rounds_per_stage or rounds
 
+    def resolved(self) -> dict:
+        """The placeholder knobs at the values played: the level's set-up for the pins
+        and the Reserve (0 or -1), the rulebook's deal table for cards and rounds per
+        stage (0); ``effective()`` applies them."""
+        from .components import load_components
+        from .state import level_set_up
+
+        played = level_set_up(load_components(), self.full)
+        out = {name: value for name, value in played.items()
+               if getattr(self, name) == self.knob(name).default}
+        cards, rounds = self.deal()
+        return {**out, "cards_per_stage": cards, "rounds_per_stage": rounds}
+
     def check(self) -> None:
         if self.solo and not self.full:
             raise RulesError("players = 1 (solo) needs level = full or competitive: the "

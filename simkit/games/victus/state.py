@@ -17,6 +17,8 @@ from . import layout as L
 from .components import DATA, Components
 
 N_CHANCE = 14
+# the Reserve at set-up (cannon, infantry, Coronela) by level: full game, first game
+RESERVE = {True: (2, 2, 3), False: (2, 3, 5)}
 
 
 def board_tuple(c: Components) -> tuple:
@@ -98,11 +100,24 @@ def set_up(c: Components, full: bool) -> tuple[np.ndarray, np.ndarray]:
     if full:  # no cannon on Santa Madrona-41 and Llevant-56; 2 more in WOUNDED
         sp[[c.space(41), c.space(56)], L.SP_CANNON] = 0
         sp[c.wounded, L.SP_CANNON] = 2
-        sp[c.reserve, [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]] = (2, 2, 3)
+        sp[c.reserve, [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]] = RESERVE[True]
         sp[c.expedition, [L.SP_INFANTRY, L.SP_CORONELA]] = (1, 2)
     else:
-        sp[c.reserve, [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]] = (2, 3, 5)
+        sp[c.reserve, [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]] = RESERVE[False]
     return sp, g
+
+
+def level_set_up(c: Components, full: bool) -> dict[str, int]:
+    """The set-up values a level plays that the rules' placeholder knobs stand for: the
+    Generalitat and Gunpowder Store pins' starting values and the Reserve's Coronela and
+    infantry (``Rules.resolved``)."""
+    start = c.marker_start[L.START_FULL if full else L.START_FIRST_GAME]
+    _, infantry, coronela = RESERVE[full]
+    return {"start_generalitat": int(c.marker_values[L.MARKER_GENERALITAT][
+                start[L.MARKER_GENERALITAT]]),
+            "start_gunpowder_store": int(c.marker_values[L.MARKER_GUNPOWDER_STORE][
+                start[L.MARKER_GUNPOWDER_STORE]]),
+            "reserve_coronela": coronela, "reserve_infantry": infantry}
 
 
 def starting_position(c: Components, rules) -> tuple[np.ndarray, np.ndarray]:

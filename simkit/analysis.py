@@ -1,0 +1,465 @@
+"""Every outcome column of an experiment analysed, driven by the game's declaration.
+
+The report (``simkit.report``) analyses the winner; this module adds what the other
+outcome columns say, with no per-game code - only the columns a game declares
+(``Game.outcome_columns``) and its sides:
+
+* :func:`seat_columns` / :func:`seat_winner_columns` - per-seat (or per-side) columns,
+  found by name (``vp_seat1``, ``carlist_vp``, ``liberals_blocks_lost``) and category
+  columns whose categories name seats (``fame_winner``, ``winner_seat``);
+* :func:`seat_balance` - per seat: its share of the seat-winner column with Wilson
+  intervals and Ludii-style balance, and its mean of each per-seat measure with the
+  paired seat advantage over seat 1 (t intervals);
+* :func:`end_reason_shifts` - paired differences from the base in each end reason;
+* :func:`length_by_outcome` and :func:`survival` - game length by end reason and the
+  share of games the side has not yet lost by each turn (the turn of defeat);
+* :func:`outcome_means` and :func:`mean_differences` - numeric columns' means (t
+  intervals) and paired differences from the base (paired t, Holm);
+* :func:`grids` and :func:`grid_comparisons` - grid sweeps as tables of win rates and
+  paired comparisons inside each grid, with the interaction of two knobs;
+* :func:`policy_curves` - a sweep of one policy weight as a curve;
+* :func:`plan` - games per cell needed to separate effects of a given size.
+
+Intervals beside a Holm verdict are at the Holm-consistent level
+(``stats.holm_confidences``): they exclude zero exactly when the verdict is
+"significant". Numbers come from ``simkit.load`` of the cells' results folders.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from simkit import stats
+from simkit.experiment import load_cell
+
+ALPHA = 0.05
+_SEAT = re.compile(r"^seat\d+$")
+
+
+# -- columns from the declaration --------------------------------------------------------
+
+
+def _seat_token(game, token: str) -> str | None:
+    """The seat or side a name part stands for (``seat2``, ``carlists`` for ``carlist``)."""
+    if _SEAT.match(token):
+        return token
+    for side in game.sides:
+        if token in (side, side.rstrip("s")):
+            return side
+    return None
+
+
+def seat_columns(game) -> dict[str, dict[str, str]]:
+    """Numeric per-seat columns grouped by measure: {measure: {seat: column}}, for
+    measures at least two seats or sides have (``vp`` -> {seat1: vp_seat1, ...})."""
+    groups: dict[str, dict[str, str]] = {}
+    for name, column in game.outcome_columns.items():
+        if column.dtype in ("category", "bool"):
+            continue
+        parts = name.split("_")
+        for i, part in enumerate(parts):
+            seat = _seat_token(game, part)
+            if seat is not None:
+                measure = "_".join(parts[:i] + parts[i + 1:]) or name
+                groups.setdefault(measure, {})[seat] = name
+                break
+    return {m: seats for m, seats in groups.items() if len(seats) >= 2}
+
+
+def seat_winner_columns(game) -> list[str]:
+    """Category columns whose categories name at least two seats (``fame_winner``,
+    ``winner_seat``); ``winner`` itself only when its categories are seats but the game's
+    sides are not (the side balance already covers a winner of sides)."""
+    out = []
+    for name, column in game.outcome_columns.items():
+        if column.dtype != "category":
+            continue
+        seats = [c for c in column.categories if _SEAT.match(c)]
+        if len(seats) >= 2 and not (name == "winner" and set(seats) <= set(game.sides)):
+            out.append(name)
+    return out
+
+
+def numeric_columns(game) -> list[str]:
+    """Every numeric outcome column (bool counts as 0/1), in declaration order."""
+    return [n for n, c in game.outcome_columns.items() if c.dtype != "category"]
+
+
+# -- loading -----------------------------------------------------------------------------
+
+
+class Frames:
+    """The cells' games, loaded once each and cut to the games every cell shares."""
+
+    def __init__(self, cells: list):
+        self.cells = cells
+        self.labels = [c["label"] for c, _ in cells]
+        self._folders = {c["label"]: f for c, f in cells}
+        self._frames: dict[str, pd.DataFrame] = {}
+
+    def __getitem__(self, label: str) -> pd.DataFrame:
+        if label not in self._frames:
+            self._frames[label] = load_cell(self._folders[label])
+        return self._frames[label]
+
+    def paired(self, label: str, other: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+        a, b = self[label], self[other]
+        n = min(len(a), len(b))
+        if not np.array_equal(a["game_index"].to_numpy()[:n], b["game_index"].to_numpy()[:n]):
+            raise ValueError(f"cells {label!r} and {other!r} do not hold the same games")
+        return a.iloc[:n], b.iloc[:n]
+
+
+def _holm_rows(rows: list[dict]) -> pd.DataFrame:
+    """Paired binary comparisons (gained/lost over games): McNemar, Holm over the
+    rows, Holm-consistent intervals."""
+    from simkit.report import holm_table
+
+    return holm_table(rows) if rows else pd.DataFrame(rows)
+
+
+def _paired_t(diffs: np.ndarray) -> tuple[float, float, float]:
+    """(mean, standard error, two-sided p-value) of per-game paired differences; with
+    no spread the p-value is 1 for a zero mean and 0 otherwise."""
+    mean = float(np.mean(diffs))
+    if diffs.size < 2 or np.all(diffs == diffs[0]):
+        return mean, 0.0, 1.0 if mean == 0 else 0.0
+    se = float(np.std(diffs, ddof=1) / math.sqrt(diffs.size))
+    p = float(2 * sps.t.sf(abs(mean) / se, diffs.size - 1))
+    return mean, se, p
+
+
+def _holm_t(rows: list[dict]) -> pd.DataFrame:
+    """Rows with ``mean``, ``se``, ``n`` and ``p_value`` of paired t tests: Holm over the
+    rows and each mean's t interval at its Holm-consistent level."""
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table
+    table["p_holm"], table["significant"] = stats.holm(table["p_value"].to_numpy(), ALPHA)
+    table["confidence"] = stats.holm_confidences(table["p_value"].to_numpy(), ALPHA)
+    q = sps.t.ppf(1 - (1 - table["confidence"]) / 2, np.maximum(table["n"] - 1, 1))
+    table["low"] = table["mean"] - q * table["se"]
+    table["high"] = table["mean"] + q * table["se"]
+    return table
+
+
+# -- seats -------------------------------------------------------------------------------
+
+
+def seat_balance(game, frames: Frames) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(seat wins, seat measures) for the cells where two or more seats are in play.
+
+    Seat wins: per cell and seat-winner column, each seat's share with its Wilson 95%
+    interval, and balance = 1 - (max - min) of the shares of the seats that won at least
+    once. Seat measures: per cell and per-seat measure, each seat's mean (t 95% interval)
+    and its paired advantage over the first seat in play (per-game difference, paired t,
+    Holm over every advantage shown); a seat whose column is constant in a cell (an
+    empty seat) is not in play there."""
+    win_rows, measure_rows = [], []
+    winners, measures = seat_winner_columns(game), seat_columns(game)
+    for label in frames.labels:
+        frame = frames[label]
+        for column in winners:
+            counts = frame[column].value_counts()
+            seats = [c for c in game.outcome_columns[column].categories
+                     if _SEAT.match(c) and counts.get(c, 0) > 0]
+            if len(seats) < 2:
+                continue
+            shares = {s: stats.wilson(int(counts[s]), len(frame)) for s in seats}
+            rates = [ci.estimate for ci in shares.values()]
+            for seat, ci in shares.items():
+                win_rows.append({"cell": label, "column": column, "seat": seat,
+                                 "games": len(frame), "share": ci.estimate, "low": ci.low,
+                                 "high": ci.high, "balance": 1 - (max(rates) - min(rates))})
+        for measure, columns in measures.items():
+            in_play = {s: c for s, c in columns.items() if frame[c].nunique() > 1}
+            if len(in_play) < 2:
+                continue
+            first = next(iter(in_play.values()))
+            for seat, column in in_play.items():
+                values = frame[column].to_numpy(dtype=float)
+                ci = stats.mean_interval(values)
+                mean, se, p = _paired_t(values - frame[first].to_numpy(dtype=float))
+                measure_rows.append({"cell": label, "measure": measure, "seat": seat,
+                                     "n": len(frame), "seat_mean": ci.estimate,
+                                     "seat_low": ci.low, "seat_high": ci.high,
+                                     "mean": mean, "se": se,
+                                     "p_value": p if column != first else np.nan})
+    measures_t = pd.DataFrame(measure_rows)
+    if not measures_t.empty:
+        tested = measures_t["p_value"].notna()
+        adjusted = _holm_t(measures_t[tested].to_dict("records"))
+        adjusted.index = measures_t.index[tested]
+        measures_t = pd.concat([adjusted, measures_t[~tested]]).sort_index()
+    return pd.DataFrame(win_rows), measures_t
+
+
+# -- end reasons, length, survival -------------------------------------------------------
+
+
+def end_reason_shifts(game, frames: Frames) -> pd.DataFrame:
+    """Each cell's paired difference from the base in the share of games ending with each
+    end reason (games ending so only in the cell / only in the base), McNemar,
+    Holm over every (cell, reason), Holm-consistent intervals."""
+    if "end_reason" not in game.outcome_columns or len(frames.labels) < 2:
+        return pd.DataFrame()
+    base_label = frames.labels[0]
+    rows = []
+    for label in frames.labels[1:]:
+        cell, base = frames.paired(label, base_label)
+        for reason in game.outcome_columns["end_reason"].categories:
+            a = (cell["end_reason"] == reason).to_numpy()
+            b = (base["end_reason"] == reason).to_numpy()
+            if not (a.any() or b.any()):
+                continue
+            rows.append({"cell": label, "reason": reason, "games": a.size,
+                         "gained": int(np.count_nonzero(a & ~b)),
+                         "lost": int(np.count_nonzero(~a & b))})
+    return _holm_rows(rows)
+
+
+def length_by_outcome(game, frames: Frames, by: str = "end_reason") -> pd.DataFrame:
+    """Per cell and outcome (``by``: end_reason or winner): games, mean turns with its t
+    95% interval (None when every such game lasted the same), median, min, max."""
+    if "turns" not in game.outcome_columns or by not in game.outcome_columns:
+        return pd.DataFrame()
+    rows = []
+    for label in frames.labels:
+        frame = frames[label]
+        for outcome, group in frame.groupby(by, observed=True):
+            turns = group["turns"].to_numpy(dtype=float)
+            ci = stats.mean_interval(turns)
+            rows.append({"cell": label, by: outcome, "games": turns.size,
+                         "mean": float(turns.mean()), "low": ci.low if ci else np.nan,
+                         "high": ci.high if ci else np.nan,
+                         "median": float(np.median(turns)), "min": int(turns.min()),
+                         "max": int(turns.max())})
+    return pd.DataFrame(rows)
+
+
+def survival(game, frames: Frames, side: str) -> pd.DataFrame:
+    """cells x turns: the share of games ``side`` has not yet lost by the end of each
+    turn (a game another winner takes counts as lost at its last turn)."""
+    if "turns" not in game.outcome_columns:
+        return pd.DataFrame()
+    rows = {}
+    last = max(int(frames[label]["turns"].max()) for label in frames.labels)
+    turns = np.arange(0, last + 1)
+    for label in frames.labels:
+        frame = frames[label]
+        lost = frame.loc[frame["winner"] != side, "turns"].to_numpy()
+        lost_by = np.searchsorted(np.sort(lost), turns, side="right")
+        rows[label] = 1 - lost_by / len(frame)
+    return pd.DataFrame(rows, index=pd.Index(turns, name="turn")).T
+
+
+# -- numeric means -----------------------------------------------------------------------
+
+
+def outcome_means(game, frames: Frames) -> pd.DataFrame:
+    """Per cell and numeric column: mean with its t 95% interval (NaN limits when the
+    column is constant in the cell: no interval can be estimated)."""
+    rows = []
+    for label in frames.labels:
+        frame = frames[label]
+        for column in numeric_columns(game):
+            values = frame[column].to_numpy(dtype=float)
+            ci = stats.mean_interval(values)
+            rows.append({"cell": label, "column": column, "games": values.size,
+                         "mean": float(values.mean()), "low": ci.low if ci else np.nan,
+                         "high": ci.high if ci else np.nan})
+    return pd.DataFrame(rows)
+
+
+def mean_differences(game, frames: Frames) -> pd.DataFrame:
+    """Each cell's paired difference from the base in each numeric column's mean
+    (per-game differences on the same games, paired t test, Holm over every (cell,
+    column) that differs in some game; Holm-consistent t intervals)."""
+    if len(frames.labels) < 2:
+        return pd.DataFrame()
+    base_label = frames.labels[0]
+    rows = []
+    for label in frames.labels[1:]:
+        cell, base = frames.paired(label, base_label)
+        for column in numeric_columns(game):
+            diffs = cell[column].to_numpy(dtype=float) - base[column].to_numpy(dtype=float)
+            if not diffs.any():
+                continue
+            mean, se, p = _paired_t(diffs)
+            rows.append({"cell": label, "column": column, "n": diffs.size, "mean": mean,
+                         "se": se, "p_value": p})
+    return _holm_t(rows)
+
+
+# -- grids -------------------------------------------------------------------------------
+
+
+def grids(cells: list) -> list[dict]:
+    """The grid sweeps: {"knobs": [varying knobs], "cells": {(values...): label}},
+    merged duplicates included; knobs with one value in the grid are dropped."""
+    found: dict[str, dict] = {}
+    for cell, _ in cells:
+        for kind, knob, value in [(cell["kind"], cell["knob"], cell["value"]),
+                                  *((a["kind"], a["knob"], a["value"])
+                                    for a in cell["aliases"])]:
+            if kind == "grid":
+                found.setdefault(knob, {})[tuple(value.split(", "))] = cell["label"]
+    out = []
+    for knob, members in found.items():
+        names = knob.split(", ")
+        keep = [i for i in range(len(names)) if len({k[i] for k in members}) > 1]
+        if not keep:
+            continue
+        out.append({"knobs": [names[i] for i in keep],
+                    "cells": {tuple(k[i] for i in keep): label
+                              for k, label in members.items()}})
+    return out
+
+
+def grid_table(grid: dict, rate: Callable[[str], float]) -> pd.DataFrame:
+    """A grid's win rates: rows the first knob's values, columns the second's (one
+    column when the grid varies one knob)."""
+    rows: dict[str, dict[str, float]] = {}
+    for key, label in grid["cells"].items():
+        column = ", ".join(key[1:]) or "win rate"
+        rows.setdefault(key[0], {})[column] = rate(label)
+    return pd.DataFrame(rows).T.rename_axis(grid["knobs"][0])
+
+
+def grid_comparisons(grid: dict, frames: Frames, side: str) -> pd.DataFrame:
+    """Inside one grid, on the same games: each knob's every value against its first
+    value at each setting of the other knobs (McNemar), and for two knobs the
+    interaction - how much the first knob's effect changes from the second knob's first
+    value to each other value (paired t on the per-game contrast
+    (y[a, b] - y[a0, b]) - (y[a, b0] - y[a0, b0])). Holm over the grid's comparisons
+    of each kind."""
+    cells, knobs = grid["cells"], grid["knobs"]
+    values = [list(dict.fromkeys(k[i] for k in cells)) for i in range(len(knobs))]
+
+    def wins(key) -> np.ndarray | None:
+        label = cells.get(key)
+        if label is None:
+            return None
+        return (frames[label]["winner"] == side).to_numpy()
+
+    n = min(len(frames[label]) for label in cells.values())
+    rows = []
+    for i, knob in enumerate(knobs):
+        for key in cells:
+            if key[i] == values[i][0]:
+                continue
+            ref = key[:i] + (values[i][0],) + key[i + 1:]
+            a, b = wins(key), wins(ref)
+            if a is None or b is None:
+                continue
+            at = ", ".join(f"{k}={v}" for j, (k, v) in enumerate(zip(knobs, key,
+                                                                      strict=True)) if j != i)
+            rows.append({"comparison": f"{knob}={key[i]} vs {values[i][0]}",
+                         "at": at or "-", "games": n,
+                         "gained": int(np.count_nonzero(a[:n] & ~b[:n])),
+                         "lost": int(np.count_nonzero(~a[:n] & b[:n]))})
+    table = _holm_rows(rows)
+    if len(knobs) == 2:
+        interactions = _interactions(knobs, values, wins, n)
+        if not interactions.empty:
+            table = pd.concat([table, interactions], ignore_index=True)
+    return table
+
+
+def _interactions(knobs, values, wins, n) -> pd.DataFrame:
+    rows = []
+    (a0, *others_a), (b0, *others_b) = values
+    for a in others_a:
+        for b in others_b:
+            parts = [wins((a, b)), wins((a0, b)), wins((a, b0)), wins((a0, b0))]
+            if any(p is None for p in parts):
+                continue
+            y = [p[:n].astype(float) for p in parts]
+            contrast = (y[0] - y[1]) - (y[2] - y[3])
+            mean, se, p = _paired_t(contrast)
+            rows.append({"comparison": f"interaction: effect of {knobs[0]}={a} (vs {a0}) at "
+                                       f"{knobs[1]}={b} minus at {knobs[1]}={b0}",
+                         "at": "-", "games": n, "n": n, "mean": mean, "se": se,
+                         "p_value": p})
+    table = _holm_t(rows)
+    if not table.empty:
+        table["difference"] = table["mean"]
+    return table
+
+
+# -- policies ----------------------------------------------------------------------------
+
+
+def _policy_weights(text: str) -> tuple[str, dict[str, float]]:
+    name, _, assignments = text.partition(":")
+    weights = {}
+    for part in filter(None, (a.strip() for a in assignments.split(","))):
+        key, _, value = part.partition("=")
+        weights[key.strip()] = float(value)
+    return name.strip(), weights
+
+
+def policy_curves(game, cells: list, rate: Callable[[str], tuple]) -> dict[str, pd.DataFrame]:
+    """For each (side, policy, weight) a policies sweep varies alone: the side's win
+    rate (``rate(label)`` -> (rate, low, high)) against the weight, the base cell drawn
+    at the weight it plays (its stated value or the weight's default)."""
+    base_cell = cells[0][0]
+    groups: dict[tuple, dict] = {}
+    for cell, _ in cells:
+        for side, text in cell["policy"].items():
+            name, weights = _policy_weights(text)
+            base_name, base_weights = _policy_weights(base_cell["policy"][side])
+            if name != base_name:
+                continue
+            weights_cls = game.policy_weights.get(side, {}).get(name)
+            if weights_cls is None:
+                continue
+            defaults = {k.name: float(k.default) for k in weights_cls.knobs()}
+            played = {**defaults, **weights}
+            base_played = {**defaults, **base_weights}
+            changed = [k for k in played if played[k] != base_played[k]]
+            if len(changed) == 1:
+                key = (side, name, changed[0])
+                groups.setdefault(key, {})[cell["label"]] = played[changed[0]]
+                groups[key][base_cell["label"]] = base_played[changed[0]]
+    out = {}
+    for (side, name, weight), members in groups.items():
+        points = pd.DataFrame([{"value": v, "cell": label, **dict(zip(
+            ("rate", "low", "high"), rate(label), strict=True))}
+            for label, v in members.items()]).sort_values("value")
+        if len(points) >= 2:
+            out[f"{side} {name}:{weight}"] = points.reset_index(drop=True)
+    return out
+
+
+# -- planning ----------------------------------------------------------------------------
+
+
+def plan(differences: pd.DataFrame, effects=(0.01, 0.02, 0.05), power: float = 0.8,
+         alpha: float = ALPHA) -> pd.DataFrame:
+    """Games per cell for each cell's comparison with the base to separate a difference
+    of each size in ``effects`` with probability ``power`` (McNemar, Connor 1987), at
+    the Bonferroni level alpha / m over the m cells (Holm is never stricter), from the
+    cell's observed discordance (games won only in one of the two); and the games for a
+    +-1 point interval of its observed difference."""
+    m = max(len(differences), 1)
+    rows = []
+    for _, row in differences.iterrows():
+        discordance = (row["gained"] + row["lost"]) / row["games"]
+        out = {"cell": row["cell"], "games": int(row["games"]),
+               "discordance": discordance, "difference": row["difference"]}
+        for effect in effects:
+            ok = 0 < discordance and effect <= discordance
+            out[f"separate {effect * 100:g} points"] = (stats.paired_games_to_separate(
+                effect, discordance, alpha / m, power) if ok else None)
+        ok = discordance > 0 and abs(row["difference"]) <= discordance
+        out["interval +-1 point"] = (stats.paired_games_needed(
+            0.01, discordance, float(row["difference"]), 1 - alpha / m) if ok else None)
+        rows.append(out)
+    return pd.DataFrame(rows)
