@@ -771,13 +771,15 @@ def cell_folders(path) -> tuple[dict, list[tuple[dict, Path]]]:
 
 
 def games_in(folder: Path) -> int:
-    """Games [0, n) a results folder holds without a gap (capped at its last run's n)."""
+    """Games [0, n) a results folder holds without a gap (capped at the most games any
+    of its runs asked for: a later, smaller run does not hide games)."""
     manifest = read_manifest(folder)
-    done = sorted((p["start"], p["stop"]) for p in manifest["parts"])
+    done = sorted((p["start"], p["stop"]) for p in manifest["parts"]
+                  if (folder / p["file"]).exists())
     gaps = missing_ranges(done, max((b for _, b in done), default=0))
     n = gaps[0][0] if gaps else max((b for _, b in done), default=0)
-    runs = manifest.get("runs") or []
-    return min(n, runs[-1]["n_games"]) if runs else n
+    asked = [r["n_games"] for r in manifest.get("runs") or [] if "n_games" in r]
+    return min(n, max(asked)) if asked else n
 
 
 def cell_schema(folder: Path) -> dict:

@@ -49,7 +49,14 @@ from matplotlib.ticker import MaxNLocator
 from simkit import analysis, games, stats
 from simkit.analysis import Frames
 from simkit.errors import RulesError, StoreError, UsageError
-from simkit.experiment import cell_folders, cell_schema, format_value, load_cell, summarize
+from simkit.experiment import (
+    cell_folders,
+    cell_schema,
+    format_value,
+    games_in,
+    load_cell,
+    summarize,
+)
 from simkit.store import read_manifest
 
 SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
@@ -57,6 +64,11 @@ SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reaso
             "Seat balance", "Sensitivity", "Win rate by knob value", "Grids",
             "Difficulty ladder", "Side balance", "Planning", "Cells")
 ALPHA = 0.05
+#: cells drawn in a per-cell figure at most (the highest and lowest win rates, and the
+#: base); every cell stays in the tables and in summary.csv
+FIGURE_CELLS = 40
+#: cells compared pairwise in the ladder at most (beyond, adjacent rungs only)
+MAX_PAIRWISE = 120
 
 
 @dataclass
@@ -275,7 +287,8 @@ def ladder(source, side: str | None = None) -> pd.DataFrame:
     table = table.reset_index(drop=True)
     table.insert(0, "rung", np.arange(1, len(table) + 1))
     labels = list(table["cell"])
-    pairs = pairwise(data, labels)
+    pairs = (pairwise(data, labels) if len(labels) <= MAX_PAIRWISE
+             else adjacent_pairs(data, labels))
     table.insert(1, "tier", tiers(labels, pairs))
     nan = float("nan")
     gaps = pairs.set_index(["upper", "lower"])
@@ -314,6 +327,17 @@ def pairwise(data: ReportData, labels: list[str]) -> pd.DataFrame:
     rows = [{"upper": labels[i], "lower": labels[j], "games": wins.shape[1],
              "gained": int(only[i, j]), "lost": int(only[j, i])}
             for i in range(len(labels)) for j in range(i + 1, len(labels))]
+    return holm_table(rows)
+
+
+def adjacent_pairs(data: ReportData, labels: list[str]) -> pd.DataFrame:
+    """Each rung against the next only (Holm over those gaps): a large sweep's ladder,
+    where comparing every pair would cost the square of the cells."""
+    wins = _side_wins(data, labels).astype(np.int64)
+    rows = [{"upper": labels[i], "lower": labels[i + 1], "games": wins.shape[1],
+             "gained": int((wins[i] & (1 - wins[i + 1])).sum()),
+             "lost": int((wins[i + 1] & (1 - wins[i])).sum())}
+            for i in range(len(labels) - 1)]
     return holm_table(rows)
 
 
@@ -559,6 +583,32 @@ def cell_table(data: ReportData) -> pd.DataFrame:
 # -- figures -----------------------------------------------------------------------------
 
 
+def shown_cells(data: ReportData) -> list[str]:
+    """The cells a per-cell figure draws: all of them, or for a large sweep the base and
+    the ``FIGURE_CELLS - 1`` highest and lowest win rates of the side (in cell order)."""
+    labels = list(data.summary["cell"])
+    if len(labels) <= FIGURE_CELLS:
+        return labels
+    order = data.summary.sort_values(f"winner_{data.side}", ascending=False,
+                                     kind="stable")["cell"].tolist()
+    half = (FIGURE_CELLS - 1) // 2
+    keep = {labels[0], *order[:half], *order[-(FIGURE_CELLS - 1 - half):]}
+    return [label for label in labels if label in keep]
+
+
+def _only_shown(data: ReportData, frame: pd.DataFrame, ax, column: str | None = "cell"):
+    """``frame``'s rows of the shown cells (``column``, or the index if None), saying on
+    ``ax`` when some were left out."""
+    shown = shown_cells(data)
+    if len(shown) == len(data.summary):
+        return frame
+    ax.set_title(f"{len(shown)} of {len(data.summary)} cells: the base and the highest and "
+                 f"lowest {data.side} win rates (every cell is in the tables and summary.csv)",
+                 fontsize="small")
+    keep = (frame.index if column is None else frame[column]).isin(shown)
+    return frame[keep]
+
+
 def _figure(rows: int, labels=()) -> tuple[Figure, object]:
     """A figure with one row per cell, wide enough for the plot beside the longest label."""
     width = 5.5 + 0.075 * max((len(str(x)) for x in labels), default=10)
@@ -574,10 +624,11 @@ def _cell_axis(ax, labels) -> None:
 
 
 def win_rate_figure(data: ReportData) -> Figure:
-    s = data.summary
-    names = [c[len("winner_"):] for c in s.columns
+    names = [c[len("winner_"):] for c in data.summary.columns
              if c.startswith("winner_") and not c.endswith(("_low", "_high"))]
-    fig, ax = _figure(len(s), s["cell"])
+    shown = shown_cells(data)
+    fig, ax = _figure(len(shown), shown)
+    s = _only_shown(data, data.summary, ax)
     y = np.arange(len(s))
     for i, name in enumerate(names):
         rate = s[f"winner_{name}"].to_numpy() * 100
@@ -591,8 +642,9 @@ def win_rate_figure(data: ReportData) -> Figure:
 
 
 def difference_figure(data: ReportData) -> Figure:
-    d = data.differences
-    fig, ax = _figure(len(d), d["cell"])
+    shown = [c for c in shown_cells(data) if c in set(data.differences["cell"])]
+    fig, ax = _figure(len(shown), shown)
+    d = _only_shown(data, data.differences, ax)
     y = np.arange(len(d))
     x = d["difference"].to_numpy() * 100
     err = [x - d["low"] * 100, d["high"] * 100 - x]
@@ -608,9 +660,10 @@ def difference_figure(data: ReportData) -> Figure:
 
 
 def end_reason_figure(data: ReportData) -> Figure:
-    s = data.summary
-    reasons = [c for c in s.columns if c.startswith("end_reason_")]
-    fig, ax = _figure(len(s), s["cell"])
+    reasons = [c for c in data.summary.columns if c.startswith("end_reason_")]
+    shown = shown_cells(data)
+    fig, ax = _figure(len(shown), shown)
+    s = _only_shown(data, data.summary, ax)
     left = np.zeros(len(s))
     for column in reasons:
         share = s[column].to_numpy() * 100
@@ -624,9 +677,10 @@ def end_reason_figure(data: ReportData) -> Figure:
 
 
 def length_figure(data: ReportData) -> Figure:
-    t = data.turns
+    shown = [c for c in shown_cells(data) if c in set(data.turns.index)]
+    fig, ax = _figure(len(shown), shown)
+    t = _only_shown(data, data.turns, ax, column=None)
     share = t.to_numpy() / t.to_numpy().sum(axis=1, keepdims=True) * 100
-    fig, ax = _figure(len(t), t.index)
     image = ax.imshow(share, aspect="auto", cmap="viridis",
                       extent=(t.columns.min() - 0.5, t.columns.max() + 0.5, len(t) - 0.5, -0.5))
     means = (t.to_numpy() * t.columns.to_numpy()).sum(axis=1) / t.to_numpy().sum(axis=1)
@@ -665,8 +719,10 @@ _KIND_NAMES = {"base": "base", "presets": "preset", "one_at_a_time": "one knob",
 
 def ladder_figure(data: ReportData, table: pd.DataFrame | None = None) -> Figure:
     t = ladder(data) if table is None else table
+    shown = set(shown_cells(data))
+    fig, ax = _figure(min(len(t), len(shown)), [_rung_label(r) for _, r in t.iterrows()])
+    t = _only_shown(data, t, ax)
     labels = [_rung_label(r) for _, r in t.iterrows()]
-    fig, ax = _figure(len(t), labels)
     y = np.arange(len(t))
     rate = t["rate"].to_numpy() * 100
     err = [rate - t["low"].to_numpy() * 100, t["high"].to_numpy() * 100 - rate]
@@ -769,10 +825,14 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
         ("Difficulty ladder",
          [f"Every cell (presets, knob settings, policies) ordered by {_possessive(data.side)} "
           "win rate, highest first, with its Wilson 95% interval and its paired difference "
-          "from the base. Every pair of cells is compared on the same games (exact "
-          "McNemar test, Holm-corrected over all pairs); cells sharing a tier letter are "
-          "not separated at 5% (a letter is a run of consecutive rungs no two of which "
-          "are separated). The gap to the next "
+          "from the base. " + (
+              "Every pair of cells is compared on the same games (exact "
+              "McNemar test, Holm-corrected over all pairs); cells sharing a tier letter are "
+              "not separated at 5% (a letter is a run of consecutive rungs no two of which "
+              "are separated)." if len(data.cells) <= MAX_PAIRWISE else
+              f"With more than {MAX_PAIRWISE} cells only adjacent rungs are compared (Holm "
+              "over those gaps); cells sharing a tier letter are not separated from their "
+              "neighbours.") + " The gap to the next "
           "rung is the paired difference from the cell below with its Holm-adjusted "
           "interval; 'separated: no' means the order of those two rungs is not "
           "established. A cell that stands for others names them in brackets.",
@@ -1025,7 +1085,23 @@ def _intro(data: ReportData) -> str:
                "run at another size)" if head.get("file_games") else "")
     return (f"{data.game.title} ({data.game.name}): {len(data.cells)} cell(s), "
             f"{games_text} games per cell{smaller}, seed {head['seed']}; base: {base}."
-            + _provenance(data))
+            + _unfinished(data) + _provenance(data))
+
+
+def _unfinished(data: ReportData) -> str:
+    """The cells holding fewer games than their run asked for (a killed or running
+    sweep): the report uses the games they hold, and says so."""
+    short = []
+    for cell, folder in data.cells:
+        runs = read_manifest(folder).get("runs") or []
+        asked = data.head.get("games") or max((r.get("n_games", 0) for r in runs), default=0)
+        held = games_in(folder)
+        if held < asked:
+            short.append(f"{cell['label']} ({held:,} of {asked:,})")
+    if not short:
+        return ""
+    return (" Unfinished: " + ", ".join(short) + " games; the numbers use the games held "
+            "(rerun the same command to finish).")
 
 
 def _provenance(data: ReportData) -> str:

@@ -319,3 +319,43 @@ def test_cli_ladder(experiment, capsys):
         code = main(argv)
         err = capsys.readouterr().err.strip().splitlines()
         assert code == 2 and len(err) == 1 and message in err[0]
+
+
+# -- unfinished and large sweeps ---------------------------------------------------------
+def test_a_cell_short_of_its_games_is_reported_as_unfinished(experiment, tmp_path):
+    import shutil
+
+    out, _ = experiment
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    _, cells = cell_folders(copy)
+    cell, folder = cells[3]
+    last = sorted(folder.glob("part-*.parquet"))[-1]
+    last.unlink()
+    report = write_report(copy)
+    held = int(last.name.split("-")[1])
+    assert (f"Unfinished: {cell['label']} ({held:,} of {N:,}) games; the numbers use the "
+            "games held") in report.markdown.read_text()
+
+
+def test_a_large_sweep_draws_its_extreme_cells_and_compares_adjacent_rungs(
+        experiment, monkeypatch):
+    import simkit.report as report
+
+    out, _ = experiment
+    data = report.collect(out)
+    monkeypatch.setattr(report, "FIGURE_CELLS", 5)
+    shown = report.shown_cells(data)
+    rates = data.summary.set_index("cell")["winner_bourbons"]
+    ranked = rates.sort_values(ascending=False, kind="stable").index.tolist()
+    assert len(shown) == 5 and shown[0] == "base"
+    assert set(ranked[:2]) <= set(shown) and set(ranked[-2:]) <= set(shown)
+    fig = report.win_rate_figure(data)
+    assert len(fig.axes[0].get_yticks()) == 5
+    assert "5 of 8 cells" in fig.axes[0].get_title()
+    monkeypatch.setattr(report, "MAX_PAIRWISE", 3)
+    table = report.ladder(data)
+    assert len(table) == 8 and table["gap"].iloc[:-1].notna().all()
+    assert "only adjacent rungs are compared" in " ".join(
+        b for h, blocks in report.sections(data) if h == "Difficulty ladder"
+        for b in blocks if isinstance(b, str))
