@@ -179,9 +179,11 @@ class ResultStore:
             manifest = read_manifest(path)
             _check_same_run(path, manifest["spec"], spec)
         else:
-            if any(path.glob("part-*.parquet")):
-                raise StoreError(f"{path} holds result parts but no {MANIFEST}; "
-                                 "choose an empty folder")
+            others = sorted(p.name for p in path.iterdir() if p.name != LOCK)
+            if others:
+                raise StoreError(f"{path} is not empty and is not a results folder (it holds "
+                                 f"{', '.join(others[:3])}{' ...' if len(others) > 3 else ''})"
+                                 "; choose an empty or new folder")
             manifest = {"format": FORMAT, "spec": spec, "schema": schema, "parts": [],
                         **provenance(), "created": _now(), "updated": _now()}
         store = cls(path, manifest, lock)
@@ -415,6 +417,12 @@ def load(path, n_games: int | None = None, columns: list[str] | None = None) -> 
         columns = ["game_index", *(c for c in columns if c != "game_index")]
     parts = _verified_parts(path, manifest, n_games)
     tables = [_read_table(path / part["file"], columns) for part in parts]
+    expected = columns or list(manifest["schema"])
+    for part, table in zip(parts, tables, strict=True):
+        if table.column_names != expected:
+            raise StoreError(f"{path / part['file']}: its columns ({', '.join(table.column_names)})"
+                             f" are not the run's ({', '.join(expected)}); it is foreign: "
+                             "delete it and rerun to replay its games")
     if not tables:
         raise StoreError(f"{path} holds no finished games yet")
     frame = pa.concat_tables(tables, promote_options="permissive").to_pandas()

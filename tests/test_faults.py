@@ -8,6 +8,7 @@ import shutil
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -272,3 +273,27 @@ def test_load_refuses_an_unfinished_folder_naming_the_missing_games(finished):
     pd.testing.assert_frame_equal(simkit.load(out, n_games=1000), rows.iloc[:1000])
     with pytest.raises(StoreError, match=r"games 1000\.\.1999 are missing"):
         simkit.load(out, n_games=2500)
+
+
+def test_a_run_into_a_folder_holding_other_files_is_refused(tmp_path, capsys):
+    experiment_folder = tmp_path / "sweep"
+    experiment_folder.mkdir()
+    (experiment_folder / "experiment.json").write_text("{}")
+    line = one_line_error(capsys, run(experiment_folder))
+    assert "is not empty and is not a results folder (it holds experiment.json)" in line
+    assert sorted(p.name for p in experiment_folder.iterdir()) == sorted(
+        ["experiment.json", store.LOCK])
+
+
+def test_a_part_with_other_columns_is_refused_naming_it(finished):
+    out, rows = finished
+    victim = out / "part-000000002000-000000003000.parquet"
+    frame = pq.read_table(victim).to_pandas().drop(columns="turns")
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), victim)
+    for part in manifest["parts"]:
+        if part["file"] == victim.name:
+            part["sha256"] = store._sha256(victim)  # a consistent, foreign part
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(StoreError, match=rf"{victim.name}: its columns .* are not the run's"):
+        simkit.load(out)

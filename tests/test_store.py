@@ -302,7 +302,7 @@ def test_parts_without_manifest_are_not_adopted(tmp_path):
     simkit.simulate(GAME, 1000, seed=5, chunk_size=500, out=out)
     (out / "manifest.json").unlink()
     before = snapshot(out)
-    with pytest.raises(StoreError, match="holds result parts but no manifest.json"):
+    with pytest.raises(StoreError, match="is not empty and is not a results folder"):
         simkit.simulate(GAME, 1000, seed=5, out=out)
     assert snapshot(out) == before
 
@@ -399,7 +399,7 @@ def test_opening_removes_only_simkits_own_temporary_files(tmp_path):
     from simkit.store import ResultStore
 
     folder = tmp_path / "run"
-    folder.mkdir()
+    ResultStore.open(folder, {"game": "g"}, {}).close()  # a results folder, then a kill
     ours = folder / ".part-000000000000-000000000010.parquet.abc123.tmp"
     mine = folder / ".notes.tmp"
     ours.write_text("half a part")
