@@ -19,7 +19,8 @@ import pandas as pd
 
 from simkit import games, stats
 from simkit.errors import SimkitError, UsageError
-from simkit.runner import BACKENDS, MAX_GAMES
+from simkit.runner import BACKENDS
+from simkit.store import MAX_GAMES
 
 EXIT_USAGE = 2
 

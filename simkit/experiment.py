@@ -76,6 +76,7 @@ from simkit.rng import check_seed
 from simkit.store import (
     LOCK,
     MANIFEST,
+    MAX_GAMES,
     FolderLock,
     _write_atomic,
     load,
@@ -158,6 +159,8 @@ class Experiment:
             return self
         if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
             raise UsageError(f"games per cell must be a positive integer, got {n_games!r}")
+        if n_games > MAX_GAMES:
+            raise UsageError(f"games per cell must be at most {MAX_GAMES:,}, got {n_games:,}")
         if self.max_games is not None and n_games > self.max_games:
             raise UsageError(f"games per cell ({n_games:,}) exceeds the file's max_games "
                              f"({self.max_games:,})")
@@ -411,6 +414,9 @@ class _Parser:
         value = head[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             self.fail(f"{key} must be a positive integer, got {value!r}", key=key)
+        if value > MAX_GAMES:
+            self.fail(f"{key} must be at most {MAX_GAMES:,} (a game index is a 64-bit "
+                      f"integer), got {value:,}", key=key)
         return value
 
     def seed(self, head: dict) -> int:

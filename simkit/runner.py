@@ -26,7 +26,7 @@ from tqdm.auto import tqdm
 from simkit import games, stats
 from simkit.errors import UsageError
 from simkit.rng import check_seed
-from simkit.store import ResultStore, load, missing_ranges
+from simkit.store import MAX_GAMES, ResultStore, load, missing_ranges
 
 #: threads (the default) share this process's compiled engines: the kernels release the
 #: GIL, so they start at once and run in parallel; loky starts worker processes (each
@@ -34,8 +34,6 @@ from simkit.store import ResultStore, load, missing_ranges
 BACKENDS = ("threads", "loky", "dask")
 LOCAL_BACKENDS = ("threads", "loky")
 MAX_CHUNK = 100_000
-#: game indices are int64 (the rows' ``game_index`` column and the kernels' index vector)
-MAX_GAMES = np.iinfo(np.int64).max
 
 
 @dataclass

@@ -37,7 +37,9 @@ from simkit.errors import StoreError
 MANIFEST = "manifest.json"
 LOCK = ".simkit.lock"
 FORMAT = 1
-_PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
+_PART = re.compile(r"^part-(\d{12,19})-(\d{12,19})\.parquet$")
+#: game indices are int64 (the rows' ``game_index`` column and the kernels' index vector)
+MAX_GAMES = int(np.iinfo(np.int64).max)
 SAVE_EVERY = 1.0  # seconds between manifest saves while parts are written
 
 

@@ -541,3 +541,12 @@ def test_crossed_presets_are_validated():
     bad = CROSSED.replace('"mode2", "full"', '"mode9"')
     with pytest.raises(ExperimentError, match="unknown preset 'mode9' for victus"):
         parse_experiment(bad)
+
+
+def test_more_games_than_the_index_holds_is_refused_in_the_file(tmp_path):
+    from simkit.experiment import parse_experiment
+
+    text = ('[experiment]\nname = "huge"\ngame = "setembre1714-assault"\n'
+            'games = 100000000000000000000\n')
+    with pytest.raises(ExperimentError, match="games must be at most 9,223,372,036,854,775,807"):
+        parse_experiment(text)
