@@ -43,6 +43,7 @@ from .state import (
     refresh_control,
     resources,
     strength_at,
+    use_event,
     victory_points,
 )
 
@@ -223,7 +224,8 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
                 mine += blk[b, L.BK_DIAMONDS]
             else:
                 enemy += blk[b, L.BK_DIAMONDS]
-    if not P.retreat_before_combat(pol[defender], s, rng, defender, mine, enemy):
+    if not P.retreat_before_combat(pol[defender], blk, card, s, rng, defender, where, mine,
+                                   enemy):
         return False
     dest, forced = retreat_destination(loc, adj, blk, s, where, defender)
     if dest < 0 or forced:
@@ -264,8 +266,7 @@ def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
             breach = holds_special(s, card, attacker, L.CS_BREACH)
             if breach >= 0 and P.play_breach(pol[attacker], s, rng, attacker,
                                              count_at(s, blk, where, attacker), n_def):
-                s[L.S_C_WHERE + breach] = L.CW_REMOVED
-                count_action(s, attacker, L.A_EVENTS)
+                use_event(s, card, breach)
                 s[L.S_BESIEGED + where] = 0
                 resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
                 return

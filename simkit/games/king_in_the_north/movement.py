@@ -216,8 +216,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         if bb >= 0 and s[L.S_YEAR] < L.N_YEARS - 1 \
                 and count_at(s, blk, path[1], L.CARLISTS) == 0 \
                 and P.play_event(pol[L.CARLISTS], s, rng, L.CARLISTS, L.EV_BLOWN_BRIDGE):
-            use_event(s, bb)
-            count_action(s, L.CARLISTS, L.A_EVENTS)
+            use_event(s, card, bb)
             log_event(log, EV_EVENT, L.CARLISTS, L.EV_BLOWN_BRIDGE, dest)
             dest = path[1]
             path[0:k - 1] = path[1:k].copy()
@@ -504,8 +503,7 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
                 done = forced_levies(loc, blk, s, rng, pol, side)
                 free_move = free_move or done
             if done:
-                use_event(s, c)
-                count_action(s, side, L.A_EVENTS)
+                use_event(s, card, c)
                 log_event(log, EV_EVENT, side, sp, 0)
     return free_move
 

@@ -6,8 +6,9 @@ the policy picks. Hidden information (blocks, hands) is visible to the policies 
 version, so Local Informants, the Customs Officers' peek and hiding Don Carlos change
 nothing.
 
-- ``greedy``: reads the options. Bids high cards when it can, spends 2 cards for
-  Unlimited Movement (3 for Total once, with 4+ recruits waiting), sends each stack to
+- ``greedy``: reads the options. Bids high cards when it can, spends the fewest cards
+  that move its armies (0 for one stack, 1 for up to 3 moves, 2 for more; 3 for Total
+  once, with 4+ recruits waiting): cards kept are Impact in battle; sends each stack to
   the best-scored reachable Location (enemy VP Locations it can take, weaker enemy
   stacks, sieges it can win, its own threatened Cities), garrisons what it leaves,
   recruits where most blocks enter, deploys the option with the most Impact (free ones
@@ -158,6 +159,16 @@ def play_event(pid, s, rng, side, sp):
     return True
 
 
+@njit(cache=True, nogil=True)
+def play_night(pid, s, rng, lead, carlists_next):
+    """«Under Cover of Night» mid-battle (12.2): greedy ends the battle when the
+    Liberals lead or tie (they win it) and the Carlists are about to deploy to catch up;
+    when behind it waits (played at the end it still saves the loser's extra block)."""
+    if pid == RANDOM:
+        return _rand(s, rng, L.LIBERALS, 4) == 0
+    return lead >= 0 and carlists_next
+
+
 # -- movement ------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def movement_cards(pid, loc, blk, card, s, rng, side):
@@ -172,11 +183,33 @@ def movement_cards(pid, loc, blk, card, s, rng, side):
             box += 1
     if top == 3 and box >= 4 and h >= 8:
         return 3
-    if h >= (8 if pid == CAUTIOUS else 5):
-        return 2
-    if h >= 3:
+    if pid == CAUTIOUS:
+        return 2 if h >= 8 else (1 if h >= 3 else 0)
+    # greedy pays for the moves it has: the cards kept are its Impact in battle
+    want = army_stacks(loc, blk, s, side) + (1 if box > 0 else 0)
+    if want <= 1:
+        return 0
+    if (want <= 3 or h < 6) and h >= 3:
         return 1
-    return 0
+    return 2 if h >= 6 else 0
+
+
+@njit(cache=True, nogil=True)
+def army_stacks(loc, blk, s, side):
+    """Stacks worth a move: Locations (not besieged inside) with 2+ blocks or a Leader."""
+    n = 0
+    for i in range(loc.shape[0]):
+        if inside_besieged(s, i, side):
+            continue
+        k, leader = 0, False
+        for b in range(blk.shape[0]):
+            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == i \
+                    and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] != L.NAVAL:
+                k += 1
+                leader = leader or blk[b, L.BK_TYPE] == L.LEADER
+        if k >= 2 or leader:
+            n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)
@@ -498,11 +531,18 @@ def choose_port(pid, loc, blk, s, rng, here):
 
 # -- combat --------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def retreat_before_combat(pid, s, rng, side, mine, enemy):
-    """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose?"""
+def retreat_before_combat(pid, blk, card, s, rng, side, where, mine, enemy):
+    """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose? Greedy
+    compares the Impact each side can put in (blocks matched to the cards in hand, not
+    bare diamonds) and leaves only a clearly lost fight; cautious compares diamonds."""
     if pid == RANDOM:
         return _rand(s, rng, side, 3) == 0
-    return enemy * 10 > mine * (12 if pid == CAUTIOUS else 15)
+    if pid == CAUTIOUS:
+        return enemy * 10 > mine * 12
+    none = np.empty(1, dtype=np.int64)
+    mp = battle_power(blk, card, s, side, none, 0, where, 0)
+    ep = battle_power(blk, card, s, 1 - side, none, 0, where, 0)
+    return ep * 10 > mp * 15 + 20
 
 
 @njit(cache=True, nogil=True)
