@@ -916,7 +916,9 @@ def test_prob_questions_answer_the_battle_example():
     dep = q["deployment"].answer(q["deployment"].params(diamonds=2, blocks=2))
     assert list(dep["impact"]) == [2, 3] and dep["total"].iloc[-1] == 5
     cav = q["deployment"].answer(q["deployment"].params(diamonds=1, blocks=2, charges=True))
-    assert list(cav["impact"]) == [3, 5]  # Guardia Real +2, Legión lancers +2 +2
+    assert list(cav["impact"]) == [3, 6]  # one Faction: 1 + 2, then 1 + 1 + 4
+    # the example's Legión lancers (another Faction than the Guardia Real): 1 + 2 + 2
+    assert prob.deployment_impact(1, 0, 2) == 5
     cards_q = q["cards"].answer(q["cards"].params(cards_used=3))
     assert cards_q.loc[3, "after_battle"] == 4 and cards_q.loc[1, "after_battle"] == 3
     assert cards_q.loc[2, "besieged_defender"] == 5
