@@ -190,6 +190,19 @@ def contested(s, blk, where):
 
 
 @njit(cache=True, nogil=True)
+def contested_locations(loc, blk, s):
+    """``contested`` for every Location, in one pass over the blocks."""
+    seen = np.zeros((2, loc.shape[0]), dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and blk[b, L.BK_TYPE] != L.NAVAL:
+            seen[s[L.S_B_SIDE + b], s[L.S_B_LOC + b]] = 1
+    both = np.zeros(loc.shape[0], dtype=np.int64)
+    for i in range(loc.shape[0]):
+        both[i] = seen[0, i] * seen[1, i]
+    return both
+
+
+@njit(cache=True, nogil=True)
 def moved_in(s, blk, where, side):
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
@@ -290,8 +303,9 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
             return
         where = -1
         attacker = side
+        both = contested_locations(loc, blk, s)
         for i in range(loc.shape[0]):
-            if done[i] or not contested(s, blk, i):
+            if done[i] or not both[i]:
                 continue
             if s[L.S_RETREAT_IN + i] > 0:
                 attacker = s[L.S_RETREAT_IN + i] - 1

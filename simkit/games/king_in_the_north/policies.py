@@ -32,7 +32,6 @@ from .state import (
     count_at,
     hand_size,
     inside_besieged,
-    strength_at,
 )
 
 CARLIST_POLICIES = {
@@ -197,35 +196,31 @@ def movement_cards(pid, loc, blk, card, s, rng, side):
 @njit(cache=True, nogil=True)
 def army_stacks(loc, blk, s, side):
     """Stacks worth a move: Locations (not besieged inside) with 2+ blocks or a Leader."""
+    k = np.zeros(loc.shape[0], dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_SIDE + b] == side \
+                and blk[b, L.BK_TYPE] != L.NAVAL:
+            k[s[L.S_B_LOC + b]] += 2 if blk[b, L.BK_TYPE] == L.LEADER else 1
     n = 0
     for i in range(loc.shape[0]):
-        if inside_besieged(s, i, side):
-            continue
-        k, leader = 0, False
-        for b in range(blk.shape[0]):
-            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == i \
-                    and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] != L.NAVAL:
-                k += 1
-                leader = leader or blk[b, L.BK_TYPE] == L.LEADER
-        if k >= 2 or leader:
+        if k[i] >= 2 and not inside_besieged(s, i, side):
             n += 1
     return n
 
 
 @njit(cache=True, nogil=True)
 def next_stack(pid, loc, blk, s, rng, side):
-    """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest."""
+    """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest.
+    One pass over the blocks totals each Location's weight (diamonds + 1 per block)."""
+    weight = np.zeros(loc.shape[0], dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_SIDE + b] == side \
+                and s[L.S_B_MOVED + b] == 0 and blk[b, L.BK_TYPE] != L.NAVAL:
+            weight[s[L.S_B_LOC + b]] += blk[b, L.BK_DIAMONDS] + 1
     best, best_v, n = -1, 0, 0
     for i in range(loc.shape[0]):
-        if inside_besieged(s, i, side):
-            continue
-        c = 0
-        for b in range(blk.shape[0]):
-            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == i \
-                    and s[L.S_B_SIDE + b] == side and s[L.S_B_MOVED + b] == 0 \
-                    and blk[b, L.BK_TYPE] != L.NAVAL:
-                c += blk[b, L.BK_DIAMONDS] + 1
-        if c == 0:
+        c = weight[i]
+        if c == 0 or inside_besieged(s, i, side):
             continue
         n += 1
         if pid == RANDOM:
@@ -352,6 +347,19 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
 
 
 @njit(cache=True, nogil=True)
+def strengths(loc, blk, s):
+    """``strength_at`` for both sides and every Location, in one pass over the blocks."""
+    out = np.zeros((2, loc.shape[0]), dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP:
+            d = blk[b, L.BK_DIAMONDS]
+            if blk[b, L.BK_TYPE] == L.LEADER:
+                d += 2
+            out[s[L.S_B_SIDE + b], s[L.S_B_LOC + b]] += d
+    return out
+
+
+@njit(cache=True, nogil=True)
 def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
@@ -372,12 +380,13 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
     # staying value: defend a valuable own Location that is threatened
     if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
         stay = loc[origin, L.LC_VP]
+    strength = strengths(loc, blk, s)
     best, best_v = -1, stay
     for v in range(n_loc):
         if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
             continue
-        enemy = strength_at(s, blk, v, 1 - side)
-        own = strength_at(s, blk, v, side)
+        enemy = strength[1 - side, v]
+        own = strength[side, v]
         w = location_worth(loc, s, side, v)
         if enemy > 0:
             n_def = count_at(s, blk, v, 1 - side)
