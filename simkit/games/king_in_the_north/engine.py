@@ -237,8 +237,8 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
                 mine += blk[b, L.BK_DIAMONDS]
             else:
                 enemy += blk[b, L.BK_DIAMONDS]
-    if not P.retreat_before_combat(pol[defender], blk, card, s, rng, defender, where, mine,
-                                   enemy):
+    if not P.retreat_before_combat(pol[defender], loc, blk, card, s, rng, defender, where,
+                                   mine, enemy):
         return False
     dest, forced = retreat_destination(loc, adj, blk, s, where, defender)
     if dest < 0 or forced:

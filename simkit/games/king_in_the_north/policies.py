@@ -540,10 +540,11 @@ def choose_port(pid, loc, blk, s, rng, here):
 
 # -- combat --------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def retreat_before_combat(pid, blk, card, s, rng, side, where, mine, enemy):
+def retreat_before_combat(pid, loc, blk, card, s, rng, side, where, mine, enemy):
     """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose? Greedy
     compares the Impact each side can put in (blocks matched to the cards in hand, not
-    bare diamonds) and leaves only a clearly lost fight; cautious compares diamonds."""
+    bare diamonds) and leaves a clearly lost fight, holding a Location worth VP unless
+    outmatched 2 to 1; cautious compares diamonds."""
     if pid == RANDOM:
         return _rand(s, rng, side, 3) == 0
     if pid == CAUTIOUS:
@@ -551,6 +552,8 @@ def retreat_before_combat(pid, blk, card, s, rng, side, where, mine, enemy):
     none = np.empty(1, dtype=np.int64)
     mp = battle_power(blk, card, s, side, none, 0, where, 0)
     ep = battle_power(blk, card, s, 1 - side, none, 0, where, 0)
+    if loc[where, L.LC_VP] > 0 and s[L.S_OWNER + where] == side:
+        return ep > 2 * mp + 2
     return ep * 10 > mp * 15 + 20
 
 
