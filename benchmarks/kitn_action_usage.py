@@ -78,7 +78,7 @@ def main() -> None:
     with pd.option_context("display.max_rows", 200, "display.width", 200):
         print(f"mean uses per campaign, {args.games} games per policy (both sides "
               f"playing it), seed {args.seed}")
-        print(df.round(2).fillna("-").to_string())
+        print(df.round(2).astype(object).fillna("-").to_string())
 
 
 if __name__ == "__main__":

@@ -937,3 +937,25 @@ def test_holds_card_against_monte_carlo():
     lo = beta.ppf(0.0005, hits, n - hits + 1)
     hi = beta.ppf(0.9995, hits + 1, n - hits)
     assert lo <= float(prob.p_holds(deck, copies, hand)) <= hi
+
+
+def test_action_usage_table_uses_every_event_with_an_effect():
+    """The action-usage table (benchmarks/kitn_action_usage.py): over the three commanders
+    every Special Event card is played for its effect, except Local Informants (the
+    commanders already see every hand) and Siege Mortar (it needs a Carlist siege of a
+    City, not a Capital, with an artillery block deployed: none arises in these games)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).parents[1] / "benchmarks" / "kitn_action_usage.py"
+    spec = importlib.util.spec_from_file_location("kitn_action_usage", path)
+    usage = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(usage)
+    table = usage.usage(games=150, seed=1)
+    used = table.max(axis=1)
+    events = [r for r in table.index if r.startswith("event: ")]
+    assert len(events) == 16
+    unused = {r for r in events if used[r] == 0}
+    assert unused <= {"event: local_informants", "event: siege_mortar"}
+    for action in ("bids", "stack_moves", "battles", "sieges", "card_deployments",
+                   "loyalty_challenges", "retreats_before_combat", "headquarters"):
+        assert used[f"action: {action}"] > 0
