@@ -959,3 +959,27 @@ def test_action_usage_table_uses_every_event_with_an_effect():
     for action in ("bids", "stack_moves", "battles", "sieges", "card_deployments",
                    "loyalty_challenges", "retreats_before_combat", "headquarters"):
         assert used[f"action: {action}"] > 0
+
+
+def test_lost_relief_battle_leaves_the_besieged_inside():
+    """8.9.5: "If other blocks enter a City/Capital Location containing an enemy besieging
+    force, all blocks present in the Location participate in the battle. However, if the
+    besieged player loses the battle, only the originally besieged blocks may remain
+    inside the City/Capital"."""
+    p, s, rng = fresh_state()
+    tol, her = loc("tolosa"), loc("hernani")
+    besieged = blocks("Regular Army battalion")[:1]
+    relief = blocks("Regular Army battalion")[1:3]
+    besiegers = blocks("Navarra battalion")[:3]
+    put(s, besieged + relief + besiegers, tol)
+    for b in relief:
+        s[L.S_B_FROM + b] = her  # they came from Hernani this turn
+    s[L.S_OWNER + tol] = L.LIBERALS
+    s[L.S_BESIEGED + tol] = 1
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, tol, L.LIBERALS, 0)
+    army = np.array(besieged + relief, dtype=np.int64)
+    combat.retreat_loser(P, COMP.loc, COMP.adj, COMP.blk, s, bt, rng, POL, L.LIBERALS, army,
+                         3, no_log())
+    assert s[L.S_B_LOC + besieged[0]] == tol and s[L.S_BESIEGED + tol] == 1
+    assert all(s[L.S_B_LOC + b] == her for b in relief)

@@ -18,10 +18,10 @@ ends the battle) or at its end; Leaders and cavalry take a 2-Location retreat on
 escape a forced retreat's extra loss; «Cavalry Charge» lets one Liberal cavalry block be
 deployed, charging, with any Faction card. Not modelled: hiding Don Carlos among 3
 Locations and the Customs Officers' peek (the commanders see everything, so they change
-nothing), Barrels as ammunition (Barrels supply the Liberals on trails), relocating
+nothing), Barrels as ammunition (Barrels supply the Liberals on trails), and relocating
 Garrison cubes during a turn (cubes are dropped as stacks move and lost to enemy
-entries), and the relief-battle proviso of 8.9.5 (after a lost relief battle the originally
-besieged blocks may stay inside: the engine retreats the whole losing force with them).
+entries). After a lost relief battle (8.9.5) the originally besieged blocks always stay
+inside (the rule says they "may"; staying keeps the City).
 """
 
 import numpy as np

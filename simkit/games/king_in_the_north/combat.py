@@ -806,6 +806,8 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
                 counted += 1
     left = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     n_left = army_at(blk, s, where, side, left)
+    if relief_lost(loc, s, bt, where, side):
+        n_left = relief_force(s, left, n_left)
     if n_left == 0:
         return counted
     if side == bt[L.BT_ATTACKER]:
@@ -852,6 +854,27 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
     log_event(log, EV_RETREAT, side, where, dest)
     retreat_into_combat(p, loc, blk, s, dest, side, log)
     return counted
+
+
+@njit(cache=True, nogil=True)
+def relief_lost(loc, s, bt, where, side):
+    """Did ``side`` lose a battle it started to relieve its own besieged City (8.9.5)?"""
+    return side == bt[L.BT_ATTACKER] and loc[where, L.LC_KIND] >= L.CITY \
+        and s[L.S_OWNER + where] == side and s[L.S_BESIEGED + where] == 1
+
+
+@njit(cache=True, nogil=True)
+def relief_force(s, ids, n):
+    """8.9.5: "if the besieged player loses the battle, only the originally besieged
+    blocks may remain inside the City/Capital": those that did not move this turn stay
+    (still besieged); keeps in ``ids`` the blocks that came to relieve them (they
+    retreat), returns their count."""
+    k = 0
+    for i in range(n):
+        if s[L.S_B_FROM + ids[i]] >= 0:
+            ids[k] = ids[i]
+            k += 1
+    return k
 
 
 @njit(cache=True, nogil=True)
