@@ -11,9 +11,9 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
+from simkit import games
 from simkit.errors import ComponentError, RulesError
 from simkit.eventlog import no_log
-from simkit.games import get_in_progress
 from simkit.games.king_in_the_north import combat, engine, movement, prob, state
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
@@ -21,7 +21,7 @@ from simkit.games.king_in_the_north.policies import GREEDY
 from simkit.games.king_in_the_north.rules import Rules, params
 from simkit.rng import game_streams
 
-GAME = get_in_progress("king_in_the_north")
+GAME = games.get("king_in_the_north")
 COMP = C.components()
 P = params(Rules())
 POL = np.array([GREEDY, GREEDY], dtype=np.int64)
@@ -785,3 +785,201 @@ def test_trace_ends_with_the_simulated_row():
     winner = L.WINNERS[r["winner"][0]]
     reason = L.END_REASONS[r["end_reason"][0]]
     assert lines[-1] == GAME.result_line(winner, reason, int(r["turns"][0]))
+
+
+# -- rules completed after the first version -----------------------------------------------
+def _night_battle(lib_impact, carl_impact, cards_each=2):
+    p, s, rng = fresh_state()
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, loc("los_arcos"), L.CARLISTS, 0)
+    bt[L.BT_IMPACT + L.LIBERALS] = lib_impact
+    bt[L.BT_IMPACT + L.CARLISTS] = carl_impact
+    bt[L.BT_CARDS + L.LIBERALS] = cards_each
+    bt[L.BT_CARDS + L.CARLISTS] = cards_each
+    night = cards("liberals", special="under_cover_of_night")[0]
+    give(s, [night])
+    return s, rng, bt, night
+
+
+def test_under_cover_of_night_ends_the_battle_mid_deployment():
+    """12.2: "play this card during a battle when both sides have played at least 2 cards.
+    Night falls and the battle ends. The player having accrued the least Impact must
+    retreat ... May only be played if you are the defender ... the player who lost does
+    not eliminate an additional block"."""
+    s, rng, bt, night = _night_battle(9, 7)
+    assert combat.night_falls(COMP.card, s, bt, rng, POL, L.CARLISTS)
+    assert bt[L.BT_NIGHT] == 1 and s[L.S_C_WHERE + night] == L.CW_REMOVED
+    # the Carlists (7 Impact, behind) lose 9 // 7 = 1 block, not 2
+    assert combat.battle_losses(9, 7, False, False) == 1
+    # not before both sides have played 2 cards, nor as the attacker
+    s, rng, bt, night = _night_battle(9, 7, cards_each=1)
+    assert not combat.night_falls(COMP.card, s, bt, rng, POL, L.CARLISTS)
+    s, rng, bt, night = _night_battle(9, 7)
+    bt[L.BT_ATTACKER] = L.LIBERALS
+    assert combat.night_card(COMP.card, s, bt) == -1
+    # greedy keeps it while behind (it still saves the loser's block at the end)
+    s, rng, bt, night = _night_battle(5, 7)
+    assert not combat.night_falls(COMP.card, s, bt, rng, POL, L.LIBERALS)
+
+
+def test_retreat_into_a_weak_enemy_overruns_it():
+    """8.8.6: "It is possible for a retreat to cause another battle (or Overrun)"; 7.6.1:
+    4 times more blocks."""
+    p, s, rng = fresh_state()
+    her = loc("hernani")  # a town: no City, Fortified House or mountain
+    lib = blocks("Regular Army battalion")[:4]
+    carl = blocks("Navarra battalion")[:1]
+    put(s, lib + carl, her)
+    combat.retreat_into_combat(P, COMP.loc, COMP.blk, s, her, L.LIBERALS, no_log())
+    assert s[L.S_B_WHERE + carl[0]] == L.W_DEAD and s[L.S_RETREAT_IN + her] == 0
+    p, s, rng = fresh_state()
+    put(s, lib[:3] + carl, her)
+    combat.retreat_into_combat(P, COMP.loc, COMP.blk, s, her, L.LIBERALS, no_log())
+    assert s[L.S_B_WHERE + carl[0]] == L.W_MAP
+    assert s[L.S_RETREAT_IN + her] == L.LIBERALS + 1  # a battle, the retreating side attacks
+
+
+def test_leaders_and_cavalry_retreat_two_locations():
+    """8.8.3: "Leaders and cavalry may move up to 2 Locations when retreating (1 if by
+    Trail)". At Hernani the Carlists came from Tolosa and hold San Sebastián: an infantry
+    stack has no free neighbour, cavalry crosses the emptied Tolosa."""
+    p, s, rng = fresh_state()
+    her, tol = loc("hernani"), loc("tolosa")
+    attackers = blocks("Navarra battalion")[:3]
+    put(s, attackers, her)
+    for b in attackers:
+        s[L.S_B_FROM + b] = tol
+    put(s, blocks("Guipúzcoa battalion")[:1], loc("san_sebastian"))
+    cav = blocks("Guardia Real cavalry")[:1]
+    put(s, cav, her)
+    dest, forced = combat.retreat_destination(COMP.loc, COMP.adj, COMP.blk, s, her, L.LIBERALS)
+    assert forced
+    far = combat.two_location_retreat(COMP.loc, COMP.adj, COMP.blk, s, her, L.LIBERALS)
+    assert far in {loc("bergara"), loc("azpeitia"), loc("lecumberri")}
+    assert COMP.adj[tol, far] != L.TRAIL
+    assert combat.fast_stack(COMP.blk, np.array(cav), 1)
+    assert not combat.fast_stack(COMP.blk, np.array(attackers), 3)
+
+
+def test_cavalry_charge_lets_any_faction_card_charge_one_cavalry_block():
+    """12.2 «Cavalry Charge»: "You may deploy a Cavalry Block, belonging to any Faction,
+    using its Special Attack"."""
+    p, s, rng = fresh_state()
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    where = loc("los_arcos")
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, L.LIBERALS, 0)
+    cavs = blocks("Guardia Real cavalry")[:1] + blocks("Regular Army cavalry")[:1]
+    put(s, cavs, where)
+    militia = cards("liberals", "militia", bugle=0)[0]  # a card of another Faction
+    assert not combat.card_deploys(COMP.blk, COMP.card, militia, cavs[0], False)
+    assert not combat.charge_any_card(COMP.blk, COMP.card, bt, L.LIBERALS, militia, cavs[0])
+    bt[L.BT_CAV_CHARGE] = 1
+    assert combat.charge_any_card(COMP.blk, COMP.card, bt, L.LIBERALS, militia, cavs[0])
+    gain = combat.record_deploy(p, COMP.loc, COMP.blk, bt, L.LIBERALS, cavs[0], False, False)
+    assert gain == COMP.blk[cavs[0], L.BK_DIAMONDS] + 2
+    assert bt[L.BT_CAV_CHARGE] == 2  # used: the next cavalry block needs a bugle again
+    assert not combat.charge_any_card(COMP.blk, COMP.card, bt, L.LIBERALS, militia, cavs[1])
+
+
+def test_no_field_artillery_siege_in_a_mountainous_city():
+    """8.4.2: "Field Artillery may not be deployed in Mountainous Areas or Locations
+    accessible only by Trails", so «El Abuelo» cannot help a siege of Oñate (a City in a
+    Mountainous Area in the reconstruction): 2 leaders' 7 Impact is no kill at 8 per
+    block and the siege may not be declared (8.9.3 "The attacker may never initiate a
+    siege if they are not able to accrue the minimum points of Impact")."""
+    p, s, rng = fresh_state()
+    onate, estella = loc("onate"), loc("estella")
+    assert COMP.loc[onate, L.LC_MOUNTAIN] == 1 and COMP.loc[estella, L.LC_MOUNTAIN] == 0
+    carl = blocks("Don Carlos") + blocks("Zumalacárregui") + blocks("«El Abuelo»")
+    for where in (onate, estella):
+        s2 = s.copy()
+        put(s2, carl, where)
+        put(s2, blocks("Regular Army battalion")[:1], where)
+        s2[L.S_OWNER + where] = L.LIBERALS
+        ok = combat.siege_possible(p, COMP.loc, COMP.blk, COMP.card, s2, where, L.CARLISTS)
+        assert ok == (where == estella)  # 4 + 3 + 3 = 10 at 7 per block with artillery
+
+
+# -- the game is offered, with its exact questions ----------------------------------------
+def test_the_game_is_offered_with_its_questions():
+    assert "king_in_the_north" in games.names()
+    assert "king_in_the_north" not in games.in_progress()
+    assert games.questions("king_in_the_north") is prob.QUESTIONS
+
+
+def test_prob_questions_answer_the_battle_example():
+    """Digest 3.A Battle example: 15 vs 13 Impact, losses 3 and 1, cards 4 and 3; two
+    Navarra blocks of 2 diamonds in a row deal 2 + 3 = 5."""
+    q = prob.QUESTIONS
+    losses = q["losses"].answer(q["losses"].params())
+    assert losses.loc[15, "loser_loses"] == 3 and losses.loc[13, "winner_loses"] == 1
+    dep = q["deployment"].answer(q["deployment"].params(diamonds=2, blocks=2))
+    assert list(dep["impact"]) == [2, 3] and dep["total"].iloc[-1] == 5
+    cav = q["deployment"].answer(q["deployment"].params(diamonds=1, blocks=2, charges=True))
+    assert list(cav["impact"]) == [3, 6]  # one Faction: 1 + 2, then 1 + 1 + 4
+    # the example's Legión lancers (another Faction than the Guardia Real): 1 + 2 + 2
+    assert prob.deployment_impact(1, 0, 2) == 5
+    cards_q = q["cards"].answer(q["cards"].params(cards_used=3))
+    assert cards_q.loc[3, "after_battle"] == 4 and cards_q.loc[1, "after_battle"] == 3
+    assert cards_q.loc[2, "besieged_defender"] == 5
+    hold = q["holds_card"].answer(q["holds_card"].params(deck=10, copies=1, hand=1))
+    assert hold["fraction"][0] == "1/10"
+    with pytest.raises(RulesError):
+        q["deployment"].params(diamonds=5)
+
+
+def test_holds_card_against_monte_carlo():
+    """The hypergeometric answer against dealt hands (Clopper-Pearson 99.9%)."""
+    from scipy.stats import beta
+    rng = np.random.default_rng(7)
+    deck, copies, hand, n = 48, 3, 7, 20000
+    hits = sum(bool((rng.permutation(deck)[:hand] < copies).any()) for _ in range(n))
+    lo = beta.ppf(0.0005, hits, n - hits + 1)
+    hi = beta.ppf(0.9995, hits + 1, n - hits)
+    assert lo <= float(prob.p_holds(deck, copies, hand)) <= hi
+
+
+def test_action_usage_table_uses_every_event_with_an_effect():
+    """The action-usage table (benchmarks/kitn_action_usage.py): over the three commanders
+    every Special Event card is played for its effect, except Local Informants (the
+    commanders already see every hand) and Siege Mortar (it needs a Carlist siege of a
+    City, not a Capital, with an artillery block deployed: none arises in these games)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).parents[1] / "benchmarks" / "kitn_action_usage.py"
+    spec = importlib.util.spec_from_file_location("kitn_action_usage", path)
+    usage = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(usage)
+    table = usage.usage(games=150, seed=1)
+    used = table.max(axis=1)
+    events = [r for r in table.index if r.startswith("event: ")]
+    assert len(events) == 16
+    unused = {r for r in events if used[r] == 0}
+    assert unused <= {"event: local_informants", "event: siege_mortar"}
+    for action in ("bids", "stack_moves", "battles", "sieges", "card_deployments",
+                   "loyalty_challenges", "retreats_before_combat", "headquarters"):
+        assert used[f"action: {action}"] > 0
+
+
+def test_lost_relief_battle_leaves_the_besieged_inside():
+    """8.9.5: "If other blocks enter a City/Capital Location containing an enemy besieging
+    force, all blocks present in the Location participate in the battle. However, if the
+    besieged player loses the battle, only the originally besieged blocks may remain
+    inside the City/Capital"."""
+    p, s, rng = fresh_state()
+    tol, her = loc("tolosa"), loc("hernani")
+    besieged = blocks("Regular Army battalion")[:1]
+    relief = blocks("Regular Army battalion")[1:3]
+    besiegers = blocks("Navarra battalion")[:3]
+    put(s, besieged + relief + besiegers, tol)
+    for b in relief:
+        s[L.S_B_FROM + b] = her  # they came from Hernani this turn
+    s[L.S_OWNER + tol] = L.LIBERALS
+    s[L.S_BESIEGED + tol] = 1
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, tol, L.LIBERALS, 0)
+    army = np.array(besieged + relief, dtype=np.int64)
+    combat.retreat_loser(P, COMP.loc, COMP.adj, COMP.blk, s, bt, rng, POL, L.LIBERALS, army,
+                         3, no_log())
+    assert s[L.S_B_LOC + besieged[0]] == tol and s[L.S_BESIEGED + tol] == 1
+    assert all(s[L.S_B_LOC + b] == her for b in relief)

@@ -11,6 +11,17 @@ scripted commanders), ``state`` (blocks, cards, control and VP helpers), ``rules
 knobs), ``layout`` (offsets, codes, outcome columns, random streams), ``events`` (the
 trace), ``components`` (the reconstructed map, roster, decks and calendar), ``prob``
 (exact answers).
+
+Readings where the rulebook is silent (each in its function's docstring): «Under Cover
+of Night» may be played before any deployment once both sides have played 2 cards (it
+ends the battle) or at its end; Leaders and cavalry take a 2-Location retreat only to
+escape a forced retreat's extra loss; «Cavalry Charge» lets one Liberal cavalry block be
+deployed, charging, with any Faction card. Not modelled: hiding Don Carlos among 3
+Locations and the Customs Officers' peek (the commanders see everything, so they change
+nothing), Barrels as ammunition (Barrels supply the Liberals on trails), and relocating
+Garrison cubes during a turn (cubes are dropped as stacks move and lost to enemy
+entries). After a lost relief battle (8.9.5) the originally besieged blocks always stay
+inside (the rule says they "may"; staying keeps the City).
 """
 
 import numpy as np
@@ -56,7 +67,7 @@ class KingInTheNorth(Game):
     presets = _components.presets()
     policies = {"carlists": CARLIST_POLICIES, "liberals": LIBERAL_POLICIES}
     outcome_columns = L.OUTCOMES
-    compile_seconds = 80  # measured: 76 s of CPU for a cold compile (165 s wall, shared cores)
+    compile_seconds = 85  # measured: 84 s of CPU for a cold compile (320 s wall, shared cores)
     caveat = ("The map, block roster, bags, decks, Reinforcement Track, initial deployment "
               "and historical reinforcements are reconstructions (the rulebook prints none "
               "of them and its Playbook is not available): results describe the "

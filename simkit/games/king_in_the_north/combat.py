@@ -26,6 +26,7 @@ from .events import (
     EV_SIEGE,
     EV_SIEGE_END,
 )
+from .movement import overrun, overrunnable
 from .state import (
     block_value,
     count_action,
@@ -153,6 +154,8 @@ def record_deploy(p, loc, blk, bt, side, b, bugle, hq):
         if (bugle or bt[L.BT_CAV_CHARGE] == 1 and side == L.LIBERALS) \
                 and blk[b, L.BK_SPECIAL] != L.SP_HUSSARS and bt[L.BT_SIEGE] == 0:
             bt[L.BT_CHARGES + side] += 1
+            if not bugle and side == L.LIBERALS:
+                bt[L.BT_CAV_CHARGE] = 2  # «Cavalry Charge» used by this block (12.2)
     if t == L.FIELD_ART or t == L.MOUNTAIN_ART:
         bt[L.BT_ART + side] += 1
         if bt[L.BT_SIEGE] == 1 and bugle:
@@ -235,14 +238,15 @@ def deployment_options(p, loc, blk, card, s, bt, side, army, n_army, cards, n_ca
                 n = add_option(opts, n, L.OPT_HQ, c, b, -1,
                                block_impact(p, loc, blk, bt, side, b, True, True))
                 continue
-            if not card_deploys(blk, card, c, b, siege):
+            charge = charge_any_card(blk, card, bt, side, c, b)
+            if not charge and not card_deploys(blk, card, c, b, siege):
                 continue
             if siege and not siege_card_ok(loc, blk, card, bt, side, c, b):
                 continue
             bugle = card[c, L.CD_BUGLE] == 1
             gain = block_impact(p, loc, blk, bt, side, b, bugle, False)
             n = add_option(opts, n, L.OPT_CARD, c, b, -1, gain)
-            if card[c, L.CD_DOUBLE] and not any_card_block(blk, b):
+            if card[c, L.CD_DOUBLE] and not charge and not any_card_block(blk, b):
                 b2 = second_block(blk, bt, army, n_army, b)
                 if b2 >= 0:
                     gain2 = gain + blk[b2, L.BK_DIAMONDS] + 1 \
@@ -251,6 +255,16 @@ def deployment_options(p, loc, blk, card, s, bt, side, army, n_army, cards, n_ca
     if not siege:
         n = special_card_options(p, loc, blk, card, s, bt, side, cards, n_cards, opts, n)
     return n
+
+
+@njit(cache=True, nogil=True)
+def charge_any_card(blk, card, bt, side, c, b):
+    """After «Cavalry Charge» (12.2) the Liberals may deploy one Cavalry Block of any
+    Faction with any Faction card, charging (our reading of "belonging to any Faction":
+    the card need not match the block; the charge applies to that one block)."""
+    return side == L.LIBERALS and bt[L.BT_CAV_CHARGE] == 1 and bt[L.BT_SIEGE] == 0 \
+        and cavalry(blk, b) and card[c, L.CD_SPECIAL] == L.CS_NONE \
+        and blk[b, L.BK_SPECIAL] != L.SP_HUSSARS
 
 
 @njit(cache=True, nogil=True)
@@ -359,8 +373,7 @@ def apply_option(p, loc, blk, card, s, bt, side, opts, k, log):
         log_event(log, EV_DEPLOY, side * 1000 + 998, opts[k, L.OP_GAIN], c)
         return -1
     apply_event(s, bt, side, card[c, L.CD_SPECIAL], opts[k, L.OP_GAIN])
-    s[L.S_C_WHERE + c] = L.CW_REMOVED
-    count_action(s, side, L.A_EVENTS)
+    use_event(s, card, c)
     log_event(log, EV_DEPLOY, side * 1000 + 997, opts[k, L.OP_GAIN], c)
     return -1
 
@@ -516,9 +529,42 @@ def deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, log):
             side = att
         else:
             side = 1 - att
+        if night_falls(card, s, bt, rng, pol, side):
+            return
         if not deployment_step(p, loc, blk, card, s, bt, rng, pol, side, armies[side],
                                n_armies[side], log):
             bt[L.BT_PASSED + side] = 1
+
+
+@njit(cache=True, nogil=True)
+def night_card(card, s, bt):
+    """The Liberals' «Under Cover of Night» in hand when it may be played (12.2: the
+    Liberals defend in a battle and both sides have played at least 2 cards), or -1."""
+    if bt[L.BT_ATTACKER] != L.CARLISTS or bt[L.BT_SIEGE] == 1 or bt[L.BT_NIGHT] == 1 \
+            or bt[L.BT_CARDS + L.CARLISTS] < 2 or bt[L.BT_CARDS + L.LIBERALS] < 2:
+        return -1
+    for k in range(card.shape[0]):
+        if card[k, L.CD_SIDE] == L.LIBERALS and s[L.S_C_WHERE + k] == L.CW_HAND \
+                and card[k, L.CD_SPECIAL] == L.EV_NIGHT:
+            return k
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def night_falls(card, s, bt, rng, pol, side):
+    """«Under Cover of Night» (12.2) played during the battle, before ``side``'s next
+    deployment: the battle ends at once, the side with less Impact (the attacker on a
+    tie) loses and retreats without the loser's extra block. Returns True if played."""
+    c = night_card(card, s, bt)
+    if c < 0:
+        return False
+    lib = bt[L.BT_IMPACT + L.LIBERALS]
+    carl = bt[L.BT_IMPACT + L.CARLISTS]
+    if not P.play_night(pol[L.LIBERALS], s, rng, lib - carl, side == L.CARLISTS):
+        return False
+    bt[L.BT_NIGHT] = 1
+    use_event(s, card, c)
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -657,30 +703,25 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
 
 @njit(cache=True, nogil=True)
 def late_events(p, loc, blk, card, s, bt, rng, pol):
-    """Events played once deployment ends: Under Cover of Night (Liberal defender, both
-    sides 2+ cards, no extra loss for the loser) and Cavalry Pursuit (a winner with
+    """Events played once deployment ends: Under Cover of Night by a losing Liberal
+    defender (both sides 2+ cards: no extra loss for the loser; played earlier it ends
+    the battle, ``night_falls``) and Cavalry Pursuit (a winner with
     cavalry deployed: the loser loses 1 more) (12.2)."""
     att = bt[L.BT_ATTACKER]
     lib_wins = bt[L.BT_IMPACT + L.LIBERALS] > bt[L.BT_IMPACT + L.CARLISTS] or (
         att == L.CARLISTS and bt[L.BT_IMPACT + L.LIBERALS] == bt[L.BT_IMPACT + L.CARLISTS])
-    c = -1
-    if att == L.CARLISTS and not lib_wins and bt[L.BT_CARDS] >= 2 and bt[L.BT_CARDS + 1] >= 2:
-        for k in range(card.shape[0]):
-            if card[k, L.CD_SIDE] == L.LIBERALS and s[L.S_C_WHERE + k] == L.CW_HAND \
-                    and card[k, L.CD_SPECIAL] == L.EV_NIGHT:
-                c = k
+    if not lib_wins and bt[L.BT_NIGHT] == 0:
+        c = night_card(card, s, bt)
         if c >= 0 and P.play_event(pol[L.LIBERALS], s, rng, L.LIBERALS, L.EV_NIGHT):
             bt[L.BT_NIGHT] = 1
-            use_event(s, c)
-            count_action(s, L.LIBERALS, L.A_EVENTS)
+            use_event(s, card, c)
     if lib_wins and bt[L.BT_CAV + L.LIBERALS] > 0:
         for k in range(card.shape[0]):
             if card[k, L.CD_SIDE] == L.LIBERALS and s[L.S_C_WHERE + k] == L.CW_HAND \
                     and card[k, L.CD_SPECIAL] == L.EV_PURSUIT:
                 if P.play_event(pol[L.LIBERALS], s, rng, L.LIBERALS, L.EV_PURSUIT):
                     bt[L.BT_PURSUIT] = 1
-                    use_event(s, k)
-                    count_action(s, L.LIBERALS, L.A_EVENTS)
+                    use_event(s, card, k)
                 break
 
 
@@ -765,6 +806,8 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
                 counted += 1
     left = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     n_left = army_at(blk, s, where, side, left)
+    if relief_lost(loc, s, bt, where, side):
+        n_left = relief_force(s, left, n_left)
     if n_left == 0:
         return counted
     if side == bt[L.BT_ATTACKER]:
@@ -797,17 +840,88 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
             counted += 1
         log_event(log, EV_RETREAT, side, where, -1)
         return counted
+    if extra and fast_stack(blk, left, n_left):
+        far = two_location_retreat(loc, adj, blk, s, where, side)
+        if far >= 0:
+            dest, extra = far, False
     if extra:
         b = P.choose_loss(pol[side], blk, s, bt, rng, side, left, n_left)
         if b >= 0:
             eliminate(s, blk, b)
             counted += 1
         n_left = army_at(blk, s, where, side, left)
-        if count_at(s, blk, dest, foe) > 0:
-            s[L.S_RETREAT_IN + dest] = side + 1
     move_all(s, left, n_left, dest)
     log_event(log, EV_RETREAT, side, where, dest)
+    retreat_into_combat(p, loc, blk, s, dest, side, log)
     return counted
+
+
+@njit(cache=True, nogil=True)
+def relief_lost(loc, s, bt, where, side):
+    """Did ``side`` lose a battle it started to relieve its own besieged City (8.9.5)?"""
+    return side == bt[L.BT_ATTACKER] and loc[where, L.LC_KIND] >= L.CITY \
+        and s[L.S_OWNER + where] == side and s[L.S_BESIEGED + where] == 1
+
+
+@njit(cache=True, nogil=True)
+def relief_force(s, ids, n):
+    """8.9.5: "if the besieged player loses the battle, only the originally besieged
+    blocks may remain inside the City/Capital": those that did not move this turn stay
+    (still besieged); keeps in ``ids`` the blocks that came to relieve them (they
+    retreat), returns their count."""
+    k = 0
+    for i in range(n):
+        if s[L.S_B_FROM + ids[i]] >= 0:
+            ids[k] = ids[i]
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def retreat_into_combat(p, loc, blk, s, dest, side, log):
+    """A retreat into enemy blocks (8.8.6): Overrun them if the stack now there has 4x
+    their blocks and the Location allows it (7.6), else a battle there with the
+    retreating side as the attacker."""
+    if count_at(s, blk, dest, 1 - side) == 0:
+        return
+    if overrunnable(p, loc, blk, s, dest, side, count_at(s, blk, dest, side)):
+        overrun(blk, s, dest, side, log)
+        refresh_control(s, loc, blk, dest)
+    else:
+        s[L.S_RETREAT_IN + dest] = side + 1
+
+
+@njit(cache=True, nogil=True)
+def fast_stack(blk, ids, n):
+    """Only Leaders and cavalry: they may retreat 2 Locations (8.8.3)."""
+    for i in range(n):
+        t = blk[ids[i], L.BK_TYPE]
+        if t != L.LEADER and not cavalry(blk, ids[i]):
+            return False
+    return n > 0
+
+
+@njit(cache=True, nogil=True)
+def free_for_retreat(blk, s, where, side, o):
+    return count_at(s, blk, o, 1 - side) == 0 and not is_origin(s, blk, where, 1 - side, o)
+
+
+@njit(cache=True, nogil=True)
+def two_location_retreat(loc, adj, blk, s, where, side):
+    """Leaders and cavalry retreat up to 2 Locations, 1 by Trail (8.8.3): a Location two
+    roads away that is free of enemies and of attack origins, through one without enemy
+    blocks (an emptied attack origin may be crossed); -1 if none. Our reading: used when
+    no adjacent Location is free, to escape the extra loss of a forced retreat."""
+    for o in range(loc.shape[0]):
+        if adj[where, o] == L.NO_ROAD or adj[where, o] == L.TRAIL \
+                or count_at(s, blk, o, 1 - side) > 0:
+            continue
+        for o2 in range(loc.shape[0]):
+            if o2 == where or adj[o, o2] == L.NO_ROAD or adj[o, o2] == L.TRAIL:
+                continue
+            if free_for_retreat(blk, s, where, side, o2):
+                return o2
+    return -1
 
 
 @njit(cache=True, nogil=True)
@@ -938,13 +1052,11 @@ def siege_events(loc, card, s, bt, rng, pol, attacker):
                     and P.play_event(pol[side], s, rng, side, sp):
                 bt[L.BT_FORTIFY] = 1
                 play_card(s, bt, side, c)
-                s[L.S_C_WHERE + c] = L.CW_REMOVED
-                count_action(s, side, L.A_EVENTS)
+                use_event(s, card, c)
             elif sp == L.EV_BATTERY and P.play_event(pol[side], s, rng, side, sp):
                 bt[L.BT_BATTERY] = 1
                 play_card(s, bt, side, c)
-                s[L.S_C_WHERE + c] = L.CW_REMOVED
-                count_action(s, side, L.A_EVENTS)
+                use_event(s, card, c)
 
 
 @njit(cache=True, nogil=True)
@@ -959,8 +1071,7 @@ def siege_mortar(loc, card, s, bt, rng, pol, attacker):
             if P.play_event(pol[L.CARLISTS], s, rng, L.CARLISTS, L.EV_MORTAR):
                 bt[L.BT_MORTAR] = 1
                 play_card(s, bt, L.CARLISTS, c)
-                s[L.S_C_WHERE + c] = L.CW_REMOVED
-                count_action(s, L.CARLISTS, L.A_EVENTS)
+                use_event(s, card, c)
             return
 
 
@@ -988,7 +1099,8 @@ def take_siege_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
 def siege_possible(p, loc, blk, card, s, where, attacker):
     """Can the besieger reach the Impact for 1 kill (8.9.3)? Its leaders (2 free) and
     each card of its hand matched to the best block that card deploys; a Capital needs
-    Field Artillery on a bugle card."""
+    Field Artillery on a bugle card; Field Artillery (and «El Abuelo») cannot deploy in a
+    Mountainous or trail-only Location (8.4.2), as in ``deployment_options``."""
     army = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     n = army_at(blk, s, where, attacker, army)
     cards = np.empty(L.MAX_DECK, dtype=np.int64)
@@ -1003,7 +1115,7 @@ def siege_possible(p, loc, blk, card, s, where, attacker):
             total += blk[b, L.BK_DIAMONDS]
             leaders += 1
             used[i] = 1
-        elif blk[b, L.BK_SPECIAL] == L.SP_EL_ABUELO:
+        elif blk[b, L.BK_SPECIAL] == L.SP_EL_ABUELO and not field_art_barred(loc, where):
             total += 3
             used[i] = 1
             has_field = True
@@ -1016,6 +1128,8 @@ def siege_possible(p, loc, blk, card, s, where, attacker):
             if used[i] or not fighting_block(blk, b) or not card_deploys(blk, card, c, b, True):
                 continue
             t = blk[b, L.BK_TYPE]
+            if t == L.FIELD_ART and field_art_barred(loc, where):
+                continue  # no Field Artillery in Mountainous or trail-only Locations
             v = 3 if t == L.FIELD_ART or t == L.MOUNTAIN_ART else blk[b, L.BK_DIAMONDS]
             if v > best_v:
                 best, best_v = i, v

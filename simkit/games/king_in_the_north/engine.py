@@ -43,6 +43,7 @@ from .state import (
     refresh_control,
     resources,
     strength_at,
+    use_event,
     victory_points,
 )
 
@@ -189,6 +190,19 @@ def contested(s, blk, where):
 
 
 @njit(cache=True, nogil=True)
+def contested_locations(loc, blk, s):
+    """``contested`` for every Location, in one pass over the blocks."""
+    seen = np.zeros((2, loc.shape[0]), dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and blk[b, L.BK_TYPE] != L.NAVAL:
+            seen[s[L.S_B_SIDE + b], s[L.S_B_LOC + b]] = 1
+    both = np.zeros(loc.shape[0], dtype=np.int64)
+    for i in range(loc.shape[0]):
+        both[i] = seen[0, i] * seen[1, i]
+    return both
+
+
+@njit(cache=True, nogil=True)
 def moved_in(s, blk, where, side):
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
@@ -223,7 +237,8 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
                 mine += blk[b, L.BK_DIAMONDS]
             else:
                 enemy += blk[b, L.BK_DIAMONDS]
-    if not P.retreat_before_combat(pol[defender], s, rng, defender, mine, enemy):
+    if not P.retreat_before_combat(pol[defender], loc, blk, card, s, rng, defender, where,
+                                   mine, enemy):
         return False
     dest, forced = retreat_destination(loc, adj, blk, s, where, defender)
     if dest < 0 or forced:
@@ -264,8 +279,7 @@ def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
             breach = holds_special(s, card, attacker, L.CS_BREACH)
             if breach >= 0 and P.play_breach(pol[attacker], s, rng, attacker,
                                              count_at(s, blk, where, attacker), n_def):
-                s[L.S_C_WHERE + breach] = L.CW_REMOVED
-                count_action(s, attacker, L.A_EVENTS)
+                use_event(s, card, breach)
                 s[L.S_BESIEGED + where] = 0
                 resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
                 return
@@ -289,8 +303,9 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
             return
         where = -1
         attacker = side
+        both = contested_locations(loc, blk, s)
         for i in range(loc.shape[0]):
-            if done[i] or not contested(s, blk, i):
+            if done[i] or not both[i]:
                 continue
             if s[L.S_RETREAT_IN + i] > 0:
                 attacker = s[L.S_RETREAT_IN + i] - 1

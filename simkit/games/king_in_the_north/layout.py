@@ -199,6 +199,7 @@ S_LOST = _S("blocks_lost", 2)
 S_CAPTURES = _S("captures", 2)
 S_FORTIFY_LOC = _S("fortification_loc")
 S_ACTIONS = _S("actions", 2 * N_ACTIONS)
+S_EVENTS_PLAYED = _S("events_played", len(CARD_SPECIALS))  # per special card kind
 S_OWNER = _S("owner", MAX_LOC)
 S_BARRELS = _S("barrels", MAX_LOC)  # Liberal Barrels per Location (rulebook 10)
 S_BARRELS_USED = _S("barrels_used")  # taken from the 9 in the box

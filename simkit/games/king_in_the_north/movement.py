@@ -53,12 +53,27 @@ def edge_ok(kind, mode):
 def overrunnable(p, loc, blk, s, where, side, n_blocks):
     """Overrun (7.6): 4x the enemy's blocks, not in a City/Capital, Fortified House or
     Mountainous Area."""
-    e = count_at(s, blk, where, 1 - side)
+    return overrun_allowed(p, loc, where, n_blocks, count_at(s, blk, where, 1 - side))
+
+
+@njit(cache=True, nogil=True)
+def overrun_allowed(p, loc, where, n_blocks, e):
+    """``n_blocks`` overrun ``e`` enemy blocks at ``where`` (7.6.1, 7.6.3-7.6.4)?"""
     if e == 0:
         return False
     if loc[where, L.LC_KIND] >= L.CITY or loc[where, L.LC_FH] or loc[where, L.LC_MOUNTAIN]:
         return False
     return n_blocks >= p[L.P_OVERRUN_RATIO] * e
+
+
+@njit(cache=True, nogil=True)
+def army_counts(loc, blk, s):
+    """``count_at`` for both sides and every Location, in one pass over the blocks."""
+    out = np.zeros((2, loc.shape[0]), dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and blk[b, L.BK_TYPE] != L.NAVAL:
+            out[s[L.S_B_SIDE + b], s[L.S_B_LOC + b]] += 1
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -72,9 +87,10 @@ def garrison_stops(loc, s, where, side, diamonds):
 
 
 @njit(cache=True, nogil=True)
-def reach(p, loc, adj, blk, s, side, origin, n_blocks, diamonds, mode, max_steps, dist,
+def reach(p, loc, adj, s, counts, side, origin, n_blocks, diamonds, mode, max_steps, dist,
           parent):
-    """Breadth-first distances from ``origin`` along the paths ``mode`` allows."""
+    """Breadth-first distances from ``origin`` along the paths ``mode`` allows
+    (``counts``: ``army_counts``)."""
     n = loc.shape[0]
     dist[:n] = -1
     parent[:n] = -1
@@ -86,8 +102,8 @@ def reach(p, loc, adj, blk, s, side, origin, n_blocks, diamonds, mode, max_steps
         u = queue[head]
         head += 1
         if u != origin:
-            if count_at(s, blk, u, 1 - side) > 0 and not overrunnable(p, loc, blk, s, u, side,
-                                                                      n_blocks):
+            e = counts[1 - side, u]
+            if e > 0 and not overrun_allowed(p, loc, u, n_blocks, e):
                 continue
             if garrison_stops(loc, s, u, side, diamonds):
                 continue
@@ -167,16 +183,17 @@ def destinations(p, loc, adj, blk, s, side, origin, ids, n, trail_option, dest_m
     nl = loc.shape[0]
     dest_mode[:nl] = -1
     dest_fm[:nl] = 0
+    counts = army_counts(loc, blk, s)
     for fm in range(2):
         for mode in range(MODES):
             a = allow[fm, mode]
             if a <= 0:
                 continue
-            reach(p, loc, adj, blk, s, side, origin, n, d, mode, a, dist, parents[mode])
+            reach(p, loc, adj, s, counts, side, origin, n, d, mode, a, dist, parents[mode])
             for v in range(nl):
                 if v == origin or dist[v] < 1 or dest_mode[v] >= 0:
                     continue
-                if count_at(s, blk, v, side) + n > stack_limit(p, loc, v):
+                if counts[side, v] + n > stack_limit(p, loc, v):
                     continue
                 dest_mode[v] = mode
                 dest_fm[v] = fm
@@ -216,8 +233,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         if bb >= 0 and s[L.S_YEAR] < L.N_YEARS - 1 \
                 and count_at(s, blk, path[1], L.CARLISTS) == 0 \
                 and P.play_event(pol[L.CARLISTS], s, rng, L.CARLISTS, L.EV_BLOWN_BRIDGE):
-            use_event(s, bb)
-            count_action(s, L.CARLISTS, L.A_EVENTS)
+            use_event(s, card, bb)
             log_event(log, EV_EVENT, L.CARLISTS, L.EV_BLOWN_BRIDGE, dest)
             dest = path[1]
             path[0:k - 1] = path[1:k].copy()
@@ -504,8 +520,7 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
                 done = forced_levies(loc, blk, s, rng, pol, side)
                 free_move = free_move or done
             if done:
-                use_event(s, c)
-                count_action(s, side, L.A_EVENTS)
+                use_event(s, card, c)
                 log_event(log, EV_EVENT, side, sp, 0)
     return free_move
 

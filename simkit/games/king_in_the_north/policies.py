@@ -6,8 +6,9 @@ the policy picks. Hidden information (blocks, hands) is visible to the policies 
 version, so Local Informants, the Customs Officers' peek and hiding Don Carlos change
 nothing.
 
-- ``greedy``: reads the options. Bids high cards when it can, spends 2 cards for
-  Unlimited Movement (3 for Total once, with 4+ recruits waiting), sends each stack to
+- ``greedy``: reads the options. Bids high cards when it can, spends the fewest cards
+  that move its armies (0 for one stack, 1 for up to 3 moves, 2 for more; 3 for Total
+  once, with 4+ recruits waiting): cards kept are Impact in battle; sends each stack to
   the best-scored reachable Location (enemy VP Locations it can take, weaker enemy
   stacks, sieges it can win, its own threatened Cities), garrisons what it leaves,
   recruits where most blocks enter, deploys the option with the most Impact (free ones
@@ -31,7 +32,6 @@ from .state import (
     count_at,
     hand_size,
     inside_besieged,
-    strength_at,
 )
 
 CARLIST_POLICIES = {
@@ -158,6 +158,16 @@ def play_event(pid, s, rng, side, sp):
     return True
 
 
+@njit(cache=True, nogil=True)
+def play_night(pid, s, rng, lead, carlists_next):
+    """«Under Cover of Night» mid-battle (12.2): greedy ends the battle when the
+    Liberals lead or tie (they win it) and the Carlists are about to deploy to catch up;
+    when behind it waits (played at the end it still saves the loser's extra block)."""
+    if pid == RANDOM:
+        return _rand(s, rng, L.LIBERALS, 4) == 0
+    return lead >= 0 and carlists_next
+
+
 # -- movement ------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def movement_cards(pid, loc, blk, card, s, rng, side):
@@ -172,27 +182,45 @@ def movement_cards(pid, loc, blk, card, s, rng, side):
             box += 1
     if top == 3 and box >= 4 and h >= 8:
         return 3
-    if h >= (8 if pid == CAUTIOUS else 5):
-        return 2
-    if h >= 3:
+    if pid == CAUTIOUS:
+        return 2 if h >= 8 else (1 if h >= 3 else 0)
+    # greedy pays for the moves it has: the cards kept are its Impact in battle
+    want = army_stacks(loc, blk, s, side) + (1 if box > 0 else 0)
+    if want <= 1:
+        return 0
+    if (want <= 3 or h < 6) and h >= 3:
         return 1
-    return 0
+    return 2 if h >= 6 else 0
+
+
+@njit(cache=True, nogil=True)
+def army_stacks(loc, blk, s, side):
+    """Stacks worth a move: Locations (not besieged inside) with 2+ blocks or a Leader."""
+    k = np.zeros(loc.shape[0], dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_SIDE + b] == side \
+                and blk[b, L.BK_TYPE] != L.NAVAL:
+            k[s[L.S_B_LOC + b]] += 2 if blk[b, L.BK_TYPE] == L.LEADER else 1
+    n = 0
+    for i in range(loc.shape[0]):
+        if k[i] >= 2 and not inside_besieged(s, i, side):
+            n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)
 def next_stack(pid, loc, blk, s, rng, side):
-    """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest."""
+    """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest.
+    One pass over the blocks totals each Location's weight (diamonds + 1 per block)."""
+    weight = np.zeros(loc.shape[0], dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_SIDE + b] == side \
+                and s[L.S_B_MOVED + b] == 0 and blk[b, L.BK_TYPE] != L.NAVAL:
+            weight[s[L.S_B_LOC + b]] += blk[b, L.BK_DIAMONDS] + 1
     best, best_v, n = -1, 0, 0
     for i in range(loc.shape[0]):
-        if inside_besieged(s, i, side):
-            continue
-        c = 0
-        for b in range(blk.shape[0]):
-            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == i \
-                    and s[L.S_B_SIDE + b] == side and s[L.S_B_MOVED + b] == 0 \
-                    and blk[b, L.BK_TYPE] != L.NAVAL:
-                c += blk[b, L.BK_DIAMONDS] + 1
-        if c == 0:
+        c = weight[i]
+        if c == 0 or inside_besieged(s, i, side):
             continue
         n += 1
         if pid == RANDOM:
@@ -319,6 +347,19 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
 
 
 @njit(cache=True, nogil=True)
+def strengths(loc, blk, s):
+    """``strength_at`` for both sides and every Location, in one pass over the blocks."""
+    out = np.zeros((2, loc.shape[0]), dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP:
+            d = blk[b, L.BK_DIAMONDS]
+            if blk[b, L.BK_TYPE] == L.LEADER:
+                d += 2
+            out[s[L.S_B_SIDE + b], s[L.S_B_LOC + b]] += d
+    return out
+
+
+@njit(cache=True, nogil=True)
 def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
@@ -339,12 +380,13 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
     # staying value: defend a valuable own Location that is threatened
     if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
         stay = loc[origin, L.LC_VP]
+    strength = strengths(loc, blk, s)
     best, best_v = -1, stay
     for v in range(n_loc):
         if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
             continue
-        enemy = strength_at(s, blk, v, 1 - side)
-        own = strength_at(s, blk, v, side)
+        enemy = strength[1 - side, v]
+        own = strength[side, v]
         w = location_worth(loc, s, side, v)
         if enemy > 0:
             n_def = count_at(s, blk, v, 1 - side)
@@ -498,11 +540,21 @@ def choose_port(pid, loc, blk, s, rng, here):
 
 # -- combat --------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def retreat_before_combat(pid, s, rng, side, mine, enemy):
-    """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose?"""
+def retreat_before_combat(pid, loc, blk, card, s, rng, side, where, mine, enemy):
+    """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose? Greedy
+    compares the Impact each side can put in (blocks matched to the cards in hand, not
+    bare diamonds) and leaves a clearly lost fight, holding a Location worth VP unless
+    outmatched 2 to 1; cautious compares diamonds."""
     if pid == RANDOM:
         return _rand(s, rng, side, 3) == 0
-    return enemy * 10 > mine * (12 if pid == CAUTIOUS else 15)
+    if pid == CAUTIOUS:
+        return enemy * 10 > mine * 12
+    none = np.empty(1, dtype=np.int64)
+    mp = battle_power(blk, card, s, side, none, 0, where, 0)
+    ep = battle_power(blk, card, s, 1 - side, none, 0, where, 0)
+    if loc[where, L.LC_VP] > 0 and s[L.S_OWNER + where] == side:
+        return ep > 2 * mp + 2
+    return ep * 10 > mp * 15 + 20
 
 
 @njit(cache=True, nogil=True)

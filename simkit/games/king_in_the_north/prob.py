@@ -96,9 +96,50 @@ def hold_table(q: HoldParams) -> pd.DataFrame:
                           "probability": float(p)}])
 
 
+@dataclass(frozen=True)
+class DeploymentParams(RulesBase):
+    diamonds: int = knob(2, "diamonds of each block deployed (all alike)", range=(1, 4))
+    blocks: int = knob(4, "blocks of one Faction deployed one after another",
+                       range=(1, 10))
+    charges: bool = knob(False, "cavalry deployed with a bugle card (each charges)")
+    cumulative: bool = knob(False, "repeated charges +2k (cumulative) rather than +4 "
+                                   "after the first (the Battle example's flat reading)")
+
+
+def deployment_table(q: DeploymentParams) -> pd.DataFrame:
+    """Impact of each block of a one-Faction deployment sequence and the running total
+    (8.3.3: +1 per same-Faction block already deployed; 8.4.1 charges)."""
+    rows, total = [], 0
+    for k in range(q.blocks):
+        v = deployment_impact(q.diamonds, k, k + 1 if q.charges else 0, q.cumulative)
+        total += v
+        rows.append({"block": k + 1, "impact": v, "total": total})
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class CardsParams(RulesBase):
+    cards_used: int = knob(3, "cards used to deploy in the battle", range=(0, 30))
+    max_lost: int = knob(8, "largest number of blocks lost in the table", range=(0, 30))
+
+
+def cards_table(q: CardsParams) -> pd.DataFrame:
+    """Cards drawn after a battle (8.10) and by a besieged defender (8.9.3 H) for each
+    number of blocks lost (Decoys, Customs Officers and Partisans not counted)."""
+    rows = [{"blocks_lost": n, "after_battle": cards_after_battle(q.cards_used, n),
+             "besieged_defender": cards_after_siege_defence(q.cards_used, n)}
+            for n in range(q.max_lost + 1)]
+    return pd.DataFrame(rows)
+
+
 QUESTIONS = {
     "losses": Question("losses", "blocks lost for each Impact received (8.7.1)",
                        LossParams, loss_table),
+    "deployment": Question("deployment", "Impact of a one-Faction deployment sequence, "
+                           "block by block (8.3.3, 8.4.1)", DeploymentParams,
+                           deployment_table),
+    "cards": Question("cards", "cards drawn after a battle or a siege defence for each "
+                      "number of blocks lost (8.10, 8.9.3 H)", CardsParams, cards_table),
     "holds_card": Question("holds_card", "chance a hand holds at least one of a card "
                            "(hypergeometric)", HoldParams, hold_table),
 }

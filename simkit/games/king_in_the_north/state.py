@@ -180,9 +180,12 @@ def holds_special(s, card, side, special):
 
 
 @njit(cache=True, nogil=True)
-def use_event(s, c):
-    """A Special Event used for its effect leaves play (rulebook 3.3)."""
+def use_event(s, card, c):
+    """A Special Event used for its effect leaves play (rulebook 3.3); counted per card
+    kind for the action-usage table."""
     s[L.S_C_WHERE + c] = L.CW_REMOVED
+    s[L.S_EVENTS_PLAYED + card[c, L.CD_SPECIAL]] += 1
+    count_action(s, card[c, L.CD_SIDE], L.A_EVENTS)
 
 
 @njit(cache=True, nogil=True)
