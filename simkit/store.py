@@ -371,6 +371,22 @@ def _verified_parts(path: Path, manifest: dict, n_games: int | None) -> list[dic
     return parts
 
 
+def _seeds(file: Path) -> set[int]:
+    """The seeds a part's rows carry, from its column statistics (no data read), or from
+    the column itself when a row group has none."""
+    meta = pq.ParquetFile(file).metadata
+    column = meta.schema.names.index("seed") if "seed" in meta.schema.names else None
+    if column is None:
+        return set()
+    found: set[int] = set()
+    for group in range(meta.num_row_groups):
+        stats = meta.row_group(group).column(column).statistics
+        if stats is None or not stats.has_min_max:
+            return {int(v) for v in np.unique(_read_table(file, ["seed"]).column(0))}
+        found |= {int(stats.min), int(stats.max)}
+    return found
+
+
 def _read_table(file: Path, columns: list[str] | None = None) -> pa.Table:
     try:
         return pq.read_table(file, columns=columns, page_checksum_verification=True)
@@ -420,11 +436,16 @@ def load(path, n_games: int | None = None, columns: list[str] | None = None) -> 
     parts = _verified_parts(path, manifest, n_games)
     tables = [_read_table(path / part["file"], columns) for part in parts]
     expected = columns or list(manifest["schema"])
+    seed = manifest["spec"].get("seed")
     for part, table in zip(parts, tables, strict=True):
         if table.column_names != expected:
             raise StoreError(f"{path / part['file']}: its columns ({', '.join(table.column_names)})"
                              f" are not the run's ({', '.join(expected)}); it is foreign: "
                              "delete it and rerun to replay its games")
+        if seed is not None and _seeds(path / part["file"]) != {seed}:
+            raise StoreError(f"{path / part['file']}: holds games of seed(s) "
+                             f"{sorted(_seeds(path / part['file']))}, not the run's {seed} "
+                             "(was the manifest edited?); the folder cannot be trusted")
     if not tables:
         raise StoreError(f"{path} holds no finished games yet")
     frame = pa.concat_tables(tables, promote_options="permissive").to_pandas()

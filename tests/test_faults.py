@@ -297,3 +297,12 @@ def test_a_part_with_other_columns_is_refused_naming_it(finished):
     (out / store.MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(StoreError, match=rf"{victim.name}: its columns .* are not the run's"):
         simkit.load(out)
+
+
+def test_an_edited_manifest_seed_is_refused(finished):
+    out, _ = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    manifest["spec"]["seed"] = 6
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(StoreError, match=r"holds games of seed\(s\) \[5\], not the run's 6"):
+        simkit.load(out)
