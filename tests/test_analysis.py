@@ -40,6 +40,11 @@ knobs = {{ players = [1, 2] }}
 
 
 @pytest.fixture(scope="module")
+
+def _game(name: str):
+    """An offered game, or one still being built."""
+    return games.get(name) if name in games.names() else games.get_in_progress(name)
+
 def experiment(tmp_path_factory):
     root = tmp_path_factory.mktemp("analysis")
     (root / "exp.toml").write_text(EXPERIMENT)
@@ -58,12 +63,12 @@ def test_per_seat_columns_come_from_the_declarations():
     assert analysis.seat_columns(victus) == {"vp": {f"seat{s}": f"vp_seat{s}"
                                                     for s in range(1, 5)}}
     assert analysis.seat_winner_columns(victus) == ["fame_winner"]
-    kitn = games.get_in_progress("king_in_the_north")
+    kitn = _game("king_in_the_north")
     groups = analysis.seat_columns(kitn)
     assert groups["vp"] == {"carlists": "carlist_vp", "liberals": "liberal_vp"}
     assert groups["blocks_lost"] == {"carlists": "carlists_blocks_lost",
                                      "liberals": "liberals_blocks_lost"}
-    verrix = games.get_in_progress("verrix")
+    verrix = _game("verrix")
     assert "winner_seat" in analysis.seat_winner_columns(verrix)
     assert len(analysis.seat_columns(verrix)["vp"]) >= 2
     assert analysis.seat_columns(games.get("setembre1714-assault")) == {}
