@@ -39,12 +39,12 @@ knobs = {{ players = [1, 2] }}
 """
 
 
-@pytest.fixture(scope="module")
-
 def _game(name: str):
     """An offered game, or one still being built."""
     return games.get(name) if name in games.names() else games.get_in_progress(name)
 
+
+@pytest.fixture(scope="module")
 def experiment(tmp_path_factory):
     root = tmp_path_factory.mktemp("analysis")
     (root / "exp.toml").write_text(EXPERIMENT)
