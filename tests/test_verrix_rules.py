@@ -12,6 +12,7 @@ from simkit.games.verrix import actions as A
 from simkit.games.verrix import battle as B
 from simkit.games.verrix import engine as E
 from simkit.games.verrix import layout as L
+from simkit.games.verrix import policies as PO
 from simkit.games.verrix import state as ST
 from simkit.games.verrix.rules import VerrixRules, params
 from simkit.rng import game_streams
@@ -284,6 +285,7 @@ def test_example13_sack():
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 0)[0] == 5
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 2)[0] == 3  # two Horses
     sack = x.card("Sack")
+    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0  # the example takes goods only
     bag = x.g[L.G_BAG:L.G_BAG + 7].copy()
     ST.engage(x.g, ORANGE, 2, 3, L.AT_TRAVEL)
     A.pay_movement(x.S, x.p, x.g, ORANGE, pi, A.travel_reduction(x.S, x.g, ORANGE, sack, 3),
@@ -528,3 +530,83 @@ def test_rules_errors():
         VerrixRules(turns=15, festival_every=3)
     with pytest.raises(RulesError):
         VerrixRules(players=6)
+
+
+# -- rules added with the promotion --------------------------------------------------------
+def test_sack_takes_hostages_from_the_market():
+    # "A hostage is ... any tribesman in the Portum Itium market"; Sack "is the only one
+    # that allows you to raid Portum Itium market": its loot may be market tribesmen.
+    x = Game()
+    x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0  # an empty market but for its tribesmen
+    men = x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5].copy()
+    assert men.sum() == 8
+    sack = x.card("Sack")
+    x[ORANGE, L.PL_MEN] = 4
+    ST.engage(x.g, ORANGE, 4, 0, L.AT_TRAVEL)
+    A.run_ops(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 4, 0, -1, NOLOG)
+    travel = x.g[x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES:x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES + 5].copy()
+    assert travel.sum() == 4 + 1  # capacity: 4 tribesmen + Reavers
+    assert (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == men - travel).all()
+    own = travel[L.ORANGE]
+    E.cleanup(x.S, x.p, x.g, NOLOG)
+    assert x[ORANGE, L.PL_MEN] == 4 + own  # its own tribesmen rescued: tribesmen again
+    assert ST.hostages(x.g, ORANGE) == 1 + travel.sum() - own  # the others are hostages
+
+
+def test_cleanup_strips_a_leader_for_a_better_good():
+    # Cleanup: "strip the leaders, moving goods from the Leader Cards of their tribe to
+    # the Village Card"; the greedy tribe strips a Spear to equip a Fibula (+1 VP).
+    x = Game()
+    slots = ST.leader_slots(x.S, x.g, BLUE, 0)
+    x.leader(BLUE, 0, "Niamh", ("Spear",) * slots)
+    x.goods(BLUE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(BLUE, Fibula=1)  # only the Fibula waits on the Village Card
+    vp = x[BLUE, L.PL_VP]
+    hostages = ST.hostages(x.g, BLUE)
+    E.cleanup(x.S, x.p, x.g, NOLOG)
+    assert ST.equipped(x.g, BLUE, 0, L.FIBULA) == 1
+    assert ST.equipped(x.g, BLUE, 0, L.SPEAR) == slots - 1
+    assert x[BLUE, L.PL_GOODS + L.SPEAR] == 1 and x[BLUE, L.PL_GOODS + L.FIBULA] == 0
+    assert x[BLUE, L.PL_VP] == vp + 1 + hostages
+
+
+def test_strip_slot_returns_the_good_to_the_village():
+    x = Game()
+    x.leader(BLUE, 0, "Niamh", ("Sword",))
+    x.goods(BLUE, Sword=0)
+    assert ST.strip_slot(x.g, BLUE, 0, 0) == L.SWORD
+    assert x[BLUE, L.PL_GOODS + L.SWORD] == 1 and ST.equipped(x.g, BLUE, 0, L.SWORD) == 0
+    assert ST.strip_slot(x.g, BLUE, 0, 0) == -1  # an empty slot: nothing moves
+
+
+def test_support_can_be_refused():
+    # "The player leading the faction that receives that Support offer can refuse the
+    # proposal." A refused supporter pays no Movement and engages nothing.
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
+    for s in (ORANGE, YELLOW):
+        x[s, L.PL_PASSED] = 1
+    side = np.zeros(5, dtype=np.int64)
+    men = np.zeros(5, dtype=np.int64)
+    lmask = np.zeros(5, dtype=np.int64)
+    side[BLUE], men[BLUE] = B.ATTACK, 8  # far stronger than Purple's 1: no help needed
+    side[PURPLE], men[PURPLE] = B.DEFEND, 1
+    x[GREEN, L.PL_VP] = x[BLUE, L.PL_VP] + 5  # Green leads: it would share Blue's VP
+    policy = np.zeros(5, dtype=np.int64)
+    att = B.side_strength(x.S, x.g, side, B.ATTACK, men, lmask, 0x1F, 0)
+    dfn = B.side_strength(x.S, x.g, side, B.DEFEND, men, lmask, 0x1F, 0)
+    assert not PO.accepts_support(x.S, x.p, x.g, x.rng, BLUE, L.POL_GREEDY, GREEN,
+                                  B.ATTACK, att, dfn, 3)
+    # the defender, losing, welcomes help that changes the expected outcome
+    assert PO.accepts_support(x.S, x.p, x.g, x.rng, PURPLE, L.POL_GREEDY, GREEN,
+                              B.DEFEND, att, dfn, 9)
+    provisions = x[GREEN, L.PL_GOODS + L.PROVISIONS]
+    green_men = x[GREEN, L.PL_MEN]
+    policy = np.zeros(5, dtype=np.int64)
+    assert PO.support_side(x.S, x.p, x.g, x.rng, GREEN, L.POL_GREEDY, att, dfn) == B.ATTACK
+    x[PURPLE, L.PL_PASSED] = 1
+    B.deploy_supporters(x.S, x.p, x.g, x.rng, policy, side, men, lmask, BLUE, PURPLE,
+                        x.node("Brigantes"), NOLOG)
+    assert side[GREEN] == B.NO_SIDE  # Green offered to join Blue; Blue refused
+    assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == provisions
+    assert x[GREEN, L.PL_MEN] == green_men and x[GREEN, L.PL_N_SUPPORT] == 0

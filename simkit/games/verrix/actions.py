@@ -337,7 +337,10 @@ def take_item(S, g, seat, victim, item, log):
         log_event(log, EV_LOOT, item, 1)
         return 6
     colour = item - L.N_GOODS - L.N_TROPHIES
-    g[pl(victim) + L.PL_HOSTAGES + colour] -= 1
+    if victim >= 0:
+        g[pl(victim) + L.PL_HOSTAGES + colour] -= 1
+    else:
+        g[L.G_MARKET_MEN + colour] -= 1  # Sack: any tribesman in the market is a hostage
     g[b + L.PL_TRAVEL_HOSTAGES + colour] += 1
     log_event(log, EV_LOOT, item, 1)
     return 3

@@ -12,7 +12,15 @@ from simkit.eventlog import log_event
 from . import layout as L
 from . import policies as PO
 from .actions import morrigan_draw, pay_movement, travel_reduction, vp
-from .events import EV_BATTLE, EV_DISC, EV_ENGAGE, EV_HELD_BACK, EV_ROUND, EV_SUPPORT
+from .events import (
+    EV_BATTLE,
+    EV_DISC,
+    EV_ENGAGE,
+    EV_HELD_BACK,
+    EV_REFUSED,
+    EV_ROUND,
+    EV_SUPPORT,
+)
 from .state import (
     engage,
     engagement_strength,
@@ -174,7 +182,9 @@ def battle_round(S, p, g, rng, side, men, lmask, leader, first, log):
 def deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest,
                       log):
     """Support: players who have not passed, in playing order, offer to join a faction
-    (paying the Movement Cost); the faction's leader accepts every offer."""
+    (paying the Movement Cost); the player leading the faction may refuse an offer
+    ("The player leading the faction that receives that Support offer can refuse the
+    proposal"). A refused supporter pays nothing and engages nothing."""
     for i in range(p[L.P_PLAYERS]):
         s = g[L.G_ORDER + i]
         if s == attacker or s == defender or g[pl(s) + L.PL_PASSED]:
@@ -185,6 +195,11 @@ def deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender
         if choice == NO_SIDE:
             continue
         m, lm = PO.all_available(S, g, s, L.BATTLE_UNITS)
+        chief = attacker if choice == ATTACK else defender
+        if not PO.accepts_support(S, p, g, rng, chief, policy[chief], s, choice, att, dfn,
+                                  engagement_strength(S, g, s, m, lm)):
+            log_event(log, EV_REFUSED, chief, s, choice)
+            continue
         price, _ = move_price(S, p, g, s, dest, travel_reduction(S, g, s, -1, lm))
         if price > g[pl(s) + L.PL_GOODS + L.PROVISIONS] or m + lm == 0:
             continue

@@ -59,6 +59,9 @@ EV_HELD_BACK = EVENTS.add("held_back", "a = defender, b = units held back",
 EV_SUPPORT = EVENTS.add("support", "a = seat, b = side (1 attacker, 2 defender), c = STR",
                         lambda x, a, b, c: f"    {x.seat[a]} supports the "
                         + ("attackers" if b == 1 else "defenders") + f" with STRENGTH {c}")
+EV_REFUSED = EVENTS.add("refused", "a = faction leader, b = refused seat, c = side",
+                        lambda x, a, b, c: f"    {x.seat[a]} refuses the Support of "
+                        f"{x.seat[b]}")
 EV_ROUND = EVENTS.add("round", "a = card (-1 none), b = attack STRENGTH, c = defence",
                       lambda x, a, b, c: "    round: " + (x.card[a] if a >= 0 else "no card")
                       + f", {b} against {c}")

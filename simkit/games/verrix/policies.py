@@ -25,6 +25,7 @@ from .state import (
     leader_strength,
     pl,
     strength_at,
+    strip_slot,
 )
 
 POLICIES = {
@@ -378,21 +379,27 @@ def loot_worth(S, p, g, seat, victim, steal):
 
 
 @njit(cache=True, nogil=True)
-def steal_pick(S, p, g, seat, victim, steal, goods_only):
+def steal_pick(S, p, g, seat, victim, steal, at_market):
     """The next item a successful raider takes: a trophy (code N_GOODS + t), a hostage
-    (N_GOODS + N_TROPHIES + colour) or a good; -1 if nothing is left."""
+    (N_GOODS + N_TROPHIES + colour) or a good; -1 if nothing is left. ``at_market``:
+    Sack on Portum Itium, whose market holds goods and tribesmen (hostages), no
+    trophies."""
     best = -1
     best_w = 0
-    if steal == L.STEAL_ANY and not goods_only:
+    if steal == L.STEAL_ANY and not at_market:
         for t in range(L.N_TROPHIES):
             if g[L.G_TROPHY_OWNER + t] == victim and g[L.G_TROPHY_TRAVEL + t] == 0:
                 if 80 > best_w:
                     best_w = 80
                     best = L.N_GOODS + t
-    if steal != L.STEAL_ANIMALS and not goods_only:
+    if steal != L.STEAL_ANIMALS:
+        own = g[pl(seat) + L.PL_TRIBE]
         for c in range(L.N_TRIBES):
-            if g[pl(victim) + L.PL_HOSTAGES + c] > 0:
-                w = VP_POINTS * month_turns_left(p, g) // 2 + 20
+            n = g[L.G_MARKET_MEN + c] if at_market else g[pl(victim) + L.PL_HOSTAGES + c]
+            if n > 0:
+                # a hostage scores 1 VP per Cleanup; one's own tribesman is a unit again
+                w = VP_POINTS * month_turns_left(p, g) // 2 + 20 if c != own else \
+                    UNIT_POINTS * month_turns_left(p, g) + 20
                 if w > best_w:
                     best_w = w
                     best = L.N_GOODS + L.N_TROPHIES + c
@@ -476,12 +483,44 @@ def support_side(S, p, g, rng, seat, policy, att_str, def_str):
 
 
 @njit(cache=True, nogil=True)
+def accepts_support(S, p, g, rng, chief, policy, supporter, side, att_str, def_str, add):
+    """Does the player leading ``side`` accept ``supporter``'s offer of ``add`` STRENGTH?
+    Greedy refuses help it does not need from a rival ahead of it (the supporter would
+    share the faction's VP) and help that does not change the expected disc's VP;
+    random accepts half the offers."""
+    if policy == L.POL_RANDOM:
+        return uniform_int(rng, L.ST_POLICY + chief, 2) == 1
+    a = att_str + (add if side == 1 else 0)
+    d = def_str + (add if side == 2 else 0)
+    with_it = faction_vp(S, p, g, chief, battle_disc_estimate(p, g, a, d), side)
+    without = faction_vp(S, p, g, chief, battle_disc_estimate(p, g, att_str, def_str), side)
+    if with_it <= without:
+        return False
+    ahead = g[pl(supporter) + L.PL_VP] >= g[pl(chief) + L.PL_VP]
+    return not (ahead and without > 0)
+
+
+EQUIP_ORDER = (L.FIBULA, L.SWORD, L.HAMMER, L.HORSE, L.CART, L.SPEAR)  # best bonus first
+
+
+@njit(cache=True, nogil=True)
+def equip_rank(good):
+    """Place of a good in the greedy equipping order (lower is better; -1 not useful)."""
+    for i in range(len(EQUIP_ORDER)):
+        if EQUIP_ORDER[i] == good:
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def cleanup_equip(S, p, g, seat):
-    """Cleanup: equip leaders from the Village Card, best bonuses first (Fibula, then
-    strength, movement, capacity, battle); nothing is stripped."""
+    """Cleanup: strip the leaders of goods a better good waiting on the Village Card
+    should replace (the stripped good stays on the Village Card, to trade), then equip
+    leaders from the Village Card, best bonuses first (Fibula, then strength, movement,
+    capacity, battle)."""
+    cleanup_strip(S, p, g, seat)
     b = pl(seat)
-    order = (L.FIBULA, L.SWORD, L.HAMMER, L.HORSE, L.CART, L.SPEAR)
-    for good in order:
+    for good in EQUIP_ORDER:
         for k in range(L.MAX_LEADERS):
             if g[b + L.PL_LEADER + k] < 0:
                 continue
@@ -494,6 +533,43 @@ def cleanup_equip(S, p, g, seat):
                 if g[e] < 0 and not (once and equipped(g, seat, k, good) > 0):
                     g[e] = good
                     g[b + L.PL_GOODS + good] -= 1
+
+
+@njit(cache=True, nogil=True)
+def cleanup_strip(S, p, g, seat):
+    """Strip one slot per good on the Village Card that ranks above the worst equipped
+    good when no slot is free (a Fibula displaces a Spear: 1 VP every Cleanup); returns
+    the goods stripped."""
+    b = pl(seat)
+    if free_slots(S, g, seat) > 0:
+        return 0
+    stripped = 0
+    for good in EQUIP_ORDER:
+        if g[b + L.PL_GOODS + good] == 0 or not wants_equipped(S, g, seat, good):
+            continue
+        worst_k, worst_j, worst_r = -1, -1, equip_rank(good)
+        for k in range(L.MAX_LEADERS):
+            if g[b + L.PL_LEADER + k] < 0:
+                continue
+            for j in range(leader_slots(S, g, seat, k)):
+                r = equip_rank(g[b + L.PL_EQUIP + k * L.MAX_SLOTS + j])
+                if r > worst_r:
+                    worst_k, worst_j, worst_r = k, j, r
+        if worst_k >= 0:
+            strip_slot(g, seat, worst_k, worst_j)
+            stripped += 1
+    return stripped
+
+
+@njit(cache=True, nogil=True)
+def wants_equipped(S, g, seat, good):
+    """Would some leader use one more of ``good`` (Horse and Fibula count once each)?"""
+    if good != L.HORSE and good != L.FIBULA:
+        return True
+    for k in range(L.MAX_LEADERS):
+        if g[pl(seat) + L.PL_LEADER + k] >= 0 and equipped(g, seat, k, good) == 0:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)

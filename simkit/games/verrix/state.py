@@ -80,6 +80,18 @@ def equipped(g, seat, k, good):
 
 
 @njit(cache=True, nogil=True)
+def strip_slot(g, seat, k, j):
+    """Cleanup: strip a leader, moving the good in slot j of leader k back to the Village
+    Card (where it can be traded, raided or equipped again)."""
+    e = pl(seat) + L.PL_EQUIP + k * L.MAX_SLOTS + j
+    good = g[e]
+    if good >= 0:
+        g[pl(seat) + L.PL_GOODS + good] += 1
+        g[e] = -1
+    return good
+
+
+@njit(cache=True, nogil=True)
 def leader_bonus(S, g, seat, k, bonus):
     """How many goods giving ``bonus`` the seat's leader k carries."""
     b = pl(seat)
