@@ -610,3 +610,69 @@ def test_support_can_be_refused():
     assert side[GREEN] == B.NO_SIDE  # Green offered to join Blue; Blue refused
     assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == provisions
     assert x[GREEN, L.PL_MEN] == green_men and x[GREEN, L.PL_N_SUPPORT] == 0
+
+
+def test_trade_rescues_a_tribesman_from_the_market():
+    # Example 7: capacity 3, "sell up to 3 goods and/or hostages and buy up to 3
+    # goods/hostages"; "any tribesman in the Portum Itium market" is a hostage, at the
+    # hostage value (reconstructed: 3); "There is no change."
+    x = Game()
+    x.goods(BLUE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(BLUE, Belladonna=2)  # 2 + 2 = 4 >= 3: two tiles pay for one hostage
+    x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0  # nothing else to buy
+    x.g[L.G_TURN] = 1
+    assert x.S[L.S_TRIBES][L.BLUE, L.TR_HOSTAGE_VALUE] == 3
+    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
+    x.g[L.G_MARKET_MEN + L.BLUE] = market_blue = 2  # only Blue tribesmen in the market
+    men = x[BLUE, L.PL_MEN]
+    bought = A.op_trade(x.S, x.p, x.g, BLUE, A.TARGET_MARKET, 3, 0, NOLOG)
+    assert bought == 1  # 3 units of capacity, but 2 Belladonna pay for one hostage only
+    assert x[BLUE, L.PL_GOODS + L.BELLADONNA] == 0
+    assert x.g[L.G_MARKET + L.BELLADONNA] == 2
+    assert x[BLUE, L.PL_TRAVEL_HOSTAGES + L.BLUE] == 1
+    assert x.g[L.G_MARKET_MEN + L.BLUE] == market_blue - 1
+    E.cleanup(x.S, x.p, x.g, NOLOG)
+    assert x[BLUE, L.PL_MEN] == men + 1  # rescued: a tribesman again at Cleanup
+
+
+def test_trade_buys_a_hostage_from_a_village():
+    # a Trade "with another player's Village": Purple holds a Blue hostage, Blue buys it
+    # back with a Sword (5 >= 3, no change: Purple keeps the difference)
+    x = Game()
+    x.goods(BLUE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(BLUE, Sword=2)
+    x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
+    x[PURPLE, L.PL_HOSTAGES + L.BLUE] = 1
+    x.g[L.G_TURN] = 1
+    A.op_trade(x.S, x.p, x.g, BLUE, PURPLE, 1, 0, NOLOG)
+    assert x[PURPLE, L.PL_HOSTAGES + L.BLUE] == 0
+    assert x[BLUE, L.PL_TRAVEL_HOSTAGES + L.BLUE] == 1
+    assert x[BLUE, L.PL_GOODS + L.SWORD] == 1 and x[PURPLE, L.PL_GOODS + L.SWORD] == 1
+
+
+def test_support_for_a_raided_village():
+    # "Siding with ... an opposing player who is making a Reaction to defend himself, is
+    # considered Support"; "A player who already passed their hand ... cannot provide
+    # Support." Green, behind the raider, engages its tribesmen on its Travel Card.
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
+    x[ORANGE, L.PL_PASSED] = 1
+    x[YELLOW, L.PL_PASSED] = 1
+    x[BLUE, L.PL_VP] = 10
+    x[GREEN, L.PL_VP] = 5
+    x[GREEN, L.PL_MEN] = 3
+    x.goods(GREEN, Provisions=8)
+    tribesmen = 1  # Pillage-like: only tribesmen count
+    token10 = PO.mean_token10(x.p, x.g)
+    attack, defence = 5, 2  # expected to succeed (2 + mean token < 5); 2 + 3 holds
+    assert 10 * defence + token10 < 10 * attack <= 10 * (defence + 3) + token10
+    provisions = x[GREEN, L.PL_GOODS + L.PROVISIONS]
+    added = A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, tribesmen, attack, defence, NOLOG)
+    assert added == 3
+    assert x[GREEN, L.PL_MEN] == 0 and x[GREEN, L.PL_MEN_TRAVEL] == 3
+    assert x[GREEN, L.PL_GOODS + L.PROVISIONS] < provisions  # paid the Movement Cost
+    assert x[GREEN, L.PL_N_SUPPORT] == 1
+    x[GREEN, L.PL_MEN] = 3
+    x[GREEN, L.PL_PASSED] = 1  # passed: cannot support
+    assert A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, tribesmen, attack, defence,
+                             NOLOG) == 0

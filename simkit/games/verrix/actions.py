@@ -4,6 +4,15 @@ their effect operations, one njit helper per operation, plus the legality of eac
 A card is played by ``play_card``: mark it played (or boxed), engage its units (Village
 Card for Village actions, Travel Card otherwise), pay the Movement Cost, run its
 operations. The policies choose units, targets, trades and loot (``policies``).
+
+Readings where the rulebook is silent: hostages trade at one value for every tribe, the
+``[hostage]`` value of ``data/goods.toml`` (reconstructed: the Portum Itium Card's values
+are not printed); a Trade plans its goods first, then hostages with the capacity left.
+Sack may take the market's tribesmen (any tribesman there is a hostage); one's own come
+home as tribesmen at Cleanup. Support for a raided Village (the rulebook defines it but
+details Support only for Battles) follows the Battle's: players who have not passed pay
+the Movement Cost to the defender's village, engage units of the raid card's classes on
+their Travel Cards and gain nothing; the defender may refuse.
 """
 
 import numpy as np
@@ -19,11 +28,13 @@ from .events import (
     EV_DW,
     EV_ENGAGE,
     EV_GAIN,
+    EV_HOSTAGE_TRADE,
     EV_LEARN,
     EV_LOOT,
     EV_MOVE,
     EV_PROMOTE,
     EV_RAID,
+    EV_SUPPORT,
     EV_TRADE,
     EV_TROPHY,
     EV_VILLAGE,
@@ -290,9 +301,10 @@ def op_promote(S, p, g, seat, men, log):
 
 @njit(cache=True, nogil=True)
 def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
-    """Trade: sell up to capacity goods and buy up to capacity goods, the value sold at
-    least the value bought (no change); the target must accept. Sold goods go to the
-    market or the target's Village Card, bought ones to the Travel Card."""
+    """Trade: sell up to capacity goods and hostages and buy up to capacity goods and
+    hostages, the value sold at least the value bought (no change); the target must
+    accept. Sold goods go to the market or the target's Village Card, bought ones to the
+    Travel Card. Goods are planned first, then hostages with the capacity left."""
     b = pl(seat)
     stock = np.zeros(L.N_GOODS, dtype=np.int64)
     for good in range(L.N_GOODS):
@@ -313,9 +325,55 @@ def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
         sold += n_sell
         bought += n_buy
     log_event(log, EV_TRADE, seat, sold, bought)
+    bought += trade_hostages(S, p, g, seat, target, sold, bought, capacity, log)
     if bought > 0:
         vp(g, seat, bonus_vp, log)
     return bought
+
+
+@njit(cache=True, nogil=True)
+def hostages_held(g, target, out):
+    """Tribesmen the other side of a trade holds by colour: the market's (any tribesman
+    there is a hostage) or those on the target's Village Card."""
+    for c in range(L.N_TRIBES):
+        out[c] = g[L.G_MARKET_MEN + c] if target < 0 else g[pl(target) + L.PL_HOSTAGES + c]
+
+
+@njit(cache=True, nogil=True)
+def trade_hostages(S, p, g, seat, target, sold, bought, capacity, log):
+    """Trade: "sell up to 3 goods and/or hostages and buy up to 3 goods and/or hostages",
+    at the hostage value of the Portum Itium Card (reconstructed). Hostages sold go to
+    the market or the target's Village Card; hostages bought go to the Travel Card (one's
+    own tribesmen rescued become tribesmen again in Cleanup). Returns the hostages
+    bought."""
+    b = pl(seat)
+    held_by = np.zeros(L.N_TRIBES, dtype=np.int64)
+    hostages_held(g, target, held_by)
+    hplan = np.zeros(L.N_GOODS + 2 * L.N_TRIBES, dtype=np.int64)
+    PO.hostage_plan(S, p, g, seat, held_by, np.zeros(L.N_GOODS, dtype=np.int64), sold,
+                    bought, capacity, hplan)
+    n = 0
+    out_n = 0
+    for good in range(L.N_GOODS):
+        g[b + L.PL_GOODS + good] -= hplan[good]
+        if target < 0:
+            g[L.G_MARKET + good] += hplan[good]
+        else:
+            g[pl(target) + L.PL_GOODS + good] += hplan[good]
+    for c in range(L.N_TRIBES):
+        out = hplan[L.N_GOODS + c]
+        into = hplan[L.N_GOODS + L.N_TRIBES + c]
+        g[b + L.PL_HOSTAGES + c] -= out
+        g[b + L.PL_TRAVEL_HOSTAGES + c] += into
+        if target < 0:
+            g[L.G_MARKET_MEN + c] += out - into
+        else:
+            g[pl(target) + L.PL_HOSTAGES + c] += out - into
+        n += into
+        out_n += out
+    if n > 0:
+        log_event(log, EV_HOSTAGE_TRADE, seat, out_n, n)
+    return n
 
 
 @njit(cache=True, nogil=True)
@@ -412,6 +470,7 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
         defence = must + engagement_strength(S, g, target, xmen, xl) + card_op(S, c, k, 2)
         if trophy_holder(S, g, L.TP_STRENGTH) == target:
             defence += 1
+        defence += raid_supporters(S, p, g, seat, target, mask, attack, defence, log)
         defence = max(defence, 0)
         token = morrigan_draw(p, g, rng, target, attack - defence, False)
         g[pl(target) + L.PL_N_DEFEND] += 1
@@ -431,6 +490,39 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
     g[b + L.PL_RAID_LOOT] += loot
     vp(g, seat, card_op(S, c, k, 5) * hostages_taken + S[L.S_TRIBES][tribe, L.TR_RAID_VP], log)
     return 1
+
+
+@njit(cache=True, nogil=True)
+def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
+    """Support for a raided Village ("Siding with ... an opposing player who is making a
+    Reaction to defend himself, is considered Support"): in playing order, players who
+    have not passed and can pay the Movement Cost to the target's village may engage
+    available units of the raid card's classes on their Travel Cards, adding their
+    STRENGTH to the defence; the defender may refuse. Returns the STRENGTH added.
+    [Reading: the rulebook details Support only for Battles; the supporters travel and
+    engage as in a Battle and gain nothing but the raid's failure.]"""
+    added = 0
+    for i in range(p[L.P_PLAYERS]):
+        s = g[L.G_ORDER + i]
+        if s == raider or s == target or g[pl(s) + L.PL_PASSED]:
+            continue
+        m, lm = PO.all_available(S, g, s, mask)
+        add = engagement_strength(S, g, s, m, lm)
+        if add == 0 or not PO.supports_raid_defence(p, g, s, raider, attack,
+                                                    defence + added, add):
+            continue
+        if not PO.accepts_raid_support(p, g, target, attack, defence + added):
+            continue
+        dest = nearest_village(S, p, g, s, target)
+        reduction = travel_reduction(S, g, s, -1, lm)
+        if move_price(S, p, g, s, dest, reduction)[0] > g[pl(s) + L.PL_GOODS + L.PROVISIONS]:
+            continue
+        pay_movement(S, p, g, s, dest, reduction, log)
+        engage(g, s, m, lm, L.AT_TRAVEL)
+        g[pl(s) + L.PL_N_SUPPORT] += 1
+        log_event(log, EV_SUPPORT, s, 2, add)
+        added += add
+    return added
 
 
 @njit(cache=True, nogil=True)

@@ -275,9 +275,9 @@ def play_delayed(S, p, g, seat, log):
 
 
 @njit(cache=True, nogil=True)
-def candidates(S, p, g, seat, kind, card, target, score):
+def candidates(S, p, g, seat, policy, kind, card, target, score):
     """Every legal action of the seat (cards by target, Battle declarations) with the
-    greedy appraisal of each."""
+    greedy appraisal of each (a trait style's bonus added, ``policies.style_score``)."""
     n = 0
     for c in range(p[L.P_N_CARDS]):
         if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
@@ -300,7 +300,8 @@ def candidates(S, p, g, seat, kind, card, target, score):
             kind[n] = KIND_CARD
             card[n] = c
             target[n] = t
-            score[n] = PL.card_value(S, p, g, seat, c, t, men, lmask)
+            score[n] = PO.style_score(S, policy, c,
+                                      PL.card_value(S, p, g, seat, c, t, men, lmask))
             n += 1
     for t in range(p[L.P_PLAYERS]):
         if t == seat:
@@ -310,7 +311,7 @@ def candidates(S, p, g, seat, kind, card, target, score):
             kind[n] = KIND_BATTLE
             card[n] = -1
             target[n] = t
-            score[n] = v
+            score[n] = PO.style_score(S, policy, -1, v)
             n += 1
     return n
 
@@ -327,7 +328,7 @@ def player_turn(S, p, g, rng, policy, seat, log):
     card = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     target = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     score = np.zeros(MAX_CANDIDATES, dtype=np.int64)
-    n = candidates(S, p, g, seat, kind, card, target, score)
+    n = candidates(S, p, g, seat, policy[seat], kind, card, target, score)
     pass_score = PO.VP_POINTS * p[L.P_FIRST_PASS_VP] if g[L.G_N_PASSED] == 0 else 0
     i = PO.choose(score, n, rng, seat, policy[seat], pass_score)
     if i < 0:
@@ -337,8 +338,8 @@ def player_turn(S, p, g, rng, policy, seat, log):
         return False
     c = card[i]
     if S[L.S_CARDS][c, L.CD_N_OPS] > 0 and \
-            S[L.S_CARDS][c, L.CD_OPS] == L.OP_LEARN and policy[seat] == L.POL_GREEDY:
-        g[b + L.PL_LEARN_CHOICE] = PL.best_special(S, p, g, seat)
+            S[L.S_CARDS][c, L.CD_OPS] == L.OP_LEARN and policy[seat] != L.POL_RANDOM:
+        g[b + L.PL_LEARN_CHOICE] = PL.best_special(S, p, g, seat, policy[seat])
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0:
         dest = destination(S, p, g, seat, c, target[i])

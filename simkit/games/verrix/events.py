@@ -42,6 +42,8 @@ EV_PROMOTE = EVENTS.add("promote", "a = seat, b = leader",
                         f"{x.leader[b]} joins")
 EV_TRADE = EVENTS.add("trade", "a = seat, b = goods sold, c = goods bought",
                       "    trade: {b} goods sold, {c} bought")
+EV_HOSTAGE_TRADE = EVENTS.add("hostage_trade", "a = seat, b = hostages sold, c = bought",
+                              "    and hostages: {b} sold, {c} bought")
 EV_RAID = EVENTS.add("raid", "a = attack STRENGTH, b = defence before the token, c = token",
                      lambda x, a, b, c: f"    raid: {a} against {b} + Mórrígan {c}: "
                      + ("success" if a > b + c else "fails"))

@@ -13,6 +13,7 @@ from .actions import (
     card_op,
     clan_pact_sites,
     destination,
+    hostages_held,
     learnable,
     legal_engagement,
     travel_reduction,
@@ -93,7 +94,12 @@ def card_value(S, p, g, seat, c, target, men, lmask):
                     g[pl(target) + L.PL_GOODS + good]
             plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
             gain = PO.trade_plan(S, p, g, seat, stock, cap, PO.VP_POINTS * a2, plan)
-            if plan[L.N_GOODS:].sum() == 0:
+            held_by = np.zeros(L.N_TRIBES, dtype=np.int64)
+            hostages_held(g, target, held_by)
+            hplan = np.zeros(L.N_GOODS + 2 * L.N_TRIBES, dtype=np.int64)
+            gain += PO.hostage_plan(S, p, g, seat, held_by, plan[:L.N_GOODS],
+                                    plan[:L.N_GOODS].sum(), plan[L.N_GOODS:].sum(), cap, hplan)
+            if plan[L.N_GOODS:].sum() + hplan[L.N_GOODS + L.N_TRIBES:].sum() == 0:
                 return -1
             v += gain + PO.VP_POINTS * a2
         elif op == L.OP_RAID:
@@ -116,7 +122,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
 
 
 @njit(cache=True, nogil=True)
-def best_special(S, p, g, seat):
+def best_special(S, p, g, seat, policy):
     """Learning: the Special card whose best play now is worth the most (-1: none)."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     n = learnable(S, p, g, seat, buf)
@@ -138,6 +144,7 @@ def best_special(S, p, g, seat):
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
             if v == -(1 << 30):
                 v = 10  # not playable now: a later use
+        v = PO.style_score(S, policy, c, v)
         if v > best_v:
             best_v = v
             best = c

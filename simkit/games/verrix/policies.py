@@ -7,7 +7,10 @@ passing when nothing is worth more than passing (the first pass is worth its VP)
 each card's effect: VP, goods, Divine Will, trades planned against the market or a
 Village, raids against the defender's likely strength and the Mórrígan tokens, battles
 against the defender's units. ``random`` picks uniformly among the legal actions and
-passing; its other choices (units, loot, trades) are the greedy ones.
+passing; its other choices (units, loot, trades) are the greedy ones. One style per
+tribe trait (``battle``, ``raid``, ``mysticism``, ``trade``, ``craftsmanship``) plays
+greedy but adds ``STYLE_BONUS`` to every worthwhile action of its trait (and to Special
+cards of its trait when Learning): a tribe leaning on its trait, not a different player.
 """
 
 import numpy as np
@@ -33,10 +36,19 @@ POLICIES = {
               "against the defender's strength, battles) and plays the best; passes when "
               "passing is worth more",
     "random": "plays a uniformly random legal action or passes",
+    "battle": "greedy with the Battle trait: Battle declarations and Learning Battle "
+              "cards score a style bonus",
+    "raid": "greedy with the Raid trait: Raid cards score a style bonus",
+    "mysticism": "greedy with the Mysticism trait: cards giving Divine Will (for Events "
+                 "and Mórrígan draws) score a style bonus",
+    "trade": "greedy with the Trade trait: Trade cards score a style bonus",
+    "craftsmanship": "greedy with the Craftsmanship trait: Development cards that make "
+                     "goods or trophies score a style bonus",
 }
 assert tuple(POLICIES) == L.POLICY_NAMES
 
 VP_POINTS = 30  # value points per VP
+STYLE_BONUS = 25  # value points a trait style adds to an action of its trait (~0.8 VP)
 MIN_PROVISIONS = 5  # Provisions a greedy tribe keeps for travel before selling any
 UNIT_POINTS = 10  # what a point of STRENGTH could earn elsewhere in a Month Turn
 
@@ -331,6 +343,79 @@ def trade_plan(S, p, g, seat, stock, capacity, bonus, plan):
     return gain
 
 
+@njit(cache=True, nogil=True)
+def hostage_worth(p, g, seat, colour):
+    """What holding one more tribesman of ``colour`` is worth: one's own is a unit again
+    after Cleanup, another tribe's scores 1 VP each Cleanup left."""
+    if colour == g[pl(seat) + L.PL_TRIBE]:
+        return UNIT_POINTS * month_turns_left(p, g) + 20
+    return VP_POINTS * month_turns_left(p, g) // 2 + 20
+
+
+@njit(cache=True, nogil=True)
+def hostage_plan(S, p, g, seat, held_by, spent, sold, bought, capacity, hplan):
+    """After the goods of a trade (``sold`` and ``bought`` items of ``capacity``, the goods
+    ``spent`` from the Village Card): buy the hostages the other side holds
+    (``held_by[colour]``; the most worth first), each paid with goods of at least the
+    hostage value (no change), while the hostage is worth more than the payment. Fills
+    ``hplan``: [0:N_GOODS] goods paid, [N_GOODS:+5] hostages sold by colour,
+    [N_GOODS+5:+5] hostages bought; returns the gain in value points. The greedy tribe
+    never sells a hostage: it scores 1 VP every Cleanup left, more than the reconstructed
+    hostage value (3) buys, and a unit of its own is worth less to it than that VP."""
+    hplan[:] = 0
+    gain = 0
+    b = pl(seat)
+    for _ in range(capacity):
+        if bought >= capacity:
+            break
+        best = -1
+        best_w = 0
+        for c in range(L.N_TRIBES):
+            if held_by[c] - hplan[L.N_GOODS + L.N_TRIBES + c] > 0:
+                w = hostage_worth(p, g, seat, c)
+                if w > best_w:
+                    best_w = w
+                    best = c
+        if best < 0:
+            break
+        need = S[L.S_TRIBES][best, L.TR_HOSTAGE_VALUE]
+        pay = np.zeros(L.N_GOODS + L.N_TRIBES, dtype=np.int64)
+        paid = 0
+        units = 0
+        while paid < need and sold + units < capacity:
+            pick = -1
+            pick_key = -1
+            for good in range(L.N_GOODS):
+                have = g[b + L.PL_GOODS + good] - spent[good] - hplan[good] - pay[good]
+                pr = sell_priority(S, p, g, seat, good)
+                if good == L.PROVISIONS and have <= MIN_PROVISIONS:
+                    pr = -1
+                if have > 0 and pr >= 0:
+                    key = pr * 100 + S[L.S_GOODS][good, L.GD_VALUE]
+                    if key > pick_key:
+                        pick_key = key
+                        pick = good
+            if pick < 0:
+                break
+            pay[pick] += 1
+            paid += S[L.S_GOODS][pick, L.GD_VALUE]
+            units += 1
+        if paid < need:
+            break
+        cost = 0
+        for good in range(L.N_GOODS):
+            cost += pay[good] * worth(S, p, g, seat, good)
+        if best_w <= cost:
+            break
+        for i in range(L.N_GOODS + L.N_TRIBES):
+            hplan[i] += pay[i]
+        hplan[L.N_GOODS + L.N_TRIBES + best] += 1
+        sold += units
+        bought += 1
+        gain += best_w - cost
+    return gain
+
+
 # -- raids -----------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def defence_commit(S, p, g, seat, mask, attack, must):
@@ -356,6 +441,25 @@ def defence_commit(S, p, g, seat, mask, attack, must):
             lm |= 1 << k
             s += leader_strength(S, g, seat, k)
     return take, lm
+
+
+@njit(cache=True, nogil=True)
+def supports_raid_defence(p, g, seat, raider, attack, defence, add):
+    """Offer Support to a raided Village? Greedy helps only to stop a raider level with
+    it or ahead on VP, and only when its STRENGTH turns a raid expected to succeed (at
+    the average token) into one expected to fail: the units are lost for its own
+    actions this Month Turn and it gains no VP."""
+    if g[pl(raider) + L.PL_VP] < g[pl(seat) + L.PL_VP]:
+        return False
+    token = mean_token10(p, g)
+    return 10 * defence + token < 10 * attack <= 10 * (defence + add) + token
+
+
+@njit(cache=True, nogil=True)
+def accepts_raid_support(p, g, defender, attack, defence):
+    """The raided player accepts Support unless its own units already hold (with the
+    worst token)."""
+    return defence < attack
 
 
 @njit(cache=True, nogil=True)
@@ -645,6 +749,45 @@ def hostage_pick(g, own):
             if best < 0 or g[L.G_MARKET_MEN + c] > g[L.G_MARKET_MEN + best]:
                 best = c
     return best
+
+
+@njit(cache=True, nogil=True)
+def card_has_op(S, c, op):
+    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+        if S[L.S_CARDS][c, L.CD_OPS + k * L.OP_WIDTH] == op:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def in_style(S, policy, c):
+    """Is playing card c (-1: declaring a Battle) an action of the policy's trait?"""
+    if c < 0:
+        return policy == L.POL_BATTLE
+    kind = S[L.S_CARDS][c, L.CD_TYPE]
+    if policy == L.POL_BATTLE:
+        return kind == L.CT_BATTLE
+    if policy == L.POL_RAID:
+        return kind == L.CT_RAID
+    if policy == L.POL_TRADE:
+        return kind == L.CT_TRADE
+    if policy == L.POL_MYSTICISM:
+        return card_has_op(S, c, L.OP_DIVINE_WILL)
+    if policy == L.POL_CRAFTSMANSHIP:
+        return kind == L.CT_DEVELOPMENT and (card_has_op(S, c, L.OP_GAIN_CHOICE) or
+                                             card_has_op(S, c, L.OP_TROPHY) or
+                                             (card_has_op(S, c, L.OP_GAIN) and
+                                              not card_has_op(S, c, L.OP_DIVINE_WILL)))
+    return False
+
+
+@njit(cache=True, nogil=True)
+def style_score(S, policy, c, score):
+    """A trait style's appraisal: the greedy score, plus STYLE_BONUS for an action of its
+    trait that is worth something (a losing action stays a loss)."""
+    if score > 0 and in_style(S, policy, c):
+        return score + STYLE_BONUS
+    return score
 
 
 @njit(cache=True, nogil=True)
