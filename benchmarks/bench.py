@@ -37,6 +37,7 @@ KERNELS = [
     ("victus", "solo", "greedy", 50_000),
     ("victus", "mode2", "greedy", 50_000),
     ("victus", "full", "random", 50_000),
+    ("verrix", None, "greedy", 20_000),
 ]
 
 _COMPILE_SNIPPET = """

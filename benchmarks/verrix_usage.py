@@ -1,12 +1,13 @@
 """Verrix: how often each scripted policy uses every action type and card, per tribe.
 
 Plays ``--games`` five-player games per policy (every seat the same policy, the standard
-seat order) with the trace on, and counts per tribe and per game: each Action card
-played, Battles declared, Support given and refused, Events drawn, delayed events
+seat order; ``traits``: each tribe its own trait's style) with the trace on, and counts
+per tribe and per game: each Action card played (Battle cards in Battle rounds
+included), Battles declared, Support given and refused, Events drawn, delayed events
 played, trades (goods and hostages), raids (and their success), passes, and the wins.
 Prints one Markdown table per policy (rows: actions, columns: tribes).
 
-    .venv/bin/python benchmarks/verrix_usage.py --games 300 [--policies greedy,battle]
+    .venv/bin/python benchmarks/verrix_usage.py --games 300 [--policies greedy,traits]
 """
 
 from __future__ import annotations
@@ -17,17 +18,24 @@ from collections import Counter
 import numpy as np
 
 from simkit.eventlog import events, new_log
-from simkit.games.verrix import _run
+from simkit.games.verrix import GAME, _run
 from simkit.games.verrix import events as EV
 from simkit.games.verrix import layout as L
 from simkit.games.verrix.policies import POLICIES
 from simkit.games.verrix.rules import VerrixRules
 
+TRAITS = {"blue": "battle", "orange": "raid", "purple": "mysticism", "green": "trade",
+          "yellow": "craftsmanship"}
+
 
 def tally(rules: VerrixRules, policy: str, games: int, seed: int):
-    """Per tribe: Counter of action -> total uses, and wins."""
+    """Per tribe: Counter of action -> total uses, and wins. ``policy`` "traits": each
+    tribe plays its own trait's style."""
     seats = rules.seat_tribes
-    pols = dict.fromkeys(L.SEATS[:rules.players], policy)
+    if policy == "traits":
+        pols = GAME.policy_choices({L.SEATS[k]: TRAITS[t] for k, t in enumerate(seats)})
+    else:
+        pols = GAME.policy_choices(dict.fromkeys(L.SEATS, policy))
     use = {t: Counter() for t in seats}
     wins = Counter()
     comp = None
@@ -35,6 +43,10 @@ def tally(rules: VerrixRules, policy: str, games: int, seed: int):
         log = new_log(20000)
         comp, table = _run(rules, pols, np.array([i], dtype=np.int64), seed, log)
         wins[L.TRIBES[table[0][L.O_WINNER]]] += 1
+        for t in seats:  # every Action card, Battle cards included (the kernel's counts)
+            row = table[0][L.O_CARD_USES + L.TRIBES.index(t) * L.MAX_CARDS:]
+            for c, title in enumerate(comp.card_titles):
+                use[t]["card: " + title] += int(row[c])
         for code, a, b, c in events(log):
             count(use, seats, comp, code, a, b, c)
     return use, wins
@@ -42,9 +54,7 @@ def tally(rules: VerrixRules, policy: str, games: int, seed: int):
 
 def count(use, seats, comp, code, a, b, c):
     """One trace event into the per-tribe counters."""
-    if code == EV.EV_CARD:
-        use[seats[a]]["card: " + comp.card_titles[b]] += 1
-    elif code == EV.EV_BATTLE:
+    if code == EV.EV_BATTLE:
         use[seats[a]]["Battle declared"] += 1
         use[seats[b]]["Battle defended"] += 1
     elif code == EV.EV_SUPPORT:
@@ -83,7 +93,9 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--seed", type=int, default=12)
-    ap.add_argument("--policies", default=",".join(POLICIES))
+    ap.add_argument("--policies", default=",".join([*POLICIES, "traits"]),
+                    help="policies to tabulate, every seat the same; 'traits': each tribe "
+                         "its own trait's style")
     args = ap.parse_args(argv)
     rules = VerrixRules(players=args.players)
     for policy in args.policies.split(","):

@@ -7,7 +7,7 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from simkit.games import get_in_progress
+from simkit import games
 from simkit.games.verrix import _static
 from simkit.games.verrix import actions as A
 from simkit.games.verrix import engine as E
@@ -18,7 +18,7 @@ from simkit.games.verrix.rules import VerrixRules, params
 from simkit.rng import game_streams
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)
-GAME = get_in_progress("verrix")
+GAME = games.get("verrix")
 
 
 def finished(seed, players=5, policy=0):
@@ -112,3 +112,28 @@ def test_questions_answer():
     assert list(raid["p_success"]) == [Fraction(4, 7), Fraction(2, 7)]
     battle = P.QUESTIONS["battle"].answer(P.BattleQuestion())
     assert battle["p"].sum() == 1
+
+
+def test_verrix_is_offered_with_its_questions():
+    assert "verrix" in games.names() and "verrix" not in games.in_progress()
+    assert games.questions("verrix") is P.QUESTIONS
+    assert set(games.question_sets()) >= {"setembre1714", "verrix"}
+
+
+def test_raid_question_example12():
+    # Example 12: Pillage 6 against 4 + token: only a token of 1 or less lets it succeed
+    # (6 > 4 + t); with the reconstructed bag 0,0,1,1,2,2,3 that is 4 tokens of 7
+    q = P.RaidQuestion(attack=6, defence=4)
+    table = P.QUESTIONS["raid"].answer(q)
+    assert table["p_success"][0] == Fraction(4, 7)
+    # best of two: both tokens <= 1, drawn without replacement: 4/7 * 3/6
+    assert table["p_success"][1] == Fraction(4, 7) * Fraction(3, 6)
+
+
+def test_prob_cli_answers_verrix(capsys):
+    from simkit.cli import main
+    assert main(["prob", "verrix", "raid", "--attack", "6", "--defence", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "4/7" in out and "2/7" in out
+    assert main(["prob", "verrix", "raid", "--attack", "99"]) == 2
+    assert "attack" in capsys.readouterr().err

@@ -246,7 +246,7 @@ PER_TRIBE = (
     ("battles", "Battles declared"),
     ("battles_won", "Battles its faction won (attacking, defending or supporting)"),
     ("battle_vp", "VP from Battles (wins, ties and held-back penalties)"),
-    ("supports", "Battles it joined as a supporter"),
+    ("supports", "Battles and raided Villages it joined as a supporter"),
     ("defences", "Raids and Battles it had to react to"),
     ("events", "Event cards drawn"),
     ("first_passes", "Month Turns it passed first (+1 VP each)"),

@@ -75,8 +75,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
             if good >= 0:
                 v += PO.worth(S, p, g, seat, good)
         elif op == L.OP_DIVINE_WILL:
-            per = 12 if g[b + L.PL_DW] < p[L.P_EVENT_COST] + 2 else 5
-            v += per * min(a, g[L.G_POOL_DW])
+            v += PO.divine_will_worth(p, g, seat, min(a, g[L.G_POOL_DW]))
         elif op == L.OP_VP:
             v += PO.VP_POINTS * a
         elif op == L.OP_PAY:

@@ -190,6 +190,24 @@ def mean_token10(p, g):
 
 
 # -- the Event Phase -------------------------------------------------------------------------
+EVENT_POINTS = 42  # mean worth of a drawn Event card to the greedy tribe (about 1.4 VP)
+SPARE_DW_POINTS = 4  # a cube beyond the Events it can still draw: Mórrígan draws, tie-break
+
+
+@njit(cache=True, nogil=True)
+def divine_will_worth(p, g, seat, n):
+    """What ``n`` more Divine Will cubes are worth: a third of an Event card each while
+    they fund Events the seat can still draw (one per Event Phase, while the deck lasts),
+    little beyond that."""
+    if g[L.G_EVENTS_OVER]:
+        draws = 0
+    else:
+        draws = min(month_turns_left(p, g), p[L.P_N_EVENTS] - g[L.G_EVENT_TOP])
+    useful = max(0, draws * p[L.P_EVENT_COST] - g[pl(seat) + L.PL_DW])
+    k = min(n, useful)
+    return k * EVENT_POINTS // max(p[L.P_EVENT_COST], 1) + (n - k) * SPARE_DW_POINTS
+
+
 @njit(cache=True, nogil=True)
 def event_value(S, p, g, seat, ev):
     """What an Event card is worth to the seat (value points)."""
@@ -204,7 +222,7 @@ def event_value(S, p, g, seat, ev):
         elif op == L.EO_THE_GIFT:
             v += worth(S, p, g, seat, a) - 10
         elif op == L.EO_DIVINE_WILL:
-            v += 10 * a
+            v += divine_will_worth(p, g, seat, a)
         elif op == L.EO_VP:
             v += VP_POINTS * a
         elif op == L.EO_EVERYONE_LOSES or op == L.EO_LOSE:
@@ -589,18 +607,19 @@ def support_side(S, p, g, rng, seat, policy, att_str, def_str):
 @njit(cache=True, nogil=True)
 def accepts_support(S, p, g, rng, chief, policy, supporter, side, att_str, def_str, add):
     """Does the player leading ``side`` accept ``supporter``'s offer of ``add`` STRENGTH?
-    Greedy refuses help it does not need from a rival ahead of it (the supporter would
-    share the faction's VP) and help that does not change the expected disc's VP;
-    random accepts half the offers."""
+    Greedy refuses help from a rival level with it or ahead (the supporter would share
+    the faction's VP) unless the faction expects to lose without it; it accepts a
+    trailing rival's help (a margin against the tokens); random accepts half the
+    offers."""
     if policy == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + chief, 2) == 1
     a = att_str + (add if side == 1 else 0)
     d = def_str + (add if side == 2 else 0)
     with_it = faction_vp(S, p, g, chief, battle_disc_estimate(p, g, a, d), side)
     without = faction_vp(S, p, g, chief, battle_disc_estimate(p, g, att_str, def_str), side)
-    if with_it <= without:
-        return False
     ahead = g[pl(supporter) + L.PL_VP] >= g[pl(chief) + L.PL_VP]
+    if with_it <= without:
+        return not ahead  # a margin against the tokens, from a rival behind it
     return not (ahead and without > 0)
 
 
