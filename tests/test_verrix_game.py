@@ -32,7 +32,7 @@ def finished(seed, players=5, policy=0):
     return S, p, g, out
 
 
-@pytest.mark.parametrize("policy", [0, 1])
+@pytest.mark.parametrize("policy", range(len(L.POLICY_NAMES)))
 @pytest.mark.parametrize("players", [2, 5])
 def test_goods_meeples_and_divine_will_are_conserved(players, policy):
     for seed in range(6):
@@ -137,3 +137,43 @@ def test_prob_cli_answers_verrix(capsys):
     assert "4/7" in out and "2/7" in out
     assert main(["prob", "verrix", "raid", "--attack", "99"]) == 2
     assert "attack" in capsys.readouterr().err
+
+
+def test_trait_styles_favour_their_trait():
+    from simkit.games.verrix import policies as PO
+    comp, S = _static(1, 2)
+    card = {t: i for i, t in enumerate(comp.card_titles)}
+    style = {"battle": L.POL_BATTLE, "raid": L.POL_RAID, "mysticism": L.POL_MYSTICISM,
+             "trade": L.POL_TRADE, "craftsmanship": L.POL_CRAFTSMANSHIP}
+    assert PO.in_style(S, style["battle"], -1)  # declaring a Battle
+    assert PO.in_style(S, style["battle"], card["Supremacy"])
+    assert PO.in_style(S, style["raid"], card["Pillage"])
+    assert PO.in_style(S, style["mysticism"], card["Druid's Grove"])
+    assert PO.in_style(S, style["trade"], card["Celebration"])
+    assert PO.in_style(S, style["craftsmanship"], card["Forge"])
+    assert not PO.in_style(S, style["craftsmanship"], card["Offering"])
+    assert not PO.in_style(S, L.POL_GREEDY, card["Pillage"])
+    # the bonus goes to worthwhile actions of the trait only; a loss stays a loss
+    assert PO.style_score(S, style["raid"], card["Pillage"], 40) == 40 + PO.STYLE_BONUS
+    assert PO.style_score(S, style["raid"], card["Pillage"], -5) == -5
+    assert PO.style_score(S, style["raid"], card["Cooking"], 40) == 40
+    assert PO.style_score(S, L.POL_GREEDY, -1, 40) == 40
+
+
+def test_divine_will_worth_follows_the_events_left():
+    from simkit.games.verrix import policies as PO
+    r = VerrixRules()
+    comp, S = _static(r.territory_cost, r.sea_cost)
+    p = params(r, len(comp.card_titles), len(comp.event_titles), len(comp.node_names))
+    g = np.zeros(L.N_STATE, dtype=np.int64)
+    E.setup(S, p, g, game_streams(np.uint64(0), 0, L.N_STREAMS), NOLOG)
+    b = L.N_GLOBALS  # seat 0
+    g[L.G_TURN] = 1
+    g[b + L.PL_DW] = 0
+    early = PO.divine_will_worth(p, g, 0, 3)
+    assert early == 3 * PO.EVENT_POINTS // 3  # funds one Event card
+    g[b + L.PL_DW] = 30  # more than every Event left could use
+    assert PO.divine_will_worth(p, g, 0, 3) == 3 * PO.SPARE_DW_POINTS
+    g[b + L.PL_DW] = 0
+    g[L.G_EVENTS_OVER] = 1
+    assert PO.divine_will_worth(p, g, 0, 2) == 2 * PO.SPARE_DW_POINTS
