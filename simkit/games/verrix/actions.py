@@ -20,6 +20,7 @@ from numba import njit
 
 from simkit.eventlog import log_event
 from simkit.rng import uniform_int
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 from . import policies as PO
@@ -62,20 +63,20 @@ TARGET_NONE = -1
 TARGET_MARKET = -2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def vp(g, seat, n, log):
     d = add_vp(g, seat, n)
     log_event(log, EV_VP, seat, d, g[pl(seat) + L.PL_VP])
     return d
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_op(S, c, k, j):
     """Argument j (0 = opcode) of operation k of card c."""
     return S[L.S_CARDS][c, L.CD_OPS + k * L.OP_WIDTH + j]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def find_op(S, c, op):
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         if card_op(S, c, k, 0) == op:
@@ -83,7 +84,7 @@ def find_op(S, c, op):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def destination(S, p, g, seat, c, target):
     """Where the action takes place: the seat's own village (-1: no movement), Portum
     Itium, the target's nearest village, or the Clan Pact site (chosen later)."""
@@ -98,7 +99,7 @@ def destination(S, p, g, seat, c, target):
 
 
 # -- Clan Pact sites -------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def clan_pact_sites(S, p, g, seat, out):
     """Clan Pact: unoccupied territories adjacent to a territory with one of the seat's
     villages (adjacency: a move of one step)."""
@@ -116,7 +117,7 @@ def clan_pact_sites(S, p, g, seat, out):
 
 
 # -- legality ---------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def learnable(S, p, g, seat, out):
     """Learning: the unlearned Special cards the seat can engage enough units for."""
     n = 0
@@ -191,7 +192,7 @@ def legal_engagement(S, p, g, seat, c, target, extra):
     return men, lmask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def travel_reduction(S, g, seat, c, lmask):
     """Movement Cost bonuses: Horses on engaged leaders; Green's discount on Trades."""
     r = engagement_horses(S, g, seat, lmask)
@@ -201,7 +202,7 @@ def travel_reduction(S, g, seat, c, lmask):
 
 
 # -- movement --------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def pay_movement(S, p, g, seat, dest, reduction, log):
     """Territories, Sea Areas and Movement: pay the trip in Provisions to the market,
     one of them as tribute to each opponent whose village territory is crossed."""
@@ -224,7 +225,7 @@ def pay_movement(S, p, g, seat, dest, reduction, log):
 
 
 # -- operations -----------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def op_gain(S, p, g, seat, good, n, log):
     """Development: produced goods go to the Village Card. The Cauldron of Murias makes
     Cooking take 1 Provisions more, from the opponent Village holding most (Example 4)."""
@@ -233,7 +234,7 @@ def op_gain(S, p, g, seat, good, n, log):
     return got
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cauldron(S, p, g, seat, log):
     """Cauldron of Murias (trophy): with Cooking, take 1 Provisions from the opponent
     Village Card holding most."""
@@ -275,7 +276,7 @@ def op_learn(S, p, g, seat, log):
     return c
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def all_learned(p, g, seat):
     for c in range(p[L.P_N_CARDS]):
         if g[pl(seat) + L.PL_CARD + c] == L.CARD_UNLEARNED:
@@ -283,7 +284,7 @@ def all_learned(p, g, seat):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_promote(S, p, g, seat, men, log):
     """Promote Tribesman: the engaged tribesman goes to the market; a grey leader card
     and meeple join, available at once."""
@@ -331,7 +332,7 @@ def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
     return bought
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def hostages_held(g, target, out):
     """Tribesmen the other side of a trade holds by colour: the market's (any tribesman
     there is a hostage) or those on the target's Village Card."""
@@ -376,7 +377,7 @@ def trade_hostages(S, p, g, seat, target, sold, bought, capacity, log):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def take_item(S, g, seat, victim, item, log):
     """Move one stolen item to the raider's Travel Card."""
     b = pl(seat)
@@ -404,7 +405,7 @@ def take_item(S, g, seat, victim, item, log):
     return 3
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def morrigan_draw(p, g, rng, seat, policy_margin, keep_out):
     """Draw a Mórrígan token from the bag (1 Divine Will: two, keep the higher, the other
     goes back at once). ``keep_out``: the token stays out of the bag (Battles)."""
@@ -431,7 +432,7 @@ def morrigan_draw(p, g, rng, seat, policy_margin, keep_out):
     return p[L.P_MORRIGAN + best]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _draw(g, rng):
     n = 0
     for t in range(L.N_TOKENS):
@@ -446,7 +447,7 @@ def _draw(g, rng):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
     """Raid: the target reacts with the units of the card's classes already engaged on
     its Village (they must defend) plus any it adds, and draws a Mórrígan token; the raid
@@ -492,7 +493,7 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
     return 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
     """Support for a raided Village ("Siding with ... an opposing player who is making a
     Reaction to defend himself, is considered Support"): in playing order, players who
@@ -525,7 +526,7 @@ def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
     return added
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_types_vp(g, seat, n, log):
     """Sack: +n VP if the goods taken are of 3 different types or more."""
     kinds = 0
@@ -536,7 +537,7 @@ def op_types_vp(g, seat, n, log):
         vp(g, seat, n, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_clan_pact(S, p, g, seat, site, log):
     """Clan Pact: a village token in the site; one of the seat's tribesmen leaves the
     market for the Travel Card (a rescued tribesman: available after Cleanup)."""
@@ -549,7 +550,7 @@ def op_clan_pact(S, p, g, seat, site, log):
         g[b + L.PL_TRAVEL_HOSTAGES + tribe] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_trophy(S, p, g, seat, value, log):
     """Masterwork: pay goods worth ``value`` or more to the market, take a trophy from the
     pool to the Village Card."""

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from simkit.eventlog import log_event
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 from . import policies as PO
@@ -37,14 +38,14 @@ from .state import (
 MIN_UNITS = 4  # units needed to declare a Battle
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def min_units(S, g, seat):
     """Units needed to declare a Battle: 4, or the tribe's Ability Card's number."""
     n = S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_UNITS]
     return n if n > 0 else MIN_UNITS
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def march_reduction(S, g, seat, lmask):
     """Movement Cost bonuses of a Battle declaration: Horses, or all of it (Blue)."""
     if S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_FREE_MARCH]:
@@ -55,7 +56,7 @@ def march_reduction(S, g, seat, lmask):
 NO_SIDE, ATTACK, DEFEND = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def can_declare(S, p, g, seat, target):
     """A Battle needs at least 4 available tribesmen, warriors and mystics (Blue: 3), and the
     Provisions for the trip to the target's village."""
@@ -69,7 +70,7 @@ def can_declare(S, p, g, seat, target):
     return price <= g[pl(seat) + L.PL_GOODS + L.PROVISIONS]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def side_strength(S, g, side, faction, men, lmask, mask, spear):
     """STRENGTH of a faction in a round open to the classes ``mask``: its tribesmen and
     the leaders of those classes, +spear per fighting leader with a battle good."""
@@ -86,7 +87,7 @@ def side_strength(S, g, side, faction, men, lmask, mask, spear):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def class_strength(S, g, side, faction, men, lmask, out):
     """STRENGTH by class of a faction's deployed units (for choosing a card)."""
     out[:] = 0
@@ -178,7 +179,7 @@ def battle_round(S, p, g, rng, side, men, lmask, leader, first, log):
     return att - dfn
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest,
                       log):
     """Support: players who have not passed, in playing order, offer to join a faction
@@ -212,7 +213,7 @@ def deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender
         log_event(log, EV_SUPPORT, s, choice, engagement_strength(S, g, s, m, lm))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_outcome(S, p, g, side, disc, log):
     """The end of a Battle: every player of the winning faction gains the VP of the
     disc's space; on a tie every player in the Battle gains the centre's VP."""
@@ -231,7 +232,7 @@ def battle_outcome(S, p, g, side, disc, log):
             g[pl(s) + L.PL_BATTLE_VP] += vp(g, s, gain, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deploy_defender(S, p, g, defender, xm, xl, log):
     """The defender adds available units to the Village spaces and loses 1 VP for each
     available tribesman, warrior or mystic it holds back; returns the units held back."""

@@ -6,6 +6,8 @@ engage, cost and take."""
 import numpy as np
 from numba import njit
 
+from simkit.unmanaged import borrowing
+
 from . import layout as L
 from . import policies as PO
 from .actions import (
@@ -30,7 +32,7 @@ from .state import (
 )
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def raid_value(S, p, g, seat, c, k, target, men, lmask):
     """Expected loot of a raid: the chance the attacker beats the defender's full
     STRENGTH and token, times what the capacity can carry."""
@@ -195,7 +197,7 @@ def battle_value(S, p, g, seat, target):
     return PO.VP_POINTS * v - PO.UNIT_POINTS * (own.sum())
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def class_strengths(S, g, seat, men, lmask, out):
     out[L.TRIBESMAN] += men
     for k in range(L.MAX_LEADERS):
@@ -203,7 +205,7 @@ def class_strengths(S, g, seat, men, lmask, out):
             out[leader_class(S, g, seat, k)] += leader_strength(S, g, seat, k)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_hand(S, p, g, seat, out):
     n = 0
     for c in range(p[L.P_N_CARDS]):
@@ -214,7 +216,7 @@ def battle_hand(S, p, g, seat, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_lead(S, c, own, opp):
     """STRENGTH lead a Battle card gives its faction over the other (before tokens)."""
     row = S[L.S_CARDS][c]
@@ -229,12 +231,12 @@ def card_lead(S, c, own, opp):
     return v
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def raid_extra(S, c):
     """Units a greedy raider adds beyond the card's cost (all it has), 0 otherwise."""
     return 10 if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_RAID else 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def trade_extra(S, c):
     return 2 if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE else 0

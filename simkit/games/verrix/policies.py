@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from simkit.rng import uniform_int
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 from .state import (
@@ -53,7 +54,7 @@ MIN_PROVISIONS = 5  # Provisions a greedy tribe keeps for travel before selling 
 UNIT_POINTS = 10  # what a point of STRENGTH could earn elsewhere in a Month Turn
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def month_turns_left(p, g):
     t = g[L.G_TURN]
     n = 0
@@ -63,7 +64,7 @@ def month_turns_left(p, g):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def free_slots(S, g, seat):
     n = 0
     for k in range(L.MAX_LEADERS):
@@ -75,7 +76,7 @@ def free_slots(S, g, seat):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fibula_wanted(g, seat):
     """Has a leader no Fibula yet (and none waits on the Village Card)?"""
     b = pl(seat)
@@ -86,7 +87,7 @@ def fibula_wanted(g, seat):
     return lacking > g[b + L.PL_GOODS + L.FIBULA] + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def worth(S, p, g, seat, good):
     """What one more of ``good`` is worth to the seat, in value points."""
     value = S[L.S_GOODS][good, L.GD_VALUE] * 10
@@ -106,7 +107,7 @@ def worth(S, p, g, seat, good):
     return value
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_engagement(S, g, seat, cost, mask, extra):
     """Units to engage for an action of classes ``mask`` needing ``cost`` STRENGTH:
     the fewest units (leaders only where tribesmen do not suffice), then up to ``extra``
@@ -152,7 +153,7 @@ def choose_engagement(S, g, seat, cost, mask, extra):
     return best_men, best_lmask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def all_available(S, g, seat, mask):
     """Every available unit of classes ``mask`` (tribesmen, leader mask)."""
     b = pl(seat)
@@ -165,7 +166,7 @@ def all_available(S, g, seat, mask):
     return men, lmask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def tokens_at_most(p, g, m):
     """Mórrígan tokens in the bag of value <= m, and tokens in the bag."""
     c = 0
@@ -178,7 +179,7 @@ def tokens_at_most(p, g, m):
     return c, n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def mean_token10(p, g):
     s = 0
     n = 0
@@ -194,7 +195,7 @@ EVENT_POINTS = 42  # mean worth of a drawn Event card to the greedy tribe (about
 SPARE_DW_POINTS = 4  # a cube beyond the Events it can still draw: Mórrígan draws, tie-break
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def divine_will_worth(p, g, seat, n):
     """What ``n`` more Divine Will cubes are worth: a third of an Event card each while
     they fund Events the seat can still draw (one per Event Phase, while the deck lasts),
@@ -208,7 +209,7 @@ def divine_will_worth(p, g, seat, n):
     return k * EVENT_POINTS // max(p[L.P_EVENT_COST], 1) + (n - k) * SPARE_DW_POINTS
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def event_value(S, p, g, seat, ev):
     """What an Event card is worth to the seat (value points)."""
     v = 0
@@ -238,7 +239,7 @@ def event_value(S, p, g, seat, ev):
     return v
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def draws_event(p, g, rng, seat, policy):
     """Pay the Divine Will and draw an Event card? (greedy: whenever it can pay; the
     reconstructed deck is worth about 1 VP a card, more than the Mórrígan draws the
@@ -249,19 +250,19 @@ def draws_event(p, g, rng, seat, policy):
     return dw >= p[L.P_EVENT_COST]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def redraws(S, p, g, seat, ev):
     """Benevolence: discard the drawn card and draw another?"""
     return event_value(S, p, g, seat, ev) < 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def keeps_new_delayed(S, p, g, seat, held_ev, new_ev):
     """Holding a delayed event and drawing a second: keep the new one?"""
     return event_value(S, p, g, seat, new_ev) > event_value(S, p, g, seat, held_ev)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def plays_delayed_now(S, p, g, seat, ev):
     """Play the held delayed event at the start of this Action Phase turn? (greedy: at
     once, except a free move, which waits for a trip that costs something)."""
@@ -272,7 +273,7 @@ def plays_delayed_now(S, p, g, seat, ev):
 
 
 # -- trades ---------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def sell_priority(S, p, g, seat, good):
     """Willingness to sell one ``good`` (higher sells first), -1: keep it."""
     n = g[pl(seat) + L.PL_GOODS + good]
@@ -361,7 +362,7 @@ def trade_plan(S, p, g, seat, stock, capacity, bonus, plan):
     return gain
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def hostage_worth(p, g, seat, colour):
     """What holding one more tribesman of ``colour`` is worth: one's own is a unit again
     after Cleanup, another tribe's scores 1 VP each Cleanup left."""
@@ -435,7 +436,7 @@ def hostage_plan(S, p, g, seat, held_by, spent, sold, bought, capacity, hplan):
 
 
 # -- raids -----------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def defence_commit(S, p, g, seat, mask, attack, must):
     """Extra available units a raided village engages (besides those that must defend):
     after passing, everything; otherwise the fewest that bring the units to the raider's
@@ -461,7 +462,7 @@ def defence_commit(S, p, g, seat, mask, attack, must):
     return take, lm
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def supports_raid_defence(p, g, seat, raider, attack, defence, add):
     """Offer Support to a raided Village? Greedy helps only to stop a raider level with
     it or ahead on VP, and only when its STRENGTH turns a raid expected to succeed (at
@@ -473,21 +474,21 @@ def supports_raid_defence(p, g, seat, raider, attack, defence, add):
     return 10 * defence + token < 10 * attack <= 10 * (defence + add) + token
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def accepts_raid_support(p, g, defender, attack, defence):
     """The raided player accepts Support unless its own units already hold (with the
     worst token)."""
     return defence < attack
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def second_token(g, seat, margin):
     """Spend 1 Divine Will to draw 2 Mórrígan tokens and keep the higher? ``margin`` is
     the STRENGTH the drawing side still lacks (greedy: when a token decides it)."""
     return g[pl(seat) + L.PL_DW] >= 1 and 0 <= margin <= 3
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def loot_worth(S, p, g, seat, victim, steal):
     """What the best single item on the victim's Village is worth to the raider."""
     best = 0
@@ -500,7 +501,7 @@ def loot_worth(S, p, g, seat, victim, steal):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def steal_pick(S, p, g, seat, victim, steal, at_market):
     """The next item a successful raider takes: a trophy (code N_GOODS + t), a hostage
     (N_GOODS + N_TROPHIES + colour) or a good; -1 if nothing is left. ``at_market``:
@@ -539,7 +540,7 @@ def steal_pick(S, p, g, seat, victim, steal, at_market):
 
 
 # -- battles ---------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_disc_estimate(p, g, att, dfn):
     """Where the battle disc should end, in tenths of a space: three rounds at the
     factions' full STRENGTH, the attacker's two cards at +1, the defender drawing two
@@ -547,7 +548,7 @@ def battle_disc_estimate(p, g, att, dfn):
     return 30 * (att - dfn) + 10 - mean_token10(p, g)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def faction_vp(S, p, g, seat, disc10, side):
     """VP the seat expects from a Battle whose disc ends near ``disc10`` (tenths, +
     toward the attacker) if it fights on ``side`` (1 attacker, 2 defender)."""
@@ -558,7 +559,7 @@ def faction_vp(S, p, g, seat, disc10, side):
     return p[L.P_BATTLE_VP + step]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_vp_estimate(S, p, g, seat, target):
     """What declaring a Battle on ``target`` is worth (value points): the VP of the
     expected disc, less what the units could have done."""
@@ -570,7 +571,7 @@ def battle_vp_estimate(S, p, g, seat, target):
     return VP_POINTS * v - UNIT_POINTS * att
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def defender_extra(S, p, g, rng, seat, policy):
     """Available units a defender adds to the Village spaces (greedy: all of them; each
     held back costs VP and strength; random: a random number of its tribesmen and every
@@ -581,7 +582,7 @@ def defender_extra(S, p, g, rng, seat, policy):
     return men, lmask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def support_side(S, p, g, rng, seat, policy, att_str, def_str):
     """Offer Support: 0 none, 1 the attacking faction, 2 the defending one. Greedy joins
     the faction where its units earn the most expected VP (the track pays most for a
@@ -604,7 +605,7 @@ def support_side(S, p, g, rng, seat, policy, att_str, def_str):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def accepts_support(S, p, g, rng, chief, policy, supporter, side, att_str, def_str, add):
     """Does the player leading ``side`` accept ``supporter``'s offer of ``add`` STRENGTH?
     Greedy refuses help from a rival level with it or ahead (the supporter would share
@@ -626,7 +627,7 @@ def accepts_support(S, p, g, rng, chief, policy, supporter, side, att_str, def_s
 EQUIP_ORDER = (L.FIBULA, L.SWORD, L.HAMMER, L.HORSE, L.CART, L.SPEAR)  # best bonus first
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def equip_rank(good):
     """Place of a good in the greedy equipping order (lower is better; -1 not useful)."""
     for i in range(len(EQUIP_ORDER)):
@@ -635,7 +636,7 @@ def equip_rank(good):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cleanup_equip(S, p, g, seat):
     """Cleanup: strip the leaders of goods a better good waiting on the Village Card
     should replace (the stripped good stays on the Village Card, to trade), then equip
@@ -658,7 +659,7 @@ def cleanup_equip(S, p, g, seat):
                     g[b + L.PL_GOODS + good] -= 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cleanup_strip(S, p, g, seat):
     """Strip one slot per good on the Village Card that ranks above the worst equipped
     good when no slot is free (a Fibula displaces a Spear: 1 VP every Cleanup); returns
@@ -684,7 +685,7 @@ def cleanup_strip(S, p, g, seat):
     return stripped
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def wants_equipped(S, g, seat, good):
     """Would some leader use one more of ``good`` (Horse and Fibula count once each)?"""
     if good != L.HORSE and good != L.FIBULA:
@@ -695,7 +696,7 @@ def wants_equipped(S, g, seat, good):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_grey_leader(S, g):
     """Promote Tribesman: the strongest grey leader left."""
     best = -1
@@ -706,7 +707,7 @@ def pick_grey_leader(S, g):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_good(S, p, g, seat, mask):
     """gain_choice: the most worth of the goods in ``mask`` the market still has."""
     best = -1
@@ -720,7 +721,7 @@ def pick_good(S, p, g, seat, mask):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_trophy(S, g):
     """Masterwork: Spear of Gorias first (VP every Cleanup), then table order."""
     for t in range(L.N_TROPHIES):
@@ -732,7 +733,7 @@ def pick_trophy(S, g):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pay_pick(S, p, g, seat):
     """Masterwork payment: the next good to give up (the least worth)."""
     best = -1
@@ -746,20 +747,20 @@ def pay_pick(S, p, g, seat):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_site(S, p, g, seat, sites, n):
     """Clan Pact: the free territory cheapest to reach from Portum Itium (trade)."""
     return sites[0] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_special(S, g, seat, cards_ok, n):
     """Learning: the Special card to learn among those playable (the first listed;
     the greedy tribe chooses beforehand, ``players.best_special``)."""
     return cards_ok[0] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def hostage_pick(g, own):
     """Set-up hostage: the market tribesman of the colour with most left (not own)."""
     best = -1
@@ -770,7 +771,7 @@ def hostage_pick(g, own):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_has_op(S, c, op):
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         if S[L.S_CARDS][c, L.CD_OPS + k * L.OP_WIDTH] == op:
@@ -778,7 +779,7 @@ def card_has_op(S, c, op):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def in_style(S, policy, c):
     """Is playing card c (-1: declaring a Battle) an action of the policy's trait?"""
     if c < 0:
@@ -800,7 +801,7 @@ def in_style(S, policy, c):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def style_score(S, policy, c, score):
     """A trait style's appraisal: the greedy score, plus STYLE_BONUS for an action of its
     trait that is worth something (a losing action stays a loss)."""
@@ -809,7 +810,7 @@ def style_score(S, policy, c, score):
     return score
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose(scores, n, rng, seat, policy, pass_score):
     """The action to play: index into the candidates, or -1 to pass."""
     if policy == L.POL_RANDOM:
@@ -824,7 +825,7 @@ def choose(scores, n, rng, seat, policy, pass_score):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_card_pick(S, g, cards, n, own_units, opp_units):
     """The faction's Battle card for a round: the largest STRENGTH lead it gives.
     ``cards``: candidate card ids; own/opp_units: STRENGTH by class for each side."""
