@@ -40,6 +40,7 @@ KERNELS = [
     ("victus", "mode2", "greedy", 50_000),
     ("victus", "full", "random", 50_000),
     ("king_in_the_north", None, None, 20_000),
+    ("verrix", None, "greedy", 20_000),
 ]
 
 _COMPILE_SNIPPET = """

@@ -13,17 +13,18 @@ NOTEBOOKS = ROOT / "notebooks"
 # games per cell (or per run) for the test: small, yet every section has something to show
 # (01: 100 games x 50 cells, plus 8 x 3 x 100 games for the replicate demonstration)
 SIZES = {"01_victus_difficulty": 100, "02_rules_probability": 3000,
-         "03_setembre1714_assault": 2000, "04_king_in_the_north": 300}
+         "03_setembre1714_assault": 2000, "04_king_in_the_north": 300, "05_verrix": 200}
 # figures each notebook must draw (at least)
 FIGURES = {"01_victus_difficulty": 9, "02_rules_probability": 0, "03_setembre1714_assault": 3,
-           "04_king_in_the_north": 3}
+           "04_king_in_the_north": 3, "05_verrix": 2}
 # what its outputs must say (the caveat, the verdict, the calibration)
 SAYS = {"01_victus_difficulty": ["are reconstructions", "Easiest:", "times** as wide"],
         "02_rules_probability": ["inside the family-wise 99% intervals", "setembre1714"],
         "03_setembre1714_assault": ["no reconstructed component", "favour the bourbons",
                                     "bracket: attacker_lead="],
         "04_king_in_the_north": ["are reconstructions", "favour the carlists",
-                                 "share of all games by end reason"]}
+                                 "share of all games by end reason"],
+        "05_verrix": ["reconstruction", "Weakest tribe:", "when it plays first"]}
 CELL_TIMEOUT = 1800  # a cold numba cache compiles Victus inside the kernel (minutes)
 
 

@@ -7,7 +7,7 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from simkit.games import get_in_progress
+from simkit import games
 from simkit.games.verrix import _static
 from simkit.games.verrix import actions as A
 from simkit.games.verrix import engine as E
@@ -18,7 +18,7 @@ from simkit.games.verrix.rules import VerrixRules, params
 from simkit.rng import game_streams
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)
-GAME = get_in_progress("verrix")
+GAME = games.get("verrix")
 
 
 def finished(seed, players=5, policy=0):
@@ -32,7 +32,7 @@ def finished(seed, players=5, policy=0):
     return S, p, g, out
 
 
-@pytest.mark.parametrize("policy", [0, 1])
+@pytest.mark.parametrize("policy", range(len(L.POLICY_NAMES)))
 @pytest.mark.parametrize("players", [2, 5])
 def test_goods_meeples_and_divine_will_are_conserved(players, policy):
     for seed in range(6):
@@ -112,3 +112,68 @@ def test_questions_answer():
     assert list(raid["p_success"]) == [Fraction(4, 7), Fraction(2, 7)]
     battle = P.QUESTIONS["battle"].answer(P.BattleQuestion())
     assert battle["p"].sum() == 1
+
+
+def test_verrix_is_offered_with_its_questions():
+    assert "verrix" in games.names() and "verrix" not in games.in_progress()
+    assert games.questions("verrix") is P.QUESTIONS
+    assert set(games.question_sets()) >= {"setembre1714", "verrix"}
+
+
+def test_raid_question_example12():
+    # Example 12: Pillage 6 against 4 + token: only a token of 1 or less lets it succeed
+    # (6 > 4 + t); with the reconstructed bag 0,0,1,1,2,2,3 that is 4 tokens of 7
+    q = P.RaidQuestion(attack=6, defence=4)
+    table = P.QUESTIONS["raid"].answer(q)
+    assert table["p_success"][0] == Fraction(4, 7)
+    # best of two: both tokens <= 1, drawn without replacement: 4/7 * 3/6
+    assert table["p_success"][1] == Fraction(4, 7) * Fraction(3, 6)
+
+
+def test_prob_cli_answers_verrix(capsys):
+    from simkit.cli import main
+    assert main(["prob", "verrix", "raid", "--attack", "6", "--defence", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "4/7" in out and "2/7" in out
+    assert main(["prob", "verrix", "raid", "--attack", "99"]) == 2
+    assert "attack" in capsys.readouterr().err
+
+
+def test_trait_styles_favour_their_trait():
+    from simkit.games.verrix import policies as PO
+    comp, S = _static(1, 2)
+    card = {t: i for i, t in enumerate(comp.card_titles)}
+    style = {"battle": L.POL_BATTLE, "raid": L.POL_RAID, "mysticism": L.POL_MYSTICISM,
+             "trade": L.POL_TRADE, "craftsmanship": L.POL_CRAFTSMANSHIP}
+    assert PO.in_style(S, style["battle"], -1)  # declaring a Battle
+    assert PO.in_style(S, style["battle"], card["Supremacy"])
+    assert PO.in_style(S, style["raid"], card["Pillage"])
+    assert PO.in_style(S, style["mysticism"], card["Druid's Grove"])
+    assert PO.in_style(S, style["trade"], card["Celebration"])
+    assert PO.in_style(S, style["craftsmanship"], card["Forge"])
+    assert not PO.in_style(S, style["craftsmanship"], card["Offering"])
+    assert not PO.in_style(S, L.POL_GREEDY, card["Pillage"])
+    # the bonus goes to worthwhile actions of the trait only; a loss stays a loss
+    assert PO.style_score(S, style["raid"], card["Pillage"], 40) == 40 + PO.STYLE_BONUS
+    assert PO.style_score(S, style["raid"], card["Pillage"], -5) == -5
+    assert PO.style_score(S, style["raid"], card["Cooking"], 40) == 40
+    assert PO.style_score(S, L.POL_GREEDY, -1, 40) == 40
+
+
+def test_divine_will_worth_follows_the_events_left():
+    from simkit.games.verrix import policies as PO
+    r = VerrixRules()
+    comp, S = _static(r.territory_cost, r.sea_cost)
+    p = params(r, len(comp.card_titles), len(comp.event_titles), len(comp.node_names))
+    g = np.zeros(L.N_STATE, dtype=np.int64)
+    E.setup(S, p, g, game_streams(np.uint64(0), 0, L.N_STREAMS), NOLOG)
+    b = L.N_GLOBALS  # seat 0
+    g[L.G_TURN] = 1
+    g[b + L.PL_DW] = 0
+    early = PO.divine_will_worth(p, g, 0, 3)
+    assert early == 3 * PO.EVENT_POINTS // 3  # funds one Event card
+    g[b + L.PL_DW] = 30  # more than every Event left could use
+    assert PO.divine_will_worth(p, g, 0, 3) == 3 * PO.SPARE_DW_POINTS
+    g[b + L.PL_DW] = 0
+    g[L.G_EVENTS_OVER] = 1
+    assert PO.divine_will_worth(p, g, 0, 2) == 2 * PO.SPARE_DW_POINTS

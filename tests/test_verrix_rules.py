@@ -12,6 +12,7 @@ from simkit.games.verrix import actions as A
 from simkit.games.verrix import battle as B
 from simkit.games.verrix import engine as E
 from simkit.games.verrix import layout as L
+from simkit.games.verrix import policies as PO
 from simkit.games.verrix import state as ST
 from simkit.games.verrix.rules import VerrixRules, params
 from simkit.rng import game_streams
@@ -284,6 +285,7 @@ def test_example13_sack():
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 0)[0] == 5
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 2)[0] == 3  # two Horses
     sack = x.card("Sack")
+    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0  # the example takes goods only
     bag = x.g[L.G_BAG:L.G_BAG + 7].copy()
     ST.engage(x.g, ORANGE, 2, 3, L.AT_TRAVEL)
     A.pay_movement(x.S, x.p, x.g, ORANGE, pi, A.travel_reduction(x.S, x.g, ORANGE, sack, 3),
@@ -528,3 +530,149 @@ def test_rules_errors():
         VerrixRules(turns=15, festival_every=3)
     with pytest.raises(RulesError):
         VerrixRules(players=6)
+
+
+# -- rules added with the promotion --------------------------------------------------------
+def test_sack_takes_hostages_from_the_market():
+    # "A hostage is ... any tribesman in the Portum Itium market"; Sack "is the only one
+    # that allows you to raid Portum Itium market": its loot may be market tribesmen.
+    x = Game()
+    x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0  # an empty market but for its tribesmen
+    men = x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5].copy()
+    assert men.sum() == 8
+    sack = x.card("Sack")
+    x[ORANGE, L.PL_MEN] = 4
+    ST.engage(x.g, ORANGE, 4, 0, L.AT_TRAVEL)
+    A.run_ops(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 4, 0, -1, NOLOG)
+    travel = x.g[x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES:x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES + 5].copy()
+    assert travel.sum() == 4 + 1  # capacity: 4 tribesmen + Reavers
+    assert (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == men - travel).all()
+    own = travel[L.ORANGE]
+    E.cleanup(x.S, x.p, x.g, NOLOG)
+    assert x[ORANGE, L.PL_MEN] == 4 + own  # its own tribesmen rescued: tribesmen again
+    assert ST.hostages(x.g, ORANGE) == 1 + travel.sum() - own  # the others are hostages
+
+
+def test_cleanup_strips_a_leader_for_a_better_good():
+    # Cleanup: "strip the leaders, moving goods from the Leader Cards of their tribe to
+    # the Village Card"; the greedy tribe strips a Spear to equip a Fibula (+1 VP).
+    x = Game()
+    slots = ST.leader_slots(x.S, x.g, BLUE, 0)
+    x.leader(BLUE, 0, "Niamh", ("Spear",) * slots)
+    x.goods(BLUE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(BLUE, Fibula=1)  # only the Fibula waits on the Village Card
+    vp = x[BLUE, L.PL_VP]
+    hostages = ST.hostages(x.g, BLUE)
+    E.cleanup(x.S, x.p, x.g, NOLOG)
+    assert ST.equipped(x.g, BLUE, 0, L.FIBULA) == 1
+    assert ST.equipped(x.g, BLUE, 0, L.SPEAR) == slots - 1
+    assert x[BLUE, L.PL_GOODS + L.SPEAR] == 1 and x[BLUE, L.PL_GOODS + L.FIBULA] == 0
+    assert x[BLUE, L.PL_VP] == vp + 1 + hostages
+
+
+def test_strip_slot_returns_the_good_to_the_village():
+    x = Game()
+    x.leader(BLUE, 0, "Niamh", ("Sword",))
+    x.goods(BLUE, Sword=0)
+    assert ST.strip_slot(x.g, BLUE, 0, 0) == L.SWORD
+    assert x[BLUE, L.PL_GOODS + L.SWORD] == 1 and ST.equipped(x.g, BLUE, 0, L.SWORD) == 0
+    assert ST.strip_slot(x.g, BLUE, 0, 0) == -1  # an empty slot: nothing moves
+
+
+def test_support_can_be_refused():
+    # "The player leading the faction that receives that Support offer can refuse the
+    # proposal." A refused supporter pays no Movement and engages nothing.
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
+    for s in (ORANGE, YELLOW):
+        x[s, L.PL_PASSED] = 1
+    side = np.zeros(5, dtype=np.int64)
+    men = np.zeros(5, dtype=np.int64)
+    lmask = np.zeros(5, dtype=np.int64)
+    side[BLUE], men[BLUE] = B.ATTACK, 8  # far stronger than Purple's 1: no help needed
+    side[PURPLE], men[PURPLE] = B.DEFEND, 1
+    x[GREEN, L.PL_VP] = x[BLUE, L.PL_VP] + 5  # Green leads: it would share Blue's VP
+    policy = np.zeros(5, dtype=np.int64)
+    att = B.side_strength(x.S, x.g, side, B.ATTACK, men, lmask, 0x1F, 0)
+    dfn = B.side_strength(x.S, x.g, side, B.DEFEND, men, lmask, 0x1F, 0)
+    assert not PO.accepts_support(x.S, x.p, x.g, x.rng, BLUE, L.POL_GREEDY, GREEN,
+                                  B.ATTACK, att, dfn, 3)
+    # the defender, losing, welcomes help that changes the expected outcome
+    assert PO.accepts_support(x.S, x.p, x.g, x.rng, PURPLE, L.POL_GREEDY, GREEN,
+                              B.DEFEND, att, dfn, 9)
+    provisions = x[GREEN, L.PL_GOODS + L.PROVISIONS]
+    green_men = x[GREEN, L.PL_MEN]
+    policy = np.zeros(5, dtype=np.int64)
+    assert PO.support_side(x.S, x.p, x.g, x.rng, GREEN, L.POL_GREEDY, att, dfn) == B.ATTACK
+    x[PURPLE, L.PL_PASSED] = 1
+    B.deploy_supporters(x.S, x.p, x.g, x.rng, policy, side, men, lmask, BLUE, PURPLE,
+                        x.node("Brigantes"), NOLOG)
+    assert side[GREEN] == B.NO_SIDE  # Green offered to join Blue; Blue refused
+    assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == provisions
+    assert x[GREEN, L.PL_MEN] == green_men and x[GREEN, L.PL_N_SUPPORT] == 0
+
+
+def test_trade_rescues_a_tribesman_from_the_market():
+    # Example 7: capacity 3, "sell up to 3 goods and/or hostages and buy up to 3
+    # goods/hostages"; "any tribesman in the Portum Itium market" is a hostage, at the
+    # hostage value (reconstructed: 3); "There is no change."
+    x = Game()
+    x.goods(BLUE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(BLUE, Belladonna=2)  # 2 + 2 = 4 >= 3: two tiles pay for one hostage
+    x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0  # nothing else to buy
+    x.g[L.G_TURN] = 1
+    assert x.S[L.S_TRIBES][L.BLUE, L.TR_HOSTAGE_VALUE] == 3
+    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
+    x.g[L.G_MARKET_MEN + L.BLUE] = market_blue = 2  # only Blue tribesmen in the market
+    men = x[BLUE, L.PL_MEN]
+    bought = A.op_trade(x.S, x.p, x.g, BLUE, A.TARGET_MARKET, 3, 0, NOLOG)
+    assert bought == 1  # 3 units of capacity, but 2 Belladonna pay for one hostage only
+    assert x[BLUE, L.PL_GOODS + L.BELLADONNA] == 0
+    assert x.g[L.G_MARKET + L.BELLADONNA] == 2
+    assert x[BLUE, L.PL_TRAVEL_HOSTAGES + L.BLUE] == 1
+    assert x.g[L.G_MARKET_MEN + L.BLUE] == market_blue - 1
+    E.cleanup(x.S, x.p, x.g, NOLOG)
+    assert x[BLUE, L.PL_MEN] == men + 1  # rescued: a tribesman again at Cleanup
+
+
+def test_trade_buys_a_hostage_from_a_village():
+    # a Trade "with another player's Village": Purple holds a Blue hostage, Blue buys it
+    # back with a Sword (5 >= 3, no change: Purple keeps the difference)
+    x = Game()
+    x.goods(BLUE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(BLUE, Sword=2)
+    x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
+    x[PURPLE, L.PL_HOSTAGES + L.BLUE] = 1
+    x.g[L.G_TURN] = 1
+    A.op_trade(x.S, x.p, x.g, BLUE, PURPLE, 1, 0, NOLOG)
+    assert x[PURPLE, L.PL_HOSTAGES + L.BLUE] == 0
+    assert x[BLUE, L.PL_TRAVEL_HOSTAGES + L.BLUE] == 1
+    assert x[BLUE, L.PL_GOODS + L.SWORD] == 1 and x[PURPLE, L.PL_GOODS + L.SWORD] == 1
+
+
+def test_support_for_a_raided_village():
+    # "Siding with ... an opposing player who is making a Reaction to defend himself, is
+    # considered Support"; "A player who already passed their hand ... cannot provide
+    # Support." Green, behind the raider, engages its tribesmen on its Travel Card.
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
+    x[ORANGE, L.PL_PASSED] = 1
+    x[YELLOW, L.PL_PASSED] = 1
+    x[BLUE, L.PL_VP] = 10
+    x[GREEN, L.PL_VP] = 5
+    x[GREEN, L.PL_MEN] = 3
+    x.goods(GREEN, Provisions=8)
+    tribesmen = 1  # Pillage-like: only tribesmen count
+    token10 = PO.mean_token10(x.p, x.g)
+    attack, defence = 5, 2  # expected to succeed (2 + mean token < 5); 2 + 3 holds
+    assert 10 * defence + token10 < 10 * attack <= 10 * (defence + 3) + token10
+    provisions = x[GREEN, L.PL_GOODS + L.PROVISIONS]
+    added = A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, tribesmen, attack, defence, NOLOG)
+    assert added == 3
+    assert x[GREEN, L.PL_MEN] == 0 and x[GREEN, L.PL_MEN_TRAVEL] == 3
+    assert x[GREEN, L.PL_GOODS + L.PROVISIONS] < provisions  # paid the Movement Cost
+    assert x[GREEN, L.PL_N_SUPPORT] == 1
+    x[GREEN, L.PL_MEN] = 3
+    x[GREEN, L.PL_PASSED] = 1  # passed: cannot support
+    assert A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, tribesmen, attack, defence,
+                             NOLOG) == 0

@@ -22,17 +22,18 @@ _GAMES = {
     "setembre1714-assault": "simkit.games.setembre1714:ASSAULT",
     "setembre1714": "simkit.games.setembre1714:FULL",
     "king_in_the_north": "simkit.games.king_in_the_north:GAME",
+    "verrix": "simkit.games.verrix:GAME",
 }
 
 # games whose engines are not finished: tested, not offered
 _IN_PROGRESS: dict[str, str] = {
-    "verrix": "simkit.games.verrix:GAME",
 }
 
 # game family -> "module:attribute" of its exact rules-probability questions
 _QUESTIONS = {
     "setembre1714": "simkit.games.setembre1714.prob:QUESTIONS",
     "king_in_the_north": "simkit.games.king_in_the_north.prob:QUESTIONS",
+    "verrix": "simkit.games.verrix.prob:QUESTIONS",
 }
 
 

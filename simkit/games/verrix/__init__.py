@@ -49,8 +49,8 @@ class Verrix(Game):
     caveat = ("Verrix results describe a reconstruction: the map, the 70 action cards, 20 "
               "events, 4 festivals, trophies, abilities of 4 tribes, goods values and "
               "counts, Mórrígan token values and battle-track VP are not printed in the "
-              "rulebook and were reconstructed (simkit/games/verrix/data/*.toml); trades "
-              "of hostages are not modelled.")
+              "rulebook and were reconstructed (simkit/games/verrix/data/*.toml), as is "
+              "the hostage trade value; the scripted tribes never sell hostages.")
 
     def play(self, rules, policies, game_indices, root_seed):
         _, table = _run(rules, policies, game_indices, root_seed, no_log())

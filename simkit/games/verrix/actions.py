@@ -4,6 +4,15 @@ their effect operations, one njit helper per operation, plus the legality of eac
 A card is played by ``play_card``: mark it played (or boxed), engage its units (Village
 Card for Village actions, Travel Card otherwise), pay the Movement Cost, run its
 operations. The policies choose units, targets, trades and loot (``policies``).
+
+Readings where the rulebook is silent: hostages trade at one value for every tribe, the
+``[hostage]`` value of ``data/goods.toml`` (reconstructed: the Portum Itium Card's values
+are not printed); a Trade plans its goods first, then hostages with the capacity left.
+Sack may take the market's tribesmen (any tribesman there is a hostage); one's own come
+home as tribesmen at Cleanup. Support for a raided Village (the rulebook defines it but
+details Support only for Battles) follows the Battle's: players who have not passed pay
+the Movement Cost to the defender's village, engage units of the raid card's classes on
+their Travel Cards and gain nothing; the defender may refuse.
 """
 
 import numpy as np
@@ -11,6 +20,7 @@ from numba import njit
 
 from simkit.eventlog import log_event
 from simkit.rng import uniform_int
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 from . import policies as PO
@@ -19,11 +29,13 @@ from .events import (
     EV_DW,
     EV_ENGAGE,
     EV_GAIN,
+    EV_HOSTAGE_TRADE,
     EV_LEARN,
     EV_LOOT,
     EV_MOVE,
     EV_PROMOTE,
     EV_RAID,
+    EV_SUPPORT,
     EV_TRADE,
     EV_TROPHY,
     EV_VILLAGE,
@@ -51,20 +63,20 @@ TARGET_NONE = -1
 TARGET_MARKET = -2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def vp(g, seat, n, log):
     d = add_vp(g, seat, n)
     log_event(log, EV_VP, seat, d, g[pl(seat) + L.PL_VP])
     return d
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_op(S, c, k, j):
     """Argument j (0 = opcode) of operation k of card c."""
     return S[L.S_CARDS][c, L.CD_OPS + k * L.OP_WIDTH + j]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def find_op(S, c, op):
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         if card_op(S, c, k, 0) == op:
@@ -72,7 +84,7 @@ def find_op(S, c, op):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def destination(S, p, g, seat, c, target):
     """Where the action takes place: the seat's own village (-1: no movement), Portum
     Itium, the target's nearest village, or the Clan Pact site (chosen later)."""
@@ -87,7 +99,7 @@ def destination(S, p, g, seat, c, target):
 
 
 # -- Clan Pact sites -------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def clan_pact_sites(S, p, g, seat, out):
     """Clan Pact: unoccupied territories adjacent to a territory with one of the seat's
     villages (adjacency: a move of one step)."""
@@ -105,7 +117,7 @@ def clan_pact_sites(S, p, g, seat, out):
 
 
 # -- legality ---------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def learnable(S, p, g, seat, out):
     """Learning: the unlearned Special cards the seat can engage enough units for."""
     n = 0
@@ -180,7 +192,7 @@ def legal_engagement(S, p, g, seat, c, target, extra):
     return men, lmask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def travel_reduction(S, g, seat, c, lmask):
     """Movement Cost bonuses: Horses on engaged leaders; Green's discount on Trades."""
     r = engagement_horses(S, g, seat, lmask)
@@ -190,7 +202,7 @@ def travel_reduction(S, g, seat, c, lmask):
 
 
 # -- movement --------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def pay_movement(S, p, g, seat, dest, reduction, log):
     """Territories, Sea Areas and Movement: pay the trip in Provisions to the market,
     one of them as tribute to each opponent whose village territory is crossed."""
@@ -213,7 +225,7 @@ def pay_movement(S, p, g, seat, dest, reduction, log):
 
 
 # -- operations -----------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def op_gain(S, p, g, seat, good, n, log):
     """Development: produced goods go to the Village Card. The Cauldron of Murias makes
     Cooking take 1 Provisions more, from the opponent Village holding most (Example 4)."""
@@ -222,7 +234,7 @@ def op_gain(S, p, g, seat, good, n, log):
     return got
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cauldron(S, p, g, seat, log):
     """Cauldron of Murias (trophy): with Cooking, take 1 Provisions from the opponent
     Village Card holding most."""
@@ -264,7 +276,7 @@ def op_learn(S, p, g, seat, log):
     return c
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def all_learned(p, g, seat):
     for c in range(p[L.P_N_CARDS]):
         if g[pl(seat) + L.PL_CARD + c] == L.CARD_UNLEARNED:
@@ -272,7 +284,7 @@ def all_learned(p, g, seat):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_promote(S, p, g, seat, men, log):
     """Promote Tribesman: the engaged tribesman goes to the market; a grey leader card
     and meeple join, available at once."""
@@ -290,9 +302,10 @@ def op_promote(S, p, g, seat, men, log):
 
 @njit(cache=True, nogil=True)
 def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
-    """Trade: sell up to capacity goods and buy up to capacity goods, the value sold at
-    least the value bought (no change); the target must accept. Sold goods go to the
-    market or the target's Village Card, bought ones to the Travel Card."""
+    """Trade: sell up to capacity goods and hostages and buy up to capacity goods and
+    hostages, the value sold at least the value bought (no change); the target must
+    accept. Sold goods go to the market or the target's Village Card, bought ones to the
+    Travel Card. Goods are planned first, then hostages with the capacity left."""
     b = pl(seat)
     stock = np.zeros(L.N_GOODS, dtype=np.int64)
     for good in range(L.N_GOODS):
@@ -313,12 +326,58 @@ def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
         sold += n_sell
         bought += n_buy
     log_event(log, EV_TRADE, seat, sold, bought)
+    bought += trade_hostages(S, p, g, seat, target, sold, bought, capacity, log)
     if bought > 0:
         vp(g, seat, bonus_vp, log)
     return bought
 
 
+@borrowing
+def hostages_held(g, target, out):
+    """Tribesmen the other side of a trade holds by colour: the market's (any tribesman
+    there is a hostage) or those on the target's Village Card."""
+    for c in range(L.N_TRIBES):
+        out[c] = g[L.G_MARKET_MEN + c] if target < 0 else g[pl(target) + L.PL_HOSTAGES + c]
+
+
 @njit(cache=True, nogil=True)
+def trade_hostages(S, p, g, seat, target, sold, bought, capacity, log):
+    """Trade: "sell up to 3 goods and/or hostages and buy up to 3 goods and/or hostages",
+    at the hostage value of the Portum Itium Card (reconstructed). Hostages sold go to
+    the market or the target's Village Card; hostages bought go to the Travel Card (one's
+    own tribesmen rescued become tribesmen again in Cleanup). Returns the hostages
+    bought."""
+    b = pl(seat)
+    held_by = np.zeros(L.N_TRIBES, dtype=np.int64)
+    hostages_held(g, target, held_by)
+    hplan = np.zeros(L.N_GOODS + 2 * L.N_TRIBES, dtype=np.int64)
+    PO.hostage_plan(S, p, g, seat, held_by, np.zeros(L.N_GOODS, dtype=np.int64), sold,
+                    bought, capacity, hplan)
+    n = 0
+    out_n = 0
+    for good in range(L.N_GOODS):
+        g[b + L.PL_GOODS + good] -= hplan[good]
+        if target < 0:
+            g[L.G_MARKET + good] += hplan[good]
+        else:
+            g[pl(target) + L.PL_GOODS + good] += hplan[good]
+    for c in range(L.N_TRIBES):
+        out = hplan[L.N_GOODS + c]
+        into = hplan[L.N_GOODS + L.N_TRIBES + c]
+        g[b + L.PL_HOSTAGES + c] -= out
+        g[b + L.PL_TRAVEL_HOSTAGES + c] += into
+        if target < 0:
+            g[L.G_MARKET_MEN + c] += out - into
+        else:
+            g[pl(target) + L.PL_HOSTAGES + c] += out - into
+        n += into
+        out_n += out
+    if n > 0:
+        log_event(log, EV_HOSTAGE_TRADE, seat, out_n, n)
+    return n
+
+
+@borrowing
 def take_item(S, g, seat, victim, item, log):
     """Move one stolen item to the raider's Travel Card."""
     b = pl(seat)
@@ -337,13 +396,16 @@ def take_item(S, g, seat, victim, item, log):
         log_event(log, EV_LOOT, item, 1)
         return 6
     colour = item - L.N_GOODS - L.N_TROPHIES
-    g[pl(victim) + L.PL_HOSTAGES + colour] -= 1
+    if victim >= 0:
+        g[pl(victim) + L.PL_HOSTAGES + colour] -= 1
+    else:
+        g[L.G_MARKET_MEN + colour] -= 1  # Sack: any tribesman in the market is a hostage
     g[b + L.PL_TRAVEL_HOSTAGES + colour] += 1
     log_event(log, EV_LOOT, item, 1)
     return 3
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def morrigan_draw(p, g, rng, seat, policy_margin, keep_out):
     """Draw a Mórrígan token from the bag (1 Divine Will: two, keep the higher, the other
     goes back at once). ``keep_out``: the token stays out of the bag (Battles)."""
@@ -370,7 +432,7 @@ def morrigan_draw(p, g, rng, seat, policy_margin, keep_out):
     return p[L.P_MORRIGAN + best]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _draw(g, rng):
     n = 0
     for t in range(L.N_TOKENS):
@@ -385,7 +447,7 @@ def _draw(g, rng):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
     """Raid: the target reacts with the units of the card's classes already engaged on
     its Village (they must defend) plus any it adds, and draws a Mórrígan token; the raid
@@ -409,6 +471,7 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
         defence = must + engagement_strength(S, g, target, xmen, xl) + card_op(S, c, k, 2)
         if trophy_holder(S, g, L.TP_STRENGTH) == target:
             defence += 1
+        defence += raid_supporters(S, p, g, seat, target, mask, attack, defence, log)
         defence = max(defence, 0)
         token = morrigan_draw(p, g, rng, target, attack - defence, False)
         g[pl(target) + L.PL_N_DEFEND] += 1
@@ -430,7 +493,40 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
     return 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
+    """Support for a raided Village ("Siding with ... an opposing player who is making a
+    Reaction to defend himself, is considered Support"): in playing order, players who
+    have not passed and can pay the Movement Cost to the target's village may engage
+    available units of the raid card's classes on their Travel Cards, adding their
+    STRENGTH to the defence; the defender may refuse. Returns the STRENGTH added.
+    [Reading: the rulebook details Support only for Battles; the supporters travel and
+    engage as in a Battle and gain nothing but the raid's failure.]"""
+    added = 0
+    for i in range(p[L.P_PLAYERS]):
+        s = g[L.G_ORDER + i]
+        if s == raider or s == target or g[pl(s) + L.PL_PASSED]:
+            continue
+        m, lm = PO.all_available(S, g, s, mask)
+        add = engagement_strength(S, g, s, m, lm)
+        if add == 0 or not PO.supports_raid_defence(p, g, s, raider, attack,
+                                                    defence + added, add):
+            continue
+        if not PO.accepts_raid_support(p, g, target, attack, defence + added):
+            continue
+        dest = nearest_village(S, p, g, s, target)
+        reduction = travel_reduction(S, g, s, -1, lm)
+        if move_price(S, p, g, s, dest, reduction)[0] > g[pl(s) + L.PL_GOODS + L.PROVISIONS]:
+            continue
+        pay_movement(S, p, g, s, dest, reduction, log)
+        engage(g, s, m, lm, L.AT_TRAVEL)
+        g[pl(s) + L.PL_N_SUPPORT] += 1
+        log_event(log, EV_SUPPORT, s, 2, add)
+        added += add
+    return added
+
+
+@borrowing
 def op_types_vp(g, seat, n, log):
     """Sack: +n VP if the goods taken are of 3 different types or more."""
     kinds = 0
@@ -441,7 +537,7 @@ def op_types_vp(g, seat, n, log):
         vp(g, seat, n, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_clan_pact(S, p, g, seat, site, log):
     """Clan Pact: a village token in the site; one of the seat's tribesmen leaves the
     market for the Travel Card (a rescued tribesman: available after Cleanup)."""
@@ -454,7 +550,7 @@ def op_clan_pact(S, p, g, seat, site, log):
         g[b + L.PL_TRAVEL_HOSTAGES + tribe] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def op_trophy(S, p, g, seat, value, log):
     """Masterwork: pay goods worth ``value`` or more to the market, take a trophy from the
     pool to the Village Card."""

@@ -8,11 +8,20 @@ import numpy as np
 from numba import njit
 
 from simkit.eventlog import log_event
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 from . import policies as PO
 from .actions import morrigan_draw, pay_movement, travel_reduction, vp
-from .events import EV_BATTLE, EV_DISC, EV_ENGAGE, EV_HELD_BACK, EV_ROUND, EV_SUPPORT
+from .events import (
+    EV_BATTLE,
+    EV_DISC,
+    EV_ENGAGE,
+    EV_HELD_BACK,
+    EV_REFUSED,
+    EV_ROUND,
+    EV_SUPPORT,
+)
 from .state import (
     engage,
     engagement_strength,
@@ -29,14 +38,14 @@ from .state import (
 MIN_UNITS = 4  # units needed to declare a Battle
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def min_units(S, g, seat):
     """Units needed to declare a Battle: 4, or the tribe's Ability Card's number."""
     n = S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_UNITS]
     return n if n > 0 else MIN_UNITS
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def march_reduction(S, g, seat, lmask):
     """Movement Cost bonuses of a Battle declaration: Horses, or all of it (Blue)."""
     if S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_BATTLE_FREE_MARCH]:
@@ -47,7 +56,7 @@ def march_reduction(S, g, seat, lmask):
 NO_SIDE, ATTACK, DEFEND = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def can_declare(S, p, g, seat, target):
     """A Battle needs at least 4 available tribesmen, warriors and mystics (Blue: 3), and the
     Provisions for the trip to the target's village."""
@@ -61,7 +70,7 @@ def can_declare(S, p, g, seat, target):
     return price <= g[pl(seat) + L.PL_GOODS + L.PROVISIONS]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def side_strength(S, g, side, faction, men, lmask, mask, spear):
     """STRENGTH of a faction in a round open to the classes ``mask``: its tribesmen and
     the leaders of those classes, +spear per fighting leader with a battle good."""
@@ -78,7 +87,7 @@ def side_strength(S, g, side, faction, men, lmask, mask, spear):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def class_strength(S, g, side, faction, men, lmask, out):
     """STRENGTH by class of a faction's deployed units (for choosing a card)."""
     out[:] = 0
@@ -170,11 +179,13 @@ def battle_round(S, p, g, rng, side, men, lmask, leader, first, log):
     return att - dfn
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest,
                       log):
     """Support: players who have not passed, in playing order, offer to join a faction
-    (paying the Movement Cost); the faction's leader accepts every offer."""
+    (paying the Movement Cost); the player leading the faction may refuse an offer
+    ("The player leading the faction that receives that Support offer can refuse the
+    proposal"). A refused supporter pays nothing and engages nothing."""
     for i in range(p[L.P_PLAYERS]):
         s = g[L.G_ORDER + i]
         if s == attacker or s == defender or g[pl(s) + L.PL_PASSED]:
@@ -185,6 +196,11 @@ def deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender
         if choice == NO_SIDE:
             continue
         m, lm = PO.all_available(S, g, s, L.BATTLE_UNITS)
+        chief = attacker if choice == ATTACK else defender
+        if not PO.accepts_support(S, p, g, rng, chief, policy[chief], s, choice, att, dfn,
+                                  engagement_strength(S, g, s, m, lm)):
+            log_event(log, EV_REFUSED, chief, s, choice)
+            continue
         price, _ = move_price(S, p, g, s, dest, travel_reduction(S, g, s, -1, lm))
         if price > g[pl(s) + L.PL_GOODS + L.PROVISIONS] or m + lm == 0:
             continue
@@ -197,7 +213,7 @@ def deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender
         log_event(log, EV_SUPPORT, s, choice, engagement_strength(S, g, s, m, lm))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_outcome(S, p, g, side, disc, log):
     """The end of a Battle: every player of the winning faction gains the VP of the
     disc's space; on a tie every player in the Battle gains the centre's VP."""
@@ -216,7 +232,7 @@ def battle_outcome(S, p, g, side, disc, log):
             g[pl(s) + L.PL_BATTLE_VP] += vp(g, s, gain, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deploy_defender(S, p, g, defender, xm, xl, log):
     """The defender adds available units to the Village spaces and loses 1 VP for each
     available tribesman, warrior or mystic it holds back; returns the units held back."""

@@ -200,6 +200,14 @@ def load_goods(path: Path) -> np.ndarray:
     return t
 
 
+def load_hostage_value(path: Path) -> int:
+    """The ``[hostage]`` table: the trade value of a tribesman sold or bought as a hostage."""
+    f = DataFile(path)
+    h = f.table("hostage")
+    f.only(h, {"value"}, "[hostage]")
+    return f.number(h, "value", "[hostage]", 1, 20)
+
+
 def load_tribes(path: Path, node_names):
     f = DataFile(path)
     leaders = f.tables("leader")
@@ -370,6 +378,7 @@ def load_components(data: Path = DATA) -> Components:
     goods = load_goods(data / "goods.toml")
     leader_names, ld, tr, abilities, trophy_names, tp = load_tribes(data / "tribes.toml",
                                                                    node_names)
+    tr[:, L.TR_HOSTAGE_VALUE] = load_hostage_value(data / "goods.toml")
     for i in range(L.N_TRIBES):
         for k in range(3):
             if kinds[tr[i, L.TR_TERRITORIES + k], 0] != L.NODE_TERRITORY:

@@ -13,6 +13,7 @@ from numba import njit
 
 from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, shuffle
+from simkit.unmanaged import borrowing, unmanaged
 
 from . import layout as L
 from . import players as PL
@@ -59,7 +60,7 @@ from .state import (
 
 
 # -- set-up ------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def setup(S, p, g, rng, log):
     """Common Area Setup and Player Area Setup; the first player takes the Kings' Ring
     and 1 VP; in playing order each tribe places its first village token on one of the 3
@@ -97,7 +98,7 @@ def setup(S, p, g, rng, log):
     add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def setup_player(S, p, g, s, tribe):
     """A tribe's cards and units: 5 tribesmen and its leader available, the Setup Card's
     goods and Divine Will (from the finite pool), Basic cards in hand, Special aside."""
@@ -124,7 +125,7 @@ def setup_player(S, p, g, s, tribe):
                 else L.CARD_UNLEARNED
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def first_village_site(S, g, s):
     tribe = g[pl(s) + L.PL_TRIBE]
     for k in range(3):
@@ -135,7 +136,7 @@ def first_village_site(S, g, s):
 
 
 # -- events ------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def event_op(S, p, g, seat, ev, k, log):
     """One operation of an Event card (events take priority over the rules)."""
     o = L.EV_OPS + k * L.OP_WIDTH
@@ -170,7 +171,7 @@ def event_op(S, p, g, seat, ev, k, log):
         arianrhod(S, p, g, seat)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def the_gift(p, g, seat, good, log):
     """The Gift (Example 1): a Cow from the market or, if there is none, from the
     opponent Village holding most; it and one of the drawer's tribesmen go to the Travel
@@ -194,7 +195,7 @@ def the_gift(p, g, seat, good, log):
         g[b + L.PL_MEN_TRAVEL] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def arianrhod(S, p, g, seat):
     """Arianrhod (Example 2): look at the top 3 Event cards and put them back in the
     order the holder prefers (the best for it on top)."""
@@ -209,13 +210,13 @@ def arianrhod(S, p, g, seat):
                 g[L.G_DECK + top + j + 1] = x
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def apply_event(S, p, g, seat, ev, log):
     for k in range(S[L.S_EVENTS][ev, L.EV_N_OPS]):
         event_op(S, p, g, seat, ev, k, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def draw_event(p, g, log):
     """The top Event card, or -1 when the deck has run out (Event Phases end for good)."""
     top = g[L.G_EVENT_TOP]
@@ -227,7 +228,7 @@ def draw_event(p, g, log):
     return g[L.G_DECK + top]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def event_phase(S, p, g, rng, policy, log):
     """Event Phase: in playing order each player may pay 3 Divine Will and draw an Event;
     immediate ones apply at once, delayed ones are kept face down (one at a time).
@@ -266,7 +267,7 @@ MAX_CANDIDATES = 256
 KIND_CARD, KIND_BATTLE = 0, 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_delayed(S, p, g, seat, log):
     ev = g[pl(seat) + L.PL_HELD_EVENT]
     g[pl(seat) + L.PL_HELD_EVENT] = -1
@@ -275,9 +276,9 @@ def play_delayed(S, p, g, seat, log):
 
 
 @njit(cache=True, nogil=True)
-def candidates(S, p, g, seat, kind, card, target, score):
+def candidates(S, p, g, seat, policy, kind, card, target, score):
     """Every legal action of the seat (cards by target, Battle declarations) with the
-    greedy appraisal of each."""
+    greedy appraisal of each (a trait style's bonus added, ``policies.style_score``)."""
     n = 0
     for c in range(p[L.P_N_CARDS]):
         if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
@@ -300,7 +301,8 @@ def candidates(S, p, g, seat, kind, card, target, score):
             kind[n] = KIND_CARD
             card[n] = c
             target[n] = t
-            score[n] = PL.card_value(S, p, g, seat, c, t, men, lmask)
+            score[n] = PO.style_score(S, policy, c,
+                                      PL.card_value(S, p, g, seat, c, t, men, lmask))
             n += 1
     for t in range(p[L.P_PLAYERS]):
         if t == seat:
@@ -310,7 +312,7 @@ def candidates(S, p, g, seat, kind, card, target, score):
             kind[n] = KIND_BATTLE
             card[n] = -1
             target[n] = t
-            score[n] = v
+            score[n] = PO.style_score(S, policy, -1, v)
             n += 1
     return n
 
@@ -327,7 +329,7 @@ def player_turn(S, p, g, rng, policy, seat, log):
     card = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     target = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     score = np.zeros(MAX_CANDIDATES, dtype=np.int64)
-    n = candidates(S, p, g, seat, kind, card, target, score)
+    n = candidates(S, p, g, seat, policy[seat], kind, card, target, score)
     pass_score = PO.VP_POINTS * p[L.P_FIRST_PASS_VP] if g[L.G_N_PASSED] == 0 else 0
     i = PO.choose(score, n, rng, seat, policy[seat], pass_score)
     if i < 0:
@@ -337,8 +339,8 @@ def player_turn(S, p, g, rng, policy, seat, log):
         return False
     c = card[i]
     if S[L.S_CARDS][c, L.CD_N_OPS] > 0 and \
-            S[L.S_CARDS][c, L.CD_OPS] == L.OP_LEARN and policy[seat] == L.POL_GREEDY:
-        g[b + L.PL_LEARN_CHOICE] = PL.best_special(S, p, g, seat)
+            S[L.S_CARDS][c, L.CD_OPS] == L.OP_LEARN and policy[seat] != L.POL_RANDOM:
+        g[b + L.PL_LEARN_CHOICE] = PL.best_special(S, p, g, seat, policy[seat])
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0:
         dest = destination(S, p, g, seat, c, target[i])
@@ -349,7 +351,7 @@ def player_turn(S, p, g, rng, policy, seat, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pass_turn(p, g, seat, log):
     """Passing: the disc moves to the first free space of the other order column; the
     first to pass plays first next Month Turn and gains 1 VP at once."""
@@ -384,7 +386,7 @@ def action_phase(S, p, g, rng, policy, log):
 
 
 # -- Cleanup --------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def cleanup_player(S, p, g, seat, log):
     """Cleanup for one tribe: Travel Card to Village Card (rescued tribesmen join again),
     units available, the action deck rebuilt, leaders equipped, then the VP for hostages,
@@ -432,7 +434,7 @@ def cleanup_player(S, p, g, seat, log):
     log_event(log, EV_CLEANUP_VP, seat, add_vp(g, seat, gain))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def goods_on(g, seat, k):
     n = 0
     for j in range(L.MAX_SLOTS):
@@ -441,7 +443,7 @@ def goods_on(g, seat, k):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cleanup(S, p, g, log):
     """Cleanup Phase (all players), then the Movement Cost tile back to A; the battle
     disc starts every Battle on the centre."""
@@ -453,7 +455,7 @@ def cleanup(S, p, g, log):
 
 
 # -- Festivals and the end ---------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def objective_vp(S, g, seat, row, k):
     """VP one Festival objective gives the seat (goods equipped count)."""
     o = L.FE_OBJ + 4 * k
@@ -482,7 +484,7 @@ def objective_vp(S, g, seat, row, k):
     return a * trophies(g, seat)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def festival(S, p, g, tile, log):
     """Festival Turn: every player gains the VP of each objective it reaches."""
     for s in range(p[L.P_PLAYERS]):
@@ -493,7 +495,7 @@ def festival(S, p, g, tile, log):
         log_event(log, EV_FESTIVAL, s, gain, tile)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def final_delayed_events(S, p, g, log):
     """End of the Game: delayed events still held are played."""
     for i in range(p[L.P_PLAYERS]):
@@ -502,7 +504,7 @@ def final_delayed_events(S, p, g, log):
             play_delayed(S, p, g, s, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def tie_key(S, g, seat, level):
     if level == 0:
         return g[pl(seat) + L.PL_DW]
@@ -605,5 +607,14 @@ def play_games(S, p, policy, game_indices, root_seed, log):
     for row in range(game_indices.shape[0]):
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         restart(rng, L.ST_EVENT_DECK, 0)
-        play_game(S, p, policy, rng, g, out[row], log)
+        play_unmanaged(S, p, policy, rng, g, out[row], log)
     return out
+
+
+@njit(cache=True, nogil=True)
+def play_unmanaged(S, p, policy, rng, g, out, log):
+    """``play_game`` on views numba does not reference-count (``simkit.unmanaged``): the
+    caller owns every array for the whole call and no view outlives it, so the rules'
+    calls skip the atomic reference counting of the component tables (the same games)."""
+    play_game(unmanaged(S), unmanaged(p), unmanaged(policy), unmanaged(rng), unmanaged(g),
+              unmanaged(out), unmanaged(log))

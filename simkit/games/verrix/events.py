@@ -42,6 +42,8 @@ EV_PROMOTE = EVENTS.add("promote", "a = seat, b = leader",
                         f"{x.leader[b]} joins")
 EV_TRADE = EVENTS.add("trade", "a = seat, b = goods sold, c = goods bought",
                       "    trade: {b} goods sold, {c} bought")
+EV_HOSTAGE_TRADE = EVENTS.add("hostage_trade", "a = seat, b = hostages sold, c = bought",
+                              "    and hostages: {b} sold, {c} bought")
 EV_RAID = EVENTS.add("raid", "a = attack STRENGTH, b = defence before the token, c = token",
                      lambda x, a, b, c: f"    raid: {a} against {b} + Mórrígan {c}: "
                      + ("success" if a > b + c else "fails"))
@@ -59,6 +61,9 @@ EV_HELD_BACK = EVENTS.add("held_back", "a = defender, b = units held back",
 EV_SUPPORT = EVENTS.add("support", "a = seat, b = side (1 attacker, 2 defender), c = STR",
                         lambda x, a, b, c: f"    {x.seat[a]} supports the "
                         + ("attackers" if b == 1 else "defenders") + f" with STRENGTH {c}")
+EV_REFUSED = EVENTS.add("refused", "a = faction leader, b = refused seat, c = side",
+                        lambda x, a, b, c: f"    {x.seat[a]} refuses the Support of "
+                        f"{x.seat[b]}")
 EV_ROUND = EVENTS.add("round", "a = card (-1 none), b = attack STRENGTH, c = defence",
                       lambda x, a, b, c: "    round: " + (x.card[a] if a >= 0 else "no card")
                       + f", {b} against {c}")

@@ -87,6 +87,7 @@ TR_TRADE_CAPACITY = _TR("trade_capacity")
 TR_TRADE_DISCOUNT = _TR("trade_discount")
 TR_EXTRA_SLOT = _TR("extra_slot")
 TR_CLEANUP_VP_EQUIPPED = _TR("cleanup_vp_equipped")
+TR_HOSTAGE_VALUE = _TR("hostage_value")  # trade value of this tribe's tribesman as a hostage
 N_TR = _TR.size
 ABILITY_KEYS = ("battle_units", "battle_free_march", "raid_strength", "raid_capacity",
                 "raid_vp", "redraw_event",
@@ -226,8 +227,9 @@ ST_POLICY = 3  # + seat
 N_STREAMS = len(STREAMS)
 
 # -- policies --------------------------------------------------------------------------------
-POLICY_NAMES = ("greedy", "random")
-POL_GREEDY, POL_RANDOM = codes(POLICY_NAMES)
+POLICY_NAMES = ("greedy", "random", "battle", "raid", "mysticism", "trade", "craftsmanship")
+(POL_GREEDY, POL_RANDOM, POL_BATTLE, POL_RAID, POL_MYSTICISM, POL_TRADE,
+ POL_CRAFTSMANSHIP) = codes(POLICY_NAMES)
 
 # -- outcome columns ------------------------------------------------------------------------
 END_REASONS = ("most_vp", "tie_break_divine_will", "tie_break_trophies", "tie_break_animals",
@@ -244,7 +246,7 @@ PER_TRIBE = (
     ("battles", "Battles declared"),
     ("battles_won", "Battles its faction won (attacking, defending or supporting)"),
     ("battle_vp", "VP from Battles (wins, ties and held-back penalties)"),
-    ("supports", "Battles it joined as a supporter"),
+    ("supports", "Battles and raided Villages it joined as a supporter"),
     ("defences", "Raids and Battles it had to react to"),
     ("events", "Event cards drawn"),
     ("first_passes", "Month Turns it passed first (+1 VP each)"),

@@ -6,6 +6,8 @@ engage, cost and take."""
 import numpy as np
 from numba import njit
 
+from simkit.unmanaged import borrowing
+
 from . import layout as L
 from . import policies as PO
 from .actions import (
@@ -13,6 +15,7 @@ from .actions import (
     card_op,
     clan_pact_sites,
     destination,
+    hostages_held,
     learnable,
     legal_engagement,
     travel_reduction,
@@ -29,7 +32,7 @@ from .state import (
 )
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def raid_value(S, p, g, seat, c, k, target, men, lmask):
     """Expected loot of a raid: the chance the attacker beats the defender's full
     STRENGTH and token, times what the capacity can carry."""
@@ -74,8 +77,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
             if good >= 0:
                 v += PO.worth(S, p, g, seat, good)
         elif op == L.OP_DIVINE_WILL:
-            per = 12 if g[b + L.PL_DW] < p[L.P_EVENT_COST] + 2 else 5
-            v += per * min(a, g[L.G_POOL_DW])
+            v += PO.divine_will_worth(p, g, seat, min(a, g[L.G_POOL_DW]))
         elif op == L.OP_VP:
             v += PO.VP_POINTS * a
         elif op == L.OP_PAY:
@@ -93,7 +95,12 @@ def card_value(S, p, g, seat, c, target, men, lmask):
                     g[pl(target) + L.PL_GOODS + good]
             plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
             gain = PO.trade_plan(S, p, g, seat, stock, cap, PO.VP_POINTS * a2, plan)
-            if plan[L.N_GOODS:].sum() == 0:
+            held_by = np.zeros(L.N_TRIBES, dtype=np.int64)
+            hostages_held(g, target, held_by)
+            hplan = np.zeros(L.N_GOODS + 2 * L.N_TRIBES, dtype=np.int64)
+            gain += PO.hostage_plan(S, p, g, seat, held_by, plan[:L.N_GOODS],
+                                    plan[:L.N_GOODS].sum(), plan[L.N_GOODS:].sum(), cap, hplan)
+            if plan[L.N_GOODS:].sum() + hplan[L.N_GOODS + L.N_TRIBES:].sum() == 0:
                 return -1
             v += gain + PO.VP_POINTS * a2
         elif op == L.OP_RAID:
@@ -116,7 +123,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
 
 
 @njit(cache=True, nogil=True)
-def best_special(S, p, g, seat):
+def best_special(S, p, g, seat, policy):
     """Learning: the Special card whose best play now is worth the most (-1: none)."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     n = learnable(S, p, g, seat, buf)
@@ -138,6 +145,7 @@ def best_special(S, p, g, seat):
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
             if v == -(1 << 30):
                 v = 10  # not playable now: a later use
+        v = PO.style_score(S, policy, c, v)
         if v > best_v:
             best_v = v
             best = c
@@ -189,7 +197,7 @@ def battle_value(S, p, g, seat, target):
     return PO.VP_POINTS * v - PO.UNIT_POINTS * (own.sum())
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def class_strengths(S, g, seat, men, lmask, out):
     out[L.TRIBESMAN] += men
     for k in range(L.MAX_LEADERS):
@@ -197,7 +205,7 @@ def class_strengths(S, g, seat, men, lmask, out):
             out[leader_class(S, g, seat, k)] += leader_strength(S, g, seat, k)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_hand(S, p, g, seat, out):
     n = 0
     for c in range(p[L.P_N_CARDS]):
@@ -208,7 +216,7 @@ def battle_hand(S, p, g, seat, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_lead(S, c, own, opp):
     """STRENGTH lead a Battle card gives its faction over the other (before tokens)."""
     row = S[L.S_CARDS][c]
@@ -223,12 +231,12 @@ def card_lead(S, c, own, opp):
     return v
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def raid_extra(S, c):
     """Units a greedy raider adds beyond the card's cost (all it has), 0 otherwise."""
     return 10 if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_RAID else 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def trade_extra(S, c):
     return 2 if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE else 0

@@ -7,13 +7,17 @@ passing when nothing is worth more than passing (the first pass is worth its VP)
 each card's effect: VP, goods, Divine Will, trades planned against the market or a
 Village, raids against the defender's likely strength and the Mórrígan tokens, battles
 against the defender's units. ``random`` picks uniformly among the legal actions and
-passing; its other choices (units, loot, trades) are the greedy ones.
+passing; its other choices (units, loot, trades) are the greedy ones. One style per
+tribe trait (``battle``, ``raid``, ``mysticism``, ``trade``, ``craftsmanship``) plays
+greedy but adds ``STYLE_BONUS`` to every worthwhile action of its trait (and to Special
+cards of its trait when Learning): a tribe leaning on its trait, not a different player.
 """
 
 import numpy as np
 from numba import njit
 
 from simkit.rng import uniform_int
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 from .state import (
@@ -25,6 +29,7 @@ from .state import (
     leader_strength,
     pl,
     strength_at,
+    strip_slot,
 )
 
 POLICIES = {
@@ -32,15 +37,24 @@ POLICIES = {
               "against the defender's strength, battles) and plays the best; passes when "
               "passing is worth more",
     "random": "plays a uniformly random legal action or passes",
+    "battle": "greedy with the Battle trait: Battle declarations and Learning Battle "
+              "cards score a style bonus",
+    "raid": "greedy with the Raid trait: Raid cards score a style bonus",
+    "mysticism": "greedy with the Mysticism trait: cards giving Divine Will (for Events "
+                 "and Mórrígan draws) score a style bonus",
+    "trade": "greedy with the Trade trait: Trade cards score a style bonus",
+    "craftsmanship": "greedy with the Craftsmanship trait: Development cards that make "
+                     "goods or trophies score a style bonus",
 }
 assert tuple(POLICIES) == L.POLICY_NAMES
 
 VP_POINTS = 30  # value points per VP
+STYLE_BONUS = 25  # value points a trait style adds to an action of its trait (~0.8 VP)
 MIN_PROVISIONS = 5  # Provisions a greedy tribe keeps for travel before selling any
 UNIT_POINTS = 10  # what a point of STRENGTH could earn elsewhere in a Month Turn
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def month_turns_left(p, g):
     t = g[L.G_TURN]
     n = 0
@@ -50,7 +64,7 @@ def month_turns_left(p, g):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def free_slots(S, g, seat):
     n = 0
     for k in range(L.MAX_LEADERS):
@@ -62,7 +76,7 @@ def free_slots(S, g, seat):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fibula_wanted(g, seat):
     """Has a leader no Fibula yet (and none waits on the Village Card)?"""
     b = pl(seat)
@@ -73,7 +87,7 @@ def fibula_wanted(g, seat):
     return lacking > g[b + L.PL_GOODS + L.FIBULA] + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def worth(S, p, g, seat, good):
     """What one more of ``good`` is worth to the seat, in value points."""
     value = S[L.S_GOODS][good, L.GD_VALUE] * 10
@@ -93,7 +107,7 @@ def worth(S, p, g, seat, good):
     return value
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_engagement(S, g, seat, cost, mask, extra):
     """Units to engage for an action of classes ``mask`` needing ``cost`` STRENGTH:
     the fewest units (leaders only where tribesmen do not suffice), then up to ``extra``
@@ -139,7 +153,7 @@ def choose_engagement(S, g, seat, cost, mask, extra):
     return best_men, best_lmask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def all_available(S, g, seat, mask):
     """Every available unit of classes ``mask`` (tribesmen, leader mask)."""
     b = pl(seat)
@@ -152,7 +166,7 @@ def all_available(S, g, seat, mask):
     return men, lmask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def tokens_at_most(p, g, m):
     """Mórrígan tokens in the bag of value <= m, and tokens in the bag."""
     c = 0
@@ -165,7 +179,7 @@ def tokens_at_most(p, g, m):
     return c, n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def mean_token10(p, g):
     s = 0
     n = 0
@@ -177,7 +191,25 @@ def mean_token10(p, g):
 
 
 # -- the Event Phase -------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+EVENT_POINTS = 42  # mean worth of a drawn Event card to the greedy tribe (about 1.4 VP)
+SPARE_DW_POINTS = 4  # a cube beyond the Events it can still draw: Mórrígan draws, tie-break
+
+
+@borrowing
+def divine_will_worth(p, g, seat, n):
+    """What ``n`` more Divine Will cubes are worth: a third of an Event card each while
+    they fund Events the seat can still draw (one per Event Phase, while the deck lasts),
+    little beyond that."""
+    if g[L.G_EVENTS_OVER]:
+        draws = 0
+    else:
+        draws = min(month_turns_left(p, g), p[L.P_N_EVENTS] - g[L.G_EVENT_TOP])
+    useful = max(0, draws * p[L.P_EVENT_COST] - g[pl(seat) + L.PL_DW])
+    k = min(n, useful)
+    return k * EVENT_POINTS // max(p[L.P_EVENT_COST], 1) + (n - k) * SPARE_DW_POINTS
+
+
+@borrowing
 def event_value(S, p, g, seat, ev):
     """What an Event card is worth to the seat (value points)."""
     v = 0
@@ -191,7 +223,7 @@ def event_value(S, p, g, seat, ev):
         elif op == L.EO_THE_GIFT:
             v += worth(S, p, g, seat, a) - 10
         elif op == L.EO_DIVINE_WILL:
-            v += 10 * a
+            v += divine_will_worth(p, g, seat, a)
         elif op == L.EO_VP:
             v += VP_POINTS * a
         elif op == L.EO_EVERYONE_LOSES or op == L.EO_LOSE:
@@ -207,7 +239,7 @@ def event_value(S, p, g, seat, ev):
     return v
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def draws_event(p, g, rng, seat, policy):
     """Pay the Divine Will and draw an Event card? (greedy: whenever it can pay; the
     reconstructed deck is worth about 1 VP a card, more than the Mórrígan draws the
@@ -218,19 +250,19 @@ def draws_event(p, g, rng, seat, policy):
     return dw >= p[L.P_EVENT_COST]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def redraws(S, p, g, seat, ev):
     """Benevolence: discard the drawn card and draw another?"""
     return event_value(S, p, g, seat, ev) < 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def keeps_new_delayed(S, p, g, seat, held_ev, new_ev):
     """Holding a delayed event and drawing a second: keep the new one?"""
     return event_value(S, p, g, seat, new_ev) > event_value(S, p, g, seat, held_ev)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def plays_delayed_now(S, p, g, seat, ev):
     """Play the held delayed event at the start of this Action Phase turn? (greedy: at
     once, except a free move, which waits for a trip that costs something)."""
@@ -241,7 +273,7 @@ def plays_delayed_now(S, p, g, seat, ev):
 
 
 # -- trades ---------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def sell_priority(S, p, g, seat, good):
     """Willingness to sell one ``good`` (higher sells first), -1: keep it."""
     n = g[pl(seat) + L.PL_GOODS + good]
@@ -330,8 +362,81 @@ def trade_plan(S, p, g, seat, stock, capacity, bonus, plan):
     return gain
 
 
-# -- raids -----------------------------------------------------------------------------------
+@borrowing
+def hostage_worth(p, g, seat, colour):
+    """What holding one more tribesman of ``colour`` is worth: one's own is a unit again
+    after Cleanup, another tribe's scores 1 VP each Cleanup left."""
+    if colour == g[pl(seat) + L.PL_TRIBE]:
+        return UNIT_POINTS * month_turns_left(p, g) + 20
+    return VP_POINTS * month_turns_left(p, g) // 2 + 20
+
+
 @njit(cache=True, nogil=True)
+def hostage_plan(S, p, g, seat, held_by, spent, sold, bought, capacity, hplan):
+    """After the goods of a trade (``sold`` and ``bought`` items of ``capacity``, the goods
+    ``spent`` from the Village Card): buy the hostages the other side holds
+    (``held_by[colour]``; the most worth first), each paid with goods of at least the
+    hostage value (no change), while the hostage is worth more than the payment. Fills
+    ``hplan``: [0:N_GOODS] goods paid, [N_GOODS:+5] hostages sold by colour,
+    [N_GOODS+5:+5] hostages bought; returns the gain in value points. The greedy tribe
+    never sells a hostage: it scores 1 VP every Cleanup left, more than the reconstructed
+    hostage value (3) buys, and a unit of its own is worth less to it than that VP."""
+    hplan[:] = 0
+    gain = 0
+    b = pl(seat)
+    for _ in range(capacity):
+        if bought >= capacity:
+            break
+        best = -1
+        best_w = 0
+        for c in range(L.N_TRIBES):
+            if held_by[c] - hplan[L.N_GOODS + L.N_TRIBES + c] > 0:
+                w = hostage_worth(p, g, seat, c)
+                if w > best_w:
+                    best_w = w
+                    best = c
+        if best < 0:
+            break
+        need = S[L.S_TRIBES][best, L.TR_HOSTAGE_VALUE]
+        pay = np.zeros(L.N_GOODS + L.N_TRIBES, dtype=np.int64)
+        paid = 0
+        units = 0
+        while paid < need and sold + units < capacity:
+            pick = -1
+            pick_key = -1
+            for good in range(L.N_GOODS):
+                have = g[b + L.PL_GOODS + good] - spent[good] - hplan[good] - pay[good]
+                pr = sell_priority(S, p, g, seat, good)
+                if good == L.PROVISIONS and have <= MIN_PROVISIONS:
+                    pr = -1
+                if have > 0 and pr >= 0:
+                    key = pr * 100 + S[L.S_GOODS][good, L.GD_VALUE]
+                    if key > pick_key:
+                        pick_key = key
+                        pick = good
+            if pick < 0:
+                break
+            pay[pick] += 1
+            paid += S[L.S_GOODS][pick, L.GD_VALUE]
+            units += 1
+        if paid < need:
+            break
+        cost = 0
+        for good in range(L.N_GOODS):
+            cost += pay[good] * worth(S, p, g, seat, good)
+        if best_w <= cost:
+            break
+        for i in range(L.N_GOODS + L.N_TRIBES):
+            hplan[i] += pay[i]
+        hplan[L.N_GOODS + L.N_TRIBES + best] += 1
+        sold += units
+        bought += 1
+        gain += best_w - cost
+    return gain
+
+
+# -- raids -----------------------------------------------------------------------------------
+@borrowing
 def defence_commit(S, p, g, seat, mask, attack, must):
     """Extra available units a raided village engages (besides those that must defend):
     after passing, everything; otherwise the fewest that bring the units to the raider's
@@ -357,14 +462,33 @@ def defence_commit(S, p, g, seat, mask, attack, must):
     return take, lm
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def supports_raid_defence(p, g, seat, raider, attack, defence, add):
+    """Offer Support to a raided Village? Greedy helps only to stop a raider level with
+    it or ahead on VP, and only when its STRENGTH turns a raid expected to succeed (at
+    the average token) into one expected to fail: the units are lost for its own
+    actions this Month Turn and it gains no VP."""
+    if g[pl(raider) + L.PL_VP] < g[pl(seat) + L.PL_VP]:
+        return False
+    token = mean_token10(p, g)
+    return 10 * defence + token < 10 * attack <= 10 * (defence + add) + token
+
+
+@borrowing
+def accepts_raid_support(p, g, defender, attack, defence):
+    """The raided player accepts Support unless its own units already hold (with the
+    worst token)."""
+    return defence < attack
+
+
+@borrowing
 def second_token(g, seat, margin):
     """Spend 1 Divine Will to draw 2 Mórrígan tokens and keep the higher? ``margin`` is
     the STRENGTH the drawing side still lacks (greedy: when a token decides it)."""
     return g[pl(seat) + L.PL_DW] >= 1 and 0 <= margin <= 3
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def loot_worth(S, p, g, seat, victim, steal):
     """What the best single item on the victim's Village is worth to the raider."""
     best = 0
@@ -377,22 +501,28 @@ def loot_worth(S, p, g, seat, victim, steal):
     return best
 
 
-@njit(cache=True, nogil=True)
-def steal_pick(S, p, g, seat, victim, steal, goods_only):
+@borrowing
+def steal_pick(S, p, g, seat, victim, steal, at_market):
     """The next item a successful raider takes: a trophy (code N_GOODS + t), a hostage
-    (N_GOODS + N_TROPHIES + colour) or a good; -1 if nothing is left."""
+    (N_GOODS + N_TROPHIES + colour) or a good; -1 if nothing is left. ``at_market``:
+    Sack on Portum Itium, whose market holds goods and tribesmen (hostages), no
+    trophies."""
     best = -1
     best_w = 0
-    if steal == L.STEAL_ANY and not goods_only:
+    if steal == L.STEAL_ANY and not at_market:
         for t in range(L.N_TROPHIES):
             if g[L.G_TROPHY_OWNER + t] == victim and g[L.G_TROPHY_TRAVEL + t] == 0:
                 if 80 > best_w:
                     best_w = 80
                     best = L.N_GOODS + t
-    if steal != L.STEAL_ANIMALS and not goods_only:
+    if steal != L.STEAL_ANIMALS:
+        own = g[pl(seat) + L.PL_TRIBE]
         for c in range(L.N_TRIBES):
-            if g[pl(victim) + L.PL_HOSTAGES + c] > 0:
-                w = VP_POINTS * month_turns_left(p, g) // 2 + 20
+            n = g[L.G_MARKET_MEN + c] if at_market else g[pl(victim) + L.PL_HOSTAGES + c]
+            if n > 0:
+                # a hostage scores 1 VP per Cleanup; one's own tribesman is a unit again
+                w = VP_POINTS * month_turns_left(p, g) // 2 + 20 if c != own else \
+                    UNIT_POINTS * month_turns_left(p, g) + 20
                 if w > best_w:
                     best_w = w
                     best = L.N_GOODS + L.N_TROPHIES + c
@@ -410,7 +540,7 @@ def steal_pick(S, p, g, seat, victim, steal, goods_only):
 
 
 # -- battles ---------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_disc_estimate(p, g, att, dfn):
     """Where the battle disc should end, in tenths of a space: three rounds at the
     factions' full STRENGTH, the attacker's two cards at +1, the defender drawing two
@@ -418,7 +548,7 @@ def battle_disc_estimate(p, g, att, dfn):
     return 30 * (att - dfn) + 10 - mean_token10(p, g)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def faction_vp(S, p, g, seat, disc10, side):
     """VP the seat expects from a Battle whose disc ends near ``disc10`` (tenths, +
     toward the attacker) if it fights on ``side`` (1 attacker, 2 defender)."""
@@ -429,7 +559,7 @@ def faction_vp(S, p, g, seat, disc10, side):
     return p[L.P_BATTLE_VP + step]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_vp_estimate(S, p, g, seat, target):
     """What declaring a Battle on ``target`` is worth (value points): the VP of the
     expected disc, less what the units could have done."""
@@ -441,7 +571,7 @@ def battle_vp_estimate(S, p, g, seat, target):
     return VP_POINTS * v - UNIT_POINTS * att
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def defender_extra(S, p, g, rng, seat, policy):
     """Available units a defender adds to the Village spaces (greedy: all of them; each
     held back costs VP and strength; random: a random number of its tribesmen and every
@@ -452,7 +582,7 @@ def defender_extra(S, p, g, rng, seat, policy):
     return men, lmask
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def support_side(S, p, g, rng, seat, policy, att_str, def_str):
     """Offer Support: 0 none, 1 the attacking faction, 2 the defending one. Greedy joins
     the faction where its units earn the most expected VP (the track pays most for a
@@ -475,13 +605,46 @@ def support_side(S, p, g, rng, seat, policy, att_str, def_str):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def accepts_support(S, p, g, rng, chief, policy, supporter, side, att_str, def_str, add):
+    """Does the player leading ``side`` accept ``supporter``'s offer of ``add`` STRENGTH?
+    Greedy refuses help from a rival level with it or ahead (the supporter would share
+    the faction's VP) unless the faction expects to lose without it; it accepts a
+    trailing rival's help (a margin against the tokens); random accepts half the
+    offers."""
+    if policy == L.POL_RANDOM:
+        return uniform_int(rng, L.ST_POLICY + chief, 2) == 1
+    a = att_str + (add if side == 1 else 0)
+    d = def_str + (add if side == 2 else 0)
+    with_it = faction_vp(S, p, g, chief, battle_disc_estimate(p, g, a, d), side)
+    without = faction_vp(S, p, g, chief, battle_disc_estimate(p, g, att_str, def_str), side)
+    ahead = g[pl(supporter) + L.PL_VP] >= g[pl(chief) + L.PL_VP]
+    if with_it <= without:
+        return not ahead  # a margin against the tokens, from a rival behind it
+    return not (ahead and without > 0)
+
+
+EQUIP_ORDER = (L.FIBULA, L.SWORD, L.HAMMER, L.HORSE, L.CART, L.SPEAR)  # best bonus first
+
+
+@borrowing
+def equip_rank(good):
+    """Place of a good in the greedy equipping order (lower is better; -1 not useful)."""
+    for i in range(len(EQUIP_ORDER)):
+        if EQUIP_ORDER[i] == good:
+            return i
+    return -1
+
+
+@borrowing
 def cleanup_equip(S, p, g, seat):
-    """Cleanup: equip leaders from the Village Card, best bonuses first (Fibula, then
-    strength, movement, capacity, battle); nothing is stripped."""
+    """Cleanup: strip the leaders of goods a better good waiting on the Village Card
+    should replace (the stripped good stays on the Village Card, to trade), then equip
+    leaders from the Village Card, best bonuses first (Fibula, then strength, movement,
+    capacity, battle)."""
+    cleanup_strip(S, p, g, seat)
     b = pl(seat)
-    order = (L.FIBULA, L.SWORD, L.HAMMER, L.HORSE, L.CART, L.SPEAR)
-    for good in order:
+    for good in EQUIP_ORDER:
         for k in range(L.MAX_LEADERS):
             if g[b + L.PL_LEADER + k] < 0:
                 continue
@@ -496,7 +659,44 @@ def cleanup_equip(S, p, g, seat):
                     g[b + L.PL_GOODS + good] -= 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def cleanup_strip(S, p, g, seat):
+    """Strip one slot per good on the Village Card that ranks above the worst equipped
+    good when no slot is free (a Fibula displaces a Spear: 1 VP every Cleanup); returns
+    the goods stripped."""
+    b = pl(seat)
+    if free_slots(S, g, seat) > 0:
+        return 0
+    stripped = 0
+    for good in EQUIP_ORDER:
+        if g[b + L.PL_GOODS + good] == 0 or not wants_equipped(S, g, seat, good):
+            continue
+        worst_k, worst_j, worst_r = -1, -1, equip_rank(good)
+        for k in range(L.MAX_LEADERS):
+            if g[b + L.PL_LEADER + k] < 0:
+                continue
+            for j in range(leader_slots(S, g, seat, k)):
+                r = equip_rank(g[b + L.PL_EQUIP + k * L.MAX_SLOTS + j])
+                if r > worst_r:
+                    worst_k, worst_j, worst_r = k, j, r
+        if worst_k >= 0:
+            strip_slot(g, seat, worst_k, worst_j)
+            stripped += 1
+    return stripped
+
+
+@borrowing
+def wants_equipped(S, g, seat, good):
+    """Would some leader use one more of ``good`` (Horse and Fibula count once each)?"""
+    if good != L.HORSE and good != L.FIBULA:
+        return True
+    for k in range(L.MAX_LEADERS):
+        if g[pl(seat) + L.PL_LEADER + k] >= 0 and equipped(g, seat, k, good) == 0:
+            return True
+    return False
+
+
+@borrowing
 def pick_grey_leader(S, g):
     """Promote Tribesman: the strongest grey leader left."""
     best = -1
@@ -507,7 +707,7 @@ def pick_grey_leader(S, g):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_good(S, p, g, seat, mask):
     """gain_choice: the most worth of the goods in ``mask`` the market still has."""
     best = -1
@@ -521,7 +721,7 @@ def pick_good(S, p, g, seat, mask):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_trophy(S, g):
     """Masterwork: Spear of Gorias first (VP every Cleanup), then table order."""
     for t in range(L.N_TROPHIES):
@@ -533,7 +733,7 @@ def pick_trophy(S, g):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pay_pick(S, p, g, seat):
     """Masterwork payment: the next good to give up (the least worth)."""
     best = -1
@@ -547,20 +747,20 @@ def pay_pick(S, p, g, seat):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_site(S, p, g, seat, sites, n):
     """Clan Pact: the free territory cheapest to reach from Portum Itium (trade)."""
     return sites[0] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_special(S, g, seat, cards_ok, n):
     """Learning: the Special card to learn among those playable (the first listed;
     the greedy tribe chooses beforehand, ``players.best_special``)."""
     return cards_ok[0] if n > 0 else -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def hostage_pick(g, own):
     """Set-up hostage: the market tribesman of the colour with most left (not own)."""
     best = -1
@@ -571,7 +771,46 @@ def hostage_pick(g, own):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def card_has_op(S, c, op):
+    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+        if S[L.S_CARDS][c, L.CD_OPS + k * L.OP_WIDTH] == op:
+            return True
+    return False
+
+
+@borrowing
+def in_style(S, policy, c):
+    """Is playing card c (-1: declaring a Battle) an action of the policy's trait?"""
+    if c < 0:
+        return policy == L.POL_BATTLE
+    kind = S[L.S_CARDS][c, L.CD_TYPE]
+    if policy == L.POL_BATTLE:
+        return kind == L.CT_BATTLE
+    if policy == L.POL_RAID:
+        return kind == L.CT_RAID
+    if policy == L.POL_TRADE:
+        return kind == L.CT_TRADE
+    if policy == L.POL_MYSTICISM:
+        return card_has_op(S, c, L.OP_DIVINE_WILL)
+    if policy == L.POL_CRAFTSMANSHIP:
+        return kind == L.CT_DEVELOPMENT and (card_has_op(S, c, L.OP_GAIN_CHOICE) or
+                                             card_has_op(S, c, L.OP_TROPHY) or
+                                             (card_has_op(S, c, L.OP_GAIN) and
+                                              not card_has_op(S, c, L.OP_DIVINE_WILL)))
+    return False
+
+
+@borrowing
+def style_score(S, policy, c, score):
+    """A trait style's appraisal: the greedy score, plus STYLE_BONUS for an action of its
+    trait that is worth something (a losing action stays a loss)."""
+    if score > 0 and in_style(S, policy, c):
+        return score + STYLE_BONUS
+    return score
+
+
+@borrowing
 def choose(scores, n, rng, seat, policy, pass_score):
     """The action to play: index into the candidates, or -1 to pass."""
     if policy == L.POL_RANDOM:
@@ -586,7 +825,7 @@ def choose(scores, n, rng, seat, policy, pass_score):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_card_pick(S, g, cards, n, own_units, opp_units):
     """The faction's Battle card for a round: the largest STRENGTH lead it gives.
     ``cards``: candidate card ids; own/opp_units: STRENGTH by class for each side."""

@@ -4,18 +4,19 @@ Areas and Movement). The rules (``actions``, ``battle``, ``engine``) and the pol
 both build on these; none of them decides anything.
 """
 
-from numba import njit
+
+from simkit.unmanaged import borrowing
 
 from . import layout as L
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pl(seat):
     """Offset of a seat's block in the state vector."""
     return L.N_GLOBALS + seat * L.N_PL
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def add_vp(g, seat, n):
     """Player Area Setup: Fame may be gained and lost, never below 1 (past 55 the disc
     wraps with the '55' token: the total is kept, ``vp_display`` shows the track)."""
@@ -25,13 +26,13 @@ def add_vp(g, seat, n):
     return g[b + L.PL_VP] - before
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def vp_display(vp):
     """The track space and the number of '55' tokens under the disc."""
     return (vp - 1) % 55 + 1, (vp - 1) // 55
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def gain_goods(g, seat, good, n):
     """Take up to n of a good from the market to the Village Card (goods are finite)."""
     k = min(n, g[L.G_MARKET + good])
@@ -40,7 +41,7 @@ def gain_goods(g, seat, good, n):
     return k
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def lose_goods(g, seat, good, n):
     """Return up to n of a good from the Village Card to the market."""
     k = min(n, g[pl(seat) + L.PL_GOODS + good])
@@ -49,7 +50,7 @@ def lose_goods(g, seat, good, n):
     return k
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def gain_dw(g, seat, n):
     """Divine Will from the Common Pool (finite: only what the pool holds)."""
     k = min(n, g[L.G_POOL_DW])
@@ -58,7 +59,7 @@ def gain_dw(g, seat, n):
     return k
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pay_dw(g, seat, n):
     b = pl(seat)
     if g[b + L.PL_DW] < n:
@@ -68,7 +69,7 @@ def pay_dw(g, seat, n):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def equipped(g, seat, k, good):
     """Goods of a type equipped on the seat's leader k."""
     b = pl(seat)
@@ -79,7 +80,19 @@ def equipped(g, seat, k, good):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def strip_slot(g, seat, k, j):
+    """Cleanup: strip a leader, moving the good in slot j of leader k back to the Village
+    Card (where it can be traded, raided or equipped again)."""
+    e = pl(seat) + L.PL_EQUIP + k * L.MAX_SLOTS + j
+    good = g[e]
+    if good >= 0:
+        g[pl(seat) + L.PL_GOODS + good] += 1
+        g[e] = -1
+    return good
+
+
+@borrowing
 def leader_bonus(S, g, seat, k, bonus):
     """How many goods giving ``bonus`` the seat's leader k carries."""
     b = pl(seat)
@@ -91,37 +104,37 @@ def leader_bonus(S, g, seat, k, bonus):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def leader_slots(S, g, seat, k):
     leader = g[pl(seat) + L.PL_LEADER + k]
     tribe = g[pl(seat) + L.PL_TRIBE]
     return S[L.S_LEADERS][leader, L.LD_SLOTS] + S[L.S_TRIBES][tribe, L.TR_EXTRA_SLOT]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def leader_strength(S, g, seat, k):
     """A leader's STRENGTH: its card's value, +1 per strength good equipped."""
     leader = g[pl(seat) + L.PL_LEADER + k]
     return S[L.S_LEADERS][leader, L.LD_STR] + leader_bonus(S, g, seat, k, L.BONUS_STR)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def leader_class(S, g, seat, k):
     return S[L.S_LEADERS][g[pl(seat) + L.PL_LEADER + k], L.LD_CLASS]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def leader_at(g, seat, k):
     return g[pl(seat) + L.PL_LEADER_AT + k]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def eligible(S, g, seat, k, mask):
     """Can the seat's leader k take part in an action open to the classes ``mask``?"""
     return g[pl(seat) + L.PL_LEADER + k] >= 0 and (mask >> leader_class(S, g, seat, k)) & 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def strength_at(S, g, seat, mask, where):
     """Total STRENGTH of the seat's units of classes ``mask`` that are ``where``
     (AT_AVAILABLE, AT_VILLAGE or AT_TRAVEL)."""
@@ -140,7 +153,7 @@ def strength_at(S, g, seat, mask, where):
     return total
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def units_at(S, g, seat, mask, where):
     """Number of the seat's units of classes ``mask`` that are ``where``."""
     b = pl(seat)
@@ -158,7 +171,7 @@ def units_at(S, g, seat, mask, where):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def engagement_strength(S, g, seat, men, lmask):
     s = men
     for k in range(L.MAX_LEADERS):
@@ -167,7 +180,7 @@ def engagement_strength(S, g, seat, men, lmask):
     return s
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def engagement_capacity(S, g, seat, men, lmask):
     """Transport capacity: one per unit, +1 per capacity good on an engaged leader."""
     c = men
@@ -177,7 +190,7 @@ def engagement_capacity(S, g, seat, men, lmask):
     return c
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def engagement_horses(S, g, seat, lmask):
     """Movement Cost reduction: -1 per engaged leader carrying a movement good."""
     h = 0
@@ -187,7 +200,7 @@ def engagement_horses(S, g, seat, lmask):
     return h
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def engage(g, seat, men, lmask, where):
     """Engage available units: on the Village Card (AT_VILLAGE) or the Travel Card."""
     b = pl(seat)
@@ -201,7 +214,7 @@ def engage(g, seat, men, lmask, where):
             g[b + L.PL_LEADER_AT + k] = where
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def harbour(S, p):
     """Portum Itium's node."""
     for v in range(p[L.P_N_NODES]):
@@ -210,7 +223,7 @@ def harbour(S, p):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def place_village(g, seat, node):
     """Put one of the seat's village tokens on a territory."""
     b = pl(seat)
@@ -219,7 +232,7 @@ def place_village(g, seat, node):
     g[b + L.PL_VILLAGES] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def route(S, p, g, seat, dest):
     """Territories, Sea Areas and Movement: the cheapest trip to ``dest`` from the seat's
     nearest village token on the current tile; returns (cost, start node)."""
@@ -236,7 +249,7 @@ def route(S, p, g, seat, dest):
     return best, start
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def tribute_count(S, p, g, seat, start, dest):
     """Opponent village tokens in the territories crossed (start and destination not)."""
     tile = g[L.G_TILE]
@@ -250,7 +263,7 @@ def tribute_count(S, p, g, seat, start, dest):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_price(S, p, g, seat, dest, reduction):
     """Provisions a trip costs after bonuses; the tribute is owed even if the bonuses
     make the trip free. Returns (price, start)."""
@@ -263,7 +276,7 @@ def move_price(S, p, g, seat, dest, reduction):
     return price, start
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def nearest_village(S, p, g, seat, target):
     """The ``target`` seat's village token cheapest for ``seat`` to reach."""
     best = 1 << 30
@@ -278,7 +291,7 @@ def nearest_village(S, p, g, seat, target):
     return node
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def held(g, seat, good):
     """Goods of a type on the Village Card and on the seat's Leader Cards."""
     n = g[pl(seat) + L.PL_GOODS + good]
@@ -287,7 +300,7 @@ def held(g, seat, good):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def goods_types(g, seat):
     n = 0
     for good in range(L.N_GOODS):
@@ -296,7 +309,7 @@ def goods_types(g, seat):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def animals(S, g, seat):
     n = 0
     for good in range(L.N_GOODS):
@@ -305,7 +318,7 @@ def animals(S, g, seat):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def trophies(g, seat):
     n = 0
     for t in range(L.N_TROPHIES):
@@ -314,7 +327,7 @@ def trophies(g, seat):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def trophy_holder(S, g, power):
     """The seat holding the trophy with ``power`` on its Village Card, or -1."""
     for t in range(L.N_TROPHIES):
@@ -323,7 +336,7 @@ def trophy_holder(S, g, power):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def hostages(g, seat):
     n = 0
     for c in range(L.N_TRIBES):
@@ -331,7 +344,7 @@ def hostages(g, seat):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def village_value(S, g, seat):
     """Value of the goods on the seat's Village Card."""
     v = 0

@@ -1,0 +1,108 @@
+"""Verrix: how often each scripted policy uses every action type and card, per tribe.
+
+Plays ``--games`` five-player games per policy (every seat the same policy, the standard
+seat order; ``traits``: each tribe its own trait's style) with the trace on, and counts
+per tribe and per game: each Action card played (Battle cards in Battle rounds
+included), Battles declared, Support given and refused, Events drawn, delayed events
+played, trades (goods and hostages), raids (and their success), passes, and the wins.
+Prints one Markdown table per policy (rows: actions, columns: tribes).
+
+    .venv/bin/python benchmarks/verrix_usage.py --games 300 [--policies greedy,traits]
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+
+import numpy as np
+
+from simkit.eventlog import events, new_log
+from simkit.games.verrix import GAME, _run
+from simkit.games.verrix import events as EV
+from simkit.games.verrix import layout as L
+from simkit.games.verrix.policies import POLICIES
+from simkit.games.verrix.rules import VerrixRules
+
+TRAITS = {"blue": "battle", "orange": "raid", "purple": "mysticism", "green": "trade",
+          "yellow": "craftsmanship"}
+
+
+def tally(rules: VerrixRules, policy: str, games: int, seed: int):
+    """Per tribe: Counter of action -> total uses, and wins. ``policy`` "traits": each
+    tribe plays its own trait's style."""
+    seats = rules.seat_tribes
+    if policy == "traits":
+        pols = GAME.policy_choices({L.SEATS[k]: TRAITS[t] for k, t in enumerate(seats)})
+    else:
+        pols = GAME.policy_choices(dict.fromkeys(L.SEATS, policy))
+    use = {t: Counter() for t in seats}
+    wins = Counter()
+    comp = None
+    for i in range(games):
+        log = new_log(20000)
+        comp, table = _run(rules, pols, np.array([i], dtype=np.int64), seed, log)
+        wins[L.TRIBES[table[0][L.O_WINNER]]] += 1
+        for t in seats:  # every Action card, Battle cards included (the kernel's counts)
+            row = table[0][L.O_CARD_USES + L.TRIBES.index(t) * L.MAX_CARDS:]
+            for c, title in enumerate(comp.card_titles):
+                use[t]["card: " + title] += int(row[c])
+        for code, a, b, c in events(log):
+            count(use, seats, comp, code, a, b, c)
+    return use, wins
+
+
+def count(use, seats, comp, code, a, b, c):
+    """One trace event into the per-tribe counters."""
+    if code == EV.EV_BATTLE:
+        use[seats[a]]["Battle declared"] += 1
+        use[seats[b]]["Battle defended"] += 1
+    elif code == EV.EV_SUPPORT:
+        use[seats[a]]["Support given (" + ("attackers)" if b == 1 else "defenders)")] += 1
+    elif code == EV.EV_REFUSED:
+        use[seats[a]]["Support refused"] += 1
+    elif code == EV.EV_DRAW:
+        use[seats[a]]["Event drawn (3 Divine Will)"] += 1
+        if c:
+            use[seats[a]]["Benevolence redraw"] += 1
+    elif code == EV.EV_DELAYED:
+        use[seats[a]]["delayed Event played"] += 1
+    elif code == EV.EV_TRADE:
+        use[seats[a]]["trade: goods bought"] += c
+    elif code == EV.EV_HOSTAGE_TRADE:
+        use[seats[a]]["trade: hostages bought"] += c
+    elif code == EV.EV_PASS:
+        use[seats[a]]["pass first" if b else "pass"] += 1
+
+
+def table(use, wins, games: int) -> str:
+    tribes = list(use)
+    rows = sorted({k for t in tribes for k in use[t]})
+    head = "| action (per game) | " + " | ".join(tribes) + " |"
+    lines = [head, "|" + "---|" * (len(tribes) + 1)]
+    lines.append("| **win rate** | " + " | ".join(f"{wins[t] / games:.1%}" for t in tribes)
+                 + " |")
+    for r in rows:
+        lines.append(f"| {r} | " + " | ".join(f"{use[t][r] / games:.2f}" for t in tribes)
+                     + " |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--policies", default=",".join([*POLICIES, "traits"]),
+                    help="policies to tabulate, every seat the same; 'traits': each tribe "
+                         "its own trait's style")
+    args = ap.parse_args(argv)
+    rules = VerrixRules(players=args.players)
+    for policy in args.policies.split(","):
+        use, wins = tally(rules, policy, args.games, args.seed)
+        print(f"\n### {policy}: {args.games} games, {args.players} players\n")
+        print(table(use, wins, args.games))
+
+
+if __name__ == "__main__":
+    main()
