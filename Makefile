@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP)
 	$(BIN)/ruff check simkit tests benchmarks notebooks
-	$(BIN)/python -m pytest -q --durations=15
+	$(BIN)/python -m pytest -q -n auto --durations=15
 
 # rewrite the golden playthroughs (tests/playthroughs/) after a change meant to change games
 playthroughs: $(STAMP)
