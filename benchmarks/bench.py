@@ -88,6 +88,7 @@ def one_core(game_name: str, rules, policy, n: int) -> float:
 
 
 def end_to_end(game_name: str, rules, policy, n: int, jobs: int) -> float:
+    simkit.simulate(game_name, 1_000, rules=rules, policy=policy, n_jobs=jobs)  # warm
     start = time.perf_counter()
     simkit.simulate(game_name, n, rules=rules, policy=policy, n_jobs=jobs)
     return n / (time.perf_counter() - start)
