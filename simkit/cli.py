@@ -393,7 +393,7 @@ def run_summary(game, rules, policy, seed, info, args) -> str:
     lines = [f"{game.name}: {n:,} games, seed {seed}, "
              f"preset {args.preset or '(standard)'}, policy "
              + " ".join(f"{side}={name}" for side, name in policy.items())]
-    changed = rules.changes()
+    changed = rules.played_changes()
     lines.append("rules changed from standard: " + (", ".join(
         f"{k}={v}" for k, v in changed.items()) or "none"))
     counts = info.counts
@@ -652,7 +652,8 @@ def calibration_summary(game, result, rules, policy, args) -> str:
     lines = [f"{game.name}: calibrating {result.knob} ({values[0]}..{values[-1]}) for the "
              f"{result.side} to win {result.target:.2%}",
              f"preset {args.preset or '(standard)'}, rules changed from standard: "
-             + (", ".join(f"{k}={v}" for k, v in rules.changes().items() if k != result.knob)
+             + (", ".join(f"{k}={v}" for k, v in rules.played_changes().items()
+                           if k != result.knob)
                 or "none") + ", policy " + " ".join(f"{s}={n}" for s, n in policy.items()),
              f"{per_value}, seed {args.seed} (the same games for every value)",
              *([f"not allowed with these rules: {result.knob} = "

@@ -143,3 +143,10 @@ def test_simkit_games_shows_what_a_placeholder_default_plays(capsys):
     assert "default -1 (plays 3)" in lines["reserve_coronela"]
     assert "default 0 (plays 7)" in lines["cards_per_stage"]
     assert "default 5 " in lines["coronela_threshold"]  # a real value: as it is
+
+
+def test_run_summaries_name_only_the_knobs_played_differently():
+    game = games.get("victus")
+    assert game.resolve_rules("full").played_changes() == {}  # the standard, spelled out
+    changed = game.resolve_rules({"players": 3}).played_changes()
+    assert changed["players"] == 3 and "start_generalitat" not in changed

@@ -163,6 +163,12 @@ class RulesBase:
         base = type(self)()
         return {k: v for k, v in self.to_dict().items() if getattr(base, k) != v}
 
+    def played_changes(self) -> dict[str, Any]:
+        """The knobs whose value as played differs from the standard rules' as played
+        (a preset that only states the standard's placeholders changes nothing)."""
+        standard = type(self)().effective().to_dict()
+        return {k: v for k, v in self.effective().to_dict().items() if standard[k] != v}
+
     def effective(self) -> Self:
         """These rules with every knob at the value actually played.
 
