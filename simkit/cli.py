@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit import games, stats
+from simkit import _numba_cache, games, stats
 from simkit.errors import SimkitError, UsageError
 from simkit.runner import BACKENDS
 from simkit.store import MAX_GAMES
@@ -100,7 +100,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_integer, default=10_000, help="games to play (first batch "
                    "with --until-ci) [10000]")
     _add_game_options(p)
-    p.add_argument("--jobs", type=_integer, default=1, help="worker processes (-1: all cores) [1]")
+    _add_jobs_option(p)
     p.add_argument("--chunk-size", type=_integer, default=None, help="games per chunk and part")
     p.add_argument("--out", type=_folder, default=None, help="results folder to write (rerun "
                    "to resume)")
@@ -121,7 +121,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_integer, default=None, help="games per cell instead of the "
                    "file's (a smaller run of the same experiment; recorded in the folder, "
                    "which refuses a later run at fewer games per cell)")
-    p.add_argument("--jobs", type=_integer, default=1, help="worker processes (-1: all cores) [1]")
+    _add_jobs_option(p)
     _add_backend_options(p)
     _add_engine_option(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -144,7 +144,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="difference to separate, in points (repeatable) [1, 2, 5]")
     p.add_argument("--discordance", type=float, default=None, metavar="SHARE",
                    help="expected share of games two settings end differently (0-1)")
-    p.add_argument("--comparisons", type=int, default=1, help="comparisons tested together "
+    p.add_argument("--comparisons", type=_integer, default=1, help="comparisons tested together "
                    "(Bonferroni level 0.05/m) [1]")
     p.add_argument("--power", type=float, default=0.8, help="power to separate [0.8]")
     p.add_argument("--margin", type=float, default=None, metavar="POINTS",
@@ -169,7 +169,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_integer, default=20_000, help="games per knob value "
                    "(first batch with --until-ci) [20000]")
     _add_game_options(p)
-    p.add_argument("--jobs", type=_integer, default=1, help="worker processes (-1: all cores) [1]")
+    _add_jobs_option(p)
     p.add_argument("--until-ci", type=float, default=None, metavar="HALF_WIDTH",
                    help="play each value until every rate's 95%% half-width is below this")
     p.add_argument("--max-games", type=_integer, default=None, help="cap for --until-ci "
@@ -216,6 +216,11 @@ def _add_backend_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS", help="dask scheduler "
                    "address, with --backend dask (default: a local cluster of --jobs "
                    "workers)")
+
+
+def _add_jobs_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=_integer, default=1, help="threads (worker processes "
+                   "with --backend loky; -1: all cores) [1]")
 
 
 def _add_engine_option(p: argparse.ArgumentParser) -> None:
@@ -270,13 +275,8 @@ def cmd_compile(args, _extra) -> None:
         games.get(name)  # an unknown name is refused before anything starts
     for name, seconds, fresh in compile_engines(names, args.jobs):
         print(f"{name}: {'compiled' if fresh else 'already compiled'} in {seconds:.1f} s")
-    print(f"engines cached in {_numba_cache_dir()}; whole command {command_seconds():.1f} s")
-
-
-def _numba_cache_dir():
-    from simkit import _numba_cache
-
-    return _numba_cache.cache_dir()
+    print(f"engines cached in {_numba_cache.cache_dir()}; whole command "
+          f"{command_seconds():.1f} s")
 
 
 # -- games ---------------------------------------------------------------------------

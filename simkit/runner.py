@@ -99,15 +99,14 @@ def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, clien
     while True:
         run.play_until(target)
         counts = run.counts(target)
-        info.worst_half_width = _worst_half_width(
-            {name: counts[name] for name in _rate_columns(game)})
+        rates = {name: counts[name] for name in _rate_columns(game)}
+        info.worst_half_width = _worst_half_width(rates)
         if until_ci is None or info.worst_half_width <= until_ci:
             break
         cap = max_games or 100 * n_games
         if target >= cap:
             break
-        target = min(cap, _next_target(
-            {name: counts[name] for name in _rate_columns(game)}, target, until_ci))
+        target = min(cap, _next_target(rates, target, until_ci))
     info.games_played, info.workers = run.games_played, run.workers
     info.seconds = time.perf_counter() - started
     info.n_games = target
@@ -279,7 +278,7 @@ class _Run:
         if todo == 0:
             return
         if self.store is not None:
-            self.store.check_engine(self.store.allow_other_engine)
+            self.store.check_engine()
         size = self.chunk_size or default_chunk_size(todo, self.workers)
         chunks = chunk_ranges(gaps, size)
         report = self.progress if callable(self.progress) else None

@@ -193,9 +193,10 @@ class ResultStore:
             store._save()
         return store
 
-    def check_engine(self, allow_other_engine: bool = False) -> None:
+    def check_engine(self) -> None:
         """Before adding games: refuse a read-only folder, and one whose games were played
-        by another engine (unless allowed: then the new engine is recorded too)."""
+        by another engine (unless ``allow_other_engine``: then the new engine is recorded
+        too)."""
         if self.read_only is not None:
             held = sum(p["stop"] - p["start"] for p in self.manifest["parts"])
             raise StoreError(f"{self.path} cannot be written ({self.read_only}); it holds "
@@ -203,7 +204,7 @@ class ResultStore:
         ours, theirs = _numba_cache.source_hash(), self.manifest.get("engine")
         if not self.manifest["parts"] or theirs == ours:
             return
-        if not allow_other_engine:
+        if not self.allow_other_engine:
             raise StoreError(
                 f"{self.path} was played by engine {theirs or 'unknown'} (simkit "
                 f"{self.manifest.get('simkit_version')}, commit "
@@ -442,9 +443,10 @@ def load(path, n_games: int | None = None, columns: list[str] | None = None) -> 
             raise StoreError(f"{path / part['file']}: its columns ({', '.join(table.column_names)})"
                              f" are not the run's ({', '.join(expected)}); it is foreign: "
                              "delete it and rerun to replay its games")
-        if seed is not None and _seeds(path / part["file"]) != {seed}:
+        seeds = _seeds(path / part["file"]) if seed is not None else {seed}
+        if seeds != {seed}:
             raise StoreError(f"{path / part['file']}: holds games of seed(s) "
-                             f"{sorted(_seeds(path / part['file']))}, not the run's {seed} "
+                             f"{sorted(seeds)}, not the run's {seed} "
                              "(was the manifest edited?); the folder cannot be trusted")
     if not tables:
         raise StoreError(f"{path} holds no finished games yet")
