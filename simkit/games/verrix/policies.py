@@ -289,6 +289,47 @@ def sell_priority(S, p, g, seat, good):
     return -1
 
 
+@borrowing
+def pay_with_goods(S, p, g, seat, committed, need, room, pay):
+    """Pay ``need`` value points with the most sellable goods (cheapest first within a
+    priority), none of those already ``committed`` and Provisions only above the travel
+    reserve, at most ``room`` items (trade capacity: no change is given). Adds the goods
+    to ``pay``; returns the items paid, or -1 if they cannot reach ``need``."""
+    paid = 0
+    units = 0
+    while paid < need and units < room:
+        pick = -1
+        pick_key = -1
+        for good in range(L.N_GOODS):
+            have = g[pl(seat) + L.PL_GOODS + good] - committed[good] - pay[good]
+            if have <= 0:
+                continue
+            pr = sell_priority(S, p, g, seat, good)
+            if good == L.PROVISIONS and have <= MIN_PROVISIONS:
+                pr = -1
+            if pr < 0:
+                continue
+            key = pr * 100 + S[L.S_GOODS][good, L.GD_VALUE]
+            if key > pick_key:
+                pick_key = key
+                pick = good
+        if pick < 0:
+            break
+        pay[pick] += 1
+        paid += S[L.S_GOODS][pick, L.GD_VALUE]
+        units += 1
+    return units if paid >= need else -1
+
+
+@borrowing
+def payment_cost(S, p, g, seat, pay):
+    """What the goods of ``pay`` are worth to the seat, in value points."""
+    cost = 0
+    for good in range(L.N_GOODS):
+        cost += pay[good] * worth(S, p, g, seat, good)
+    return cost
+
+
 @njit(cache=True, nogil=True)
 def trade_plan(S, p, g, seat, stock, capacity, bonus, plan):
     """Plan a trade against ``stock`` (the market's or a Village's goods): buy wanted
@@ -310,8 +351,7 @@ def trade_plan(S, p, g, seat, stock, capacity, bonus, plan):
         best_w = 0
         for good in range(L.N_GOODS):
             if left[good] > 0 and good != L.PROVISIONS:
-                w = worth(S, p, g, seat, good) - S[L.S_GOODS][good, L.GD_VALUE] * 10
-                w += S[L.S_GOODS][good, L.GD_VALUE] * 10
+                w = worth(S, p, g, seat, good)
                 if g[pl(seat) + L.PL_GOODS + good] + plan[L.N_GOODS + good] > 1:
                     w -= 30
                 if w > best_w:
@@ -319,37 +359,12 @@ def trade_plan(S, p, g, seat, stock, capacity, bonus, plan):
                     best = good
         if best < 0 or bought >= capacity:
             break
-        need = S[L.S_GOODS][best, L.GD_VALUE]
-        # pay with the most sellable goods, cheapest first within a priority
-        paid = 0
         pay = np.zeros(L.N_GOODS, dtype=np.int64)
-        units = 0
-        while paid < need and sold + units < capacity:
-            pick = -1
-            pick_key = -1
-            for good in range(L.N_GOODS):
-                have = g[pl(seat) + L.PL_GOODS + good] - plan[good] - pay[good]
-                if have <= 0:
-                    continue
-                pr = sell_priority(S, p, g, seat, good)
-                if good == L.PROVISIONS and have <= MIN_PROVISIONS:
-                    pr = -1
-                if pr < 0:
-                    continue
-                key = pr * 100 + S[L.S_GOODS][good, L.GD_VALUE]
-                if key > pick_key:
-                    pick_key = key
-                    pick = good
-            if pick < 0:
-                break
-            pay[pick] += 1
-            paid += S[L.S_GOODS][pick, L.GD_VALUE]
-            units += 1
-        if paid < need:
+        units = pay_with_goods(S, p, g, seat, plan, S[L.S_GOODS][best, L.GD_VALUE],
+                               capacity - sold, pay)
+        if units < 0:
             break
-        cost = 0
-        for good in range(L.N_GOODS):
-            cost += pay[good] * worth(S, p, g, seat, good)
+        cost = payment_cost(S, p, g, seat, pay)
         if best_w + (bonus if bought == 0 else 0) <= cost:
             break
         for good in range(L.N_GOODS):
@@ -383,7 +398,6 @@ def hostage_plan(S, p, g, seat, held_by, spent, sold, bought, capacity, hplan):
     hostage value (3) buys, and a unit of its own is worth less to it than that VP."""
     hplan[:] = 0
     gain = 0
-    b = pl(seat)
     for _ in range(capacity):
         if bought >= capacity:
             break
@@ -397,37 +411,17 @@ def hostage_plan(S, p, g, seat, held_by, spent, sold, bought, capacity, hplan):
                     best = c
         if best < 0:
             break
-        need = S[L.S_TRIBES][best, L.TR_HOSTAGE_VALUE]
-        pay = np.zeros(L.N_GOODS + L.N_TRIBES, dtype=np.int64)
-        paid = 0
-        units = 0
-        while paid < need and sold + units < capacity:
-            pick = -1
-            pick_key = -1
-            for good in range(L.N_GOODS):
-                have = g[b + L.PL_GOODS + good] - spent[good] - hplan[good] - pay[good]
-                pr = sell_priority(S, p, g, seat, good)
-                if good == L.PROVISIONS and have <= MIN_PROVISIONS:
-                    pr = -1
-                if have > 0 and pr >= 0:
-                    key = pr * 100 + S[L.S_GOODS][good, L.GD_VALUE]
-                    if key > pick_key:
-                        pick_key = key
-                        pick = good
-            if pick < 0:
-                break
-            pay[pick] += 1
-            paid += S[L.S_GOODS][pick, L.GD_VALUE]
-            units += 1
-        if paid < need:
+        committed = spent + hplan[:L.N_GOODS]
+        pay = np.zeros(L.N_GOODS, dtype=np.int64)
+        units = pay_with_goods(S, p, g, seat, committed,
+                               S[L.S_TRIBES][best, L.TR_HOSTAGE_VALUE], capacity - sold, pay)
+        if units < 0:
             break
-        cost = 0
-        for good in range(L.N_GOODS):
-            cost += pay[good] * worth(S, p, g, seat, good)
+        cost = payment_cost(S, p, g, seat, pay)
         if best_w <= cost:
             break
-        for i in range(L.N_GOODS + L.N_TRIBES):
-            hplan[i] += pay[i]
+        for good in range(L.N_GOODS):
+            hplan[good] += pay[good]
         hplan[L.N_GOODS + L.N_TRIBES + best] += 1
         sold += units
         bought += 1

@@ -135,18 +135,20 @@ def eligible(S, g, seat, k, mask):
 
 
 @borrowing
+def men_at(g, seat, where):
+    """The seat's tribesmen that are ``where`` (AT_AVAILABLE, AT_VILLAGE or AT_TRAVEL)."""
+    if where == L.AT_AVAILABLE:
+        return g[pl(seat) + L.PL_MEN]
+    if where == L.AT_VILLAGE:
+        return g[pl(seat) + L.PL_MEN_VILLAGE]
+    return g[pl(seat) + L.PL_MEN_TRAVEL]
+
+
+@borrowing
 def strength_at(S, g, seat, mask, where):
     """Total STRENGTH of the seat's units of classes ``mask`` that are ``where``
     (AT_AVAILABLE, AT_VILLAGE or AT_TRAVEL)."""
-    b = pl(seat)
-    total = 0
-    if mask & 1:
-        if where == L.AT_AVAILABLE:
-            total += g[b + L.PL_MEN]
-        elif where == L.AT_VILLAGE:
-            total += g[b + L.PL_MEN_VILLAGE]
-        else:
-            total += g[b + L.PL_MEN_TRAVEL]
+    total = men_at(g, seat, where) if mask & 1 else 0
     for k in range(L.MAX_LEADERS):
         if eligible(S, g, seat, k, mask) and leader_at(g, seat, k) == where:
             total += leader_strength(S, g, seat, k)
@@ -156,15 +158,7 @@ def strength_at(S, g, seat, mask, where):
 @borrowing
 def units_at(S, g, seat, mask, where):
     """Number of the seat's units of classes ``mask`` that are ``where``."""
-    b = pl(seat)
-    n = 0
-    if mask & 1:
-        if where == L.AT_AVAILABLE:
-            n += g[b + L.PL_MEN]
-        elif where == L.AT_VILLAGE:
-            n += g[b + L.PL_MEN_VILLAGE]
-        else:
-            n += g[b + L.PL_MEN_TRAVEL]
+    n = men_at(g, seat, where) if mask & 1 else 0
     for k in range(L.MAX_LEADERS):
         if eligible(S, g, seat, k, mask) and leader_at(g, seat, k) == where:
             n += 1
