@@ -51,9 +51,9 @@ from .solo import (
 
 
 @allocating
-def roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log):
-    """Roll the stage's dice (leaders may change a result), then resolve them one by
-    one in the chosen order."""
+def roll_bourbon_dice(DICE, CARDS, g, rng, log):
+    """Roll the stage's dice (leaders may change a result): one row (action, amount) per
+    die, in table order."""
     stage = g[L.G_STAGE]
     action, amount, stage_dice = DICE
     n = 0
@@ -67,11 +67,17 @@ def roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log):
         faces[k, 0] = action[die, face]
         faces[k, 1] = die_amount(g, CARDS, faces[k, 0], amount[die, face])
         log_event(log, EV_DIE, die, faces[k, 0], faces[k, 1])
+    return faces
+
+
+@borrowing
+def resolve_bourbon_dice(K, p, sp, g, rng, faces, order, log):
+    """Resolve the rolled dice one by one in ``order``."""
     flag_turn = g[L.G_FLAG_TURN] == 1
-    for k in dice_order(p, g, rng, faces, n):
+    for k in order:
         if faces[k, 1] > 0:
             resolve_die(K, p, sp, g, rng, faces[k, 0], faces[k, 1], flag_turn, log)
-    g[L.G_BOURBON_DICE_ROLLED] += n
+    g[L.G_BOURBON_DICE_ROLLED] += faces.shape[0]
 
 
 @borrowing
@@ -123,8 +129,8 @@ def end_of_turn_reset(sp, g):
 
 
 @borrowing
-def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
-    """One turn; returns the end reason if the defeat check ends the game."""
+def begin_turn(K, CARDS, p, sp, g, rng, seat, card, log):
+    """A turn up to the Bourbon dice: start-of-turn effects, the card's effect and Almanac."""
     g[L.G_ACTIVE] = seat
     g[L.G_FLAG_TURN] = 1 if seat == g[L.G_FLAG] else 0
     restart(rng, L.ST_POLICY, 2 * g[L.G_TURN])
@@ -132,7 +138,12 @@ def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
     timed_effects(K, CARDS, p, sp, g, rng, seat, CL.T_START_OF_TURN, log)
     resolve_card(K, CARDS, p, sp, g, rng, seat, card, log)
     g[L.G_CARDS_PLAYED] += 1
-    roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log)
+
+
+@borrowing
+def end_turn(K, CARDS, p, sp, g, rng, seat, log):
+    """A turn after the Bourbon dice: the Barcelonan actions, end-of-turn effects, the
+    defeat check and the clean-up; returns the end reason if the game is lost."""
     barcelonan_actions(K, CARDS, p, sp, g, rng, log)
     timed_effects(K, CARDS, p, sp, g, rng, seat, CL.T_END_OF_TURN, log)
     g[L.G_TURN] += 1
@@ -140,6 +151,16 @@ def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
     clean_camps(K, sp)
     end_of_turn_reset(sp, g)
     return reason
+
+
+@allocating
+def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
+    """One turn; returns the end reason if the defeat check ends the game."""
+    begin_turn(K, CARDS, p, sp, g, rng, seat, card, log)
+    faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
+    order = dice_order(p, g, rng, faces, faces.shape[0])
+    resolve_bourbon_dice(K, p, sp, g, rng, faces, order, log)
+    return end_turn(K, CARDS, p, sp, g, rng, seat, log)
 
 
 # -- rounds and stages ------------------------------------------------------------------------
@@ -183,22 +204,41 @@ def end_of_round(K, CARDS, p, sp, g, rng, log):
 
 
 @allocating
-def play_round(K, DICE, CARDS, p, sp, g, rng, log):
-    seats = g[L.G_SEATS]
-    start_of_round(K, CARDS, p, sp, g, rng, log)
+def choose_cards(CARDS, p, g, rng):
+    """Each seat puts a card face down (not solo: Villarroel chooses at his turn); the
+    cards by seat."""
     restart(rng, L.ST_POLICY, 2 * g[L.G_TURN] + 1)  # the round's card choices
     chosen = np.zeros(4, dtype=np.int64)
     if not p[L.P_SOLO]:
-        for seat in range(seats):
+        for seat in range(g[L.G_SEATS]):
             chosen[seat] = take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
-    for k in range(seats):
-        seat = (g[L.G_FLAG] + k) % seats
+    return chosen
+
+
+@borrowing
+def seat_at(g, k):
+    """The seat taking the ``k``-th turn of a round: from the Flag holder clockwise."""
+    return (g[L.G_FLAG] + k) % g[L.G_SEATS]
+
+
+@borrowing
+def finish_round(K, DICE, CARDS, p, sp, g, rng, chosen, first, log):
+    """The round's turns from its ``first``-th on, then the end of the round."""
+    for k in range(first, g[L.G_SEATS]):
+        seat = seat_at(g, k)
         card = turn_card(CARDS, p, g, rng, seat, chosen, log)
         reason = play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log)
         if reason != L.END_NONE:
             return reason
     end_of_round(K, CARDS, p, sp, g, rng, log)
     return L.END_NONE
+
+
+@allocating
+def play_round(K, DICE, CARDS, p, sp, g, rng, log):
+    start_of_round(K, CARDS, p, sp, g, rng, log)
+    chosen = choose_cards(CARDS, p, g, rng)
+    return finish_round(K, DICE, CARDS, p, sp, g, rng, chosen, 0, log)
 
 
 @allocating
@@ -211,16 +251,33 @@ def stage_iv_card(g, rng):
 
 
 @borrowing
-def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
-    """One normal turn by the starting player (solo: always Villarroel) with the Stage IV
-    card; in the competitive game it is not scored (it counts in the fame)."""
+def stage_iv_turn_card(p, g, rng):
+    """Stage IV's card, drawn for the starting player (solo: always Villarroel); 0 if
+    no card is left."""
     if p[L.P_SOLO]:
         g[L.G_FLAG] = VILLARROEL
     card = stage_iv_card(g, rng)
+    g[L.G_STAGE_IV_CARD] = card
+    return card
+
+
+@borrowing
+def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
+    """One normal turn by the starting player with the Stage IV card; in the competitive
+    game it is not scored (it counts in the fame)."""
+    card = stage_iv_turn_card(p, g, rng)
     if card == 0:
         return L.END_NONE
-    g[L.G_STAGE_IV_CARD] = card
     return play_turn(K, DICE, CARDS, p, sp, g, rng, g[L.G_FLAG], card, log)
+
+
+@borrowing
+def end_of_game(p, g, log):
+    """Stage IV survived: the victory, unless the competitive players' VP fall short."""
+    if short_of_victory_level(p, g):
+        log_event(log, EV_DEFEAT_VP, total_vp(g), p[L.P_VICTORY_LEVEL])
+        return L.END_VICTORY_POINTS
+    return L.END_SURVIVED
 
 
 @borrowing
@@ -249,17 +306,24 @@ def start_of_stage(CARDS, p, g, rng, stage, log):
 
 
 @borrowing
-def play_game(K, DICE, CARDS, p, sp, g, rng, log):
-    """A whole game from the set-up position; returns the end reason."""
+def set_up_game(CARDS, p, g, rng):
+    """Shuffle the event piles and give the Flag to the first starting player."""
     build_piles(CARDS, p, g, rng)
     if p[L.P_SOLO]:
         g[L.G_FLAG] = CASANOVA  # the solo game's first starting player
     else:
         # "the player who has spent least time in Barcelona": at random
         g[L.G_FLAG] = uniform_int(rng, L.ST_SET_UP, g[L.G_SEATS])
-    for stage in range(3):
-        start_of_stage(CARDS, p, g, rng, stage, log)
-        for rnd in range(p[L.P_ROUNDS]):
+
+
+@borrowing
+def play_from(K, DICE, CARDS, p, sp, g, rng, stage, first_round, log):
+    """The game from round ``first_round`` of ``stage`` (already started) to its end;
+    returns the end reason."""
+    for s in range(stage, 3):
+        if s != stage:
+            start_of_stage(CARDS, p, g, rng, s, log)
+        for rnd in range(first_round if s == stage else 0, p[L.P_ROUNDS]):
             g[L.G_ROUND] = rnd
             reason = play_round(K, DICE, CARDS, p, sp, g, rng, log)
             if reason != L.END_NONE:
@@ -268,10 +332,15 @@ def play_game(K, DICE, CARDS, p, sp, g, rng, log):
     reason = play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log)
     if reason != L.END_NONE:
         return reason
-    if short_of_victory_level(p, g):
-        log_event(log, EV_DEFEAT_VP, total_vp(g), p[L.P_VICTORY_LEVEL])
-        return L.END_VICTORY_POINTS
-    return L.END_SURVIVED
+    return end_of_game(p, g, log)
+
+
+@borrowing
+def play_game(K, DICE, CARDS, p, sp, g, rng, log):
+    """A whole game from the set-up position; returns the end reason."""
+    set_up_game(CARDS, p, g, rng)
+    start_of_stage(CARDS, p, g, rng, 0, log)
+    return play_from(K, DICE, CARDS, p, sp, g, rng, 0, 0, log)
 
 
 @allocating
