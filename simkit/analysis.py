@@ -463,3 +463,50 @@ def plan(differences: pd.DataFrame, effects=(0.01, 0.02, 0.05), power: float = 0
             0.01, discordance, float(row["difference"]), 1 - alpha / m) if ok else None)
         rows.append(out)
     return pd.DataFrame(rows)
+
+
+# -- the players' skill --------------------------------------------------------------------
+
+
+def skill_sensitivity(game, side: str, policies, presets, n_games: int, *, seed: int = 0,
+                      reference: str | None = None, policy_games=None,
+                      n_jobs: int = 1) -> pd.DataFrame:
+    """How much of each preset's outcome is the players' skill rather than the rules.
+
+    Plays every preset (a name, or None for the standard rules) with ``side`` under each
+    of ``policies`` (the other sides keep their defaults) on the same ``n_games`` games
+    (seed and indices 0..n-1), and gives per (preset, policy) the side's win rate with its Wilson
+    95% interval, and its paired difference from the ``reference`` policy (default: the
+    first) with the McNemar / Tango 95% interval on the games both played.
+    ``policy_games`` plays fewer games for slow policies (``{"lookahead": 500}``); their
+    comparison uses the reference's first games, the same games.
+    """
+    from simkit.runner import simulate
+
+    reference = reference or policies[0]
+    if reference not in policies:
+        raise ValueError(f"reference policy {reference!r} is not among {list(policies)}")
+    sizes = {policy: int((policy_games or {}).get(policy.split(":")[0], n_games))
+             for policy in policies}
+    rows = []
+    for preset in presets:
+        wins = {}
+        for policy in policies:
+            frame = simulate(game, sizes[policy], seed=seed, rules=preset,
+                             policy={side: policy}, n_jobs=n_jobs)
+            wins[policy] = (frame["winner"] == side).to_numpy()
+        for policy in policies:
+            won = wins[policy]
+            rate = stats.wilson(int(won.sum()), won.size)
+            n = min(won.size, wins[reference].size)
+            row = {"preset": preset or "standard", "policy": policy, "games": won.size,
+                   "win_rate": rate.estimate, "low": rate.low, "high": rate.high}
+            if policy != reference:
+                diff = stats.paired_difference(won[:n], wins[reference][:n])
+                row.update(paired_games=n, vs_reference=diff.difference.estimate,
+                           vs_low=diff.difference.low, vs_high=diff.difference.high,
+                           p_value=diff.p_value)
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    table.attrs["reference"] = reference
+    return table

@@ -14,6 +14,7 @@ import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -420,7 +421,7 @@ class Game(ABC):
         """Compile (or load from numba's cache) every kernel ``simulate`` uses; returns
         the seconds it took. The first time on a machine (for these engine sources) it
         says so on stderr before compiling, since that takes a while."""
-        if not self.is_compiled():
+        if not self.is_compiled() and not numba.config.DISABLE_JIT:
             about = (f"about {self.compile_seconds} s on a 2-core machine"
                      if self.compile_seconds else "this takes a while")
             print(f"simkit: compiling the {self.name} engine (first run only, {about})...",
@@ -428,6 +429,19 @@ class Game(ABC):
         started = time.perf_counter()
         self.simulate(None, None, np.arange(2), 0)
         return time.perf_counter() - started
+
+    @contextmanager
+    def compiling(self, kernel: str, seconds: int):
+        """Around the first call of a kernel ``warm_up`` does not compile (a slow player's
+        own kernel): says so on stderr the first time on a machine, as ``warm_up`` does."""
+        marker = _numba_cache.cache_dir() / f"compiled-{self.name}-{kernel}"
+        if not marker.exists() and not numba.config.DISABLE_JIT:
+            print(f"simkit: compiling the {self.name} {kernel} (first use only, about "
+                  f"{seconds} s on a 2-core machine)...", file=sys.stderr, flush=True)
+        yield
+        if not numba.config.DISABLE_JIT:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
 
     def is_compiled(self) -> bool:
         """Whether numba's cache holds this engine for the current sources."""

@@ -31,11 +31,14 @@ from . import layout as L
 from .cards import load_cards
 from .components import DATA, load_components
 from .engine import play_games
+from .lookahead import play_lookahead_games
 from .narrate import narrate_log
 from .players import POLICIES
-from .rules import Rules, Weights, params
+from .rules import LookaheadWeights, Rules, Weights, params
 from .scoring import fame, fame_winners
 from .state import board_tuple, starting_position
+
+LOOKAHEAD_COMPILE_SECONDS = 60  # its own kernel, compiled on first use
 
 
 @cache
@@ -63,7 +66,8 @@ class Victus(Game):
     Rules = Rules
     presets = load_presets(DATA / "presets.toml", Rules)
     policies = {"players": POLICIES}
-    policy_weights = {"players": {"greedy": Weights, "fortify": Weights}}
+    policy_weights = {"players": {"greedy": Weights, "fortify": Weights,
+                                  "lookahead": LookaheadWeights}}
     outcome_columns = L.OUTCOMES
     compile_seconds = 95  # measured: 95 s of CPU for a cold compile (2026-11-30)
     caveat = ("the board graph, marker dials beyond the printed values, dice faces, chance "
@@ -73,7 +77,11 @@ class Victus(Game):
     def _play(self, rules, p, game_indices, root_seed, log):
         c, K, dice, cards = _static()
         sp, g = _start(rules)
-        return play_games(K, dice, cards.as_tuple(), p, sp, g, game_indices, root_seed, log)
+        if p[L.P_POLICY] != L.LOOKAHEAD:
+            return play_games(K, dice, cards.as_tuple(), p, sp, g, game_indices, root_seed, log)
+        with self.compiling("lookahead player", LOOKAHEAD_COMPILE_SECONDS):
+            return play_lookahead_games(K, dice, cards.as_tuple(), p, sp, g, game_indices,
+                                        root_seed, log)
 
     def play(self, rules, policies, game_indices, root_seed):
         p = _params(rules, policies)

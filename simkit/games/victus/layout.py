@@ -74,8 +74,8 @@ DISC_REINFORCEMENTS, DISC_BATTERIES, DISC_MINE = codes(DISC_NAMES)
 
 
 # -- the scripted players (players.py describes them); a policy's id is its position
-POLICY_NAMES = ("greedy", "random", "fortify")
-GREEDY, RANDOM, FORTIFY = codes(POLICY_NAMES)
+POLICY_NAMES = ("greedy", "random", "fortify", "lookahead")
+GREEDY, RANDOM, FORTIFY, LOOKAHEAD = codes(POLICY_NAMES)
 
 # -- random streams (simkit.rng): one per purpose, so a rule change that draws more or
 # less of one kind shifts no other. Bourbon dice and the players' choices restart every
@@ -264,6 +264,7 @@ P_CORONELA_LOSS_WEIGHT = _P("coronela_loss_weight")  # how dear a Coronela is (x
 P_GREED = _P("greed")  # competitive: points against the city's safety (x10)
 P_DICE_CHOICE_FROM = _P("dice_choice_from")  # partial dice order: choose from this stage
 P_RESIGN_BELOW = _P("resign_below")  # solo: cancel a Casanova card scoring below this
+P_ROLLOUTS = _P("rollouts")  # lookahead: rollouts per option of a decision
 N_P = _P.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")

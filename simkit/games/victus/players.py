@@ -62,6 +62,8 @@ POLICIES = {
     "random": "uniform over the affordable actions and their legal targets",
     "fortify": "greedy, but fortifies (bastion defenses, barricades) before improving "
                "markers",
+    "lookahead": "greedy, but chooses its cards and dice orders by playing rollouts of "
+                 "the rest of the game for each option (slow: the skill ceiling)",
 }
 assert tuple(POLICIES) == L.POLICY_NAMES
 GREEDY, RANDOM, FORTIFY = L.GREEDY, L.RANDOM, L.FORTIFY

@@ -162,6 +162,15 @@ class Weights(RulesBase):
         "below this", range=(-20, 20))
 
 
+@dataclass(frozen=True)
+class LookaheadWeights(Weights):
+    """The ``lookahead`` player's weights: greedy's, and its rollouts."""
+
+    rollouts: int = knob(
+        8, "games played to the end from each option of a card choice or dice order (more "
+        "is stronger and slower)", range=(1, 256))
+
+
 def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     """The rules and the policy as the integer vector ``p`` (offsets ``layout.P_*``)."""
     w = weights or Weights()
@@ -186,4 +195,5 @@ def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     p[L.P_ROUNDS] = rounds
     p[L.P_DICE_CHOICE_FROM] = w.dice_choice_from_stage
     p[L.P_RESIGN_BELOW] = w.resign_below
+    p[L.P_ROLLOUTS] = w.rollouts if isinstance(w, LookaheadWeights) else 0
     return p

@@ -1,0 +1,326 @@
+"""The ``lookahead`` player: the skill ceiling the scripted players are measured against.
+
+It plays the game as ``greedy`` does, except at two kinds of decision, where it tries
+every option by rollouts: the card each seat puts face down (solo: Villarroel's card at
+the start of his turn) and, when the players order the Bourbon dice, the order. For each
+option it copies the position and plays ``rollouts`` games from it to the end with the
+greedy players, then keeps the option that survives most often; ties (most often, all
+rollouts survive or none do) go to the option whose lost rollouts lasted longest, then to
+greedy's own choice, which is tried first.
+
+It does not see the future: each rollout has its own random streams (new dice, chance
+cards and tie-breaks) and reshuffles what is still face down, the undrawn event piles and
+chance deck. The options of one decision share their rollouts' streams (common random
+numbers), so they are compared on the same dice.
+
+The dice order is chosen one die at a time: which die to resolve first, the rest in
+greedy's order; then which second, and so on. That evaluates at most 5 + 4 + 3 + 2
+orders of five dice instead of 5! = 120, and identical dice are one option.
+
+The look-ahead has its own turn loop (``play_lookahead_game``) built from the engine's
+steps, so that the rollouts can call the engine's ``play_from`` without the engine ever
+calling back into the look-ahead: the default kernel does not contain it and compiles as
+fast as before. It is slow by design (about a thousand times slower than ``greedy``): use
+it on a few thousand games to measure how far the scripted players are from better play.
+"""
+
+import numpy as np
+
+from simkit.rng import game_streams, restart, shuffle, splitmix64
+from simkit.unmanaged import allocating, borrowing, unmanaged
+
+from . import layout as L
+from .engine import (
+    begin_turn,
+    end_of_game,
+    end_of_round,
+    end_turn,
+    finish_round,
+    play_from,
+    play_turn,
+    record,
+    resolve_bourbon_dice,
+    roll_bourbon_dice,
+    seat_at,
+    set_up_game,
+    stage_iv_turn_card,
+    start_of_round,
+    start_of_stage,
+    turn_card,
+)
+from .hands import take_from_hand
+from .players import choose_card, dice_order
+from .solo import VILLARROEL
+
+ROLLOUT_SALT = np.uint64(0x6C6F6F6B61686561)  # keeps rollout streams apart from the game's
+MAX_ROLLOUTS = 256  # rollouts per option (the ``rollouts`` weight's range)
+LOST_TURN = 1  # a lost rollout scores its turns; a survived one scores above any turn count
+SURVIVED = 1 << 20
+
+
+# -- the game loop --------------------------------------------------------------------------
+
+
+@allocating
+def play_lookahead_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
+    """``engine.play_games`` for the look-ahead player: one outcome row per game."""
+    out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
+    for row in range(game_indices.shape[0]):
+        rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
+        sp, g = sp0.copy(), g0.copy()
+        reason = play_lookahead_unmanaged(K, DICE, CARDS, p, sp, g, rng, log)
+        record(K, sp, g, reason, out[row])
+    return out
+
+
+@allocating
+def play_lookahead_unmanaged(K, DICE, CARDS, p, sp, g, rng, log):
+    q = p.copy()
+    q[L.P_POLICY] = L.GREEDY  # every choice the look-ahead does not make is greedy's
+    return play_lookahead_game(unmanaged(K), unmanaged(DICE), unmanaged(CARDS), p[L.P_ROLLOUTS],
+                               unmanaged(q), unmanaged(sp), unmanaged(g), unmanaged(rng),
+                               unmanaged(log))
+
+
+@allocating
+def play_lookahead_game(K, DICE, CARDS, rollouts, q, sp, g, rng, log):
+    """``engine.play_game`` with the look-ahead's card choices and dice orders."""
+    set_up_game(CARDS, q, g, rng)
+    for stage in range(3):
+        start_of_stage(CARDS, q, g, rng, stage, log)
+        for rnd in range(q[L.P_ROUNDS]):
+            g[L.G_ROUND] = rnd
+            start_of_round(K, CARDS, q, sp, g, rng, log)
+            chosen = choose_cards(K, DICE, CARDS, rollouts, q, sp, g, rng)
+            for k in range(g[L.G_SEATS]):
+                seat = seat_at(g, k)
+                if q[L.P_SOLO] and seat == VILLARROEL:
+                    card = solo_card(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k)
+                else:
+                    card = turn_card(CARDS, q, g, rng, seat, chosen, log)
+                reason = lookahead_turn(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k,
+                                        seat, card, log)
+                if reason != L.END_NONE:
+                    return reason
+            end_of_round(K, CARDS, q, sp, g, rng, log)
+    start_of_stage(CARDS, q, g, rng, L.STAGE_IV, log)
+    card = stage_iv_turn_card(q, g, rng)
+    if card != 0:
+        reason = lookahead_turn(K, DICE, CARDS, rollouts, q, sp, g, rng, np.zeros(4, np.int64),
+                                0, g[L.G_FLAG], card, log)
+        if reason != L.END_NONE:
+            return reason
+    return end_of_game(q, g, log)
+
+
+@allocating
+def lookahead_turn(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, card, log):
+    """``engine.play_turn`` with the dice order chosen by rollouts."""
+    begin_turn(K, CARDS, q, sp, g, rng, seat, card, log)
+    faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
+    if g[L.G_DICE_ORDER_FREE]:
+        order = choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat,
+                                  faces)
+    else:
+        order = dice_order(q, g, rng, faces, faces.shape[0])
+    resolve_bourbon_dice(K, q, sp, g, rng, faces, order, log)
+    return end_turn(K, CARDS, q, sp, g, rng, seat, log)
+
+
+# -- rollouts -------------------------------------------------------------------------------
+
+
+@allocating
+def rollout_streams(rng, g, decision, r):
+    """Rollout ``r``'s own streams for one decision: a function of the game, the turn and
+    the decision, never a stream of the game itself."""
+    root = splitmix64(rng[0, 4] ^ ROLLOUT_SALT)
+    index = (g[L.G_TURN] * 64 + decision) * MAX_ROLLOUTS + r
+    return game_streams(root, index, L.N_STREAMS)
+
+
+@borrowing
+def forget_future(g, rng):
+    """Reshuffle what the players cannot see: the undrawn event piles and chance cards."""
+    restart(rng, L.ST_EVENT_PILES, 0)
+    for stage in range(3):
+        start = L.G_PILE + stage * L.PILE_SIZE
+        shuffle(rng, L.ST_EVENT_PILES, g[start + g[L.G_PILE_NEXT + stage]:
+                                         start + g[L.G_PILE_COUNT + stage]])
+    restart(rng, L.ST_CHANCE, 0)
+    shuffle(rng, L.ST_CHANCE, g[L.G_CHANCE_DECK + g[L.G_CHANCE_NEXT]:
+                                L.G_CHANCE_DECK + L.N_CHANCE])
+
+
+@borrowing
+def finish_game(K, DICE, CARDS, q, sp, g, rng, chosen, k, log):
+    """The game after the ``k``-th turn of the current round (-1: before the first), to
+    its end; returns the end reason."""
+    stage = g[L.G_STAGE]
+    if stage == L.STAGE_IV:
+        return end_of_game(q, g, log)
+    reason = finish_round(K, DICE, CARDS, q, sp, g, rng, chosen, k + 1, log)
+    if reason != L.END_NONE:
+        return reason
+    return play_from(K, DICE, CARDS, q, sp, g, rng, stage, g[L.G_ROUND] + 1, log)
+
+
+@borrowing
+def rollout_score(g, reason):
+    return SURVIVED if reason == L.END_SURVIVED else LOST_TURN * g[L.G_TURN]
+
+
+# -- the card choices -------------------------------------------------------------------------
+
+
+@allocating
+def choose_cards(K, DICE, CARDS, rollouts, q, sp, g, rng):
+    """``engine.choose_cards`` by rollouts: greedy's cards first, then each seat in turn
+    keeps the card of its hand whose rollouts (the other seats playing the cards chosen
+    so far) score best. Solo: nothing to choose here."""
+    restart(rng, L.ST_POLICY, 2 * g[L.G_TURN] + 1)
+    seats = g[L.G_SEATS]
+    slots = np.full(4, -1, dtype=np.int64)
+    chosen = np.zeros(4, dtype=np.int64)
+    if q[L.P_SOLO]:
+        return chosen
+    for seat in range(seats):
+        slots[seat] = choose_card(CARDS, q, g, rng, seat)
+    if not g[L.G_RANDOM_ROUND]:  # a card made this round's choice random
+        for seat in range(seats):
+            slots[seat] = best_slot(K, DICE, CARDS, rollouts, q, sp, g, rng, slots, seat)
+    for seat in range(seats):
+        chosen[seat] = take_from_hand(g, seat, slots[seat])
+    return chosen
+
+
+@allocating
+def best_slot(K, DICE, CARDS, rollouts, q, sp, g, rng, slots, seat):
+    """The hand slot of ``seat`` whose rollouts score best, the others' slots fixed."""
+    best, best_score = slots[seat], -1
+    trial = slots.copy()
+    for option in range(-1, L.HAND_SIZE):
+        # option -1: greedy's choice, tried first so that it wins ties
+        slot = slots[seat] if option < 0 else option
+        card = g[L.G_HAND + seat * L.HAND_SIZE + slot]
+        if card == 0 or (option >= 0 and slot == slots[seat]):
+            continue
+        trial[seat] = slot
+        score = 0
+        for r in range(rollouts):
+            score += card_rollout(K, DICE, CARDS, q, sp, g, rng, trial, seat, r)
+        if score > best_score:
+            best, best_score = slot, score
+    return best
+
+
+@allocating
+def card_rollout(K, DICE, CARDS, q, sp, g, rng, slots, seat, r):
+    """One rollout of the round from its first turn with the seats' cards in ``slots``."""
+    rsp, rg = sp.copy(), g.copy()
+    rrng = rollout_streams(rng, g, seat, r)
+    forget_future(rg, rrng)
+    chosen = np.zeros(4, dtype=np.int64)
+    for s in range(g[L.G_SEATS]):
+        chosen[s] = take_from_hand(rg, s, slots[s])
+    return rollout_score(rg, finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, -1,
+                                          np.zeros((0, 4), dtype=np.int64)))
+
+
+@allocating
+def solo_card(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k):
+    """Villarroel's card at the start of his turn, by rollouts of the whole turn."""
+    default = choose_card(CARDS, q, g, rng, VILLARROEL)
+    best, best_score = default, -1
+    for option in range(-1, L.HAND_SIZE):
+        slot = default if option < 0 else option
+        card = g[L.G_HAND + VILLARROEL * L.HAND_SIZE + slot]
+        if card == 0 or (option >= 0 and slot == default):
+            continue
+        score = 0
+        for r in range(rollouts):
+            rsp, rg = sp.copy(), g.copy()
+            rrng = rollout_streams(rng, g, 4, r)
+            forget_future(rg, rrng)
+            take_from_hand(rg, VILLARROEL, slot)
+            log = np.zeros((0, 4), dtype=np.int64)
+            reason = play_turn(K, DICE, CARDS, q, rsp, rg, rrng, VILLARROEL, card, log)
+            if reason == L.END_NONE:
+                reason = finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, k, log)
+            score += rollout_score(rg, reason)
+        if score > best_score:
+            best, best_score = slot, score
+    return take_from_hand(g, VILLARROEL, best)
+
+
+# -- the dice order ---------------------------------------------------------------------------
+
+
+@allocating
+def choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, faces):
+    """The dice order by rollouts, one die at a time: at each place, the die (among the
+    distinct ones left) whose order (the places fixed so far, this die, then greedy's
+    order of the rest) scores best."""
+    n = faces.shape[0]
+    order = dice_order(q, g, rng, faces, n)
+    for place in range(n - 1):
+        best, best_score = place, -1
+        for option in range(place, n):
+            if option > place and repeats_a_die(faces, order, place, option):
+                continue
+            trial = with_die_at(q, g, rng, faces, order, place, option)
+            score = 0
+            for r in range(rollouts):
+                score += dice_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, seat, faces, trial,
+                                      8 + place, r)
+            if score > best_score:
+                best, best_score = option, score
+        order = with_die_at(q, g, rng, faces, order, place, best)
+    return order
+
+
+@borrowing
+def repeats_a_die(faces, order, place, option):
+    """Is the die at ``option`` the same (action and amount) as one tried before it?"""
+    die = order[option]
+    for other in range(place, option):
+        if (faces[order[other], 0] == faces[die, 0]
+                and faces[order[other], 1] == faces[die, 1]):
+            return True
+    return False
+
+
+@allocating
+def with_die_at(q, g, rng, faces, order, place, option):
+    """``order`` with its first ``place`` dice kept, the die at ``option`` next, and the
+    others in greedy's order."""
+    n = faces.shape[0]
+    trial = order.copy()
+    trial[place] = order[option]
+    rest = np.empty(n - place - 1, dtype=np.int64)
+    m = 0
+    for j in range(place, n):
+        if j != option:
+            rest[m] = order[j]
+            m += 1
+    rest_faces = np.empty((m, 2), dtype=np.int64)
+    for j in range(m):
+        rest_faces[j] = faces[rest[j]]
+    greedy = dice_order(q, g, rng, rest_faces, m)
+    for j in range(m):
+        trial[place + 1 + j] = rest[greedy[j]]
+    return trial
+
+
+@allocating
+def dice_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, seat, faces, order, decision, r):
+    """One rollout of the turn's dice in ``order``, the rest of the turn and the game."""
+    rsp, rg = sp.copy(), g.copy()
+    rrng = rollout_streams(rng, g, decision, r)
+    forget_future(rg, rrng)
+    log = np.zeros((0, 4), dtype=np.int64)
+    resolve_bourbon_dice(K, q, rsp, rg, rrng, faces, order, log)
+    reason = end_turn(K, CARDS, q, rsp, rg, rrng, seat, log)
+    if reason == L.END_NONE:
+        reason = finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, k, log)
+    return rollout_score(rg, reason)

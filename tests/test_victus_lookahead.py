@@ -1,0 +1,114 @@
+"""The look-ahead player: its rollouts leave the game untouched, do not see the face-down
+cards or the dice to come, and its decisions are legal and reproducible."""
+
+import numpy as np
+import pytest
+from victus_support import K, params, streams
+
+from simkit.errors import UsageError
+from simkit.eventlog import no_log
+from simkit.games.victus import GAME, _start, _static
+from simkit.games.victus import layout as L
+from simkit.games.victus.engine import (
+    begin_turn,
+    roll_bourbon_dice,
+    set_up_game,
+    start_of_round,
+    start_of_stage,
+)
+from simkit.games.victus.lookahead import (
+    choose_cards,
+    choose_dice_order,
+    forget_future,
+    rollout_streams,
+)
+
+SEED = 2026
+
+
+def opening(game_index=0):
+    """The full game's position at the start of its first round, with the greedy rules."""
+    _, _, dice, cards = _static()
+    q = params(full=True, policy=L.GREEDY)
+    sp, g = _start(GAME.presets["full"].rules)
+    rng = streams(SEED, game_index)
+    set_up_game(cards.as_tuple(), q, g, rng)
+    start_of_stage(cards.as_tuple(), q, g, rng, 0, no_log())
+    start_of_round(K, cards.as_tuple(), q, sp, g, rng, no_log())
+    return dice, cards.as_tuple(), q, sp, g, rng
+
+
+def hand(g, seat):
+    return g[L.G_HAND + seat * L.HAND_SIZE:L.G_HAND + (seat + 1) * L.HAND_SIZE].copy()
+
+
+def test_card_choice_takes_one_card_from_each_hand_and_touches_nothing_else():
+    dice, cards, q, sp, g, rng = opening()
+    before_sp, before_g = sp.copy(), g.copy()
+    hands = [hand(g, seat) for seat in range(2)]
+    chosen = choose_cards(K, dice, cards, 2, q, sp, g, rng)
+    assert (sp == before_sp).all(), "the rollouts played on copies"
+    for seat in range(2):
+        assert chosen[seat] in hands[seat], "a seat plays a card of its own hand"
+        assert sorted(hand(g, seat)) == sorted(np.where(hands[seat] == chosen[seat], 0,
+                                                        hands[seat]))
+    rest = np.ones(g.shape[0], dtype=bool)
+    rest[L.G_HAND:L.G_HAND + L.N_SEATS * L.HAND_SIZE] = False
+    assert (g[rest] == before_g[rest]).all(), "only the hands changed"
+
+
+def test_dice_order_is_a_permutation_and_the_rollouts_touch_nothing():
+    dice, cards, q, sp, g, rng = opening()
+    chosen = choose_cards(K, dice, cards, 2, q, sp, g, rng)
+    seat = g[L.G_FLAG]
+    begin_turn(K, cards, q, sp, g, rng, seat, chosen[seat], no_log())
+    faces = roll_bourbon_dice(dice, cards, g, rng, no_log())
+    before = sp.copy(), g.copy(), rng.copy()
+    order = choose_dice_order(K, dice, cards, 2, q, sp, g, rng, chosen, 0, seat, faces)
+    assert sorted(order) == list(range(faces.shape[0]))
+    assert (sp == before[0]).all() and (g == before[1]).all() and (rng == before[2]).all()
+
+
+def test_rollouts_reshuffle_only_what_is_face_down():
+    _, _, q, sp, g, rng = opening()
+    stage_0 = L.G_PILE
+    dealt = g[L.G_PILE_NEXT]
+    count = g[L.G_PILE_COUNT]
+    g[L.G_CHANCE_NEXT] = 5
+    forgotten = g.copy()
+    forget_future(forgotten, rollout_streams(rng, g, 0, 0))
+    pile, new_pile = g[stage_0:stage_0 + count], forgotten[stage_0:stage_0 + count]
+    assert (new_pile[:dealt] == pile[:dealt]).all(), "dealt cards stay where they are"
+    assert sorted(new_pile[dealt:]) == sorted(pile[dealt:])
+    assert (new_pile[dealt:] != pile[dealt:]).any(), "the undealt cards are reshuffled"
+    deck = slice(L.G_CHANCE_DECK, L.G_CHANCE_DECK + L.N_CHANCE)
+    assert (forgotten[deck][:5] == g[deck][:5]).all(), "drawn chance cards stay drawn"
+    assert sorted(forgotten[deck][5:]) == sorted(g[deck][5:])
+    outside = np.ones(g.shape[0], dtype=bool)
+    outside[L.G_PILE:L.G_PILE + 3 * L.PILE_SIZE] = False
+    outside[deck] = False
+    assert (forgotten[outside] == g[outside]).all()
+
+
+def test_rollout_streams_are_their_own_and_reproducible():
+    _, _, _, _, g, rng = opening()
+    first = rollout_streams(rng, g, 3, 0)
+    assert (first == rollout_streams(rng, g, 3, 0)).all()
+    assert not (first == rollout_streams(rng, g, 3, 1)).all()
+    assert not (first == rollout_streams(rng, g, 4, 0)).all()
+    assert not np.isin(first[:, :4], rng[:, :4]).any(), "never the game's own streams"
+
+
+def test_a_lookahead_game_is_the_same_alone_or_in_a_batch():
+    policy = "lookahead:rollouts=1"
+    batch = GAME.simulate(None, policy, np.arange(3), SEED)
+    alone = GAME.simulate(None, policy, np.array([2]), SEED)
+    for name in batch:
+        assert batch[name][2] == alone[name][0], name
+
+
+def test_rollouts_weight_is_checked():
+    with pytest.raises(UsageError, match="rollouts"):
+        GAME.simulate(None, "lookahead:rollouts=0", np.arange(1), SEED)
+    with pytest.raises(UsageError, match="rollouts"):
+        GAME.simulate(None, "greedy:rollouts=4", np.arange(1), SEED)
