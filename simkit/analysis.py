@@ -479,7 +479,8 @@ def skill_sensitivity(game, side: str, policies, presets, n_games: int, *, seed:
     95% interval, and its paired difference from the ``reference`` policy (default: the
     first) with the McNemar / Tango 95% interval on the games both played.
     ``policy_games`` plays fewer games for slow policies (``{"lookahead": 500}``); their
-    comparison uses the reference's first games, the same games.
+    comparison uses the reference's first games, the same games (``reference_rate`` is
+    the reference's win rate on them).
     """
     from simkit.runner import simulate
 
@@ -503,7 +504,8 @@ def skill_sensitivity(game, side: str, policies, presets, n_games: int, *, seed:
                    "win_rate": rate.estimate, "low": rate.low, "high": rate.high}
             if policy != reference:
                 diff = stats.paired_difference(won[:n], wins[reference][:n])
-                row.update(paired_games=n, vs_reference=diff.difference.estimate,
+                row.update(paired_games=n, reference_rate=wins[reference][:n].mean(),
+                           vs_reference=diff.difference.estimate,
                            vs_low=diff.difference.low, vs_high=diff.difference.high,
                            p_value=diff.p_value)
             rows.append(row)

@@ -1,4 +1,5 @@
-"""The ``simkit`` command: games, run, sweep, report, plan, ladder, calibrate, trace, prob.
+"""The ``simkit`` command: games, run, sweep, report, plan, ladder, calibrate, skill,
+trace, compile, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -177,6 +178,23 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--steps", type=_integer, default=21, help="grid size for a float knob [21]")
     _add_backend_options(p)
     p.set_defaults(handler=cmd_calibrate)
+
+    p = sub.add_parser("skill", help="how much of each preset's win rate is the players' "
+                       "skill: every policy of a side on the same games, paired")
+    p.add_argument("game")
+    p.add_argument("--side", default=None, help="whose policies vary [the first side]")
+    p.add_argument("--policy", action="append", default=[], metavar="NAME",
+                   help="a policy of the side, weights after a colon (repeatable) [every "
+                   "policy; the first is the reference]")
+    p.add_argument("--preset", action="append", default=[], metavar="PRESET",
+                   help="a preset to play (repeatable) [every preset]")
+    p.add_argument("--games", type=_integer, default=10_000, help="games per preset and "
+                   "policy [10000]")
+    p.add_argument("--policy-games", action="append", default=[], metavar="NAME=N",
+                   help="fewer games for a slow policy (repeatable), e.g. lookahead=500")
+    p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
+    _add_jobs_option(p)
+    p.set_defaults(handler=cmd_skill)
 
     p = sub.add_parser("trace", help="narrate one game turn by turn")
     p.add_argument("game")
@@ -664,6 +682,67 @@ def calibration_summary(game, result, rules, policy, args) -> str:
         lines.append(f"{e.value!s:>16} {e.games:>10,} {e.rate.estimate:>14.2%}   "
                      f"[{e.rate.low:.2%}, {e.rate.high:.2%}]")
     lines.append(result.describe())
+    return "\n".join(lines)
+
+
+# -- skill ---------------------------------------------------------------------------
+
+
+def cmd_skill(args, _extra) -> None:
+    from simkit.analysis import skill_sensitivity
+
+    game = games.get(args.game)
+    side = args.side or game.sides[0]
+    if side not in game.sides:
+        raise UsageError(f"unknown side {side!r} of {game.name}; sides: "
+                         + ", ".join(game.sides))
+    policies = args.policy or list(game.policies[side])
+    for policy in policies:
+        game.resolve_policy({side: policy})  # an unknown policy or weight: one line
+    presets = args.preset or list(game.presets) or [None]
+    for preset in presets:
+        game.resolve_rules(preset)
+    sizes = _policy_games(args.policy_games, policies, args.games)
+    table = skill_sensitivity(game, side, policies, presets, args.games, seed=args.seed,
+                              policy_games=sizes, n_jobs=args.jobs)
+    print(skill_summary(game, side, table, args.seed))
+
+
+def _policy_games(texts: list[str], policies: list[str], games_per_cell: int) -> dict:
+    names = [p.split(":")[0] for p in policies]
+    sizes = {}
+    for text in texts:
+        name, sep, count = text.partition("=")
+        if not sep or name not in names:
+            raise UsageError(f"--policy-games {text}: give NAME=N with NAME one of "
+                             + ", ".join(names))
+        sizes[name] = min(_integer(count), games_per_cell)
+    return sizes
+
+
+def skill_summary(game, side: str, table: pd.DataFrame, seed: int) -> str:
+    reference = table.attrs["reference"]
+    width = max(10, *(len(p) for p in table["policy"]))
+    lines = [f"{game.name}: the {side}' win rate under each policy, seed {seed}; differences "
+             f"from {reference} paired on the same games"]
+    for preset, rows in table.groupby("preset", sort=False):
+        lines += ["", f"preset {preset}",
+                  f"  {'policy':{width}} {'games':>8} {side + ' win':>13}   95% interval "
+                  f"(Wilson)    vs {reference} (paired, 95%)"]
+        for r in rows.itertuples():
+            versus = ("reference" if pd.isna(r.vs_reference) else
+                      f"{r.vs_reference * 100:+.2f} [{r.vs_low * 100:+.2f}, "
+                      f"{r.vs_high * 100:+.2f}]")
+            if not pd.isna(r.vs_reference) and r.paired_games < table["games"].max():
+                versus += (f" on its {int(r.paired_games):,} games ({reference} "
+                           f"{r.reference_rate:.2%} on them)")
+            lines.append(f"  {r.policy:{width}} {r.games:>8,} {r.win_rate:>13.2%}   "
+                         f"{f'[{r.low:.2%}, {r.high:.2%}]':22} {versus}")
+    lines.append("")
+    lines.append("differences in points (McNemar / Tango score interval), each at 95% on its "
+                 "own (no correction for the number of comparisons)")
+    if game.caveat:
+        lines.append(f"caveat: {game.caveat}")
     return "\n".join(lines)
 
 

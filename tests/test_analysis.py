@@ -229,3 +229,56 @@ def test_frames_refuse_unpaired_cells(loaded):
         frames.paired("shifted", "base")
     del frames._frames["shifted"]
     assert isinstance(frames["base"], pd.DataFrame)
+
+
+# -- the players' skill ------------------------------------------------------------------
+
+SKILL_GAME = "setembre1714-assault"
+
+
+def test_skill_sensitivity_pairs_each_policy_with_the_reference_on_the_same_games():
+    policies = ["stand", "withdraw", "cautious"]
+    table = analysis.skill_sensitivity(SKILL_GAME, "catalans", policies,
+                                       ["open_ground", None], 3000, seed=4,
+                                       policy_games={"cautious": 1000})
+    assert list(table["preset"]) == ["open_ground"] * 3 + ["standard"] * 3
+    assert table.attrs["reference"] == "stand"
+    for preset in ("open_ground", None):
+        rows = table[table["preset"] == (preset or "standard")].set_index("policy")
+        wins = {p: (simkit.simulate(SKILL_GAME, rows.loc[p, "games"], seed=4, rules=preset,
+                                    policy={"catalans": p})["winner"] == "catalans").to_numpy()
+                for p in policies}
+        assert rows.loc["cautious", "games"] == 1000 and rows.loc["stand", "games"] == 3000
+        for p in policies:
+            assert rows.loc[p, "win_rate"] == pytest.approx(wins[p].mean())
+        for p in ("withdraw", "cautious"):
+            n = wins[p].size
+            expected = stats.paired_difference(wins[p], wins["stand"][:n])
+            assert rows.loc[p, "paired_games"] == n
+            assert rows.loc[p, "reference_rate"] == pytest.approx(wins["stand"][:n].mean())
+            assert rows.loc[p, "vs_reference"] == pytest.approx(expected.difference.estimate)
+            assert rows.loc[p, "vs_low"] == pytest.approx(expected.difference.low)
+            assert rows.loc[p, "p_value"] == pytest.approx(expected.p_value)
+        assert pd.isna(rows.loc["stand", "vs_reference"])
+
+
+def test_skill_command_prints_every_preset_and_policy(capsys):
+    code = main(["skill", SKILL_GAME, "--side", "catalans", "--games", "2000", "--preset",
+                 "open_ground", "--policy", "stand", "--policy", "withdraw",
+                 "--policy-games", "withdraw=500"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "preset open_ground" in out and "vs stand (paired, 95%)" in out
+    assert "on its 500 games (stand" in out and "caveat" not in out.split("preset")[0]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--side", "nobody"], "unknown side 'nobody'"),
+    (["--side", "catalans", "--policy", "hide"], "hide"),
+    (["--side", "catalans", "--preset", "nowhere"], "unknown preset 'nowhere'"),
+    (["--side", "catalans", "--policy-games", "lookahead=5"], "--policy-games lookahead=5"),
+])
+def test_skill_command_refuses_bad_input_in_one_line(capsys, argv, message):
+    code = main(["skill", SKILL_GAME, "--games", "10", *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
