@@ -20,7 +20,9 @@ from simkit.games.victus.lookahead import (
     choose_cards,
     choose_dice_order,
     forget_future,
+    repeats_a_die,
     rollout_streams,
+    with_die_at,
 )
 
 SEED = 2026
@@ -112,3 +114,19 @@ def test_rollouts_weight_is_checked():
         GAME.simulate(None, "lookahead:rollouts=0", np.arange(1), SEED)
     with pytest.raises(UsageError, match="rollouts"):
         GAME.simulate(None, "greedy:rollouts=4", np.arange(1), SEED)
+
+
+def test_a_die_moved_forward_keeps_the_others_in_their_order():
+    order = np.array([3, 1, 0, 2, 4])
+    assert list(with_die_at(order, 1, 3)) == [3, 2, 1, 0, 4]
+    assert list(with_die_at(order, 0, 0)) == list(order), "the die already there: the same"
+    assert list(with_die_at(order, 2, 4)) == [3, 1, 4, 0, 2]
+
+
+def test_identical_dice_are_one_option():
+    faces = np.array([[L.ACT_ADVANCE, 2], [L.ACT_TRENCH, 1], [L.ACT_ADVANCE, 2],
+                      [L.ACT_ADVANCE, 1]])
+    order = np.arange(4)
+    assert repeats_a_die(faces, order, 0, 2), "the same action and amount as die 0"
+    assert not repeats_a_die(faces, order, 0, 3), "another amount"
+    assert not repeats_a_die(faces, order, 1, 2), "die 0 is already placed"

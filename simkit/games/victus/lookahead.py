@@ -14,8 +14,9 @@ chance deck. The options of one decision share their rollouts' streams (common r
 numbers), so they are compared on the same dice.
 
 The dice order is chosen one die at a time: which die to resolve first, the rest in
-greedy's order; then which second, and so on. That evaluates at most 5 + 4 + 3 + 2
-orders of five dice instead of 5! = 120, and identical dice are one option.
+greedy's order; then which second, and so on; greedy's own order is tried first. That
+evaluates at most 5 + 4 + 3 + 2 orders of five dice instead of 5! = 120, and identical
+dice are one option.
 
 The look-ahead has its own turn loop (``play_lookahead_game``) built from the engine's
 steps, so that the rollouts can call the engine's ``play_from`` without the engine ever
@@ -259,8 +260,8 @@ def solo_card(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k):
 @allocating
 def choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, faces):
     """The dice order by rollouts, one die at a time: at each place, the die (among the
-    distinct ones left) whose order (the places fixed so far, this die, then greedy's
-    order of the rest) scores best."""
+    distinct ones left) whose order (the places fixed so far, this die, then the rest in
+    greedy's order) scores best."""
     n = faces.shape[0]
     order = dice_order(q, g, rng, faces, n)
     for place in range(n - 1):
@@ -268,14 +269,14 @@ def choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, 
         for option in range(place, n):
             if option > place and repeats_a_die(faces, order, place, option):
                 continue
-            trial = with_die_at(q, g, rng, faces, order, place, option)
+            trial = with_die_at(order, place, option)
             score = 0
             for r in range(rollouts):
                 score += dice_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, seat, faces, trial,
                                       8 + place, r)
             if score > best_score:
                 best, best_score = option, score
-        order = with_die_at(q, g, rng, faces, order, place, best)
+        order = with_die_at(order, place, best)
     return order
 
 
@@ -291,24 +292,14 @@ def repeats_a_die(faces, order, place, option):
 
 
 @allocating
-def with_die_at(q, g, rng, faces, order, place, option):
-    """``order`` with its first ``place`` dice kept, the die at ``option`` next, and the
-    others in greedy's order."""
-    n = faces.shape[0]
+def with_die_at(order, place, option):
+    """``order`` with the die at ``option`` moved to ``place``, the others after it in
+    their order so far (at first greedy's)."""
     trial = order.copy()
-    trial[place] = order[option]
-    rest = np.empty(n - place - 1, dtype=np.int64)
-    m = 0
-    for j in range(place, n):
-        if j != option:
-            rest[m] = order[j]
-            m += 1
-    rest_faces = np.empty((m, 2), dtype=np.int64)
-    for j in range(m):
-        rest_faces[j] = faces[rest[j]]
-    greedy = dice_order(q, g, rng, rest_faces, m)
-    for j in range(m):
-        trial[place + 1 + j] = rest[greedy[j]]
+    die = order[option]
+    for j in range(option, place, -1):
+        trial[j] = trial[j - 1]
+    trial[place] = die
     return trial
 
 
