@@ -208,23 +208,36 @@ def to_frame(game, indices: np.ndarray, seed: int, columns: dict) -> pd.DataFram
     return pd.DataFrame(data)
 
 
-def _warm(name: str) -> tuple[str, float, bool]:
+def _warm(name: str) -> list[tuple[str, float, bool]]:
+    """Warm one game's engine, then its policies' own kernels (which call the engine's
+    functions, so they compile after it, in the same process)."""
     game = games.get(name)
     fresh = not game.is_compiled()
-    return name, game.warm_up(), fresh
+    done = [(name, game.warm_up(), fresh)]
+    for side, policy in game.policy_kernels:
+        fresh = not game.is_policy_compiled(side, policy)
+        done.append((f"{name} {side}={policy}", game.warm_up_policy(side, policy), fresh))
+    return done
 
 
 def compile_engines(names: list[str], n_jobs: int = -1):
-    """Compile (or load from numba's cache) each named game's engine, several at once in
-    worker processes (numba compiles one function at a time per process), the longest
-    first; yields ``(name, seconds, compiled_now)`` as each finishes."""
-    order = sorted(names, key=lambda n: -games.get(n).compile_seconds)
+    """Compile (or load from numba's cache) each named game's engine and its policies'
+    own kernels, several games at once in worker processes (numba compiles one function
+    at a time per process), the longest first; yields ``(label, seconds, compiled_now)``
+    per kernel as each game finishes."""
+    def seconds(name):
+        game = games.get(name)
+        return game.compile_seconds + sum(game.policy_kernels.values())
+
+    order = sorted(names, key=lambda n: -seconds(n))
     workers = min(len(order), local_workers(n_jobs))
     if workers <= 1:
-        yield from (_warm(name) for name in order)
+        for name in order:
+            yield from _warm(name)
         return
-    yield from Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
-        delayed(_warm)(name) for name in order)
+    for done in Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
+            delayed(_warm)(name) for name in order):
+        yield from done
 
 
 def usable_cores() -> int:

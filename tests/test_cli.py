@@ -139,6 +139,29 @@ def test_a_first_compile_is_announced_once(capsys, monkeypatch, tmp_path):
     assert capsys.readouterr().err == ""
 
 
+def test_a_policy_with_its_own_kernel_is_announced_once_and_compiled_by_compile(
+        capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path))
+    game = simkit.games.get(GAME)
+    monkeypatch.setattr(type(game), "policy_kernels", {("catalans", "withdraw"): 7})
+    game.warm_up()
+    capsys.readouterr()
+    assert not game.is_policy_compiled("catalans", "withdraw")
+    with game.compiling_policy("catalans", "withdraw"):
+        pass
+    err = capsys.readouterr().err
+    assert f"compiling the {GAME} catalans=withdraw player (first use only, about 7 s" in err
+    assert game.is_policy_compiled("catalans", "withdraw")
+    with game.compiling_policy("catalans", "withdraw"):
+        pass
+    assert capsys.readouterr().err == ""
+    assert main(["compile", GAME, "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(rf"^{GAME}: already compiled in \d+\.\d s$", out, re.M)
+    assert re.search(rf"^{GAME} catalans=withdraw: already compiled in \d+\.\d s$", out,
+                     re.M)
+
+
 def test_compile_warms_the_named_engines(capsys):
     assert main(["compile", GAME, "--jobs", "1"]) == 0
     out = capsys.readouterr().out

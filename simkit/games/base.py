@@ -326,6 +326,9 @@ class Game(ABC):
     caveat: ClassVar[str] = ""
     #: cold numba compile of the engine, seconds on a 2-core machine (``make bench``)
     compile_seconds: ClassVar[int] = 0
+    #: (side, policy) -> cold compile seconds, for a policy played by its own kernel
+    #: (compiled on first use, or by ``simkit compile``), e.g. a rollout player
+    policy_kernels: ClassVar[Mapping[tuple[str, str], int]] = {}
 
     # -- user input -> validated objects -------------------------------------------------
     def resolve_rules(self, rules=None) -> RulesBase:
@@ -430,16 +433,27 @@ class Game(ABC):
         self.simulate(None, None, np.arange(2), 0)
         return time.perf_counter() - started
 
+    def warm_up_policy(self, side: str, policy: str) -> float:
+        """``warm_up`` for a policy with its own kernel (``policy_kernels``)."""
+        started = time.perf_counter()
+        self.simulate(None, {side: policy}, np.arange(1), 0)
+        return time.perf_counter() - started
+
+    def is_policy_compiled(self, side: str, policy: str) -> bool:
+        return self._compiled_marker(f"{side}-{policy}").exists()
+
     @contextmanager
-    def compiling(self, kernel: str, seconds: int):
-        """Around the first call of a kernel ``warm_up`` does not compile (a slow player's
-        own kernel): says so on stderr the first time on a machine, as ``warm_up`` does."""
-        marker = _numba_cache.cache_dir() / f"compiled-{self.name}-{kernel}"
-        if not marker.exists() and not numba.config.DISABLE_JIT:
-            print(f"simkit: compiling the {self.name} {kernel} (first use only, about "
-                  f"{seconds} s on a 2-core machine)...", file=sys.stderr, flush=True)
+    def compiling_policy(self, side: str, policy: str):
+        """Around a call of a policy's own kernel: the first time on a machine (for these
+        engine sources) says on stderr that it compiles, as ``warm_up`` does."""
+        jit = not numba.config.DISABLE_JIT
+        if jit and not self.is_policy_compiled(side, policy):
+            print(f"simkit: compiling the {self.name} {side}={policy} player (first use "
+                  f"only, about {self.policy_kernels[(side, policy)]} s on a 2-core "
+                  "machine)...", file=sys.stderr, flush=True)
         yield
-        if not numba.config.DISABLE_JIT:
+        if jit:
+            marker = self._compiled_marker(f"{side}-{policy}")
             marker.parent.mkdir(parents=True, exist_ok=True)
             marker.touch()
 
@@ -447,9 +461,10 @@ class Game(ABC):
         """Whether numba's cache holds this engine for the current sources."""
         return self._compiled_marker().exists()
 
-    def _compiled_marker(self) -> Path:
-        """A file in the numba cache folder saying this engine has been compiled there."""
-        return _numba_cache.cache_dir() / f"compiled-{self.name}"
+    def _compiled_marker(self, kernel: str = "") -> Path:
+        """A file in the numba cache folder saying this engine (or one of its policy
+        kernels) has been compiled there."""
+        return _numba_cache.cache_dir() / f"compiled-{self.name}{'-' if kernel else ''}{kernel}"
 
     def _mark_compiled(self) -> None:
         if numba.config.DISABLE_JIT:

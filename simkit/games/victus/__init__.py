@@ -38,8 +38,6 @@ from .rules import LookaheadWeights, Rules, Weights, params
 from .scoring import fame, fame_winners
 from .state import board_tuple, starting_position
 
-LOOKAHEAD_COMPILE_SECONDS = 60  # its own kernel, compiled on first use
-
 
 @cache
 def _static():
@@ -70,6 +68,7 @@ class Victus(Game):
                                   "lookahead": LookaheadWeights}}
     outcome_columns = L.OUTCOMES
     compile_seconds = 95  # measured: 95 s of CPU for a cold compile (2026-11-30)
+    policy_kernels = {("players", "lookahead"): 55}  # measured: 55 s of CPU (2026-11-30)
     caveat = ("the board graph, marker dials beyond the printed values, dice faces, chance "
               "cards and all 150 event/leader cards are reconstructions (the rulebook does "
               "not print them): rates describe this reconstruction, not the printed game")
@@ -79,7 +78,7 @@ class Victus(Game):
         sp, g = _start(rules)
         if p[L.P_POLICY] != L.LOOKAHEAD:
             return play_games(K, dice, cards.as_tuple(), p, sp, g, game_indices, root_seed, log)
-        with self.compiling("lookahead player", LOOKAHEAD_COMPILE_SECONDS):
+        with self.compiling_policy("players", "lookahead"):
             return play_lookahead_games(K, dice, cards.as_tuple(), p, sp, g, game_indices,
                                         root_seed, log)
 
