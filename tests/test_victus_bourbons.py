@@ -224,7 +224,7 @@ def test_example_9_trench_plus_3():
 
 def test_example_9_trench_minus_4():
     sp, g = trench_state([3, 2, 3, 0, 2, 2])
-    B.trench_back(K, g, 4, no_log())
+    B.trench_back(K, params(), sp, g, 4, False, no_log())
     assert list(g[L.G_TRENCH:L.G_TRENCH + 6]) == [2, 2, 2, 0, 1, 1]
 
 
@@ -277,11 +277,15 @@ def test_flag_holder_adds_1_to_the_gunpowder_store(gunpowder_4):
 
 
 def test_a_tie_eliminates_both_sides(gunpowder_4):
+    """"The side with the lower combat value (or both sides, if tied) loses the combat."
+    No Bourbon tile remains, so the cannon stays: it is eliminated only when "only
+    Bourbon troops and Barcelonan cannons remain in a space" (Cannon Pieces)."""
     sp, g = gunpowder_4
     sp[S(12), [L.SP_CORONELA, L.SP_CANNON, L.SP_BOURBON]] = (2, 1, 6)
     assert CB.resolve_combat(K, params(), sp, g, S(12), False, no_log()) == CB.BOTH_LOSE
     assert sp[S(12), L.SP_BOURBON] == 0 and sp[S(12), L.SP_CORONELA] == 0
-    assert sp[S(12), L.SP_CANNON] == 0 and sp[WOUNDED, L.SP_CANNON] == 1
+    assert sp[WOUNDED, L.SP_CORONELA] == 2
+    assert sp[S(12), L.SP_CANNON] == 1 and sp[WOUNDED, L.SP_CANNON] == 0
 
 
 @pytest.mark.parametrize("coronela, infantry, points, lost", [

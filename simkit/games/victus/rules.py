@@ -79,6 +79,14 @@ class Rules(RulesBase):
     reserve_infantry: int = knob(
         -1, "infantry in the Reserve at set-up; -1 = the level's set-up (first game 3, "
         "full 2)", range=(-1, 3))
+    empty_reinforcements: str = knob(
+        "no_combat", "troops fight for a camp (or a space with its trench tile) while the "
+        "reinforcements disc shows 0 and no Bourbon tile is there: no_combat (no Bourbon "
+        "troops, so \"no combat occurs\", as the rulebook says of a razed camp: nothing is "
+        "razed, the batteries disc does not move back, no captive is freed) or "
+        "barcelonans_win (a value-0 Bourbon side loses the combat: the camp is razed, the "
+        "batteries go back, a captive is freed, the trench tile goes back)",
+        choices=L.EMPTY_REINFORCEMENTS_NAMES)
 
     @property
     def full(self) -> bool:
@@ -184,6 +192,7 @@ def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     p[L.P_RESIGN_PER_ROUND] = rules.resignation_tiles == "per_round"
     p[L.P_CARDS] = cards
     p[L.P_ROUNDS] = rounds
+    p[L.P_EMPTY_REINFORCEMENTS] = L.EMPTY_REINFORCEMENTS_NAMES.index(rules.empty_reinforcements)
     p[L.P_DICE_CHOICE_FROM] = w.dice_choice_from_stage
     p[L.P_RESIGN_BELOW] = w.resign_below
     return p
