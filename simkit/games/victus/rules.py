@@ -80,12 +80,13 @@ class Rules(RulesBase):
         -1, "infantry in the Reserve at set-up; -1 = the level's set-up (first game 3, "
         "full 2)", range=(-1, 3))
     empty_reinforcements: str = knob(
-        "no_combat", "troops fight for a camp (or a space with its trench tile) while the "
-        "reinforcements disc shows 0 and no Bourbon tile is there: no_combat (no Bourbon "
-        "troops, so \"no combat occurs\", as the rulebook says of a razed camp: nothing is "
-        "razed, the batteries disc does not move back, no captive is freed) or "
-        "barcelonans_win (a value-0 Bourbon side loses the combat: the camp is razed, the "
-        "batteries go back, a captive is freed, the trench tile goes back)",
+        "no_combat", "troops enter a camp (or a trench tile's space) while the "
+        "reinforcements disc shows 0 and no Bourbon tile is there. no_combat (default): "
+        "no tile has value 0, so no Bourbon troop is placed and, as the rulebook says of a "
+        "razed camp, \"no combat occurs (since no Bourbon troops remain there)\": nothing "
+        "is razed, the batteries stay, no captive is freed, the trench tile stays. "
+        "barcelonans_win: a Bourbon side of value 0 loses the combat (razed camp, batteries "
+        "-1, a captive freed, the trench tile back one)",
         choices=L.EMPTY_REINFORCEMENTS_NAMES)
 
     @property
