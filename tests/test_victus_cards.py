@@ -11,6 +11,7 @@ from victus_support import C, K, S, params, set_marker, streams
 
 from simkit.errors import ComponentError
 from simkit.eventlog import events, new_log, no_log
+from simkit.games.victus import barcelonans as A
 from simkit.games.victus import bourbons as B
 from simkit.games.victus import card_effects as E
 from simkit.games.victus import card_layout as CL
@@ -376,6 +377,39 @@ def test_example_29_victorias_card_puts_a_value_2_tile_on_the_expedition():
     assert g[L.G_RANDOM_CHOICE] == 1  # next round: cards chosen at random
     assert marker(g, L.MARKER_GENERALITAT) == 5 and marker(g, L.MARKER_HOSPITAL) == 0
     assert g[L.G_WAR_COUNCIL] == D.meta[30, CL.M_WAR_COUNCIL] and g[L.G_CARD_PLAYED] == 30
+
+
+def test_example_29_the_ap_of_both_turns():
+    """Example 29. Víctor: "Generalitat value: 5 ... Defense actions have priority. 2 AP to
+    move the Coronela from space 58 to 47, using the Rambla. 2 AP to advance the Generalitat
+    marker's pin 1 position ... 1 AP to place a bastion defense at Bastion of Sta.
+    Clara-55." Victòria: "Generalitat value: 5 ... 2 AP to place a bastion defense at the
+    Bastion of Tallers-46 ... 3 AP to change a card." (Full Game costs)"""
+    sp, g = set_up(C, full=True)
+    p = params(True)
+    play(44, sp, g, seat=0)  # Pópoli: Defense priority, no Almanac
+    g[L.G_SEAT_AP] = marker(g, L.MARKER_GENERALITAT)
+    assert g[L.G_SEAT_AP] == 5
+    A.pay(K, p, g, L.A_MOVE_TROOPS, S(58), S(47), no_log())
+    A.move_troops(K, p, sp, g, S(58), S(47), 1, 0, no_log())
+    assert g[L.G_SEAT_AP] == 3 and sp[S(47), L.SP_CORONELA] == 2
+    assert A.improve_action(K, sp, L.MARKER_GENERALITAT) == L.A_IMPROVE_PRESENT  # 32 held
+    A.pay(K, p, g, L.A_IMPROVE_PRESENT, L.MARKER_GENERALITAT, 0, no_log())
+    A.improve_marker(K, g, L.MARKER_GENERALITAT)
+    assert g[L.G_SEAT_AP] == 1 and marker(g, L.MARKER_GENERALITAT) == 6
+    A.pay(K, p, g, L.A_BASTION_DEFENSE, S(55), 0, no_log())
+    A.add_bastion_defense(sp, S(55))
+    assert g[L.G_SEAT_AP] == 0 and sp[S(55), L.SP_DEFENSE] == 1
+    E.clear_turn(g)
+    play(30, sp, g, seat=1)  # Almanac: Generalitat -1; not Defense, not Markers
+    g[L.G_SEAT_AP] = marker(g, L.MARKER_GENERALITAT)
+    assert g[L.G_SEAT_AP] == 5
+    A.pay(K, p, g, L.A_BASTION_DEFENSE, S(46), 0, no_log())
+    A.add_bastion_defense(sp, S(46))
+    assert g[L.G_SEAT_AP] == 3 and sp[S(46), L.SP_DEFENSE] == 1
+    assert A.action_cost(K, p, g, L.A_CHANGE_CARD) == 3
+    A.pay(K, p, g, L.A_CHANGE_CARD, 0, 0, no_log())
+    assert g[L.G_SEAT_AP] == 0
 
 
 def test_example_29_popoli_bombardment_hits_2_spaces_and_advance_1_becomes_0():
