@@ -232,3 +232,39 @@ def test_a_trench_space_entered_while_the_reinforcements_disc_shows_0(name, posi
     sp[front_of(S("A2")), L.SP_INFANTRY] = 1
     A.move_troops(K, p, sp, g, front_of(S("A2")), S("A2"), 0, 1, no_log())
     assert trench(g)[A_COLUMN] == position and sp[S("A0"), L.SP_RAZED] == razed
+
+
+# -- labels: only the first_game preset is the First Game --------------------------------------
+
+
+def test_a_level_first_game_cell_is_labelled_as_not_the_first_game():
+    """The rulebook's First Game also loses "if ... fewer than three Coronela pieces remain"
+    and resolves the dice "in the same order in which they appear on the table": a cell
+    that sets only ``level = "first_game"`` keeps the Full Game's 5 and free order."""
+    from simkit.experiment import parse_experiment
+
+    text = """
+[experiment]
+name = "t"
+game = "victus"
+preset = "full"
+games = 10
+[[sweep]]
+kind = "presets"
+presets = ["first_game"]
+[[sweep]]
+kind = "one_at_a_time"
+[sweep.knobs]
+level = ["first_game"]
+coronela_threshold = [3]
+"""
+    cells = {c.knob: c for c in parse_experiment(text).cells}
+    assert cells["preset"].label == "preset first_game"
+    knob = cells["level"]
+    assert (knob.description or knob.label) == (
+        "level=first_game (not the First Game: coronela_threshold=5 and dice_order=free)")
+    assert GAME.resolve_rules("first_game").value_notes() == {}
+    almost = GAME.resolve_rules({"level": "first_game", "coronela_threshold": 3})
+    assert almost.played_changes_text().startswith(
+        "level=first_game (not the First Game: dice_order=free), coronela_threshold=3")
+    assert GAME.resolve_rules({"players": 3}).played_changes_text().startswith("players=3")

@@ -123,6 +123,20 @@ class Rules(RulesBase):
         cards, rounds = self.deal()
         return {**out, "cards_per_stage": cards, "rounds_per_stage": rounds}
 
+    def value_notes(self) -> dict[str, str]:
+        """``level = "first_game"`` sets the First Game's costs, cards and set-up, but the
+        rulebook's First Game also loses below 3 Coronela and rolls the dice in table order
+        (the ``first_game`` preset); where those knobs keep other values, a label says so:
+        ``level=first_game (not the First Game: coronela_threshold=5 and dice_order=free)``."""
+        if self.level != "first_game":
+            return {}
+        from . import GAME  # the presets are the game's; imported here to avoid a cycle
+
+        first = GAME.presets["first_game"].rules
+        differ = [f"{name}={getattr(self, name)}" for name in first.changes()
+                  if name != "level" and getattr(self, name) != getattr(first, name)]
+        return {"level": "not the First Game: " + " and ".join(differ)} if differ else {}
+
     def check(self) -> None:
         if self.solo and not self.full:
             raise RulesError("players = 1 (solo) needs level = full or competitive: the "
