@@ -30,8 +30,10 @@ DEAL_FULL = {2: (7, 6), 3: (5, 4), 4: (4, 3)}
 @dataclass(frozen=True)
 class Rules(RulesBase):
     level: str = knob(
-        "full", "first_game (priority costs, only the \u2022 cards, no leaders), full, or "
-        "competitive (full plus Sense/Fury scoring, VP and fame)", choices=LEVELS)
+        "full", "first_game (priority costs, only the \u2022 cards, no leaders, the first "
+        "game's set-up; the First Game itself is the first_game preset, which also sets "
+        "coronela_threshold 3 and dice_order sequential), full, or competitive (full plus "
+        "Sense/Fury scoring, VP and fame)", choices=LEVELS)
     players: int = knob(
         2, "players at the table; 1 = the solo game (Villarroel and a fictional Casanova, "
         "dealt as 2 players)", range=(1, 4))
