@@ -9,6 +9,10 @@ Readings the rulebook leaves open (each noted in the digest):
 - Trench +N takes, at each symbol, the rearmost tile that may move (not sharing a space
   with Barcelonan troops, not already on the 3rd Parallel), alphabetically first among
   equals; a symbol no tile can take adds 1 to the mine disc in the full game (Example 22).
+  Trench -N mirrors it: the most advanced tile not sharing a space with troops,
+  alphabetically last among equals.
+- Bourbon tiles that advance into troops standing on a trench tile fight there as at the
+  camp (the camp's tile, if a combat left one, joins them); survivors go to the camp.
 - A reinforcements value of 0 places no tile on the camps (no tile has value 0). A fight
   for a camp or its trench space with no Bourbon tile is the ``empty_reinforcements``
   knob (rules.py): no combat occurs (default), or the Barcelonans win it.
