@@ -411,9 +411,7 @@ def run_summary(game, rules, policy, seed, info, args) -> str:
     lines = [f"{game.name}: {n:,} games, seed {seed}, "
              f"preset {args.preset or '(standard)'}, policy "
              + " ".join(f"{side}={name}" for side, name in policy.items())]
-    changed = rules.played_changes()
-    lines.append("rules changed from standard: " + (", ".join(
-        f"{k}={v}" for k, v in changed.items()) or "none"))
+    lines.append("rules changed from standard: " + rules.played_changes_text())
     counts = info.counts
     others = [name for name, col in game.outcome_columns.items()
               if col.dtype == "category" and name not in ("winner", "end_reason")

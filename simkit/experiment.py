@@ -528,7 +528,8 @@ class _Parser:
         except RulesError as exc:
             self.fail(f"{label}: {exc}", **where)
         rules = stated.effective()
-        text = {k: played_text(v, getattr(rules, k)) for k, v in changes.items()}
+        text = {k: rules.labelled(k, played_text(v, getattr(rules, k)))
+                for k, v in changes.items()}
         return Cell(", ".join(f"{k}={v}" for k, v in text.items()), kind, ", ".join(text),
                     ", ".join(text.values()), rules, policy)
 

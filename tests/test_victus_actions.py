@@ -6,11 +6,11 @@ import pytest
 from victus_support import C, K, S, params, set_marker, streams
 
 from simkit.eventlog import no_log
+from simkit.games.victus import GAME, engine, players
 from simkit.games.victus import barcelonans as A
 from simkit.games.victus import layout as L
-from simkit.games.victus import players
 from simkit.games.victus.cards import load_cards
-from simkit.games.victus.state import empty_state, set_up
+from simkit.games.victus.state import empty_state, set_up, starting_position
 
 CARDS = load_cards().as_tuple()
 
@@ -39,6 +39,38 @@ def test_example_24_defense_priority_worm_change_card_barricade_cost_6():
                                                      L.A_BARRICADE)) == 2 + 3 + 1
     g[L.G_WAR_COUNCIL] = L.WAR_MOVEMENT
     assert A.action_cost(K, p, g, L.A_WORM) == 1
+
+
+def hands(g, seats):
+    return [set(g[L.G_HAND + s * L.HAND_SIZE:L.G_HAND + (s + 1) * L.HAND_SIZE]) - {0}
+            for s in range(seats)]
+
+
+def test_example_24_the_worm_the_card_change_and_the_barricade():
+    """Example 24: 6 AP, Defense at priority cost. "he uses 2 AP to send a "worm" to
+    counter-mine ...: he sends a Coronela piece to WOUNDED and takes the mine disc and
+    places it on space 0"; "Then he uses 3 AP to change a card ... All players discard one
+    of the cards in their hand ... and draw a new one"; "he has 1 AP left and ... uses it to
+    place a barricade tile at Bastion of Tallers-46"."""
+    p, (sp, g) = params(full=True), starting_position(C, GAME.presets["full"].rules)
+    g[L.G_WAR_COUNCIL] = L.WAR_DEFENSE
+    g[L.G_DISC + L.DISC_MINE] = 4
+    engine.build_piles(CARDS, p, g, streams(0, 0))
+    engine.deal(CARDS, p, g, 0, 6)  # six left in hand: the round's card is on the table
+    before, coronela = hands(g, 2), sp[S(33), L.SP_CORONELA]
+    g[L.G_SEAT_AP] = 6
+    A.pay(K, p, g, L.A_WORM, S(33), 0, no_log())
+    A.send_worm(K, sp, g, S(33), no_log())
+    assert g[L.G_SEAT_AP] == 6 - 2 and g[L.G_DISC + L.DISC_MINE] == 0
+    assert sp[S(33), L.SP_CORONELA] == coronela - 1 and sp[C.wounded, L.SP_CORONELA] == 1
+    assert players.change_a_card(K, CARDS, p, g, streams(0, 0), no_log())
+    assert g[L.G_SEAT_AP] == 4 - 3
+    for seat, after in enumerate(hands(g, 2)):
+        assert len(after) == 6 and len(after - before[seat]) == 1
+    assert A.can_add_barricade(K, sp, S(46))
+    A.pay(K, p, g, L.A_BARRICADE, S(46), 0, no_log())
+    sp[S(46), L.SP_BARRICADES] += 1
+    assert g[L.G_SEAT_AP] == 0 and sp[S(46), L.SP_BARRICADES] == 1
 
 
 @pytest.mark.parametrize("switch", ["rule", "leader", "all"])
@@ -91,6 +123,42 @@ def test_example_12_camps_are_not_adjacent_but_trench_spaces_are():
     assert A.can_step(K, None, S("A1"), S("B1"))
 
 
+def moves(p, sp, g, path):
+    """Move the infantry along ``path``, one move action (paid) per step."""
+    for source, target in zip(path, path[1:], strict=False):
+        assert A.can_step(K, sp, source, target)
+        A.pay(K, p, g, L.A_MOVE_TROOPS, source, target, no_log())
+        A.move_troops(K, p, sp, g, source, target, 0, 1, no_log())
+
+
+def test_example_12_attacking_two_camps_costs_3_ap_two_trench_tiles_2_ap():
+    """Example 12: camps C and D: "move the infantry to one of the two camps, then move it
+    back to the space it's currently in, and then move it to the other camp ... This would
+    cost him 3 AP"; trench tiles A and B in position 1: "move the infantry to one of the two
+    spaces and then move it back to the other; this would cost him 2 AP"."""
+    p, (sp, g) = params(), empty_state(C)
+    g[L.G_DISC + L.DISC_REINFORCEMENTS] = 1  # value 1: the infantry wins every fight
+    g[L.G_DISC + L.DISC_BATTERIES] = 10
+    front = next(s for s in range(C.n_spaces)
+                 if A.can_step(K, None, s, S("C0")) and A.can_step(K, None, s, S("D0")))
+    sp[front, L.SP_INFANTRY] = 1
+    g[L.G_SEAT_AP] = 3
+    moves(p, sp, g, [front, S("C0"), front, S("D0")])
+    assert g[L.G_SEAT_AP] == 0
+    assert sp[S("C0"), L.SP_RAZED] == 1 and sp[S("D0"), L.SP_RAZED] == 1
+    p, (sp, g) = params(), empty_state(C)
+    g[L.G_DISC + L.DISC_REINFORCEMENTS] = 1
+    g[L.G_DISC + L.DISC_BATTERIES] = 10
+    g[L.G_TRENCH:L.G_TRENCH + 2] = [1, 1]
+    start = next(s for s in range(C.n_spaces) if A.can_step(K, None, s, S("A1"))
+                 and C.space_info[s, L.S_TRENCH] < 0)
+    sp[start, L.SP_INFANTRY] = 1
+    g[L.G_SEAT_AP] = 2
+    moves(p, sp, g, [start, S("A1"), S("B1")])
+    assert g[L.G_SEAT_AP] == 0 and list(g[L.G_TRENCH:L.G_TRENCH + 2]) == [0, 0]
+    assert sp[S("A0"), L.SP_RAZED] == 1 and sp[S("B0"), L.SP_RAZED] == 1
+
+
 # -- Example 13: marker improvement ---------------------------------------------------------
 
 
@@ -107,29 +175,95 @@ def test_example_13_marker_costs_depend_on_a_troop_on_the_marker_space():
 # -- Example 14: cannon fire ----------------------------------------------------------------
 
 
-def test_example_14_gunpowder_store_shots():
+def arrow_walk(start, colours):
+    """The spaces a tile visits from ``start`` following ``colours`` (no rubble, no stop)."""
+    out = [start]
+    for colour in colours:
+        out.append(C.arrows[out[-1], colour])
+        if out[-1] < 0:
+            return []
+    return out
+
+
+def outside(s):
+    return C.space_info[s, L.S_BARCELONA] == 0 and C.space_info[s, L.S_KIND] < L.KIND_EXPEDITION
+
+
+def test_example_14_six_ap_of_markers_fire_and_moves():
+    """Example 14: 6 AP, the Gunpowder Store at 3; each action costs 1 AP (first game)."""
+    Y, R = L.YELLOW, L.RED
     p, (sp, g) = params(), empty_state(C)
     set_marker(g, L.MARKER_GUNPOWDER_STORE, 3)
-    sp[S(36), L.SP_CORONELA] = 1
     g[L.G_SEAT_AP] = 6
-    A.pay(K, p, g, A.improve_action(K, sp, L.MARKER_GUNPOWDER_STORE), 0, 0, no_log())
+    sp[S(36), L.SP_CORONELA] = 1
+    sp[S(21), L.SP_CANNON] = 1
+    sp[S(14), L.SP_CANNON] = 1  # "Saint Cross-24" in the text: the hospital is 14
+    sp[S(48), L.SP_CANNON] = 1
+    sp[S(22), [L.SP_CORONELA, L.SP_BOURBON]] = (1, 4)
+    far = next(s for s in range(C.n_spaces) if outside(s)
+               and (w := arrow_walk(s, [Y, R, R, Y])) and w[-1] == S(48)
+               and all(outside(t) for t in w[:-1]) and C.fire_distance[S(48), s] == 4)
+    near = next(s for s in range(C.n_spaces) if outside(s)
+                and (w := arrow_walk(s, [Y, Y, Y])) and w[-1] == S(48) and S(47) in w)
+    fours = [s for s in range(C.n_spaces)
+             if 0 < C.fire_distance[S(48), s] <= 4 and s != far and s != near]
+    sp[far, L.SP_BOURBON], sp[near, L.SP_BOURBON], sp[fours[0], L.SP_BOURBON] = 6, 3, 4
+
+    def paid(action, ap_left):
+        A.pay(K, p, g, action, 0, 0, no_log())
+        assert g[L.G_SEAT_AP] == ap_left
+
+    # 1st AP: a Coronela on 36, so the Gunpowder Store goes up for 1 AP: 3 -> 4
+    paid(A.improve_action(K, sp, L.MARKER_GUNPOWDER_STORE), 5)
     A.improve_marker(K, g, L.MARKER_GUNPOWDER_STORE)
     assert C.marker_values[L.MARKER_GUNPOWDER_STORE][g[L.G_MARKER + 2]] == 4
-    assert g[L.G_SEAT_AP] == 5  # a Coronela on 36: 1 AP
-    # AP 2: the cannon at 21 (not a bastion) fires at an adjacent space
-    sp[S(21), L.SP_CANNON] = 1
-    sp[S(22), L.SP_BOURBON] = 4
+    # 2nd AP: the cannon at 21 (not a bastion) fires at the adjacent tile: eliminated
     assert A.can_fire(K, sp, S(21), S(22))
+    paid(L.A_FIRE_CANNON, 4)
     A.fire_cannon(K, sp, g, S(21), S(22))
-    assert sp[S(22), L.SP_BOURBON] == 0
-    assert not A.can_fire(K, sp, S(21), S(22))  # each cannon fires once per turn
-    # AP 4: from the Bastion of the Àngel-48 at a value-6 tile 4 spaces away
-    sp[S(48), L.SP_CANNON] = 2
-    far = [s for s in range(C.n_spaces) if C.fire_distance[S(48), s] == 4][0]
-    sp[far, L.SP_BOURBON] = 6
+    assert sp[S(22), L.SP_BOURBON] == 0 and not A.can_fire(K, sp, S(21), S(22))
+    # 3rd AP: the cannon from Saint Cross-14 to the Bastion of the Àngel-48 by the Rambla
+    assert A.can_step(K, sp, S(14), S(48))
+    paid(L.A_MOVE_CANNON, 3)
+    A.move_cannon(sp, S(14), S(48))
+    assert sp[S(48), L.SP_CANNON] == 2
+    # 4th AP: from the bastion, the value-6 tile 4 spaces away (YELLOW-RED-RED-YELLOW): 6 -> 2
     assert A.can_fire(K, sp, S(48), far)
+    paid(L.A_FIRE_CANNON, 2)
     A.fire_cannon(K, sp, g, S(48), far)
-    assert sp[far, L.SP_BOURBON] == 2  # 6 - 4
+    assert sp[far, L.SP_BOURBON] == 2
+    # 5th AP: the second cannon cannot reach the value-3 tile (its path passes 47) ...
+    assert not (0 < C.fire_distance[S(48), near] <= 4)
+    assert A.can_fire(K, sp, S(48), fours[0])  # ... so it fires at the value-4 tile
+    paid(L.A_FIRE_CANNON, 1)
+    A.fire_cannon(K, sp, g, S(48), fours[0])
+    assert sp[fours[0], L.SP_BOURBON] == 0 and sp[near, L.SP_BOURBON] == 3
+    assert not A.can_fire(K, sp, S(48), near)  # both cannons at 48 have fired
+    # 6th AP: the Coronela from Hort d'en Favà-22 to the Bastion of Jonqueres-51
+    assert A.can_step(K, sp, S(22), S(51))
+    paid(L.A_MOVE_TROOPS, 0)
+    A.move_troops(K, p, sp, g, S(22), S(51), 1, 0, no_log())
+    assert sp[S(51), L.SP_CORONELA] == 1
+
+
+def test_example_15_santa_madrona_reaches_the_value_3_tiles_not_the_value_6():
+    """Example 15: from Bastion of Santa Madrona-41 "The most distant Bourbon troop tile of
+    value 3 is four spaces away and a movement can be traced leading to the bastion
+    (RED-YELLOW-YELLOW-BLUE CANNON ...)"; a cannon fires once: 1 AP, and the Gunpowder
+    Store's value comes off the tile."""
+    p, (sp, g) = params(), empty_state(C)
+    set_marker(g, L.MARKER_GUNPOWDER_STORE, 3)
+    sp[S(41), L.SP_CANNON] = 1
+    reach = [s for s in range(C.n_spaces) if C.fire_distance[S(41), s] == 4]
+    beyond = [s for s in range(C.n_spaces) if outside(s) and not
+              (0 < C.fire_distance[S(41), s] <= 4) and C.space_info[s, L.S_KIND] != L.KIND_CAMP]
+    assert reach and beyond
+    sp[reach[0], L.SP_BOURBON], sp[beyond[0], L.SP_BOURBON] = 3, 6
+    assert A.can_fire(K, sp, S(41), reach[0]) and not A.can_fire(K, sp, S(41), beyond[0])
+    g[L.G_SEAT_AP] = 1
+    A.pay(K, p, g, L.A_FIRE_CANNON, S(41), reach[0], no_log())
+    A.fire_cannon(K, sp, g, S(41), reach[0])
+    assert g[L.G_SEAT_AP] == 0 and sp[reach[0], L.SP_BOURBON] == 0
 
 
 def test_fire_range_is_4_from_a_bastion_and_6_from_montjuic():

@@ -185,15 +185,25 @@ def test_example_8_undefended_cannons_are_eliminated_and_the_tile_moves_on():
     assert sp[S(44), L.SP_DEFENSE] == 2  # a bastion defense does not stop an advance
 
 
-def test_example_6_tiles_meeting_in_a_space_add_up():
+def test_example_6_two_value_6_tiles_meet_and_make_one_value_12_tile():
+    """Example 6, Advance 1 following red arrows: "They advance the Bourbon troop tile of
+    value 6 ... following the red arrow, and it lands on a space where there is already
+    another Bourbon troop tile of value 6. Players decide to remove both from the board and
+    replace them with a Bourbon troop tile of value 12 ... The Bourbon troop tile of value 4
+    advances following the red arrow to the empty space". Every tile moves once, from where
+    it stood: the other value-6 tile is the one that already reached the space."""
     sp, g = empty_state(C)
-    a, b = entering(51), entering(44)
-    sp[a, L.SP_BOURBON], sp[b, L.SP_BOURBON] = 6, 4
-    target = C.arrows[a, R]
-    sp[target, L.SP_BOURBON] = 6  # a tile already there moves on as well
+    sp[S(21), L.SP_BOURBON] = 6  # 21 and 48 both lead RED into 22
+    sp[S(48), L.SP_BOURBON] = 6
+    sp[S(14), L.SP_BOURBON] = 4  # 14 leads RED into the empty 15
+    assert C.arrows[S(21), R] == C.arrows[S(48), R] == S(22) and C.arrows[S(14), R] == S(15)
     put_chance_on_top(g, [c for c in range(14) if C.chance_advance[c, 0] == R][0])
-    B.advance_bourbons(K, params(), sp, g, rng(), 1, False, no_log())
-    assert sp[:, L.SP_BOURBON].sum() == 16  # value is conserved by a move
+    log = new_log()
+    B.advance_bourbons(K, params(), sp, g, rng(), 1, False, log)
+    assert sp[S(22), L.SP_BOURBON] == 12 and sp[S(15), L.SP_BOURBON] == 4
+    assert np.flatnonzero(sp[:, L.SP_BOURBON]).tolist() == sorted([S(22), S(15)])
+    moves = sorted((a, b, c) for code, a, b, c in events(log) if code == EV.EV_ADVANCE)
+    assert moves == sorted([(S(21), S(22), 6), (S(48), S(22), 6), (S(14), S(15), 4)])
 
 
 def test_advance_places_reinforcements_on_every_camp_not_razed_and_resets_the_disc():
@@ -224,7 +234,7 @@ def test_example_9_trench_plus_3():
 
 def test_example_9_trench_minus_4():
     sp, g = trench_state([3, 2, 3, 0, 2, 2])
-    B.trench_back(K, g, 4, no_log())
+    B.trench_back(K, params(), sp, g, 4, False, no_log())
     assert list(g[L.G_TRENCH:L.G_TRENCH + 6]) == [2, 2, 2, 0, 1, 1]
 
 
@@ -277,11 +287,15 @@ def test_flag_holder_adds_1_to_the_gunpowder_store(gunpowder_4):
 
 
 def test_a_tie_eliminates_both_sides(gunpowder_4):
+    """"The side with the lower combat value (or both sides, if tied) loses the combat."
+    No Bourbon tile remains, so the cannon stays: it is eliminated only when "only
+    Bourbon troops and Barcelonan cannons remain in a space" (Cannon Pieces)."""
     sp, g = gunpowder_4
     sp[S(12), [L.SP_CORONELA, L.SP_CANNON, L.SP_BOURBON]] = (2, 1, 6)
     assert CB.resolve_combat(K, params(), sp, g, S(12), False, no_log()) == CB.BOTH_LOSE
     assert sp[S(12), L.SP_BOURBON] == 0 and sp[S(12), L.SP_CORONELA] == 0
-    assert sp[S(12), L.SP_CANNON] == 0 and sp[WOUNDED, L.SP_CANNON] == 1
+    assert sp[WOUNDED, L.SP_CORONELA] == 2
+    assert sp[S(12), L.SP_CANNON] == 1 and sp[WOUNDED, L.SP_CANNON] == 0
 
 
 @pytest.mark.parametrize("coronela, infantry, points, lost", [

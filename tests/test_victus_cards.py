@@ -11,6 +11,7 @@ from victus_support import C, K, S, params, set_marker, streams
 
 from simkit.errors import ComponentError
 from simkit.eventlog import events, new_log, no_log
+from simkit.games.victus import barcelonans as A
 from simkit.games.victus import bourbons as B
 from simkit.games.victus import card_effects as E
 from simkit.games.victus import card_layout as CL
@@ -171,6 +172,9 @@ BROKEN = [
      "piece must be one of"),
     ("bad condition", lambda t: edit_card(t, 25, "at_least = 5", "more_than = 5"), 25,
      "give exactly one of at_least"),
+    ("battery tile without Batteries +", lambda t: edit_card(
+        t, 71, '{ op = "disc", disc = "batteries", n = 2 },', ''), 71,
+     "a battery tile comes with Batteries +2"),
 ]
 
 
@@ -375,6 +379,39 @@ def test_example_29_victorias_card_puts_a_value_2_tile_on_the_expedition():
     assert g[L.G_WAR_COUNCIL] == D.meta[30, CL.M_WAR_COUNCIL] and g[L.G_CARD_PLAYED] == 30
 
 
+def test_example_29_the_ap_of_both_turns():
+    """Example 29. Víctor: "Generalitat value: 5 ... Defense actions have priority. 2 AP to
+    move the Coronela from space 58 to 47, using the Rambla. 2 AP to advance the Generalitat
+    marker's pin 1 position ... 1 AP to place a bastion defense at Bastion of Sta.
+    Clara-55." Victòria: "Generalitat value: 5 ... 2 AP to place a bastion defense at the
+    Bastion of Tallers-46 ... 3 AP to change a card." (Full Game costs)"""
+    sp, g = set_up(C, full=True)
+    p = params(True)
+    play(44, sp, g, seat=0)  # Pópoli: Defense priority, no Almanac
+    g[L.G_SEAT_AP] = marker(g, L.MARKER_GENERALITAT)
+    assert g[L.G_SEAT_AP] == 5
+    A.pay(K, p, g, L.A_MOVE_TROOPS, S(58), S(47), no_log())
+    A.move_troops(K, p, sp, g, S(58), S(47), 1, 0, no_log())
+    assert g[L.G_SEAT_AP] == 3 and sp[S(47), L.SP_CORONELA] == 2
+    assert A.improve_action(K, sp, L.MARKER_GENERALITAT) == L.A_IMPROVE_PRESENT  # 32 held
+    A.pay(K, p, g, L.A_IMPROVE_PRESENT, L.MARKER_GENERALITAT, 0, no_log())
+    A.improve_marker(K, g, L.MARKER_GENERALITAT)
+    assert g[L.G_SEAT_AP] == 1 and marker(g, L.MARKER_GENERALITAT) == 6
+    A.pay(K, p, g, L.A_BASTION_DEFENSE, S(55), 0, no_log())
+    A.add_bastion_defense(sp, S(55))
+    assert g[L.G_SEAT_AP] == 0 and sp[S(55), L.SP_DEFENSE] == 1
+    E.clear_turn(g)
+    play(30, sp, g, seat=1)  # Almanac: Generalitat -1; not Defense, not Markers
+    g[L.G_SEAT_AP] = marker(g, L.MARKER_GENERALITAT)
+    assert g[L.G_SEAT_AP] == 5
+    A.pay(K, p, g, L.A_BASTION_DEFENSE, S(46), 0, no_log())
+    A.add_bastion_defense(sp, S(46))
+    assert g[L.G_SEAT_AP] == 3 and sp[S(46), L.SP_DEFENSE] == 1
+    assert A.action_cost(K, p, g, L.A_CHANGE_CARD) == 3
+    A.pay(K, p, g, L.A_CHANGE_CARD, 0, 0, no_log())
+    assert g[L.G_SEAT_AP] == 0
+
+
 def test_example_29_popoli_bombardment_hits_2_spaces_and_advance_1_becomes_0():
     sp, g = example_29_state()
     play(44, sp, g, seat=0)
@@ -446,10 +483,8 @@ def test_leader_start_of_turn_grant_and_the_grant_is_gone_after_the_turn():
     play(91, sp, g, seat=0)  # Villarroel: start of turn, Movement (1 AP)
     E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_MOVEMENT) == 1
-    E.spend_granted_ap(g, L.WAR_MOVEMENT, 1)
-    assert E.granted_ap(g, L.WAR_MOVEMENT) == 0
     E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
-    assert E.granted_ap(g, L.WAR_MOVEMENT) == 1
+    assert E.granted_ap(g, L.WAR_MOVEMENT) == 1  # a new turn: a new grant, not two
     E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_MOVEMENT) == 0
 
@@ -672,6 +707,20 @@ def test_op_place_battery_tiles_on_camps():
     assert g[L.G_DISC + L.DISC_BATTERIES] == batteries + 2
 
 
+def test_card_98_places_its_battery_tile_with_batteries_plus_1():
+    """Verboom's battery tile is a battery: "Battery: ... represented abstractly by the
+    batteries disc, and also by the Bourbon battery tiles" (Glossary), and taking one moves
+    the disc back "as many spaces ... as the number of Bourbon battery tiles removed"."""
+    sp, g = set_up(C, full=True)
+    batteries = g[L.G_DISC + L.DISC_BATTERIES]
+    play(98, sp, g)
+    assert sp[C.trench[:, 0], L.SP_BATTERY_TILES].sum() == 1
+    assert g[L.G_DISC + L.DISC_BATTERIES] == batteries + 1
+    camp = C.trench[:, 0][sp[C.trench[:, 0], L.SP_BATTERY_TILES] == 1][0]
+    assert E.remove_one(K, sp, g, camp, CL.PIECE_BATTERY, 1, no_log()) == 1
+    assert g[L.G_DISC + L.DISC_BATTERIES] == batteries  # won back: as before the card
+
+
 def test_op_remove_battery_tiles_moves_the_batteries_disc_back():
     sp, g = set_up(C, full=True)
     g[L.G_DISC + L.DISC_BATTERIES] = 6
@@ -781,6 +830,26 @@ def test_op_grant_ap_and_random_card_choice():
     sp, g = set_up(C, full=True)
     play(150, sp, g)
     assert E.granted_ap(g, L.WAR_MARKERS) == 2 and g[L.G_RANDOM_CHOICE] == 1
+
+
+def test_granted_ap_are_spent_in_the_card_step_before_the_next_action(tmp_path):
+    """"Artillery (X AP): text on some event/leader cards that tells the player they have
+    X AP to use on the Barcelonan actions described in the "Artillery" section", and "every
+    action must be resolved before starting the next one" (2. Resolve the Card Effect):
+    the cannon fires before the card's Advance, not after the Bourbon dice."""
+    cards = program(tmp_path, '{ op = "grant_ap", group = "artillery", n = 1 }',
+                    '{ op = "advance", n = 1 }')
+    sp, g = empty_state(C)
+    set_marker(g, L.MARKER_GUNPOWDER_STORE, 4)
+    sp[S(21), L.SP_CANNON] = 1  # Example 14: the cannon at 21 fires at an adjacent space
+    sp[S(22), L.SP_BOURBON] = 4
+    log = new_log()
+    play(150, sp, g, cards=cards, log=log)
+    shots = [(b, c) for a, b, c in logged(log, EV.EV_ACTION) if a == L.A_FIRE_CANNON]
+    assert shots == [(S(21), S(22))] and sp[:, L.SP_BOURBON].sum() == 0
+    assert logged(log, EV.EV_ADVANCE) == []  # nothing left to advance
+    assert E.granted_ap(g, L.WAR_ARTILLERY) == 1  # the turn's record
+    assert g[L.G_SEAT_AP] == 0 and g[L.G_AP_GROUP] == -1  # spent: none left for step 5
 
 
 def test_op_deactivate_leader_bourbon_and_whose(tmp_path):

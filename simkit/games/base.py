@@ -170,6 +170,22 @@ class RulesBase:
         standard = type(self)().effective().to_dict()
         return {k: v for k, v in self.effective().to_dict().items() if standard[k] != v}
 
+    def value_notes(self) -> dict[str, str]:
+        """Knob -> what its stated value does not bring with it here, for labels: a knob
+        value that names a rule set (Victus: ``level = "first_game"``) while other knobs
+        keep values that rule set changes. A game overrides this; the default has none."""
+        return {}
+
+    def labelled(self, knob: str, text: str) -> str:
+        """``text`` (a knob's value as a label shows it) with its note, if any."""
+        note = self.value_notes().get(knob)
+        return f"{text} ({note})" if note else text
+
+    def played_changes_text(self) -> str:
+        """``played_changes`` as ``knob=value`` labels, each with its note; "none"."""
+        return ", ".join(f"{k}={self.labelled(k, str(v))}"
+                         for k, v in self.played_changes().items()) or "none"
+
     def effective(self) -> Self:
         """These rules with every knob at the value actually played.
 

@@ -22,16 +22,16 @@ from simkit.eventlog import log_event
 from simkit.unmanaged import borrowing
 
 from . import layout as L
-from .bourbons import heal, raze_camp, set_disc, trench_space_combat
-from .combat import BARCELONANS_WIN, BOTH_LOSE, resolve_combat
+from .bourbons import fight_for_camp, heal, set_disc, trench_space_combat
+from .combat import BARCELONANS_WIN, resolve_combat
 from .events import EV_ACTION
 from .pieces import (
     defense_tiles_on_board,
-    disc_value,
     eliminate,
     is_barcelona,
     marker_value,
     remove_undefended_cannons,
+    trench_column_at,
     troops_in,
 )
 
@@ -103,16 +103,6 @@ def move_one_troop_twice(K, p, sp, g, source, middle, target, field, log):
 
 
 @borrowing
-def trench_column_at(K, g, space):
-    """The trench tile standing on ``space`` (a Parallel), or -1."""
-    info = K[L.K_INFO]
-    column = info[space, L.S_TRENCH]
-    if column < 0 or info[space, L.S_PARALLEL] <= 0:
-        return -1
-    return column if g[L.G_TRENCH + column] == info[space, L.S_PARALLEL] else -1
-
-
-@borrowing
 def enter_space(K, p, sp, g, space, log):
     """Troops arrived: fight in a camp, a trench tile's space or a space with Bourbons;
     Bourbon battery tiles go when troops win there or stand there undefended."""
@@ -137,17 +127,8 @@ def enter_space(K, p, sp, g, space, log):
 def camp_combat(K, p, sp, g, camp, log):
     """Troops entering a camp fight a tile left there this turn or a new tile of the
     reinforcements value; a win razes the camp (a razed camp means no fight)."""
-    if sp[camp, L.SP_RAZED]:
-        return
-    if sp[camp, L.SP_BOURBON] == 0:
-        sp[camp, L.SP_BOURBON] = disc_value(K, g, L.DISC_REINFORCEMENTS)
-    result = BARCELONANS_WIN
-    if sp[camp, L.SP_BOURBON] > 0:
-        result = resolve_combat(K, p, sp, g, camp, False, log)
-    if result == BARCELONANS_WIN:
-        raze_camp(K, p, sp, g, camp, camp, log)
-    elif result == BOTH_LOSE:
-        sp[camp, L.SP_RAZED] = 1
+    if not sp[camp, L.SP_RAZED]:
+        fight_for_camp(K, p, sp, g, camp, camp, False, log)
 
 
 # -- markers, healing, worm ------------------------------------------------------------------

@@ -9,8 +9,16 @@ Readings the rulebook leaves open (each noted in the digest):
 - Trench +N takes, at each symbol, the rearmost tile that may move (not sharing a space
   with Barcelonan troops, not already on the 3rd Parallel), alphabetically first among
   equals; a symbol no tile can take adds 1 to the mine disc in the full game (Example 22).
-- A reinforcements value of 0 places no tile on the camps, and a trench-space fight with
-  no Bourbon tile is won by the Barcelonans without casualties.
+  Trench -N mirrors it: the most advanced tile not sharing a space with troops,
+  alphabetically last among equals.
+- Bourbon tiles that advance into troops standing on a trench tile fight there as at the
+  camp (the camp's tile, if a combat left one, joins them); survivors go to the camp.
+- A reinforcements value of 0 places no tile on the camps (no tile has value 0). A fight
+  for a camp or its trench space with no Bourbon tile is the ``empty_reinforcements``
+  knob (rules.py): no combat occurs (default), or the Barcelonans win it.
+- With all 6 razed Bourbon camp tiles on the board, a further win (or tie) at a camp
+  places none: its other effects (batteries, battery tiles, a captive freed, the trench
+  tile back) still happen.
 - Bourbon tiles on a camp whose trench tile stands on a Parallel first jump to that
   trench space (not a step), then follow the arrows from there.
 """
@@ -22,7 +30,7 @@ from simkit.rng import restart, uniform_int
 from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
-from .combat import BARCELONANS_WIN, BOTH_LOSE, BOURBONS_WIN, resolve_all_combats, resolve_combat
+from .combat import BARCELONANS_WIN, BOTH_LOSE, BOURBONS_WIN, needs_combat, resolve_combat
 from .events import (
     EV_ADVANCE,
     EV_BOMBARD_SPACE,
@@ -33,10 +41,19 @@ from .events import (
     EV_HIT,
     EV_TRENCH,
 )
-from .pieces import disc_value, eliminate, is_barcelona, marker_value, troops_in
+from .pieces import (
+    at_expedition,
+    disc_value,
+    eliminate,
+    is_barcelona,
+    marker_value,
+    trench_column_at,
+    troops_in,
+)
 from .policies import choose_hit, half_a_bomb_marker
 
 N_CHANCE = 14
+NO_COMBAT = 0  # a fight for a camp with no Bourbon troops (empty_reinforcements)
 
 
 # -- discs on the Bourbon marker --------------------------------------------------------------
@@ -259,12 +276,15 @@ def mine_explodes(K, p, sp, g, rng, log):
 
 @borrowing
 def reinforce_camps(K, sp, g, log):
-    """Advance, step 1: a tile of the reinforcements value on each camp not razed."""
+    """Advance, step 1: a tile of the reinforcements value on each camp, except razed
+    camps and camps holding the tile a combat left there this turn: "If an advance
+    occurs later this turn, do not add a Bourbon troop tile to this camp and instead
+    advance this resulting Bourbon troop tile" (Combats in Camps)."""
     value = disc_value(K, g, L.DISC_REINFORCEMENTS)
     if value > 0:
         for camp in K[L.K_CAMPS]:
-            if not sp[camp, L.SP_RAZED]:
-                sp[camp, L.SP_BOURBON] += value
+            if not sp[camp, L.SP_RAZED] and sp[camp, L.SP_BOURBON] == 0:
+                sp[camp, L.SP_BOURBON] = value
                 log_event(log, EV_CAMP_PLACED, camp, value)
     set_disc(K, g, L.DISC_REINFORCEMENTS, 0, log)
 
@@ -326,7 +346,23 @@ def advance_bourbons(K, p, sp, g, rng, steps, flag_turn, log):
                                                                    n_steps)
             sp[end, L.SP_BOURBON] += moving[space]
             log_event(log, EV_ADVANCE, space, end, moving[space])
-    resolve_all_combats(K, p, sp, g, flag_turn, log)
+    combats_after_advance(K, p, sp, g, flag_turn, log)
+
+
+@borrowing
+def combats_after_advance(K, p, sp, g, flag_turn, log):
+    """"A combat takes place in every space where there are both Bourbon troop tiles and
+    Barcelonan troops": in a space with a trench tile as if at its camp; never at the
+    Military Deputy's Expedition, whose combat "is only resolved when the effect of an
+    event or leader card states" so."""
+    for space in range(sp.shape[0]):
+        if not needs_combat(sp, space) or at_expedition(K, space):
+            continue
+        column = trench_column_at(K, g, space)
+        if column >= 0:
+            trench_space_combat(K, p, sp, g, column, flag_turn, log)
+        else:
+            resolve_combat(K, p, sp, g, space, flag_turn, log)
 
 
 # -- trench ---------------------------------------------------------------------------------
@@ -351,20 +387,25 @@ def tile_to_advance(K, sp, g):
         position = g[L.G_TRENCH + column]
         if position >= L.N_POSITIONS - 1 or position >= best_position:
             continue
-        if position > 0 and troops_in(sp, trench_space(K, g, column)) > 0:
-            continue  # it shares a space with troops: its combat is still pending
+        if troops_in(sp, trench_space(K, g, column)) > 0:
+            continue  # it shares a space (its camp, at 0) with troops: it cannot be taken
         best, best_position = column, position
     return best
 
 
 @borrowing
-def tile_to_retreat(g):
-    """The trench tile a - symbol takes: most advanced, alphabetically last."""
+def tile_to_retreat(K, sp, g):
+    """The trench tile a - symbol takes: most advanced, alphabetically last, among the
+    tiles not sharing a space with Barcelonan troops ("If a trench tile is in the same
+    space as Barcelonan troops, it cannot be taken to resolve this trench action")."""
     best, best_position = -1, 0
     for column in range(L.N_TRENCH):
         position = g[L.G_TRENCH + column]
-        if position > 0 and position >= best_position:
-            best, best_position = column, position
+        if position <= 0 or position < best_position:
+            continue
+        if troops_in(sp, trench_space(K, g, column)) > 0:
+            continue
+        best, best_position = column, position
     return best
 
 
@@ -378,26 +419,42 @@ def trench_forward(K, p, sp, g, rng, symbols, flag_turn, log):
                 move_mine(K, g, 1, log)
             continue
         set_trench(K, g, column, g[L.G_TRENCH + column] + 1, log)
+    trench_combats(K, p, sp, g, flag_turn, log)
+
+
+@borrowing
+def trench_back(K, p, sp, g, symbols, flag_turn, log):
+    """Trench -X (cards only): never touches the mine; tiles sharing a space with troops
+    stay, and their combats come after all symbols."""
+    for _ in range(symbols):
+        column = tile_to_retreat(K, sp, g)
+        if column < 0:
+            break
+        set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
+    trench_combats(K, p, sp, g, flag_turn, log)
+
+
+@borrowing
+def trench_combats(K, p, sp, g, flag_turn, log):
+    """The end of a trench action: "the combat in that space must be resolved" wherever
+    a trench/camp tile shares a space with Barcelonan troops."""
     for column in range(L.N_TRENCH):
-        if g[L.G_TRENCH + column] > 0 and troops_in(sp, trench_space(K, g, column)) > 0:
+        if troops_in(sp, trench_space(K, g, column)) > 0:
             trench_space_combat(K, p, sp, g, column, flag_turn, log)
 
 
 @borrowing
-def trench_back(K, g, symbols, log):
-    """Trench -X (cards only): never touches the mine."""
-    for _ in range(symbols):
-        column = tile_to_retreat(g)
-        if column < 0:
-            return
-        set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
+def place_razed_tile(K, sp, camp):
+    """A razed Bourbon camp tile on ``camp``, if one of the 6 is left in the supply."""
+    if sp[:, L.SP_RAZED].sum() < K[L.K_SPECIAL][L.SPECIAL_RAZED_TILES]:
+        sp[camp, L.SP_RAZED] = 1
 
 
 @borrowing
 def raze_camp(K, p, sp, g, camp, space, log):
     """A Barcelonan win at a camp: razed tile, batteries -1, battery tiles removed
     (batteries -1 each), and in the full game 1 troop freed from CAPTURED."""
-    sp[camp, L.SP_RAZED] = 1
+    place_razed_tile(K, sp, camp)
     move_batteries(K, g, -1 - sp[camp, L.SP_BATTERY_TILES], log)
     sp[camp, L.SP_BATTERY_TILES] = 0
     if p[L.P_FULL]:
@@ -408,29 +465,50 @@ def raze_camp(K, p, sp, g, camp, space, log):
 
 @borrowing
 def trench_space_combat(K, p, sp, g, column, flag_turn, log):
-    """Troops and a trench tile share a space: fight the camp's tile or a new tile of
-    the reinforcements value; a win razes the camp and pushes the trench back 1."""
+    """Troops and a trench tile share a space: fight as at the camp; a Barcelonan win
+    pushes the trench tile back 1. At a razed camp "no combat occurs (since no Bourbon
+    troops remain there) ... but the trench tile ... does automatically move back one
+    position"; tiles that advanced into the space still fight there. At position 0 the
+    space is the camp itself ("Combats in Spaces with a Trench Tile")."""
     camp = K[L.K_TRENCH][column, 0]
     space = trench_space(K, g, column)
-    if sp[camp, L.SP_RAZED]:
-        set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
-        return
-    bourbon = sp[camp, L.SP_BOURBON]
-    if bourbon == 0:
-        bourbon = disc_value(K, g, L.DISC_REINFORCEMENTS)
-    sp[camp, L.SP_BOURBON] = 0
-    sp[space, L.SP_BOURBON] = bourbon
-    result = BARCELONANS_WIN
-    if bourbon > 0:
+    if sp[camp, L.SP_RAZED] == 0:
+        result = fight_for_camp(K, p, sp, g, camp, space, flag_turn, log)
+    elif sp[space, L.SP_BOURBON] > 0:
         result = resolve_combat(K, p, sp, g, space, flag_turn, log)
+    else:
+        result = BARCELONANS_WIN
+    if result == BARCELONANS_WIN and g[L.G_TRENCH + column] > 0:
+        set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
+
+
+@borrowing
+def fight_for_camp(K, p, sp, g, camp, space, flag_turn, log):
+    """Troops in ``space`` (a camp not razed, or its trench tile's space) fight the tile a
+    previous combat left at the camp, else "a Bourbon troop tile ... with the same value
+    shown by the reinforcements disc", added to any tile already there. Bourbons who win
+    go back to the camp; a Barcelonan win razes it; a tie places a razed tile. Returns
+    the result, or ``NO_COMBAT`` (no Bourbon troops, rule ``empty_reinforcements``)."""
+    tile = sp[camp, L.SP_BOURBON]
+    if tile == 0:
+        tile = disc_value(K, g, L.DISC_REINFORCEMENTS)
+    sp[camp, L.SP_BOURBON] = 0
+    sp[space, L.SP_BOURBON] += tile
+    if sp[space, L.SP_BOURBON] > 0:
+        result = resolve_combat(K, p, sp, g, space, flag_turn, log)
+    elif p[L.P_EMPTY_REINFORCEMENTS] == L.EMPTY_BARCELONANS_WIN:
+        result = BARCELONANS_WIN
+    else:
+        return NO_COMBAT
     if result == BOURBONS_WIN:
-        sp[camp, L.SP_BOURBON] += sp[space, L.SP_BOURBON]
+        survivors = sp[space, L.SP_BOURBON]
         sp[space, L.SP_BOURBON] = 0
+        sp[camp, L.SP_BOURBON] = survivors  # at position 0, camp and space are one
     elif result == BARCELONANS_WIN:
         raze_camp(K, p, sp, g, camp, space, log)
-        set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
     elif result == BOTH_LOSE:
-        sp[camp, L.SP_RAZED] = 1
+        place_razed_tile(K, sp, camp)
+    return result
 
 
 # -- the dice ---------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ What the turn structure calls (``CARDS`` = ``cards.load_cards().as_tuple()``, ``
   copies the rest into the flags the rules read whenever a leader comes or goes:
   ``layout.G_ALL_PRIORITY`` (card 39), ``G_PRIORITY_MASK``, ``G_BOMBARD_BONUS`` and
   ``G_BOMBARD_CAP`` (Pópoli's "+1 to Batteries (max. 5)", read by ``bourbons.bombard``).
-- ``granted_ap`` / ``spend_granted_ap``: the "Movement (X AP)" grants. ↑/↓ live in
+- ``granted_ap``: the turn's "Movement (X AP)" grants (``op_grant_ap`` spends them at
+  once, in the card step). ↑/↓ live in
   ``layout.G_TEMP`` and reach every rule through ``pieces.marker_value`` /
   ``disc_value``.
 
@@ -77,6 +78,7 @@ from .pieces import (
     tile_field,
     troops_in,
 )
+from .players import spend_action_points
 
 BIG = 1 << 20
 
@@ -263,11 +265,6 @@ def granted_ap(g, group):
     return g[L.G_AP_GRANTED + group]
 
 
-@borrowing
-def spend_granted_ap(g, group, ap):
-    g[L.G_AP_GRANTED + group] -= ap
-
-
 # == the interpreter ===========================================================================
 
 
@@ -342,8 +339,7 @@ def run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log):
     elif code == CL.OP_CHANCE_HITS:
         B.hit_spaces(K, p, sp, g, rng, a, b, log)
     elif code == CL.OP_GRANT_AP:
-        g[L.G_AP_GRANTED + a] += b
-        log_event(log, EV_AP_GRANTED, a, b)
+        op_grant_ap(K, CARDS, p, sp, g, rng, a, b, log)
     elif code == CL.OP_RANDOM_CHOICE:
         g[L.G_RANDOM_CHOICE] = 1
         log_event(log, EV_RANDOM_CHOICE)
@@ -369,7 +365,7 @@ def op_trench(K, p, sp, g, rng, n, flag, log):
     if n > 0:
         B.trench_forward(K, p, sp, g, rng, n, flag, log)
     else:
-        B.trench_back(K, g, -n, log)
+        B.trench_back(K, p, sp, g, -n, flag, log)
 
 
 @borrowing
@@ -636,6 +632,20 @@ def op_expedition_combat(K, p, sp, g, flag, log):
     space = K[L.K_SPECIAL][L.SPECIAL_EXPEDITION]
     if needs_combat(sp, space):
         resolve_combat(K, p, sp, g, space, flag, log)
+
+
+@borrowing
+def op_grant_ap(K, CARDS, p, sp, g, rng, group, ap, log):
+    """"Movement (X AP)" and the like: X AP for that group's actions, spent now, in the
+    step that resolves the card ("every action must be resolved before starting the
+    next one"); what is not spent is lost. ``G_AP_GRANTED`` keeps the turn's grants."""
+    g[L.G_AP_GRANTED + group] += ap
+    log_event(log, EV_AP_GRANTED, group, ap)
+    g[L.G_AP_GROUP] = group
+    g[L.G_SEAT_AP] = ap
+    spend_action_points(K, CARDS, p, sp, g, rng, log)
+    g[L.G_AP_GROUP] = -1
+    g[L.G_SEAT_AP] = 0
 
 
 @borrowing

@@ -147,6 +147,23 @@ FULL_ONLY_OPS = ("capture", "free", "expedition_combat", "deactivate_leader", "m
 FULL_ONLY_PIECES = ("organ_gun", "barricade")
 
 
+
+def check_battery_tiles(ops: list, where: str) -> None:
+    """Bourbon battery tiles are batteries ("represented abstractly by the batteries
+    disc, and also by the Bourbon battery tiles", Glossary): removing one moves the disc
+    back a space (rulebook, Bourbon Battery Tiles), so an op list that places k tiles must
+    also move the batteries disc +k, or a tile won back would be a free Batteries -1."""
+    placed = sum(op.get("n", 1) for op in ops  # "each" and "chance" place a varying number
+                 if op.get("op") == "place" and op.get("piece") == "battery"
+                 and op.get("mode", "choose") == "choose")
+    raised = sum(op.get("n", 0) for op in ops
+                 if op.get("op") == "disc" and op.get("disc") == "batteries"
+                 and "to" not in op)
+    if placed and raised != placed:
+        raise _Bad(f"{where}: places {placed} Bourbon battery tile(s) but moves the "
+                   f"batteries disc {raised:+d}; a battery tile comes with Batteries "
+                   f"+{placed}")
+
 class _Bad(Exception):
     """A problem inside one card; the loader adds the file and the card."""
 
@@ -395,6 +412,7 @@ class _Compiler:
             if self.first_game and CL.OP_NAMES[name] in FULL_ONLY_OPS:
                 raise _Bad(f"{w}: a first-game card cannot use a full-game rule")
             getattr(self, "op_" + CL.OP_NAMES[name])(op, w)
+        check_battery_tiles(ops, where)
         return len(self.rows) - first
 
     def op_advance(self, op, w):

@@ -91,11 +91,3 @@ def needs_combat(sp, space):
     """Both sides present: Bourbon tiles and troops, or tiles and an organ-gun."""
     return sp[space, L.SP_BOURBON] > 0 and (
         sp[space, L.SP_CORONELA] + sp[space, L.SP_INFANTRY] + sp[space, L.SP_ORGAN_GUNS] > 0)
-
-
-@borrowing
-def resolve_all_combats(K, p, sp, g, flag_holder_turn, log):
-    """After a Bourbon advance: combat wherever both sides are present."""
-    for space in range(sp.shape[0]):
-        if needs_combat(sp, space):
-            resolve_combat(K, p, sp, g, space, flag_holder_turn, log)

@@ -82,13 +82,8 @@ def resolve_bourbon_dice(K, p, sp, g, rng, faces, order, log):
 
 @borrowing
 def barcelonan_actions(K, CARDS, p, sp, g, rng, log):
-    """AP = Generalitat (+ leaders); AP a card granted for one group are spent first."""
-    for group in range(4):
-        granted = g[L.G_AP_GRANTED + group]
-        if granted > 0:
-            g[L.G_AP_GROUP] = group
-            g[L.G_SEAT_AP] = granted
-            spend_action_points(K, CARDS, p, sp, g, rng, log)
+    """AP = Generalitat (+ leaders). (AP a card grants for one group are spent when the
+    card grants them: ``card_effects.op_grant_ap``.)"""
     g[L.G_AP_GROUP] = -1
     g[L.G_SEAT_AP] = max(0, marker_value(K, g, L.MARKER_GENERALITAT)
                          + action_ap_bonus(g, CARDS))

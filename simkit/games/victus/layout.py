@@ -258,6 +258,7 @@ P_VICTORY_LEVEL = _P("victory_level")  # competitive: VP needed among all player
 P_RESIGN_PER_ROUND = _P("resign_per_round")  # solo: a resignation tile each round (the Note)
 P_CARDS = _P("cards")  # cards dealt per seat and stage
 P_ROUNDS = _P("rounds")  # rounds per stage
+P_EMPTY_REINFORCEMENTS = _P("empty_reinforcements")  # EMPTY_*: a camp fight at disc 0
 # the policy and its weights
 P_POLICY = _P("policy")
 P_CORONELA_LOSS_WEIGHT = _P("coronela_loss_weight")  # how dear a Coronela is (x10)
@@ -269,6 +270,10 @@ N_P = _P.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")
 DICE_FREE, DICE_SEQUENTIAL, DICE_PARTIAL = codes(DICE_ORDER_NAMES)
+# a fight for a camp (or its trench space) when the reinforcements disc shows 0 and no
+# Bourbon tile is there: no combat occurs, or the Barcelonans win (rules.py says why)
+EMPTY_REINFORCEMENTS_NAMES = ("no_combat", "barcelonans_win")
+EMPTY_NO_COMBAT, EMPTY_BARCELONANS_WIN = codes(EMPTY_REINFORCEMENTS_NAMES)
 
 # Static components the kernels read, packed once into a tuple (``state.board_tuple``):
 # K_TRACK int16[3, t] (value, icons, advance symbols); K_SPECIAL int16[N_SPECIAL] (the
@@ -294,10 +299,10 @@ COST_NAMES = ("group", "first", "general", "priority")  # K_ACTION_COSTS columns
 COST_GROUP, COST_FIRST, COST_GENERAL, COST_PRIORITY = codes(COST_NAMES)
 
 SPECIAL_NAMES = ("reserve", "wounded", "captured", "beach", "port", "expedition",
-                 "saint_cross", "saint_mary", "montjuic", "batteries_min")
+                 "saint_cross", "saint_mary", "montjuic", "batteries_min", "razed_tiles")
 (SPECIAL_RESERVE, SPECIAL_WOUNDED, SPECIAL_CAPTURED, SPECIAL_BEACH, SPECIAL_PORT,
  SPECIAL_EXPEDITION, SPECIAL_SAINT_CROSS, SPECIAL_SAINT_MARY, SPECIAL_MONTJUIC,
- SPECIAL_BATTERIES_MIN) = codes(SPECIAL_NAMES)
+ SPECIAL_BATTERIES_MIN, SPECIAL_RAZED_TILES) = codes(SPECIAL_NAMES)
 N_SPECIAL = len(SPECIAL_NAMES)
 
 

@@ -50,9 +50,29 @@ def eliminate_all_troops(K, sp, space):
 
 @borrowing
 def remove_undefended_cannons(K, sp, space):
-    """Cannons have no combat value: without troops they are eliminated at once."""
-    if troops_in(sp, space) == 0:
+    """Cannons have no combat value: "if Bourbon troop tiles enter a space with cannons
+    and no Barcelonan troops present (or, as the result of a combat, only Bourbon troops
+    and Barcelonan cannons remain in a space), the cannons are eliminated immediately"
+    (rulebook, Cannon Pieces). Cannons left alone with no Bourbon tile stay."""
+    if troops_in(sp, space) == 0 and sp[space, L.SP_BOURBON] > 0:
         eliminate(K, sp, space, L.SP_CANNON, sp[space, L.SP_CANNON])
+
+
+@borrowing
+def trench_column_at(K, g, space):
+    """The trench tile standing on ``space`` (a Parallel), or -1."""
+    info = K[L.K_INFO]
+    column = info[space, L.S_TRENCH]
+    if column < 0 or info[space, L.S_PARALLEL] <= 0:
+        return -1
+    return column if g[L.G_TRENCH + column] == info[space, L.S_PARALLEL] else -1
+
+
+@borrowing
+def at_expedition(K, space):
+    """The Military Deputy's Expedition: its troops fight only when a card says
+    "Combat at the Military Deputy's Expedition"."""
+    return K[L.K_INFO][space, L.S_KIND] == L.KIND_EXPEDITION
 
 
 @borrowing

@@ -30,8 +30,10 @@ DEAL_FULL = {2: (7, 6), 3: (5, 4), 4: (4, 3)}
 @dataclass(frozen=True)
 class Rules(RulesBase):
     level: str = knob(
-        "full", "first_game (priority costs, only the \u2022 cards, no leaders), full, or "
-        "competitive (full plus Sense/Fury scoring, VP and fame)", choices=LEVELS)
+        "full", "first_game (priority costs, only the \u2022 cards, no leaders, the first "
+        "game's set-up; the First Game itself is the first_game preset, which also sets "
+        "coronela_threshold 3 and dice_order sequential), full, or competitive (full plus "
+        "Sense/Fury scoring, VP and fame)", choices=LEVELS)
     players: int = knob(
         2, "players at the table; 1 = the solo game (Villarroel and a fictional Casanova, "
         "dealt as 2 players)", range=(1, 4))
@@ -79,6 +81,15 @@ class Rules(RulesBase):
     reserve_infantry: int = knob(
         -1, "infantry in the Reserve at set-up; -1 = the level's set-up (first game 3, "
         "full 2)", range=(-1, 3))
+    empty_reinforcements: str = knob(
+        "no_combat", "troops enter a camp (or a trench tile's space) while the "
+        "reinforcements disc shows 0 and no Bourbon tile is there. no_combat (default): "
+        "no tile has value 0, so no Bourbon troop is placed and, as the rulebook says of a "
+        "razed camp, \"no combat occurs (since no Bourbon troops remain there)\": nothing "
+        "is razed, the batteries stay, no captive is freed, the trench tile stays. "
+        "barcelonans_win: a Bourbon side of value 0 loses the combat (razed camp, batteries "
+        "-1, a captive freed, the trench tile back one)",
+        choices=L.EMPTY_REINFORCEMENTS_NAMES)
 
     @property
     def full(self) -> bool:
@@ -113,6 +124,20 @@ class Rules(RulesBase):
                if getattr(self, name) == self.knob(name).default}
         cards, rounds = self.deal()
         return {**out, "cards_per_stage": cards, "rounds_per_stage": rounds}
+
+    def value_notes(self) -> dict[str, str]:
+        """``level = "first_game"`` sets the First Game's costs, cards and set-up, but the
+        rulebook's First Game also loses below 3 Coronela and rolls the dice in table order
+        (the ``first_game`` preset); where those knobs keep other values, a label says so:
+        ``level=first_game (not the First Game: coronela_threshold=5 and dice_order=free)``."""
+        if self.level != "first_game":
+            return {}
+        from . import GAME  # the presets are the game's; imported here to avoid a cycle
+
+        first = GAME.presets["first_game"].rules
+        differ = [f"{name}={getattr(self, name)}" for name in first.changes()
+                  if name != "level" and getattr(self, name) != getattr(first, name)]
+        return {"level": "not the First Game: " + " and ".join(differ)} if differ else {}
 
     def check(self) -> None:
         if self.solo and not self.full:
@@ -193,6 +218,7 @@ def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     p[L.P_RESIGN_PER_ROUND] = rules.resignation_tiles == "per_round"
     p[L.P_CARDS] = cards
     p[L.P_ROUNDS] = rounds
+    p[L.P_EMPTY_REINFORCEMENTS] = L.EMPTY_REINFORCEMENTS_NAMES.index(rules.empty_reinforcements)
     p[L.P_DICE_CHOICE_FROM] = w.dice_choice_from_stage
     p[L.P_RESIGN_BELOW] = w.resign_below
     p[L.P_ROLLOUTS] = w.rollouts if isinstance(w, LookaheadWeights) else 0

@@ -34,6 +34,7 @@ def board_tuple(c: Components) -> tuple:
     special[L.SPECIAL_SAINT_MARY] = c.hospital[L.HOSPITAL_CORONELA]
     special[L.SPECIAL_MONTJUIC] = c.montjuic
     special[L.SPECIAL_BATTERIES_MIN] = c.batteries_minimum
+    special[L.SPECIAL_RAZED_TILES] = c.counts["razed_camp"]  # "6 razed Bourbon camp tiles"
     track = np.stack([c.track_value, c.track_icons, c.track_advance]).astype(np.int16)
     return (
         np.ascontiguousarray(c.space_info, dtype=np.int16),
