@@ -16,6 +16,9 @@ from simkit.games.victus.engine import (
     start_of_round,
     start_of_stage,
 )
+from simkit.games.victus.engine import (
+    choose_cards as engine_choose_cards,
+)
 from simkit.games.victus.lookahead import (
     choose_cards,
     choose_dice_order,
@@ -24,6 +27,7 @@ from simkit.games.victus.lookahead import (
     rollout_streams,
     with_die_at,
 )
+from simkit.games.victus.players import dice_order
 
 SEED = 2026
 
@@ -130,3 +134,23 @@ def test_identical_dice_are_one_option():
     assert repeats_a_die(faces, order, 0, 2), "the same action and amount as die 0"
     assert not repeats_a_die(faces, order, 0, 3), "another amount"
     assert not repeats_a_die(faces, order, 1, 2), "die 0 is already placed"
+
+
+def test_without_rollouts_every_decision_is_greedys():
+    dice, cards, q, sp, g, rng = opening()
+    g_greedy, rng_greedy = g.copy(), rng.copy()
+    expected = engine_choose_cards(cards, q, g_greedy, rng_greedy)
+    chosen = choose_cards(K, dice, cards, 0, q, sp, g, rng)
+    assert list(chosen) == list(expected) and (g == g_greedy).all()
+    seat = g[L.G_FLAG]
+    begin_turn(K, cards, q, sp, g, rng, seat, chosen[seat], no_log())
+    faces = roll_bourbon_dice(dice, cards, g, rng, no_log())
+    greedy = dice_order(q, g, rng.copy(), faces, faces.shape[0])
+    order = choose_dice_order(K, dice, cards, 0, q, sp, g, rng, chosen, 0, seat, faces)
+    assert list(order) == list(greedy)
+
+
+@pytest.mark.parametrize("decides", ["cards", "dice"])
+def test_a_lookahead_on_one_kind_of_decision_plays(decides):
+    cols = GAME.simulate(None, f"lookahead:rollouts=1,decides={decides}", np.arange(2), SEED)
+    assert cols["turns"].min() > 0

@@ -76,6 +76,8 @@ DISC_REINFORCEMENTS, DISC_BATTERIES, DISC_MINE = codes(DISC_NAMES)
 # -- the scripted players (players.py describes them); a policy's id is its position
 POLICY_NAMES = ("greedy", "random", "fortify", "lookahead")
 GREEDY, RANDOM, FORTIFY, LOOKAHEAD = codes(POLICY_NAMES)
+LOOKAHEAD_DECISIONS = ("cards_and_dice", "cards", "dice")  # what lookahead decides by rollouts
+DECIDES_CARDS_AND_DICE, DECIDES_CARDS, DECIDES_DICE = codes(LOOKAHEAD_DECISIONS)
 
 # -- random streams (simkit.rng): one per purpose, so a rule change that draws more or
 # less of one kind shifts no other. Bourbon dice and the players' choices restart every
@@ -266,6 +268,7 @@ P_GREED = _P("greed")  # competitive: points against the city's safety (x10)
 P_DICE_CHOICE_FROM = _P("dice_choice_from")  # partial dice order: choose from this stage
 P_RESIGN_BELOW = _P("resign_below")  # solo: cancel a Casanova card scoring below this
 P_ROLLOUTS = _P("rollouts")  # lookahead: rollouts per option of a decision
+P_LOOKAHEAD_DECIDES = _P("lookahead_decides")  # DECIDES_*: which decisions use rollouts
 N_P = _P.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")

@@ -21,8 +21,10 @@ dice are one option.
 The look-ahead has its own turn loop (``play_lookahead_game``) built from the engine's
 steps, so that the rollouts can call the engine's ``play_from`` without the engine ever
 calling back into the look-ahead: the default kernel does not contain it and compiles as
-fast as before. It is slow by design (about a thousand times slower than ``greedy``): use
-it on a few thousand games to measure how far the scripted players are from better play.
+fast as before. Its ``decides`` weight limits the rollouts to the card choices or to the
+dice orders, to measure which of greedy's decisions lose games. It is slow by design
+(about a thousand times slower than ``greedy``): use it on a few thousand games to
+measure how far the scripted players are from better play.
 """
 
 import numpy as np
@@ -78,37 +80,41 @@ def play_lookahead_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, lo
 def play_lookahead_unmanaged(K, DICE, CARDS, p, sp, g, rng, log):
     q = p.copy()
     q[L.P_POLICY] = L.GREEDY  # every choice the look-ahead does not make is greedy's
-    return play_lookahead_game(unmanaged(K), unmanaged(DICE), unmanaged(CARDS), p[L.P_ROLLOUTS],
-                               unmanaged(q), unmanaged(sp), unmanaged(g), unmanaged(rng),
-                               unmanaged(log))
+    decides = p[L.P_LOOKAHEAD_DECIDES]
+    card_rollouts = 0 if decides == L.DECIDES_DICE else p[L.P_ROLLOUTS]
+    dice_rollouts = 0 if decides == L.DECIDES_CARDS else p[L.P_ROLLOUTS]
+    return play_lookahead_game(unmanaged(K), unmanaged(DICE), unmanaged(CARDS), card_rollouts,
+                               dice_rollouts, unmanaged(q), unmanaged(sp), unmanaged(g),
+                               unmanaged(rng), unmanaged(log))
 
 
 @allocating
-def play_lookahead_game(K, DICE, CARDS, rollouts, q, sp, g, rng, log):
-    """``engine.play_game`` with the look-ahead's card choices and dice orders."""
+def play_lookahead_game(K, DICE, CARDS, card_rollouts, dice_rollouts, q, sp, g, rng, log):
+    """``engine.play_game`` with the look-ahead's card choices and dice orders (with no
+    rollouts, a decision is greedy's)."""
     set_up_game(CARDS, q, g, rng)
     for stage in range(3):
         start_of_stage(CARDS, q, g, rng, stage, log)
         for rnd in range(q[L.P_ROUNDS]):
             g[L.G_ROUND] = rnd
             start_of_round(K, CARDS, q, sp, g, rng, log)
-            chosen = choose_cards(K, DICE, CARDS, rollouts, q, sp, g, rng)
+            chosen = choose_cards(K, DICE, CARDS, card_rollouts, q, sp, g, rng)
             for k in range(g[L.G_SEATS]):
                 seat = seat_at(g, k)
                 if q[L.P_SOLO] and seat == VILLARROEL:
-                    card = solo_card(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k)
+                    card = solo_card(K, DICE, CARDS, card_rollouts, q, sp, g, rng, chosen, k)
                 else:
                     card = turn_card(CARDS, q, g, rng, seat, chosen, log)
-                reason = lookahead_turn(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k,
-                                        seat, card, log)
+                reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, q, sp, g, rng, chosen,
+                                        k, seat, card, log)
                 if reason != L.END_NONE:
                     return reason
             end_of_round(K, CARDS, q, sp, g, rng, log)
     start_of_stage(CARDS, q, g, rng, L.STAGE_IV, log)
     card = stage_iv_turn_card(q, g, rng)
     if card != 0:
-        reason = lookahead_turn(K, DICE, CARDS, rollouts, q, sp, g, rng, np.zeros(4, np.int64),
-                                0, g[L.G_FLAG], card, log)
+        reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, q, sp, g, rng,
+                                np.zeros(4, np.int64), 0, g[L.G_FLAG], card, log)
         if reason != L.END_NONE:
             return reason
     return end_of_game(q, g, log)
@@ -119,7 +125,7 @@ def lookahead_turn(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, car
     """``engine.play_turn`` with the dice order chosen by rollouts."""
     begin_turn(K, CARDS, q, sp, g, rng, seat, card, log)
     faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
-    if g[L.G_DICE_ORDER_FREE]:
+    if g[L.G_DICE_ORDER_FREE] and rollouts > 0:
         order = choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat,
                                   faces)
     else:
@@ -187,7 +193,7 @@ def choose_cards(K, DICE, CARDS, rollouts, q, sp, g, rng):
         return chosen
     for seat in range(seats):
         slots[seat] = choose_card(CARDS, q, g, rng, seat)
-    if not g[L.G_RANDOM_ROUND]:  # a card made this round's choice random
+    if rollouts > 0 and not g[L.G_RANDOM_ROUND]:  # (a card may make the choice random)
         for seat in range(seats):
             slots[seat] = best_slot(K, DICE, CARDS, rollouts, q, sp, g, rng, slots, seat)
     for seat in range(seats):

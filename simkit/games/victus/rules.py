@@ -194,6 +194,10 @@ class LookaheadWeights(Weights):
     rollouts: int = knob(
         8, "games played to the end from each option of a card choice or dice order (more "
         "is stronger and slower)", range=(1, 256))
+    decides: str = knob(
+        "cards_and_dice", "which decisions use rollouts: cards_and_dice, cards (the dice "
+        "orders are greedy's) or dice (the cards are greedy's)",
+        choices=L.LOOKAHEAD_DECISIONS)
 
 
 def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
@@ -221,5 +225,7 @@ def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     p[L.P_EMPTY_REINFORCEMENTS] = L.EMPTY_REINFORCEMENTS_NAMES.index(rules.empty_reinforcements)
     p[L.P_DICE_CHOICE_FROM] = w.dice_choice_from_stage
     p[L.P_RESIGN_BELOW] = w.resign_below
-    p[L.P_ROLLOUTS] = w.rollouts if isinstance(w, LookaheadWeights) else 0
+    if isinstance(w, LookaheadWeights):
+        p[L.P_ROLLOUTS] = w.rollouts
+        p[L.P_LOOKAHEAD_DECIDES] = L.LOOKAHEAD_DECISIONS.index(w.decides)
     return p
