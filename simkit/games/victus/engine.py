@@ -38,7 +38,7 @@ from .pieces import (
     marker_value,
     rubble_on_board,
 )
-from .players import choose_card, chooses_dice_order, dice_order, spend_action_points
+from .players import choose_card, chooses_dice_order, order_dice, spend_action_points
 from .scoring import next_starting_player, score_round, short_of_victory_level, total_vp
 from .solo import (
     CASANOVA,
@@ -68,7 +68,7 @@ def roll_bourbon_dice(K, DICE, CARDS, p, sp, g, rng, log):
         faces[k, 1] = die_amount(g, CARDS, faces[k, 0], amount[die, face])
         log_event(log, EV_DIE, die, faces[k, 0], faces[k, 1])
     flag_turn = g[L.G_FLAG_TURN] == 1
-    for k in dice_order(p, g, rng, faces, n):
+    for k in order_dice(K, CARDS, p, sp, g, rng, faces, n):
         if faces[k, 1] > 0:
             resolve_die(K, p, sp, g, rng, faces[k, 0], faces[k, 1], flag_turn, log)
     g[L.G_BOURBON_DICE_ROLLED] += n

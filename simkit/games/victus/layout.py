@@ -74,8 +74,14 @@ DISC_REINFORCEMENTS, DISC_BATTERIES, DISC_MINE = codes(DISC_NAMES)
 
 
 # -- the scripted players (players.py describes them); a policy's id is its position
-POLICY_NAMES = ("greedy", "random", "fortify")
-GREEDY, RANDOM, FORTIFY = codes(POLICY_NAMES)
+POLICY_NAMES = ("greedy", "random", "fortify", "naive")
+GREEDY, RANDOM, FORTIFY, NAIVE = codes(POLICY_NAMES)
+# the pieces of the strong players' skill (``greedy``, ``fortify``), one bit each in
+# ``P_SKILLS``: all on by default; a measurement turns one off to price it (paired games)
+SKILL_NAMES = ("cards", "spend_ap", "rubble", "port", "dice", "sorties", "artillery")
+(SKILL_CARDS, SKILL_SPEND_AP, SKILL_RUBBLE, SKILL_PORT, SKILL_DICE, SKILL_SORTIES,
+ SKILL_ARTILLERY) = codes(SKILL_NAMES)
+ALL_SKILLS = (1 << len(SKILL_NAMES)) - 1
 
 # -- random streams (simkit.rng): one per purpose, so a rule change that draws more or
 # less of one kind shifts no other. Bourbon dice and the players' choices restart every
@@ -264,6 +270,7 @@ P_CORONELA_LOSS_WEIGHT = _P("coronela_loss_weight")  # how dear a Coronela is (x
 P_GREED = _P("greed")  # competitive: points against the city's safety (x10)
 P_DICE_CHOICE_FROM = _P("dice_choice_from")  # partial dice order: choose from this stage
 P_RESIGN_BELOW = _P("resign_below")  # solo: cancel a Casanova card scoring below this
+P_SKILLS = _P("skills")  # bit SKILL_* set: the strong players use that piece of skill
 N_P = _P.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")

@@ -186,4 +186,5 @@ def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     p[L.P_ROUNDS] = rounds
     p[L.P_DICE_CHOICE_FROM] = w.dice_choice_from_stage
     p[L.P_RESIGN_BELOW] = w.resign_below
+    p[L.P_SKILLS] = L.ALL_SKILLS
     return p
