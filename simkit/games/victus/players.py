@@ -20,7 +20,9 @@ A space's threat is the Bourbon value in the spaces whose arrows lead into it.
 
 import numpy as np
 
-from simkit.rng import uniform_int
+from simkit.eventlog import log_event
+from simkit.rng import KEY as STREAM_KEY
+from simkit.rng import next_u64, uniform_int
 from simkit.unmanaged import allocating, borrowing
 
 from . import card_layout as CL
@@ -52,6 +54,7 @@ from .barcelonans import (
 )
 from .bourbons import resolve_die
 from .combat import barcelonan_value
+from .events import EV_AP_LEFT
 from .hands import add_to_hand, draw_event, hand_count, replace_card
 from .pieces import (
     coronela_in_barcelona,
@@ -80,7 +83,8 @@ POLICIES = {
 assert tuple(POLICIES) == L.POLICY_NAMES
 GREEDY, RANDOM, FORTIFY, NAIVE = L.GREEDY, L.RANDOM, L.FORTIFY, L.NAIVE
 MAX_ACTIONS = 40  # a turn never has more AP than this
-BAD_CARD = -3  # greedy changes a card when its worst card scores this or less
+BAD_CARD = -3  # naive changes a card when its worst card scores this or less
+BAD_CARD_EFFECTS = -7  # the same for the effect-aware score (about as rare: 1 card in 8)
 
 
 @allocating
@@ -92,7 +96,7 @@ def spend_action_points(K, CARDS, p, sp, g, rng, log):
     danger = np.empty(sp.shape[0], dtype=np.int64)
     for _ in range(MAX_ACTIONS):
         if g[L.G_SEAT_AP] <= 0:
-            return
+            break
         if policy == RANDOM:
             bought = random_action(K, CARDS, p, sp, g, rng, log)
         elif policy == NAIVE:
@@ -101,7 +105,8 @@ def spend_action_points(K, CARDS, p, sp, g, rng, log):
             bought = strong_action(K, CARDS, p, sp, g, rng, policy == FORTIFY, guns, danger,
                                    log)
         if not bought:
-            return
+            break
+    log_event(log, EV_AP_LEFT, g[L.G_SEAT_AP], g[L.G_AP_GROUP])
 
 
 # -- greedy -----------------------------------------------------------------------------------
@@ -158,7 +163,8 @@ def strong_action(K, CARDS, p, sp, g, rng, fortify_first, guns, danger, log):
     if improve_markers(K, p, sp, g, log):
         return True
     hand = 0 if p[L.P_SOLO] else g[L.G_ACTIVE]
-    if worst_card_score(CARDS, p, g, hand) <= BAD_CARD and change_a_card(
+    bad = BAD_CARD_EFFECTS if skill(p, L.SKILL_CARDS) else BAD_CARD
+    if worst_card_score(CARDS, p, g, hand) <= bad and change_a_card(
             K, CARDS, p, g, rng, log):
         return True
     if fortify(K, p, sp, g, danger, log):
@@ -177,8 +183,12 @@ def last_resort(K, CARDS, p, sp, g, port_ok, danger, log):
         return True
     if skill(p, L.SKILL_ARTILLERY) and repair_into_bastion(K, p, sp, g, danger, log):
         return True
+    if skill(p, L.SKILL_ARTILLERY) and cannon_to_bastion(K, p, sp, g, danger, log):
+        return True
     if not skill(p, L.SKILL_SPEND_AP):
         return False
+    if strengthen(K, p, sp, g, danger, log):
+        return True
     wounded = K[L.K_SPECIAL][L.SPECIAL_WOUNDED]
     if (port_ok and sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY] > 0
             and marker_value(K, g, L.MARKER_HOSPITAL) >= 1
@@ -237,6 +247,61 @@ def repair_into_bastion(K, p, sp, g, danger, log):
         return False
     pay(K, p, g, L.A_REPAIR_CANNON, best, best, log)
     repair_cannon(K, sp, best)
+    return True
+
+
+@borrowing
+def cannon_to_bastion(K, p, sp, g, danger, log):
+    """A cannon that has not fired, in a Barcelona space that is not a bastion, steps to
+    the most threatened neighbouring bastion held by a troop (only bastions fire beyond
+    the next space)."""
+    if not available(K, p, g, L.A_MOVE_CANNON):
+        return False
+    fill_threats(K, sp, danger)
+    info = K[L.K_INFO]
+    source, target, most = -1, -1, 0
+    for a in range(sp.shape[0]):
+        if (not is_barcelona(K, a) or info[a, L.S_KIND] == L.KIND_BASTION
+                or sp[a, L.SP_CANNON] - sp[a, L.SP_CANNON_FIRED] <= 0):
+            continue
+        for b in range(sp.shape[0]):
+            if (info[b, L.S_KIND] == L.KIND_BASTION and can_step(K, sp, a, b)
+                    and troops_in(sp, b) > 0 and sp[b, L.SP_BOURBON] == 0
+                    and danger[b] > most):
+                source, target, most = a, b, danger[b]
+    if source < 0:
+        return False
+    pay(K, p, g, L.A_MOVE_CANNON, source, target, log)
+    move_cannon(sp, source, target)
+    return True
+
+
+@borrowing
+def strengthen(K, p, sp, g, danger, log):
+    """One troop to the threatened Barcelona space with the least margin over its threat,
+    from a quiet neighbour that keeps 2 troops (reinforcing before it is needed)."""
+    if not available(K, p, g, L.A_MOVE_TROOPS):
+        return False
+    fill_threats(K, sp, danger)
+    flag_turn = g[L.G_FLAG_TURN] == 1
+    n = sp.shape[0]
+    best_source, best_target, worst = -1, -1, -(1 << 30)
+    for target in range(n):
+        if not is_barcelona(K, target) or sp[target, L.SP_BOURBON] > 0 or danger[target] == 0:
+            continue
+        gap = danger[target] - barcelonan_value(K, sp, g, target, flag_turn)
+        if gap <= worst:
+            continue
+        for source in range(n):
+            if (is_barcelona(K, source) and danger[source] == 0 and troops_in(sp, source) >= 3
+                    and can_step(K, sp, source, target)):
+                best_source, best_target, worst = source, target, gap
+                break
+    if best_source < 0:
+        return False
+    infantry = 1 if sp[best_source, L.SP_INFANTRY] > 0 else 0
+    pay(K, p, g, L.A_MOVE_TROOPS, best_source, best_target, log)
+    move_troops(K, p, sp, g, best_source, best_target, 1 - infantry, infantry, log)
     return True
 
 
@@ -842,10 +907,13 @@ def next_permutation(a):
 
 @borrowing
 def shuffle_unseen_chance(g, rng):
-    """Shuffle the chance cards not yet drawn (``g`` is a copy): a player knows which
-    cards are left, not their order. Draws come from ``rng``'s policy stream, a copy's."""
+    """Shuffle the chance cards not yet drawn (``g`` and ``rng`` are copies): a player
+    knows which cards are left, not their order. The copy's chance stream gets a new key,
+    so a reshuffle during the look is not the game's next reshuffle either. Draws come
+    from the copy's policy stream."""
     first = g[L.G_CHANCE_NEXT]
     deck = L.G_CHANCE_DECK
     for i in range(L.N_CHANCE - 1, first, -1):
         j = first + uniform_int(rng, L.ST_POLICY, i - first + 1)
         g[deck + i], g[deck + j] = g[deck + j], g[deck + i]
+    rng[L.ST_CHANCE, STREAM_KEY] = next_u64(rng, L.ST_POLICY)
