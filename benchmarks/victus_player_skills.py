@@ -55,7 +55,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--rules", default="full")
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--only", default="", help="comma-separated sections: alone,skills,policies,dice")
+    ap.add_argument("--only", default="",
+                    help="comma-separated sections: alone,skills,policies,dice")
     args = ap.parse_args()
     rules = Rules(level=args.rules, players=args.players)
     n, seed = args.games, args.seed
@@ -65,7 +66,11 @@ def main() -> None:
     print(f"{args.rules}, {args.players} players, {n} games, seed {seed}: greedy wins "
           f"{100 * full.mean():.1f}% ({n / cpu:.0f} games per CPU second)")
     print("difference = first minus second, points, 95% interval (Tango), McNemar p")
-    none, _ = wins(rules, "greedy", n, seed, 0)
+    none, cpu0 = wins(rules, "greedy", n, seed, 0)
+    print(f"greedy with no skill: {n / cpu0:.0f} games per CPU second")
+    quick, cpu1 = wins(rules, "greedy", n, seed, L.ALL_SKILLS & ~(1 << L.SKILL_DICE_EVERY_ORDER))
+    print(f"greedy, dice one at a time: {n / cpu1:.0f} games per CPU second")
+    print(line("dice: every order vs one at a time", full, quick), flush=True)
     if "alone" in sections:
         for bit, name in enumerate(L.SKILL_NAMES):
             alone, _ = wins(rules, "greedy", n, seed, 1 << bit)

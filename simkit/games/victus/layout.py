@@ -78,9 +78,12 @@ POLICY_NAMES = ("greedy", "random", "fortify", "naive")
 GREEDY, RANDOM, FORTIFY, NAIVE = codes(POLICY_NAMES)
 # the pieces of the strong players' skill (``greedy``, ``fortify``), one bit each in
 # ``P_SKILLS``: all on by default; a measurement turns one off to price it (paired games)
-SKILL_NAMES = ("cards", "spend_ap", "rubble", "port", "dice", "sorties", "artillery")
+SKILL_NAMES = ("cards", "spend_ap", "rubble", "port", "dice", "sorties", "artillery",
+               "card_timing", "dice_every_order")
 (SKILL_CARDS, SKILL_SPEND_AP, SKILL_RUBBLE, SKILL_PORT, SKILL_DICE, SKILL_SORTIES,
- SKILL_ARTILLERY) = codes(SKILL_NAMES)
+ SKILL_ARTILLERY, SKILL_CARD_TIMING, SKILL_DICE_EVERY_ORDER) = codes(SKILL_NAMES)
+# dice: the next die chosen one at a time (each distinct face tried on a copy); with
+# dice_every_order as well, every distinct order of all the dice (at most 5! = 120)
 ALL_SKILLS = (1 << len(SKILL_NAMES)) - 1
 
 # -- random streams (simkit.rng): one per purpose, so a rule change that draws more or

@@ -749,12 +749,28 @@ def choose_card(CARDS, p, g, rng, seat):
             n += 1
     if p[L.P_POLICY] == RANDOM or g[L.G_RANDOM_ROUND]:
         return slots[uniform_int(rng, L.ST_POLICY, n)]
+    if p[L.P_POLICY] != NAIVE and skill(p, L.SKILL_CARD_TIMING):
+        return timed_choice(CARDS, p, g, seat, slots, n)
     best, best_score = slots[0], -(1 << 30)
     for k in range(n):
         score = card_value(CARDS, p, g, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]])
         if score > best_score:
             best, best_score = slots[k], score
     return best
+
+
+@allocating
+def timed_choice(CARDS, p, g, seat, slots, n):
+    """A stage's cards are all played but the ones left in hand at its end: keep the
+    worst of them for the end (they are never played, bar Stage IV's one card), and
+    play the others worst first, while the city is as strong as it will be this stage
+    (the Bourbons grow within a stage; a harmful card late in Stage III loses games)."""
+    keys = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        keys[k] = card_value(CARDS, p, g, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]]) * 64 + k
+    order = sorted_order(keys)
+    kept = n - (p[L.P_ROUNDS] - g[L.G_ROUND])  # cards still in hand when the stage ends
+    return slots[order[min(max(kept, 0), n - 1)]]
 
 
 @borrowing
@@ -838,7 +854,54 @@ def order_dice(K, CARDS, p, sp, g, rng, faces, n):
     if (not g[L.G_DICE_ORDER_FREE] or n < 2 or policy == RANDOM or policy == NAIVE
             or not skill(p, L.SKILL_DICE)):
         return dice_order(p, g, rng, faces, n)
-    return best_dice_order(K, CARDS, p, sp, g, rng, faces, n)
+    if skill(p, L.SKILL_DICE_EVERY_ORDER):
+        return best_dice_order(K, CARDS, p, sp, g, rng, faces, n)
+    return next_die_order(K, CARDS, p, sp, g, rng, faces, n)
+
+
+@allocating
+def next_die_order(K, CARDS, p, sp, g, rng, faces, n):
+    """The dice order built one die at a time: each remaining distinct face is resolved
+    next on a copy of the position so far and the best scored is kept (n(n+1)/2 - 1
+    resolutions instead of up to n! orders). The copies see no hidden future
+    (``shuffle_unseen_chance``)."""
+    g_base, rng_base = g.copy(), rng.copy()
+    shuffle_unseen_chance(g_base, rng_base)
+    sp_base = sp.copy()
+    log = np.zeros((0, 4), dtype=np.int64)
+    flag_turn = g[L.G_FLAG_TURN] == 1
+    order = np.empty(n, dtype=np.int64)
+    used = np.zeros(n, dtype=np.bool_)
+    for k in range(n):
+        best_die, best = -1, DEFEAT_SCORE - 1
+        for d in range(n):
+            if used[d] or seen_face(faces, used, d):
+                continue
+            if k == n - 1:
+                best_die = d
+                break
+            sp_try, g_try, rng_try = sp_base.copy(), g_base.copy(), rng_base.copy()
+            if faces[d, 1] > 0:
+                resolve_die(K, p, sp_try, g_try, rng_try, faces[d, 0], faces[d, 1],
+                            flag_turn, log)
+            score = evaluate_position(K, CARDS, p, sp_try, g_try)
+            if score > best:
+                best_die, best = d, score
+        order[k] = best_die
+        used[best_die] = True
+        if k < n - 1 and faces[best_die, 1] > 0:
+            resolve_die(K, p, sp_base, g_base, rng_base, faces[best_die, 0],
+                        faces[best_die, 1], flag_turn, log)
+    return order
+
+
+@borrowing
+def seen_face(faces, used, d):
+    """An unused die before ``d`` shows the same face (trying ``d`` would repeat it)."""
+    for e in range(d):
+        if not used[e] and faces[e, 0] == faces[d, 0] and faces[e, 1] == faces[d, 1]:
+            return True
+    return False
 
 
 @allocating
