@@ -22,17 +22,19 @@ from simkit.eventlog import no_log
 from simkit.games.victus import _start, _static
 from simkit.games.victus import layout as L
 from simkit.games.victus.engine import play_games
-from simkit.games.victus.rules import Rules, params
+from simkit.games.victus.rules import Rules, Weights, params
 from simkit.stats import paired_difference
 
 
-def wins(rules: Rules, policy: str, games: int, seed: int, skills: int = L.ALL_SKILLS,
-         dice_order: str | None = None) -> tuple[np.ndarray, float]:
+def wins(rules: Rules, policy: str, games: int, seed: int, skills: int | None = None,
+         dice_order: str | None = None, weights: Weights | None = None
+         ) -> tuple[np.ndarray, float]:
     """Per game: did the players win; and the CPU seconds the games took."""
     if dice_order is not None:
         rules = rules.replace(dice_order=dice_order)
-    p = params(rules, L.POLICY_NAMES.index(policy), None)
-    p[L.P_SKILLS] = skills
+    p = params(rules, L.POLICY_NAMES.index(policy), weights)
+    if skills is not None:
+        p[L.P_SKILLS] = skills
     _, K, dice, cards = _static()
     sp, g = _start(rules)
     indices = np.arange(games, dtype=np.int64)

@@ -191,5 +191,20 @@ def test_greedy_judges_cards_by_their_effects_naive_by_their_almanac():
     p_greedy, p_naive = params(full=True, policy=L.GREEDY), params(full=True, policy=L.NAIVE)
     assert players.card_eval(CARDS, p_naive, card) == players.card_score(CARDS, card)
     assert players.card_eval(CARDS, p_greedy, card) == \
-        players.card_score(CARDS, card) + effects[card - 1]
+        players.card_score(CARDS, card) + effects[card - 1]  # card_effects weight 1
+    p_greedy[L.P_CARD_EFFECTS] = 0
+    assert players.card_eval(CARDS, p_greedy, card) == players.card_score(CARDS, card)
     assert meta[card, CL.M_KIND] >= 0
+
+
+def test_dice_one_at_a_time_is_a_permutation_and_touches_nothing():
+    p, sp, g = strong_setup()
+    p[L.P_SKILLS] &= ~(1 << L.SKILL_DICE_EVERY_ORDER)
+    faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_ADVANCE, 2],
+                      [L.ACT_TRENCH, 1], [L.ACT_BOMBARDMENT, 1]])
+    rng = streams(9)
+    before = (sp.copy(), g.copy(), rng.copy())
+    order = players.order_dice(K, CARDS, p, sp, g, rng, faces, 5)
+    assert sorted(order) == [0, 1, 2, 3, 4]
+    assert list(order).index(1) < list(order).index(2)  # equal faces keep table order
+    assert (sp == before[0]).all() and (g == before[1]).all() and (rng == before[2]).all()

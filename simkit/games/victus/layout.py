@@ -79,9 +79,9 @@ GREEDY, RANDOM, FORTIFY, NAIVE = codes(POLICY_NAMES)
 # the pieces of the strong players' skill (``greedy``, ``fortify``), one bit each in
 # ``P_SKILLS``: all on by default; a measurement turns one off to price it (paired games)
 SKILL_NAMES = ("cards", "spend_ap", "rubble", "port", "dice", "sorties", "artillery",
-               "card_timing", "dice_every_order")
+               "dice_every_order")
 (SKILL_CARDS, SKILL_SPEND_AP, SKILL_RUBBLE, SKILL_PORT, SKILL_DICE, SKILL_SORTIES,
- SKILL_ARTILLERY, SKILL_CARD_TIMING, SKILL_DICE_EVERY_ORDER) = codes(SKILL_NAMES)
+ SKILL_ARTILLERY, SKILL_DICE_EVERY_ORDER) = codes(SKILL_NAMES)
 # dice: the next die chosen one at a time (each distinct face tried on a copy); with
 # dice_every_order as well, every distinct order of all the dice (at most 5! = 120)
 ALL_SKILLS = (1 << len(SKILL_NAMES)) - 1
@@ -274,6 +274,8 @@ P_GREED = _P("greed")  # competitive: points against the city's safety (x10)
 P_DICE_CHOICE_FROM = _P("dice_choice_from")  # partial dice order: choose from this stage
 P_RESIGN_BELOW = _P("resign_below")  # solo: cancel a Casanova card scoring below this
 P_SKILLS = _P("skills")  # bit SKILL_* set: the strong players use that piece of skill
+P_CARD_EFFECTS = _P("card_effects")  # how much a card's ops count beside its Almanac (x10)
+P_CHANGE_BELOW = _P("change_card_below")  # strong players change a card scoring <= this
 N_P = _P.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")

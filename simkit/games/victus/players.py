@@ -84,7 +84,6 @@ assert tuple(POLICIES) == L.POLICY_NAMES
 GREEDY, RANDOM, FORTIFY, NAIVE = L.GREEDY, L.RANDOM, L.FORTIFY, L.NAIVE
 MAX_ACTIONS = 40  # a turn never has more AP than this
 BAD_CARD = -3  # naive changes a card when its worst card scores this or less
-BAD_CARD_EFFECTS = -7  # the same for the effect-aware score (about as rare: 1 card in 8)
 
 
 @allocating
@@ -163,8 +162,7 @@ def strong_action(K, CARDS, p, sp, g, rng, fortify_first, guns, danger, log):
     if improve_markers(K, p, sp, g, log):
         return True
     hand = 0 if p[L.P_SOLO] else g[L.G_ACTIVE]
-    bad = BAD_CARD_EFFECTS if skill(p, L.SKILL_CARDS) else BAD_CARD
-    if worst_card_score(CARDS, p, g, hand) <= bad and change_a_card(
+    if worst_card_score(CARDS, p, g, hand) <= p[L.P_CHANGE_BELOW] and change_a_card(
             K, CARDS, p, g, rng, log):
         return True
     if fortify(K, p, sp, g, danger, log):
@@ -703,10 +701,11 @@ def card_score(CARDS, card):
 @borrowing
 def card_eval(CARDS, p, card):
     """How good a card looks to a policy: ``card_score``, and for the strong players
-    what its ops do as well (``policies.card_effect_score``)."""
+    what its ops do as well (``policies.card_effect_score`` times the ``card_effects``
+    weight)."""
     score = card_score(CARDS, card)
     if p[L.P_POLICY] != NAIVE and skill(p, L.SKILL_CARDS):
-        score += card_effect_score(CARDS, card)
+        score += p[L.P_CARD_EFFECTS] * card_effect_score(CARDS, card) // 10
     return score
 
 
@@ -749,28 +748,12 @@ def choose_card(CARDS, p, g, rng, seat):
             n += 1
     if p[L.P_POLICY] == RANDOM or g[L.G_RANDOM_ROUND]:
         return slots[uniform_int(rng, L.ST_POLICY, n)]
-    if p[L.P_POLICY] != NAIVE and skill(p, L.SKILL_CARD_TIMING):
-        return timed_choice(CARDS, p, g, seat, slots, n)
     best, best_score = slots[0], -(1 << 30)
     for k in range(n):
         score = card_value(CARDS, p, g, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]])
         if score > best_score:
             best, best_score = slots[k], score
     return best
-
-
-@allocating
-def timed_choice(CARDS, p, g, seat, slots, n):
-    """A stage's cards are all played but the ones left in hand at its end: keep the
-    worst of them for the end (they are never played, bar Stage IV's one card), and
-    play the others worst first, while the city is as strong as it will be this stage
-    (the Bourbons grow within a stage; a harmful card late in Stage III loses games)."""
-    keys = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        keys[k] = card_value(CARDS, p, g, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]]) * 64 + k
-    order = sorted_order(keys)
-    kept = n - (p[L.P_ROUNDS] - g[L.G_ROUND])  # cards still in hand when the stage ends
-    return slots[order[min(max(kept, 0), n - 1)]]
 
 
 @borrowing
@@ -868,6 +851,7 @@ def next_die_order(K, CARDS, p, sp, g, rng, faces, n):
     g_base, rng_base = g.copy(), rng.copy()
     shuffle_unseen_chance(g_base, rng_base)
     sp_base = sp.copy()
+    sp_try, g_try, rng_try = sp.copy(), g.copy(), rng.copy()  # reused for every try
     log = np.zeros((0, 4), dtype=np.int64)
     flag_turn = g[L.G_FLAG_TURN] == 1
     order = np.empty(n, dtype=np.int64)
@@ -880,7 +864,9 @@ def next_die_order(K, CARDS, p, sp, g, rng, faces, n):
             if k == n - 1:
                 best_die = d
                 break
-            sp_try, g_try, rng_try = sp_base.copy(), g_base.copy(), rng_base.copy()
+            sp_try[:] = sp_base
+            g_try[:] = g_base
+            rng_try[:] = rng_base
             if faces[d, 1] > 0:
                 resolve_die(K, p, sp_try, g_try, rng_try, faces[d, 0], faces[d, 1],
                             flag_turn, log)
@@ -926,8 +912,11 @@ def best_dice_order(K, CARDS, p, sp, g, rng, faces, n):
     flag_turn = g[L.G_FLAG_TURN] == 1
     best_order = dice.copy()
     best = DEFEAT_SCORE - 1
+    sp_try, g_try, rng_try = sp.copy(), g.copy(), rng.copy()  # reused for every order
     while True:
-        sp_try, g_try, rng_try = sp.copy(), g_guess.copy(), rng_guess.copy()
+        sp_try[:] = sp
+        g_try[:] = g_guess
+        rng_try[:] = rng_guess
         for k in range(n):
             if perm[k] % 64 > 0:  # (the engine skips a die a leader brought to 0)
                 resolve_die(K, p, sp_try, g_try, rng_try, perm[k] // 64, perm[k] % 64,

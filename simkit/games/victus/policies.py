@@ -17,7 +17,7 @@ from simkit.unmanaged import borrowing
 
 from . import card_layout as CL
 from . import layout as L
-from .pieces import coronela_in_barcelona, disc_value, marker_value, rubble_on_board
+from .pieces import disc_value, marker_value
 
 # Given Half a Bomb: the pin the greedy players give up first (the Generalitat, the AP, last)
 HALF_A_BOMB_ORDER = (L.MARKER_PORT, L.MARKER_HOSPITAL, L.MARKER_GUNPOWDER_STORE,
@@ -103,18 +103,31 @@ def evaluate_position(K, CARDS, p, sp, g):
     marker step. A position past a defeat threshold scores ``DEFEAT_SCORE``; otherwise the
     margins to the Coronela and rubble thresholds (each lost unit dearer as the margin
     shrinks), the Bourbon value inside and around Barcelona, the troops, cannons and
-    defenses that stand, the four markers and the three discs, and the trench."""
+    defenses that stand, the four markers and the three discs, and the trench. (One pass
+    over the spaces: the strong players call it for every die they try.)"""
+    info = K[L.K_INFO]
+    coronela, rubble, board = 0, g[L.G_RUBBLE_ON_MARKERS], 0
+    for space in range(sp.shape[0]):
+        if sp[space, L.SP_RUBBLE] != L.RUBBLE_NONE:
+            rubble += 1
+        board -= 12 * sp[space, L.SP_BATTERY_TILES]
+        if info[space, L.S_BARCELONA] == 1:
+            coronela += sp[space, L.SP_CORONELA]
+            board += (6 * sp[space, L.SP_CORONELA] + 20 * sp[space, L.SP_INFANTRY]
+                      + 8 * sp[space, L.SP_CANNON] + 8 * sp[space, L.SP_DEFENSE]
+                      + 4 * sp[space, L.SP_BARRICADES] + 12 * sp[space, L.SP_ORGAN_GUNS]
+                      - 25 * sp[space, L.SP_BOURBON])
+        elif info[space, L.S_KIND] == L.KIND_OUTSIDE or info[space, L.S_KIND] == L.KIND_TRENCH:
+            board += (10 * sp[space, L.SP_INFANTRY] + 3 * sp[space, L.SP_CORONELA]
+                      - 4 * sp[space, L.SP_BOURBON])
     special = K[L.K_SPECIAL]
-    coronela = coronela_in_barcelona(K, sp)
-    rubble = rubble_on_board(sp, g)
     if (coronela < p[L.P_CORONELA_THRESHOLD] or rubble >= p[L.P_RUBBLE_THRESHOLD]
             or sp[special[L.SPECIAL_BEACH], L.SP_BOURBON] > 0):
         return DEFEAT_SCORE
     spare_coronela = coronela - p[L.P_CORONELA_THRESHOLD]
     spare_rubble = p[L.P_RUBBLE_THRESHOLD] - rubble
-    score = 30 * spare_coronela - 600 // (spare_coronela + 1)
+    score = board + 30 * spare_coronela - 600 // (spare_coronela + 1)
     score += -12 * rubble - 900 // spare_rubble
-    score += board_score(K, sp)
     score += 40 * marker_value(K, g, L.MARKER_GENERALITAT)
     score += 15 * marker_value(K, g, L.MARKER_GUNPOWDER_STORE)
     score += 8 * marker_value(K, g, L.MARKER_HOSPITAL)
@@ -125,28 +138,7 @@ def evaluate_position(K, CARDS, p, sp, g):
     for column in range(L.N_TRENCH):
         score -= 8 * g[L.G_TRENCH + column]
     wounded = special[L.SPECIAL_WOUNDED]
-    score += 4 * (sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY])
-    return score
-
-
-@borrowing
-def board_score(K, sp):
-    """The pieces on the board: Barcelonan strength in Barcelona, Bourbon value inside
-    it (dear) and outside it (camps excepted: they are cleared every turn)."""
-    info = K[L.K_INFO]
-    score = 0
-    for space in range(sp.shape[0]):
-        kind = info[space, L.S_KIND]
-        if info[space, L.S_BARCELONA] == 1:
-            score += (6 * sp[space, L.SP_CORONELA] + 20 * sp[space, L.SP_INFANTRY]
-                      + 8 * sp[space, L.SP_CANNON] + 8 * sp[space, L.SP_DEFENSE]
-                      + 4 * sp[space, L.SP_BARRICADES] + 12 * sp[space, L.SP_ORGAN_GUNS]
-                      - 25 * sp[space, L.SP_BOURBON])
-        elif kind == L.KIND_OUTSIDE or kind == L.KIND_TRENCH:
-            score -= 4 * sp[space, L.SP_BOURBON]
-            score += 10 * sp[space, L.SP_INFANTRY] + 3 * sp[space, L.SP_CORONELA]
-        score -= 12 * sp[space, L.SP_BATTERY_TILES]
-    return score
+    return score + 4 * (sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY])
 
 
 # -- what a card does, from its compiled ops ------------------------------------------------

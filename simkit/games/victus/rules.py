@@ -158,8 +158,15 @@ class Weights(RulesBase):
         1, "partial dice order: the players choose the order from this stage on (1-4; "
         "5 = never, taking every stage's fame bonus)", range=(1, 5))
     resign_below: int = knob(
-        -2, "solo: Villarroel cancels a Casanova card whose score (Almanac, leaders) is "
-        "below this", range=(-20, 20))
+        -2, "solo: Villarroel cancels a Casanova card whose score (Almanac, leaders, and "
+        "for greedy/fortify its effects) is below this", range=(-20, 20))
+    card_effects: float = knob(
+        1.0, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
+        "Bombardment, Trench, discs, pieces, AP granted) count beside its Almanac when "
+        "choosing, discarding or cancelling cards (0 = the Almanac only)", range=(0.0, 4.0))
+    change_card_below: int = knob(
+        -3, "greedy/fortify: buy Change 1 card when the worst card in hand scores this or "
+        "less (naive: -3 on the Almanac score)", range=(-40, 20))
 
 
 def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
@@ -187,4 +194,6 @@ def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     p[L.P_DICE_CHOICE_FROM] = w.dice_choice_from_stage
     p[L.P_RESIGN_BELOW] = w.resign_below
     p[L.P_SKILLS] = L.ALL_SKILLS
+    p[L.P_CARD_EFFECTS] = round(10 * w.card_effects)
+    p[L.P_CHANGE_BELOW] = w.change_card_below
     return p
