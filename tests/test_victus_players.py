@@ -133,6 +133,7 @@ def test_dice_order_on_copies_leaves_the_game_and_its_streams_untouched():
 
 def test_the_chosen_dice_order_is_the_best_scored_order():
     p, sp, g = strong_setup()
+    p[L.P_SKILLS] |= 1 << L.SKILL_DICE_EVERY_ORDER
     g[L.G_STAGE] = L.STAGE_II
     faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_BOMBARDMENT, 2]])
     rng = streams(7)
@@ -189,17 +190,18 @@ def test_greedy_judges_cards_by_their_effects_naive_by_their_almanac():
     assert min(effects) < -5 and max(effects) > 3
     card = 1 + int(np.argmin(effects))
     p_greedy, p_naive = params(full=True, policy=L.GREEDY), params(full=True, policy=L.NAIVE)
+    p_greedy[L.P_CARD_EFFECTS] = 10  # the card_effects weight at 1.0
     assert players.card_eval(CARDS, p_naive, card) == players.card_score(CARDS, card)
     assert players.card_eval(CARDS, p_greedy, card) == \
         players.card_score(CARDS, card) + effects[card - 1]  # card_effects weight 1
+    assert list(p_greedy[L.P_CARD_EFFECT + 1:L.P_CARD_EFFECT + L.N_CARDS + 1]) == effects
     p_greedy[L.P_CARD_EFFECTS] = 0
     assert players.card_eval(CARDS, p_greedy, card) == players.card_score(CARDS, card)
     assert meta[card, CL.M_KIND] >= 0
 
 
 def test_dice_one_at_a_time_is_a_permutation_and_touches_nothing():
-    p, sp, g = strong_setup()
-    p[L.P_SKILLS] &= ~(1 << L.SKILL_DICE_EVERY_ORDER)
+    p, sp, g = strong_setup()  # the default: one die at a time
     faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_ADVANCE, 2],
                       [L.ACT_TRENCH, 1], [L.ACT_BOMBARDMENT, 1]])
     rng = streams(9)

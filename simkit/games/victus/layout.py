@@ -85,6 +85,9 @@ SKILL_NAMES = ("cards", "spend_ap", "rubble", "port", "dice", "sorties", "artill
 # dice: the next die chosen one at a time (each distinct face tried on a copy); with
 # dice_every_order as well, every distinct order of all the dice (at most 5! = 120)
 ALL_SKILLS = (1 << len(SKILL_NAMES)) - 1
+# the default: artillery measured worth nothing (-0.2 points [-0.5, +0.0]), every order
+# +3.5 points over one die at a time but at 40% of the speed (benchmarks/victus_player_skills.py)
+DEFAULT_SKILLS = ALL_SKILLS & ~(1 << SKILL_ARTILLERY) & ~(1 << SKILL_DICE_EVERY_ORDER)
 
 # -- random streams (simkit.rng): one per purpose, so a rule change that draws more or
 # less of one kind shifts no other. Bourbon dice and the players' choices restart every
@@ -276,6 +279,7 @@ P_RESIGN_BELOW = _P("resign_below")  # solo: cancel a Casanova card scoring belo
 P_SKILLS = _P("skills")  # bit SKILL_* set: the strong players use that piece of skill
 P_CARD_EFFECTS = _P("card_effects")  # how much a card's ops count beside its Almanac (x10)
 P_CHANGE_BELOW = _P("change_card_below")  # strong players change a card scoring <= this
+P_CARD_EFFECT = _P("card_effect", N_CARDS + 1)  # + card: policies.card_effect_score, once
 N_P = _P.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")

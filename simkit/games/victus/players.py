@@ -67,7 +67,7 @@ from .pieces import (
     sorted_order,
     troops_in,
 )
-from .policies import DEFEAT_SCORE, card_effect_score, evaluate_position
+from .policies import DEFEAT_SCORE, evaluate_position
 from .scoring import card_vp
 
 POLICIES = {
@@ -701,11 +701,11 @@ def card_score(CARDS, card):
 @borrowing
 def card_eval(CARDS, p, card):
     """How good a card looks to a policy: ``card_score``, and for the strong players
-    what its ops do as well (``policies.card_effect_score`` times the ``card_effects``
-    weight)."""
+    what its ops do as well (``policies.card_effect_score``, read from ``p``, times the
+    ``card_effects`` weight)."""
     score = card_score(CARDS, card)
     if p[L.P_POLICY] != NAIVE and skill(p, L.SKILL_CARDS):
-        score += p[L.P_CARD_EFFECTS] * card_effect_score(CARDS, card) // 10
+        score += p[L.P_CARD_EFFECTS] * p[L.P_CARD_EFFECT + card] // 10
     return score
 
 

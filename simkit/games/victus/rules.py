@@ -11,6 +11,7 @@ The scripted players' tunable weights are not rules: they are the policy's ``Wei
 """
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -161,12 +162,24 @@ class Weights(RulesBase):
         -2, "solo: Villarroel cancels a Casanova card whose score (Almanac, leaders, and "
         "for greedy/fortify its effects) is below this", range=(-20, 20))
     card_effects: float = knob(
-        1.0, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
+        0.5, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
         "Bombardment, Trench, discs, pieces, AP granted) count beside its Almanac when "
         "choosing, discarding or cancelling cards (0 = the Almanac only)", range=(0.0, 4.0))
     change_card_below: int = knob(
-        -3, "greedy/fortify: buy Change 1 card when the worst card in hand scores this or "
+        0, "greedy/fortify: buy Change 1 card when the worst card in hand scores this or "
         "less (naive: -3 on the Almanac score)", range=(-40, 20))
+
+
+@cache
+def card_effects() -> np.ndarray:
+    """``policies.card_effect_score`` of every card (row 0 unused), computed once: the
+    strong players read it from ``p`` rather than walk a card's ops at every choice."""
+    from .cards import load_cards
+    from .policies import card_effect_score
+
+    cards = load_cards().as_tuple()
+    return np.array([0] + [card_effect_score(cards, c) for c in range(1, L.N_CARDS + 1)],
+                    dtype=np.int64)
 
 
 def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
@@ -193,7 +206,8 @@ def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     p[L.P_ROUNDS] = rounds
     p[L.P_DICE_CHOICE_FROM] = w.dice_choice_from_stage
     p[L.P_RESIGN_BELOW] = w.resign_below
-    p[L.P_SKILLS] = L.ALL_SKILLS
+    p[L.P_SKILLS] = L.DEFAULT_SKILLS
     p[L.P_CARD_EFFECTS] = round(10 * w.card_effects)
     p[L.P_CHANGE_BELOW] = w.change_card_below
+    p[L.P_CARD_EFFECT:L.P_CARD_EFFECT + L.N_CARDS + 1] = card_effects()
     return p
