@@ -162,7 +162,8 @@ def strong_action(K, CARDS, p, sp, g, rng, fortify_first, guns, danger, log):
     if improve_markers(K, p, sp, g, log):
         return True
     hand = 0 if p[L.P_SOLO] else g[L.G_ACTIVE]
-    if worst_card_score(CARDS, p, g, hand) <= p[L.P_CHANGE_BELOW] and change_a_card(
+    bad = p[L.P_CHANGE_BELOW] if skill(p, L.SKILL_CARDS) else BAD_CARD
+    if worst_card_score(CARDS, p, g, hand) <= bad and change_a_card(
             K, CARDS, p, g, rng, log):
         return True
     if fortify(K, p, sp, g, danger, log):
