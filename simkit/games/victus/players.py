@@ -832,11 +832,12 @@ def dice_order(p, g, rng, faces, n):
 @allocating
 def order_dice(K, CARDS, p, sp, g, rng, faces, n):
     """The order the Bourbon dice are resolved in: ``dice_order``, except that the strong
-    players, when they order the dice, take the best of the distinct orders
+    players, when they order the dice (from the ``dice_search_from_stage`` weight on),
+    try them on copies: one die at a time (``next_die_order``) or every distinct order
     (``best_dice_order``)."""
     policy = p[L.P_POLICY]
     if (not g[L.G_DICE_ORDER_FREE] or n < 2 or policy == RANDOM or policy == NAIVE
-            or not skill(p, L.SKILL_DICE)):
+            or not skill(p, L.SKILL_DICE) or g[L.G_STAGE] + 1 < p[L.P_DICE_SEARCH_FROM]):
         return dice_order(p, g, rng, faces, n)
     if skill(p, L.SKILL_DICE_EVERY_ORDER):
         return best_dice_order(K, CARDS, p, sp, g, rng, faces, n)

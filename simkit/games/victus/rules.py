@@ -165,6 +165,10 @@ class Weights(RulesBase):
         0.5, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
         "Bombardment, Trench, discs, pieces, AP granted) count beside its Almanac when "
         "choosing, discarding or cancelling cards (0 = the Almanac only)", range=(0.0, 4.0))
+    dice_search_from_stage: int = knob(
+        1, "greedy/fortify: from this stage on (1-4; 5 = never) the dice order is chosen by "
+        "resolving the dice on copies of the position (stronger, slower) rather than by a "
+        "fixed ranking", range=(1, 5))
     change_card_below: int = knob(
         0, "greedy/fortify: buy Change 1 card when the worst card in hand scores this or "
         "less (naive: -3 on the Almanac score)", range=(-40, 20))
@@ -209,5 +213,6 @@ def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     p[L.P_SKILLS] = L.DEFAULT_SKILLS
     p[L.P_CARD_EFFECTS] = round(10 * w.card_effects)
     p[L.P_CHANGE_BELOW] = w.change_card_below
+    p[L.P_DICE_SEARCH_FROM] = w.dice_search_from_stage
     p[L.P_CARD_EFFECT:L.P_CARD_EFFECT + L.N_CARDS + 1] = card_effects()
     return p
