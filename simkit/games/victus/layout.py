@@ -280,6 +280,7 @@ P_SKILLS = _P("skills")  # bit SKILL_* set: the strong players use that piece of
 P_CARD_EFFECTS = _P("card_effects")  # how much a card's ops count beside its Almanac (x10)
 P_CHANGE_BELOW = _P("change_card_below")  # strong players change a card scoring <= this
 P_DICE_SEARCH_FROM = _P("dice_search_from")  # strong players search dice orders from stage
+P_DICE_RANK = _P("dice_rank", 4)  # + ACT_*: strong players' fixed dice order (lowest first)
 P_CARD_EFFECT = _P("card_effect", N_CARDS + 1)  # + card: policies.card_effect_score, once
 N_P = _P.size
 

@@ -806,15 +806,15 @@ def random_slot(g, rng, seat):
     return chosen
 
 
-DICE_RANK = np.array([3, 0, 1, 2])  # greedy order: Bombardment, Advance, Trench, Reinforcements
-
+DICE_RANK = np.array([3, 0, 1, 2])  # naive order: Bombardment, Advance, Trench, Reinforcements
 
 
 @allocating
 def dice_order(p, g, rng, faces, n):
     """Table order in the first game (and under "fully sequential"); otherwise the
-    active player's order: random for ``random``, else Bombardment before the batteries
-    grow (Example 21), then Advance, Trench, and Reinforcements last."""
+    active player's order: random for ``random``; ``naive``: Bombardment before the
+    batteries grow (Example 21), then Advance, Trench, and Reinforcements last; the strong
+    players: their fixed ranking ``P_DICE_RANK`` (when they do not search)."""
     if not g[L.G_DICE_ORDER_FREE]:
         return np.arange(n)
     if p[L.P_POLICY] == L.RANDOM:
@@ -825,7 +825,8 @@ def dice_order(p, g, rng, faces, n):
         return order
     keys = np.empty(n, dtype=np.int64)
     for k in range(n):
-        keys[k] = DICE_RANK[faces[k, 0]] * 16 + k
+        rank = DICE_RANK[faces[k, 0]] if p[L.P_POLICY] == NAIVE else p[L.P_DICE_RANK + faces[k, 0]]
+        keys[k] = rank * 16 + k
     return sorted_order(keys)
 
 

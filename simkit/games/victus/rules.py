@@ -145,7 +145,9 @@ class Rules(RulesBase):
 
 @dataclass(frozen=True)
 class Weights(RulesBase):
-    """The scripted Barcelonan players' tunable weights (``greedy`` and ``fortify``)."""
+    """The scripted Barcelonan players' tunable weights (``greedy``, ``fortify`` and
+    ``naive``; ``card_effects``, ``dice_search_from_stage`` and ``change_card_below`` are
+    the strong players' only: ``naive`` keeps the session-4 choices)."""
 
     KIND = "policy weight"
 
@@ -172,6 +174,11 @@ class Weights(RulesBase):
     change_card_below: int = knob(
         0, "greedy/fortify: buy Change 1 card when the worst card in hand scores this or "
         "less (naive: -3 on the Almanac score)", range=(-40, 20))
+
+
+# the strong players' fixed dice ranking (per ACT_*: Reinforcements, Bombardment, Advance,
+# Trench; lowest first) when they do not search: naive's (players.DICE_RANK) until measured
+STRONG_DICE_RANK = (3, 0, 1, 2)
 
 
 @cache
@@ -214,5 +221,6 @@ def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
     p[L.P_CARD_EFFECTS] = round(10 * w.card_effects)
     p[L.P_CHANGE_BELOW] = w.change_card_below
     p[L.P_DICE_SEARCH_FROM] = w.dice_search_from_stage
+    p[L.P_DICE_RANK:L.P_DICE_RANK + 4] = STRONG_DICE_RANK
     p[L.P_CARD_EFFECT:L.P_CARD_EFFECT + L.N_CARDS + 1] = card_effects()
     return p
