@@ -122,6 +122,9 @@ def test_dice_order_on_copies_leaves_the_game_and_its_streams_untouched():
     faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_BOMBARDMENT, 2],
                       [L.ACT_TRENCH, 1]])
     rng = streams(5)
+    # by default (no search) the strong ranking: Trench, Advance, Bombardment, Reinforcements
+    assert list(players.order_dice(K, CARDS, p, sp, g, rng, faces, 4)) == [3, 1, 2, 0]
+    p[L.P_DICE_SEARCH_FROM] = 1
     before = (sp.copy(), g.copy(), rng.copy())
     order = players.order_dice(K, CARDS, p, sp, g, rng, faces, 4)
     assert sorted(order) == [0, 1, 2, 3]
@@ -134,6 +137,7 @@ def test_dice_order_on_copies_leaves_the_game_and_its_streams_untouched():
 def test_the_chosen_dice_order_is_the_best_scored_order():
     p, sp, g = strong_setup()
     p[L.P_SKILLS] |= 1 << L.SKILL_DICE_EVERY_ORDER
+    p[L.P_DICE_SEARCH_FROM] = 1
     g[L.G_STAGE] = L.STAGE_II
     faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_BOMBARDMENT, 2]])
     rng = streams(7)
@@ -201,7 +205,8 @@ def test_greedy_judges_cards_by_their_effects_naive_by_their_almanac():
 
 
 def test_dice_one_at_a_time_is_a_permutation_and_touches_nothing():
-    p, sp, g = strong_setup()  # the default: one die at a time
+    p, sp, g = strong_setup()  # the search's default: one die at a time
+    p[L.P_DICE_SEARCH_FROM] = 1
     faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_ADVANCE, 2],
                       [L.ACT_TRENCH, 1], [L.ACT_BOMBARDMENT, 1]])
     rng = streams(9)
