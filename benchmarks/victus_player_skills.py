@@ -5,8 +5,9 @@ by game index), with McNemar's test and Tango's 95% interval
 (``simkit.stats.paired_difference``): alone (``greedy`` with only that piece, minus
 ``greedy`` with none, which plays ``naive``'s games) and last (``greedy`` minus
 ``greedy`` without the piece; for a piece off by default, ``greedy`` with it minus
-``greedy``). Then every policy against ``greedy``, and the table dice
-order against the chosen one.
+``greedy``). Then the dice-order search (``dice_search_from_stage=1``, one die at a
+time and every order) against the default fixed ranking, every policy against
+``greedy``, and each policy's dice order against the table order.
 
 Run: ``python benchmarks/victus_player_skills.py [--games 2000] [--seed 2026]
 [--rules full] [--players 2]``.
@@ -59,11 +60,12 @@ def main() -> None:
     ap.add_argument("--rules", default="full")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--only", default="",
-                    help="comma-separated sections: alone,skills,policies,dice")
+                    help="comma-separated sections: alone,skills,search,policies,dice")
     args = ap.parse_args()
     rules = Rules(level=args.rules, players=args.players)
     n, seed = args.games, args.seed
-    sections = set(args.only.split(",")) if args.only else {"alone", "skills", "policies", "dice"}
+    every = {"alone", "skills", "search", "policies", "dice"}
+    sections = set(args.only.split(",")) if args.only else every
     wins(rules, "greedy", 10, seed)  # compile
     full, cpu = wins(rules, "greedy", n, seed)
     print(f"{args.rules}, {args.players} players, {n} games, seed {seed}: greedy wins "
@@ -78,6 +80,8 @@ def main() -> None:
                 print(line(f"skill {name} alone: with vs none", alone, none), flush=True)
     if "skills" in sections:
         for bit, name in enumerate(L.SKILL_NAMES):
+            if bit == L.SKILL_DICE_EVERY_ORDER:
+                continue  # (the "search" section)
             if L.DEFAULT_SKILLS >> bit & 1:
                 other, _ = wins(rules, "greedy", n, seed, L.DEFAULT_SKILLS & ~(1 << bit))
                 print(line(f"skill {name}: greedy vs greedy without it", full, other),
@@ -86,6 +90,15 @@ def main() -> None:
                 other, cpu1 = wins(rules, "greedy", n, seed, L.DEFAULT_SKILLS | 1 << bit)
                 print(line(f"skill {name} (off): greedy with it vs greedy", other, full)
                       + f"  ({n / cpu1:.0f} games per CPU second)", flush=True)
+    if "search" in sections:
+        search = Weights(dice_search_from_stage=1)
+        one, cpu1 = wins(rules, "greedy", n, seed, weights=search)
+        print(line(f"dice searched one die at a time ({n / cpu1:.0f} games/CPU s) vs greedy",
+                   one, full), flush=True)
+        every, cpu2 = wins(rules, "greedy", n, seed,
+                           L.DEFAULT_SKILLS | 1 << L.SKILL_DICE_EVERY_ORDER, weights=search)
+        print(line(f"every order ({n / cpu2:.0f} games/CPU s) vs one at a time", every, one),
+              flush=True)
     if "policies" in sections:
         naive, _ = wins(rules, "naive", n, seed)
         print(f"greedy with no skill plays naive's games: {bool((naive == none).all())}")

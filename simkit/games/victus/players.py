@@ -814,7 +814,8 @@ def dice_order(p, g, rng, faces, n):
     """Table order in the first game (and under "fully sequential"); otherwise the
     active player's order: random for ``random``; ``naive``: Bombardment before the
     batteries grow (Example 21), then Advance, Trench, and Reinforcements last; the strong
-    players: their fixed ranking ``P_DICE_RANK`` (when they do not search)."""
+    players with their dice piece: their fixed ranking ``P_DICE_RANK`` (when they do not
+    search)."""
     if not g[L.G_DICE_ORDER_FREE]:
         return np.arange(n)
     if p[L.P_POLICY] == L.RANDOM:
@@ -823,9 +824,10 @@ def dice_order(p, g, rng, faces, n):
             j = uniform_int(rng, L.ST_POLICY, i + 1)
             order[i], order[j] = order[j], order[i]
         return order
+    strong = p[L.P_POLICY] != NAIVE and skill(p, L.SKILL_DICE)
     keys = np.empty(n, dtype=np.int64)
     for k in range(n):
-        rank = DICE_RANK[faces[k, 0]] if p[L.P_POLICY] == NAIVE else p[L.P_DICE_RANK + faces[k, 0]]
+        rank = p[L.P_DICE_RANK + faces[k, 0]] if strong else DICE_RANK[faces[k, 0]]
         keys[k] = rank * 16 + k
     return sorted_order(keys)
 
