@@ -215,3 +215,25 @@ def test_dice_one_at_a_time_is_a_permutation_and_touches_nothing():
     assert sorted(order) == [0, 1, 2, 3, 4]
     assert list(order).index(1) < list(order).index(2)  # equal faces keep table order
     assert (sp == before[0]).all() and (g == before[1]).all() and (rng == before[2]).all()
+
+
+def test_action_usage_table_counts_every_action_and_the_unspent_ap():
+    """benchmarks/victus_action_usage.py: every Barcelonan action is bought by some policy
+    (``random`` tries them all), the traced AP add up (unspent <= received), and the strong
+    greedy leaves fewer Generalitat AP unspent than the naive one."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).parents[1] / "benchmarks" / "victus_action_usage.py"
+    spec = importlib.util.spec_from_file_location("victus_action_usage", path)
+    usage = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(usage)
+    table = usage.usage(games=40, seed=1)
+    assert list(table.columns) == ["naive", "greedy", "fortify", "random"]
+    for name in L.BARCELONAN_ACTION_NAMES:
+        if name != "improve_marker_no_troop":  # (a troop usually stands on the marker)
+            assert table.loc[f"action: {name}"].max() > 0, name
+    assert (table.loc["AP: Generalitat unspent"] <= table.loc["AP: Generalitat received"]).all()
+    assert (table.loc["AP: granted, unspent"] <= table.loc["AP: granted by cards"]).all()
+    assert table.loc["AP: Generalitat unspent", "greedy"] < \
+        table.loc["AP: Generalitat unspent", "naive"]
+    assert table.loc["timing: effect"].min() > 0
