@@ -237,3 +237,24 @@ def test_action_usage_table_counts_every_action_and_the_unspent_ap():
     assert table.loc["AP: Generalitat unspent", "greedy"] < \
         table.loc["AP: Generalitat unspent", "naive"]
     assert table.loc["timing: effect"].min() > 0
+
+
+def test_no_card_change_when_the_pile_cannot_replace_every_discard():
+    """Change 1 card: "every player discards one card from hand and draws one from the
+    stage's pile": with fewer cards left in the pile than players, hands would shrink (and
+    could empty before the stage's last round), so no player buys it."""
+    p = params(full=True, policy=L.GREEDY)
+    _, g = empty_state(C)
+    g[L.G_SEATS] = 2
+    g[L.G_STAGE] = L.STAGE_I
+    g[L.G_HAND:L.G_HAND + 2] = (1, 2)
+    g[L.G_HAND + L.HAND_SIZE:L.G_HAND + L.HAND_SIZE + 2] = (3, 4)
+    g[L.G_PILE_COUNT] = 50
+    g[L.G_PILE] = 5
+    g[L.G_PILE + 1] = 6
+    g[L.G_SEAT_AP] = 10
+    g[L.G_PILE_NEXT] = 49  # 1 card left for 2 players
+    assert not players.change_a_card(K, CARDS, p, g, streams(0), no_log())
+    g[L.G_PILE_NEXT] = 0
+    assert players.change_a_card(K, CARDS, p, g, streams(0), no_log())
+    assert players.hand_count(g, 0) == 2 and players.hand_count(g, 1) == 2

@@ -778,9 +778,12 @@ def worst_card_score(CARDS, p, g, seat):
 def change_a_card(K, CARDS, p, g, rng, log):
     """Change 1 card (full game, not in Stage IV): every player discards one card from
     hand and draws one from the stage's pile (greedy discards its worst, random any)."""
-    if (g[L.G_STAGE] >= L.STAGE_IV or not available(K, p, g, L.A_CHANGE_CARD)
+    stage = g[L.G_STAGE]
+    if (stage >= L.STAGE_IV or not available(K, p, g, L.A_CHANGE_CARD)
             or worst_slot(CARDS, p, g, g[L.G_ACTIVE]) < 0):
         return False
+    if g[L.G_PILE_COUNT + stage] - g[L.G_PILE_NEXT + stage] < g[L.G_SEATS]:
+        return False  # the pile cannot replace every discard: hands would shrink (and empty)
     pay(K, p, g, L.A_CHANGE_CARD, 0, 0, log)
     for seat in range(g[L.G_SEATS]):
         if p[L.P_SOLO] and seat == 1:  # Casanova: one more card shuffled into his pile
