@@ -164,7 +164,7 @@ class Weights(RulesBase):
         -2, "solo: Villarroel cancels a Casanova card whose score (Almanac, leaders, and "
         "for greedy/fortify its effects) is below this", range=(-20, 20))
     card_effects: float = knob(
-        0.5, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
+        0.25, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
         "Bombardment, Trench, discs, pieces, AP granted) count beside its Almanac when "
         "choosing, discarding or cancelling cards (0 = the Almanac only)", range=(0.0, 4.0))
     dice_search_from_stage: int = knob(
