@@ -27,7 +27,7 @@ from simkit.games.victus.lookahead import (
     rollout_streams,
     with_die_at,
 )
-from simkit.games.victus.players import dice_order
+from simkit.games.victus.players import order_dice
 
 SEED = 2026
 
@@ -145,7 +145,7 @@ def test_without_rollouts_every_decision_is_greedys():
     seat = g[L.G_FLAG]
     begin_turn(K, cards, q, sp, g, rng, seat, chosen[seat], no_log())
     faces = roll_bourbon_dice(dice, cards, g, rng, no_log())
-    greedy = dice_order(q, g, rng.copy(), faces, faces.shape[0])
+    greedy = order_dice(K, cards, q, sp, g, rng.copy(), faces, faces.shape[0])
     order = choose_dice_order(K, dice, cards, 0, q, sp, g, rng, chosen, 0, seat, faces)
     assert list(order) == list(greedy)
 

@@ -64,7 +64,7 @@ class Victus(Game):
     Rules = Rules
     presets = load_presets(DATA / "presets.toml", Rules)
     policies = {"players": POLICIES}
-    policy_weights = {"players": {"greedy": Weights, "fortify": Weights,
+    policy_weights = {"players": {"greedy": Weights, "fortify": Weights, "naive": Weights,
                                   "lookahead": LookaheadWeights}}
     outcome_columns = L.OUTCOMES
     compile_seconds = 95  # measured: 95 s of CPU for a cold compile (2026-11-30)

@@ -38,7 +38,7 @@ from .pieces import (
     marker_value,
     rubble_on_board,
 )
-from .players import choose_card, chooses_dice_order, dice_order, spend_action_points
+from .players import choose_card, chooses_dice_order, order_dice, spend_action_points
 from .scoring import next_starting_player, score_round, short_of_victory_level, total_vp
 from .solo import (
     CASANOVA,
@@ -153,7 +153,7 @@ def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
     """One turn; returns the end reason if the defeat check ends the game."""
     begin_turn(K, CARDS, p, sp, g, rng, seat, card, log)
     faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
-    order = dice_order(p, g, rng, faces, faces.shape[0])
+    order = order_dice(K, CARDS, p, sp, g, rng, faces, faces.shape[0])
     resolve_bourbon_dice(K, p, sp, g, rng, faces, order, log)
     return end_turn(K, CARDS, p, sp, g, rng, seat, log)
 

@@ -179,3 +179,10 @@ EV_BRANCH = EVENTS.add(
 EV_NOT_ENOUGH = EVENTS.add(
     "not_enough", "a = wanted, b = available: move_troops runs its else (or nothing)",
     _card(lambda x, a, b, c: f"only {b} of {a} troops can be taken"))
+
+# -- the players (players.py) -------------------------------------------------------------------
+EV_AP_LEFT = EVENTS.add(
+    "ap_left", "a = AP left unspent at the end of an actions step, b = WAR_* group of a "
+    "card's grant (-1: the Generalitat AP)",
+    lambda x, a, b, c: a > 0 and f"    {a} AP left unspent"
+                                 + (f" ({L.WAR_COUNCIL_NAMES[b]} grant)" if b >= 0 else ""))

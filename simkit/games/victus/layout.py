@@ -74,8 +74,21 @@ DISC_REINFORCEMENTS, DISC_BATTERIES, DISC_MINE = codes(DISC_NAMES)
 
 
 # -- the scripted players (players.py describes them); a policy's id is its position
-POLICY_NAMES = ("greedy", "random", "fortify", "lookahead")
-GREEDY, RANDOM, FORTIFY, LOOKAHEAD = codes(POLICY_NAMES)
+POLICY_NAMES = ("greedy", "random", "fortify", "naive", "lookahead")
+GREEDY, RANDOM, FORTIFY, NAIVE, LOOKAHEAD = codes(POLICY_NAMES)
+# the pieces of the strong players' skill (``greedy``, ``fortify``), one bit each in
+# ``P_SKILLS``: all on by default; a measurement turns one off to price it (paired games)
+SKILL_NAMES = ("cards", "spend_ap", "rubble", "port", "dice", "sorties", "artillery",
+               "dice_every_order")
+(SKILL_CARDS, SKILL_SPEND_AP, SKILL_RUBBLE, SKILL_PORT, SKILL_DICE, SKILL_SORTIES,
+ SKILL_ARTILLERY, SKILL_DICE_EVERY_ORDER) = codes(SKILL_NAMES)
+# dice: the next die chosen one at a time (each distinct face tried on a copy); with
+# dice_every_order as well, every distinct order of all the dice (at most 5! = 120)
+ALL_SKILLS = (1 << len(SKILL_NAMES)) - 1
+# the default: artillery measured worth nothing (+0.0 points [-0.1, +0.2]), every order
+# +0.6 [-0.1, +1.4] over one die at a time at 37% of its speed
+# (benchmarks/victus_player_skills.py, full game, 5,000 paired games)
+DEFAULT_SKILLS = ALL_SKILLS & ~(1 << SKILL_ARTILLERY) & ~(1 << SKILL_DICE_EVERY_ORDER)
 LOOKAHEAD_DECISIONS = ("cards_and_dice", "cards", "dice")  # what lookahead decides by rollouts
 DECIDES_CARDS_AND_DICE, DECIDES_CARDS, DECIDES_DICE = codes(LOOKAHEAD_DECISIONS)
 
@@ -269,6 +282,12 @@ P_DICE_CHOICE_FROM = _P("dice_choice_from")  # partial dice order: choose from t
 P_RESIGN_BELOW = _P("resign_below")  # solo: cancel a Casanova card scoring below this
 P_ROLLOUTS = _P("rollouts")  # lookahead: rollouts per option of a decision
 P_LOOKAHEAD_DECIDES = _P("lookahead_decides")  # DECIDES_*: which decisions use rollouts
+P_SKILLS = _P("skills")  # bit SKILL_* set: the strong players use that piece of skill
+P_CARD_EFFECTS = _P("card_effects")  # how much a card's ops count beside its Almanac (x10)
+P_CHANGE_BELOW = _P("change_card_below")  # strong players change a card scoring <= this
+P_DICE_SEARCH_FROM = _P("dice_search_from")  # strong players search dice orders from stage
+P_DICE_RANK = _P("dice_rank", 4)  # + ACT_*: strong players' fixed dice order (lowest first)
+P_CARD_EFFECT = _P("card_effect", N_CARDS + 1)  # + card: policies.card_effect_score, once
 N_P = _P.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")

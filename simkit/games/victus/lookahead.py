@@ -52,7 +52,7 @@ from .engine import (
     turn_card,
 )
 from .hands import take_from_hand
-from .players import choose_card, dice_order
+from .players import choose_card, order_dice
 from .solo import VILLARROEL
 
 ROLLOUT_SALT = np.uint64(0x6C6F6F6B61686561)  # keeps rollout streams apart from the game's
@@ -129,7 +129,7 @@ def lookahead_turn(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, car
         order = choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat,
                                   faces)
     else:
-        order = dice_order(q, g, rng, faces, faces.shape[0])
+        order = order_dice(K, CARDS, q, sp, g, rng, faces, faces.shape[0])
     resolve_bourbon_dice(K, q, sp, g, rng, faces, order, log)
     return end_turn(K, CARDS, q, sp, g, rng, seat, log)
 
@@ -269,7 +269,7 @@ def choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, 
     distinct ones left) whose order (the places fixed so far, this die, then the rest in
     greedy's order) scores best."""
     n = faces.shape[0]
-    order = dice_order(q, g, rng, faces, n)
+    order = order_dice(K, CARDS, q, sp, g, rng, faces, n)
     for place in range(n - 1):
         best, best_score = place, -1
         for option in range(place, n):
