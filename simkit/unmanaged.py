@@ -5,7 +5,9 @@ of each array it passes, each an atomic instruction; with the component tuples t
 about 70% of a Victus game's run time. A game's top kernel (Victus:
 ``engine.play_unmanaged``) hands the rules views without an owner, which is safe because
 its caller owns every array for the whole call and no view outlives it. Any engine may
-use it.
+use it. Only wrap arrays the caller owns (the function's parameters): numba frees a local
+array after its last use, and handing on ``unmanaged(local)`` is not a use that keeps it
+alive, so the callee would read freed memory.
 
 The view is built with numba internals (an ``intrinsic`` that nulls the array's meminfo
 and parent). If a numba release moves them, ``unmanaged`` falls back to the identity:

@@ -154,3 +154,14 @@ def test_without_rollouts_every_decision_is_greedys():
 def test_a_lookahead_on_one_kind_of_decision_plays(decides):
     cols = GAME.simulate(None, f"lookahead:rollouts=1,decides={decides}", np.arange(2), SEED)
     assert cols["turns"].min() > 0
+
+
+def test_lookahead_games_are_played_with_its_own_rules_vector_alive():
+    """Regression: the kernel once freed its greedy rules vector before playing (a local
+    array handed on as an ``unmanaged`` view), so every game read freed memory and most
+    ended in turn 1. The look-ahead is at least as strong as greedy (90% on the Full
+    Game): most of a few fixed games must be won, twice over in one process."""
+    for _ in range(2):
+        cols = GAME.simulate(None, "lookahead:rollouts=1", np.arange(8), SEED)
+        assert (cols["turns"] > 1).all()
+        assert (cols["winner"] == 0).sum() >= 5

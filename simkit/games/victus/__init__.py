@@ -31,7 +31,7 @@ from . import layout as L
 from .cards import load_cards
 from .components import DATA, load_components
 from .engine import play_games
-from .lookahead import play_lookahead_games
+from .lookahead import greedy_params, play_lookahead_games
 from .narrate import narrate_log
 from .players import POLICIES
 from .rules import LookaheadWeights, Rules, Weights, params
@@ -79,8 +79,8 @@ class Victus(Game):
         if p[L.P_POLICY] != L.LOOKAHEAD:
             return play_games(K, dice, cards.as_tuple(), p, sp, g, game_indices, root_seed, log)
         with self.compiling_policy("players", "lookahead"):
-            return play_lookahead_games(K, dice, cards.as_tuple(), p, sp, g, game_indices,
-                                        root_seed, log)
+            return play_lookahead_games(K, dice, cards.as_tuple(), greedy_params(p), sp, g,
+                                        game_indices, root_seed, log)
 
     def play(self, rules, policies, game_indices, root_seed):
         p = _params(rules, policies)

@@ -64,25 +64,33 @@ SURVIVED = 1 << 20
 # -- the game loop --------------------------------------------------------------------------
 
 
+def greedy_params(p):
+    """The rules vector the look-ahead plays with: ``p`` with greedy for every choice the
+    look-ahead does not make (and in its rollouts). Built here, in Python, so that the
+    caller owns it for the whole kernel call (``unmanaged`` views do not own arrays)."""
+    q = p.copy()
+    q[L.P_POLICY] = L.GREEDY
+    return q
+
+
 @allocating
-def play_lookahead_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
-    """``engine.play_games`` for the look-ahead player: one outcome row per game."""
+def play_lookahead_games(K, DICE, CARDS, q, sp0, g0, game_indices, root_seed, log):
+    """``engine.play_games`` for the look-ahead player (``q``: ``greedy_params``): one
+    outcome row per game."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     for row in range(game_indices.shape[0]):
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         sp, g = sp0.copy(), g0.copy()
-        reason = play_lookahead_unmanaged(K, DICE, CARDS, p, sp, g, rng, log)
+        reason = play_lookahead_unmanaged(K, DICE, CARDS, q, sp, g, rng, log)
         record(K, sp, g, reason, out[row])
     return out
 
 
 @allocating
-def play_lookahead_unmanaged(K, DICE, CARDS, p, sp, g, rng, log):
-    q = p.copy()
-    q[L.P_POLICY] = L.GREEDY  # every choice the look-ahead does not make is greedy's
-    decides = p[L.P_LOOKAHEAD_DECIDES]
-    card_rollouts = 0 if decides == L.DECIDES_DICE else p[L.P_ROLLOUTS]
-    dice_rollouts = 0 if decides == L.DECIDES_CARDS else p[L.P_ROLLOUTS]
+def play_lookahead_unmanaged(K, DICE, CARDS, q, sp, g, rng, log):
+    decides = q[L.P_LOOKAHEAD_DECIDES]
+    card_rollouts = 0 if decides == L.DECIDES_DICE else q[L.P_ROLLOUTS]
+    dice_rollouts = 0 if decides == L.DECIDES_CARDS else q[L.P_ROLLOUTS]
     return play_lookahead_game(unmanaged(K), unmanaged(DICE), unmanaged(CARDS), card_rollouts,
                                dice_rollouts, unmanaged(q), unmanaged(sp), unmanaged(g),
                                unmanaged(rng), unmanaged(log))
