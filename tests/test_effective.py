@@ -124,7 +124,8 @@ def test_calibrate_searches_played_values_and_reaches_the_target():
     """The false "not reachable (72.70% at 0, 73.10% at 6)" of issue 14."""
     base = VictusRules()
     assert played_values(base, "start_generalitat", range(0, 7)) == [1, 2, 3, 4, 5, 6]
-    result = calibrate("victus", "start_generalitat", 0.6, rules="full", policy="greedy",
+    # naive (the earlier greedy) spans 60% across the values; greedy wins over 80% at all
+    result = calibrate("victus", "start_generalitat", 0.6, rules="full", policy="naive",
                        n_games=2000, seed=1714)
     assert result.values == (1, 2, 3, 4, 5, 6)
     assert result.reachable
