@@ -72,17 +72,24 @@ def test_greedy_does_not_heal_into_a_negative_port_but_naive_does():
         assert (sp[C.wounded, L.SP_CORONELA] < 3) == heals
 
 
-def test_greedy_sorties_into_a_trench_space_it_can_win():
-    """Example 19: infantry entering a trench tile's space fight a tile of the
-    reinforcements value (2); the win razes the camp (batteries -1) and the trench tile
-    goes back one position."""
-    p, sp, g = strong_setup()
+def trench_tile_next_to_barcelona(sp, g):
+    """Put a trench tile in a space a Barcelona space steps to: (column, its position,
+    that Barcelona space)."""
     trench = K[L.K_TRENCH]
     column, position, source = next(
         (c, k, s) for c in range(L.N_TRENCH) for k in range(1, L.N_POSITIONS)
         for s in range(C.n_spaces)
         if C.space_info[s, L.S_BARCELONA] == 1 and A.can_step(K, sp, s, trench[c, k]))
     g[L.G_TRENCH + column] = position
+    return column, position, source
+
+
+def test_greedy_sorties_into_a_trench_space_it_can_win():
+    """Example 19: infantry entering a trench tile's space fight a tile of the
+    reinforcements value (2); the win razes the camp (batteries -1) and the trench tile
+    goes back one position."""
+    p, sp, g = strong_setup()
+    column, position, source = trench_tile_next_to_barcelona(sp, g)
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 2
     g[L.G_DISC + L.DISC_BATTERIES] = batteries = 5
     sp[:, L.SP_BOURBON] = 0
@@ -90,7 +97,8 @@ def test_greedy_sorties_into_a_trench_space_it_can_win():
     g[L.G_SEAT_AP] = 2
     danger = np.zeros(C.n_spaces, dtype=np.int64)
     assert players.sortie(K, p, sp, g, danger, no_log())
-    assert sp[trench[column, 0], L.SP_RAZED] == 1 and g[L.G_TRENCH + column] == position - 1
+    camp = K[L.K_TRENCH][column, 0]
+    assert sp[camp, L.SP_RAZED] == 1 and g[L.G_TRENCH + column] == position - 1
     assert g[L.G_DISC + L.DISC_BATTERIES] == batteries - 1
     assert sp[source, L.SP_INFANTRY] == 2  # 1 infantry (3) beats 2 and survives 2 points
 
@@ -103,12 +111,7 @@ def test_greedy_sorties_against_an_empty_reinforcements_disc_only_for_a_free_win
     under ``no_combat`` a sortie wins nothing, under ``barcelonans_win`` it razes the camp."""
     p, sp, g = strong_setup()
     p[L.P_EMPTY_REINFORCEMENTS] = L.EMPTY_REINFORCEMENTS_NAMES.index(reading)
-    trench = K[L.K_TRENCH]
-    column, position, source = next(
-        (c, k, s) for c in range(L.N_TRENCH) for k in range(1, L.N_POSITIONS)
-        for s in range(C.n_spaces)
-        if C.space_info[s, L.S_BARCELONA] == 1 and A.can_step(K, sp, s, trench[c, k]))
-    g[L.G_TRENCH + column] = position
+    column, position, source = trench_tile_next_to_barcelona(sp, g)
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 0
     sp[:, L.SP_BOURBON] = 0
     sp[source, L.SP_INFANTRY] = 3

@@ -440,11 +440,8 @@ class Game(ABC):
         """Compile (or load from numba's cache) every kernel ``simulate`` uses; returns
         the seconds it took. The first time on a machine (for these engine sources) it
         says so on stderr before compiling, since that takes a while."""
-        if not self.is_compiled() and not numba.config.DISABLE_JIT:
-            about = (f"about {self.compile_seconds} s on a 2-core machine"
-                     if self.compile_seconds else "this takes a while")
-            print(f"simkit: compiling the {self.name} engine (first run only, {about})...",
-                  file=sys.stderr, flush=True)
+        if not self.is_compiled():
+            self._announce_compile("engine", "first run", self.compile_seconds)
         started = time.perf_counter()
         self.simulate(None, None, np.arange(2), 0)
         return time.perf_counter() - started
@@ -462,16 +459,22 @@ class Game(ABC):
     def compiling_policy(self, side: str, policy: str):
         """Around a call of a policy's own kernel: the first time on a machine (for these
         engine sources) says on stderr that it compiles, as ``warm_up`` does."""
-        jit = not numba.config.DISABLE_JIT
-        if jit and not self.is_policy_compiled(side, policy):
-            print(f"simkit: compiling the {self.name} {side}={policy} player (first use "
-                  f"only, about {self.policy_kernels[(side, policy)]} s on a 2-core "
-                  "machine)...", file=sys.stderr, flush=True)
+        if not self.is_policy_compiled(side, policy):
+            self._announce_compile(f"{side}={policy} player", "first use",
+                                   self.policy_kernels[(side, policy)])
         yield
-        if jit:
+        if not numba.config.DISABLE_JIT:
             marker = self._compiled_marker(f"{side}-{policy}")
             marker.parent.mkdir(parents=True, exist_ok=True)
             marker.touch()
+
+    def _announce_compile(self, what: str, when: str, seconds: int) -> None:
+        """The notice on stderr before a first compile (none in plain Python)."""
+        if numba.config.DISABLE_JIT:
+            return
+        about = f"about {seconds} s on a 2-core machine" if seconds else "this takes a while"
+        print(f"simkit: compiling the {self.name} {what} ({when} only, {about})...",
+              file=sys.stderr, flush=True)
 
     def is_compiled(self) -> bool:
         """Whether numba's cache holds this engine for the current sources."""

@@ -209,16 +209,24 @@ def choose_cards(K, DICE, CARDS, rollouts, q, sp, g, rng):
     return chosen
 
 
+@borrowing
+def option_slot(g, seat, default, option):
+    """The hand slot a card choice tries as ``option`` (-1: greedy's ``default``, tried
+    first so that it wins ties; then every other slot), or -1 if it holds no card."""
+    slot = default if option < 0 else option
+    if g[L.G_HAND + seat * L.HAND_SIZE + slot] == 0 or (option >= 0 and slot == default):
+        return -1
+    return slot
+
+
 @allocating
 def best_slot(K, DICE, CARDS, rollouts, q, sp, g, rng, slots, seat):
     """The hand slot of ``seat`` whose rollouts score best, the others' slots fixed."""
     best, best_score = slots[seat], -1
     trial = slots.copy()
     for option in range(-1, L.HAND_SIZE):
-        # option -1: greedy's choice, tried first so that it wins ties
-        slot = slots[seat] if option < 0 else option
-        card = g[L.G_HAND + seat * L.HAND_SIZE + slot]
-        if card == 0 or (option >= 0 and slot == slots[seat]):
+        slot = option_slot(g, seat, slots[seat], option)
+        if slot < 0:
             continue
         trial[seat] = slot
         score = 0
@@ -248,24 +256,29 @@ def solo_card(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k):
     default = choose_card(CARDS, q, g, rng, VILLARROEL)
     best, best_score = default, -1
     for option in range(-1, L.HAND_SIZE):
-        slot = default if option < 0 else option
-        card = g[L.G_HAND + VILLARROEL * L.HAND_SIZE + slot]
-        if card == 0 or (option >= 0 and slot == default):
+        slot = option_slot(g, VILLARROEL, default, option)
+        if slot < 0:
             continue
         score = 0
         for r in range(rollouts):
-            rsp, rg = sp.copy(), g.copy()
-            rrng = rollout_streams(rng, g, 4, r)
-            forget_future(rg, rrng)
-            take_from_hand(rg, VILLARROEL, slot)
-            log = np.zeros((0, 4), dtype=np.int64)
-            reason = play_turn(K, DICE, CARDS, q, rsp, rg, rrng, VILLARROEL, card, log)
-            if reason == L.END_NONE:
-                reason = finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, k, log)
-            score += rollout_score(rg, reason)
+            score += solo_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, slot, r)
         if score > best_score:
             best, best_score = slot, score
     return take_from_hand(g, VILLARROEL, best)
+
+
+@allocating
+def solo_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, slot, r):
+    """One rollout of Villarroel's turn with the card in ``slot``, then of the game."""
+    rsp, rg = sp.copy(), g.copy()
+    rrng = rollout_streams(rng, g, 4, r)
+    forget_future(rg, rrng)
+    card = take_from_hand(rg, VILLARROEL, slot)
+    log = np.zeros((0, 4), dtype=np.int64)
+    reason = play_turn(K, DICE, CARDS, q, rsp, rg, rrng, VILLARROEL, card, log)
+    if reason == L.END_NONE:
+        reason = finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, k, log)
+    return rollout_score(rg, reason)
 
 
 # -- the dice order ---------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from .barcelonans import (
     repair_cannon,
     send_worm,
 )
-from .bourbons import resolve_die
+from .bourbons import most_crowded_barcelona_space, resolve_die
 from .combat import barcelonan_value
 from .events import EV_AP_LEFT
 from .hands import add_to_hand, draw_event, hand_count, replace_card
@@ -202,13 +202,10 @@ def last_resort(K, CARDS, p, sp, g, port_ok, danger, log):
 
 @borrowing
 def spare_troop_space(K, p, sp):
-    """The Barcelona space with the most troops that can spare one (keeps 2), -1 if none;
-    a Coronela may go only while the city keeps 2 above the defeat threshold."""
-    best, most = -1, 2
-    for space in range(sp.shape[0]):
-        if is_barcelona(K, space) and troops_in(sp, space) > most:
-            best, most = space, troops_in(sp, space)
-    return best
+    """The Barcelona space with the most troops if it can spare one (keeps 2), -1 if
+    none can."""
+    space = most_crowded_barcelona_space(K, sp)
+    return space if space >= 0 and troops_in(sp, space) > 2 else -1
 
 
 @borrowing
