@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).parent
 
 #: the engine sources: every njit function and every constant one reads lives here
 ENGINE_SOURCES = ("rng.py", "eventlog.py", "unmanaged.py", "layout.py", "_numba_dispatch.py",
-                  "games/**/*.py")
+                  "_numba_link.py", "games/**/*.py")
 
 
 def source_hash() -> str:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from simkit import _numba_dispatch
+from simkit import _numba_dispatch, _numba_link
 from simkit.errors import UsageError
 
-_numba_dispatch.install()  # before any engine compiles: see the module's docstring
+# before any engine compiles: see the modules' docstrings
+_numba_dispatch.install()
+_numba_link.install()
 
 # name -> "module:attribute" of the Game object
 _GAMES = {

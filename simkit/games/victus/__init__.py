@@ -67,7 +67,7 @@ class Victus(Game):
     policy_weights = {"players": {"greedy": Weights, "fortify": Weights, "naive": Weights,
                                   "lookahead": LookaheadWeights}}
     outcome_columns = L.OUTCOMES
-    compile_seconds = 160  # measured: 160 s of CPU for a cold compile (2026-11-30)
+    compile_seconds = 33  # measured: 33 s of CPU for a cold compile (2026-11-30)
     policy_kernels = {("players", "lookahead"): 55}  # measured: 55 s of CPU (2026-11-30)
     caveat = ("the board graph, marker dials beyond the printed values, dice faces, chance "
               "cards and all 150 event/leader cards are reconstructions (the rulebook does "

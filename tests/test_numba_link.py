@@ -1,0 +1,104 @@
+"""Tests for simkit._numba_link: callees compiled once, kernels whole and cached alone.
+
+Each check runs in a fresh Python process on a small module of three cached functions
+(``top`` calls ``mid`` calls ``leaf``), so that what numba holds in memory and on disk
+is known exactly.
+"""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from simkit import _numba_link
+
+KERNELS = textwrap.dedent("""
+    from numba import njit
+
+    @njit(cache=True)
+    def leaf(x):
+        return x * 3 + 1
+
+    @njit(cache=True)
+    def mid(x):
+        return leaf(x) + leaf(x + 1)
+
+    @njit(cache=True)
+    def top(x):
+        total = 0
+        for k in range(x):
+            total += mid(k)
+        return total
+""")
+
+PROBE = textwrap.dedent("""
+    import json, sys
+    import simkit.games  # installs the patch, as every engine import does
+    from simkit import _numba_link
+    import kernels as k
+
+    def kind(dispatcher):
+        return ["callee" if _numba_link._is_callee(c.library) else "whole"
+                for c in dispatcher.overloads.values()]
+
+    out = {"installed": _numba_link._installed, "top": k.top(10)}
+    out["after_top"] = {"top": kind(k.top), "mid": kind(k.mid), "leaf": kind(k.leaf)}
+    out["top_cache_hits"] = sum(k.top.stats.cache_hits.values())
+    out["mid"] = k.mid(4)  # a function first compiled as a callee, now called from Python
+    out["after_mid"] = kind(k.mid)
+    print(json.dumps(out))
+""")
+
+
+def expected_top(x):
+    return sum((3 * k + 1) + (3 * (k + 1) + 1) for k in range(x))
+
+
+def probe(folder):
+    env = {"NUMBA_CACHE_DIR": str(folder / "cache"), "PYTHONPATH": str(folder),
+           "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("link")
+    (folder / "kernels.py").write_text(KERNELS)
+    return probe(folder), probe(folder)
+
+
+@pytest.mark.skipif(not _numba_link.supported(), reason="numba release not tested")
+def test_callees_are_compiled_once_without_machine_code_of_their_own(two_runs):
+    first, _ = two_runs
+    assert first["installed"]
+    assert first["top"] == expected_top(10)
+    assert first["after_top"] == {"top": ["whole"], "mid": ["callee"], "leaf": ["callee"]}
+
+
+@pytest.mark.skipif(not _numba_link.supported(), reason="numba release not tested")
+def test_a_callee_called_from_python_is_compiled_again_whole_and_right(two_runs):
+    first, _ = two_runs
+    assert first["mid"] == (3 * 4 + 1) + (3 * 5 + 1)
+    assert first["after_mid"] == ["whole"]
+
+
+@pytest.mark.skipif(not _numba_link.supported(), reason="numba release not tested")
+def test_a_kernel_loads_from_the_cache_on_its_own_in_a_new_process(two_runs):
+    first, second = two_runs
+    assert first["top_cache_hits"] == 0
+    assert second["top_cache_hits"] == 1  # loaded whole: its callees were never cached
+    assert second["top"] == expected_top(10)
+    assert second["after_top"] == {"top": ["whole"], "mid": [], "leaf": []}
+
+
+@pytest.mark.parametrize("version, ok", [("0.60.0", True), ("0.68.1", True),
+                                         ("0.59.1", False), ("0.69.0", False),
+                                         ("1.0.0", False), ("0.70.0rc1", False),
+                                         ("dev", False)])
+def test_installed_only_on_the_numba_releases_it_was_tested_on(version, ok):
+    assert _numba_link.supported(version) is ok
