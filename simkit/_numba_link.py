@@ -29,6 +29,14 @@ its own in any process. If Python later calls a function first compiled as a cal
 is compiled again, whole, as above. The games are the same: only where LLVM optimises
 changes (the golden playthroughs check it); the kernels' speed is unchanged.
 
+**For the test suite only**, ``SIMKIT_TEST_COMPILE=light`` (set by ``tests/conftest.py``)
+finishes a function compiled from Python like a callee too, keeping its Python wrapper:
+its machine code calls its callees' unoptimised code, and it is not cached. The rule
+tests call hundreds of engine functions from Python, each whole tree once per process;
+this spares them optimising and emitting it again each time (about 4 minutes of a fresh
+``make test``). The kernels the tests play through ``simulate`` are still the whole,
+cached ones ``simkit compile`` made before the tests.
+
 This patches numba internals (``Dispatcher``, ``JITCodeLibrary``, the disk cache). It is
 installed only for the numba versions it was tested on; on any other version numba
 compiles as usual: the same games, only a slower first compile.
@@ -36,6 +44,7 @@ compiles as usual: the same games, only a slower first compile.
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numba
@@ -55,7 +64,18 @@ def _depth() -> int:
 
 
 def _is_callee(library) -> bool:
+    """Whether a library was finished as a callee (its own functions only)."""
     return getattr(library, "_simkit_callee", False)
+
+
+def _has_wrapper(cres) -> bool:
+    """Whether a compiled function can be called from Python."""
+    return not _is_callee(cres.library) or \
+        cres.fndesc.llvm_cpython_wrapper_name in cres.library._simkit_own
+
+
+def _light() -> bool:
+    return os.environ.get("SIMKIT_TEST_COMPILE") == "light"
 
 
 def supported(version: str = numba.__version__) -> bool:
@@ -138,7 +158,7 @@ def install() -> None:
     finalize = codegen.JITCodeLibrary.finalize
 
     def finish(self):
-        if _depth() > 0:
+        if _depth() > 0 or _light():
             return _finish_callee(self, self._codegen)
         self._linking_libraries = _reachable(self._linking_libraries)
         return finalize(self)
@@ -146,6 +166,7 @@ def install() -> None:
     get_pointer = codegen.JITCodeLibrary.get_pointer_to_function
 
     def pointer(self, name):
+        self._ensure_finalized()  # a callee's private names are known once finished
         if name in getattr(self, "_simkit_own", ()):
             name = PRIVATE + name
         return get_pointer(self, name)
@@ -159,7 +180,7 @@ def install() -> None:
     add_overload = Dispatcher.add_overload
 
     def add(self, cres):
-        if _is_callee(cres.library):  # typed and linked, never called from Python
+        if not _has_wrapper(cres):  # typed and linked, never called from Python
             self.overloads[tuple(cres.signature.args)] = cres
         else:
             add_overload(self, cres)
@@ -170,7 +191,7 @@ def install() -> None:
         if _depth() == 0:
             args, _ = sigutils.normalize_signature(sig)
             existing = self.overloads.get(tuple(args))
-            if existing is not None and _is_callee(existing.library):
+            if existing is not None and not _has_wrapper(existing):
                 del self.overloads[tuple(args)]
         return compile_(self, sig)
 

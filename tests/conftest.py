@@ -1,6 +1,16 @@
-"""Fixtures shared by several test modules."""
+"""Fixtures shared by several test modules.
 
-import pytest
+The tests call hundreds of engine functions from Python. ``SIMKIT_TEST_COMPILE=light``
+compiles each of them without optimising its whole call tree again (see
+``simkit/_numba_link.py``); the kernels played through ``simulate`` are the whole, cached
+ones ``make test`` compiles first.
+"""
+
+import os
+
+os.environ.setdefault("SIMKIT_TEST_COMPILE", "light")  # before any engine compiles
+
+import pytest  # noqa: E402
 
 
 @pytest.fixture(scope="module")
