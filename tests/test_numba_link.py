@@ -56,9 +56,9 @@ def expected_top(x):
     return sum((3 * k + 1) + (3 * (k + 1) + 1) for k in range(x))
 
 
-def probe(folder):
+def probe(folder, **more_env):
     env = {"NUMBA_CACHE_DIR": str(folder / "cache"), "PYTHONPATH": str(folder),
-           "PATH": "/usr/bin:/bin"}
+           "PATH": "/usr/bin:/bin", **more_env}
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -96,7 +96,20 @@ def test_a_kernel_loads_from_the_cache_on_its_own_in_a_new_process(two_runs):
     assert second["after_top"] == {"top": ["whole"], "mid": [], "leaf": []}
 
 
-@pytest.mark.parametrize("version, ok", [("0.60.0", True), ("0.68.1", True),
+@pytest.mark.skipif(not _numba_link.supported(), reason="numba release not tested")
+def test_light_compiles_from_python_like_callees_and_caches_nothing(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    first = probe(tmp_path, SIMKIT_TEST_COMPILE="light")
+    second = probe(tmp_path, SIMKIT_TEST_COMPILE="light")
+    for run in (first, second):
+        assert run["top"] == expected_top(10)
+        assert run["after_top"] == {"top": ["callee"], "mid": ["callee"], "leaf": ["callee"]}
+        assert run["top_cache_hits"] == 0
+        assert run["mid"] == (3 * 4 + 1) + (3 * 5 + 1)
+        assert run["after_mid"] == ["callee"]  # callable as it is: it has its wrapper
+
+
+@pytest.mark.parametrize("version, ok", [("0.68.0", True), ("0.68.1", True), ("0.60.0", False),
                                          ("0.59.1", False), ("0.69.0", False),
                                          ("1.0.0", False), ("0.70.0rc1", False),
                                          ("dev", False)])
