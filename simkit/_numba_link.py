@@ -37,7 +37,7 @@ finishes a function compiled from Python like a callee too, keeping its Python w
 its machine code calls its callees' unoptimised code, and it is not cached. The rule
 tests call hundreds of engine functions from Python, each whole tree once per process;
 this spares them optimising and emitting it again each time (a fresh pytest run after
-``simkit compile``: 252 s instead of 191 s). The kernels the tests play through
+``simkit compile``: 191 s instead of 252 s). The kernels the tests play through
 ``simulate`` are still the whole, cached ones ``simkit compile`` made before the tests.
 
 This patches numba internals (``Dispatcher``, ``JITCodeLibrary``, the disk cache). It is
@@ -108,7 +108,7 @@ def _reachable(libraries) -> list:
     return order[::-1]
 
 
-def _finish_callee(library, codegen_module) -> None:
+def _finish_callee(library) -> None:
     """Finish a callee's library: its own functions only, machine code under private
     names, no whole-module optimisation."""
     from numba.core import codegen
@@ -126,9 +126,9 @@ def _finish_callee(library, codegen_module) -> None:
         if fn.name in _private_names:
             fn.name = PRIVATE + fn.name
     library._simkit_own = own
-    codegen_module._add_module(emitted)
-    codegen_module._scan_and_fix_unresolved_refs(emitted)
-    codegen_module._engine.finalize_object()
+    library._codegen._add_module(emitted)
+    library._codegen._scan_and_fix_unresolved_refs(emitted)
+    library._codegen._engine.finalize_object()
     library._finalized = True
 
 
@@ -162,7 +162,7 @@ def install() -> None:
 
     def finish(self):
         if _depth() > 0 or _light():
-            return _finish_callee(self, self._codegen)
+            return _finish_callee(self)
         self._linking_libraries = _reachable(self._linking_libraries)
         self._simkit_whole = True
         return finalize(self)
