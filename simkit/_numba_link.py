@@ -16,21 +16,27 @@ being typed) is compiled as a **callee**:
 * without the Python and C wrappers (numba's ``no_cpython_wrapper`` and
   ``no_cfunc_wrapper`` flags);
 * its library is finished without linking its callees in and without the whole-module
-  optimisation: it keeps only its own functions (after numba's per-function passes), and
-  their machine code is emitted under private names, so that a kernel's own copies of
-  them are never replaced by these unoptimised ones;
+  optimisation: it keeps only its own functions (after numba's per-function passes);
+* it gets no machine code unless a function that runs its code is finished (only in the
+  tests' light mode, below), then under private names, so that a kernel's own copies of
+  its functions are never replaced by these unoptimised ones (emitting every callee's
+  code cost about 5 s of a cold Victus compile for code nothing ran);
 * it is not written to the disk cache.
 
 A function compiled from Python (a kernel, or a rule function a test calls) is compiled
 as numba does, except that it links the own modules of every callee it reaches (callers
 before callees, since LLVM's linker takes a ``linkonce`` body only once it is referenced)
-and optimises the whole: numba's passes, then its full pipeline once more, since the
-callees were never optimised on their own (without the second round the small assault
-kernel ran at 2.05 million games/s instead of 2.8; it adds about 2.4 s to a Victus
-compile). Its machine code is complete, so its cache entry loads on its own in any
-process. If Python later calls a function first compiled as a callee, it is compiled
-again, whole. The games are the same: only where LLVM optimises changes (the golden
-playthroughs check it), and the kernels run as fast as before.
+and optimises the whole with numba's passes. A small kernel (at most
+``SECOND_ROUND_LIBRARIES`` callee libraries) gets numba's full pipeline once more, since
+its callees were never optimised on their own: without it the assault kernel (32
+libraries) ran at 2.0 million games/s instead of 2.8, for 0.2 s of compile. The large
+kernels (145 to 308 libraries) gained nothing beyond noise from it and it cost them 0.4
+to 1.7 s each (games/s without/with it: Victus 3,862/3,986, Setembre 2,777/2,803, King
+in the North 1,272/1,231, Verrix 918/908). Its machine code is complete, so its cache
+entry loads on its own in any process. If Python later calls a function first compiled
+as a callee, it is compiled again, whole. The games are the same: only where LLVM
+optimises changes (the golden playthroughs check it), and the kernels run as fast as
+before.
 
 **For the test suite only**, ``SIMKIT_TEST_COMPILE=light`` (set by ``tests/conftest.py``)
 finishes a function compiled from Python like a callee too, keeping its Python wrapper:
@@ -40,7 +46,8 @@ this spares them optimising and emitting it again each time (a fresh pytest run 
 ``simkit compile``: 191 s instead of 252 s). The kernels the tests play through
 ``simulate`` are still the whole, cached ones ``simkit compile`` made before the tests.
 
-This patches numba internals (``Dispatcher``, ``JITCodeLibrary``, the disk cache). It is
+This patches numba internals (``Dispatcher``, ``JITCodeLibrary``, ``JITCPUCodegen.set_env``,
+the disk cache). It is
 installed only for the numba release it was tested on (0.68); on any other, numba
 compiles as usual: the same games, only a slower first compile.
 """
@@ -54,11 +61,20 @@ import numba
 
 #: numba releases this was tested on (major, minor), inclusive
 TESTED = ((0, 68), (0, 68))
+#: kernels linking at most this many callee libraries are optimised twice (see above)
+SECOND_ROUND_LIBRARIES = 64
 #: prefix of the machine-code names of functions compiled as callees
 PRIVATE = "simkit.callee."
 
 _state = threading.local()
 _private_names: set[str] = set()
+#: prefix of the globals numba points at a function's environment
+ENV_PREFIX = "_ZN08NumbaEnv"
+#: environment globals defined only in callee modules not emitted yet
+_unemitted_envs: set[str] = set()
+#: the environments to set in them once emitted, by global name
+_pending_envs: dict = {}
+_set_env = None
 _installed = False
 
 
@@ -109,32 +125,49 @@ def _reachable(libraries) -> list:
 
 
 def _finish_callee(library) -> None:
-    """Finish a callee's library: its own functions only, machine code under private
-    names, no whole-module optimisation."""
+    """Finish a callee's library: its own functions only, no whole-module optimisation,
+    no machine code until something runs it from Python (``_emit``)."""
     from numba.core import codegen
 
     codegen.require_global_compiler_lock()
     library._raise_if_finalized()
     library._simkit_callee = True
+    library._simkit_emitted = False
     for callee in library._linking_libraries:
         library._reload_init.update(callee._reload_init)
-    emitted = library._final_module.clone()
-    own = {fn.name for fn in emitted.functions
+    own = {fn.name for fn in library._final_module.functions
            if not fn.is_declaration and fn.name.startswith("_ZN")}
     _private_names.update(own)
-    for fn in emitted.functions:
-        if fn.name in _private_names:
-            fn.name = PRIVATE + fn.name
     library._simkit_own = own
-    library._codegen._add_module(emitted)
-    library._codegen._scan_and_fix_unresolved_refs(emitted)
-    library._codegen._engine.finalize_object()
+    _unemitted_envs.update(gv.name for gv in library._final_module.global_variables
+                           if gv.name.startswith(ENV_PREFIX) and not gv.is_declaration)
     library._finalized = True
+
+
+def _emit(library) -> None:
+    """Emit the machine code of a callee library and of every callee it reaches, under
+    private names (only light-mode functions run callee code)."""
+    codegen = library._codegen
+    pending = [lib for lib in _reachable([library])
+               if _is_callee(lib) and not lib._simkit_emitted]
+    for lib in pending:
+        emitted = lib._final_module.clone()
+        for fn in emitted.functions:
+            if fn.name in _private_names:
+                fn.name = PRIVATE + fn.name
+        codegen._add_module(emitted)
+        codegen._scan_and_fix_unresolved_refs(emitted)
+        lib._simkit_emitted = True
+    codegen._engine.finalize_object()
+    for name in [name for name in _unemitted_envs if codegen._engine.is_symbol_defined(name)]:
+        _unemitted_envs.discard(name)
+        if name in _pending_envs:
+            _set_env(codegen, name, _pending_envs.pop(name))
 
 
 def install() -> None:
     """Compile callees as above (idempotent; nothing on an untested numba)."""
-    global _installed
+    global _installed, _set_env
     if _installed or numba.config.DISABLE_JIT or not supported():
         return
     from numba.core import caching, codegen, sigutils
@@ -164,24 +197,36 @@ def install() -> None:
         if _depth() > 0 or _light():
             return _finish_callee(self)
         self._linking_libraries = _reachable(self._linking_libraries)
-        self._simkit_whole = True
+        self._simkit_second_round = len(self._linking_libraries) <= SECOND_ROUND_LIBRARIES
         return finalize(self)
 
     optimize = codegen.CPUCodeLibrary._optimize_final_module
 
-    def optimize_whole_twice(self):
+    def optimize_small_twice(self):
         optimize(self)
-        if getattr(self, "_simkit_whole", False):
+        if getattr(self, "_simkit_second_round", False):
             passes, builder = self._codegen._module_pass_manager()
             passes.run(self._final_module, builder)
 
     get_pointer = codegen.JITCodeLibrary.get_pointer_to_function
 
     def pointer(self, name):
-        self._ensure_finalized()  # a callee's private names are known once finished
-        if name in getattr(self, "_simkit_own", ()):
+        self._ensure_finalized()  # a callee's own names are known once finished
+        if name not in getattr(self, "_simkit_own", (name,)):
+            return 0  # not defined here: a callee's missing wrapper
+        if _is_callee(self):
+            if not self._simkit_emitted:
+                _emit(self)
             name = PRIVATE + name
         return get_pointer(self, name)
+
+    _set_env = codegen.JITCPUCodegen.set_env
+
+    def set_env_once_emitted(self, env_name, env):
+        if env_name in _unemitted_envs and not self._engine.is_symbol_defined(env_name):
+            _pending_envs[env_name] = env  # LLVM aborts on an unknown symbol
+        else:
+            _set_env(self, env_name, env)
 
     save_overload = caching.Cache.save_overload
 
@@ -210,8 +255,9 @@ def install() -> None:
     Dispatcher.get_call_template = typed_from_a_caller
     _FunctionCompiler._customize_flags = without_wrappers
     codegen.JITCodeLibrary.finalize = finish
-    codegen.CPUCodeLibrary._optimize_final_module = optimize_whole_twice
+    codegen.CPUCodeLibrary._optimize_final_module = optimize_small_twice
     codegen.JITCodeLibrary.get_pointer_to_function = pointer
+    codegen.JITCPUCodegen.set_env = set_env_once_emitted
     caching.Cache.save_overload = save_whole_only
     Dispatcher.add_overload = add
     Dispatcher.compile = compile_whole_from_python
