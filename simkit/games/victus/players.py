@@ -875,9 +875,9 @@ def next_die_order(K, CARDS, p, sp, g, rng, faces, n):
             if k == n - 1:
                 best_die = d
                 break
-            sp_try[:] = sp_base
-            g_try[:] = g_base
-            rng_try[:] = rng_base
+            restore(sp_try, sp_base)
+            restore(g_try, g_base)
+            restore(rng_try, rng_base)
             if faces[d, 1] > 0:
                 resolve_die(K, p, sp_try, g_try, rng_try, faces[d, 0], faces[d, 1],
                             flag_turn, log)
@@ -890,6 +890,16 @@ def next_die_order(K, CARDS, p, sp, g, rng, faces, n):
             resolve_die(K, p, sp_base, g_base, rng_base, faces[best_die, 0],
                         faces[best_die, 1], flag_turn, log)
     return order
+
+
+@borrowing
+def restore(copy, original):
+    """``copy[:] = original`` for two C-contiguous arrays of one shape, as a plain loop:
+    numba's slice assignment brings its shape-mismatch message code (string formatting),
+    about 1 s of every cold compile, for a mismatch that cannot happen here."""
+    flat_copy, flat_original = copy.reshape(copy.size), original.reshape(original.size)
+    for i in range(flat_original.size):
+        flat_copy[i] = flat_original[i]
 
 
 @borrowing
@@ -925,9 +935,9 @@ def best_dice_order(K, CARDS, p, sp, g, rng, faces, n):
     best = DEFEAT_SCORE - 1
     sp_try, g_try, rng_try = sp.copy(), g.copy(), rng.copy()  # reused for every order
     while True:
-        sp_try[:] = sp
-        g_try[:] = g_guess
-        rng_try[:] = rng_guess
+        restore(sp_try, sp)
+        restore(g_try, g_guess)
+        restore(rng_try, rng_guess)
         for k in range(n):
             if perm[k] % 64 > 0:  # (the engine skips a die a leader brought to 0)
                 resolve_die(K, p, sp_try, g_try, rng_try, perm[k] // 64, perm[k] % 64,
