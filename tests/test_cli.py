@@ -162,6 +162,18 @@ def test_a_policy_with_its_own_kernel_is_announced_once_and_compiled_by_compile(
                      re.M)
 
 
+def test_a_policy_kernel_notice_counts_the_engine_typing_when_loaded_from_the_cache(
+        capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path))
+    game = simkit.games.get(GAME)
+    monkeypatch.setattr(type(game), "policy_kernels", {("catalans", "withdraw"): 7})
+    monkeypatch.setattr(type(game), "compile_seconds", 20)
+    monkeypatch.setattr(game, "_engine_compiled_here", False)  # loaded, not compiled
+    with game.compiling_policy("catalans", "withdraw"):
+        pass
+    assert "catalans=withdraw player (first use only, about 27 s" in capsys.readouterr().err
+
+
 def test_compile_warms_the_named_engines(capsys):
     assert main(["compile", GAME, "--jobs", "1"]) == 0
     out = capsys.readouterr().out

@@ -343,8 +343,13 @@ class Game(ABC):
     #: cold numba compile of the engine, seconds on a 2-core machine (``make bench``)
     compile_seconds: ClassVar[int] = 0
     #: (side, policy) -> cold compile seconds, for a policy played by its own kernel
-    #: (compiled on first use, or by ``simkit compile``), e.g. a rollout player
+    #: (compiled on first use, or by ``simkit compile``), e.g. a rollout player, right
+    #: after the engine's in the same process. In a process that did not compile the
+    #: engine, numba types the engine's functions again (typing is never cached), and
+    #: the notice adds ``compile_seconds``.
     policy_kernels: ClassVar[Mapping[tuple[str, str], int]] = {}
+    #: whether this process compiled the engine (rather than loading it from the cache)
+    _engine_compiled_here: bool = False
 
     # -- user input -> validated objects -------------------------------------------------
     def resolve_rules(self, rules=None) -> RulesBase:
@@ -460,8 +465,10 @@ class Game(ABC):
         """Around a call of a policy's own kernel: the first time on a machine (for these
         engine sources) says on stderr that it compiles, as ``warm_up`` does."""
         if not self.is_policy_compiled(side, policy):
-            self._announce_compile(f"{side}={policy} player", "first use",
-                                   self.policy_kernels[(side, policy)])
+            seconds = self.policy_kernels[(side, policy)]
+            if not self._engine_compiled_here:
+                seconds += self.compile_seconds
+            self._announce_compile(f"{side}={policy} player", "first use", seconds)
         yield
         if not numba.config.DISABLE_JIT:
             marker = self._compiled_marker(f"{side}-{policy}")
@@ -492,6 +499,7 @@ class Game(ABC):
         if not marker.exists():
             marker.parent.mkdir(parents=True, exist_ok=True)
             marker.touch()
+            self._engine_compiled_here = True
 
     @abstractmethod
     def play(self, rules, policies: tuple[PolicyChoice, ...], game_indices: np.ndarray,

@@ -67,8 +67,9 @@ class Victus(Game):
     policy_weights = {"players": {"greedy": Weights, "fortify": Weights, "naive": Weights,
                                   "lookahead": LookaheadWeights}}
     outcome_columns = L.OUTCOMES
-    compile_seconds = 40  # measured: 40 s of CPU for a cold compile (2026-11-30)
-    policy_kernels = {("players", "lookahead"): 15}  # measured: 14 s after the engine (2026-11-30)
+    compile_seconds = 30  # measured: 30 s of CPU for a cold compile (2026-12-01)
+    # measured: 9 s after the engine; 39 s in a process that loaded the engine (2026-12-01)
+    policy_kernels = {("players", "lookahead"): 9}
     caveat = ("the board graph, marker dials beyond the printed values, dice faces, chance "
               "cards and all 150 event/leader cards are reconstructions (the rulebook does "
               "not print them): rates describe this reconstruction, not the printed game")
