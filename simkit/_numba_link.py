@@ -59,6 +59,8 @@ import threading
 
 import numba
 
+from simkit._frame_stack import on_one_chunk
+
 #: numba releases this was tested on (major, minor), inclusive
 TESTED = ((0, 68), (0, 68))
 #: kernels linking at most this many callee libraries are optimised twice (see above)
@@ -245,12 +247,13 @@ def install() -> None:
     compile_ = Dispatcher.compile
 
     def compile_whole_from_python(self, sig):
-        if _depth() == 0:
-            args, _ = sigutils.normalize_signature(sig)
-            existing = self.overloads.get(tuple(args))
-            if existing is not None and not _has_wrapper(existing):
-                del self.overloads[tuple(args)]
-        return compile_(self, sig)
+        if _depth() > 0:
+            return compile_(self, sig)
+        args, _ = sigutils.normalize_signature(sig)
+        existing = self.overloads.get(tuple(args))
+        if existing is not None and not _has_wrapper(existing):
+            del self.overloads[tuple(args)]
+        return on_one_chunk(compile_, self, sig)  # numba's recursion thrashes the stack
 
     Dispatcher.get_call_template = typed_from_a_caller
     _FunctionCompiler._customize_flags = without_wrappers
