@@ -67,7 +67,7 @@ class Victus(Game):
     policy_weights = {"players": {"greedy": Weights, "fortify": Weights, "naive": Weights,
                                   "lookahead": LookaheadWeights}}
     outcome_columns = L.OUTCOMES
-    compile_seconds = 30  # measured: 30 s of CPU for a cold compile (2026-12-01)
+    compile_seconds = 26  # measured: 26 s of CPU for a cold compile (2026-12-01)
     # measured: 9 s after the engine; 39 s in a process that loaded the engine (2026-12-01)
     policy_kernels = {("players", "lookahead"): 9}
     caveat = ("the board graph, marker dials beyond the printed values, dice faces, chance "
