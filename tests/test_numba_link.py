@@ -40,7 +40,8 @@ PROBE = textwrap.dedent("""
     import kernels as k
 
     def kind(dispatcher):
-        return ["callee" if _numba_link._is_callee(c.library) else "whole"
+        return [("callee+code" if c.library._simkit_emitted else "callee")
+                if _numba_link._is_callee(c.library) else "whole"
                 for c in dispatcher.overloads.values()]
 
     out = {"installed": _numba_link._installed, "top": k.top(10)}
@@ -103,10 +104,12 @@ def test_light_compiles_from_python_like_callees_and_caches_nothing(tmp_path):
     second = probe(tmp_path, SIMKIT_TEST_COMPILE="light")
     for run in (first, second):
         assert run["top"] == expected_top(10)
-        assert run["after_top"] == {"top": ["callee"], "mid": ["callee"], "leaf": ["callee"]}
+        # run from Python, so top's code is emitted, and with it its callees'
+        assert run["after_top"] == {"top": ["callee+code"], "mid": ["callee+code"],
+                                    "leaf": ["callee+code"]}
         assert run["top_cache_hits"] == 0
         assert run["mid"] == (3 * 4 + 1) + (3 * 5 + 1)
-        assert run["after_mid"] == ["callee"]  # callable as it is: it has its wrapper
+        assert run["after_mid"] == ["callee+code"]  # compiled again, with its wrapper
 
 
 @pytest.mark.parametrize("version, ok", [("0.68.0", True), ("0.68.1", True), ("0.60.0", False),
