@@ -429,7 +429,8 @@ class Game(ABC):
         indices = np.ascontiguousarray(game_indices, dtype=np.int64)
         columns = self.play(self.resolve_rules(rules), self.policy_choices(policy), indices,
                             np.uint64(check_seed(root_seed)))
-        self._mark_compiled()  # however it was compiled (warm_up, a worker, a test)
+        if self._mark_compiled():  # however it was compiled (warm_up, a worker, a test)
+            self._engine_compiled_here = True
         return columns
 
     def trace(self, rules, policy, game_index: int, root_seed: int) -> list[str]:
@@ -470,10 +471,7 @@ class Game(ABC):
                 seconds += self.compile_seconds
             self._announce_compile(f"{side}={policy} player", "first use", seconds)
         yield
-        if not numba.config.DISABLE_JIT:
-            marker = self._compiled_marker(f"{side}-{policy}")
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.touch()
+        self._mark_compiled(f"{side}-{policy}")
 
     def _announce_compile(self, what: str, when: str, seconds: int) -> None:
         """The notice on stderr before a first compile (none in plain Python)."""
@@ -492,14 +490,17 @@ class Game(ABC):
         kernels) has been compiled there."""
         return _numba_cache.cache_dir() / f"compiled-{self.name}{'-' if kernel else ''}{kernel}"
 
-    def _mark_compiled(self) -> None:
+    def _mark_compiled(self, kernel: str = "") -> bool:
+        """Leave the engine's (or a policy kernel's) compiled marker; whether this call
+        left it (else it was there already, or plain Python compiled nothing)."""
         if numba.config.DISABLE_JIT:
-            return  # plain Python compiled nothing
-        marker = self._compiled_marker()
-        if not marker.exists():
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.touch()
-            self._engine_compiled_here = True
+            return False
+        marker = self._compiled_marker(kernel)
+        if marker.exists():
+            return False
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+        return True
 
     @abstractmethod
     def play(self, rules, policies: tuple[PolicyChoice, ...], game_indices: np.ndarray,
