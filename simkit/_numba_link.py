@@ -46,10 +46,10 @@ this spares them optimising and emitting it again each time (a fresh pytest run 
 ``simkit compile``: 191 s instead of 252 s). The kernels the tests play through
 ``simulate`` are still the whole, cached ones ``simkit compile`` made before the tests.
 
-This patches numba internals (``Dispatcher``, ``JITCodeLibrary``, ``JITCPUCodegen.set_env``,
-the disk cache). It is
-installed only for the numba release it was tested on (0.68); on any other, numba
-compiles as usual: the same games, only a slower first compile.
+This patches numba internals (``Dispatcher``, ``JITCodeLibrary``,
+``JITCPUCodegen.set_env``, the disk cache). It is installed only for the numba release
+it was tested on (0.68); on any other, numba compiles as usual: the same games, only a
+slower first compile.
 """
 
 from __future__ import annotations
@@ -141,8 +141,9 @@ def _finish_callee(library) -> None:
            if not fn.is_declaration and fn.name.startswith("_ZN")}
     _private_names.update(own)
     library._simkit_own = own
-    _unemitted_envs.update(gv.name for gv in library._final_module.global_variables
-                           if gv.name.startswith(ENV_PREFIX) and not gv.is_declaration)
+    library._simkit_envs = {gv.name for gv in library._final_module.global_variables
+                            if gv.name.startswith(ENV_PREFIX) and not gv.is_declaration}
+    _unemitted_envs.update(library._simkit_envs)
     library._finalized = True
 
 
@@ -161,9 +162,9 @@ def _emit(library) -> None:
         codegen._scan_and_fix_unresolved_refs(emitted)
         lib._simkit_emitted = True
     codegen._engine.finalize_object()
-    for name in [name for name in _unemitted_envs if codegen._engine.is_symbol_defined(name)]:
-        _unemitted_envs.discard(name)
-        if name in _pending_envs:
+    for lib in pending:
+        _unemitted_envs.difference_update(lib._simkit_envs)
+        for name in lib._simkit_envs & _pending_envs.keys():
             _set_env(codegen, name, _pending_envs.pop(name))
 
 
