@@ -21,7 +21,7 @@ from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import engine
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.policies import CARLIST_POLICIES
-from simkit.games.king_in_the_north.rules import Rules, params
+from simkit.games.king_in_the_north.rules import PARAMETERS, Rules
 from simkit.rng import game_streams
 
 #: the special cards that are not events (they have their own action kinds)
@@ -33,7 +33,7 @@ def _games(policy: str, games: int, seed: int, rules: Rules) -> tuple[np.ndarray
     comp = C.components()
     pid = list(CARLIST_POLICIES).index(policy)
     pol = np.array([pid, pid], dtype=np.int64)
-    p = params(rules)
+    p = PARAMETERS.build(rules)
     s = np.zeros(L.N_STATE, dtype=np.int64)
     out = np.zeros(L.N_OUT, dtype=np.int32)
     actions = np.zeros((games, 2, L.N_ACTIONS), dtype=np.int64)

@@ -22,13 +22,13 @@ from simkit.games.verrix import GAME, _run
 from simkit.games.verrix import events as EV
 from simkit.games.verrix import layout as L
 from simkit.games.verrix.policies import POLICIES
-from simkit.games.verrix.rules import VerrixRules
+from simkit.games.verrix.rules import Rules
 
 TRAITS = {"blue": "battle", "orange": "raid", "purple": "mysticism", "green": "trade",
           "yellow": "craftsmanship"}
 
 
-def tally(rules: VerrixRules, policy: str, games: int, seed: int):
+def tally(rules: Rules, policy: str, games: int, seed: int):
     """Per tribe: Counter of action -> total uses, and wins. ``policy`` "traits": each
     tribe plays its own trait's style."""
     seats = rules.seat_tribes
@@ -97,7 +97,7 @@ def main(argv=None) -> None:
                     help="policies to tabulate, every seat the same; 'traits': each tribe "
                          "its own trait's style")
     args = ap.parse_args(argv)
-    rules = VerrixRules(players=args.players)
+    rules = Rules(players=args.players)
     for policy in args.policies.split(","):
         use, wins = tally(rules, policy, args.games, args.seed)
         print(f"\n### {policy}: {args.games} games, {args.players} players\n")

@@ -27,3 +27,8 @@ class UsageError(SimkitError, ValueError):
 class ExperimentError(SimkitError, ValueError):
     """A bad experiment file: names the file, the line where possible, the problem and
     what is allowed."""
+
+
+class StateError(SimkitError, RuntimeError):
+    """A game state that breaks one of the game's invariants (``SIMKIT_CHECK_STATE=1``):
+    an engine bug. Names the game index, the turn, the rule step and the invariant."""

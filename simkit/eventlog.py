@@ -1,41 +1,61 @@
-"""A fixed-size njit event log that engines fill only when a game is traced.
+"""A fixed-size njit event log that engines fill only when a game is traced or checked.
 
-Row 0 holds the number of events written; each later row is ``(code, a, b, c)``. A game
-package maps its codes to sentences in the rulebook's words. Engines take a log of shape
-``(0, 4)`` when playing for results, so logging costs one shape test per event.
+The first ``HEADER`` rows are the header:
+
+- row 0: ``(events written, state checks on, broken invariant + 1, its detail)``;
+- row 1: ``(step after which it broke, turn, row of the game in the chunk, events
+  dropped because the log was full)``.
+
+Each later row is an event ``(code, a, b, c)``; a game package maps its codes to sentences
+in the rulebook's words. Engines take a log of shape ``(0, 4)`` when playing for results,
+so logging costs one shape test per event. A checking log without room for events
+(``no_log(check_state=True)``) records nothing but the header: see ``simkit.checks``.
 """
 
 import numpy as np
 from numba import njit
 
 WIDTH = 4
+HEADER = 2
+#: events one trace holds; a longer game's trace says it was cut
+CAPACITY = 50_000
 
 
-def new_log(capacity: int = 4096) -> np.ndarray:
-    return np.zeros((capacity + 1, WIDTH), dtype=np.int64)
+def new_log(capacity: int = CAPACITY, *, check_state: bool = False) -> np.ndarray:
+    log = np.zeros((HEADER + capacity, WIDTH), dtype=np.int64)
+    log[0, 1] = check_state
+    return log
 
 
-def no_log() -> np.ndarray:
-    return np.zeros((0, WIDTH), dtype=np.int64)
+def no_log(*, check_state: bool = False) -> np.ndarray:
+    """The log of a run for results: none, or only the state checks' header."""
+    return new_log(0, check_state=True) if check_state else np.zeros((0, WIDTH), np.int64)
 
 
 @njit(cache=True, nogil=True)
 def log_event(log, code, a=0, b=0, c=0):
     if log.shape[0] == 0:
         return
-    n = log[0, 0] + 1
-    if n >= log.shape[0]:
-        return  # full: a trace longer than its capacity is cut, never overrun
-    log[0, 0] = n
-    log[n, 0] = code
-    log[n, 1] = a
-    log[n, 2] = b
-    log[n, 3] = c
+    n = log[0, 0]
+    if HEADER + n >= log.shape[0]:
+        log[1, 3] += 1  # full: a trace longer than its capacity is cut, and says so
+        return
+    log[0, 0] = n + 1
+    row = HEADER + n
+    log[row, 0] = code
+    log[row, 1] = a
+    log[row, 2] = b
+    log[row, 3] = c
 
 
 def events(log: np.ndarray) -> np.ndarray:
     """The events written, one row each: ``(code, a, b, c)``."""
-    return log[1 : log[0, 0] + 1]
+    return log[HEADER : HEADER + log[0, 0]]
+
+
+def dropped(log: np.ndarray) -> int:
+    """How many events did not fit in the log (0 unless the trace was cut)."""
+    return int(log[1, 3]) if log.shape[0] else 0
 
 
 class EventTable:

@@ -16,9 +16,11 @@ from __future__ import annotations
 class Fields:
     """Offsets into one flat array, allocated in order from each field's size."""
 
-    def __init__(self, array: str):
+    def __init__(self, array: str, start: int = 0):
+        """``start``: the first offset, for fields that follow another declaration's in
+        the same array (``size`` is then the array's whole size)."""
         self.array = array
-        self.size = 0
+        self.start = self.size = start
         self.fields: dict[str, tuple[int, int]] = {}
 
     def __call__(self, name: str, size: int = 1) -> int:

@@ -23,7 +23,7 @@ from joblib import Parallel, delayed
 from joblib.externals.loky import get_reusable_executor
 from tqdm.auto import tqdm
 
-from simkit import games, stats
+from simkit import checks, games, stats
 from simkit.errors import UsageError
 from simkit.rng import check_seed
 from simkit.store import MAX_GAMES, ResultStore, load, missing_ranges
@@ -53,7 +53,8 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
              chunk_size: int | None = None, progress: bool = False, backend: str = "threads",
              out=None, until_ci: float | None = None, max_games: int | None = None,
              client=None, info: RunInfo | None = None, keep_rows: bool = True,
-             allow_other_engine: bool = False) -> pd.DataFrame | None:
+             allow_other_engine: bool = False,
+             check_state: bool | None = None) -> pd.DataFrame | None:
     """Play games ``0..n_games-1`` of run ``seed`` and return one row per game.
 
     ``rules``: a preset name, a dict of overrides or the game's Rules. ``policy``: a name
@@ -69,8 +70,11 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     ``out=`` to keep its rows on disk) needs the memory of one chunk per worker.
     ``allow_other_engine``: add games to an ``out`` folder played by another engine
     version (refused otherwise: its games could differ from this engine's).
+    ``check_state``: assert the game's invariants after every rule step and raise
+    StateError at the first broken one (default: the ``SIMKIT_CHECK_STATE`` variable).
     """
     game = games.get(game) if isinstance(game, str) else game
+    check_state = checks.requested() if check_state is None else bool(check_state)
     rules = game.resolve_rules(rules)
     policy = game.resolve_policy(policy)
     seed = _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
@@ -83,17 +87,19 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
         store.allow_other_engine = allow_other_engine
     try:
         return _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend,
-                     client, store, progress, until_ci, max_games, info, keep_rows)
+                     client, store, progress, until_ci, max_games, info, keep_rows,
+                     check_state)
     finally:
         if store is not None:
             store.close()
 
 
 def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, client, store,
-          progress, until_ci, max_games, info, keep_rows) -> pd.DataFrame | None:
+          progress, until_ci, max_games, info, keep_rows,
+          check_state) -> pd.DataFrame | None:
     """Play (and store) the games until the target or the stopping rule is reached."""
     run = _Run(game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
-               progress, keep_rows)
+               progress, keep_rows, check_state)
     started = time.perf_counter()
     target = n_games
     while True:
@@ -189,12 +195,12 @@ def default_chunk_size(n_games: int, workers: int) -> int:
     return min(MAX_CHUNK, n_games, max(1_000, math.ceil(n_games / (4 * workers))))
 
 
-def play_chunk(game_name: str, rules, policy: dict, seed: int, start: int,
-               stop: int) -> tuple[int, int, pd.DataFrame]:
+def play_chunk(game_name: str, rules, policy: dict, seed: int, start: int, stop: int,
+               check_state: bool = False) -> tuple[int, int, pd.DataFrame]:
     """Play games ``[start, stop)`` (runs in a worker)."""
     game = games.get(game_name)
     indices = np.arange(start, stop, dtype=np.int64)
-    columns = game.simulate(rules, policy, indices, seed)
+    columns = game.simulate(rules, policy, indices, seed, check_state=check_state)
     return start, stop, to_frame(game, indices, seed, columns)
 
 
@@ -266,8 +272,9 @@ class _Run:
     """The games played so far for one (game, rules, policy, seed), in memory or a store."""
 
     def __init__(self, game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
-                 progress, keep_rows=True):
+                 progress, keep_rows=True, check_state=False):
         self.game, self.rules, self.policy, self.seed = game, rules, policy, seed
+        self.check_state = check_state
         self.workers = local_workers(n_jobs) if backend in LOCAL_BACKENDS else n_jobs
         self.chunk_size, self.backend, self.client = chunk_size, backend, client
         self.store, self.progress, self.keep_rows = store, progress, keep_rows
@@ -308,7 +315,8 @@ class _Run:
         """Each chunk's rows as it finishes, with a few chunks in flight per worker: the
         workers wait for this thread to store what they played, so memory stays that of
         a few chunks however long the run."""
-        args = ((self.game.name, self.rules, self.policy, self.seed, a, b) for a, b in chunks)
+        args = ((self.game.name, self.rules, self.policy, self.seed, a, b, self.check_state)
+                for a, b in chunks)
         window = IN_FLIGHT * self.workers
         if self.backend == "dask":
             yield from _dask_map(self.client, args, window)

@@ -18,12 +18,12 @@ from simkit.games.king_in_the_north import combat, engine, movement, prob, state
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.policies import GREEDY
-from simkit.games.king_in_the_north.rules import Rules, params
+from simkit.games.king_in_the_north.rules import PARAMETERS, Rules
 from simkit.rng import game_streams
 
 GAME = games.get("king_in_the_north")
 COMP = C.components()
-P = params(Rules())
+P = PARAMETERS.build(Rules())
 POL = np.array([GREEDY, GREEDY], dtype=np.int64)
 S0 = np.zeros(L.N_STATE, dtype=np.int64)
 
@@ -56,7 +56,7 @@ def cards(side, faction=None, bugle=None, double=False, special="none", dual=Fal
 
 def fresh_state(rules=None):
     """A set-up state with every block off the map and every card in its draw pile."""
-    p = params(rules or Rules())
+    p = PARAMETERS.build(rules or Rules())
     s = np.zeros(L.N_STATE, dtype=np.int64)
     rng = game_streams(0, 0, L.N_STREAMS)
     engine.set_up(p, COMP.loc, COMP.blk, COMP.card, s, rng)
@@ -322,7 +322,7 @@ def test_overrun_needs_four_to_one_outside_cities_houses_mountains():
 
 # -- Ex 7: the battle (8.3-8.5, 8.7, 8.10) -------------------------------------------------
 def _battle(where="los_arcos", attacker=0, rules=None):
-    p = params(rules or Rules())
+    p = PARAMETERS.build(rules or Rules())
     bt = np.zeros(L.N_BT, dtype=np.int64)
     s = np.zeros(L.N_STATE, dtype=np.int64)
     combat.start_battle(COMP.loc, COMP.blk, s, bt, loc(where), attacker, 0)
@@ -598,7 +598,7 @@ def test_siege_kills_defender_artillery_mortar_blockade():
 
 
 def test_siege_thresholds_are_knobs():
-    p = params(Rules(siege_city_artillery=9, siege_capital=10))
+    p = PARAMETERS.build(Rules(siege_city_artillery=9, siege_capital=10))
     bt = np.zeros(L.N_BT, dtype=np.int64)
     bt[L.BT_LOC] = loc("vitoria")
     assert combat.siege_rate(p, COMP.loc, bt) == 10
@@ -703,7 +703,7 @@ def test_don_carlos_eliminated_ends_the_game():
 
 # -- morale (13.4) -------------------------------------------------------------------------
 def test_morale_track_ends_give_one_impact():
-    p = params(Rules(morale=True, morale_neutral_spaces=3))
+    p = PARAMETERS.build(Rules(morale=True, morale_neutral_spaces=3))
     s = np.zeros(L.N_STATE, dtype=np.int64)
     assert combat.morale_bonus(p, s, 0) == 0
     combat.move_morale(p, s, 0)
@@ -712,7 +712,7 @@ def test_morale_track_ends_give_one_impact():
     assert combat.morale_bonus(p, s, 0) == 1 and combat.morale_bonus(p, s, 1) == -1
     combat.move_morale(p, s, 0)
     assert s[L.S_MORALE] == 2  # the cube stops at the end
-    assert combat.morale_bonus(params(Rules()), s, 0) == 0  # off without the option
+    assert combat.morale_bonus(PARAMETERS.build(Rules()), s, 0) == 0  # off without the option
 
 
 # -- whole campaigns -----------------------------------------------------------------------
@@ -747,7 +747,7 @@ def test_every_action_kind_is_used_by_greedy(results):
 
 
 def test_blocks_conserved_and_states_valid():
-    p = params(Rules())
+    p = PARAMETERS.build(Rules())
     s = np.zeros(L.N_STATE, dtype=np.int64)
     out = np.zeros(L.N_OUT, dtype=np.int32)
     for game in range(20):

@@ -23,7 +23,7 @@ from simkit.games.setembre1714 import ASSAULT, engine
 from simkit.games.setembre1714 import events as EV
 from simkit.games.setembre1714 import layout as L
 from simkit.games.setembre1714 import prob as SP
-from simkit.games.setembre1714.rules import AssaultRules, assault_params
+from simkit.games.setembre1714.rules import PARAMETERS, AssaultRules
 from simkit.stats import clopper_pearson
 
 GAME = "setembre1714-assault"
@@ -367,7 +367,7 @@ def test_salvo_kills_capped_at_targets():
 
 def test_example_of_combat_first_assault_pieces():
     rules = ASSAULT.resolve_rules("example_first_assault")
-    p = assault_params(rules)
+    p = PARAMETERS.build(rules)
     attack, defence = engine.assault_values(p, 4)
     assert (attack, defence) == (9, 12) == (rules.attack_value, rules.defence_value(4))
     state = dice(assault=(5, 2), commander=(6,))
@@ -389,7 +389,7 @@ def test_commander_casualty_faces():
 
 def play(rules, catalans: str, state: np.ndarray, log=None):
     out = np.zeros(L.N_OUT, dtype=np.int16)
-    engine.play_assault(state, assault_params(rules), ASSAULT.policy_ids({"catalans": catalans}),
+    engine.play_assault(state, PARAMETERS.build(rules), ASSAULT.policy_ids({"catalans": catalans}),
                         out, no_log() if log is None else log)
     return out
 
@@ -425,7 +425,7 @@ def test_example_of_combat_salvo_and_first_assault_as_a_scenario():
 
 def test_example_of_combat_second_assault():
     rules = ASSAULT.resolve_rules("example_second_assault")
-    assert engine.assault_values(assault_params(rules), 4) == (9, 11)
+    assert engine.assault_values(PARAMETERS.build(rules), 4) == (9, 11)
     state = dice({1: 6}, assault=(5, 6))  # breach assured, attacker 5, defender 6
     end = advanced(state, {L.ST_ASSAULT: 2})
     log = new_log()

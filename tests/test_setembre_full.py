@@ -22,7 +22,7 @@ from simkit.games.setembre1714 import layout as L
 from simkit.games.setembre1714 import movement as M
 from simkit.games.setembre1714.components import DATA, _distances, load_board
 from simkit.games.setembre1714.events import EV_UNIT_LOST, EVENTS
-from simkit.games.setembre1714.full_rules import FullRules, full_params
+from simkit.games.setembre1714.full_rules import PARAMETERS, FullRules
 
 BOARD, NAMES = load_board()
 GREEDY = np.array([POL.GREEDY, POL.C_GREEDY])
@@ -40,7 +40,7 @@ def units_of(side, kind=None):
 
 def blank(rules=None, breach=True):
     """A state with nothing on the map (no unit, leader, gun or barricade)."""
-    p = full_params(rules or FullRules())
+    p = PARAMETERS.build(rules or FullRules())
     s = np.zeros(F.N_STATE, np.int64)
     s[F.S_UNIT_ZONE:F.S_UNIT_ZONE + F.MAX_UNITS] = F.NOT_ARRIVED
     s[F.S_LEADER_ZONE:F.S_LEADER_ZONE + F.MAX_LEADERS] = F.NOT_ARRIVED
@@ -98,7 +98,7 @@ def test_forces_printed_facts():
     assert BOARD.recovery.sum() > 0
     s, _ = blank()
     rng = loaded(F.N_STREAMS)
-    E.set_up(rng, s, BOARD, full_params(FullRules()))
+    E.set_up(rng, s, BOARD, PARAMETERS.build(FullRules()))
     for z in range(N):
         assert not (B.count(s, 0, z) and B.count(s, 1, z))
         if not BOARD.zone[z, F.Z_DEPLOYMENT]:
@@ -462,7 +462,7 @@ def test_catalan_reinforcements_enter_r_zones_not_held_by_the_enemy():
 
 def test_royal_breach_check_each_bourbon_turn_until_assured():
     rules = FullRules(events=False)
-    p = full_params(rules)
+    p = PARAMETERS.build(rules)
     s = np.zeros(F.N_STATE, np.int64)
     rng = loaded(F.N_STREAMS, per_counter={L.ST_BREACH: {1: 3, 2: 6}})
     E.set_up(rng, s, BOARD, p)
@@ -473,11 +473,11 @@ def test_royal_breach_check_each_bourbon_turn_until_assured():
 
 
 def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
-    p = full_params(FullRules(events=False))
+    p = PARAMETERS.build(FullRules(events=False))
     s, _ = blank()
     assert E.event_phase(loaded(F.N_STREAMS), s, BOARD, p, GREEDY, 0, 1, no_log()) == 0
     assert s[F.S_DECK_TOP] == 0
-    p = full_params(FullRules())
+    p = PARAMETERS.build(FullRules())
     breach_card = [k for k in range(len(NAMES.cards))
                    if BOARD.card[k, F.BOURBONS, F.C_EFFECT] == F.EFF_BREACH][0]
     s, _ = blank(breach=False)
@@ -525,7 +525,7 @@ def test_a_draw_extends_the_game_one_turn(extra_turn):
                                                           "catalans": "fallback"}])
 def test_properties_hold_after_every_half_turn(policy):
     pids = FULL.policy_ids(policy)
-    p = full_params(FullRules())
+    p = PARAMETERS.build(FullRules())
     total = len(NAMES.units)
     for game in range(6):
         s = np.zeros(F.N_STATE, np.int64)
@@ -555,7 +555,7 @@ def test_no_move_crosses_a_red_line_in_traced_games():
     no_red = _distances((lines != F.NO_SIDE) & (lines != F.LINE_RED))
     for game in range(3):
         log = new_log(50000)
-        E.play_full_games(BOARD, full_params(FullRules()), GREEDY, np.array([game]), 7, log)
+        E.play_full_games(BOARD, PARAMETERS.build(FullRules()), GREEDY, np.array([game]), 7, log)
         moves = [(a, b) for code, _, a, b in events(log) if code == move]
         assert moves
         for a, b in moves:

@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 
 from simkit import games
-from simkit.games.verrix import _static
+from simkit.games.verrix import _tables
 from simkit.games.verrix import actions as A
 from simkit.games.verrix import engine as E
 from simkit.games.verrix import layout as L
 from simkit.games.verrix import prob as P
 from simkit.games.verrix import state as ST
-from simkit.games.verrix.rules import VerrixRules, params
+from simkit.games.verrix.components import load_components
+from simkit.games.verrix.rules import PARAMETERS, Rules
 from simkit.rng import game_streams
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)
@@ -22,9 +23,9 @@ GAME = games.get("verrix")
 
 
 def finished(seed, players=5, policy=0):
-    r = VerrixRules(players=players)
-    comp, S = _static(r.territory_cost, r.sea_cost)
-    p = params(r, len(comp.card_titles), len(comp.event_titles), len(comp.node_names))
+    r = Rules(players=players)
+    S = _tables(r.territory_cost, r.sea_cost)
+    p = PARAMETERS.build(r)
     g = np.zeros(L.N_STATE, dtype=np.int64)
     out = np.zeros(L.N_OUT, dtype=np.int64)
     rng = game_streams(np.uint64(seed), 0, L.N_STREAMS)
@@ -78,9 +79,8 @@ def test_raid_probability_matches_the_engine_draws():
     assert P.raid_success(6, 4) == Fraction(4, 7)
     assert P.raid_success(6, 4, best_of_two=True) == Fraction(2, 7)
     assert P.raid_success(6, 6) == 0
-    r = VerrixRules()
-    comp, S = _static(1, 2)
-    p = params(r, len(comp.card_titles), len(comp.event_titles), len(comp.node_names))
+    r = Rules()
+    p = PARAMETERS.build(r)
     g = np.zeros(L.N_STATE, dtype=np.int64)
     g[L.G_BAG:L.G_BAG + 7] = 1
     wins = 0
@@ -141,7 +141,7 @@ def test_prob_cli_answers_verrix(capsys):
 
 def test_trait_styles_favour_their_trait():
     from simkit.games.verrix import policies as PO
-    comp, S = _static(1, 2)
+    comp, S = load_components(), _tables(1, 2)
     card = {t: i for i, t in enumerate(comp.card_titles)}
     style = {"battle": L.POL_BATTLE, "raid": L.POL_RAID, "mysticism": L.POL_MYSTICISM,
              "trade": L.POL_TRADE, "craftsmanship": L.POL_CRAFTSMANSHIP}
@@ -162,9 +162,9 @@ def test_trait_styles_favour_their_trait():
 
 def test_divine_will_worth_follows_the_events_left():
     from simkit.games.verrix import policies as PO
-    r = VerrixRules()
-    comp, S = _static(r.territory_cost, r.sea_cost)
-    p = params(r, len(comp.card_titles), len(comp.event_titles), len(comp.node_names))
+    r = Rules()
+    S = _tables(r.territory_cost, r.sea_cost)
+    p = PARAMETERS.build(r)
     g = np.zeros(L.N_STATE, dtype=np.int64)
     E.setup(S, p, g, game_streams(np.uint64(0), 0, L.N_STREAMS), NOLOG)
     b = L.N_GLOBALS  # seat 0

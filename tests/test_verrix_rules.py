@@ -7,14 +7,15 @@ import pytest
 from loaded_dice import loaded
 
 from simkit.errors import RulesError
-from simkit.games.verrix import _static
+from simkit.games.verrix import _tables
 from simkit.games.verrix import actions as A
 from simkit.games.verrix import battle as B
 from simkit.games.verrix import engine as E
 from simkit.games.verrix import layout as L
 from simkit.games.verrix import policies as PO
 from simkit.games.verrix import state as ST
-from simkit.games.verrix.rules import VerrixRules, params
+from simkit.games.verrix.components import load_components
+from simkit.games.verrix.rules import PARAMETERS, Rules
 from simkit.rng import game_streams
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)
@@ -25,10 +26,9 @@ class Game:
     """A freshly set-up standard game (seat k plays the k-th tribe) to edit."""
 
     def __init__(self, **rules):
-        r = VerrixRules(**rules)
-        self.comp, self.S = _static(r.territory_cost, r.sea_cost)
-        self.p = params(r, len(self.comp.card_titles), len(self.comp.event_titles),
-                        len(self.comp.node_names))
+        r = Rules(**rules)
+        self.comp, self.S = load_components(), _tables(r.territory_cost, r.sea_cost)
+        self.p = PARAMETERS.build(r)
         self.g = np.zeros(L.N_STATE, dtype=np.int64)
         self.rng = game_streams(np.uint64(0), 0, L.N_STREAMS)
         E.setup(self.S, self.p, self.g, self.rng, NOLOG)
@@ -523,13 +523,13 @@ def test_festivals():
 
 def test_rules_errors():
     with pytest.raises(RulesError, match="tribes"):
-        VerrixRules(tribes="blue,blue,purple,green,yellow")
+        Rules(tribes="blue,blue,purple,green,yellow")
     with pytest.raises(RulesError, match="morrigan_tokens"):
-        VerrixRules(morrigan_tokens="0,1,2")
+        Rules(morrigan_tokens="0,1,2")
     with pytest.raises(RulesError, match="Festival tiles"):
-        VerrixRules(turns=15, festival_every=3)
+        Rules(turns=15, festival_every=3)
     with pytest.raises(RulesError):
-        VerrixRules(players=6)
+        Rules(players=6)
 
 
 # -- rules added with the promotion --------------------------------------------------------

@@ -22,9 +22,11 @@ from typing import Any, ClassVar, Self
 import numba
 import numpy as np
 
-from simkit import _numba_cache
+from simkit import _numba_cache, checks
 from simkit.datafile import DataFile
 from simkit.errors import RulesError, UsageError
+from simkit.eventlog import CAPACITY, dropped, new_log, no_log
+from simkit.layout import Fields
 from simkit.rng import check_seed
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -249,6 +251,35 @@ class PolicyChoice:
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.weights.changes().items())
 
 
+class Parameters:
+    """A kernel's parameter vector, declared once.
+
+    ``fields`` is the layout's ``Fields`` of the vector; each field takes the value of
+    the attribute of the same name of what it is built from (a ``Rules``: the knob), or
+    ``convert[name](source)`` where the field declares a converter (a choice knob read
+    as a code, a value the components give). A field with neither is an error when the
+    game is imported, and the contract test checks that every knob reaches the kernel, so no knob
+    can be silently dead."""
+
+    def __init__(self, fields: Fields, source: type, **convert: Callable[[Any], Any]):
+        self.fields, self.convert = fields, convert
+        missing = [name for name in fields.fields
+                   if name not in convert and not hasattr(source, name)]
+        unknown = [name for name in convert if name not in fields.fields]
+        if missing or unknown:
+            raise TypeError(f"{fields.array}: fields without a {source.__name__} attribute "
+                            f"or converter: {missing}; converters of no field: {unknown}")
+
+    def build(self, source) -> np.ndarray:
+        start = self.fields.start  # the fields' part of an array another part begins
+        vector = np.zeros(self.fields.size - start, dtype=np.int64)
+        for name, (offset, size) in self.fields.fields.items():
+            convert = self.convert.get(name)
+            value = convert(source) if convert is not None else getattr(source, name)
+            vector[offset - start:offset - start + size] = value
+        return vector
+
+
 def ids_of(choices) -> np.ndarray:
     """The integer ids of resolved policy choices, in order: the vector kernels take."""
     return np.array([choice.id for choice in choices], dtype=np.int64)
@@ -350,6 +381,15 @@ class Game(ABC):
     policy_kernels: ClassVar[Mapping[tuple[str, str], int]] = {}
     #: whether this process compiled the engine (rather than loading it from the cache)
     _engine_compiled_here: bool = False
+    #: the kernel's parameter vector built from the Rules (``Parameters``)
+    rule_parameters: ClassVar[Parameters]
+    #: the part of it built from the first side's policy, for a game whose players read
+    #: their id and weights beside the rules (Victus); None: kernels take the ids apart
+    policy_parameters: ClassVar[Parameters | None] = None
+    #: the names of the invariants ``check_state`` asserts, and of the rule steps after
+    #: which the kernels call it (the game's ``layout.INVARIANTS`` and ``layout.STEPS``)
+    invariants: ClassVar[tuple[str, ...]] = ()
+    steps: ClassVar[tuple[str, ...]] = ()
 
     # -- user input -> validated objects -------------------------------------------------
     def resolve_rules(self, rules=None) -> RulesBase:
@@ -424,23 +464,108 @@ class Game(ABC):
         return PolicyChoice(name, names.index(name), weights)
 
     # -- the contract ----------------------------------------------------------------
-    def simulate(self, rules, policy, game_indices, root_seed: int) -> dict[str, np.ndarray]:
-        """Play the games ``game_indices`` of run ``root_seed``; one array per column."""
+    def simulate(self, rules, policy, game_indices, root_seed: int, *,
+                 check_state: bool | None = None) -> dict[str, np.ndarray]:
+        """Play the games ``game_indices`` of run ``root_seed``; one array per column.
+        ``check_state``: assert the invariants after every rule step (default: the
+        ``SIMKIT_CHECK_STATE`` variable); StateError at the first broken one."""
         indices = np.ascontiguousarray(game_indices, dtype=np.int64)
+        check = checks.requested() if check_state is None else bool(check_state)
         columns = self.play(self.resolve_rules(rules), self.policy_choices(policy), indices,
-                            np.uint64(check_seed(root_seed)))
+                            np.uint64(check_seed(root_seed)), check_state=check)
         if self._mark_compiled():  # however it was compiled (warm_up, a worker, a test)
             self._engine_compiled_here = True
         return columns
 
-    def trace(self, rules, policy, game_index: int, root_seed: int) -> list[str]:
+    def trace(self, rules, policy, game_index: int, root_seed: int, *,
+              check_state: bool | None = None) -> list[str]:
         """The same game as ``simulate`` plays, narrated in the rulebook's words."""
+        check = checks.requested() if check_state is None else bool(check_state)
         return self.narrate(self.resolve_rules(rules), self.policy_choices(policy),
-                            int(game_index), np.uint64(check_seed(root_seed)))
+                            int(game_index), np.uint64(check_seed(root_seed)),
+                            check_state=check)
+
+    def play(self, rules, policies: tuple[PolicyChoice, ...], game_indices: np.ndarray,
+             root_seed, check_state: bool = False) -> dict[str, np.ndarray]:
+        """The games' columns (validated input): the kernel's rows, typed, and the
+        derived columns."""
+        log = no_log(check_state=check_state)
+        table = self.kernel(rules, policies, game_indices, root_seed, log)
+        self._raise_if_broken(log, game_indices, root_seed)
+        return self._columns(rules, policies, table)
+
+    def narrate(self, rules, policies: tuple[PolicyChoice, ...], game_index: int, root_seed,
+                check_state: bool = False) -> list[str]:
+        """One game narrated (validated input): a heading, the events in the rulebook's
+        words, the game's last lines, then the row ``simulate`` gives for it."""
+        log = new_log(check_state=check_state)
+        indices = np.array([game_index], dtype=np.int64)
+        table = self.kernel(rules, policies, indices, root_seed, log)
+        self._raise_if_broken(log, indices, root_seed)
+        lines = [f"{self.title} - game {game_index} of seed {root_seed}"
+                 f"{self.trace_heading(rules)}"]
+        lines += self.narration(rules, log)
+        if dropped(log):
+            lines.append(f"(The trace is cut: {dropped(log)} later events did not fit in "
+                         f"its {CAPACITY:,} lines.)")
+        lines += self.closing_lines(rules, table[0])
+        row = {name: values[0] for name, values in self._columns(rules, policies, table).items()}
+        lines.append(self.result_line(self._category(row, "winner"),
+                                      self._category(row, "end_reason"), int(row["turns"])))
+        return lines
+
+    def _columns(self, rules, policies, table) -> dict[str, np.ndarray]:
+        columns = self.outcome_columns.columns(table)
+        columns.update(self.derived_columns(rules, policies, table))
+        return {name: columns[name] for name in self.outcome_columns}
+
+    def _category(self, row, column: str) -> str:
+        return self.outcome_columns[column].categories[int(row[column])]
+
+    def _raise_if_broken(self, log, game_indices, root_seed) -> None:
+        checks.raise_if_broken(self.name, log, game_indices, root_seed, self.invariants,
+                               self.steps)
 
     def result_line(self, winner: str, end_reason: str, turns: int) -> str:
         """The last line of every trace: the row ``simulate`` gives for the same game."""
         return f"Result: winner {winner}, end reason {end_reason}, {turns} turns."
+
+    # -- what a game gives: its kernel, its parameters and its trace ---------------------
+    def parameters(self, rules, policies: tuple[PolicyChoice, ...]) -> np.ndarray:
+        """The kernel's parameter vector, from the game's one declaration
+        (``rule_parameters``, and ``policy_parameters`` for a game whose players read
+        their weights from it)."""
+        vector = self.rule_parameters.build(rules)
+        if self.policy_parameters is None:
+            return vector
+        return np.concatenate([vector, self.policy_parameters.build(policies[0])])
+
+    def kernel_inputs(self, rules, policies: tuple[PolicyChoice, ...]) -> tuple:
+        """Every array the kernel takes that the rules or policies decide: the parameter
+        vector, then any set-up a game builds from its knobs (the contract test checks
+        that each knob changes one of them)."""
+        return (self.parameters(rules, policies), ids_of(policies))
+
+    @abstractmethod
+    def kernel(self, rules, policies: tuple[PolicyChoice, ...], game_indices: np.ndarray,
+               root_seed, log: np.ndarray) -> np.ndarray:
+        """Run the njit kernel on ``game_indices``: its ``(n, OUTCOMES.size)`` rows."""
+
+    @abstractmethod
+    def narration(self, rules, log: np.ndarray) -> list[str]:
+        """The logged events as the trace's lines."""
+
+    def derived_columns(self, rules, policies, table: np.ndarray) -> dict[str, np.ndarray]:
+        """The ``derived`` outcome columns, computed from the kernel's rows."""
+        return {}
+
+    def trace_heading(self, rules) -> str:
+        """What the trace's first line adds after the game and seed (e.g. the level)."""
+        return ""
+
+    def closing_lines(self, rules, row: np.ndarray) -> list[str]:
+        """The trace's lines after the events, before the result line (final scores)."""
+        return []
 
     def warm_up(self) -> float:
         """Compile (or load from numba's cache) every kernel ``simulate`` uses; returns
@@ -501,13 +626,3 @@ class Game(ABC):
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
         return True
-
-    @abstractmethod
-    def play(self, rules, policies: tuple[PolicyChoice, ...], game_indices: np.ndarray,
-             root_seed: int) -> dict[str, np.ndarray]:
-        """The njit forward model over many games (validated input)."""
-
-    @abstractmethod
-    def narrate(self, rules, policies: tuple[PolicyChoice, ...], game_index: int,
-                root_seed: int) -> list[str]:
-        """One game narrated (validated input)."""

@@ -24,17 +24,14 @@ entries). After a lost relief battle (8.9.5) the originally besieged blocks alwa
 inside (the rule says they "may"; staying keeps the City).
 """
 
-import numpy as np
-
-from simkit.eventlog import new_log, no_log
-from simkit.games.base import Game, ids_of
+from simkit.games.base import Game
 
 from . import components as _components
 from . import layout as L
 from .engine import play_games
 from .events import EVENTS
 from .policies import CARLIST_POLICIES, LIBERAL_POLICIES
-from .rules import Rules, params
+from .rules import PARAMETERS, Rules
 
 
 class _Names:
@@ -64,6 +61,7 @@ class KingInTheNorth(Game):
     title = "The King in the North: the First Carlist War, 1833-1839"
     sides = L.SIDES
     Rules = Rules
+    rule_parameters = PARAMETERS
     presets = _components.presets()
     policies = {"carlists": CARLIST_POLICIES, "liberals": LIBERAL_POLICIES}
     outcome_columns = L.OUTCOMES
@@ -73,29 +71,18 @@ class KingInTheNorth(Game):
               "of them and its Playbook is not available): results describe the "
               "reconstruction, not the published game.")
 
-    def _run(self, rules, policies, game_indices, root_seed, log):
+    def kernel(self, rules, policies, game_indices, root_seed, log):
         c = _components.components()
-        return play_games(params(rules), c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card,
-                          ids_of(policies),
+        p, pol = self.kernel_inputs(rules, policies)
+        return play_games(p, c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card, pol,
                           game_indices, root_seed, log)
 
-    def play(self, rules, policies, game_indices, root_seed):
-        return L.OUTCOMES.columns(self._run(rules, policies, game_indices, root_seed,
-                                            no_log()))
+    def narration(self, rules, log):
+        return EVENTS.narrate(log, _Names())
 
-    def narrate(self, rules, policies, game_index, root_seed):
-        log = new_log(20000)
-        table = self._run(rules, policies, np.array([game_index], dtype=np.int64), root_seed,
-                          log)
-        row = table[0]
-        lines = [f"{self.title} - game {game_index} of seed {root_seed}"]
-        lines += EVENTS.narrate(log, _Names())
-        lines.append(f"Final VP: Carlists {row[L.O_CARLIST_VP]}, Liberals "
-                     f"{row[L.O_LIBERAL_VP]} (ended {row[L.O_END_YEAR]} "
-                     f"{L.END_SEMESTERS[row[L.O_END_SEMESTER]]}).")
-        lines.append(self.result_line(L.WINNERS[row[L.O_WINNER]],
-                                      L.END_REASONS[row[L.O_END_REASON]], int(row[L.O_TURNS])))
-        return lines
+    def closing_lines(self, rules, row):
+        return [f"Final VP: Carlists {row[L.O_CARLIST_VP]}, Liberals {row[L.O_LIBERAL_VP]} "
+                f"(ended {row[L.O_END_YEAR]} {L.END_SEMESTERS[row[L.O_END_SEMESTER]]})."]
 
 
 GAME = KingInTheNorth()

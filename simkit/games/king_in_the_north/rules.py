@@ -6,10 +6,8 @@ Every knob holds the value played; the standard values are the rulebook's.
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from simkit.errors import RulesError
-from simkit.games.base import RulesBase, knob
+from simkit.games.base import Parameters, RulesBase, knob
 
 from . import layout as L
 from .components import components
@@ -98,38 +96,20 @@ class Rules(RulesBase):
                 f"liberal_lead_1836={self.liberal_lead_1836} (the lead needed falls)")
 
 
-def params(rules: Rules) -> np.ndarray:
-    """The flat parameter vector the kernels read (offsets in ``layout``)."""
-    c = components()
-    p = np.zeros(L.N_PARAMS, dtype=np.int64)
-    p[L.P_SIEGE_CITY_ART] = rules.siege_city_artillery
-    p[L.P_SIEGE_CITY_NO_ART] = rules.siege_city_no_artillery
-    p[L.P_SIEGE_CAPITAL] = rules.siege_capital
-    p[L.P_LOSS_RATE] = rules.loss_rate
-    p[L.P_MOUNTAIN_RATE] = rules.mountain_rate
-    p[L.P_SHIELD_RATE] = rules.shield_rate
-    p[L.P_SNOW_RATE] = rules.snow_rate
-    p[L.P_DRAW] = rules.reinforcement_draw
-    p[L.P_OPENING_HAND] = rules.opening_hand
-    p[L.P_CARLIST_LEAD_1836] = rules.carlist_lead_1836
-    p[L.P_CARLIST_LEAD_1837] = rules.carlist_lead_1837
-    p[L.P_LIBERAL_LEAD_1836] = rules.liberal_lead_1836
-    p[L.P_LIBERAL_LEAD_1837] = rules.liberal_lead_1837
-    p[L.P_CHARGE_CUMULATIVE] = rules.cavalry_charge == "cumulative"
-    p[L.P_CAPTURED_ART] = rules.captured_artillery
-    p[L.P_MAIN_LEADERS_FREE] = rules.main_leaders_free
-    p[L.P_BREACH + L.CARLISTS] = rules.breach_in_the_walls in ("carlists", "both")
-    p[L.P_BREACH + L.LIBERALS] = rules.breach_in_the_walls in ("liberals", "both")
-    p[L.P_MORALE] = rules.morale
-    p[L.P_MORALE_SPACES] = rules.morale_neutral_spaces
-    p[L.P_MORALE_IMPACT] = rules.morale_impact
-    p[L.P_STACK_LIMIT] = rules.stack_limit
-    p[L.P_TRAIL_STACK_LIMIT] = rules.trail_stack_limit
-    p[L.P_MAX_MOVE] = rules.max_move
-    p[L.P_OVERRUN_RATIO] = rules.overrun_ratio
-    p[L.P_GARRISONS] = rules.garrison_cubes
-    p[L.P_BID_TIE] = L.LIBERALS
-    p[L.P_FIRST_SEM] = L.SEMESTERS.index(c.first_year_semester)
-    p[L.P_LAST_SEM] = L.SEMESTERS.index(c.last_year_semester)
-    p[L.P_TRACK:L.P_TRACK + 2 * L.N_YEARS] = c.track.reshape(-1)
-    return p
+def _breach(rules: Rules) -> list[bool]:
+    """Per side: whether its deck holds «Breach in the Walls» (13.3)."""
+    return [rules.breach_in_the_walls in (side, "both") for side in L.SIDES]
+
+
+#: the kernels' parameter vector (offsets in ``layout``): each field is the knob of the
+#: same name, except these; the calendar and the Reinforcement Track are the
+#: components'; 6.2 does not say who chooses after a tied bid: the Liberals do
+PARAMETERS = Parameters(
+    L._P, Rules,
+    charge_cumulative=lambda r: r.cavalry_charge == "cumulative",
+    breach=_breach,
+    bid_tie_side=lambda r: L.LIBERALS,
+    first_year_semester=lambda r: L.SEMESTERS.index(components().first_year_semester),
+    last_year_semester=lambda r: L.SEMESTERS.index(components().last_year_semester),
+    reinforcement_track=lambda r: components().track.reshape(-1),
+)

@@ -20,10 +20,7 @@ and the whole game's data files). The whole game: ``full_rules`` (knobs), ``full
 ``data/forces.toml``, ``data/events.toml`` (reconstructions).
 """
 
-import numpy as np
-
-from simkit.eventlog import new_log, no_log
-from simkit.games.base import Game, ids_of
+from simkit.games.base import Game
 
 from . import full_layout as F
 from . import layout as L
@@ -33,9 +30,10 @@ from .events import EVENTS
 from .full_engine import play_full_games
 from .full_policies import BOURBON_POLICIES as FULL_BOURBON_POLICIES
 from .full_policies import CATALAN_POLICIES as FULL_CATALAN_POLICIES
-from .full_rules import FullRules, full_params
+from .full_rules import PARAMETERS as FULL_PARAMETERS
+from .full_rules import FullRules
 from .policies import BOURBON_POLICIES, CATALAN_POLICIES
-from .rules import AssaultRules, assault_params
+from .rules import PARAMETERS, AssaultRules
 
 
 class AssaultScenario(Game):
@@ -43,28 +41,21 @@ class AssaultScenario(Game):
     title = "11 de Setembre. Setge 1714: an assault through the Royal Breach"
     sides = L.SIDES
     Rules = AssaultRules
+    rule_parameters = PARAMETERS
     presets = assault_presets()
     policies = {"bourbons": BOURBON_POLICIES, "catalans": CATALAN_POLICIES}
     outcome_columns = L.OUTCOMES
     compile_seconds = 2  # measured: 2.3 s of CPU for a cold compile (2026-12-01)
 
-    def play(self, rules, policies, game_indices, root_seed):
-        table = play_assault_games(assault_params(rules), ids_of(policies), game_indices,
-                                   root_seed, no_log())
-        return L.OUTCOMES.columns(table)
+    def kernel(self, rules, policies, game_indices, root_seed, log):
+        return play_assault_games(*self.kernel_inputs(rules, policies), game_indices,
+                                  root_seed, log)
 
-    def narrate(self, rules, policies, game_index, root_seed):
-        log = new_log()
-        table = play_assault_games(assault_params(rules), ids_of(policies),
-                                   np.array([game_index], dtype=np.int64), root_seed, log)
-        lines = [f"{self.title} - game {game_index} of seed {root_seed}"]
-        lines += EVENTS.narrate(log)
-        row = table[0]
-        winner = L.WINNERS[row[L.O_WINNER]]
-        lines.append(f"The zone is held by the {winner.capitalize()}.")
-        lines.append(self.result_line(winner, L.END_REASONS[row[L.O_END_REASON]],
-                                      row[L.O_TURNS]))
-        return lines
+    def narration(self, rules, log):
+        return EVENTS.narrate(log)
+
+    def closing_lines(self, rules, row):
+        return [f"The zone is held by the {L.WINNERS[row[L.O_WINNER]].capitalize()}."]
 
 
 ASSAULT = AssaultScenario()
@@ -75,6 +66,7 @@ class FullGame(Game):
     title = "11 de Setembre. Setge 1714: the assault on Barcelona, zone by zone"
     sides = F.SIDES
     Rules = FullRules
+    rule_parameters = FULL_PARAMETERS
     presets = full_presets()
     policies = {"bourbons": FULL_BOURBON_POLICIES, "catalans": FULL_CATALAN_POLICIES}
     outcome_columns = F.OUTCOMES
@@ -84,25 +76,17 @@ class FullGame(Game):
               "in setembre1714/data (map.toml, forces.toml, events.toml), 8 turns by "
               "default, played by scripted policies.")
 
-    def play(self, rules, policies, game_indices, root_seed):
+    def kernel(self, rules, policies, game_indices, root_seed, log):
         board, _ = load_board()
-        table = play_full_games(board, full_params(rules), ids_of(policies), game_indices,
-                                root_seed, no_log())
-        return F.OUTCOMES.columns(table)
+        return play_full_games(board, *self.kernel_inputs(rules, policies), game_indices,
+                               root_seed, log)
 
-    def narrate(self, rules, policies, game_index, root_seed):
-        board, names = load_board()
-        log = new_log(50000)
-        table = play_full_games(board, full_params(rules), ids_of(policies),
-                                np.array([game_index], dtype=np.int64), root_seed, log)
-        lines = [f"{self.title} - game {game_index} of seed {root_seed}"]
-        lines += EVENTS.narrate(log, names)
-        row = table[0]
-        lines.append(f"Two Crowns {row[F.O_BOURBON_VP]} VP, Catalans {row[F.O_CATALAN_VP]} "
-                     f"VP; the Two Crowns hold {row[F.O_OBJECTIVES_HELD]} of 11 objectives.")
-        lines.append(self.result_line(F.WINNERS[row[F.O_WINNER]],
-                                      F.END_REASONS[row[F.O_END_REASON]], row[F.O_TURNS]))
-        return lines
+    def narration(self, rules, log):
+        return EVENTS.narrate(log, load_board()[1])
+
+    def closing_lines(self, rules, row):
+        return [f"Two Crowns {row[F.O_BOURBON_VP]} VP, Catalans {row[F.O_CATALAN_VP]} VP; "
+                f"the Two Crowns hold {row[F.O_OBJECTIVES_HELD]} of 11 objectives."]
 
 
 FULL = FullGame()

@@ -7,9 +7,7 @@ from about 04:30 into the afternoon, 60-90 minutes a turn: 8 turns of about 75 m
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from simkit.games.base import RulesBase, knob
+from simkit.games.base import Parameters, RulesBase, knob
 
 from . import full_layout as F
 
@@ -63,26 +61,13 @@ class FullRules(RulesBase):
         return (self.open_defence, self.open_defence, self.grey_defence, self.blue_defence)
 
 
-def full_params(rules: FullRules) -> np.ndarray:
-    """The flat parameter vector the whole-game kernels read (offsets in ``full_layout``)."""
-    p = np.zeros(F.N_PARAMS, dtype=np.int64)
-    p[F.P_TURNS] = rules.turns
-    p[F.P_BREACH_ROLL] = rules.breach_roll
-    p[F.P_EVENTS] = rules.events
-    p[F.P_STACKING] = rules.stacking_limit
-    p[F.P_MOVEMENT] = rules.movement
-    p[F.P_ZONE_DEFENCE:F.P_ZONE_DEFENCE + len(F.COLOURS)] = rules.zone_defence
-    p[F.P_LINE_BONUS] = rules.blue_line_bonus
-    p[F.P_BARRICADE_BONUS] = rules.barricade_bonus
-    p[F.P_BARRICADES] = rules.barricades
-    p[F.P_FLAG] = rules.santa_eulalia_flag
-    p[F.P_WITHDRAWAL_BONUS] = rules.withdrawal_bonus
-    p[F.P_RECOVERY_PERCENT] = rules.bourbon_recovery_percent
-    p[F.P_CATALAN_REINFORCEMENTS] = rules.catalan_reinforcements
-    p[F.P_VP_UNIT] = rules.vp_unit
-    p[F.P_VP_COMMANDER] = rules.vp_commander
-    p[F.P_VP_OBJECTIVE + F.OBJ_BASTION] = rules.vp_bastion
-    p[F.P_VP_OBJECTIVE + F.OBJ_CONVENT] = rules.vp_convent
-    p[F.P_VP_OBJECTIVE + F.OBJ_PALAU] = rules.vp_pla_de_palau
-    p[F.P_EXTRA_TURN] = rules.extra_turn
-    return p
+def _objective_vp(rules: FullRules) -> list[int]:
+    vp = [0] * len(F.OBJECTIVE_KINDS)
+    vp[F.OBJ_BASTION], vp[F.OBJ_CONVENT] = rules.vp_bastion, rules.vp_convent
+    vp[F.OBJ_PALAU] = rules.vp_pla_de_palau
+    return vp
+
+
+#: the whole game's parameter vector (offsets in ``full_layout``): each field is the knob
+#: or property of the same name, except the objectives' VP, one slot per kind
+PARAMETERS = Parameters(F._P, FullRules, vp_objective=_objective_vp)

@@ -9,10 +9,8 @@ assault by a lead grenadier and 4 more units.
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from simkit.errors import RulesError
-from simkit.games.base import RulesBase, knob
+from simkit.games.base import Parameters, RulesBase, knob
 
 from . import layout as L
 
@@ -78,21 +76,6 @@ class AssaultRules(RulesBase):
                 + (self.withdrawal_bonus if withdrawal else 0))
 
 
-def assault_params(rules: AssaultRules) -> np.ndarray:
-    """The flat parameter vector the assault kernel reads (offsets in ``layout``)."""
-    p = np.zeros(L.N_PARAMS, dtype=np.int64)
-    p[L.P_MAX_TURNS] = rules.max_turns
-    p[L.P_BREACH_ROLL] = rules.breach_roll
-    p[L.P_GUNS_ADJACENT] = rules.guns_adjacent
-    p[L.P_GUNS_RANGE_2] = rules.guns_at_range_2
-    p[L.P_SALVO_UNITS] = rules.salvo_units
-    p[L.P_ATTACKER_LEAD] = rules.attacker_lead
-    p[L.P_ATTACKER_UNITS] = rules.attacker_units
-    p[L.P_ATTACKER_COMMANDER] = rules.attacker_commander
-    p[L.P_DEFENDER_LEAD] = rules.defender_lead
-    p[L.P_DEFENDER_UNITS] = rules.defender_units
-    p[L.P_TERRAIN_BONUS] = rules.terrain_bonus
-    p[L.P_DEFENDER_COMMANDER] = rules.defender_commander
-    p[L.P_FLAG] = rules.santa_eulalia_flag
-    p[L.P_WITHDRAWAL_BONUS] = rules.withdrawal_bonus
-    return p
+#: the assault kernel's parameter vector (offsets in ``layout``): every field is the knob
+#: or property of the same name
+PARAMETERS = Parameters(L._P, AssaultRules)

@@ -13,36 +13,28 @@ columns, random streams), ``state`` (VP, goods, units, movement quotes), ``engin
 from functools import cache
 from types import SimpleNamespace
 
-import numpy as np
-
-from simkit.eventlog import new_log, no_log
-from simkit.games.base import Game, ids_of
+from simkit.games.base import Game
 
 from . import layout as L
 from .components import load_components, presets, tables
 from .engine import play_games
 from .events import EVENTS
 from .policies import POLICIES
-from .rules import VerrixRules, params
+from .rules import PARAMETERS, Rules
 
 
 @cache
-def _static(territory_cost: int, sea_cost: int):
-    comp = load_components()
-    return comp, tables(comp, territory_cost, sea_cost)
-
-
-def _run(rules: VerrixRules, policies, game_indices, root_seed, log):
-    comp, S = _static(rules.territory_cost, rules.sea_cost)
-    p = params(rules, len(comp.card_titles), len(comp.event_titles), len(comp.node_names))
-    return comp, play_games(S, p, ids_of(policies), game_indices, root_seed, log)
+def _tables(territory_cost: int, sea_cost: int):
+    """The read-only component tables the kernel takes, for one Movement Cost tile."""
+    return tables(load_components(), territory_cost, sea_cost)
 
 
 class Verrix(Game):
     name = "verrix"
     title = "Verrix: Celtic tribes of Britannia (2-5 players)"
     sides = L.SEATS
-    Rules = VerrixRules
+    Rules = Rules
+    rule_parameters = PARAMETERS
     presets = presets()
     policies = {seat: POLICIES for seat in L.SEATS}
     outcome_columns = L.OUTCOMES
@@ -53,24 +45,21 @@ class Verrix(Game):
               "rulebook and were reconstructed (simkit/games/verrix/data/*.toml), as is "
               "the hostage trade value; the scripted tribes never sell hostages.")
 
-    def play(self, rules, policies, game_indices, root_seed):
-        _, table = _run(rules, policies, game_indices, root_seed, no_log())
-        return L.OUTCOMES.columns(table)
+    def kernel_inputs(self, rules, policies):
+        return (_tables(rules.territory_cost, rules.sea_cost),
+                *super().kernel_inputs(rules, policies))
 
-    def narrate(self, rules, policies, game_index, root_seed):
-        log = new_log(20000)
-        comp, table = _run(rules, policies, np.array([game_index], dtype=np.int64),
-                           root_seed, log)
-        x = context(comp, rules)
-        lines = [f"{self.title} - game {game_index} of seed {root_seed}",
-                 "Seats: " + ", ".join(x.seat[s] for s in range(rules.players))]
-        lines += EVENTS.narrate(log, x)
-        row = table[0]
-        lines.append(f"{L.TRIBES[row[L.O_WINNER]].capitalize()} "
-                     f"({L.SEATS[row[L.O_WINNER_SEAT]]}) is VERRIX.")
-        lines.append(self.result_line(L.TRIBES[row[L.O_WINNER]],
-                                      L.END_REASONS[row[L.O_END_REASON]], row[L.O_TURNS]))
-        return lines
+    def kernel(self, rules, policies, game_indices, root_seed, log):
+        return play_games(*self.kernel_inputs(rules, policies), game_indices, root_seed, log)
+
+    def narration(self, rules, log):
+        x = context(load_components(), rules)
+        return (["Seats: " + ", ".join(x.seat[s] for s in range(rules.players))]
+                + EVENTS.narrate(log, x))
+
+    def closing_lines(self, rules, row):
+        return [f"{L.TRIBES[row[L.O_WINNER]].capitalize()} "
+                f"({L.SEATS[row[L.O_WINNER_SEAT]]}) is VERRIX."]
 
 
 def context(comp, rules):

@@ -408,5 +408,5 @@ def tables(comp: Components, territory_cost: int, sea_cost: int) -> tuple:
 
 
 def presets():
-    from .rules import VerrixRules
-    return load_presets(DATA / "presets.toml", VerrixRules)
+    from .rules import Rules
+    return load_presets(DATA / "presets.toml", Rules)

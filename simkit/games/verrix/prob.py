@@ -15,11 +15,11 @@ import pandas as pd
 from simkit.games.base import Question, RulesBase, knob
 
 from . import layout as L
-from .rules import MORRIGAN_SETS, VerrixRules, _ints
+from .rules import MORRIGAN_SETS, Rules, _ints
 
 
-def tokens(rules: VerrixRules | None = None) -> list[int]:
-    return _ints((rules or VerrixRules()).morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9)
+def tokens(rules: Rules | None = None) -> list[int]:
+    return _ints((rules or Rules()).morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9)
 
 
 def raid_success(attack: int, defence: int, best_of_two: bool = False,
@@ -58,7 +58,7 @@ def battle_disc(rounds: list[tuple[int, int, int]], bag: list[int] | None = None
 class RaidQuestion(RulesBase):
     attack: int = knob(6, "the raider's STRENGTH (units and card bonuses)", range=(0, 30))
     defence: int = knob(4, "the defender's STRENGTH before the token", range=(0, 30))
-    morrigan_tokens: str = knob(VerrixRules().morrigan_tokens, "the 7 token values",
+    morrigan_tokens: str = knob(Rules().morrigan_tokens, "the 7 token values",
                                 choices=MORRIGAN_SETS)
 
 
@@ -86,7 +86,7 @@ class BattleQuestion(RulesBase):
                         range=(0, 40))
     defence3: int = knob(5, "round 3 defence STRENGTH before the defenders' token",
                          range=(0, 40))
-    morrigan_tokens: str = knob(VerrixRules().morrigan_tokens, "the 7 token values",
+    morrigan_tokens: str = knob(Rules().morrigan_tokens, "the 7 token values",
                                 choices=MORRIGAN_SETS)
 
 

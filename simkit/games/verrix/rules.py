@@ -1,18 +1,17 @@
 """Rule knobs of Verrix (rulebook: Setup, How to Play, Action/Reaction/Support).
 
-Each knob holds the value actually played. ``params(rules)`` builds the kernel's
+Each knob holds the value actually played. ``PARAMETERS`` declares the kernel's
 parameter vector (offsets in ``layout``).
 """
 
 from dataclasses import dataclass
 from itertools import permutations
 
-import numpy as np
-
 from simkit.errors import RulesError
-from simkit.games.base import RulesBase, knob
+from simkit.games.base import Parameters, RulesBase, knob
 
 from . import layout as L
+from .components import load_components
 
 FESTIVAL_TILES = 4
 # every seat order of the five tribes (seat1 first); ``players`` takes the first n
@@ -35,7 +34,7 @@ def _ints(text: str, name: str, count: int, lo: int, hi: int) -> list[int]:
 
 
 @dataclass(frozen=True)
-class VerrixRules(RulesBase):
+class Rules(RulesBase):
     players: int = knob(5, "tribes in play (seat k plays the k-th tribe of `tribes`)",
                         range=(2, 5))
     tribes: str = knob(
@@ -97,26 +96,16 @@ class VerrixRules(RulesBase):
         return self.tribe_names[:self.players]
 
 
-def params(rules: VerrixRules, n_cards: int, n_events: int, n_nodes: int) -> np.ndarray:
-    p = np.zeros(L.N_PARAMS, dtype=np.int64)
-    p[L.P_PLAYERS] = rules.players
-    for k, t in enumerate(rules.tribe_names):
-        p[L.P_TRIBE + k] = L.TRIBES.index(t)
-    p[L.P_TURNS] = rules.turns
-    p[L.P_FESTIVAL_EVERY] = rules.festival_every
-    p[L.P_MORRIGAN:L.P_MORRIGAN + L.N_TOKENS] = _ints(rules.morrigan_tokens, "", 7, 0, 9)
-    p[L.P_BATTLE_VP:L.P_BATTLE_VP + 4] = _ints(rules.battle_track_vp, "", 4, 0, 30)
-    p[L.P_EVENT_COST] = rules.event_cost
-    p[L.P_START_VP] = rules.start_vp
-    p[L.P_FIRST_PLAYER_VP] = rules.first_player_vp
-    p[L.P_FIRST_PASS_VP] = rules.first_pass_vp
-    p[L.P_HOLD_BACK_VP] = rules.hold_back_vp
-    p[L.P_BENEVOLENCE] = rules.benevolence
-    p[L.P_EXTRA_PROVISIONS] = rules.extra_provisions
-    p[L.P_EXTRA_DW] = rules.extra_divine_will
-    p[L.P_DIVINE_WILL] = rules.divine_will_cubes
-    p[L.P_N_CARDS] = n_cards
-    p[L.P_N_EVENTS] = n_events
-    p[L.P_N_NODES] = n_nodes
-    p[L.P_N_FESTIVALS] = FESTIVAL_TILES
-    return p
+#: the kernel's parameter vector (offsets in ``layout``): each field is the knob of the
+#: same name, except the seats' tribe codes, the token and track values read from their
+#: text, and the component counts
+PARAMETERS = Parameters(
+    L._P, Rules,
+    tribe=lambda r: [L.TRIBES.index(t) for t in r.tribe_names],
+    morrigan=lambda r: _ints(r.morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9),
+    battle_vp=lambda r: _ints(r.battle_track_vp, "battle_track_vp", 4, 0, 30),
+    n_cards=lambda r: len(load_components().card_titles),
+    n_events=lambda r: len(load_components().event_titles),
+    n_nodes=lambda r: len(load_components().node_names),
+    n_festival_tiles=lambda r: FESTIVAL_TILES,
+)

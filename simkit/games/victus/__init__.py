@@ -23,7 +23,6 @@ from functools import cache
 
 import numpy as np
 
-from simkit.eventlog import new_log, no_log
 from simkit.games.base import Game, load_presets
 
 from . import card_layout as CL
@@ -34,7 +33,7 @@ from .engine import play_games
 from .lookahead import greedy_params, play_lookahead_games
 from .narrate import narrate_log
 from .players import POLICIES
-from .rules import LookaheadWeights, Rules, Weights, params
+from .rules import POLICY_PARAMETERS, RULE_PARAMETERS, LookaheadWeights, Rules, Weights
 from .scoring import fame, fame_winners
 from .state import board_tuple, starting_position
 
@@ -52,16 +51,13 @@ def _start(rules: Rules):
     return starting_position(_static()[0], rules)
 
 
-def _params(rules: Rules, policies) -> np.ndarray:
-    choice = policies[0]
-    return params(rules, choice.id, choice.weights)
-
-
 class Victus(Game):
     name = "victus"
     title = "Victus: Barcelona 1714 (cooperative, competitive or solo; 1-4 players)"
     sides = ("players",)
     Rules = Rules
+    rule_parameters = RULE_PARAMETERS
+    policy_parameters = POLICY_PARAMETERS
     presets = load_presets(DATA / "presets.toml", Rules)
     policies = {"players": POLICIES}
     policy_weights = {"players": {"greedy": Weights, "fortify": Weights, "naive": Weights,
@@ -74,40 +70,37 @@ class Victus(Game):
               "cards and all 150 event/leader cards are reconstructions (the rulebook does "
               "not print them): rates describe this reconstruction, not the printed game")
 
-    def _play(self, rules, p, game_indices, root_seed, log):
-        c, K, dice, cards = _static()
-        sp, g = _start(rules)
+    def kernel_inputs(self, rules, policies):
+        return (self.parameters(rules, policies), *_start(rules))
+
+    def kernel(self, rules, policies, game_indices, root_seed, log):
+        _, K, dice, cards = _static()
+        p, sp, g = self.kernel_inputs(rules, policies)
         if p[L.P_POLICY] != L.LOOKAHEAD:
             return play_games(K, dice, cards.as_tuple(), p, sp, g, game_indices, root_seed, log)
         with self.compiling_policy("players", "lookahead"):
             return play_lookahead_games(K, dice, cards.as_tuple(), greedy_params(p), sp, g,
                                         game_indices, root_seed, log)
 
-    def play(self, rules, policies, game_indices, root_seed):
-        p = _params(rules, policies)
-        out = self._play(rules, p, game_indices, root_seed, no_log())
-        columns = L.OUTCOMES.columns(out)
-        columns.update(_derived_columns(rules, p, out))
-        return {name: columns[name] for name in L.OUTCOMES}
+    def derived_columns(self, rules, policies, table):
+        return _derived_columns(rules, self.parameters(rules, policies), table)
 
-    def narrate(self, rules, policies, game_index, root_seed):
-        log = new_log(20_000)
-        out = self._play(rules, _params(rules, policies),
-                         np.array([game_index], dtype=np.int64), root_seed, log)
+    def trace_heading(self, rules):
+        return f" ({rules.level}, {rules.players} players)"
+
+    def narration(self, rules, log):
         c, _, _, cards = _static()
-        lines = [f"{self.title} - game {game_index} of seed {root_seed} ({rules.level}, "
-                 f"{rules.players} players)"]
-        lines += narrate_log(log, c, cards)
-        reason = L.END_NAMES[out[0, L.O_END_REASON]]
-        won = reason == "survived"
-        lines.append("Barcelona holds: the players win." if won else f"Defeat ({reason}).")
-        lines.append(self.result_line("players" if won else "game", reason, out[0, L.O_TURNS]))
-        return lines
+        return narrate_log(log, c, cards)
+
+    def closing_lines(self, rules, row):
+        reason = L.END_NAMES[row[L.O_END_REASON]]
+        return ["Barcelona holds: the players win." if reason == "survived"
+                else f"Defeat ({reason})."]
 
 
 def _derived_columns(rules: Rules, p: np.ndarray, out: np.ndarray) -> dict:
-    """The fame winner and the fame (digest B12), and the stages whose dice order the
-    players chose, from the kernel's rows."""
+    """The fame winner and the fame (rulebook: the competitive game's fame), and the
+    stages whose dice order the players chose, from the kernel's rows."""
     vp = out[:, L.O_VP:L.O_VP + L.N_SEATS]
     won = out[:, L.O_END_REASON] == L.END_SURVIVED
     competitive = rules.competitive & won

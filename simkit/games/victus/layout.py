@@ -257,7 +257,8 @@ assert [OUTCOMES.offset(f"vp_seat{s + 1}") for s in range(N_SEATS)] == \
 WAR_COUNCIL_NAMES = ("movement", "markers", "artillery", "defense", "all")
 WAR_MOVEMENT, WAR_MARKERS, WAR_ARTILLERY, WAR_DEFENSE, WAR_ALL = codes(WAR_COUNCIL_NAMES)
 
-# p: the rules as integers (rules.py builds it)
+# p: the rules as integers, then the first seat's policy and weights (rules.py declares
+# how each is built)
 _P = Fields("rules vector")
 P_FULL = _P("full")  # 0 first game, 1 full game
 P_PLAYERS = _P("players")
@@ -274,21 +275,23 @@ P_RESIGN_PER_ROUND = _P("resign_per_round")  # solo: a resignation tile each rou
 P_CARDS = _P("cards")  # cards dealt per seat and stage
 P_ROUNDS = _P("rounds")  # rounds per stage
 P_EMPTY_REINFORCEMENTS = _P("empty_reinforcements")  # EMPTY_*: a camp fight at disc 0
-# the policy and its weights
-P_POLICY = _P("policy")
-P_CORONELA_LOSS_WEIGHT = _P("coronela_loss_weight")  # how dear a Coronela is (x10)
-P_GREED = _P("greed")  # competitive: points against the city's safety (x10)
-P_DICE_CHOICE_FROM = _P("dice_choice_from")  # partial dice order: choose from this stage
-P_RESIGN_BELOW = _P("resign_below")  # solo: cancel a Casanova card scoring below this
-P_ROLLOUTS = _P("rollouts")  # lookahead: rollouts per option of a decision
-P_LOOKAHEAD_DECIDES = _P("lookahead_decides")  # DECIDES_*: which decisions use rollouts
-P_SKILLS = _P("skills")  # bit SKILL_* set: the strong players use that piece of skill
-P_CARD_EFFECTS = _P("card_effects")  # how much a card's ops count beside its Almanac (x10)
-P_CHANGE_BELOW = _P("change_card_below")  # strong players change a card scoring <= this
-P_DICE_SEARCH_FROM = _P("dice_search_from")  # strong players search dice orders from stage
-P_DICE_RANK = _P("dice_rank", 4)  # + ACT_*: strong players' fixed dice order (lowest first)
-P_CARD_EFFECT = _P("card_effect", N_CARDS + 1)  # + card: policies.card_effect_score, once
-N_P = _P.size
+N_RULES = _P.size
+# the policy and its weights: the players read them beside the rules
+_W = Fields("policy vector", start=N_RULES)
+P_POLICY = _W("policy")
+P_CORONELA_LOSS_WEIGHT = _W("coronela_loss_weight")  # how dear a Coronela is (x10)
+P_GREED = _W("greed")  # competitive: points against the city's safety (x10)
+P_DICE_CHOICE_FROM = _W("dice_choice_from")  # partial dice order: choose from this stage
+P_RESIGN_BELOW = _W("resign_below")  # solo: cancel a Casanova card scoring below this
+P_ROLLOUTS = _W("rollouts")  # lookahead: rollouts per option of a decision
+P_LOOKAHEAD_DECIDES = _W("lookahead_decides")  # DECIDES_*: which decisions use rollouts
+P_SKILLS = _W("skills")  # bit SKILL_* set: the strong players use that piece of skill
+P_CARD_EFFECTS = _W("card_effects")  # how much a card's ops count beside its Almanac (x10)
+P_CHANGE_BELOW = _W("change_card_below")  # strong players change a card scoring <= this
+P_DICE_SEARCH_FROM = _W("dice_search_from")  # strong players search dice orders from stage
+P_DICE_RANK = _W("dice_rank", 4)  # + ACT_*: strong players' fixed dice order (lowest first)
+P_CARD_EFFECT = _W("card_effect", N_CARDS + 1)  # + card: policies.card_effect_score, once
+N_P = _W.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")
 DICE_FREE, DICE_SEQUENTIAL, DICE_PARTIAL = codes(DICE_ORDER_NAMES)

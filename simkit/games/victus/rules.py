@@ -16,7 +16,7 @@ from functools import cache
 import numpy as np
 
 from simkit.errors import RulesError
-from simkit.games.base import RulesBase, knob
+from simkit.games.base import Parameters, PolicyChoice, RulesBase, knob
 
 from . import layout as L
 
@@ -236,38 +236,43 @@ class LookaheadWeights(Weights):
         choices=L.LOOKAHEAD_DECISIONS)
 
 
+def _weights(choice: PolicyChoice) -> Weights:
+    return choice.weights or Weights()
+
+
+#: the rules part of the kernels' vector ``p`` (offsets ``layout.P_*``): each field is the
+#: knob or property of the same name, except these
+RULE_PARAMETERS = Parameters(
+    L._P, Rules,
+    dice_order=lambda r: L.DICE_ORDER_NAMES.index(r.dice_order),
+    resign_per_round=lambda r: r.resignation_tiles == "per_round",
+    cards=lambda r: r.deal()[0],
+    rounds=lambda r: r.deal()[1],
+    empty_reinforcements=lambda r: L.EMPTY_REINFORCEMENTS_NAMES.index(r.empty_reinforcements),
+)
+
+#: the policy part of ``p``, after the rules: the first seat's policy id and weights
+#: (weights are stored x10 where the players compute in tenths)
+POLICY_PARAMETERS = Parameters(
+    L._W, PolicyChoice,
+    policy=lambda c: c.id,
+    coronela_loss_weight=lambda c: round(10 * _weights(c).coronela_weight),
+    greed=lambda c: round(10 * _weights(c).greed),
+    dice_choice_from=lambda c: _weights(c).dice_choice_from_stage,
+    resign_below=lambda c: _weights(c).resign_below,
+    rollouts=lambda c: getattr(_weights(c), "rollouts", 0),
+    lookahead_decides=lambda c: L.LOOKAHEAD_DECISIONS.index(_weights(c).decides)
+    if isinstance(_weights(c), LookaheadWeights) else 0,
+    skills=lambda c: L.DEFAULT_SKILLS,
+    card_effects=lambda c: round(10 * _weights(c).card_effects),
+    change_card_below=lambda c: _weights(c).change_card_below,
+    dice_search_from=lambda c: _weights(c).dice_search_from_stage,
+    dice_rank=lambda c: STRONG_DICE_RANK,
+    card_effect=lambda c: card_effects(),
+)
+
+
 def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
-    """The rules and the policy as the integer vector ``p`` (offsets ``layout.P_*``)."""
-    w = weights or Weights()
-    cards, rounds = rules.deal()
-    p = np.zeros(L.N_P, dtype=np.int64)
-    p[L.P_FULL] = rules.full
-    p[L.P_PLAYERS] = rules.players
-    p[L.P_CORONELA_THRESHOLD] = rules.coronela_threshold
-    p[L.P_RUBBLE_THRESHOLD] = rules.rubble_threshold
-    p[L.P_POLICY] = policy_id
-    p[L.P_CORONELA_LOSS_WEIGHT] = round(10 * w.coronela_weight)
-    p[L.P_ALWAYS_PRIORITY] = rules.always_priority_cost
-    p[L.P_GREED] = round(10 * w.greed)
-    p[L.P_COMPETITIVE] = rules.competitive
-    p[L.P_SOLO] = rules.solo
-    p[L.P_HALF_A_BOMB] = rules.given_half_a_bomb
-    p[L.P_DICE_ORDER] = L.DICE_ORDER_NAMES.index(rules.dice_order)
-    p[L.P_MODERATING] = rules.moderating_sense_fury
-    p[L.P_VICTORY_LEVEL] = rules.victory_level
-    p[L.P_RESIGN_PER_ROUND] = rules.resignation_tiles == "per_round"
-    p[L.P_CARDS] = cards
-    p[L.P_ROUNDS] = rounds
-    p[L.P_EMPTY_REINFORCEMENTS] = L.EMPTY_REINFORCEMENTS_NAMES.index(rules.empty_reinforcements)
-    p[L.P_DICE_CHOICE_FROM] = w.dice_choice_from_stage
-    p[L.P_RESIGN_BELOW] = w.resign_below
-    if isinstance(w, LookaheadWeights):
-        p[L.P_ROLLOUTS] = w.rollouts
-        p[L.P_LOOKAHEAD_DECIDES] = L.LOOKAHEAD_DECISIONS.index(w.decides)
-    p[L.P_SKILLS] = L.DEFAULT_SKILLS
-    p[L.P_CARD_EFFECTS] = round(10 * w.card_effects)
-    p[L.P_CHANGE_BELOW] = w.change_card_below
-    p[L.P_DICE_SEARCH_FROM] = w.dice_search_from_stage
-    p[L.P_DICE_RANK:L.P_DICE_RANK + 4] = STRONG_DICE_RANK
-    p[L.P_CARD_EFFECT:L.P_CARD_EFFECT + L.N_CARDS + 1] = card_effects()
-    return p
+    """The vector ``p`` for ``rules`` played by policy ``policy_id`` with ``weights``."""
+    choice = PolicyChoice("", policy_id, weights)
+    return np.concatenate([RULE_PARAMETERS.build(rules), POLICY_PARAMETERS.build(choice)])
