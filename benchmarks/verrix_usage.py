@@ -18,9 +18,10 @@ from collections import Counter
 import numpy as np
 
 from simkit.eventlog import events, new_log
-from simkit.games.verrix import GAME, _run
+from simkit.games.verrix import GAME
 from simkit.games.verrix import events as EV
 from simkit.games.verrix import layout as L
+from simkit.games.verrix.components import load_components
 from simkit.games.verrix.policies import POLICIES
 from simkit.games.verrix.rules import Rules
 
@@ -41,7 +42,8 @@ def tally(rules: Rules, policy: str, games: int, seed: int):
     comp = None
     for i in range(games):
         log = new_log(20000)
-        comp, table = _run(rules, pols, np.array([i], dtype=np.int64), seed, log)
+        comp = load_components()
+        table = GAME.kernel(rules, pols, np.array([i], dtype=np.int64), seed, log)
         wins[L.TRIBES[table[0][L.O_WINNER]]] += 1
         for t in seats:  # every Action card, Battle cards included (the kernel's counts)
             row = table[0][L.O_CARD_USES + L.TRIBES.index(t) * L.MAX_CARDS:]

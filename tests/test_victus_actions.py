@@ -6,7 +6,7 @@ import pytest
 from victus_support import C, K, S, params, set_marker, streams
 
 from simkit.eventlog import no_log
-from simkit.games.victus import GAME, engine, players
+from simkit.games.victus import GAME, engine, policies
 from simkit.games.victus import barcelonans as A
 from simkit.games.victus import layout as L
 from simkit.games.victus.cards import load_cards
@@ -63,7 +63,7 @@ def test_example_24_the_worm_the_card_change_and_the_barricade():
     A.send_worm(K, sp, g, S(33), no_log())
     assert g[L.G_SEAT_AP] == 6 - 2 and g[L.G_DISC + L.DISC_MINE] == 0
     assert sp[S(33), L.SP_CORONELA] == coronela - 1 and sp[C.wounded, L.SP_CORONELA] == 1
-    assert players.change_a_card(K, CARDS, p, g, streams(0, 0), no_log())
+    assert policies.change_a_card(K, CARDS, p, g, streams(0, 0), no_log())
     assert g[L.G_SEAT_AP] == 4 - 3
     for seat, after in enumerate(hands(g, 2)):
         assert len(after) == 6 and len(after - before[seat]) == 1
@@ -364,7 +364,7 @@ def test_entering_a_razed_camp_means_no_fight_and_winning_a_camp_razes_it():
 # -- the scripted players -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("policy", [players.GREEDY, players.RANDOM, players.FORTIFY])
+@pytest.mark.parametrize("policy", [policies.GREEDY, policies.RANDOM, policies.FORTIFY])
 @pytest.mark.parametrize("full", [False, True])
 def test_players_spend_ap_legally_and_keep_every_piece(policy, full):
     p = params(full=full, policy=policy)
@@ -376,7 +376,7 @@ def test_players_spend_ap_legally_and_keep_every_piece(policy, full):
         sp[C.wounded, L.SP_CORONELA] = 3
         totals = sp[:, [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]].sum(axis=0)
         g[L.G_SEAT_AP] = 6
-        players.spend_action_points(K, CARDS, p, sp, g, rng, no_log())
+        policies.spend_action_points(K, CARDS, p, sp, g, rng, no_log())
         assert 0 <= g[L.G_SEAT_AP] < 6
         assert (sp >= 0).all()
         assert (sp[:, [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]].sum(axis=0) == totals).all()
@@ -388,7 +388,7 @@ def test_greedy_fires_at_the_tile_threatening_the_city():
     target = C.space("o1-7")  # its yellow arrow leads into Jonqueres-51
     sp[target, L.SP_BOURBON] = 5
     g[L.G_SEAT_AP] = 1
-    players.spend_action_points(K, CARDS, p, sp, g, streams(0, 0), no_log())
+    policies.spend_action_points(K, CARDS, p, sp, g, streams(0, 0), no_log())
     assert sp[target, L.SP_BOURBON] == 0  # first-game Gunpowder Store 5
 
 

@@ -305,7 +305,7 @@ def test_a_tie_eliminates_both_sides(gunpowder_4):
     (1, 1, 9, (1, 1)),  # more points than the troops are worth: all eliminated
 ])
 def test_casualty_points_are_spread_to_lose_least(coronela, infantry, points, lost):
-    from simkit.games.victus.policies import casualty_split
+    from simkit.games.victus.judgement import casualty_split
 
     assert casualty_split(params(), coronela, infantry, points) == lost
 

@@ -11,7 +11,7 @@ from victus_support import streams
 
 import simkit
 from simkit.eventlog import no_log
-from simkit.games.victus import _static, engine, players
+from simkit.games.victus import _static, engine, policies
 from simkit.games.victus import layout as L
 from simkit.games.victus.hands import hand_count
 from simkit.games.victus.rules import Rules, params
@@ -45,7 +45,7 @@ def test_example_17_end_of_turn_clean_up_of_camps():
                                                          (True, 3, 5, 4), (True, 4, 4, 3)])
 def test_cards_dealt_and_rounds_per_stage_follow_the_table(full, seats, dealt, rounds):
     rules = Rules(level="full" if full else "first_game", players=seats)
-    p = params(rules, players.GREEDY, None)
+    p = params(rules, policies.GREEDY, None)
     assert (p[L.P_CARDS], p[L.P_ROUNDS]) == (dealt, rounds)
     assert (dealt - rounds) * 3 == 3  # three cards left for Stage IV
 
@@ -73,19 +73,19 @@ def test_change_a_card_swaps_one_card_in_every_hand():
     rules = Rules(players=3)
     sp, g = start(rules)
     rng = streams(1, 1)
-    p = params(rules, players.GREEDY, None)
+    p = params(rules, policies.GREEDY, None)
     engine.build_piles(CARDS, p, g, rng)
     engine.deal(CARDS, p, g, 0, 5)
     before = [set(g[L.G_HAND + s * L.HAND_SIZE:L.G_HAND + (s + 1) * L.HAND_SIZE]) - {0}
               for s in range(3)]
     g[L.G_SEAT_AP] = 5
-    assert players.change_a_card(K, CARDS, p, g, rng, no_log())
+    assert policies.change_a_card(K, CARDS, p, g, rng, no_log())
     assert g[L.G_SEAT_AP] == 5 - 3  # general cost
     for seat in range(3):
         after = set(g[L.G_HAND + seat * L.HAND_SIZE:L.G_HAND + (seat + 1) * L.HAND_SIZE]) - {0}
         assert hand_count(g, seat) == 5 and len(after - before[seat]) == 1
     g[L.G_STAGE] = L.STAGE_IV
-    assert not players.change_a_card(K, CARDS, p, g, rng, no_log())  # not in Stage IV
+    assert not policies.change_a_card(K, CARDS, p, g, rng, no_log())  # not in Stage IV
 
 
 def test_simulate_is_deterministic_whatever_the_chunking():

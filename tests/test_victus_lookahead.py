@@ -27,7 +27,7 @@ from simkit.games.victus.lookahead import (
     rollout_streams,
     with_die_at,
 )
-from simkit.games.victus.players import order_dice
+from simkit.games.victus.policies import order_dice
 
 SEED = 2026
 

@@ -1,4 +1,4 @@
-"""Victus scripted players (``players.py``, ``policies.py``): the random player's legal
+"""Victus scripted players (``policies.py``, ``judgement.py``): the random player's legal
 double move, the strong players' pieces (no healing into a negative Port, sorties,
 counter-mines, the dice order chosen on copies), the static evaluation and the card
 evaluation from the compiled ops."""
@@ -10,8 +10,8 @@ from victus_support import C, K, S, params, set_marker, streams
 from simkit.eventlog import no_log
 from simkit.games.victus import barcelonans as A
 from simkit.games.victus import card_layout as CL
+from simkit.games.victus import judgement, policies
 from simkit.games.victus import layout as L
-from simkit.games.victus import players, policies
 from simkit.games.victus.cards import load_cards
 from simkit.games.victus.state import empty_state, set_up
 
@@ -31,7 +31,7 @@ def test_random_double_move_stays_inside_barcelona():
         _, g = empty_state(C)
         sp = np.zeros((C.n_spaces, L.N_SP), dtype=np.int16)
         sp[a, L.SP_CORONELA] = 1
-        players.apply_target(K, p, sp, g, streams(seed), L.A_MOVE_TROOPS, a, b, no_log())
+        policies.apply_target(K, p, sp, g, streams(seed), L.A_MOVE_TROOPS, a, b, no_log())
         assert sp[b, L.SP_CORONELA] == 1  # one step, never onwards from outside
 
 
@@ -41,7 +41,7 @@ def test_random_double_move_inside_barcelona_ends_in_barcelona():
     for seed in range(60):
         sp, g = empty_state(C)
         sp[S(15), L.SP_CORONELA] = 1
-        players.apply_target(K, p, sp, g, streams(seed), L.A_MOVE_TROOPS, S(15), S(21),
+        policies.apply_target(K, p, sp, g, streams(seed), L.A_MOVE_TROOPS, S(15), S(21),
                              no_log())
         where = np.flatnonzero(sp[:, L.SP_CORONELA])
         assert len(where) == 1 and C.space_info[where[0], L.S_BARCELONA] == 1
@@ -63,12 +63,12 @@ def test_greedy_does_not_heal_into_a_negative_port_but_naive_does():
         set_marker(g, L.MARKER_PORT, -1)
         sp[C.wounded, L.SP_CORONELA] = 3
         g[L.G_SEAT_AP] = 4
-        assert players.heal_wounded(K, p, sp, g, no_log()) is True  # it could heal
+        assert policies.heal_wounded(K, p, sp, g, no_log()) is True  # it could heal
         p, sp, g = strong_setup(policy)
         set_marker(g, L.MARKER_PORT, -1)
         sp[C.wounded, L.SP_CORONELA] = 3
         g[L.G_SEAT_AP] = 4
-        players.spend_action_points(K, CARDS, p, sp, g, streams(1), no_log())
+        policies.spend_action_points(K, CARDS, p, sp, g, streams(1), no_log())
         assert (sp[C.wounded, L.SP_CORONELA] < 3) == heals
 
 
@@ -96,7 +96,7 @@ def test_greedy_sorties_into_a_trench_space_it_can_win():
     sp[source, L.SP_INFANTRY] = 3
     g[L.G_SEAT_AP] = 2
     danger = np.zeros(C.n_spaces, dtype=np.int64)
-    assert players.sortie(K, p, sp, g, danger, no_log())
+    assert policies.sortie(K, p, sp, g, danger, no_log())
     camp = K[L.K_TRENCH][column, 0]
     assert sp[camp, L.SP_RAZED] == 1 and g[L.G_TRENCH + column] == position - 1
     assert g[L.G_DISC + L.DISC_BATTERIES] == batteries - 1
@@ -117,7 +117,7 @@ def test_greedy_sorties_against_an_empty_reinforcements_disc_only_for_a_free_win
     sp[source, L.SP_INFANTRY] = 3
     g[L.G_SEAT_AP] = 2
     danger = np.zeros(C.n_spaces, dtype=np.int64)
-    assert players.sortie(K, p, sp, g, danger, no_log()) == sorties
+    assert policies.sortie(K, p, sp, g, danger, no_log()) == sorties
     assert (sp[source, L.SP_INFANTRY] == 2) == sorties
 
 
@@ -130,7 +130,7 @@ def test_greedy_counter_mines_a_mine_that_would_hit_two_spaces():
     sp[S(12), L.SP_CORONELA] = 4
     g[L.G_SEAT_AP] = 2
     wounded = sp[C.wounded, L.SP_CORONELA] + sp[C.wounded, L.SP_INFANTRY]
-    assert players.counter_mine(K, p, sp, g, no_log())
+    assert policies.counter_mine(K, p, sp, g, no_log())
     assert g[L.G_DISC + L.DISC_MINE] == 0
     assert sp[C.wounded, L.SP_CORONELA] + sp[C.wounded, L.SP_INFANTRY] == wounded + 1
 
@@ -138,7 +138,7 @@ def test_greedy_counter_mines_a_mine_that_would_hit_two_spaces():
 def test_next_permutation_gives_each_distinct_order_once():
     a = np.array([0, 0, 1, 2])
     seen = {tuple(a)}
-    while players.next_permutation(a):
+    while policies.next_permutation(a):
         seen.add(tuple(a))
     assert len(seen) == 12  # 4! / 2!
 
@@ -150,15 +150,15 @@ def test_dice_order_on_copies_leaves_the_game_and_its_streams_untouched():
                       [L.ACT_TRENCH, 1]])
     rng = streams(5)
     # by default (no search) the strong ranking: Trench, Advance, Bombardment, Reinforcements
-    assert list(players.order_dice(K, CARDS, p, sp, g, rng, faces, 4)) == [3, 1, 2, 0]
+    assert list(policies.order_dice(K, CARDS, p, sp, g, rng, faces, 4)) == [3, 1, 2, 0]
     p[L.P_DICE_SEARCH_FROM] = 1
     before = (sp.copy(), g.copy(), rng.copy())
-    order = players.order_dice(K, CARDS, p, sp, g, rng, faces, 4)
+    order = policies.order_dice(K, CARDS, p, sp, g, rng, faces, 4)
     assert sorted(order) == [0, 1, 2, 3]
     assert (sp == before[0]).all() and (g == before[1]).all() and (rng == before[2]).all()
     # naive keeps its fixed ranking: Bombardment, Advance, Trench, Reinforcements
     p[L.P_POLICY] = L.NAIVE
-    assert list(players.order_dice(K, CARDS, p, sp, g, rng, faces, 4)) == [2, 1, 3, 0]
+    assert list(policies.order_dice(K, CARDS, p, sp, g, rng, faces, 4)) == [2, 1, 3, 0]
 
 
 def test_the_chosen_dice_order_is_the_best_scored_order():
@@ -168,15 +168,15 @@ def test_the_chosen_dice_order_is_the_best_scored_order():
     g[L.G_STAGE] = L.STAGE_II
     faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_BOMBARDMENT, 2]])
     rng = streams(7)
-    chosen = players.order_dice(K, CARDS, p, sp, g, rng, faces, 3)
+    chosen = policies.order_dice(K, CARDS, p, sp, g, rng, faces, 3)
     g_guess, rng_guess = g.copy(), rng.copy()
-    players.shuffle_unseen_chance(g_guess, rng_guess)
+    policies.shuffle_unseen_chance(g_guess, rng_guess)
 
     def score(order):
         sp2, g2, rng2 = sp.copy(), g_guess.copy(), rng_guess.copy()
         for k in order:
-            players.resolve_die(K, p, sp2, g2, rng2, faces[k, 0], faces[k, 1], False, no_log())
-        return policies.evaluate_position(K, CARDS, p, sp2, g2)
+            policies.resolve_die(K, p, sp2, g2, rng2, faces[k, 0], faces[k, 1], False, no_log())
+        return judgement.evaluate_position(K, CARDS, p, sp2, g2)
 
     import itertools
     assert score(chosen) == max(score(o) for o in itertools.permutations(range(3)))
@@ -186,17 +186,17 @@ def test_evaluate_position_prices_the_defeats_and_the_threats():
     """End of the Game: fewer Coronela than the threshold, a Bourbon tile on the Beach or
     too many rubble tiles lose."""
     p, sp, g = strong_setup()
-    base = policies.evaluate_position(K, CARDS, p, sp, g)
-    assert base > policies.DEFEAT_SCORE
+    base = judgement.evaluate_position(K, CARDS, p, sp, g)
+    assert base > judgement.DEFEAT_SCORE
     worse = sp.copy()
     worse[S(12), L.SP_RUBBLE] = L.RUBBLE
-    assert policies.evaluate_position(K, CARDS, p, worse, g) < base
+    assert judgement.evaluate_position(K, CARDS, p, worse, g) < base
     worse = sp.copy()
     worse[S(12), L.SP_BOURBON] = 3
-    assert policies.evaluate_position(K, CARDS, p, worse, g) < base
+    assert judgement.evaluate_position(K, CARDS, p, worse, g) < base
     beach = sp.copy()
     beach[C.beach if hasattr(C, "beach") else K[L.K_SPECIAL][L.SPECIAL_BEACH], L.SP_BOURBON] = 1
-    assert policies.evaluate_position(K, CARDS, p, beach, g) == policies.DEFEAT_SCORE
+    assert judgement.evaluate_position(K, CARDS, p, beach, g) == judgement.DEFEAT_SCORE
 
 
 def op(code, *args):
@@ -207,27 +207,27 @@ def op(code, *args):
 
 
 def test_card_ops_are_priced_by_what_they_do():
-    assert policies.op_score(CARDS, op(CL.OP_ADVANCE, 2)) == -6
-    assert policies.op_score(CARDS, op(CL.OP_TRENCH, -1)) == 2  # Trench -1 helps
-    assert policies.op_score(CARDS, op(CL.OP_GRANT_AP, L.WAR_MOVEMENT, 3)) == 3
-    assert policies.op_score(CARDS, op(CL.OP_DISC, L.DISC_BATTERIES, 1, CL.SET_RELATIVE)) == -3
-    assert policies.op_score(CARDS, op(CL.OP_REMOVE, CL.PIECE_RUBBLE, 0, 2,
+    assert judgement.op_score(CARDS, op(CL.OP_ADVANCE, 2)) == -6
+    assert judgement.op_score(CARDS, op(CL.OP_TRENCH, -1)) == 2  # Trench -1 helps
+    assert judgement.op_score(CARDS, op(CL.OP_GRANT_AP, L.WAR_MOVEMENT, 3)) == 3
+    assert judgement.op_score(CARDS, op(CL.OP_DISC, L.DISC_BATTERIES, 1, CL.SET_RELATIVE)) == -3
+    assert judgement.op_score(CARDS, op(CL.OP_REMOVE, CL.PIECE_RUBBLE, 0, 2,
                                        CL.WHERE_CHOOSE)) == 4
 
 
 def test_greedy_judges_cards_by_their_effects_naive_by_their_almanac():
     meta = CARDS[CL.C_META]
-    effects = [policies.card_effect_score(CARDS, c) for c in range(1, L.N_CARDS + 1)]
+    effects = [judgement.card_effect_score(CARDS, c) for c in range(1, L.N_CARDS + 1)]
     assert min(effects) < -5 and max(effects) > 3
     card = 1 + int(np.argmin(effects))
     p_greedy, p_naive = params(full=True, policy=L.GREEDY), params(full=True, policy=L.NAIVE)
     p_greedy[L.P_CARD_EFFECTS] = 10  # the card_effects weight at 1.0
-    assert players.card_eval(CARDS, p_naive, card) == players.card_score(CARDS, card)
-    assert players.card_eval(CARDS, p_greedy, card) == \
-        players.card_score(CARDS, card) + effects[card - 1]  # card_effects weight 1
+    assert policies.card_eval(CARDS, p_naive, card) == policies.card_score(CARDS, card)
+    assert policies.card_eval(CARDS, p_greedy, card) == \
+        policies.card_score(CARDS, card) + effects[card - 1]  # card_effects weight 1
     assert list(p_greedy[L.P_CARD_EFFECT + 1:L.P_CARD_EFFECT + L.N_CARDS + 1]) == effects
     p_greedy[L.P_CARD_EFFECTS] = 0
-    assert players.card_eval(CARDS, p_greedy, card) == players.card_score(CARDS, card)
+    assert policies.card_eval(CARDS, p_greedy, card) == policies.card_score(CARDS, card)
     assert meta[card, CL.M_KIND] >= 0
 
 
@@ -238,7 +238,7 @@ def test_dice_one_at_a_time_is_a_permutation_and_touches_nothing():
                       [L.ACT_TRENCH, 1], [L.ACT_BOMBARDMENT, 1]])
     rng = streams(9)
     before = (sp.copy(), g.copy(), rng.copy())
-    order = players.order_dice(K, CARDS, p, sp, g, rng, faces, 5)
+    order = policies.order_dice(K, CARDS, p, sp, g, rng, faces, 5)
     assert sorted(order) == [0, 1, 2, 3, 4]
     assert list(order).index(1) < list(order).index(2)  # equal faces keep table order
     assert (sp == before[0]).all() and (g == before[1]).all() and (rng == before[2]).all()
@@ -281,7 +281,7 @@ def test_no_card_change_when_the_pile_cannot_replace_every_discard():
     g[L.G_PILE + 1] = 6
     g[L.G_SEAT_AP] = 10
     g[L.G_PILE_NEXT] = 49  # 1 card left for 2 players
-    assert not players.change_a_card(K, CARDS, p, g, streams(0), no_log())
+    assert not policies.change_a_card(K, CARDS, p, g, streams(0), no_log())
     g[L.G_PILE_NEXT] = 0
-    assert players.change_a_card(K, CARDS, p, g, streams(0), no_log())
-    assert players.hand_count(g, 0) == 2 and players.hand_count(g, 1) == 2
+    assert policies.change_a_card(K, CARDS, p, g, streams(0), no_log())
+    assert policies.hand_count(g, 0) == 2 and policies.hand_count(g, 1) == 2

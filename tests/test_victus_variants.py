@@ -10,7 +10,7 @@ from victus_support import C, K, params, streams
 
 import simkit
 from simkit.eventlog import no_log
-from simkit.games.victus import _static, engine, players, scoring, solo
+from simkit.games.victus import _static, engine, policies, scoring, solo
 from simkit.games.victus import barcelonans as A
 from simkit.games.victus import bourbons as B
 from simkit.games.victus import card_layout as CL
@@ -36,7 +36,7 @@ def card_with(points, kind=None):
 
 
 def competitive(**changes):
-    return rules_params(Rules(level="competitive", **changes), players.GREEDY, None)
+    return rules_params(Rules(level="competitive", **changes), policies.GREEDY, None)
 
 
 def round_of(cards, pin=5):
@@ -145,7 +145,7 @@ def test_example_28_fame_is_59():
 
 
 def test_mode_2_difficulty_fame_is_38_and_its_coronela_term_10():
-    p = rules_params(GAME.presets["mode2"].rules, players.GREEDY, None)
+    p = rules_params(GAME.presets["mode2"].rules, policies.GREEDY, None)
     assert int(scoring.difficulty_fame(p, 0)) == 5 + 8 + 15 + 10 == 38
     assert int(scoring.fame(p, 0, 0, 0, 0)) == 38 + 10
 
@@ -185,7 +185,7 @@ def test_the_competitive_flag_goes_to_the_lowest_card_and_the_full_game_flag_to_
 def solo_start(**changes):
     rules = Rules(level="competitive", players=1, **changes)
     sp, g = starting_position(C, rules)
-    p = rules_params(rules, players.GREEDY, None)
+    p = rules_params(rules, policies.GREEDY, None)
     rng = streams(3, 0)
     build_piles(CARDS, p, g, rng)
     return p, sp, g, rng
@@ -303,7 +303,7 @@ def test_always_priority_cost_knob_makes_every_action_cost_its_priority_cost():
     ("free", [1, 1, 1, 1]), ("sequential", [0, 0, 0, 0]), ("partial", [0, 0, 1, 1])])
 def test_dice_order_knob_sets_who_orders_the_dice_each_stage(order, chooses):
     rules = Rules(dice_order=order)
-    p = rules_params(rules, players.GREEDY, GAME.policy_choices(
+    p = rules_params(rules, policies.GREEDY, GAME.policy_choices(
         "greedy:dice_choice_from_stage=3")[0].weights)
     sp, g = starting_position(C, rules)
     rng = streams(0, 0)
@@ -320,9 +320,9 @@ def test_sequential_dice_resolve_in_table_order():
     _, g = empty_state(C)
     faces = np.array([[L.ACT_REINFORCEMENTS, 1], [L.ACT_BOMBARDMENT, 2]], dtype=np.int64)
     g[L.G_DICE_ORDER_FREE] = 0
-    assert list(players.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [0, 1]
+    assert list(policies.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [0, 1]
     g[L.G_DICE_ORDER_FREE] = 1
-    assert list(players.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [1, 0]
+    assert list(policies.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [1, 0]
 
 
 def test_victory_level_turns_surviving_games_short_of_vp_into_defeats():
@@ -401,7 +401,7 @@ def test_policy_weights_parse_to_canonical_text_and_reach_the_kernel():
     assert GAME.resolve_policy("fortify") == {"players": "fortify"}
     choice = GAME.policy_choices("fortify:greed=2,resign_below=1")[0]
     p = rules_params(Rules(), choice.id, choice.weights)
-    assert (p[L.P_POLICY], p[L.P_GREED], p[L.P_RESIGN_BELOW]) == (players.FORTIFY, 20, 1)
+    assert (p[L.P_POLICY], p[L.P_GREED], p[L.P_RESIGN_BELOW]) == (policies.FORTIFY, 20, 1)
 
 
 @pytest.mark.parametrize("policy, words", [

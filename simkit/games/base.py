@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
@@ -356,6 +357,20 @@ class Question:
     notes: str = ""
 
 
+@cache
+def read_presets(path: Path, rules_cls: type[RulesBase]) -> dict[str, Preset]:
+    """A presets file, read once per process (``Game.presets``, and a game's own rules
+    where a knob's label names a preset)."""
+    return load_presets(path, rules_cls)
+
+
+class _Presets:
+    """``Game.presets``: the game's ``data/presets.toml``, read on first use."""
+
+    def __get__(self, game, cls) -> Mapping[str, Preset]:
+        return read_presets(cls.data / cls.presets_file, cls.Rules)
+
+
 class Game(ABC):
     """A playable game: rules, presets, policies, outcome columns and the engine."""
 
@@ -363,7 +378,11 @@ class Game(ABC):
     title: ClassVar[str]
     sides: ClassVar[tuple[str, ...]]
     Rules: ClassVar[type[RulesBase]]
-    presets: ClassVar[Mapping[str, Preset]]
+    #: the game's data folder (components and presets)
+    data: ClassVar[Path]
+    presets_file: ClassVar[str] = "presets.toml"
+    #: name -> Preset, from ``data/presets.toml``
+    presets = _Presets()
     #: side -> {policy name: description}; the first name of each side is its default
     policies: ClassVar[Mapping[str, Mapping[str, str]]]
     #: side -> {policy name: its tunable weights (a RulesBase with KIND "policy weight")}

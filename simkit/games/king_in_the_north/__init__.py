@@ -62,7 +62,7 @@ class KingInTheNorth(Game):
     sides = L.SIDES
     Rules = Rules
     rule_parameters = PARAMETERS
-    presets = _components.presets()
+    data = _components.DATA
     policies = {"carlists": CARLIST_POLICIES, "liberals": LIBERAL_POLICIES}
     outcome_columns = L.OUTCOMES
     compile_seconds = 23  # measured: 23 s of CPU for a cold compile (2026-12-01)

@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 
 from simkit.datafile import DataFile, frozen
-from simkit.games.base import load_presets
 
 from . import layout as L
 
@@ -310,8 +309,3 @@ def components() -> Components:
     return Components(ids, frozen(loc), frozen(adj), frozen(fac_home), frozen(any2), names,
                       frozen(blk), frozen(card), frozen(track), first, last)
 
-
-def presets():
-    from .rules import Rules
-
-    return load_presets(DATA / "presets.toml", Rules)

@@ -24,7 +24,7 @@ from simkit.games.base import Game
 
 from . import full_layout as F
 from . import layout as L
-from .components import assault_presets, full_presets, load_board
+from .components import DATA, load_board
 from .engine import play_assault_games
 from .events import EVENTS
 from .full_engine import play_full_games
@@ -42,7 +42,7 @@ class AssaultScenario(Game):
     sides = L.SIDES
     Rules = AssaultRules
     rule_parameters = PARAMETERS
-    presets = assault_presets()
+    data = DATA
     policies = {"bourbons": BOURBON_POLICIES, "catalans": CATALAN_POLICIES}
     outcome_columns = L.OUTCOMES
     compile_seconds = 2  # measured: 2.3 s of CPU for a cold compile (2026-12-01)
@@ -67,7 +67,8 @@ class FullGame(Game):
     sides = F.SIDES
     Rules = FullRules
     rule_parameters = FULL_PARAMETERS
-    presets = full_presets()
+    data = DATA
+    presets_file = "full_presets.toml"
     policies = {"bourbons": FULL_BOURBON_POLICIES, "catalans": FULL_CATALAN_POLICIES}
     outcome_columns = F.OUTCOMES
     compile_seconds = 13  # measured: 13 s of CPU for a cold compile (2026-12-01)

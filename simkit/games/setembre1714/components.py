@@ -1,6 +1,5 @@
 """Load and validate 11 de Setembre's data files.
 
-``assault_presets`` reads the assault scenario's presets (every value the rulebook's own).
 ``load_board`` reads the reconstructed components of the whole game (``data/map.toml``,
 ``data/forces.toml``, ``data/events.toml``), checks them against every printed fact and
 the capacities of ``full_layout`` and returns them as read-only arrays in a ``Board``
@@ -14,22 +13,11 @@ from pathlib import Path
 import numpy as np
 
 from simkit.datafile import DataFile, frozen
-from simkit.games.base import load_presets
 
 from . import full_layout as F
-from .rules import AssaultRules
 
 DATA = Path(__file__).parent / "data"
 
-
-def assault_presets():
-    return load_presets(DATA / "presets.toml", AssaultRules)
-
-
-def full_presets():
-    from .full_rules import FullRules
-
-    return load_presets(DATA / "full_presets.toml", FullRules)
 
 
 # -- the static components the kernels read: few arrays (each array a function takes costs

@@ -1,13 +1,14 @@
 """Verrix: 2-5 Celtic tribes over twelve turns of development, trade, raids and battles.
 
-``GAME`` (registered as ``verrix``, in progress). Modules by rulebook section:
-``components`` (the reconstructed map, goods, tribes, leaders, trophies, cards, events,
-festivals: ``data/*.toml``), ``rules`` (the knobs), ``layout`` (offsets, codes, outcome
-columns, random streams), ``state`` (VP, goods, units, movement quotes), ``engine``
-(Setup, Month Turn: Event Phase, Action Phase, Cleanup; Festival Turn; End of the Game),
-``actions`` (Action cards: Development, Trade, Raid, Clan Pact, Learning, Promote),
-``battle`` (Battle with Support), ``policies`` and ``players`` (the scripted tribes),
-``events`` (the trace's sentences), ``prob`` (exact raid and battle answers).
+``GAME`` (registered as ``verrix``). Modules by rulebook section: ``components`` (the
+reconstructed map, goods, tribes, leaders, trophies, cards, events, festivals:
+``data/*.toml``), ``rules`` (the knobs), ``layout`` (offsets, codes, outcome columns,
+random streams), ``state`` (VP, goods, units, movement quotes), ``engine`` (Setup, Month
+Turn: Event Phase, Action Phase, Cleanup; Festival Turn; End of the Game), ``actions``
+(Action cards: Development, Trade, Raid, Clan Pact, Learning, Promote), ``battle``
+(Battle with Support), ``policies`` (the scripted tribes), ``appraisal`` (the greedy
+tribe's appraisal of an action), ``events`` (the trace's sentences), ``prob`` (exact raid
+and battle answers).
 """
 
 from functools import cache
@@ -16,7 +17,7 @@ from types import SimpleNamespace
 from simkit.games.base import Game
 
 from . import layout as L
-from .components import load_components, presets, tables
+from .components import DATA, load_components, tables
 from .engine import play_games
 from .events import EVENTS
 from .policies import POLICIES
@@ -35,7 +36,7 @@ class Verrix(Game):
     sides = L.SEATS
     Rules = Rules
     rule_parameters = PARAMETERS
-    presets = presets()
+    data = DATA
     policies = {seat: POLICIES for seat in L.SEATS}
     outcome_columns = L.OUTCOMES
     compile_seconds = 20  # measured: 20 s of CPU for a cold compile (2026-12-01)

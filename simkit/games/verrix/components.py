@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 
 from simkit.datafile import DataFile, frozen
-from simkit.games.base import load_presets
 
 from . import layout as L
 
@@ -405,8 +404,3 @@ def tables(comp: Components, territory_cost: int, sea_cost: int) -> tuple:
         nxt[tile * L.MAX_NODES:tile * L.MAX_NODES + n, :n] = x
     return (comp.goods, comp.tribes, comp.leaders, comp.trophies, comp.cards, comp.events,
             comp.festivals, comp.nodes, frozen(cost), frozen(nxt))
-
-
-def presets():
-    from .rules import Rules
-    return load_presets(DATA / "presets.toml", Rules)

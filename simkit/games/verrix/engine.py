@@ -5,7 +5,7 @@ Game).
 Month Turns (``event_phase``, ``action_phase``, ``cleanup``) and a Festival Turn after
 every 2 Month Turns (``festival``); then ``final_delayed_events`` and ``winner`` with the
 tie-breaks. Actions are in ``actions`` and ``battle``; choices in ``policies`` and
-``players``.
+``appraisal``.
 """
 
 import numpy as np
@@ -15,8 +15,8 @@ from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, shuffle
 from simkit.unmanaged import borrowing, unmanaged
 
+from . import appraisal as PL
 from . import layout as L
-from . import players as PL
 from . import policies as PO
 from .actions import (
     TARGET_MARKET,

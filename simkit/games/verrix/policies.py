@@ -750,7 +750,7 @@ def pick_site(S, p, g, seat, sites, n):
 @borrowing
 def pick_special(S, g, seat, cards_ok, n):
     """Learning: the Special card to learn among those playable (the first listed;
-    the greedy tribe chooses beforehand, ``players.best_special``)."""
+    the greedy tribe chooses beforehand, ``appraisal.best_special``)."""
     return cards_ok[0] if n > 0 else -1
 
 

@@ -15,7 +15,7 @@ Modules, by rulebook section: ``components`` and ``cards`` load and validate the
 ``bourbons`` (Bourbon actions, marker, chance cards, trench), ``combat`` (combat and its
 casualties), ``barcelonans`` (Barcelonan actions), ``card_effects`` (the card
 interpreter), ``engine`` (the sequence of play), ``scoring`` (competitive VP and fame), ``solo``
-(Casanova's pile and the resignation tiles); ``policies`` and ``players`` are the
+(Casanova's pile and the resignation tiles); ``policies`` (with ``judgement``) are the
 scripted choices; ``rules`` the knobs and the policies' weights.
 """
 
@@ -23,7 +23,7 @@ from functools import cache
 
 import numpy as np
 
-from simkit.games.base import Game, load_presets
+from simkit.games.base import Game
 
 from . import card_layout as CL
 from . import layout as L
@@ -32,7 +32,7 @@ from .components import DATA, load_components
 from .engine import play_games
 from .lookahead import greedy_params, play_lookahead_games
 from .narrate import narrate_log
-from .players import POLICIES
+from .policies import POLICIES
 from .rules import POLICY_PARAMETERS, RULE_PARAMETERS, LookaheadWeights, Rules, Weights
 from .scoring import fame, fame_winners
 from .state import board_tuple, starting_position
@@ -58,7 +58,7 @@ class Victus(Game):
     Rules = Rules
     rule_parameters = RULE_PARAMETERS
     policy_parameters = POLICY_PARAMETERS
-    presets = load_presets(DATA / "presets.toml", Rules)
+    data = DATA
     policies = {"players": POLICIES}
     policy_weights = {"players": {"greedy": Weights, "fortify": Weights, "naive": Weights,
                                   "lookahead": LookaheadWeights}}

@@ -41,6 +41,7 @@ from .events import (
     EV_HIT,
     EV_TRENCH,
 )
+from .judgement import choose_hit, half_a_bomb_marker
 from .pieces import (
     at_expedition,
     disc_value,
@@ -50,7 +51,6 @@ from .pieces import (
     trench_column_at,
     troops_in,
 )
-from .policies import choose_hit, half_a_bomb_marker
 
 N_CHANCE = 14
 NO_COMBAT = 0  # a fight for a camp with no Bourbon troops (empty_reinforcements)

@@ -78,7 +78,7 @@ from .pieces import (
     tile_field,
     troops_in,
 )
-from .players import spend_action_points
+from .policies import spend_action_points
 
 BIG = 1 << 20
 

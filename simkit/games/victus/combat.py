@@ -18,6 +18,7 @@ from simkit.unmanaged import borrowing
 
 from . import layout as L
 from .events import EV_COMBAT
+from .judgement import casualty_split
 from .pieces import (
     eliminate,
     eliminate_all_troops,
@@ -26,7 +27,6 @@ from .pieces import (
     remove_undefended_cannons,
     troop_value,
 )
-from .policies import casualty_split
 
 BOURBONS_WIN = 1
 BARCELONANS_WIN = 2

@@ -38,7 +38,7 @@ from .pieces import (
     marker_value,
     rubble_on_board,
 )
-from .players import choose_card, chooses_dice_order, order_dice, spend_action_points
+from .policies import choose_card, chooses_dice_order, order_dice, spend_action_points
 from .scoring import next_starting_player, score_round, short_of_victory_level, total_vp
 from .solo import (
     CASANOVA,

@@ -180,7 +180,7 @@ EV_NOT_ENOUGH = EVENTS.add(
     "not_enough", "a = wanted, b = available: move_troops runs its else (or nothing)",
     _card(lambda x, a, b, c: f"only {b} of {a} troops can be taken"))
 
-# -- the players (players.py) -------------------------------------------------------------------
+# -- the players (policies.py) ------------------------------------------------------------------
 EV_AP_LEFT = EVENTS.add(
     "ap_left", "a = AP left unspent at the end of an actions step, b = WAR_* group of a "
     "card's grant (-1: the Generalitat AP)",

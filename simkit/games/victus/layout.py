@@ -73,7 +73,7 @@ DISC_NAMES = ("reinforcements", "batteries", "mine")
 DISC_REINFORCEMENTS, DISC_BATTERIES, DISC_MINE = codes(DISC_NAMES)
 
 
-# -- the scripted players (players.py describes them); a policy's id is its position
+# -- the scripted players (policies.py describes them); a policy's id is its position
 POLICY_NAMES = ("greedy", "random", "fortify", "naive", "lookahead")
 GREEDY, RANDOM, FORTIFY, NAIVE, LOOKAHEAD = codes(POLICY_NAMES)
 # the pieces of the strong players' skill (``greedy``, ``fortify``), one bit each in
@@ -290,7 +290,7 @@ P_CARD_EFFECTS = _W("card_effects")  # how much a card's ops count beside its Al
 P_CHANGE_BELOW = _W("change_card_below")  # strong players change a card scoring <= this
 P_DICE_SEARCH_FROM = _W("dice_search_from")  # strong players search dice orders from stage
 P_DICE_RANK = _W("dice_rank", 4)  # + ACT_*: strong players' fixed dice order (lowest first)
-P_CARD_EFFECT = _W("card_effect", N_CARDS + 1)  # + card: policies.card_effect_score, once
+P_CARD_EFFECT = _W("card_effect", N_CARDS + 1)  # + card: judgement.card_effect_score, once
 N_P = _W.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")

@@ -52,7 +52,7 @@ from .engine import (
     turn_card,
 )
 from .hands import take_from_hand
-from .players import choose_card, order_dice
+from .policies import choose_card, order_dice
 from .solo import VILLARROEL
 
 ROLLOUT_SALT = np.uint64(0x6C6F6F6B61686561)  # keeps rollout streams apart from the game's

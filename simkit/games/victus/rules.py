@@ -16,9 +16,10 @@ from functools import cache
 import numpy as np
 
 from simkit.errors import RulesError
-from simkit.games.base import Parameters, PolicyChoice, RulesBase, knob
+from simkit.games.base import Parameters, PolicyChoice, RulesBase, knob, read_presets
 
 from . import layout as L
+from .components import DATA
 
 LEVELS = ("first_game", "full", "competitive")
 RESIGNATION = ("per_stage", "per_round")
@@ -133,9 +134,7 @@ class Rules(RulesBase):
         ``level=first_game (not the First Game: coronela_threshold=5 and dice_order=free)``."""
         if self.level != "first_game":
             return {}
-        from . import GAME  # the presets are the game's; imported here to avoid a cycle
-
-        first = GAME.presets["first_game"].rules
+        first = read_presets(DATA / "presets.toml", Rules)["first_game"].rules
         differ = [f"{name}={getattr(self, name)}" for name in first.changes()
                   if name != "level" and getattr(self, name) != getattr(first, name)]
         return {"level": "not the First Game: " + " and ".join(differ)} if differ else {}
@@ -213,10 +212,10 @@ STRONG_DICE_RANK = (3, 2, 1, 0)
 
 @cache
 def card_effects() -> np.ndarray:
-    """``policies.card_effect_score`` of every card (row 0 unused), computed once: the
+    """``judgement.card_effect_score`` of every card (row 0 unused), computed once: the
     strong players read it from ``p`` rather than walk a card's ops at every choice."""
     from .cards import load_cards
-    from .policies import card_effect_score
+    from .judgement import card_effect_score
 
     cards = load_cards().as_tuple()
     return np.array([0] + [card_effect_score(cards, c) for c in range(1, L.N_CARDS + 1)],

@@ -23,7 +23,7 @@ from simkit.unmanaged import borrowing
 from . import layout as L
 from .events import EV_CASANOVA_CARD, EV_RESIGNATION
 from .hands import hand_count, take_from_hand
-from .players import unwanted
+from .policies import unwanted
 
 VILLARROEL = 0
 CASANOVA = 1
