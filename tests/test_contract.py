@@ -3,8 +3,11 @@ code: a new game passes it or is not done.
 
 Checks: every outcome column present with its dtype and its categories in range; a
 game does not depend on chunking or order; every preset and every policy of every side
-plays; ``trace`` ends with the row ``simulate`` produced; plain Python
-(``NUMBA_DISABLE_JIT=1``) plays the same games; bad rules raise ``RulesError``.
+plays, with the state checks on (``check_state``: the game's invariants after every rule
+step); every rule knob and policy weight reaches the kernel (set to another allowed value,
+it changes what the kernel is given); ``trace`` ends with the row ``simulate`` produced;
+plain Python (``NUMBA_DISABLE_JIT=1``) plays the same games; bad rules raise
+``RulesError``.
 """
 
 import json
@@ -15,6 +18,7 @@ from plain_python import run_without_jit
 
 from simkit import games
 from simkit.errors import RulesError, UsageError
+from simkit.games.base import PolicyChoice
 
 SEED = 2026
 N_GAMES = 8
@@ -88,19 +92,117 @@ def test_chunking_and_order_do_not_change_a_game(name):
         assert np.array_equal(np.concatenate([h[col] for h in halves]), whole[col]), col
 
 
+#: games each preset and policy plays with the state checks on (a few hundred in all)
+CHECKED_GAMES = 6
+
+
+def checked_columns(name, rules=None, policy=None, n=CHECKED_GAMES):
+    game = game_of(name)
+    return game.simulate(rules, policy, np.arange(n), SEED, check_state=True)
+
+
 @pytest.mark.parametrize(("name", "preset"), cases("presets"))
-def test_every_preset_plays(name, preset):
+def test_every_preset_plays_with_state_checks(name, preset):
     game = game_of(name)
     assert game.presets[preset].description
-    assert_valid_columns(game, columns_of(name, rules=preset, indices=range(3)), 3)
+    assert_valid_columns(game, checked_columns(name, rules=preset), CHECKED_GAMES)
 
 
 @pytest.mark.parametrize(("name", "side_policy"), cases("policies"))
-def test_every_policy_of_every_side_plays(name, side_policy):
+def test_every_policy_of_every_side_plays_with_state_checks(name, side_policy):
     side, policy = side_policy
     game = game_of(name)
     assert game.policies[side][policy], "a policy needs a description"
-    assert_valid_columns(game, columns_of(name, policy={side: policy}, indices=range(3)), 3)
+    n = 1 if (side, policy) in game.policy_kernels else CHECKED_GAMES  # rollouts are slow
+    assert_valid_columns(game, checked_columns(name, policy={side: policy}, n=n), n)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_checked_games_are_the_games_played(name):
+    assert game_of(name).invariants and game_of(name).steps, "the game declares check_state"
+    plain = columns_of(name, indices=range(CHECKED_GAMES))
+    checked = checked_columns(name)
+    for col in plain:
+        assert np.array_equal(plain[col], checked[col]), col
+
+
+def other_values(knob):
+    """Allowed values of ``knob`` other than its default, most different first."""
+    if knob.type is bool:
+        return [not knob.default]
+    if knob.choices is not None:
+        return [c for c in knob.choices if c != knob.default]
+    lo, hi = knob.range
+    spread = np.linspace(lo, hi, 13)
+    if knob.type is int:
+        spread = [*range(knob.default - 3, knob.default + 4), *np.rint(spread).astype(int)]
+    values = [knob.type(v) for v in (hi, lo, *spread)]
+    return [v for v in dict.fromkeys(values) if lo <= v <= hi and v != knob.default]
+
+
+def flat(inputs):
+    """The kernel's inputs as one list of arrays (tuples of component arrays unpacked)."""
+    out = []
+    for item in inputs:
+        out += flat(item) if isinstance(item, tuple) else [np.asarray(item)]
+    return out
+
+
+def same_inputs(a, b) -> bool:
+    fa, fb = flat(a), flat(b)
+    return len(fa) == len(fb) and all(x.shape == y.shape and np.array_equal(x, y)
+                                      for x, y in zip(fa, fb, strict=True))
+
+
+def changed_rules(game, knob):
+    """(rules, the same with ``knob`` at another allowed value) from the standard rules
+    and every preset, where the changed rules pass the cross-knob checks (a knob that
+    needs another, such as Victus's competitive scoring knobs, is tried where it is on)."""
+    for base in [game.Rules()] + [preset.rules for preset in game.presets.values()]:
+        for value in other_values(knob):
+            try:
+                yield base, base.replace({knob.name: value})
+            except RulesError:
+                continue
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_knob_reaches_the_kernel(name):
+    game = game_of(name)
+    default = game.policy_choices(None)
+    dead = []
+    for knob in game.Rules.knobs():
+        pairs = list(changed_rules(game, knob))
+        assert pairs, f"{knob.name}: no other allowed value passes the rules' checks"
+        if all(same_inputs(game.kernel_inputs(base, default), game.kernel_inputs(rules, default))
+               for base, rules in pairs):
+            dead.append(knob.name)
+    assert not dead, f"knobs that change nothing the kernel is given: {dead}"
+
+
+def weight_cases():
+    return [(name, side, policy) for name in GAMES
+            for side, by_policy in game_of(name).policy_weights.items()
+            for policy in by_policy]
+
+
+@pytest.mark.parametrize(("name", "side", "policy"), weight_cases())
+def test_every_policy_weight_reaches_the_kernel(name, side, policy):
+    game = game_of(name)
+    rules = game.Rules()
+    weights_cls = game.policy_weights[side][policy]
+    choices = list(game.policy_choices({side: policy}))
+    k = game.sides.index(side)
+    base = game.kernel_inputs(rules, tuple(choices))
+    dead = []
+    for knob in weights_cls.knobs():
+        changed = []
+        for value in other_values(knob):
+            choices[k] = PolicyChoice(policy, choices[k].id, weights_cls(**{knob.name: value}))
+            changed.append(game.kernel_inputs(rules, tuple(choices)))
+        if all(same_inputs(base, inputs) for inputs in changed):
+            dead.append(knob.name)
+    assert not dead, f"{policy} weights that change nothing the kernel is given: {dead}"
 
 
 @pytest.mark.parametrize("name", GAMES)
