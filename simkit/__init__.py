@@ -10,7 +10,6 @@ start quickly.
 
 import importlib
 
-from simkit._numba_cache import configure as _configure_numba_cache
 from simkit.errors import (
     ComponentError,
     ExperimentError,
@@ -19,8 +18,6 @@ from simkit.errors import (
     StoreError,
     UsageError,
 )
-
-NUMBA_CACHE_DIR = _configure_numba_cache()
 
 __version__ = "0.1.0"
 

@@ -16,10 +16,10 @@ random words use its full range.
 """
 
 from numba import typeof, types
-from numba.core.dispatcher import Dispatcher
 
-_PACKAGE = __name__.split(".")[0] + "."
-_original = Dispatcher.get_call_template
+from simkit._numba_patches import enabled, owned
+
+_original = None
 
 
 def _one_kind(t):
@@ -32,12 +32,26 @@ def _one_kind(t):
 
 
 def _get_call_template(self, args, kws):
-    if not getattr(self.py_func, "__module__", "").startswith(_PACKAGE):
+    if not owned(self.py_func):
         return _original(self, args, kws)
     _, folded = self._compiler.fold_argument_types(args, kws)
     return _original(self, tuple(_one_kind(t) for t in folded), {})
 
 
 def install() -> None:
-    """Type calls between simkit's compiled functions as above (idempotent)."""
-    Dispatcher.get_call_template = _get_call_template
+    """Type calls between simkit's compiled functions as above (idempotent; called by
+    ``simkit.games``; nothing unless ``_numba_patches.enabled()``). Nothing is patched if
+    an attribute it relies on is missing."""
+    global _original
+    if not enabled():
+        return
+    try:
+        from numba.core.dispatcher import Dispatcher, _FunctionCompiler
+
+        original = Dispatcher.get_call_template
+        _FunctionCompiler.fold_argument_types  # noqa: B018 (it must exist)
+    except (ImportError, AttributeError):
+        return
+    if original is not _get_call_template:
+        _original = original
+        Dispatcher.get_call_template = _get_call_template

@@ -47,9 +47,12 @@ this spares them optimising and emitting it again each time (a fresh pytest run 
 ``simulate`` are still the whole, cached ones ``simkit compile`` made before the tests.
 
 This patches numba internals (``Dispatcher``, ``JITCodeLibrary``,
-``JITCPUCodegen.set_env``, the disk cache). It is installed only for the numba release
-it was tested on (0.68); on any other, numba compiles as usual: the same games, only a
-slower first compile.
+``JITCPUCodegen.set_env``, the disk cache), and acts only while numba compiles one of
+simkit's own functions (``_numba_patches.owned``): a user's or a library's jitted
+function, even one a simkit function calls, compiles as numba compiles it. It is
+installed only on the numba releases it was tested on and only if every attribute it
+replaces is there (``_numba_patches``); otherwise numba compiles as usual: the same
+games, only a slower first compile.
 """
 
 from __future__ import annotations
@@ -57,12 +60,9 @@ from __future__ import annotations
 import os
 import threading
 
-import numba
-
 from simkit._frame_stack import on_one_chunk
+from simkit._numba_patches import enabled, owned
 
-#: numba releases this was tested on (major, minor), inclusive
-TESTED = ((0, 68), (0, 68))
 #: kernels linking at most this many callee libraries are optimised twice (see above)
 SECOND_ROUND_LIBRARIES = 64
 #: prefix of the machine-code names of functions compiled as callees
@@ -84,6 +84,12 @@ def _depth() -> int:
     return getattr(_state, "depth", 0)
 
 
+def _ours() -> bool:
+    """Whether the function numba is compiling now (innermost) is simkit's own."""
+    compiling = getattr(_state, "compiling", None)
+    return bool(compiling) and compiling[-1]
+
+
 def _is_callee(library) -> bool:
     """Whether a library was finished as a callee (its own functions only)."""
     return getattr(library, "_simkit_callee", False)
@@ -97,15 +103,6 @@ def _has_wrapper(cres) -> bool:
 
 def _light() -> bool:
     return os.environ.get("SIMKIT_TEST_COMPILE") == "light"
-
-
-def supported(version: str = numba.__version__) -> bool:
-    """Whether this numba release is one the patch was tested on."""
-    try:
-        major_minor = tuple(int(part) for part in version.split(".")[:2])
-    except ValueError:
-        return False
-    return TESTED[0] <= major_minor <= TESTED[1]
 
 
 def _reachable(libraries) -> list:
@@ -169,27 +166,43 @@ def _emit(library) -> None:
 
 
 def install() -> None:
-    """Compile callees as above (idempotent; nothing on an untested numba)."""
-    global _installed, _set_env
-    if _installed or numba.config.DISABLE_JIT or not supported():
+    """Compile callees as above (idempotent; nothing unless
+    ``_numba_patches.enabled()``). Nothing is patched if an attribute it replaces is
+    missing."""
+    global _installed
+    if _installed or not enabled():
         return
+    try:
+        patches = _patches()
+    except (ImportError, AttributeError):
+        return
+    for owner, name, replacement in patches:
+        setattr(owner, name, replacement)
+    _installed = True
+
+
+def _patches() -> list:
+    """(class, attribute, replacement) for every numba method replaced; raises
+    AttributeError (or ImportError) before anything is patched if one is missing."""
+    global _set_env
     from numba.core import caching, codegen, sigutils
     from numba.core.dispatcher import Dispatcher, _FunctionCompiler
 
     get_call_template = Dispatcher.get_call_template
 
     def typed_from_a_caller(self, args, kws):
-        _state.depth = _depth() + 1
+        counted = _ours()  # only simkit's callers make a callee
+        _state.depth = _depth() + counted
         try:
             return get_call_template(self, args, kws)
         finally:
-            _state.depth -= 1
+            _state.depth -= counted
 
     customize_flags = _FunctionCompiler._customize_flags
 
     def without_wrappers(self, flags):
         flags = customize_flags(self, flags)
-        if _depth() > 0:
+        if _depth() > 0 and owned(self.py_func):
             flags.no_cpython_wrapper = True
             flags.no_cfunc_wrapper = True
         return flags
@@ -197,6 +210,8 @@ def install() -> None:
     finalize = codegen.JITCodeLibrary.finalize
 
     def finish(self):
+        if not _ours():
+            return finalize(self)
         if _depth() > 0 or _light():
             return _finish_callee(self)
         self._linking_libraries = _reachable(self._linking_libraries)
@@ -247,22 +262,30 @@ def install() -> None:
 
     compile_ = Dispatcher.compile
 
+    def compile_noting_whose(self, sig):
+        own = owned(self.py_func)
+        compiling = _state.__dict__.setdefault("compiling", [])
+        compiling.append(own)
+        try:
+            if not own or _depth() > 0:
+                return compile_(self, sig)
+            return compile_whole_from_python(self, sig)
+        finally:
+            compiling.pop()
+
     def compile_whole_from_python(self, sig):
-        if _depth() > 0:
-            return compile_(self, sig)
         args, _ = sigutils.normalize_signature(sig)
         existing = self.overloads.get(tuple(args))
         if existing is not None and not _has_wrapper(existing):
             del self.overloads[tuple(args)]
         return on_one_chunk(compile_, self, sig)  # numba's recursion thrashes the stack
 
-    Dispatcher.get_call_template = typed_from_a_caller
-    _FunctionCompiler._customize_flags = without_wrappers
-    codegen.JITCodeLibrary.finalize = finish
-    codegen.CPUCodeLibrary._optimize_final_module = optimize_small_twice
-    codegen.JITCodeLibrary.get_pointer_to_function = pointer
-    codegen.JITCPUCodegen.set_env = set_env_once_emitted
-    caching.Cache.save_overload = save_whole_only
-    Dispatcher.add_overload = add
-    Dispatcher.compile = compile_whole_from_python
-    _installed = True
+    return [(Dispatcher, "get_call_template", typed_from_a_caller),
+            (_FunctionCompiler, "_customize_flags", without_wrappers),
+            (codegen.JITCodeLibrary, "finalize", finish),
+            (codegen.CPUCodeLibrary, "_optimize_final_module", optimize_small_twice),
+            (codegen.JITCodeLibrary, "get_pointer_to_function", pointer),
+            (codegen.JITCPUCodegen, "set_env", set_env_once_emitted),
+            (caching.Cache, "save_overload", save_whole_only),
+            (Dispatcher, "add_overload", add),
+            (Dispatcher, "compile", compile_noting_whose)]

@@ -21,7 +21,10 @@ import os
 
 from numba import njit
 
+from simkit import _numba_cache
 from simkit.errors import StateError
+
+_numba_cache.install()  # before any cached function is defined here
 
 #: the environment variable that turns the state checks on for every run
 ENV = "SIMKIT_CHECK_STATE"

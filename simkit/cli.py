@@ -580,8 +580,7 @@ def discordance_plan(discordance: float, effects: list[float], power: float,
 
 def plan_summary(path, effects: list[float], power: float) -> str:
     """Per cell of an experiment folder: games to separate each effect from the base."""
-    from simkit.analysis import plan
-    from simkit.report import collect
+    from simkit.analysis import collect, plan
 
     data = collect(path)
     if data.differences.empty:
@@ -607,7 +606,7 @@ def plan_summary(path, effects: list[float], power: float) -> str:
 
 
 def cmd_ladder(args, _extra) -> None:
-    from simkit.report import collect, ladder
+    from simkit.analysis import collect, ladder
 
     data = collect(args.results, side=args.side)
     print(ladder_summary(data, ladder(data)))

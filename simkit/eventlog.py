@@ -15,6 +15,10 @@ so logging costs one shape test per event. A checking log without room for event
 import numpy as np
 from numba import njit
 
+from simkit import _numba_cache
+
+_numba_cache.install()  # before any cached function is defined here
+
 WIDTH = 4
 HEADER = 2
 #: events one trace holds; a longer game's trace says it was cut

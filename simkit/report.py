@@ -46,43 +46,28 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from simkit import analysis, games, stats
-from simkit.analysis import Frames
-from simkit.errors import RulesError, StoreError, UsageError
-from simkit.experiment import (
-    cell_folders,
-    cell_schema,
-    format_value,
-    games_in,
-    load_cell,
-    summarize,
+from simkit import analysis
+from simkit.analysis import (
+    MAX_PAIRWISE,
+    ReportData,
+    balance,
+    collect,
+    curves,
+    ladder,
+    played_rules,
+    sensitivity,
 )
+from simkit.errors import StoreError
+from simkit.experiment import format_value, games_in
 from simkit.store import read_manifest
 
 SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
             "End-reason shifts", "Game length", "Survival", "Outcome means",
             "Seat balance", "Sensitivity", "Win rate by knob value", "Grids",
             "Difficulty ladder", "Side balance", "Planning", "Cells")
-ALPHA = 0.05
 #: cells drawn in a per-cell figure at most (the highest and lowest win rates, and the
 #: base); every cell stays in the tables and in summary.csv
 FIGURE_CELLS = 40
-#: cells compared pairwise in the ladder at most (beyond, adjacent rungs only)
-MAX_PAIRWISE = 120
-
-
-@dataclass
-class ReportData:
-    """Everything a report shows, read from the results folders."""
-
-    head: dict
-    game: object
-    cells: list  # [(cell entry, folder)]
-    summary: pd.DataFrame
-    side: str  # the winner category compared against the base
-    differences: pd.DataFrame
-    turns: pd.DataFrame  # cell x turns -> games
-    frames: Frames | None = None  # every cell's games, loaded on first use
 
 
 @dataclass
@@ -93,298 +78,6 @@ class Report:
     html: Path
     figures: list[Path] = field(default_factory=list)
     findings: str = ""
-
-
-# -- numbers -----------------------------------------------------------------------------
-
-
-def collect(path, side: str | None = None) -> ReportData:
-    """Read an experiment or results folder. ``side``: the winner category whose win rate
-    is compared (default: the game's first side that can win)."""
-    head, cells = cell_folders(path)
-    game = games.get(head["game"])
-    categories = cell_schema(cells[0][1])["winner"]["categories"]
-    if side is None:
-        side = next((s for s in game.sides if s in categories), categories[0])
-    elif side not in categories:
-        raise UsageError(f"unknown side {side!r} for {game.name}; winners: "
-                         f"{', '.join(categories)}")
-    summary = summarize(path)
-    frames = Frames(cells)
-    return ReportData(head, game, cells, summary, side, differences(cells, side, frames),
-                      turn_counts(cells), frames)
-
-
-DIFFERENCE_COLUMNS = ["cell", "games", "gained", "lost", "difference", "low", "high",
-                      "confidence", "p_value", "p_holm", "significant", "no_game_changed"]
-
-
-def _paired_frames(base: pd.DataFrame, frame: pd.DataFrame, folder) -> int:
-    """The number of games two cells share, checking that they are the same games."""
-    n = min(len(frame), len(base))
-    if not np.array_equal(frame["game_index"].to_numpy()[:n],
-                          base["game_index"].to_numpy()[:n]):
-        raise StoreError(f"{folder}: games are not paired with the base cell's")
-    return n
-
-
-def holm_table(rows: list[dict]) -> pd.DataFrame:
-    """Paired comparisons (``gained``/``lost`` discordant counts over ``games``) with the
-    McNemar p-value, Holm's adjustment over all of them, and each difference's
-    interval at the level that agrees with its Holm verdict (``stats.holm_confidences``):
-    it excludes 0 exactly when the comparison is significant."""
-    table = pd.DataFrame(rows)
-    gained, lost, n = (table[k].to_numpy() for k in ("gained", "lost", "games"))
-    table["difference"] = (gained - lost) / n
-    table["p_value"] = stats.mcnemar_p(gained, lost)
-    table["p_holm"], table["significant"] = stats.holm(table["p_value"].to_numpy(), ALPHA)
-    table["confidence"] = stats.holm_confidences(table["p_value"].to_numpy(), ALPHA)
-    table["low"], table["high"] = stats.paired_limits(gained, lost, n,
-                                                      table["confidence"].to_numpy())
-    return table
-
-
-def differences(cells: list, side: str, frames: Frames | None = None) -> pd.DataFrame:
-    """Paired differences of each cell from the first (base) cell in ``side``'s win rate:
-    games won only in the cell (``gained``) and only in the base (``lost``), the exact
-    McNemar test, Holm over the cells, Holm-consistent intervals (``holm_table``), and
-    ``no_game_changed`` when every outcome column of every game equals the base's."""
-    if len(cells) < 2:
-        return pd.DataFrame(columns=DIFFERENCE_COLUMNS)
-    frames = frames if frames is not None else Frames(cells)  # each cell loaded once
-    base = frames[cells[0][0]["label"]]
-    base_wins = (base["winner"] == side).to_numpy()
-    rows = []
-    for cell, folder in cells[1:]:
-        frame = frames[cell["label"]]
-        n = _paired_frames(base, frame, folder)
-        wins = (frame["winner"].iloc[:n] == side).to_numpy()
-        same = all(np.array_equal(frame[c].iloc[:n].to_numpy(), base[c].iloc[:n].to_numpy())
-                   for c in frame.columns if c not in ("seed",))
-        rows.append({"cell": cell["label"], "games": n,
-                     "gained": int(np.count_nonzero(wins & ~base_wins[:n])),
-                     "lost": int(np.count_nonzero(~wins & base_wins[:n])),
-                     "no_game_changed": same})
-    return holm_table(rows)[DIFFERENCE_COLUMNS]
-
-
-def turn_counts(cells: list) -> pd.DataFrame:
-    """Games per number of turns, one row per cell (empty if there is no turns column)."""
-    if "turns" not in cell_schema(cells[0][1]):
-        return pd.DataFrame()
-    counts = {cell["label"]: load_cell(folder, ["turns"])["turns"].value_counts()
-              for cell, folder in cells}
-    table = pd.DataFrame(counts).T.fillna(0).astype(int)
-    return table[sorted(table.columns)]
-
-
-def played_rules(game, rules: dict) -> dict:
-    """A cell's rules at the values played (``Rules.effective``); folders written before
-    cells recorded played values may hold placeholders, resolved here."""
-    try:
-        return game.Rules(**rules).effective().to_dict()
-    except (TypeError, RulesError):  # a knob this version no longer has
-        return dict(rules)
-
-
-def memberships(data: ReportData) -> pd.DataFrame:
-    """Every (knob group, value) a cell stands for, aliases included, with its difference."""
-    diff = dict(zip(data.differences["cell"], data.differences["difference"], strict=True))
-    rows = []
-    for cell, _ in data.cells:
-        own = (cell["kind"], cell["knob"], cell["value"])
-        for kind, knob, value in [own, *((a["kind"], a["knob"], a["value"])
-                                         for a in cell["aliases"])]:
-            if kind != "base":
-                rows.append({"cell": cell["label"], "kind": kind, "knob": knob,
-                             "value": value, "difference": diff.get(cell["label"], 0.0)})
-    return pd.DataFrame(rows, columns=["cell", "kind", "knob", "value", "difference"])
-
-
-def sensitivity(data: ReportData) -> pd.DataFrame:
-    """Per knob group: the lowest and highest difference from base among its cells; a
-    knob swept one at a time counts the base (its base value, difference 0) among them."""
-    members = memberships(data)
-    base = data.cells[0][0]["label"]
-    rows = []
-    for knob, group in members.groupby("knob", sort=False):
-        if (group["kind"] == "one_at_a_time").any() and base not in set(group["cell"]):
-            group = pd.concat([group, pd.DataFrame([{"cell": base, "kind": "base",
-                                                     "knob": knob, "difference": 0.0}])],
-                              ignore_index=True)
-        low, high = group.loc[group["difference"].idxmin()], group.loc[
-            group["difference"].idxmax()]
-        rows.append({"knob": knob, "cells": len(group), "low": low["difference"],
-                     "low_cell": low["cell"], "high": high["difference"],
-                     "high_cell": high["cell"]})
-    table = pd.DataFrame(rows, columns=["knob", "cells", "low", "low_cell", "high",
-                                        "high_cell"])
-    table["span"] = table["high"] - table["low"]
-    return table.sort_values("span", ascending=False, kind="stable").reset_index(drop=True)
-
-
-def curves(data: ReportData) -> dict[str, pd.DataFrame]:
-    """For numeric knobs swept one at a time: the side's win rate at each knob value."""
-    members = memberships(data)
-    rates = data.summary.set_index("cell")
-    base_cell = data.cells[0][0]
-    out = {}
-    for knob in members.loc[members["kind"] == "one_at_a_time", "knob"].unique():
-        if data.game.Rules.knob(knob).type not in (int, float):
-            continue
-        cells = set(members.loc[(members["knob"] == knob)
-                                & (members["kind"] == "one_at_a_time"), "cell"])
-        cells.add(base_cell["label"])
-        rules = {c["label"]: played_rules(data.game, c["rules"]) for c, _ in data.cells}
-        points = pd.DataFrame([{"value": rules[c][knob], "cell": c,
-                                "rate": rates.loc[c, f"winner_{data.side}"],
-                                "low": rates.loc[c, f"winner_{data.side}_low"],
-                                "high": rates.loc[c, f"winner_{data.side}_high"]}
-                               for c in cells])
-        points = points.sort_values("value").drop_duplicates("value")
-        if len(points) >= 2:
-            out[knob] = points.reset_index(drop=True)
-    return out
-
-
-LADDER_COLUMNS = ["rung", "tier", "cell", "kind", "knob", "value", "also", "games", "rate",
-                  "low", "high", "vs_base", "vs_base_low", "vs_base_high", "gap", "gap_low",
-                  "gap_high", "gap_p_value", "gap_p_holm", "separated"]
-
-
-def ladder(source, side: str | None = None) -> pd.DataFrame:
-    """The difficulty ladder: every cell ordered by ``side``'s win rate, highest first.
-
-    ``source`` is an experiment or results folder (or a ``ReportData`` from ``collect``).
-    One row per cell (a merged duplicate is named in ``also``): ``rate``/``low``/``high``
-    are the win rate and its Wilson 95% interval (``summarize``); ``vs_base*`` the paired
-    difference from the base cell (as in the report). Every pair of cells is compared
-    on the same games (McNemar, Holm over all pairs: ``pairwise``); ``tier`` gives
-    each cell letters such that cells sharing a letter are not separated, and ``gap*``
-    is the comparison with the next rung down, its interval at the Holm-consistent level
-    (``separated``: the pair's order is established at 5%). The last rung has no gap.
-    Ties keep the cells' order in the experiment.
-    """
-    data = source if isinstance(source, ReportData) else collect(source, side)
-    rates = data.summary.set_index("cell")
-    vs_base = data.differences.set_index("cell")
-    rows = []
-    for cell, _ in data.cells:
-        label = cell["label"]
-        is_base = label == data.cells[0][0]["label"]
-        d = None if is_base else vs_base.loc[label]
-        rows.append({
-            "cell": label, "kind": cell["kind"], "knob": cell["knob"], "value": cell["value"],
-            "also": "; ".join(a["label"] for a in cell["aliases"]),
-            "games": int(rates.loc[label, "games"]),
-            "rate": rates.loc[label, f"winner_{data.side}"],
-            "low": rates.loc[label, f"winner_{data.side}_low"],
-            "high": rates.loc[label, f"winner_{data.side}_high"],
-            "vs_base": 0.0 if is_base else d["difference"],
-            "vs_base_low": 0.0 if is_base else d["low"],
-            "vs_base_high": 0.0 if is_base else d["high"]})
-    table = pd.DataFrame(rows).sort_values("rate", ascending=False, kind="stable")
-    table = table.reset_index(drop=True)
-    table.insert(0, "rung", np.arange(1, len(table) + 1))
-    labels = list(table["cell"])
-    pairs = (pairwise(data, labels) if len(labels) <= MAX_PAIRWISE
-             else adjacent_pairs(data, labels))
-    table.insert(1, "tier", tiers(labels, pairs))
-    nan = float("nan")
-    gaps = pairs.set_index(["upper", "lower"])
-    adjacent = [gaps.loc[(u, w)] for u, w in zip(labels, labels[1:], strict=False)]
-    for key, column in (("gap", "difference"), ("gap_low", "low"), ("gap_high", "high"),
-                        ("gap_p_value", "p_value"), ("gap_p_holm", "p_holm")):
-        table[key] = [g[column] for g in adjacent] + [nan]
-    table["separated"] = pd.array([bool(g["significant"]) for g in adjacent] + [pd.NA],
-                                  dtype="boolean")
-    return table[LADDER_COLUMNS]
-
-
-def _side_wins(data: ReportData, labels: list[str]) -> np.ndarray:
-    """cells x games: whether ``side`` won each game, on the games every cell holds."""
-    folders = {c["label"]: f for c, f in data.cells}
-    frames = {label: load_cell(folders[label], ["winner"]) for label in labels}
-    n = min(len(f) for f in frames.values())
-    first = frames[labels[0]]["game_index"].to_numpy()[:n]
-    for label in labels:
-        if not np.array_equal(frames[label]["game_index"].to_numpy()[:n], first):
-            raise StoreError(f"{folders[label]}: games are not paired with "
-                             f"{folders[labels[0]]}'s")
-    return np.array([(frames[label]["winner"].iloc[:n] == data.side).to_numpy()
-                     for label in labels])
-
-
-def pairwise(data: ReportData, labels: list[str]) -> pd.DataFrame:
-    """Every pair (upper, lower) of ``labels`` (upper first in ``labels``) compared on the
-    same games: ``holm_table`` columns, Holm over all pairs."""
-    if len(labels) < 2:
-        return pd.DataFrame(columns=["upper", "lower", "games", "gained", "lost",
-                                     "difference", "low", "high", "confidence", "p_value",
-                                     "p_holm", "significant"])
-    wins = _side_wins(data, labels).astype(np.int64)
-    only = wins @ (1 - wins).T  # only[i, j]: games i won and j did not
-    rows = [{"upper": labels[i], "lower": labels[j], "games": wins.shape[1],
-             "gained": int(only[i, j]), "lost": int(only[j, i])}
-            for i in range(len(labels)) for j in range(i + 1, len(labels))]
-    return holm_table(rows)
-
-
-def adjacent_pairs(data: ReportData, labels: list[str]) -> pd.DataFrame:
-    """Each rung against the next only (Holm over those gaps): a large sweep's ladder,
-    where comparing every pair would cost the square of the cells."""
-    wins = _side_wins(data, labels).astype(np.int64)
-    rows = [{"upper": labels[i], "lower": labels[i + 1], "games": wins.shape[1],
-             "gained": int((wins[i] & (1 - wins[i + 1])).sum()),
-             "lost": int((wins[i + 1] & (1 - wins[i])).sum())}
-            for i in range(len(labels) - 1)]
-    return holm_table(rows)
-
-
-def tiers(labels: list[str], pairs: pd.DataFrame) -> list[str]:
-    """A compact letter display of ranked cells: each maximal run of consecutive rungs
-    in which no pair is separated gets a letter, so cells sharing a letter are not
-    separated (a letter is a maximal run of consecutive rungs no two of which are
-    separated; ``pairwise`` has every pair's verdict)."""
-    separated = {(u, w) for u, w, sig in zip(pairs["upper"], pairs["lower"],
-                                             pairs["significant"], strict=True) if sig}
-
-    def apart(i: int, j: int) -> bool:
-        return (labels[i], labels[j]) in separated or (labels[j], labels[i]) in separated
-
-    runs, last_end = [], -1
-    for start in range(len(labels)):
-        end = start
-        while end + 1 < len(labels) and not any(apart(k, end + 1)
-                                                for k in range(start, end + 1)):
-            end += 1
-        if end > last_end:
-            runs.append((start, end))
-            last_end = end
-    letters = [""] * len(labels)
-    for n, (start, end) in enumerate(runs):
-        for i in range(start, end + 1):
-            letters[i] += _letter(n)
-    return letters
-
-
-def _letter(n: int) -> str:
-    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    return alphabet[n] if n < len(alphabet) else f"<{n + 1}>"
-
-
-def balance(data: ReportData) -> pd.DataFrame:
-    """Ludii-style balance, decisiveness and duration per cell (two or more sides)."""
-    sides = [s for s in data.game.sides if f"winner_{s}" in data.summary]
-    if len(sides) < 2:
-        return pd.DataFrame()
-    rates = data.summary[[f"winner_{s}" for s in sides]]
-    table = pd.DataFrame({"cell": data.summary["cell"],
-                          "balance": 1 - (rates.max(axis=1) - rates.min(axis=1)),
-                          "decisiveness": rates.sum(axis=1)})
-    if "turns_mean" in data.summary:
-        table["duration"] = data.summary["turns_mean"]
-    return table
 
 
 # -- words -------------------------------------------------------------------------------

@@ -28,7 +28,10 @@ import numba
 import numpy as np
 from numba import njit
 
+from simkit import _numba_cache
 from simkit.errors import UsageError
+
+_numba_cache.install()  # before any cached function is defined here
 
 if numba.config.DISABLE_JIT:
     # Plain-Python mode: numpy warns on the wrapping uint64 arithmetic the generator is

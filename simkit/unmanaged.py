@@ -10,29 +10,44 @@ array after its last use, and handing on ``unmanaged(local)`` is not a use that 
 alive, so the callee would read freed memory.
 
 The view is built with numba internals (an ``intrinsic`` that nulls the array's meminfo
-and parent). If a numba release moves them, ``unmanaged`` falls back to the identity:
-the same results, only slower. Under NUMBA_DISABLE_JIT it is the identity too.
+and parent), so it is one of simkit's numba patches (``_numba_patches``): on an untested
+numba release, with ``SIMKIT_NUMBA_PATCHES=0``, under NUMBA_DISABLE_JIT, or if a numba
+release moves any of those internals, ``unmanaged`` is the identity and the rule
+functions are plain ``njit``: the same results, only slower.
 
 The rule functions are compiled by ``borrowing`` (no reference counting at all) or, when
 they allocate arrays, ``allocating``: see their comments.
 """
 
-import numba
 from numba import njit
 
+from simkit import _numba_cache, _numba_patches
 
-def _same(value):
+_numba_cache.install()  # before any cached function is defined here
+
+
+@njit(cache=True, nogil=True)
+def _identity(value):
+    """The fallback: the array itself, reference-counted as usual."""
     return value
 
 
 def _build():
+    if not _numba_patches.enabled():
+        return _identity
     try:
         from numba import types
         from numba.core import cgutils
+        from numba.core.datamodel import default_manager
         from numba.extending import intrinsic
         from numba.np.arrayobj import make_array
-    except ImportError:
-        return _same
+
+        cgutils.get_null_value  # noqa: B018 (what the view's code calls must exist)
+        members = set(default_manager.lookup(types.int64[:])._fields)
+    except (ImportError, AttributeError):
+        return _identity
+    if not {"meminfo", "parent"} <= members:
+        return _identity
 
     def strip(context, builder, ty, value):
         if isinstance(ty, types.Array):
@@ -56,11 +71,13 @@ def _build():
 
 
 #: the same array (or tuple of arrays) as a view numba does not reference-count
-unmanaged = _same if numba.config.DISABLE_JIT else _build()
+unmanaged = _build()
 
 
 def _rule_njit(nrt):
     options = dict(cache=True, nogil=True)
+    if not _numba_patches.enabled():
+        return njit(**options)
     try:
         from numba.core.options import DefaultOptions
     except ImportError:

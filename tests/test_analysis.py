@@ -8,10 +8,10 @@ from scipy import stats as sps
 
 import simkit
 from simkit import analysis, games, stats
-from simkit.analysis import Frames
+from simkit.analysis import Frames, collect
 from simkit.cli import main
 from simkit.experiment import cell_folders
-from simkit.report import collect, write_report
+from simkit.report import write_report
 
 N = 600
 

@@ -7,14 +7,15 @@ plays, with the state checks on (``check_state``: the game's invariants after ev
 step); every rule knob and policy weight reaches the kernel (set to another allowed value,
 it changes what the kernel is given); ``trace`` ends with the row ``simulate`` produced;
 plain Python (``NUMBA_DISABLE_JIT=1``) plays the same games; bad rules raise
-``RulesError``.
+``RulesError``; the assault and the whole 11 de Setembre play the same games compiled
+without simkit's numba patches (``SIMKIT_NUMBA_PATCHES=0``).
 """
 
 import json
 
 import numpy as np
 import pytest
-from plain_python import run_without_jit
+from plain_python import run_without_jit, run_without_patches
 
 from simkit import games
 from simkit.errors import RulesError, UsageError
@@ -233,6 +234,26 @@ print(json.dumps({{k: v.tolist() for k, v in cols.items()}}))
 def test_plain_python_plays_the_same_games(name):
     n = 2
     plain = run_without_jit(_PLAIN.format(name=name, n=n, seed=SEED), timeout=600)
+    compiled = columns_of(name, indices=range(n))
+    assert plain == json.loads(json.dumps({k: v.tolist() for k, v in compiled.items()}))
+
+
+_UNPATCHED_CHECK = """
+from simkit import _numba_link, unmanaged
+assert not _numba_link._installed and unmanaged.unmanaged is unmanaged._identity
+"""
+
+#: games played with simkit's numba patches off: the assault and one whole game (each
+#: compiles cold in a fresh process without the patches, about 5x slower)
+UNPATCHED = ("setembre1714-assault", "setembre1714")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", UNPATCHED)
+def test_plain_numba_plays_the_same_games(name):
+    n = 40
+    code = _PLAIN.format(name=name, n=n, seed=SEED) + _UNPATCHED_CHECK
+    plain = run_without_patches(code, timeout=900)
     compiled = columns_of(name, indices=range(n))
     assert plain == json.loads(json.dumps({k: v.tolist() for k, v in compiled.items()}))
 

@@ -8,10 +8,10 @@ import pytest
 
 import simkit
 from simkit import games
+from simkit.analysis import collect, curves
 from simkit.calibration import calibrate, played_values
 from simkit.experiment import parse_experiment
 from simkit.games.victus.rules import Rules as VictusRules
-from simkit.report import collect, curves
 
 # the rulebook's set-up ("First Game", "Full Game"; digest B2-B3): Generalitat pin,
 # Gunpowder Store pin, Reserve Coronela and infantry; cards dealt and rounds per stage

@@ -1,8 +1,10 @@
-"""Tests for simkit._numba_link: callees compiled once, kernels whole and cached alone.
+"""Tests for simkit._numba_link: callees compiled once, kernels whole and cached alone,
+and only for simkit's own functions.
 
 Each check runs in a fresh Python process on a small module of three cached functions
 (``top`` calls ``mid`` calls ``leaf``), so that what numba holds in memory and on disk
-is known exactly.
+is known exactly. The module counts as simkit's own (``_numba_patches.OWNED``) unless a
+test says it is foreign.
 """
 
 import json
@@ -12,7 +14,7 @@ import textwrap
 
 import pytest
 
-from simkit import _numba_link
+from simkit import _numba_patches
 
 KERNELS = textwrap.dedent("""
     from numba import njit
@@ -34,7 +36,10 @@ KERNELS = textwrap.dedent("""
 """)
 
 PROBE = textwrap.dedent("""
-    import json, sys
+    import json, os, sys
+    from simkit import _numba_patches
+    if os.environ.get("PROBE_OWNED") == "1":
+        _numba_patches.OWNED += ("kernels",)
     import simkit.games  # installs the patch, as every engine import does
     from simkit import _numba_link
     import kernels as k
@@ -59,7 +64,7 @@ def expected_top(x):
 
 def probe(folder, **more_env):
     env = {"NUMBA_CACHE_DIR": str(folder / "cache"), "PYTHONPATH": str(folder),
-           "PATH": "/usr/bin:/bin", **more_env}
+           "PATH": "/usr/bin:/bin", "PROBE_OWNED": "1", **more_env}
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -73,7 +78,7 @@ def two_runs(tmp_path_factory):
     return probe(folder), probe(folder)
 
 
-@pytest.mark.skipif(not _numba_link.supported(), reason="numba release not tested")
+@pytest.mark.skipif(not _numba_patches.supported(), reason="numba release not tested")
 def test_callees_are_compiled_once_without_machine_code_of_their_own(two_runs):
     first, _ = two_runs
     assert first["installed"]
@@ -81,14 +86,14 @@ def test_callees_are_compiled_once_without_machine_code_of_their_own(two_runs):
     assert first["after_top"] == {"top": ["whole"], "mid": ["callee"], "leaf": ["callee"]}
 
 
-@pytest.mark.skipif(not _numba_link.supported(), reason="numba release not tested")
+@pytest.mark.skipif(not _numba_patches.supported(), reason="numba release not tested")
 def test_a_callee_called_from_python_is_compiled_again_whole_and_right(two_runs):
     first, _ = two_runs
     assert first["mid"] == (3 * 4 + 1) + (3 * 5 + 1)
     assert first["after_mid"] == ["whole"]
 
 
-@pytest.mark.skipif(not _numba_link.supported(), reason="numba release not tested")
+@pytest.mark.skipif(not _numba_patches.supported(), reason="numba release not tested")
 def test_a_kernel_loads_from_the_cache_on_its_own_in_a_new_process(two_runs):
     first, second = two_runs
     assert first["top_cache_hits"] == 0
@@ -97,7 +102,7 @@ def test_a_kernel_loads_from_the_cache_on_its_own_in_a_new_process(two_runs):
     assert second["after_top"] == {"top": ["whole"], "mid": [], "leaf": []}
 
 
-@pytest.mark.skipif(not _numba_link.supported(), reason="numba release not tested")
+@pytest.mark.skipif(not _numba_patches.supported(), reason="numba release not tested")
 def test_light_compiles_from_python_like_callees_and_caches_nothing(tmp_path):
     (tmp_path / "kernels.py").write_text(KERNELS)
     first = probe(tmp_path, SIMKIT_TEST_COMPILE="light")
@@ -117,4 +122,30 @@ def test_light_compiles_from_python_like_callees_and_caches_nothing(tmp_path):
                                          ("1.0.0", False), ("0.70.0rc1", False),
                                          ("dev", False)])
 def test_installed_only_on_the_numba_releases_it_was_tested_on(version, ok):
-    assert _numba_link.supported(version) is ok
+    assert _numba_patches.supported(version) is ok
+
+
+@pytest.mark.skipif(not _numba_patches.supported(), reason="numba release not tested")
+def test_a_foreign_module_compiles_as_numba_compiles_it(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    first = probe(tmp_path, PROBE_OWNED="0")
+    second = probe(tmp_path, PROBE_OWNED="0")
+    assert first["installed"]  # simkit's patch is in, and leaves these functions alone
+    for run in (first, second):
+        assert run["top"] == expected_top(10)
+        assert run["mid"] == (3 * 4 + 1) + (3 * 5 + 1)
+    assert first["after_top"] == {"top": ["whole"], "mid": ["whole"], "leaf": ["whole"]}
+    # numba cached every one of them whole, in the user's own cache folder, not simkit's
+    assert second["top_cache_hits"] == 1
+    cached = {p.name for p in (tmp_path / "cache").rglob("*.nbi")}
+    assert any(name.startswith("kernels.mid") for name in cached), cached
+    assert not list((tmp_path / "cache").glob("numba-*")), "nothing of simkit's was compiled"
+
+
+@pytest.mark.skipif(not _numba_patches.supported(), reason="numba release not tested")
+def test_switched_off_nothing_is_patched(tmp_path):
+    (tmp_path / "kernels.py").write_text(KERNELS)
+    run = probe(tmp_path, SIMKIT_NUMBA_PATCHES="0")
+    assert not run["installed"]
+    assert run["top"] == expected_top(10)
+    assert run["after_top"] == {"top": ["whole"], "mid": ["whole"], "leaf": ["whole"]}

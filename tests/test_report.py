@@ -9,9 +9,10 @@ import pytest
 
 import simkit
 from simkit import stats
+from simkit.analysis import collect, curves, ladder, sensitivity
 from simkit.cli import main
 from simkit.experiment import cell_folders
-from simkit.report import SECTIONS, collect, curves, ladder, sensitivity, write_report
+from simkit.report import SECTIONS, write_report
 
 GAME = "setembre1714-assault"
 N = 2000

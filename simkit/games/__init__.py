@@ -11,10 +11,12 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from simkit import _numba_dispatch, _numba_link
+from simkit import _numba_cache, _numba_dispatch, _numba_link
 from simkit.errors import UsageError
 
-# before any engine compiles: see the modules' docstrings
+_numba_cache.install()  # before any engine is imported
+
+# before any engine compiles (each on a tested numba release only: simkit._numba_patches)
 _numba_dispatch.install()
 _numba_link.install()
 

@@ -1,4 +1,4 @@
-"""The Game contract every game package fulfils (see DESIGN.md, "The Game contract").
+"""The Game contract every game package fulfils (docs/architecture.md, "The Game contract").
 
 A game declares its rule knobs as a frozen ``RulesBase`` dataclass whose fields carry a
 doc string and an allowed range or choice set, its presets, its policies per side and its
