@@ -196,6 +196,22 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_jobs_option(p)
     p.set_defaults(handler=cmd_skill)
 
+    p = sub.add_parser("robustness", help="what a headline rests on: its win rates under "
+                       "every open reading, reconstruction alternative and pairing of the "
+                       "scripted players, on the same games, paired")
+    p.add_argument("game")
+    p.add_argument("--preset", default=None, help="named rules [the standard rules]")
+    p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+                   help="change one rule knob of the base (repeatable)")
+    p.add_argument("--games", type=_integer, default=2000, help="games per setting [2000]")
+    p.add_argument("--slow-games", type=_integer, default=200, help="games per setting "
+                   "for a policy with its own slow kernel (a rollout player) [200]")
+    p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
+    p.add_argument("--figure", type=Path, default=None, metavar="PNG",
+                   help="also draw the table as a figure into this file")
+    _add_jobs_option(p)
+    p.set_defaults(handler=cmd_robustness)
+
     p = sub.add_parser("trace", help="narrate one game turn by turn")
     p.add_argument("game")
     p.add_argument("--game-index", type=_integer, default=0)
@@ -326,12 +342,33 @@ def cmd_games(args, _extra) -> None:
             users = ", ".join(n for n, w in table.items() if w is weights)
             print(f"policy weights of {side}: {users} (--policy NAME:WEIGHT=VALUE,...):")
             print(_knob_table(weights.knobs()))
+    knobs = game.Rules.knobs()
     print("rule knobs (--set KNOB=VALUE; a placeholder default shows the value the "
           "standard rules play):")
-    print(_knob_table(game.Rules.knobs(), played=game.Rules().effective()))
+    print(_knob_table([k for k in knobs if k.role == "rule"], played=game.Rules().effective()))
+    for role, title in (("reading", "readings (rules the rulebook leaves open; --set "
+                         "KNOB=VALUE):"),
+                        ("reconstruction", "reconstruction knobs (numbers the rulebook does "
+                         "not print; --set KNOB=VALUE):")):
+        declared = [k for k in knobs if k.role == role]
+        if declared:
+            print(title)
+            print(_declared_table(declared))
     print("outcome columns:")
     for name, col in game.outcome_columns.items():
         print(f"  {name:24} {col.dtype:9} {col.description}")
+
+
+def _declared_table(knobs) -> str:
+    """Readings or reconstruction knobs: each value with its words, and why the default."""
+    lines = []
+    for k in knobs:
+        lines.append(f"  {k.name:22} default {k.default!s:10} allowed {k.allowed:14} {k.doc}")
+        for value, words in (k.words or {}).items():
+            mark = "*" if value == k.default else " "
+            lines.append(f"    {mark} {value!s:18} {words}")
+        lines.append(f"      default because: {k.why}")
+    return "\n".join(lines)
 
 
 def _knob_table(knobs, indent: str = "  ", played=None) -> str:
@@ -703,6 +740,67 @@ def cmd_skill(args, _extra) -> None:
     table = skill_sensitivity(game, side, policies, presets, args.games, seed=args.seed,
                               policy_games=sizes, n_jobs=args.jobs)
     print(skill_summary(game, side, table, args.seed))
+
+
+def cmd_robustness(args, _extra) -> None:
+    from simkit.robustness import robustness
+
+    game = games.get(args.game)
+    rules = game.resolve_rules(args.preset).parse_overrides(args.set)
+    if args.games < 1 or args.slow_games < 1:
+        raise UsageError("--games and --slow-games must be at least 1")
+    if args.figure is not None and args.figure.suffix.lower() != ".png":
+        raise UsageError(f"--figure {args.figure}: give a .png file")
+    started = time.perf_counter()
+    table = robustness(game, rules, args.games, seed=args.seed, slow_games=args.slow_games,
+                       n_jobs=args.jobs)
+    print(robustness_summary(game, rules, table, args.preset))
+    print(f"{len(table)} settings in {time.perf_counter() - started:.1f} s "
+          f"(whole command {command_seconds():.1f} s)")
+    if args.figure is not None:
+        from simkit.report import robustness_figure
+
+        robustness_figure(table).savefig(args.figure, dpi=110)
+        print(f"figure: {args.figure}")
+
+
+def robustness_summary(game, rules, table: pd.DataFrame, preset: str | None) -> str:
+    from simkit.robustness import headline
+
+    categories = table.attrs["categories"]
+    first = categories[0]
+    width = max(12, *(len(s) for s in table["setting"]))
+    lines = [f"{game.name}: what the headline rests on ({preset or 'standard rules'}"
+             f"{'; ' + rules.played_changes_text() if rules.played_changes() else ''}), "
+             f"seed {table.attrs['seed']}, the same games for every setting",
+             f"  {'kind':15} {'setting':{width}} {'games':>6}  "
+             + "  ".join(f"{c + ' win':>24}" for c in categories)
+             + f"  {'vs as played (' + first + ', paired)':>34}"]
+    for _, row in table.iterrows():
+        rates = "  ".join(f"{_pct(row[c]):>7} [{_pct(row[c + '_low'])}, "
+                          f"{_pct(row[c + '_high'])}]".rjust(24) for c in categories)
+        diff = ""
+        if row["group"] != "as played":
+            diff = (f"{_signed(row['difference'])} [{_signed(row['difference_low'])}, "
+                    f"{_signed(row['difference_high'])}]")
+        kind = row["group"] + (" (floor)" if row["baseline"] else "")
+        lines.append(f"  {kind:15} {row['setting']:{width}} {row['games']:>6}  {rates}  "
+                     f"{diff:>34}")
+    lines.append("ranges (random players left out):")
+    lines += [f"  {headline(table, c)}" for c in categories]
+    for note in table.attrs["refused"]:
+        lines.append(f"  not played: {note}")
+    if game.caveat:
+        lines.append(f"caveat: {game.caveat}")
+    return "\n".join(lines)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _signed(x: float) -> str:
+    return f"{100 * x:+.1f}"
 
 
 def _policy_games(texts: list[str], policies: list[str], games_per_cell: int) -> dict:

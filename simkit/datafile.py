@@ -107,3 +107,56 @@ def frozen(a) -> np.ndarray:
     a = np.array(a, copy=True, order="C")
     a.setflags(write=False)
     return a
+
+
+class DataFolder:
+    """A game's data files: the package's, each replaced by the user's file of the same
+    name where the user's folder (``simkit run --data DIR``) holds one.
+
+    ``folder / "board.toml"`` is the path to read. The user's folder may hold any subset
+    of the game's files and nothing else (a file the game does not have is an error
+    naming the files it has). ``digest`` hashes the name and bytes of every file played,
+    for the manifest; ``user_files`` names the files that are the user's."""
+
+    def __init__(self, package: Path, user: Path | str | None = None):
+        self.package = Path(package)
+        self.user = None if user is None else Path(user)
+        self.names = sorted(p.name for p in self.package.glob("*.toml"))
+        self.user_files = self._check_user() if self.user is not None else []
+        self.digest = self._digest()
+
+    def _check_user(self) -> list[str]:
+        if not self.user.is_dir():
+            what = "is not a folder" if self.user.exists() else "does not exist"
+            raise ComponentError(f"--data {self.user}: {what}")
+        found = sorted(p.name for p in self.user.iterdir() if not p.name.startswith("."))
+        unknown = [name for name in found if name not in self.names]
+        if unknown:
+            raise ComponentError(f"--data {self.user}: {', '.join(unknown)}: not a data file "
+                                 f"of this game; its files: {', '.join(self.names)}")
+        return found
+
+    def __truediv__(self, name: str) -> Path:
+        if name in self.user_files:
+            return self.user / name
+        return self.package / name
+
+    def _digest(self) -> str:
+        import hashlib
+
+        digest = hashlib.sha256()
+        for name in self.names:
+            digest.update(name.encode())
+            digest.update((self / name).read_bytes())
+        return digest.hexdigest()[:16]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, DataFolder) and (self.package, self.user, self.digest) == (
+            other.package, other.user, other.digest)
+
+    def __hash__(self) -> int:
+        return hash((self.package, self.user, self.digest))
+
+    def __repr__(self) -> str:
+        where = f", user={str(self.user)!r} ({', '.join(self.user_files)})" if self.user else ""
+        return f"DataFolder({str(self.package)!r}{where})"

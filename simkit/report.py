@@ -404,6 +404,33 @@ def tornado_figure(data: ReportData) -> Figure:
     return fig
 
 
+_GROUP_COLOURS = {"as played": "black", "reading": "tab:red", "reconstruction": "tab:purple",
+                  "players": "tab:green"}
+
+
+def robustness_figure(table: pd.DataFrame) -> Figure:
+    """The headline category's win rate under every setting of a robustness table, with
+    its 95% interval, coloured by kind of setting; the band is the rate as played."""
+    category = table.attrs["categories"][0]
+    labels = [("(floor) " if row.baseline else "") + row.setting for row in table.itertuples()]
+    fig, ax = _figure(len(table), labels)
+    y = np.arange(len(table))
+    rate, low, high = (table[f"{category}{end}"].to_numpy() * 100
+                       for end in ("", "_low", "_high"))
+    for group, colour in _GROUP_COLOURS.items():
+        m = (table["group"] == group).to_numpy()
+        if m.any():
+            ax.errorbar(rate[m], y[m], xerr=[rate[m] - low[m], high[m] - rate[m]], fmt="o",
+                        color=colour, label=group, capsize=2)
+    base = table["group"] == "as played"
+    ax.axvspan(low[base][0], high[base][0], color="black", alpha=0.08)
+    _cell_axis(ax, labels)
+    ax.set_xlabel(f"{category} win rate (%), 95% interval\n{table.attrs['games']:,} games "
+                  "per setting, the same games")
+    ax.legend(loc="best", fontsize="small")
+    return fig
+
+
 _KIND_COLOURS = {"base": "black", "presets": "tab:red", "one_at_a_time": "tab:blue",
                  "grid": "tab:purple", "policies": "tab:green"}
 _KIND_NAMES = {"base": "base", "presets": "preset", "one_at_a_time": "one knob",

@@ -39,6 +39,27 @@ def knob(default, doc: str, *, range: tuple | None = None, choices: tuple | None
     return field(default=default, metadata={"doc": doc, "range": range, "choices": choices})
 
 
+def reading(default, doc: str, *, values: Mapping[Any, str], why: str):
+    """A rule the rulebook leaves open or states ambiguously, as a knob: ``values`` maps
+    every allowed reading to the rulebook's words it rests on (section and a short
+    quote); ``why`` says why the default was chosen. ``simkit robustness`` plays every
+    value."""
+    return field(default=default, metadata={
+        "doc": doc, "range": None, "choices": tuple(values), "role": "reading",
+        "words": dict(values), "why": why})
+
+
+def reconstruction(default, doc: str, *, alternatives: Mapping[Any, str], why: str,
+                   range: tuple | None = None, choices: tuple | None = None):
+    """A reconstructed number that matters (the rulebook does not print it), as a knob:
+    ``alternatives`` maps other values that fit every printed fact to why each is
+    plausible; ``why`` says why the default was chosen. ``simkit robustness`` plays every
+    alternative."""
+    return field(default=default, metadata={
+        "doc": doc, "range": range, "choices": choices, "role": "reconstruction",
+        "words": dict(alternatives), "why": why})
+
+
 @dataclass(frozen=True)
 class Knob:
     """One rule knob as users see it (``simkit games GAME`` lists these)."""
@@ -50,6 +71,20 @@ class Knob:
     range: tuple | None
     choices: tuple | None
     kind: str = "rule"  # "rule", or "policy weight" for a policy's tunable weights
+    #: "rule", "reading" (the rulebook leaves it open) or "reconstruction" (not printed)
+    role: str = "rule"
+    #: a reading: value -> the rulebook's words; a reconstruction: alternative -> why
+    words: Mapping | None = None
+    #: why the default was chosen (readings and reconstructions)
+    why: str = ""
+
+    @property
+    def alternatives(self) -> tuple:
+        """The values ``simkit robustness`` plays besides the default: every other
+        reading, or the declared alternatives of a reconstruction."""
+        if self.role == "rule" or not self.words:
+            return ()
+        return tuple(v for v in self.words if v != self.default)
 
     @property
     def allowed(self) -> str:
@@ -131,7 +166,8 @@ class RulesBase:
             meta = f.metadata
             kind = type(f.default)
             out.append(Knob(f.name, kind, f.default, meta.get("doc", ""),
-                            meta.get("range"), meta.get("choices"), cls.KIND))
+                            meta.get("range"), meta.get("choices"), cls.KIND,
+                            meta.get("role", "rule"), meta.get("words"), meta.get("why", "")))
         return out
 
     @classmethod

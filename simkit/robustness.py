@@ -1,0 +1,166 @@
+"""What a headline number rests on: the same games played under every open reading,
+every reconstruction alternative and every pairing of the scripted players.
+
+A win rate's interval covers the dice, not the choices behind it. ``robustness`` plays
+the headline outcome (each side's, seat's or tribe's win rate) of one rule set under
+
+* the base: the rules as given, each side's default policy;
+* every alternative value of every ``reading`` knob (a rule the rulebook leaves open)
+  and of every ``reconstruction`` knob (a reconstructed number that matters), one knob
+  at a time;
+* every pairing of the sides' scripted policies (for a game of more than two seats,
+  every policy played by every seat: the pairings would be too many); a policy with its
+  own slow kernel (a rollout player) plays ``slow_games`` games only;
+
+all on the same seed and game indices, so each setting's difference from the base is
+paired. ``range_of`` gives, per kind of setting, the lowest and highest rate of a
+category; random players are shown but left out of the players' range (they are a
+floor, not a way to play).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from simkit import stats
+from simkit.errors import RulesError
+
+GROUPS = ("as played", "reading", "reconstruction", "players")
+#: policies shown for reference but left out of the players' range
+BASELINE_POLICIES = ("random",)
+
+
+@dataclass(frozen=True)
+class Setting:
+    group: str
+    label: str
+    rules: object
+    policy: dict
+    games: int
+    baseline: bool = False  # a random player: shown, left out of the range
+
+
+def headline_categories(game) -> list[str]:
+    """The winner categories a headline reports: the sides that can win, or (a game
+    whose winners are not its seats, such as Verrix's tribes) every winner but a tie."""
+    categories = list(game.outcome_columns["winner"].categories)
+    sides = [c for c in categories if c in game.sides]
+    return sides or [c for c in categories if c != "tie"]
+
+
+def settings(game, rules, n_games: int, slow_games: int) -> tuple[list[Setting], list[str]]:
+    """Every setting to play, and a note for each alternative the rules refuse."""
+    default = game.resolve_policy(None)
+    out = [Setting("as played", "as played: " + _policy_label(default), rules, default,
+                   n_games)]
+    refused = []
+    for knob in game.Rules.knobs():
+        if knob.role == "rule":
+            continue
+        for value in knob.alternatives:
+            label = f"{knob.name}={value}"
+            try:
+                changed = rules.replace({knob.name: value})
+            except RulesError as exc:
+                refused.append(f"{label}: {exc}")
+                continue
+            out.append(Setting(knob.role, label, changed, default, n_games))
+    out += _pairings(game, rules, default, n_games, slow_games)
+    return out, refused
+
+
+def _pairings(game, rules, default: dict, n_games: int, slow_games: int) -> list[Setting]:
+    def size(side_policy: dict) -> int:
+        slow = any((side, name) in game.policy_kernels for side, name in side_policy.items())
+        return min(slow_games, n_games) if slow else n_games
+
+    def setting(policy: dict) -> Setting:
+        label = _policy_label(policy)
+        baseline = any(name in BASELINE_POLICIES for name in policy.values())
+        return Setting("players", label, rules, policy, size(policy), baseline)
+
+    if len(game.sides) <= 2:
+        combos = itertools.product(*(list(game.policies[side]) for side in game.sides))
+        pairings = [dict(zip(game.sides, combo, strict=True)) for combo in combos]
+    else:
+        names = list(dict.fromkeys(n for side in game.sides for n in game.policies[side]))
+        pairings = [dict.fromkeys(game.sides, name) for name in names]
+    return [setting(p) for p in pairings if p != default]
+
+
+def _policy_label(policy: dict) -> str:
+    names = set(policy.values())
+    if len(policy) > 2 and len(names) == 1:
+        return f"every seat {names.pop()}"
+    return ", ".join(f"{side}={name}" for side, name in policy.items())
+
+
+def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
+               slow_games: int = 200, n_jobs: int = 1, progress=None) -> pd.DataFrame:
+    """The robustness table of ``rules`` (a preset name, a dict or Rules): one row per
+    setting (``settings``) with each headline category's win rate and Wilson 95%
+    interval, and the paired difference of the first category from the base with the
+    McNemar/Tango 95% interval on the games both played. ``table.attrs`` holds the
+    categories, the refused alternatives and the game count."""
+    from simkit import games as registry
+    from simkit.runner import simulate
+
+    game = registry.get(game) if isinstance(game, str) else game
+    rules = game.resolve_rules(rules)
+    categories = headline_categories(game)
+    todo, refused = settings(game, rules, n_games, slow_games)
+    winners, rows = {}, []
+    for setting in todo:
+        frame = simulate(game, setting.games, seed=seed, rules=setting.rules,
+                         policy=setting.policy, n_jobs=n_jobs)
+        winners[setting.label] = frame["winner"].to_numpy()
+        rows.append(_row(setting, winners, categories))
+        if progress is not None:
+            progress(setting.label)
+    table = pd.DataFrame(rows)
+    table.attrs.update(categories=categories, refused=refused, games=n_games, seed=seed)
+    return table
+
+
+def _row(setting: Setting, winners: dict, categories: list[str]) -> dict:
+    won = winners[setting.label]
+    row = {"group": setting.group, "setting": setting.label, "games": won.size,
+           "baseline": setting.baseline}
+    for c in categories:
+        rate = stats.wilson(int((won == c).sum()), won.size)
+        row.update({c: rate.estimate, f"{c}_low": rate.low, f"{c}_high": rate.high})
+    base = next(iter(winners.values()))  # the base is played first
+    n = min(base.size, won.size)
+    if setting.group != "as played":
+        diff = stats.paired_difference(won[:n] == categories[0], base[:n] == categories[0])
+        row.update(difference=diff.difference.estimate, difference_low=diff.difference.low,
+                   difference_high=diff.difference.high)
+    return row
+
+
+def range_of(table: pd.DataFrame, category: str, group: str) -> tuple[float, float] | None:
+    """The lowest and highest rate of ``category`` over the settings of ``group`` and
+    the base (random players left out); None if the group has no setting."""
+    rows = table[(table["group"] == group) & ~table["baseline"]]
+    if rows.empty:
+        return None
+    rates = np.append(rows[category].to_numpy(), table.loc[table["group"] == "as played",
+                                                           category].to_numpy())
+    return float(rates.min()), float(rates.max())
+
+
+def headline(table: pd.DataFrame, category: str) -> str:
+    """One line: the rate as played, then its range over each kind of setting."""
+    base = table.loc[table["group"] == "as played", category].iloc[0]
+    parts = [f"{category} {100 * base:.0f}% as played"]
+    words = {"reading": "the open readings", "reconstruction": "the reconstructions",
+             "players": "the scripted players"}
+    for group, text in words.items():
+        found = range_of(table, category, group)
+        if found is not None:
+            parts.append(f"{100 * found[0]:.0f}% to {100 * found[1]:.0f}% over {text}")
+    return "; ".join(parts)
