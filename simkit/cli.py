@@ -212,6 +212,13 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_jobs_option(p)
     p.set_defaults(handler=cmd_robustness)
 
+    p = sub.add_parser("data", help="list a game's data files (which are "
+                       "reconstructions), or export them to edit (--data DIR plays them)")
+    p.add_argument("game")
+    p.add_argument("--export", type=Path, default=None, metavar="DIR",
+                   help="write every data file into DIR (a new or empty folder)")
+    p.set_defaults(handler=cmd_data)
+
     p = sub.add_parser("trace", help="narrate one game turn by turn")
     p.add_argument("game")
     p.add_argument("--game-index", type=_integer, default=0)
@@ -740,6 +747,39 @@ def cmd_skill(args, _extra) -> None:
     table = skill_sensitivity(game, side, policies, presets, args.games, seed=args.seed,
                               policy_games=sizes, n_jobs=args.jobs)
     print(skill_summary(game, side, table, args.seed))
+
+
+def cmd_data(args, _extra) -> None:
+    game = games.get(args.game)
+    folder = game.data.package
+    if args.export is None:
+        print(f"{game.name}: data files (replace any of them with --data DIR)")
+        for name in game.data.names:
+            print(f"  {name:18} {_data_status(folder / name)}")
+        return
+    target = args.export
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise UsageError(f"--export {target}: give a new or empty folder (it would "
+                         "overwrite files)")
+    target.mkdir(parents=True, exist_ok=True)
+    for name in game.data.names:
+        (target / name).write_bytes((folder / name).read_bytes())
+    print(f"wrote {len(game.data.names)} files of {game.name} into {target}: edit any of "
+          f"them, remove the others, and play them with --data {target}")
+
+
+def _data_status(path: Path) -> str:
+    """Whether a data file is a reconstruction, from its header's own words."""
+    header = " ".join(line.lstrip("# ").strip() for line in
+                      path.read_text(encoding="utf-8").splitlines()[:8] if line.startswith("#"))
+    lowered = header.lower()
+    if "partly a reconstruction" in lowered:
+        return "partly reconstructed (its header says which values are printed)"
+    if "not a reconstruction" in lowered:
+        return "printed (the rulebook's own values)"
+    if "reconstruction" in lowered:
+        return "reconstructed (the rulebook does not print it)"
+    return "see its header"
 
 
 def cmd_robustness(args, _extra) -> None:

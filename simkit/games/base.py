@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 from simkit import _numba_cache, checks
-from simkit.datafile import DataFile
+from simkit.datafile import DataFile, DataFolder
 from simkit.errors import RulesError, UsageError
 from simkit.eventlog import CAPACITY, dropped, new_log, no_log
 from simkit.layout import Fields
@@ -401,10 +401,12 @@ def read_presets(path: Path, rules_cls: type[RulesBase]) -> dict[str, Preset]:
 
 
 class _Presets:
-    """``Game.presets``: the game's ``data/presets.toml``, read on first use."""
+    """``Game.presets``: the game's ``presets.toml`` (the user's, if their data folder
+    holds one), read on first use."""
 
     def __get__(self, game, cls) -> Mapping[str, Preset]:
-        return read_presets(cls.data / cls.presets_file, cls.Rules)
+        folder = game.data if game is not None else DataFolder(cls.data)
+        return read_presets(folder / cls.presets_file, cls.Rules)
 
 
 class Game(ABC):
@@ -414,7 +416,8 @@ class Game(ABC):
     title: ClassVar[str]
     sides: ClassVar[tuple[str, ...]]
     Rules: ClassVar[type[RulesBase]]
-    #: the game's data folder (components and presets)
+    #: the package's data folder (components and presets); on the Game object, ``data``
+    #: is the ``DataFolder`` played: these files, or the user's where ``with_data`` says
     data: ClassVar[Path]
     presets_file: ClassVar[str] = "presets.toml"
     #: name -> Preset, from ``data/presets.toml``
@@ -445,6 +448,24 @@ class Game(ABC):
     #: which the kernels call it (the game's ``layout.INVARIANTS`` and ``layout.STEPS``)
     invariants: ClassVar[tuple[str, ...]] = ()
     steps: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, user_data: Path | str | None = None):
+        self.data = DataFolder(type(self).data, user_data)
+
+    def with_data(self, user_data: Path | str | None) -> Self:
+        """This game playing the data files of ``user_data`` (a folder holding any of the
+        game's files) instead of the package's; every file is validated now, and a bad
+        one raises ComponentError naming it."""
+        if user_data is None:
+            return self
+        game = type(self)(user_data)
+        game.load_data()
+        return game
+
+    def load_data(self) -> None:
+        """Load and validate every data file of ``self.data`` (a game whose kernel reads
+        components overrides this to load them)."""
+        _ = self.presets
 
     # -- user input -> validated objects -------------------------------------------------
     def resolve_rules(self, rules=None) -> RulesBase:
