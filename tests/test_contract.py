@@ -74,6 +74,22 @@ def test_declares_the_contract(name):
         assert knob.doc, f"knob {knob.name} has no doc string"
         assert knob.type is bool or knob.range or knob.choices, \
             f"knob {knob.name} declares no range or choices"
+        if knob.role != "rule":
+            assert_declared_words(knob)
+
+
+def assert_declared_words(knob):
+    """A reading gives the rulebook's words for every value; a reconstruction gives at
+    least one alternative, each allowed and with why it fits; both say why the default."""
+    assert knob.why, f"{knob.name}: say why the default was chosen"
+    assert knob.words and all(text.strip() for text in knob.words.values()), knob.name
+    if knob.role == "reading":
+        assert tuple(knob.words) == knob.choices, f"{knob.name}: words for every value"
+        assert knob.default in knob.words
+    else:
+        assert knob.role == "reconstruction" and knob.alternatives, knob.name
+    for value in knob.alternatives:
+        assert knob.check(value) == value, f"{knob.name}: {value!r} is not allowed"
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -7,7 +7,7 @@ Every knob holds the value played; the standard values are the rulebook's.
 from dataclasses import dataclass
 
 from simkit.errors import RulesError
-from simkit.games.base import Parameters, RulesBase, knob
+from simkit.games.base import Parameters, RulesBase, knob, reading
 
 from . import layout as L
 from .components import components
@@ -52,10 +52,27 @@ class Rules(RulesBase):
         20, "Liberal VP lead for a sudden victory from 1836 A (2.2)", range=(4, 60))
     liberal_lead_1837: int = knob(
         16, "Liberal VP lead for a sudden victory from 1837 A (2.2)", range=(4, 60))
-    cavalry_charge: str = knob(
-        "flat", "a repeated cavalry charge (8.4.1): flat (+2, then +4 for every later "
-        "charging block, the Battle example's reading) or cumulative (k-th charge +2k)",
-        choices=("flat", "cumulative"))
+    cavalry_charge: str = reading(
+        "flat", "the Impact of a repeated cavalry charge by the same side (8.4.1)",
+        values={
+            "flat": '8.4.1: "2 additional points of Impact are added to represent the '
+                    'cavalry charge, and a further 2 points of Impact are also added for each '
+                    'additional block deployed by the same side"; the Battle example\'s 3rd '
+                    'deployment: "+2 for cavalry charge with bugle, +2 for repeating cavalry '
+                    'charge" (+2, then +4 for every later charging block)',
+            "cumulative": '8.4.1\'s "a further 2 points ... for each additional block" read '
+                          'as growing with each block: the k-th charge +2k'},
+        why="the Battle example prints +2 and +2 for the second charge, which only the flat "
+            "reading gives")
+    tied_bid: str = reading(
+        "liberals", "who chooses the first player after a tied bid for turn order (6.2)",
+        values={
+            "liberals": '6.2: "The player whose card has the highest number shown in the '
+                        'bottom right corner chooses who will move first" says nothing of '
+                        'a tie: the Liberals choose',
+            "carlists": "6.2 read the same way, the Carlists choosing"},
+        why="the rulebook is silent; the Liberals chose before this was declared, so the "
+            "published figures keep them (a choice to measure, not a rule)")
     captured_artillery: bool = knob(
         False, "optional 13.1: the winner captures the loser's deployed artillery; 1 Field "
         "and 1 Mountain artillery leave each bag at set-up")
@@ -102,13 +119,12 @@ def _breach(rules: Rules) -> list[bool]:
 
 
 #: the kernels' parameter vector (offsets in ``layout``): each field is the knob of the
-#: same name, except these; the calendar and the Reinforcement Track are the
-#: components'; 6.2 does not say who chooses after a tied bid: the Liberals do
+#: same name, except these; the calendar and the Reinforcement Track are the components'
 PARAMETERS = Parameters(
     L._P, Rules,
     charge_cumulative=lambda r: r.cavalry_charge == "cumulative",
     breach=_breach,
-    bid_tie_side=lambda r: L.LIBERALS,
+    bid_tie_side=lambda r: L.SIDES.index(r.tied_bid),
     first_year_semester=lambda r: L.SEMESTERS.index(components().first_year_semester),
     last_year_semester=lambda r: L.SEMESTERS.index(components().last_year_semester),
     reinforcement_track=lambda r: components().track.reshape(-1),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from simkit.errors import RulesError
-from simkit.games.base import Parameters, RulesBase, knob
+from simkit.games.base import Parameters, RulesBase, knob, reconstruction
 
 from . import layout as L
 from .components import load_components
@@ -50,13 +50,25 @@ class Rules(RulesBase):
                                range=(0, 4))
     sea_cost: int = knob(2, "Movement Cost tile A: Provisions per sea area entered",
                          range=(0, 6))
-    morrigan_tokens: str = knob(
-        "0,0,1,1,2,2,3", "values of the 7 Mórrígan tokens (reconstruction: the rulebook "
-        "shows 0, 1, 2 and 3)", choices=MORRIGAN_SETS)
-    battle_track_vp: str = knob(
-        "3,6,5,4", "Battle Progression Track VP with the disc 0 (tie), 1, 2 and 3 spaces "
-        "from the centre (rulebook: 3 and 6; 5 and 4 reconstructed so that, as the "
-        "rulebook says, winning against strong opponents pays more)", choices=BATTLE_TRACKS)
+    morrigan_tokens: str = reconstruction(
+        "0,0,1,1,2,2,3", "values of the 7 Mórrígan tokens (the rulebook's examples show "
+        "tokens of 0, 1, 2 and 3; the other allowed sets that lack one contradict them)",
+        alternatives={
+            "0,1,1,2,2,3,3": "high tokens: every printed value, more weight on 2 and 3",
+            "0,0,1,1,1,2,3": "every printed value, a 1 the commonest"},
+        why="every value the examples print (0, 1, 2 and 3), the middle ones twice",
+        choices=MORRIGAN_SETS)
+    battle_track_vp: str = reconstruction(
+        "3,6,5,4", "Battle Progression Track VP with the disc 0 (tie), 1, 2 and 3 or more "
+        "spaces from the centre (3,4,5,6 contradicts the Battle example's 6 for one step)",
+        alternatives={
+            "3,6,8,10": "rising with the margin: the centre 3 and one step 6 of the Battle "
+                        "example, then more for a larger win",
+            "3,6,6,6": "flat beyond one step"},
+        why='the centre 3 and one step 6 are the Battle example\'s; falling after it follows '
+            'the Note "Winning against strong opponents means you gain more Victory '
+            'Points": a close win is won against a strong opponent',
+        choices=BATTLE_TRACKS)
     event_cost: int = knob(3, "Divine Will paid to draw an Event card (rulebook: 3)",
                            range=(0, 10))
     start_vp: int = knob(3, "VP disc's starting space (rulebook: 3)", range=(1, 10))

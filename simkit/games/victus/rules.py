@@ -16,7 +16,14 @@ from functools import cache
 import numpy as np
 
 from simkit.errors import RulesError
-from simkit.games.base import Parameters, PolicyChoice, RulesBase, knob, read_presets
+from simkit.games.base import (
+    Parameters,
+    PolicyChoice,
+    RulesBase,
+    knob,
+    read_presets,
+    reading,
+)
 
 from . import layout as L
 from .components import DATA
@@ -61,10 +68,17 @@ class Rules(RulesBase):
     victory_level: int = knob(
         50, "competitive: VP needed among all players after Stage IV (Mode 2: 80)",
         range=(0, 300))
-    resignation_tiles: str = knob(
-        "per_stage", "solo: Villarroel receives a resignation tile at the start of each "
-        "stage (set-up text, Examples 30-31) or of each round (the Note)",
-        choices=RESIGNATION)
+    resignation_tiles: str = reading(
+        "per_stage", "solo: when Villarroel receives a resignation tile",
+        values={
+            "per_stage": 'Solo Game, "Start of Stage I / II / III": "Villarroel receives a '
+                         'Villarroel resignation tile"; Examples 30 and 31 (one tile at '
+                         'the start of each stage)',
+            "per_round": 'Solo Game, the Note: "Villarroel receives a Villarroel '
+                         'resignation tile at the start of each round"'},
+        why="the set-up text and both worked examples give one tile a stage; the Note is "
+            "the lone sentence against them (and the three tiles of the component list "
+            "are one per stage I-III)")
     cards_per_stage: int = knob(
         0, "cards dealt to each seat per stage; 0 = the rulebook's table (full: 7/5/4 for "
         "2/3/4 players)", range=(0, 12))
@@ -83,15 +97,19 @@ class Rules(RulesBase):
     reserve_infantry: int = knob(
         -1, "infantry in the Reserve at set-up; -1 = the level's set-up (first game 3, "
         "full 2)", range=(-1, 3))
-    empty_reinforcements: str = knob(
+    empty_reinforcements: str = reading(
         "no_combat", "troops enter a camp (or a trench tile's space) while the "
-        "reinforcements disc shows 0 and no Bourbon tile is there. no_combat (default): "
-        "no tile has value 0, so no Bourbon troop is placed and, as the rulebook says of a "
-        "razed camp, \"no combat occurs (since no Bourbon troops remain there)\": nothing "
-        "is razed, the batteries stay, no captive is freed, the trench tile stays. "
-        "barcelonans_win: a Bourbon side of value 0 loses the combat (razed camp, batteries "
-        "-1, a captive freed, the trench tile back one)",
-        choices=L.EMPTY_REINFORCEMENTS_NAMES)
+        "reinforcements disc shows 0 and no Bourbon tile is there",
+        values={
+            "no_combat": 'Combats in Camps: "no combat occurs (since no Bourbon troops '
+                         'remain there)", said of a razed camp: no Bourbon troop is placed, '
+                         'nothing is razed, the batteries stay, no captive is freed, the '
+                         'trench tile stays',
+            "barcelonans_win": 'Combat: "The side with the higher combat value wins the '
+                               'combat": a Bourbon side of value 0 loses (the camp razed, '
+                               'batteries -1, a captive freed, the trench tile back one)'},
+        why="the rulebook's one sentence about an empty camp (a razed one) says no combat "
+            "occurs; no tile has value 0, so no Bourbon troop is there to fight")
 
     @property
     def full(self) -> bool:
