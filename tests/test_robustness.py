@@ -1,0 +1,71 @@
+"""simkit robustness: every reading, reconstruction alternative and pairing of the
+scripted players, played on the same games as the base and compared paired."""
+
+import numpy as np
+import pytest
+
+from simkit import games, robustness, simulate
+from simkit.cli import main
+
+
+def test_settings_cover_every_reading_alternative_and_policy_pairing():
+    game = games.get("king_in_the_north")
+    todo, refused = robustness.settings(game, game.Rules(), 100, 10)
+    labels = [s.label for s in todo]
+    assert labels[0].startswith("as played")
+    for knob in game.Rules.knobs():
+        for value in knob.alternatives:
+            assert f"{knob.name}={value}" in labels
+    pairings = [s for s in todo if s.group == "players"]
+    n = len(game.policies["carlists"]) * len(game.policies["liberals"])
+    assert len(pairings) == n - 1  # every pairing but the default one
+    assert {s.baseline for s in pairings} == {True, False}  # random players: a floor
+    assert not refused
+
+
+def test_a_game_of_many_seats_plays_each_policy_at_every_seat():
+    game = games.get("verrix")
+    todo, _ = robustness.settings(game, game.Rules(), 100, 10)
+    players = [s for s in todo if s.group == "players"]
+    assert all(len(set(s.policy.values())) == 1 for s in players)
+    assert len(players) == len(game.policies["seat1"]) - 1
+    recon = {s.label for s in todo if s.group == "reconstruction"}
+    assert "battle_track_vp=3,6,8,10" in recon
+
+
+def test_rates_and_paired_differences_are_those_of_the_same_games():
+    table = robustness.robustness("setembre1714-assault", n_games=400, seed=3)
+    assert list(table["group"])[0] == "as played"
+    assert (table["games"] == 400).all()
+    base = simulate("setembre1714-assault", 400, seed=3)["winner"] == "bourbons"
+    for row in table.itertuples():
+        if row.group == "as played":
+            assert row.bourbons == pytest.approx(base.mean())
+            continue
+        policy = dict(part.split("=") for part in row.setting.split(", "))
+        won = simulate("setembre1714-assault", 400, seed=3, policy=policy)["winner"]
+        won = (won == "bourbons").to_numpy()
+        assert row.bourbons == pytest.approx(won.mean())
+        assert row.difference == pytest.approx(won.mean() - base.to_numpy().mean())
+        assert row.difference_low <= row.difference <= row.difference_high
+    assert np.allclose(table["bourbons"] + table["catalans"], 1)
+    low, high = robustness.range_of(table, "bourbons", "players")
+    assert low <= table["bourbons"].iloc[0] <= high
+
+
+def test_the_command_prints_the_table_and_the_ranges(capsys, tmp_path):
+    figure = tmp_path / "robustness.png"
+    assert main(["robustness", "setembre1714-assault", "--games", "300",
+                 "--figure", str(figure)]) == 0
+    out = capsys.readouterr().out
+    assert "as played: bourbons=assault, catalans=stand" in out
+    assert "over the scripted players" in out
+    assert figure.stat().st_size > 1000
+
+
+def test_bad_input_is_one_line(capsys):
+    assert main(["robustness", "setembre1714-assault", "--games", "0"]) == 2
+    assert main(["robustness", "setembre1714-assault", "--set", "nope=1"]) == 2
+    assert main(["robustness", "setembre1714-assault", "--figure", "x.txt"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("simkit: error:") for line in err)
