@@ -125,6 +125,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_jobs_option(p)
     _add_backend_options(p)
     _add_engine_option(p)
+    _add_data_option(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(handler=cmd_sweep)
 
@@ -193,6 +194,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy-games", action="append", default=[], metavar="NAME=N",
                    help="fewer games for a slow policy (repeatable), e.g. lookahead=500")
     p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
+    _add_data_option(p)
     _add_jobs_option(p)
     p.set_defaults(handler=cmd_skill)
 
@@ -209,6 +211,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
     p.add_argument("--figure", type=Path, default=None, metavar="PNG",
                    help="also draw the table as a figure into this file")
+    _add_data_option(p)
     _add_jobs_option(p)
     p.set_defaults(handler=cmd_robustness)
 
@@ -240,7 +243,19 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_data_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", type=Path, default=None, metavar="DIR",
+                   help="play the game's data files found in DIR instead of the package's "
+                   "(any of them; simkit data GAME --export DIR writes them to edit)")
+
+
+def _game(args):
+    """The game named on the command line, on the user's data files if --data names them."""
+    return games.get(args.game).with_data(getattr(args, "data", None))
+
+
 def _add_game_options(p: argparse.ArgumentParser) -> None:
+    _add_data_option(p)
     p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
     p.add_argument("--preset", default=None, help="named rules (see simkit games GAME)")
     p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
@@ -394,7 +409,7 @@ def cmd_run(args, _extra) -> None:
     from simkit.runner import RunInfo, simulate
 
     _check_backend_options(args)
-    game = games.get(args.game)
+    game = _game(args)
     rules, policy = _rules(game, args).effective(), _policy(game, args)  # as played
     info = RunInfo()
     with _dask_client(args) as client:  # rows go to --out (if any), never to memory
@@ -519,7 +534,8 @@ def cmd_sweep(args, _extra) -> None:
     with _dask_client(args) as client:
         summary = sweep(args.file, args.out, games=args.games, n_jobs=args.jobs,
                         progress=not args.no_progress, backend=args.backend, client=client,
-                        info=info, allow_other_engine=args.allow_other_engine)
+                        info=info, allow_other_engine=args.allow_other_engine,
+                        data=args.data)
     print(sweep_summary(experiment, summary, info))
 
 
@@ -693,7 +709,7 @@ def cmd_calibrate(args, _extra) -> None:
     if any(text.partition("=")[0].strip() == args.knob for text in args.set):
         raise UsageError(f"--set {args.knob}=... conflicts with --knob {args.knob}: "
                          "calibrate sets the knob it calibrates")
-    game = games.get(args.game)
+    game = _game(args)
     rules, policy = _rules(game, args), _policy(game, args)
     with _dask_client(args) as client:
         result = calibrate(game, args.knob, args.target, side=args.side, rules=rules,
@@ -732,7 +748,7 @@ def calibration_summary(game, result, rules, policy, args) -> str:
 def cmd_skill(args, _extra) -> None:
     from simkit.analysis import skill_sensitivity
 
-    game = games.get(args.game)
+    game = _game(args)
     side = args.side or game.sides[0]
     if side not in game.sides:
         raise UsageError(f"unknown side {side!r} of {game.name}; sides: "
@@ -785,7 +801,7 @@ def _data_status(path: Path) -> str:
 def cmd_robustness(args, _extra) -> None:
     from simkit.robustness import robustness
 
-    game = games.get(args.game)
+    game = _game(args)
     rules = game.resolve_rules(args.preset).parse_overrides(args.set)
     if args.games < 1 or args.slow_games < 1:
         raise UsageError("--games and --slow-games must be at least 1")
@@ -885,7 +901,7 @@ def skill_summary(game, side: str, table: pd.DataFrame, seed: int) -> str:
 
 
 def cmd_trace(args, _extra) -> None:
-    game = games.get(args.game)
+    game = _game(args)
     if not 0 <= args.game_index <= MAX_GAMES - 1:
         raise UsageError(f"--game-index must be between 0 and {MAX_GAMES - 1:,}, got "
                          f"{args.game_index:,}")

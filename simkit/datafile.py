@@ -150,6 +150,16 @@ class DataFolder:
             digest.update((self / name).read_bytes())
         return digest.hexdigest()[:16]
 
+    def record(self) -> dict:
+        """What a manifest records of the data played."""
+        return {"digest": self.digest, "user_folder": None if self.user is None else
+                str(self.user.resolve()), "user_files": list(self.user_files)}
+
+    def describe(self) -> str:
+        if not self.user_files:
+            return "the package's data files"
+        return f"{', '.join(self.user_files)} from {self.user}, the other files the package's"
+
     def __eq__(self, other) -> bool:
         return isinstance(other, DataFolder) and (self.package, self.user, self.digest) == (
             other.package, other.user, other.digest)
@@ -160,3 +170,8 @@ class DataFolder:
     def __repr__(self) -> str:
         where = f", user={str(self.user)!r} ({', '.join(self.user_files)})" if self.user else ""
         return f"DataFolder({str(self.package)!r}{where})"
+
+
+def as_folder(data) -> DataFolder:
+    """A DataFolder as is; a plain folder (a path) as one holding every file itself."""
+    return data if isinstance(data, DataFolder) else DataFolder(Path(data).resolve())

@@ -71,7 +71,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from simkit import games, stats
-from simkit.errors import ExperimentError, RulesError, StoreError, UsageError
+from simkit.errors import ComponentError, ExperimentError, RulesError, StoreError, UsageError
 from simkit.rng import check_seed
 from simkit.store import (
     LOCK,
@@ -104,6 +104,8 @@ _EXPERIMENT_KEYS = {
     "until_ci": "95% half-width to play each cell down to",
     "max_games": "cap on games per cell with until_ci",
     "seed": "root seed",
+    "data": "a folder of the game's data files to play instead of the package's "
+            "(relative to this file)",
 }
 _SWEEP_ITEMS = {"one_at_a_time": "knobs", "grid": "knobs", "presets": "presets",
                 "policies": "policies"}
@@ -151,6 +153,7 @@ class Experiment:
     sweeps: list[dict] = field(default_factory=list)
     cells: list[Cell] = field(default_factory=list)
     file_games: int | None = None  # the file's games when ``games`` was overridden
+    data: str | None = None  # the user's data folder (resolved), None: the package's
 
     def with_games(self, n_games: int | None) -> Experiment:
         """This experiment played at ``n_games`` per cell instead of the file's ``games``
@@ -170,7 +173,9 @@ class Experiment:
         """What ``experiment.json`` holds (JSON types only)."""
         head = {k: getattr(self, k) for k in ("name", "game", "description", "preset",
                                              "rules", "policy", "games", "file_games",
-                                             "until_ci", "max_games", "seed")}
+                                             "until_ci", "max_games", "seed", "data")}
+        if head["data"] is None:  # folders from before data folders keep their identity
+            del head["data"]
         return _jsonable({"format": FORMAT, "experiment": head, "sweeps": self.sweeps,
                           "cells": [c.to_dict() for c in self.cells]})
 
@@ -335,7 +340,19 @@ class _Parser:
         cells = [short_label(game, cell) for cell in cells]
         return Experiment(self.path, name, game.name, description, preset, overrides,
                           policy, n_games, until_ci, max_games, seed, sweeps,
-                          _dedupe(cells))
+                          _dedupe(cells), data=self.data_folder(game, head))
+
+    def data_folder(self, game, head: dict) -> str | None:
+        """The ``data`` folder, relative to the file, with its files validated."""
+        text = self.text_value(head, "data")
+        if text is None:
+            return None
+        folder = (self.path.parent / text).resolve()
+        try:
+            game.with_data(folder)
+        except ComponentError as exc:
+            self.fail(str(exc), key="data")
+        return str(folder)
 
     def text_value(self, head: dict, key: str, required: bool = False) -> str | None:
         if key not in head:
@@ -627,7 +644,8 @@ class SweepInfo:
 
 def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
           progress: bool = False, backend: str = "threads", client=None,
-          info: SweepInfo | None = None, allow_other_engine: bool = False) -> pd.DataFrame:
+          info: SweepInfo | None = None, allow_other_engine: bool = False,
+          data=None) -> pd.DataFrame:
     """Run every cell of the experiment file ``path`` into ``out`` (default
     ``results/<name>``); returns ``summarize(out)``, also written to ``summary.csv``.
 
@@ -635,6 +653,7 @@ def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
     experiment, recorded in the folder). ``backend``/``client``: as for
     ``simkit.simulate`` (``"dask"`` runs the chunks on ``client``, or the current
     dask.distributed client). ``allow_other_engine``: as for ``simkit.simulate``.
+    ``data``: a data folder to play instead of the file's ``data`` (or the package's).
     Rerunning resumes: cells and games already in the folder
     are not played again; asking for more games per cell extends them
     (``info.extended_from``); asking for fewer than the folder was run with is refused.
@@ -642,6 +661,11 @@ def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
     from simkit.runner import BACKENDS
 
     experiment = load_experiment(path).with_games(games)
+    if data is not None:
+        from simkit.games import get as get_game  # ``games`` is the games per cell here
+
+        get_game(experiment.game).with_data(data)  # bad files: one line now
+        experiment = replace(experiment, data=str(Path(data).resolve()))
     if backend not in BACKENDS:
         raise UsageError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     out = Path(out) if out is not None else Path("results") / experiment.name
@@ -684,7 +708,7 @@ def _play_cells(experiment, out, n_jobs, progress, backend, client, info,
                      progress=advance if progress else False, out=folder,
                      until_ci=experiment.until_ci, max_games=experiment.max_games,
                      backend=backend, client=client, info=run, keep_rows=False,
-                     allow_other_engine=allow_other_engine)
+                     allow_other_engine=allow_other_engine, data=experiment.data)
             info.games_played += run.games_played
     info.seconds = time.perf_counter() - started
     summary = summarize(out)

@@ -8,6 +8,7 @@ instead of compiling. With ``out=`` each chunk becomes an atomic part of a resul
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
@@ -24,6 +25,7 @@ from joblib.externals.loky import get_reusable_executor
 from tqdm.auto import tqdm
 
 from simkit import checks, games, stats
+from simkit.datafile import DataFolder
 from simkit.errors import UsageError
 from simkit.rng import check_seed
 from simkit.store import MAX_GAMES, ResultStore, load, missing_ranges
@@ -54,7 +56,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
              out=None, until_ci: float | None = None, max_games: int | None = None,
              client=None, info: RunInfo | None = None, keep_rows: bool = True,
              allow_other_engine: bool = False,
-             check_state: bool | None = None) -> pd.DataFrame | None:
+             check_state: bool | None = None, data=None) -> pd.DataFrame | None:
     """Play games ``0..n_games-1`` of run ``seed`` and return one row per game.
 
     ``rules``: a preset name, a dict of overrides or the game's Rules. ``policy``: a name
@@ -72,8 +74,11 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     version (refused otherwise: its games could differ from this engine's).
     ``check_state``: assert the game's invariants after every rule step and raise
     StateError at the first broken one (default: the ``SIMKIT_CHECK_STATE`` variable).
+    ``data``: a folder of the game's data files to play instead of the package's (any
+    subset of them; the others are the package's); the manifest records their digest.
     """
     game = games.get(game) if isinstance(game, str) else game
+    game = game.with_data(data)
     check_state = checks.requested() if check_state is None else bool(check_state)
     rules = game.resolve_rules(rules)
     policy = game.resolve_policy(policy)
@@ -83,7 +88,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     store = None
     if out is not None:
         spec = {"game": game.name, "rules": rules.to_dict(), "policy": policy, "seed": seed}
-        store = ResultStore.open(out, spec, _schema(game))
+        store = ResultStore.open(out, spec, _schema(game), data=game.data.record())
         store.allow_other_engine = allow_other_engine
     try:
         return _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend,
@@ -196,12 +201,30 @@ def default_chunk_size(n_games: int, workers: int) -> int:
 
 
 def play_chunk(game_name: str, rules, policy: dict, seed: int, start: int, stop: int,
-               check_state: bool = False) -> tuple[int, int, pd.DataFrame]:
-    """Play games ``[start, stop)`` (runs in a worker)."""
+               check_state: bool = False,
+               data: tuple[str, str] | None = None) -> tuple[int, int, pd.DataFrame]:
+    """Play games ``[start, stop)`` (runs in a worker). ``data``: the user's data folder
+    and the digest the run started with (a folder edited since is refused)."""
     game = games.get(game_name)
+    if data is not None:
+        game = _with_data(game_name, *data)
     indices = np.arange(start, stop, dtype=np.int64)
     columns = game.simulate(rules, policy, indices, seed, check_state=check_state)
     return start, stop, to_frame(game, indices, seed, columns)
+
+
+@functools.lru_cache(maxsize=4)
+def _game_with_data(name: str, folder: str, digest: str):
+    return games.get(name).with_data(folder)
+
+
+def _with_data(name: str, folder: str, digest: str):
+    """The game on the user's data folder, checked to hold the files the run began with."""
+    game = _game_with_data(name, folder, digest)
+    if DataFolder(game.data.package, folder).digest != digest:
+        raise UsageError(f"--data {folder}: its files changed during the run (digest "
+                         f"{digest} at the start); rerun to play them")
+    return game
 
 
 def to_frame(game, indices: np.ndarray, seed: int, columns: dict) -> pd.DataFrame:
@@ -315,8 +338,10 @@ class _Run:
         """Each chunk's rows as it finishes, with a few chunks in flight per worker: the
         workers wait for this thread to store what they played, so memory stays that of
         a few chunks however long the run."""
-        args = ((self.game.name, self.rules, self.policy, self.seed, a, b, self.check_state)
-                for a, b in chunks)
+        data = self.game.data
+        data = None if data.user is None else (str(data.user), data.digest)
+        args = ((self.game.name, self.rules, self.policy, self.seed, a, b, self.check_state,
+                 data) for a, b in chunks)
         window = IN_FLIGHT * self.workers
         if self.backend == "dask":
             yield from _dask_map(self.client, args, window)

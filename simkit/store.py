@@ -145,9 +145,10 @@ class ResultStore:
         self._unsaved = False
 
     @classmethod
-    def open(cls, path, spec: dict, schema: dict) -> ResultStore:
+    def open(cls, path, spec: dict, schema: dict, data: dict | None = None) -> ResultStore:
         """Open ``path`` for ``spec``, creating it, and lock it for this writer until
-        ``close``; StoreError if it holds another run or another writer holds it."""
+        ``close``; StoreError if it holds another run or another writer holds it, or games
+        played with other data files (``data``: ``DataFolder.record()``)."""
         path = Path(path)
         if str(path) == "":
             raise StoreError("the results folder name is empty")
@@ -162,17 +163,19 @@ class ResultStore:
                                  f"{exc.strerror or exc}") from None
             store = cls(path, read_manifest(path))
             _check_same_run(path, store.manifest["spec"], spec)
+            _check_same_data(path, store.manifest, data)
             store.read_only = f"{exc.strerror or exc}"
             store._reconcile()
             return store
         try:
-            return cls._open_locked(path, spec, schema, lock)
+            return cls._open_locked(path, spec, schema, lock, data)
         except BaseException:
             lock.release()
             raise
 
     @classmethod
-    def _open_locked(cls, path: Path, spec: dict, schema: dict, lock: FolderLock):
+    def _open_locked(cls, path: Path, spec: dict, schema: dict, lock: FolderLock,
+                     data: dict | None):
         for pattern in _OWN_TEMP:  # left by a killed writer (no other writer is running)
             for stray in path.glob(pattern):
                 stray.unlink(missing_ok=True)
@@ -180,6 +183,7 @@ class ResultStore:
         if not new:
             manifest = read_manifest(path)
             _check_same_run(path, manifest["spec"], spec)
+            _check_same_data(path, manifest, data)
         else:
             others = sorted(p.name for p in path.iterdir() if p.name != LOCK)
             if others:
@@ -188,8 +192,11 @@ class ResultStore:
                                  "; choose an empty or new folder")
             manifest = {"format": FORMAT, "spec": spec, "schema": schema, "parts": [],
                         **provenance(), "created": _now(), "updated": _now()}
+        recorded = data is not None and manifest.get("data") != data
+        if recorded:  # the data of a new folder, or of one from before data was recorded
+            manifest["data"] = data
         store = cls(path, manifest, lock)
-        if store._reconcile() or new:  # nothing is rewritten when nothing changed
+        if store._reconcile() or new or recorded:  # nothing is rewritten when nothing changed
             store._save()
         return store
 
@@ -330,6 +337,32 @@ def _check_same_run(path: Path, stored: dict, spec: dict) -> None:
                             for k in differ)
         raise StoreError(f"{path} holds a different run ({details}); "
                          "choose another folder or delete this one")
+
+
+def _describe_data(data: dict) -> str:
+    files = data.get("user_files") or []
+    if not files:
+        return "the package's data files"
+    return f"{', '.join(files)} from {data.get('user_folder')}, the other files the package's"
+
+
+def _check_same_data(path: Path, manifest: dict, data: dict | None) -> None:
+    """Refuse to add games played with other data files than the folder's: a folder
+    from before data was recorded is taken to hold the package's files."""
+    theirs = manifest.get("data")
+    if data is None or not manifest.get("parts"):
+        return
+    if theirs is None:
+        if data.get("user_files"):
+            raise StoreError(f"{path} was played with the package's data files (before "
+                             "their digest was recorded) and this run plays "
+                             f"{_describe_data(data)}; use another folder")
+        return
+    if theirs.get("digest") != data.get("digest"):
+        raise StoreError(
+            f"{path} was played with data {theirs.get('digest')} ({_describe_data(theirs)}) "
+            f"and this run's data is {data.get('digest')} ({_describe_data(data)}): its "
+            "games would differ; use another folder")
 
 
 def _sha256(file: Path) -> str:

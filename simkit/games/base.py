@@ -294,25 +294,33 @@ class Parameters:
     ``fields`` is the layout's ``Fields`` of the vector; each field takes the value of
     the attribute of the same name of what it is built from (a ``Rules``: the knob), or
     ``convert[name](source)`` where the field declares a converter (a choice knob read
-    as a code, a value the components give). A field with neither is an error when the
-    game is imported, and the contract test checks that every knob reaches the kernel, so no knob
-    can be silently dead."""
+    as a code), or ``from_data[name](data)`` for a value the game's data files give. A
+    field with none of these is an error when the game is imported, and the contract
+    test checks that every knob reaches the kernel, so no knob can be silently dead."""
 
-    def __init__(self, fields: Fields, source: type, **convert: Callable[[Any], Any]):
-        self.fields, self.convert = fields, convert
-        missing = [name for name in fields.fields
-                   if name not in convert and not hasattr(source, name)]
-        unknown = [name for name in convert if name not in fields.fields]
+    def __init__(self, fields: Fields, source: type, *,
+                 from_data: Mapping[str, Callable[[DataFolder], Any]] | None = None,
+                 **convert: Callable[[Any], Any]):
+        self.fields, self.convert, self.from_data = fields, convert, dict(from_data or {})
+        missing = [name for name in fields.fields if name not in convert
+                   and name not in self.from_data and not hasattr(source, name)]
+        unknown = [name for name in [*convert, *self.from_data] if name not in fields.fields]
         if missing or unknown:
             raise TypeError(f"{fields.array}: fields without a {source.__name__} attribute "
                             f"or converter: {missing}; converters of no field: {unknown}")
 
-    def build(self, source) -> np.ndarray:
+    def build(self, source, data: DataFolder | None = None) -> np.ndarray:
+        """The vector for ``source``; the fields ``from_data`` declares are read from the
+        data files ``data`` (default: the package's)."""
         start = self.fields.start  # the fields' part of an array another part begins
         vector = np.zeros(self.fields.size - start, dtype=np.int64)
         for name, (offset, size) in self.fields.fields.items():
-            convert = self.convert.get(name)
-            value = convert(source) if convert is not None else getattr(source, name)
+            if name in self.from_data:
+                value = self.from_data[name](data)
+            elif name in self.convert:
+                value = self.convert[name](source)
+            else:
+                value = getattr(source, name)
             vector[offset - start:offset - start + size] = value
         return vector
 
@@ -460,6 +468,10 @@ class Game(ABC):
             return self
         game = type(self)(user_data)
         game.load_data()
+        if game.data.user_files:
+            game.caveat = (f"these results play your {', '.join(game.data.user_files)} "
+                           f"(from {game.data.user}); of the package's other files: "
+                           f"{type(self).caveat or 'none is a reconstruction'}")
         return game
 
     def load_data(self) -> None:
@@ -611,10 +623,10 @@ class Game(ABC):
         """The kernel's parameter vector, from the game's one declaration
         (``rule_parameters``, and ``policy_parameters`` for a game whose players read
         their weights from it)."""
-        vector = self.rule_parameters.build(rules)
+        vector = self.rule_parameters.build(rules, self.data)
         if self.policy_parameters is None:
             return vector
-        return np.concatenate([vector, self.policy_parameters.build(policies[0])])
+        return np.concatenate([vector, self.policy_parameters.build(policies[0], self.data)])
 
     def kernel_inputs(self, rules, policies: tuple[PolicyChoice, ...]) -> tuple:
         """Every array the kernel takes that the rules or policies decide: the parameter

@@ -35,8 +35,8 @@ from .rules import PARAMETERS, Rules
 
 
 class _Names:
-    def __init__(self):
-        c = _components.components()
+    def __init__(self, data):
+        c = _components.components(data)
         self.loc = [name.replace("_", " ").title() for name in c.loc_ids]
         self.block = list(c.block_names)
         self.card = [_card_name(row) for row in c.card]
@@ -71,14 +71,18 @@ class KingInTheNorth(Game):
               "of them and its Playbook is not available): results describe the "
               "reconstruction, not the published game.")
 
+    def load_data(self):
+        super().load_data()
+        _components.components(self.data)
+
     def kernel(self, rules, policies, game_indices, root_seed, log):
-        c = _components.components()
+        c = _components.components(self.data)
         p, pol = self.kernel_inputs(rules, policies)
         return play_games(p, c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card, pol,
                           game_indices, root_seed, log)
 
     def narration(self, rules, log):
-        return EVENTS.narrate(log, _Names())
+        return EVENTS.narrate(log, _Names(self.data))
 
     def closing_lines(self, rules, row):
         return [f"Final VP: Carlists {row[L.O_CARLIST_VP]}, Liberals {row[L.O_LIBERAL_VP]} "

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.datafile import DataFile, frozen
+from simkit.datafile import DataFile, DataFolder, as_folder, frozen
 
 from . import layout as L
 
@@ -300,12 +300,18 @@ def load_campaign(path=DATA / "campaign.toml"):
     return track, first, last
 
 
+def components(data: DataFolder | Path | str = DATA) -> Components:
+    """The components in ``data`` (a DataFolder, or a folder holding every file; default:
+    the package's data), loaded once per folder."""
+    return _components(as_folder(data))
+
+
 @cache
-def components() -> Components:
-    ids, loc, adj, fac_home, any2 = load_map()
-    names, blk = load_blocks(ids)
-    card = load_cards()
-    track, first, last = load_campaign()
+def _components(data: DataFolder) -> Components:
+    ids, loc, adj, fac_home, any2 = load_map(data / "map.toml")
+    names, blk = load_blocks(ids, data / "blocks.toml")
+    card = load_cards(data / "cards.toml")
+    track, first, last = load_campaign(data / "campaign.toml")
     return Components(ids, frozen(loc), frozen(adj), frozen(fac_home), frozen(any2), names,
                       frozen(blk), frozen(card), frozen(track), first, last)
 

@@ -125,7 +125,9 @@ PARAMETERS = Parameters(
     charge_cumulative=lambda r: r.cavalry_charge == "cumulative",
     breach=_breach,
     bid_tie_side=lambda r: L.SIDES.index(r.tied_bid),
-    first_year_semester=lambda r: L.SEMESTERS.index(components().first_year_semester),
-    last_year_semester=lambda r: L.SEMESTERS.index(components().last_year_semester),
-    reinforcement_track=lambda r: components().track.reshape(-1),
+    from_data={
+        "first_year_semester": lambda d: L.SEMESTERS.index(components(d).first_year_semester),
+        "last_year_semester": lambda d: L.SEMESTERS.index(components(d).last_year_semester),
+        "reinforcement_track": lambda d: components(d).track.reshape(-1),
+    },
 )

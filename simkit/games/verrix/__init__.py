@@ -25,9 +25,9 @@ from .rules import PARAMETERS, Rules
 
 
 @cache
-def _tables(territory_cost: int, sea_cost: int):
+def _tables(territory_cost: int, sea_cost: int, data=DATA):
     """The read-only component tables the kernel takes, for one Movement Cost tile."""
-    return tables(load_components(), territory_cost, sea_cost)
+    return tables(load_components(data), territory_cost, sea_cost)
 
 
 class Verrix(Game):
@@ -47,14 +47,18 @@ class Verrix(Game):
               "the hostage trade value; the scripted tribes never sell hostages.")
 
     def kernel_inputs(self, rules, policies):
-        return (_tables(rules.territory_cost, rules.sea_cost),
+        return (_tables(rules.territory_cost, rules.sea_cost, self.data),
                 *super().kernel_inputs(rules, policies))
+
+    def load_data(self):
+        super().load_data()
+        load_components(self.data)
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
         return play_games(*self.kernel_inputs(rules, policies), game_indices, root_seed, log)
 
     def narration(self, rules, log):
-        x = context(load_components(), rules)
+        x = context(load_components(self.data), rules)
         return (["Seats: " + ", ".join(x.seat[s] for s in range(rules.players))]
                 + EVENTS.narrate(log, x))
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.datafile import DataFile, frozen
+from simkit.datafile import DataFile, DataFolder, as_folder, frozen
 
 from . import layout as L
 
@@ -371,8 +371,14 @@ def load_festivals(path: Path):
     return tuple(names), t
 
 
+def load_components(data: DataFolder | Path | str = DATA) -> Components:
+    """The components in ``data`` (a DataFolder, or a folder holding every file; default:
+    the package's data), loaded once per folder."""
+    return _load_components(as_folder(data))
+
+
 @cache
-def load_components(data: Path = DATA) -> Components:
+def _load_components(data: DataFolder) -> Components:
     node_names, kinds, adj, tiles = load_map(data / "map.toml")
     goods = load_goods(data / "goods.toml")
     leader_names, ld, tr, abilities, trophy_names, tp = load_tribes(data / "tribes.toml",

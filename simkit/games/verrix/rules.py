@@ -116,8 +116,8 @@ PARAMETERS = Parameters(
     tribe=lambda r: [L.TRIBES.index(t) for t in r.tribe_names],
     morrigan=lambda r: _ints(r.morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9),
     battle_vp=lambda r: _ints(r.battle_track_vp, "battle_track_vp", 4, 0, 30),
-    n_cards=lambda r: len(load_components().card_titles),
-    n_events=lambda r: len(load_components().event_titles),
-    n_nodes=lambda r: len(load_components().node_names),
     n_festival_tiles=lambda r: FESTIVAL_TILES,
+    from_data={"n_cards": lambda d: len(load_components(d).card_titles),
+               "n_events": lambda d: len(load_components(d).event_titles),
+               "n_nodes": lambda d: len(load_components(d).node_names)},
 )

@@ -23,6 +23,7 @@ from functools import cache
 
 import numpy as np
 
+from simkit.datafile import DataFolder
 from simkit.games.base import Game
 
 from . import card_layout as CL
@@ -39,16 +40,18 @@ from .state import board_tuple, starting_position
 
 
 @cache
-def _static():
-    """The read-only component arrays the kernels take (loaded once per process)."""
-    c = load_components()
+def _static(data: DataFolder | None = None):
+    """The read-only component arrays the kernels take, from ``data`` (default: the
+    package's files), loaded once per process."""
+    data = data or DataFolder(DATA)
+    c = load_components(data)
     dice = tuple(np.ascontiguousarray(a, dtype=np.int64)
                  for a in (c.die_action, c.die_amount, c.stage_dice))
-    return c, board_tuple(c), dice, load_cards()
+    return c, board_tuple(c), dice, load_cards(data)
 
 
-def _start(rules: Rules):
-    return starting_position(_static()[0], rules)
+def _start(rules: Rules, data: DataFolder | None = None):
+    return starting_position(_static(data)[0], rules)
 
 
 class Victus(Game):
@@ -71,10 +74,14 @@ class Victus(Game):
               "not print them): rates describe this reconstruction, not the printed game")
 
     def kernel_inputs(self, rules, policies):
-        return (self.parameters(rules, policies), *_start(rules))
+        return (self.parameters(rules, policies), *_start(rules, self.data))
+
+    def load_data(self):
+        super().load_data()
+        _static(self.data)
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
-        _, K, dice, cards = _static()
+        _, K, dice, cards = _static(self.data)
         p, sp, g = self.kernel_inputs(rules, policies)
         if p[L.P_POLICY] != L.LOOKAHEAD:
             return play_games(K, dice, cards.as_tuple(), p, sp, g, game_indices, root_seed, log)
@@ -83,13 +90,14 @@ class Victus(Game):
                                         game_indices, root_seed, log)
 
     def derived_columns(self, rules, policies, table):
-        return _derived_columns(rules, self.parameters(rules, policies), table)
+        return _derived_columns(rules, self.parameters(rules, policies), table,
+                                _static(self.data)[3])
 
     def trace_heading(self, rules):
         return f" ({rules.level}, {rules.players} players)"
 
     def narration(self, rules, log):
-        c, _, _, cards = _static()
+        c, _, _, cards = _static(self.data)
         return narrate_log(log, c, cards)
 
     def closing_lines(self, rules, row):
@@ -98,14 +106,14 @@ class Victus(Game):
                 else f"Defeat ({reason})."]
 
 
-def _derived_columns(rules: Rules, p: np.ndarray, out: np.ndarray) -> dict:
+def _derived_columns(rules: Rules, p: np.ndarray, out: np.ndarray, cards) -> dict:
     """The fame winner and the fame (rulebook: the competitive game's fame), and the
     stages whose dice order the players chose, from the kernel's rows."""
     vp = out[:, L.O_VP:L.O_VP + L.N_SEATS]
     won = out[:, L.O_END_REASON] == L.END_SURVIVED
     competitive = rules.competitive & won
     columns = {"fame_winner": np.where(competitive, fame_winners(vp), 0).astype(np.int8)}
-    points = _static()[3].meta[out[:, L.O_STAGE_IV_CARD], CL.M_SENSE_FURY].astype(np.int64)
+    points = cards.meta[out[:, L.O_STAGE_IV_CARD], CL.M_SENSE_FURY].astype(np.int64)
     total = fame(p, vp.sum(axis=1), points, out[:, L.O_CORONELA], out[:, L.O_RUBBLE],
                  out[:, L.O_DICE_CHOSEN])
     columns["fame"] = np.where(competitive, total, 0).astype(np.int16)

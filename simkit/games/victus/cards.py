@@ -128,7 +128,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.datafile import DataFile, frozen
+from simkit.datafile import DataFile, DataFolder, as_folder, frozen
 from simkit.errors import ComponentError
 
 from . import card_layout as CL
@@ -201,17 +201,17 @@ class Cards:
         return self.ops[self.starts[i]:self.starts[i + 1]]
 
 
-def card_tuple(data_dir: Path | str = DATA) -> tuple:
+def card_tuple(data_dir: DataFolder | Path | str = DATA) -> tuple:
     return load_cards(data_dir).as_tuple()
 
 
-def load_cards(data_dir: Path | str = DATA) -> Cards:
+def load_cards(data_dir: DataFolder | Path | str = DATA) -> Cards:
     """The deck in ``data_dir/cards.toml`` (board from the same folder), cached."""
-    return _load(Path(data_dir).resolve())
+    return _load(as_folder(data_dir))
 
 
 @lru_cache(maxsize=8)
-def _load(data_dir: Path) -> Cards:
+def _load(data_dir: DataFolder) -> Cards:
     comps = load_components(data_dir)
     doc = DataFile(data_dir / FILE)
     return _Compiler(doc.path, comps).compile(doc.data)

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.datafile import DataFile, frozen
+from simkit.datafile import DataFile, DataFolder, as_folder, frozen
 
 from . import layout as L
 
@@ -72,7 +72,7 @@ _FACE = re.compile(r"^(\w+) (\d+)$")
 class Components:
     """Victus's static components as read-only arrays (space indices are 0..n_spaces-1)."""
 
-    data_dir: Path
+    data_dir: DataFolder
     # board: spaces
     space_ids: tuple[str, ...]  # board.toml ids: printed numbers ("15") or codes ("A1")
     space_names: tuple[str, ...]  # rulebook or reconstructed name, "" if none
@@ -155,7 +155,7 @@ class Components:
 
 
 @lru_cache(maxsize=8)
-def _load(data_dir: Path) -> Components:
+def _load(data_dir: DataFolder) -> Components:
     board = _board(DataFile(data_dir / "board.toml"))
     markers = _markers(DataFile(data_dir / "markers.toml"), board)
     dice = _dice(DataFile(data_dir / "dice.toml"))
@@ -168,9 +168,10 @@ def _load(data_dir: Path) -> Components:
     return Components(data_dir=data_dir, **board, **markers, **dice, **chance, **tiles)
 
 
-def load_components(data_dir: Path | str = DATA) -> Components:
-    """Victus's components from ``data_dir`` (default: the package's data), cached."""
-    return _load(Path(data_dir).resolve())
+def load_components(data_dir: DataFolder | Path | str = DATA) -> Components:
+    """Victus's components from ``data_dir`` (a DataFolder, or a folder holding every
+    file; default: the package's data), cached."""
+    return _load(as_folder(data_dir))
 
 
 # -- board.toml ---------------------------------------------------------------------------

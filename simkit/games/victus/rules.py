@@ -229,13 +229,14 @@ STRONG_DICE_RANK = (3, 2, 1, 0)
 
 
 @cache
-def card_effects() -> np.ndarray:
-    """``judgement.card_effect_score`` of every card (row 0 unused), computed once: the
-    strong players read it from ``p`` rather than walk a card's ops at every choice."""
+def card_effects(data=None) -> np.ndarray:
+    """``judgement.card_effect_score`` of every card of ``data``'s deck (default: the
+    package's; row 0 unused), computed once: the strong players read it from ``p`` rather
+    than walk a card's ops at every choice."""
     from .cards import load_cards
     from .judgement import card_effect_score
 
-    cards = load_cards().as_tuple()
+    cards = load_cards(DATA if data is None else data).as_tuple()
     return np.array([0] + [card_effect_score(cards, c) for c in range(1, L.N_CARDS + 1)],
                     dtype=np.int64)
 
@@ -285,7 +286,7 @@ POLICY_PARAMETERS = Parameters(
     change_card_below=lambda c: _weights(c).change_card_below,
     dice_search_from=lambda c: _weights(c).dice_search_from_stage,
     dice_rank=lambda c: STRONG_DICE_RANK,
-    card_effect=lambda c: card_effects(),
+    from_data={"card_effect": card_effects},
 )
 
 

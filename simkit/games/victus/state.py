@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.datafile import DataFile, frozen
+from simkit.datafile import DataFile, DataFolder, as_folder, frozen
 
 from . import layout as L
 from .components import DATA, Components
@@ -55,9 +55,9 @@ def board_tuple(c: Components) -> tuple:
 
 
 @cache
-def action_costs(data_dir: Path = DATA) -> np.ndarray:
+def action_costs(data_dir: DataFolder | Path = DATA) -> np.ndarray:
     """``data/actions.toml`` as int8[N_ACTIONS, 4]: group, first, general, priority."""
-    doc = DataFile(Path(data_dir) / "actions.toml")
+    doc = DataFile(as_folder(data_dir) / "actions.toml")
     names = L.BARCELONAN_ACTION_NAMES
     doc.only(doc.data, names, "file")
     costs = np.zeros((L.N_ACTIONS, 4), dtype=np.int8)
