@@ -825,3 +825,22 @@ def balance(data: ReportData) -> pd.DataFrame:
     return table
 
 
+
+
+#: games per setting of a report's "What this rests on" (a modest size, said in the report)
+RESTS_ON_GAMES = 500
+
+
+def rests_on(data: ReportData, n_games: int = RESTS_ON_GAMES) -> pd.DataFrame:
+    """The robustness table (``simkit.robustness``) of the report's base cell: its rules,
+    seed and data files, ``n_games`` per setting, the rollout players left out."""
+    from simkit.robustness import robustness
+    from simkit.store import read_manifest
+
+    entry, folder = data.cells[0]
+    rules = data.game.Rules().replace(entry["rules"])
+    user = data.head.get("data")
+    if user is None and (folder / "manifest.json").exists():
+        user = (read_manifest(folder).get("data") or {}).get("user_folder")
+    return robustness(data.game, rules, n_games, seed=int(data.head.get("seed", 0)),
+                      slow_games=None, data=user)

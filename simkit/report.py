@@ -55,13 +55,16 @@ from simkit.analysis import (
     curves,
     ladder,
     played_rules,
+    rests_on,
     sensitivity,
 )
 from simkit.errors import StoreError
 from simkit.experiment import format_value, games_in
+from simkit.robustness import headline
 from simkit.store import read_manifest
 
-SECTIONS = ("Key findings", "Win rates", "Differences from the base", "End reasons",
+SECTIONS = ("Key findings", "What this rests on", "Win rates", "Differences from the base",
+            "End reasons",
             "End-reason shifts", "Game length", "Survival", "Outcome means",
             "Seat balance", "Sensitivity", "Win rate by knob value", "Grids",
             "Difficulty ladder", "Side balance", "Planning", "Cells")
@@ -514,6 +517,7 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
     ladder_t = ladder(data)
     out = [
         ("Key findings", [findings(data)]),
+        ("What this rests on", rests_on_blocks(data)),
         ("Win rates", [win_rate_table(data), ("win_rates", win_rate_figure(data))]),
         ("Differences from the base",
          [f"Paired differences in {_possessive(data.side)} win rate from the base cell on the same "
@@ -567,6 +571,31 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
     ]
     assert tuple(h for h, _ in out) == SECTIONS
     return out
+
+
+def rests_on_blocks(data: ReportData) -> list:
+    """The base cell's headline under every open reading, reconstruction alternative and
+    pairing of the scripted players (``analysis.rests_on``), said at its modest size."""
+    table = rests_on(data)
+    categories = table.attrs["categories"]
+    shown = pd.DataFrame({"kind": table["group"] + np.where(table["baseline"], " (floor)", ""),
+                          "setting": table["setting"], "games": table["games"]})
+    for c in categories:
+        shown[f"{c} win"] = [f"{_pct(r)} [{_pct(lo)}, {_pct(hi)}]" for r, lo, hi in
+                             zip(table[c], table[f"{c}_low"], table[f"{c}_high"], strict=True)]
+    shown[f"vs as played ({categories[0]})"] = [
+        "" if g == "as played" else f"{_points(d)} {_interval(lo, hi)}"
+        for g, d, lo, hi in zip(table["group"], table.get("difference", 0),
+                                table.get("difference_low", 0), table.get("difference_high", 0),
+                                strict=True)]
+    intro = (f"A win rate's interval covers the dice, not the choices behind it. The base "
+             f"cell played again, {table.attrs['games']:,} games per setting (a modest size: "
+             "`simkit robustness` plays more), under every reading the rulebook leaves "
+             "open, every reconstruction alternative and every pairing of the scripted "
+             "players (rollout players left out), on the same games; differences are "
+             "paired (McNemar/Tango 95%). Ranges leave random players out: "
+             + "; ".join(headline(table, c) for c in categories) + ".")
+    return [intro, shown, ("rests_on", robustness_figure(table))]
 
 
 # -- every outcome column (simkit.analysis) ----------------------------------------------

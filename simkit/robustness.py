@@ -52,8 +52,10 @@ def headline_categories(game) -> list[str]:
     return sides or [c for c in categories if c != "tie"]
 
 
-def settings(game, rules, n_games: int, slow_games: int) -> tuple[list[Setting], list[str]]:
-    """Every setting to play, and a note for each alternative the rules refuse."""
+def settings(game, rules, n_games: int, slow_games: int | None
+             ) -> tuple[list[Setting], list[str]]:
+    """Every setting to play, and a note for each alternative the rules refuse;
+    ``slow_games=None`` leaves out the policies with their own kernels."""
     default = game.resolve_policy(None)
     out = [Setting("as played", "as played: " + _policy_label(default), rules, default,
                    n_games)]
@@ -73,10 +75,14 @@ def settings(game, rules, n_games: int, slow_games: int) -> tuple[list[Setting],
     return out, refused
 
 
-def _pairings(game, rules, default: dict, n_games: int, slow_games: int) -> list[Setting]:
+def _slow(game, policy: dict) -> bool:
+    return any((side, name) in game.policy_kernels for side, name in policy.items())
+
+
+def _pairings(game, rules, default: dict, n_games: int, slow_games: int | None
+              ) -> list[Setting]:
     def size(side_policy: dict) -> int:
-        slow = any((side, name) in game.policy_kernels for side, name in side_policy.items())
-        return min(slow_games, n_games) if slow else n_games
+        return min(slow_games, n_games) if _slow(game, side_policy) else n_games
 
     def setting(policy: dict) -> Setting:
         label = _policy_label(policy)
@@ -89,6 +95,8 @@ def _pairings(game, rules, default: dict, n_games: int, slow_games: int) -> list
     else:
         names = list(dict.fromkeys(n for side in game.sides for n in game.policies[side]))
         pairings = [dict.fromkeys(game.sides, name) for name in names]
+    if slow_games is None:
+        pairings = [p for p in pairings if not _slow(game, p)]
     return [setting(p) for p in pairings if p != default]
 
 
@@ -100,16 +108,20 @@ def _policy_label(policy: dict) -> str:
 
 
 def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
-               slow_games: int = 200, n_jobs: int = 1, progress=None) -> pd.DataFrame:
+               slow_games: int | None = 200, n_jobs: int = 1, progress=None,
+               data=None) -> pd.DataFrame:
     """The robustness table of ``rules`` (a preset name, a dict or Rules): one row per
     setting (``settings``) with each headline category's win rate and Wilson 95%
     interval, and the paired difference of the first category from the base with the
     McNemar/Tango 95% interval on the games both played. ``table.attrs`` holds the
-    categories, the refused alternatives and the game count."""
+    categories, the refused alternatives and the game count. ``slow_games=None`` leaves
+    out the policies with their own (slow to compile) kernels; ``data``: a data folder
+    to play instead of the package's."""
     from simkit import games as registry
     from simkit.runner import simulate
 
     game = registry.get(game) if isinstance(game, str) else game
+    game = game.with_data(data)
     rules = game.resolve_rules(rules)
     categories = headline_categories(game)
     todo, refused = settings(game, rules, n_games, slow_games)
@@ -122,7 +134,8 @@ def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
         if progress is not None:
             progress(setting.label)
     table = pd.DataFrame(rows)
-    table.attrs.update(categories=categories, refused=refused, games=n_games, seed=seed)
+    table.attrs.update(categories=categories, refused=refused, games=n_games, seed=seed,
+                       slow_left_out=slow_games is None)
     return table
 
 
