@@ -176,7 +176,7 @@ def event_op(S, p, g, seat, ev, k, log):
 
 @borrowing
 def the_gift(p, g, seat, good, log):
-    """The Gift (Example 1): a Cow from the market or, if there is none, from the
+    """The Gift (Event Phase: its example): a Cow from the market or, if there is none, from the
     opponent Village holding most; it and one of the drawer's tribesmen go to the Travel
     Card."""
     b = pl(seat)
@@ -200,7 +200,7 @@ def the_gift(p, g, seat, good, log):
 
 @borrowing
 def arianrhod(S, p, g, seat):
-    """Arianrhod (Example 2): look at the top 3 Event cards and put them back in the
+    """Arianrhod (Event Phase: its example): look at the top 3 Event cards and put them back in the
     order the holder prefers (the best for it on top)."""
     top = g[L.G_EVENT_TOP]
     n = min(3, p[L.P_N_EVENTS] - top)
