@@ -1,4 +1,5 @@
-"""Verrix's reconstructed components agree with every fact of digest section 4."""
+"""Verrix's reconstructed components agree with every fact the rulebook prints (its
+Components list and the numbers of its examples)."""
 
 import shutil
 
@@ -21,8 +22,8 @@ def cost(comp, a, b, territory=1, sea=2):
 
 
 def test_example_distances(comp):
-    # Example 9: Iceni -> Atrebates 2; Example 10: Atrebates -> Cantiaci 1 (adjacent);
-    # Example 12: Caledonii -> Brigantes 3; Example 13: Brigantes -> Portum Itium 5
+    # Celebration: Iceni -> Atrebates 2; Clan Pact: Atrebates -> Cantiaci 1 (adjacent);
+    # Pillage: Caledonii -> Brigantes 3; Sack: Brigantes -> Portum Itium 5
     assert cost(comp, "Iceni", "Atrebates") == 2
     assert cost(comp, "Atrebates", "Cantiaci") == 1
     assert cost(comp, "Caledonii", "Brigantes") == 3
@@ -41,9 +42,9 @@ def test_counts_and_values(comp):
     assert comp.goods[:, L.GD_COUNT].sum() == 67
     v = comp.goods[:, L.GD_VALUE]
     assert v[L.SWORD] == 5 and v[L.CART] == 5 and v[L.HAMMER] + v[L.BELLADONNA] == 6
-    assert v[L.HORSE] >= 2 * v[L.BELLADONNA]  # Example 9
-    assert comp.goods[L.HORSE, L.GD_BONUS] == L.BONUS_MOVE  # Example 13
-    assert comp.goods[L.HAMMER, L.GD_BONUS] == L.BONUS_STR  # Example 10
+    assert v[L.HORSE] >= 2 * v[L.BELLADONNA]  # the Celebration example
+    assert comp.goods[L.HORSE, L.GD_BONUS] == L.BONUS_MOVE  # the Sack example
+    assert comp.goods[L.HAMMER, L.GD_BONUS] == L.BONUS_STR  # the Clan Pact example
     assert comp.goods[L.FIBULA, L.GD_BONUS] == L.BONUS_VP
     copies = sum(bin(int(o)).count("1") for o in comp.cards[:, L.CD_OWNERS])
     assert copies == 70

@@ -94,7 +94,7 @@ def test_raid_probability_matches_the_engine_draws():
 def test_battle_disc_distribution():
     dist = P.battle_disc([(7, 5, 2), (6, 8, 1), (8, 5, 2)])
     assert sum(dist.values()) == 1
-    # Example 14's rounds with a bag of its tokens 3, 1, 0: the six orders of the draws.
+    # the Battle example's rounds with a bag of its tokens 3, 1, 0: the six orders of the draws.
     # (3, 1, 0) gives -1, -1, +3: +1 (the example); (3, 0, 1): -1, -2, +2 -> -1;
     by_hand = {}
     for t1, t2, t3 in permutations([3, 1, 0]):
@@ -120,8 +120,8 @@ def test_verrix_is_offered_with_its_questions():
     assert set(games.question_sets()) >= {"setembre1714", "verrix"}
 
 
-def test_raid_question_example12():
-    # Example 12: Pillage 6 against 4 + token: only a token of 1 or less lets it succeed
+def test_raid_question_pillage_example():
+    # Raid, the Pillage example: 6 against 4 + token: only a token of 1 or less lets it succeed
     # (6 > 4 + t); with the reconstructed bag 0,0,1,1,2,2,3 that is 4 tokens of 7
     q = P.RaidQuestion(attack=6, defence=4)
     table = P.QUESTIONS["raid"].answer(q)

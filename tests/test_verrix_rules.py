@@ -1,4 +1,4 @@
-"""Verrix's rules, one test each, and the rulebook's worked examples (digest 4.A) as
+"""Verrix's rules, one test each, and the rulebook's worked examples (each named by its section) as
 scenarios: set up the example's state, script the Mórrígan tokens, run the step, check
 the rulebook's numbers."""
 
@@ -90,7 +90,7 @@ def streams_with_tokens(p, g, draws):
     raise AssertionError(f"no stream draws {draws}")
 
 
-# -- set-up ----------------------------------------------------------------------------------
+# -- set-up ------------------------------------------------------------------------------------
 def test_setup():
     x = Game()
     for s in range(5):
@@ -115,8 +115,8 @@ def test_vp_floor_and_wrap():
     assert ST.vp_display(55) == (55, 0)
 
 
-# -- Example 3: the playing order -------------------------------------------------------------
-def test_example3_first_pass():
+# -- Action Phase: the playing order example ---------------------------------------------------
+def test_playing_order_example_first_pass():
     x = Game()
     x.g[L.G_ORDER:L.G_ORDER + 5] = [BLUE, PURPLE, GREEN, ORANGE, YELLOW]
     vp = x[GREEN, L.PL_VP]
@@ -127,8 +127,8 @@ def test_example3_first_pass():
     assert x[BLUE, L.PL_VP] == 4  # only the first passer gains
 
 
-# -- Example 4: Cooking with the Cauldron of Murias -------------------------------------------
-def test_example4_cooking_with_cauldron():
+# -- Development: the Cooking example, with the Cauldron of Murias -----------------------------
+def test_cooking_example_with_cauldron():
     x = Game()
     cauldron = [i for i in range(4) if x.S[L.S_TROPHIES][i, 0] == L.TP_COOKING][0]
     x.g[L.G_TROPHY_OWNER + cauldron] = YELLOW
@@ -143,8 +143,8 @@ def test_example4_cooking_with_cauldron():
     assert x[YELLOW, L.PL_CARD + x.card("Cooking")] == L.CARD_DISCARD
 
 
-# -- Example 5: Learning ------------------------------------------------------------------------
-def test_example5_learning_consecrated_ground():
+# -- Development: the Learning example ---------------------------------------------------------
+def test_learning_example_consecrated_ground():
     x = Game()
     cg = x.card("Consecrated Ground")
     for c in range(len(x.comp.card_titles)):
@@ -160,8 +160,8 @@ def test_example5_learning_consecrated_ground():
     assert x[PURPLE, L.PL_CARD + x.card("Learning")] == L.CARD_BOXED
 
 
-# -- Example 6: Promote Tribesman -----------------------------------------------------------
-def test_example6_promote():
+# -- Development: the Promote Tribesman example ------------------------------------------------
+def test_promote_tribesman_example():
     x = Game()
     market = x.g[L.G_MARKET_MEN + L.BLUE]
     A.play_card(x.S, x.p, x.g, x.rng, BLUE, x.card("Promote Tribesman"), -1, 0, NOLOG)
@@ -173,7 +173,7 @@ def test_example6_promote():
     assert x.g[L.G_GREY_MEEPLES] == 4
 
 
-# -- Examples 7 and 11: capacities -----------------------------------------------------------
+# -- Trade and Raid: the capacity examples -----------------------------------------------------
 def test_examples7_11_capacity():
     x = Game()
     assert ST.engagement_capacity(x.S, x.g, GREEN, 2, 1) == 3
@@ -182,8 +182,8 @@ def test_examples7_11_capacity():
     assert ST.engagement_capacity(x.S, x.g, BLUE, 4, 1) == 6  # a capacity good
 
 
-# -- Example 9: Celebration (movement, no tribute at the destination, +1 VP) ------------------
-def test_example9_celebration():
+# -- Trade: the Celebration example (movement, no tribute at the destination, +1 VP) -----------
+def test_celebration_example():
     x = Game()
     x.villages(green="Iceni", yellow="Atrebates")
     x.goods(GREEN, Provisions=5, Horse=1, Belladonna=3)
@@ -209,8 +209,8 @@ def test_example9_celebration():
     assert sold_value >= bought_value  # no change
 
 
-# -- Example 10: Clan Pact ---------------------------------------------------------------------
-def test_example10_clan_pact():
+# -- Trade: the Clan Pact example --------------------------------------------------------------
+def test_clan_pact_example():
     x = Game()
     x.villages(yellow="Atrebates", blue="Dobunni", orange="Catuvellauni", purple="Belgae")
     x.leader(YELLOW, 0, "Ygerna", ("Hammer",))
@@ -236,8 +236,8 @@ def test_clan_pact_needs_a_free_adjacent_territory():
     assert men == -1
 
 
-# -- Example 12: Pillage 6 against 6 fails ---------------------------------------------------
-def test_example12_pillage_fails_on_a_tie():
+# -- Raid: the Pillage example, 6 against 6 fails ----------------------------------------------
+def test_pillage_example_fails_on_a_tie():
     x = Game()
     x.villages(blue="Caledonii", purple="Brigantes")
     x.goods(BLUE, Provisions=3)
@@ -272,8 +272,8 @@ def test_raid_succeeds_when_stronger():
     assert 0 < taken <= 5  # capacity: Niamh + 4 tribesmen
 
 
-# -- Example 13: Sack ---------------------------------------------------------------------------
-def test_example13_sack():
+# -- Raid: the Sack example --------------------------------------------------------------------
+def test_sack_example():
     x = Game()
     x.villages(orange="Brigantes")
     x.leader(ORANGE, 0, "Artghal", ("Horse",))
@@ -312,8 +312,8 @@ def test_sack_types_vp():
     assert x[ORANGE, L.PL_VP] == vp + 1
 
 
-# -- Example 14: the Battle ----------------------------------------------------------------------
-def test_example14_battle():
+# -- Battle: the Deployment and Round examples -------------------------------------------------
+def test_battle_example():
     x = Game()
     side = np.zeros(5, dtype=np.int64)
     men = np.zeros(5, dtype=np.int64)
@@ -396,7 +396,7 @@ def test_defender_holding_back_loses_vp():
 
 
 # -- the Event Phase ---------------------------------------------------------------------------
-def test_example1_the_gift():
+def test_the_gift_example():
     x = Game()
     cows = x.g[L.G_MARKET + L.COW]
     E.the_gift(x.p, x.g, BLUE, L.COW, NOLOG)
@@ -409,7 +409,7 @@ def test_example1_the_gift():
     assert x[GREEN, L.PL_GOODS + L.COW] == 1 and x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 2
 
 
-def test_example2_arianrhod_and_one_delayed_event():
+def test_arianrhod_example_and_one_delayed_event():
     x = Game()
     titles = x.comp.event_titles
     top = [titles.index("Sea Raiders"), titles.index("Blight"), titles.index("Omen of Victory")]
@@ -456,7 +456,7 @@ def test_benevolence_redraws_a_bad_event():
     assert y[PURPLE, L.PL_GOODS + L.PROVISIONS] == 1
 
 
-# -- movement and tribute ---------------------------------------------------------------------
+# -- movement and tribute ----------------------------------------------------------------------
 def test_tribute_to_villages_crossed():
     x = Game()
     x.villages(green="Iceni", yellow="Atrebates", blue="Catuvellauni")
@@ -532,7 +532,7 @@ def test_rules_errors():
         Rules(players=6)
 
 
-# -- rules added with the promotion --------------------------------------------------------
+# -- rules added with the promotion ------------------------------------------------------------
 def test_sack_takes_hostages_from_the_market():
     # "A hostage is ... any tribesman in the Portum Itium market"; Sack "is the only one
     # that allows you to raid Portum Itium market": its loot may be market tribesmen.
@@ -613,7 +613,7 @@ def test_support_can_be_refused():
 
 
 def test_trade_rescues_a_tribesman_from_the_market():
-    # Example 7: capacity 3, "sell up to 3 goods and/or hostages and buy up to 3
+    # Trade, the capacity example: 3, "sell up to 3 goods and/or hostages and buy up to 3
     # goods/hostages"; "any tribesman in the Portum Itium market" is a hostage, at the
     # hostage value (reconstructed: 3); "There is no change."
     x = Game()

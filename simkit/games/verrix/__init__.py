@@ -6,9 +6,10 @@ reconstructed map, goods, tribes, leaders, trophies, cards, events, festivals:
 random streams), ``state`` (VP, goods, units, movement quotes), ``engine`` (Setup, Month
 Turn: Event Phase, Action Phase, Cleanup; Festival Turn; End of the Game), ``actions``
 (Action cards: Development, Trade, Raid, Clan Pact, Learning, Promote), ``battle``
-(Battle with Support), ``policies`` (the scripted tribes), ``appraisal`` (the greedy
-tribe's appraisal of an action), ``events`` (the trace's sentences), ``prob`` (exact raid
-and battle answers).
+(Battle with Support), ``checks`` (the state invariants, from Components, Setup, How to
+Play and Battle, asserted after every rule step when asked), ``policies`` (the scripted
+tribes), ``appraisal`` (the greedy tribe's appraisal of an action), ``events`` (the
+trace's sentences), ``prob`` (exact raid and battle answers).
 """
 
 from functools import cache
@@ -39,6 +40,8 @@ class Verrix(Game):
     data = DATA
     policies = {seat: POLICIES for seat in L.SEATS}
     outcome_columns = L.OUTCOMES
+    invariants = L.INVARIANTS
+    steps = L.STEPS
     compile_seconds = 20  # measured: 20 s of CPU for a cold compile (2026-12-01)
     caveat = ("Verrix results describe a reconstruction: the map, the 70 action cards, 20 "
               "events, 4 festivals, trophies, abilities of 4 tribes, goods values and "

@@ -228,7 +228,8 @@ def pay_movement(S, p, g, seat, dest, reduction, log):
 @borrowing
 def op_gain(S, p, g, seat, good, n, log):
     """Development: produced goods go to the Village Card. The Cauldron of Murias makes
-    Cooking take 1 Provisions more, from the opponent Village holding most (Example 4)."""
+    Cooking take 1 Provisions more, from the opponent Village holding most
+    (Development: the Cooking example)."""
     got = gain_goods(g, seat, good, n)
     log_event(log, EV_GAIN, seat, good, got)
     return got

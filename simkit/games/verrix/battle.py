@@ -13,6 +13,7 @@ from simkit.unmanaged import borrowing
 from . import layout as L
 from . import policies as PO
 from .actions import morrigan_draw, pay_movement, travel_reduction, vp
+from .checks import step_checked
 from .events import (
     EV_BATTLE,
     EV_DISC,
@@ -285,12 +286,16 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     men[defender] = dm + xm
     lmask[defender] = dl | xl
     deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest, log)
-    disc = 0
+    g[L.G_BATTLE_DISC] = 0  # the black disc starts on the centre (the deployment example)
     for r in range(3):
         first = DEFEND if r == 1 else ATTACK
-        disc += battle_round(S, p, g, rng, side, men, lmask, leader, first, log)
-        disc = max(-L.BATTLE_REACH, min(L.BATTLE_REACH, disc))
-        log_event(log, EV_DISC, disc)
+        disc = g[L.G_BATTLE_DISC] + battle_round(S, p, g, rng, side, men, lmask, leader,
+                                                 first, log)
+        g[L.G_BATTLE_DISC] = max(-L.BATTLE_REACH, min(L.BATTLE_REACH, disc))
+        log_event(log, EV_DISC, g[L.G_BATTLE_DISC])
+        if step_checked(S, p, g, log, L.STEP_BATTLE_ROUND):
+            return g[L.G_BATTLE_DISC]
+    disc = g[L.G_BATTLE_DISC]
     battle_outcome(S, p, g, side, disc, log)
     for t in range(L.N_TOKENS):
         g[L.G_BAG + t] = 1

@@ -11,6 +11,7 @@ tie-breaks. Actions are in ``actions`` and ``battle``; choices in ``policies`` a
 import numpy as np
 from numba import njit
 
+from simkit.checks import at_game, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, shuffle
 from simkit.unmanaged import borrowing, unmanaged
@@ -28,6 +29,7 @@ from .actions import (
     vp,
 )
 from .battle import declare_battle
+from .checks import step_checked
 from .events import (
     EV_CLEANUP_VP,
     EV_DECK_OUT,
@@ -82,7 +84,8 @@ def setup(S, p, g, rng, log):
     shuffle(rng, L.ST_EVENT_DECK, g[L.G_DECK:L.G_DECK + p[L.P_N_EVENTS]])
     for s in range(n):
         tribe = p[L.P_TRIBE + s]
-        g[L.G_MARKET_MEN + tribe] = 2  # 2 of the 7 tribesmen start in the market
+        # the tribesmen not available from the start wait in the market
+        g[L.G_MARKET_MEN + tribe] = L.TRIBESMEN - L.TRIBESMEN_AVAILABLE
         setup_player(S, p, g, s, tribe)
     for s in range(n):
         g[L.G_ORDER + s] = s
@@ -105,7 +108,7 @@ def setup_player(S, p, g, s, tribe):
     b = pl(s)
     g[b + L.PL_TRIBE] = tribe
     g[b + L.PL_VP] = p[L.P_START_VP]
-    g[b + L.PL_MEN] = 5
+    g[b + L.PL_MEN] = L.TRIBESMEN_AVAILABLE
     for good in range(L.N_GOODS):
         n = S[L.S_TRIBES][tribe, L.TR_GOODS + good]
         if good == L.PROVISIONS:
@@ -173,7 +176,7 @@ def event_op(S, p, g, seat, ev, k, log):
 
 @borrowing
 def the_gift(p, g, seat, good, log):
-    """The Gift (Example 1): a Cow from the market or, if there is none, from the
+    """The Gift (Event Phase: its example): a Cow from the market or, if there is none, from the
     opponent Village holding most; it and one of the drawer's tribesmen go to the Travel
     Card."""
     b = pl(seat)
@@ -197,7 +200,7 @@ def the_gift(p, g, seat, good, log):
 
 @borrowing
 def arianrhod(S, p, g, seat):
-    """Arianrhod (Example 2): look at the top 3 Event cards and put them back in the
+    """Arianrhod (Event Phase: its example): look at the top 3 Event cards and put them back in the
     order the holder prefers (the best for it on top)."""
     top = g[L.G_EVENT_TOP]
     n = min(3, p[L.P_N_EVENTS] - top)
@@ -237,29 +240,39 @@ def event_phase(S, p, g, rng, policy, log):
         if g[L.G_EVENTS_OVER]:
             return
         s = g[L.G_ORDER + i]
-        b = pl(s)
-        if g[b + L.PL_DW] < p[L.P_EVENT_COST]:
+        if g[pl(s) + L.PL_DW] < p[L.P_EVENT_COST]:
             continue
         if not PO.draws_event(p, g, rng, s, policy[s]):
             continue
         if g[L.G_EVENT_TOP] >= p[L.P_N_EVENTS]:
             draw_event(p, g, log)
+            step_checked(S, p, g, log, L.STEP_EVENT_DRAW)
             return
-        g[b + L.PL_DW] -= p[L.P_EVENT_COST]
-        g[L.G_POOL_DW] += p[L.P_EVENT_COST]
+        event_draw(S, p, g, s, log)
+        if step_checked(S, p, g, log, L.STEP_EVENT_DRAW):
+            return
+
+
+@borrowing
+def event_draw(S, p, g, s, log):
+    """One player's draw in the Event Phase: 3 Divine Will to the Common Pool, the card
+    (Benevolence: maybe discarded for a second), applied at once or kept face down."""
+    b = pl(s)
+    g[b + L.PL_DW] -= p[L.P_EVENT_COST]
+    g[L.G_POOL_DW] += p[L.P_EVENT_COST]
+    ev = draw_event(p, g, log)
+    g[b + L.PL_N_EVENTS] += 1
+    redrawn = 0
+    if p[L.P_BENEVOLENCE] and S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_REDRAW] and \
+            PO.redraws(S, p, g, s, ev) and g[L.G_EVENT_TOP] < p[L.P_N_EVENTS]:
         ev = draw_event(p, g, log)
-        g[b + L.PL_N_EVENTS] += 1
-        redrawn = 0
-        if p[L.P_BENEVOLENCE] and S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_REDRAW] and \
-                PO.redraws(S, p, g, s, ev) and g[L.G_EVENT_TOP] < p[L.P_N_EVENTS]:
-            ev = draw_event(p, g, log)
-            redrawn = 1
-        log_event(log, EV_DRAW, s, ev, redrawn)
-        if S[L.S_EVENTS][ev, L.EV_TIMING] == L.TIMING_IMMEDIATE:
-            apply_event(S, p, g, s, ev, log)
-        elif g[b + L.PL_HELD_EVENT] < 0 or \
-                PO.keeps_new_delayed(S, p, g, s, g[b + L.PL_HELD_EVENT], ev):
-            g[b + L.PL_HELD_EVENT] = ev
+        redrawn = 1
+    log_event(log, EV_DRAW, s, ev, redrawn)
+    if S[L.S_EVENTS][ev, L.EV_TIMING] == L.TIMING_IMMEDIATE:
+        apply_event(S, p, g, s, ev, log)
+    elif g[b + L.PL_HELD_EVENT] < 0 or \
+            PO.keeps_new_delayed(S, p, g, s, g[b + L.PL_HELD_EVENT], ev):
+        g[b + L.PL_HELD_EVENT] = ev
 
 
 # -- the Action Phase ------------------------------------------------------------------------
@@ -325,6 +338,8 @@ def player_turn(S, p, g, rng, policy, seat, log):
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0 and PO.plays_delayed_now(S, p, g, seat, ev):
         play_delayed(S, p, g, seat, log)
+        if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
+            return False
     kind = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     card = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     target = np.zeros(MAX_CANDIDATES, dtype=np.int64)
@@ -346,6 +361,8 @@ def player_turn(S, p, g, rng, policy, seat, log):
         dest = destination(S, p, g, seat, c, target[i])
         if dest >= 0 and move_price(S, p, g, seat, dest, 0)[0] >= 2:
             play_delayed(S, p, g, seat, log)  # Hidden Path: this trip is free
+            if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
+                return False
     play_card(S, p, g, rng, seat, c, target[i], PL.raid_extra(S, c) + PL.trade_extra(S, c),
               log)
     return False
@@ -369,7 +386,8 @@ def pass_turn(p, g, seat, log):
 @njit(cache=True, nogil=True)
 def action_phase(S, p, g, rng, policy, log):
     """Action Phase: in playing order, each player plays one action or passes, until all
-    have passed; the pass order is the next Month Turn's playing order."""
+    have passed; the pass order is the next Month Turn's playing order. Stops at the
+    first broken invariant of a checked run."""
     n = p[L.P_PLAYERS]
     g[L.G_N_PASSED] = 0
     for s in range(n):
@@ -379,8 +397,13 @@ def action_phase(S, p, g, rng, policy, log):
             s = g[L.G_ORDER + i]
             if g[pl(s) + L.PL_PASSED]:
                 continue
-            if player_turn(S, p, g, rng, policy, s, log):
+            passes = player_turn(S, p, g, rng, policy, s, log)
+            if failed(log):
+                return
+            if passes:
                 pass_turn(p, g, s, log)
+            if step_checked(S, p, g, log, L.STEP_PASS if passes else L.STEP_ACTION):
+                return
     for i in range(n):
         g[L.G_ORDER + i] = g[L.G_NEXT_ORDER + i]
 
@@ -445,13 +468,15 @@ def goods_on(g, seat, k):
 
 @borrowing
 def cleanup(S, p, g, log):
-    """Cleanup Phase (all players), then the Movement Cost tile back to A; the battle
-    disc starts every Battle on the centre."""
+    """Cleanup Phase (all players), then the Movement Cost tile back to A and the battle
+    disc on the centre ("check that the other black disc on the Battle Board Track is
+    placed in the space with the value 3")."""
     for t in range(L.N_TROPHIES):
         g[L.G_TROPHY_TRAVEL + t] = 0
     for s in range(p[L.P_PLAYERS]):
         cleanup_player(S, p, g, s, log)
     g[L.G_TILE] = L.TILE_A
+    g[L.G_BATTLE_DISC] = 0
 
 
 # -- Festivals and the end ---------------------------------------------------------------------
@@ -550,21 +575,41 @@ def winner(S, p, g):
 
 @njit(cache=True, nogil=True)
 def play_game(S, p, policy, rng, g, out, log):
-    """One game: set-up, the turns, the end."""
+    """One game: set-up, the turns, the end. A checked run checks the state after each
+    rule step and stops the game at the first broken invariant."""
     setup(S, p, g, rng, log)
+    if step_checked(S, p, g, log, L.STEP_SETUP):
+        return
     for turn in range(1, p[L.P_TURNS] + 1):
         g[L.G_TURN] = turn
         is_festival = turn % p[L.P_FESTIVAL_EVERY] == 0
         log_event(log, EV_TURN, turn, is_festival)
         if is_festival:
             festival(S, p, g, turn // p[L.P_FESTIVAL_EVERY] - 1, log)
+            if step_checked(S, p, g, log, L.STEP_FESTIVAL):
+                return
             continue
-        restart(rng, L.ST_MORRIGAN, turn)
-        event_phase(S, p, g, rng, policy, log)
-        action_phase(S, p, g, rng, policy, log)
-        cleanup(S, p, g, log)
+        if month_turn(S, p, policy, rng, g, log):
+            return
     final_delayed_events(S, p, g, log)
+    if step_checked(S, p, g, log, L.STEP_END):
+        return
     write_outcome(S, p, g, out, log)
+
+
+@njit(cache=True, nogil=True)
+def month_turn(S, p, policy, rng, g, log):
+    """Month Turn: Event Phase, Action Phase, Cleanup Phase. Returns whether a checked
+    run found a broken invariant."""
+    restart(rng, L.ST_MORRIGAN, g[L.G_TURN])
+    event_phase(S, p, g, rng, policy, log)
+    if failed(log):
+        return True
+    action_phase(S, p, g, rng, policy, log)
+    if failed(log):
+        return True
+    cleanup(S, p, g, log)
+    return step_checked(S, p, g, log, L.STEP_CLEANUP)
 
 
 @njit(cache=True, nogil=True)
@@ -605,9 +650,12 @@ def play_games(S, p, policy, game_indices, root_seed, log):
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int64)
     g = np.zeros(L.N_STATE, dtype=np.int64)
     for row in range(game_indices.shape[0]):
+        at_game(log, row)  # a broken invariant names its game
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         restart(rng, L.ST_EVENT_DECK, 0)
         play_unmanaged(S, p, policy, rng, g, out[row], log)
+        if failed(log):
+            break
     return out
 
 

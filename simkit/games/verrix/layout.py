@@ -24,6 +24,10 @@ N_GOODS = len(GOODS)
 BONUSES = ("none", "movement", "strength", "vp", "capacity", "battle")
 BONUS_NONE, BONUS_MOVE, BONUS_STR, BONUS_VP, BONUS_CAPACITY, BONUS_BATTLE = codes(BONUSES)
 
+TRIBESMEN = 7  # tribesman meeples of each tribe (Components: 35 in 5 colours)
+TRIBESMEN_AVAILABLE = 5  # available from the start; the other 2 start in the market
+VP_TRACK = 55  # spaces of the Victory Points track; past them the disc wraps, once
+VILLAGE_TOKENS = 3  # village tokens of each tribe (Components: 15 in 5 colours)
 CLASSES = ("tribesman", "warrior", "mystic", "merchant", "craftsman")
 TRIBESMAN, WARRIOR, MYSTIC, MERCHANT, CRAFTSMAN = codes(CLASSES)
 BATTLE_UNITS = (1 << TRIBESMAN) | (1 << WARRIOR) | (1 << MYSTIC)  # may fight a Battle
@@ -174,6 +178,7 @@ G_ORDER = _G("order", MAX_PLAYERS)
 G_NEXT_ORDER = _G("next_order", MAX_PLAYERS)
 G_N_PASSED = _G("n_passed")
 G_BAG = _G("bag", N_TOKENS)  # 1: the token is in the bag
+G_BATTLE_DISC = _G("battle_disc")  # Battle Progression Track: spaces from the centre (+ attacker)
 N_GLOBALS = _G.size
 
 _PL = Fields("player block")
@@ -219,6 +224,42 @@ N_STATE = N_GLOBALS + MAX_PLAYERS * N_PL
 
 AT_NONE, AT_AVAILABLE, AT_VILLAGE, AT_TRAVEL = 0, 1, 2, 3
 CARD_NONE, CARD_UNLEARNED, CARD_HAND, CARD_DISCARD, CARD_BOXED = 0, 1, 2, 3, 4
+
+# -- state checks (simkit.checks): what holds after every rule step, and the steps ---------
+# each invariant's detail (the number a StateError names): a good, a seat, a tribe, a trophy,
+# a count or a turn, as ``checks`` says; POOL stands for the Common Pool or a total
+INVARIANTS = (
+    "goods tiles: each good's count between the market, Village, Travel and Leader Cards",
+    "Divine Will cubes: 20 between the Common Pool and the Village Cards",
+    "tribesman meeples: 7 per tribe (available, engaged, in the market or hostages)",
+    "hostages: no tribe holds its own tribesmen after Setup and Cleanup",
+    "leaders: the tribe's Leader Card and at most one grey Common Leader (one grey "
+    "meeple per player)",
+    "available and engaged units: engaged on the Village or Travel Card until Cleanup",
+    "village tokens: 3 per tribe, on territories, one per territory",
+    "trophy tiles: in the Common Pool or on one tribe's Village or Travel Card",
+    "Travel Card: goods and hostages moved to the Village Card at Cleanup",
+    "Leader Card spaces: goods only on the spaces the card has",
+    "Victory Points track: never below 1",
+    "Battle Progression Track: the disc within 3 spaces, on the centre after Cleanup",
+    "Mórrígan tokens: 7, each back in the bag after a Raid or Battle",
+    "Action Cards: 14 per tribe in the deck, the discard pile, the box or still to learn",
+    "Event Cards: 20 between the deck, the discard pile and one delayed card per player",
+    "Playing Order: each tribe's disc once, passes counted",
+    "Turn track: 12 turns, a Festival tile on each Festival Turn",
+    "Movement Cost tile: A, B or C, back to A at Cleanup",
+)
+(INV_GOODS, INV_DIVINE_WILL, INV_TRIBESMEN, INV_HOSTAGES, INV_LEADERS, INV_UNITS,
+ INV_VILLAGES, INV_TROPHIES, INV_TRAVEL, INV_EQUIPMENT, INV_VP, INV_BATTLE_TRACK,
+ INV_MORRIGAN, INV_ACTION_CARDS, INV_EVENT_CARDS, INV_PLAYING_ORDER, INV_TURN,
+ INV_TILE) = codes(INVARIANTS)
+N_INVARIANTS = len(INVARIANTS)
+POOL = MAX_PLAYERS  # a detail naming the Common Pool (or a total), not a seat
+STEPS = ("Setup", "Event Phase: a draw", "Action Phase: a delayed event",
+         "Action Phase: an action", "Battle: a round", "Action Phase: a pass", "Cleanup",
+         "Festival Turn", "End of the Game")
+(STEP_SETUP, STEP_EVENT_DRAW, STEP_DELAYED_EVENT, STEP_ACTION, STEP_BATTLE_ROUND,
+ STEP_PASS, STEP_CLEANUP, STEP_FESTIVAL, STEP_END) = codes(STEPS)
 
 # -- random streams ------------------------------------------------------------------------
 STREAMS = ("set_up", "event_deck", "morrigan") + tuple(f"policy_{s}" for s in SEATS)

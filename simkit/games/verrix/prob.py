@@ -1,4 +1,4 @@
-"""Exact answers to Verrix's rules-probability questions (digest section 4.C).
+"""Exact answers to Verrix's rules-probability questions (rulebook: Raid, Battle).
 
 Raid success for given STRENGTHs with one Mórrígan token or the best of two (the
 defender's Divine Will; tokens drawn without replacement from the bag), and the battle

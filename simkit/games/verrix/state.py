@@ -29,7 +29,7 @@ def add_vp(g, seat, n):
 @borrowing
 def vp_display(vp):
     """The track space and the number of '55' tokens under the disc."""
-    return (vp - 1) % 55 + 1, (vp - 1) // 55
+    return (vp - 1) % L.VP_TRACK + 1, (vp - 1) // L.VP_TRACK
 
 
 @borrowing
