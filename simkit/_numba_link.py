@@ -47,9 +47,11 @@ this spares them optimising and emitting it again each time (a fresh pytest run 
 ``simulate`` are still the whole, cached ones ``simkit compile`` made before the tests.
 
 This patches numba internals (``Dispatcher``, ``JITCodeLibrary``,
-``JITCPUCodegen.set_env``, the disk cache), and acts only while numba compiles one of
-simkit's own functions (``_numba_patches.owned``): a user's or a library's jitted
-function, even one a simkit function calls, compiles as numba compiles it. It is
+``JITCPUCodegen.set_env``, the disk cache), and acts only on a compile that begins with one
+of simkit's own functions (``_numba_patches.owned``), and on what that compile needs
+(numba's own overloads of the functions it calls): a user's or a library's jitted
+function compiled from Python, and any simkit function it calls, compile as numba
+compiles them. It is
 installed only on the numba releases it was tested on and only if every attribute it
 replaces is there (``_numba_patches``); otherwise numba compiles as usual: the same
 games, only a slower first compile.
@@ -85,9 +87,11 @@ def _depth() -> int:
 
 
 def _ours() -> bool:
-    """Whether the function numba is compiling now (innermost) is simkit's own."""
+    """Whether the compile under way began with one of simkit's own functions (then
+    what it needs, numba's own overloads included, is compiled the simkit way; a foreign
+    function compiled from Python, and the simkit functions it calls, as numba does)."""
     compiling = getattr(_state, "compiling", None)
-    return bool(compiling) and compiling[-1]
+    return bool(compiling) and compiling[0]
 
 
 def _is_callee(library) -> bool:
@@ -202,7 +206,7 @@ def _patches() -> list:
 
     def without_wrappers(self, flags):
         flags = customize_flags(self, flags)
-        if _depth() > 0 and owned(self.py_func):
+        if _depth() > 0:  # typed from a simkit caller (only they count depth)
             flags.no_cpython_wrapper = True
             flags.no_cfunc_wrapper = True
         return flags
@@ -211,6 +215,10 @@ def _patches() -> list:
 
     def finish(self):
         if not _ours():
+            if any(_is_callee(lib) for lib in self._linking_libraries):
+                # a foreign function calling a simkit function compiled as a callee
+                # earlier: link that callee's own callees too, or its code is incomplete
+                self._linking_libraries = _reachable(self._linking_libraries)
             return finalize(self)
         if _depth() > 0 or _light():
             return _finish_callee(self)
@@ -263,11 +271,10 @@ def _patches() -> list:
     compile_ = Dispatcher.compile
 
     def compile_noting_whose(self, sig):
-        own = owned(self.py_func)
         compiling = _state.__dict__.setdefault("compiling", [])
-        compiling.append(own)
+        compiling.append(owned(self.py_func))
         try:
-            if not own or _depth() > 0:
+            if not _ours() or _depth() > 0:
                 return compile_(self, sig)
             return compile_whole_from_python(self, sig)
         finally:

@@ -86,17 +86,17 @@ def test_bad_rarity_names_file_and_card(tmp_path):
     data = _broken(tmp_path, "cards.toml", 'owners = ["orange"]\nrarity = 3',
                    'owners = ["orange"]\nrarity = 2')
     with pytest.raises(ComponentError, match=r"cards.toml: \[\[card\]\] 'Foray'.*rarity"):
-        C.load_components.__wrapped__(data)
+        C.load_components(data)
 
 
 def test_bad_goods_count(tmp_path):
     data = _broken(tmp_path, "goods.toml", "count = 25", "count = 24")
     with pytest.raises(ComponentError, match=r"goods.toml.*67"):
-        C.load_components.__wrapped__(data)
+        C.load_components(data)
 
 
 def test_one_sided_adjacency(tmp_path):
     data = _broken(tmp_path, "map.toml", 'adjacent = ["Venicones", "Oceanus Germanicus"]',
                    'adjacent = ["Venicones", "Oceanus Germanicus", "Iceni"]')
     with pytest.raises(ComponentError, match=r"map.toml.*Caledonii.*both"):
-        C.load_components.__wrapped__(data)
+        C.load_components(data)

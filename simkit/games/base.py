@@ -300,8 +300,11 @@ class Parameters:
 
     def __init__(self, fields: Fields, source: type, *,
                  from_data: Mapping[str, Callable[[DataFolder], Any]] | None = None,
-                 **convert: Callable[[Any], Any]):
+                 package_data: Path | None = None, **convert: Callable[[Any], Any]):
         self.fields, self.convert, self.from_data = fields, convert, dict(from_data or {})
+        if self.from_data and package_data is None:
+            raise TypeError(f"{fields.array}: from_data needs the package's data folder")
+        self.package_data = package_data
         missing = [name for name in fields.fields if name not in convert
                    and name not in self.from_data and not hasattr(source, name)]
         unknown = [name for name in [*convert, *self.from_data] if name not in fields.fields]
@@ -312,6 +315,8 @@ class Parameters:
     def build(self, source, data: DataFolder | None = None) -> np.ndarray:
         """The vector for ``source``; the fields ``from_data`` declares are read from the
         data files ``data`` (default: the package's)."""
+        if data is None and self.from_data:
+            data = DataFolder(self.package_data)
         start = self.fields.start  # the fields' part of an array another part begins
         vector = np.zeros(self.fields.size - start, dtype=np.int64)
         for name, (offset, size) in self.fields.fields.items():

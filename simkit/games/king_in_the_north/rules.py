@@ -10,7 +10,7 @@ from simkit.errors import RulesError
 from simkit.games.base import Parameters, RulesBase, knob, reading
 
 from . import layout as L
-from .components import components
+from .components import DATA, components
 
 BREACH = ("none", "carlists", "liberals", "both")
 
@@ -125,6 +125,7 @@ PARAMETERS = Parameters(
     charge_cumulative=lambda r: r.cavalry_charge == "cumulative",
     breach=_breach,
     bid_tie_side=lambda r: L.SIDES.index(r.tied_bid),
+    package_data=DATA,
     from_data={
         "first_year_semester": lambda d: L.SEMESTERS.index(components(d).first_year_semester),
         "last_year_semester": lambda d: L.SEMESTERS.index(components(d).last_year_semester),

@@ -11,7 +11,7 @@ from simkit.errors import RulesError
 from simkit.games.base import Parameters, RulesBase, knob, reconstruction
 
 from . import layout as L
-from .components import load_components
+from .components import DATA, load_components
 
 FESTIVAL_TILES = 4
 # every seat order of the five tribes (seat1 first); ``players`` takes the first n
@@ -117,6 +117,7 @@ PARAMETERS = Parameters(
     morrigan=lambda r: _ints(r.morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9),
     battle_vp=lambda r: _ints(r.battle_track_vp, "battle_track_vp", 4, 0, 30),
     n_festival_tiles=lambda r: FESTIVAL_TILES,
+    package_data=DATA,
     from_data={"n_cards": lambda d: len(load_components(d).card_titles),
                "n_events": lambda d: len(load_components(d).event_titles),
                "n_nodes": lambda d: len(load_components(d).node_names)},

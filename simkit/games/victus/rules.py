@@ -286,6 +286,7 @@ POLICY_PARAMETERS = Parameters(
     change_card_below=lambda c: _weights(c).change_card_below,
     dice_search_from=lambda c: _weights(c).dice_search_from_stage,
     dice_rank=lambda c: STRONG_DICE_RANK,
+    package_data=DATA,
     from_data={"card_effect": card_effects},
 )
 
