@@ -4,19 +4,97 @@
 ``<file>: <entry>: <problem>`` and name what is allowed, raised as ``ComponentError``.
 Components the rulebooks do not print are reconstructions; a designer who owns the printed
 components replaces the files, so every check a replacement must pass is made on load.
+
+``with recording() as log:`` makes every typed look-up append a ``Check`` (file, entry,
+key, kind, allowed range or names, optional and default) to ``log``; docs/data/generate.py
+writes each game's data reference from it. Outside such a block a look-up costs one test
+of ``_log`` and behaves exactly as without the recorder.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from simkit.errors import ComponentError
 
 _MISSING = object()
+
+
+# -- the recorder ---------------------------------------------------------------------------
+
+#: the list look-ups append to while ``recording()`` is active; None otherwise
+_log: list[Check] | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    """One look-up a validator made: in ``file``, ``entry`` (normalised: the id or index
+    of a repeated entry stripped, so one row stands for every space or card), ``key`` of
+    ``kind`` (``list`` with ``item`` for a list; ``None`` for the allowed-keys check of
+    ``only``, whose names are ``choices``), within ``range`` or one of ``choices``;
+    ``optional`` with ``default`` when the key may be left out; ``value`` is what the
+    file holds there."""
+
+    file: str
+    entry: str
+    key: str | None
+    kind: type | None
+    item: type | None = None
+    range: tuple | None = None
+    choices: tuple | None = None
+    optional: bool = False
+    default: Any = None
+    top: bool = False  # the key is one of the file's own (top-level) keys
+    value: Any = None  # the value found (None if absent), to tell entries apart
+
+
+@contextmanager
+def recording() -> Iterator[list[Check]]:
+    """Record every typed look-up made inside the block (nested blocks each get their
+    own list; the outer one resumes after)."""
+    global _log
+    outer, _log = _log, []
+    try:
+        yield _log
+    finally:
+        _log = outer
+
+
+_ARRAY_ID = re.compile(r"^(\[\[\w+\]\]) [A-Za-z_][\w\-]*$")  # "[[zone]] ribera"
+_QUOTED = re.compile(r"""\s*(?:'[^']*'|"[^"]*")""")  # "space '15'", "[[card]] 'Sack'"
+_INDEX = re.compile(r"\s*\(?#\d+\)?|\s+\d+\b")  # "[[space]] #3", "(#2)", "position 4"
+_NAMED = re.compile(r"^(\w+) \[[^\]]+\]$")  # "preset [standard]"
+
+
+def normalise_entry(entry: str) -> str:
+    """``entry`` as one row for every repeated entry: "space '15'" and "[[space]] #3" are
+    "[[space]]", "[[festival]] 'Imbolc' objective #2" is "[[festival]] objective",
+    "preset [standard]" is "[<preset>]"."""
+    named = _NAMED.match(entry)
+    if named:
+        return f"[<{named.group(1)}>]"
+    stripped = _ARRAY_ID.sub(r"\1", entry)
+    stripped = _INDEX.sub("", _QUOTED.sub("", stripped)).strip()
+    if stripped != entry and re.fullmatch(r"\w+", stripped):
+        return f"[[{stripped}]]"  # "card 5", "die 'white'": one [[card]], [[die]] each
+    return stripped
+
+
+def _record(doc: DataFile, table, key, kind, entry, default, **allowed) -> None:
+    _log.append(Check(doc.path.name, normalise_entry(entry), key, kind,
+                      optional=default is not _MISSING,
+                      default=None if default is _MISSING else default,
+                      top=table is doc.data,
+                      value=table.get(key) if key is not None and isinstance(table, Mapping)
+                      else None, **allowed))
 
 
 def kind_name(kind: type) -> str:
@@ -47,6 +125,11 @@ class DataFile:
 
     def get(self, table: Mapping, key: str, kind: type, entry: str, default=_MISSING):
         """``table[key]`` checked to be of ``kind`` (int excludes bool)."""
+        if _log is not None:
+            _record(self, table, key, kind, entry, default)
+        return self._get(table, key, kind, entry, default)
+
+    def _get(self, table: Mapping, key: str, kind: type, entry: str, default=_MISSING):
         if key not in table:
             if default is _MISSING:
                 raise self.error(entry, f"missing key {key!r}")
@@ -59,7 +142,9 @@ class DataFile:
     def number(self, table: Mapping, key: str, entry: str, lo, hi, default=_MISSING,
                kind: type = int):
         """``table[key]``, a number of ``kind`` within ``lo..hi``."""
-        value = self.get(table, key, kind, entry, default)
+        if _log is not None:
+            _record(self, table, key, kind, entry, default, range=(lo, hi))
+        value = self._get(table, key, kind, entry, default)
         if not lo <= value <= hi:
             raise self.error(entry, f"{key!r} = {value!r} is out of range {lo}..{hi}")
         return value
@@ -67,15 +152,19 @@ class DataFile:
     def choice(self, table: Mapping, key: str, allowed: Iterable[str], entry: str,
                default=_MISSING) -> str:
         """``table[key]``, one of the names ``allowed``."""
-        value = self.get(table, key, str, entry, default)
         allowed = tuple(allowed)
+        if _log is not None:
+            _record(self, table, key, str, entry, default, choices=allowed)
+        value = self._get(table, key, str, entry, default)
         if value not in allowed:
             raise self.error(entry, f"{key!r} = {value!r} is not one of: {', '.join(allowed)}")
         return value
 
     def items(self, table: Mapping, key: str, kind: type, entry: str, default=_MISSING):
         """``table[key]`` checked to be a list whose items are all of ``kind``."""
-        values = self.get(table, key, list, entry, default)
+        if _log is not None:
+            _record(self, table, key, list, entry, default, item=kind)
+        values = self._get(table, key, list, entry, default)
         for v in values:
             if not _is(v, kind):
                 raise self.error(entry, f"{key!r} must hold {kind_name(kind)} items, "
@@ -84,12 +173,16 @@ class DataFile:
 
     def table(self, key: str, entry: str | None = None, within: Mapping | None = None) -> dict:
         """The table ``[key]`` (of the file, or of ``within``)."""
-        return self.get(self.data if within is None else within, key, dict,
-                        entry or f"[{key}]")
+        table = self.data if within is None else within
+        if _log is not None:
+            _record(self, table, key, dict, entry or f"[{key}]", _MISSING)
+        return self._get(table, key, dict, entry or f"[{key}]")
 
     def tables(self, key: str) -> list[dict]:
         """The array of tables ``[[key]]``."""
-        rows = self.get(self.data, key, list, f"[[{key}]]")
+        if _log is not None:
+            _record(self, self.data, key, list, f"[[{key}]]", _MISSING, item=dict)
+        rows = self._get(self.data, key, list, f"[[{key}]]")
         for i, row in enumerate(rows):
             if not isinstance(row, dict):
                 raise self.error(f"[[{key}]] #{i + 1}", f"must be a table, got {row!r}")
@@ -97,6 +190,8 @@ class DataFile:
 
     def only(self, table: Mapping, allowed, entry: str) -> None:
         """Refuse keys outside ``allowed`` (a misspelt key must not be silently ignored)."""
+        if _log is not None:
+            _record(self, table, None, None, entry, _MISSING, choices=tuple(sorted(allowed)))
         unknown = sorted(set(table) - set(allowed))
         if unknown:
             raise self.error(entry, f"unknown keys {unknown}; allowed: {sorted(allowed)}")
