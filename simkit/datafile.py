@@ -26,6 +26,8 @@ import numpy as np
 from simkit.errors import ComponentError
 
 _MISSING = object()
+#: the ``default`` of a look-up whose key must be present
+REQUIRED = _MISSING
 
 
 # -- the recorder ---------------------------------------------------------------------------

@@ -100,3 +100,9 @@ def test_one_sided_adjacency(tmp_path):
                    'adjacent = ["Venicones", "Oceanus Germanicus", "Iceni"]')
     with pytest.raises(ComponentError, match=r"map.toml.*Caledonii.*both"):
         C.load_components(data)
+
+
+def test_an_effect_without_its_required_number_is_one_clear_error(tmp_path):
+    data = _broken(tmp_path, "cards.toml", '{ op = "vp", n = 3 }', '{ op = "vp" }')
+    with pytest.raises(ComponentError, match=r"cards.toml: \[\[card\]\] .*missing key 'n'"):
+        C.load_components(data)

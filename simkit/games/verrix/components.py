@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.datafile import DataFile, DataFolder, as_folder, frozen
+from simkit.datafile import REQUIRED, DataFile, DataFolder, as_folder, frozen
 
 from . import layout as L
 
@@ -73,6 +73,7 @@ def _ops(f: DataFile, entry: str, effect: list, spec: dict, names: tuple, resolv
 
 
 def _resolve(f: DataFile, op, key, kind, default, where):
+    default = REQUIRED if default is None else default  # None in CARD_SPEC: no default
     if kind == "good":
         return L.GOODS.index(f.choice(op, key, L.GOODS, where, default))
     if kind == "goods":  # a bit mask of goods
