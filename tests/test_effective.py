@@ -13,7 +13,7 @@ from simkit.calibration import calibrate, played_values
 from simkit.experiment import parse_experiment
 from simkit.games.victus.rules import Rules as VictusRules
 
-# the rulebook's set-up ("First Game", "Full Game"; digest B2-B3): Generalitat pin,
+# the rulebook's set-up ("First Game", "Full Game"): Generalitat pin,
 # Gunpowder Store pin, Reserve Coronela and infantry; cards dealt and rounds per stage
 FULL = {"start_generalitat": 5, "start_gunpowder_store": 4, "reserve_coronela": 3,
         "reserve_infantry": 2, "cards_per_stage": 7, "rounds_per_stage": 6}
