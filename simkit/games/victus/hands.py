@@ -72,9 +72,26 @@ def deal(CARDS, p, g, stage, per_seat):
 
 
 @borrowing
+def put_face_down(g, seat, slot):
+    """The card in ``slot`` becomes the seat's card for its turn, face down until the
+    turn reveals it (rulebook "Start of Round"); returns it."""
+    card = take_from_hand(g, seat, slot)
+    g[L.G_FACE_DOWN + seat] = card
+    return card
+
+
+@borrowing
+def to_the_box(g, n):
+    """``n`` cards leave the game: "discard ... and return them to the box" (End of Round,
+    a replaced or deactivated leader, Change 1 card; Stage IV's cards not drawn)."""
+    g[L.G_CARDS_BOXED] += n
+
+
+@borrowing
 def replace_card(g, seat, slot, stage):
     """Change 1 card: discard the card in ``slot`` (to the box) and draw from the pile."""
     take_from_hand(g, seat, slot)
+    to_the_box(g, 1)
     card = draw_event(g, stage)
     if card:
         add_to_hand(g, seat, card)
@@ -83,8 +100,8 @@ def replace_card(g, seat, slot, stage):
 @borrowing
 def stage_iv_pool(g, pool):
     """Stage IV's cards: every hand (solo: Villarroel's hand and Casanova's pile), then
-    the cards cancelled with resignation tiles (solo only). Fills ``pool`` and returns
-    how many cards it holds."""
+    the cards cancelled with resignation tiles (solo only), which leave their place beside
+    Casanova's pile. Fills ``pool`` and returns how many cards it holds."""
     n = 0
     for seat in range(g[L.G_SEATS]):
         for slot in range(L.HAND_SIZE):
@@ -94,5 +111,7 @@ def stage_iv_pool(g, pool):
                 n += 1
     for k in range(g[L.G_CANCELLED]):
         pool[n] = g[L.G_CANCELLED_CARDS + k]
+        g[L.G_CANCELLED_CARDS + k] = 0
         n += 1
+    g[L.G_CANCELLED] = 0
     return n

@@ -53,6 +53,7 @@ from .barcelonans import (
     send_worm,
 )
 from .bourbons import most_crowded_barcelona_space, resolve_die
+from .checks import checked
 from .combat import barcelonan_value
 from .events import EV_AP_LEFT
 from .hands import add_to_hand, draw_event, hand_count, replace_card
@@ -105,7 +106,7 @@ def spend_action_points(K, CARDS, p, sp, g, rng, log):
         else:
             bought = strong_action(K, CARDS, p, sp, g, rng, policy == FORTIFY, guns, danger,
                                    log)
-        if not bought:
+        if not bought or checked(K, CARDS, p, sp, g, log, L.STEP_BARCELONAN_ACTION):
             break
     log_event(log, EV_AP_LEFT, g[L.G_SEAT_AP], g[L.G_AP_GROUP])
 

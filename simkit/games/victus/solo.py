@@ -58,6 +58,7 @@ def cancel(g, card, log):
     g[L.G_RESIGNATION] -= 1
     g[L.G_CANCELLED_CARDS + g[L.G_CANCELLED]] = card
     g[L.G_CANCELLED] += 1
+    g[L.G_CARDS_CANCELLED] += 1
     log_event(log, EV_RESIGNATION, card, g[L.G_RESIGNATION])
 
 
