@@ -1,5 +1,6 @@
 """Victus's state checks: each invariant of ``layout.INVARIANTS`` fails on a real state
-corrupted to break it (so every check can fail)."""
+corrupted to break it (so every check can fail), and the bugs the checks found stay fixed
+(each through the real code path, quoting the rulebook)."""
 
 import numpy as np
 import pytest
@@ -8,9 +9,10 @@ from victus_support import streams
 import simkit
 from simkit.checks import broken_state
 from simkit.errors import StateError
-from simkit.eventlog import no_log
-from simkit.games.victus import _static, checks, engine
+from simkit.eventlog import events, new_log, no_log
+from simkit.games.victus import _static, card_effects, checks, engine
 from simkit.games.victus import card_layout as CL
+from simkit.games.victus import events as EV
 from simkit.games.victus import layout as L
 
 GAME = simkit.games.get("victus")
@@ -270,3 +272,47 @@ def test_a_broken_invariant_names_the_game_turn_step_and_invariant():
                        r"setup: invariant broken: Coronela pieces conserved \(detail 34\)"):
         GAME.simulate({"reserve_coronela": 5}, None, range(3), 3, check_state=True)
     GAME.simulate({"reserve_coronela": 5}, None, range(3), 3)  # unchecked, it plays
+
+
+# -- the bugs the checks found ------------------------------------------------------------------
+
+
+def logged(log, code):
+    return [tuple(int(v) for v in e[1:]) for e in events(log) if e[0] == code]
+
+
+def draw_face_down(g, seat, card):
+    """``card`` drawn from its stage's pile and placed face down for ``seat``."""
+    stage = CARDS_OBJ.meta[card, CL.M_STAGE]
+    pile = L.G_PILE + stage * L.PILE_SIZE
+    top = pile + g[L.G_PILE_NEXT + stage]
+    where = pile + list(g[pile:pile + L.PILE_SIZE]).index(card)
+    g[top], g[where] = g[where], g[top]
+    g[L.G_PILE_NEXT + stage] += 1
+    g[L.G_FACE_DOWN + seat] = card
+
+
+def test_organ_guns_a_card_places_on_bourbon_tiles_fight_them():
+    """Card 75, "Organ-Guns on the Breach", places 2 organ-guns on 53, 55 or 56. The
+    Organ-Guns: "when present in a space, they ... trigger a combat there (even if there
+    are no Barcelonan troops)"; "after resolving a combat in a space with organ-guns, all
+    organ-gun tiles are eliminated from the space". Combat: "If, after resolving ... a
+    card text action, there are both Barcelonan and Bourbon troops in the same space, the
+    combat there must be resolved." Before, the tiles stood beside the Bourbons unfought."""
+    p, sp, g, rng = position("full")
+    breach = [space(n) for n in (53, 55, 56)]
+    for s in breach:  # the defenders gone to WOUNDED, 3 Bourbons in each space
+        for field in (L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON):
+            sp[C.wounded, field] += sp[s, field]
+            sp[s, field] = 0
+        sp[s, L.SP_BOURBON] = 3
+    draw_face_down(g, 0, 75)
+    log = new_log()
+    card_effects.resolve_card(K, CARDS, p, sp, g, rng, 0, 75, log)
+    placed = [s for s, piece, _ in logged(log, EV.EV_PLACED) if piece == CL.PIECE_ORGAN_GUN]
+    assert len(placed) == 2
+    # organ-gun 5 + Gunpowder Store 4 against 3: the Barcelonans win, the tile goes
+    assert sorted(s for s, _, _ in logged(log, EV.EV_COMBAT)) == sorted(placed)
+    assert [sp[s, L.SP_BOURBON] for s in placed] == [0, 0]
+    assert sp[:, L.SP_ORGAN_GUNS].sum() == 0
+    assert broken_invariant(p, sp, g) is None

@@ -519,6 +519,30 @@ def place_one(K, sp, g, space, piece, log):
 
 @borrowing
 def op_place(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log):
+    """Place the tiles; organ-guns placed where Bourbon troop tiles stand fight them once
+    the action is resolved: organ-guns "trigger a combat there (even if there are no
+    Barcelonan troops)" (The Organ-Guns), and "after ... a card text action" the combat
+    "must be resolved" (Combat)."""
+    place_tiles(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log)
+    if piece == CL.PIECE_ORGAN_GUN:
+        organ_gun_combats(K, p, sp, g, log)
+
+
+@borrowing
+def organ_gun_combats(K, p, sp, g, log):
+    """A combat in every space where organ-guns and Bourbon troop tiles meet (not at the
+    Military Deputy's Expedition, whose combats a card names)."""
+    flag = g[L.G_FLAG_TURN] == 1
+    for space in range(sp.shape[0]):
+        if (sp[space, L.SP_ORGAN_GUNS] > 0 and sp[space, L.SP_BOURBON] > 0
+                and fights_on_arrival(K, space)):
+            resolve_combat(K, p, sp, g, space, flag, log)
+
+
+@borrowing
+def place_tiles(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log):
+    """n tiles on the spaces the players choose, n on each space, or one on each of the
+    first n spaces of a chance card's row."""
     if mode == CL.WHERE_CHANCE:
         chance = B.draw_chance(g, rng)
         targets = K[L.K_CHANCE_BOMBARD][chance, K[L.K_STAGE_ROW][g[L.G_STAGE]]]
