@@ -10,7 +10,7 @@ import simkit
 from simkit.checks import broken_state
 from simkit.errors import StateError
 from simkit.eventlog import events, new_log, no_log
-from simkit.games.victus import _static, card_effects, checks, engine
+from simkit.games.victus import _static, card_effects, checks, engine, hands, policies, rules
 from simkit.games.victus import card_layout as CL
 from simkit.games.victus import events as EV
 from simkit.games.victus import layout as L
@@ -316,3 +316,26 @@ def test_organ_guns_a_card_places_on_bourbon_tiles_fight_them():
     assert [sp[s, L.SP_BOURBON] for s in placed] == [0, 0]
     assert sp[:, L.SP_ORGAN_GUNS].sum() == 0
     assert broken_invariant(p, sp, g) is None
+
+
+def test_casanovas_pile_keeps_every_card_it_receives():
+    """Solo Game: "Each time Casanova receives new cards (at the start of the round, from
+    the change-a-card action, etc.), they are shuffled with the ones already in his pile of
+    cards to play" (Example 30: the Stage I card left joins the seven of Stage II). Each
+    Change 1 card gives him one more, so his pile can outgrow a hand: it held 24 cards and
+    the 25th was lost (the stage's deal) or never given (Change 1 card)."""
+    p, sp, g, rng = position("solo")
+    while hands.pile_count(g) < 24:  # Stage I's Change 1 cards, bought over the rounds
+        hands.add_to_hand(g, L.CASANOVA, hands.draw_event(g, L.STAGE_I), L.PILE_SLOTS)
+    g[L.G_SEAT_AP] = 3
+    assert policies.change_a_card(K, CARDS, p, g, rng, no_log())
+    assert hands.pile_count(g) == 25
+    engine.start_of_stage(CARDS, p, g, rng, L.STAGE_II, no_log())  # he is dealt 7 more
+    assert hands.pile_count(g) == 32
+    assert broken_invariant(p, sp, g, L.STEP_START_OF_STAGE) is None
+
+
+def test_the_solo_deal_knobs_keep_casanovas_pile_within_the_engine():
+    assert rules.casanova_pile_at_most(7, 6) == 63 <= L.PILE_SLOTS  # the rulebook's deal
+    with pytest.raises(simkit.RulesError, match="Casanova's pile"):
+        rules.Rules(level="full", players=1, cards_per_stage=7, rounds_per_stage=1)

@@ -430,10 +430,11 @@ def cards_add_up(CARDS, p, g):
             if not mark(seen, card) or meta[card, CL.M_STAGE] != stage:
                 return max(card, 0)
             accounted += 1
+    seated = L.N_SEATS * L.HAND_SIZE if p[L.P_SOLO] else g[L.G_SEATS] * L.HAND_SIZE
     for slot in range(L.N_SEATS * L.HAND_SIZE):
         card = g[L.G_HAND + slot]
         if card != 0:
-            if slot >= g[L.G_SEATS] * L.HAND_SIZE or not mark(seen, card):
+            if slot >= seated or not mark(seen, card):  # (Casanova's pile runs on)
                 return max(card, 0)
             accounted += 1
     found = placed_cards(g, seen)

@@ -137,7 +137,12 @@ N_CHANCE = 14  # chance cards
 N_CARDS = 150  # event/leader cards, 50 per stage I-III
 N_SEATS = 4  # 1-4 players; solo uses 2 seats (Villarroel, Casanova)
 PILE_SIZE = N_CARDS // 3
-HAND_SIZE = 24  # solo: Casanova's pile grows with each Change 1 card
+HAND_SIZE = 24
+# solo: Villarroel is seat 0, Casanova seat 1. Casanova's pile of cards to play lies in his
+# hand's slots and runs on through those of the two empty seats: it grows with each Change
+# 1 card (to 63 cards at most with the rulebook's deal: rules.py checks the knobs)
+VILLARROEL, CASANOVA = 0, 1
+PILE_SLOTS = (N_SEATS - CASANOVA) * HAND_SIZE
 MAX_CANCELLED = 24
 N_TEMP = N_MARKERS + len(DISC_NAMES)  # this turn's ↑/↓: the four markers, then the discs
 
