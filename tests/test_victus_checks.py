@@ -10,10 +10,20 @@ import simkit
 from simkit.checks import broken_state
 from simkit.errors import StateError
 from simkit.eventlog import events, new_log, no_log
-from simkit.games.victus import _static, card_effects, checks, engine, hands, policies, rules
+from simkit.games.victus import (
+    _static,
+    bourbons,
+    card_effects,
+    checks,
+    engine,
+    hands,
+    policies,
+    rules,
+)
 from simkit.games.victus import card_layout as CL
 from simkit.games.victus import events as EV
 from simkit.games.victus import layout as L
+from simkit.games.victus.pieces import marker_value
 
 GAME = simkit.games.get("victus")
 C, K, DICE, CARDS_OBJ = _static()
@@ -339,3 +349,25 @@ def test_the_solo_deal_knobs_keep_casanovas_pile_within_the_engine():
     assert rules.casanova_pile_at_most(7, 6) == 63 <= L.PILE_SLOTS  # the rulebook's deal
     with pytest.raises(simkit.RulesError, match="Casanova's pile"):
         rules.Rules(level="full", players=1, cards_per_stage=7, rounds_per_stage=1)
+
+
+def test_a_troop_healed_to_the_port_fights_the_bourbons_there():
+    """First Game, Healing: "Port: +1: take one Barcelonan troop from Reserve and place it
+    in the Port space" (Example 3). Combat: "If, after resolving a Bourbon advance action,
+    ... there are both Barcelonan and Bourbon troops in the same space, the combat there
+    must be resolved"; as in Combats in Hospitals, the troops healed fight at once. The
+    troop stood beside the Bourbons unfought."""
+    p, sp, g, rng = position("first_game")
+    port = C.port
+    sp[C.reserve, L.SP_CORONELA] += sp[port, L.SP_CORONELA]  # the Port emptied, ...
+    sp[port, L.SP_CORONELA] = 0
+    sp[port, L.SP_BOURBON] = 2  # ... and Bourbons in it
+    assert marker_value(K, g, L.MARKER_PORT) == 1
+    log = new_log()
+    # Reinforcements 3: the disc ends on position 3, a Healing icon (Example 3)
+    bourbons.resolve_die(K, p, sp, g, rng, L.ACT_REINFORCEMENTS, 3, False, log)
+    assert C.track_icons[g[L.G_DISC + L.DISC_REINFORCEMENTS]] & L.ICON_HEALING
+    # a Coronela (1) and the Gunpowder Store (5) against 2: the Bourbons are eliminated
+    assert (port, 2, 6) in logged(log, EV.EV_COMBAT)
+    assert sp[port, L.SP_BOURBON] == 0 and sp[port, L.SP_CORONELA] == 1
+    assert broken_invariant(p, sp, g, L.STEP_BOURBON_DIE) is None
