@@ -58,9 +58,11 @@ def test_card_choice_takes_one_card_from_each_hand_and_touches_nothing_else():
         assert chosen[seat] in hands[seat], "a seat plays a card of its own hand"
         assert sorted(hand(g, seat)) == sorted(np.where(hands[seat] == chosen[seat], 0,
                                                         hands[seat]))
+    assert list(g[L.G_FACE_DOWN:L.G_FACE_DOWN + 2]) == list(chosen[:2]), "face down"
     rest = np.ones(g.shape[0], dtype=bool)
     rest[L.G_HAND:L.G_HAND + L.N_SEATS * L.HAND_SIZE] = False
-    assert (g[rest] == before_g[rest]).all(), "only the hands changed"
+    rest[L.G_FACE_DOWN:L.G_FACE_DOWN + L.N_SEATS] = False
+    assert (g[rest] == before_g[rest]).all(), "only the hands and the cards face down changed"
 
 
 def test_dice_order_is_a_permutation_and_the_rollouts_touch_nothing():

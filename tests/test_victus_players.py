@@ -13,6 +13,7 @@ from simkit.games.victus import card_layout as CL
 from simkit.games.victus import judgement, policies
 from simkit.games.victus import layout as L
 from simkit.games.victus.cards import load_cards
+from simkit.games.victus.hands import hand_count
 from simkit.games.victus.state import empty_state, set_up
 
 CARDS = load_cards().as_tuple()
@@ -284,4 +285,4 @@ def test_no_card_change_when_the_pile_cannot_replace_every_discard():
     assert not policies.change_a_card(K, CARDS, p, g, streams(0), no_log())
     g[L.G_PILE_NEXT] = 0
     assert policies.change_a_card(K, CARDS, p, g, streams(0), no_log())
-    assert policies.hand_count(g, 0) == 2 and policies.hand_count(g, 1) == 2
+    assert hand_count(g, 0) == 2 and hand_count(g, 1) == 2

@@ -15,8 +15,10 @@ Modules, by rulebook section: ``components`` and ``cards`` load and validate the
 ``bourbons`` (Bourbon actions, marker, chance cards, trench), ``combat`` (combat and its
 casualties), ``barcelonans`` (Barcelonan actions), ``card_effects`` (the card
 interpreter), ``engine`` (the sequence of play), ``scoring`` (competitive VP and fame), ``solo``
-(Casanova's pile and the resignation tiles); ``policies`` (with ``judgement``) are the
-scripted choices; ``rules`` the knobs and the policies' weights.
+(Casanova's pile and the resignation tiles), ``checks`` (the state invariants, from
+"Components" and the rules that move pieces, asserted after every rule step on request);
+``policies`` (with ``judgement``) are the scripted choices; ``rules`` the knobs and the
+policies' weights.
 """
 
 from functools import cache
@@ -66,6 +68,8 @@ class Victus(Game):
     policy_weights = {"players": {"greedy": Weights, "fortify": Weights, "naive": Weights,
                                   "lookahead": LookaheadWeights}}
     outcome_columns = L.OUTCOMES
+    invariants = L.INVARIANTS
+    steps = L.STEPS
     compile_seconds = 26  # measured: 26 s of CPU for a cold compile (2026-12-01)
     # measured: 9 s after the engine; 39 s in a process that loaded the engine (2026-12-01)
     policy_kernels = {("players", "lookahead"): 9}

@@ -107,10 +107,14 @@ def move_troop(sp, source, target, field, n):
 
 
 @borrowing
-def port_healing(K, p, sp, g, log):
+def port_healing(K, p, sp, g, flag_turn, log):
     """Port +1: a troop from Reserve to the Port (first game) or the Expedition (full);
     Port -1/-2: that many troops leave Barcelona for Reserve (infantry first, from the
-    most crowded space, to keep the Coronela that hold the city)."""
+    most crowded space, to keep the Coronela that hold the city). A troop placed on the
+    Port where Bourbon tiles stand fights them at once, as healed troops do in a hospital
+    (Combats in Hospitals; Combat: "there are both Barcelonan and Bourbon troops in the
+    same space, the combat there must be resolved"); the Expedition's combats wait for a
+    card."""
     port = marker_value(K, g, L.MARKER_PORT)
     special = K[L.K_SPECIAL]
     reserve = special[L.SPECIAL_RESERVE]
@@ -119,6 +123,8 @@ def port_healing(K, p, sp, g, log):
         field = L.SP_CORONELA if sp[reserve, L.SP_CORONELA] > 0 else L.SP_INFANTRY
         if move_troop(sp, reserve, target, field, 1):
             log_event(log, EV_HEAL, target, field, 1)
+            if sp[target, L.SP_BOURBON] > 0 and not at_expedition(K, target):
+                resolve_combat(K, p, sp, g, target, flag_turn, log)
     for _ in range(-port):
         source = most_crowded_barcelona_space(K, sp)
         if source < 0:
@@ -141,7 +147,7 @@ def most_crowded_barcelona_space(K, sp):
 def heal(K, p, sp, g, flag_turn, log):
     """The Healing icon: the Port's effect, then the hospitals take up to the Saint
     Cross/Saint Mary value of infantry (to 14) and of Coronela (to 34) from WOUNDED."""
-    port_healing(K, p, sp, g, log)
+    port_healing(K, p, sp, g, flag_turn, log)
     special = K[L.K_SPECIAL]
     wounded = special[L.SPECIAL_WOUNDED]
     value = marker_value(K, g, L.MARKER_HOSPITAL)

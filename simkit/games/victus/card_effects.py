@@ -32,6 +32,7 @@ heaviest Bourbon one (Example 20: another player's first).
 
 import numpy as np
 
+from simkit.checks import failed
 from simkit.eventlog import log_event
 from simkit.unmanaged import allocating, borrowing
 
@@ -46,6 +47,7 @@ from .card_choices import (
     choose_source,
     rank_destinations,
 )
+from .checks import checked
 from .combat import needs_combat, resolve_combat
 from .events import (
     EV_ALMANAC,
@@ -67,11 +69,13 @@ from .events import (
     EV_TEMP,
     EV_TIMED,
 )
+from .hands import to_the_box
 from .pieces import (
     can_place,
     disc_value,
     eliminate,
     in_set,
+    marker_len,
     marker_value,
     piece_field,
     remove_undefended_cannons,
@@ -91,6 +95,7 @@ def resolve_card(K, CARDS, p, sp, g, rng, seat, card, log):
     meta = CARDS[CL.C_META]
     kind = meta[card, CL.M_KIND]
     log_event(log, EV_CARD, seat, card, kind)
+    g[L.G_FACE_DOWN + seat] = 0  # revealed: now on the table
     g[L.G_CARD_PLAYED] = card
     g[L.G_WAR_COUNCIL] = meta[card, CL.M_WAR_COUNCIL]
     g[L.G_ROUND_CARD + seat] = card
@@ -103,7 +108,8 @@ def resolve_card(K, CARDS, p, sp, g, rng, seat, card, log):
     else:
         activate_leader(CARDS, g, seat, card, log)
     run_list(K, CARDS, p, sp, g, rng, np.int64(seat), np.int64(card), CL.T_PLAY, log)
-    apply_almanac(K, CARDS, g, card, log)
+    if not failed(log):
+        apply_almanac(K, CARDS, g, card, log)
 
 
 @borrowing
@@ -125,6 +131,8 @@ def timed_effects(K, CARDS, p, sp, g, rng, seat, when, log):
     seat64, when64 = np.int64(seat), np.int64(when)  # one specialization of the interpreter
     if event > 0 and has_ops(CARDS, event, when):
         run_list(K, CARDS, p, sp, g, rng, seat64, np.int64(event), when64, log)
+        if failed(log):
+            return
     leader = np.int64(g[L.G_LEADER + seat])
     if leader > 0 and has_ops(CARDS, leader, when):
         run_list(K, CARDS, p, sp, g, rng, seat64, leader, when64, log)
@@ -138,6 +146,8 @@ def round_effects(K, CARDS, p, sp, g, rng, n_seats, first_seat, when, log):
     choose the order; this is the default)."""
     for k in range(n_seats):
         timed_effects(K, CARDS, p, sp, g, rng, (first_seat + k) % n_seats, when, log)
+        if failed(log):
+            return
 
 
 @borrowing
@@ -165,6 +175,7 @@ def activate_leader(CARDS, g, seat, card, log):
     """One active leader per seat: a new one sends the previous one to the box."""
     old = g[L.G_LEADER + seat]
     if old > 0:
+        leave_the_table(g, seat, old)
         log_event(log, EV_LEADER_OFF, seat, old, 0)
     g[L.G_LEADER + seat] = card
     log_event(log, EV_LEADER_ON, seat, card)
@@ -177,9 +188,19 @@ def deactivate_leader(CARDS, g, seat, log):
     played this round)."""
     card = g[L.G_LEADER + seat]
     g[L.G_LEADER + seat] = 0
+    leave_the_table(g, seat, card)
     g[L.G_LEADERS_DEACTIVATED] += 1
     log_event(log, EV_LEADER_OFF, seat, card, 1)
     sync_leader_flags(g, CARDS)
+
+
+@borrowing
+def leave_the_table(g, seat, leader):
+    """A deactivated leader returns to the box, unless it was played this round: it is
+    "set temporarily aside" to be scored at the end of the round (Competitive Game,
+    End of Round), when the round's cards are discarded."""
+    if g[L.G_ROUND_CARD + seat] != leader:
+        to_the_box(g, 1)
 
 
 @borrowing
@@ -292,6 +313,8 @@ def run_list(K, CARDS, p, sp, g, rng, seat, card, timing, log):
     while pc < end:
         pc = run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log)
         g[L.G_OPS_RUN] += 1
+        if checked(K, CARDS, p, sp, g, log, L.STEP_CARD_ACTION):
+            return
 
 
 @borrowing
@@ -381,17 +404,6 @@ def op_disc(K, p, sp, g, rng, disc, steps, mode, flag, log):
         B.move_batteries(K, g, steps, log)
     else:
         B.move_mine(K, g, steps, log)
-
-
-@borrowing
-def marker_len(K, marker):
-    """Pin positions on a dial: its values rise, padded with the highest one."""
-    values = K[L.K_MARKER_VALUES][marker]
-    top = values[values.shape[0] - 1]
-    for k in range(values.shape[0]):
-        if values[k] == top:
-            return k + 1
-    return values.shape[0]
 
 
 @borrowing
@@ -507,6 +519,30 @@ def place_one(K, sp, g, space, piece, log):
 
 @borrowing
 def op_place(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log):
+    """Place the tiles; organ-guns placed where Bourbon troop tiles stand fight them once
+    the action is resolved: organ-guns "trigger a combat there (even if there are no
+    Barcelonan troops)" (The Organ-Guns), and "after ... a card text action" the combat
+    "must be resolved" (Combat)."""
+    place_tiles(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log)
+    if piece == CL.PIECE_ORGAN_GUN:
+        organ_gun_combats(K, p, sp, g, log)
+
+
+@borrowing
+def organ_gun_combats(K, p, sp, g, log):
+    """A combat in every space where organ-guns and Bourbon troop tiles meet (not at the
+    Military Deputy's Expedition, whose combats a card names)."""
+    flag = g[L.G_FLAG_TURN] == 1
+    for space in range(sp.shape[0]):
+        if (sp[space, L.SP_ORGAN_GUNS] > 0 and sp[space, L.SP_BOURBON] > 0
+                and fights_on_arrival(K, space)):
+            resolve_combat(K, p, sp, g, space, flag, log)
+
+
+@borrowing
+def place_tiles(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log):
+    """n tiles on the spaces the players choose, n on each space, or one on each of the
+    first n spaces of a chance card's row."""
     if mode == CL.WHERE_CHANCE:
         chance = B.draw_chance(g, rng)
         targets = K[L.K_CHANCE_BOMBARD][chance, K[L.K_STAGE_ROW][g[L.G_STAGE]]]

@@ -14,6 +14,7 @@ VP fall short of the victory level. The solo game's card flow is ``solo.py``; sc
 
 import numpy as np
 
+from simkit.checks import at_game, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, uniform_int
 from simkit.unmanaged import allocating, borrowing, unmanaged
@@ -30,8 +31,9 @@ from .card_effects import (
     sync_leader_flags,
     timed_effects,
 )
+from .checks import checked
 from .events import EV_ACTION_POINTS, EV_DEFEAT_VP, EV_DICE_ORDER, EV_DIE, EV_STAGE, EV_TURN
-from .hands import build_piles, deal, stage_iv_pool, take_from_hand
+from .hands import build_piles, deal, put_face_down, stage_iv_pool, to_the_box
 from .pieces import (
     coronela_in_barcelona,
     eliminate,
@@ -71,13 +73,16 @@ def roll_bourbon_dice(DICE, CARDS, g, rng, log):
 
 
 @borrowing
-def resolve_bourbon_dice(K, p, sp, g, rng, faces, order, log):
-    """Resolve the rolled dice one by one in ``order``."""
+def resolve_bourbon_dice(K, CARDS, p, sp, g, rng, faces, order, log):
+    """Resolve the rolled dice one by one in ``order`` ("Each die (Bourbon action) must be
+    fully resolved before resolving the next one")."""
     flag_turn = g[L.G_FLAG_TURN] == 1
+    g[L.G_BOURBON_DICE_ROLLED] += faces.shape[0]
     for k in order:
         if faces[k, 1] > 0:
             resolve_die(K, p, sp, g, rng, faces[k, 0], faces[k, 1], flag_turn, log)
-    g[L.G_BOURBON_DICE_ROLLED] += faces.shape[0]
+            if checked(K, CARDS, p, sp, g, log, L.STEP_BOURBON_DIE):
+                return
 
 
 @borrowing
@@ -131,8 +136,11 @@ def begin_turn(K, CARDS, p, sp, g, rng, seat, card, log):
     restart(rng, L.ST_POLICY, 2 * g[L.G_TURN])
     log_event(log, EV_TURN, g[L.G_STAGE], g[L.G_ROUND], seat)
     timed_effects(K, CARDS, p, sp, g, rng, seat, CL.T_START_OF_TURN, log)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_TURN):
+        return
     resolve_card(K, CARDS, p, sp, g, rng, seat, card, log)
     g[L.G_CARDS_PLAYED] += 1
+    checked(K, CARDS, p, sp, g, log, L.STEP_ADJUST_MARKERS)
 
 
 @borrowing
@@ -140,21 +148,31 @@ def end_turn(K, CARDS, p, sp, g, rng, seat, log):
     """A turn after the Bourbon dice: the Barcelonan actions, end-of-turn effects, the
     defeat check and the clean-up; returns the end reason if the game is lost."""
     barcelonan_actions(K, CARDS, p, sp, g, rng, log)
+    if failed(log):
+        return L.END_NONE
     timed_effects(K, CARDS, p, sp, g, rng, seat, CL.T_END_OF_TURN, log)
+    if failed(log):
+        return L.END_NONE
     g[L.G_TURN] += 1
     reason = defeat(K, p, sp, g)
     clean_camps(K, sp)
     end_of_turn_reset(sp, g)
+    checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_TURN)
     return reason
 
 
 @allocating
 def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
-    """One turn; returns the end reason if the defeat check ends the game."""
+    """One turn; returns the end reason if the defeat check ends the game (a broken state
+    invariant ends it too: ``failed(log)``)."""
     begin_turn(K, CARDS, p, sp, g, rng, seat, card, log)
+    if failed(log):
+        return L.END_NONE
     faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
     order = order_dice(K, CARDS, p, sp, g, rng, faces, faces.shape[0])
-    resolve_bourbon_dice(K, p, sp, g, rng, faces, order, log)
+    resolve_bourbon_dice(K, CARDS, p, sp, g, rng, faces, order, log)
+    if failed(log):
+        return L.END_NONE
     return end_turn(K, CARDS, p, sp, g, rng, seat, log)
 
 
@@ -180,8 +198,10 @@ def turn_card(CARDS, p, g, rng, seat, chosen, log):
     if not p[L.P_SOLO]:
         return chosen[seat]
     if seat == CASANOVA:
-        return casanova_card(CARDS, p, g, rng, log)
-    return take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
+        card = casanova_card(CARDS, p, g, rng, log)
+        g[L.G_FACE_DOWN + seat] = card  # drawn, played at once
+        return card
+    return put_face_down(g, seat, choose_card(CARDS, p, g, rng, seat))
 
 
 @borrowing
@@ -196,6 +216,19 @@ def end_of_round(K, CARDS, p, sp, g, rng, log):
         g[L.G_FLAG] = next_starting_player(CARDS, g, first)
     else:
         g[L.G_FLAG] = (first + 1) % seats
+    discard_round_cards(g)
+
+
+@borrowing
+def discard_round_cards(g):
+    """"All players discard the cards they played during the round and return them to the
+    box, except for leader cards, which ... remain on the table" (End of Round): a leader
+    deactivated during the round goes to the box now."""
+    for seat in range(L.N_SEATS):
+        card = g[L.G_ROUND_CARD + seat]
+        if card != 0 and card != g[L.G_LEADER + seat]:
+            to_the_box(g, 1)
+        g[L.G_ROUND_CARD + seat] = 0
 
 
 @allocating
@@ -206,7 +239,7 @@ def choose_cards(CARDS, p, g, rng):
     chosen = np.zeros(4, dtype=np.int64)
     if not p[L.P_SOLO]:
         for seat in range(g[L.G_SEATS]):
-            chosen[seat] = take_from_hand(g, seat, choose_card(CARDS, p, g, rng, seat))
+            chosen[seat] = put_face_down(g, seat, choose_card(CARDS, p, g, rng, seat))
     return chosen
 
 
@@ -222,17 +255,31 @@ def finish_round(K, DICE, CARDS, p, sp, g, rng, chosen, first, log):
     for k in range(first, g[L.G_SEATS]):
         seat = seat_at(g, k)
         card = turn_card(CARDS, p, g, rng, seat, chosen, log)
+        if p[L.P_SOLO] and checked(K, CARDS, p, sp, g, log, solo_card_step(seat)):
+            return L.END_NONE
         reason = play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log)
-        if reason != L.END_NONE:
+        if reason != L.END_NONE or failed(log):
             return reason
     end_of_round(K, CARDS, p, sp, g, rng, log)
+    checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_ROUND)
     return L.END_NONE
+
+
+@borrowing
+def solo_card_step(seat):
+    """The solo game's step that gives a seat its card: Casanova's top card (after any
+    resignation tiles), or the card Villarroel chooses at the start of his turn."""
+    return L.STEP_CASANOVA_CARD if seat == CASANOVA else L.STEP_VILLARROEL_CARD
 
 
 @allocating
 def play_round(K, DICE, CARDS, p, sp, g, rng, log):
     start_of_round(K, CARDS, p, sp, g, rng, log)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_ROUND):
+        return L.END_NONE
     chosen = choose_cards(CARDS, p, g, rng)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_CARDS_CHOSEN):
+        return L.END_NONE
     return finish_round(K, DICE, CARDS, p, sp, g, rng, chosen, 0, log)
 
 
@@ -242,7 +289,10 @@ def stage_iv_card(g, rng):
     cancelled cards), shuffled; one drawn at random. 0 if none is left."""
     pool = np.zeros(4 * L.HAND_SIZE + L.MAX_CANCELLED, dtype=np.int64)
     n = stage_iv_pool(g, pool)
-    return 0 if n == 0 else pool[uniform_int(rng, L.ST_STAGE_IV, n)]
+    if n == 0:
+        return 0
+    to_the_box(g, n - 1)  # the cards not drawn are not played
+    return pool[uniform_int(rng, L.ST_STAGE_IV, n)]
 
 
 @borrowing
@@ -261,7 +311,7 @@ def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
     """One normal turn by the starting player with the Stage IV card; in the competitive
     game it is not scored (it counts in the fame)."""
     card = stage_iv_turn_card(p, g, rng)
-    if card == 0:
+    if checked(K, CARDS, p, sp, g, log, L.STEP_STAGE_IV_CARD) or card == 0:
         return L.END_NONE
     return play_turn(K, DICE, CARDS, p, sp, g, rng, g[L.G_FLAG], card, log)
 
@@ -301,6 +351,13 @@ def start_of_stage(CARDS, p, g, rng, stage, log):
 
 
 @borrowing
+def begin_stage(K, CARDS, p, sp, g, rng, stage, log):
+    """``start_of_stage``, then the state checks; whether the game must stop."""
+    start_of_stage(CARDS, p, g, rng, stage, log)
+    return checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_STAGE)
+
+
+@borrowing
 def set_up_game(CARDS, p, g, rng):
     """Shuffle the event piles and give the Flag to the first starting player."""
     build_piles(CARDS, p, g, rng)
@@ -316,16 +373,17 @@ def play_from(K, DICE, CARDS, p, sp, g, rng, stage, first_round, log):
     """The game from round ``first_round`` of ``stage`` (already started) to its end;
     returns the end reason."""
     for s in range(stage, 3):
-        if s != stage:
-            start_of_stage(CARDS, p, g, rng, s, log)
+        if s != stage and begin_stage(K, CARDS, p, sp, g, rng, s, log):
+            return L.END_NONE
         for rnd in range(first_round if s == stage else 0, p[L.P_ROUNDS]):
             g[L.G_ROUND] = rnd
             reason = play_round(K, DICE, CARDS, p, sp, g, rng, log)
-            if reason != L.END_NONE:
+            if reason != L.END_NONE or failed(log):
                 return reason
-    start_of_stage(CARDS, p, g, rng, L.STAGE_IV, log)
+    if begin_stage(K, CARDS, p, sp, g, rng, L.STAGE_IV, log):
+        return L.END_NONE
     reason = play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log)
-    if reason != L.END_NONE:
+    if reason != L.END_NONE or failed(log):
         return reason
     return end_of_game(p, g, log)
 
@@ -334,8 +392,13 @@ def play_from(K, DICE, CARDS, p, sp, g, rng, stage, first_round, log):
 def play_game(K, DICE, CARDS, p, sp, g, rng, log):
     """A whole game from the set-up position; returns the end reason."""
     set_up_game(CARDS, p, g, rng)
-    start_of_stage(CARDS, p, g, rng, 0, log)
-    return play_from(K, DICE, CARDS, p, sp, g, rng, 0, 0, log)
+    if (checked(K, CARDS, p, sp, g, log, L.STEP_SETUP)
+            or begin_stage(K, CARDS, p, sp, g, rng, L.STAGE_I, log)):
+        return L.END_NONE
+    reason = play_from(K, DICE, CARDS, p, sp, g, rng, 0, 0, log)
+    if not failed(log):
+        checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_GAME)
+    return reason
 
 
 @allocating
@@ -343,9 +406,12 @@ def play_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
     """Play one game per index from the set-up position; one outcome row each."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     for row in range(game_indices.shape[0]):
+        at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         sp, g = sp0.copy(), g0.copy()
         reason = play_unmanaged(K, DICE, CARDS, p, sp, g, rng, log)
+        if failed(log):
+            break  # the state checks stop at the first broken invariant
         record(K, sp, g, reason, out[row])
     return out
 
@@ -379,5 +445,5 @@ def record(K, sp, g, reason, out):
         out[L.O_VP + seat] = g[L.G_VP + seat]
     out[L.O_STAGE_IV_CARD] = g[L.G_STAGE_IV_CARD]
     out[L.O_DICE_CHOSEN] = g[L.G_DICE_CHOSEN]
-    out[L.O_CANCELLED] = g[L.G_CANCELLED]
+    out[L.O_CANCELLED] = g[L.G_CARDS_CANCELLED]
 

@@ -39,20 +39,40 @@ def draw_event(g, stage):
 
 
 @borrowing
-def add_to_hand(g, seat, card):
-    for slot in range(L.HAND_SIZE):
+def hand_slots(p, seat):
+    """The slots a seat's cards lie in: its hand's, or in the solo game Casanova's pile,
+    which runs on through the empty seats' slots ("Each time Casanova receives new cards
+    ... they are shuffled with the ones already in his pile")."""
+    return L.PILE_SLOTS if p[L.P_SOLO] and seat == L.CASANOVA else L.HAND_SIZE
+
+
+@borrowing
+def add_to_hand(g, seat, card, slots):
+    """``card`` into the first empty one of the seat's ``slots`` (``hand_slots``)."""
+    for slot in range(slots):
         if g[L.G_HAND + seat * L.HAND_SIZE + slot] == 0:
             g[L.G_HAND + seat * L.HAND_SIZE + slot] = card
             return
 
 
 @borrowing
-def hand_count(g, seat):
+def cards_in(g, seat, slots):
     count = 0
-    for slot in range(L.HAND_SIZE):
+    for slot in range(slots):
         if g[L.G_HAND + seat * L.HAND_SIZE + slot] != 0:
             count += 1
     return count
+
+
+@borrowing
+def hand_count(g, seat):
+    return cards_in(g, seat, L.HAND_SIZE)
+
+
+@borrowing
+def pile_count(g):
+    """Solo: the cards in Casanova's pile of cards to play."""
+    return cards_in(g, L.CASANOVA, L.PILE_SLOTS)
 
 
 @borrowing
@@ -68,31 +88,49 @@ def deal(CARDS, p, g, stage, per_seat):
         for seat in range(g[L.G_SEATS]):
             card = draw_event(g, stage)
             if card:
-                add_to_hand(g, seat, card)
+                add_to_hand(g, seat, card, hand_slots(p, seat))
+
+
+@borrowing
+def put_face_down(g, seat, slot):
+    """The card in ``slot`` becomes the seat's card for its turn, face down until the
+    turn reveals it (rulebook "Start of Round"); returns it."""
+    card = take_from_hand(g, seat, slot)
+    g[L.G_FACE_DOWN + seat] = card
+    return card
+
+
+@borrowing
+def to_the_box(g, n):
+    """``n`` cards leave the game: "discard ... and return them to the box" (End of Round,
+    a replaced or deactivated leader, Change 1 card; Stage IV's cards not drawn)."""
+    g[L.G_CARDS_BOXED] += n
 
 
 @borrowing
 def replace_card(g, seat, slot, stage):
     """Change 1 card: discard the card in ``slot`` (to the box) and draw from the pile."""
     take_from_hand(g, seat, slot)
+    to_the_box(g, 1)
     card = draw_event(g, stage)
     if card:
-        add_to_hand(g, seat, card)
+        add_to_hand(g, seat, card, L.HAND_SIZE)
 
 
 @borrowing
 def stage_iv_pool(g, pool):
     """Stage IV's cards: every hand (solo: Villarroel's hand and Casanova's pile), then
-    the cards cancelled with resignation tiles (solo only). Fills ``pool`` and returns
-    how many cards it holds."""
+    the cards cancelled with resignation tiles (solo only), which leave their place beside
+    Casanova's pile. Fills ``pool`` and returns how many cards it holds."""
     n = 0
-    for seat in range(g[L.G_SEATS]):
-        for slot in range(L.HAND_SIZE):
-            card = take_from_hand(g, seat, slot)
-            if card:
-                pool[n] = card
-                n += 1
+    for slot in range(L.N_SEATS * L.HAND_SIZE):  # every hand, and Casanova's whole pile
+        card = take_from_hand(g, 0, slot)
+        if card:
+            pool[n] = card
+            n += 1
     for k in range(g[L.G_CANCELLED]):
         pool[n] = g[L.G_CANCELLED_CARDS + k]
+        g[L.G_CANCELLED_CARDS + k] = 0
         n += 1
+    g[L.G_CANCELLED] = 0
     return n

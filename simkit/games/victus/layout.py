@@ -127,12 +127,22 @@ N_SP = _SP.size
 RUBBLE_NAMES = ("none", "rubble", "ruined")
 RUBBLE_NONE, RUBBLE, RUINED = codes(RUBBLE_NAMES)
 
+# the Barcelonan pieces the set-up counts into play (G_IN_PLAY + PLAY_*), and their field
+PLAY_NAMES = ("coronela", "infantry", "cannon")
+PLAY_CORONELA, PLAY_INFANTRY, PLAY_CANNON = codes(PLAY_NAMES)
+PLAY_FIELDS = (SP_CORONELA, SP_INFANTRY, SP_CANNON)
+
 # -- counts the rules and the components fix ---------------------------------------------------
 N_CHANCE = 14  # chance cards
 N_CARDS = 150  # event/leader cards, 50 per stage I-III
 N_SEATS = 4  # 1-4 players; solo uses 2 seats (Villarroel, Casanova)
 PILE_SIZE = N_CARDS // 3
-HAND_SIZE = 24  # solo: Casanova's pile grows with each Change 1 card
+HAND_SIZE = 24
+# solo: Villarroel is seat 0, Casanova seat 1. Casanova's pile of cards to play lies in his
+# hand's slots and runs on through those of the two empty seats: it grows with each Change
+# 1 card (to 63 cards at most with the rulebook's deal: rules.py checks the knobs)
+VILLARROEL, CASANOVA = 0, 1
+PILE_SLOTS = (N_SEATS - CASANOVA) * HAND_SIZE
 MAX_CANCELLED = 24
 N_TEMP = N_MARKERS + len(DISC_NAMES)  # this turn's ↑/↓: the four markers, then the discs
 
@@ -145,6 +155,8 @@ G_CHANCE_NEXT = _G("chance_next")  # next card to draw from G_CHANCE_DECK
 G_CHANCE_DECK = _G("chance_deck", N_CHANCE)  # card indices in draw order
 G_RUBBLE_ON_MARKERS = _G("rubble_on_markers")  # rubble/ruined tiles placed on markers by cards
 G_RUBBLE_SUPPLY = _G("rubble_supply")  # rubble/ruined tiles left in the box
+# Barcelonan pieces the set-up put in play, + PLAY_*: the rest stay in the box
+G_IN_PLAY = _G("in_play", 3)
 # the sequence of play (engine.py)
 G_SEATS = _G("seats")  # seats at the table (players; solo: 2)
 G_STAGE = _G("stage")
@@ -179,13 +191,15 @@ G_PILE = _G("pile", 3 * PILE_SIZE)  # + stage * PILE_SIZE: card numbers in draw 
 G_PILE_COUNT = _G("pile_count", 3)  # + stage: cards in the pile
 G_PILE_NEXT = _G("pile_next", 3)  # + stage: next card to draw
 G_HAND = _G("hand", N_SEATS * HAND_SIZE)  # + seat * HAND_SIZE: cards, 0 = empty slot
+G_FACE_DOWN = _G("face_down", N_SEATS)  # + seat: its card for the turn, not yet revealed
+G_CARDS_BOXED = _G("cards_boxed")  # cards returned to the box during the game
 # competitive game (scoring.py)
 G_SENSE_FURY = _G("sense_fury")  # the Sense/Fury pin: space 1..9
 G_VP = _G("vp", N_SEATS)  # + seat: victory points
 # solo game (solo.py)
 G_RESIGNATION = _G("resignation")  # Villarroel's unused resignation tiles
-G_CANCELLED = _G("cancelled")  # Casanova's cards cancelled with a resignation tile ...
-G_CANCELLED_CARDS = _G("cancelled_cards", MAX_CANCELLED)  # ... and their numbers
+G_CANCELLED = _G("cancelled")  # Casanova's cards set aside with a resignation tile ...
+G_CANCELLED_CARDS = _G("cancelled_cards", MAX_CANCELLED)  # ... (until Stage IV's pool)
 # statistics
 G_MINE_EXPLOSIONS = _G("mine_explosions")
 G_CHANCE_DRAWN = _G("chance_drawn")
@@ -196,6 +210,7 @@ G_CARDS_RESOLVED = _G("cards_resolved")
 G_LEADERS_DEACTIVATED = _G("leaders_deactivated")  # by cards (not replaced by their owner)
 G_TROOPS_CAPTURED = _G("troops_captured")  # Barcelonan troops captured by cards
 G_OPS_RUN = _G("ops_run")  # card ops executed
+G_CARDS_CANCELLED = _G("cards_cancelled")  # solo: resignation tiles spent on Casanova's cards
 N_G = _G.size
 
 END_NONE = -1
@@ -306,10 +321,20 @@ EMPTY_NO_COMBAT, EMPTY_BARCELONANS_WIN = codes(EMPTY_REINFORCEMENTS_NAMES)
 # ([bastion, source] Bourbon path length, -1 if none); K_ACTION_COSTS int8[N_ACTIONS, 4]
 K_NAMES = ("info", "arrows", "trench", "camps", "track", "chance_advance", "chance_bombard",
            "stage_row", "marker_values", "special", "move_adj", "adj", "fire_distance",
-           "action_costs")
+           "action_costs", "counts")
 (K_INFO, K_ARROWS, K_TRENCH, K_CAMPS, K_TRACK, K_CHANCE_ADVANCE, K_CHANCE_BOMBARD,
  K_STAGE_ROW, K_MARKER_VALUES, K_SPECIAL, K_MOVE_ADJ, K_ADJ, K_FIRE_DISTANCE,
- K_ACTION_COSTS) = codes(K_NAMES)
+ K_ACTION_COSTS, K_COUNTS) = codes(K_NAMES)
+
+# K_COUNTS int16[N_COUNTS]: the printed component counts the state checks hold the state
+# to (data/tiles.toml; "bourbon_value" is the 160 tiles' values added up)
+COUNT_NAMES = ("coronela", "infantry", "cannon", "rubble_ruined", "bastion_defense",
+               "barricade", "organ_gun", "bourbon_battery", "razed_camp", "resignation",
+               "event_cards", "chance_cards", "bourbon_troops", "bourbon_value")
+(COUNT_CORONELA, COUNT_INFANTRY, COUNT_CANNON, COUNT_RUBBLE, COUNT_DEFENSE, COUNT_BARRICADE,
+ COUNT_ORGAN_GUN, COUNT_BATTERY, COUNT_RAZED, COUNT_RESIGNATION, COUNT_EVENT_CARDS,
+ COUNT_CHANCE_CARDS, COUNT_BOURBON_TILES, COUNT_BOURBON_VALUE) = codes(COUNT_NAMES)
+N_COUNTS = len(COUNT_NAMES)
 
 # Barcelonan actions (data/actions.toml, in this order)
 BARCELONAN_ACTION_NAMES = (
@@ -335,3 +360,36 @@ HIT_NAMES = ("bastion defense", "Coronela", "infantry", "cannon", "barricade", "
              "rubble placed", "flipped to ruined", "ignored (ruined)")
 (HIT_DEFENSE, HIT_CORONELA, HIT_INFANTRY, HIT_CANNON, HIT_BARRICADE, HIT_ORGAN_GUN,
  HIT_RUBBLE, HIT_RUINED, HIT_IGNORED) = codes(HIT_NAMES)
+
+# -- state checks (victus/checks.py, simkit.checks): what ``check_state`` asserts, in the
+# rulebook's words, and the rule steps after which the kernels ask it (a code is a
+# position; StateError names both)
+INVARIANTS = (
+    "Coronela pieces conserved", "infantry pieces conserved", "cannon pieces conserved",
+    "a cannon fires once per turn", "Bourbon troop tiles within the 160",
+    "trench/camp tiles on positions 0-3", "rubble/ruined tiles conserved",
+    "one bastion defense tile per bastion, 10 in all",
+    "barricades in Barcelona spaces, 10 in all", "organ-guns, 5 in all",
+    "Bourbon battery tiles outside Barcelona, 10 in all",
+    "razed Bourbon camp tiles on camps, 6 in all", "the boxes hold Barcelonan pieces only",
+    "combats resolved", "camps cleared at the end of the turn", "marker pins on their dials",
+    "discs on the Bourbon marker", "the Sense/Fury pin on its 9 spaces", "victory points",
+    "event/leader cards add up to the deck", "chance cards add up to 14",
+    "one active leader per player", "Villarroel resignation tiles, 3 in all",
+    "action points within those available", "the sequence of play")
+(INV_CORONELA, INV_INFANTRY, INV_CANNON, INV_CANNON_FIRED, INV_BOURBON, INV_TRENCH,
+ INV_RUBBLE, INV_DEFENSE, INV_BARRICADE, INV_ORGAN_GUN, INV_BATTERY, INV_RAZED, INV_BOXES,
+ INV_COMBATS, INV_CAMPS, INV_MARKERS, INV_DISCS, INV_SENSE_FURY, INV_VP, INV_CARDS,
+ INV_CHANCE, INV_LEADERS, INV_RESIGNATION, INV_AP, INV_SEQUENCE) = codes(INVARIANTS)
+N_INVARIANTS = len(INVARIANTS)
+assert (INV_CORONELA + PLAY_INFANTRY, INV_CORONELA + PLAY_CANNON) == (INV_INFANTRY,
+                                                                     INV_CANNON)
+STEPS = (
+    "setup", "start of the stage", "start of round", "cards placed face down",
+    "start of turn", "an action of the card effect", "adjust markers",
+    "a Bourbon action die", "a Barcelonan action", "end of turn", "end of round",
+    "the Stage IV card", "end of the game", "Casanova's card", "Villarroel's card")
+(STEP_SETUP, STEP_START_OF_STAGE, STEP_START_OF_ROUND, STEP_CARDS_CHOSEN,
+ STEP_START_OF_TURN, STEP_CARD_ACTION, STEP_ADJUST_MARKERS, STEP_BOURBON_DIE,
+ STEP_BARCELONAN_ACTION, STEP_END_OF_TURN, STEP_END_OF_ROUND, STEP_STAGE_IV_CARD,
+ STEP_END_OF_GAME, STEP_CASANOVA_CARD, STEP_VILLARROEL_CARD) = codes(STEPS)

@@ -29,11 +29,14 @@ measure how far the scripted players are from better play.
 
 import numpy as np
 
+from simkit.checks import at_game, failed
 from simkit.rng import game_streams, restart, shuffle, splitmix64
 from simkit.unmanaged import allocating, borrowing, unmanaged
 
 from . import layout as L
+from .checks import checked
 from .engine import (
+    begin_stage,
     begin_turn,
     end_of_game,
     end_of_round,
@@ -46,12 +49,12 @@ from .engine import (
     roll_bourbon_dice,
     seat_at,
     set_up_game,
+    solo_card_step,
     stage_iv_turn_card,
     start_of_round,
-    start_of_stage,
     turn_card,
 )
-from .hands import take_from_hand
+from .hands import put_face_down
 from .policies import choose_card, order_dice
 from .solo import VILLARROEL
 
@@ -79,9 +82,12 @@ def play_lookahead_games(K, DICE, CARDS, q, sp0, g0, game_indices, root_seed, lo
     outcome row per game."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     for row in range(game_indices.shape[0]):
+        at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         sp, g = sp0.copy(), g0.copy()
         reason = play_lookahead_unmanaged(K, DICE, CARDS, q, sp, g, rng, log)
+        if failed(log):
+            break  # the state checks stop at the first broken invariant
         record(K, sp, g, reason, out[row])
     return out
 
@@ -99,46 +105,75 @@ def play_lookahead_unmanaged(K, DICE, CARDS, q, sp, g, rng, log):
 @allocating
 def play_lookahead_game(K, DICE, CARDS, card_rollouts, dice_rollouts, q, sp, g, rng, log):
     """``engine.play_game`` with the look-ahead's card choices and dice orders (with no
-    rollouts, a decision is greedy's)."""
+    rollouts, a decision is greedy's), checking the state after the same steps."""
     set_up_game(CARDS, q, g, rng)
+    if checked(K, CARDS, q, sp, g, log, L.STEP_SETUP):
+        return L.END_NONE
     for stage in range(3):
-        start_of_stage(CARDS, q, g, rng, stage, log)
+        if begin_stage(K, CARDS, q, sp, g, rng, stage, log):
+            return L.END_NONE
         for rnd in range(q[L.P_ROUNDS]):
             g[L.G_ROUND] = rnd
-            start_of_round(K, CARDS, q, sp, g, rng, log)
-            chosen = choose_cards(K, DICE, CARDS, card_rollouts, q, sp, g, rng)
-            for k in range(g[L.G_SEATS]):
-                seat = seat_at(g, k)
-                if q[L.P_SOLO] and seat == VILLARROEL:
-                    card = solo_card(K, DICE, CARDS, card_rollouts, q, sp, g, rng, chosen, k)
-                else:
-                    card = turn_card(CARDS, q, g, rng, seat, chosen, log)
-                reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, q, sp, g, rng, chosen,
-                                        k, seat, card, log)
-                if reason != L.END_NONE:
-                    return reason
-            end_of_round(K, CARDS, q, sp, g, rng, log)
-    start_of_stage(CARDS, q, g, rng, L.STAGE_IV, log)
+            reason = lookahead_round(K, DICE, CARDS, card_rollouts, dice_rollouts, q, sp, g,
+                                     rng, log)
+            if reason != L.END_NONE or failed(log):
+                return reason
+    if begin_stage(K, CARDS, q, sp, g, rng, L.STAGE_IV, log):
+        return L.END_NONE
     card = stage_iv_turn_card(q, g, rng)
+    if checked(K, CARDS, q, sp, g, log, L.STEP_STAGE_IV_CARD):
+        return L.END_NONE
     if card != 0:
         reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, q, sp, g, rng,
                                 np.zeros(4, np.int64), 0, g[L.G_FLAG], card, log)
-        if reason != L.END_NONE:
+        if reason != L.END_NONE or failed(log):
             return reason
-    return end_of_game(q, g, log)
+    reason = end_of_game(q, g, log)
+    checked(K, CARDS, q, sp, g, log, L.STEP_END_OF_GAME)
+    return reason
+
+
+@allocating
+def lookahead_round(K, DICE, CARDS, card_rollouts, dice_rollouts, q, sp, g, rng, log):
+    """``engine.play_round`` with the look-ahead's choices; returns the end reason."""
+    start_of_round(K, CARDS, q, sp, g, rng, log)
+    if checked(K, CARDS, q, sp, g, log, L.STEP_START_OF_ROUND):
+        return L.END_NONE
+    chosen = choose_cards(K, DICE, CARDS, card_rollouts, q, sp, g, rng)
+    if checked(K, CARDS, q, sp, g, log, L.STEP_CARDS_CHOSEN):
+        return L.END_NONE
+    for k in range(g[L.G_SEATS]):
+        seat = seat_at(g, k)
+        if q[L.P_SOLO] and seat == VILLARROEL:
+            card = solo_card(K, DICE, CARDS, card_rollouts, q, sp, g, rng, chosen, k)
+        else:
+            card = turn_card(CARDS, q, g, rng, seat, chosen, log)
+        if q[L.P_SOLO] and checked(K, CARDS, q, sp, g, log, solo_card_step(seat)):
+            return L.END_NONE
+        reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, q, sp, g, rng, chosen,
+                                k, seat, card, log)
+        if reason != L.END_NONE or failed(log):
+            return reason
+    end_of_round(K, CARDS, q, sp, g, rng, log)
+    checked(K, CARDS, q, sp, g, log, L.STEP_END_OF_ROUND)
+    return L.END_NONE
 
 
 @allocating
 def lookahead_turn(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, card, log):
     """``engine.play_turn`` with the dice order chosen by rollouts."""
     begin_turn(K, CARDS, q, sp, g, rng, seat, card, log)
+    if failed(log):
+        return L.END_NONE
     faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
     if g[L.G_DICE_ORDER_FREE] and rollouts > 0:
         order = choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat,
                                   faces)
     else:
         order = order_dice(K, CARDS, q, sp, g, rng, faces, faces.shape[0])
-    resolve_bourbon_dice(K, q, sp, g, rng, faces, order, log)
+    resolve_bourbon_dice(K, CARDS, q, sp, g, rng, faces, order, log)
+    if failed(log):
+        return L.END_NONE
     return end_turn(K, CARDS, q, sp, g, rng, seat, log)
 
 
@@ -205,7 +240,7 @@ def choose_cards(K, DICE, CARDS, rollouts, q, sp, g, rng):
         for seat in range(seats):
             slots[seat] = best_slot(K, DICE, CARDS, rollouts, q, sp, g, rng, slots, seat)
     for seat in range(seats):
-        chosen[seat] = take_from_hand(g, seat, slots[seat])
+        chosen[seat] = put_face_down(g, seat, slots[seat])
     return chosen
 
 
@@ -245,7 +280,7 @@ def card_rollout(K, DICE, CARDS, q, sp, g, rng, slots, seat, r):
     forget_future(rg, rrng)
     chosen = np.zeros(4, dtype=np.int64)
     for s in range(g[L.G_SEATS]):
-        chosen[s] = take_from_hand(rg, s, slots[s])
+        chosen[s] = put_face_down(rg, s, slots[s])
     return rollout_score(rg, finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, -1,
                                           np.zeros((0, 4), dtype=np.int64)))
 
@@ -264,7 +299,7 @@ def solo_card(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k):
             score += solo_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, slot, r)
         if score > best_score:
             best, best_score = slot, score
-    return take_from_hand(g, VILLARROEL, best)
+    return put_face_down(g, VILLARROEL, best)
 
 
 @allocating
@@ -273,7 +308,7 @@ def solo_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, slot, r):
     rsp, rg = sp.copy(), g.copy()
     rrng = rollout_streams(rng, g, 4, r)
     forget_future(rg, rrng)
-    card = take_from_hand(rg, VILLARROEL, slot)
+    card = put_face_down(rg, VILLARROEL, slot)
     log = np.zeros((0, 4), dtype=np.int64)
     reason = play_turn(K, DICE, CARDS, q, rsp, rg, rrng, VILLARROEL, card, log)
     if reason == L.END_NONE:
@@ -337,7 +372,7 @@ def dice_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, seat, faces, order, d
     rrng = rollout_streams(rng, g, decision, r)
     forget_future(rg, rrng)
     log = np.zeros((0, 4), dtype=np.int64)
-    resolve_bourbon_dice(K, q, rsp, rg, rrng, faces, order, log)
+    resolve_bourbon_dice(K, CARDS, q, rsp, rg, rrng, faces, order, log)
     reason = end_turn(K, CARDS, q, rsp, rg, rrng, seat, log)
     if reason == L.END_NONE:
         reason = finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, k, log)

@@ -109,6 +109,17 @@ def rubble_on_board(sp, g):
 
 
 @borrowing
+def marker_len(K, marker):
+    """Pin positions on a dial: its values rise, padded with the highest one."""
+    values = K[L.K_MARKER_VALUES][marker]
+    top = values[values.shape[0] - 1]
+    for k in range(values.shape[0]):
+        if values[k] == top:
+            return k + 1
+    return values.shape[0]
+
+
+@borrowing
 def marker_value(K, g, marker):
     """A marker's value as the rules read it: the pin's value and this turn's ↑/↓."""
     return K[L.K_MARKER_VALUES][marker, g[L.G_MARKER + marker]] + g[L.G_TEMP + marker]

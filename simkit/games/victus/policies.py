@@ -53,9 +53,10 @@ from .barcelonans import (
     send_worm,
 )
 from .bourbons import most_crowded_barcelona_space, resolve_die
+from .checks import checked
 from .combat import barcelonan_value
 from .events import EV_AP_LEFT
-from .hands import add_to_hand, draw_event, hand_count, replace_card
+from .hands import add_to_hand, draw_event, pile_count, replace_card
 from .judgement import DEFEAT_SCORE, evaluate_position
 from .pieces import (
     coronela_in_barcelona,
@@ -105,7 +106,7 @@ def spend_action_points(K, CARDS, p, sp, g, rng, log):
         else:
             bought = strong_action(K, CARDS, p, sp, g, rng, policy == FORTIFY, guns, danger,
                                    log)
-        if not bought:
+        if not bought or checked(K, CARDS, p, sp, g, log, L.STEP_BARCELONAN_ACTION):
             break
     log_event(log, EV_AP_LEFT, g[L.G_SEAT_AP], g[L.G_AP_GROUP])
 
@@ -789,9 +790,9 @@ def change_a_card(K, CARDS, p, g, rng, log):
         return False  # the pile cannot replace every discard: hands would shrink (and empty)
     pay(K, p, g, L.A_CHANGE_CARD, 0, 0, log)
     for seat in range(g[L.G_SEATS]):
-        if p[L.P_SOLO] and seat == 1:  # Casanova: one more card shuffled into his pile
-            if hand_count(g, seat) < L.HAND_SIZE:
-                add_to_hand(g, seat, draw_event(g, g[L.G_STAGE]))
+        if p[L.P_SOLO] and seat == L.CASANOVA:  # one more card shuffled into his pile
+            if pile_count(g) < L.PILE_SLOTS:
+                add_to_hand(g, seat, draw_event(g, g[L.G_STAGE]), L.PILE_SLOTS)
             continue
         slot = worst_slot(CARDS, p, g, seat)
         if p[L.P_POLICY] == RANDOM:

@@ -183,6 +183,17 @@ class Rules(RulesBase):
             raise RulesError(f"cards_per_stage {cards} with rounds_per_stage {rounds} leaves "
                              f"more cards in hand than the engine holds; keep "
                              f"3 x cards - 2 x rounds <= {L.HAND_SIZE - 4}")
+        if self.solo and casanova_pile_at_most(cards, rounds) > L.PILE_SLOTS:
+            raise RulesError(f"solo: cards_per_stage {cards} with rounds_per_stage {rounds} "
+                             f"lets Casanova's pile grow past the {L.PILE_SLOTS} cards the "
+                             f"engine holds")
+
+
+def casanova_pile_at_most(cards: int, rounds: int) -> int:
+    """Solo: the most cards Casanova's pile can hold: all he is dealt, less what he plays
+    in Stages I and II, plus one for every Change 1 card, of which a stage has at most
+    one per 2 cards its pile keeps after the deal (each draws Villarroel's and his)."""
+    return 3 * cards - 2 * rounds + 3 * ((50 - 2 * cards) // 2)
 
 
 @dataclass(frozen=True)

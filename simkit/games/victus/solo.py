@@ -22,11 +22,10 @@ from simkit.unmanaged import borrowing
 
 from . import layout as L
 from .events import EV_CASANOVA_CARD, EV_RESIGNATION
-from .hands import hand_count, take_from_hand
+from .hands import pile_count, take_from_hand
 from .policies import unwanted
 
-VILLARROEL = 0
-CASANOVA = 1
+VILLARROEL, CASANOVA = L.VILLARROEL, L.CASANOVA
 
 
 
@@ -40,11 +39,11 @@ def receive_resignation_tile(p, g, start_of_stage):
 @borrowing
 def draw_from_pile(g, rng):
     """The top card of Casanova's shuffled pile (a uniform draw), 0 if it is empty."""
-    n = hand_count(g, CASANOVA)
+    n = pile_count(g)
     if n == 0:
         return 0
     pick = uniform_int(rng, L.ST_CASANOVA, n)
-    for slot in range(L.HAND_SIZE):
+    for slot in range(L.PILE_SLOTS):
         if g[L.G_HAND + CASANOVA * L.HAND_SIZE + slot]:
             if pick == 0:
                 return take_from_hand(g, CASANOVA, slot)
@@ -58,6 +57,7 @@ def cancel(g, card, log):
     g[L.G_RESIGNATION] -= 1
     g[L.G_CANCELLED_CARDS + g[L.G_CANCELLED]] = card
     g[L.G_CANCELLED] += 1
+    g[L.G_CARDS_CANCELLED] += 1
     log_event(log, EV_RESIGNATION, card, g[L.G_RESIGNATION])
 
 
@@ -65,7 +65,7 @@ def cancel(g, card, log):
 def may_cancel(g):
     """A tile left, another card in the pile, and no effect forcing a random card."""
     return (g[L.G_RESIGNATION] > 0 and not g[L.G_RANDOM_ROUND]
-            and hand_count(g, CASANOVA) > 0 and g[L.G_CANCELLED] < L.MAX_CANCELLED)
+            and pile_count(g) > 0 and g[L.G_CANCELLED] < L.MAX_CANCELLED)
 
 
 @borrowing

@@ -51,7 +51,18 @@ def board_tuple(c: Components) -> tuple:
         np.ascontiguousarray(c.adjacent, dtype=np.uint8),
         np.ascontiguousarray(c.fire_distance, dtype=np.int16),
         action_costs(c.data_dir),
+        printed_counts(c),
     )
+
+
+def printed_counts(c: Components) -> np.ndarray:
+    """``layout.K_COUNTS``: the component counts the state checks hold the state to."""
+    counts = np.zeros(L.N_COUNTS, dtype=np.int16)
+    for code, key in enumerate(L.COUNT_NAMES[:L.COUNT_BOURBON_TILES]):
+        counts[code] = c.counts[key]  # tiles.toml's keys
+    counts[L.COUNT_BOURBON_TILES] = c.troop_counts.sum()
+    counts[L.COUNT_BOURBON_VALUE] = (c.troop_values * c.troop_counts).sum()
+    return counts
 
 
 @cache
@@ -105,7 +116,15 @@ def set_up(c: Components, full: bool) -> tuple[np.ndarray, np.ndarray]:
         sp[c.expedition, [L.SP_INFANTRY, L.SP_CORONELA]] = (1, 2)
     else:
         sp[c.reserve, [L.SP_CANNON, L.SP_INFANTRY, L.SP_CORONELA]] = RESERVE[False]
+    count_in_play(sp, g)
     return sp, g
+
+
+def count_in_play(sp: np.ndarray, g: np.ndarray) -> None:
+    """The Barcelonan pieces the set-up put on the board and in its boxes: the pieces
+    conserved from then on (a component not placed stays in the game box)."""
+    for k, field in enumerate(L.PLAY_FIELDS):
+        g[L.G_IN_PLAY + k] = sp[:, field].sum()
 
 
 def level_set_up(c: Components, full: bool) -> dict[str, int]:
@@ -135,4 +154,5 @@ def starting_position(c: Components, rules) -> tuple[np.ndarray, np.ndarray]:
                          (L.SP_INFANTRY, rules.reserve_infantry)):
         if count >= 0:
             sp[c.reserve, field] = count
+    count_in_play(sp, g)
     return sp, g
