@@ -1,6 +1,7 @@
-"""The King in the North: the digest's worked examples (section 3.A) as scenario tests,
-the closed-form tables (3.C), one test per implemented rule, the reconstructed
-components' validation and property tests over whole campaigns.
+"""The King in the North: the rulebook's worked examples as scenario tests, the
+closed-form tables (losses 8.7.1, Impact 8.3-8.4, siege kills 8.9.3, card draws 8.10
+and 6.4), one test per implemented rule, the reconstructed components' validation and
+property tests over whole campaigns.
 
 The game has no dice: a scenario sets up the state (``fresh_state`` clears the map),
 calls the rule function and checks the rulebook's numbers.
@@ -184,7 +185,7 @@ def test_example_1_reinforcement_discard():
     engine.reinforcement_phase(p, COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
     assert state.hand_size(s, COMP.card, 0) == 9 - 4 + 7
     assert prob.hand_after_reinforcement(9) == 12
-    assert prob.hand_after_reinforcement(14) == 14  # the fixed point (3.C 4)
+    assert prob.hand_after_reinforcement(14) == 14  # the fixed point of 6.4's discard and draw
 
 
 def test_more_cities_draw_one_more_card_and_resources_one_more_block():
@@ -450,8 +451,8 @@ def test_naval_transport_carries_two_blocks_and_counts_as_a_move():
     assert all(s[L.S_B_MOVED + b] for b in inf if s[L.S_B_LOC + b] == lek)
 
 
-def test_losses_table_of_the_digest():
-    """3.C 1: losses for 0..28 Impact at 6, 7, 8, 9 per block."""
+def test_losses_table():
+    """8.7.1, 8.7.2, 8.4.7, 12.1: losses for 0..28 Impact at 6, 7, 8, 9 per block."""
     table = {0: (0, 0, 0, 0), 6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (1, 1, 1, 0),
              9: (1, 1, 1, 1), 13: (2, 1, 1, 1), 14: (2, 2, 1, 1), 15: (2, 2, 1, 1),
              20: (3, 2, 2, 2), 21: (3, 3, 2, 2), 28: (4, 4, 3, 3)}
@@ -908,7 +909,7 @@ def test_the_game_is_offered_with_its_questions():
 
 
 def test_prob_questions_answer_the_battle_example():
-    """Digest 3.A Battle example: 15 vs 13 Impact, losses 3 and 1, cards 4 and 3; two
+    """Rulebook 8.5, Example of a Battle: 15 vs 13 Impact, losses 3 and 1, cards 4 and 3; two
     Navarra blocks of 2 diamonds in a row deal 2 + 3 = 5."""
     q = prob.QUESTIONS
     losses = q["losses"].answer(q["losses"].params())

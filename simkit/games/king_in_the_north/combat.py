@@ -437,6 +437,7 @@ def loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, b, c_played, b2,
         log_event(log, EV_REFUTED, foe, b, 0)
         return
     discard(s, lc)
+    s[L.S_DEFECTORS_OWED + foe] += 1  # a Defectors block joins the challenger (8.6.1)
     bt[L.BT_IMPACT + side] -= gain
     bt[L.BT_DEPLOYED + b] = 2
     if b2 >= 0:
@@ -468,7 +469,7 @@ def show_partisans(blk, card, s, bt, rng, pol, army, n_army, log):
             c = P.worst_card(pol[L.LIBERALS], card, s, rng, L.LIBERALS)
             if c >= 0:
                 discard(s, c)
-            s[L.S_B_WHERE + b] = L.W_DEAD
+            s[L.S_B_WHERE + b] = L.W_REMOVED  # "removed from play" (7.3.7), not a loss
             count_action(s, L.CARLISTS, L.A_PARTISANS)
             log_event(log, EV_DEPLOY, L.CARLISTS * 1000 + b, 0, -2)
             return
@@ -800,7 +801,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
                 and (t == L.FIELD_ART or t == L.MOUNTAIN_ART):
             if p[L.P_CAPTURED_ART]:
                 s[L.S_B_SIDE + b] = foe
-                s[L.S_B_FROM + b] = -1
+                s[L.S_B_FROM + b] = L.FROM_NONE
             else:
                 eliminate(s, blk, b)
                 counted += 1

@@ -15,6 +15,7 @@ from simkit.eventlog import log_event
 
 from . import layout as L
 from . import policies as P
+from .checks import after_step
 from .events import EV_EVENT, EV_GARRISON, EV_MOVE, EV_MOVEMENT_CARDS, EV_OVERRUN, EV_RECRUIT
 from .state import (
     count_action,
@@ -257,7 +258,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         s[L.S_B_MOVED + b] = 1
         if side == L.CARLISTS and blk[b, L.BK_TYPE] == L.CUSTOMS \
                 and count_at(s, blk, dest, L.LIBERALS) > 0:
-            s[L.S_B_WHERE + b] = L.W_DEAD
+            s[L.S_B_WHERE + b] = L.W_REMOVED  # "removed from play" (7.3.7), not a loss
     if side == L.LIBERALS:  # Barrels travel with the stack (10)
         s[L.S_BARRELS + dest] += s[L.S_BARRELS + origin]
         s[L.S_BARRELS + origin] = 0
@@ -322,6 +323,7 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
         count_action(s, side, L.A_TRAIL_MOVES)
     for i in range(keep):
         s[L.S_B_MOVED + ids[i]] = 1
+    record_stack_moved(adj, s, parents[dest_mode[dest]], origin, dest, m)
     end = walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest,
                     parents[dest_mode[dest]], movers, m, log)
     if count_at(s, blk, origin, side) == 0 and loc[origin, L.LC_VP] > 0 \
@@ -330,6 +332,19 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     count_action(s, side, L.A_STACK_MOVES)
     log_event(log, EV_MOVE, side * 1000 + origin, end, m)
     return True
+
+
+@njit(cache=True, nogil=True)
+def record_stack_moved(adj, s, parent, origin, dest, m):
+    """Note the size of a moving stack, and whether its path uses a Trail, for the state
+    checks of 7.3.6 (at most 10 blocks on the move, 5 along Trails)."""
+    s[L.S_MOVED_STACK] = max(s[L.S_MOVED_STACK], m)
+    v = dest
+    while v != origin and v >= 0:
+        if adj[parent[v], v] == L.TRAIL:
+            s[L.S_TRAIL_STACK] = max(s[L.S_TRAIL_STACK], m)
+            return
+        v = parent[v]
 
 
 @njit(cache=True, nogil=True)
@@ -464,7 +479,7 @@ def place(s, b, where):
     s[L.S_B_WHERE + b] = L.W_MAP
     s[L.S_B_LOC + b] = where
     s[L.S_B_MOVED + b] = 1  # recruits do not move this turn (7.2)
-    s[L.S_B_FROM + b] = -1
+    s[L.S_B_FROM + b] = L.FROM_PLACED
 
 
 @njit(cache=True, nogil=True)
@@ -717,20 +732,50 @@ def redraw(card, s, rng, pol, side):
 
 @njit(cache=True, nogil=True)
 def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
-    """Rulebook 7: events, the cards spent, stack moves, recruitments, naval moves."""
+    """Rulebook 7: events, the cards spent, stack moves, recruitments, naval moves. A run
+    that checks states checks after the events, each stack move and each recruitment,
+    and stops at a broken invariant (``checks``)."""
     for b in range(blk.shape[0]):
         s[L.S_B_MOVED + b] = 0
-        s[L.S_B_FROM + b] = -1
+        s[L.S_B_FROM + b] = L.FROM_NONE
+    s[L.S_MOVED_STACK] = 0
+    s[L.S_TRAIL_STACK] = 0
     free = movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log)
+    if after_step(p, loc, blk, card, s, log, L.STEP_EVENTS[side]):
+        return
     n_cards = 2 if free else P.movement_cards(pol[side], loc, blk, card, s, rng, side)
     if not free:
         pay_movement(loc, card, s, rng, pol, side, n_cards, log)
-    stacks_allowed = (1, 3, 99, 99)[n_cards]
+    moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log)
+    if moved < 0:
+        return
     recruits = (1, 1, 1, 2)[n_cards]
+    if n_cards == 0 and moved > 0:
+        recruits = 0
+    if n_cards == 1 and moved > 2:
+        recruits = 0
+    first = -1
+    for _ in range(recruits):
+        first = recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, first, log)
+        if after_step(p, loc, blk, card, s, log, L.STEP_RECRUITMENT[side]):
+            return
+    if side == L.LIBERALS:
+        naval_moves(loc, blk, s, rng, pol, log)
+    if n_cards == 0:
+        redraw(card, s, rng, pol, side)
+
+
+@njit(cache=True, nogil=True)
+def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log):
+    """The stack moves ``n_cards`` allow (7.1): a Liberal naval transport first, then the
+    stacks the policy picks. Returns the stacks moved, -1 if a state check failed."""
+    stacks_allowed = (1, 3, 99, 99)[n_cards]
     moved = 0
     if side == L.LIBERALS and moved < stacks_allowed \
             and naval_transport(p, loc, blk, s, rng, pol, log):
         moved += 1
+        if after_step(p, loc, blk, card, s, log, L.STEP_STACK_MOVE[side]):
+            return -1
     for _ in range(loc.shape[0]):
         if moved >= stacks_allowed or s[L.S_DONE]:
             break
@@ -739,19 +784,11 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
             break
         if move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, n_cards >= 2, log):
             moved += 1
+            if after_step(p, loc, blk, card, s, log, L.STEP_STACK_MOVE[side]):
+                return -1
         else:
             for b in range(blk.shape[0]):
                 if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == origin \
                         and s[L.S_B_SIDE + b] == side:
                     s[L.S_B_MOVED + b] = 1
-    if n_cards == 0 and moved > 0:
-        recruits = 0
-    if n_cards == 1 and moved > 2:
-        recruits = 0
-    first = -1
-    for _ in range(recruits):
-        first = recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, first, log)
-    if side == L.LIBERALS:
-        naval_moves(loc, blk, s, rng, pol, log)
-    if n_cards == 0:
-        redraw(card, s, rng, pol, side)
+    return moved
