@@ -984,3 +984,28 @@ def test_lost_relief_battle_leaves_the_besieged_inside():
                          3, no_log())
     assert s[L.S_B_LOC + besieged[0]] == tol and s[L.S_BESIEGED + tol] == 1
     assert all(s[L.S_B_LOC + b] == her for b in relief)
+
+
+# -- rules the state checks found broken (tests/test_king_in_the_north_checks.py) ----------
+def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
+    """4.2: "The player who has at least one block or Garrison cube on the City controls
+    it (so long as their opponent has none)"; 7.5: cubes "may be placed ... after moving
+    a stack through a Location ... to maintain control of Locations". The whole Carlist
+    stack leaves Estella for Liberal Amezcoas and drops a cube: Estella stays Carlist
+    and still scores its 2 VP (it became nobody's: control was adjusted before the cube
+    was down)."""
+    p, s, rng = fresh_state()
+    estella, amezcoas = loc("estella"), loc("amezcoas")
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    s[L.S_OWNER + estella] = L.CARLISTS
+    s[L.S_OWNER + amezcoas] = L.LIBERALS
+    s[L.S_CUBE + amezcoas] = L.LIBERALS + 1
+    stack = blocks("Navarra battalion")[:2]
+    put(s, stack, estella)
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               L.CARLISTS, estella, False, no_log())
+    assert all(s[L.S_B_LOC + b] == amezcoas for b in stack)
+    assert s[L.S_CUBE + estella] == L.CARLISTS + 1
+    assert s[L.S_OWNER + estella] == L.CARLISTS
+    assert state.victory_points(s, COMP.loc, L.CARLISTS) == 2 + 2  # Estella and Amezcoas

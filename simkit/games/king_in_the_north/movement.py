@@ -249,7 +249,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
             s[L.S_OWNER + u] = side
         if i > 0 and count_at(s, blk, u, side) == 0 and loc[u, L.LC_VP] > 0 \
                 and count_at(s, blk, u, 1 - side) == 0:
-            maybe_garrison(p, loc, s, rng, pol, side, u, log)
+            maybe_garrison(p, loc, blk, s, rng, pol, side, u, log)
         refresh_control(s, loc, blk, u)
     for i in range(n):
         b = ids[i]
@@ -279,12 +279,15 @@ def overrun(blk, s, where, side, log):
 
 
 @njit(cache=True, nogil=True)
-def maybe_garrison(p, loc, s, rng, pol, side, where, log):
-    """Drop a Garrison cube (7.5; at most ``garrison_cubes`` on the map)."""
+def maybe_garrison(p, loc, blk, s, rng, pol, side, where, log):
+    """Drop a Garrison cube (7.5; at most ``garrison_cubes`` on the map). The cube keeps
+    the Location's control: "The player who has at least one block or Garrison cube on
+    the City controls it" (4.2), so control is adjusted once it is down (9)."""
     if s[L.S_CUBE + where] != 0 or cubes_used(s, loc, side) >= p[L.P_GARRISONS]:
         return
     if P.place_garrison(pol[side], loc, s, rng, side, where):
         s[L.S_CUBE + where] = side + 1
+        refresh_control(s, loc, blk, where)
         count_action(s, side, L.A_GARRISONS)
         log_event(log, EV_GARRISON, side, where, 0)
 
@@ -328,7 +331,7 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
                     parents[dest_mode[dest]], movers, m, log)
     if count_at(s, blk, origin, side) == 0 and loc[origin, L.LC_VP] > 0 \
             and count_at(s, blk, origin, 1 - side) == 0:
-        maybe_garrison(p, loc, s, rng, pol, side, origin, log)
+        maybe_garrison(p, loc, blk, s, rng, pol, side, origin, log)
     count_action(s, side, L.A_STACK_MOVES)
     log_event(log, EV_MOVE, side * 1000 + origin, end, m)
     return True
