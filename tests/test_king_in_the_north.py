@@ -1009,3 +1009,49 @@ def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
     assert s[L.S_CUBE + estella] == L.CARLISTS + 1
     assert s[L.S_OWNER + estella] == L.CARLISTS
     assert state.victory_points(s, COMP.loc, L.CARLISTS) == 2 + 2  # Estella and Amezcoas
+
+
+def test_more_than_five_blocks_never_move_along_trails():
+    """7.3.6: "The maximum number of blocks a stack can have is 10 for movement along
+    Main Roads and Secondary Roads. Along Trails, the stack limit is reduced to 5
+    blocks"; 7.3.3: the Carlist trail move is for "Stacks performing their movement
+    entirely along Trails". From Lecumberri, Liberal Elizondo is one Trail away: 6
+    Carlist blocks go to Tolosa by road instead, 5 take the Trail; 6 blocks at Oñate get
+    no 3-Location trail move."""
+    p, s, rng = fresh_state()
+    lec, eli, tol = loc("lecumberri"), loc("elizondo"), loc("tolosa")
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    s[L.S_OWNER + eli] = L.LIBERALS
+    s[L.S_CUBE + eli] = L.LIBERALS + 1
+    six = blocks("Navarra battalion")[:6]
+    before = s.copy()
+    put(s, six, lec)
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               L.CARLISTS, lec, False, no_log())
+    assert all(s[L.S_B_LOC + b] == tol for b in six)
+    assert s[L.S_TRAIL_STACK] == 0 and s[L.S_MOVED_STACK] == 6
+    s = before.copy()
+    put(s, six[:5], lec)
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               L.CARLISTS, lec, False, no_log())
+    assert all(s[L.S_B_LOC + b] == eli for b in six[:5]) and s[L.S_TRAIL_STACK] == 5
+    s = before.copy()
+    onate = loc("onate")
+    put(s, six, onate)
+    reach = _reachable(s, L.CARLISTS, onate, six, trail=True)
+    assert "lecumberri" not in reach and "bergara" in reach  # by its Secondary Road
+    assert not any(COMP.loc[loc(name), L.LC_TRAIL_ONLY] for name in reach)
+    assert "lecumberri" in _reachable(s, L.CARLISTS, onate, six[:5], trail=True)
+
+
+def test_big_stacks_move_one_less_on_trails_and_as_cavalry():
+    """7.3.6: "From 7 to 10 blocks, the movement is reduced by 1", whatever the move
+    (with a 7-block trail limit, the Carlist trail move reaches 2 Locations)."""
+    p = PARAMETERS.build(Rules(trail_stack_limit=8))
+    a = movement.allowances(p, COMP.loc, COMP.blk, S0, L.CARLISTS, loc("onate"), 7, False,
+                            False, True)
+    assert a[0, movement.M_TRAIL] == 2
+    a = movement.allowances(p, COMP.loc, COMP.blk, S0, L.LIBERALS, loc("tolosa"), 7, True,
+                            False, False)
+    assert a[0, movement.M_ROADS] == 1 and a[0, movement.M_ANY] == 0

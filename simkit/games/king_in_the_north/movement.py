@@ -3,9 +3,10 @@ garrisons, overruns, recruitment, naval moves and the movement-phase events.
 
 A stack's reach is four breadth-first searches from its Location (``reach``): along
 any path, Main Roads only (+1), Trails only (the Carlist 3-Location trail move) and
-Main/Secondary roads (cavalry); a Location holding enemy blocks stops the search unless
-the stack can Overrun them (7.6), an enemy Garrison stops it unless the stack has the
-diamonds to go on (7.5).
+Main/Secondary roads (cavalry); no search takes a Trail for a stack of more than 5
+blocks (7.3.6); a Location holding enemy blocks stops the search unless the stack can
+Overrun them (7.6), an enemy Garrison stops it unless the stack has the diamonds to go
+on (7.5).
 """
 
 import numpy as np
@@ -38,8 +39,10 @@ M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
-def edge_ok(kind, mode):
-    if kind == L.NO_ROAD:
+def edge_ok(kind, mode, trails):
+    """May a stack moving in ``mode`` take a path of ``kind``? ``trails``: whether the
+    stack is small enough for Trails (7.3.6)."""
+    if kind == L.NO_ROAD or (kind == L.TRAIL and not trails):
         return False
     if mode == M_MAIN:
         return kind == L.MAIN
@@ -91,7 +94,9 @@ def garrison_stops(loc, s, where, side, diamonds):
 def reach(p, loc, adj, s, counts, side, origin, n_blocks, diamonds, mode, max_steps, dist,
           parent):
     """Breadth-first distances from ``origin`` along the paths ``mode`` allows
-    (``counts``: ``army_counts``)."""
+    (``counts``: ``army_counts``); Trails only for stacks of at most 5 blocks (7.3.6:
+    "Along Trails, the stack limit is reduced to 5 blocks")."""
+    trails = n_blocks <= p[L.P_TRAIL_STACK_LIMIT]
     n = loc.shape[0]
     dist[:n] = -1
     parent[:n] = -1
@@ -111,7 +116,7 @@ def reach(p, loc, adj, s, counts, side, origin, n_blocks, diamonds, mode, max_st
         if dist[u] >= max_steps:
             continue
         for v in range(n):
-            if dist[v] == -1 and edge_ok(adj[u, v], mode):
+            if dist[v] == -1 and edge_ok(adj[u, v], mode, trails):
                 dist[v] = dist[u] + 1
                 parent[v] = u
                 queue[tail] = v
@@ -139,13 +144,15 @@ def stack_profile(blk, s, ids, n):
 @njit(cache=True, nogil=True)
 def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_option):
     """Allowance per mode without and with a Forced March (7.3.3-7.3.6): base 1, +1 Main
-    Roads only, +1 Leader or Capital (not both), +1 Forced March, max 4, -1 for 7-10
-    blocks; cavalry-only stacks 2 on roads, no Forced March; Carlist trails 3."""
+    Roads only, +1 Leader or Capital (not both), +1 Forced March, max 4; cavalry-only
+    stacks 2 on roads, no Forced March; Carlist trails 3 for a stack Trails allow (5
+    blocks, 7.3.6); "From 7 to 10 blocks, the movement is reduced by 1" (7.3.6), for
+    every kind of move."""
     out = np.zeros((2, MODES), dtype=np.int64)
     big = 1 if n >= 7 else 0
     if cav:
-        out[0, M_ROADS] = 2
-        out[0, M_ANY] = 1
+        out[0, M_ROADS] = 2 - big
+        out[0, M_ANY] = 1 - big
         out[1, :] = out[0, :]
         return out
     lead = 1 if (leader_at_origin or loc[origin, L.LC_KIND] == L.CAPITAL) else 0
@@ -153,8 +160,8 @@ def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_opt
         base = 1 + lead + fm - big
         out[fm, M_ANY] = max(0, min(p[L.P_MAX_MOVE], base))
         out[fm, M_MAIN] = max(0, min(p[L.P_MAX_MOVE], base + 1))
-        if trail_option and side == L.CARLISTS:
-            out[fm, M_TRAIL] = 3
+        if trail_option and side == L.CARLISTS and n <= p[L.P_TRAIL_STACK_LIMIT]:
+            out[fm, M_TRAIL] = 3 - big
     return out
 
 
