@@ -1055,3 +1055,32 @@ def test_big_stacks_move_one_less_on_trails_and_as_cavalry():
     a = movement.allowances(p, COMP.loc, COMP.blk, S0, L.LIBERALS, loc("tolosa"), 7, True,
                             False, False)
     assert a[0, movement.M_ROADS] == 1 and a[0, movement.M_ANY] == 0
+
+
+def test_a_defected_block_is_no_loss_and_brings_a_defectors_block():
+    """8.6.1: "the block defects and is removed from the battle. This means any points of
+    Impact it would have caused are not taken into account. When the battle is over, the
+    defecting block is removed from play. In its place, a new Defectors Block matching
+    the opposing side's color is taken." The Carlists attack Los Arcos; their Vizcaya
+    block defects; the Liberals win 2 to 0, so the Carlists lose 1 block: a Navarra
+    block, not the Vizcaya one (it was chosen as the loss, absorbed it, and no Defectors
+    block came)."""
+    p, s, rng = fresh_state()
+    arcos = loc("los_arcos")
+    viz = [b for b in blocks("Vizcaya battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][0]
+    nav = blocks("Navarra battalion")[:2]
+    put(s, [viz] + nav + blocks("Regular Army battalion")[:4], arcos)
+    for b in [viz] + nav:
+        s[L.S_B_FROM + b] = loc("estella")
+    s[L.S_OWNER + arcos] = L.LIBERALS
+    give(s, cards("carlists", "vizcaya")[:1])  # no second Vizcaya card to refute
+    give(s, cards("liberals", special="loyalty")[:1] + cards("liberals", "regular")[:3])
+    rebuild_piles(s)
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, arcos,
+                          L.CARLISTS, no_log())
+    assert s[L.S_B_WHERE + viz] == L.W_DEAD  # removed from play after the battle
+    assert sorted(s[L.S_B_WHERE + b] for b in nav) == [L.W_MAP, L.W_DEAD]
+    assert s[L.S_LOST + L.CARLISTS] == 2  # the loss and the defection
+    pending = [b for b in range(COMP.blk.shape[0]) if s[L.S_B_WHERE + b] == L.W_PENDING]
+    assert len(pending) == 1 and COMP.blk[pending[0], L.BK_TYPE] == L.DEFECTORS
+    assert s[L.S_B_SIDE + pending[0]] == L.LIBERALS

@@ -439,9 +439,9 @@ def loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, b, c_played, b2,
     discard(s, lc)
     s[L.S_DEFECTORS_OWED + foe] += 1  # a Defectors block joins the challenger (8.6.1)
     bt[L.BT_IMPACT + side] -= gain
-    bt[L.BT_DEPLOYED + b] = 2
+    bt[L.BT_DEPLOYED + b] = L.DEFECTED
     if b2 >= 0:
-        bt[L.BT_DEPLOYED + b2] = 2
+        bt[L.BT_DEPLOYED + b2] = L.DEFECTED
     log_event(log, EV_DEFECTION, foe, b, b2)
 
 
@@ -619,12 +619,19 @@ def battle_losses(impact, rate, loser, lancer):
 
 @njit(cache=True, nogil=True)
 def take_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
-    """Eliminate ``n_loss`` blocks of ``side`` (8.7.3): deployed and defected blocks
-    first (the owner picks the least valuable), Customs Officers and Partisans last.
-    Returns the blocks lost that count for card draws."""
+    """Eliminate ``n_loss`` blocks of ``side`` (8.7.3): deployed blocks first (the owner
+    picks the least valuable), Customs Officers and Partisans last. A block that
+    defected is "removed from the battle" (8.6.1): it is no loss (it leaves play after
+    the battle, ``defect_blocks``). Returns the blocks lost that count for card draws."""
+    fighting = np.empty(n_army, dtype=np.int64)
+    n = 0
+    for i in range(n_army):
+        if bt[L.BT_DEPLOYED + army[i]] != L.DEFECTED:
+            fighting[n] = army[i]
+            n += 1
     counted = 0
     for _ in range(n_loss):
-        b = P.choose_loss(pol[side], blk, s, bt, rng, side, army, n_army)
+        b = P.choose_loss(pol[side], blk, s, bt, rng, side, fighting, n)
         if b < 0:
             break
         eliminate(s, blk, b)
@@ -734,7 +741,7 @@ def defect_blocks(blk, s, bt, armies, n_armies, log):
         made = False
         for i in range(n_armies[side]):
             b = armies[side, i]
-            if bt[L.BT_DEPLOYED + b] == 2 and s[L.S_B_WHERE + b] == L.W_MAP:
+            if bt[L.BT_DEPLOYED + b] == L.DEFECTED and s[L.S_B_WHERE + b] == L.W_MAP:
                 eliminate(s, blk, b)
                 if not made:
                     made = True

@@ -320,7 +320,8 @@ BT_FORTIFY = _BT("fortification")
 BT_NIGHT = _BT("night")
 BT_PURSUIT = _BT("pursuit")
 BT_CAV_CHARGE = _BT("cavalry_charge_event")
-BT_DEPLOYED = _BT("deployed", MAX_BLOCKS)  # 1 deployed, 2 defected
+BT_DEPLOYED = _BT("deployed", MAX_BLOCKS)  # DEPLOYED or DEFECTED, 0 neither
+DEPLOYED, DEFECTED = 1, 2  # a defected block is "removed from the battle" (8.6.1)
 N_BT = _BT.size
 
 # deployment options offered to a policy (rows of an options table)
