@@ -1084,3 +1084,48 @@ def test_a_defected_block_is_no_loss_and_brings_a_defectors_block():
     pending = [b for b in range(COMP.blk.shape[0]) if s[L.S_B_WHERE + b] == L.W_PENDING]
     assert len(pending) == 1 and COMP.blk[pending[0], L.BK_TYPE] == L.DEFECTORS
     assert s[L.S_B_SIDE + pending[0]] == L.LIBERALS
+
+
+def test_recruits_eliminate_an_enemy_garrison():
+    """7.5: "Any force, including one with only 1 diamond, automatically eliminates an
+    enemy Garrison upon entering their Location"; 7.2.1: only an enemy stack of 2 or
+    more blocks keeps recruits out. The Liberals recruit at Castro Urdiales, held by a
+    Carlist cube: the cube goes and the Location is Liberal (the cube stayed beside the
+    recruits, and the Location stayed Carlist)."""
+    p, s, rng = fresh_state()
+    castro = loc("castro_urdiales")
+    s[L.S_OWNER + castro] = L.CARLISTS
+    s[L.S_CUBE + castro] = L.CARLISTS + 1
+    recruits = blocks("Regular Army battalion")[:2]
+    for b in recruits:
+        s[L.S_B_WHERE + b] = L.W_BOX
+    for f in range(L.N_FACTIONS):  # every other Recruitment Location is taken
+        if L.FACTION_SIDE[f] == L.LIBERALS:
+            put(s, blocks("Navarra battalion")[2 * f - 10:2 * f - 8], COMP.fac_home[f])
+    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL,
+                             L.LIBERALS, -1, no_log())
+    assert where == castro and all(s[L.S_B_LOC + b] == castro for b in recruits)
+    assert s[L.S_CUBE + castro] == 0 and s[L.S_OWNER + castro] == L.LIBERALS
+
+
+def test_a_retreat_eliminates_an_enemy_garrison_and_takes_control():
+    """8.8.3: the defender retreats to a Location without enemy units ("Garrisons are
+    ignored"); 7.5: entering it eliminates an enemy Garrison; 4.2: the City is then the
+    retreating side's. The Carlists lose at Los Arcos and fall back on Estella, where a
+    Liberal cube stands (it stayed, and Estella stayed Liberal)."""
+    p, s, rng = fresh_state()
+    arcos, estella = loc("los_arcos"), loc("estella")
+    nav = blocks("Navarra battalion")[:2]
+    put(s, nav + blocks("Regular Army battalion")[:4], arcos)
+    for b in nav:
+        s[L.S_B_FROM + b] = estella
+    s[L.S_OWNER + arcos] = L.LIBERALS
+    s[L.S_OWNER + estella] = L.LIBERALS
+    s[L.S_CUBE + estella] = L.LIBERALS + 1
+    give(s, cards("liberals", "regular")[:3])
+    rebuild_piles(s)
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, arcos,
+                          L.CARLISTS, no_log())
+    survivors = [b for b in nav if s[L.S_B_WHERE + b] == L.W_MAP]
+    assert survivors and all(s[L.S_B_LOC + b] == estella for b in survivors)
+    assert s[L.S_CUBE + estella] == 0 and s[L.S_OWNER + estella] == L.CARLISTS

@@ -35,6 +35,7 @@ from .state import (
     discard,
     draw_cards,
     eliminate,
+    enter,
     hand,
     naval_at,
     refresh_control,
@@ -821,7 +822,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
     if side == bt[L.BT_ATTACKER]:
         dest = attack_origin(s, blk, where, side)
         if dest >= 0 and count_at(s, blk, dest, foe) == 0:
-            move_all(s, left, n_left, dest)
+            retreat_to(s, loc, blk, side, left, n_left, dest)
             log_event(log, EV_RETREAT, side, where, dest)
             return counted
     inside = 0
@@ -839,7 +840,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
                     eliminate(s, blk, left[i])
                     counted += 1
             else:
-                move_all(s, left[inside:], n_left - inside, dest)
+                retreat_to(s, loc, blk, side, left[inside:], n_left - inside, dest)
         log_event(log, EV_RETREAT, side, where, where)
         return counted
     if dest < 0:
@@ -858,7 +859,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
             eliminate(s, blk, b)
             counted += 1
         n_left = army_at(blk, s, where, side, left)
-    move_all(s, left, n_left, dest)
+    retreat_to(s, loc, blk, side, left, n_left, dest)
     log_event(log, EV_RETREAT, side, where, dest)
     retreat_into_combat(p, loc, blk, s, dest, side, log)
     return counted
@@ -943,6 +944,14 @@ def order_by_value(blk, ids, n):
             ids[j + 1] = ids[j]
             j -= 1
         ids[j + 1] = x
+
+
+@njit(cache=True, nogil=True)
+def retreat_to(s, loc, blk, side, ids, n, dest):
+    """The retreating blocks enter ``dest``: an enemy Garrison there is eliminated (7.5;
+    8.8.3: "Garrisons are ignored" in choosing it) and control follows (4.1.1, 4.2)."""
+    move_all(s, ids, n, dest)
+    enter(s, loc, blk, side, dest)
 
 
 @njit(cache=True, nogil=True)

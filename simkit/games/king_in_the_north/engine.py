@@ -40,6 +40,7 @@ from .state import (
     discard,
     draw_cards,
     eliminate,
+    enter,
     hand_size,
     holds_special,
     refresh_control,
@@ -175,7 +176,7 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
                 continue
             place(s, b, where)
             s[L.S_B_MOVED + b] = 0
-            refresh_control(s, loc, blk, where)
+            enter(s, loc, blk, side, where)
             log_event(log, EV_ARRIVE, b, where, 0)
         elif s[L.S_B_WHERE + b] == L.W_PENDING:
             where = join_stack(loc, blk, s, rng, pol, side)
@@ -260,7 +261,7 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
         if s[L.S_B_WHERE + b] == L.W_MAP:
             s[L.S_B_LOC + b] = dest
     refresh_control(s, loc, blk, where)
-    refresh_control(s, loc, blk, dest)
+    enter(s, loc, blk, defender, dest)  # "Garrisons are ignored" on the way (8.8.3)
     log_event(log, EV_RETREAT_BEFORE, defender, where, dest)
     return True
 

@@ -25,6 +25,7 @@ from .state import (
     discard,
     draw_cards,
     eliminate,
+    enter,
     hand,
     hand_size,
     holds_special,
@@ -467,7 +468,7 @@ def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
                     and (t == L.FIELD_ART or t == L.MOUNTAIN_ART):
                 place(s, b, where)
                 break
-    refresh_control(s, loc, blk, where)
+    enter(s, loc, blk, side, where)  # recruits eliminate an enemy Garrison there (7.5)
     count_action(s, side, L.A_RECRUIT)
     log_event(log, EV_RECRUIT, side, where, count)
     return where
@@ -570,11 +571,7 @@ def place_guerrillas(loc, blk, s, rng, pol, side):
             break
         place(s, b, where)
         s[L.S_B_MOVED + b] = 0
-        if s[L.S_CUBE + where] == 2 - side:
-            s[L.S_CUBE + where] = 0
-        if loc[where, L.LC_RESOURCE]:
-            s[L.S_OWNER + where] = side
-        refresh_control(s, loc, blk, where)
+        enter(s, loc, blk, side, where)  # a Resource Location becomes Carlist (4.1.1)
         placed += 1
     return placed > 0
 
@@ -624,7 +621,7 @@ def forced_levies(loc, blk, s, rng, pol, side):
             break
         place(s, tmp[k], where)
         used[where] = 1
-        refresh_control(s, loc, blk, where)
+        enter(s, loc, blk, side, where)
     return True
 
 
@@ -673,10 +670,8 @@ def naval_transport(p, loc, blk, s, rng, pol, log):
             s[L.S_B_MOVED + c] = 1
         s[L.S_B_LOC + b] = dest
         s[L.S_B_MOVED + b] = 1
-        if s[L.S_CUBE + dest] == 1:
-            s[L.S_CUBE + dest] = 0
         refresh_control(s, loc, blk, here)
-        refresh_control(s, loc, blk, dest)
+        enter(s, loc, blk, L.LIBERALS, dest)
         count_action(s, L.LIBERALS, L.A_TRANSPORTS)
         log_event(log, EV_MOVE, L.LIBERALS * 1000 + here, dest, min(2, n))
         return True
