@@ -1129,3 +1129,65 @@ def test_a_retreat_eliminates_an_enemy_garrison_and_takes_control():
     survivors = [b for b in nav if s[L.S_B_WHERE + b] == L.W_MAP]
     assert survivors and all(s[L.S_B_LOC + b] == estella for b in survivors)
     assert s[L.S_CUBE + estella] == 0 and s[L.S_OWNER + estella] == L.CARLISTS
+
+
+def test_reinforcements_and_recruits_respect_the_stacking_limit():
+    """7.1: "The maximum number of blocks possible in any given Location is 10 per side";
+    7.2: artillery "may be recruited in excess of the maximum number allowed" (the 5
+    blocks per Faction of a recruitment), not of the 10 a Location holds. Villarreal
+    arrives at a full Amezcoas: he joins the stack at Estella (he made 11). At Elizondo
+    with 8 blocks, the Defectors from an empty bag and 1 recruit fill it, the artillery
+    stays in the Recruitment Box (2 recruits and the Defectors made 11)."""
+    p, s, rng = fresh_state()
+    amez, estella = loc("amezcoas"), loc("estella")
+    s[L.S_OWNER + amez] = s[L.S_OWNER + estella] = L.CARLISTS
+    put(s, blocks("Navarra battalion")[:10], amez)
+    put(s, blocks("Don Carlos") + blocks("Guipúzcoa battalion")[:2], estella)
+    s[L.S_SEMESTER] = COMP.blk[blocks("Villarreal")[0], L.BK_ARRIVES]
+    engine.arrivals(p, COMP.loc, COMP.blk, s, rng, POL, L.CARLISTS, no_log())
+    assert s[L.S_B_LOC + blocks("Villarreal")[0]] == estella
+    assert state.count_at(s, COMP.blk, amez, L.CARLISTS) == 10
+
+    p, s, rng = fresh_state()
+    eli = loc("elizondo")
+    s[L.S_OWNER + eli] = L.CARLISTS
+    put(s, blocks("Guipúzcoa battalion")[:8], eli)
+    put(s, blocks("Regular Army battalion")[:2], amez)  # Navarra cannot recruit there
+    box = blocks("Navarra battalion")[:2] + blocks("Mountain artillery", "carlists")[:1]
+    defector = [b for b in range(COMP.blk.shape[0]) if COMP.blk[b, L.BK_TYPE] == L.DEFECTORS
+                and COMP.blk[b, L.BK_SIDE] == L.CARLISTS][0]
+    for b in box + [defector]:
+        s[L.S_B_WHERE + b] = L.W_BOX
+    assert movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL,
+                            L.CARLISTS, -1, no_log()) == eli
+    assert state.count_at(s, COMP.blk, eli, L.CARLISTS) == 10
+    assert s[L.S_B_LOC + defector] == eli and s[L.S_B_WHERE + box[2]] == L.W_BOX
+
+
+def test_blown_bridge_stops_a_stack_only_where_it_has_room():
+    """12.1 «Blown Bridge»: the enemy stack "must instead move back to the previous
+    Location one space before its intended destination"; 7.1: at most 10 blocks a side
+    in a Location. Our reading: the Carlists cannot play it to stop 3 Liberal blocks in
+    a Durango already holding 10 (they made 13 there); with room they do."""
+    for already in (10, 7):
+        p, s, rng = fresh_state()
+        bilbao, durango, bergara = loc("bilbao"), loc("durango"), loc("bergara")
+        for i in range(COMP.loc.shape[0]):
+            s[L.S_OWNER + i] = L.NOBODY
+        s[L.S_OWNER + bergara] = L.CARLISTS
+        put(s, blocks("Navarra battalion")[:1], bergara)
+        movers = blocks("Guardia Real battalion")[:3]
+        put(s, movers, bilbao)
+        put(s, (blocks("Regular Army battalion") + blocks("Militia battalion"))[:already],
+            durango)
+        for b in blocks("Regular Army battalion") + blocks("Militia battalion"):
+            s[L.S_B_MOVED + b] = 1
+        bridge = cards("carlists", special="blown_bridge")[0]
+        give(s, [bridge] + cards("liberals", "royal_guard")[:4])
+        rebuild_piles(s)
+        assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                                   L.LIBERALS, bilbao, False, no_log())
+        played = s[L.S_C_WHERE + bridge] == L.CW_REMOVED
+        assert played == (already == 7)
+        assert all(s[L.S_B_LOC + b] == (durango if played else bergara) for b in movers)
+        assert state.count_at(s, COMP.blk, durango, L.LIBERALS) <= 10

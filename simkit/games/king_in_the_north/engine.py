@@ -31,7 +31,7 @@ from .events import (
     EV_TURN,
     EV_VICTORY,
 )
-from .movement import join_stack, movement_phase, place
+from .movement import has_room, join_stack, movement_phase, place
 from .state import (
     cities_and_capitals,
     count_action,
@@ -158,8 +158,9 @@ def initiative_challenge(p, card, s, rng, pol, log):
 @njit(cache=True, nogil=True)
 def arrivals(p, loc, blk, s, rng, pol, side, log):
     """Historical reinforcements of this Semester enter at their Location (a friendly
-    stack if the enemy holds it); Naval Squadrons at a Port free of enemy blocks; pending
-    Defectors join a friendly stack not besieged (8.6.1)."""
+    stack with room if the enemy holds it or it is full, 7.1: our reading); Naval
+    Squadrons at a Port free of enemy blocks; pending Defectors join a friendly stack
+    not besieged (8.6.1), with room (7.1)."""
     sem = s[L.S_SEMESTER]
     for b in range(blk.shape[0]):
         if s[L.S_B_SIDE + b] != side:
@@ -170,8 +171,9 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
             if blk[b, L.BK_TYPE] == L.NAVAL:
                 if count_at(s, blk, where, 1 - side) > 0:
                     where = P.choose_port(pol[side], loc, blk, s, rng, where)
-            elif count_at(s, blk, where, 1 - side) > 0 or s[L.S_OWNER + where] == 1 - side:
-                where = join_stack(loc, blk, s, rng, pol, side)
+            elif count_at(s, blk, where, 1 - side) > 0 or s[L.S_OWNER + where] == 1 - side \
+                    or not has_room(p, loc, blk, s, where, side):
+                where = join_stack(p, loc, blk, s, rng, pol, side)
             if where < 0:
                 continue
             place(s, b, where)
@@ -179,7 +181,7 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
             enter(s, loc, blk, side, where)
             log_event(log, EV_ARRIVE, b, where, 0)
         elif s[L.S_B_WHERE + b] == L.W_PENDING:
-            where = join_stack(loc, blk, s, rng, pol, side)
+            where = join_stack(p, loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
                 s[L.S_B_MOVED + b] = 0
@@ -541,6 +543,8 @@ def side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
     """One side's turn (6.3): Historical Reinforcements, Movement, Combat, each followed
     by the sudden-victory checks. Returns True if a state check failed."""
     s[L.S_ACTIVE] = side
+    for b in range(blk.shape[0]):
+        s[L.S_B_FROM + b] = L.FROM_NONE  # no block has entered a Location this turn yet
     restart(rng, L.ST_POLICY[side], s[L.S_SEMESTER] * 2 + side)
     log_event(log, EV_TURN, side, victory_points(s, loc, 0), victory_points(s, loc, 1))
     arrivals(p, loc, blk, s, rng, pol, side, log)

@@ -229,7 +229,9 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
     """Move ``ids`` along the search tree from ``origin`` to ``dest``: enemy Garrisons
     are removed (7.5), weak enemy stacks Overrun (7.6), Resource Locations change hands
     (4.1.1), Garrisons may be dropped (7.5); Customs Officers meeting a Liberal stack
-    leave play (7.3.7). Blown Bridge may stop a Liberal stack short (12.1)."""
+    leave play (7.3.7). Blown Bridge may stop a Liberal stack short (12.1), where it has
+    room to end its move (our reading of 7.1: "The maximum number of blocks possible in
+    any given Location is 10 per side")."""
     path = np.empty(L.MAX_LOC, dtype=np.int64)
     k = 0
     v = dest
@@ -241,6 +243,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         bb = holds_special(s, card, L.CARLISTS, L.EV_BLOWN_BRIDGE)
         if bb >= 0 and s[L.S_YEAR] < L.N_YEARS - 1 \
                 and count_at(s, blk, path[1], L.CARLISTS) == 0 \
+                and count_at(s, blk, path[1], side) + n <= stack_limit(p, loc, path[1]) \
                 and P.play_event(pol[L.CARLISTS], s, rng, L.CARLISTS, L.EV_BLOWN_BRIDGE):
             use_event(s, card, bb)
             log_event(log, EV_EVENT, L.CARLISTS, L.EV_BLOWN_BRIDGE, dest)
@@ -447,9 +450,9 @@ def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
     """One recruitment action (7.2): up to 5 blocks of one Faction (2 of any Faction at
     Castro Urdiales / Elizondo) + 1 artillery; Defectors drawn from an empty bag go to
     any Location with a friendly block (6.4). Returns the Location used or -1."""
-    opts = np.zeros((L.N_FACTIONS + 1, 3), dtype=np.int64)
+    placed_defectors = place_box_defectors(p, loc, blk, s, rng, pol, side, log)
+    opts = np.zeros((L.N_FACTIONS + 1, 3), dtype=np.int64)  # the room they leave (7.1)
     n = recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts)
-    placed_defectors = place_box_defectors(loc, blk, s, rng, pol, side, log)
     if n == 0:
         return -1 if placed_defectors == 0 else -2
     k = P.choose_recruitment(pol[side], loc, blk, s, rng, side, opts, n)
@@ -461,7 +464,7 @@ def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
     order_strong_first(blk, tmp, m)
     for i in range(min(count, m)):
         place(s, tmp[i], where)
-    if count_at(s, blk, where, side) < stack_limit(p, loc, where) + 1:
+    if has_room(p, loc, blk, s, where, side):  # "in excess of" the 5 per Faction only
         for b in range(blk.shape[0]):
             t = blk[b, L.BK_TYPE]
             if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side \
@@ -494,26 +497,36 @@ def place(s, b, where):
 
 
 @njit(cache=True, nogil=True)
-def join_stack(loc, blk, s, rng, pol, side):
-    """A Location with a friendly block, not besieged inside (where Defectors, «El
-    Abuelo», Ceballos and displaced reinforcements enter): the policy picks; -1 if none."""
+def join_stack(p, loc, blk, s, rng, pol, side):
+    """A Location with a friendly block, not besieged inside, with room for one more
+    block (7.1): where Defectors, «El Abuelo», Ceballos and displaced reinforcements
+    enter. The policy picks; -1 if none."""
     cands = np.empty(L.MAX_LOC, dtype=np.int64)
     n = 0
     for i in range(loc.shape[0]):
-        if not inside_besieged(s, i, side) and count_at(s, blk, i, side) > 0:
+        if not inside_besieged(s, i, side) and count_at(s, blk, i, side) > 0 \
+                and has_room(p, loc, blk, s, i, side):
             cands[n] = i
             n += 1
     return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
 
 
 @njit(cache=True, nogil=True)
-def place_box_defectors(loc, blk, s, rng, pol, side, log):
+def has_room(p, loc, blk, s, where, side):
+    """Can one more block of ``side`` be placed at ``where``? 7.1: "The maximum number of
+    blocks possible in any given Location is 10 per side or 5 in Locations accessible
+    only by trails"."""
+    return count_at(s, blk, where, side) < stack_limit(p, loc, where)
+
+
+@njit(cache=True, nogil=True)
+def place_box_defectors(p, loc, blk, s, rng, pol, side, log):
     """Defectors from an empty bag enter with the biggest friendly stack (6.4)."""
     n = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side \
                 and blk[b, L.BK_TYPE] == L.DEFECTORS:
-            where = join_stack(loc, blk, s, rng, pol, side)
+            where = join_stack(p, loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
                 n += 1
@@ -538,12 +551,12 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
                 continue
             done = False
             if sp == L.EV_GUERRILLAS:
-                done = place_guerrillas(loc, blk, s, rng, pol, side)
+                done = place_guerrillas(p, loc, blk, s, rng, pol, side)
             elif sp == L.EV_EL_ABUELO or sp == L.EV_PROMOTION:
-                done = place_special(loc, blk, s, rng, pol, side,
+                done = place_special(p, loc, blk, s, rng, pol, side,
                                      L.SP_EL_ABUELO if sp == L.EV_EL_ABUELO else L.SP_CEBALLOS)
             else:
-                done = forced_levies(loc, blk, s, rng, pol, side)
+                done = forced_levies(p, loc, blk, s, rng, pol, side)
                 free_move = free_move or done
             if done:
                 use_event(s, card, c)
@@ -552,9 +565,10 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
 
 
 @njit(cache=True, nogil=True)
-def place_guerrillas(loc, blk, s, rng, pol, side):
+def place_guerrillas(p, loc, blk, s, rng, pol, side):
     """The 3 Guerrilla blocks enter non-City Locations free of enemy blocks, at most 2
-    per Location (12.1); a Resource Location they enter becomes Carlist (4.1.1)."""
+    per Location (12.1) and within the stacking limit (7.1); a Resource Location they
+    enter becomes Carlist (4.1.1)."""
     placed = 0
     cands = np.empty(L.MAX_LOC, dtype=np.int64)
     for b in range(blk.shape[0]):
@@ -563,7 +577,8 @@ def place_guerrillas(loc, blk, s, rng, pol, side):
         n = 0
         for i in range(loc.shape[0]):
             if loc[i, L.LC_KIND] < L.CITY and guerrillas_at(blk, s, i) < 2 \
-                    and count_at(s, blk, i, 1 - side) == 0:
+                    and count_at(s, blk, i, 1 - side) == 0 \
+                    and has_room(p, loc, blk, s, i, side):
                 cands[n] = i
                 n += 1
         where = P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_GUERRILLA)
@@ -587,11 +602,11 @@ def guerrillas_at(blk, s, where):
 
 
 @njit(cache=True, nogil=True)
-def place_special(loc, blk, s, rng, pol, side, special):
+def place_special(p, loc, blk, s, rng, pol, side, special):
     """«El Abuelo» or Ceballos joins a friendly stack (12.1, 12.2)."""
     for b in range(blk.shape[0]):
         if blk[b, L.BK_SPECIAL] == special and s[L.S_B_WHERE + b] == L.W_RESERVE:
-            where = join_stack(loc, blk, s, rng, pol, side)
+            where = join_stack(p, loc, blk, s, rng, pol, side)
             if where < 0:
                 return False
             place(s, b, where)
@@ -601,9 +616,10 @@ def place_special(loc, blk, s, rng, pol, side, special):
 
 
 @njit(cache=True, nogil=True)
-def forced_levies(loc, blk, s, rng, pol, side):
+def forced_levies(p, loc, blk, s, rng, pol, side):
     """Forced Levies: 4 blocks from the Recruitment Box to 4 different Locations not
-    besieged by the enemy, strongest blocks first (12.1); the policy picks each."""
+    besieged by the enemy, strongest blocks first (12.1), within the stacking limit
+    (7.1); the policy picks each."""
     tmp = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     m = box_blocks(blk, s, side, -1, True, tmp)
     order_strong_first(blk, tmp, m)
@@ -613,7 +629,8 @@ def forced_levies(loc, blk, s, rng, pol, side):
         n = 0
         for i in range(loc.shape[0]):
             if not used[i] and not inside_besieged(s, i, side) \
-                    and count_at(s, blk, i, 1 - side) == 0:
+                    and count_at(s, blk, i, 1 - side) == 0 \
+                    and has_room(p, loc, blk, s, i, side):
                 cands[n] = i
                 n += 1
         where = P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_LEVY)
