@@ -1,6 +1,7 @@
-"""The King in the North: the digest's worked examples (section 3.A) as scenario tests,
-the closed-form tables (3.C), one test per implemented rule, the reconstructed
-components' validation and property tests over whole campaigns.
+"""The King in the North: the rulebook's worked examples as scenario tests, the
+closed-form tables (losses 8.7.1, Impact 8.3-8.4, siege kills 8.9.3, card draws 8.10
+and 6.4), one test per implemented rule, the reconstructed components' validation and
+property tests over whole campaigns.
 
 The game has no dice: a scenario sets up the state (``fresh_state`` clears the map),
 calls the rule function and checks the rulebook's numbers.
@@ -184,7 +185,7 @@ def test_example_1_reinforcement_discard():
     engine.reinforcement_phase(p, COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
     assert state.hand_size(s, COMP.card, 0) == 9 - 4 + 7
     assert prob.hand_after_reinforcement(9) == 12
-    assert prob.hand_after_reinforcement(14) == 14  # the fixed point (3.C 4)
+    assert prob.hand_after_reinforcement(14) == 14  # the fixed point of 6.4's discard and draw
 
 
 def test_more_cities_draw_one_more_card_and_resources_one_more_block():
@@ -450,8 +451,8 @@ def test_naval_transport_carries_two_blocks_and_counts_as_a_move():
     assert all(s[L.S_B_MOVED + b] for b in inf if s[L.S_B_LOC + b] == lek)
 
 
-def test_losses_table_of_the_digest():
-    """3.C 1: losses for 0..28 Impact at 6, 7, 8, 9 per block."""
+def test_losses_table():
+    """8.7.1, 8.7.2, 8.4.7, 12.1: losses for 0..28 Impact at 6, 7, 8, 9 per block."""
     table = {0: (0, 0, 0, 0), 6: (1, 0, 0, 0), 7: (1, 1, 0, 0), 8: (1, 1, 1, 0),
              9: (1, 1, 1, 1), 13: (2, 1, 1, 1), 14: (2, 2, 1, 1), 15: (2, 2, 1, 1),
              20: (3, 2, 2, 2), 21: (3, 3, 2, 2), 28: (4, 4, 3, 3)}
@@ -908,7 +909,7 @@ def test_the_game_is_offered_with_its_questions():
 
 
 def test_prob_questions_answer_the_battle_example():
-    """Digest 3.A Battle example: 15 vs 13 Impact, losses 3 and 1, cards 4 and 3; two
+    """Rulebook 8.5, Example of a Battle: 15 vs 13 Impact, losses 3 and 1, cards 4 and 3; two
     Navarra blocks of 2 diamonds in a row deal 2 + 3 = 5."""
     q = prob.QUESTIONS
     losses = q["losses"].answer(q["losses"].params())
@@ -983,3 +984,210 @@ def test_lost_relief_battle_leaves_the_besieged_inside():
                          3, no_log())
     assert s[L.S_B_LOC + besieged[0]] == tol and s[L.S_BESIEGED + tol] == 1
     assert all(s[L.S_B_LOC + b] == her for b in relief)
+
+
+# -- rules the state checks found broken (tests/test_king_in_the_north_checks.py) ----------
+def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
+    """4.2: "The player who has at least one block or Garrison cube on the City controls
+    it (so long as their opponent has none)"; 7.5: cubes "may be placed ... after moving
+    a stack through a Location ... to maintain control of Locations". The whole Carlist
+    stack leaves Estella for Liberal Amezcoas and drops a cube: Estella stays Carlist
+    and still scores its 2 VP (it became nobody's: control was adjusted before the cube
+    was down)."""
+    p, s, rng = fresh_state()
+    estella, amezcoas = loc("estella"), loc("amezcoas")
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    s[L.S_OWNER + estella] = L.CARLISTS
+    s[L.S_OWNER + amezcoas] = L.LIBERALS
+    s[L.S_CUBE + amezcoas] = L.LIBERALS + 1
+    stack = blocks("Navarra battalion")[:2]
+    put(s, stack, estella)
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               L.CARLISTS, estella, False, no_log())
+    assert all(s[L.S_B_LOC + b] == amezcoas for b in stack)
+    assert s[L.S_CUBE + estella] == L.CARLISTS + 1
+    assert s[L.S_OWNER + estella] == L.CARLISTS
+    assert state.victory_points(s, COMP.loc, L.CARLISTS) == 2 + 2  # Estella and Amezcoas
+
+
+def test_more_than_five_blocks_never_move_along_trails():
+    """7.3.6: "The maximum number of blocks a stack can have is 10 for movement along
+    Main Roads and Secondary Roads. Along Trails, the stack limit is reduced to 5
+    blocks"; 7.3.3: the Carlist trail move is for "Stacks performing their movement
+    entirely along Trails". From Lecumberri, Liberal Elizondo is one Trail away: 6
+    Carlist blocks go to Tolosa by road instead, 5 take the Trail; 6 blocks at Oñate get
+    no 3-Location trail move."""
+    p, s, rng = fresh_state()
+    lec, eli, tol = loc("lecumberri"), loc("elizondo"), loc("tolosa")
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    s[L.S_OWNER + eli] = L.LIBERALS
+    s[L.S_CUBE + eli] = L.LIBERALS + 1
+    six = blocks("Navarra battalion")[:6]
+    before = s.copy()
+    put(s, six, lec)
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               L.CARLISTS, lec, False, no_log())
+    assert all(s[L.S_B_LOC + b] == tol for b in six)
+    assert s[L.S_TRAIL_STACK] == 0 and s[L.S_MOVED_STACK] == 6
+    s = before.copy()
+    put(s, six[:5], lec)
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               L.CARLISTS, lec, False, no_log())
+    assert all(s[L.S_B_LOC + b] == eli for b in six[:5]) and s[L.S_TRAIL_STACK] == 5
+    s = before.copy()
+    onate = loc("onate")
+    put(s, six, onate)
+    reach = _reachable(s, L.CARLISTS, onate, six, trail=True)
+    assert "lecumberri" not in reach and "bergara" in reach  # by its Secondary Road
+    assert not any(COMP.loc[loc(name), L.LC_TRAIL_ONLY] for name in reach)
+    assert "lecumberri" in _reachable(s, L.CARLISTS, onate, six[:5], trail=True)
+
+
+def test_big_stacks_move_one_less_on_trails_and_as_cavalry():
+    """7.3.6: "From 7 to 10 blocks, the movement is reduced by 1", whatever the move
+    (with a 7-block trail limit, the Carlist trail move reaches 2 Locations)."""
+    p = PARAMETERS.build(Rules(trail_stack_limit=8))
+    a = movement.allowances(p, COMP.loc, COMP.blk, S0, L.CARLISTS, loc("onate"), 7, False,
+                            False, True)
+    assert a[0, movement.M_TRAIL] == 2
+    a = movement.allowances(p, COMP.loc, COMP.blk, S0, L.LIBERALS, loc("tolosa"), 7, True,
+                            False, False)
+    assert a[0, movement.M_ROADS] == 1 and a[0, movement.M_ANY] == 0
+
+
+def test_a_defected_block_is_no_loss_and_brings_a_defectors_block():
+    """8.6.1: "the block defects and is removed from the battle. This means any points of
+    Impact it would have caused are not taken into account. When the battle is over, the
+    defecting block is removed from play. In its place, a new Defectors Block matching
+    the opposing side's color is taken." The Carlists attack Los Arcos; their Vizcaya
+    block defects; the Liberals win 2 to 0, so the Carlists lose 1 block: a Navarra
+    block, not the Vizcaya one (it was chosen as the loss, absorbed it, and no Defectors
+    block came)."""
+    p, s, rng = fresh_state()
+    arcos = loc("los_arcos")
+    viz = [b for b in blocks("Vizcaya battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][0]
+    nav = blocks("Navarra battalion")[:2]
+    put(s, [viz] + nav + blocks("Regular Army battalion")[:4], arcos)
+    for b in [viz] + nav:
+        s[L.S_B_FROM + b] = loc("estella")
+    s[L.S_OWNER + arcos] = L.LIBERALS
+    give(s, cards("carlists", "vizcaya")[:1])  # no second Vizcaya card to refute
+    give(s, cards("liberals", special="loyalty")[:1] + cards("liberals", "regular")[:3])
+    rebuild_piles(s)
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, arcos,
+                          L.CARLISTS, no_log())
+    assert s[L.S_B_WHERE + viz] == L.W_DEAD  # removed from play after the battle
+    assert sorted(s[L.S_B_WHERE + b] for b in nav) == [L.W_MAP, L.W_DEAD]
+    assert s[L.S_LOST + L.CARLISTS] == 2  # the loss and the defection
+    pending = [b for b in range(COMP.blk.shape[0]) if s[L.S_B_WHERE + b] == L.W_PENDING]
+    assert len(pending) == 1 and COMP.blk[pending[0], L.BK_TYPE] == L.DEFECTORS
+    assert s[L.S_B_SIDE + pending[0]] == L.LIBERALS
+
+
+def test_recruits_eliminate_an_enemy_garrison():
+    """7.5: "Any force, including one with only 1 diamond, automatically eliminates an
+    enemy Garrison upon entering their Location"; 7.2.1: only an enemy stack of 2 or
+    more blocks keeps recruits out. The Liberals recruit at Castro Urdiales, held by a
+    Carlist cube: the cube goes and the Location is Liberal (the cube stayed beside the
+    recruits, and the Location stayed Carlist)."""
+    p, s, rng = fresh_state()
+    castro = loc("castro_urdiales")
+    s[L.S_OWNER + castro] = L.CARLISTS
+    s[L.S_CUBE + castro] = L.CARLISTS + 1
+    recruits = blocks("Regular Army battalion")[:2]
+    for b in recruits:
+        s[L.S_B_WHERE + b] = L.W_BOX
+    for f in range(L.N_FACTIONS):  # every other Recruitment Location is taken
+        if L.FACTION_SIDE[f] == L.LIBERALS:
+            put(s, blocks("Navarra battalion")[2 * f - 10:2 * f - 8], COMP.fac_home[f])
+    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL,
+                             L.LIBERALS, -1, no_log())
+    assert where == castro and all(s[L.S_B_LOC + b] == castro for b in recruits)
+    assert s[L.S_CUBE + castro] == 0 and s[L.S_OWNER + castro] == L.LIBERALS
+
+
+def test_a_retreat_eliminates_an_enemy_garrison_and_takes_control():
+    """8.8.3: the defender retreats to a Location without enemy units ("Garrisons are
+    ignored"); 7.5: entering it eliminates an enemy Garrison; 4.2: the City is then the
+    retreating side's. The Carlists lose at Los Arcos and fall back on Estella, where a
+    Liberal cube stands (it stayed, and Estella stayed Liberal)."""
+    p, s, rng = fresh_state()
+    arcos, estella = loc("los_arcos"), loc("estella")
+    nav = blocks("Navarra battalion")[:2]
+    put(s, nav + blocks("Regular Army battalion")[:4], arcos)
+    for b in nav:
+        s[L.S_B_FROM + b] = estella
+    s[L.S_OWNER + arcos] = L.LIBERALS
+    s[L.S_OWNER + estella] = L.LIBERALS
+    s[L.S_CUBE + estella] = L.LIBERALS + 1
+    give(s, cards("liberals", "regular")[:3])
+    rebuild_piles(s)
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, arcos,
+                          L.CARLISTS, no_log())
+    survivors = [b for b in nav if s[L.S_B_WHERE + b] == L.W_MAP]
+    assert survivors and all(s[L.S_B_LOC + b] == estella for b in survivors)
+    assert s[L.S_CUBE + estella] == 0 and s[L.S_OWNER + estella] == L.CARLISTS
+
+
+def test_reinforcements_and_recruits_respect_the_stacking_limit():
+    """7.1: "The maximum number of blocks possible in any given Location is 10 per side";
+    7.2: artillery "may be recruited in excess of the maximum number allowed" (the 5
+    blocks per Faction of a recruitment), not of the 10 a Location holds. Villarreal
+    arrives at a full Amezcoas: he joins the stack at Estella (he made 11). At Elizondo
+    with 8 blocks, the Defectors from an empty bag and 1 recruit fill it, the artillery
+    stays in the Recruitment Box (2 recruits and the Defectors made 11)."""
+    p, s, rng = fresh_state()
+    amez, estella = loc("amezcoas"), loc("estella")
+    s[L.S_OWNER + amez] = s[L.S_OWNER + estella] = L.CARLISTS
+    put(s, blocks("Navarra battalion")[:10], amez)
+    put(s, blocks("Don Carlos") + blocks("Guipúzcoa battalion")[:2], estella)
+    s[L.S_SEMESTER] = COMP.blk[blocks("Villarreal")[0], L.BK_ARRIVES]
+    engine.arrivals(p, COMP.loc, COMP.blk, s, rng, POL, L.CARLISTS, no_log())
+    assert s[L.S_B_LOC + blocks("Villarreal")[0]] == estella
+    assert state.count_at(s, COMP.blk, amez, L.CARLISTS) == 10
+
+    p, s, rng = fresh_state()
+    eli = loc("elizondo")
+    s[L.S_OWNER + eli] = L.CARLISTS
+    put(s, blocks("Guipúzcoa battalion")[:8], eli)
+    put(s, blocks("Regular Army battalion")[:2], amez)  # Navarra cannot recruit there
+    box = blocks("Navarra battalion")[:2] + blocks("Mountain artillery", "carlists")[:1]
+    defector = [b for b in range(COMP.blk.shape[0]) if COMP.blk[b, L.BK_TYPE] == L.DEFECTORS
+                and COMP.blk[b, L.BK_SIDE] == L.CARLISTS][0]
+    for b in box + [defector]:
+        s[L.S_B_WHERE + b] = L.W_BOX
+    assert movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL,
+                            L.CARLISTS, -1, no_log()) == eli
+    assert state.count_at(s, COMP.blk, eli, L.CARLISTS) == 10
+    assert s[L.S_B_LOC + defector] == eli and s[L.S_B_WHERE + box[2]] == L.W_BOX
+
+
+def test_blown_bridge_stops_a_stack_only_where_it_has_room():
+    """12.1 «Blown Bridge»: the enemy stack "must instead move back to the previous
+    Location one space before its intended destination"; 7.1: at most 10 blocks a side
+    in a Location. Our reading: the Carlists cannot play it to stop 3 Liberal blocks in
+    a Durango already holding 10 (they made 13 there); with room they do."""
+    for already in (10, 7):
+        p, s, rng = fresh_state()
+        bilbao, durango, bergara = loc("bilbao"), loc("durango"), loc("bergara")
+        for i in range(COMP.loc.shape[0]):
+            s[L.S_OWNER + i] = L.NOBODY
+        s[L.S_OWNER + bergara] = L.CARLISTS
+        put(s, blocks("Navarra battalion")[:1], bergara)
+        movers = blocks("Guardia Real battalion")[:3]
+        put(s, movers, bilbao)
+        put(s, (blocks("Regular Army battalion") + blocks("Militia battalion"))[:already],
+            durango)
+        for b in blocks("Regular Army battalion") + blocks("Militia battalion"):
+            s[L.S_B_MOVED + b] = 1
+        bridge = cards("carlists", special="blown_bridge")[0]
+        give(s, [bridge] + cards("liberals", "royal_guard")[:4])
+        rebuild_piles(s)
+        assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                                   L.LIBERALS, bilbao, False, no_log())
+        played = s[L.S_C_WHERE + bridge] == L.CW_REMOVED
+        assert played == (already == 7)
+        assert all(s[L.S_B_LOC + b] == (durango if played else bergara) for b in movers)
+        assert state.count_at(s, COMP.blk, durango, L.LIBERALS) <= 10

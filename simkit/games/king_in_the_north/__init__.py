@@ -10,7 +10,8 @@ Headquarters and Fortified House cards; 12 battle events; 13.1-13.4), ``policies
 scripted commanders), ``state`` (blocks, cards, control and VP helpers), ``rules`` (the
 knobs), ``layout`` (offsets, codes, outcome columns, random streams), ``events`` (the
 trace), ``components`` (the reconstructed map, roster, decks and calendar), ``prob``
-(exact answers).
+(exact answers), ``checks`` (the state invariants a checking run asserts after every
+rule step: control, Garrisons, blocks, Defectors, stacking, sieges, decks, markers).
 
 Readings where the rulebook is silent (each in its function's docstring): «Under Cover
 of Night» may be played before any deployment once both sides have played 2 cards (it
@@ -65,6 +66,8 @@ class KingInTheNorth(Game):
     data = _components.DATA
     policies = {"carlists": CARLIST_POLICIES, "liberals": LIBERAL_POLICIES}
     outcome_columns = L.OUTCOMES
+    invariants = L.INVARIANTS
+    steps = L.STEPS
     compile_seconds = 23  # measured: 23 s of CPU for a cold compile (2026-12-01)
     caveat = ("The map, block roster, bags, decks, Reinforcement Track, initial deployment "
               "and historical reinforcements are reconstructions (the rulebook prints none "

@@ -35,6 +35,7 @@ from .state import (
     discard,
     draw_cards,
     eliminate,
+    enter,
     hand,
     naval_at,
     refresh_control,
@@ -437,10 +438,11 @@ def loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, b, c_played, b2,
         log_event(log, EV_REFUTED, foe, b, 0)
         return
     discard(s, lc)
+    s[L.S_DEFECTORS_OWED + foe] += 1  # a Defectors block joins the challenger (8.6.1)
     bt[L.BT_IMPACT + side] -= gain
-    bt[L.BT_DEPLOYED + b] = 2
+    bt[L.BT_DEPLOYED + b] = L.DEFECTED
     if b2 >= 0:
-        bt[L.BT_DEPLOYED + b2] = 2
+        bt[L.BT_DEPLOYED + b2] = L.DEFECTED
     log_event(log, EV_DEFECTION, foe, b, b2)
 
 
@@ -468,7 +470,7 @@ def show_partisans(blk, card, s, bt, rng, pol, army, n_army, log):
             c = P.worst_card(pol[L.LIBERALS], card, s, rng, L.LIBERALS)
             if c >= 0:
                 discard(s, c)
-            s[L.S_B_WHERE + b] = L.W_DEAD
+            s[L.S_B_WHERE + b] = L.W_REMOVED  # "removed from play" (7.3.7), not a loss
             count_action(s, L.CARLISTS, L.A_PARTISANS)
             log_event(log, EV_DEPLOY, L.CARLISTS * 1000 + b, 0, -2)
             return
@@ -618,12 +620,19 @@ def battle_losses(impact, rate, loser, lancer):
 
 @njit(cache=True, nogil=True)
 def take_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
-    """Eliminate ``n_loss`` blocks of ``side`` (8.7.3): deployed and defected blocks
-    first (the owner picks the least valuable), Customs Officers and Partisans last.
-    Returns the blocks lost that count for card draws."""
+    """Eliminate ``n_loss`` blocks of ``side`` (8.7.3): deployed blocks first (the owner
+    picks the least valuable), Customs Officers and Partisans last. A block that
+    defected is "removed from the battle" (8.6.1): it is no loss (it leaves play after
+    the battle, ``defect_blocks``). Returns the blocks lost that count for card draws."""
+    fighting = np.empty(n_army, dtype=np.int64)
+    n = 0
+    for i in range(n_army):
+        if bt[L.BT_DEPLOYED + army[i]] != L.DEFECTED:
+            fighting[n] = army[i]
+            n += 1
     counted = 0
     for _ in range(n_loss):
-        b = P.choose_loss(pol[side], blk, s, bt, rng, side, army, n_army)
+        b = P.choose_loss(pol[side], blk, s, bt, rng, side, fighting, n)
         if b < 0:
             break
         eliminate(s, blk, b)
@@ -733,7 +742,7 @@ def defect_blocks(blk, s, bt, armies, n_armies, log):
         made = False
         for i in range(n_armies[side]):
             b = armies[side, i]
-            if bt[L.BT_DEPLOYED + b] == 2 and s[L.S_B_WHERE + b] == L.W_MAP:
+            if bt[L.BT_DEPLOYED + b] == L.DEFECTED and s[L.S_B_WHERE + b] == L.W_MAP:
                 eliminate(s, blk, b)
                 if not made:
                     made = True
@@ -800,7 +809,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
                 and (t == L.FIELD_ART or t == L.MOUNTAIN_ART):
             if p[L.P_CAPTURED_ART]:
                 s[L.S_B_SIDE + b] = foe
-                s[L.S_B_FROM + b] = -1
+                s[L.S_B_FROM + b] = L.FROM_NONE
             else:
                 eliminate(s, blk, b)
                 counted += 1
@@ -813,7 +822,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
     if side == bt[L.BT_ATTACKER]:
         dest = attack_origin(s, blk, where, side)
         if dest >= 0 and count_at(s, blk, dest, foe) == 0:
-            move_all(s, left, n_left, dest)
+            retreat_to(s, loc, blk, side, left, n_left, dest)
             log_event(log, EV_RETREAT, side, where, dest)
             return counted
     inside = 0
@@ -831,7 +840,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
                     eliminate(s, blk, left[i])
                     counted += 1
             else:
-                move_all(s, left[inside:], n_left - inside, dest)
+                retreat_to(s, loc, blk, side, left[inside:], n_left - inside, dest)
         log_event(log, EV_RETREAT, side, where, where)
         return counted
     if dest < 0:
@@ -850,7 +859,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
             eliminate(s, blk, b)
             counted += 1
         n_left = army_at(blk, s, where, side, left)
-    move_all(s, left, n_left, dest)
+    retreat_to(s, loc, blk, side, left, n_left, dest)
     log_event(log, EV_RETREAT, side, where, dest)
     retreat_into_combat(p, loc, blk, s, dest, side, log)
     return counted
@@ -935,6 +944,14 @@ def order_by_value(blk, ids, n):
             ids[j + 1] = ids[j]
             j -= 1
         ids[j + 1] = x
+
+
+@njit(cache=True, nogil=True)
+def retreat_to(s, loc, blk, side, ids, n, dest):
+    """The retreating blocks enter ``dest``: an enemy Garrison there is eliminated (7.5;
+    8.8.3: "Garrisons are ignored" in choosing it) and control follows (4.1.1, 4.2)."""
+    move_all(s, ids, n, dest)
+    enter(s, loc, blk, side, dest)
 
 
 @njit(cache=True, nogil=True)

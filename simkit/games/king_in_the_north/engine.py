@@ -6,11 +6,13 @@ and sieges in ``combat``, every choice in ``policies``.
 import numpy as np
 from numba import njit
 
+from simkit.checks import at_game, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, shuffle, uniform_int
 
 from . import layout as L
 from . import policies as P
+from .checks import after_step
 from .combat import (
     army_at,
     resolve_battle,
@@ -29,7 +31,7 @@ from .events import (
     EV_TURN,
     EV_VICTORY,
 )
-from .movement import join_stack, movement_phase, place
+from .movement import has_room, join_stack, movement_phase, place
 from .state import (
     cities_and_capitals,
     count_action,
@@ -38,6 +40,7 @@ from .state import (
     discard,
     draw_cards,
     eliminate,
+    enter,
     hand_size,
     holds_special,
     refresh_control,
@@ -66,7 +69,7 @@ def set_up(p, loc, blk, card, s, rng):
     for b in range(blk.shape[0]):
         s[L.S_B_SIDE + b] = blk[b, L.BK_SIDE]
         s[L.S_B_LOC + b] = -1
-        s[L.S_B_FROM + b] = -1
+        s[L.S_B_FROM + b] = L.FROM_NONE
         start = blk[b, L.BK_START]
         if start == L.START_MAP:
             s[L.S_B_WHERE + b] = L.W_MAP
@@ -79,7 +82,7 @@ def set_up(p, loc, blk, card, s, rng):
                 side = blk[b, L.BK_SIDE]
                 if removed[side, k] == 0:
                     removed[side, k] = 1
-                    s[L.S_B_WHERE + b] = L.W_DEAD
+                    s[L.S_B_WHERE + b] = L.W_REMOVED
         else:
             s[L.S_B_WHERE + b] = L.W_RESERVE
     for i in range(loc.shape[0]):
@@ -155,8 +158,9 @@ def initiative_challenge(p, card, s, rng, pol, log):
 @njit(cache=True, nogil=True)
 def arrivals(p, loc, blk, s, rng, pol, side, log):
     """Historical reinforcements of this Semester enter at their Location (a friendly
-    stack if the enemy holds it); Naval Squadrons at a Port free of enemy blocks; pending
-    Defectors join a friendly stack not besieged (8.6.1)."""
+    stack with room if the enemy holds it or it is full, 7.1: our reading); Naval
+    Squadrons at a Port free of enemy blocks; pending Defectors join a friendly stack
+    not besieged (8.6.1), with room (7.1)."""
     sem = s[L.S_SEMESTER]
     for b in range(blk.shape[0]):
         if s[L.S_B_SIDE + b] != side:
@@ -167,16 +171,17 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
             if blk[b, L.BK_TYPE] == L.NAVAL:
                 if count_at(s, blk, where, 1 - side) > 0:
                     where = P.choose_port(pol[side], loc, blk, s, rng, where)
-            elif count_at(s, blk, where, 1 - side) > 0 or s[L.S_OWNER + where] == 1 - side:
-                where = join_stack(loc, blk, s, rng, pol, side)
+            elif count_at(s, blk, where, 1 - side) > 0 or s[L.S_OWNER + where] == 1 - side \
+                    or not has_room(p, loc, blk, s, where, side):
+                where = join_stack(p, loc, blk, s, rng, pol, side)
             if where < 0:
                 continue
             place(s, b, where)
             s[L.S_B_MOVED + b] = 0
-            refresh_control(s, loc, blk, where)
+            enter(s, loc, blk, side, where)
             log_event(log, EV_ARRIVE, b, where, 0)
         elif s[L.S_B_WHERE + b] == L.W_PENDING:
-            where = join_stack(loc, blk, s, rng, pol, side)
+            where = join_stack(p, loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
                 s[L.S_B_MOVED + b] = 0
@@ -258,7 +263,7 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
         if s[L.S_B_WHERE + b] == L.W_MAP:
             s[L.S_B_LOC + b] = dest
     refresh_control(s, loc, blk, where)
-    refresh_control(s, loc, blk, dest)
+    enter(s, loc, blk, defender, dest)  # "Garrisons are ignored" on the way (8.8.3)
     log_event(log, EV_RETREAT_BEFORE, defender, where, dest)
     return True
 
@@ -318,6 +323,8 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
                     count_action(s, side, L.A_SALLIES)
                     resolve_battle(p, loc, adj, blk, card, s, rng, pol, i, side, log)
                     check_sudden(p, loc, s, side, log)
+                    if after_step(p, loc, blk, card, s, log, L.STEP_COMBAT[side]):
+                        return
                 continue
             where = i
             break
@@ -327,6 +334,8 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
         s[L.S_RETREAT_IN + where] = 0
         fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
         check_sudden(p, loc, s, side, log)
+        if after_step(p, loc, blk, card, s, log, L.STEP_COMBAT[side]):
+            return
 
 
 # -- victory (2) ---------------------------------------------------------------------------
@@ -426,6 +435,7 @@ def draw_block(blk, s, rng, side):
         if s[L.S_B_WHERE + b] == L.W_BAG and s[L.S_B_SIDE + b] == side:
             n += 1
     if n == 0:
+        s[L.S_DEFECTORS_OWED + side] += 1
         for b in range(blk.shape[0]):
             if blk[b, L.BK_TYPE] == L.DEFECTORS and s[L.S_B_SIDE + b] == side \
                     and s[L.S_B_WHERE + b] == L.W_RESERVE:
@@ -459,41 +469,29 @@ def siege_attrition(loc, blk, card, s, rng, pol, log):
 @njit(cache=True, nogil=True)
 def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
     """The whole campaign (6.1): per Year, Turn Order, Semesters A and B (one in the first
-    and last Years), Reinforcement Phase, Siege Attrition; then the final victory."""
+    and last Years), Reinforcement Phase, Siege Attrition; then the final victory. A
+    run that checks states stops at the first broken invariant (``checks``)."""
     restart(rng, L.ST_SET_UP, 0)
     set_up(p, loc, blk, card, s, rng)
+    if after_step(p, loc, blk, card, s, log, L.STEP_SET_UP):
+        return
     played = 0
     for year in range(L.N_YEARS):
         s[L.S_YEAR] = year
+        s[L.S_SEMESTER] = 2 * year  # the Turn Marker goes to Semester A (6.2)
         restart(rng, L.ST_POLICY[0], 1000 + year)
         restart(rng, L.ST_POLICY[1], 1000 + year)
         turn_order(p, card, s, rng, pol, log)
+        if after_step(p, loc, blk, card, s, log, L.STEP_TURN_ORDER):
+            return
         for sem in range(2):
             if year == 0 and sem != p[L.P_FIRST_SEM]:
                 continue
             if year == L.N_YEARS - 1 and sem != p[L.P_LAST_SEM]:
                 continue
-            s[L.S_SEMESTER] = 2 * year + sem
-            if sem == 1 and 0 < year < L.N_YEARS - 1:
-                initiative_challenge(p, card, s, rng, pol, log)
-            s[L.S_RETREAT_USED] = 0
-            s[L.S_RETREAT_USED + 1] = 0
-            log_event(log, EV_SEMESTER, L.FIRST_YEAR + year, sem, s[L.S_FIRST])
-            for k in range(2):
-                # one side's turn (6.3): Historical Reinforcements, Movement, Combat
-                side = s[L.S_FIRST] if k == 0 else 1 - s[L.S_FIRST]
-                s[L.S_ACTIVE] = side
-                restart(rng, L.ST_POLICY[side], s[L.S_SEMESTER] * 2 + side)
-                log_event(log, EV_TURN, side, victory_points(s, loc, 0),
-                          victory_points(s, loc, 1))
-                arrivals(p, loc, blk, s, rng, pol, side, log)
-                movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log)
-                check_sudden(p, loc, s, side, log)
-                if not s[L.S_DONE]:
-                    combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log)
-                    check_sudden(p, loc, s, side, log)
-                if s[L.S_DONE]:
-                    break
+            if play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem,
+                             log):
+                return
             played += 1
             if s[L.S_DONE]:
                 break
@@ -506,10 +504,62 @@ def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
         if s[L.S_DONE]:
             break
         reinforcement_phase(p, loc, blk, card, s, rng, pol, log)
+        if after_step(p, loc, blk, card, s, log, L.STEP_REINFORCEMENT):
+            return
         siege_attrition(loc, blk, card, s, rng, pol, log)
+        if after_step(p, loc, blk, card, s, log, L.STEP_ATTRITION):
+            return
     if not s[L.S_DONE]:
         final_victory(loc, s, log)
+    if after_step(p, loc, blk, card, s, log, L.STEP_END):
+        return
     write_outcome(loc, blk, s, played, out)
+
+
+@njit(cache=True, nogil=True)
+def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem, log):
+    """One Semester (6.3): the Initiative Challenge in Semester B, then each side's turn
+    (Historical Reinforcements, Movement, Combat). Returns True if a state check failed."""
+    s[L.S_SEMESTER] = 2 * year + sem
+    s[L.S_TURN] += 1
+    if sem == 1 and 0 < year < L.N_YEARS - 1:
+        initiative_challenge(p, card, s, rng, pol, log)
+        if after_step(p, loc, blk, card, s, log, L.STEP_CHALLENGE):
+            return True
+    s[L.S_RETREAT_USED] = 0
+    s[L.S_RETREAT_USED + 1] = 0
+    log_event(log, EV_SEMESTER, L.FIRST_YEAR + year, sem, s[L.S_FIRST])
+    for k in range(2):
+        side = s[L.S_FIRST] if k == 0 else 1 - s[L.S_FIRST]
+        if side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
+            return True
+        if s[L.S_DONE]:
+            break
+    return False
+
+
+@njit(cache=True, nogil=True)
+def side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
+    """One side's turn (6.3): Historical Reinforcements, Movement, Combat, each followed
+    by the sudden-victory checks. Returns True if a state check failed."""
+    s[L.S_ACTIVE] = side
+    for b in range(blk.shape[0]):
+        s[L.S_B_FROM + b] = L.FROM_NONE  # no block has entered a Location this turn yet
+    restart(rng, L.ST_POLICY[side], s[L.S_SEMESTER] * 2 + side)
+    log_event(log, EV_TURN, side, victory_points(s, loc, 0), victory_points(s, loc, 1))
+    arrivals(p, loc, blk, s, rng, pol, side, log)
+    if after_step(p, loc, blk, card, s, log, L.STEP_HISTORICAL[side]):
+        return True
+    movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log)
+    if after_step(p, loc, blk, card, s, log, L.STEP_MOVEMENT[side]):
+        return True
+    check_sudden(p, loc, s, side, log)
+    if not s[L.S_DONE]:
+        combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log)
+        if after_step(p, loc, blk, card, s, log, L.STEP_COMBAT_PHASE[side]):
+            return True
+        check_sudden(p, loc, s, side, log)
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -544,6 +594,9 @@ def play_games(p, loc, adj, fac_home, any2, blk, card, pol, game_indices, root_s
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     s = np.zeros(L.N_STATE, dtype=np.int64)
     for row in range(game_indices.shape[0]):
+        at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out[row], log)
+        if failed(log):
+            break  # a broken invariant: the game raises StateError (simkit.checks)
     return out

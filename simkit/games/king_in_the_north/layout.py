@@ -72,9 +72,14 @@ BK_START_LOC = _BK("start_loc")
 BK_ARRIVES = _BK("arrives")  # semester index of a historical reinforcement
 N_BK = _BK.size
 
-# where a block is (state S_B_WHERE)
-WHERE = ("bag", "box", "map", "dead", "reserve", "pending")
-W_BAG, W_BOX, W_MAP, W_DEAD, W_RESERVE, W_PENDING = codes(WHERE)
+# where a block is (state S_B_WHERE): "dead" is eliminated (a loss, 8.7.4), "removed" is
+# out of play without being a loss (Customs Officers and shown Partisans, 7.3.7; the
+# artillery optional rule 13.1 takes out of the bags)
+WHERE = ("bag", "box", "map", "dead", "reserve", "pending", "removed")
+W_BAG, W_BOX, W_MAP, W_DEAD, W_RESERVE, W_PENDING, W_REMOVED = codes(WHERE)
+# where a block came from this turn (state S_B_FROM): a Location it moved from (>= 0), or
+FROM_NONE = -1  # it did not enter a Location this turn
+FROM_PLACED = -2  # it was placed this turn (reinforcement, recruit, event, Defectors)
 
 # -- cards ---------------------------------------------------------------------------------
 CARD_SPECIALS = (
@@ -212,7 +217,74 @@ S_B_LOC = _S("block_loc", MAX_BLOCKS)
 S_B_MOVED = _S("block_moved", MAX_BLOCKS)
 S_B_FROM = _S("block_from", MAX_BLOCKS)  # origin of this turn's move (-1: did not move)
 S_C_WHERE = _S("card_where", MAX_CARDS)
+S_TURN = _S("turn")  # Semesters begun (0 during set-up): the turn the state checks name
+# Defectors blocks each side is owed: one per Loyalty Challenge it won (8.6.1), one per
+# block drawn from its empty bag (6.4); the state checks compare them with the pool
+S_DEFECTORS_OWED = _S("defectors_owed", 2)
+# the largest stack moved this Movement Phase, and along a Trail (7.3.6)
+S_MOVED_STACK = _S("largest_stack_moved")
+S_TRAIL_STACK = _S("largest_stack_moved_along_trails")
 N_STATE = _S.size
+
+# -- state checks (simkit.checks, checks.py): the invariants and the rule steps ----------
+INVARIANTS = (
+    "City control (4.2)",
+    "Resource Location control (4.1.1)",
+    "Garrison with enemy blocks (7.5)",
+    "Garrison cubes (7.5)",
+    "blocks in one place (3.2, 4.6, 6.4)",
+    "blocks lost (8.7.4)",
+    "Defectors blocks (8.6.1, 6.4)",
+    "stacking limit (7.1)",
+    "stack moving along Trails (7.3.6)",
+    "siege (8.9.2, 8.9.3)",
+    "retreat into combat (8.8.6)",
+    "decks (3.3)",
+    "Turn Marker (6)",
+    "Victory Points (2.2, 9)",
+    "Morale Track (13.4)",
+    "Barrels (3.4, 10)",
+)
+(INV_CITY_CONTROL, INV_RESOURCE_CONTROL, INV_GARRISON_ENEMY, INV_GARRISON_CUBES,
+ INV_ONE_PLACE, INV_LOST, INV_DEFECTORS, INV_STACKING, INV_TRAIL_STACK, INV_SIEGE,
+ INV_RETREAT, INV_DECKS, INV_TURN_MARKER, INV_VP, INV_MORALE, INV_BARRELS) = codes(INVARIANTS)
+
+STEPS = (
+    "set-up",
+    "Turn Order Phase",
+    "Initiative Challenge",
+    "Carlist Historical Reinforcement Phase",
+    "Carlist Movement Phase: events",
+    "Carlist Movement Phase: stack move",
+    "Carlist Movement Phase: recruitment",
+    "Carlist Movement Phase",
+    "Carlist Combat Phase: combat",
+    "Carlist Combat Phase",
+    "Liberal Historical Reinforcement Phase",
+    "Liberal Movement Phase: events",
+    "Liberal Movement Phase: stack move",
+    "Liberal Movement Phase: recruitment",
+    "Liberal Movement Phase",
+    "Liberal Combat Phase: combat",
+    "Liberal Combat Phase",
+    "Reinforcement Phase",
+    "Siege Attrition",
+    "end of the game",
+)
+(STEP_SET_UP, STEP_TURN_ORDER, STEP_CHALLENGE,
+ STEP_C_HISTORICAL, STEP_C_EVENTS, STEP_C_STACK_MOVE, STEP_C_RECRUITMENT, STEP_C_MOVEMENT,
+ STEP_C_COMBAT, STEP_C_COMBAT_PHASE,
+ STEP_L_HISTORICAL, STEP_L_EVENTS, STEP_L_STACK_MOVE, STEP_L_RECRUITMENT, STEP_L_MOVEMENT,
+ STEP_L_COMBAT, STEP_L_COMBAT_PHASE,
+ STEP_REINFORCEMENT, STEP_ATTRITION, STEP_END) = codes(STEPS)
+# each side's steps, indexed by side
+STEP_HISTORICAL = (STEP_C_HISTORICAL, STEP_L_HISTORICAL)
+STEP_EVENTS = (STEP_C_EVENTS, STEP_L_EVENTS)
+STEP_STACK_MOVE = (STEP_C_STACK_MOVE, STEP_L_STACK_MOVE)
+STEP_RECRUITMENT = (STEP_C_RECRUITMENT, STEP_L_RECRUITMENT)
+STEP_MOVEMENT = (STEP_C_MOVEMENT, STEP_L_MOVEMENT)
+STEP_COMBAT = (STEP_C_COMBAT, STEP_L_COMBAT)
+STEP_COMBAT_PHASE = (STEP_C_COMBAT_PHASE, STEP_L_COMBAT_PHASE)
 
 # -- one battle or siege in progress (a local vector, rulebook 8) --------------------------
 _BT = Fields("battle")
@@ -248,7 +320,8 @@ BT_FORTIFY = _BT("fortification")
 BT_NIGHT = _BT("night")
 BT_PURSUIT = _BT("pursuit")
 BT_CAV_CHARGE = _BT("cavalry_charge_event")
-BT_DEPLOYED = _BT("deployed", MAX_BLOCKS)  # 1 deployed, 2 defected
+BT_DEPLOYED = _BT("deployed", MAX_BLOCKS)  # DEPLOYED or DEFECTED, 0 neither
+DEPLOYED, DEFECTED = 1, 2  # a defected block is "removed from the battle" (8.6.1)
 N_BT = _BT.size
 
 # deployment options offered to a policy (rows of an options table)

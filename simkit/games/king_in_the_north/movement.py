@@ -3,9 +3,10 @@ garrisons, overruns, recruitment, naval moves and the movement-phase events.
 
 A stack's reach is four breadth-first searches from its Location (``reach``): along
 any path, Main Roads only (+1), Trails only (the Carlist 3-Location trail move) and
-Main/Secondary roads (cavalry); a Location holding enemy blocks stops the search unless
-the stack can Overrun them (7.6), an enemy Garrison stops it unless the stack has the
-diamonds to go on (7.5).
+Main/Secondary roads (cavalry); no search takes a Trail for a stack of more than 5
+blocks (7.3.6); a Location holding enemy blocks stops the search unless the stack can
+Overrun them (7.6), an enemy Garrison stops it unless the stack has the diamonds to go
+on (7.5).
 """
 
 import numpy as np
@@ -15,6 +16,7 @@ from simkit.eventlog import log_event
 
 from . import layout as L
 from . import policies as P
+from .checks import after_step
 from .events import EV_EVENT, EV_GARRISON, EV_MOVE, EV_MOVEMENT_CARDS, EV_OVERRUN, EV_RECRUIT
 from .state import (
     count_action,
@@ -23,6 +25,7 @@ from .state import (
     discard,
     draw_cards,
     eliminate,
+    enter,
     hand,
     hand_size,
     holds_special,
@@ -37,8 +40,10 @@ M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
-def edge_ok(kind, mode):
-    if kind == L.NO_ROAD:
+def edge_ok(kind, mode, trails):
+    """May a stack moving in ``mode`` take a path of ``kind``? ``trails``: whether the
+    stack is small enough for Trails (7.3.6)."""
+    if kind == L.NO_ROAD or (kind == L.TRAIL and not trails):
         return False
     if mode == M_MAIN:
         return kind == L.MAIN
@@ -90,7 +95,9 @@ def garrison_stops(loc, s, where, side, diamonds):
 def reach(p, loc, adj, s, counts, side, origin, n_blocks, diamonds, mode, max_steps, dist,
           parent):
     """Breadth-first distances from ``origin`` along the paths ``mode`` allows
-    (``counts``: ``army_counts``)."""
+    (``counts``: ``army_counts``); Trails only for stacks of at most 5 blocks (7.3.6:
+    "Along Trails, the stack limit is reduced to 5 blocks")."""
+    trails = n_blocks <= p[L.P_TRAIL_STACK_LIMIT]
     n = loc.shape[0]
     dist[:n] = -1
     parent[:n] = -1
@@ -110,7 +117,7 @@ def reach(p, loc, adj, s, counts, side, origin, n_blocks, diamonds, mode, max_st
         if dist[u] >= max_steps:
             continue
         for v in range(n):
-            if dist[v] == -1 and edge_ok(adj[u, v], mode):
+            if dist[v] == -1 and edge_ok(adj[u, v], mode, trails):
                 dist[v] = dist[u] + 1
                 parent[v] = u
                 queue[tail] = v
@@ -138,13 +145,15 @@ def stack_profile(blk, s, ids, n):
 @njit(cache=True, nogil=True)
 def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_option):
     """Allowance per mode without and with a Forced March (7.3.3-7.3.6): base 1, +1 Main
-    Roads only, +1 Leader or Capital (not both), +1 Forced March, max 4, -1 for 7-10
-    blocks; cavalry-only stacks 2 on roads, no Forced March; Carlist trails 3."""
+    Roads only, +1 Leader or Capital (not both), +1 Forced March, max 4; cavalry-only
+    stacks 2 on roads, no Forced March; Carlist trails 3 for a stack Trails allow (5
+    blocks, 7.3.6); "From 7 to 10 blocks, the movement is reduced by 1" (7.3.6), for
+    every kind of move."""
     out = np.zeros((2, MODES), dtype=np.int64)
     big = 1 if n >= 7 else 0
     if cav:
-        out[0, M_ROADS] = 2
-        out[0, M_ANY] = 1
+        out[0, M_ROADS] = 2 - big
+        out[0, M_ANY] = 1 - big
         out[1, :] = out[0, :]
         return out
     lead = 1 if (leader_at_origin or loc[origin, L.LC_KIND] == L.CAPITAL) else 0
@@ -152,8 +161,8 @@ def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_opt
         base = 1 + lead + fm - big
         out[fm, M_ANY] = max(0, min(p[L.P_MAX_MOVE], base))
         out[fm, M_MAIN] = max(0, min(p[L.P_MAX_MOVE], base + 1))
-        if trail_option and side == L.CARLISTS:
-            out[fm, M_TRAIL] = 3
+        if trail_option and side == L.CARLISTS and n <= p[L.P_TRAIL_STACK_LIMIT]:
+            out[fm, M_TRAIL] = 3 - big
     return out
 
 
@@ -220,7 +229,9 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
     """Move ``ids`` along the search tree from ``origin`` to ``dest``: enemy Garrisons
     are removed (7.5), weak enemy stacks Overrun (7.6), Resource Locations change hands
     (4.1.1), Garrisons may be dropped (7.5); Customs Officers meeting a Liberal stack
-    leave play (7.3.7). Blown Bridge may stop a Liberal stack short (12.1)."""
+    leave play (7.3.7). Blown Bridge may stop a Liberal stack short (12.1), where it has
+    room to end its move (our reading of 7.1: "The maximum number of blocks possible in
+    any given Location is 10 per side")."""
     path = np.empty(L.MAX_LOC, dtype=np.int64)
     k = 0
     v = dest
@@ -232,6 +243,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         bb = holds_special(s, card, L.CARLISTS, L.EV_BLOWN_BRIDGE)
         if bb >= 0 and s[L.S_YEAR] < L.N_YEARS - 1 \
                 and count_at(s, blk, path[1], L.CARLISTS) == 0 \
+                and count_at(s, blk, path[1], side) + n <= stack_limit(p, loc, path[1]) \
                 and P.play_event(pol[L.CARLISTS], s, rng, L.CARLISTS, L.EV_BLOWN_BRIDGE):
             use_event(s, card, bb)
             log_event(log, EV_EVENT, L.CARLISTS, L.EV_BLOWN_BRIDGE, dest)
@@ -248,7 +260,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
             s[L.S_OWNER + u] = side
         if i > 0 and count_at(s, blk, u, side) == 0 and loc[u, L.LC_VP] > 0 \
                 and count_at(s, blk, u, 1 - side) == 0:
-            maybe_garrison(p, loc, s, rng, pol, side, u, log)
+            maybe_garrison(p, loc, blk, s, rng, pol, side, u, log)
         refresh_control(s, loc, blk, u)
     for i in range(n):
         b = ids[i]
@@ -257,7 +269,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         s[L.S_B_MOVED + b] = 1
         if side == L.CARLISTS and blk[b, L.BK_TYPE] == L.CUSTOMS \
                 and count_at(s, blk, dest, L.LIBERALS) > 0:
-            s[L.S_B_WHERE + b] = L.W_DEAD
+            s[L.S_B_WHERE + b] = L.W_REMOVED  # "removed from play" (7.3.7), not a loss
     if side == L.LIBERALS:  # Barrels travel with the stack (10)
         s[L.S_BARRELS + dest] += s[L.S_BARRELS + origin]
         s[L.S_BARRELS + origin] = 0
@@ -278,12 +290,15 @@ def overrun(blk, s, where, side, log):
 
 
 @njit(cache=True, nogil=True)
-def maybe_garrison(p, loc, s, rng, pol, side, where, log):
-    """Drop a Garrison cube (7.5; at most ``garrison_cubes`` on the map)."""
+def maybe_garrison(p, loc, blk, s, rng, pol, side, where, log):
+    """Drop a Garrison cube (7.5; at most ``garrison_cubes`` on the map). The cube keeps
+    the Location's control: "The player who has at least one block or Garrison cube on
+    the City controls it" (4.2), so control is adjusted once it is down (9)."""
     if s[L.S_CUBE + where] != 0 or cubes_used(s, loc, side) >= p[L.P_GARRISONS]:
         return
     if P.place_garrison(pol[side], loc, s, rng, side, where):
         s[L.S_CUBE + where] = side + 1
+        refresh_control(s, loc, blk, where)
         count_action(s, side, L.A_GARRISONS)
         log_event(log, EV_GARRISON, side, where, 0)
 
@@ -322,14 +337,28 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
         count_action(s, side, L.A_TRAIL_MOVES)
     for i in range(keep):
         s[L.S_B_MOVED + ids[i]] = 1
+    record_stack_moved(adj, s, parents[dest_mode[dest]], origin, dest, m)
     end = walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest,
                     parents[dest_mode[dest]], movers, m, log)
     if count_at(s, blk, origin, side) == 0 and loc[origin, L.LC_VP] > 0 \
             and count_at(s, blk, origin, 1 - side) == 0:
-        maybe_garrison(p, loc, s, rng, pol, side, origin, log)
+        maybe_garrison(p, loc, blk, s, rng, pol, side, origin, log)
     count_action(s, side, L.A_STACK_MOVES)
     log_event(log, EV_MOVE, side * 1000 + origin, end, m)
     return True
+
+
+@njit(cache=True, nogil=True)
+def record_stack_moved(adj, s, parent, origin, dest, m):
+    """Note the size of a moving stack, and whether its path uses a Trail, for the state
+    checks of 7.3.6 (at most 10 blocks on the move, 5 along Trails)."""
+    s[L.S_MOVED_STACK] = max(s[L.S_MOVED_STACK], m)
+    v = dest
+    while v != origin and v >= 0:
+        if adj[parent[v], v] == L.TRAIL:
+            s[L.S_TRAIL_STACK] = max(s[L.S_TRAIL_STACK], m)
+            return
+        v = parent[v]
 
 
 @njit(cache=True, nogil=True)
@@ -421,9 +450,9 @@ def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
     """One recruitment action (7.2): up to 5 blocks of one Faction (2 of any Faction at
     Castro Urdiales / Elizondo) + 1 artillery; Defectors drawn from an empty bag go to
     any Location with a friendly block (6.4). Returns the Location used or -1."""
-    opts = np.zeros((L.N_FACTIONS + 1, 3), dtype=np.int64)
+    placed_defectors = place_box_defectors(p, loc, blk, s, rng, pol, side, log)
+    opts = np.zeros((L.N_FACTIONS + 1, 3), dtype=np.int64)  # the room they leave (7.1)
     n = recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts)
-    placed_defectors = place_box_defectors(loc, blk, s, rng, pol, side, log)
     if n == 0:
         return -1 if placed_defectors == 0 else -2
     k = P.choose_recruitment(pol[side], loc, blk, s, rng, side, opts, n)
@@ -435,14 +464,14 @@ def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
     order_strong_first(blk, tmp, m)
     for i in range(min(count, m)):
         place(s, tmp[i], where)
-    if count_at(s, blk, where, side) < stack_limit(p, loc, where) + 1:
+    if has_room(p, loc, blk, s, where, side):  # "in excess of" the 5 per Faction only
         for b in range(blk.shape[0]):
             t = blk[b, L.BK_TYPE]
             if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side \
                     and (t == L.FIELD_ART or t == L.MOUNTAIN_ART):
                 place(s, b, where)
                 break
-    refresh_control(s, loc, blk, where)
+    enter(s, loc, blk, side, where)  # recruits eliminate an enemy Garrison there (7.5)
     count_action(s, side, L.A_RECRUIT)
     log_event(log, EV_RECRUIT, side, where, count)
     return where
@@ -464,30 +493,40 @@ def place(s, b, where):
     s[L.S_B_WHERE + b] = L.W_MAP
     s[L.S_B_LOC + b] = where
     s[L.S_B_MOVED + b] = 1  # recruits do not move this turn (7.2)
-    s[L.S_B_FROM + b] = -1
+    s[L.S_B_FROM + b] = L.FROM_PLACED
 
 
 @njit(cache=True, nogil=True)
-def join_stack(loc, blk, s, rng, pol, side):
-    """A Location with a friendly block, not besieged inside (where Defectors, «El
-    Abuelo», Ceballos and displaced reinforcements enter): the policy picks; -1 if none."""
+def join_stack(p, loc, blk, s, rng, pol, side):
+    """A Location with a friendly block, not besieged inside, with room for one more
+    block (7.1): where Defectors, «El Abuelo», Ceballos and displaced reinforcements
+    enter. The policy picks; -1 if none."""
     cands = np.empty(L.MAX_LOC, dtype=np.int64)
     n = 0
     for i in range(loc.shape[0]):
-        if not inside_besieged(s, i, side) and count_at(s, blk, i, side) > 0:
+        if not inside_besieged(s, i, side) and count_at(s, blk, i, side) > 0 \
+                and has_room(p, loc, blk, s, i, side):
             cands[n] = i
             n += 1
     return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
 
 
 @njit(cache=True, nogil=True)
-def place_box_defectors(loc, blk, s, rng, pol, side, log):
+def has_room(p, loc, blk, s, where, side):
+    """Can one more block of ``side`` be placed at ``where``? 7.1: "The maximum number of
+    blocks possible in any given Location is 10 per side or 5 in Locations accessible
+    only by trails"."""
+    return count_at(s, blk, where, side) < stack_limit(p, loc, where)
+
+
+@njit(cache=True, nogil=True)
+def place_box_defectors(p, loc, blk, s, rng, pol, side, log):
     """Defectors from an empty bag enter with the biggest friendly stack (6.4)."""
     n = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side \
                 and blk[b, L.BK_TYPE] == L.DEFECTORS:
-            where = join_stack(loc, blk, s, rng, pol, side)
+            where = join_stack(p, loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
                 n += 1
@@ -512,12 +551,12 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
                 continue
             done = False
             if sp == L.EV_GUERRILLAS:
-                done = place_guerrillas(loc, blk, s, rng, pol, side)
+                done = place_guerrillas(p, loc, blk, s, rng, pol, side)
             elif sp == L.EV_EL_ABUELO or sp == L.EV_PROMOTION:
-                done = place_special(loc, blk, s, rng, pol, side,
+                done = place_special(p, loc, blk, s, rng, pol, side,
                                      L.SP_EL_ABUELO if sp == L.EV_EL_ABUELO else L.SP_CEBALLOS)
             else:
-                done = forced_levies(loc, blk, s, rng, pol, side)
+                done = forced_levies(p, loc, blk, s, rng, pol, side)
                 free_move = free_move or done
             if done:
                 use_event(s, card, c)
@@ -526,9 +565,10 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
 
 
 @njit(cache=True, nogil=True)
-def place_guerrillas(loc, blk, s, rng, pol, side):
+def place_guerrillas(p, loc, blk, s, rng, pol, side):
     """The 3 Guerrilla blocks enter non-City Locations free of enemy blocks, at most 2
-    per Location (12.1); a Resource Location they enter becomes Carlist (4.1.1)."""
+    per Location (12.1) and within the stacking limit (7.1); a Resource Location they
+    enter becomes Carlist (4.1.1)."""
     placed = 0
     cands = np.empty(L.MAX_LOC, dtype=np.int64)
     for b in range(blk.shape[0]):
@@ -537,7 +577,8 @@ def place_guerrillas(loc, blk, s, rng, pol, side):
         n = 0
         for i in range(loc.shape[0]):
             if loc[i, L.LC_KIND] < L.CITY and guerrillas_at(blk, s, i) < 2 \
-                    and count_at(s, blk, i, 1 - side) == 0:
+                    and count_at(s, blk, i, 1 - side) == 0 \
+                    and has_room(p, loc, blk, s, i, side):
                 cands[n] = i
                 n += 1
         where = P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_GUERRILLA)
@@ -545,11 +586,7 @@ def place_guerrillas(loc, blk, s, rng, pol, side):
             break
         place(s, b, where)
         s[L.S_B_MOVED + b] = 0
-        if s[L.S_CUBE + where] == 2 - side:
-            s[L.S_CUBE + where] = 0
-        if loc[where, L.LC_RESOURCE]:
-            s[L.S_OWNER + where] = side
-        refresh_control(s, loc, blk, where)
+        enter(s, loc, blk, side, where)  # a Resource Location becomes Carlist (4.1.1)
         placed += 1
     return placed > 0
 
@@ -565,11 +602,11 @@ def guerrillas_at(blk, s, where):
 
 
 @njit(cache=True, nogil=True)
-def place_special(loc, blk, s, rng, pol, side, special):
+def place_special(p, loc, blk, s, rng, pol, side, special):
     """«El Abuelo» or Ceballos joins a friendly stack (12.1, 12.2)."""
     for b in range(blk.shape[0]):
         if blk[b, L.BK_SPECIAL] == special and s[L.S_B_WHERE + b] == L.W_RESERVE:
-            where = join_stack(loc, blk, s, rng, pol, side)
+            where = join_stack(p, loc, blk, s, rng, pol, side)
             if where < 0:
                 return False
             place(s, b, where)
@@ -579,9 +616,10 @@ def place_special(loc, blk, s, rng, pol, side, special):
 
 
 @njit(cache=True, nogil=True)
-def forced_levies(loc, blk, s, rng, pol, side):
+def forced_levies(p, loc, blk, s, rng, pol, side):
     """Forced Levies: 4 blocks from the Recruitment Box to 4 different Locations not
-    besieged by the enemy, strongest blocks first (12.1); the policy picks each."""
+    besieged by the enemy, strongest blocks first (12.1), within the stacking limit
+    (7.1); the policy picks each."""
     tmp = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     m = box_blocks(blk, s, side, -1, True, tmp)
     order_strong_first(blk, tmp, m)
@@ -591,7 +629,8 @@ def forced_levies(loc, blk, s, rng, pol, side):
         n = 0
         for i in range(loc.shape[0]):
             if not used[i] and not inside_besieged(s, i, side) \
-                    and count_at(s, blk, i, 1 - side) == 0:
+                    and count_at(s, blk, i, 1 - side) == 0 \
+                    and has_room(p, loc, blk, s, i, side):
                 cands[n] = i
                 n += 1
         where = P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_LEVY)
@@ -599,7 +638,7 @@ def forced_levies(loc, blk, s, rng, pol, side):
             break
         place(s, tmp[k], where)
         used[where] = 1
-        refresh_control(s, loc, blk, where)
+        enter(s, loc, blk, side, where)
     return True
 
 
@@ -648,10 +687,8 @@ def naval_transport(p, loc, blk, s, rng, pol, log):
             s[L.S_B_MOVED + c] = 1
         s[L.S_B_LOC + b] = dest
         s[L.S_B_MOVED + b] = 1
-        if s[L.S_CUBE + dest] == 1:
-            s[L.S_CUBE + dest] = 0
         refresh_control(s, loc, blk, here)
-        refresh_control(s, loc, blk, dest)
+        enter(s, loc, blk, L.LIBERALS, dest)
         count_action(s, L.LIBERALS, L.A_TRANSPORTS)
         log_event(log, EV_MOVE, L.LIBERALS * 1000 + here, dest, min(2, n))
         return True
@@ -717,20 +754,50 @@ def redraw(card, s, rng, pol, side):
 
 @njit(cache=True, nogil=True)
 def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
-    """Rulebook 7: events, the cards spent, stack moves, recruitments, naval moves."""
+    """Rulebook 7: events, the cards spent, stack moves, recruitments, naval moves. A run
+    that checks states checks after the events, each stack move and each recruitment,
+    and stops at a broken invariant (``checks``)."""
     for b in range(blk.shape[0]):
         s[L.S_B_MOVED + b] = 0
-        s[L.S_B_FROM + b] = -1
+        s[L.S_B_FROM + b] = L.FROM_NONE
+    s[L.S_MOVED_STACK] = 0
+    s[L.S_TRAIL_STACK] = 0
     free = movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log)
+    if after_step(p, loc, blk, card, s, log, L.STEP_EVENTS[side]):
+        return
     n_cards = 2 if free else P.movement_cards(pol[side], loc, blk, card, s, rng, side)
     if not free:
         pay_movement(loc, card, s, rng, pol, side, n_cards, log)
-    stacks_allowed = (1, 3, 99, 99)[n_cards]
+    moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log)
+    if moved < 0:
+        return
     recruits = (1, 1, 1, 2)[n_cards]
+    if n_cards == 0 and moved > 0:
+        recruits = 0
+    if n_cards == 1 and moved > 2:
+        recruits = 0
+    first = -1
+    for _ in range(recruits):
+        first = recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, first, log)
+        if after_step(p, loc, blk, card, s, log, L.STEP_RECRUITMENT[side]):
+            return
+    if side == L.LIBERALS:
+        naval_moves(loc, blk, s, rng, pol, log)
+    if n_cards == 0:
+        redraw(card, s, rng, pol, side)
+
+
+@njit(cache=True, nogil=True)
+def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log):
+    """The stack moves ``n_cards`` allow (7.1): a Liberal naval transport first, then the
+    stacks the policy picks. Returns the stacks moved, -1 if a state check failed."""
+    stacks_allowed = (1, 3, 99, 99)[n_cards]
     moved = 0
     if side == L.LIBERALS and moved < stacks_allowed \
             and naval_transport(p, loc, blk, s, rng, pol, log):
         moved += 1
+        if after_step(p, loc, blk, card, s, log, L.STEP_STACK_MOVE[side]):
+            return -1
     for _ in range(loc.shape[0]):
         if moved >= stacks_allowed or s[L.S_DONE]:
             break
@@ -739,19 +806,11 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
             break
         if move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, n_cards >= 2, log):
             moved += 1
+            if after_step(p, loc, blk, card, s, log, L.STEP_STACK_MOVE[side]):
+                return -1
         else:
             for b in range(blk.shape[0]):
                 if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == origin \
                         and s[L.S_B_SIDE + b] == side:
                     s[L.S_B_MOVED + b] = 1
-    if n_cards == 0 and moved > 0:
-        recruits = 0
-    if n_cards == 1 and moved > 2:
-        recruits = 0
-    first = -1
-    for _ in range(recruits):
-        first = recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, first, log)
-    if side == L.LIBERALS:
-        naval_moves(loc, blk, s, rng, pol, log)
-    if n_cards == 0:
-        redraw(card, s, rng, pol, side)
+    return moved

@@ -614,7 +614,7 @@ def shelter_inside(pid, s, rng, side, inside, n_left):
 
 @njit(cache=True, nogil=True)
 def choose_loss(pid, blk, s, bt, rng, side, army, n_army):
-    """The next block to lose (8.7.3): deployed (or defected) blocks before the others,
+    """The next block to lose (8.7.3): deployed blocks before the others,
     Customs Officers and Partisans last; greedy gives the least valuable."""
     for tier in range(3):
         best, best_v, k = -1, 1 << 30, 0

@@ -1,4 +1,5 @@
-"""Exact answers to The King in the North's closed-form rules questions (digest 3.C).
+"""Exact answers to The King in the North's closed-form rules questions (rulebook 8.7.1
+losses, 8.3-8.4 Impact, 8.9.3 siege kills, 8.10 and 6.4 card draws).
 
 The game has no dice: combat is deterministic given the deployments, so the exact
 answers are formulas (losses from Impact, Impact of a deployment sequence, siege kills,

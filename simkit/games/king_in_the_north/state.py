@@ -211,6 +211,17 @@ def refresh_control(s, loc, blk, where):
 
 
 @njit(cache=True, nogil=True)
+def enter(s, loc, blk, side, where):
+    """Blocks of ``side`` have entered ``where`` other than along a stack's path (placed
+    there, or retreating): "Any force, including one with only 1 diamond, automatically
+    eliminates an enemy Garrison upon entering their Location" (7.5), and control is
+    adjusted (4.1.1, 4.2, 9)."""
+    if s[L.S_CUBE + where] == 2 - side:
+        s[L.S_CUBE + where] = 0
+    refresh_control(s, loc, blk, where)
+
+
+@njit(cache=True, nogil=True)
 def victory_points(s, loc, side):
     """VP of the Locations ``side`` controls (rulebook 2.2)."""
     v = 0
