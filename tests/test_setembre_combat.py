@@ -317,11 +317,15 @@ def test_royal_breach_check_assured_only_by_a_six():
         log = new_log()
         assert bool(CS.royal_breach_check(dice({3: face}), 6, 3, log)) == (face == 6)
         assert logged(log) == [(CS.EV_BREACH_CHECK, 3, face, int(face == 6))]
-    log = new_log()
-    assert engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), 12, 6, log) == 6
-    assert [row[2] for row in logged(log)] == [1, 2, 3, 4, 5, 6]
-    log = new_log()
-    assert engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), 5, 6, log) == 0
+    for max_turns, assured in ((12, 6), (5, 0)):
+        log = new_log()
+        out = np.zeros(L.N_OUT, np.int16)
+        p = PARAMETERS.build(Rules(max_turns=max_turns))
+        rolled = engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), p, out, log)
+        assert rolled == out[L.O_BREACH_TURN] == assured
+        assert out[L.O_TURNS] == (assured or max_turns)
+        checks = [row for row in logged(log) if row[0] == CS.EV_BREACH_CHECK]
+        assert [row[2] for row in checks] == [1, 2, 3, 4, 5, 6][:assured or max_turns]
     assert logged(log)[-1] == (EV.EV_BREACH_NEVER, 5, 0, 0)
 
 

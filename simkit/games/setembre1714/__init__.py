@@ -8,12 +8,13 @@ and assault (11, on the combat system the assault scenario plays alone:
 victory (13, "How to win").
 
 Modules by rulebook section: ``rules`` (the knobs), ``layout`` (offsets, codes, outcome
-columns, random streams), ``events`` (the trace's sentences), ``components`` (the
-reconstructed data files, checked against 2.2, 6, 7, 10.1, 11.1, 12 and 13), ``board``
-(the map and its pieces: 2.2, 6, 11.1, 12, 13), ``movement`` (10, 12, 6), ``combat``
-(9, 11, 12, 13), ``engine`` (4, 5, 7, 8, 10.1, 6.1, 13), ``policies`` (every player
-choice), ``data/map.toml``, ``data/forces.toml``, ``data/events.toml`` (reconstructions)
-and ``data/presets.toml``.
+columns, random streams, invariants, steps), ``events`` (the trace's sentences),
+``components`` (the reconstructed data files, checked against 2.2, 6, 7, 10.1, 11.1, 12
+and 13), ``board`` (the map and its pieces: 2.2, 6, 11.1, 12, 13), ``movement`` (10, 12,
+6), ``combat`` (9, 11, 12, 13), ``engine`` (4, 5, 7, 8, 10.1, 6.1, 13), ``checks`` (the
+state invariants: 4, 6, 9, 10.1, 11.3, 12, 13), ``policies`` (every player choice),
+``data/map.toml``, ``data/forces.toml``, ``data/events.toml`` (reconstructions) and
+``data/presets.toml``.
 """
 
 from simkit.games.base import Game
@@ -35,6 +36,8 @@ class Setembre1714(Game):
     data = DATA
     policies = {"bourbons": BOURBON_POLICIES, "catalans": CATALAN_POLICIES}
     outcome_columns = L.OUTCOMES
+    invariants = L.INVARIANTS
+    steps = L.STEPS
     compile_seconds = 13  # measured: 13 s of CPU for a cold compile (2026-12-01)
     caveat = ("The rulebook prints no map, counter manifest, deployment, game length, "
               "reinforcement schedule or event cards: results describe the reconstruction "

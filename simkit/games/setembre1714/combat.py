@@ -12,6 +12,7 @@ over-stacking eliminated), advance after combat, leaders and barricades.
 import numpy as np
 from numba import njit
 
+from simkit.checks import checking, failed
 from simkit.eventlog import log_event
 from simkit.games.setembre1714_assault.combat_system import (
     EV_ASSAULT_VALUES,
@@ -41,6 +42,7 @@ from .board import (
     terrain_bonus,
     zone_limit,
 )
+from .checks import check_state
 from .events import (
     CAUSE_ARTILLERY,
     CAUSE_ASSAULT,
@@ -264,5 +266,11 @@ def combat_phase(rng, s, b, p, pids, side, log):
         s[L.S_ACTED + a] = 1
         if kind == POL.K_SALVO and salvo_allowed(s, b, p, side, a, t):
             salvo(rng, s, b, p, pids, side, a, t, log)
+            if checking(log):
+                check_state(s, b, p, log, L.STEP_SALVO, s[L.S_TURN])
         elif kind == POL.K_ASSAULT and assault_allowed(s, b, side, a, t):
             assault(rng, s, b, p, pids, side, a, t, decision[3] == 1, log)
+            if checking(log):
+                check_state(s, b, p, log, L.STEP_ASSAULT, s[L.S_TURN])
+        if failed(log):
+            return

@@ -356,8 +356,10 @@ def _events(doc: DataFile) -> dict:
                                        f"{', '.join(L.EFFECTS)}")
             if spec[0] == "breach" and side_name != "bourbons":
                 raise doc.error(entry, "only the Bourbons can assure the Royal Breach")
-            if not -3 <= spec[1] <= 6:
-                raise doc.error(entry, f"{side_name}: number {spec[1]} out of range -3..6")
+            low, high = L.EVENT_VALUES
+            if not low <= spec[1] <= high:
+                raise doc.error(entry, f"{side_name}: number {spec[1]} out of range "
+                                       f"{low}..{high}")
             effect[k, side] = L.EFFECTS.index(spec[0])
             value[k, side] = spec[1]
     return {"effect": frozen(effect), "value": frozen(value), "names": tuple(names)}

@@ -12,6 +12,7 @@ Breach.
 import numpy as np
 from numba import njit
 
+from simkit.checks import at_game, checking, failed
 from simkit.eventlog import log_event
 from simkit.games.setembre1714_assault.combat_system import royal_breach_check
 from simkit.rng import game_streams, restart, shuffle
@@ -27,6 +28,7 @@ from .board import (
     units_on_map,
     zone_limit,
 )
+from .checks import check_state, check_victory
 from .combat import artillery_phase, combat_phase, lose_units
 from .events import (
     CAUSE_OVERSTACK,
@@ -136,12 +138,12 @@ def catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log):
             continue
         if not p[L.P_CATALAN_REINFORCEMENTS] or b.unit[u, L.U_ARRIVES] > turn:
             continue
-        _enter(rng, s, b, p, pid, side, u, field, log)
+        enter_reinforcement(rng, s, b, p, pid, side, u, field, log)
     for u in range(b.unit.shape[0]):
         if returning <= 0:
             break
         if b.unit[u, L.U_SIDE] == side and s[L.S_UNIT_ZONE + u] == L.ELIMINATED:
-            if _enter(rng, s, b, p, pid, side, u, field, log):
+            if enter_reinforcement(rng, s, b, p, pid, side, u, field, log):
                 returning -= 1
     for k in range(b.leader.shape[0]):
         if b.leader[k, L.L_SIDE] != side or s[L.S_LEADER_ZONE + k] != L.NOT_ARRIVED:
@@ -155,7 +157,9 @@ def catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log):
 
 
 @njit(cache=True, nogil=True)
-def _enter(rng, s, b, p, pid, side, u, field, log):
+def enter_reinforcement(rng, s, b, p, pid, side, u, field, log):
+    """Rule 10.1: unit ``u`` enters where its player places it (Catalans: an R zone not
+    controlled by enemy units; Two Crowns: a deployment zone); False if there is none."""
     z = POL.reinforcement_zone(s, b, p, pid, side, field, rng)
     if z < 0:
         return False
@@ -199,14 +203,29 @@ def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
     pid = pids[side]
     field = np.empty(n, np.int64)
     want = np.zeros(n, np.int64)
-    stop = np.empty(n, np.int64)
-    dist = np.empty(n, np.int64)
-    parent = np.empty(n, np.int64)
     POL.prepare_movement(s, b, p, pid, side, field, want)
     if side == L.CATALANS:
         catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log)
     else:
         bourbon_recovery(rng, s, b, p, pid, turn, returning, field, log)
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_REINFORCEMENTS, turn)
+    if failed(log):
+        return
+    move_pieces(rng, s, b, p, pid, side, field, want, log)
+    enforce_stacking(rng, s, b, p, pid, side, log)
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_MOVEMENT, turn)
+
+
+@njit(cache=True, nogil=True)
+def move_pieces(rng, s, b, p, pid, side, field, want, log):
+    """Rule 10/12: every unit, then every leader, then (Catalans) every barricade may
+    move up to the movement allowance (an event may change it, never below 1 zone)."""
+    n = b.zone.shape[0]
+    stop = np.empty(n, np.int64)
+    dist = np.empty(n, np.int64)
+    parent = np.empty(n, np.int64)
     allowance = p[L.P_MOVEMENT] + s[L.S_EV_MOVEMENT]
     if allowance < 1:
         allowance = 1
@@ -241,7 +260,6 @@ def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
             move_leader(s, b, k, dest, log)
     if side == L.CATALANS:
         barricade_moves(rng, s, b, p, pid, allowance, stop, dist, parent, log)
-    enforce_stacking(rng, s, b, p, pid, side, log)
 
 
 @njit(cache=True, nogil=True)
@@ -280,10 +298,20 @@ def half_turn(rng, s, b, p, pids, side, turn, log):
     if side == L.BOURBONS and s[L.S_BREACH_TURN] == 0:
         if royal_breach_check(rng, p[L.P_BREACH_ROLL], turn, log):
             s[L.S_BREACH_TURN] = turn
+        if checking(log):
+            check_state(s, b, p, log, L.STEP_BREACH, turn)
     returning = event_phase(rng, s, b, p, pids, side, turn, log)
-    if s[L.S_EV_ARTILLERY] > 0:
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_EVENTS, turn)
+    if s[L.S_EV_ARTILLERY] > 0 and not failed(log):
         artillery_phase(rng, s, b, p, pids, side, log)
+        if checking(log):
+            check_state(s, b, p, log, L.STEP_ARTILLERY, turn)
+    if failed(log):
+        return
     movement_phase(rng, s, b, p, pids, side, turn, returning, log)
+    if failed(log):
+        return
     combat_phase(rng, s, b, p, pids, side, log)
 
 
@@ -329,11 +357,17 @@ def play_turn(rng, s, b, p, pids, turn, log):
     s[L.S_TURN] = turn
     log_event(log, EV_TURN, turn)
     half_turn(rng, s, b, p, pids, L.BOURBONS, turn, log)
+    if failed(log):
+        return -1
     half_turn(rng, s, b, p, pids, L.CATALANS, turn, log)
+    if failed(log):
+        return -1
     held = objectives_held(s, b, L.BOURBONS)
     if held > 0 and s[L.S_FIRST_TAKEN] == 0:
         s[L.S_FIRST_TAKEN] = turn
     log_event(log, EV_TURN_END, turn, held, units_on_map(s, b, L.CATALANS))
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_TURN_END, turn)
     if annihilated(s, b, p):
         log_event(log, EV_AUTOMATIC, turn, 0)
         return L.END_ANNIHILATION
@@ -348,12 +382,18 @@ def play_game(rng, s, b, p, pids, out, log):
     """One whole game: turns until an automatic victory or the last turn, then the VP
     count (one more turn on a draw, 13)."""
     set_up(rng, s, b, p)
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_SET_UP, 0)
+    if failed(log):
+        return
     last = p[L.P_TURNS]
     reason = -1
     turn = 0
     while reason < 0:
         turn += 1
         reason = play_turn(rng, s, b, p, pids, turn, log)
+        if failed(log):
+            return
         if reason >= 0 or turn < last:
             continue
         bvp, cvp = victory_points(s, b, p, L.BOURBONS), victory_points(s, b, p, L.CATALANS)
@@ -366,6 +406,8 @@ def play_game(rng, s, b, p, pids, out, log):
             last += 1
             log_event(log, EV_EXTRA_TURN, turn + 1)
     write_outcome(s, b, p, turn, reason, out)
+    if checking(log):
+        check_victory(s, b, p, out, log, turn)
 
 
 @njit(cache=True, nogil=True)
@@ -420,6 +462,9 @@ def play_games(b, p, pids, game_indices, root_seed, log):
     s = np.zeros(L.N_STATE, dtype=np.int64)
     board = unmanaged(b)  # the caller owns the components for the whole call
     for row in range(game_indices.shape[0]):
+        at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         play_game(rng, s, board, p, pids, out[row], log)
+        if failed(log):
+            break
     return out

@@ -65,6 +65,7 @@ EFFECTS = ("none", "breach", "no_artillery", "double_artillery", "movement", "sa
            "assault", "reinforce")
 (EFF_NONE, EFF_BREACH, EFF_NO_ARTILLERY, EFF_DOUBLE_ARTILLERY, EFF_MOVEMENT, EFF_SALVO,
  EFF_ASSAULT, EFF_REINFORCE) = codes(EFFECTS)
+EVENT_VALUES = (-3, 6)  # the numbers a card may give (reconstruction's range)
 
 # -- piece positions: a zone index, or one of these ---------------------------------------------
 NOT_ARRIVED = -1
@@ -209,3 +210,26 @@ O_CAPTURED = OUTCOMES.offset("captured_in_retreat")
 O_HOLDS = OUTCOMES.offset("bourbons_hold_" + OBJECTIVES[0])  # N_OBJECTIVES in order
 O_ACTIONS = OUTCOMES.offset(f"{SIDES[0]}_{ACTIONS[0]}")  # side * N_ACTIONS + action
 N_OUT = OUTCOMES.size
+
+# -- state checks (simkit.checks): the invariants ``checks.check_state`` asserts, in the
+# rulebook's words, and the rule steps after which the kernels check them ----------------------
+INVARIANTS = (
+    "combat units conserved",  # 4, 10.1, 13: on the map, to come, eliminated or lost
+    "commanders conserved",  # 11.3: on the map, to come or eliminated; never among the enemy
+    "one side a zone",  # 6.1
+    "stacking limit",  # 6.1, 6.3: 5 a zone outside the deployment zones (10.1 aside)
+    "zone control follows the occupants",  # the zone counts are the units in each zone
+    "guns never move",  # 9: in place, or captured by enemy combat units entering
+    "barricades where the rules allow",  # 12
+    "the flag where the rules allow",  # 13. The Santa Eulalia's flag
+    "turn and breach on their tracks",  # 3.3, 5, 7, 13
+    "event deck",  # 4, 8: each card once, the event in play one a card gives
+    "victory points",  # 13. How to win: the sum the rules define
+)
+(INV_UNITS, INV_COMMANDERS, INV_ONE_SIDE, INV_STACKING, INV_CONTROL, INV_GUNS,
+ INV_BARRICADES, INV_FLAG, INV_TRACKS, INV_DECK, INV_VP) = codes(INVARIANTS)
+STEPS = ("set-up", "Royal Breach check", "random events phase", "artillery fire phase",
+         "reinforcements", "movement phase", "salvo fire", "assault", "turn final phase",
+         "victory check")
+(STEP_SET_UP, STEP_BREACH, STEP_EVENTS, STEP_ARTILLERY, STEP_REINFORCEMENTS, STEP_MOVEMENT,
+ STEP_SALVO, STEP_ASSAULT, STEP_TURN_END, STEP_VICTORY) = codes(STEPS)

@@ -9,8 +9,9 @@ this package's ``combat_system``.
 
 Modules by rulebook section: ``combat_system`` (the rule functions and events both games
 share: 7, 9, 11.2, 11.3, 13), ``rules`` (the knobs: 7, 9, 11, 13), ``layout`` (offsets,
-codes, outcome columns, random streams), ``events`` (the trace's sentences), ``engine``
-(the scenario's sequence: 7, then 9 and 11.2, then 11.3), ``policies`` (the Catalan
+codes, outcome columns, random streams, invariants, steps), ``events`` (the trace's
+sentences), ``engine`` (the scenario's sequence: 7, then 9 and 11.2, then 11.3),
+``checks`` (the state invariants: 6.1, 7, 9, 11.2, 11.3, 13), ``policies`` (the Catalan
 withdrawal of 11.3), ``components`` (no reconstruction: the presets file), ``prob``
 (exact answers: 7, 9, 11.2, 11.3), ``data/presets.toml``.
 """
@@ -34,6 +35,8 @@ class AssaultScenario(Game):
     data = DATA
     policies = {"bourbons": BOURBON_POLICIES, "catalans": CATALAN_POLICIES}
     outcome_columns = L.OUTCOMES
+    invariants = L.INVARIANTS
+    steps = L.STEPS
     compile_seconds = 2  # measured: 2.3 s of CPU for a cold compile (2026-12-01)
 
     def kernel(self, rules, policies, game_indices, root_seed, log):

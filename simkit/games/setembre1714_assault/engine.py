@@ -15,10 +15,12 @@ fusiliers lead).
 import numpy as np
 from numba import njit
 
+from simkit.checks import at_game, checking, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams
 
 from . import layout as L
+from .checks import check_state
 from .combat_system import (
     EV_ASSAULT_VALUES,
     artillery_fire,
@@ -34,26 +36,42 @@ from .policies import catalans_withdraw
 
 
 @njit(cache=True, nogil=True)
-def turn_breach_assured(rng, max_turns, breach_roll, log):
-    """The first Bourbon turn the Royal Breach is assured, or 0 if not by ``max_turns``."""
-    for turn in range(1, max_turns + 1):
-        if royal_breach_check(rng, breach_roll, turn, log):
-            return turn
-    log_event(log, EV_BREACH_NEVER, max_turns)
+def turn_breach_assured(rng, p, out, log):
+    """Rule 7, a check at each Bourbon turn's start until the Royal Breach is assured:
+    the turn it was (also the row's ``turns`` and ``breach_turn``), or 0 if not by
+    ``max_turns`` (``turns`` is then ``max_turns``)."""
+    for turn in range(1, p[L.P_MAX_TURNS] + 1):
+        out[L.O_TURNS] = turn
+        assured = royal_breach_check(rng, p[L.P_BREACH_ROLL], turn, log)
+        if assured:
+            out[L.O_BREACH_TURN] = turn
+        if checking(log):
+            check_state(p, out, p[L.P_DEFENDER_UNITS], log, L.STEP_BREACH, turn)
+        if assured or failed(log):
+            return out[L.O_BREACH_TURN]
+    log_event(log, EV_BREACH_NEVER, p[L.P_MAX_TURNS])
     return 0
 
 
 @njit(cache=True, nogil=True)
 def preparatory_fire(rng, p, out, log):
-    """Artillery phase then the salvo; returns the defenders left in the zone."""
+    """Artillery phase (9) then the salvo (11.2); returns the defenders left in the
+    zone."""
     defenders = p[L.P_DEFENDER_UNITS]
     adjacent = artillery_fire(rng, p[L.P_GUNS_ADJACENT], 1, defenders, log)
     ranged = artillery_fire(rng, p[L.P_GUNS_RANGE_2], 2, defenders - adjacent, log)
     defenders -= adjacent + ranged
-    salvo = salvo_fire(rng, p[L.P_SALVO_UNITS], defenders, log)
     out[L.O_ARTILLERY_KILLS] = adjacent + ranged
+    if checking(log):
+        check_state(p, out, defenders, log, L.STEP_ARTILLERY, out[L.O_TURNS])
+    if failed(log):
+        return defenders
+    salvo = salvo_fire(rng, p[L.P_SALVO_UNITS], defenders, log)
+    defenders -= salvo
     out[L.O_SALVO_KILLS] = salvo
-    return defenders - salvo
+    if checking(log):
+        check_state(p, out, defenders, log, L.STEP_SALVO, out[L.O_TURNS])
+    return defenders
 
 
 @njit(cache=True, nogil=True)
@@ -95,22 +113,41 @@ def assault_zone(rng, p, policy, defenders, out, log):
 @njit(cache=True, nogil=True)
 def play_assault(rng, p, policy, out, log):
     """One assault scenario: wait for the Royal Breach, fire, then assault the zone."""
-    breach_turn = turn_breach_assured(rng, p[L.P_MAX_TURNS], p[L.P_BREACH_ROLL], log)
-    out[L.O_BREACH_TURN] = breach_turn
-    if breach_turn == 0:
-        out[L.O_TURNS] = p[L.P_MAX_TURNS]
-        out[L.O_END_REASON] = L.END_BREACH_CLOSED
-        out[L.O_WINNER] = L.WIN_CATALANS
+    defenders = p[L.P_DEFENDER_UNITS]
+    if checking(log):
+        check_state(p, out, defenders, log, L.STEP_SET_UP, 0)
+    breach_turn = 0 if failed(log) else turn_breach_assured(rng, p, out, log)
+    if failed(log):
         return
-    out[L.O_TURNS] = breach_turn
-    defenders = preparatory_fire(rng, p, out, log)
+    if breach_turn == 0:
+        reason = L.END_BREACH_CLOSED
+    else:
+        defenders = preparatory_fire(rng, p, out, log)
+        if failed(log):
+            return
+        reason = take_the_zone(rng, p, policy, defenders, out, log)
+        if failed(log):
+            return
+        if reason != L.END_REPULSED:
+            defenders = 0  # fallen, or retreated out of the zone (11.3)
+    out[L.O_END_REASON] = reason
+    held = reason == L.END_REPULSED or reason == L.END_BREACH_CLOSED
+    out[L.O_WINNER] = L.WIN_CATALANS if held else L.WIN_BOURBONS
+    if checking(log):
+        check_state(p, out, defenders, log, L.STEP_END, out[L.O_TURNS])
+
+
+@njit(cache=True, nogil=True)
+def take_the_zone(rng, p, policy, defenders, out, log):
+    """Rule 11.3: occupy the zone fire emptied, else assault it; the end reason."""
     if defenders == 0:
         log_event(log, EV_ZONE_CLEARED)
-        reason = L.END_CLEARED
-    else:
-        reason = assault_zone(rng, p, policy, defenders, out, log)
-    out[L.O_END_REASON] = reason
-    out[L.O_WINNER] = L.WIN_CATALANS if reason == L.END_REPULSED else L.WIN_BOURBONS
+        return L.END_CLEARED
+    reason = assault_zone(rng, p, policy, defenders, out, log)
+    if checking(log):
+        left = defenders if reason == L.END_REPULSED else 0
+        check_state(p, out, left, log, L.STEP_ASSAULT, out[L.O_TURNS])
+    return reason
 
 
 @njit(cache=True, nogil=True)
@@ -118,6 +155,9 @@ def play_assault_games(p, policy, game_indices, root_seed, log):
     """Play one scenario per game index; returns the ``(n, N_OUT)`` outcome table."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int16)
     for row in range(game_indices.shape[0]):
+        at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         play_assault(rng, p, policy, out[row], log)
+        if failed(log):
+            break
     return out

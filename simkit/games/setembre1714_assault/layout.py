@@ -14,6 +14,7 @@ from . import combat_system as CS
 # Terrain of the defending zone (rulebook 11.1, 11.3, 12): index -> defence bonus
 TERRAIN_NAMES = ("open", "urban", "convent", "blue_line", "barricade")
 TERRAIN_BONUS = (0, 2, 3, 3, 3)
+STACKING_LIMIT = 5  # rule 6.1: combat units a side may stack in the defended zone
 
 # -- parameter vector of the assault scenario ------------------------------------------------
 _P = Fields("assault parameters")
@@ -90,3 +91,23 @@ O_DEFENDER_LEAD_LOST = OUTCOMES.offset("defender_lead_lost")
 O_ATTACKER_COMMANDER_LOST = OUTCOMES.offset("attacker_commander_lost")
 O_DEFENDER_COMMANDER_LOST = OUTCOMES.offset("defender_commander_lost")
 N_OUT = OUTCOMES.size
+
+# -- state checks (simkit.checks): the invariants ``checks.check_state`` asserts, in the
+# rulebook's words, and the rule steps after which the kernel checks them --------------------
+INVARIANTS = (
+    "turn and breach on their tracks",  # 7: a check each Bourbon turn until assured
+    "defenders conserved",  # 9, 11.2, 11.3: in the zone, eliminated or retreated
+    "stacking limit",  # 6.1: at most 5 defenders in the zone
+    "one shot per gun",  # 9: each gun fires once at one combat unit
+    "one die per firing unit",  # 11.2: each 6 eliminates one defender
+    "assault values",  # 11.3 (and 13): lead, units, terrain, commanders, withdrawal
+    "assault result",  # 11.3: a die each, the attacker wins only if higher
+    "zone control follows the occupants",  # 11.3: who holds the zone at the end
+    "commander casualties",  # 11.3: a die for each commander involved
+)
+(INV_TRACKS, INV_DEFENDERS, INV_STACKING, INV_GUNS, INV_SALVO, INV_VALUES, INV_RESULT,
+ INV_CONTROL, INV_COMMANDERS) = codes(INVARIANTS)
+STEPS = ("set-up", "Royal Breach check", "artillery fire phase", "salvo fire", "assault",
+         "end of the scenario")
+(STEP_SET_UP, STEP_BREACH, STEP_ARTILLERY, STEP_SALVO, STEP_ASSAULT,
+ STEP_END) = codes(STEPS)
