@@ -9,7 +9,13 @@ from simkit.eventlog import log_event
 from simkit.unmanaged import borrowing
 
 from . import layout as L
-from .events import EV_BARRICADE_LOST, EV_GUN_CAPTURED, EV_LEADER_CAPTURED, EV_UNIT_LOST
+from .events import (
+    EV_BARRICADE_LOST,
+    EV_GUN_CAPTURED,
+    EV_LEADER_CAPTURED,
+    EV_LEADER_FALLS_BACK,
+    EV_UNIT_LOST,
+)
 
 BIG = 1 << 20  # no stacking limit (a deployment zone, 6.2)
 
@@ -174,6 +180,7 @@ def enemy_enters(s, b, side, z, log):
                 eliminate_leader(s, b, k, log)
             else:
                 s[L.S_LEADER_ZONE + k] = y
+                log_event(log, EV_LEADER_FALLS_BACK, k, z, y)
 
 
 @borrowing

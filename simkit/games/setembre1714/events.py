@@ -51,6 +51,9 @@ EV_GUN_CAPTURED = EVENTS.add(
 EV_LEADER_CAPTURED = EVENTS.add(
     "leader_lost", "a = leader, b = zone",
     lambda x, a, b, c: f"    {x.leaders[a]} is lost in {x.zones[b]}")
+EV_LEADER_FALLS_BACK = EVENTS.add(
+    "leader_falls_back", "a = leader, b = from, c = to",
+    lambda x, a, b, c: f"    {x.leaders[a]} falls back {x.zones[b]} -> {x.zones[c]}")
 EV_BARRICADE_LOST = EVENTS.add(
     "barricade_lost", "a = barricade, b = zone",
     lambda x, a, b, c: f"    The barricade in {x.zones[b]} is lost")
