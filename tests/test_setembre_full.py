@@ -23,6 +23,7 @@ from simkit.games.setembre1714 import policies as POL
 from simkit.games.setembre1714.components import DATA, _distances, load_board
 from simkit.games.setembre1714.events import EV_UNIT_LOST, EVENTS
 from simkit.games.setembre1714.rules import PARAMETERS, Rules
+from simkit.games.setembre1714_assault import combat_system as CS
 
 BOARD, NAMES = load_board()
 GREEDY = np.array([POL.GREEDY, POL.C_GREEDY])
@@ -631,3 +632,61 @@ def test_bourbon_commander_adjacent_adds_one_and_rolls_for_casualty():
     assert B.count(s, L.BOURBONS, zone("born")) >= 1  # the advance
     assert s[L.S_LEADER_ZONE + cmdr] == L.ELIMINATED
     assert s[L.S_LEADERS_LOST + L.BOURBONS] == 1
+
+
+# -- entering a zone "for any reason" (9, 11.3), found by the state checks ----------------------
+
+def commander_of(side):
+    return next(k for k in range(BOARD.leader.shape[0]) if BOARD.leader[k, L.L_SIDE] == side
+                and not BOARD.leader[k, L.L_FLAG])
+
+
+def test_a_retreat_into_a_zone_with_an_enemy_gun_captures_it():
+    """Rule 9: "if enemy combat units enter their zone for any reason the artillery unit
+    is captured and eliminated from the game"; the retreat of 11.3 is such a reason.
+    The redoubt's defenders withdraw; the one zone open to them, the trenches before
+    Portal Nou, holds two Bourbon guns and no Bourbon combat unit."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, cat[:2], "redoubt_santa_eulalia")
+    put(s, bour[:5], "moat_portal_nou")
+    put(s, bour[5:6], "moat_santa_clara")
+    put(s, bour[6:7], "trenches_santa_clara")
+    trenches = zone("trenches_portal_nou")
+    guns = [g for g in range(BOARD.gun.shape[0]) if BOARD.gun[g, L.G_START] == trenches]
+    assert len(guns) == 2 and all(BOARD.gun[g, L.G_SIDE] == L.BOURBONS for g in guns)
+    for g in guns:
+        s[L.S_GUN_ZONE + g] = trenches
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [1, 6]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("moat_portal_nou"),
+                    zone("redoubt_santa_eulalia"), bour[0], cat[0], -1, -1, -1, True, no_log())
+    assert all(s[L.S_UNIT_ZONE + u] == trenches for u in cat[:2])  # withdrew, no losses
+    assert all(s[L.S_GUN_ZONE + g] == L.ELIMINATED for g in guns)
+    assert s[L.S_GUNS_LOST + L.BOURBONS] == 2
+
+
+def test_a_commander_captured_in_the_combat_does_not_roll_as_well():
+    """Rule 11.3: "players roll a die for each commander involved in the combat" and "If
+    the leader is surrounded he is captured and eliminated from the game"; 13 counts
+    "2 VP for each eliminated enemy commander". The Bourbon commander supporting the
+    assault on Boria from Montcada stands alone there; the withdrawing Catalans retreat
+    into Montcada, every zone around it Catalan: he is captured, once, and does not roll
+    (a 6 was waiting)."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, cat[:2], "boria")
+    put(s, cat[2:7], "convent_santa_caterina")  # full: no room to retreat into
+    put(s, cat[7:8], "born")
+    put(s, cat[8:9], "santa_maria_del_mar")
+    put(s, bour[:5], "sant_pere_streets")
+    put(s, bour[5:6], "convent_jonqueres")
+    commander = commander_of(L.BOURBONS)
+    s[L.S_LEADER_ZONE + commander] = zone("montcada")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [1, 6], L.ST_COMMANDER: [6]})
+    log = new_log()
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("sant_pere_streets"),
+                    zone("boria"), bour[0], cat[0], commander, -1, -1, True, log)
+    assert all(s[L.S_UNIT_ZONE + u] == zone("montcada") for u in cat[:2])
+    assert s[L.S_LEADER_ZONE + commander] == L.ELIMINATED
+    assert s[L.S_LEADERS_LOST + L.BOURBONS] == 1
+    assert not any(e[0] == CS.EV_COMMANDER_ROLL for e in events(log))

@@ -167,11 +167,18 @@ def fight_assault(rng, s, b, p, pids, side, a, t, att_lead, def_lead, att_cmdr, 
     if attacker_wins or withdrew:
         retreat_zone(s, b, p, pids[foe], foe, t, rng, log)
         advance(s, b, p, pids[side], side, a, t, att_lead, rng, log)
-    if att_cmdr >= 0 and commander_casualty(rng, side, log):
-        eliminate_leader(s, b, att_cmdr, log)
-    if def_cmdr >= 0 and s[L.S_LEADER_ZONE + def_cmdr] >= 0 and \
-            commander_casualty(rng, foe, log):
-        eliminate_leader(s, b, def_cmdr, log)
+    casualty_roll(rng, s, b, side, att_cmdr, log)
+    casualty_roll(rng, s, b, foe, def_cmdr, log)
+
+
+@njit(cache=True, nogil=True)
+def casualty_roll(rng, s, b, side, commander, log):
+    """Rule 11.3: "players roll a die for each commander involved in the combat"; a 6
+    eliminates him. A commander already captured in the combat (surrounded when enemy
+    units retreated or advanced into his zone) is gone and does not roll."""
+    if commander >= 0 and s[L.S_LEADER_ZONE + commander] >= 0 and \
+            commander_casualty(rng, side, log):
+        eliminate_leader(s, b, commander, log)
 
 
 @njit(cache=True, nogil=True)
@@ -179,7 +186,10 @@ def retreat_zone(s, b, p, pid, side, z, rng, log):
     """Rule 11.3/12/13: every unit of ``side`` leaves ``z`` for adjacent zones without
     enemy units, as its player wishes; into a full zone it is eliminated, and with no
     zone to go to it is captured. Leaders go with their troops (captured if surrounded);
-    a barricade cannot retreat and is eliminated."""
+    a barricade cannot retreat and is eliminated. A unit retreating into a zone with an
+    enemy gun, barricade or leader but no enemy combat units enters it like any other
+    (``enemy_enters``): "if enemy combat units enter their zone for any reason the
+    artillery unit is captured" (9)."""
     last = -1
     for u in range(b.unit.shape[0]):
         if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != side:
@@ -198,6 +208,7 @@ def retreat_zone(s, b, p, pid, side, z, rng, log):
             s[L.S_OVERSTACK + side] += 1
         else:
             last = y
+            enemy_enters(s, b, side, y, log)
     for k in range(b.leader.shape[0]):
         if s[L.S_LEADER_ZONE + k] == z and b.leader[k, L.L_SIDE] == side:
             if last >= 0:
