@@ -690,3 +690,47 @@ def test_a_commander_captured_in_the_combat_does_not_roll_as_well():
     assert s[L.S_LEADER_ZONE + commander] == L.ELIMINATED
     assert s[L.S_LEADERS_LOST + L.BOURBONS] == 1
     assert not any(e[0] == CS.EV_COMMANDER_ROLL for e in events(log))
+
+
+def test_reinforcements_entering_a_zone_make_a_lone_enemy_commander_fall_back():
+    """Rule 10.1: Catalan reinforcements are "placed inside zones marked with an R and
+    not controlled by enemy units", and 6.1: "On each given zone there can be only units
+    belonging to one of the sides". The one R zone without Bourbon combat units, Santa
+    Maria del Mar, holds a Bourbon commander alone: he falls back to the adjacent zone
+    with his troops (11.3), Pla de Palau."""
+    s, p = blank()
+    bour = units_of(L.BOURBONS)
+    put(s, bour[:1], "pla_de_palau")
+    put(s, bour[1:2], "montcada")
+    put(s, bour[2:3], "boria")
+    commander = commander_of(L.BOURBONS)
+    s[L.S_LEADER_ZONE + commander] = zone("santa_maria_del_mar")
+    log = new_log()
+    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 2, 0,
+                             np.zeros(N, np.int64), log)
+    assert B.count(s, L.CATALANS, zone("santa_maria_del_mar")) > 0
+    assert s[L.S_LEADER_ZONE + commander] == zone("pla_de_palau")
+    falls_back = [r[0] for r in EVENTS.rows if r[1] == "leader_falls_back"][0]
+    assert [tuple(e[1:]) for e in events(log) if e[0] == falls_back] == [
+        (commander, zone("santa_maria_del_mar"), zone("pla_de_palau"))]
+
+
+def test_no_unit_is_recreated_when_the_enemy_holds_every_deployment_zone():
+    """Rule 10.1: recreated units "must be deployed into one of the 3 special deployment
+    zones"; with Catalan units in all three (6.1: one side a zone) none can be, and the
+    turn's remainder is lost as usual."""
+    board = BOARD._replace(recovery=np.where(np.arange(BOARD.recovery.shape[0]) == 5, 3, 0))
+    s, p = blank()
+    cat = units_of(L.CATALANS)
+    for i, zid in enumerate(("left_two_crowns", "centre_two_crowns", "right_two_crowns")):
+        put(s, cat[i:i + 1], zid)
+    gone = units_of(L.BOURBONS)[:2]
+    for u in gone:
+        s[L.S_UNIT_ZONE + u] = L.ELIMINATED
+    s[L.S_UNITS_LOST + L.BOURBONS] = 2
+    before = s.copy()
+    E.bourbon_recovery(loaded(L.N_STREAMS), s, board, p, POL.GREEDY, 5, 0,
+                       np.zeros(N, np.int64), no_log())
+    assert all(s[L.S_UNIT_ZONE + u] == L.LOST for u in gone)
+    changed = np.flatnonzero(s != before)
+    assert set(changed) == {L.S_UNIT_ZONE + u for u in gone}  # no count or slot written

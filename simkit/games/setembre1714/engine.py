@@ -23,6 +23,7 @@ from . import policies as POL
 from .board import (
     count,
     count_action,
+    enemy_enters,
     holds,
     place_unit,
     units_on_map,
@@ -159,13 +160,17 @@ def catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log):
 @njit(cache=True, nogil=True)
 def enter_reinforcement(rng, s, b, p, pid, side, u, field, log):
     """Rule 10.1: unit ``u`` enters where its player places it (Catalans: an R zone not
-    controlled by enemy units; Two Crowns: a deployment zone); False if there is none."""
+    controlled by enemy units; Two Crowns: a deployment zone); False if there is none.
+    It enters like any combat unit: an enemy gun there is captured "if enemy combat
+    units enter their zone for any reason" (9), and a lone enemy leader falls back or
+    is captured (11.3)."""
     z = POL.reinforcement_zone(s, b, p, pid, side, field, rng)
     if z < 0:
         return False
     place_unit(s, b, u, z)
     count_action(s, side, L.A_REINFORCEMENTS)
     log_event(log, EV_REINFORCE, u, z, side)
+    enemy_enters(s, b, side, z, log)
     return True
 
 
@@ -179,12 +184,8 @@ def bourbon_recovery(rng, s, b, p, pid, turn, extra, field, log):
     made = 0
     for _ in range(allowance + extra):
         u = POL.recovery_pick(s, b, pid, rng)
-        if u < 0:
+        if u < 0 or not enter_reinforcement(rng, s, b, p, pid, L.BOURBONS, u, field, log):
             break
-        z = POL.reinforcement_zone(s, b, p, pid, L.BOURBONS, field, rng)
-        place_unit(s, b, u, z)
-        count_action(s, L.BOURBONS, L.A_REINFORCEMENTS)
-        log_event(log, EV_REINFORCE, u, z, L.BOURBONS)
         made += 1
     if scheduled:
         lost = 0
