@@ -296,7 +296,7 @@ def cases(game):
     return [(game.name, r, pol) for r in rules for pol in policies]
 
 
-@pytest.mark.parametrize(("name", "rules", "policy"), cases(ASSAULT))
+@pytest.mark.parametrize(("name", "rules", "policy"), cases(ASSAULT) + cases(FULL))
 def test_no_invariant_breaks_in_any_preset_or_policy(name, rules, policy):
     games.get(name).simulate(rules, policy, np.arange(N_GAMES), 1714, check_state=True)
 

@@ -734,3 +734,28 @@ def test_no_unit_is_recreated_when_the_enemy_holds_every_deployment_zone():
     assert all(s[L.S_UNIT_ZONE + u] == L.LOST for u in gone)
     changed = np.flatnonzero(s != before)
     assert set(changed) == {L.S_UNIT_ZONE + u for u in gone}  # no count or slot written
+
+
+def test_leaders_retreat_on_their_own_when_their_troops_fell():
+    """Rule 13: the flag "cannot be eliminated during assaults ... The only way of being
+    eliminated is during a retreat, if it is surrounded by enemies"; 11.3: commanders
+    "must retreat if their troops do the same. If the leader is surrounded he is
+    captured". The one Catalan unit in Carders falls to the assault; the flag and the
+    commander with it are not surrounded (Born is Catalan) and retreat there."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS, "coronela"), units_of(L.BOURBONS)
+    put(s, cat[:1], "carders")
+    put(s, cat[1:3], "born")
+    put(s, bour[:5], "rec_comtal")
+    flag = list(BOARD.leader[:, L.L_FLAG]).index(1)
+    commander = commander_of(L.CATALANS)
+    for k in (flag, commander):
+        s[L.S_LEADER_ZONE + k] = zone("carders")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("rec_comtal"), zone("carders"),
+                    bour[0], cat[0], -1, -1, flag, False, no_log())
+    assert s[L.S_UNIT_ZONE + cat[0]] == L.ELIMINATED
+    assert B.count(s, L.BOURBONS, zone("carders")) >= 1  # the attacker advances
+    assert s[L.S_LEADER_ZONE + flag] == zone("born") and s[L.S_FLAG_LOST] == 0
+    assert s[L.S_LEADER_ZONE + commander] == zone("born")
+    assert s[L.S_LEADERS_LOST + L.CATALANS] == 0

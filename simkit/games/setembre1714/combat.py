@@ -35,6 +35,7 @@ from .board import (
     eliminate_unit,
     enemy_enters,
     leader_near,
+    leader_refuge,
     lift_unit,
     place_unit,
     remove_barricade,
@@ -211,14 +212,24 @@ def retreat_zone(s, b, p, pid, side, z, rng, log):
             enemy_enters(s, b, side, y, log)
     for k in range(b.leader.shape[0]):
         if s[L.S_LEADER_ZONE + k] == z and b.leader[k, L.L_SIDE] == side:
-            if last >= 0:
-                s[L.S_LEADER_ZONE + k] = last
-            else:
-                eliminate_leader(s, b, k, log)
+            retreat_leader(s, b, side, k, z, last, log)
     if side == L.CATALANS:
         k = barricade_in(s, z)
         if k >= 0:
             remove_barricade(s, k, log)
+
+
+@njit(cache=True, nogil=True)
+def retreat_leader(s, b, side, k, z, troops, log):
+    """Rule 11.3/13: a leader in the zone retreats with his troops (to ``troops``, where
+    the last of them went), or on his own when none is left (all fell or were lost to
+    overstacking); "If the leader is surrounded he is captured", and the flag's "only
+    way of being eliminated is during a retreat, if it is surrounded by enemies"."""
+    y = troops if troops >= 0 else leader_refuge(s, b, side, z)
+    if y >= 0:
+        s[L.S_LEADER_ZONE + k] = y
+    else:
+        eliminate_leader(s, b, k, log)
 
 
 @njit(cache=True, nogil=True)
