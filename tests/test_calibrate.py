@@ -9,7 +9,7 @@ from simkit import RulesError, UsageError
 from simkit.calibration import calibrate, candidates
 from simkit.cli import main
 from simkit.games.base import Knob
-from simkit.games.setembre1714.prob import scenario_outcome
+from simkit.games.setembre1714_assault.prob import scenario_outcome
 
 GAME = "setembre1714-assault"
 N = 20_000

@@ -15,9 +15,9 @@ from plain_python import run_without_jit
 from scipy import stats as sps
 
 import simkit
-from simkit.games.setembre1714 import layout as L
-from simkit.games.setembre1714.engine import play_assault_games
-from simkit.games.setembre1714.rules import PARAMETERS as ASSAULT_PARAMETERS
+from simkit.games.setembre1714_assault import layout as L
+from simkit.games.setembre1714_assault.engine import play_assault_games
+from simkit.games.setembre1714_assault.rules import PARAMETERS as ASSAULT_PARAMETERS
 from simkit.rng import (
     MAX_SEED,
     check_seed,

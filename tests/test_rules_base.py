@@ -1,5 +1,5 @@
 """The rule-knob machinery of simkit/games/base.py, exercised through 11 de Setembre's
-``AssaultRules`` and the ``setembre1714-assault`` Game: validation, overrides, ``--set``
+``Rules`` and the ``setembre1714-assault`` Game: validation, overrides, ``--set``
 parsing, ``changes()``, presets files and their errors."""
 
 import dataclasses
@@ -12,8 +12,8 @@ import pytest
 from simkit import ComponentError, RulesError
 from simkit.games import get
 from simkit.games.base import Knob, Preset, RulesBase, load_presets
-from simkit.games.setembre1714.components import DATA
-from simkit.games.setembre1714.rules import AssaultRules
+from simkit.games.setembre1714_assault.components import DATA
+from simkit.games.setembre1714_assault.rules import Rules
 
 GAME = get("setembre1714-assault")
 TERRAINS = ("open", "urban", "convent", "blue_line", "barricade")
@@ -48,16 +48,16 @@ def raises_naming(*parts: str):
 
 
 def test_defaults_validate_and_are_the_rulebook_example():
-    rules = AssaultRules()
+    rules = Rules()
     assert rules.validate() is rules
     assert rules.to_dict() == DEFAULTS
-    assert GAME.Rules is AssaultRules
+    assert GAME.Rules is Rules
     assert GAME.resolve_rules(None) == rules
     assert rules.changes() == {}
 
 
 def test_knobs_describe_types_ranges_and_choices():
-    knobs = {k.name: k for k in AssaultRules.knobs()}
+    knobs = {k.name: k for k in Rules.knobs()}
     assert list(knobs) == list(DEFAULTS)
     assert all(isinstance(k, Knob) and k.doc for k in knobs.values())
     for name, (low, high) in INT_KNOBS.items():
@@ -69,21 +69,21 @@ def test_knobs_describe_types_ranges_and_choices():
         assert knobs[name].allowed == "true | false"
     assert knobs["terrain"].choices == TERRAINS
     assert knobs["terrain"].allowed == " | ".join(TERRAINS)
-    assert AssaultRules.knob("terrain") == knobs["terrain"]
+    assert Rules.knob("terrain") == knobs["terrain"]
     with raises_naming("'bogus'", "salvo_units", "terrain", "withdrawal_bonus"):
-        AssaultRules.knob("bogus")
+        Rules.knob("bogus")
 
 
 @pytest.mark.parametrize("name", sorted(INT_KNOBS))
 def test_int_knob_bounds(name):
     low, high = INT_KNOBS[name]
-    assert getattr(AssaultRules(**{name: low}), name) == low
-    assert getattr(AssaultRules(**{name: high}), name) == high
+    assert getattr(Rules(**{name: low}), name) == low
+    assert getattr(Rules(**{name: high}), name) == high
     for bad in (low - 1, high + 1):
         with raises_naming(repr(name), f"{low}..{high}", str(bad)):
-            AssaultRules(**{name: bad})
+            Rules(**{name: bad})
         with raises_naming(repr(name), f"{low}..{high}"):
-            AssaultRules().replace({name: bad})
+            Rules().replace({name: bad})
 
 
 @pytest.mark.parametrize("name", sorted(INT_KNOBS))
@@ -91,11 +91,11 @@ def test_int_knob_rejects_other_types(name):
     low, high = INT_KNOBS[name]
     for bad in (str(low), float(low), True, None):
         with raises_naming(repr(name), "int", f"{low}..{high}", repr(bad)):
-            AssaultRules(**{name: bad})
+            Rules(**{name: bad})
 
 
 def test_numpy_integers_are_accepted_as_plain_ints():
-    rules = AssaultRules(salvo_units=np.int64(3), attacker_commander=np.bool_(True))
+    rules = Rules(salvo_units=np.int64(3), attacker_commander=np.bool_(True))
     assert rules.salvo_units == 3 and type(rules.salvo_units) is int
     assert rules.attacker_commander is True
 
@@ -104,33 +104,33 @@ def test_numpy_integers_are_accepted_as_plain_ints():
 def test_bool_knob_rejects_ints_and_strings(name):
     for bad in (1, 0, "true", "yes"):
         with raises_naming(repr(name), "bool", "true | false", repr(bad)):
-            AssaultRules(**{name: bad})
+            Rules(**{name: bad})
 
 
 def test_choice_knob():
     for terrain in TERRAINS:
-        assert AssaultRules(terrain=terrain).terrain == terrain
+        assert Rules(terrain=terrain).terrain == terrain
     with raises_naming("'terrain'", "'swamp'", " | ".join(TERRAINS)):
-        AssaultRules(terrain="swamp")
+        Rules(terrain="swamp")
     with raises_naming("'terrain'", "'Open'", " | ".join(TERRAINS)):
-        AssaultRules(terrain="Open")  # choices are case-sensitive
+        Rules(terrain="Open")  # choices are case-sensitive
     with raises_naming("'terrain'", "str", " | ".join(TERRAINS)):
-        AssaultRules(terrain=3)
+        Rules(terrain=3)
 
 
 def test_cross_field_check():
-    assert AssaultRules(attacker_units=10, salvo_units=5).attack_value == 14
-    assert AssaultRules(attacker_units=5, salvo_units=10).salvo_units == 10
+    assert Rules(attacker_units=10, salvo_units=5).attack_value == 14
+    assert Rules(attacker_units=5, salvo_units=10).salvo_units == 10
     with raises_naming("attacker_units=6", "salvo_units=6"):
-        AssaultRules(attacker_units=6, salvo_units=6)
+        Rules(attacker_units=6, salvo_units=6)
     with raises_naming("attacker_units=10", "salvo_units=7"):
-        AssaultRules(attacker_units=10).replace(salvo_units=7)
+        Rules(attacker_units=10).replace(salvo_units=7)
     with raises_naming("attacker_units", "salvo_units"):
-        AssaultRules().parse_overrides(["attacker_units=6", "salvo_units=6"])
+        Rules().parse_overrides(["attacker_units=6", "salvo_units=6"])
 
 
 def test_validate_catches_a_knob_set_behind_its_back():
-    rules = AssaultRules()
+    rules = Rules()
     object.__setattr__(rules, "defender_units", 6)  # bypasses the frozen dataclass
     with raises_naming("'defender_units'", "1..5"):
         rules.validate()
@@ -140,14 +140,14 @@ def test_validate_catches_a_knob_set_behind_its_back():
 
 def test_rules_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
-        AssaultRules().salvo_units = 3
+        Rules().salvo_units = 3
 
 
 # -- replace, resolve_rules and parse_overrides ------------------------------------------------
 
 
 def test_replace():
-    rules = AssaultRules()
+    rules = Rules()
     changed = rules.replace({"salvo_units": 0}, terrain="open")
     assert (changed.salvo_units, changed.terrain) == (0, "open")
     assert rules.salvo_units == 4  # the original is unchanged
@@ -159,7 +159,7 @@ def test_replace():
 
 
 def test_resolve_rules_accepts_each_form():
-    standard = AssaultRules()
+    standard = Rules()
     assert GAME.resolve_rules(None) == standard
     assert GAME.resolve_rules(standard) is standard
     assert GAME.resolve_rules({"terrain": "open"}) == standard.replace(terrain="open")
@@ -185,18 +185,18 @@ def test_unknown_preset_lists_the_presets():
 
 
 def test_parse_overrides():
-    rules = AssaultRules().parse_overrides(["terrain=open", "attacker_commander=yes"])
+    rules = Rules().parse_overrides(["terrain=open", "attacker_commander=yes"])
     assert rules.terrain == "open"
     assert rules.attacker_commander is True
     assert rules.changes() == {"terrain": "open", "attacker_commander": True}
-    spaced = AssaultRules().parse_overrides([" salvo_units = 3 ", "defender_commander=OFF"])
+    spaced = Rules().parse_overrides([" salvo_units = 3 ", "defender_commander=OFF"])
     assert (spaced.salvo_units, spaced.defender_commander) == (3, False)
     for text, value in (("1", True), ("true", True), ("on", True), ("0", False),
                         ("false", False), ("no", False)):
-        assert AssaultRules().parse_overrides([f"santa_eulalia_flag={text}"]) \
+        assert Rules().parse_overrides([f"santa_eulalia_flag={text}"]) \
             .santa_eulalia_flag is value
-    assert AssaultRules().parse_overrides([]) == AssaultRules()
-    assert AssaultRules().parse_overrides(["salvo_units=1", "salvo_units=2"]).salvo_units == 2
+    assert Rules().parse_overrides([]) == Rules()
+    assert Rules().parse_overrides(["salvo_units=1", "salvo_units=2"]).salvo_units == 2
 
 
 @pytest.mark.parametrize(("text", "parts"), [
@@ -214,15 +214,15 @@ def test_parse_overrides():
 ])
 def test_parse_overrides_rejects_malformed_text(text, parts):
     with raises_naming(*parts):
-        AssaultRules().parse_overrides([text])
+        Rules().parse_overrides([text])
 
 
 # -- changes() -----------------------------------------------------------------------------
 
 
 def test_changes_lists_only_changed_knobs():
-    assert AssaultRules().changes() == {}
-    rules = AssaultRules(salvo_units=0, terrain="open", defender_commander=True)
+    assert Rules().changes() == {}
+    rules = Rules(salvo_units=0, terrain="open", defender_commander=True)
     assert rules.changes() == {"salvo_units": 0, "terrain": "open"}  # True is the default
     back = rules.replace(salvo_units=4)
     assert back.changes() == {"terrain": "open"}
@@ -236,13 +236,13 @@ def test_changes_lists_only_changed_knobs():
 
 
 def test_shipped_presets_load():
-    presets = load_presets(DATA / "presets.toml", AssaultRules)
+    presets = load_presets(DATA / "presets.toml", Rules)
     assert list(presets) == ["example_first_assault", "example_second_assault", "open_ground",
                              "bombarded_bastion"]
     assert presets == dict(GAME.presets)
     for name, preset in presets.items():
         assert isinstance(preset, Preset) and preset.name == name
-        assert isinstance(preset.rules, AssaultRules) and preset.description
+        assert isinstance(preset.rules, Rules) and preset.description
     raw = tomllib.loads((DATA / "presets.toml").read_text())
     for name, entry in raw.items():
         assert presets[name].rules.changes() == entry.get("rules", {})
@@ -261,7 +261,7 @@ def write(tmp_path, text: str | bytes):
 
 def load_error(path) -> str:
     with pytest.raises(ComponentError) as info:
-        load_presets(path, AssaultRules)
+        load_presets(path, Rules)
     return str(info.value)
 
 
@@ -309,7 +309,7 @@ def test_presets_file_invalid_toml(tmp_path):
 
 
 def test_presets_file_empty_is_no_presets(tmp_path):
-    assert load_presets(write(tmp_path, "# nothing yet\n"), AssaultRules) == {}
+    assert load_presets(write(tmp_path, "# nothing yet\n"), Rules) == {}
 
 
 def test_presets_file_rules_not_a_table(tmp_path):

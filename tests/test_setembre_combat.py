@@ -1,9 +1,10 @@
 """11 de Setembre's combat system: exact answers, the rulebook's worked examples, and
 the assault scenario's Monte Carlo against its exact distribution.
 
-Sources: digest section 2 (2.A worked examples, 2.C closed-form tables) and rulebook
-sections 7 (Royal Breach), 9 (artillery) and 11 (combat). Expected values are written as
-fractions worked out by hand from the rules, or as the digest's six-decimal tables.
+Sources: rulebook sections 7 (Royal Breach), 9 (artillery) and 11 (combat) with their
+worked examples (Example of artillery fire, Example of combat). Expected values are
+written as fractions worked out by hand from the rules, or as six-decimal tables of the
+closed forms computed independently of simkit.
 """
 
 import itertools
@@ -19,11 +20,13 @@ from loaded_dice import advanced, loaded
 import simkit
 from simkit import prob as P
 from simkit.eventlog import events, new_log, no_log
-from simkit.games.setembre1714 import ASSAULT, engine
-from simkit.games.setembre1714 import events as EV
-from simkit.games.setembre1714 import layout as L
-from simkit.games.setembre1714 import prob as SP
-from simkit.games.setembre1714.rules import PARAMETERS, AssaultRules
+from simkit.games.setembre1714_assault import GAME as ASSAULT
+from simkit.games.setembre1714_assault import combat_system as CS
+from simkit.games.setembre1714_assault import engine
+from simkit.games.setembre1714_assault import events as EV
+from simkit.games.setembre1714_assault import layout as L
+from simkit.games.setembre1714_assault import prob as SP
+from simkit.games.setembre1714_assault.rules import PARAMETERS, Rules
 from simkit.stats import clopper_pearson
 
 GAME = "setembre1714-assault"
@@ -43,9 +46,9 @@ def two_dice_tie(delta: int) -> F:
     return F(sum(1 for x in range(1, 7) for y in range(1, 7) if x - y == delta), 36)
 
 
-# -- 2.C: exact values --------------------------------------------------------------------
+# -- exact values ------------------------------------------------------------------------
 
-# digest 2.C item 1: t, P(assured by t), P(first on t)
+# rule 7, 1 - (5/6)^t: t, P(assured by t), P(first on t)
 BREACH_TABLE = [
     (1, 0.166667, 0.166667),
     (2, 0.305556, 0.138889),
@@ -60,7 +63,7 @@ BREACH_TABLE = [
 
 
 @pytest.mark.parametrize(("t", "by", "first_on"), BREACH_TABLE)
-def test_breach_by_matches_closed_form_and_digest_table(t, by, first_on):
+def test_breach_by_matches_closed_form_and_table(t, by, first_on):
     assert SP.breach_by(t) == 1 - F(5, 6) ** t
     assert round(float(SP.breach_by(t)), 6) == by
     first = P.geometric_on(SIXTH, t)
@@ -86,7 +89,7 @@ def test_expected_turns_with_breach_closed(turns, expected):
     assert round(float(closed), 6) == expected
 
 
-# digest 2.C item 2: n, P(K=0..3), P(K>=1), P(K>=2)
+# rule 11.2, Binomial(n, 1/6): n, P(K=0..3), P(K>=1), P(K>=2)
 SALVO_TABLE = [
     (1, (0.833333, 0.166667, 0, 0), 0.166667, 0),
     (2, (0.694444, 0.277778, 0.027778, 0), 0.305556, 0.027778),
@@ -98,7 +101,7 @@ SALVO_TABLE = [
 
 
 @pytest.mark.parametrize(("n", "pmf", "at_least_1", "at_least_2"), SALVO_TABLE)
-def test_salvo_kills_pmf_matches_digest_table(n, pmf, at_least_1, at_least_2):
+def test_salvo_kills_pmf_matches_table(n, pmf, at_least_1, at_least_2):
     dist = SP.salvo_kills(n, 10)  # 10 defenders: the cap never binds
     assert sum(dist.values()) == 1
     for k in range(n + 1):
@@ -148,7 +151,7 @@ def test_artillery_mixed_guns_capped_at_defenders():
     assert dist == {0: F(1, 18), 1: F(2, 9), 2: F(13, 18)}
 
 
-# digest 2.C item 4: delta -> P(A > D)
+# rule 11.3, two d6, ties to the defender: delta -> P(A > D)
 ATTACK_TABLE = {-6: F(1), -5: F(35, 36), -4: F(33, 36), -3: F(30, 36), -2: F(26, 36),
                 -1: F(21, 36), 0: F(15, 36), 1: F(10, 36), 2: F(6, 36), 3: F(3, 36),
                 4: F(1, 36), 5: F(0), 6: F(0)}
@@ -181,7 +184,7 @@ def test_commander_loss():
 def test_example_first_assault_exact():
     rules = ASSAULT.presets["example_first_assault"].rules
     assert rules.attack_value == 9  # grenadiers 5 + 4 additional units
-    assert rules.defence_value(5) == 13  # before the salvo (digest 2.C item 7)
+    assert rules.defence_value(5) == 13  # before the salvo: 5 defenders
     assert rules.defence_value(4) == 12  # fusiliers 5 + 3 units + commander + barricade 3
     assert SP.attacker_wins(9, 12) == F(1, 12)
     assert two_dice_tie(12 - 9) == F(3, 36)  # the 14-14 tie seen in the example
@@ -206,20 +209,20 @@ def test_example_second_assault_exact():
     assert stood["taken"] / SP.breach_by(rules.max_turns) == F(1, 6)
 
 
-def test_salvo_then_assault_digest_item_7():
+def test_salvo_then_assault_on_the_same_zone():
     # by composition: 4 dice of salvo then the assault, 9 against 13 - k
     composed = sum((p * SP.attacker_wins(9, 13 - k) for k, p in SP.salvo_kills(4, 4).items()),
                    F(0))
     assert composed == F(5, 72)
     assert SP.attacker_wins(9, 13) == F(1, 36)  # without the salvo
     # through the scenario: defaults are the pre-salvo situation (5 defenders, Δ0 = 4)
-    rules = AssaultRules()
+    rules = Rules()
     assert rules.defence_value(5) - rules.attack_value == 4
     out = SP.scenario_outcome(rules, "stand")
     assert out["taken"] / SP.breach_by(rules.max_turns) == F(5, 72)
-    sure = AssaultRules(max_turns=60, breach_roll=1)
+    sure = Rules(max_turns=60, breach_roll=1)
     assert SP.scenario_outcome(sure, "stand")["taken"] == F(5, 72)
-    no_salvo = AssaultRules(max_turns=60, breach_roll=1, salvo_units=0)
+    no_salvo = Rules(max_turns=60, breach_roll=1, salvo_units=0)
     assert SP.scenario_outcome(no_salvo, "stand")["taken"] == F(1, 36)
 
 
@@ -228,7 +231,7 @@ def test_salvo_then_assault_digest_item_7():
 TERRAIN = {"open": 0, "urban": 2, "convent": 3, "blue_line": 3, "barricade": 3}
 
 
-def enumerate_given_breach(rules: AssaultRules, catalans: str) -> dict[str, F]:
+def enumerate_given_breach(rules: Rules, catalans: str) -> dict[str, F]:
     """End reasons once the breach is assured, by listing every die the scenario uses.
 
     Written from the rulebook: adjacent guns hit on 4+, range-2 guns on 5+, each salvo 6
@@ -278,7 +281,7 @@ ENUM_SETTINGS = {
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("setting", sorted(ENUM_SETTINGS))
 def test_scenario_outcome_matches_enumeration(setting, policy):
-    rules = AssaultRules(**ENUM_SETTINGS[setting])
+    rules = Rules(**ENUM_SETTINGS[setting])
     exact = SP.scenario_outcome(rules, policy)
     breach = SP.breach_by(rules.max_turns)
     assert exact["breach_closed"] == 1 - breach
@@ -287,7 +290,7 @@ def test_scenario_outcome_matches_enumeration(setting, policy):
     assert {k: exact[k] for k in enumerated} == {k: breach * v for k, v in enumerated.items()}
 
 
-# -- 2.A: the rulebook's worked examples, with the dice of the text ---------------------
+# -- the rulebook's worked examples, with the dice of the text ---------------------
 
 def dice(breach=None, artillery=(), salvo=(), assault=(), commander=()):
     """Streams whose dice are the example's: ``breach`` maps a turn to its check's die."""
@@ -312,57 +315,61 @@ def logged(log) -> list[tuple[int, ...]]:
 def test_royal_breach_check_assured_only_by_a_six():
     for face in range(1, 7):
         log = new_log()
-        assert bool(engine.royal_breach_check(dice({3: face}), 6, 3, log)) == (face == 6)
-        assert logged(log) == [(EV.EV_BREACH_CHECK, 3, face, int(face == 6))]
-    log = new_log()
-    assert engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), 12, 6, log) == 6
-    assert [row[2] for row in logged(log)] == [1, 2, 3, 4, 5, 6]
-    log = new_log()
-    assert engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), 5, 6, log) == 0
+        assert bool(CS.royal_breach_check(dice({3: face}), 6, 3, log)) == (face == 6)
+        assert logged(log) == [(CS.EV_BREACH_CHECK, 3, face, int(face == 6))]
+    for max_turns, assured in ((12, 6), (5, 0)):
+        log = new_log()
+        out = np.zeros(L.N_OUT, np.int16)
+        p = PARAMETERS.build(Rules(max_turns=max_turns))
+        rolled = engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), p, out, log)
+        assert rolled == out[L.O_BREACH_TURN] == assured
+        assert out[L.O_TURNS] == (assured or max_turns)
+        checks = [row for row in logged(log) if row[0] == CS.EV_BREACH_CHECK]
+        assert [row[2] for row in checks] == [1, 2, 3, 4, 5, 6][:assured or max_turns]
     assert logged(log)[-1] == (EV.EV_BREACH_NEVER, 5, 0, 0)
 
 
 def test_example_of_artillery_fire():
     # Bourbon gun two zones away, die 4: a miss (range 2 needs 5 or 6)
     log = new_log()
-    assert engine.artillery_fire(dice(artillery=(4,)), 1, 2, 5, log) == 0
-    assert logged(log) == [(EV.EV_ARTILLERY, 2, 4, 0)]
+    assert CS.artillery_fire(dice(artillery=(4,)), 1, 2, 5, log) == 0
+    assert logged(log) == [(CS.EV_ARTILLERY, 2, 4, 0)]
     # Catalan gun in the Bastion of Llevant on the adjacent grenadiers, die 5: eliminated
     log = new_log()
-    assert engine.artillery_fire(dice(artillery=(5,)), 1, 1, 1, log) == 1
-    assert logged(log) == [(EV.EV_ARTILLERY, 1, 5, 1)]
+    assert CS.artillery_fire(dice(artillery=(5,)), 1, 1, 1, log) == 1
+    assert logged(log) == [(CS.EV_ARTILLERY, 1, 5, 1)]
 
 
 @pytest.mark.parametrize("face", range(1, 7))
 def test_artillery_hit_faces(face):
-    assert engine.artillery_fire(dice(artillery=(face,)), 1, 1, 5, no_log()) == int(face >= 4)
-    assert engine.artillery_fire(dice(artillery=(face,)), 1, 2, 5, no_log()) == int(face >= 5)
+    assert CS.artillery_fire(dice(artillery=(face,)), 1, 1, 5, no_log()) == int(face >= 4)
+    assert CS.artillery_fire(dice(artillery=(face,)), 1, 2, 5, no_log()) == int(face >= 5)
 
 
 def test_artillery_needs_a_target_for_each_shot():
     state = dice(artillery=(4, 5, 6))
     log = new_log()
-    assert engine.artillery_fire(state, 3, 1, 1, log) == 1  # one unit: one kill
-    assert logged(log) == [(EV.EV_ARTILLERY, 1, 4, 1)]
+    assert CS.artillery_fire(state, 3, 1, 1, log) == 1  # one unit: one kill
+    assert logged(log) == [(CS.EV_ARTILLERY, 1, 4, 1)]
     state = dice(artillery=(6,))
     before = state.copy()
-    assert engine.artillery_fire(state, 2, 1, 0, no_log()) == 0
+    assert CS.artillery_fire(state, 2, 1, 0, no_log()) == 0
     assert np.array_equal(state, before)  # nothing to fire at: no die rolled
 
 
 def test_example_of_combat_salvo():
     log = new_log()
-    kills = engine.salvo_fire(dice(salvo=(4, 1, 3, 6)), 4, 5, log)
+    kills = CS.salvo_fire(dice(salvo=(4, 1, 3, 6)), 4, 5, log)
     assert kills == 1
     assert 5 - kills == 4  # the defending zone goes from 5 units to 4
-    assert logged(log) == [(EV.EV_SALVO, 4, 1, 1)]
+    assert logged(log) == [(CS.EV_SALVO, 4, 1, 1)]
 
 
 def test_salvo_kills_capped_at_targets():
     log = new_log()
-    assert engine.salvo_fire(dice(salvo=(6, 6, 6, 2)), 4, 2, log) == 2
-    assert logged(log) == [(EV.EV_SALVO, 4, 3, 2)]
-    assert engine.salvo_fire(dice(salvo=(6,)), 0, 5, no_log()) == 0
+    assert CS.salvo_fire(dice(salvo=(6, 6, 6, 2)), 4, 2, log) == 2
+    assert logged(log) == [(CS.EV_SALVO, 4, 3, 2)]
+    assert CS.salvo_fire(dice(salvo=(6,)), 0, 5, no_log()) == 0
 
 
 def test_example_of_combat_first_assault_pieces():
@@ -372,17 +379,17 @@ def test_example_of_combat_first_assault_pieces():
     assert (attack, defence) == (9, 12) == (rules.attack_value, rules.defence_value(4))
     state = dice(assault=(5, 2), commander=(6,))
     log = new_log()
-    attack_die, defence_die, attacker_wins = engine.resolve_assault(state, attack, defence, log)
+    attack_die, defence_die, attacker_wins = CS.resolve_assault(state, attack, defence, log)
     assert (attack_die, defence_die) == (5, 2)
     assert attack + attack_die == defence + defence_die == 14
     assert not attacker_wins  # a tie: the defender wins
-    assert engine.commander_casualty(state, L.SIDE_CATALANS, log)  # a 6
-    assert logged(log) == [(EV.EV_ASSAULT_ROLL, 5, 2, 0), (EV.EV_COMMANDER_ROLL, 1, 6, 1)]
+    assert CS.commander_casualty(state, L.SIDE_CATALANS, log)  # a 6
+    assert logged(log) == [(CS.EV_ASSAULT_ROLL, 5, 2, 0), (CS.EV_COMMANDER_ROLL, 1, 6, 1)]
 
 
 def test_commander_casualty_faces():
     for face in range(1, 7):
-        dies = engine.commander_casualty(dice(commander=(face,)), L.SIDE_BOURBONS,
+        dies = CS.commander_casualty(dice(commander=(face,)), L.SIDE_BOURBONS,
                                          no_log())
         assert bool(dies) == (face == 6)
 
@@ -415,11 +422,11 @@ def test_example_of_combat_salvo_and_first_assault_as_a_scenario():
     assert out[L.O_END_REASON] == L.END_REPULSED
     assert out[L.O_WINNER] == L.WIN_CATALANS
     assert logged(log) == [
-        (EV.EV_BREACH_CHECK, 1, 6, 1),
-        (EV.EV_SALVO, 4, 1, 1),
-        (EV.EV_ASSAULT_VALUES, 9, 12, 0),
-        (EV.EV_ASSAULT_ROLL, 5, 2, 0),
-        (EV.EV_COMMANDER_ROLL, L.SIDE_CATALANS, 6, 1),
+        (CS.EV_BREACH_CHECK, 1, 6, 1),
+        (CS.EV_SALVO, 4, 1, 1),
+        (CS.EV_ASSAULT_VALUES, 9, 12, 0),
+        (CS.EV_ASSAULT_ROLL, 5, 2, 0),
+        (CS.EV_COMMANDER_ROLL, L.SIDE_CATALANS, 6, 1),
     ]
 
 
@@ -442,9 +449,9 @@ def test_example_of_combat_second_assault():
     assert out[L.O_END_REASON] == L.END_WITHDREW
     assert out[L.O_WINNER] == L.WIN_BOURBONS  # the attacker advances into the zone
     assert logged(log) == [
-        (EV.EV_BREACH_CHECK, 1, 6, 1),
-        (EV.EV_ASSAULT_VALUES, 9, 13, 1),
-        (EV.EV_ASSAULT_ROLL, 5, 6, 0),
+        (CS.EV_BREACH_CHECK, 1, 6, 1),
+        (CS.EV_ASSAULT_VALUES, 9, 13, 1),
+        (CS.EV_ASSAULT_ROLL, 5, 6, 0),
     ]
 
 
@@ -760,7 +767,7 @@ def test_question_scenario(policy):
     table = q.answer(params)
     p = exact_column(table, "p")
     assert sum(p) == 1
-    rules = AssaultRules(guns_adjacent=1, terrain="urban")
+    rules = Rules(guns_adjacent=1, terrain="urban")
     assert dict(zip(table["end_reason"], p, strict=True)) == SP.scenario_outcome(rules, policy)
 
 

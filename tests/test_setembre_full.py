@@ -2,7 +2,8 @@
 map, one test per rule, the reconstruction's printed facts, and property tests over
 whole games (stacking, conservation of units, red lines).
 
-Sources: rulebook sections 4-13 and digest section 2 (2.A examples, 2.B facts).
+Sources: rulebook sections 4-13 and their worked examples (artillery fire, movement,
+combat, the reinforcement illustration of 10.1).
 """
 
 import numpy as np
@@ -12,17 +13,17 @@ from loaded_dice import loaded
 from simkit import games
 from simkit.errors import ComponentError, RulesError
 from simkit.eventlog import events, new_log, no_log
-from simkit.games.setembre1714 import FULL
+from simkit.games.setembre1714 import GAME as FULL
 from simkit.games.setembre1714 import board as B
 from simkit.games.setembre1714 import combat as C
-from simkit.games.setembre1714 import full_engine as E
-from simkit.games.setembre1714 import full_layout as F
-from simkit.games.setembre1714 import full_policies as POL
+from simkit.games.setembre1714 import engine as E
 from simkit.games.setembre1714 import layout as L
 from simkit.games.setembre1714 import movement as M
+from simkit.games.setembre1714 import policies as POL
 from simkit.games.setembre1714.components import DATA, _distances, load_board
 from simkit.games.setembre1714.events import EV_UNIT_LOST, EVENTS
-from simkit.games.setembre1714.full_rules import PARAMETERS, FullRules
+from simkit.games.setembre1714.rules import PARAMETERS, Rules
+from simkit.games.setembre1714_assault import combat_system as CS
 
 BOARD, NAMES = load_board()
 GREEDY = np.array([POL.GREEDY, POL.C_GREEDY])
@@ -34,21 +35,21 @@ def zone(zid):
 
 
 def units_of(side, kind=None):
-    return [u for u in range(len(NAMES.units)) if BOARD.unit[u, F.U_SIDE] == side
+    return [u for u in range(len(NAMES.units)) if BOARD.unit[u, L.U_SIDE] == side
             and (kind is None or NAMES.unit_kinds[u] == kind)]
 
 
 def blank(rules=None, breach=True):
     """A state with nothing on the map (no unit, leader, gun or barricade)."""
-    p = PARAMETERS.build(rules or FullRules())
-    s = np.zeros(F.N_STATE, np.int64)
-    s[F.S_UNIT_ZONE:F.S_UNIT_ZONE + F.MAX_UNITS] = F.NOT_ARRIVED
-    s[F.S_LEADER_ZONE:F.S_LEADER_ZONE + F.MAX_LEADERS] = F.NOT_ARRIVED
-    s[F.S_GUN_ZONE:F.S_GUN_ZONE + F.MAX_GUNS] = F.ELIMINATED
-    s[F.S_BARRICADE_ZONE:F.S_BARRICADE_ZONE + F.MAX_BARRICADES] = F.ELIMINATED
-    s[F.S_EV_ARTILLERY] = 1
-    s[F.S_TURN] = 1
-    s[F.S_BREACH_TURN] = 1 if breach else 0
+    p = PARAMETERS.build(rules or Rules())
+    s = np.zeros(L.N_STATE, np.int64)
+    s[L.S_UNIT_ZONE:L.S_UNIT_ZONE + L.MAX_UNITS] = L.NOT_ARRIVED
+    s[L.S_LEADER_ZONE:L.S_LEADER_ZONE + L.MAX_LEADERS] = L.NOT_ARRIVED
+    s[L.S_GUN_ZONE:L.S_GUN_ZONE + L.MAX_GUNS] = L.ELIMINATED
+    s[L.S_BARRICADE_ZONE:L.S_BARRICADE_ZONE + L.MAX_BARRICADES] = L.ELIMINATED
+    s[L.S_EV_ARTILLERY] = 1
+    s[L.S_TURN] = 1
+    s[L.S_BREACH_TURN] = 1 if breach else 0
     return s, p
 
 
@@ -65,43 +66,43 @@ def lost_units(log):
 # -- the reconstruction honours the printed facts ----------------------------------------------
 
 def test_map_printed_facts():
-    colour = {NAMES.zone_ids[z]: F.COLOURS[BOARD.zone[z, F.Z_COLOUR]] for z in range(N)}
+    colour = {NAMES.zone_ids[z]: L.COLOURS[BOARD.zone[z, L.Z_COLOUR]] for z in range(N)}
     blue = sorted(z for z, c in colour.items() if c == "blue")
     assert blue == sorted(["convent_jonqueres", "monastery_sant_pere", "santa_clara_cloister",
                            "santa_clara_church", "sant_agusti_cloister", "sant_agusti_church",
                            "convent_santa_caterina"])
-    for o, name in enumerate(F.OBJECTIVES):
-        zones = [NAMES.zone_ids[z] for z in range(N) if BOARD.zone[z, F.Z_OBJECTIVE] == o]
+    for o, name in enumerate(L.OBJECTIVES):
+        zones = [NAMES.zone_ids[z] for z in range(N) if BOARD.zone[z, L.Z_OBJECTIVE] == o]
         assert 1 <= len(zones) <= 2, name
     assert BOARD.objective_zones.tolist().count(2) == 2  # two convents of two zones
-    assert [NAMES.zones[z] for z in range(N) if BOARD.zone[z, F.Z_DEPLOYMENT]] == [
+    assert [NAMES.zones[z] for z in range(N) if BOARD.zone[z, L.Z_DEPLOYMENT]] == [
         "Left Two Crowns", "Centre Two Crowns", "Right Two Crowns"]
-    assert (BOARD.pair[F.PAIR_LINE] == F.LINE_ROYAL).sum() == 2
-    lines = BOARD.pair[F.PAIR_LINE]
-    assert (lines == F.LINE_RED).sum() > 0 and (lines == F.LINE_BREACH).sum() > 0
-    assert BOARD.zone[:, F.Z_REINFORCEMENT].sum() >= 1
+    assert (BOARD.pair[L.PAIR_LINE] == L.LINE_ROYAL).sum() == 2
+    lines = BOARD.pair[L.PAIR_LINE]
+    assert (lines == L.LINE_RED).sum() > 0 and (lines == L.LINE_BREACH).sum() > 0
+    assert BOARD.zone[:, L.Z_REINFORCEMENT].sum() >= 1
     # the Travessera: a blue line protects born against pla_llull (Example of combat)
-    assert BOARD.pair[F.PAIR_BLUE, zone("born"), zone("pla_llull")] == 1
-    assert BOARD.pair[F.PAIR_BLUE, zone("pla_llull"), zone("born")] == 0
-    assert sum(BOARD.objective_zones[o] for o in range(F.N_OBJECTIVES) if o != F.PALAU) == 13
+    assert BOARD.pair[L.PAIR_BLUE, zone("born"), zone("pla_llull")] == 1
+    assert BOARD.pair[L.PAIR_BLUE, zone("pla_llull"), zone("born")] == 0
+    assert sum(BOARD.objective_zones[o] for o in range(L.N_OBJECTIVES) if o != L.PALAU) == 13
 
 
 def test_forces_printed_facts():
-    strength = dict(zip(NAMES.unit_kinds, BOARD.unit[:, F.U_STRENGTH], strict=True))
+    strength = dict(zip(NAMES.unit_kinds, BOARD.unit[:, L.U_STRENGTH], strict=True))
     for kind in ("regulars", "mountain_fusiliers", "french_grenadiers"):
         assert strength[kind] == 5
-    assert sum(BOARD.leader[:, F.L_FLAG]) == 1
-    assert BOARD.leader[list(BOARD.leader[:, F.L_FLAG]).index(1), F.L_SIDE] == F.CATALANS
+    assert sum(BOARD.leader[:, L.L_FLAG]) == 1
+    assert BOARD.leader[list(BOARD.leader[:, L.L_FLAG]).index(1), L.L_SIDE] == L.CATALANS
     # reinforcements: Catalan new counters into R zones, Bourbon recreated units
-    assert all(BOARD.unit[u, F.U_SIDE] == F.CATALANS for u in range(len(NAMES.units))
-               if BOARD.unit[u, F.U_ARRIVES] > 0)
+    assert all(BOARD.unit[u, L.U_SIDE] == L.CATALANS for u in range(len(NAMES.units))
+               if BOARD.unit[u, L.U_ARRIVES] > 0)
     assert BOARD.recovery.sum() > 0
     s, _ = blank()
-    rng = loaded(F.N_STREAMS)
-    E.set_up(rng, s, BOARD, PARAMETERS.build(FullRules()))
+    rng = loaded(L.N_STREAMS)
+    E.set_up(rng, s, BOARD, PARAMETERS.build(Rules()))
     for z in range(N):
         assert not (B.count(s, 0, z) and B.count(s, 1, z))
-        if not BOARD.zone[z, F.Z_DEPLOYMENT]:
+        if not BOARD.zone[z, L.Z_DEPLOYMENT]:
             assert B.count(s, 0, z) <= 5 and B.count(s, 1, z) <= 5
 
 
@@ -123,66 +124,66 @@ def test_loader_names_file_entry_and_problem(tmp_path):
         load_board.__wrapped__(tmp_path)
 
 
-# -- 2.A Example of artillery fire (rule 9) -----------------------------------------------------
+# -- Example of artillery fire (rule 9) ----------------------------------------------------------
 
 def test_example_of_artillery_fire():
     s, p = blank()
-    regulars = units_of(F.CATALANS, "regulars")[0]
-    grenadiers = units_of(F.BOURBONS, "french_grenadiers")[0]
+    regulars = units_of(L.CATALANS, "regulars")[0]
+    grenadiers = units_of(L.BOURBONS, "french_grenadiers")[0]
     put(s, [regulars], "bastion_llevant")
     put(s, [grenadiers], "moat_llevant")
     bourbon_gun = [g for g in range(BOARD.gun.shape[0])
-                   if BOARD.gun[g, F.G_START] == zone("trenches_llevant")][0]
+                   if BOARD.gun[g, L.G_START] == zone("trenches_llevant")][0]
     catalan_gun = [g for g in range(BOARD.gun.shape[0])
-                   if BOARD.gun[g, F.G_START] == zone("bastion_llevant")][0]
-    s[F.S_GUN_ZONE + bourbon_gun] = zone("trenches_llevant")
-    s[F.S_GUN_ZONE + catalan_gun] = zone("bastion_llevant")
-    assert BOARD.pair[F.PAIR_RANGE, zone("trenches_llevant"), zone("bastion_llevant")] == 2
+                   if BOARD.gun[g, L.G_START] == zone("bastion_llevant")][0]
+    s[L.S_GUN_ZONE + bourbon_gun] = zone("trenches_llevant")
+    s[L.S_GUN_ZONE + catalan_gun] = zone("bastion_llevant")
+    assert BOARD.pair[L.PAIR_RANGE, zone("trenches_llevant"), zone("bastion_llevant")] == 2
     # the Bourbon gun, two zones away, rolls a 4: a miss (5-6 needed)
-    rng = loaded(F.N_STREAMS, rolls={L.ST_ARTILLERY: [4]})
-    C.artillery_phase(rng, s, BOARD, p, GREEDY, F.BOURBONS, no_log())
-    assert s[F.S_UNIT_ZONE + regulars] == zone("bastion_llevant")
-    assert s[F.S_ACTIONS + F.A_SHOTS] == 1
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ARTILLERY: [4]})
+    C.artillery_phase(rng, s, BOARD, p, GREEDY, L.BOURBONS, no_log())
+    assert s[L.S_UNIT_ZONE + regulars] == zone("bastion_llevant")
+    assert s[L.S_ACTIONS + L.A_SHOTS] == 1
     # the Catalan gun in the bastion fires at the adjacent grenadiers: a 5 eliminates them
-    rng = loaded(F.N_STREAMS, rolls={L.ST_ARTILLERY: [5]})
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ARTILLERY: [5]})
     log = new_log()
-    C.artillery_phase(rng, s, BOARD, p, GREEDY, F.CATALANS, log)
-    assert s[F.S_UNIT_ZONE + grenadiers] == F.ELIMINATED
+    C.artillery_phase(rng, s, BOARD, p, GREEDY, L.CATALANS, log)
+    assert s[L.S_UNIT_ZONE + grenadiers] == L.ELIMINATED
     assert lost_units(log) == [(NAMES.units[grenadiers], "moat_llevant")]
 
 
 def test_catalan_guns_fire_only_at_adjacent_zones_bourbon_guns_at_two():
     s, p = blank()
-    put(s, units_of(F.BOURBONS)[:1], "trenches_llevant")  # two zones from the bastion
+    put(s, units_of(L.BOURBONS)[:1], "trenches_llevant")  # two zones from the bastion
     gun = [g for g in range(BOARD.gun.shape[0])
-           if BOARD.gun[g, F.G_START] == zone("bastion_llevant")][0]
-    s[F.S_GUN_ZONE + gun] = zone("bastion_llevant")
-    assert POL.choose_gun_target(s, BOARD, p, POL.C_GREEDY, F.CATALANS, gun, 1,
-                                 loaded(F.N_STREAMS)) == -1
-    assert POL.choose_gun_target(s, BOARD, p, POL.C_GREEDY, F.CATALANS, gun, 2,
-                                 loaded(F.N_STREAMS)) == zone("trenches_llevant")
+           if BOARD.gun[g, L.G_START] == zone("bastion_llevant")][0]
+    s[L.S_GUN_ZONE + gun] = zone("bastion_llevant")
+    assert POL.choose_gun_target(s, BOARD, p, POL.C_GREEDY, L.CATALANS, gun, 1,
+                                 loaded(L.N_STREAMS)) == -1
+    assert POL.choose_gun_target(s, BOARD, p, POL.C_GREEDY, L.CATALANS, gun, 2,
+                                 loaded(L.N_STREAMS)) == zone("trenches_llevant")
 
 
 def test_each_gun_fires_once_or_twice_with_the_event_or_not_at_all():
     s, p = blank()
-    put(s, units_of(F.CATALANS)[:5], "bastion_llevant")
+    put(s, units_of(L.CATALANS)[:5], "bastion_llevant")
     for g in range(BOARD.gun.shape[0]):
-        if BOARD.gun[g, F.G_SIDE] == F.BOURBONS:
-            s[F.S_GUN_ZONE + g] = BOARD.gun[g, F.G_START]
-    guns = int((BOARD.gun[:, F.G_SIDE] == F.BOURBONS).sum())
+        if BOARD.gun[g, L.G_SIDE] == L.BOURBONS:
+            s[L.S_GUN_ZONE + g] = BOARD.gun[g, L.G_START]
+    guns = int((BOARD.gun[:, L.G_SIDE] == L.BOURBONS).sum())
     for shots_per_gun in (0, 1, 2):
         t = s.copy()
-        t[F.S_EV_ARTILLERY] = shots_per_gun
-        C.artillery_phase(loaded(F.N_STREAMS), t, BOARD, p, GREEDY, F.BOURBONS, no_log())
+        t[L.S_EV_ARTILLERY] = shots_per_gun
+        C.artillery_phase(loaded(L.N_STREAMS), t, BOARD, p, GREEDY, L.BOURBONS, no_log())
         # only the two Llevant trench guns are within range of the bastion
-        ranges = BOARD.pair[F.PAIR_RANGE, :, zone("bastion_llevant")]
+        ranges = BOARD.pair[L.PAIR_RANGE, :, zone("bastion_llevant")]
         in_range = sum(1 for side, start in BOARD.gun
-                       if side == F.BOURBONS and ranges[start] <= 2)
-        assert t[F.S_ACTIONS + F.A_SHOTS] == shots_per_gun * in_range
+                       if side == L.BOURBONS and ranges[start] <= 2)
+        assert t[L.S_ACTIONS + L.A_SHOTS] == shots_per_gun * in_range
         assert in_range < guns
 
 
-# -- 2.A Example of movement (rule 10) -----------------------------------------------------------
+# -- Example of movement (rule 10) ----------------------------------------------------------------
 
 def reach(s, p, side, zid, piece=M.PIECE_UNIT, allowance=3):
     stop = np.zeros(N, np.int64)
@@ -195,84 +196,84 @@ def reach(s, p, side, zid, piece=M.PIECE_UNIT, allowance=3):
 
 def test_example_of_movement():
     s, p = blank()
-    unit = units_of(F.BOURBONS)[0]
+    unit = units_of(L.BOURBONS)[0]
     put(s, [unit], "bastion_portal_nou")
-    put(s, units_of(F.CATALANS)[:2], "carders")
-    gun = [g for g in range(BOARD.gun.shape[0]) if BOARD.gun[g, F.G_SIDE] == F.CATALANS][0]
-    s[F.S_GUN_ZONE + gun] = zone("portal_nou_street")
-    dist, parent, stop = reach(s, p, F.BOURBONS, "bastion_portal_nou")
+    put(s, units_of(L.CATALANS)[:2], "carders")
+    gun = [g for g in range(BOARD.gun.shape[0]) if BOARD.gun[g, L.G_SIDE] == L.CATALANS][0]
+    s[L.S_GUN_ZONE + gun] = zone("portal_nou_street")
+    dist, parent, stop = reach(s, p, L.BOURBONS, "bastion_portal_nou")
     # the gun alone does not stop the unit; the zone next to Catalan units does
     assert dist[zone("portal_nou_street")] == 1 and not stop[zone("portal_nou_street")]
     assert dist[zone("rec_comtal")] == 2 and stop[zone("rec_comtal")]
     assert dist[zone("sant_agusti_cloister")] == -1  # beyond the stop
     assert dist[zone("carders")] == -1  # an enemy zone is entered only by assault
     M.move_unit(s, BOARD, unit, zone("rec_comtal"), parent, no_log())
-    assert s[F.S_GUN_ZONE + gun] == F.ELIMINATED  # captured on the way
-    assert s[F.S_GUNS_LOST + F.CATALANS] == 1
-    assert s[F.S_UNIT_ZONE + unit] == zone("rec_comtal")
+    assert s[L.S_GUN_ZONE + gun] == L.ELIMINATED  # captured on the way
+    assert s[L.S_GUNS_LOST + L.CATALANS] == 1
+    assert s[L.S_UNIT_ZONE + unit] == zone("rec_comtal")
 
 
 def test_three_zones_and_a_unit_starting_next_to_the_enemy_moves_freely():
     s, p = blank()
-    put(s, units_of(F.BOURBONS)[:1], "moat_portal_nou")
-    put(s, units_of(F.CATALANS)[:1], "bastion_portal_nou")
-    dist, _, _ = reach(s, p, F.BOURBONS, "moat_portal_nou")
+    put(s, units_of(L.BOURBONS)[:1], "moat_portal_nou")
+    put(s, units_of(L.CATALANS)[:1], "bastion_portal_nou")
+    dist, _, _ = reach(s, p, L.BOURBONS, "moat_portal_nou")
     assert dist[zone("moat_jonqueres")] == 1  # the start next to the enemy does not matter
     assert dist[zone("trenches_jonqueres")] == 2
     assert dist.max() <= 3
-    dist4, _, _ = reach(s, p, F.BOURBONS, "moat_portal_nou", allowance=4)
+    dist4, _, _ = reach(s, p, L.BOURBONS, "moat_portal_nou", allowance=4)
     assert dist4.max() == 4
 
 
 def test_deployment_zones_stop_movement_and_have_no_stacking_limit():
     s, p = blank()
-    put(s, units_of(F.BOURBONS)[:12], "centre_two_crowns")  # more than 5: allowed (6.2)
-    put(s, units_of(F.BOURBONS)[12:13], "trenches_portal_nou")
-    dist, parent, stop = reach(s, p, F.BOURBONS, "trenches_portal_nou")
+    put(s, units_of(L.BOURBONS)[:12], "centre_two_crowns")  # more than 5: allowed (6.2)
+    put(s, units_of(L.BOURBONS)[12:13], "trenches_portal_nou")
+    dist, parent, stop = reach(s, p, L.BOURBONS, "trenches_portal_nou")
     assert stop[zone("centre_two_crowns")] and dist[zone("centre_two_crowns")] == 1
-    assert all(z < 0 or not BOARD.zone[z, F.Z_DEPLOYMENT] for z in parent)  # never through one
-    E.enforce_stacking(loaded(F.N_STREAMS), s, BOARD, p, POL.GREEDY, F.BOURBONS, no_log())
-    assert B.count(s, F.BOURBONS, zone("centre_two_crowns")) == 12
+    assert all(z < 0 or not BOARD.zone[z, L.Z_DEPLOYMENT] for z in parent)  # never through one
+    E.enforce_stacking(loaded(L.N_STREAMS), s, BOARD, p, POL.GREEDY, L.BOURBONS, no_log())
+    assert B.count(s, L.BOURBONS, zone("centre_two_crowns")) == 12
 
 
 def test_red_lines_are_never_crossed_and_the_royal_breach_only_once_assured():
     for breach in (False, True):
         s, p = blank(breach=breach)
-        put(s, units_of(F.BOURBONS)[:1], "moat_santa_clara")
-        dist, parent, _ = reach(s, p, F.BOURBONS, "moat_santa_clara")
+        put(s, units_of(L.BOURBONS)[:1], "moat_santa_clara")
+        dist, parent, _ = reach(s, p, L.BOURBONS, "moat_santa_clara")
         assert (dist[zone("breach_terreplein")] == 1) == breach
         for z in range(N):
             if parent[z] >= 0:
-                line = BOARD.pair[F.PAIR_LINE, parent[z], z]
-                assert line != F.LINE_RED
-                assert line != F.LINE_ROYAL or breach
+                line = BOARD.pair[L.PAIR_LINE, parent[z], z]
+                assert line != L.LINE_RED
+                assert line != L.LINE_ROYAL or breach
         # the redoubt's walls: red towards the bastions
         redoubt, bastion = zone("redoubt_santa_eulalia"), zone("bastion_portal_nou")
-        assert BOARD.pair[F.PAIR_LINE, redoubt, bastion] == F.LINE_RED
+        assert BOARD.pair[L.PAIR_LINE, redoubt, bastion] == L.LINE_RED
 
 
 def test_stacking_limit_blocks_full_zones_and_overstack_is_eliminated():
     s, p = blank()
-    put(s, units_of(F.CATALANS)[:5], "born")
-    put(s, units_of(F.CATALANS)[5:6], "montcada")
-    dist, _, _ = reach(s, p, F.CATALANS, "montcada")
+    put(s, units_of(L.CATALANS)[:5], "born")
+    put(s, units_of(L.CATALANS)[5:6], "montcada")
+    dist, _, _ = reach(s, p, L.CATALANS, "montcada")
     assert dist[zone("born")] == -1  # full
     assert dist[zone("santa_maria_del_mar")] == 1
-    put(s, units_of(F.CATALANS)[6:8], "born")  # reinforcements may overstack (10.1) ...
-    weakest = min(units_of(F.CATALANS)[:5] + units_of(F.CATALANS)[6:8],
-                  key=lambda u: BOARD.unit[u, F.U_STRENGTH])
-    E.enforce_stacking(loaded(F.N_STREAMS), s, BOARD, p, POL.C_GREEDY, F.CATALANS, no_log())
-    assert B.count(s, F.CATALANS, zone("born")) == 5  # ... but the excess is eliminated
-    assert s[F.S_UNIT_ZONE + weakest] == F.ELIMINATED
-    assert s[F.S_OVERSTACK + F.CATALANS] == 2
+    put(s, units_of(L.CATALANS)[6:8], "born")  # reinforcements may overstack (10.1) ...
+    weakest = min(units_of(L.CATALANS)[:5] + units_of(L.CATALANS)[6:8],
+                  key=lambda u: BOARD.unit[u, L.U_STRENGTH])
+    E.enforce_stacking(loaded(L.N_STREAMS), s, BOARD, p, POL.C_GREEDY, L.CATALANS, no_log())
+    assert B.count(s, L.CATALANS, zone("born")) == 5  # ... but the excess is eliminated
+    assert s[L.S_UNIT_ZONE + weakest] == L.ELIMINATED
+    assert s[L.S_OVERSTACK + L.CATALANS] == 2
 
 
 def test_barricades_move_on_open_ground_and_face_open_zones():
     s, p = blank()
-    put(s, units_of(F.CATALANS)[:1], "rec_comtal")
-    s[F.S_BARRICADE_ZONE] = zone("born")
-    s[F.S_BARRICADE_FACES] = zone("carders")
-    dist, _, _ = reach(s, p, F.CATALANS, "born", piece=M.PIECE_BARRICADE)
+    put(s, units_of(L.CATALANS)[:1], "rec_comtal")
+    s[L.S_BARRICADE_ZONE] = zone("born")
+    s[L.S_BARRICADE_FACES] = zone("carders")
+    dist, _, _ = reach(s, p, L.CATALANS, "born", piece=M.PIECE_BARRICADE)
     assert dist[zone("carders")] == 1 and dist[zone("rec_comtal")] == 2
     assert dist[zone("ribera_upper")] == -1  # grey
     assert M.barricade_side_ok(s, BOARD, zone("rec_comtal"), zone("carders"))
@@ -282,62 +283,62 @@ def test_barricades_move_on_open_ground_and_face_open_zones():
                                    zone("breach_terreplein"))  # a breach in a red line
 
 
-# -- 2.A Example of combat (rule 11): salvo, then two assaults ------------------------------------
+# -- Example of combat (rule 11): salvo, then two assaults -----------------------------------------
 
 def combat_example():
     """Figure A: French units in the upper grey zone (ribera_upper), five Catalans in the
     big ochre zone (born) behind a barricade facing carders, a Catalan unit and commander
     in the adjacent grey zone (ribera_lower), a Catalan unit in the Santa Clara convent."""
     s, p = blank()
-    french = units_of(F.BOURBONS, "french_line")
-    grenadiers = units_of(F.BOURBONS, "french_grenadiers")
+    french = units_of(L.BOURBONS, "french_line")
+    grenadiers = units_of(L.BOURBONS, "french_grenadiers")
     put(s, french[:4], "ribera_upper")
     put(s, [grenadiers[0]] + french[4:8], "carders")
     put(s, [grenadiers[1]] + french[8:12], "pla_llull")
-    fusiliers = units_of(F.CATALANS, "mountain_fusiliers")
-    coronela = units_of(F.CATALANS, "coronela")
+    fusiliers = units_of(L.CATALANS, "mountain_fusiliers")
+    coronela = units_of(L.CATALANS, "coronela")
     put(s, fusiliers[:4] + coronela[:1], "born")
     put(s, coronela[1:2], "ribera_lower")
     put(s, coronela[2:3], "santa_clara_church")
-    commander = [k for k in range(len(NAMES.leaders)) if BOARD.leader[k, F.L_SIDE] == F.CATALANS
-                 and not BOARD.leader[k, F.L_FLAG]][0]
-    s[F.S_LEADER_ZONE + commander] = zone("ribera_lower")
-    s[F.S_BARRICADE_ZONE] = zone("born")
-    s[F.S_BARRICADE_FACES] = zone("carders")
+    commander = [k for k in range(len(NAMES.leaders)) if BOARD.leader[k, L.L_SIDE] == L.CATALANS
+                 and not BOARD.leader[k, L.L_FLAG]][0]
+    s[L.S_LEADER_ZONE + commander] = zone("ribera_lower")
+    s[L.S_BARRICADE_ZONE] = zone("born")
+    s[L.S_BARRICADE_FACES] = zone("carders")
     return s, p, grenadiers, fusiliers, coronela, commander
 
 
 def test_example_of_combat_salvo():
     s, p, _, _, coronela, _ = combat_example()
     up = zone("ribera_upper")
-    assert not B.salvo_allowed(s, BOARD, p, F.BOURBONS, up, zone("santa_clara_church"))
-    assert B.salvo_allowed(s, BOARD, p, F.BOURBONS, up, zone("ribera_lower"))
-    assert B.salvo_allowed(s, BOARD, p, F.BOURBONS, up, zone("born"))
+    assert not B.salvo_allowed(s, BOARD, p, L.BOURBONS, up, zone("santa_clara_church"))
+    assert B.salvo_allowed(s, BOARD, p, L.BOURBONS, up, zone("ribera_lower"))
+    assert B.salvo_allowed(s, BOARD, p, L.BOURBONS, up, zone("born"))
     # the barricade and the Travessera block salvoes across the sides they cover
-    assert not B.salvo_allowed(s, BOARD, p, F.BOURBONS, zone("carders"), zone("born"))
-    assert not B.salvo_allowed(s, BOARD, p, F.BOURBONS, zone("pla_llull"), zone("born"))
-    rng = loaded(F.N_STREAMS, rolls={L.ST_SALVO: [4, 1, 3, 6]})
-    C.salvo(rng, s, BOARD, p, GREEDY, F.BOURBONS, up, zone("born"), no_log())
-    assert B.count(s, F.CATALANS, zone("born")) == 4
-    assert s[F.S_UNIT_ZONE + coronela[0]] == F.ELIMINATED  # the defender's choice
+    assert not B.salvo_allowed(s, BOARD, p, L.BOURBONS, zone("carders"), zone("born"))
+    assert not B.salvo_allowed(s, BOARD, p, L.BOURBONS, zone("pla_llull"), zone("born"))
+    rng = loaded(L.N_STREAMS, rolls={L.ST_SALVO: [4, 1, 3, 6]})
+    C.salvo(rng, s, BOARD, p, GREEDY, L.BOURBONS, up, zone("born"), no_log())
+    assert B.count(s, L.CATALANS, zone("born")) == 4
+    assert s[L.S_UNIT_ZONE + coronela[0]] == L.ELIMINATED  # the defender's choice
 
 
 def test_example_of_combat_first_assault():
     s, p, grenadiers, fusiliers, coronela, commander = combat_example()
     B.eliminate_unit(s, BOARD, coronela[0], 1, no_log())  # the salvo's casualty
     born, carders = zone("born"), zone("carders")
-    attack, defence = C.assault_totals(s, BOARD, p, F.BOURBONS, carders, born, grenadiers[0],
+    attack, defence = C.assault_totals(s, BOARD, p, L.BOURBONS, carders, born, grenadiers[0],
                                        fusiliers[0], -1, commander, -1)
     assert (attack, defence) == (9, 12)
-    rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [5, 2], L.ST_COMMANDER: [6]})
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [5, 2], L.ST_COMMANDER: [6]})
     log = new_log()
-    C.fight_assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, carders, born, grenadiers[0],
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, carders, born, grenadiers[0],
                     fusiliers[0], -1, commander, -1, False, log)
-    assert s[F.S_UNIT_ZONE + grenadiers[0]] == F.ELIMINATED  # 14 to 14: the defender wins
-    assert B.count(s, F.BOURBONS, carders) == 4
-    assert B.count(s, F.CATALANS, born) == 4
-    assert s[F.S_LEADER_ZONE + commander] == F.ELIMINATED  # the casualty roll of 6
-    assert s[F.S_LEADERS_LOST + F.CATALANS] == 1
+    assert s[L.S_UNIT_ZONE + grenadiers[0]] == L.ELIMINATED  # 14 to 14: the defender wins
+    assert B.count(s, L.BOURBONS, carders) == 4
+    assert B.count(s, L.CATALANS, born) == 4
+    assert s[L.S_LEADER_ZONE + commander] == L.ELIMINATED  # the casualty roll of 6
+    assert s[L.S_LEADERS_LOST + L.CATALANS] == 1
 
 
 def test_example_of_combat_first_assault_as_the_players_choose():
@@ -345,13 +346,13 @@ def test_example_of_combat_first_assault_as_the_players_choose():
     commander and does not withdraw (9 against 12)."""
     s, p, grenadiers, fusiliers, coronela, commander = combat_example()
     B.eliminate_unit(s, BOARD, coronela[0], 1, no_log())
-    rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [5, 2], L.ST_COMMANDER: [6]})
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [5, 2], L.ST_COMMANDER: [6]})
     log = new_log()
-    C.assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, zone("carders"), zone("born"), False, log)
+    C.assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("carders"), zone("born"), False, log)
     values = [e for e in events(log) if e[0] == EVENTS.rows[[r[1] for r in EVENTS.rows]
                                                            .index("assault_values")][0]]
     assert [tuple(v[1:]) for v in values] == [(9, 12, 0)]
-    assert s[F.S_UNIT_ZONE + grenadiers[0]] == F.ELIMINATED
+    assert s[L.S_UNIT_ZONE + grenadiers[0]] == L.ELIMINATED
 
 
 def test_example_of_combat_second_assault_with_withdrawal():
@@ -360,70 +361,70 @@ def test_example_of_combat_second_assault_with_withdrawal():
     B.eliminate_unit(s, BOARD, grenadiers[0], 2, no_log())
     B.eliminate_leader(s, BOARD, commander, no_log())
     born, llull = zone("born"), zone("pla_llull")
-    attack, defence = C.assault_totals(s, BOARD, p, F.BOURBONS, llull, born, grenadiers[1],
+    attack, defence = C.assault_totals(s, BOARD, p, L.BOURBONS, llull, born, grenadiers[1],
                                        fusiliers[0], -1, -1, -1)
     assert (attack, defence) == (9, 11)  # fusiliers 5 + 3 units + 3 behind the Travessera
-    rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [5, 6]})
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [5, 6]})
     log = new_log()
-    C.fight_assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, llull, born, grenadiers[1],
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, llull, born, grenadiers[1],
                     fusiliers[0], -1, -1, -1, True, log)
-    assert s[F.S_UNIT_ZONE + grenadiers[1]] == F.ELIMINATED  # 14 against 19
-    assert B.count(s, F.CATALANS, born) == 0  # the defenders withdrew ...
-    assert all(s[F.S_UNIT_ZONE + u] >= 0 for u in fusiliers[:4])  # ... without losses
+    assert s[L.S_UNIT_ZONE + grenadiers[1]] == L.ELIMINATED  # 14 against 19
+    assert B.count(s, L.CATALANS, born) == 0  # the defenders withdrew ...
+    assert all(s[L.S_UNIT_ZONE + u] >= 0 for u in fusiliers[:4])  # ... without losses
     empty_or_friendly = ("ribera_lower", "montcada", "pla_de_palau", "santa_maria_del_mar")
-    assert all(s[F.S_UNIT_ZONE + u] in [zone(z) for z in empty_or_friendly]
+    assert all(s[L.S_UNIT_ZONE + u] in [zone(z) for z in empty_or_friendly]
                for u in fusiliers[:4])
-    assert B.count(s, F.BOURBONS, born) >= 1  # the attacker advances
-    assert s[F.S_BARRICADE_ZONE] == F.ELIMINATED  # the barricade cannot retreat
-    assert s[F.S_ACTIONS + F.CATALANS * F.N_ACTIONS + F.A_WITHDRAWALS] == 1
+    assert B.count(s, L.BOURBONS, born) >= 1  # the attacker advances
+    assert s[L.S_BARRICADE_ZONE] == L.ELIMINATED  # the barricade cannot retreat
+    assert s[L.S_ACTIONS + L.CATALANS * L.N_ACTIONS + L.A_WITHDRAWALS] == 1
 
 
 def test_defender_surrounded_is_captured_and_gun_taken():
     s, p = blank()
-    cat = units_of(F.CATALANS)
-    bour = units_of(F.BOURBONS)
+    cat = units_of(L.CATALANS)
+    bour = units_of(L.BOURBONS)
     put(s, cat[:2], "redoubt_santa_eulalia")
     put(s, bour[:5], "moat_portal_nou")
     put(s, bour[5:6], "moat_santa_clara")
     put(s, bour[6:7], "trenches_portal_nou")
     put(s, bour[7:8], "trenches_santa_clara")
     gun = [g for g in range(BOARD.gun.shape[0])
-           if BOARD.gun[g, F.G_START] == zone("redoubt_santa_eulalia")][0]
-    s[F.S_GUN_ZONE + gun] = zone("redoubt_santa_eulalia")
-    lead = max(cat[:2], key=lambda u: BOARD.unit[u, F.U_STRENGTH])
-    rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
-    C.fight_assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, zone("moat_portal_nou"),
+           if BOARD.gun[g, L.G_START] == zone("redoubt_santa_eulalia")][0]
+    s[L.S_GUN_ZONE + gun] = zone("redoubt_santa_eulalia")
+    lead = max(cat[:2], key=lambda u: BOARD.unit[u, L.U_STRENGTH])
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("moat_portal_nou"),
                     zone("redoubt_santa_eulalia"), bour[0], lead, -1, -1, -1, False, no_log())
-    assert all(s[F.S_UNIT_ZONE + u] == F.ELIMINATED for u in cat[:2])
-    assert s[F.S_CAPTURED + F.CATALANS] == 1
-    assert s[F.S_GUN_ZONE + gun] == F.ELIMINATED
-    assert B.count(s, F.BOURBONS, zone("redoubt_santa_eulalia")) >= 1
+    assert all(s[L.S_UNIT_ZONE + u] == L.ELIMINATED for u in cat[:2])
+    assert s[L.S_CAPTURED + L.CATALANS] == 1
+    assert s[L.S_GUN_ZONE + gun] == L.ELIMINATED
+    assert B.count(s, L.BOURBONS, zone("redoubt_santa_eulalia")) >= 1
 
 
 def test_flag_adds_to_a_commander_and_never_rolls():
     s, p, grenadiers, fusiliers, coronela, commander = combat_example()
-    flag = list(BOARD.leader[:, F.L_FLAG]).index(1)
-    s[F.S_LEADER_ZONE + flag] = zone("born")
-    attack, defence = C.assault_totals(s, BOARD, p, F.BOURBONS, zone("carders"), zone("born"),
+    flag = list(BOARD.leader[:, L.L_FLAG]).index(1)
+    s[L.S_LEADER_ZONE + flag] = zone("born")
+    attack, defence = C.assault_totals(s, BOARD, p, L.BOURBONS, zone("carders"), zone("born"),
                                        grenadiers[0], fusiliers[0], -1, commander, flag)
     assert defence == 5 + 4 + 1 + 1 + 3
-    rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [1, 6], L.ST_COMMANDER: [2]})
-    C.fight_assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, zone("carders"), zone("born"),
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [1, 6], L.ST_COMMANDER: [2]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("carders"), zone("born"),
                     grenadiers[0], fusiliers[0], -1, commander, flag, False, no_log())
-    assert s[F.S_LEADER_ZONE + flag] == zone("born")
-    assert s[F.S_LEADER_ZONE + commander] == zone("ribera_lower")
+    assert s[L.S_LEADER_ZONE + flag] == zone("born")
+    assert s[L.S_LEADER_ZONE + commander] == zone("ribera_lower")
 
 
 def test_terrain_is_the_best_of_zone_blue_line_and_barricade():
     s, p = blank()
-    put(s, units_of(F.CATALANS)[:1], "born")
-    put(s, units_of(F.CATALANS)[1:2], "santa_clara_church")
+    put(s, units_of(L.CATALANS)[:1], "born")
+    put(s, units_of(L.CATALANS)[1:2], "santa_clara_church")
     assert B.terrain_bonus(s, BOARD, p, zone("born"), zone("carders")) == 0
     assert B.terrain_bonus(s, BOARD, p, zone("born"), zone("pla_llull")) == 3  # blue line
     assert B.terrain_bonus(s, BOARD, p, zone("santa_clara_church"), zone("rec_comtal")) == 3
     assert B.terrain_bonus(s, BOARD, p, zone("bastion_llevant"), zone("moat_llevant")) == 2
-    s[F.S_BARRICADE_ZONE] = zone("born")
-    s[F.S_BARRICADE_FACES] = zone("carders")
+    s[L.S_BARRICADE_ZONE] = zone("born")
+    s[L.S_BARRICADE_FACES] = zone("carders")
     assert B.terrain_bonus(s, BOARD, p, zone("born"), zone("carders")) == 3
     assert B.terrain_bonus(s, BOARD, p, zone("born"), zone("ribera_upper")) == 0
 
@@ -434,77 +435,77 @@ def test_terrain_is_the_best_of_zone_blue_line_and_barricade():
 def test_reinforcement_illustration(eliminated, recreated, lost):
     board = BOARD._replace(recovery=np.where(np.arange(BOARD.recovery.shape[0]) == 5, 20, 0))
     s, p = blank()
-    for u in units_of(F.BOURBONS)[:eliminated]:
-        s[F.S_UNIT_ZONE + u] = F.ELIMINATED
+    for u in units_of(L.BOURBONS)[:eliminated]:
+        s[L.S_UNIT_ZONE + u] = L.ELIMINATED
     field = np.zeros(N, np.int64)
-    E.bourbon_recovery(loaded(F.N_STREAMS), s, board, p, POL.GREEDY, 5, 0, field, no_log())
-    zones = s[F.S_UNIT_ZONE:F.S_UNIT_ZONE + len(NAMES.units)]
-    assert sum(1 for z in zones if z >= 0 and BOARD.zone[z, F.Z_DEPLOYMENT]) == recreated
-    assert (zones == F.LOST).sum() == lost
+    E.bourbon_recovery(loaded(L.N_STREAMS), s, board, p, POL.GREEDY, 5, 0, field, no_log())
+    zones = s[L.S_UNIT_ZONE:L.S_UNIT_ZONE + len(NAMES.units)]
+    assert sum(1 for z in zones if z >= 0 and BOARD.zone[z, L.Z_DEPLOYMENT]) == recreated
+    assert (zones == L.LOST).sum() == lost
 
 
 def test_catalan_reinforcements_enter_r_zones_not_held_by_the_enemy():
     s, p = blank()
-    put(s, units_of(F.BOURBONS)[:1], "pla_de_palau")
+    put(s, units_of(L.BOURBONS)[:1], "pla_de_palau")
     field = np.zeros(N, np.int64)
-    E.catalan_reinforcements(loaded(F.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 2, 0, field,
+    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 2, 0, field,
                              no_log())
-    arrived = [u for u in units_of(F.CATALANS) if BOARD.unit[u, F.U_ARRIVES] == 2]
+    arrived = [u for u in units_of(L.CATALANS) if BOARD.unit[u, L.U_ARRIVES] == 2]
     assert arrived
     for u in arrived:
-        z = s[F.S_UNIT_ZONE + u]
-        assert BOARD.zone[z, F.Z_REINFORCEMENT] and z != zone("pla_de_palau")
-    later = [u for u in units_of(F.CATALANS) if BOARD.unit[u, F.U_ARRIVES] > 2]
-    assert all(s[F.S_UNIT_ZONE + u] == F.NOT_ARRIVED for u in later)
+        z = s[L.S_UNIT_ZONE + u]
+        assert BOARD.zone[z, L.Z_REINFORCEMENT] and z != zone("pla_de_palau")
+    later = [u for u in units_of(L.CATALANS) if BOARD.unit[u, L.U_ARRIVES] > 2]
+    assert all(s[L.S_UNIT_ZONE + u] == L.NOT_ARRIVED for u in later)
 
 
 # -- sequence, events, victory (5, 7, 8, 13) -------------------------------------------------------
 
 def test_royal_breach_check_each_bourbon_turn_until_assured():
-    rules = FullRules(events=False)
+    rules = Rules(events=False)
     p = PARAMETERS.build(rules)
-    s = np.zeros(F.N_STATE, np.int64)
-    rng = loaded(F.N_STREAMS, per_counter={L.ST_BREACH: {1: 3, 2: 6}})
+    s = np.zeros(L.N_STATE, np.int64)
+    rng = loaded(L.N_STREAMS, per_counter={L.ST_BREACH: {1: 3, 2: 6}})
     E.set_up(rng, s, BOARD, p)
     E.play_turn(rng, s, BOARD, p, GREEDY, 1, no_log())
-    assert s[F.S_BREACH_TURN] == 0
+    assert s[L.S_BREACH_TURN] == 0
     E.play_turn(rng, s, BOARD, p, GREEDY, 2, no_log())
-    assert s[F.S_BREACH_TURN] == 2
+    assert s[L.S_BREACH_TURN] == 2
 
 
 def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
-    p = PARAMETERS.build(FullRules(events=False))
+    p = PARAMETERS.build(Rules(events=False))
     s, _ = blank()
-    assert E.event_phase(loaded(F.N_STREAMS), s, BOARD, p, GREEDY, 0, 1, no_log()) == 0
-    assert s[F.S_DECK_TOP] == 0
-    p = PARAMETERS.build(FullRules())
+    assert E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, 0, 1, no_log()) == 0
+    assert s[L.S_DECK_TOP] == 0
+    p = PARAMETERS.build(Rules())
     breach_card = [k for k in range(len(NAMES.cards))
-                   if BOARD.card[k, F.BOURBONS, F.C_EFFECT] == F.EFF_BREACH][0]
+                   if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
     s, _ = blank(breach=False)
-    s[F.S_DECK] = breach_card
-    E.event_phase(loaded(F.N_STREAMS), s, BOARD, p, GREEDY, F.BOURBONS, 3, no_log())
-    assert s[F.S_BREACH_TURN] == 3 and s[F.S_DECK_TOP] == 1
+    s[L.S_DECK] = breach_card
+    E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 3, no_log())
+    assert s[L.S_BREACH_TURN] == 3 and s[L.S_DECK_TOP] == 1
 
 
 def test_objectives_automatic_victory_and_vp_count():
     s, p = blank()
-    bour = units_of(F.BOURBONS)
+    bour = units_of(L.BOURBONS)
     i = 0
     for z in range(N):
-        if BOARD.zone[z, F.Z_OBJECTIVE] >= 0 and BOARD.zone[z, F.Z_OBJECTIVE] != F.PALAU:
+        if BOARD.zone[z, L.Z_OBJECTIVE] >= 0 and BOARD.zone[z, L.Z_OBJECTIVE] != L.PALAU:
             B.place_unit(s, BOARD, bour[i], z)
             i += 1
-    put(s, units_of(F.CATALANS)[:1], "pla_de_palau")
-    assert E.objectives_held(s, BOARD, F.BOURBONS) == 11
-    s[F.S_UNITS_LOST + F.CATALANS] = 3
-    s[F.S_LEADERS_LOST + F.CATALANS] = 1
-    assert E.victory_points(s, BOARD, p, F.BOURBONS) == 3 + 2 + 6 * 2 + 5 * 4
-    assert E.victory_points(s, BOARD, p, F.CATALANS) == 4  # Pla de Palau
+    put(s, units_of(L.CATALANS)[:1], "pla_de_palau")
+    assert E.objectives_held(s, BOARD, L.BOURBONS) == 11
+    s[L.S_UNITS_LOST + L.CATALANS] = 3
+    s[L.S_LEADERS_LOST + L.CATALANS] = 1
+    assert E.victory_points(s, BOARD, p, L.BOURBONS) == 3 + 2 + 6 * 2 + 5 * 4
+    assert E.victory_points(s, BOARD, p, L.CATALANS) == 4  # Pla de Palau
     # a convent of two zones needs both
-    B.eliminate_unit(s, BOARD, bour[[z for z in range(N) if BOARD.zone[z, F.Z_OBJECTIVE] >= 0
-                                     and BOARD.zone[z, F.Z_OBJECTIVE] != F.PALAU]
+    B.eliminate_unit(s, BOARD, bour[[z for z in range(N) if BOARD.zone[z, L.Z_OBJECTIVE] >= 0
+                                     and BOARD.zone[z, L.Z_OBJECTIVE] != L.PALAU]
                                     .index(zone("santa_clara_church"))], 0, no_log())
-    assert not B.holds(s, BOARD, F.BOURBONS, F.OBJECTIVES.index("convent_santa_clara"))
+    assert not B.holds(s, BOARD, L.BOURBONS, L.OBJECTIVES.index("convent_santa_clara"))
 
 
 @pytest.mark.parametrize("extra_turn", [True, False])
@@ -514,9 +515,9 @@ def test_a_draw_extends_the_game_one_turn(extra_turn):
     cols = FULL.simulate({**zero, "extra_turn": extra_turn, "turns": 3}, None, np.arange(6), 5)
     for reason, turns, winner in zip(cols["end_reason"], cols["turns"], cols["winner"],
                                      strict=True):
-        if F.END_REASONS[reason] == "draw":
+        if L.END_REASONS[reason] == "draw":
             assert turns == (4 if extra_turn else 3)
-            assert F.WINNERS[winner] == "tie"
+            assert L.WINNERS[winner] == "tie"
 
 
 # -- whole games: properties ---------------------------------------------------------------
@@ -525,37 +526,37 @@ def test_a_draw_extends_the_game_one_turn(extra_turn):
                                                           "catalans": "fallback"}])
 def test_properties_hold_after_every_half_turn(policy):
     pids = FULL.policy_ids(policy)
-    p = PARAMETERS.build(FullRules())
+    p = PARAMETERS.build(Rules())
     total = len(NAMES.units)
     for game in range(6):
-        s = np.zeros(F.N_STATE, np.int64)
-        rng = loaded(F.N_STREAMS, seed=game)
+        s = np.zeros(L.N_STATE, np.int64)
+        rng = loaded(L.N_STREAMS, seed=game)
         E.set_up(rng, s, BOARD, p)
         for turn in range(1, 9):
-            s[F.S_TURN] = turn
-            for side in (F.BOURBONS, F.CATALANS):
+            s[L.S_TURN] = turn
+            for side in (L.BOURBONS, L.CATALANS):
                 E.half_turn(rng, s, BOARD, p, pids, side, turn, no_log())
-                zones = s[F.S_UNIT_ZONE:F.S_UNIT_ZONE + total]
+                zones = s[L.S_UNIT_ZONE:L.S_UNIT_ZONE + total]
                 for z in range(N):
-                    b_here = ((zones == z) & (BOARD.unit[:, F.U_SIDE] == 0)).sum()
-                    c_here = ((zones == z) & (BOARD.unit[:, F.U_SIDE] == 1)).sum()
+                    b_here = ((zones == z) & (BOARD.unit[:, L.U_SIDE] == 0)).sum()
+                    c_here = ((zones == z) & (BOARD.unit[:, L.U_SIDE] == 1)).sum()
                     assert B.count(s, 0, z) == b_here and B.count(s, 1, z) == c_here
                     assert not (b_here and c_here), "one side a zone (6.1)"
-                    if not BOARD.zone[z, F.Z_DEPLOYMENT]:
+                    if not BOARD.zone[z, L.Z_DEPLOYMENT]:
                         assert b_here <= 5 and c_here <= 5, "stacking (6.1)"
-                assert ((zones >= 0) | (zones == F.NOT_ARRIVED) | (zones == F.ELIMINATED)
-                        | (zones == F.LOST)).all()
-                lost = (zones == F.ELIMINATED).sum() + (zones == F.LOST).sum()
-                assert lost <= s[F.S_UNITS_LOST] + s[F.S_UNITS_LOST + 1]
+                assert ((zones >= 0) | (zones == L.NOT_ARRIVED) | (zones == L.ELIMINATED)
+                        | (zones == L.LOST)).all()
+                lost = (zones == L.ELIMINATED).sum() + (zones == L.LOST).sum()
+                assert lost <= s[L.S_UNITS_LOST] + s[L.S_UNITS_LOST + 1]
 
 
 def test_no_move_crosses_a_red_line_in_traced_games():
     move = [r[0] for r in EVENTS.rows if r[1] == "move"][0]
-    lines = BOARD.pair[F.PAIR_LINE]
-    no_red = _distances((lines != F.NO_SIDE) & (lines != F.LINE_RED))
+    lines = BOARD.pair[L.PAIR_LINE]
+    no_red = _distances((lines != L.NO_SIDE) & (lines != L.LINE_RED))
     for game in range(3):
         log = new_log(50000)
-        E.play_full_games(BOARD, PARAMETERS.build(FullRules()), GREEDY, np.array([game]), 7, log)
+        E.play_games(BOARD, PARAMETERS.build(Rules()), GREEDY, np.array([game]), 7, log)
         moves = [(a, b) for code, _, a, b in events(log) if code == move]
         assert moves
         for a, b in moves:
@@ -566,18 +567,18 @@ def test_registered_and_rules_knobs():
     assert games.get("setembre1714") is FULL
     assert "setembre1714" in games.names() and "setembre1714" not in games.in_progress()
     with pytest.raises(RulesError):
-        FullRules(turns=0)
+        Rules(turns=0)
     with pytest.raises(RulesError):
-        FullRules(stacking_limit=11)
+        Rules(stacking_limit=11)
     assert FULL.presets["no_events"].rules.events is False
-    assert FULL.presets["all_rules"].rules == FullRules()
+    assert FULL.presets["all_rules"].rules == Rules()
 
 
 def test_trace_tells_the_game_and_ends_with_the_row():
     cols = FULL.simulate(None, None, np.arange(2), 3)
     lines = FULL.trace(None, None, 1, 3)
-    assert lines[-1] == FULL.result_line(F.WINNERS[cols["winner"][1]],
-                                         F.END_REASONS[cols["end_reason"][1]],
+    assert lines[-1] == FULL.result_line(L.WINNERS[cols["winner"][1]],
+                                         L.END_REASONS[cols["end_reason"][1]],
                                          cols["turns"][1])
     assert any("Royal Breach check" in line for line in lines)
     assert any("Assault from" in line for line in lines)
@@ -585,49 +586,176 @@ def test_trace_tells_the_game_and_ends_with_the_row():
 
 def test_flag_is_lost_only_when_surrounded_in_a_retreat():
     s, p = blank()
-    cat, bour = units_of(F.CATALANS), units_of(F.BOURBONS)
-    flag = list(BOARD.leader[:, F.L_FLAG]).index(1)
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    flag = list(BOARD.leader[:, L.L_FLAG]).index(1)
     put(s, cat[:1], "redoubt_santa_eulalia")
-    s[F.S_LEADER_ZONE + flag] = zone("redoubt_santa_eulalia")
+    s[L.S_LEADER_ZONE + flag] = zone("redoubt_santa_eulalia")
     put(s, bour[:5], "moat_portal_nou")
     put(s, bour[5:6], "moat_santa_clara")
     put(s, bour[6:7], "trenches_portal_nou")
     put(s, bour[7:8], "trenches_santa_clara")
-    rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
-    C.fight_assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, zone("moat_portal_nou"),
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("moat_portal_nou"),
                     zone("redoubt_santa_eulalia"), bour[0], cat[0], -1, -1, flag, False,
                     no_log())
-    assert s[F.S_LEADER_ZONE + flag] == F.ELIMINATED and s[F.S_FLAG_LOST] == 1
-    assert s[F.S_LEADERS_LOST + F.CATALANS] == 0  # the flag is not a commander's 2 VP
+    assert s[L.S_LEADER_ZONE + flag] == L.ELIMINATED and s[L.S_FLAG_LOST] == 1
+    assert s[L.S_LEADERS_LOST + L.CATALANS] == 0  # the flag is not a commander's 2 VP
 
 
 def test_reinforce_event_returns_eliminated_catalans_into_r_zones():
     s, p = blank()
-    gone = units_of(F.CATALANS)[:3]
+    gone = units_of(L.CATALANS)[:3]
     for u in gone:
-        s[F.S_UNIT_ZONE + u] = F.ELIMINATED
+        s[L.S_UNIT_ZONE + u] = L.ELIMINATED
     field = np.zeros(N, np.int64)
-    E.catalan_reinforcements(loaded(F.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 1, 2, field,
+    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 1, 2, field,
                              no_log())
-    back = [u for u in gone if s[F.S_UNIT_ZONE + u] >= 0]
+    back = [u for u in gone if s[L.S_UNIT_ZONE + u] >= 0]
     assert len(back) == 2
-    assert all(BOARD.zone[s[F.S_UNIT_ZONE + u], F.Z_REINFORCEMENT] for u in back)
+    assert all(BOARD.zone[s[L.S_UNIT_ZONE + u], L.Z_REINFORCEMENT] for u in back)
 
 
 def test_bourbon_commander_adjacent_adds_one_and_rolls_for_casualty():
     s, p = blank()
-    cat, bour = units_of(F.CATALANS, "coronela"), units_of(F.BOURBONS, "french_line")
+    cat, bour = units_of(L.CATALANS, "coronela"), units_of(L.BOURBONS, "french_line")
     put(s, cat[:2], "born")
     put(s, bour[:3], "carders")
-    cmdr = [k for k in range(BOARD.leader.shape[0]) if BOARD.leader[k, F.L_SIDE] == F.BOURBONS][0]
-    s[F.S_LEADER_ZONE + cmdr] = zone("carders")
-    attack, defence = C.assault_totals(s, BOARD, p, F.BOURBONS, zone("carders"), zone("born"),
+    cmdr = [k for k in range(BOARD.leader.shape[0]) if BOARD.leader[k, L.L_SIDE] == L.BOURBONS][0]
+    s[L.S_LEADER_ZONE + cmdr] = zone("carders")
+    attack, defence = C.assault_totals(s, BOARD, p, L.BOURBONS, zone("carders"), zone("born"),
                                        bour[0], cat[0], cmdr, -1, -1)
     assert (attack, defence) == (4 + 2 + 1, 3 + 0 + 1)
-    rng = loaded(F.N_STREAMS, rolls={L.ST_ASSAULT: [3, 3], L.ST_COMMANDER: [6]})
-    C.fight_assault(rng, s, BOARD, p, GREEDY, F.BOURBONS, zone("carders"), zone("born"),
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [3, 3], L.ST_COMMANDER: [6]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("carders"), zone("born"),
                     bour[0], cat[0], cmdr, -1, -1, False, no_log())
-    assert s[F.S_UNIT_ZONE + cat[0]] == F.ELIMINATED  # 10 against 7
-    assert B.count(s, F.BOURBONS, zone("born")) >= 1  # the advance
-    assert s[F.S_LEADER_ZONE + cmdr] == F.ELIMINATED
-    assert s[F.S_LEADERS_LOST + F.BOURBONS] == 1
+    assert s[L.S_UNIT_ZONE + cat[0]] == L.ELIMINATED  # 10 against 7
+    assert B.count(s, L.BOURBONS, zone("born")) >= 1  # the advance
+    assert s[L.S_LEADER_ZONE + cmdr] == L.ELIMINATED
+    assert s[L.S_LEADERS_LOST + L.BOURBONS] == 1
+
+
+# -- entering a zone "for any reason" (9, 11.3), found by the state checks ----------------------
+
+def commander_of(side):
+    return next(k for k in range(BOARD.leader.shape[0]) if BOARD.leader[k, L.L_SIDE] == side
+                and not BOARD.leader[k, L.L_FLAG])
+
+
+def test_a_retreat_into_a_zone_with_an_enemy_gun_captures_it():
+    """Rule 9: "if enemy combat units enter their zone for any reason the artillery unit
+    is captured and eliminated from the game"; the retreat of 11.3 is such a reason.
+    The redoubt's defenders withdraw; the one zone open to them, the trenches before
+    Portal Nou, holds two Bourbon guns and no Bourbon combat unit."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, cat[:2], "redoubt_santa_eulalia")
+    put(s, bour[:5], "moat_portal_nou")
+    put(s, bour[5:6], "moat_santa_clara")
+    put(s, bour[6:7], "trenches_santa_clara")
+    trenches = zone("trenches_portal_nou")
+    guns = [g for g in range(BOARD.gun.shape[0]) if BOARD.gun[g, L.G_START] == trenches]
+    assert len(guns) == 2 and all(BOARD.gun[g, L.G_SIDE] == L.BOURBONS for g in guns)
+    for g in guns:
+        s[L.S_GUN_ZONE + g] = trenches
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [1, 6]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("moat_portal_nou"),
+                    zone("redoubt_santa_eulalia"), bour[0], cat[0], -1, -1, -1, True, no_log())
+    assert all(s[L.S_UNIT_ZONE + u] == trenches for u in cat[:2])  # withdrew, no losses
+    assert all(s[L.S_GUN_ZONE + g] == L.ELIMINATED for g in guns)
+    assert s[L.S_GUNS_LOST + L.BOURBONS] == 2
+
+
+def test_a_commander_captured_in_the_combat_does_not_roll_as_well():
+    """Rule 11.3: "players roll a die for each commander involved in the combat" and "If
+    the leader is surrounded he is captured and eliminated from the game"; 13 counts
+    "2 VP for each eliminated enemy commander". The Bourbon commander supporting the
+    assault on Boria from Montcada stands alone there; the withdrawing Catalans retreat
+    into Montcada, every zone around it Catalan: he is captured, once, and does not roll
+    (a 6 was waiting)."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, cat[:2], "boria")
+    put(s, cat[2:7], "convent_santa_caterina")  # full: no room to retreat into
+    put(s, cat[7:8], "born")
+    put(s, cat[8:9], "santa_maria_del_mar")
+    put(s, bour[:5], "sant_pere_streets")
+    put(s, bour[5:6], "convent_jonqueres")
+    commander = commander_of(L.BOURBONS)
+    s[L.S_LEADER_ZONE + commander] = zone("montcada")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [1, 6], L.ST_COMMANDER: [6]})
+    log = new_log()
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("sant_pere_streets"),
+                    zone("boria"), bour[0], cat[0], commander, -1, -1, True, log)
+    assert all(s[L.S_UNIT_ZONE + u] == zone("montcada") for u in cat[:2])
+    assert s[L.S_LEADER_ZONE + commander] == L.ELIMINATED
+    assert s[L.S_LEADERS_LOST + L.BOURBONS] == 1
+    assert not any(e[0] == CS.EV_COMMANDER_ROLL for e in events(log))
+
+
+def test_reinforcements_entering_a_zone_make_a_lone_enemy_commander_fall_back():
+    """Rule 10.1: Catalan reinforcements are "placed inside zones marked with an R and
+    not controlled by enemy units", and 6.1: "On each given zone there can be only units
+    belonging to one of the sides". The one R zone without Bourbon combat units, Santa
+    Maria del Mar, holds a Bourbon commander alone: he falls back to the adjacent zone
+    with his troops (11.3), Pla de Palau."""
+    s, p = blank()
+    bour = units_of(L.BOURBONS)
+    put(s, bour[:1], "pla_de_palau")
+    put(s, bour[1:2], "montcada")
+    put(s, bour[2:3], "boria")
+    commander = commander_of(L.BOURBONS)
+    s[L.S_LEADER_ZONE + commander] = zone("santa_maria_del_mar")
+    log = new_log()
+    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 2, 0,
+                             np.zeros(N, np.int64), log)
+    assert B.count(s, L.CATALANS, zone("santa_maria_del_mar")) > 0
+    assert s[L.S_LEADER_ZONE + commander] == zone("pla_de_palau")
+    falls_back = [r[0] for r in EVENTS.rows if r[1] == "leader_falls_back"][0]
+    assert [tuple(e[1:]) for e in events(log) if e[0] == falls_back] == [
+        (commander, zone("santa_maria_del_mar"), zone("pla_de_palau"))]
+
+
+def test_no_unit_is_recreated_when_the_enemy_holds_every_deployment_zone():
+    """Rule 10.1: recreated units "must be deployed into one of the 3 special deployment
+    zones"; with Catalan units in all three (6.1: one side a zone) none can be, and the
+    turn's remainder is lost as usual."""
+    board = BOARD._replace(recovery=np.where(np.arange(BOARD.recovery.shape[0]) == 5, 3, 0))
+    s, p = blank()
+    cat = units_of(L.CATALANS)
+    for i, zid in enumerate(("left_two_crowns", "centre_two_crowns", "right_two_crowns")):
+        put(s, cat[i:i + 1], zid)
+    gone = units_of(L.BOURBONS)[:2]
+    for u in gone:
+        s[L.S_UNIT_ZONE + u] = L.ELIMINATED
+    s[L.S_UNITS_LOST + L.BOURBONS] = 2
+    before = s.copy()
+    E.bourbon_recovery(loaded(L.N_STREAMS), s, board, p, POL.GREEDY, 5, 0,
+                       np.zeros(N, np.int64), no_log())
+    assert all(s[L.S_UNIT_ZONE + u] == L.LOST for u in gone)
+    changed = np.flatnonzero(s != before)
+    assert set(changed) == {L.S_UNIT_ZONE + u for u in gone}  # no count or slot written
+
+
+def test_leaders_retreat_on_their_own_when_their_troops_fell():
+    """Rule 13: the flag "cannot be eliminated during assaults ... The only way of being
+    eliminated is during a retreat, if it is surrounded by enemies"; 11.3: commanders
+    "must retreat if their troops do the same. If the leader is surrounded he is
+    captured". The one Catalan unit in Carders falls to the assault; the flag and the
+    commander with it are not surrounded (Born is Catalan) and retreat there."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS, "coronela"), units_of(L.BOURBONS)
+    put(s, cat[:1], "carders")
+    put(s, cat[1:3], "born")
+    put(s, bour[:5], "rec_comtal")
+    flag = list(BOARD.leader[:, L.L_FLAG]).index(1)
+    commander = commander_of(L.CATALANS)
+    for k in (flag, commander):
+        s[L.S_LEADER_ZONE + k] = zone("carders")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("rec_comtal"), zone("carders"),
+                    bour[0], cat[0], -1, -1, flag, False, no_log())
+    assert s[L.S_UNIT_ZONE + cat[0]] == L.ELIMINATED
+    assert B.count(s, L.BOURBONS, zone("carders")) >= 1  # the attacker advances
+    assert s[L.S_LEADER_ZONE + flag] == zone("born") and s[L.S_FLAG_LOST] == 0
+    assert s[L.S_LEADER_ZONE + commander] == zone("born")
+    assert s[L.S_LEADERS_LOST + L.CATALANS] == 0

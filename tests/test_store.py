@@ -17,7 +17,7 @@ import pytest
 
 import simkit
 from simkit import StoreError
-from simkit.games.setembre1714 import layout as L
+from simkit.games.setembre1714_assault import layout as L
 from simkit.runner import RunInfo
 from simkit.store import missing_ranges, part_name
 

@@ -23,8 +23,8 @@ _numba_link.install()
 # name -> "module:attribute" of the Game object
 _GAMES = {
     "victus": "simkit.games.victus:GAME",
-    "setembre1714-assault": "simkit.games.setembre1714:ASSAULT",
-    "setembre1714": "simkit.games.setembre1714:FULL",
+    "setembre1714-assault": "simkit.games.setembre1714_assault:GAME",
+    "setembre1714": "simkit.games.setembre1714:GAME",
     "king_in_the_north": "simkit.games.king_in_the_north:GAME",
     "verrix": "simkit.games.verrix:GAME",
 }
@@ -35,7 +35,7 @@ _IN_PROGRESS: dict[str, str] = {
 
 # game family -> "module:attribute" of its exact rules-probability questions
 _QUESTIONS = {
-    "setembre1714": "simkit.games.setembre1714.prob:QUESTIONS",
+    "setembre1714": "simkit.games.setembre1714_assault.prob:QUESTIONS",
     "king_in_the_north": "simkit.games.king_in_the_north.prob:QUESTIONS",
     "verrix": "simkit.games.verrix.prob:QUESTIONS",
 }

@@ -2,14 +2,20 @@
 holds what (rulebook 2.2, 6, 7, 11.1, 12, 13). Small njit queries and the few state
 changes every other rule module shares (placing and eliminating pieces, captures).
 
-State offsets are in ``full_layout`` (``F``); the static map is a ``components.Board``.
+State offsets are in ``layout`` (``L``); the static map is a ``components.Board``.
 """
 
 from simkit.eventlog import log_event
 from simkit.unmanaged import borrowing
 
-from . import full_layout as F
-from .events import EV_BARRICADE_LOST, EV_GUN_CAPTURED, EV_LEADER_CAPTURED, EV_UNIT_LOST
+from . import layout as L
+from .events import (
+    EV_BARRICADE_LOST,
+    EV_GUN_CAPTURED,
+    EV_LEADER_CAPTURED,
+    EV_LEADER_FALLS_BACK,
+    EV_UNIT_LOST,
+)
 
 BIG = 1 << 20  # no stacking limit (a deployment zone, 6.2)
 
@@ -22,23 +28,23 @@ def n_zones(b):
 @borrowing
 def count(s, side, z):
     """Combat units of ``side`` in zone ``z`` (leaders, guns and barricades never count)."""
-    return s[F.S_COUNT + side * F.MAX_ZONES + z]
+    return s[L.S_COUNT + side * L.MAX_ZONES + z]
 
 
 @borrowing
 def zone_limit(p, b, z):
     """Rule 6.1/6.2: the stacking limit, none in a Bourbon deployment zone."""
-    return BIG if b.zone[z, F.Z_DEPLOYMENT] else p[F.P_STACKING]
+    return BIG if b.zone[z, L.Z_DEPLOYMENT] else p[L.P_STACKING]
 
 
 @borrowing
 def can_cross(s, b, a, z):
     """Rule 2.2.1/7: may a unit go from ``a`` to ``z``? Sides without a line, blue lines
     and breaches, the Royal Breach once assured; never a red line."""
-    line = b.pair[F.PAIR_LINE, a, z]
-    if line == F.LINE_NONE or line == F.LINE_BLUE or line == F.LINE_BREACH:
+    line = b.pair[L.PAIR_LINE, a, z]
+    if line == L.LINE_NONE or line == L.LINE_BLUE or line == L.LINE_BREACH:
         return True
-    return line == F.LINE_ROYAL and s[F.S_BREACH_TURN] > 0
+    return line == L.LINE_ROYAL and s[L.S_BREACH_TURN] > 0
 
 
 @borrowing
@@ -57,14 +63,14 @@ def next_to_enemy(s, b, z, side):
 @borrowing
 def zone_defence(p, b, z):
     """Rule 11.1: the defence value of a zone from its colour."""
-    return p[F.P_ZONE_DEFENCE + b.zone[z, F.Z_COLOUR]]
+    return p[L.P_ZONE_DEFENCE + b.zone[z, L.Z_COLOUR]]
 
 
 @borrowing
 def barricade_in(s, z):
     """The barricade standing in zone ``z`` (at most one, 12), or -1."""
-    for k in range(F.MAX_BARRICADES):
-        if s[F.S_BARRICADE_ZONE + k] == z:
+    for k in range(L.MAX_BARRICADES):
+        if s[L.S_BARRICADE_ZONE + k] == z:
             return k
     return -1
 
@@ -73,13 +79,13 @@ def barricade_in(s, z):
 def barricade_faces(s, z, attacker_zone):
     """Does a barricade in ``z`` cover the side towards ``attacker_zone``? (12)"""
     k = barricade_in(s, z)
-    return k >= 0 and s[F.S_BARRICADE_FACES + k] == attacker_zone
+    return k >= 0 and s[L.S_BARRICADE_FACES + k] == attacker_zone
 
 
 @borrowing
 def open_ground(b, z):
     """Ochre or green: where barricades move and stand (12)."""
-    return b.zone[z, F.Z_COLOUR] == F.OCHRE or b.zone[z, F.Z_COLOUR] == F.GREEN
+    return b.zone[z, L.Z_COLOUR] == L.OCHRE or b.zone[z, L.Z_COLOUR] == L.GREEN
 
 
 @borrowing
@@ -87,7 +93,7 @@ def holds(s, b, side, objective):
     """Rule 13: a side holds an objective when its combat units stand in every zone of it
     (a convent of two zones needs both)."""
     for z in range(n_zones(b)):
-        if b.zone[z, F.Z_OBJECTIVE] == objective and count(s, side, z) == 0:
+        if b.zone[z, L.Z_OBJECTIVE] == objective and count(s, side, z) == 0:
             return False
     return True
 
@@ -102,14 +108,14 @@ def units_on_map(s, b, side):
 
 @borrowing
 def place_unit(s, b, u, z):
-    s[F.S_UNIT_ZONE + u] = z
-    s[F.S_COUNT + b.unit[u, F.U_SIDE] * F.MAX_ZONES + z] += 1
+    s[L.S_UNIT_ZONE + u] = z
+    s[L.S_COUNT + b.unit[u, L.U_SIDE] * L.MAX_ZONES + z] += 1
 
 
 @borrowing
 def lift_unit(s, b, u):
-    z = s[F.S_UNIT_ZONE + u]
-    s[F.S_COUNT + b.unit[u, F.U_SIDE] * F.MAX_ZONES + z] -= 1
+    z = s[L.S_UNIT_ZONE + u]
+    s[L.S_COUNT + b.unit[u, L.U_SIDE] * L.MAX_ZONES + z] -= 1
     return z
 
 
@@ -117,20 +123,20 @@ def lift_unit(s, b, u):
 def eliminate_unit(s, b, u, cause, log):
     """A combat unit is eliminated: off the map, one more VP for the enemy (13)."""
     z = lift_unit(s, b, u)
-    s[F.S_UNIT_ZONE + u] = F.ELIMINATED
-    s[F.S_UNITS_LOST + b.unit[u, F.U_SIDE]] += 1
+    s[L.S_UNIT_ZONE + u] = L.ELIMINATED
+    s[L.S_UNITS_LOST + b.unit[u, L.U_SIDE]] += 1
     log_event(log, EV_UNIT_LOST, u, z, cause)
 
 
 @borrowing
 def eliminate_leader(s, b, k, log):
     """A leader is eliminated (a 6 in an assault, or captured when surrounded)."""
-    z = s[F.S_LEADER_ZONE + k]
-    s[F.S_LEADER_ZONE + k] = F.ELIMINATED
-    if b.leader[k, F.L_FLAG]:
-        s[F.S_FLAG_LOST] = 1
+    z = s[L.S_LEADER_ZONE + k]
+    s[L.S_LEADER_ZONE + k] = L.ELIMINATED
+    if b.leader[k, L.L_FLAG]:
+        s[L.S_FLAG_LOST] = 1
     else:
-        s[F.S_LEADERS_LOST + b.leader[k, F.L_SIDE]] += 1
+        s[L.S_LEADERS_LOST + b.leader[k, L.L_SIDE]] += 1
     log_event(log, EV_LEADER_CAPTURED, k, z)
 
 
@@ -147,7 +153,7 @@ def leader_refuge(s, b, side, z):
             continue
         if count(s, side, y) > 0:
             return y
-        if best < 0 and not (side == F.CATALANS and b.zone[y, F.Z_DEPLOYMENT]):
+        if best < 0 and not (side == L.CATALANS and b.zone[y, L.Z_DEPLOYMENT]):
             best = y
     return best
 
@@ -159,29 +165,30 @@ def enemy_enters(s, b, side, z, log):
     when surrounded."""
     foe = 1 - side
     for g in range(b.gun.shape[0]):
-        if s[F.S_GUN_ZONE + g] == z and b.gun[g, F.G_SIDE] == foe:
-            s[F.S_GUN_ZONE + g] = F.ELIMINATED
-            s[F.S_GUNS_LOST + foe] += 1
+        if s[L.S_GUN_ZONE + g] == z and b.gun[g, L.G_SIDE] == foe:
+            s[L.S_GUN_ZONE + g] = L.ELIMINATED
+            s[L.S_GUNS_LOST + foe] += 1
             log_event(log, EV_GUN_CAPTURED, g, z)
-    if foe == F.CATALANS:
+    if foe == L.CATALANS:
         k = barricade_in(s, z)
         if k >= 0:
             remove_barricade(s, k, log)
     for k in range(b.leader.shape[0]):
-        if s[F.S_LEADER_ZONE + k] == z and b.leader[k, F.L_SIDE] == foe:
+        if s[L.S_LEADER_ZONE + k] == z and b.leader[k, L.L_SIDE] == foe:
             y = leader_refuge(s, b, foe, z)
             if y < 0:
                 eliminate_leader(s, b, k, log)
             else:
-                s[F.S_LEADER_ZONE + k] = y
+                s[L.S_LEADER_ZONE + k] = y
+                log_event(log, EV_LEADER_FALLS_BACK, k, z, y)
 
 
 @borrowing
 def remove_barricade(s, k, log):
     """A barricade that must retreat or is overrun is eliminated (12)."""
-    log_event(log, EV_BARRICADE_LOST, k, s[F.S_BARRICADE_ZONE + k])
-    s[F.S_BARRICADE_ZONE + k] = F.ELIMINATED
-    s[F.S_BARRICADES_LOST] += 1
+    log_event(log, EV_BARRICADE_LOST, k, s[L.S_BARRICADE_ZONE + k])
+    s[L.S_BARRICADE_ZONE + k] = L.ELIMINATED
+    s[L.S_BARRICADES_LOST] += 1
 
 
 @borrowing
@@ -189,9 +196,9 @@ def leader_near(s, b, side, z, flag, same_zone_ok):
     """A leader of ``side`` (the flag if ``flag``, else a commander) in a zone adjacent to
     ``z`` (or in ``z`` itself if ``same_zone_ok``), or -1 (11.3, 13)."""
     for k in range(b.leader.shape[0]):
-        if b.leader[k, F.L_SIDE] != side or b.leader[k, F.L_FLAG] != flag:
+        if b.leader[k, L.L_SIDE] != side or b.leader[k, L.L_FLAG] != flag:
             continue
-        y = s[F.S_LEADER_ZONE + k]
+        y = s[L.S_LEADER_ZONE + k]
         if y < 0:
             continue
         if y == z:
@@ -207,15 +214,15 @@ def strongest_unit(s, b, side, z):
     """The strongest combat unit of ``side`` in ``z`` (the lead unit), or -1."""
     best, best_str = -1, -1
     for u in range(b.unit.shape[0]):
-        if s[F.S_UNIT_ZONE + u] == z and b.unit[u, F.U_SIDE] == side and \
-                b.unit[u, F.U_STRENGTH] > best_str:
-            best, best_str = u, b.unit[u, F.U_STRENGTH]
+        if s[L.S_UNIT_ZONE + u] == z and b.unit[u, L.U_SIDE] == side and \
+                b.unit[u, L.U_STRENGTH] > best_str:
+            best, best_str = u, b.unit[u, L.U_STRENGTH]
     return best
 
 
 @borrowing
 def count_action(s, side, action, n=1):
-    s[F.S_ACTIONS + side * F.N_ACTIONS + action] += n
+    s[L.S_ACTIONS + side * L.N_ACTIONS + action] += n
 
 
 @borrowing
@@ -223,10 +230,10 @@ def terrain_bonus(s, b, p, t, a):
     """Rule 11.3/12: the defender's terrain in ``t`` against an assault from ``a``: the
     zone's defence value, or the blue-line bonus, or the barricade bonus (the best)."""
     bonus = zone_defence(p, b, t)
-    if b.pair[F.PAIR_BLUE, t, a] and p[F.P_LINE_BONUS] > bonus:
-        bonus = p[F.P_LINE_BONUS]
-    if barricade_faces(s, t, a) and p[F.P_BARRICADE_BONUS] > bonus:
-        bonus = p[F.P_BARRICADE_BONUS]
+    if b.pair[L.PAIR_BLUE, t, a] and p[L.P_LINE_BONUS] > bonus:
+        bonus = p[L.P_LINE_BONUS]
+    if barricade_faces(s, t, a) and p[L.P_BARRICADE_BONUS] > bonus:
+        bonus = p[L.P_BARRICADE_BONUS]
     return bonus
 
 
@@ -245,4 +252,4 @@ def salvo_allowed(s, b, p, side, a, t):
         return False
     if zone_defence(p, b, t) > zone_defence(p, b, a):
         return False
-    return not (open_ground(b, t) and (b.pair[F.PAIR_BLUE, t, a] or barricade_faces(s, t, a)))
+    return not (open_ground(b, t) and (b.pair[L.PAIR_BLUE, t, a] or barricade_faces(s, t, a)))

@@ -1,9 +1,10 @@
-"""Fire and combat of the whole game (rulebook 9, 11, 12, 13), on the scenario's rules.
+"""Fire and combat of the whole game (rulebook 9, 11, 12, 13), on the combat system's rules.
 
-The dice are rolled by the assault scenario's rule functions (``engine.artillery_fire``,
-``salvo_fire``, ``resolve_assault``, ``commander_casualty``) and the assault values come
-from ``engine.attack_value`` / ``defence_value``: the same code resolves an assault in
-the scenario and in the whole game. This module adds what the map brings: which zones
+The dice are rolled by the combat system's rule functions
+(``setembre1714_assault.combat_system``: ``artillery_fire``, ``salvo_fire``,
+``resolve_assault``, ``commander_casualty``) and the assault values come from its
+``attack_value`` / ``defence_value``: the same code resolves an assault in the assault
+scenario and in the whole game. This module adds what the map brings: which zones
 may fire or assault, casualties chosen by the owner, retreat (captured when surrounded,
 over-stacking eliminated), advance after combat, leaders and barricades.
 """
@@ -11,11 +12,20 @@ over-stacking eliminated), advance after combat, leaders and barricades.
 import numpy as np
 from numba import njit
 
+from simkit.checks import checking, failed
 from simkit.eventlog import log_event
+from simkit.games.setembre1714_assault.combat_system import (
+    EV_ASSAULT_VALUES,
+    artillery_fire,
+    attack_value,
+    commander_casualty,
+    defence_value,
+    resolve_assault,
+    salvo_fire,
+)
 
-from . import full_layout as F
-from . import full_policies as POL
 from . import layout as L
+from . import policies as POL
 from .board import (
     assault_allowed,
     barricade_in,
@@ -25,6 +35,7 @@ from .board import (
     eliminate_unit,
     enemy_enters,
     leader_near,
+    leader_refuge,
     lift_unit,
     place_unit,
     remove_barricade,
@@ -32,14 +43,7 @@ from .board import (
     terrain_bonus,
     zone_limit,
 )
-from .engine import (
-    artillery_fire,
-    attack_value,
-    commander_casualty,
-    defence_value,
-    resolve_assault,
-    salvo_fire,
-)
+from .checks import check_state
 from .events import (
     CAUSE_ARTILLERY,
     CAUSE_ASSAULT,
@@ -48,7 +52,6 @@ from .events import (
     CAUSE_SURROUNDED,
     EV_ADVANCE,
     EV_ASSAULT_DECLARED,
-    EV_ASSAULT_VALUES,
     EV_GUN_TARGET,
     EV_LEADS,
     EV_RETREAT,
@@ -61,18 +64,18 @@ def artillery_phase(rng, s, b, p, pids, side, log):
     """Rule 9: each gun of the active side fires at one enemy combat unit: Catalan guns
     at adjacent zones (4-6), Bourbon guns also two zones away (5-6), across red lines too.
     An event may silence the guns or let each fire twice."""
-    max_range = 2 if side == F.BOURBONS else 1
+    max_range = 2 if side == L.BOURBONS else 1
     foe = 1 - side
     for g in range(b.gun.shape[0]):
-        if b.gun[g, F.G_SIDE] != side or s[F.S_GUN_ZONE + g] < 0:
+        if b.gun[g, L.G_SIDE] != side or s[L.S_GUN_ZONE + g] < 0:
             continue
-        for _ in range(s[F.S_EV_ARTILLERY]):
+        for _ in range(s[L.S_EV_ARTILLERY]):
             t = POL.choose_gun_target(s, b, p, pids[side], side, g, max_range, rng)
             if t < 0:
                 break
-            r = b.pair[F.PAIR_RANGE, s[F.S_GUN_ZONE + g], t]
-            log_event(log, EV_GUN_TARGET, s[F.S_GUN_ZONE + g], t, r)
-            count_action(s, side, F.A_SHOTS)
+            r = b.pair[L.PAIR_RANGE, s[L.S_GUN_ZONE + g], t]
+            log_event(log, EV_GUN_TARGET, s[L.S_GUN_ZONE + g], t, r)
+            count_action(s, side, L.A_SHOTS)
             if artillery_fire(rng, 1, r, count(s, foe, t), log):
                 lose_units(s, b, pids[foe], foe, t, 1, CAUSE_ARTILLERY, rng, log)
 
@@ -92,11 +95,11 @@ def salvo(rng, s, b, p, pids, side, a, t, log):
     """Rule 11.2: one die per combat unit in ``a`` (plus an event's dice); each 6
     eliminates a defender of the defender's choice."""
     foe = 1 - side
-    dice = count(s, side, a) + s[F.S_EV_SALVO]
+    dice = count(s, side, a) + s[L.S_EV_SALVO]
     if dice < 0:
         dice = 0
     log_event(log, EV_SALVO_DECLARED, a, t, dice)
-    count_action(s, side, F.A_SALVOS)
+    count_action(s, side, L.A_SALVOS)
     kills = salvo_fire(rng, dice, count(s, foe, t), log)
     lose_units(s, b, pids[foe], foe, t, kills, CAUSE_SALVO, rng, log)
 
@@ -110,7 +113,7 @@ def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
     att_lead = POL.choose_lead(s, b, pids[side], side, a, rng)
     def_lead = POL.choose_lead(s, b, pids[foe], foe, t, rng)
     att_cmdr = leader_near(s, b, side, t, 0, False) if use_commander else -1
-    flag = leader_near(s, b, foe, t, 1, True) if foe == F.CATALANS else -1
+    flag = leader_near(s, b, foe, t, 1, True) if foe == L.CATALANS else -1
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, -1,
                                      flag)
     def_cmdr = leader_near(s, b, foe, t, 0, True)
@@ -129,9 +132,9 @@ def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
 def assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr, flag):
     """Rule 11.3: both assault values before the dice and any withdrawal."""
     foe = 1 - side
-    attack = attack_value(b.unit[att_lead, F.U_STRENGTH], count(s, side, a), att_cmdr >= 0) + \
-        s[F.S_EV_ASSAULT]
-    defence = defence_value(b.unit[def_lead, F.U_STRENGTH], terrain_bonus(s, b, p, t, a),
+    attack = attack_value(b.unit[att_lead, L.U_STRENGTH], count(s, side, a), att_cmdr >= 0) + \
+        s[L.S_EV_ASSAULT]
+    defence = defence_value(b.unit[def_lead, L.U_STRENGTH], terrain_bonus(s, b, p, t, a),
                             count(s, foe, t), def_cmdr >= 0, flag >= 0)
     return attack, defence
 
@@ -142,16 +145,16 @@ def fight_assault(rng, s, b, p, pids, side, a, t, att_lead, def_lead, att_cmdr, 
     """Rule 11.3: add the withdrawal bonus, roll a die each (ties to the defender), then
     losses, retreat, advance and the commanders' casualty rolls (the flag never rolls)."""
     foe = 1 - side
-    count_action(s, side, F.A_ASSAULTS)
+    count_action(s, side, L.A_ASSAULTS)
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr,
                                      def_cmdr, flag)
     if withdrew:
-        defence += p[F.P_WITHDRAWAL_BONUS]
-        count_action(s, foe, F.A_WITHDRAWALS)
+        defence += p[L.P_WITHDRAWAL_BONUS]
+        count_action(s, foe, L.A_WITHDRAWALS)
     if att_cmdr >= 0:
-        count_action(s, side, F.A_COMMANDERS)
+        count_action(s, side, L.A_COMMANDERS)
     if def_cmdr >= 0:
-        count_action(s, foe, F.A_COMMANDERS)
+        count_action(s, foe, L.A_COMMANDERS)
     log_event(log, EV_ASSAULT_DECLARED, a, t, terrain_bonus(s, b, p, t, a))
     log_event(log, EV_LEADS, att_lead, def_lead,
               (att_cmdr >= 0) + 2 * (def_cmdr >= 0) + 4 * (flag >= 0))
@@ -165,16 +168,18 @@ def fight_assault(rng, s, b, p, pids, side, a, t, att_lead, def_lead, att_cmdr, 
     if attacker_wins or withdrew:
         retreat_zone(s, b, p, pids[foe], foe, t, rng, log)
         advance(s, b, p, pids[side], side, a, t, att_lead, rng, log)
-    if att_cmdr >= 0 and commander_casualty(rng, _slot(side), log):
-        eliminate_leader(s, b, att_cmdr, log)
-    if def_cmdr >= 0 and s[F.S_LEADER_ZONE + def_cmdr] >= 0 and \
-            commander_casualty(rng, _slot(foe), log):
-        eliminate_leader(s, b, def_cmdr, log)
+    casualty_roll(rng, s, b, side, att_cmdr, log)
+    casualty_roll(rng, s, b, foe, def_cmdr, log)
 
 
 @njit(cache=True, nogil=True)
-def _slot(side):
-    return L.SIDE_BOURBONS if side == F.BOURBONS else L.SIDE_CATALANS
+def casualty_roll(rng, s, b, side, commander, log):
+    """Rule 11.3: "players roll a die for each commander involved in the combat"; a 6
+    eliminates him. A commander already captured in the combat (surrounded when enemy
+    units retreated or advanced into his zone) is gone and does not roll."""
+    if commander >= 0 and s[L.S_LEADER_ZONE + commander] >= 0 and \
+            commander_casualty(rng, side, log):
+        eliminate_leader(s, b, commander, log)
 
 
 @njit(cache=True, nogil=True)
@@ -182,35 +187,49 @@ def retreat_zone(s, b, p, pid, side, z, rng, log):
     """Rule 11.3/12/13: every unit of ``side`` leaves ``z`` for adjacent zones without
     enemy units, as its player wishes; into a full zone it is eliminated, and with no
     zone to go to it is captured. Leaders go with their troops (captured if surrounded);
-    a barricade cannot retreat and is eliminated."""
+    a barricade cannot retreat and is eliminated. A unit retreating into a zone with an
+    enemy gun, barricade or leader but no enemy combat units enters it like any other
+    (``enemy_enters``): "if enemy combat units enter their zone for any reason the
+    artillery unit is captured" (9)."""
     last = -1
     for u in range(b.unit.shape[0]):
-        if s[F.S_UNIT_ZONE + u] != z or b.unit[u, F.U_SIDE] != side:
+        if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != side:
             continue
         y = POL.retreat_destination(s, b, p, pid, side, z, rng)
         if y < 0:
             eliminate_unit(s, b, u, CAUSE_SURROUNDED, log)
-            s[F.S_CAPTURED + side] += 1
+            s[L.S_CAPTURED + side] += 1
             continue
-        count_action(s, side, F.A_RETREATS)
+        count_action(s, side, L.A_RETREATS)
         lift_unit(s, b, u)
         place_unit(s, b, u, y)
         log_event(log, EV_RETREAT, u, z, y)
         if count(s, side, y) > zone_limit(p, b, y):
             eliminate_unit(s, b, u, CAUSE_OVERSTACK, log)
-            s[F.S_OVERSTACK + side] += 1
+            s[L.S_OVERSTACK + side] += 1
         else:
             last = y
+            enemy_enters(s, b, side, y, log)
     for k in range(b.leader.shape[0]):
-        if s[F.S_LEADER_ZONE + k] == z and b.leader[k, F.L_SIDE] == side:
-            if last >= 0:
-                s[F.S_LEADER_ZONE + k] = last
-            else:
-                eliminate_leader(s, b, k, log)
-    if side == F.CATALANS:
+        if s[L.S_LEADER_ZONE + k] == z and b.leader[k, L.L_SIDE] == side:
+            retreat_leader(s, b, side, k, z, last, log)
+    if side == L.CATALANS:
         k = barricade_in(s, z)
         if k >= 0:
             remove_barricade(s, k, log)
+
+
+@njit(cache=True, nogil=True)
+def retreat_leader(s, b, side, k, z, troops, log):
+    """Rule 11.3/13: a leader in the zone retreats with his troops (to ``troops``, where
+    the last of them went), or on his own when none is left (all fell or were lost to
+    overstacking); "If the leader is surrounded he is captured", and the flag's "only
+    way of being eliminated is during a retreat, if it is surrounded by enemies"."""
+    y = troops if troops >= 0 else leader_refuge(s, b, side, z)
+    if y >= 0:
+        s[L.S_LEADER_ZONE + k] = y
+    else:
+        eliminate_leader(s, b, k, log)
 
 
 @njit(cache=True, nogil=True)
@@ -219,7 +238,7 @@ def advance(s, b, p, pid, side, a, t, lead, rng, log):
     unit if the lead fell) and may bring more units that began the assault in ``a``."""
     if count(s, 1 - side, t) > 0 or count(s, side, a) == 0:
         return
-    first = lead if s[F.S_UNIT_ZONE + lead] == a else POL.choose_lead(s, b, pid, side, a, rng)
+    first = lead if s[L.S_UNIT_ZONE + lead] == a else POL.choose_lead(s, b, pid, side, a, rng)
     movers = np.empty(b.unit.shape[0], np.int64)
     movers[0] = first
     n = 1
@@ -230,9 +249,9 @@ def advance(s, b, p, pid, side, a, t, lead, rng, log):
             break
         best, best_str = -1, -1
         for v in range(b.unit.shape[0]):
-            if s[F.S_UNIT_ZONE + v] == a and b.unit[v, F.U_SIDE] == side and \
-                    b.unit[v, F.U_STRENGTH] > best_str and not _listed(movers, n, v):
-                best, best_str = v, b.unit[v, F.U_STRENGTH]
+            if s[L.S_UNIT_ZONE + v] == a and b.unit[v, L.U_SIDE] == side and \
+                    b.unit[v, L.U_STRENGTH] > best_str and not _listed(movers, n, v):
+                best, best_str = v, b.unit[v, L.U_STRENGTH]
         if best < 0:
             break
         movers[n] = best
@@ -241,7 +260,7 @@ def advance(s, b, p, pid, side, a, t, lead, rng, log):
         lift_unit(s, b, movers[i])
         place_unit(s, b, movers[i], t)
         log_event(log, EV_ADVANCE, movers[i], a, t)
-    count_action(s, side, F.A_ADVANCES)
+    count_action(s, side, L.A_ADVANCES)
     enemy_enters(s, b, side, t, log)
 
 
@@ -259,15 +278,21 @@ def combat_phase(rng, s, b, p, pids, side, log):
     once (a salvo or an assault), until its player declares no more."""
     n = b.zone.shape[0]
     for z in range(n):
-        s[F.S_ACTED + z] = 0
+        s[L.S_ACTED + z] = 0
     decision = np.zeros(4, np.int64)
     for _ in range(n + 1):
         POL.next_combat(s, b, p, pids[side], side, rng, decision)
         kind, a, t = decision[0], decision[1], decision[2]
         if kind == POL.K_NONE:
             return
-        s[F.S_ACTED + a] = 1
+        s[L.S_ACTED + a] = 1
         if kind == POL.K_SALVO and salvo_allowed(s, b, p, side, a, t):
             salvo(rng, s, b, p, pids, side, a, t, log)
+            if checking(log):
+                check_state(s, b, p, log, L.STEP_SALVO, s[L.S_TURN])
         elif kind == POL.K_ASSAULT and assault_allowed(s, b, side, a, t):
             assault(rng, s, b, p, pids, side, a, t, decision[3] == 1, log)
+            if checking(log):
+                check_state(s, b, p, log, L.STEP_ASSAULT, s[L.S_TURN])
+        if failed(log):
+            return

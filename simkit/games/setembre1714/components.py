@@ -2,7 +2,7 @@
 
 ``load_board`` reads the reconstructed components of the whole game (``data/map.toml``,
 ``data/forces.toml``, ``data/events.toml``), checks them against every printed fact and
-the capacities of ``full_layout`` and returns them as read-only arrays in a ``Board``
+the capacities of ``layout`` and returns them as read-only arrays in a ``Board``
 (a named tuple the kernels take). Errors name the file, the entry and the problem.
 """
 
@@ -14,14 +14,14 @@ import numpy as np
 
 from simkit.datafile import DataFile, frozen
 
-from . import full_layout as F
+from . import layout as L
 
 DATA = Path(__file__).parent / "data"
 
 
 
 # -- the static components the kernels read: few arrays (each array a function takes costs
-# compile time), their columns named in full_layout
+# compile time), their columns named in layout
 Board = namedtuple("Board", [
     "zone",  # zone x ZONE_COLUMNS: colour code, deployment (6.2), R zone (10.1), objective
     "pair",  # PAIR_TABLES x zone x zone: side line (LINES, NO_SIDE when none), blue line
@@ -40,7 +40,7 @@ Board = namedtuple("Board", [
 Names = namedtuple("Names", ["zone_ids", "zones", "units", "unit_kinds", "unit_commands",
                              "leaders", "cards"])
 
-_OBJ = {name: i for i, name in enumerate(F.OBJECTIVES)}
+_OBJ = {name: i for i, name in enumerate(L.OBJECTIVES)}
 
 
 @cache
@@ -71,8 +71,8 @@ def load_board(data_dir: Path | str = DATA) -> tuple[Board, Names]:
 
 def _map(doc: DataFile) -> dict:
     zones = doc.tables("zone")
-    if not 1 <= len(zones) <= F.MAX_ZONES:
-        raise doc.error("[[zone]]", f"{len(zones)} zones; between 1 and {F.MAX_ZONES} allowed")
+    if not 1 <= len(zones) <= L.MAX_ZONES:
+        raise doc.error("[[zone]]", f"{len(zones)} zones; between 1 and {L.MAX_ZONES} allowed")
     ids, names = [], []
     n = len(zones)
     colour = np.zeros(n, np.int64)
@@ -88,13 +88,13 @@ def _map(doc: DataFile) -> dict:
         ids.append(zid)
         entry = f"[[zone]] {zid}"
         names.append(doc.get(z, "name", str, entry))
-        colour[i] = F.COLOURS.index(doc.choice(z, "colour", F.COLOURS, entry))
+        colour[i] = L.COLOURS.index(doc.choice(z, "colour", L.COLOURS, entry))
         deployment[i] = doc.get(z, "deployment", bool, entry, False)
         reinforcement[i] = doc.get(z, "reinforcement", bool, entry, False)
         if "objective" in z:
-            objective[i] = _OBJ[doc.choice(z, "objective", F.OBJECTIVES, entry)]
+            objective[i] = _OBJ[doc.choice(z, "objective", L.OBJECTIVES, entry)]
     index = {zid: i for i, zid in enumerate(ids)}
-    line = np.full((n, n), F.NO_SIDE, np.int64)
+    line = np.full((n, n), L.NO_SIDE, np.int64)
     blue = np.zeros((n, n), np.int64)
     for k, side in enumerate(doc.tables("side")):
         entry = f"[[side]] #{k + 1}"
@@ -106,10 +106,10 @@ def _map(doc: DataFile) -> dict:
             if zid not in index:
                 raise doc.error(entry, f"unknown zone {zid!r}")
         a, b = index[pair[0]], index[pair[1]]
-        if line[a, b] != F.NO_SIDE:
+        if line[a, b] != L.NO_SIDE:
             raise doc.error(entry, f"the side {pair} is listed twice")
-        kind = doc.choice(side, "line", F.LINES[1:], entry, "none")
-        line[a, b] = line[b, a] = F.LINES.index(kind)
+        kind = doc.choice(side, "line", L.LINES[1:], entry, "none")
+        line[a, b] = line[b, a] = L.LINES.index(kind)
         protects = doc.items(side, "protects", str, entry, [])
         if (kind == "blue") != bool(protects):
             raise doc.error(entry, "a blue line names the zones it protects in 'protects' "
@@ -120,18 +120,18 @@ def _map(doc: DataFile) -> dict:
             d = index[zid]
             blue[d, b if d == a else a] = 1
     _check_map(doc, ids, colour, deployment, reinforcement, objective, line)
-    objective_zones = np.array([(objective == o).sum() for o in range(F.N_OBJECTIVES)],
+    objective_zones = np.array([(objective == o).sum() for o in range(L.N_OBJECTIVES)],
                                np.int64)
-    degree = (line != F.NO_SIDE).sum(axis=1)
+    degree = (line != L.NO_SIDE).sum(axis=1)
     neighbours = np.full((n, degree.max()), -1, np.int64)
     for z in range(n):
-        near = np.flatnonzero(line[z] != F.NO_SIDE)
+        near = np.flatnonzero(line[z] != L.NO_SIDE)
         neighbours[z, :len(near)] = near
     return {"ids": tuple(ids), "names": tuple(names), "colour": frozen(colour),
             "neighbours": frozen(neighbours),
             "deployment": frozen(deployment), "reinforcement": frozen(reinforcement),
             "objective": frozen(objective), "line": frozen(line), "blue": frozen(blue),
-            "gun_range": frozen(_distances(line != F.NO_SIDE)),
+            "gun_range": frozen(_distances(line != L.NO_SIDE)),
             "objective_zones": frozen(objective_zones)}
 
 
@@ -141,37 +141,37 @@ def _check_map(doc, ids, colour, deployment, reinforcement, objective, line):
     if deployment.sum() != 3:
         raise doc.error(where, f"{deployment.sum()} deployment zones; rule 6.2 has three "
                                "(Left, Centre and Right Two Crowns)")
-    for o, name in enumerate(F.OBJECTIVES):
+    for o, name in enumerate(L.OBJECTIVES):
         zones = np.flatnonzero(objective == o)
         if len(zones) == 0:
             raise doc.error(where, f"no zone is the section-13 objective {name!r}")
-        want = F.OBJECTIVE_KIND[o]
+        want = L.OBJECTIVE_KIND[o]
         for z in zones:
             c = colour[z]
-            ok = (c == F.GREY if want == F.OBJ_BASTION else c == F.BLUE if want == F.OBJ_CONVENT
-                  else c in (F.OCHRE, F.GREEN))
+            ok = (c == L.GREY if want == L.OBJ_BASTION else c == L.BLUE if want == L.OBJ_CONVENT
+                  else c in (L.OCHRE, L.GREEN))
             if not ok:
                 raise doc.error(f"[[zone]] {ids[z]}", f"objective {name!r} has colour "
-                                f"{F.COLOURS[c]}: bastions and the redoubt are grey, "
+                                f"{L.COLOURS[c]}: bastions and the redoubt are grey, "
                                 "convents and the monastery blue (2.2.1)")
         if len(zones) > 2:
             raise doc.error(where, f"objective {name!r} spans {len(zones)} zones; at most 2")
-    for z in np.flatnonzero(colour == F.BLUE):
-        if objective[z] < 0 or F.OBJECTIVE_KIND[objective[z]] != F.OBJ_CONVENT:
+    for z in np.flatnonzero(colour == L.BLUE):
+        if objective[z] < 0 or L.OBJECTIVE_KIND[objective[z]] != L.OBJ_CONVENT:
             raise doc.error(f"[[zone]] {ids[z]}", "a blue zone must be a convent or the "
                                                   "monastery (2.2.1)")
-    if (line == F.LINE_ROYAL).sum() != 2:
+    if (line == L.LINE_ROYAL).sum() != 2:
         raise doc.error(where, "the map needs exactly one Royal Breach side (rule 7)")
     if not reinforcement.any():
         raise doc.error(where, "no zone is marked R for Catalan reinforcements (10.1)")
     if (deployment & reinforcement).any():
         raise doc.error(where, "a deployment zone cannot be an R zone")
     for z in np.flatnonzero(deployment):
-        if colour[z] != F.GREEN:
+        if colour[z] != L.GREEN:
             raise doc.error(f"[[zone]] {ids[z]}", "deployment zones are outside the wall "
                                                   "(green)")
     # every zone reachable from every other through sides that allow movement
-    passable = (line != F.NO_SIDE) & (line != F.LINE_RED)
+    passable = (line != L.NO_SIDE) & (line != L.LINE_RED)
     dist = _distances(passable)
     if (dist < 0).any():
         i, j = np.argwhere(dist < 0)[0]
@@ -199,7 +199,7 @@ def _distances(adj: np.ndarray) -> np.ndarray:
 
 def _forces(doc: DataFile, zmap: dict) -> dict:
     index = {zid: i for i, zid in enumerate(zmap["ids"])}
-    sides = F.SIDES
+    sides = L.SIDES
 
     def zone_of(table, key, entry):
         zid = doc.get(table, key, str, entry)
@@ -230,14 +230,14 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
             raise doc.error(entry, "give either 'zone' (set-up) or 'arrives' (a turn)")
         if "zone" in group:
             start, arrives = zone_of(group, "zone", entry), 0
-            if side == F.CATALANS and zmap["deployment"][start]:
+            if side == L.CATALANS and zmap["deployment"][start]:
                 raise doc.error(entry, "Catalan units cannot set up in a deployment zone")
         else:
-            if side == F.BOURBONS:
+            if side == L.BOURBONS:
                 raise doc.error(entry, "Bourbon reinforcements are recreated units (10.1), "
                                        "not new counters")
-            start, arrives = F.NOT_ARRIVED, doc.number(group, "arrives", entry, 2,
-                                                       F.MAX_TURNS)
+            start, arrives = L.NOT_ARRIVED, doc.number(group, "arrives", entry, 2,
+                                                       L.MAX_TURNS)
         for name in doc.items(group, "names", str, entry):
             u_side.append(side)
             u_str.append(kinds[kind][1])
@@ -246,22 +246,22 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
             u_names.append(name)
             u_kinds.append(kind)
             u_cmd.append(command)
-    if len(u_side) > F.MAX_UNITS:
-        raise doc.error("[[group]]", f"{len(u_side)} combat units; at most {F.MAX_UNITS}")
+    if len(u_side) > L.MAX_UNITS:
+        raise doc.error("[[group]]", f"{len(u_side)} combat units; at most {L.MAX_UNITS}")
     u_side = np.array(u_side, np.int64)
     u_start = np.array(u_start, np.int64)
-    for side in (F.BOURBONS, F.CATALANS):
+    for side in (L.BOURBONS, L.CATALANS):
         if not (u_side == side).any():
             raise doc.error("[[group]]", f"the {sides[side]} have no combat unit")
     for z in range(len(index)):
-        for side in (F.BOURBONS, F.CATALANS):
+        for side in (L.BOURBONS, L.CATALANS):
             n = ((u_start == z) & (u_side == side)).sum()
             if n and ((u_start == z) & (u_side != side)).any():
                 raise doc.error("[[group]]", f"both sides set up in {zmap['ids'][z]!r} (6.1)")
             if n > 5 and not zmap["deployment"][z]:
                 raise doc.error("[[group]]", f"{n} {sides[side]} units set up in "
                                              f"{zmap['ids'][z]!r}; the limit is 5 (6.1)")
-    if zmap["deployment"][u_start[(u_side == F.BOURBONS) & (u_start >= 0)]].sum() == 0:
+    if zmap["deployment"][u_start[(u_side == L.BOURBONS) & (u_start >= 0)]].sum() == 0:
         raise doc.error("[[group]]", "the Bourbons set up in their deployment zones")
     l_side, l_flag, l_start, l_arr, l_names = [], [], [], [], []
     for k, leader in enumerate(doc.tables("leader")):
@@ -274,11 +274,11 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
             l_start.append(zone_of(leader, "zone", entry))
             l_arr.append(0)
         else:
-            l_start.append(F.NOT_ARRIVED)
-            l_arr.append(doc.number(leader, "arrives", entry, 2, F.MAX_TURNS))
-    if not 1 <= len(l_names) <= F.MAX_LEADERS:
-        raise doc.error("[[leader]]", f"between 1 and {F.MAX_LEADERS} leaders")
-    if sum(1 for s, f in zip(l_side, l_flag, strict=True) if f and s == F.CATALANS) != 1 or \
+            l_start.append(L.NOT_ARRIVED)
+            l_arr.append(doc.number(leader, "arrives", entry, 2, L.MAX_TURNS))
+    if not 1 <= len(l_names) <= L.MAX_LEADERS:
+        raise doc.error("[[leader]]", f"between 1 and {L.MAX_LEADERS} leaders")
+    if sum(1 for s, f in zip(l_side, l_flag, strict=True) if f and s == L.CATALANS) != 1 or \
             sum(l_flag) != 1:
         raise doc.error("[[leader]]", "exactly one Santa Eulalia flag, Catalan (13)")
     g_side, g_start = [], []
@@ -287,11 +287,11 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
         doc.only(gun, {"side", "zone", "count"}, entry)
         side = sides.index(doc.choice(gun, "side", sides, entry))
         zone = zone_of(gun, "zone", entry)
-        for _ in range(doc.number(gun, "count", entry, 1, F.MAX_GUNS)):
+        for _ in range(doc.number(gun, "count", entry, 1, L.MAX_GUNS)):
             g_side.append(side)
             g_start.append(zone)
-    if len(g_side) > F.MAX_GUNS:
-        raise doc.error("[[gun]]", f"{len(g_side)} guns; at most {F.MAX_GUNS}")
+    if len(g_side) > L.MAX_GUNS:
+        raise doc.error("[[gun]]", f"{len(g_side)} guns; at most {L.MAX_GUNS}")
     b_start, b_faces = [], []
     colour, line = zmap["colour"], zmap["line"]
     for k, bar in enumerate(doc.tables("barricade")):
@@ -306,14 +306,14 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
             raise doc.error(entry, "only one barricade a zone (12)")
         b_start.append(z)
         b_faces.append(f)
-    if len(b_start) > F.MAX_BARRICADES:
-        raise doc.error("[[barricade]]", f"at most {F.MAX_BARRICADES} barricades")
-    recovery = np.zeros(F.MAX_TURNS + 2, np.int64)
+    if len(b_start) > L.MAX_BARRICADES:
+        raise doc.error("[[barricade]]", f"at most {L.MAX_BARRICADES} barricades")
+    recovery = np.zeros(L.MAX_TURNS + 2, np.int64)
     for k, row in enumerate(doc.tables("bourbon_recovery")):
         entry = f"[[bourbon_recovery]] #{k + 1}"
         doc.only(row, {"turn", "units"}, entry)
-        turn = doc.number(row, "turn", entry, 1, F.MAX_TURNS)
-        recovery[turn] = doc.number(row, "units", entry, 0, F.MAX_UNITS)
+        turn = doc.number(row, "turn", entry, 1, L.MAX_TURNS)
+        recovery[turn] = doc.number(row, "units", entry, 0, L.MAX_UNITS)
     return {
         "unit_side": frozen(u_side), "unit_strength": frozen(np.array(u_str, np.int64)),
         "unit_start": frozen(u_start), "unit_arrives": frozen(np.array(u_arr, np.int64)),
@@ -332,15 +332,15 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
 
 def barricade_side_ok(colour, line, zone, faces) -> bool:
     """Rule 12: ochre/green zone, facing an adjacent ochre/green zone, no blue or red line."""
-    open_ground = (F.OCHRE, F.GREEN)
+    open_ground = (L.OCHRE, L.GREEN)
     return bool(colour[zone] in open_ground and colour[faces] in open_ground
-                and line[zone, faces] == F.LINE_NONE)
+                and line[zone, faces] == L.LINE_NONE)
 
 
 def _events(doc: DataFile) -> dict:
     cards = doc.tables("card")
-    if not 1 <= len(cards) <= F.MAX_CARDS:
-        raise doc.error("[[card]]", f"between 1 and {F.MAX_CARDS} cards")
+    if not 1 <= len(cards) <= L.MAX_CARDS:
+        raise doc.error("[[card]]", f"between 1 and {L.MAX_CARDS} cards")
     effect = np.zeros((len(cards), 2), np.int64)
     value = np.zeros((len(cards), 2), np.int64)
     names = []
@@ -348,16 +348,18 @@ def _events(doc: DataFile) -> dict:
         entry = f"[[card]] #{k + 1}"
         doc.only(card, {"name", "bourbons", "catalans"}, entry)
         names.append(doc.get(card, "name", str, entry))
-        for side, side_name in enumerate(F.SIDES):
+        for side, side_name in enumerate(L.SIDES):
             spec = doc.get(card, side_name, list, entry)
-            if (len(spec) != 2 or spec[0] not in F.EFFECTS or not isinstance(spec[1], int)
+            if (len(spec) != 2 or spec[0] not in L.EFFECTS or not isinstance(spec[1], int)
                     or isinstance(spec[1], bool)):
                 raise doc.error(entry, f"{side_name} must be [effect, number]; effects: "
-                                       f"{', '.join(F.EFFECTS)}")
+                                       f"{', '.join(L.EFFECTS)}")
             if spec[0] == "breach" and side_name != "bourbons":
                 raise doc.error(entry, "only the Bourbons can assure the Royal Breach")
-            if not -3 <= spec[1] <= 6:
-                raise doc.error(entry, f"{side_name}: number {spec[1]} out of range -3..6")
-            effect[k, side] = F.EFFECTS.index(spec[0])
+            low, high = L.EVENT_VALUES
+            if not low <= spec[1] <= high:
+                raise doc.error(entry, f"{side_name}: number {spec[1]} out of range "
+                                       f"{low}..{high}")
+            effect[k, side] = L.EFFECTS.index(spec[0])
             value[k, side] = spec[1]
     return {"effect": frozen(effect), "value": frozen(value), "names": tuple(names)}

@@ -1,202 +1,471 @@
-"""The combat system of 11 de Setembre as njit kernels (rulebook sections 7, 9, 11).
+"""The whole game of 11 de Setembre as njit kernels: set-up (4), the sequence of play (5),
+reinforcements (10.1), random events (8), movement (10, 12), stacking (6) and victory (13).
 
-One function per rule: ``royal_breach_check`` (7), ``artillery_fire`` (9), ``salvo_fire``
-(11.2), ``resolve_assault`` and ``commander_casualty`` (11.3). ``play_assault`` chains them
-into the assault scenario; the whole game (``full_engine``, ``combat``) calls the same
-rules, and the assault values of both come from ``attack_value`` and ``defence_value``.
-
-Casualties from fire are the defender's choice; the scenario's defender keeps its lead
-unit to the last, as in the Example of combat (a militia unit is lost, the mountain
-fusiliers lead).
+A turn: the Two Crowns' half (Royal Breach check, event, artillery, movement with
+reinforcements, combat, discard), then the Catalan half (the same without the breach
+check), then the turn's end (automatic victory; after the last turn the VP count, and
+one more turn on a draw). Fire and combat are in ``combat``, on the combat system's
+rule functions (``setembre1714_assault.combat_system``), which also checks the Royal
+Breach.
 """
 
 import numpy as np
 from numba import njit
 
+from simkit.checks import at_game, checking, failed
 from simkit.eventlog import log_event
-from simkit.rng import game_streams, restart, roll_d6
+from simkit.games.setembre1714_assault.combat_system import royal_breach_check
+from simkit.rng import game_streams, restart, shuffle
+from simkit.unmanaged import unmanaged
 
 from . import layout as L
-from .events import (
-    EV_ARTILLERY,
-    EV_ASSAULT_ROLL,
-    EV_ASSAULT_VALUES,
-    EV_BREACH_CHECK,
-    EV_BREACH_NEVER,
-    EV_COMMANDER_ROLL,
-    EV_SALVO,
-    EV_ZONE_CLEARED,
+from . import policies as POL
+from .board import (
+    count,
+    count_action,
+    enemy_enters,
+    holds,
+    place_unit,
+    units_on_map,
+    zone_limit,
 )
-from .policies import catalans_withdraw
-
-ARTILLERY_HIT_ADJACENT = 4  # rulebook 9: adjacent zone, hit on 4-6
-ARTILLERY_HIT_RANGE_2 = 5  # Bourbon guns two zones away, hit on 5-6
-SALVO_HIT = 6  # rulebook 11.2: each 6 eliminates one defending unit
-COMMANDER_DIES = 6  # rulebook 11.3: a 6 eliminates the commander
+from .checks import check_state, check_victory
+from .combat import artillery_phase, combat_phase, lose_units
+from .events import (
+    CAUSE_OVERSTACK,
+    EV_AUTOMATIC,
+    EV_BREACH_BY_EVENT,
+    EV_CARD,
+    EV_EXTRA_TURN,
+    EV_HALF,
+    EV_LEADER_ENTERS,
+    EV_RECOVERY,
+    EV_REINFORCE,
+    EV_TURN,
+    EV_TURN_END,
+    EV_VP,
+)
+from .movement import (
+    PIECE_BARRICADE,
+    PIECE_LEADER,
+    PIECE_UNIT,
+    move_leader,
+    move_unit,
+    place_barricade,
+    reachable,
+    stop_zones,
+)
 
 
 @njit(cache=True, nogil=True)
-def royal_breach_check(rng, breach_roll, turn, log):
-    """Rule 7: at a Bourbon turn's start, a die of ``breach_roll`` or more assures it.
-    Each turn's die has its own sub-stream, so the check of turn t is the same die
-    whatever was rolled before."""
-    restart(rng, L.ST_BREACH, turn)
-    die = roll_d6(rng, L.ST_BREACH)
-    assured = die >= breach_roll
-    log_event(log, EV_BREACH_CHECK, turn, die, assured)
-    return assured
+def set_up(rng, s, b, p):
+    """Rule 4: the Catalans deploy, then the Two Crowns; leaders, guns and barricades
+    take their places; the event deck is shuffled (its own stream, once)."""
+    s[:] = 0
+    for u in range(b.unit.shape[0]):
+        s[L.S_UNIT_ZONE + u] = L.NOT_ARRIVED
+        if b.unit[u, L.U_START] >= 0:
+            place_unit(s, b, u, b.unit[u, L.U_START])
+    for k in range(L.MAX_LEADERS):
+        s[L.S_LEADER_ZONE + k] = L.NOT_ARRIVED
+    for k in range(b.leader.shape[0]):
+        s[L.S_LEADER_ZONE + k] = b.leader[k, L.L_START]
+    for g in range(L.MAX_GUNS):
+        s[L.S_GUN_ZONE + g] = L.ELIMINATED
+    for g in range(b.gun.shape[0]):
+        s[L.S_GUN_ZONE + g] = b.gun[g, L.G_START]
+    for k in range(L.MAX_BARRICADES):
+        s[L.S_BARRICADE_ZONE + k] = L.ELIMINATED
+        s[L.S_BARRICADE_FACES + k] = L.ELIMINATED
+    if p[L.P_BARRICADES]:
+        for k in range(b.barricade.shape[0]):
+            s[L.S_BARRICADE_ZONE + k] = b.barricade[k, L.BR_START]
+            s[L.S_BARRICADE_FACES + k] = b.barricade[k, L.BR_FACES]
+    n_cards = b.card.shape[0]
+    deck = np.arange(n_cards)
+    restart(rng, L.ST_EVENTS, 0)
+    shuffle(rng, L.ST_EVENTS, deck)
+    s[L.S_DECK:L.S_DECK + n_cards] = deck
 
 
 @njit(cache=True, nogil=True)
-def turn_breach_assured(rng, max_turns, breach_roll, log):
-    """The first Bourbon turn the Royal Breach is assured, or 0 if not by ``max_turns``."""
-    for turn in range(1, max_turns + 1):
-        if royal_breach_check(rng, breach_roll, turn, log):
-            return turn
-    log_event(log, EV_BREACH_NEVER, max_turns)
+def restart_half_turn(rng, side, turn):
+    """Each half-turn's dice and choices come from sub-streams keyed on the half-turn, so
+    a variant that rolls one die more now rolls the same dice later."""
+    key = 2 * turn + side
+    for purpose in range(L.ST_ARTILLERY, L.ST_COMMANDER + 1):
+        restart(rng, purpose, key)
+    restart(rng, POL.stream(side), key)
+
+
+@njit(cache=True, nogil=True)
+def event_phase(rng, s, b, p, pids, side, turn, log):
+    """Rule 8: draw the top card; its effect lasts the drawing side's half-turn."""
+    s[L.S_EV_MOVEMENT] = 0
+    s[L.S_EV_ARTILLERY] = 1
+    s[L.S_EV_SALVO] = 0
+    s[L.S_EV_ASSAULT] = 0
+    if not p[L.P_EVENTS] or s[L.S_DECK_TOP] >= b.card.shape[0]:
+        return 0
+    card = s[L.S_DECK + s[L.S_DECK_TOP]]
+    s[L.S_DECK_TOP] += 1
+    effect, value = b.card[card, side, L.C_EFFECT], b.card[card, side, L.C_VALUE]
+    log_event(log, EV_CARD, card, side, value)
+    if effect == L.EFF_BREACH and s[L.S_BREACH_TURN] == 0:
+        s[L.S_BREACH_TURN] = turn
+        log_event(log, EV_BREACH_BY_EVENT, turn)
+    elif effect == L.EFF_NO_ARTILLERY:
+        s[L.S_EV_ARTILLERY] = 0
+    elif effect == L.EFF_DOUBLE_ARTILLERY:
+        s[L.S_EV_ARTILLERY] = 2
+    elif effect == L.EFF_MOVEMENT:
+        s[L.S_EV_MOVEMENT] = value
+    elif effect == L.EFF_SALVO:
+        s[L.S_EV_SALVO] = value
+    elif effect == L.EFF_ASSAULT:
+        s[L.S_EV_ASSAULT] = value
+    elif effect == L.EFF_REINFORCE:
+        return value
     return 0
 
 
 @njit(cache=True, nogil=True)
-def artillery_fire(rng, guns, zone_range, targets, log):
-    """Rule 9: each gun fires once at one combat unit; returns units eliminated."""
-    hit_on = ARTILLERY_HIT_ADJACENT if zone_range == 1 else ARTILLERY_HIT_RANGE_2
-    kills = 0
-    for _ in range(guns):
-        if kills == targets:
-            break  # no combat unit left to aim at
-        die = roll_d6(rng, L.ST_ARTILLERY)
-        hit = die >= hit_on
-        log_event(log, EV_ARTILLERY, zone_range, die, hit)
-        if hit:
-            kills += 1
-    return kills
+def catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log):
+    """Rule 10.1: the turn's Catalan reinforcements enter R zones not held by the enemy
+    (a unit with no such zone waits); an event may return eliminated units the same way."""
+    side = L.CATALANS
+    for u in range(b.unit.shape[0]):
+        if b.unit[u, L.U_SIDE] != side or s[L.S_UNIT_ZONE + u] != L.NOT_ARRIVED:
+            continue
+        if not p[L.P_CATALAN_REINFORCEMENTS] or b.unit[u, L.U_ARRIVES] > turn:
+            continue
+        enter_reinforcement(rng, s, b, p, pid, side, u, field, log)
+    for u in range(b.unit.shape[0]):
+        if returning <= 0:
+            break
+        if b.unit[u, L.U_SIDE] == side and s[L.S_UNIT_ZONE + u] == L.ELIMINATED:
+            if enter_reinforcement(rng, s, b, p, pid, side, u, field, log):
+                returning -= 1
+    for k in range(b.leader.shape[0]):
+        if b.leader[k, L.L_SIDE] != side or s[L.S_LEADER_ZONE + k] != L.NOT_ARRIVED:
+            continue
+        if b.leader[k, L.L_ARRIVES] > turn or (b.leader[k, L.L_FLAG] and not p[L.P_FLAG]):
+            continue
+        z = POL.reinforcement_zone(s, b, p, pid, side, field, rng)
+        if z >= 0:
+            s[L.S_LEADER_ZONE + k] = z
+            log_event(log, EV_LEADER_ENTERS, k, z)
 
 
 @njit(cache=True, nogil=True)
-def salvo_fire(rng, units, targets, log):
-    """Rule 11.2: one die per firing unit, each 6 eliminates a defender (at most all)."""
-    if units == 0 or targets == 0:
-        return 0
-    sixes = 0
-    for _ in range(units):
-        if roll_d6(rng, L.ST_SALVO) >= SALVO_HIT:
-            sixes += 1
-    kills = min(sixes, targets)
-    log_event(log, EV_SALVO, units, sixes, kills)
-    return kills
+def enter_reinforcement(rng, s, b, p, pid, side, u, field, log):
+    """Rule 10.1: unit ``u`` enters where its player places it (Catalans: an R zone not
+    controlled by enemy units; Two Crowns: a deployment zone); False if there is none.
+    It enters like any combat unit: an enemy gun there is captured "if enemy combat
+    units enter their zone for any reason" (9), and a lone enemy leader falls back or
+    is captured (11.3)."""
+    z = POL.reinforcement_zone(s, b, p, pid, side, field, rng)
+    if z < 0:
+        return False
+    place_unit(s, b, u, z)
+    count_action(s, side, L.A_REINFORCEMENTS)
+    log_event(log, EV_REINFORCE, u, z, side)
+    enemy_enters(s, b, side, z, log)
+    return True
 
 
 @njit(cache=True, nogil=True)
-def resolve_assault(rng, attack_value, defence_value, log):
-    """Rule 11.3: each side adds 1d6; the attacker wins only if strictly higher."""
-    attack_die = roll_d6(rng, L.ST_ASSAULT)
-    defence_die = roll_d6(rng, L.ST_ASSAULT)
-    attacker_wins = attack_value + attack_die > defence_value + defence_die
-    log_event(log, EV_ASSAULT_ROLL, attack_die, defence_die, attacker_wins)
-    return attack_die, defence_die, attacker_wins
+def bourbon_recovery(rng, s, b, p, pid, turn, extra, field, log):
+    """Rule 10.1: on a reinforcement turn the Two Crowns recreate eliminated units up to
+    the turn's allowance into their deployment zones; the remainder are lost. An event
+    (``extra``) recreates units without losing the rest."""
+    allowance = b.recovery[turn] * p[L.P_RECOVERY_PERCENT] // 100
+    scheduled = b.recovery[turn] > 0
+    made = 0
+    for _ in range(allowance + extra):
+        u = POL.recovery_pick(s, b, pid, rng)
+        if u < 0 or not enter_reinforcement(rng, s, b, p, pid, L.BOURBONS, u, field, log):
+            break
+        made += 1
+    if scheduled:
+        lost = 0
+        for u in range(b.unit.shape[0]):
+            if b.unit[u, L.U_SIDE] == L.BOURBONS and s[L.S_UNIT_ZONE + u] == L.ELIMINATED:
+                s[L.S_UNIT_ZONE + u] = L.LOST
+                lost += 1
+        log_event(log, EV_RECOVERY, made, allowance, lost)
 
 
 @njit(cache=True, nogil=True)
-def commander_casualty(rng, side, log):
-    """Rule 11.3: a commander involved in an assault dies on a 6."""
-    die = roll_d6(rng, L.ST_COMMANDER)
-    dies = die >= COMMANDER_DIES
-    log_event(log, EV_COMMANDER_ROLL, side, die, dies)
-    return dies
-
-
-@njit(cache=True, nogil=True)
-def preparatory_fire(rng, p, out, log):
-    """Artillery phase then the salvo; returns the defenders left in the zone."""
-    defenders = p[L.P_DEFENDER_UNITS]
-    adjacent = artillery_fire(rng, p[L.P_GUNS_ADJACENT], 1, defenders, log)
-    ranged = artillery_fire(rng, p[L.P_GUNS_RANGE_2], 2, defenders - adjacent, log)
-    defenders -= adjacent + ranged
-    salvo = salvo_fire(rng, p[L.P_SALVO_UNITS], defenders, log)
-    out[L.O_ARTILLERY_KILLS] = adjacent + ranged
-    out[L.O_SALVO_KILLS] = salvo
-    return defenders - salvo
-
-
-@njit(cache=True, nogil=True)
-def attack_value(lead_strength, units, commander):
-    """Rule 11.3, attacker: the lead's strength, +1 per additional unit in the attacking
-    zone, +1 for a friendly commander adjacent to the attacked zone."""
-    return lead_strength + units - 1 + (1 if commander else 0)
-
-
-@njit(cache=True, nogil=True)
-def defence_value(lead_strength, terrain_bonus, units, commander, flag):
-    """Rule 11.3/13, defender (before any withdrawal): the lead's strength, the terrain
-    bonus (zone, blue line or barricade), +1 per additional unit, +1 for one commander and
-    +1 more for the Santa Eulalia flag."""
-    leaders = (1 if commander else 0) + (1 if flag else 0)
-    return lead_strength + terrain_bonus + units - 1 + leaders
-
-
-@njit(cache=True, nogil=True)
-def assault_values(p, defenders):
-    """Assault values before the dice, without the withdrawal bonus."""
-    attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS],
-                          p[L.P_ATTACKER_COMMANDER])
-    defence = defence_value(p[L.P_DEFENDER_LEAD], p[L.P_TERRAIN_BONUS], defenders,
-                            p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
-    return attack, defence
-
-
-@njit(cache=True, nogil=True)
-def assault_zone(rng, p, policy, defenders, out, log):
-    """Declare, roll and apply one assault on the zone; fills the output row."""
-    attack, defence = assault_values(p, defenders)
-    withdrew = catalans_withdraw(policy[L.SIDE_CATALANS], attack, defence)
-    if withdrew:
-        defence += p[L.P_WITHDRAWAL_BONUS]
-    log_event(log, EV_ASSAULT_VALUES, attack, defence, withdrew)
-    attack_die, defence_die, attacker_wins = resolve_assault(rng, attack, defence, log)
-    out[L.O_DEFENDERS_ASSAULTED] = defenders
-    out[L.O_ATTACK_VALUE] = attack
-    out[L.O_DEFENCE_VALUE] = defence
-    out[L.O_ATTACK_ROLL] = attack_die
-    out[L.O_DEFENCE_ROLL] = defence_die
-    out[L.O_WITHDREW] = withdrew
-    out[L.O_ATTACKER_LEAD_LOST] = not attacker_wins
-    out[L.O_DEFENDER_LEAD_LOST] = attacker_wins and not withdrew
-    if p[L.P_ATTACKER_COMMANDER]:
-        out[L.O_ATTACKER_COMMANDER_LOST] = commander_casualty(rng, L.SIDE_BOURBONS, log)
-    if p[L.P_DEFENDER_COMMANDER]:
-        out[L.O_DEFENDER_COMMANDER_LOST] = commander_casualty(rng, L.SIDE_CATALANS, log)
-    if withdrew:
-        return L.END_WITHDREW
-    return L.END_TAKEN if attacker_wins else L.END_REPULSED
-
-
-@njit(cache=True, nogil=True)
-def play_assault(rng, p, policy, out, log):
-    """One assault scenario: wait for the Royal Breach, fire, then assault the zone."""
-    breach_turn = turn_breach_assured(rng, p[L.P_MAX_TURNS], p[L.P_BREACH_ROLL], log)
-    out[L.O_BREACH_TURN] = breach_turn
-    if breach_turn == 0:
-        out[L.O_TURNS] = p[L.P_MAX_TURNS]
-        out[L.O_END_REASON] = L.END_BREACH_CLOSED
-        out[L.O_WINNER] = L.WIN_CATALANS
-        return
-    out[L.O_TURNS] = breach_turn
-    defenders = preparatory_fire(rng, p, out, log)
-    if defenders == 0:
-        log_event(log, EV_ZONE_CLEARED)
-        reason = L.END_CLEARED
+def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
+    """Rule 10/12/6: reinforcements enter, then every unit, leader and barricade may
+    move; zones still over the stacking limit lose the excess."""
+    n = b.zone.shape[0]
+    pid = pids[side]
+    field = np.empty(n, np.int64)
+    want = np.zeros(n, np.int64)
+    POL.prepare_movement(s, b, p, pid, side, field, want)
+    if side == L.CATALANS:
+        catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log)
     else:
-        reason = assault_zone(rng, p, policy, defenders, out, log)
-    out[L.O_END_REASON] = reason
-    out[L.O_WINNER] = L.WIN_CATALANS if reason == L.END_REPULSED else L.WIN_BOURBONS
+        bourbon_recovery(rng, s, b, p, pid, turn, returning, field, log)
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_REINFORCEMENTS, turn)
+    if failed(log):
+        return
+    move_pieces(rng, s, b, p, pid, side, field, want, log)
+    enforce_stacking(rng, s, b, p, pid, side, log)
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_MOVEMENT, turn)
 
 
 @njit(cache=True, nogil=True)
-def play_assault_games(p, policy, game_indices, root_seed, log):
-    """Play one scenario per game index; returns the ``(n, N_OUT)`` outcome table."""
+def move_pieces(rng, s, b, p, pid, side, field, want, log):
+    """Rule 10/12: every unit, then every leader, then (Catalans) every barricade may
+    move up to the movement allowance (an event may change it, never below 1 zone)."""
+    n = b.zone.shape[0]
+    stop = np.empty(n, np.int64)
+    dist = np.empty(n, np.int64)
+    parent = np.empty(n, np.int64)
+    allowance = p[L.P_MOVEMENT] + s[L.S_EV_MOVEMENT]
+    if allowance < 1:
+        allowance = 1
+    stop_zones(s, b, side, stop)
+    POL.prepare_movement(s, b, p, pid, side, field, want)
+    # units starting in one zone share its reachable set until a zone fills or frees up
+    dists = np.empty((n, n), np.int64)
+    parents = np.empty((n, n), np.int64)
+    version = np.full(n, -1, np.int64)
+    changes = 0
+    for u in range(b.unit.shape[0]):
+        z0 = s[L.S_UNIT_ZONE + u]
+        if b.unit[u, L.U_SIDE] != side or z0 < 0:
+            continue
+        if version[z0] != changes:
+            reachable(s, b, p, side, z0, PIECE_UNIT, allowance, stop, dists[z0], parents[z0])
+            version[z0] = changes
+        dest = POL.unit_destination(s, b, p, pid, side, u, dists[z0], field, want, rng)
+        if dest != z0 and dest >= 0 and dists[z0, dest] > 0:
+            move_unit(s, b, u, dest, parents[z0], log)
+            count_action(s, side, L.A_MOVES)
+            if count(s, side, z0) == zone_limit(p, b, z0) - 1 or \
+                    count(s, side, dest) == zone_limit(p, b, dest):
+                changes += 1
+    for k in range(b.leader.shape[0]):
+        z0 = s[L.S_LEADER_ZONE + k]
+        if b.leader[k, L.L_SIDE] != side or z0 < 0:
+            continue
+        reachable(s, b, p, side, z0, PIECE_LEADER, allowance, stop, dist, parent)
+        dest = POL.leader_destination(s, b, p, pid, side, k, dist, rng)
+        if dest != z0 and dest >= 0 and dist[dest] > 0:
+            move_leader(s, b, k, dest, log)
+    if side == L.CATALANS:
+        barricade_moves(rng, s, b, p, pid, allowance, stop, dist, parent, log)
+
+
+@njit(cache=True, nogil=True)
+def barricade_moves(rng, s, b, p, pid, allowance, stop, dist, parent, log):
+    """Rule 12: each barricade may move up to 3 ochre/green zones and is set facing an
+    adjacent ochre/green zone (no blue or red line on that side)."""
+    choice = np.empty(2, np.int64)
+    for k in range(L.MAX_BARRICADES):
+        z0 = s[L.S_BARRICADE_ZONE + k]
+        if z0 < 0:
+            continue
+        reachable(s, b, p, L.CATALANS, z0, PIECE_BARRICADE, allowance, stop, dist, parent)
+        POL.barricade_choice(s, b, p, pid, k, dist, rng, choice)
+        if choice[0] != z0 or choice[1] != s[L.S_BARRICADE_FACES + k]:
+            place_barricade(s, k, choice[0], choice[1], log)
+            count_action(s, L.CATALANS, L.A_BARRICADES)
+
+
+@njit(cache=True, nogil=True)
+def enforce_stacking(rng, s, b, p, pid, side, log):
+    """Rule 6.1: a zone found over the limit loses the excess, chosen by its owner."""
+    for z in range(b.zone.shape[0]):
+        if b.zone[z, L.Z_DEPLOYMENT]:
+            continue
+        excess = count(s, side, z) - p[L.P_STACKING]
+        if excess > 0:
+            lose_units(s, b, pid, side, z, excess, CAUSE_OVERSTACK, rng, log)
+            s[L.S_OVERSTACK + side] += excess
+
+
+@njit(cache=True, nogil=True)
+def half_turn(rng, s, b, p, pids, side, turn, log):
+    """Rule 5.1/5.2: one side's half of a turn."""
+    restart_half_turn(rng, side, turn)
+    log_event(log, EV_HALF, side)
+    if side == L.BOURBONS and s[L.S_BREACH_TURN] == 0:
+        if royal_breach_check(rng, p[L.P_BREACH_ROLL], turn, log):
+            s[L.S_BREACH_TURN] = turn
+        if checking(log):
+            check_state(s, b, p, log, L.STEP_BREACH, turn)
+    returning = event_phase(rng, s, b, p, pids, side, turn, log)
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_EVENTS, turn)
+    if s[L.S_EV_ARTILLERY] > 0 and not failed(log):
+        artillery_phase(rng, s, b, p, pids, side, log)
+        if checking(log):
+            check_state(s, b, p, log, L.STEP_ARTILLERY, turn)
+    if failed(log):
+        return
+    movement_phase(rng, s, b, p, pids, side, turn, returning, log)
+    if failed(log):
+        return
+    combat_phase(rng, s, b, p, pids, side, log)
+
+
+@njit(cache=True, nogil=True)
+def objectives_held(s, b, side):
+    """Section-13 objectives ``side`` holds (Pla de Palau apart)."""
+    held = 0
+    for o in range(L.N_OBJECTIVES):
+        if o != L.PALAU and holds(s, b, side, o):
+            held += 1
+    return held
+
+
+@njit(cache=True, nogil=True)
+def annihilated(s, b, p):
+    """Rule 13: no Catalan combat unit on the map, and none still to come."""
+    if units_on_map(s, b, L.CATALANS) > 0:
+        return False
+    if not p[L.P_CATALAN_REINFORCEMENTS]:
+        return True
+    for u in range(b.unit.shape[0]):
+        if b.unit[u, L.U_SIDE] == L.CATALANS and s[L.S_UNIT_ZONE + u] == L.NOT_ARRIVED:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def victory_points(s, b, p, side):
+    """Rule 13: 1 per eliminated enemy unit, 2 per enemy commander, 2 per bastion or
+    redoubt, 4 per convent or monastery, 4 for Pla de Palau (knob values)."""
+    foe = 1 - side
+    vp = p[L.P_VP_UNIT] * s[L.S_UNITS_LOST + foe] + \
+        p[L.P_VP_COMMANDER] * s[L.S_LEADERS_LOST + foe]
+    for o in range(L.N_OBJECTIVES):
+        if holds(s, b, side, o):
+            vp += p[L.P_VP_OBJECTIVE + L.OBJECTIVE_KIND[o]]
+    return vp
+
+
+@njit(cache=True, nogil=True)
+def play_turn(rng, s, b, p, pids, turn, log):
+    """One turn; returns the automatic-victory end reason, or -1 (5.3, 13)."""
+    s[L.S_TURN] = turn
+    log_event(log, EV_TURN, turn)
+    half_turn(rng, s, b, p, pids, L.BOURBONS, turn, log)
+    if failed(log):
+        return -1
+    half_turn(rng, s, b, p, pids, L.CATALANS, turn, log)
+    if failed(log):
+        return -1
+    held = objectives_held(s, b, L.BOURBONS)
+    if held > 0 and s[L.S_FIRST_TAKEN] == 0:
+        s[L.S_FIRST_TAKEN] = turn
+    log_event(log, EV_TURN_END, turn, held, units_on_map(s, b, L.CATALANS))
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_TURN_END, turn)
+    if annihilated(s, b, p):
+        log_event(log, EV_AUTOMATIC, turn, 0)
+        return L.END_ANNIHILATION
+    if held == L.N_OBJECTIVES - 1:
+        log_event(log, EV_AUTOMATIC, turn, 1)
+        return L.END_OBJECTIVES
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def play_game(rng, s, b, p, pids, out, log):
+    """One whole game: turns until an automatic victory or the last turn, then the VP
+    count (one more turn on a draw, 13)."""
+    set_up(rng, s, b, p)
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_SET_UP, 0)
+    if failed(log):
+        return
+    last = p[L.P_TURNS]
+    reason = -1
+    turn = 0
+    while reason < 0:
+        turn += 1
+        reason = play_turn(rng, s, b, p, pids, turn, log)
+        if failed(log):
+            return
+        if reason >= 0 or turn < last:
+            continue
+        bvp, cvp = victory_points(s, b, p, L.BOURBONS), victory_points(s, b, p, L.CATALANS)
+        log_event(log, EV_VP, bvp, cvp, turn)
+        if bvp != cvp:
+            reason = L.END_VP if turn == p[L.P_TURNS] else L.END_VP_EXTRA
+        elif turn > p[L.P_TURNS] or not p[L.P_EXTRA_TURN]:
+            reason = L.END_DRAW
+        else:
+            last += 1
+            log_event(log, EV_EXTRA_TURN, turn + 1)
+    write_outcome(s, b, p, turn, reason, out)
+    if checking(log):
+        check_victory(s, b, p, out, log, turn)
+
+
+@njit(cache=True, nogil=True)
+def write_outcome(s, b, p, turn, reason, out):
+    bvp, cvp = victory_points(s, b, p, L.BOURBONS), victory_points(s, b, p, L.CATALANS)
+    if reason == L.END_ANNIHILATION or reason == L.END_OBJECTIVES:
+        winner = L.WIN_BOURBONS
+    elif bvp > cvp:
+        winner = L.WIN_BOURBONS
+    elif cvp > bvp:
+        winner = L.WIN_CATALANS
+    else:
+        winner = L.WIN_TIE
+    out[L.O_WINNER] = winner
+    out[L.O_END_REASON] = reason
+    out[L.O_TURNS] = turn
+    out[L.O_BREACH_TURN] = s[L.S_BREACH_TURN]
+    out[L.O_BOURBON_VP] = bvp
+    out[L.O_CATALAN_VP] = cvp
+    out[L.O_VP_MARGIN] = bvp - cvp
+    out[L.O_BOURBON_UNITS_LOST] = s[L.S_UNITS_LOST + L.BOURBONS]
+    out[L.O_CATALAN_UNITS_LOST] = s[L.S_UNITS_LOST + L.CATALANS]
+    out[L.O_BOURBON_COMMANDERS_LOST] = s[L.S_LEADERS_LOST + L.BOURBONS]
+    out[L.O_CATALAN_COMMANDERS_LOST] = s[L.S_LEADERS_LOST + L.CATALANS]
+    bastions, convents = 0, 0
+    for o in range(L.N_OBJECTIVES):
+        held = holds(s, b, L.BOURBONS, o)
+        out[L.O_HOLDS + o] = held
+        if held and L.OBJECTIVE_KIND[o] == L.OBJ_BASTION:
+            bastions += 1
+        elif held and L.OBJECTIVE_KIND[o] == L.OBJ_CONVENT:
+            convents += 1
+    out[L.O_OBJECTIVES_HELD] = bastions + convents
+    out[L.O_BASTIONS_HELD] = bastions
+    out[L.O_CONVENTS_HELD] = convents
+    out[L.O_PLA_DE_PALAU] = holds(s, b, L.BOURBONS, L.PALAU)
+    out[L.O_FIRST_OBJECTIVE_TURN] = s[L.S_FIRST_TAKEN]
+    out[L.O_FLAG_LOST] = s[L.S_FLAG_LOST]
+    out[L.O_BARRICADES_LOST] = s[L.S_BARRICADES_LOST]
+    out[L.O_BOURBON_GUNS_LOST] = s[L.S_GUNS_LOST + L.BOURBONS]
+    out[L.O_CATALAN_GUNS_LOST] = s[L.S_GUNS_LOST + L.CATALANS]
+    out[L.O_OVERSTACK] = s[L.S_OVERSTACK] + s[L.S_OVERSTACK + 1]
+    out[L.O_CAPTURED] = s[L.S_CAPTURED] + s[L.S_CAPTURED + 1]
+    for k in range(2 * L.N_ACTIONS):
+        out[L.O_ACTIONS + k] = s[L.S_ACTIONS + k]
+
+
+@njit(cache=True, nogil=True)
+def play_games(b, p, pids, game_indices, root_seed, log):
+    """Play one whole game per index; returns the ``(n, N_OUT)`` outcome table."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int16)
+    s = np.zeros(L.N_STATE, dtype=np.int64)
+    board = unmanaged(b)  # the caller owns the components for the whole call
     for row in range(game_indices.shape[0]):
+        at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
-        play_assault(rng, p, policy, out[row], log)
+        play_game(rng, s, board, p, pids, out[row], log)
+        if failed(log):
+            break
     return out

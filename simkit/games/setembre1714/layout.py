@@ -1,89 +1,235 @@
-"""The flat arrays the 11 de Setembre kernels share: every offset and code, one home each.
+"""The flat arrays of the whole game (``setembre1714``): every offset and code, one home each.
 
-``P_*`` index the parameter vector built from the rules (``rules.assault_params``);
-``OUTCOMES`` declares the assault scenario's result columns, and the kernel's ``O_*``
-offsets are derived from it; ``STREAMS`` names the random streams (``simkit.rng``).
+The side codes and the first five random streams are the combat system's
+(``setembre1714_assault.combat_system``: its rule functions roll from ``ST_ARTILLERY``
+and friends); the whole game adds its own streams after them.
+
+Capacities (``MAX_*``) bound the data files (``components.py`` refuses a file beyond
+them), so no offset depends on a data file and numba's cache never goes stale when a
+designer edits one.
 """
 
 from simkit.games.base import Column, Outcomes
+from simkit.games.setembre1714_assault import combat_system as CS
 from simkit.layout import Fields, codes
 
-# Terrain of the defending zone (rulebook 11.1, 11.3, 12): index -> defence bonus
-TERRAIN_NAMES = ("open", "urban", "convent", "blue_line", "barricade")
-TERRAIN_BONUS = (0, 2, 3, 3, 3)
+# -- capacities the data files are checked against ----------------------------------------------
+MAX_ZONES = 48
+MAX_UNITS = 128
+MAX_LEADERS = 12
+MAX_GUNS = 24
+MAX_BARRICADES = 8
+MAX_CARDS = 40
+MAX_TURNS = 30
 
-# -- parameter vector of the assault scenario ------------------------------------------------
-_P = Fields("assault parameters")
-P_MAX_TURNS = _P("max_turns")
+# -- sides: the combat system's codes ------------------------------------------------------------
+SIDES = CS.SIDES
+BOURBONS, CATALANS = CS.SIDE_BOURBONS, CS.SIDE_CATALANS
+
+# -- map: zone colours (11.1) and side lines (2.2.1) ----------------------------------------------
+COLOURS = ("ochre", "green", "grey", "blue")
+OCHRE, GREEN, GREY, BLUE = codes(COLOURS)
+COLOUR_DEFENCE = (0, 0, 2, 3)  # rulebook 11.1
+LINES = ("no_side", "none", "blue", "red", "breach", "royal_breach")
+NO_SIDE, LINE_NONE, LINE_BLUE, LINE_RED, LINE_BREACH, LINE_ROYAL = codes(LINES)
+
+# -- the columns of the static components (components.Board): one 2-D array per kind of piece
+ZONE_COLUMNS = ("colour", "deployment", "reinforcement", "objective")
+Z_COLOUR, Z_DEPLOYMENT, Z_REINFORCEMENT, Z_OBJECTIVE = codes(ZONE_COLUMNS)
+PAIR_TABLES = ("line", "blue", "gun_range")  # zone x zone
+PAIR_LINE, PAIR_BLUE, PAIR_RANGE = codes(PAIR_TABLES)
+UNIT_COLUMNS = ("side", "strength", "start", "arrives")
+U_SIDE, U_STRENGTH, U_START, U_ARRIVES = codes(UNIT_COLUMNS)
+LEADER_COLUMNS = ("side", "flag", "start", "arrives")
+L_SIDE, L_FLAG, L_START, L_ARRIVES = codes(LEADER_COLUMNS)
+GUN_COLUMNS = ("side", "start")
+G_SIDE, G_START = codes(GUN_COLUMNS)
+BARRICADE_COLUMNS = ("start", "faces")
+BR_START, BR_FACES = codes(BARRICADE_COLUMNS)
+CARD_COLUMNS = ("effect", "value")  # card x side x column
+C_EFFECT, C_VALUE = codes(CARD_COLUMNS)
+
+# -- the objectives of section 13 (printed), in the order of the rulebook -------------------------
+OBJECTIVES = ("bastion_migdia", "bastion_llevant", "bastion_santa_clara", "bastion_portal_nou",
+              "bastion_jonqueres", "redoubt_santa_eulalia", "monastery_sant_pere",
+              "convent_santa_clara", "convent_sant_agusti", "convent_jonqueres",
+              "convent_santa_caterina", "pla_de_palau")
+N_OBJECTIVES = len(OBJECTIVES)
+OBJECTIVE_KINDS = ("bastion", "convent", "palau")  # VP class: 2, 4, 4 (rulebook 13)
+OBJ_BASTION, OBJ_CONVENT, OBJ_PALAU = codes(OBJECTIVE_KINDS)
+OBJECTIVE_KIND = (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2)  # redoubt scores as a bastion
+PALAU = OBJECTIVES.index("pla_de_palau")
+
+# -- event-card effects (data/events.toml) ---------------------------------------------------------
+EFFECTS = ("none", "breach", "no_artillery", "double_artillery", "movement", "salvo",
+           "assault", "reinforce")
+(EFF_NONE, EFF_BREACH, EFF_NO_ARTILLERY, EFF_DOUBLE_ARTILLERY, EFF_MOVEMENT, EFF_SALVO,
+ EFF_ASSAULT, EFF_REINFORCE) = codes(EFFECTS)
+EVENT_VALUES = (-3, 6)  # the numbers a card may give (reconstruction's range)
+
+# -- piece positions: a zone index, or one of these ---------------------------------------------
+NOT_ARRIVED = -1
+ELIMINATED = -2  # Bourbon combat units may be recreated from here (10.1)
+LOST = -3  # beyond the recovery allowance: out of the game
+
+# -- random streams: the combat system's five dice first (its rule functions roll from them),
+# then the deck and each side's policy. Dice streams restart every half-turn (2 * turn +
+# side), the breach die every turn (combat_system.royal_breach_check), the deck once at
+# set-up.
+STREAMS = CS.DICE_STREAMS + ("events", "bourbon_policy", "catalan_policy")
+(ST_BREACH, ST_ARTILLERY, ST_SALVO, ST_ASSAULT, ST_COMMANDER, ST_EVENTS, ST_BOURBON_POLICY,
+ ST_CATALAN_POLICY) = codes(STREAMS)
+N_STREAMS = len(STREAMS)
+assert (ST_BREACH, ST_COMMANDER) == (CS.ST_BREACH, CS.ST_COMMANDER)
+
+# -- parameter vector (rules.PARAMETERS) ------------------------------------------------------
+_P = Fields("full-game parameters")
+P_TURNS = _P("turns")
 P_BREACH_ROLL = _P("breach_roll")
-P_GUNS_ADJACENT = _P("guns_adjacent")
-P_GUNS_RANGE_2 = _P("guns_at_range_2")
-P_SALVO_UNITS = _P("salvo_units")
-P_ATTACKER_LEAD = _P("attacker_lead")
-P_ATTACKER_UNITS = _P("attacker_units")
-P_ATTACKER_COMMANDER = _P("attacker_commander")
-P_DEFENDER_LEAD = _P("defender_lead")
-P_DEFENDER_UNITS = _P("defender_units")
-P_TERRAIN_BONUS = _P("terrain_bonus")
-P_DEFENDER_COMMANDER = _P("defender_commander")
+P_EVENTS = _P("events")
+P_STACKING = _P("stacking_limit")
+P_MOVEMENT = _P("movement")
+P_ZONE_DEFENCE = _P("zone_defence", len(COLOURS))
+P_LINE_BONUS = _P("blue_line_bonus")
+P_BARRICADE_BONUS = _P("barricade_bonus")
+P_BARRICADES = _P("barricades")
 P_FLAG = _P("santa_eulalia_flag")
 P_WITHDRAWAL_BONUS = _P("withdrawal_bonus")
+P_RECOVERY_PERCENT = _P("bourbon_recovery_percent")
+P_CATALAN_REINFORCEMENTS = _P("catalan_reinforcements")
+P_VP_UNIT = _P("vp_unit")
+P_VP_COMMANDER = _P("vp_commander")
+P_VP_OBJECTIVE = _P("vp_objective", len(OBJECTIVE_KINDS))
+P_EXTRA_TURN = _P("extra_turn")
 N_PARAMS = _P.size
 
-# -- sides (policy id slots, in the Game's ``sides`` order) ----------------------------------
-SIDES = ("bourbons", "catalans")
-SIDE_BOURBONS, SIDE_CATALANS = codes(SIDES)
+# -- what each side does: counted per side, the action-usage table of the report ----------------
+ACTIONS = ("artillery_shots", "moves", "salvos", "assaults", "withdrawals", "commanders_used",
+           "barricade_moves", "reinforcements", "advances", "retreats")
+(A_SHOTS, A_MOVES, A_SALVOS, A_ASSAULTS, A_WITHDRAWALS, A_COMMANDERS, A_BARRICADES,
+ A_REINFORCEMENTS, A_ADVANCES, A_RETREATS) = codes(ACTIONS)
+N_ACTIONS = len(ACTIONS)
 
-# -- random streams: one per kind of die, so a rule that rolls more of one kind shifts no
-# other; the breach die restarts every turn (rulebook 7), keyed on the turn number
-STREAMS = ("breach", "artillery", "salvo", "assault", "commander")
-ST_BREACH, ST_ARTILLERY, ST_SALVO, ST_ASSAULT, ST_COMMANDER = codes(STREAMS)
-N_STREAMS = len(STREAMS)
+# -- the game state: one int64 vector ---------------------------------------------------------
+_S = Fields("full-game state")
+S_TURN = _S("turn")
+S_BREACH_TURN = _S("breach_turn")  # 0 while the Royal Breach is not assured
+S_EV_MOVEMENT = _S("event_movement")  # this half-turn's event, added to movement
+S_EV_ARTILLERY = _S("event_artillery")  # shots per gun this half-turn (event: 0 or 2)
+S_EV_SALVO = _S("event_salvo")
+S_EV_ASSAULT = _S("event_assault")
+S_DECK_TOP = _S("deck_top")
+S_DECK = _S("deck", MAX_CARDS)
+S_UNIT_ZONE = _S("unit_zone", MAX_UNITS)
+S_LEADER_ZONE = _S("leader_zone", MAX_LEADERS)
+S_GUN_ZONE = _S("gun_zone", MAX_GUNS)
+S_BARRICADE_ZONE = _S("barricade_zone", MAX_BARRICADES)
+S_BARRICADE_FACES = _S("barricade_faces", MAX_BARRICADES)
+S_COUNT = _S("combat_units", 2 * MAX_ZONES)  # side * MAX_ZONES + zone
+S_ACTED = _S("zone_acted", MAX_ZONES)  # this combat phase (11: one action a zone)
+S_MOVED = _S("unit_moved", MAX_UNITS)  # this movement phase
+S_UNITS_LOST = _S("units_lost", 2)
+S_LEADERS_LOST = _S("commanders_lost", 2)
+S_GUNS_LOST = _S("guns_lost", 2)
+S_BARRICADES_LOST = _S("barricades_lost")
+S_FLAG_LOST = _S("flag_lost")
+S_OVERSTACK = _S("overstack_eliminated", 2)
+S_CAPTURED = _S("captured_in_retreat", 2)
+S_FIRST_TAKEN = _S("first_objective_turn")
+S_ACTIONS = _S("actions", 2 * N_ACTIONS)  # side * N_ACTIONS + action
+N_STATE = _S.size
 
-# -- categories (codes are positions) --------------------------------------------------------
-WINNERS = SIDES
-WIN_BOURBONS, WIN_CATALANS = codes(WINNERS)
+# -- outcome columns ------------------------------------------------------------------------------
+WINNERS = SIDES + ("tie",)
+WIN_BOURBONS, WIN_CATALANS, WIN_TIE = codes(WINNERS)
+END_REASONS = ("annihilation", "objectives", "vp", "vp_after_extra_turn", "draw")
+END_ANNIHILATION, END_OBJECTIVES, END_VP, END_VP_EXTRA, END_DRAW = codes(END_REASONS)
 
-END_REASONS = ("taken", "withdrew", "cleared", "repulsed", "breach_closed")
-END_TAKEN, END_WITHDREW, END_CLEARED, END_REPULSED, END_BREACH_CLOSED = codes(END_REASONS)
-
-# -- the assault scenario's outcome columns (the kernel writes them all) ----------------------
-_BOOL = "bool"
-OUTCOMES = Outcomes({
-    "winner": Column("category", "who holds the zone at the end", WINNERS),
+_columns = {
+    "winner": Column("category", "bourbons, catalans, or tie (still level after the extra "
+                     "turn)", WINNERS),
     "end_reason": Column(
-        "category", "taken (defender's lead eliminated), withdrew (defenders retreated), "
-        "cleared (fire left no defender), repulsed (attacker's lead eliminated), "
-        "breach_closed (the Royal Breach was never assured)", END_REASONS),
-    "turns": Column("int16", "Bourbon turn of the assault (max_turns if it never came)"),
+        "category", "annihilation (no Catalan unit left), objectives (the Two Crowns hold "
+        "every bastion, the redoubt and every convent at a turn's end), vp (count after the "
+        "last turn), vp_after_extra_turn (a draw, then the extra turn), draw (level after "
+        "the extra turn too)", END_REASONS),
+    "turns": Column("int16", "turns played"),
     "breach_turn": Column("int16", "turn the Royal Breach was assured (0: never)"),
-    "artillery_kills": Column("int8", "defenders eliminated by artillery"),
-    "salvo_kills": Column("int8", "defenders eliminated by the salvo"),
-    "defenders_assaulted": Column("int8", "defenders in the zone when assaulted"),
-    "attack_value": Column("int16", "attacker's assault value before the die"),
-    "defence_value": Column("int16", "defender's value before the die, withdrawal included"),
-    "attack_roll": Column("int8", "attacker's die (0: no assault)"),
-    "defence_roll": Column("int8", "defender's die (0: no assault)"),
-    "withdrew": Column(_BOOL, "the defenders declared a withdrawal"),
-    "attacker_lead_lost": Column(_BOOL, "the attacking lead unit was eliminated"),
-    "defender_lead_lost": Column(_BOOL, "the defending lead unit was eliminated"),
-    "attacker_commander_lost": Column(_BOOL, "the Bourbon commander died (a 6)"),
-    "defender_commander_lost": Column(_BOOL, "the Catalan commander died (a 6)"),
-})
+    "bourbon_vp": Column("int16", "Two Crowns victory points at the end (13)"),
+    "catalan_vp": Column("int16", "Catalan victory points at the end (13)"),
+    "vp_margin": Column("int16", "bourbon_vp - catalan_vp"),
+    "bourbon_units_lost": Column("int16", "Bourbon combat units eliminated (recreated ones "
+                                 "count again when lost again)"),
+    "catalan_units_lost": Column("int16", "Catalan combat units eliminated"),
+    "bourbon_commanders_lost": Column("int8", "Bourbon commanders eliminated"),
+    "catalan_commanders_lost": Column("int8", "Catalan commanders eliminated (the flag "
+                                      "excepted)"),
+    "objectives_held": Column("int8", "section-13 objectives the Two Crowns hold at the end "
+                              "(of 11; Pla de Palau apart)"),
+    "bastions_held": Column("int8", "bastions and the redoubt the Two Crowns hold (of 6)"),
+    "convents_held": Column("int8", "convents and the monastery the Two Crowns hold (of 5)"),
+    "pla_de_palau": Column("bool", "the Two Crowns hold Pla de Palau at the end"),
+    "first_objective_turn": Column("int16", "first turn the Two Crowns ended holding an "
+                                   "objective (0: never)"),
+    "flag_lost": Column("bool", "the Santa Eulalia flag was captured"),
+    "barricades_lost": Column("int8", "barricades eliminated or captured"),
+    "bourbon_guns_lost": Column("int8", "Bourbon guns captured"),
+    "catalan_guns_lost": Column("int8", "Catalan guns captured"),
+    "overstack_eliminated": Column("int8", "units eliminated for overstacking (both sides)"),
+    "captured_in_retreat": Column("int8", "units captured because they could not retreat"),
+}
+for _obj in OBJECTIVES:
+    _columns["bourbons_hold_" + _obj] = Column("bool", f"the Two Crowns hold {_obj} at the "
+                                               "end")
+for _side in SIDES:
+    for _action in ACTIONS:
+        _columns[f"{_side}_{_action}"] = Column("int16", f"{_side}: {_action} over the game")
+OUTCOMES = Outcomes(_columns)
 O_WINNER = OUTCOMES.offset("winner")
 O_END_REASON = OUTCOMES.offset("end_reason")
 O_TURNS = OUTCOMES.offset("turns")
 O_BREACH_TURN = OUTCOMES.offset("breach_turn")
-O_ARTILLERY_KILLS = OUTCOMES.offset("artillery_kills")
-O_SALVO_KILLS = OUTCOMES.offset("salvo_kills")
-O_DEFENDERS_ASSAULTED = OUTCOMES.offset("defenders_assaulted")
-O_ATTACK_VALUE = OUTCOMES.offset("attack_value")
-O_DEFENCE_VALUE = OUTCOMES.offset("defence_value")
-O_ATTACK_ROLL = OUTCOMES.offset("attack_roll")
-O_DEFENCE_ROLL = OUTCOMES.offset("defence_roll")
-O_WITHDREW = OUTCOMES.offset("withdrew")
-O_ATTACKER_LEAD_LOST = OUTCOMES.offset("attacker_lead_lost")
-O_DEFENDER_LEAD_LOST = OUTCOMES.offset("defender_lead_lost")
-O_ATTACKER_COMMANDER_LOST = OUTCOMES.offset("attacker_commander_lost")
-O_DEFENDER_COMMANDER_LOST = OUTCOMES.offset("defender_commander_lost")
+O_BOURBON_VP = OUTCOMES.offset("bourbon_vp")
+O_CATALAN_VP = OUTCOMES.offset("catalan_vp")
+O_VP_MARGIN = OUTCOMES.offset("vp_margin")
+O_BOURBON_UNITS_LOST = OUTCOMES.offset("bourbon_units_lost")
+O_CATALAN_UNITS_LOST = OUTCOMES.offset("catalan_units_lost")
+O_BOURBON_COMMANDERS_LOST = OUTCOMES.offset("bourbon_commanders_lost")
+O_CATALAN_COMMANDERS_LOST = OUTCOMES.offset("catalan_commanders_lost")
+O_OBJECTIVES_HELD = OUTCOMES.offset("objectives_held")
+O_BASTIONS_HELD = OUTCOMES.offset("bastions_held")
+O_CONVENTS_HELD = OUTCOMES.offset("convents_held")
+O_PLA_DE_PALAU = OUTCOMES.offset("pla_de_palau")
+O_FIRST_OBJECTIVE_TURN = OUTCOMES.offset("first_objective_turn")
+O_FLAG_LOST = OUTCOMES.offset("flag_lost")
+O_BARRICADES_LOST = OUTCOMES.offset("barricades_lost")
+O_BOURBON_GUNS_LOST = OUTCOMES.offset("bourbon_guns_lost")
+O_CATALAN_GUNS_LOST = OUTCOMES.offset("catalan_guns_lost")
+O_OVERSTACK = OUTCOMES.offset("overstack_eliminated")
+O_CAPTURED = OUTCOMES.offset("captured_in_retreat")
+O_HOLDS = OUTCOMES.offset("bourbons_hold_" + OBJECTIVES[0])  # N_OBJECTIVES in order
+O_ACTIONS = OUTCOMES.offset(f"{SIDES[0]}_{ACTIONS[0]}")  # side * N_ACTIONS + action
 N_OUT = OUTCOMES.size
+
+# -- state checks (simkit.checks): the invariants ``checks.check_state`` asserts, in the
+# rulebook's words, and the rule steps after which the kernels check them ----------------------
+INVARIANTS = (
+    "combat units conserved",  # 4, 10.1, 13: on the map, to come, eliminated or lost
+    "commanders conserved",  # 11.3: on the map, to come or eliminated; never among the enemy
+    "one side a zone",  # 6.1
+    "stacking limit",  # 6.1, 6.3: 5 a zone outside the deployment zones (10.1 aside)
+    "zone control follows the occupants",  # the zone counts are the units in each zone
+    "guns never move",  # 9: in place, or captured by enemy combat units entering
+    "barricades where the rules allow",  # 12
+    "the flag where the rules allow",  # 13. The Santa Eulalia's flag
+    "turn and breach on their tracks",  # 3.3, 5, 7, 13
+    "event deck",  # 4, 8: each card once, the event in play one a card gives
+    "victory points",  # 13. How to win: the sum the rules define
+)
+(INV_UNITS, INV_COMMANDERS, INV_ONE_SIDE, INV_STACKING, INV_CONTROL, INV_GUNS,
+ INV_BARRICADES, INV_FLAG, INV_TRACKS, INV_DECK, INV_VP) = codes(INVARIANTS)
+STEPS = ("set-up", "Royal Breach check", "random events phase", "artillery fire phase",
+         "reinforcements", "movement phase", "salvo fire", "assault", "turn final phase",
+         "victory check")
+(STEP_SET_UP, STEP_BREACH, STEP_EVENTS, STEP_ARTILLERY, STEP_REINFORCEMENTS, STEP_MOVEMENT,
+ STEP_SALVO, STEP_ASSAULT, STEP_TURN_END, STEP_VICTORY) = codes(STEPS)

@@ -15,7 +15,7 @@ from numba import njit
 from simkit.eventlog import log_event
 from simkit.unmanaged import borrowing
 
-from . import full_layout as F
+from . import layout as L
 from .board import (
     barricade_in,
     can_cross,
@@ -39,7 +39,7 @@ def stop_zones(s, b, side, stop):
     or a Bourbon deployment zone. Enemy units do not move in this phase, so it is computed
     once a phase."""
     for z in range(b.zone.shape[0]):
-        stop[z] = 1 if (b.zone[z, F.Z_DEPLOYMENT] or next_to_enemy(s, b, z, side)) else 0
+        stop[z] = 1 if (b.zone[z, L.Z_DEPLOYMENT] or next_to_enemy(s, b, z, side)) else 0
 
 
 @njit(cache=True, nogil=True)
@@ -90,15 +90,15 @@ def move_unit(s, b, u, dest, parent, log):
     """Move combat unit ``u`` along the path found by ``reachable`` to ``dest``."""
     z0 = lift_unit(s, b, u)
     place_unit(s, b, u, dest)
-    path_captures(s, b, b.unit[u, F.U_SIDE], dest, parent, log)
+    path_captures(s, b, b.unit[u, L.U_SIDE], dest, parent, log)
     log_event(log, EV_MOVE, u, z0, dest)
 
 
 @borrowing
 def move_leader(s, b, k, dest, log):
     """Leaders move like units but are not combat units: they capture nothing (10, 13)."""
-    log_event(log, EV_LEADER_MOVE, k, s[F.S_LEADER_ZONE + k], dest)
-    s[F.S_LEADER_ZONE + k] = dest
+    log_event(log, EV_LEADER_MOVE, k, s[L.S_LEADER_ZONE + k], dest)
+    s[L.S_LEADER_ZONE + k] = dest
 
 
 @borrowing
@@ -106,14 +106,14 @@ def barricade_side_ok(s, b, zone, faces):
     """Rule 12: in an ochre/green zone with no other barricade, facing an adjacent
     ochre/green zone across a side with no blue or red line."""
     return (open_ground(b, zone) and open_ground(b, faces)
-            and b.pair[F.PAIR_LINE, zone, faces] == F.LINE_NONE)
+            and b.pair[L.PAIR_LINE, zone, faces] == L.LINE_NONE)
 
 
 @borrowing
 def place_barricade(s, k, zone, faces, log):
     """Rule 12: set barricade ``k`` up in ``zone`` facing ``faces`` (one a zone)."""
-    s[F.S_BARRICADE_ZONE + k] = zone
-    s[F.S_BARRICADE_FACES + k] = faces
+    s[L.S_BARRICADE_ZONE + k] = zone
+    s[L.S_BARRICADE_FACES + k] = faces
     log_event(log, EV_BARRICADE_MOVE, k, zone, faces)
 
 
@@ -132,4 +132,4 @@ def overstacked(s, b, p, side, z):
 def eliminate_excess(s, b, p, side, z, victim, log):
     """Rule 6.1: a zone found overstacked loses ``victim`` (the owner's choice)."""
     eliminate_unit(s, b, victim, CAUSE_OVERSTACK, log)
-    s[F.S_OVERSTACK + side] += 1
+    s[L.S_OVERSTACK + side] += 1

@@ -1,34 +1,638 @@
-"""Scripted choices for the assault scenario, selected by integer id inside the kernel.
+"""Scripted players of the whole game, selected by integer id inside the kernels.
 
-Bourbons: ``assault`` (the scenario's script: fire every gun, fire the salvo, assault).
-Catalans: the one free choice of rulebook 11.3, whether to declare a withdrawal after the
-modifiers are known and before the dice.
+Every choice the rules leave to a player is made here (never in the rule modules): gun
+targets, casualties, moves of units, leaders and barricades, where reinforcements enter,
+which units the Two Crowns recreate, each zone's combat action (salvo, assault or none),
+the use of commanders, withdrawal, retreat and advance after combat.
+
+Policies per side (the first is the default):
+- ``greedy``: reads what every action does. Two Crowns: move towards the nearest
+  objective they do not hold (through the Royal Breach once assured), concentrate stacks
+  of 5 next to it, pound the zones they mean to assault, fire salvos from every zone that
+  will not assault, assault when the chance (exact two-dice odds, commanders included)
+  passes a threshold that falls as time runs out, keep garrisons in taken objectives.
+  Catalans: garrison every objective, reinforce the threatened ones to 5, put commanders
+  and the flag where they cover most threatened zones, turn barricades towards the enemy,
+  fire every legal salvo, counter-attack objectives the enemy holds at good odds (fair
+  ones in the last turns), withdraw from a fight it is more likely to lose (or nearly so
+  behind a barricade) when a retreat is open.
+- ``cautious`` (Two Crowns): the greedy mover, but no assault before the Royal Breach is
+  assured and only at better odds; ``fallback`` (Catalans): the greedy defender that
+  gives ground (withdraws) unless it holds at least 65% of the time and never
+  counter-attacks.
+- ``random``: a uniformly random legal choice at every decision.
 """
 
+import numpy as np
 from numba import njit
 
+from simkit.games.setembre1714_assault.combat_system import attack_value, defence_value
 from simkit.layout import codes
+from simkit.rng import uniform_int
+from simkit.unmanaged import borrowing
+
+from . import layout as L
+from .board import (
+    BIG,
+    assault_allowed,
+    barricade_in,
+    can_cross,
+    count,
+    leader_near,
+    next_to_enemy,
+    salvo_allowed,
+    terrain_bonus,
+    zone_limit,
+)
+from .movement import barricade_can_stand, barricade_side_ok
 
 BOURBON_POLICIES = {
-    "assault": "fire every gun and the salvo, then assault with the lead and all units",
+    "greedy": "head for the nearest objective not held, stack 5 next to it, fire at what "
+              "it will assault, salvo from every zone that will not assault, assault at "
+              "fair odds (lower as time runs out), garrison what it takes",
+    "cautious": "the greedy plan, but no assault before the Royal Breach is assured and "
+                "only at good odds (waits for the breach)",
+    "random": "a uniformly random legal choice at every decision",
 }
-
 CATALAN_POLICIES = {
-    "stand": "never withdraw: hold the zone or lose the lead trying",
-    "withdraw": "always declare a withdrawal (+2, no losses, the zone is given up)",
-    "cautious": "withdraw only when the attacker's value before the dice is higher",
+    "greedy": "garrison every objective, reinforce threatened ones to 5, leaders and flag "
+              "where they cover most, barricades facing the enemy, every salvo, "
+              "counter-attack lost objectives at good odds, withdraw from losing fights",
+    "fallback": "the greedy garrison, but give ground (withdraw) from any fight it does "
+                "not hold 65% of the time and never counter-attack",
+    "random": "a uniformly random legal choice at every decision",
 }
+GREEDY, CAUTIOUS, B_RANDOM = codes(tuple(BOURBON_POLICIES))
+C_GREEDY, FALLBACK, C_RANDOM = codes(tuple(CATALAN_POLICIES))
+RANDOM = B_RANDOM
+assert B_RANDOM == C_RANDOM
 
-# a policy's id is its position in its side's table (the order the Game lists them)
-(ASSAULT,) = codes(tuple(BOURBON_POLICIES))
-STAND, WITHDRAW, CAUTIOUS = codes(tuple(CATALAN_POLICIES))
+COMBAT_KINDS = ("none", "pass", "salvo", "assault")
+K_NONE, K_PASS, K_SALVO, K_ASSAULT = codes(COMBAT_KINDS)
+
+
+@borrowing
+def stream(side):
+    return L.ST_BOURBON_POLICY + side
+
+
+@borrowing
+def is_random(pid):
+    return pid == RANDOM
+
+
+@borrowing
+def win_chance(delta):
+    """P(attacker's d6 - defender's d6 > delta): the attacker wins only if strictly
+    higher (11.3)."""
+    if delta <= -6:
+        return 1.0
+    if delta >= 5:
+        return 0.0
+    wins = 0
+    for k in range(delta + 1, 6):
+        wins += 6 - abs(k)
+    return wins / 36.0
+
+
+# -- casualties and leads ------------------------------------------------------------------------
+@borrowing
+def choose_casualty(s, b, pid, side, z, rng):
+    """The unit ``side`` loses in ``z`` (fire, overstacking): greedy keeps its strongest
+    as the lead and loses the weakest; random picks any."""
+    pick, best, seen = -1, BIG, 0
+    for u in range(b.unit.shape[0]):
+        if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != side:
+            continue
+        seen += 1
+        if is_random(pid):
+            if uniform_int(rng, stream(side), seen) == 0:
+                pick = u
+        elif b.unit[u, L.U_STRENGTH] < best:
+            pick, best = u, b.unit[u, L.U_STRENGTH]
+    return pick
+
+
+@borrowing
+def choose_lead(s, b, pid, side, z, rng):
+    """The lead unit of an assault (11.3): the strongest (random: any)."""
+    pick, best, seen = -1, -1, 0
+    for u in range(b.unit.shape[0]):
+        if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != side:
+            continue
+        seen += 1
+        if is_random(pid):
+            if uniform_int(rng, stream(side), seen) == 0:
+                pick = u
+        elif b.unit[u, L.U_STRENGTH] > best:
+            pick, best = u, b.unit[u, L.U_STRENGTH]
+    return pick
+
+
+@borrowing
+def lead_strength(s, b, side, z):
+    best = 0
+    for u in range(b.unit.shape[0]):
+        if s[L.S_UNIT_ZONE + u] == z and b.unit[u, L.U_SIDE] == side and \
+                b.unit[u, L.U_STRENGTH] > best:
+            best = b.unit[u, L.U_STRENGTH]
+    return best
+
+
+# -- what a zone is worth ------------------------------------------------------------------------
+@borrowing
+def threat(s, b, side, z):
+    """Enemy combat units next to ``z`` (across sides units may cross)."""
+    total = 0
+    for i in range(b.neighbours.shape[1]):
+        y = b.neighbours[z, i]
+        if y < 0:
+            break
+        if can_cross(s, b, z, y):
+            total += count(s, 1 - side, y)
+    return total
+
+
+@borrowing
+def zone_worth(p, b, z):
+    """VP an objective zone is worth (split over its zones), 0 for other zones."""
+    o = b.zone[z, L.Z_OBJECTIVE]
+    if o < 0:
+        return 0.0
+    return p[L.P_VP_OBJECTIVE + L.OBJECTIVE_KIND[o]] / b.objective_zones[o]
+
+
+@borrowing
+def late(s, p):
+    """In the last two turns (or the extra turn)."""
+    return s[L.S_TURN] >= p[L.P_TURNS] - 1
+
+
+# -- artillery (9) -------------------------------------------------------------------------------
+@borrowing
+def choose_gun_target(s, b, p, pid, side, g, max_range, rng):
+    """The zone gun ``g`` fires at (one enemy combat unit there), or -1 to hold fire."""
+    gz = s[L.S_GUN_ZONE + g]
+    foe = 1 - side
+    pick, best, seen = -1, 0.0, 0
+    for t in range(b.zone.shape[0]):
+        r = b.pair[L.PAIR_RANGE, gz, t]
+        if r < 1 or r > max_range or count(s, foe, t) == 0:
+            continue
+        seen += 1
+        if is_random(pid):
+            if uniform_int(rng, stream(side), seen) == 0:
+                pick = t
+            continue
+        hit = 0.5 if r == 1 else 1.0 / 3.0
+        value = 1.0 + zone_worth(p, b, t) + 0.5 * threat(s, b, foe, t)
+        if side == L.CATALANS:
+            # units about to assault a Catalan objective are the ones to hit
+            for i in range(b.neighbours.shape[1]):
+                y = b.neighbours[t, i]
+                if y < 0:
+                    break
+                if count(s, side, y) > 0 and b.zone[y, L.Z_OBJECTIVE] >= 0 and \
+                        can_cross(s, b, t, y):
+                    value += 2.0 + 0.2 * count(s, foe, t)
+        if hit * value > best:
+            pick, best = t, hit * value
+    return pick
+
+
+# -- movement (10, 12) ---------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def prepare_movement(s, b, p, pid, side, field, want):
+    """Once per movement phase. Two Crowns: ``field`` = zones from the nearest objective
+    zone they do not hold. Catalans: ``want`` = units each zone should hold, ``field`` =
+    zones from the nearest zone short of them."""
+    n = b.zone.shape[0]
+    if side == L.BOURBONS:
+        for z in range(n):
+            goal = b.zone[z, L.Z_OBJECTIVE] >= 0 and count(s, side, z) == 0
+            field[z] = 0 if goal else -1
+        _spread(s, b, field)
+        return
+    for z in range(n):  # zones from the nearest enemy combat unit
+        field[z] = 0 if count(s, 1 - side, z) > 0 else -1
+    _spread(s, b, field)
+    reach = p[L.P_MOVEMENT] + 1  # an enemy that can move next to it and assault
+    for z in range(n):
+        near = 0 <= field[z] <= reach
+        if count(s, 1 - side, z) > 0:
+            want[z] = 0
+        elif b.zone[z, L.Z_OBJECTIVE] >= 0:
+            want[z] = p[L.P_STACKING] if near else (2 if b.zone[z, L.Z_OBJECTIVE] == L.PALAU else 1)
+        elif near and barricade_in(s, z) >= 0:
+            want[z] = 3  # man the barricades in the enemy's way (12)
+        elif threat(s, b, side, z) > 0 and count(s, side, z) > 0:
+            want[z] = count(s, side, z)  # hold the line where it stands
+        else:
+            want[z] = 0
+        if want[z] > p[L.P_STACKING]:
+            want[z] = p[L.P_STACKING]
+    for z in range(n):
+        field[z] = 0 if want[z] > count(s, side, z) else -1
+    _spread(s, b, field)
 
 
 @njit(cache=True, nogil=True)
-def catalans_withdraw(policy_id, attack_value, defence_value):
-    """Does the defender declare a withdrawal? (values before dice, without the +2)"""
-    if policy_id == WITHDRAW:
-        return True
-    if policy_id == CAUTIOUS:
-        return attack_value > defence_value
-    return False
+def _spread(s, b, field):
+    """Multi-source breadth-first distances from the zones where ``field`` is 0."""
+    n = b.zone.shape[0]
+    queue = np.empty(n, np.int64)
+    tail = 0
+    for z in range(n):
+        if field[z] == 0:
+            queue[tail] = z
+            tail += 1
+    head = 0
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for i in range(b.neighbours.shape[1]):
+            y = b.neighbours[x, i]
+            if y < 0:
+                break
+            if field[y] < 0 and can_cross(s, b, x, y):
+                field[y] = field[x] + 1
+                queue[tail] = y
+                tail += 1
+
+
+@borrowing
+def _random_zone(rng, side, dist):
+    pick, seen = -1, 0
+    for z in range(dist.shape[0]):
+        if dist[z] >= 0:
+            seen += 1
+            if uniform_int(rng, stream(side), seen) == 0:
+                pick = z
+    return pick
+
+
+@borrowing
+def unit_destination(s, b, p, pid, side, u, dist, field, want, rng):
+    """Where combat unit ``u`` moves (its own zone to stay)."""
+    z0 = s[L.S_UNIT_ZONE + u]
+    if is_random(pid):
+        return _random_zone(rng, side, dist)
+    if side == L.BOURBONS:
+        return _bourbon_destination(s, b, p, z0, dist, field)
+    return _catalan_destination(s, b, p, z0, dist, field, want)
+
+
+@borrowing
+def _bourbon_destination(s, b, p, z0, dist, field):
+    side = L.BOURBONS
+    if b.zone[z0, L.Z_OBJECTIVE] >= 0:
+        keep = 2 if next_to_enemy(s, b, z0, side) else 1
+        if count(s, side, z0) <= keep:
+            return z0  # garrison what was taken
+    pick, best = z0, BIG
+    for y in range(b.zone.shape[0]):
+        if dist[y] < 0 or field[y] < 0:
+            continue
+        here = 0  # join a stack that can assault next to the enemy
+        if not b.zone[y, L.Z_DEPLOYMENT] and next_to_enemy(s, b, y, side):
+            here = count(s, side, y) - (1 if y == z0 else 0)
+            if here > p[L.P_STACKING] - 1:
+                here = p[L.P_STACKING] - 1
+        score = field[y] * 10 - 2 * here + (0 if y == z0 else 1)
+        if score < best:
+            pick, best = y, score
+    return pick
+
+
+@borrowing
+def _catalan_destination(s, b, p, z0, dist, field, want):
+    side = L.CATALANS
+    if count(s, side, z0) <= want[z0] and count(s, side, z0) <= zone_limit(p, b, z0):
+        return z0
+    pick, best = z0, 0
+    for y in range(b.zone.shape[0]):  # the neediest zone within reach
+        if dist[y] <= 0 or b.zone[y, L.Z_DEPLOYMENT]:
+            continue
+        short = want[y] - count(s, side, y)
+        if short > best or (short == best and short > 0 and dist[y] < dist[pick]):
+            pick, best = y, short
+    if best > 0:
+        return pick
+    if count(s, side, z0) > zone_limit(p, b, z0):
+        for y in range(b.zone.shape[0]):  # overstacked: any zone with room
+            if dist[y] > 0 and not b.zone[y, L.Z_DEPLOYMENT]:
+                return y
+    pick = z0
+    for y in range(b.zone.shape[0]):  # else closer to one
+        if dist[y] > 0 and field[y] >= 0 and not b.zone[y, L.Z_DEPLOYMENT] and \
+                (field[pick] < 0 or field[y] < field[pick]):
+            pick = y
+    return pick
+
+
+@borrowing
+def leader_destination(s, b, p, pid, side, k, dist, rng):
+    """Where leader ``k`` moves: greedy, to a zone with friendly troops whose
+    surroundings it helps most (11.3: +1 in or next to the attacked zone)."""
+    if is_random(pid):
+        return _random_zone(rng, side, dist)
+    pick, best = s[L.S_LEADER_ZONE + k], -1.0
+    for y in range(b.zone.shape[0]):
+        if dist[y] < 0 or count(s, side, y) == 0:
+            continue
+        score = 0.01 * count(s, side, y)
+        for j in range(b.leader.shape[0]):  # one commander (and the flag) a place
+            if j != k and s[L.S_LEADER_ZONE + j] == y and b.leader[j, L.L_SIDE] == side and \
+                    b.leader[j, L.L_FLAG] == b.leader[k, L.L_FLAG]:
+                score -= 50.0
+        for i in range(-1, b.neighbours.shape[1]):
+            z = y if i < 0 else b.neighbours[y, i]
+            if z < 0:
+                break
+            if i >= 0 and not can_cross(s, b, y, z):
+                continue
+            if side == L.CATALANS:
+                if count(s, side, z) > 0:  # defending: the threatened zones
+                    score += threat(s, b, side, z) * (1.0 + zone_worth(p, b, z))
+            elif i >= 0 and count(s, 1 - side, z) > 0:  # attacking: next to targets
+                score += 1.0 + zone_worth(p, b, z)
+        if score > best:
+            pick, best = y, score
+    return pick
+
+
+@borrowing
+def barricade_choice(s, b, p, pid, k, dist, rng, out):
+    """Where barricade ``k`` goes and which side it covers (12): ``out`` = zone, faces.
+    Greedy: a zone with Catalan troops, facing the open zone with most enemies."""
+    side = L.CATALANS
+    z0 = s[L.S_BARRICADE_ZONE + k]
+    out[0], out[1] = z0, s[L.S_BARRICADE_FACES + k]
+    best, seen = -1.0, 0
+    for y in range(b.zone.shape[0]):
+        if dist[y] < 0 or not barricade_can_stand(s, k, y):
+            continue
+        for i in range(b.neighbours.shape[1]):
+            f = b.neighbours[y, i]
+            if f < 0:
+                break
+            if not barricade_side_ok(s, b, y, f):
+                continue
+            if is_random(pid):
+                seen += 1
+                if uniform_int(rng, stream(side), seen) == 0:
+                    out[0], out[1] = y, f
+                continue
+            if count(s, side, y) == 0:
+                continue
+            score = count(s, 1 - side, f) * 10.0 + threat(s, b, side, f) + \
+                count(s, side, y) * 0.1 + (0.05 if y == z0 and f == out[1] else 0.0)
+            if score > best:
+                out[0], out[1], best = y, f, score
+
+
+# -- reinforcements (10.1) -----------------------------------------------------------------------
+@borrowing
+def reinforcement_zone(s, b, p, pid, side, field, rng):
+    """Where an arriving unit of ``side`` is placed. Catalans: an R zone without enemy
+    units (-1 if none); Two Crowns: a deployment zone. Greedy: the R zone with the most
+    room, the deployment zone nearest the objectives."""
+    pick, best, seen = -1, BIG, 0
+    for z in range(b.zone.shape[0]):
+        ok = b.zone[z, L.Z_REINFORCEMENT] if side == L.CATALANS else b.zone[z, L.Z_DEPLOYMENT]
+        if not ok or count(s, 1 - side, z) > 0:
+            continue
+        seen += 1
+        if is_random(pid):
+            if uniform_int(rng, stream(side), seen) == 0:
+                pick = z
+            continue
+        score = count(s, side, z) * 10 - threat(s, b, side, z)
+        if side == L.BOURBONS:
+            score = field[z] if field[z] >= 0 else BIG - 1
+        if score < best:
+            pick, best = z, score
+    return pick
+
+
+@borrowing
+def recovery_pick(s, b, pid, rng):
+    """Which eliminated Bourbon unit is recreated next: greedy the strongest."""
+    pick, best, seen = -1, -1, 0
+    for u in range(b.unit.shape[0]):
+        if b.unit[u, L.U_SIDE] != L.BOURBONS or s[L.S_UNIT_ZONE + u] != L.ELIMINATED:
+            continue
+        seen += 1
+        if is_random(pid):
+            if uniform_int(rng, stream(L.BOURBONS), seen) == 0:
+                pick = u
+        elif b.unit[u, L.U_STRENGTH] > best:
+            pick, best = u, b.unit[u, L.U_STRENGTH]
+    return pick
+
+
+# -- combat (11) ---------------------------------------------------------------------------------
+@borrowing
+def assault_delta(s, b, p, side, a, t, commander):
+    """Defence minus attack before the dice, both commanders used, no withdrawal."""
+    return _delta(s, b, p, side, a, t, commander, lead_strength(s, b, side, a),
+                  lead_strength(s, b, 1 - side, t))
+
+
+@borrowing
+def _delta(s, b, p, side, a, t, commander, att_lead, def_lead):
+    foe = 1 - side
+    cmdr = commander and leader_near(s, b, side, t, 0, False) >= 0
+    attack = attack_value(att_lead, count(s, side, a), cmdr) + s[L.S_EV_ASSAULT]
+    dcmdr = leader_near(s, b, foe, t, 0, True) >= 0
+    flag = foe == L.CATALANS and leader_near(s, b, foe, t, 1, True) >= 0
+    defence = defence_value(def_lead, terrain_bonus(s, b, p, t, a), count(s, foe, t), dcmdr,
+                            flag)
+    return defence - attack
+
+
+@borrowing
+def lead_strengths(s, b, leads):
+    """``leads[side * n + z]``: the strongest unit of each side in each zone."""
+    n = b.zone.shape[0]
+    leads[:] = 0
+    for u in range(b.unit.shape[0]):
+        z = s[L.S_UNIT_ZONE + u]
+        if z >= 0:
+            k = b.unit[u, L.U_SIDE] * n + z
+            if b.unit[u, L.U_STRENGTH] > leads[k]:
+                leads[k] = b.unit[u, L.U_STRENGTH]
+
+
+@borrowing
+def go_threshold(s, p, pid, side, t_worth):
+    """The lowest chance at which a greedy side assaults."""
+    if side == L.BOURBONS:
+        if pid == CAUTIOUS:
+            return 0.55 if s[L.S_BREACH_TURN] > 0 else 2.0
+        if late(s, p):
+            return 0.1 if t_worth > 0 else 0.3
+        return 0.3 if t_worth > 0 else 0.45
+    if pid == FALLBACK:
+        return 2.0
+    if t_worth > 0:
+        return 0.4 if late(s, p) else 0.7
+    return 0.75
+
+
+@njit(cache=True, nogil=True)
+def next_combat(s, b, p, pid, side, rng, out):
+    """The next combat of ``side``'s combat phase: ``out`` = (kind, attacking zone, target,
+    commander used). Each zone acts once (11): the engine marks it."""
+    out[0], out[1], out[2], out[3] = K_NONE, -1, -1, 0
+    if is_random(pid):
+        _random_combat(s, b, p, side, rng, out)
+        return
+    n = b.zone.shape[0]
+    leads = np.empty(2 * n, np.int64)
+    lead_strengths(s, b, leads)
+    best_assault, best_salvo = -1.0, -1.0
+    aa, at, sa, st = -1, -1, -1, -1
+    for a in range(n):
+        if s[L.S_ACTED + a] or count(s, side, a) == 0 or not next_to_enemy(s, b, a, side):
+            continue
+        plan_t, plan_score = -1, -1.0
+        for i in range(b.neighbours.shape[1]):
+            t = b.neighbours[a, i]
+            if t < 0:
+                break
+            if not assault_allowed(s, b, side, a, t):
+                continue
+            worth = zone_worth(p, b, t)
+            if side == L.CATALANS and worth == 0 and b.zone[a, L.Z_OBJECTIVE] >= 0:
+                continue  # a garrison does not sally out of its objective
+            chance = win_chance(_delta(s, b, p, side, a, t, True, leads[side * n + a],
+                                       leads[(1 - side) * n + t]))
+            if chance >= go_threshold(s, p, pid, side, worth):
+                score = chance * (1.0 + worth)
+                if score > plan_score:
+                    plan_t, plan_score = t, score
+        if plan_t >= 0:
+            if plan_score > best_assault:
+                best_assault, aa, at = plan_score, a, plan_t
+            continue
+        for i in range(b.neighbours.shape[1]):  # a zone that will not assault fires
+            t = b.neighbours[a, i]
+            if t < 0:
+                break
+            if not salvo_allowed(s, b, p, side, a, t):
+                continue
+            score = count(s, side, a) * (1.0 + zone_worth(p, b, t)
+                                         + threat(s, b, 1 - side, t))
+            if score > best_salvo:
+                best_salvo, sa, st = score, a, t
+    if sa >= 0:  # salvos first: they weaken the zones the assaults will strike
+        out[0], out[1], out[2] = K_SALVO, sa, st
+    elif aa >= 0:
+        delta = assault_delta(s, b, p, side, aa, at, True)
+        out[0], out[1], out[2] = K_ASSAULT, aa, at
+        out[3] = 1 if -5 <= delta <= 5 else 0
+
+
+@borrowing
+def _random_combat(s, b, p, side, rng, out):
+    n = b.zone.shape[0]
+    pick, seen = -1, 0
+    for a in range(n):
+        if s[L.S_ACTED + a] or count(s, side, a) == 0:
+            continue
+        for i in range(b.neighbours.shape[1]):
+            t = b.neighbours[a, i]
+            if t < 0:
+                break
+            if assault_allowed(s, b, side, a, t):
+                seen += 1
+                if uniform_int(rng, stream(side), seen) == 0:
+                    pick = a
+                break
+    if pick < 0:
+        return
+    kind = uniform_int(rng, stream(side), 3)  # pass, salvo, assault
+    target, seen = -1, 0
+    for i in range(b.neighbours.shape[1]):
+        t = b.neighbours[pick, i]
+        if t < 0:
+            break
+        ok = salvo_allowed(s, b, p, side, pick, t) if kind == 1 else \
+            assault_allowed(s, b, side, pick, t)
+        if kind > 0 and ok:
+            seen += 1
+            if uniform_int(rng, stream(side), seen) == 0:
+                target = t
+    out[1] = pick
+    if target < 0:
+        out[0] = K_PASS
+        return
+    out[0] = K_SALVO if kind == 1 else K_ASSAULT
+    out[2] = target
+    out[3] = uniform_int(rng, stream(side), 2)
+
+
+@borrowing
+def defender_commander(s, b, pid, side, delta, rng):
+    """Does the defender use an available commander (risking him on a 6)?"""
+    if is_random(pid):
+        return uniform_int(rng, stream(side), 2) == 1
+    return -5 <= delta <= 5
+
+
+@borrowing
+def withdraws(s, b, p, pid, side, t, delta, can_retreat, rng):
+    """Rule 11.3: does the defender declare a withdrawal (+2, no losses, zone lost)?
+    ``delta`` is defence minus attack before the dice and the withdrawal."""
+    if not can_retreat:
+        return False
+    if is_random(pid):
+        return uniform_int(rng, stream(side), 2) == 1
+    holding = 1.0 - win_chance(delta)  # the defender keeps the zone without withdrawing
+    if pid == FALLBACK:
+        return holding < 0.65
+    return holding < 0.5 or (barricade_in(s, t) >= 0 and holding < 0.6)
+
+
+@borrowing
+def retreat_destination(s, b, p, pid, side, z, rng):
+    """Where a retreating unit of ``side`` goes from ``z`` (11.3): an adjacent zone
+    without enemy units. A full zone means the unit is lost to overstacking; -1 when
+    surrounded (captured)."""
+    pick, best, seen = -1, -BIG, 0
+    for i in range(b.neighbours.shape[1]):
+        y = b.neighbours[z, i]
+        if y < 0:
+            break
+        if not can_cross(s, b, z, y) or count(s, 1 - side, y) > 0:
+            continue
+        if side == L.CATALANS and b.zone[y, L.Z_DEPLOYMENT]:
+            continue
+        room = zone_limit(p, b, y) - count(s, side, y)
+        if is_random(pid):
+            seen += 1
+            if uniform_int(rng, stream(side), seen) == 0:
+                pick = y
+            continue
+        score = (1000 if room > 0 else 0) + (100 if b.zone[y, L.Z_OBJECTIVE] >= 0 else 0) + \
+            (10 if count(s, side, y) > 0 else 0) - threat(s, b, side, y)
+        if score > best:
+            pick, best = y, score
+    return pick
+
+
+@borrowing
+def advance_extra(s, b, p, pid, side, a, t, available, rng):
+    """How many more units follow the first into the taken zone (11.3)."""
+    if available <= 0:
+        return 0
+    if is_random(pid):
+        return uniform_int(rng, stream(side), available + 1)
+    keep = 0
+    if b.zone[a, L.Z_OBJECTIVE] >= 0 and not b.zone[a, L.Z_DEPLOYMENT]:
+        keep = 2 if side == L.CATALANS else 1
+    n = count(s, side, a) - 1 - keep  # the first unit is already moving
+    if n > available:
+        n = available
+    return n if n > 0 else 0

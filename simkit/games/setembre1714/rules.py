@@ -1,81 +1,73 @@
-"""Rule knobs of 11 de Setembre's combat system (rulebook sections 7, 9 and 11).
+"""Rule knobs of the whole game of 11 de Setembre (``setembre1714``).
 
-``AssaultRules`` describes the assault scenario: one defended zone, attacked through the
-Royal Breach on the Bourbon turn the breach is assured, after the preparatory fire. The
-standard values reproduce the rulebook's Example of combat (section 11): a salvo by 4
-units on a zone of 5 defenders behind a barricade with their commander adjacent, then an
-assault by a lead grenadier and 4 more units.
+Every number the rulebook prints is a knob holding the printed value; the game length,
+which the rulebook does not print, holds the reconstruction's value (the assault ran
+from about 04:30 into the afternoon, 60-90 minutes a turn: 8 turns of about 75 minutes).
 """
 
 from dataclasses import dataclass
 
-from simkit.errors import RulesError
 from simkit.games.base import Parameters, RulesBase, knob
 
 from . import layout as L
 
 
 @dataclass(frozen=True)
-class AssaultRules(RulesBase):
-    max_turns: int = knob(
-        12, "Bourbon turns of Royal Breach checks before the assault is called off "
-        "(the rulebook does not print the game length)", range=(1, 60))
+class Rules(RulesBase):
+    turns: int = knob(
+        8, "game turns (not printed: 04:30 to about 14:30 at 75 minutes a turn, 3.3)",
+        range=(1, L.MAX_TURNS - 1))
     breach_roll: int = knob(
-        6, "lowest die that assures the Royal Breach at a Bourbon turn's start (rulebook: 6)",
-        range=(1, 6))
-    guns_adjacent: int = knob(
-        0, "Bourbon guns adjacent to the defending zone; each fires once, hit on 4-6",
-        range=(0, 10))
-    guns_at_range_2: int = knob(
-        0, "Bourbon guns two zones away; each fires once, hit on 5-6", range=(0, 10))
-    salvo_units: int = knob(
-        4, "combat units of a second zone firing a salvo first (a 6 kills); more than 5 "
-        "only from a deployment zone", range=(0, 10))
-    attacker_lead: int = knob(5, "combat strength of the attacking lead unit", range=(1, 9))
-    attacker_units: int = knob(
-        5, "combat units in the assaulting zone, lead included (+1 per additional unit); "
-        "more than 5 only from a deployment zone", range=(1, 10))
-    attacker_commander: bool = knob(
-        False, "a Bourbon commander adjacent to the attacked zone (+1)")
-    defender_lead: int = knob(5, "combat strength of the defending lead unit", range=(1, 9))
-    defender_units: int = knob(
-        5, "Catalan combat units in the attacked zone before any fire (stacking limit 5)",
-        range=(1, 5))
-    terrain: str = knob(
-        "barricade", "what the defenders fight behind: open (ochre/green, +0), urban "
-        "(grey, +2), convent (blue, +3), blue_line (+3), barricade (+3)",
-        choices=L.TERRAIN_NAMES)
-    defender_commander: bool = knob(
-        True, "a Catalan commander in or adjacent to the attacked zone (+1)")
+        6, "lowest die that assures the Royal Breach at a Bourbon turn's start (rule 7: a 6; "
+        "a value of 7: never)", range=(1, 7))
+    events: bool = knob(
+        True, "draw a random event card each half-turn (8; optional: false skips the phase)")
+    stacking_limit: int = knob(
+        5, "combat units a side may stack in a zone outside the deployment zones (6.1)",
+        range=(1, 10))
+    movement: int = knob(3, "zones a unit, leader or barricade may move (10, 12)",
+                         range=(1, 6))
+    open_defence: int = knob(0, "defence value of ochre and green zones (11.1)",
+                             range=(0, 5))
+    grey_defence: int = knob(2, "defence value of grey zones (11.1)", range=(0, 5))
+    blue_defence: int = knob(3, "defence value of blue zones (11.1)", range=(0, 6))
+    blue_line_bonus: int = knob(
+        3, "assault bonus of defenders behind a blue line against attacks across it (11.3)",
+        range=(0, 6))
+    barricade_bonus: int = knob(
+        3, "assault bonus of defenders behind a barricade against attacks from the zone it "
+        "faces (12)", range=(0, 6))
+    barricades: bool = knob(True, "the Catalan barricades are on the map (12)")
     santa_eulalia_flag: bool = knob(
-        False, "the Flag of Santa Eulalia in or adjacent to the zone (+1, on top of a "
-        "commander)")
+        True, "the Santa Eulalia flag enters the game (13: +1, on top of a commander)")
     withdrawal_bonus: int = knob(
-        2, "defence bonus for declaring a withdrawal (rulebook: +2)", range=(0, 6))
-
-    def check(self) -> None:
-        if self.attacker_units > 5 and self.salvo_units > 5:
-            raise RulesError(
-                "only one deployment zone can hold more than 5 units in this scenario: "
-                f"attacker_units={self.attacker_units} and salvo_units={self.salvo_units} "
-                "cannot both exceed 5")
+        2, "defence bonus for declaring a withdrawal (11.3: +2)", range=(0, 6))
+    bourbon_recovery_percent: int = knob(
+        100, "Bourbon recovery allowance as a percentage of the schedule in "
+        "data/forces.toml (10.1)", range=(0, 400))
+    catalan_reinforcements: bool = knob(
+        True, "the Catalan reinforcements of data/forces.toml enter (10.1)")
+    vp_unit: int = knob(1, "VP per eliminated enemy combat unit (13)", range=(0, 10))
+    vp_commander: int = knob(2, "VP per eliminated enemy commander (13)", range=(0, 10))
+    vp_bastion: int = knob(2, "VP per bastion or redoubt held (13)", range=(0, 20))
+    vp_convent: int = knob(4, "VP per convent or monastery held (13)", range=(0, 20))
+    vp_pla_de_palau: int = knob(4, "VP for holding Pla de Palau (13)", range=(0, 20))
+    extra_turn: bool = knob(
+        True, "a VP draw after the last turn extends the game one turn (13)")
 
     @property
-    def terrain_bonus(self) -> int:
-        return L.TERRAIN_BONUS[L.TERRAIN_NAMES.index(self.terrain)]
-
-    @property
-    def attack_value(self) -> int:
-        """The attacker's assault value before the die (rulebook 11.3)."""
-        return self.attacker_lead + self.attacker_units - 1 + int(self.attacker_commander)
-
-    def defence_value(self, defenders: int, withdrawal: bool = False) -> int:
-        """The defender's assault value before the die with ``defenders`` units left."""
-        leaders = min(int(self.defender_commander) + int(self.santa_eulalia_flag), 2)
-        return (self.defender_lead + self.terrain_bonus + defenders - 1 + leaders
-                + (self.withdrawal_bonus if withdrawal else 0))
+    def zone_defence(self) -> tuple[int, ...]:
+        """Defence value per colour code (ochre, green, grey, blue)."""
+        return (self.open_defence, self.open_defence, self.grey_defence, self.blue_defence)
 
 
-#: the assault kernel's parameter vector (offsets in ``layout``): every field is the knob
-#: or property of the same name
-PARAMETERS = Parameters(L._P, AssaultRules)
+def _objective_vp(rules: Rules) -> list[int]:
+    vp = [0] * len(L.OBJECTIVE_KINDS)
+    vp[L.OBJ_BASTION], vp[L.OBJ_CONVENT] = rules.vp_bastion, rules.vp_convent
+    vp[L.OBJ_PALAU] = rules.vp_pla_de_palau
+    return vp
+
+
+#: the whole game's parameter vector (offsets in ``layout``): each field is the knob
+#: or property of the same name, except the objectives' VP, one slot per kind
+PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp)

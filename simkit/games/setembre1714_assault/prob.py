@@ -1,8 +1,10 @@
-"""Exact answers to 11 de Setembre's rules-probability questions (digest section 2.C).
+"""Exact answers to 11 de Setembre's rules-probability questions (the ``setembre1714``
+question family: ``simkit prob setembre1714 QUESTION``).
 
-Royal Breach timing (rule 7), salvo kills (11.2), artillery kills (9), assault outcomes
-with and without withdrawal (11.3), commander casualties (11.3), and the whole assault
-scenario the Monte Carlo kernel plays (``scenario_outcome``), all in exact fractions.
+Royal Breach timing ("7. The mine under the Royal Breach"), salvo kills ("11.2. Salvo
+fire"), artillery kills ("9. Artillery fire"), assault outcomes with and without
+withdrawal and commander casualties ("11.3. Assault"), and the whole assault scenario
+the Monte Carlo kernel plays (``scenario_outcome``), all in exact fractions.
 """
 
 from dataclasses import dataclass
@@ -14,7 +16,7 @@ from simkit import prob as P
 from simkit.games.base import Question, RulesBase, knob
 
 from .policies import CATALAN_POLICIES
-from .rules import AssaultRules
+from .rules import Rules
 
 D6 = P.die(6)
 SIX = P.success_chance(6)
@@ -52,7 +54,7 @@ def defender_withdraws(policy: str, attack_value: int, defence_value: int) -> bo
     return policy == "withdraw" or (policy == "cautious" and attack_value > defence_value)
 
 
-def scenario_outcome(rules: AssaultRules, catalans: str = "stand") -> dict[str, Fraction]:
+def scenario_outcome(rules: Rules, catalans: str = "stand") -> dict[str, Fraction]:
     """Exact end-reason distribution of the assault scenario the kernel plays."""
     out = dict.fromkeys(("taken", "withdrew", "cleared", "repulsed"), Fraction(0))
     p_breach = breach_by(rules.max_turns, rules.breach_roll)
@@ -172,13 +174,13 @@ def answer_commander(q: CommanderQuestion) -> pd.DataFrame:
 
 
 @dataclass(frozen=True)
-class ScenarioQuestion(AssaultRules):
+class ScenarioQuestion(Rules):
     catalans: str = knob("stand", "the Catalan policy: " + ", ".join(CATALAN_POLICIES),
                          choices=tuple(CATALAN_POLICIES))
 
 
 def answer_scenario(q: ScenarioQuestion) -> pd.DataFrame:
-    rules = AssaultRules(**{k: v for k, v in q.to_dict().items() if k != "catalans"})
+    rules = Rules(**{k: v for k, v in q.to_dict().items() if k != "catalans"})
     dist = scenario_outcome(rules, q.catalans)
     rows = [{"end_reason": reason, "p": p} for reason, p in dist.items()]
     return _table(rows, ["p"])

@@ -1,0 +1,83 @@
+"""Rule knobs of the assault scenario: 11 de Setembre's combat system (rulebook "7. The
+mine under the Royal Breach", "9. Artillery fire", "11. Combat", "13. The Santa Eulalia's
+flag").
+
+``Rules`` describes the assault scenario: one defended zone, attacked through the
+Royal Breach on the Bourbon turn the breach is assured, after the preparatory fire. The
+standard values reproduce the rulebook's Example of combat (section 11): a salvo by 4
+units on a zone of 5 defenders behind a barricade with their commander adjacent, then an
+assault by a lead grenadier and 4 more units.
+"""
+
+from dataclasses import dataclass
+
+from simkit.errors import RulesError
+from simkit.games.base import Parameters, RulesBase, knob
+
+from . import layout as L
+
+
+@dataclass(frozen=True)
+class Rules(RulesBase):
+    max_turns: int = knob(
+        12, "Bourbon turns of Royal Breach checks before the assault is called off "
+        "(the rulebook does not print the game length)", range=(1, 60))
+    breach_roll: int = knob(
+        6, "lowest die that assures the Royal Breach at a Bourbon turn's start (rulebook: 6)",
+        range=(1, 6))
+    guns_adjacent: int = knob(
+        0, "Bourbon guns adjacent to the defending zone; each fires once, hit on 4-6",
+        range=(0, 10))
+    guns_at_range_2: int = knob(
+        0, "Bourbon guns two zones away; each fires once, hit on 5-6", range=(0, 10))
+    salvo_units: int = knob(
+        4, "combat units of a second zone firing a salvo first (a 6 kills); more than 5 "
+        "only from a deployment zone", range=(0, 10))
+    attacker_lead: int = knob(5, "combat strength of the attacking lead unit", range=(1, 9))
+    attacker_units: int = knob(
+        5, "combat units in the assaulting zone, lead included (+1 per additional unit); "
+        "more than 5 only from a deployment zone", range=(1, 10))
+    attacker_commander: bool = knob(
+        False, "a Bourbon commander adjacent to the attacked zone (+1)")
+    defender_lead: int = knob(5, "combat strength of the defending lead unit", range=(1, 9))
+    defender_units: int = knob(
+        5, "Catalan combat units in the attacked zone before any fire (stacking limit 5)",
+        range=(1, 5))
+    terrain: str = knob(
+        "barricade", "what the defenders fight behind: open (ochre/green, +0), urban "
+        "(grey, +2), convent (blue, +3), blue_line (+3), barricade (+3)",
+        choices=L.TERRAIN_NAMES)
+    defender_commander: bool = knob(
+        True, "a Catalan commander in or adjacent to the attacked zone (+1)")
+    santa_eulalia_flag: bool = knob(
+        False, "the Flag of Santa Eulalia in or adjacent to the zone (+1, on top of a "
+        "commander)")
+    withdrawal_bonus: int = knob(
+        2, "defence bonus for declaring a withdrawal (rulebook: +2)", range=(0, 6))
+
+    def check(self) -> None:
+        if self.attacker_units > 5 and self.salvo_units > 5:
+            raise RulesError(
+                "only one deployment zone can hold more than 5 units in this scenario: "
+                f"attacker_units={self.attacker_units} and salvo_units={self.salvo_units} "
+                "cannot both exceed 5")
+
+    @property
+    def terrain_bonus(self) -> int:
+        return L.TERRAIN_BONUS[L.TERRAIN_NAMES.index(self.terrain)]
+
+    @property
+    def attack_value(self) -> int:
+        """The attacker's assault value before the die (rulebook 11.3)."""
+        return self.attacker_lead + self.attacker_units - 1 + int(self.attacker_commander)
+
+    def defence_value(self, defenders: int, withdrawal: bool = False) -> int:
+        """The defender's assault value before the die with ``defenders`` units left."""
+        leaders = min(int(self.defender_commander) + int(self.santa_eulalia_flag), 2)
+        return (self.defender_lead + self.terrain_bonus + defenders - 1 + leaders
+                + (self.withdrawal_bonus if withdrawal else 0))
+
+
+#: the assault kernel's parameter vector (offsets in ``layout``): every field is the knob
+#: or property of the same name
+PARAMETERS = Parameters(L._P, Rules)
