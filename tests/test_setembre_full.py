@@ -115,13 +115,13 @@ def test_loader_names_file_entry_and_problem(tmp_path):
                                                    '"convent_jonqueres"')
     (tmp_path / "map.toml").write_text(text)
     with pytest.raises(ComponentError, match=r"map.toml: \[\[zone\]\] convent_jonqueres: "):
-        load_board.__wrapped__(tmp_path)
+        load_board(tmp_path)
     (tmp_path / "map.toml").write_text((DATA / "map.toml").read_text())
     forces = (DATA / "forces.toml").read_text().replace('regulars = ["catalans", 5]',
                                                         'regulars = ["catalans", 4]')
     (tmp_path / "forces.toml").write_text(forces)
     with pytest.raises(ComponentError, match="strength 5 is printed"):
-        load_board.__wrapped__(tmp_path)
+        load_board(tmp_path)
 
 
 # -- Example of artillery fire (rule 9) ----------------------------------------------------------

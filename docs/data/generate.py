@@ -37,13 +37,6 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 TOP = "(the file itself)"
 
-# Files a game plays that its load_data() does not read, and the loader that reads them
-# (module, function taking the data folder). The doc says so: --data DIR does not check
-# or play these files for that game.
-EXTRA_LOADERS = {
-    "setembre1714": ("simkit.games.setembre1714.components", "load_board"),
-}
-
 # The loader of presets files (in simkit/games/base.py, not in the game's package).
 PRESETS_LOADER = "load_presets"
 
@@ -56,7 +49,6 @@ class Recorded:
     checks: list[Check]
     files: list[str]  # the files recorded, in the order they were first read
     unread: list[str]  # files of the data folder this game does not read
-    extra: list[str]  # files read only by EXTRA_LOADERS (not by load_data)
 
 
 def record(game) -> Recorded:
@@ -71,15 +63,9 @@ def record(game) -> Recorded:
             log = stack.enter_context(recording())
             stack.enter_context(_victus_card_readers(log))
             played.load_data()
-            first = {c.file for c in log}
-            extra_files = []
-            if game.name in EXTRA_LOADERS:
-                module, function = EXTRA_LOADERS[game.name]
-                getattr(importlib.import_module(module), function)(folder)
-                extra_files = sorted({c.file for c in log} - first)
     files = list(dict.fromkeys(c.file for c in log))
     unread = [name for name in game.data.names if name not in files]
-    return Recorded(log, files, unread, extra_files)
+    return Recorded(log, files, unread)
 
 
 @contextmanager
@@ -871,11 +857,6 @@ def render_game(game, rec: Recorded, shared: dict[str, list[str]]) -> str:
         rows.append([f"[{name}](#{_anchor(name)})" if name not in rec.unread else name,
                      first, what])
     out.append(table(["File", "What it holds", "Printed or reconstructed"], rows))
-    if rec.extra:
-        out.append(
-            f"\n**Note.** This game's set-up reads {', '.join(code(n) for n in rec.extra)} "
-            f"from the package itself: `--data DIR` does not check or play these files for "
-            f"`{game.name}` yet (the package's are played).\n")
     forms = [e for file in rec.files for e in entries.get(file, {}).values() if e.base]
     form = (f" An entry such as `{forms[0].name}` is the form a table takes for that value "
             f"of its key `{forms[0].discriminator}`: each value allows its own keys."

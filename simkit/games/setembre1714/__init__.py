@@ -44,13 +44,17 @@ class Setembre1714(Game):
               "in setembre1714/data (map.toml, forces.toml, events.toml), 8 turns by "
               "default, played by scripted policies.")
 
+    def load_data(self):
+        super().load_data()
+        load_board(self.data)
+
     def kernel(self, rules, policies, game_indices, root_seed, log):
-        board, _ = load_board()
+        board, _ = load_board(self.data)
         return play_games(board, *self.kernel_inputs(rules, policies), game_indices,
                           root_seed, log)
 
     def narration(self, rules, log):
-        return EVENTS.narrate(log, load_board()[1])
+        return EVENTS.narrate(log, load_board(self.data)[1])
 
     def closing_lines(self, rules, row):
         return [f"Two Crowns {row[L.O_BOURBON_VP]} VP, Catalans {row[L.O_CATALAN_VP]} VP; "

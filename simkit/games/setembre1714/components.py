@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simkit.datafile import DataFile, frozen
+from simkit.datafile import DataFile, DataFolder, as_folder, frozen
 
 from . import layout as L
 
@@ -43,9 +43,14 @@ Names = namedtuple("Names", ["zone_ids", "zones", "units", "unit_kinds", "unit_c
 _OBJ = {name: i for i, name in enumerate(L.OBJECTIVES)}
 
 
+def load_board(data_dir: DataFolder | Path | str = DATA) -> tuple[Board, Names]:
+    """The board of ``data_dir`` (a DataFolder, or a folder holding every file; default:
+    the package's data), loaded once per folder."""
+    return _load_board(as_folder(data_dir))
+
+
 @cache
-def load_board(data_dir: Path | str = DATA) -> tuple[Board, Names]:
-    data_dir = Path(data_dir)
+def _load_board(data_dir: DataFolder) -> tuple[Board, Names]:
     zmap = _map(DataFile(data_dir / "map.toml"))
     forces = _forces(DataFile(data_dir / "forces.toml"), zmap)
     deck = _events(DataFile(data_dir / "events.toml"))
