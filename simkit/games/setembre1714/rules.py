@@ -7,15 +7,22 @@ from about 04:30 into the afternoon, 60-90 minutes a turn: 8 turns of about 75 m
 
 from dataclasses import dataclass
 
-from simkit.games.base import Parameters, RulesBase, knob
+from simkit.games.base import Parameters, RulesBase, knob, reconstruction
 
 from . import layout as L
 
 
 @dataclass(frozen=True)
 class Rules(RulesBase):
-    turns: int = knob(
-        8, "game turns (not printed: 04:30 to about 14:30 at 75 minutes a turn, 3.3)",
+    turns: int = reconstruction(
+        8, "game turns (1: 'The game is divided into a given number of turns'; the number "
+        "is not printed)",
+        alternatives={
+            7: "the assault from 04:30 to its end in the early afternoon at 90 minutes a "
+               "turn (3.3: 'between 60 and 90 minutes of actual combat')",
+            10: "the same hours at 60 minutes a turn, the other end of 3.3's range"},
+        why="the assault ran from about 04:30 into the afternoon: 8 turns of about 75 "
+            "minutes, the middle of 3.3's 60 to 90",
         range=(1, L.MAX_TURNS - 1))
     breach_roll: int = knob(
         6, "lowest die that assures the Royal Breach at a Bourbon turn's start (rule 7: a 6; "
