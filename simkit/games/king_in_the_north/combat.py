@@ -37,6 +37,7 @@ from .state import (
     eliminate,
     enter,
     hand,
+    inside_besieged,
     naval_at,
     refresh_control,
     use_event,
@@ -859,6 +860,8 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
             eliminate(s, blk, b)
             counted += 1
         n_left = army_at(blk, s, where, side, left)
+        if n_left == 0:
+            return counted  # nobody is left to retreat
     retreat_to(s, loc, blk, side, left, n_left, dest)
     log_event(log, EV_RETREAT, side, where, dest)
     retreat_into_combat(p, loc, blk, s, dest, side, log)
@@ -890,9 +893,12 @@ def relief_force(s, ids, n):
 def retreat_into_combat(p, loc, blk, s, dest, side, log):
     """A retreat into enemy blocks (8.8.6): Overrun them if the stack now there has 4x
     their blocks and the Location allows it (7.6), else a battle there with the
-    retreating side as the attacker."""
-    if count_at(s, blk, dest, 1 - side) == 0:
+    retreating side as the attacker. Retreating blocks that join a friendly force
+    besieged inside a City "would then turn a siege into a battle" (8.8.6)."""
+    if count_at(s, blk, dest, 1 - side) == 0 or count_at(s, blk, dest, side) == 0:
         return
+    if inside_besieged(s, dest, side):
+        s[L.S_BESIEGED + dest] = 0
     if overrunnable(p, loc, blk, s, dest, side, count_at(s, blk, dest, side)):
         overrun(blk, s, dest, side, log)
         refresh_control(s, loc, blk, dest)
