@@ -1244,3 +1244,30 @@ def test_no_retreat_into_combat_when_nobody_is_left_to_retreat():
                           loc("hernani"), L.CARLISTS, no_log())
     assert all(s[L.S_B_WHERE + b] == L.W_DEAD for b in defenders)
     assert s[L.S_RETREAT_IN + ss] == 0 and s[L.S_BESIEGED + ss] == 1
+
+
+def test_a_beaten_relief_force_retreats_and_only_the_besieged_stay():
+    """8.9.5: "if the besieged player loses the battle, only the originally besieged
+    blocks may remain inside the City/Capital"; 8.8.3: with no free Location the loser
+    retreats into an occupied one and loses 1 more block. Rodil is besieged in Tolosa;
+    3 Militia come from Hernani to relieve him and lose (a tie goes to the defender);
+    every Location around is Carlist. One Militia is lost in the battle, one more for
+    the forced retreat, the last retreats to Bergara; Rodil stays inside, still besieged
+    (the relief force sheltered inside with him, 3 blocks in a City)."""
+    p, s, rng = fresh_state()
+    tol, her, ber = loc("tolosa"), loc("hernani"), loc("bergara")
+    s[L.S_OWNER + tol] = L.LIBERALS
+    s[L.S_BESIEGED + tol] = 1
+    rodil = blocks("Rodil")
+    relief = blocks("Militia battalion")[:3]
+    put(s, rodil + relief + blocks("Navarra battalion")[:3], tol)
+    for b in relief:
+        s[L.S_B_FROM + b] = her
+    around = blocks("Guipúzcoa battalion")
+    for k, where in enumerate(("bergara", "azpeitia", "hernani", "lecumberri")):
+        put(s, around[k:k + 1], loc(where))
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, tol,
+                          L.LIBERALS, no_log())
+    assert s[L.S_B_LOC + rodil[0]] == tol and s[L.S_BESIEGED + tol] == 1
+    assert sorted(s[L.S_B_WHERE + b] for b in relief) == [L.W_MAP, L.W_DEAD, L.W_DEAD]
+    assert [s[L.S_B_LOC + b] for b in relief if s[L.S_B_WHERE + b] == L.W_MAP] == [ber]
