@@ -762,7 +762,7 @@ def test_blocks_conserved_and_states_valid():
         assert ((locs >= 0) & (locs < COMP.loc.shape[0])).all()
         lost = s[L.S_LOST] + s[L.S_LOST + 1]
         dead = (where == L.W_DEAD).sum()
-        assert dead >= lost - 2  # every loss is a dead block (captured artillery excepted)
+        assert dead == lost  # removed blocks (Customs Officers, Partisans) are no losses
         # VP marker: the outcome lead is the sum over controlled Locations
         vc = sum(COMP.loc[i, L.LC_VP] for i in range(COMP.loc.shape[0])
                  if s[L.S_OWNER + i] == 0)
@@ -1191,3 +1191,83 @@ def test_blown_bridge_stops_a_stack_only_where_it_has_room():
         assert played == (already == 7)
         assert all(s[L.S_B_LOC + b] == (durango if played else bergara) for b in movers)
         assert state.count_at(s, COMP.blk, durango, L.LIBERALS) <= 10
+
+
+def _hernani_retreat(liberals_at_hernani):
+    """The Carlists besiege San Sebastián (1 Liberal inside) and attack Hernani from
+    Tolosa with Zumalacárregui and 3 Navarra cards: the beaten Liberals' only retreat is
+    into San Sebastián (Tolosa is where the attack came from), with 1 more block lost
+    (8.8.3)."""
+    p, s, rng = fresh_state()
+    ss, her, tol = loc("san_sebastian"), loc("hernani"), loc("tolosa")
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    s[L.S_OWNER + ss] = L.LIBERALS
+    s[L.S_BESIEGED + ss] = 1
+    put(s, blocks("Guardia Real battalion")[:1] + blocks("Navarra battalion")[:2], ss)
+    defenders = blocks("Regular Army battalion")[:liberals_at_hernani]
+    attackers = blocks("Zumalacárregui") + blocks("Navarra battalion")[2:4]
+    put(s, defenders + attackers, her)
+    for b in attackers:
+        s[L.S_B_FROM + b] = tol
+    give(s, cards("carlists", "navarra", bugle=0)[:3])
+    rebuild_piles(s)
+    s[L.S_ACTIVE] = L.CARLISTS
+    return p, s, rng, ss, defenders
+
+
+def test_a_retreat_into_combat_is_fought_even_where_combat_was_over():
+    """8.8.6: "It is possible for a retreat to cause another battle (or Overrun). If this
+    occurs, resolve the battle/Overrun and its consequences ... It is possible for
+    retreating blocks to join a friendly force besieged inside a City/Capital. This
+    would then turn a siege into a battle." San Sebastián's siege was declared first
+    (the Carlists cannot siege a Capital without artillery); the Liberals beaten at
+    Hernani retreat into it: the siege is now a battle, and it is fought (it was left
+    pending, the siege flag up, because San Sebastián's combat was over)."""
+    p, s, rng, ss, defenders = _hernani_retreat(4)
+    engine.combat_phase(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                        L.CARLISTS, no_log())
+    assert s[L.S_BATTLES] == 2 and s[L.S_RETREAT_IN + ss] == 0
+    p, s, rng, ss, defenders = _hernani_retreat(4)
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                          loc("hernani"), L.CARLISTS, no_log())
+    assert sum(s[L.S_B_LOC + b] == ss for b in defenders) == 2
+    assert s[L.S_BESIEGED + ss] == 0 and s[L.S_RETREAT_IN + ss] == L.LIBERALS + 1
+
+
+def test_no_retreat_into_combat_when_nobody_is_left_to_retreat():
+    """8.8.3: a defender forced into a Location with enemy blocks "loses an additional
+    block"; when that was its last block, no retreat (and no battle, 8.8.6) follows (a
+    battle by nobody was left pending in San Sebastián)."""
+    p, s, rng, ss, defenders = _hernani_retreat(2)
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                          loc("hernani"), L.CARLISTS, no_log())
+    assert all(s[L.S_B_WHERE + b] == L.W_DEAD for b in defenders)
+    assert s[L.S_RETREAT_IN + ss] == 0 and s[L.S_BESIEGED + ss] == 1
+
+
+def test_a_beaten_relief_force_retreats_and_only_the_besieged_stay():
+    """8.9.5: "if the besieged player loses the battle, only the originally besieged
+    blocks may remain inside the City/Capital"; 8.8.3: with no free Location the loser
+    retreats into an occupied one and loses 1 more block. Rodil is besieged in Tolosa;
+    3 Militia come from Hernani to relieve him and lose (a tie goes to the defender);
+    every Location around is Carlist. One Militia is lost in the battle, one more for
+    the forced retreat, the last retreats to Bergara; Rodil stays inside, still besieged
+    (the relief force sheltered inside with him, 3 blocks in a City)."""
+    p, s, rng = fresh_state()
+    tol, her, ber = loc("tolosa"), loc("hernani"), loc("bergara")
+    s[L.S_OWNER + tol] = L.LIBERALS
+    s[L.S_BESIEGED + tol] = 1
+    rodil = blocks("Rodil")
+    relief = blocks("Militia battalion")[:3]
+    put(s, rodil + relief + blocks("Navarra battalion")[:3], tol)
+    for b in relief:
+        s[L.S_B_FROM + b] = her
+    around = blocks("Guipúzcoa battalion")
+    for k, where in enumerate(("bergara", "azpeitia", "hernani", "lecumberri")):
+        put(s, around[k:k + 1], loc(where))
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, tol,
+                          L.LIBERALS, no_log())
+    assert s[L.S_B_LOC + rodil[0]] == tol and s[L.S_BESIEGED + tol] == 1
+    assert sorted(s[L.S_B_WHERE + b] for b in relief) == [L.W_MAP, L.W_DEAD, L.W_DEAD]
+    assert [s[L.S_B_LOC + b] for b in relief if s[L.S_B_WHERE + b] == L.W_MAP] == [ber]

@@ -50,7 +50,7 @@ def played_state():
     return p.copy(), s.copy()
 
 
-@pytest.fixture(params=["set-up"])
+@pytest.fixture(params=["set-up", "played"])
 def state(request):
     """A maker of fresh real states: after set-up, or after a played campaign."""
     return set_up_state if request.param == "set-up" else played_state
@@ -74,6 +74,14 @@ def blocks_of(s, side, where=L.W_MAP):
     return [b for b in range(COMP.blk.shape[0])
             if s[L.S_B_WHERE + b] == where and s[L.S_B_SIDE + b] == side
             and COMP.blk[b, L.BK_TYPE] != L.NAVAL]
+
+
+def spare(s, side):
+    """Off-map blocks of ``side`` that may go on the map without breaking another
+    invariant: the pool's reinforcements and event blocks (no Defectors), then the
+    Recruitment Box."""
+    pool = [b for b in blocks_of(s, side, L.W_RESERVE) if COMP.blk[b, L.BK_TYPE] != L.DEFECTORS]
+    return pool + blocks_of(s, side, L.W_BOX)
 
 
 def emptied(s, kind, resource=None):
@@ -110,6 +118,22 @@ def test_real_states_break_nothing(state):
     assert reported(*state()) is None
 
 
+def _cases():
+    """Every preset with the default policies, and every policy of each side."""
+    cases = [(preset, None) for preset in GAME.presets]
+    for side in GAME.sides:
+        cases += [(None, {side: policy}) for policy in GAME.policies[side]]
+    return cases
+
+
+@pytest.mark.parametrize(("preset", "policy"), _cases(),
+                         ids=[f"{r or 'standard'}-{p or 'default'}" for r, p in _cases()])
+def test_every_preset_and_policy_keeps_every_invariant(preset, policy):
+    """30 campaigns with the state checked after every rule step: no StateError."""
+    result = GAME.simulate(preset, policy, np.arange(30), 1, check_state=True)
+    assert len(result["winner"]) == 30
+
+
 def test_invariant_and_step_names_reach_the_game():
     assert GAME.invariants == L.INVARIANTS and GAME.steps == L.STEPS
     assert len(L.INVARIANTS) == len(set(L.INVARIANTS))
@@ -131,8 +155,8 @@ def test_city_control(state):
     s[L.S_OWNER + city] = L.CARLISTS
     assert reported(p, s) is None
     s[L.S_CUBE + city] = 0
-    put(s, blocks_of(s, L.LIBERALS, L.W_BAG)[0], city)
-    put(s, blocks_of(s, L.CARLISTS, L.W_BAG)[0], city)
+    put(s, spare(s, L.LIBERALS)[0], city)
+    put(s, spare(s, L.CARLISTS)[0], city)
     assert reported(p, s) is None
     s[L.S_OWNER + city] = L.NOBODY
     assert reported(p, s) == "City control (4.2)"
@@ -144,7 +168,7 @@ def test_resource_location_control(state):
     town = emptied(s, L.RESOURCE)
     s[L.S_OWNER + town] = L.LIBERALS
     assert reported(p, s) is None  # an empty Resource Location keeps its owner
-    put(s, blocks_of(s, L.CARLISTS, L.W_BAG)[0], town)
+    put(s, spare(s, L.CARLISTS)[0], town)
     assert reported(p, s) == "Resource Location control (4.1.1)"
 
 
@@ -154,7 +178,7 @@ def test_garrison_with_enemy_blocks(state):
     town = emptied(s, L.TOWN, resource=False)
     s[L.S_CUBE + town] = L.CARLISTS + 1
     assert reported(p, s) is None
-    put(s, blocks_of(s, L.LIBERALS, L.W_BAG)[0], town)
+    put(s, spare(s, L.LIBERALS)[0], town)
     assert reported(p, s) == "Garrison with enemy blocks (7.5)"
 
 
@@ -205,21 +229,49 @@ def test_defectors_blocks(state):
     assert reported(p, s) == "Defectors blocks (8.6.1, 6.4)"
 
 
+def test_reinforcement_track():
+    """6.4: each Reinforcement Phase draws the track's number of blocks from the bag, +1
+    for more Resource Locations (the reconstructed track: 3 Liberal blocks in 1833)."""
+    p, s = set_up_state()
+    bag = blocks_of(s, L.LIBERALS, L.W_BAG)
+    s[L.S_B_WHERE + bag[0]] = L.W_BOX
+    for b in blocks_of(s, L.CARLISTS, L.W_BAG)[:3]:
+        s[L.S_B_WHERE + b] = L.W_BOX  # their 3 of 1833
+    assert reported(p, s, L.STEP_TURN_ORDER) == "Reinforcement Track (6.4)"
+    for drawn, broken in ((1, True), (3, False), (4, False), (5, True)):
+        for k, b in enumerate(bag):
+            s[L.S_B_WHERE + b] = L.W_BOX if k < drawn else L.W_BAG
+        found = reported(p, s, L.STEP_REINFORCEMENT)
+        assert (found == "Reinforcement Track (6.4)") == broken and found in (
+            None, "Reinforcement Track (6.4)")
+
+
+def movable(s, side):
+    """``spare`` blocks, then all but one of the blocks of ``side``'s biggest stack
+    (what stays there keeps its control)."""
+    on_map = blocks_of(s, side)
+    where = max({s[L.S_B_LOC + b] for b in on_map},
+                key=lambda i: sum(s[L.S_B_LOC + b] == i for b in on_map))
+    return spare(s, side) + [b for b in on_map if s[L.S_B_LOC + b] == where][1:]
+
+
 def test_stacking_limit(state):
     """7.1: at most 10 blocks a side in a Location (5 if only Trails reach it) after a
     move; a retreat may exceed it (8.8.1), so other steps do not check it."""
     p, s = state()
     trail = [i for i in range(COMP.loc.shape[0]) if COMP.loc[i, L.LC_TRAIL_ONLY]
              and s[L.S_CUBE + i] == 0][0]
-    movers = blocks_of(s, L.CARLISTS, L.W_BAG)[:6]
+    side = L.CARLISTS if len(movable(s, L.CARLISTS)) >= 6 else L.LIBERALS
+    movers = movable(s, side)[:6]
+    first_was = s[L.S_B_WHERE + movers[0]], s[L.S_B_LOC + movers[0]]
     for b in movers:
         put(s, b, trail, came_from=loc("onate"))
-    s[L.S_ACTIVE] = L.CARLISTS
-    assert reported(p, s, L.STEP_C_MOVEMENT) == "stacking limit (7.1)"
-    assert detail(p, s, L.STEP_C_MOVEMENT) == trail
-    assert reported(p, s, L.STEP_C_COMBAT) is None
-    s[L.S_B_WHERE + movers[0]] = L.W_BAG
-    assert reported(p, s, L.STEP_C_MOVEMENT) is None
+    s[L.S_ACTIVE] = side
+    assert reported(p, s, L.STEP_MOVEMENT[side]) == "stacking limit (7.1)"
+    assert detail(p, s, L.STEP_MOVEMENT[side]) == trail
+    assert reported(p, s, L.STEP_COMBAT[side]) is None
+    s[L.S_B_WHERE + movers[0]], s[L.S_B_LOC + movers[0]] = first_was
+    assert reported(p, s, L.STEP_MOVEMENT[side]) is None
 
 
 def test_stack_moving_along_trails(state):
@@ -236,15 +288,15 @@ def test_siege(state):
     """8.9.3 G: a siege needs the besieged and the besiegers in the City."""
     p, s = state()
     city = emptied(s, L.CITY)
-    put(s, blocks_of(s, L.LIBERALS, L.W_BAG)[0], city)
+    put(s, spare(s, L.LIBERALS)[0], city)
     s[L.S_OWNER + city] = L.LIBERALS
     assert reported(p, s) is None
     s[L.S_BESIEGED + city] = 1
     assert reported(p, s) == "siege (8.9.2, 8.9.3)" and detail(p, s) == city
-    for b in blocks_of(s, L.CARLISTS, L.W_BAG)[:2]:
+    for b in spare(s, L.CARLISTS)[:2]:
         put(s, b, city)
     assert reported(p, s) is None
-    for b in blocks_of(s, L.LIBERALS, L.W_BAG)[:2]:
+    for b in spare(s, L.LIBERALS)[:2]:
         put(s, b, city)  # 3 inside a City (8.9.2: at most 2)
     assert reported(p, s) == "siege (8.9.2, 8.9.3)"
 
@@ -270,7 +322,7 @@ def test_decks(state):
 
 def test_turn_marker(state):
     p, s = state()
-    s[L.S_YEAR] = L.N_YEARS
+    s[L.S_FIRST] = 2  # no side
     assert reported(p, s) == "Turn Marker (6)"
     p, s = state()
     s[L.S_SEMESTER] = 2 * s[L.S_YEAR] + 2
@@ -306,3 +358,9 @@ def test_barrels(state):
     p, s = state()
     s[L.S_BARRELS_USED] = L.BARRELS + 1
     assert reported(p, s) == "Barrels (3.4, 10)"
+
+
+def test_a_checked_trace_is_the_same_game():
+    """A trace with the state checks plays the game ``simulate`` plays."""
+    checked = GAME.trace(None, None, 5, 11, check_state=True)
+    assert checked == GAME.trace(None, None, 5, 11)

@@ -7,7 +7,8 @@ Resource Locations (who controls a Location), 7.5 Garrisons (at most 12 cubes a 
 "Any force ... automatically eliminates an enemy Garrison upon entering their
 Location"), 3.2 Blocks, 4.6 Recruitment Boxes and 6.4 Reinforcement Phase (each block in
 one place), 8.7.4 Effects of Losses (the blocks lost), 8.6.1 Procedure and 6.4 (a
-Defectors block for each defection and each draw from an empty bag), 7.1 Movement Phase
+Defectors block for each defection and each draw from an empty bag; the blocks drawn by
+the Reinforcement Track), 7.1 Movement Phase
 in General and 7.3.6 Movement and Force Sizes (stacking), 8.9.2-8.9.3 and 8.8.6 (sieges,
 retreats into combat), 3.3 Cards (the decks), 6 Yearly Cycle (the Turn Marker), 2.2
 Victory Points and 9 Adjusting Control and Victory Point Markers, 13.4 Morale and 3.4 /
@@ -66,6 +67,9 @@ def first_broken(p, loc, blk, card, s, step):
     d = defectors(blk, s)
     if d >= 0:
         return L.INV_DEFECTORS, d
+    d = reinforcement_track(p, blk, s, step)
+    if d >= 0:
+        return L.INV_TRACK, d
     return first_broken_later(p, loc, blk, card, s, step, counts)
 
 
@@ -269,6 +273,35 @@ def defectors(blk, s):
                 if s[L.S_B_WHERE + b] != L.W_RESERVE:
                     taken += 1
         if taken != min(total, s[L.S_DEFECTORS_OWED + side]):
+            return side
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def reinforcement_track(p, blk, s, step):
+    """6.4: "Players draw at random from their bag a number of blocks as written on the
+    Reinforcement Track on the board. Whoever controls more Resource Locations draws 1
+    additional block": after the Reinforcement Phases of the Years so far each side has
+    drawn from its bag the track's numbers, plus at most 1 a Year, or the whole bag.
+    Detail: the side."""
+    years = s[L.S_YEAR]
+    if step == L.STEP_REINFORCEMENT or step == L.STEP_ATTRITION:
+        years += 1  # this Year's Reinforcement Phase is over
+    for side in range(2):
+        in_bags = 0
+        drawn = 0
+        for b in range(blk.shape[0]):
+            if blk[b, L.BK_START] != L.START_BAG or blk[b, L.BK_SIDE] != side:
+                continue
+            if s[L.S_B_WHERE + b] == L.W_REMOVED and artillery(blk, b):
+                continue  # out of the bag at set-up (13.1)
+            in_bags += 1
+            if s[L.S_B_WHERE + b] != L.W_BAG:
+                drawn += 1
+        least = 0
+        for year in range(min(years, L.N_YEARS)):
+            least += p[L.P_TRACK + side * L.N_YEARS + year]
+        if drawn < min(in_bags, least) or drawn > min(in_bags, least + years):
             return side
     return -1
 

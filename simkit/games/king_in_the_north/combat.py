@@ -37,6 +37,7 @@ from .state import (
     eliminate,
     enter,
     hand,
+    inside_besieged,
     naval_at,
     refresh_control,
     use_event,
@@ -815,7 +816,8 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
                 counted += 1
     left = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     n_left = army_at(blk, s, where, side, left)
-    if relief_lost(loc, s, bt, where, side):
+    relief = relief_lost(loc, s, bt, where, side)
+    if relief:
         n_left = relief_force(s, left, n_left)
     if n_left == 0:
         return counted
@@ -825,8 +827,8 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
             retreat_to(s, loc, blk, side, left, n_left, dest)
             log_event(log, EV_RETREAT, side, where, dest)
             return counted
-    inside = 0
-    if s[L.S_OWNER + where] == side and loc[where, L.LC_KIND] >= L.CITY:
+    inside = 0  # a beaten relief force does not shelter: only the besieged stay (8.9.5)
+    if s[L.S_OWNER + where] == side and loc[where, L.LC_KIND] >= L.CITY and not relief:
         cap = 3 if loc[where, L.LC_KIND] == L.CAPITAL else 2
         inside = min(cap, n_left)
         inside = P.shelter_inside(pol[side], s, rng, side, inside, n_left)
@@ -858,7 +860,9 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
         if b >= 0:
             eliminate(s, blk, b)
             counted += 1
-        n_left = army_at(blk, s, where, side, left)
+            n_left = without(left, n_left, b)  # the others, not the besieged (8.9.5)
+        if n_left == 0:
+            return counted  # nobody is left to retreat
     retreat_to(s, loc, blk, side, left, n_left, dest)
     log_event(log, EV_RETREAT, side, where, dest)
     retreat_into_combat(p, loc, blk, s, dest, side, log)
@@ -890,14 +894,28 @@ def relief_force(s, ids, n):
 def retreat_into_combat(p, loc, blk, s, dest, side, log):
     """A retreat into enemy blocks (8.8.6): Overrun them if the stack now there has 4x
     their blocks and the Location allows it (7.6), else a battle there with the
-    retreating side as the attacker."""
-    if count_at(s, blk, dest, 1 - side) == 0:
+    retreating side as the attacker. Retreating blocks that join a friendly force
+    besieged inside a City "would then turn a siege into a battle" (8.8.6)."""
+    if count_at(s, blk, dest, 1 - side) == 0 or count_at(s, blk, dest, side) == 0:
         return
+    if inside_besieged(s, dest, side):
+        s[L.S_BESIEGED + dest] = 0
     if overrunnable(p, loc, blk, s, dest, side, count_at(s, blk, dest, side)):
         overrun(blk, s, dest, side, log)
         refresh_control(s, loc, blk, dest)
     else:
         s[L.S_RETREAT_IN + dest] = side + 1
+
+
+@njit(cache=True, nogil=True)
+def without(ids, n, b):
+    """Drop block ``b`` from ``ids[:n]``; returns the new count."""
+    k = 0
+    for i in range(n):
+        if ids[i] != b:
+            ids[k] = ids[i]
+            k += 1
+    return k
 
 
 @njit(cache=True, nogil=True)

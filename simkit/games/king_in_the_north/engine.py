@@ -300,42 +300,50 @@ def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
 @njit(cache=True, nogil=True)
 def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
     """Every Location holding both sides' blocks is fought, one at a time (8.1). A
-    besieged side may sally (a battle, 8.9.5); a retreat into a battle makes the retreating side the
-    attacker there (8.8.6)."""
+    besieged side may sally (a battle, 8.9.5); a retreat into enemy blocks makes the
+    retreating side the attacker there, even where a combat was fought already this
+    phase: "If this occurs, resolve the battle/Overrun and its consequences" (8.8.6).
+    After each combat the next is looked for afresh (a retreat may have made one)."""
     done = np.zeros(L.MAX_LOC, dtype=np.int64)
     for _ in range(3 * loc.shape[0]):
         if s[L.S_DONE]:
             return
-        where = -1
-        attacker = side
-        both = contested_locations(loc, blk, s)
-        for i in range(loc.shape[0]):
-            if done[i] or not both[i]:
-                continue
-            if s[L.S_RETREAT_IN + i] > 0:
-                attacker = s[L.S_RETREAT_IN + i] - 1
-            elif s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == side \
-                    and not moved_in(s, blk, i, side):
-                done[i] = 1
-                if P.sally(pol[side], s, rng, side, strength_at(s, blk, i, side),
-                           strength_at(s, blk, i, 1 - side)):
-                    s[L.S_BESIEGED + i] = 0  # a sally is a battle (8.9.5)
-                    count_action(s, side, L.A_SALLIES)
-                    resolve_battle(p, loc, adj, blk, card, s, rng, pol, i, side, log)
-                    check_sudden(p, loc, s, side, log)
-                    if after_step(p, loc, blk, card, s, log, L.STEP_COMBAT[side]):
-                        return
-                continue
-            where = i
-            break
+        where, attacker, sally = next_combat(blk, s, rng, pol, side, loc, done)
         if where < 0:
             return
         done[where] = 1
-        s[L.S_RETREAT_IN + where] = 0
-        fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+        if sally:
+            s[L.S_BESIEGED + where] = 0  # a sally is a battle (8.9.5)
+            count_action(s, side, L.A_SALLIES)
+            resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, side, log)
+        else:
+            s[L.S_RETREAT_IN + where] = 0
+            fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
         check_sudden(p, loc, s, side, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_COMBAT[side]):
             return
+
+
+@njit(cache=True, nogil=True)
+def next_combat(blk, s, rng, pol, side, loc, done):
+    """(Location, attacker, whether it is a sally) of the next combat of ``side``'s
+    Combat Phase, -1 if none: a retreat into combat first where one is pending; a
+    besieged force of ``side`` that received no relief sallies or stays (8.9.5)."""
+    both = contested_locations(loc, blk, s)
+    for i in range(loc.shape[0]):
+        if not both[i] or (done[i] and s[L.S_RETREAT_IN + i] == 0):
+            continue
+        if s[L.S_RETREAT_IN + i] > 0:
+            return i, s[L.S_RETREAT_IN + i] - 1, False
+        if s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == side \
+                and not moved_in(s, blk, i, side):
+            done[i] = 1
+            if P.sally(pol[side], s, rng, side, strength_at(s, blk, i, side),
+                       strength_at(s, blk, i, 1 - side)):
+                return i, side, True
+            continue
+        return i, side, False
+    return -1, side, False
 
 
 # -- victory (2) ---------------------------------------------------------------------------

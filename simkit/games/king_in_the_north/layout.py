@@ -235,6 +235,7 @@ INVARIANTS = (
     "blocks in one place (3.2, 4.6, 6.4)",
     "blocks lost (8.7.4)",
     "Defectors blocks (8.6.1, 6.4)",
+    "Reinforcement Track (6.4)",
     "stacking limit (7.1)",
     "stack moving along Trails (7.3.6)",
     "siege (8.9.2, 8.9.3)",
@@ -246,7 +247,7 @@ INVARIANTS = (
     "Barrels (3.4, 10)",
 )
 (INV_CITY_CONTROL, INV_RESOURCE_CONTROL, INV_GARRISON_ENEMY, INV_GARRISON_CUBES,
- INV_ONE_PLACE, INV_LOST, INV_DEFECTORS, INV_STACKING, INV_TRAIL_STACK, INV_SIEGE,
+ INV_ONE_PLACE, INV_LOST, INV_DEFECTORS, INV_TRACK, INV_STACKING, INV_TRAIL_STACK, INV_SIEGE,
  INV_RETREAT, INV_DECKS, INV_TURN_MARKER, INV_VP, INV_MORALE, INV_BARRELS) = codes(INVARIANTS)
 
 STEPS = (
