@@ -149,6 +149,11 @@ def seven_razed_camps(p, sp, g):
     sp[C.camps[:7], L.SP_RAZED] = 1
 
 
+def bourbons_on_a_razed_camp(p, sp, g):
+    sp[C.camps[4], L.SP_RAZED] = 1
+    sp[C.camps[4], L.SP_BOURBON] = 2
+
+
 def a_captured_cannon(p, sp, g):
     sp[np.flatnonzero(sp[:, L.SP_CANNON])[0], L.SP_CANNON] -= 1
     sp[C.captured, L.SP_CANNON] += 1  # capture takes troops only
@@ -187,6 +192,12 @@ def a_card_lost(p, sp, g):
 
 def a_card_twice(p, sp, g):
     g[L.G_HAND + 1] = g[L.G_HAND]
+
+
+def a_hand_short_of_a_card(p, sp, g):
+    slot = next(k for k in range(L.HAND_SIZE) if g[L.G_HAND + L.HAND_SIZE + k])
+    g[L.G_HAND + L.HAND_SIZE + slot] = 0  # seat 1's card back in the box
+    g[L.G_CARDS_BOXED] += 1
 
 
 def a_chance_card_twice(p, sp, g):
@@ -232,6 +243,7 @@ CORRUPTIONS = [
     (L.INV_BATTERY, "full", battery_tile_in_barcelona),
     (L.INV_RAZED, "full", razed_tile_off_a_camp),
     (L.INV_RAZED, "full", seven_razed_camps),
+    (L.INV_RAZED, "full", bourbons_on_a_razed_camp),
     (L.INV_BOXES, "full", a_captured_cannon),
     (L.INV_COMBATS, "full", an_unfought_combat),
     (L.INV_CAMPS, "full", troops_left_in_a_camp),
@@ -241,6 +253,7 @@ CORRUPTIONS = [
     (L.INV_VP, "full", vp_in_the_full_game),
     (L.INV_CARDS, "full", a_card_lost),
     (L.INV_CARDS, "competitive", a_card_twice),
+    (L.INV_HANDS, "competitive", a_hand_short_of_a_card),
     (L.INV_CHANCE, "full", a_chance_card_twice),
     (L.INV_LEADERS, "full", an_event_as_leader),
     (L.INV_RESIGNATION, "solo", a_fourth_resignation_tile),
