@@ -1,7 +1,8 @@
 """Victus rule knobs and the integer vector ``p`` the kernels read.
 
 Rulebook sections: "First Game", "Full Game", "Competitive Game Rules", "Adjusting the
-Difficulty", "Solo Game", "End of the Game" (digest B2, B11-B14). Every difficulty
+Difficulty", "Solo Game", "End of the Game", and the deal tables of "Start of Stage I /
+II / III". Every difficulty
 adjustment the rulebook offers is a knob; each knob does one thing, so a level does not
 move the numeric knobs: the presets (``data/presets.toml``) set them as the rulebook
 lists them (e.g. the first game's Coronela threshold 3 and table dice order).
@@ -24,7 +25,8 @@ from .components import DATA
 LEVELS = ("first_game", "full", "competitive")
 RESIGNATION = ("per_stage", "per_round")
 
-# (cards dealt per seat, rounds) per stage by seats (solo: 2), digest B2
+# (cards dealt per seat, rounds) per stage by seats (solo: 2): the tables of "Start of
+# Stage I / II / III" (first game; full game, whose table the solo game uses)
 DEAL_FIRST = {2: (5, 4), 3: (4, 3), 4: (3, 2)}
 DEAL_FULL = {2: (7, 6), 3: (5, 4), 4: (4, 3)}
 
