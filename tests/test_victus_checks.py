@@ -384,3 +384,15 @@ def test_a_troop_healed_to_the_port_fights_the_bourbons_there():
     assert (port, 2, 6) in logged(log, EV.EV_COMBAT)
     assert sp[port, L.SP_BOURBON] == 0 and sp[port, L.SP_CORONELA] == 1
     assert broken_invariant(p, sp, g, L.STEP_BOURBON_DIE) is None
+
+
+def test_the_first_game_deal_knobs_fit_in_its_piles():
+    """First Game, Setup: "From each pile, find the cards that have a • ... Return the
+    rest of the cards without a • to the box": a stage pile holds the • cards only (20 in
+    the reconstruction), not 50, so 3 players x 7 cards left the third player short
+    ("every player holds as many cards" broke at the first deal)."""
+    assert rules.stage_pile(False) == 20 and rules.stage_pile(True) == 50
+    with pytest.raises(simkit.RulesError, match="First Game's"):
+        rules.Rules(level="first_game", players=3, cards_per_stage=7, rounds_per_stage=6)
+    fits = {"level": "first_game", "players": 4, "cards_per_stage": 5, "rounds_per_stage": 4}
+    GAME.simulate(fits, "greedy", range(10), 1714, check_state=True)
