@@ -1,6 +1,7 @@
 """Victus's state checks: each invariant of ``layout.INVARIANTS`` fails on a real state
-corrupted to break it (so every check can fail), and the bugs the checks found stay fixed
-(each through the real code path, quoting the rulebook)."""
+corrupted to break it (so every check can fail), every preset and policy plays with the
+checks on and breaks none, and the bugs the checks found stay fixed (each through the
+real code path, quoting the rulebook)."""
 
 import numpy as np
 import pytest
@@ -26,6 +27,7 @@ from simkit.games.victus import layout as L
 from simkit.games.victus.pieces import marker_value
 
 GAME = simkit.games.get("victus")
+SCRIPTED = [name for name in GAME.policies["players"] if name != "lookahead"]
 C, K, DICE, CARDS_OBJ = _static()
 CARDS = CARDS_OBJ.as_tuple()
 
@@ -137,6 +139,18 @@ def six_organ_guns(p, sp, g):
     sp[space(12), L.SP_ORGAN_GUNS] = 6
 
 
+def a_barricade(p, sp, g):  # First Game: "Leave the rest of the components in the box"
+    sp[space(12), L.SP_BARRICADES] = 1
+
+
+def an_organ_gun(p, sp, g):
+    sp[space(12), L.SP_ORGAN_GUNS] = 1
+
+
+def the_mine_disc_moved(p, sp, g):
+    g[L.G_DISC + L.DISC_MINE] = 1
+
+
 def battery_tile_in_barcelona(p, sp, g):
     sp[space(12), L.SP_BATTERY_TILES] = 1
 
@@ -147,6 +161,11 @@ def razed_tile_off_a_camp(p, sp, g):
 
 def seven_razed_camps(p, sp, g):
     sp[C.camps[:7], L.SP_RAZED] = 1
+
+
+def bourbons_on_a_razed_camp(p, sp, g):
+    sp[C.camps[4], L.SP_RAZED] = 1
+    sp[C.camps[4], L.SP_BOURBON] = 2
 
 
 def a_captured_cannon(p, sp, g):
@@ -189,6 +208,12 @@ def a_card_twice(p, sp, g):
     g[L.G_HAND + 1] = g[L.G_HAND]
 
 
+def a_hand_short_of_a_card(p, sp, g):
+    slot = next(k for k in range(L.HAND_SIZE) if g[L.G_HAND + L.HAND_SIZE + k])
+    g[L.G_HAND + L.HAND_SIZE + slot] = 0  # seat 1's card back in the box
+    g[L.G_CARDS_BOXED] += 1
+
+
 def a_chance_card_twice(p, sp, g):
     g[L.G_CHANCE_DECK + 1] = g[L.G_CHANCE_DECK]
 
@@ -228,19 +253,24 @@ CORRUPTIONS = [
     (L.INV_DEFENSE, "full", bastion_defense_plus_three),
     (L.INV_BARRICADE, "full", barricade_outside_barcelona),
     (L.INV_BARRICADE, "full", eleven_barricades),
+    (L.INV_BARRICADE, "first_game", a_barricade),
     (L.INV_ORGAN_GUN, "full", six_organ_guns),
+    (L.INV_ORGAN_GUN, "first_game", an_organ_gun),
     (L.INV_BATTERY, "full", battery_tile_in_barcelona),
     (L.INV_RAZED, "full", razed_tile_off_a_camp),
     (L.INV_RAZED, "full", seven_razed_camps),
+    (L.INV_RAZED, "full", bourbons_on_a_razed_camp),
     (L.INV_BOXES, "full", a_captured_cannon),
     (L.INV_COMBATS, "full", an_unfought_combat),
     (L.INV_CAMPS, "full", troops_left_in_a_camp),
     (L.INV_MARKERS, "full", pin_off_its_dial),
     (L.INV_DISCS, "full", batteries_disc_on_0),
+    (L.INV_DISCS, "first_game", the_mine_disc_moved),
     (L.INV_SENSE_FURY, "full", sense_fury_moved_in_the_full_game),
     (L.INV_VP, "full", vp_in_the_full_game),
     (L.INV_CARDS, "full", a_card_lost),
     (L.INV_CARDS, "competitive", a_card_twice),
+    (L.INV_HANDS, "competitive", a_hand_short_of_a_card),
     (L.INV_CHANCE, "full", a_chance_card_twice),
     (L.INV_LEADERS, "full", an_event_as_leader),
     (L.INV_RESIGNATION, "solo", a_fourth_resignation_tile),
@@ -261,18 +291,18 @@ def test_every_invariant_has_a_corruption():
     assert {c[0] for c in CORRUPTIONS} == set(range(L.N_INVARIANTS))
 
 
-def test_the_first_game_keeps_the_full_games_tiles_in_the_box():
-    """First Game set-up: "Leave the rest of the components in the box" (no barricades,
-    organ-guns or mine disc; no leader cards)."""
-    for corrupt, invariant in ((lambda sp, g: sp.__setitem__((space(12), L.SP_BARRICADES), 1),
-                                L.INV_BARRICADE),
-                               (lambda sp, g: sp.__setitem__((space(12), L.SP_ORGAN_GUNS), 1),
-                                L.INV_ORGAN_GUN),
-                               (lambda sp, g: g.__setitem__(L.G_DISC + L.DISC_MINE, 1),
-                                L.INV_DISCS)):
-        p, sp, g = mid_game("first_game")
-        corrupt(sp, g)
-        assert broken_invariant(p, sp, g) == L.INVARIANTS[invariant]
+# -- whole games with the checks on ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", SCRIPTED)
+@pytest.mark.parametrize("preset", list(GAME.presets))
+def test_every_preset_and_policy_keeps_every_invariant(preset, policy):
+    GAME.simulate(preset, policy, range(20), 1714, check_state=True)
+
+
+@pytest.mark.parametrize("preset", list(GAME.presets))
+def test_the_lookahead_player_keeps_every_invariant(preset):
+    GAME.simulate(preset, "lookahead:rollouts=1", range(2), 1714, check_state=True)
 
 
 def test_a_broken_invariant_names_the_game_turn_step_and_invariant():
@@ -371,3 +401,15 @@ def test_a_troop_healed_to_the_port_fights_the_bourbons_there():
     assert (port, 2, 6) in logged(log, EV.EV_COMBAT)
     assert sp[port, L.SP_BOURBON] == 0 and sp[port, L.SP_CORONELA] == 1
     assert broken_invariant(p, sp, g, L.STEP_BOURBON_DIE) is None
+
+
+def test_the_first_game_deal_knobs_fit_in_its_piles():
+    """First Game, Setup: "From each pile, find the cards that have a • ... Return the
+    rest of the cards without a • to the box": a stage pile holds the • cards only (20 in
+    the reconstruction), not 50, so 3 players x 7 cards left the third player short
+    ("every player holds as many cards" broke at the first deal)."""
+    assert rules.stage_pile(False) == 20 and rules.stage_pile(True) == 50
+    with pytest.raises(simkit.RulesError, match="First Game's"):
+        rules.Rules(level="first_game", players=3, cards_per_stage=7, rounds_per_stage=6)
+    fits = {"level": "first_game", "players": 4, "cards_per_stage": 5, "rounds_per_stage": 4}
+    GAME.simulate(fits, "greedy", range(10), 1714, check_state=True)

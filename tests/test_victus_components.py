@@ -1,6 +1,6 @@
 """Victus's reconstructed components: every board, marker, dice, chance and tile fact the
-rulebook gives (its worked examples and its component, set-up and board texts) checked
-against the loaded data, and the loader's errors on broken files.
+rulebook gives (its worked examples, "Components", "Setup", the Board Description and the
+Glossary) checked against the loaded data, and the loader's errors on broken files.
 
 The rulebook often says only that *some* space has a property ("some outside space -Y-> 52");
 those facts are checked as "there exists", so the tests keep holding when a designer
@@ -175,7 +175,7 @@ def test_example_11_space_15(c):
 
 def test_rambla(c):
     rambla = {s for s in c.space_ids if info(c, s, L.S_RAMBLA)}
-    assert rambla == {"12", "14", "15", "21", "47", "48", "58"}  # 14: inferred, not printed
+    assert rambla == {"12", "14", "15", "21", "47", "48", "58"}  # 14: inferred from Example 14
     for a in rambla:  # mutually adjacent for movement, not for the shared-side rules
         assert neighbours(c, a, move=True) >= rambla - {a}
     assert not adjacent(c, 15, 58) and not adjacent(c, 15, 48)

@@ -1,7 +1,6 @@
-"""Victus variants: the competitive game (Examples 27-29, the Sense/Fury marker's table as
-the rulebook's "Competitive Game Rules" and Examples 27 and 29 give it, fame per Example 28
-and Mode 2), the solo game (Examples 30-31), every difficulty
-knob taking effect in the engine, the presets, and the policies' weights."""
+"""Victus variants: the competitive game (Examples 27-29, the Sense/Fury table that End of
+Round 2.1-2.2 give, fame per Example 28 and Mode 2), the solo game (Examples 30-31), every
+difficulty knob taking effect in the engine, the presets, and the policies' weights."""
 
 import numpy as np
 import pandas as pd
@@ -52,8 +51,8 @@ def round_of(cards, pin=5):
 
 # -- competitive scoring ----------------------------------------------------------------------
 
-# the Sense/Fury marker ("Competitive Game Rules"): start | -5 .. -1, +1 .. +5 -> end space
-# and S (standard) / M (moderating) scoring
+# Competitive Game Rules, End of Round 2.1-2.2 (and Moderating Sense and Fury), worked out:
+# start | -5 .. -1, +1 .. +5 -> end space and S (standard) / M (moderating)
 SENSE_FURY_TABLE = """
 1 | 1-- 1-- 1-- 1-- 1-- 2-- 3-- 4SM 5SM 6SM
 2 | 1-- 1-- 1-- 1-- 1-- 3-- 4SM 5SM 6SM 7S-
@@ -67,7 +66,7 @@ SENSE_FURY_TABLE = """
 """
 
 
-def test_sense_fury_moves_and_scoring_match_the_marker_table_cell_by_cell():
+def test_sense_fury_moves_and_scoring_match_the_end_of_round_table_cell_by_cell():
     standard, moderating = competitive(), competitive(moderating_sense_fury=True)
     moves = (-5, -4, -3, -2, -1, 1, 2, 3, 4, 5)
     for line in SENSE_FURY_TABLE.strip().splitlines():

@@ -1,4 +1,5 @@
-"""Barcelonan actions (rulebook "Barcelonan Actions", first game and full game; digest B8).
+"""Barcelonan actions (rulebook "5. Barcelonan Actions", first game and full game: Movement,
+Marker, Artillery and Defense Actions and their AP tables).
 
 Each action is one function that checks nothing about AP: ``action_cost`` says what it
 costs, the policy decides what to buy, ``pay`` spends the AP. Costs come from

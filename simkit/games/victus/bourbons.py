@@ -1,11 +1,12 @@
-"""The Bourbon side (rulebook "Bourbon Actions", "Bourbon Marker", "Chance Cards", "Trench";
-digest B5-B7, B10).
+"""The Bourbon side (rulebook "4. Bourbon Actions": Reinforcements, Bombardment, Advance,
+Trench; "Component Descriptions": the discs, Chance Cards; "Mine explodes"; "Special
+Combats": Combats in Camps and in Spaces with a Trench Tile, Bourbon Battery Tiles).
 
 One function per rule: ``move_reinforcements_disc`` and the icon it ends on (batteries,
 ``heal``, ``mine_explodes``, advance), ``bombard``, ``advance_bourbons``, ``trench_forward``
 and ``trench_back``, ``trench_space_combat``, and ``roll_bourbon_dice``.
 
-Readings the rulebook leaves open (each noted in the digest):
+Readings the rulebook leaves open:
 - Trench +N takes, at each symbol, the rearmost tile that may move (not sharing a space
   with Barcelonan troops, not already on the 3rd Parallel), alphabetically first among
   equals; a symbol no tile can take adds 1 to the mine disc in the full game (Example 22).

@@ -1,9 +1,10 @@
 """Victus's 150 event/leader cards: load ``data/cards.toml``, validate it, compile it.
 
-The rulebook prints no card texts (digest 1.D); ``data/cards.toml`` is a reconstruction
-(its header says what it honours). This module defines the small language its effects
-are written in, checks a card file against it and compiles it into flat arrays that
-``card_effects.py`` interprets inside the njit engine.
+The rulebook prints no card texts ("Event/Leader Card Anatomy" names the fields only);
+``data/cards.toml`` is a reconstruction (its header says what it honours). This module
+defines the small language its effects are written in, checks a card file against it
+and compiles it into flat arrays that ``card_effects.py`` interprets inside the njit
+engine.
 
 A card
 ======

@@ -51,6 +51,7 @@ from simkit.unmanaged import allocating, borrowing
 
 from . import card_layout as CL
 from . import layout as L
+from .hands import hand_count
 from .pieces import is_barcelona, marker_len, troops_in
 
 HOLDS = -1  # what a test returns when its invariant holds (else the detail)
@@ -115,6 +116,8 @@ def test(K, CARDS, p, sp, g, invariant, step):
         return victory_points(CARDS, p, g)
     if invariant == L.INV_CARDS:
         return cards_add_up(CARDS, p, g)
+    if invariant == L.INV_HANDS:
+        return hands_alike(p, g)
     if invariant == L.INV_CHANCE:
         return chance_cards(g)
     if invariant == L.INV_LEADERS:
@@ -264,12 +267,15 @@ def battery_tiles(K, sp):
 
 @borrowing
 def razed_tiles(K, sp):
-    """A razed Bourbon camp tile on a camp, one a camp, 6 in all. Detail: the space,
-    else the total."""
+    """A razed Bourbon camp tile on a camp, one a camp, 6 in all; no Bourbon troop tile
+    on a razed camp ("no Bourbon troop tile will come out of razed camps", "no Bourbon
+    troops remain there"). Detail: the space, else the total."""
     total = 0
     for space in range(sp.shape[0]):
         n = sp[space, L.SP_RAZED]
         if n < 0 or n > 1 or (n > 0 and K[L.K_INFO][space, L.S_KIND] != L.KIND_CAMP):
+            return space
+        if n > 0 and sp[space, L.SP_BOURBON] > 0:
             return space
         total += n
     return total if total > K[L.K_COUNTS][L.COUNT_RAZED] else HOLDS
@@ -443,6 +449,21 @@ def cards_add_up(CARDS, p, g):
     accounted += found
     if formed != cards_in_the_game(CARDS, p) or accounted != formed:
         return accounted
+    return HOLDS
+
+
+@borrowing
+def hands_alike(p, g):
+    """Every player holds as many cards: each is dealt as many ("deals the number
+    corresponding to each player"), places one face down each round, and Change 1 card
+    has "All players discard one of the cards ... draw a new one". (Solo: Casanova's
+    pile is no hand.) Detail: the seat whose hand differs from the first seat's."""
+    if p[L.P_SOLO]:
+        return HOLDS
+    first = hand_count(g, 0)
+    for seat in range(1, g[L.G_SEATS]):
+        if hand_count(g, seat) != first:
+            return seat
     return HOLDS
 
 

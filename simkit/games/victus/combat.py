@@ -1,12 +1,14 @@
-"""Combat (rulebook "Combat", "Special Combats"; digest B9, B10).
+"""Combat (rulebook "Combat", "Barcelonan Troops Eliminated", "Special Combats", "The
+Organ-Guns").
 
 Values: Bourbons = the tiles' total; Barcelonans = Coronela 1 + infantry 3, + the
 Gunpowder Store in Barcelona spaces (+1 for the Flag holder during their turn), + the
 bastion defense, + 1 per barricade, + 5 per organ-gun. The higher total wins; a tie
 eliminates both sides.
 
-Casualties follow Examples 18 and 26, not the rules text they contradict (digest 1.A,
-Example 18): the WINNER takes casualties. A Bourbon winner loses the Barcelonan total; a
+Casualties follow Examples 18 and 26, not the rules text they contradict ("The side with
+the higher combat value wins the combat and inflicts casualties", while Example 18's
+winners lose points): the WINNER takes casualties. A Bourbon winner loses the Barcelonan total; a
 Barcelonan winner takes max(0, Bourbon total - Gunpowder Store - bastion defense) points,
 spread over its troops (barricades and organ-guns are not subtracted: the casualty rule
 names only the Gunpowder Store and bastion defenses).

@@ -12,11 +12,12 @@ Parallel, Hospital, Box, Barcelona space, "Spaces 1X-5X").
 What the data rests on (each file's header says it in detail): the rulebook does not print
 the board graph, the marker dials beyond a few values, the Bourbon marker after position 4,
 the dice faces, the Stage III and IV dice, the 6th die's colour, the chance cards or the
-tile mixes. Those are reconstructions consistent with every fact in rules/DIGEST.md
-section 1; the loader re-checks the facts a replacement file must keep (counts, the
-marker rules, the graph's consistency) and tests/test_victus_components.py re-checks the
-worked examples. Where the text contradicts itself the digest's reading is followed:
-Example 14's "Saint Cross-24" and "Àngel-18" are spaces 14 and 48.
+tile mixes. Those are reconstructions consistent with every fact the rulebook gives
+(counts, set-up, named spaces, worked examples); the loader re-checks the facts a
+replacement file must keep (counts, the marker rules, the graph's consistency) and
+tests/test_victus_components.py re-checks the worked examples. Where the text contradicts
+itself the reading that fits the other examples is followed: Example 14's "Saint
+Cross-24" and "Àngel-18" are spaces 14 and 48.
 
 ``load_components()`` returns one cached, frozen ``Components``; a broken file raises
 ``ComponentError`` naming the file, the entry and the problem. Codes and column offsets
@@ -42,7 +43,9 @@ from . import layout as L
 
 DATA = Path(__file__).parent / "data"
 
-# Facts the rulebook fixes (digest B1, B3, B15): every replacement file must keep them.
+# Facts the rulebook fixes ("Components", "Setup", "Board Description", the Glossary's
+# Barcelona space and Camp, the rubble variant's 33 spaces): every replacement file must
+# keep them.
 N_BASTIONS = 10
 N_OTHER_BARCELONA = 27
 N_NUMBERED = 33

@@ -1,5 +1,6 @@
-"""The Victus turn structure (rulebook "Sequence of Play", "End of the Game"; digest B2,
-B4, B11): stages I-III of rounds and turns, then Stage IV's single card.
+"""The Victus turn structure (rulebook "Game Sequence", "Start of Stage I / II / III",
+"Start of Round", "Each Player's Turn", "End of Round", "Stage IV", "End of the Game"):
+stages I-III of rounds and turns, then Stage IV's single card.
 
 A stage deals each seat its cards (added to what is left in hand); each round every
 seat chooses a card, then, from the Flag holder clockwise, takes a turn: start-of-turn

@@ -374,13 +374,14 @@ INVARIANTS = (
     "razed Bourbon camp tiles on camps, 6 in all", "the boxes hold Barcelonan pieces only",
     "combats resolved", "camps cleared at the end of the turn", "marker pins on their dials",
     "discs on the Bourbon marker", "the Sense/Fury pin on its 9 spaces", "victory points",
-    "event/leader cards add up to the deck", "chance cards add up to 14",
+    "event/leader cards add up to the deck", "every player holds as many cards",
+    "chance cards add up to 14",
     "one active leader per player", "Villarroel resignation tiles, 3 in all",
     "action points within those available", "the sequence of play")
 (INV_CORONELA, INV_INFANTRY, INV_CANNON, INV_CANNON_FIRED, INV_BOURBON, INV_TRENCH,
  INV_RUBBLE, INV_DEFENSE, INV_BARRICADE, INV_ORGAN_GUN, INV_BATTERY, INV_RAZED, INV_BOXES,
  INV_COMBATS, INV_CAMPS, INV_MARKERS, INV_DISCS, INV_SENSE_FURY, INV_VP, INV_CARDS,
- INV_CHANCE, INV_LEADERS, INV_RESIGNATION, INV_AP, INV_SEQUENCE) = codes(INVARIANTS)
+ INV_HANDS, INV_CHANCE, INV_LEADERS, INV_RESIGNATION, INV_AP, INV_SEQUENCE) = codes(INVARIANTS)
 N_INVARIANTS = len(INVARIANTS)
 assert (INV_CORONELA + PLAY_INFANTRY, INV_CORONELA + PLAY_CANNON) == (INV_INFANTRY,
                                                                      INV_CANNON)

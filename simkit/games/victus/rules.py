@@ -1,7 +1,8 @@
 """Victus rule knobs and the integer vector ``p`` the kernels read.
 
 Rulebook sections: "First Game", "Full Game", "Competitive Game Rules", "Adjusting the
-Difficulty", "Solo Game", "End of the Game" (digest B2, B11-B14). Every difficulty
+Difficulty", "Solo Game", "End of the Game", and the deal tables of "Start of Stage I /
+II / III". Every difficulty
 adjustment the rulebook offers is a knob; each knob does one thing, so a level does not
 move the numeric knobs: the presets (``data/presets.toml``) set them as the rulebook
 lists them (e.g. the first game's Coronela threshold 3 and table dice order).
@@ -25,13 +26,15 @@ from simkit.games.base import (
     reading,
 )
 
+from . import card_layout as CL
 from . import layout as L
 from .components import DATA
 
 LEVELS = ("first_game", "full", "competitive")
 RESIGNATION = ("per_stage", "per_round")
 
-# (cards dealt per seat, rounds) per stage by seats (solo: 2), digest B2
+# (cards dealt per seat, rounds) per stage by seats (solo: 2): the tables of "Start of
+# Stage I / II / III" (first game; full game, whose table the solo game uses)
 DEAL_FIRST = {2: (5, 4), 3: (4, 3), 4: (3, 2)}
 DEAL_FULL = {2: (7, 6), 3: (5, 4), 4: (4, 3)}
 
@@ -176,9 +179,12 @@ class Rules(RulesBase):
         if rounds >= cards:
             raise RulesError(f"rounds_per_stage ({rounds}) must be below cards_per_stage "
                              f"({cards}): Stage IV draws from the cards left in hand")
-        if cards * self.seats > 50:
-            raise RulesError(f"cards_per_stage ({cards}) x {self.seats} seats exceeds the "
-                             f"50 cards of a stage")
+        pile = stage_pile(self.full)
+        if cards * self.seats > pile:
+            what = "the First Game's \u2022 cards" if not self.full else "the cards"
+            raise RulesError(f"cards_per_stage ({cards}) x {self.seats} seats exceeds "
+                             f"{what} of a stage ({pile}): the last players would be dealt "
+                             f"fewer")
         if cards + 2 * (cards - rounds) > L.HAND_SIZE - 4:
             raise RulesError(f"cards_per_stage {cards} with rounds_per_stage {rounds} leaves "
                              f"more cards in hand than the engine holds; keep "
@@ -187,6 +193,17 @@ class Rules(RulesBase):
             raise RulesError(f"solo: cards_per_stage {cards} with rounds_per_stage {rounds} "
                              f"lets Casanova's pile grow past the {L.PILE_SLOTS} cards the "
                              f"engine holds")
+
+
+@cache
+def stage_pile(full: bool) -> int:
+    """The cards of the smallest stage pile: 50, or in the First Game the cards with the
+    "\u2022" ("From each pile, find the cards that have a \u2022 ...")."""
+    from .cards import load_cards
+
+    meta = load_cards().meta
+    playing = np.ones(L.N_CARDS, bool) if full else meta[1:, CL.M_FIRST_GAME] == 1
+    return int(min((playing & (meta[1:, CL.M_STAGE] == stage)).sum() for stage in range(3)))
 
 
 def casanova_pile_at_most(cards: int, rounds: int) -> int:

@@ -1,6 +1,6 @@
-"""The competitive game's scoring (rulebook "Competitive Game Rules", "Adjusting the
-Difficulty"; digest B12, B13, 1.C 7-8): the Sense/Fury marker, VP, the next starting
-player, the VP defeat and the fame of the winner.
+"""The competitive game's scoring (rulebook "Competitive Game Rules": End of Round, End of
+the Game, Players' Victory, Examples 27-29; "Adjusting the Difficulty"): the Sense/Fury
+marker, VP, the next starting player, the VP defeat and the fame of the winner.
 
 The Sense/Fury marker is printed on the board, not reconstructed: 9 spaces, 1-3 the
 ochre Sense group, 4-6 the red centre (R = 5, the set-up space), 7-9 the ochre Fury group;
@@ -23,7 +23,7 @@ from . import card_layout as CL
 from . import layout as L
 from .events import EV_CARD_SCORED
 
-# fame bonuses and penalties of the difficulty adjustments (digest B13)
+# fame bonuses and penalties of the difficulty adjustments ("Adjusting the Difficulty")
 FAME_HALF_A_BOMB = 8
 FAME_SEQUENTIAL_DICE = 15
 FAME_ALWAYS_PRIORITY = -15
@@ -122,10 +122,10 @@ def difficulty_fame(p: np.ndarray, dice_chosen) -> np.ndarray:
 
 
 def fame(p: np.ndarray, vp_total, stage_iv_points, coronela, rubble, dice_chosen=0):
-    """The fame of the winner (digest B12): all players' VP, the Stage IV card (Sense its
-    value, Fury double), the Coronela threshold, +1 per Coronela in Barcelona, -1 per
-    rubble/ruined tile, and the difficulty adjustments' bonuses and penalties. Arrays
-    (one entry per game) or scalars."""
+    """The fame of the winner (Competitive Game Rules, Players' Victory): all players'
+    VP, the Stage IV card (Sense its value, Fury double), the Coronela threshold, +1 per
+    Coronela in Barcelona, -1 per rubble/ruined tile, and the difficulty adjustments'
+    bonuses and penalties. Arrays (one entry per game) or scalars."""
     points = np.asarray(stage_iv_points, dtype=np.int64)
     stage_iv = np.where(points > 0, 2 * points, -points)
     return (np.asarray(vp_total, dtype=np.int64) + stage_iv + int(p[L.P_CORONELA_THRESHOLD])

@@ -1,5 +1,5 @@
 """The solo game: Villarroel (seat 0, the real player) and Casanova (seat 1, fictional)
-(rulebook "Solo Game"; digest B14, Examples 30-31).
+(rulebook "Solo Game: Villarroel and Casanova", Examples 30-31).
 
 Casanova's pile of cards to play is kept in his hand slots: it is reshuffled whenever
 cards join it, so its top card is a uniform draw among the cards in it. Villarroel's
@@ -10,7 +10,8 @@ Readings of what the rulebook leaves open:
   and the 3 tiles in the box); the Note's "at the start of each round" is the knob
   ``resignation_tiles = "per_round"``;
 - Change 1 card gives Casanova one more card shuffled into his pile and takes none from it
-  (he has no hand to discard from), as the digest's card count (k + n x c) has it;
+  (he has no hand to discard from; "Each time Casanova receives new cards (... from the
+  change-a-card action, etc.), they are shuffled with the ones already in his pile");
 - Villarroel never cancels Casanova's last card (the rulebook does not say what an empty
   pile would play).
 """

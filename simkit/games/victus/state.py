@@ -1,6 +1,6 @@
 """Build Victus's state arrays: the static-component tuple the kernels read, an empty
-state, and the set-up positions of the First Game and Full Game (rulebook "Setup";
-digest B3).
+state, and the set-up positions of the First Game and Full Game (rulebook "Setup",
+"Modifications to the First-Game Setup").
 
 Set-up relies on the reconstructed board (which spaces are bastions) and marker dials
 (the full game's Gunpowder Store red value) of ``data/``.
