@@ -65,8 +65,8 @@ def test_report_files_sections_and_embedded_figures(experiment):
         assert f"<h2>{heading}</h2>" in html and f"\n## {heading}\n" in md
     names = sorted(f.name for f in report.figures)
     assert names == ["curve_salvo_units.png", "differences.png", "end_reasons.png",
-                     "game_length.png", "ladder.png", "survival.png", "tornado.png",
-                     "win_rates.png"]
+                     "game_length.png", "ladder.png", "rests_on.png", "survival.png",
+                     "tornado.png", "win_rates.png"]
     for figure in report.figures:
         assert figure.parent == out and figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({figure.name})" in md
@@ -184,14 +184,15 @@ def test_report_of_a_single_results_folder(tmp_path):
                                       "1,500 games")
     assert "terrain=urban" in report.markdown.read_text()  # the rules it ran
     assert sorted(f.name for f in report.figures) == ["end_reasons.png", "game_length.png",
-                                                      "survival.png", "win_rates.png"]
+                                                      "rests_on.png", "survival.png",
+                                                      "win_rates.png"]
 
 
 def test_cli_report(experiment, capsys, tmp_path):
     out, _ = experiment
     assert main(["report", str(out), "--out", str(tmp_path / "r")]) == 0
     text = " ".join(capsys.readouterr().out.split())  # the paragraph is wrapped
-    assert "report.html and 8 figure(s)" in text and "Switching to policy" in text
+    assert "report.html and 9 figure(s)" in text and "Switching to policy" in text
     assert (tmp_path / "r" / "report.html").exists()
     code = main(["report", str(tmp_path / "nothing")])
     err = capsys.readouterr().err.strip().splitlines()
