@@ -17,12 +17,16 @@ Readings where the rulebook is silent (each in its function's docstring): «Unde
 of Night» may be played before any deployment once both sides have played 2 cards (it
 ends the battle) or at its end; Leaders and cavalry take a 2-Location retreat only to
 escape a forced retreat's extra loss; «Cavalry Charge» lets one Liberal cavalry block be
-deployed, charging, with any Faction card. Not modelled: hiding Don Carlos among 3
-Locations and the Customs Officers' peek (the commanders see everything, so they change
-nothing), Barrels as ammunition (Barrels supply the Liberals on trails), and relocating
-Garrison cubes during a turn (cubes are dropped as stacks move and lost to enemy
-entries). After a lost relief battle (8.9.5) the originally besieged blocks always stay
-inside (the rule says they "may"; staying keeps the City).
+deployed, charging, with any Faction card; a historical reinforcement whose Location is
+full (7.1) joins a friendly stack with room, as one whose Location the enemy holds;
+«Blown Bridge» stops a stack only where it has room to end its move (7.1); a retreat may
+leave more blocks in a Location than 7.1 allows (8.8.1: "There is no limit to the size
+of the force that may be moved together when retreating"). Not modelled: hiding Don
+Carlos among 3 Locations and the Customs Officers' peek (the commanders see everything,
+so they change nothing), Barrels as ammunition (Barrels supply the Liberals on trails),
+and relocating Garrison cubes during a turn (cubes are dropped as stacks move and lost
+to enemy entries). After a lost relief battle (8.9.5) the originally besieged blocks
+always stay inside (the rule says they "may"; staying keeps the City).
 """
 
 from simkit.games.base import Game
