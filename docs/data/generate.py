@@ -656,40 +656,13 @@ def header(path: Path) -> list[str]:
     return lines
 
 
-# Mentions of material outside this repository, in the words a designer needs instead
-# (the data files' headers cite it; the docs never do). Each pattern may cross a line end.
-SCRUB = [
-    (r"the rulebook and rules/DIGEST\.md section \d+ give", "the rulebook gives"),
-    (r"rules/DIGEST\.md section \d+", "the rulebook"),
-    (r" ?\(digest\s+\d+\.[A-Z]\)", ""),
-    (r"every map fact of the digest \(section \d+\)", "every map fact the rulebook gives"),
-    (r";\s*digest B\d+\)", ")"),
-    (r",\s*digest B\d+\)", ")"),
-    (r"\(digest B\d+,\s*", "("),
-    (r" ?\(digest B\d+\)", ""),
-    (r"every digest fact", "every printed fact"),
-    (r"Given by the digest \((?:B\d+,\s*)*", "Given by the rulebook ("),
-    (r"Given by the digest,", "Given by the rulebook,"),
-    (r" ?\(B\d+(?:, reconciled)?\)", ""),
-    (r"\[digest: INFERRED\]", "[inferred]"),
-    (r"the notations of digest B\d+ and the Glossary",
-     "the notations of the rulebook and its Glossary"),
-    (r"the digest lists which row applies as\s+unknown",
-     "the rulebook does not say which row applies"),
-    (r"\(the digest\s+notes the fame", "(the fame"),
-    (r"per the\s+digest's reading of", "on a reading of"),
-    (r"the digest lists the red Gunpowder Store value as unknown",
-     "the rulebook does not give the red Gunpowder Store value"),
-]
-
-
 def scrub(text: str) -> str:
-    for pattern, replacement in SCRUB:
-        text = re.sub(pattern, replacement, text)
+    """The header rewrapped; the docs cite only the rulebook, never notes outside the
+    repository, so a header that mentions a digest stops the generator."""
     text = "\n".join(_wrap(line) for line in text.split("\n"))
     if re.search("digest", text, re.IGNORECASE):
         bad = next(line for line in text.splitlines() if re.search("digest", line, re.I))
-        raise SystemExit(f"generate.py: a header mentions a digest; add a SCRUB rule: {bad}")
+        raise SystemExit(f"generate.py: a data file's header mentions a digest: {bad}")
     return text
 
 
