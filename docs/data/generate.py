@@ -47,7 +47,7 @@ PRESETS_LOADER = "load_presets"
 @dataclass
 class Recorded:
     checks: list[Check]
-    files: list[str]  # the files recorded, in the order they were first read
+    files: list[str]  # the files recorded, in the data folder's order
     unread: list[str]  # files of the data folder this game does not read
 
 
@@ -63,8 +63,11 @@ def record(game) -> Recorded:
             log = stack.enter_context(recording())
             stack.enter_context(_victus_card_readers(log))
             played.load_data()
-    files = list(dict.fromkeys(c.file for c in log))
-    unread = [name for name in game.data.names if name not in files]
+    # in the folder's order, not the order first read: a loader's cache warmed by an
+    # earlier caller (the tests, in one process) changes which file is read first
+    read = {c.file for c in log}
+    files = [name for name in game.data.names if name in read]
+    unread = [name for name in game.data.names if name not in read]
     return Recorded(log, files, unread)
 
 
