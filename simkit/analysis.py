@@ -620,7 +620,7 @@ def played_rules(game, rules: dict) -> dict:
     """A cell's rules at the values played (``Rules.effective``); folders written before
     cells recorded played values may hold placeholders, resolved here."""
     try:
-        return game.Rules(**rules).effective().to_dict()
+        return game.effective(game.Rules(**rules)).to_dict()
     except (TypeError, RulesError):  # a knob this version no longer has
         return dict(rules)
 

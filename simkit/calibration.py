@@ -120,14 +120,15 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
     if not isinstance(target, (int, float)) or not 0 < target < 1:
         raise UsageError(f"target must be a win rate strictly between 0 and 1, got {target!r}")
     every = candidates(spec, steps, values)
-    allowed = played_values(base, knob, [v for v in every if _valid(base, knob, v)])
+    allowed = played_values(base, knob, [v for v in every if _valid(base, knob, v)],
+                            game.data)
     if len(allowed) < 2:
         raise RulesError(f"fewer than two values of {knob!r} are allowed with these rules")
     played: dict[int, Evaluation] = {}
 
     def evaluate(i: int) -> Evaluation:
         if i not in played:
-            rules = base.replace({knob: allowed[i]}).effective()
+            rules = game.effective(base.replace({knob: allowed[i]}))
             frame = simulate(game, n_games, seed=seed, rules=rules,
                              policy=policy, n_jobs=n_jobs, until_ci=until_ci,
                              max_games=max_games, backend=backend, client=client)
@@ -151,11 +152,11 @@ def _side(game, side: str | None) -> str:
     return side
 
 
-def played_values(base, knob: str, values) -> list:
-    """The distinct values of ``knob`` the ``values`` play, ascending: a placeholder
-    (Victus ``start_generalitat = 0``, "the level's set-up") is searched as the value it
-    plays (5 in the full game), once."""
-    return sorted({getattr(base.replace({knob: v}).effective(), knob) for v in values})
+def played_values(base, knob: str, values, data=None) -> list:
+    """The distinct values of ``knob`` the ``values`` play on ``data``, ascending: a
+    placeholder (Victus ``start_generalitat = 0``, "the level's set-up") is searched as
+    the value it plays (5 in the full game on the package's files), once."""
+    return sorted({getattr(base.replace({knob: v}).effective(data), knob) for v in values})
 
 
 def _valid(base, knob: str, value) -> bool:

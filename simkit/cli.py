@@ -410,7 +410,7 @@ def cmd_run(args, _extra) -> None:
 
     _check_backend_options(args)
     game = _game(args)
-    rules, policy = _rules(game, args).effective(), _policy(game, args)  # as played
+    rules, policy = game.effective(_rules(game, args)), _policy(game, args)  # as played
     info = RunInfo()
     with _dask_client(args) as client:  # rows go to --out (if any), never to memory
         simulate(game, args.games, seed=args.seed, rules=rules, policy=policy,

@@ -213,13 +213,17 @@ class DataFolder:
     ``folder / "board.toml"`` is the path to read. The user's folder may hold any subset
     of the game's files and nothing else (a file the game does not have is an error
     naming the files it has). ``digest`` hashes the name and bytes of every file played,
-    for the manifest; ``user_files`` names the files that are the user's."""
+    for the manifest; ``user_files`` names the files taken from the user's folder and
+    ``edited_files`` those of them that differ from the package's (an exported file left
+    as it was is still the package's component)."""
 
     def __init__(self, package: Path, user: Path | str | None = None):
         self.package = Path(package)
         self.user = None if user is None else Path(user)
         self.names = sorted(p.name for p in self.package.glob("*.toml"))
         self.user_files = self._check_user() if self.user is not None else []
+        self.edited_files = [name for name in self.user_files if (self.user / name)
+                             .read_bytes() != (self.package / name).read_bytes()]
         self.digest = self._digest()
 
     def _check_user(self) -> list[str]:
@@ -250,12 +254,15 @@ class DataFolder:
     def record(self) -> dict:
         """What a manifest records of the data played."""
         return {"digest": self.digest, "user_folder": None if self.user is None else
-                str(self.user.resolve()), "user_files": list(self.user_files)}
+                str(self.user.resolve()), "user_files": list(self.user_files),
+                "edited_files": list(self.edited_files)}
 
     def describe(self) -> str:
-        if not self.user_files:
-            return "the package's data files"
-        return f"{', '.join(self.user_files)} from {self.user}, the other files the package's"
+        if not self.edited_files:
+            return "the package's data files" + (f" (copied in {self.user})" if self.user_files
+                                                 else "")
+        return (f"{', '.join(self.edited_files)} from {self.user}, the other files the "
+                f"package's")
 
     def __eq__(self, other) -> bool:
         return isinstance(other, DataFolder) and (self.package, self.user, self.digest) == (

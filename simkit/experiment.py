@@ -298,6 +298,7 @@ class _Parser:
     def __init__(self, path: Path, text: str):
         self.path = path
         self.where = _Lines(text)
+        self.data = None  # the game's data folder, once [experiment] names the game
 
     def fail(self, problem: str, table: str = "experiment", index: int | None = None,
              key: str | None = None, sub: str | None = None, token=None):
@@ -323,6 +324,8 @@ class _Parser:
             self.fail(f"name {name!r} must be letters, digits, '_', '.' or '-' (it names "
                       "the results folder)", key="name")
         game = self.game(head)
+        folder = self.data_folder(game, head)
+        self.data = game.with_data(folder).data  # placeholders resolve on these files
         description = self.text_value(head, "description") or ""
         preset = self.text_value(head, "preset")
         base = self.base_rules(game, preset, head.get("rules", {}))
@@ -334,13 +337,13 @@ class _Parser:
             self.fail("sweep must be an array of tables: write each as [[sweep]]",
                       table="", key="sweep")
         overrides = dict(head.get("rules", {}))
-        cells = [Cell("base", "base", "", "", base.effective(), policy)]
+        cells = [Cell("base", "base", "", "", base.effective(self.data), policy)]
         for i, entry in enumerate(sweeps):
             cells += self.sweep(game, base, overrides, policy, entry, i)
         cells = [short_label(game, cell) for cell in cells]
         return Experiment(self.path, name, game.name, description, preset, overrides,
                           policy, n_games, until_ci, max_games, seed, sweeps,
-                          _dedupe(cells), data=self.data_folder(game, head))
+                          _dedupe(cells), data=folder)
 
     def data_folder(self, game, head: dict) -> str | None:
         """The ``data`` folder, relative to the file, with its files validated."""
@@ -544,7 +547,7 @@ class _Parser:
             stated = base.replace(changes)
         except RulesError as exc:
             self.fail(f"{label}: {exc}", **where)
-        rules = stated.effective()
+        rules = stated.effective(self.data)
         text = {k: rules.labelled(k, played_text(v, getattr(rules, k)))
                 for k, v in changes.items()}
         return Cell(", ".join(f"{k}={v}" for k, v in text.items()), kind, ", ".join(text),
@@ -556,7 +559,7 @@ class _Parser:
             if not isinstance(name, str):
                 self.fail(f"{label}: presets are names (strings), got {name!r}", **where)
             try:
-                rules = game.resolve_rules(name).replace(overrides).effective()
+                rules = game.resolve_rules(name).replace(overrides).effective(self.data)
             except RulesError as exc:
                 self.fail(f"{label}: {exc}", token=name, **where)
             cells.append(Cell(f"preset {name}", "presets", "preset", name, rules, policy))
@@ -570,8 +573,8 @@ class _Parser:
                 f"{side}={name}" for side, name in entry.items())
             if not text:
                 self.fail(f"{label}: an empty policy table changes nothing", **where)
-            cells.append(Cell(f"policy {text}", "policies", "policy", text, base.effective(),
-                              chosen))
+            cells.append(Cell(f"policy {text}", "policies", "policy", text,
+                              base.effective(self.data), chosen))
         return cells
 
 

@@ -339,8 +339,14 @@ def _check_same_run(path: Path, stored: dict, spec: dict) -> None:
                          "choose another folder or delete this one")
 
 
+def _edited(data: dict) -> list[str]:
+    """The user's files that differ from the package's (folders from before edited files
+    were recorded: every user file)."""
+    return data.get("edited_files", data.get("user_files")) or []
+
+
 def _describe_data(data: dict) -> str:
-    files = data.get("user_files") or []
+    files = _edited(data)
     if not files:
         return "the package's data files"
     return f"{', '.join(files)} from {data.get('user_folder')}, the other files the package's"
@@ -353,7 +359,7 @@ def _check_same_data(path: Path, manifest: dict, data: dict | None) -> None:
     if data is None or not manifest.get("parts"):
         return
     if theirs is None:
-        if data.get("user_files"):
+        if _edited(data):
             raise StoreError(f"{path} was played with the package's data files (before "
                              "their digest was recorded) and this run plays "
                              f"{_describe_data(data)}; use another folder")

@@ -203,11 +203,12 @@ class RulesBase:
         base = type(self)()
         return {k: v for k, v in self.to_dict().items() if getattr(base, k) != v}
 
-    def played_changes(self) -> dict[str, Any]:
-        """The knobs whose value as played differs from the standard rules' as played
-        (a preset that only states the standard's placeholders changes nothing)."""
-        standard = type(self)().effective().to_dict()
-        return {k: v for k, v in self.effective().to_dict().items() if standard[k] != v}
+    def played_changes(self, data=None) -> dict[str, Any]:
+        """The knobs whose value as played (on ``data``) differs from the standard rules'
+        as played (a preset that only states the standard's placeholders changes
+        nothing)."""
+        standard = type(self)().effective(data).to_dict()
+        return {k: v for k, v in self.effective(data).to_dict().items() if standard[k] != v}
 
     def value_notes(self) -> dict[str, str]:
         """Knob -> what its stated value does not bring with it here, for labels: a knob
@@ -225,26 +226,29 @@ class RulesBase:
         return ", ".join(f"{k}={self.labelled(k, str(v))}"
                          for k, v in self.played_changes().items()) or "none"
 
-    def effective(self) -> Self:
-        """These rules with every knob at the value actually played.
+    def effective(self, data=None) -> Self:
+        """These rules with every knob at the value actually played on ``data`` (the
+        game's data folder; None: the package's files; ``Game.effective`` passes the
+        game's own).
 
         A knob whose value stands for another knob's table (Victus: ``start_generalitat
-        = 0``, "the level's set-up") is resolved here, in one place, by the game's
-        ``resolved()``; the result plays the same games. Curves, calibration, ladders,
-        cell labels and experiment files use these values. Derive other rules from the
-        stated rules, not from these: a resolved value no longer follows the knob it
-        was taken from (``players`` for Victus's cards per stage)."""
-        resolved = self.resolved()
+        = 0``, "the level's set-up", read from the data's markers.toml) is resolved here,
+        in one place, by the game's ``resolved(data)``; the result plays the same games.
+        Curves, calibration, ladders, cell labels and experiment files use these values.
+        Derive other rules from the stated rules, not from these: a resolved value no
+        longer follows the knob it was taken from (``players`` for Victus's cards per stage)."""
+        resolved = self.resolved(data)
         return self if not resolved else dataclasses.replace(self, **resolved)
 
-    def resolved(self) -> dict[str, Any]:
-        """The knobs whose stated value is a placeholder, at the value played (a game
-        with such knobs overrides this; the default has none)."""
+    def resolved(self, data=None) -> dict[str, Any]:
+        """The knobs whose stated value is a placeholder, at the value played on ``data``
+        (a game with such knobs overrides this; the default has none)."""
         return {}
 
-    def plays_as(self, other: RulesBase) -> bool:
-        """Whether these rules and ``other`` play the same game (same effective values)."""
-        return self.effective().to_dict() == other.effective().to_dict()
+    def plays_as(self, other: RulesBase, data=None) -> bool:
+        """Whether these rules and ``other`` play the same game on ``data`` (same
+        effective values)."""
+        return self.effective(data).to_dict() == other.effective(data).to_dict()
 
 
 @dataclass(frozen=True)
@@ -473,11 +477,16 @@ class Game(ABC):
             return self
         game = type(self)(user_data)
         game.load_data()
-        if game.data.user_files:
-            game.caveat = (f"these results play your {', '.join(game.data.user_files)} "
+        if game.data.edited_files:
+            game.caveat = (f"these results play your {', '.join(game.data.edited_files)} "
                            f"(from {game.data.user}); of the package's other files: "
                            f"{type(self).caveat or 'none is a reconstruction'}")
         return game
+
+    def effective(self, rules: RulesBase) -> RulesBase:
+        """``rules`` at the values played on this game's data (``RulesBase.effective``):
+        a user's markers.toml, say, changes what "the level's set-up" is."""
+        return rules.effective(self.data)
 
     def load_data(self) -> None:
         """Load and validate every data file of ``self.data`` (a game whose kernel reads

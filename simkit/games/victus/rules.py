@@ -135,14 +135,15 @@ class Rules(RulesBase):
         cards, rounds = (DEAL_FULL if self.full else DEAL_FIRST)[self.seats]
         return self.cards_per_stage or cards, self.rounds_per_stage or rounds
 
-    def resolved(self) -> dict:
-        """The placeholder knobs at the values played: the level's set-up for the pins
-        and the Reserve (0 or -1), the rulebook's deal table for cards and rounds per
-        stage (0); ``effective()`` applies them."""
+    def resolved(self, data=None) -> dict:
+        """The placeholder knobs at the values played on ``data`` (default: the package's
+        files): the level's set-up for the pins and the Reserve (0 or -1), read from its
+        markers.toml, the rulebook's deal table for cards and rounds per stage (0);
+        ``effective()`` applies them."""
         from .components import load_components
         from .state import level_set_up
 
-        played = level_set_up(load_components(), self.full)
+        played = level_set_up(load_components(DATA if data is None else data), self.full)
         out = {name: value for name, value in played.items()
                if getattr(self, name) == self.knob(name).default}
         cards, rounds = self.deal()

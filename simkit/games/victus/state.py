@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit.datafile import DataFile, DataFolder, as_folder, frozen
+from simkit.errors import RulesError
 
 from . import layout as L
 from .components import DATA, Components
@@ -140,6 +141,16 @@ def level_set_up(c: Components, full: bool) -> dict[str, int]:
             "reserve_coronela": coronela, "reserve_infantry": infantry}
 
 
+def _pin_position(c: Components, marker: int, value: int) -> int:
+    """Where a pin stands to show ``value`` on markers.toml's dial."""
+    dial = [int(v) for v in c.marker_values[marker]]
+    if value not in dial:
+        name = L.MARKER_KEYS[marker]
+        raise RulesError(f"the {name} dial (markers.toml) has no value {value}; its values: "
+                         f"{', '.join(map(str, sorted(set(dial))))}")
+    return dial.index(value)
+
+
 def starting_position(c: Components, rules) -> tuple[np.ndarray, np.ndarray]:
     """The set-up of ``rules``: the level's position, then the seats, the Sense/Fury pin on
     R, and the starting marker values and Reserve the rules override."""
@@ -149,7 +160,7 @@ def starting_position(c: Components, rules) -> tuple[np.ndarray, np.ndarray]:
     for marker, value in ((L.MARKER_GENERALITAT, rules.start_generalitat),
                           (L.MARKER_GUNPOWDER_STORE, rules.start_gunpowder_store)):
         if value:
-            g[L.G_MARKER + marker] = list(c.marker_values[marker]).index(value)
+            g[L.G_MARKER + marker] = _pin_position(c, marker, value)
     for field, count in ((L.SP_CORONELA, rules.reserve_coronela),
                          (L.SP_INFANTRY, rules.reserve_infantry)):
         if count >= 0:

@@ -1,0 +1,128 @@
+"""The designer's own components: ``simkit data GAME --export DIR`` writes a starting
+folder, ``--data DIR`` (and ``data=``) plays the files found there (the others from the
+package), the manifest records their digest and refuses to mix them with other data, and
+a placeholder knob ("the level's set-up") resolves on the files played."""
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from simkit import RulesError, games, simulate
+from simkit.cli import main
+
+N = 60
+
+
+@pytest.fixture
+def exported(tmp_path, capsys) -> Path:
+    folder = tmp_path / "mine"
+    assert main(["data", "victus", "--export", str(folder)]) == 0
+    capsys.readouterr()
+    return folder
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_export_writes_every_file_and_lists_what_each_is(exported, capsys):
+    names = games.get("victus").data.names
+    assert sorted(p.name for p in exported.iterdir()) == sorted(names)
+    assert main(["data", "victus"]) == 0
+    listing = capsys.readouterr().out
+    assert "dice.toml" in listing and "reconstructed" in listing and "printed" in listing
+    assert main(["data", "victus", "--export", str(exported)]) == 2  # would overwrite
+    assert "give a new or empty folder" in capsys.readouterr().err
+
+
+def test_an_edited_die_face_plays_other_games(exported):
+    shipped = simulate("victus", N, seed=4)
+    assert simulate("victus", N, seed=4, data=exported).equals(shipped)  # same files
+    # the white die's third face: an Advance instead of Reinforcements 3
+    _edit(exported / "dice.toml", '"Reinforcements 3",\n         "Bombardment 1"',
+          '"Advance 2",\n         "Bombardment 1"')
+    for name in ("board.toml", "cards.toml"):  # any subset: the rest from the package
+        (exported / name).unlink()
+    edited = simulate("victus", N, seed=4, data=exported)
+    assert not edited.equals(shipped)
+    mine = games.get("victus").with_data(exported).data.user_files
+    assert "dice.toml" in mine and "board.toml" not in mine
+
+
+def test_extending_a_folder_with_other_data_is_refused_and_keeps_it(exported, tmp_path,
+                                                                    capsys):
+    out = tmp_path / "run"
+    assert main(["run", "victus", "--games", str(N), "--out", str(out), "--no-progress"]) == 0
+    before = _tree(out)
+    _edit(exported / "dice.toml", '"Reinforcements 3",\n         "Bombardment 1"',
+          '"Advance 2",\n         "Bombardment 1"')
+    capsys.readouterr()
+    assert main(["run", "victus", "--games", str(2 * N), "--out", str(out),
+                 "--data", str(exported), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "was played with data" in err and "dice.toml" in err
+    assert _tree(out) == before
+
+
+@pytest.mark.parametrize("problem", ["missing", "foreign file", "broken file"])
+def test_bad_data_is_one_line_and_writes_nothing(problem, exported, tmp_path, capsys):
+    folder = exported
+    if problem == "missing":
+        folder = tmp_path / "nowhere"
+    elif problem == "foreign file":
+        (exported / "map.toml").write_text("x = 1\n", encoding="utf-8")
+    else:
+        _edit(exported / "dice.toml", 'colour = "white"', 'colour = 7')
+    out = tmp_path / "run"
+    assert main(["run", "victus", "--games", "5", "--out", str(out),
+                 "--data", str(folder), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("simkit: error:")
+    assert not out.exists()
+
+
+def test_the_level_set_up_is_read_from_the_files_played(exported, capsys):
+    # the designer's dial: the full game's Generalitat pin starts on 3, not 5
+    _edit(exported / "markers.toml", "first_game_start = 6\nfull_start = 5",
+          "first_game_start = 6\nfull_start = 3")
+    game = games.get("victus").with_data(exported)
+    assert game.effective(game.Rules()).start_generalitat == 3
+    assert games.get("victus").Rules().effective().start_generalitat == 5
+    mine = simulate("victus", N, seed=2, data=exported)
+    stated = simulate("victus", N, seed=2, data=exported, rules={"start_generalitat": 3})
+    assert mine.equals(stated)
+    assert not mine.equals(simulate("victus", N, seed=2, data=exported,
+                                    rules={"start_generalitat": 5}))
+    assert "your markers.toml" in game.caveat
+
+
+def test_a_start_value_the_dial_does_not_show_is_a_rules_error(exported):
+    # the designer's Generalitat dial skips 6 and tops out at 7
+    _edit(exported / "markers.toml", "values = [1, 2, 3, 4, 5, 6]\nfirst_game_start = 6",
+          "values = [1, 2, 3, 4, 5, 7]\nfirst_game_start = 7")
+    with pytest.raises(RulesError, match="generalitat dial .* has no value 6; its values: 1, "
+                                         "2, 3, 4, 5, 7"):
+        simulate("victus", 2, seed=0, data=exported, rules={"start_generalitat": 6})
+
+
+def test_an_experiment_resolves_its_cells_on_its_data(exported, tmp_path):
+    from simkit.experiment import load_experiment
+
+    _edit(exported / "markers.toml", "first_game_start = 6\nfull_start = 5",
+          "first_game_start = 6\nfull_start = 3")
+    path = tmp_path / "mine.toml"
+    path.write_text('[experiment]\nname = "mine"\ngame = "victus"\ngames = 10\n'
+                    f'data = "{exported.name}"\n\n[[sweep]]\n'
+                    'kind = "one_at_a_time"\n\n[sweep.knobs]\ncoronela_threshold = [3]\n',
+                    encoding="utf-8")
+    experiment = load_experiment(path)
+    assert {cell.rules.start_generalitat for cell in experiment.cells} == {3}
