@@ -280,6 +280,26 @@ def test_example_18_combat_3_barcelonans_win_and_take_2_points_on_the_infantry(g
     assert sp[S(53), L.SP_INFANTRY] == 1 and sp[S(53), L.SP_CORONELA] == 2  # 8 - 4 - 2 = 2
 
 
+@pytest.mark.parametrize("reading, kept", [("gunpowder_and_bastion", (0, 0)),
+                                            ("every_defence", (1, 1))])
+def test_winner_casualties_reading_decides_what_barricades_and_organ_guns_discount(
+        gunpowder_4, reading, kept):
+    """Combat: a Barcelonan winner's casualties are the Bourbon value minus "the value of
+    the GUNPOWDER STORE marker and that of the bastion defenses"; read with "Barricade
+    tiles have the same effect as bastion defenses" and an organ-gun's "adds 5 to the value
+    given by the GUNPOWDER STORE marker", they discount those too. 11 Bourbons against a
+    Coronela, an infantry, GS 4, a barricade and an organ-gun (value 14): 11 - 4 = 7 points
+    lose both troops; 11 - 4 - 1 - 5 = 1 point is spent on the infantry."""
+    sp, g = gunpowder_4
+    sp[S(45), [L.SP_CORONELA, L.SP_INFANTRY, L.SP_BARRICADES, L.SP_ORGAN_GUNS,
+               L.SP_BOURBON]] = (1, 1, 1, 1, 11)
+    p = params(full=True, winner_casualties=reading)
+    assert CB.barcelonan_value(K, sp, g, S(45), False) == 14
+    assert CB.resolve_combat(K, p, sp, g, S(45), False, no_log()) == CB.BARCELONANS_WIN
+    assert (sp[S(45), L.SP_CORONELA], sp[S(45), L.SP_INFANTRY]) == kept
+    assert sp[S(45), L.SP_ORGAN_GUNS] == 0 and sp[S(45), L.SP_BARRICADES] == 1
+
+
 def test_flag_holder_adds_1_to_the_gunpowder_store(gunpowder_4):
     sp, g = gunpowder_4
     sp[S(53), L.SP_CORONELA] = 1

@@ -10,8 +10,9 @@ Casualties follow Examples 18 and 26, not the rules text they contradict ("The s
 the higher combat value wins the combat and inflicts casualties", while Example 18's
 winners lose points): the WINNER takes casualties. A Bourbon winner loses the Barcelonan total; a
 Barcelonan winner takes max(0, Bourbon total - Gunpowder Store - bastion defense) points,
-spread over its troops (barricades and organ-guns are not subtracted: the casualty rule
-names only the Gunpowder Store and bastion defenses).
+spread over its troops. Whether barricades and organ-guns are subtracted too is the
+``winner_casualties`` reading (rules.py): by default not, as the casualty rule names only
+the Gunpowder Store and bastion defenses.
 """
 
 
@@ -69,6 +70,9 @@ def resolve_combat(K, p, sp, g, space, flag_holder_turn, log):
     barcelonan = barcelonan_value(K, sp, g, space, flag_holder_turn)
     log_event(log, EV_COMBAT, space, bourbon, barcelonan)
     g[L.G_COMBATS] += 1
+    discount = fixed_defense(K, sp, g, space, flag_holder_turn)
+    if p[L.P_WINNER_CASUALTIES] == L.CASUALTIES_EVERY_DEFENCE:
+        discount += sp[space, L.SP_BARRICADES] + 5 * sp[space, L.SP_ORGAN_GUNS]
     sp[space, L.SP_ORGAN_GUNS] = 0  # organ-guns are removed after any combat
     if bourbon > barcelonan:
         eliminate_all_troops(K, sp, space)
@@ -76,7 +80,7 @@ def resolve_combat(K, p, sp, g, space, flag_holder_turn, log):
         result = BOURBONS_WIN
     elif barcelonan > bourbon:
         sp[space, L.SP_BOURBON] = 0
-        points = bourbon - fixed_defense(K, sp, g, space, flag_holder_turn)
+        points = bourbon - discount
         if points > 0:
             take_casualties(K, p, sp, space, points)
         result = BARCELONANS_WIN

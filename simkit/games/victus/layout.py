@@ -290,6 +290,7 @@ P_RESIGN_PER_ROUND = _P("resign_per_round")  # solo: a resignation tile each rou
 P_CARDS = _P("cards")  # cards dealt per seat and stage
 P_ROUNDS = _P("rounds")  # rounds per stage
 P_EMPTY_REINFORCEMENTS = _P("empty_reinforcements")  # EMPTY_*: a camp fight at disc 0
+P_WINNER_CASUALTIES = _P("winner_casualties")  # CASUALTIES_*: what a winner's casualties discount
 N_RULES = _P.size
 # the policy and its weights: the players read them beside the rules
 _W = Fields("policy vector", start=N_RULES)
@@ -314,6 +315,10 @@ DICE_FREE, DICE_SEQUENTIAL, DICE_PARTIAL = codes(DICE_ORDER_NAMES)
 # Bourbon tile is there: no combat occurs, or the Barcelonans win (rules.py says why)
 EMPTY_REINFORCEMENTS_NAMES = ("no_combat", "barcelonans_win")
 EMPTY_NO_COMBAT, EMPTY_BARCELONANS_WIN = codes(EMPTY_REINFORCEMENTS_NAMES)
+# what a Barcelonan winner's casualties discount: the Gunpowder Store and the bastion
+# defense, or every defence the combat value counted (rules.py says why)
+WINNER_CASUALTIES_NAMES = ("gunpowder_and_bastion", "every_defence")
+CASUALTIES_GUNPOWDER_AND_BASTION, CASUALTIES_EVERY_DEFENCE = codes(WINNER_CASUALTIES_NAMES)
 
 # Static components the kernels read, packed once into a tuple (``state.board_tuple``):
 # K_TRACK int16[3, t] (value, icons, advance symbols); K_SPECIAL int16[N_SPECIAL] (the

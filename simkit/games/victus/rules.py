@@ -113,6 +113,24 @@ class Rules(RulesBase):
                                'batteries -1, a captive freed, the trench tile back one)'},
         why="the rulebook's one sentence about an empty camp (a razed one) says no combat "
             "occurs; no tile has value 0, so no Bourbon troop is there to fight")
+    winner_casualties: str = reading(
+        "gunpowder_and_bastion", "what the Barcelonans' casualties discount when they win a "
+        "combat in a space with barricades or organ-guns (full game)",
+        values={
+            "gunpowder_and_bastion": 'Combat: "If the winners are the BARCELONANS: from the '
+                                     'combat value the Bourbons had, subtract the value of '
+                                     'the GUNPOWDER STORE marker and that of the bastion '
+                                     'defenses (if any)": barricades and organ-guns are not '
+                                     'named',
+            "every_defence": 'Add a barricade: "Barricade tiles have the same effect as '
+                             'bastion defenses: +1 to the value given by the GUNPOWDER STORE '
+                             'marker"; The Organ-Guns: "each organ-gun in a space adds 5 to '
+                             'the value given by the GUNPOWDER STORE marker": both discount '
+                             'the casualties too'},
+        why="the casualty sentence names only the Gunpowder Store and the bastion defenses, "
+            "and the full game repeats it unchanged while its combat-value line adds the "
+            "barricades; the other reading rests on 'the same effect', which the rulebook "
+            "says of the combat value")
 
     @property
     def full(self) -> bool:
@@ -296,6 +314,7 @@ RULE_PARAMETERS = Parameters(
     cards=lambda r: r.deal()[0],
     rounds=lambda r: r.deal()[1],
     empty_reinforcements=lambda r: L.EMPTY_REINFORCEMENTS_NAMES.index(r.empty_reinforcements),
+    winner_casualties=lambda r: L.WINNER_CASUALTIES_NAMES.index(r.winner_casualties),
 )
 
 #: the policy part of ``p``, after the rules: the first seat's policy id and weights
