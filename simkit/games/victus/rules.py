@@ -127,10 +127,10 @@ class Rules(RulesBase):
                              'marker"; The Organ-Guns: "each organ-gun in a space adds 5 to '
                              'the value given by the GUNPOWDER STORE marker": both discount '
                              'the casualties too'},
-        why="the casualty sentence names only the Gunpowder Store and the bastion defenses, "
-            "and the full game repeats it unchanged while its combat-value line adds the "
-            "barricades; the other reading rests on 'the same effect', which the rulebook "
-            "says of the combat value")
+        why="the casualty sentence names only the Gunpowder Store and the bastion defenses; "
+            "the full game's Combat section rewrites only the combat-value line (adding the "
+            "barricades) and leaves the casualty sentence as it was; the other reading "
+            "rests on 'the same effect', said where the value is counted")
 
     @property
     def full(self) -> bool:
