@@ -226,16 +226,40 @@ def trench_state(positions):
     return sp, g
 
 
-def test_example_9_trench_plus_3():
+TRENCH_READINGS = ("next_tile", "symbol_lost")
+
+
+@pytest.mark.parametrize("reading", TRENCH_READINGS)
+def test_example_9_trench_plus_3(reading):
     sp, g = trench_state([3, 2, 3, 0, 2, 2])
-    B.trench_forward(K, params(), sp, g, rng(), 3, False, no_log())
+    B.trench_forward(K, params(trench_blocked_tile=reading), sp, g, rng(), 3, False, no_log())
     assert list(g[L.G_TRENCH:L.G_TRENCH + 6]) == [3, 3, 3, 2, 2, 2]
 
 
-def test_example_9_trench_minus_4():
+@pytest.mark.parametrize("reading", TRENCH_READINGS)
+def test_example_9_trench_minus_4(reading):
     sp, g = trench_state([3, 2, 3, 0, 2, 2])
-    B.trench_back(K, params(), sp, g, 4, False, no_log())
+    B.trench_back(K, params(trench_blocked_tile=reading), sp, g, 4, False, no_log())
     assert list(g[L.G_TRENCH:L.G_TRENCH + 6]) == [2, 2, 2, 0, 1, 1]
+
+
+@pytest.mark.parametrize("reading, after, mine", [
+    ("next_tile", [1, 3, 3, 3, 3, 3], 0),  # B, the next tile that can, moves twice
+    ("symbol_lost", [1, 1, 3, 3, 3, 3], 2),  # both symbols name A, which cannot be taken
+])
+def test_trench_blocked_tile_reading_when_the_named_tile_shares_troops_space(
+        reading, after, mine):
+    """Trench: "take, from the rearmost position ... the one earliest in alphabetical
+    order"; "If there are Barcelonan troops in the same space as a trench/camp tile, it
+    cannot be taken". A and B on the 1st Parallel, an infantry on A1, Trench +2 (full
+    game): the symbol passes to B, or is lost and advances the mine. The combat at A1
+    comes after the symbols; the troop wins it against a reinforcements disc of 0."""
+    sp, g = trench_state([1, 1, 3, 3, 3, 3])
+    sp[S("A1"), L.SP_CORONELA] = 1
+    p = params(full=True, trench_blocked_tile=reading, empty_reinforcements="no_combat")
+    B.trench_forward(K, p, sp, g, rng(), 2, False, no_log())
+    assert list(g[L.G_TRENCH + 1:L.G_TRENCH + 6]) == after[1:]
+    assert g[L.G_DISC + L.DISC_MINE] == mine
 
 
 def test_unapplicable_trench_symbols_do_nothing_in_the_first_game():
@@ -367,9 +391,10 @@ def test_example_19_infantry_wins_in_a2_then_the_trench_goes_back():
     assert g[L.G_TRENCH + 0] == 0 and g[L.G_DISC + L.DISC_BATTERIES] == 4  # razed: no fight
 
 
-def test_example_22_trench_symbols_that_cannot_be_applied_advance_the_mine():
+@pytest.mark.parametrize("reading", TRENCH_READINGS)
+def test_example_22_trench_symbols_that_cannot_be_applied_advance_the_mine(reading):
     sp, g = trench_state([3, 3, 3, 3, 1, 3])
-    p = params(full=True)
+    p = params(full=True, trench_blocked_tile=reading)
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 4  # value 2
     g[L.G_DISC + L.DISC_BATTERIES] = 6
     sp[S("E2"), L.SP_INFANTRY] = 1

@@ -11,7 +11,9 @@ Readings the rulebook leaves open:
   with Barcelonan troops, not already on the 3rd Parallel), alphabetically first among
   equals; a symbol no tile can take adds 1 to the mine disc in the full game (Example 22).
   Trench -N mirrors it: the most advanced tile not sharing a space with troops,
-  alphabetically last among equals.
+  alphabetically last among equals. Whether a tile that cannot be taken passes the
+  symbol to the next tile, or the symbol, naming that tile, is lost, is the
+  ``trench_blocked_tile`` reading (rules.py).
 - Bourbon tiles that advance into troops standing on a trench tile fight there as at the
   camp (the camp's tile, if a combat left one, joins them); survivors go to the camp.
 - A reinforcements value of 0 places no tile on the camps (no tile has value 0). A fight
@@ -387,8 +389,12 @@ def set_trench(K, g, column, position, log):
 
 
 @borrowing
-def tile_to_advance(K, sp, g):
-    """The trench tile a + symbol takes: rearmost that may move, alphabetically first."""
+def tile_to_advance(K, p, sp, g):
+    """The trench tile a + symbol takes: rearmost that may move, alphabetically first
+    (-1: none). Under ``trench_blocked_tile = symbol_lost`` the symbol names one tile,
+    the rearmost position's alphabetically first, and is lost if it cannot be taken."""
+    if p[L.P_TRENCH_BLOCKED_TILE] == L.TRENCH_SYMBOL_LOST:
+        return named_tile_if_free(K, sp, g, True)
     best, best_position = -1, L.N_POSITIONS
     for column in range(L.N_TRENCH):
         position = g[L.G_TRENCH + column]
@@ -401,10 +407,33 @@ def tile_to_advance(K, sp, g):
 
 
 @borrowing
-def tile_to_retreat(K, sp, g):
+def named_tile_if_free(K, sp, g, forward):
+    """The tile a trench symbol names, read literally: the rearmost position's
+    alphabetically first (``forward``) or the most advanced trench position's last;
+    -1 if it shares a space with Barcelonan troops or cannot move that way."""
+    named, named_position = -1, L.N_POSITIONS if forward else 1
+    for column in range(L.N_TRENCH):
+        position = g[L.G_TRENCH + column]
+        # strictly lower keeps the first among equals; at least as high, the last
+        if (forward and position < named_position) or (
+                not forward and position >= named_position):
+            named, named_position = column, position
+    if named < 0 or (forward and named_position >= L.N_POSITIONS - 1):
+        return -1
+    if troops_in(sp, trench_space(K, g, named)) > 0:
+        return -1
+    return named
+
+
+@borrowing
+def tile_to_retreat(K, p, sp, g):
     """The trench tile a - symbol takes: most advanced, alphabetically last, among the
     tiles not sharing a space with Barcelonan troops ("If a trench tile is in the same
-    space as Barcelonan troops, it cannot be taken to resolve this trench action")."""
+    space as Barcelonan troops, it cannot be taken to resolve this trench action").
+    Under ``trench_blocked_tile = symbol_lost`` the symbol names one tile and is lost if
+    that tile cannot be taken."""
+    if p[L.P_TRENCH_BLOCKED_TILE] == L.TRENCH_SYMBOL_LOST:
+        return named_tile_if_free(K, sp, g, False)
     best, best_position = -1, 0
     for column in range(L.N_TRENCH):
         position = g[L.G_TRENCH + column]
@@ -420,7 +449,7 @@ def tile_to_retreat(K, sp, g):
 def trench_forward(K, p, sp, g, rng, symbols, flag_turn, log):
     """Trench +X (die or card); combats in trench spaces come after all symbols."""
     for _ in range(symbols):
-        column = tile_to_advance(K, sp, g)
+        column = tile_to_advance(K, p, sp, g)
         if column < 0:
             if p[L.P_FULL]:
                 move_mine(K, g, 1, log)
@@ -434,7 +463,7 @@ def trench_back(K, p, sp, g, symbols, flag_turn, log):
     """Trench -X (cards only): never touches the mine; tiles sharing a space with troops
     stay, and their combats come after all symbols."""
     for _ in range(symbols):
-        column = tile_to_retreat(K, sp, g)
+        column = tile_to_retreat(K, p, sp, g)
         if column < 0:
             break
         set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)

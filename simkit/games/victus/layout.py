@@ -291,6 +291,7 @@ P_CARDS = _P("cards")  # cards dealt per seat and stage
 P_ROUNDS = _P("rounds")  # rounds per stage
 P_EMPTY_REINFORCEMENTS = _P("empty_reinforcements")  # EMPTY_*: a camp fight at disc 0
 P_WINNER_CASUALTIES = _P("winner_casualties")  # CASUALTIES_*: what a winner's casualties discount
+P_TRENCH_BLOCKED_TILE = _P("trench_blocked_tile")  # TRENCH_*: a tile sharing troops' space
 N_RULES = _P.size
 # the policy and its weights: the players read them beside the rules
 _W = Fields("policy vector", start=N_RULES)
@@ -319,6 +320,10 @@ EMPTY_NO_COMBAT, EMPTY_BARCELONANS_WIN = codes(EMPTY_REINFORCEMENTS_NAMES)
 # defense, or every defence the combat value counted (rules.py says why)
 WINNER_CASUALTIES_NAMES = ("gunpowder_and_bastion", "every_defence")
 CASUALTIES_GUNPOWDER_AND_BASTION, CASUALTIES_EVERY_DEFENCE = codes(WINNER_CASUALTIES_NAMES)
+# a trench symbol whose tile cannot be taken: the next tile that can take it, or the
+# symbol is lost (rules.py says why)
+TRENCH_BLOCKED_TILE_NAMES = ("next_tile", "symbol_lost")
+TRENCH_NEXT_TILE, TRENCH_SYMBOL_LOST = codes(TRENCH_BLOCKED_TILE_NAMES)
 
 # Static components the kernels read, packed once into a tuple (``state.board_tuple``):
 # K_TRACK int16[3, t] (value, icons, advance symbols); K_SPECIAL int16[N_SPECIAL] (the

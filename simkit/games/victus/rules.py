@@ -131,6 +131,19 @@ class Rules(RulesBase):
             "the full game's Combat section rewrites only the combat-value line (adding the "
             "barricades) and leaves the casualty sentence as it was; the other reading "
             "rests on 'the same effect', said where the value is counted")
+    trench_blocked_tile: str = reading(
+        "next_tile", "a trench symbol whose tile (the rearmost position's alphabetically "
+        "first) shares a space with Barcelonan troops",
+        values={
+            "next_tile": '4. Bourbon Actions, Trench: "If there are Barcelonan troops in the '
+                         'same space as a trench/camp tile, it cannot be taken": the symbol '
+                         'goes to the next tile that can, at that position or a later one',
+            "symbol_lost": 'Trench: "players take, from the rearmost position ... with '
+                           'trench/camp tiles, the one earliest in alphabetical order" '
+                           'names one tile; if it "cannot be taken", the symbol cannot be '
+                           'applied (the mine +1 in the full game, Example 22)'},
+        why="'it cannot be taken' excludes the tile, not the symbol; Example 22 (no tile "
+            "can be taken at all) fits both readings")
 
     @property
     def full(self) -> bool:
@@ -315,6 +328,7 @@ RULE_PARAMETERS = Parameters(
     rounds=lambda r: r.deal()[1],
     empty_reinforcements=lambda r: L.EMPTY_REINFORCEMENTS_NAMES.index(r.empty_reinforcements),
     winner_casualties=lambda r: L.WINNER_CASUALTIES_NAMES.index(r.winner_casualties),
+    trench_blocked_tile=lambda r: L.TRENCH_BLOCKED_TILE_NAMES.index(r.trench_blocked_tile),
 )
 
 #: the policy part of ``p``, after the rules: the first seat's policy id and weights
