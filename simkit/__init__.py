@@ -2,7 +2,8 @@
 
 Public API: ``simulate`` (play seeded games in parallel, optionally into a results
 folder), ``load`` (read a results folder), ``sweep`` (run an experiment file),
-``calibrate`` (the knob values whose win rate brackets a target), ``games`` (the
+``calibrate`` (the knob values whose win rate brackets a target), ``rotated_rates``
+(win rates by seat and by tribe over every rotation of the seats), ``games`` (the
 registry), ``stats``.
 They are imported on first use, so that worker processes, which need only the engines,
 start quickly.
@@ -26,6 +27,7 @@ _LAZY = {
     "load": ("simkit.store", "load"),
     "sweep": ("simkit.experiment", "sweep"),
     "calibrate": ("simkit.calibration", "calibrate"),
+    "rotated_rates": ("simkit.seats", "rotated_rates"),
     "games": ("simkit.games", None),
     "stats": ("simkit.stats", None),
 }

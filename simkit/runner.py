@@ -56,7 +56,8 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
              out=None, until_ci: float | None = None, max_games: int | None = None,
              client=None, info: RunInfo | None = None, keep_rows: bool = True,
              allow_other_engine: bool = False,
-             check_state: bool | None = None, data=None) -> pd.DataFrame | None:
+             check_state: bool | None = None, data=None,
+             rotate_seats: bool = False) -> pd.DataFrame | None:
     """Play games ``0..n_games-1`` of run ``seed`` and return one row per game.
 
     ``rules``: a preset name, a dict of overrides or the game's Rules. ``policy``: a name
@@ -76,7 +77,21 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     StateError at the first broken one (default: the ``SIMKIT_CHECK_STATE`` variable).
     ``data``: a folder of the game's data files to play instead of the package's (any
     subset of them; the others are the package's); the manifest records their digest.
+    ``rotate_seats``: play the games under every cyclic rotation of the seated tribes
+    (``simkit.seats``), the rows one rotation after the other with a ``rotation``
+    column; ``out`` then gets one results folder per rotation.
     """
+    if rotate_seats:
+        from simkit.seats import rotated_frame
+
+        if until_ci is not None or not keep_rows:
+            raise UsageError("rotate_seats plays the same n_games under every seating and "
+                             "returns their rows: until_ci and keep_rows=False do not apply")
+        return rotated_frame(game, n_games, seed=seed, rules=rules, policy=policy,
+                             n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
+                             backend=backend, out=out, max_games=max_games, client=client,
+                             info=info, allow_other_engine=allow_other_engine,
+                             check_state=check_state, data=data)
     game = games.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     check_state = checks.requested() if check_state is None else bool(check_state)

@@ -454,6 +454,10 @@ class Game(ABC):
     #: engine, numba types the engine's functions again (typing is never cached), and
     #: the notice adds ``compile_seconds``.
     policy_kernels: ClassVar[Mapping[tuple[str, str], int]] = {}
+    #: a game whose seats hold tribes gives ``rotate_seats(rules, shift)`` (the rules with
+    #: the seated tribes rotated by ``shift``), ``seats_in_play(rules)`` and
+    #: ``seated(rules)`` (the tribes by seat); simkit.seats plays every rotation
+    rotate_seats: ClassVar[Any] = None
     #: whether this process compiled the engine (rather than loading it from the cache)
     _engine_compiled_here: bool = False
     #: the kernel's parameter vector built from the Rules (``Parameters``)

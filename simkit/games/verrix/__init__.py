@@ -49,6 +49,19 @@ class Verrix(Game):
               "rulebook and were reconstructed (simkit/games/verrix/data/*.toml), as is "
               "the hostage trade value; the scripted tribes never sell hostages.")
 
+    def rotate_seats(self, rules, shift: int):
+        """``rules`` with the tribes in play moved ``shift`` seats back: seat 1 takes the
+        tribe of seat ``1 + shift`` (the tribes not in play stay where they are)."""
+        seated = rules.seat_tribes
+        turned = seated[shift:] + seated[:shift] + rules.tribe_names[rules.players:]
+        return rules.replace({"tribes": ",".join(turned)})
+
+    def seats_in_play(self, rules) -> int:
+        return rules.players
+
+    def seated(self, rules) -> list[str]:
+        return rules.seat_tribes
+
     def kernel_inputs(self, rules, policies):
         return (_tables(rules.territory_cost, rules.sea_cost, self.data),
                 *super().kernel_inputs(rules, policies))

@@ -1,0 +1,139 @@
+"""Seat-rotated runs: every game index played under each cyclic rotation of who sits
+where, so that a seat's win rate pools over the tribes (or roles) seated there and a
+tribe's over the seats it sat in.
+
+In a game whose seats hold different tribes, the standard seating measures the tribes,
+not the seats: "seat 2 wins more" may only mean the tribe in seat 2 is strong. Rotating
+the seated tribes cyclically over the same game indices (the same dice for every
+rotation) separates the two, and the seat effect is a paired comparison: seat k against
+seat 1 over the same (game, rotation) pairs. A game offers rotation by giving
+``Game.rotate_seats(rules, shift)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from simkit import stats
+from simkit.errors import UsageError
+
+
+@dataclass
+class SeatRates:
+    """A rotated run's answers: each table has wins, games, rate and its 95% interval."""
+
+    game: str
+    rotations: list[str]  # the seating of each rotation, seat1 first
+    n_games: int  # game indices per rotation
+    by_seat: pd.DataFrame
+    by_tribe: pd.DataFrame
+    seat_effects: pd.DataFrame  # seat k minus seat 1, paired over the same games
+    seconds: float = 0.0
+    counts: list[dict] = field(default_factory=list)  # per rotation: column -> counts
+
+    def text(self) -> str:
+        lines = [f"{self.game}: {self.n_games:,} games under each of {len(self.rotations)} "
+                 f"seatings (cyclic rotations, the same game indices):"]
+        lines += [f"  rotation {i + 1}: {seating}" for i, seating in enumerate(self.rotations)]
+        lines += ["", "win rate by seat, pooled over the tribes seated there:",
+                  _rate_lines(self.by_seat), "",
+                  "win rate by tribe, pooled over the seats it sat in:",
+                  _rate_lines(self.by_tribe), "",
+                  "seat effect: seat minus seat1, paired over the same games "
+                  "(percentage points, 95% interval):"]
+        for row in self.seat_effects.itertuples():
+            lines.append(f"  {row.seat:8} {100 * row.difference:+6.2f} "
+                         f"[{100 * row.low:+.2f}, {100 * row.high:+.2f}]")
+        return "\n".join(lines)
+
+
+def _rate_lines(table: pd.DataFrame) -> str:
+    return "\n".join(f"  {name:8} {row.wins:8,} of {row.games:,}  {100 * row.rate:6.2f}% "
+                     f"[{100 * row.low:.2f}%, {100 * row.high:.2f}%]"
+                     for name, row in table.iterrows())
+
+
+def seatings(game, rules) -> list:
+    """The rules of every cyclic rotation of the seats, rotation 0 the stated one."""
+    rotate = getattr(game, "rotate_seats", None)
+    if rotate is None:
+        raise UsageError(f"{game.name} has no seats to rotate: its sides play different "
+                         f"roles (rotate_seats is for games whose seats hold tribes)")
+    return [rotate(rules, shift) for shift in range(game.seats_in_play(rules))]
+
+
+def rotated_rates(game, n_games: int, *, seed: int = 0, rules=None, policy=None,
+                  out=None, **simulate_options) -> SeatRates:
+    """Play ``n_games`` game indices under every rotation of the seats and pool the win
+    counts by seat and by tribe. ``out``: a folder that gets one results folder per
+    rotation (``rotation1``, ...), each resumable like any other. Other options go to
+    ``simkit.simulate``."""
+    from simkit import games
+    from simkit.runner import RunInfo, simulate
+
+    game = games.get(game) if isinstance(game, str) else game
+    game = game.with_data(simulate_options.pop("data", None))
+    stated = game.resolve_rules(rules)
+    every = seatings(game, stated)
+    counts, seconds = [], 0.0
+    for i, seated in enumerate(every):
+        info = RunInfo()
+        where = None if out is None else Path(out) / f"rotation{i + 1}"
+        simulate(game, n_games, seed=seed, rules=seated, policy=policy, out=where,
+                 info=info, keep_rows=False, **simulate_options)
+        counts.append(info.counts)
+        seconds += info.seconds
+    seats = list(game.outcome_columns["winner_seat"].categories)
+    seats = seats[:game.seats_in_play(stated)]
+    tribes = [t for t in game.outcome_columns["winner"].categories
+              if t in game.seated(stated)]
+    games_each = n_games * len(every)
+    return SeatRates(game.name, [", ".join(game.seated(r)) for r in every], n_games,
+                     _pooled(counts, "winner_seat", seats, games_each),
+                     _pooled(counts, "winner", tribes, games_each),
+                     _seat_effects(counts, seats, games_each), seconds, counts)
+
+
+def rotated_frame(game, n_games: int, *, seed: int = 0, rules=None, out=None,
+                  **simulate_options) -> pd.DataFrame:
+    """The rows of every rotation (``simulate(..., rotate_seats=True)``), one after the
+    other, with a ``rotation`` column (1: the stated seating)."""
+    from simkit import games
+    from simkit.runner import simulate
+
+    game = games.get(game) if isinstance(game, str) else game
+    game = game.with_data(simulate_options.pop("data", None))
+    frames = []
+    for i, seated in enumerate(seatings(game, game.resolve_rules(rules))):
+        where = None if out is None else Path(out) / f"rotation{i + 1}"
+        frame = simulate(game, n_games, seed=seed, rules=seated, out=where,
+                         **simulate_options)
+        frames.append(frame.assign(rotation=i + 1))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _pooled(counts: list[dict], column: str, names: list[str], games: int) -> pd.DataFrame:
+    rows = []
+    for name in names:
+        wins = int(sum(c[column].get(name, 0) for c in counts))
+        interval = stats.wilson(wins, games)
+        rows.append({"name": name, "wins": wins, "games": games, "rate": interval.estimate,
+                     "low": interval.low, "high": interval.high})
+    return pd.DataFrame(rows).set_index("name")
+
+
+def _seat_effects(counts: list[dict], seats: list[str], games: int) -> pd.DataFrame:
+    """Seat k against seat 1 on the same (game, rotation) pairs: one seat's win excludes
+    the other's, so the paired counts are the two seats' wins."""
+    first = int(sum(c["winner_seat"].get(seats[0], 0) for c in counts))
+    rows = []
+    for seat in seats[1:]:
+        wins = int(sum(c["winner_seat"].get(seat, 0) for c in counts))
+        d = stats.paired_from_counts(wins, first, games)
+        rows.append({"seat": seat, "difference": d.difference.estimate,
+                     "low": d.difference.low, "high": d.difference.high,
+                     "p_value": d.p_value})
+    return pd.DataFrame(rows)
