@@ -51,9 +51,9 @@ class SeatRates:
 
 
 def _rate_lines(table: pd.DataFrame) -> str:
-    return "\n".join(f"  {name:8} {row.wins:8,} of {row.games:,}  {100 * row.rate:6.2f}% "
+    return "\n".join(f"  {row.Index:8} {row.wins:8,} of {row.games:,}  {100 * row.rate:6.2f}% "
                      f"[{100 * row.low:.2f}%, {100 * row.high:.2f}%]"
-                     for name, row in table.iterrows())
+                     for row in table.itertuples())
 
 
 def seatings(game, rules) -> list:
