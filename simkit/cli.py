@@ -846,7 +846,7 @@ def cmd_robustness(args, _extra) -> None:
 
 
 def robustness_summary(game, rules, table: pd.DataFrame, preset: str | None) -> str:
-    from simkit.robustness import headline
+    from simkit.robustness import headline, policy_matrix
 
     categories = table.attrs["categories"]
     first = categories[0]
@@ -867,6 +867,11 @@ def robustness_summary(game, rules, table: pd.DataFrame, preset: str | None) -> 
         kind = row["group"] + (" (floor)" if row["baseline"] else "")
         lines.append(f"  {kind:15} {row['setting']:{width}} {row['games']:>6}  {rates}  "
                      f"{diff:>34}")
+    matrix = policy_matrix(table, first, game.sides)
+    if matrix is not None:
+        lines.append(f"{first} win rate for every pairing of the scripted players "
+                     f"(rows: {game.sides[0]}, columns: {game.sides[1]}):")
+        lines += ["  " + line for line in matrix.to_string().splitlines()]
     lines.append("ranges (random players left out):")
     lines += [f"  {headline(table, c)}" for c in categories]
     for note in table.attrs["refused"]:

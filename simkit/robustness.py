@@ -142,7 +142,8 @@ def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
 def _row(setting: Setting, winners: dict, categories: list[str]) -> dict:
     won = winners[setting.label]
     row = {"group": setting.group, "setting": setting.label, "games": won.size,
-           "baseline": setting.baseline}
+           "baseline": setting.baseline,
+           **{f"policy_{side}": name for side, name in setting.policy.items()}}
     for c in categories:
         rate = stats.wilson(int((won == c).sum()), won.size)
         row.update({c: rate.estimate, f"{c}_low": rate.low, f"{c}_high": rate.high})
@@ -153,6 +154,25 @@ def _row(setting: Setting, winners: dict, categories: list[str]) -> dict:
         row.update(difference=diff.difference.estimate, difference_low=diff.difference.low,
                    difference_high=diff.difference.high)
     return row
+
+
+def policy_matrix(table: pd.DataFrame, category: str, sides) -> pd.DataFrame | None:
+    """For a game of two sides: ``category``'s win rate with its interval for every
+    pairing of the sides' policies (rows: the first side's, columns: the second's), as
+    text; None for a game of more seats."""
+    if len(sides) != 2:
+        return None
+    rows = table[table["group"].isin(["as played", "players"])]
+    first, second = (f"policy_{side}" for side in sides)
+    cells = {(r[first], r[second]): f"{100 * r[category]:.1f}% [{100 * r[category + '_low']:.1f}, "
+                                    f"{100 * r[category + '_high']:.1f}]"
+             for _, r in rows.iterrows()}
+    index = list(dict.fromkeys(rows[first]))
+    columns = list(dict.fromkeys(rows[second]))
+    matrix = pd.DataFrame([[cells.get((a, b), "") for b in columns] for a in index],
+                          index=pd.Index(index, name=f"{sides[0]} \\ {sides[1]}"),
+                          columns=columns)
+    return matrix
 
 
 def range_of(table: pd.DataFrame, category: str, group: str) -> tuple[float, float] | None:

@@ -73,3 +73,17 @@ def test_bad_input_is_one_line(capsys):
     assert main(["robustness", "setembre1714-assault", "--figure", "x.txt"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("simkit: error:") for line in err)
+
+
+def test_a_two_sided_game_gets_its_policy_matrix():
+    game = games.get("setembre1714-assault")
+    table = robustness.robustness(game, n_games=200, seed=2)
+    matrix = robustness.policy_matrix(table, "bourbons", game.sides)
+    pairs = [(b, c) for b in game.policies["bourbons"] for c in game.policies["catalans"]]
+    assert matrix.shape == (len(game.policies["bourbons"]), len(game.policies["catalans"]))
+    for bourbons, catalans in pairs:
+        rate = simulate(game, 200, seed=2, policy={"bourbons": bourbons,
+                                                   "catalans": catalans})["winner"]
+        assert matrix.loc[bourbons, catalans].startswith(
+            f"{100 * (rate == 'bourbons').mean():.1f}% [")
+    assert robustness.policy_matrix(table, "bourbons", ("a", "b", "c")) is None
