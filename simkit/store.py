@@ -301,6 +301,7 @@ class ResultStore:
     def _save(self) -> None:
         self._saved, self._unsaved = time.monotonic(), False
         self.manifest["updated"] = _now()
+        self.manifest["checksum"] = manifest_checksum(self.manifest)
         text = json.dumps(self.manifest, indent=2)
         _write_atomic(self.path / MANIFEST, lambda tmp: Path(tmp).write_text(text))
 
@@ -317,17 +318,65 @@ def provenance() -> dict:
             "engine": _numba_cache.source_hash()}
 
 
+def manifest_checksum(manifest: dict) -> str:
+    """sha256 of the manifest's content (every key but the checksum, keys sorted)."""
+    content = {k: v for k, v in manifest.items() if k != "checksum"}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
 def read_manifest(path) -> dict:
+    """The folder's manifest, checked like its parts: its checksum (folders written
+    before manifests had one are read unchecked), its keys, and each part's games and
+    counts adding up; StoreError naming the problem otherwise."""
     file = Path(path) / MANIFEST
     try:
         manifest = json.loads(file.read_text())
     except FileNotFoundError:
         raise StoreError(f"{path} is not a results folder (no {MANIFEST})") from None
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise StoreError(f"{file}: unreadable manifest: {exc}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise StoreError(f"{file}: not a simkit manifest of format {FORMAT}")
+    if "checksum" in manifest and manifest["checksum"] != manifest_checksum(manifest):
+        raise StoreError(f"{file}: its content does not match its checksum (edited or "
+                         "corrupted); its parts are intact: move the folder aside and "
+                         "rerun into a new one")
+    _check_manifest_keys(file, manifest)
     return manifest
+
+
+_MANIFEST_KEYS = {"spec": dict, "schema": dict, "parts": list}
+_PART_KEYS = {"file": str, "start": int, "stop": int, "rows": int}
+
+
+def _check_manifest_keys(file: Path, manifest: dict) -> None:
+    for key, kind in _MANIFEST_KEYS.items():
+        if not isinstance(manifest.get(key), kind):
+            raise StoreError(f"{file}: {'lacks' if key not in manifest else 'has a bad'} "
+                             f"'{key}' ({kind.__name__} expected); the folder cannot be "
+                             "trusted: move it aside and rerun into a new one")
+    for part in manifest["parts"]:
+        _check_part_entry(file, part)
+
+
+def _check_part_entry(file: Path, part) -> None:
+    """A part entry's keys, and its games and outcome counts adding up."""
+    bad = not isinstance(part, dict) or any(
+        not isinstance(part.get(k), t) or isinstance(part.get(k), bool)
+        for k, t in _PART_KEYS.items())
+    if bad:
+        raise StoreError(f"{file}: a part entry lacks one of {', '.join(_PART_KEYS)}: "
+                         f"{str(part)[:80]}")
+    name, games = part["file"], part["stop"] - part["start"]
+    if part["rows"] != games or games <= 0:
+        raise StoreError(f"{file}: part {name} records {part['rows']} rows for games "
+                         f"{part['start']}..{part['stop'] - 1}")
+    for column, counts in (part.get("counts") or {}).items():
+        values = list(counts.values()) if isinstance(counts, dict) else [None]
+        if not all(isinstance(v, int) and v >= 0 for v in values) or sum(values) != games:
+            raise StoreError(f"{file}: part {name}'s '{column}' counts do not add up to its "
+                             f"{games} games")
 
 
 def _check_same_run(path: Path, stored: dict, spec: dict) -> None:
@@ -494,7 +543,12 @@ def load(path, n_games: int | None = None, columns: list[str] | None = None) -> 
         frame = frame[frame["game_index"] < n_games].reset_index(drop=True)
     _check_complete(path, frame["game_index"].to_numpy(), n_games)
     for name, column in manifest["schema"].items():
-        if column["dtype"] == "category" and name in frame:
-            frame[name] = frame[name].astype("category").cat.set_categories(
-                column["categories"])
+        if column.get("dtype") == "category" and name in frame:
+            values = frame[name].astype("category")
+            unknown = sorted(set(values.cat.categories) - set(column.get("categories", [])))
+            if unknown:
+                raise StoreError(f"{path}: column {name!r} holds {', '.join(map(str, unknown))}"
+                                 f", not among the manifest's categories; the folder cannot "
+                                 "be trusted")
+            frame[name] = values.cat.set_categories(column["categories"])
     return frame

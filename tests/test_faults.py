@@ -55,6 +55,13 @@ def _data_region(file) -> tuple[int, int]:
     return 4, size - 8 - footer
 
 
+def write_signed(folder, manifest) -> None:
+    """Write ``manifest`` with its checksum recomputed: a consistent state that simkit
+    could have written itself (another engine, a recovered part), not an edit."""
+    manifest["checksum"] = store.manifest_checksum(manifest)
+    (folder / store.MANIFEST).write_text(json.dumps(manifest))
+
+
 def test_a_flipped_bit_in_a_part_the_manifest_has_no_checksum_for_never_loads_silently(
         finished):
     """A part recovered after a kill has no recorded sha256: parquet page checksums still
@@ -68,7 +75,7 @@ def test_a_flipped_bit_in_a_part_the_manifest_has_no_checksum_for_never_loads_si
     for trial in range(24):
         folder = out.parent / f"flip{trial}"
         shutil.copytree(out, folder)
-        (folder / store.MANIFEST).write_text(json.dumps(manifest))
+        write_signed(folder, manifest)
         victim = sorted(folder.glob("part-*.parquet"))[trial % 3]
         start, stop = _data_region(victim)
         data = bytearray(victim.read_bytes())
@@ -208,7 +215,7 @@ def test_a_folder_of_another_engine_is_extended_only_when_allowed(finished, caps
     out, _ = finished
     manifest = json.loads((out / store.MANIFEST).read_text())
     manifest["engine"] = "0123456789abcdef"
-    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    write_signed(out, manifest)
     before = snapshot(out)
     line = one_line_error(capsys, run(out, 4000))
     assert "played by engine 0123456789abcdef" in line and "--allow-other-engine" in line
@@ -294,15 +301,98 @@ def test_a_part_with_other_columns_is_refused_naming_it(finished):
     for part in manifest["parts"]:
         if part["file"] == victim.name:
             part["sha256"] = store._sha256(victim)  # a consistent, foreign part
-    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    write_signed(out, manifest)
     with pytest.raises(StoreError, match=rf"{victim.name}: its columns .* are not the run's"):
         simkit.load(out)
 
 
 def test_an_edited_manifest_seed_is_refused(finished):
+    """Edited by hand: its checksum refuses it; edited and re-signed: the parts' seeds."""
     out, _ = finished
     manifest = json.loads((out / store.MANIFEST).read_text())
     manifest["spec"]["seed"] = 6
     (out / store.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(StoreError, match="does not match its checksum"):
+        simkit.load(out)
+    write_signed(out, manifest)
     with pytest.raises(StoreError, match=r"holds games of seed\(s\) \[5\], not the run's 6"):
         simkit.load(out)
+
+
+# -- the manifest is checked like the parts ------------------------------------------------
+def _counts_moved(manifest) -> dict:
+    """Five wins moved from one winner to another in the first part's counts."""
+    counts = manifest["parts"][0]["counts"]["winner"]
+    loser, gainer = sorted(counts, key=counts.get)[-1], sorted(counts, key=counts.get)[0]
+    counts[loser] -= 5
+    counts[gainer] += 5
+    return manifest
+
+
+@pytest.mark.parametrize("edit", ["counts moved", "stop raised", "category removed",
+                                  "no parts", "no spec", "no schema", "counts too large"])
+def test_an_edited_manifest_is_refused_in_one_line_and_kept(finished, capsys, edit):
+    out, _ = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    if edit == "counts moved":
+        _counts_moved(manifest)
+    elif edit == "stop raised":
+        manifest["parts"][0]["stop"] += 20
+    elif edit == "category removed":
+        manifest["schema"]["winner"]["categories"].pop(0)
+    elif edit == "counts too large":
+        first = manifest["parts"][0]["counts"]["winner"]
+        first[next(iter(first))] += 10_000
+    else:
+        manifest.pop(edit.split()[1])
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    before = snapshot(out)
+    line = one_line_error(capsys, run(out, 4000))
+    assert "manifest.json" in line
+    assert snapshot(out) == before
+    with pytest.raises(StoreError):
+        simkit.load(out)
+
+
+@pytest.mark.parametrize("edit, words", [
+    ("counts moved", "'winner' counts do not add up|do not add up"),
+    ("stop raised", "records 1000 rows for games 0..1019"),
+    ("no parts", "lacks 'parts'"),
+])
+def test_a_manifest_from_before_checksums_is_still_checked_for_sense(finished, edit, words):
+    """A folder written before manifests had a checksum is read unchecked by it, but its
+    keys and each part's rows and counts must still add up."""
+    out, _ = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    manifest.pop("checksum")
+    if edit == "counts moved":
+        manifest["parts"][0]["counts"]["winner"][next(iter(
+            manifest["parts"][0]["counts"]["winner"]))] += 5
+    elif edit == "stop raised":
+        manifest["parts"][0]["stop"] += 20
+    else:
+        manifest.pop("parts")
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(StoreError, match=words):
+        simkit.load(out)
+
+
+def test_a_category_missing_from_an_old_manifest_is_refused_not_read_as_missing(finished):
+    out, _ = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    manifest.pop("checksum")
+    won = simkit.load(out)["winner"].astype(str).value_counts().index[0]
+    manifest["schema"]["winner"]["categories"].remove(won)
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(StoreError, match=f"holds {won}, not among the manifest's categories"):
+        simkit.load(out)
+
+
+def test_a_manifest_from_before_checksums_still_loads_and_gains_one(finished):
+    out, rows = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    manifest.pop("checksum")
+    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    pd.testing.assert_frame_equal(simkit.load(out), rows)
+    simkit.simulate(GAME, 4000, seed=5, chunk_size=1000, out=out)
+    assert "checksum" in json.loads((out / store.MANIFEST).read_text())
