@@ -235,7 +235,10 @@ def retreat_leader(s, b, side, k, z, troops, log):
 @njit(cache=True, nogil=True)
 def advance(s, b, p, pid, side, a, t, lead, rng, log):
     """Rule 11.3: the attacker must occupy the emptied zone with its lead unit (another
-    unit if the lead fell) and may bring more units that began the assault in ``a``."""
+    unit if the lead fell) and may bring more units that began the assault in ``a``.
+    Rule 11 ("each friendly zone can declare only one action"), under the reading
+    ``advanced_units_attack = no``: the units made their attack, so the taken zone has
+    acted."""
     if count(s, 1 - side, t) > 0 or count(s, side, a) == 0:
         return
     first = lead if s[L.S_UNIT_ZONE + lead] == a else POL.choose_lead(s, b, pid, side, a, rng)
@@ -261,6 +264,8 @@ def advance(s, b, p, pid, side, a, t, lead, rng, log):
         place_unit(s, b, movers[i], t)
         log_event(log, EV_ADVANCE, movers[i], a, t)
     count_action(s, side, L.A_ADVANCES)
+    if not p[L.P_ADVANCED_ATTACK]:
+        s[L.S_ACTED + t] = 1
     enemy_enters(s, b, side, t, log)
 
 
@@ -275,7 +280,8 @@ def _listed(items, n, v):
 @njit(cache=True, nogil=True)
 def combat_phase(rng, s, b, p, pids, side, log):
     """Rule 11: the active side declares combats one zone at a time, each zone at most
-    once (a salvo or an assault), until its player declares no more."""
+    once (a salvo or an assault), until its player declares no more; a zone that has
+    acted (or was taken by units that had, ``advance``) declares nothing more."""
     n = b.zone.shape[0]
     for z in range(n):
         s[L.S_ACTED + z] = 0
@@ -285,7 +291,10 @@ def combat_phase(rng, s, b, p, pids, side, log):
         kind, a, t = decision[0], decision[1], decision[2]
         if kind == POL.K_NONE:
             return
+        acted = s[L.S_ACTED + a]
         s[L.S_ACTED + a] = 1
+        if acted:
+            continue
         if kind == POL.K_SALVO and salvo_allowed(s, b, p, side, a, t):
             salvo(rng, s, b, p, pids, side, a, t, log)
             if checking(log):

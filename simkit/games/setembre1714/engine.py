@@ -340,12 +340,25 @@ def annihilated(s, b, p):
 
 
 @njit(cache=True, nogil=True)
+def eliminated_units(s, b, side):
+    """Rule 13 (reading ``recreated_units_score``): the enemy units that score, ``side``'s
+    eliminated every time (``yes``) or those in its eliminated pile now, the units lost
+    beyond the recovery allowance of 10.1 included (``no``)."""
+    pile = 0
+    for u in range(b.unit.shape[0]):
+        if b.unit[u, L.U_SIDE] == side and (s[L.S_UNIT_ZONE + u] == L.ELIMINATED or
+                                            s[L.S_UNIT_ZONE + u] == L.LOST):
+            pile += 1
+    return pile
+
+
+@njit(cache=True, nogil=True)
 def victory_points(s, b, p, side):
     """Rule 13: 1 per eliminated enemy unit, 2 per enemy commander, 2 per bastion or
     redoubt, 4 per convent or monastery, 4 for Pla de Palau (knob values)."""
     foe = 1 - side
-    vp = p[L.P_VP_UNIT] * s[L.S_UNITS_LOST + foe] + \
-        p[L.P_VP_COMMANDER] * s[L.S_LEADERS_LOST + foe]
+    units = s[L.S_UNITS_LOST + foe] if p[L.P_RECREATED_SCORE] else eliminated_units(s, b, foe)
+    vp = p[L.P_VP_UNIT] * units + p[L.P_VP_COMMANDER] * s[L.S_LEADERS_LOST + foe]
     for o in range(L.N_OBJECTIVES):
         if holds(s, b, side, o):
             vp += p[L.P_VP_OBJECTIVE + L.OBJECTIVE_KIND[o]]
