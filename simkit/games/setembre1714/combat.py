@@ -61,11 +61,11 @@ from .events import (
 
 @njit(cache=True, nogil=True)
 def artillery_phase(rng, s, b, p, pids, side, log):
-    """Rule 9: each gun of the active side fires at one enemy combat unit: Catalan guns
-    at adjacent zones (4-6), Bourbon guns also two zones away (5-6), across red lines too.
-    An event may silence the guns or let each fire twice."""
+    """Rule 9: each gun of the active side fires at one enemy combat unit "the active
+    player defines": Catalan guns at adjacent zones (4-6), Bourbon guns also two zones
+    away (5-6), across red lines too. An event may silence the guns or let each fire
+    twice."""
     max_range = 2 if side == L.BOURBONS else 1
-    foe = 1 - side
     for g in range(b.gun.shape[0]):
         if b.gun[g, L.G_SIDE] != side or s[L.S_GUN_ZONE + g] < 0:
             continue
@@ -76,8 +76,9 @@ def artillery_phase(rng, s, b, p, pids, side, log):
             r = b.pair[L.PAIR_RANGE, s[L.S_GUN_ZONE + g], t]
             log_event(log, EV_GUN_TARGET, s[L.S_GUN_ZONE + g], t, r)
             count_action(s, side, L.A_SHOTS)
-            if artillery_fire(rng, 1, r, count(s, foe, t), log):
-                lose_units(s, b, pids[foe], foe, t, 1, CAUSE_ARTILLERY, rng, log)
+            u = POL.choose_gun_victim(s, b, pids[side], side, t, rng)
+            if artillery_fire(rng, 1, r, 1, log):
+                eliminate_unit(s, b, u, CAUSE_ARTILLERY, log)
 
 
 @njit(cache=True, nogil=True)
