@@ -114,7 +114,7 @@ def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
     att_lead = POL.choose_lead(s, b, pids[side], side, a, rng)
     def_lead = POL.choose_lead(s, b, pids[foe], foe, t, rng)
     att_cmdr = leader_near(s, b, side, t, 0, False) if use_commander else -1
-    flag = leader_near(s, b, foe, t, 1, True) if foe == L.CATALANS else -1
+    flag = santa_eulalia_flag(s, b, side, t)
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, -1,
                                      flag)
     def_cmdr = leader_near(s, b, foe, t, 0, True)
@@ -130,13 +130,26 @@ def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
 
 
 @njit(cache=True, nogil=True)
+def santa_eulalia_flag(s, b, side, t):
+    """Rule 13: the flag "affects combat exactly as a commander, contributing its bonus in
+    any assault started at the zone where it is placed, or at any adjacent zone": in or
+    next to the attacked zone ``t`` when the Catalans defend it, next to it when they
+    assault it (an attacker's commander, 11.3); -1 if it does not count."""
+    if side == L.BOURBONS:
+        return leader_near(s, b, L.CATALANS, t, 1, True)
+    return leader_near(s, b, L.CATALANS, t, 1, False)
+
+
+@njit(cache=True, nogil=True)
 def assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr, flag):
-    """Rule 11.3: both assault values before the dice and any withdrawal."""
+    """Rule 11.3 and 13: both assault values before the dice and any withdrawal (the
+    flag, ``santa_eulalia_flag``, counts for the Catalans attacking or defending)."""
     foe = 1 - side
-    attack = attack_value(b.unit[att_lead, L.U_STRENGTH], count(s, side, a), att_cmdr >= 0) + \
-        s[L.S_EV_ASSAULT]
+    catalan_attack = side == L.CATALANS and flag >= 0
+    attack = attack_value(b.unit[att_lead, L.U_STRENGTH], count(s, side, a), att_cmdr >= 0,
+                          catalan_attack) + s[L.S_EV_ASSAULT]
     defence = defence_value(b.unit[def_lead, L.U_STRENGTH], terrain_bonus(s, b, p, t, a),
-                            count(s, foe, t), def_cmdr >= 0, flag >= 0)
+                            count(s, foe, t), def_cmdr >= 0, foe == L.CATALANS and flag >= 0)
     return attack, defence
 
 

@@ -463,11 +463,12 @@ def assault_delta(s, b, p, side, a, t, commander):
 def _delta(s, b, p, side, a, t, commander, att_lead, def_lead):
     foe = 1 - side
     cmdr = commander and leader_near(s, b, side, t, 0, False) >= 0
-    attack = attack_value(att_lead, count(s, side, a), cmdr) + s[L.S_EV_ASSAULT]
+    flag = leader_near(s, b, L.CATALANS, t, 1, side == L.BOURBONS) >= 0  # 13
+    attack = attack_value(att_lead, count(s, side, a), cmdr, side == L.CATALANS and flag) + \
+        s[L.S_EV_ASSAULT]
     dcmdr = leader_near(s, b, foe, t, 0, True) >= 0
-    flag = foe == L.CATALANS and leader_near(s, b, foe, t, 1, True) >= 0
     defence = defence_value(def_lead, terrain_bonus(s, b, p, t, a), count(s, foe, t), dcmdr,
-                            flag)
+                            foe == L.CATALANS and flag)
     return defence - attack
 
 

@@ -104,7 +104,7 @@ def values_as_counted(p, out):
     if out[L.O_DEFENDERS_ASSAULTED] != met:
         return 2
     attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS],
-                          p[L.P_ATTACKER_COMMANDER])
+                          p[L.P_ATTACKER_COMMANDER], False)
     if out[L.O_ATTACK_VALUE] != attack:
         return 0
     defence = defence_value(p[L.P_DEFENDER_LEAD], p[L.P_TERRAIN_BONUS], met,

@@ -143,10 +143,11 @@ def salvo_fire(rng, units, targets, log):
 
 
 @njit(cache=True, nogil=True)
-def attack_value(lead_strength, units, commander):
-    """Rule 11.3, attacker: the lead's strength, +1 per additional unit in the attacking
-    zone, +1 for a friendly commander adjacent to the attacked zone."""
-    return lead_strength + units - 1 + (1 if commander else 0)
+def attack_value(lead_strength, units, commander, flag):
+    """Rule 11.3 and 13 (the flag), attacker: the lead's strength, +1 per additional
+    unit in the attacking zone, +1 for a friendly commander adjacent to the attacked zone
+    and +1 more for the Santa Eulalia flag there (a Catalan assault)."""
+    return lead_strength + units - 1 + (1 if commander else 0) + (1 if flag else 0)
 
 
 @njit(cache=True, nogil=True)

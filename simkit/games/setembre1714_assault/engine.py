@@ -78,7 +78,7 @@ def preparatory_fire(rng, p, out, log):
 def assault_values(p, defenders):
     """Assault values before the dice, without the withdrawal bonus."""
     attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS],
-                          p[L.P_ATTACKER_COMMANDER])
+                          p[L.P_ATTACKER_COMMANDER], False)
     defence = defence_value(p[L.P_DEFENDER_LEAD], p[L.P_TERRAIN_BONUS], defenders,
                             p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
     return attack, defence
