@@ -114,12 +114,20 @@ def one_side_a_zone(s, b):
 @borrowing
 def within_stacking_limit(s, b, p):
     """The first zone outside the deployment zones with more combat units of a side than
-    the stacking limit, or -1."""
+    the stacking limit, beyond the reinforcements placed over it that could not yet move
+    out (10.1), or -1."""
     for z in range(b.zone.shape[0]):
         if b.zone[z, L.Z_DEPLOYMENT]:
             continue
         for side in range(2):
-            if count(s, side, z) > p[L.P_STACKING]:
+            excess = count(s, side, z) - p[L.P_STACKING]
+            if excess <= 0:
+                continue
+            for u in range(b.unit.shape[0]):
+                if s[L.S_NEWCOMER + u] and s[L.S_UNIT_ZONE + u] == z and \
+                        b.unit[u, L.U_SIDE] == side:
+                    excess -= 1
+            if excess > 0:
                 return z
     return -1
 
