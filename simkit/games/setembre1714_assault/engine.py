@@ -30,6 +30,7 @@ from .combat_system import (
     resolve_assault,
     royal_breach_check,
     salvo_fire,
+    salvo_permitted,
 )
 from .events import EV_BREACH_NEVER, EV_ZONE_CLEARED
 from .policies import catalans_withdraw
@@ -54,9 +55,19 @@ def turn_breach_assured(rng, p, out, log):
 
 
 @njit(cache=True, nogil=True)
+def salvo_fires(terrain, salvo_from, blue_line_covers):
+    """Rule 11.2 on the scenario's zones (``combat_system.salvo_permitted``): the zone's
+    defence value against the salvo zone's, and a blue line covering the salvo's side
+    of an ochre zone; a barricade faces the assaulting zone only (12)."""
+    defence = L.TERRAIN_DEFENCE[terrain]
+    return salvo_permitted(defence, salvo_from, defence == 0,
+                           terrain == L.TERRAIN_BLUE_LINE and blue_line_covers)
+
+
+@njit(cache=True, nogil=True)
 def preparatory_fire(rng, p, out, log):
-    """Artillery phase (9) then the salvo (11.2); returns the defenders left in the
-    zone."""
+    """Artillery phase (9) then the salvo (11.2, none where the terrain forbids it:
+    ``salvo_permitted``); returns the defenders left in the zone."""
     defenders = p[L.P_DEFENDER_UNITS]
     adjacent = artillery_fire(rng, p[L.P_GUNS_ADJACENT], 1, defenders, log)
     ranged = artillery_fire(rng, p[L.P_GUNS_RANGE_2], 2, defenders - adjacent, log)
@@ -66,7 +77,9 @@ def preparatory_fire(rng, p, out, log):
         check_state(p, out, defenders, log, L.STEP_ARTILLERY, out[L.O_TURNS])
     if failed(log):
         return defenders
-    salvo = salvo_fire(rng, p[L.P_SALVO_UNITS], defenders, log)
+    units = p[L.P_SALVO_UNITS] if salvo_fires(p[L.P_TERRAIN], p[L.P_SALVO_FROM],
+                                              p[L.P_BLUE_LINE_COVERS_SALVO]) else 0
+    salvo = salvo_fire(rng, units, defenders, log)
     defenders -= salvo
     out[L.O_SALVO_KILLS] = salvo
     if checking(log):

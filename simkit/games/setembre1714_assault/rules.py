@@ -38,6 +38,14 @@ class Rules(RulesBase):
     salvo_units: int = knob(
         4, "combat units of a second zone firing a salvo first (a 6 kills); more than 5 "
         "only from a deployment zone", range=(0, 10))
+    salvo_from: str = knob(
+        "urban", "the colour of the salvo's zone (11.2: no salvo at a zone of higher defence "
+        "value): open (ochre/green, 0), urban (grey, 2; the Example of combat's upper grey "
+        "zone), convent (blue, 3)", choices=L.SALVO_ZONES)
+    blue_line_covers_salvo: bool = knob(
+        True, "with terrain = blue_line, the line also covers the side the salvo comes "
+        "across, which blocks it (11.2); a barricade covers only the side it faces, the "
+        "assault's (12)")
     attacker_lead: int = knob(5, "combat strength of the attacking lead unit", range=(1, 9))
     attacker_units: int = knob(
         5, "combat units in the assaulting zone, lead included (+1 per additional unit); "
@@ -72,6 +80,15 @@ class Rules(RulesBase):
         return L.TERRAIN_BONUS[L.TERRAIN_NAMES.index(self.terrain)]
 
     @property
+    def salvo_permitted(self) -> bool:
+        """Rule 11.2 for this terrain and salvo zone (the kernel's ``salvo_fires``)."""
+        from .engine import salvo_fires
+        rule = getattr(salvo_fires, "py_func", salvo_fires)
+        return bool(rule(L.TERRAIN_NAMES.index(self.terrain),
+                         L.SALVO_ZONE_DEFENCE[L.SALVO_ZONES.index(self.salvo_from)],
+                         self.blue_line_covers_salvo))
+
+    @property
     def attack_value(self) -> int:
         """The attacker's assault value before the die (rulebook 11.3)."""
         return self.attacker_lead + self.attacker_units - 1 + int(self.attacker_commander)
@@ -84,5 +101,8 @@ class Rules(RulesBase):
 
 
 #: the assault kernel's parameter vector (offsets in ``layout``): every field is the knob
-#: or property of the same name
-PARAMETERS = Parameters(L._P, Rules)
+#: or property of the same name (the salvo's zone as its defence value)
+PARAMETERS = Parameters(
+    L._P, Rules,
+    salvo_from=lambda r: L.SALVO_ZONE_DEFENCE[L.SALVO_ZONES.index(r.salvo_from)],
+    terrain=lambda r: L.TERRAIN_NAMES.index(r.terrain))
