@@ -254,12 +254,15 @@ def enumerate_given_breach(rules: Rules, catalans: str) -> dict[str, F]:
     for dice in itertools.product(range(1, 7), repeat=n_dice):
         it = iter(dice)
         left = rules.defender_units
+        lead = rules.defender_lead  # the guns aim at it (9: the firer chooses)
         for _ in range(rules.guns_adjacent):
             if next(it) >= 4 and left:
                 left -= 1
         for _ in range(rules.guns_at_range_2):
             if next(it) >= 5 and left:
                 left -= 1
+        if left < rules.defender_units:
+            lead = rules.defender_others
         sixes = sum(1 for _ in range(rules.salvo_units) if next(it) == 6)
         left -= min(sixes, left) if salvo_fires(rules) else 0
         attack_die, defence_die = next(it), next(it)
@@ -267,7 +270,7 @@ def enumerate_given_breach(rules: Rules, catalans: str) -> dict[str, F]:
             counts["cleared"] += 1
             continue
         attack = rules.attacker_lead + rules.attacker_units - 1 + rules.attacker_commander
-        defence = (rules.defender_lead + TERRAIN[rules.terrain] + left - 1
+        defence = (lead + TERRAIN[rules.terrain] + left - 1
                    + rules.defender_commander + rules.santa_eulalia_flag)
         if catalans == "withdraw" or (catalans == "cautious" and attack > defence):
             counts["withdrew"] += 1
@@ -290,6 +293,8 @@ ENUM_SETTINGS = {
                                "salvo_from": "convent"},
     "blue_line_open_side": {"salvo_units": 3, "defender_units": 2, "terrain": "blue_line",
                             "blue_line_covers_salvo": False},
+    "guns_weaker_others": {"guns_adjacent": 1, "guns_at_range_2": 1, "salvo_units": 1,
+                           "defender_units": 3, "defender_others": 3},
 }
 
 
@@ -390,7 +395,7 @@ def test_salvo_kills_capped_at_targets():
 def test_example_of_combat_first_assault_pieces():
     rules = ASSAULT.resolve_rules("example_first_assault")
     p = PARAMETERS.build(rules)
-    attack, defence = engine.assault_values(p, 4)
+    attack, defence = engine.assault_values(p, 4, 5)
     assert (attack, defence) == (9, 12) == (rules.attack_value, rules.defence_value(4))
     state = dice(assault=(5, 2), commander=(6,))
     log = new_log()
@@ -447,7 +452,7 @@ def test_example_of_combat_salvo_and_first_assault_as_a_scenario():
 
 def test_example_of_combat_second_assault():
     rules = ASSAULT.resolve_rules("example_second_assault")
-    assert engine.assault_values(PARAMETERS.build(rules), 4) == (9, 11)
+    assert engine.assault_values(PARAMETERS.build(rules), 4, 5) == (9, 11)
     state = dice({1: 6}, assault=(5, 6))  # breach assured, attacker 5, defender 6
     end = advanced(state, {L.ST_ASSAULT: 2})
     log = new_log()
@@ -531,6 +536,21 @@ def test_convent_blue_line_and_barricade_play_different_games():
     assert (frame["salvo_kills"] == 0).all()
 
 
+@pytest.mark.parametrize(("die", "defence"), [(4, 3 + 3 + 3 + 1), (3, 5 + 3 + 4 + 1)])
+def test_the_guns_aim_at_the_defending_lead(die, defence):
+    """9: "the active player defines what his target is" (the Example of artillery fire
+    aims at the strength-5 regulars). Five defenders, a lead of 5 and four of 3, behind
+    the barricade with their commander; one adjacent gun: a 4 eliminates the lead and a
+    unit of 3 leads the four left (3 + 3 barricade + 3 units + 1 commander), a 3 misses
+    (5 + 3 + 4 + 1); the salvo's losses stay the defender's (11.2), here none."""
+    rules = Rules(guns_adjacent=1, defender_others=3)
+    out = play(rules, "stand", dice({1: 6}, artillery=(die,), salvo=(1, 1, 1, 1),
+                                    assault=(1, 6)))
+    assert out[L.O_ARTILLERY_KILLS] == (die >= 4)
+    assert out[L.O_DEFENCE_VALUE] == defence
+    assert rules.defence_value(5 - (die >= 4), artillery_kills=int(die >= 4)) == defence
+
+
 def test_attacker_wins_only_when_strictly_higher():
     # open ground, 5 v 5, no commanders: 9 v 9 before the dice
     rules = ASSAULT.resolve_rules("open_ground")
@@ -557,6 +577,7 @@ MC_SETTINGS = {
     "convent": {"terrain": "convent"},  # 11.2: no salvo from the grey zone
     "blue_line": {"terrain": "blue_line"},  # 11.2: the line covers the salvo's side
     "blue_line_open_side": {"terrain": "blue_line", "blue_line_covers_salvo": False},
+    "guns_weaker_others": {"guns_adjacent": 2, "guns_at_range_2": 1, "defender_others": 3},
 }
 MC_CASES = [(s, p) for s in MC_SETTINGS for p in POLICIES]
 
@@ -659,15 +680,16 @@ def test_assault_values_and_results_follow_the_rules(setting, policy):
     assert set(rest["end_reason"]) <= {"cleared", "breach_closed"}
     assert (rest[["defence_roll", "attack_value", "defence_value"]] == 0).all().all()
     defenders = rows["defenders_assaulted"].to_numpy()
+    shot = rows["artillery_kills"].to_numpy()
     withdrew = rows["withdrew"].to_numpy()
     attack = rows["attack_value"].to_numpy()
     assert (attack == rules.attack_value).all()
     expected_withdraw = [SP.defender_withdraws(policy, rules.attack_value,
-                                               rules.defence_value(int(d)))
-                         for d in defenders]
+                                               rules.defence_value(int(d), False, int(k)))
+                         for d, k in zip(defenders, shot, strict=True)]
     assert withdrew.tolist() == expected_withdraw
-    expected_defence = [rules.defence_value(int(d), bool(w))
-                        for d, w in zip(defenders, withdrew, strict=True)]
+    expected_defence = [rules.defence_value(int(d), bool(w), int(k))
+                        for d, w, k in zip(defenders, withdrew, shot, strict=True)]
     assert rows["defence_value"].tolist() == expected_defence
     a_roll, d_roll = rows["attack_roll"].to_numpy(), rows["defence_roll"].to_numpy()
     assert set(np.unique(a_roll)) == set(range(1, 7)) == set(np.unique(d_roll))

@@ -111,7 +111,10 @@ def values_as_counted(p, out):
                           p[L.P_ATTACKER_COMMANDER], False)
     if out[L.O_ATTACK_VALUE] != attack:
         return 0
-    defence = defence_value(p[L.P_DEFENDER_LEAD], p[L.P_TERRAIN_BONUS], met,
+    lead = p[L.P_DEFENDER_LEAD]
+    if out[L.O_ARTILLERY_KILLS] > 0:  # 9: the guns aimed at the lead
+        lead = min(lead, p[L.P_DEFENDER_OTHERS])
+    defence = defence_value(lead, p[L.P_TERRAIN_BONUS], met,
                             p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
     if out[L.O_WITHDREW]:
         defence += p[L.P_WITHDRAWAL_BONUS]

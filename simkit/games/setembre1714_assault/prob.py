@@ -69,8 +69,9 @@ def scenario_outcome(rules: Rules, catalans: str = "stand") -> dict[str, Fractio
                 out["cleared"] += weight
                 continue
             attack = rules.attack_value
-            withdraw = defender_withdraws(catalans, attack, rules.defence_value(defenders))
-            p_win = attacker_wins(attack, rules.defence_value(defenders, withdraw))
+            stands = rules.defence_value(defenders, artillery_kills=artillery)
+            withdraw = defender_withdraws(catalans, attack, stands)
+            p_win = attacker_wins(attack, rules.defence_value(defenders, withdraw, artillery))
             if withdraw:
                 out["withdrew"] += weight
             else:
