@@ -229,6 +229,17 @@ def test_salvo_then_assault_on_the_same_zone():
 # -- scenario_outcome against a brute-force enumeration of every die --------------------
 
 TERRAIN = {"open": 0, "urban": 2, "convent": 3, "blue_line": 3, "barricade": 3}
+# 11.1: the zone's own defence value (a blue line or a barricade stands in an ochre zone)
+ZONE_VALUE = {"open": 0, "urban": 2, "convent": 3, "blue_line": 0, "barricade": 0}
+
+
+def salvo_fires(rules: Rules) -> bool:
+    """11.2, written from the rulebook: no salvo at a zone of higher defence value than
+    the firing zone's; blocked in an ochre zone by a blue line covering the side it
+    comes across (a barricade faces the assaulting zone only, 12)."""
+    if ZONE_VALUE[rules.terrain] > ZONE_VALUE[rules.salvo_from]:
+        return False
+    return not (rules.terrain == "blue_line" and rules.blue_line_covers_salvo)
 
 
 def enumerate_given_breach(rules: Rules, catalans: str) -> dict[str, F]:
@@ -243,20 +254,23 @@ def enumerate_given_breach(rules: Rules, catalans: str) -> dict[str, F]:
     for dice in itertools.product(range(1, 7), repeat=n_dice):
         it = iter(dice)
         left = rules.defender_units
+        lead = rules.defender_lead  # the guns aim at it (9: the firer chooses)
         for _ in range(rules.guns_adjacent):
             if next(it) >= 4 and left:
                 left -= 1
         for _ in range(rules.guns_at_range_2):
             if next(it) >= 5 and left:
                 left -= 1
+        if left < rules.defender_units:
+            lead = rules.defender_others
         sixes = sum(1 for _ in range(rules.salvo_units) if next(it) == 6)
-        left -= min(sixes, left)
+        left -= min(sixes, left) if salvo_fires(rules) else 0
         attack_die, defence_die = next(it), next(it)
         if left == 0:
             counts["cleared"] += 1
             continue
         attack = rules.attacker_lead + rules.attacker_units - 1 + rules.attacker_commander
-        defence = (rules.defender_lead + TERRAIN[rules.terrain] + left - 1
+        defence = (lead + TERRAIN[rules.terrain] + left - 1
                    + rules.defender_commander + rules.santa_eulalia_flag)
         if catalans == "withdraw" or (catalans == "cautious" and attack > defence):
             counts["withdrew"] += 1
@@ -275,6 +289,12 @@ ENUM_SETTINGS = {
                       "attacker_commander": True, "defender_commander": False},
     "flag_convent": {"salvo_units": 2, "defender_units": 3, "terrain": "convent",
                      "santa_eulalia_flag": True, "attacker_lead": 3, "max_turns": 3},
+    "salvo_from_the_convent": {"salvo_units": 2, "defender_units": 3, "terrain": "convent",
+                               "salvo_from": "convent"},
+    "blue_line_open_side": {"salvo_units": 3, "defender_units": 2, "terrain": "blue_line",
+                            "blue_line_covers_salvo": False},
+    "guns_weaker_others": {"guns_adjacent": 1, "guns_at_range_2": 1, "salvo_units": 1,
+                           "defender_units": 3, "defender_others": 3},
 }
 
 
@@ -375,7 +395,7 @@ def test_salvo_kills_capped_at_targets():
 def test_example_of_combat_first_assault_pieces():
     rules = ASSAULT.resolve_rules("example_first_assault")
     p = PARAMETERS.build(rules)
-    attack, defence = engine.assault_values(p, 4)
+    attack, defence = engine.assault_values(p, 4, 5)
     assert (attack, defence) == (9, 12) == (rules.attack_value, rules.defence_value(4))
     state = dice(assault=(5, 2), commander=(6,))
     log = new_log()
@@ -432,7 +452,7 @@ def test_example_of_combat_salvo_and_first_assault_as_a_scenario():
 
 def test_example_of_combat_second_assault():
     rules = ASSAULT.resolve_rules("example_second_assault")
-    assert engine.assault_values(PARAMETERS.build(rules), 4) == (9, 11)
+    assert engine.assault_values(PARAMETERS.build(rules), 4, 5) == (9, 11)
     state = dice({1: 6}, assault=(5, 6))  # breach assured, attacker 5, defender 6
     end = advanced(state, {L.ST_ASSAULT: 2})
     log = new_log()
@@ -467,6 +487,70 @@ def test_second_assault_without_withdrawal_is_repulsed():
     assert out[L.O_WITHDREW] == 0
 
 
+# (terrain, salvo zone, blue line covers the salvo's side) -> does the salvo fire (11.2)
+SALVO_CASES = {
+    ("barricade", "urban", True): True,  # the Example of combat's salvo from the grey zone
+    ("convent", "urban", True): False,  # "He can't shoot against Santa Clara"
+    ("convent", "convent", True): True,  # equal defence values
+    ("blue_line", "urban", True): False,  # the blue line covers the line of contact
+    ("blue_line", "urban", False): True,
+    ("urban", "open", True): False,  # grey (2) against ochre (0)
+    ("urban", "urban", True): True,
+    ("open", "open", True): True,
+}
+
+
+@pytest.mark.parametrize(("terrain", "salvo_from", "covers"), sorted(SALVO_CASES))
+def test_salvo_obeys_11_2(terrain, salvo_from, covers):
+    """11.2: "A combat with salvo fire cannot be done against opponents who are placed in
+    a zone with higher defence value ... salvo fire is blocked by barricades and blue
+    lines inside ochre and green attacked zones if these defences are covering the line
+    of contact"; the Example of combat: "He can't shoot against Santa Clara, since the
+    convent is a zone with a higher defence value (blue zone against grey zone)"."""
+    fires = SALVO_CASES[(terrain, salvo_from, covers)]
+    rules = Rules(terrain=terrain, salvo_from=salvo_from, blue_line_covers_salvo=covers)
+    assert rules.salvo_permitted == fires == salvo_fires(rules)
+    state = dice({1: 6}, salvo=(6, 6, 6, 6), assault=(1, 6))
+    log = new_log()
+    out = play(rules, "stand", state, log)
+    assert out[L.O_SALVO_KILLS] == (4 if fires else 0)
+    assert out[L.O_DEFENDERS_ASSAULTED] == (1 if fires else 5)
+    assert any(code == CS.EV_SALVO for code, *_ in logged(log)) == fires
+
+
+def test_convent_blue_line_and_barricade_play_different_games():
+    """The three +3 terrains differ in the salvo they allow (11.2): the barricade lets the
+    Example's salvo from the grey zone through, the convent and a covering blue line do
+    not; fired from a blue zone, a salvo reaches the convent and not the blue line."""
+    def play_all(**rules):
+        frame = simkit.simulate(GAME, 3000, seed=5, rules=rules)
+        return frame.to_numpy()
+    barricade = play_all(terrain="barricade")
+    convent = play_all(terrain="convent")
+    blue_line = play_all(terrain="blue_line")
+    assert not np.array_equal(barricade, convent)
+    assert not np.array_equal(barricade, blue_line)
+    assert not np.array_equal(play_all(terrain="convent", salvo_from="convent"),
+                              play_all(terrain="blue_line", salvo_from="convent"))
+    frame = simkit.simulate(GAME, 3000, seed=5, rules={"terrain": "convent"})
+    assert (frame["salvo_kills"] == 0).all()
+
+
+@pytest.mark.parametrize(("die", "defence"), [(4, 3 + 3 + 3 + 1), (3, 5 + 3 + 4 + 1)])
+def test_the_guns_aim_at_the_defending_lead(die, defence):
+    """9: "the active player defines what his target is" (the Example of artillery fire
+    aims at the strength-5 regulars). Five defenders, a lead of 5 and four of 3, behind
+    the barricade with their commander; one adjacent gun: a 4 eliminates the lead and a
+    unit of 3 leads the four left (3 + 3 barricade + 3 units + 1 commander), a 3 misses
+    (5 + 3 + 4 + 1); the salvo's losses stay the defender's (11.2), here none."""
+    rules = Rules(guns_adjacent=1, defender_others=3)
+    out = play(rules, "stand", dice({1: 6}, artillery=(die,), salvo=(1, 1, 1, 1),
+                                    assault=(1, 6)))
+    assert out[L.O_ARTILLERY_KILLS] == (die >= 4)
+    assert out[L.O_DEFENCE_VALUE] == defence
+    assert rules.defence_value(5 - (die >= 4), artillery_kills=int(die >= 4)) == defence
+
+
 def test_attacker_wins_only_when_strictly_higher():
     # open ground, 5 v 5, no commanders: 9 v 9 before the dice
     rules = ASSAULT.resolve_rules("open_ground")
@@ -490,6 +574,10 @@ MC_SETTINGS = {
     "bombarded_bastion": "bombarded_bastion",
     "guns_clear": {"guns_adjacent": 2, "guns_at_range_2": 2, "defender_units": 3},
     "commanders_flag": {"attacker_commander": True, "santa_eulalia_flag": True},
+    "convent": {"terrain": "convent"},  # 11.2: no salvo from the grey zone
+    "blue_line": {"terrain": "blue_line"},  # 11.2: the line covers the salvo's side
+    "blue_line_open_side": {"terrain": "blue_line", "blue_line_covers_salvo": False},
+    "guns_weaker_others": {"guns_adjacent": 2, "guns_at_range_2": 1, "defender_others": 3},
 }
 MC_CASES = [(s, p) for s in MC_SETTINGS for p in POLICIES]
 
@@ -556,7 +644,8 @@ def test_breach_turn_is_geometric(policy):
 
 
 @pytest.mark.parametrize("setting", ["standard", "guns_clear", "bombarded_bastion",
-                                     "commanders_flag"])
+                                     "commanders_flag", "convent", "blue_line",
+                                     "blue_line_open_side"])
 def test_fire_kills_match_exact(setting):
     rules, frame = mc_run(setting, "stand")
     fired = frame[frame["breach_turn"] > 0]
@@ -571,7 +660,8 @@ def test_fire_kills_match_exact(setting):
         present = artillery == a
         if present.sum() < 1000:
             continue
-        salvo_dist = SP.salvo_kills(rules.salvo_units, rules.defender_units - a)
+        salvo_dist = SP.salvo_kills(rules.salvo_units if salvo_fires(rules) else 0,
+                                    rules.defender_units - a)
         for s in range(rules.defender_units + 1):
             assert_rate(int((salvo[present] == s).sum()), int(present.sum()),
                         salvo_dist.get(s, F(0)), f"salvo {s} after artillery {a}")
@@ -590,15 +680,16 @@ def test_assault_values_and_results_follow_the_rules(setting, policy):
     assert set(rest["end_reason"]) <= {"cleared", "breach_closed"}
     assert (rest[["defence_roll", "attack_value", "defence_value"]] == 0).all().all()
     defenders = rows["defenders_assaulted"].to_numpy()
+    shot = rows["artillery_kills"].to_numpy()
     withdrew = rows["withdrew"].to_numpy()
     attack = rows["attack_value"].to_numpy()
     assert (attack == rules.attack_value).all()
     expected_withdraw = [SP.defender_withdraws(policy, rules.attack_value,
-                                               rules.defence_value(int(d)))
-                         for d in defenders]
+                                               rules.defence_value(int(d), False, int(k)))
+                         for d, k in zip(defenders, shot, strict=True)]
     assert withdrew.tolist() == expected_withdraw
-    expected_defence = [rules.defence_value(int(d), bool(w))
-                        for d, w in zip(defenders, withdrew, strict=True)]
+    expected_defence = [rules.defence_value(int(d), bool(w), int(k))
+                        for d, w, k in zip(defenders, withdrew, shot, strict=True)]
     assert rows["defence_value"].tolist() == expected_defence
     a_roll, d_roll = rows["attack_roll"].to_numpy(), rows["defence_roll"].to_numpy()
     assert set(np.unique(a_roll)) == set(range(1, 7)) == set(np.unique(d_roll))

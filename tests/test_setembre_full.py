@@ -15,13 +15,21 @@ from simkit.errors import ComponentError, RulesError
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.setembre1714 import GAME as FULL
 from simkit.games.setembre1714 import board as B
+from simkit.games.setembre1714 import checks as CK
 from simkit.games.setembre1714 import combat as C
 from simkit.games.setembre1714 import engine as E
 from simkit.games.setembre1714 import layout as L
 from simkit.games.setembre1714 import movement as M
 from simkit.games.setembre1714 import policies as POL
 from simkit.games.setembre1714.components import DATA, _distances, load_board
-from simkit.games.setembre1714.events import EV_UNIT_LOST, EVENTS
+from simkit.games.setembre1714.events import (
+    CAUSE_SALVO,
+    EV_ADVANCE,
+    EV_ASSAULT_DECLARED,
+    EV_SALVO_DECLARED,
+    EV_UNIT_LOST,
+    EVENTS,
+)
 from simkit.games.setembre1714.rules import PARAMETERS, Rules
 from simkit.games.setembre1714_assault import combat_system as CS
 
@@ -497,6 +505,8 @@ def test_objectives_automatic_victory_and_vp_count():
             i += 1
     put(s, units_of(L.CATALANS)[:1], "pla_de_palau")
     assert E.objectives_held(s, BOARD, L.BOURBONS) == 11
+    for u in units_of(L.CATALANS)[1:4]:  # three in the eliminated pile
+        s[L.S_UNIT_ZONE + u] = L.ELIMINATED
     s[L.S_UNITS_LOST + L.CATALANS] = 3
     s[L.S_LEADERS_LOST + L.CATALANS] = 1
     assert E.victory_points(s, BOARD, p, L.BOURBONS) == 3 + 2 + 6 * 2 + 5 * 4
@@ -759,3 +769,132 @@ def test_leaders_retreat_on_their_own_when_their_troops_fell():
     assert s[L.S_LEADER_ZONE + flag] == zone("born") and s[L.S_FLAG_LOST] == 0
     assert s[L.S_LEADER_ZONE + commander] == zone("born")
     assert s[L.S_LEADERS_LOST + L.CATALANS] == 0
+
+
+# -- the readings of 11 and 13 (advanced_units_attack, recreated_units_score) ---------------
+
+@pytest.mark.parametrize("reading", ["no", "yes"])
+def test_units_that_advanced_attack_again_only_under_the_yes_reading(reading):
+    """11: "One combat can be declared for each zone with friendly troops. Units of the
+    same zone must do the same action, and each friendly zone can declare only one
+    action"; 11.3: an assault is announced from a zone "which have not made any attack
+    yet". The Two Crowns in Rec Comtal take Carders; Catalans stand next to Carders.
+    Under "no" the stack that took Carders declares nothing more in the phase; under
+    "yes" it attacks again from Carders, and on from each zone it takes."""
+    s, p = blank(Rules(advanced_units_attack=reading))
+    cat, bour = units_of(L.CATALANS, "coronela"), units_of(L.BOURBONS, "french_line")
+    put(s, cat[:1], "carders")
+    put(s, cat[1:2], "born")
+    put(s, bour[:5], "rec_comtal")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1, 6, 1]})
+    log = new_log()
+    C.combat_phase(rng, s, BOARD, p, GREEDY, L.BOURBONS, log)
+    declared = [(a, b) for code, a, b, c in events(log)
+                if code in (EV_ASSAULT_DECLARED, EV_SALVO_DECLARED)]
+    assert declared[0] == (zone("rec_comtal"), zone("carders"))
+    assert any(code == EV_ADVANCE and c == zone("carders")
+               for code, a, b, c in events(log))  # taken
+    again = [d for d in declared if d[0] == zone("carders")]
+    assert (len(again) > 0) == (reading == "yes")
+    if reading == "no":
+        assert declared == [(zone("rec_comtal"), zone("carders"))]
+    else:  # the stack chains on through the zones it takes
+        assert len(declared) > 2
+
+
+@pytest.mark.parametrize(("reading", "vp"), [("no", 1), ("yes", 4)])
+def test_recreated_units_score_only_under_the_yes_reading(reading, vp):
+    """13: "1 VP for each eliminated enemy combat unit"; 10.1: "he can recover as many
+    eliminated units as the number that is given in the rules for this turn. These
+    recreated units must be deployed into one of the 3 special deployment zones". Three
+    Bourbon units fall, all three are recreated on turn 3, and one falls again: four
+    eliminations, one unit in the eliminated pile at the count."""
+    s, p = blank(Rules(recreated_units_score=reading))
+    bour = units_of(L.BOURBONS, "french_line")[:3]
+    put(s, bour, "moat_llevant")
+    rng = loaded(L.N_STREAMS)
+    C.lose_units(s, BOARD, POL.GREEDY, L.BOURBONS, zone("moat_llevant"), 3, CAUSE_SALVO,
+                 rng, no_log())
+    assert BOARD.recovery[3] >= 3
+    E.bourbon_recovery(rng, s, BOARD, p, POL.GREEDY, 3, 0, np.zeros(N, np.int64), no_log())
+    assert all(BOARD.zone[s[L.S_UNIT_ZONE + u], L.Z_DEPLOYMENT] for u in bour)
+    C.lose_units(s, BOARD, POL.GREEDY, L.BOURBONS, s[L.S_UNIT_ZONE + bour[0]], 1, CAUSE_SALVO,
+                 rng, no_log())
+    assert s[L.S_UNITS_LOST + L.BOURBONS] == 4
+    assert E.victory_points(s, BOARD, p, L.CATALANS) == vp
+
+
+# -- misreadings fixed (9, 10.1, 13) ---------------------------------------------------------
+
+def test_the_firer_chooses_the_artillery_target():
+    """9: "the active player defines what his target is and rolls a die"; the Example of
+    artillery fire: "he decides to bombard the Catalan regular soldiers present at the
+    bastion (which have combat strength of 5)". A Coronela unit (3) stands beside them;
+    the Two Crowns' gun two zones away rolls a 5: the regulars fall, not the weaker unit
+    the defender would give up."""
+    s, p = blank()
+    regulars = units_of(L.CATALANS, "regulars")[0]
+    coronela = units_of(L.CATALANS, "coronela")[0]
+    put(s, [regulars, coronela], "bastion_llevant")
+    gun = [g for g in range(BOARD.gun.shape[0])
+           if BOARD.gun[g, L.G_START] == zone("trenches_llevant")][0]
+    s[L.S_GUN_ZONE + gun] = zone("trenches_llevant")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ARTILLERY: [5]})
+    C.artillery_phase(rng, s, BOARD, p, GREEDY, L.BOURBONS, no_log())
+    assert s[L.S_UNIT_ZONE + regulars] == L.ELIMINATED
+    assert s[L.S_UNIT_ZONE + coronela] == zone("bastion_llevant")
+
+
+@pytest.mark.parametrize(("flag_zone", "bonus"), [("born", 1), ("pla_de_palau", 0),
+                                                  (None, 0)])
+def test_the_flag_adds_to_a_catalan_assault(flag_zone, bonus):
+    """13: the flag "moves and affects combat exactly as a commander, contributing its
+    bonus in any assault started at the zone where it is placed, or at any adjacent
+    zone"; 11.3: the attacker adds "+1 if there is a friendly commander adjacent to the
+    attacked zone". Five mountain fusiliers in Born assault the Two Crowns in Carders:
+    5 + 4, and 1 more with the flag in Born (next to Carders); in Pla de Palau, not next
+    to Carders, it adds nothing."""
+    s, p = blank()
+    put(s, units_of(L.CATALANS, "mountain_fusiliers")[:5], "born")
+    put(s, units_of(L.BOURBONS, "french_line")[:2], "carders")
+    flag = list(BOARD.leader[:, L.L_FLAG]).index(1)
+    s[L.S_LEADER_ZONE + flag] = zone(flag_zone) if flag_zone else L.ELIMINATED
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [1, 6]})
+    log = new_log()
+    C.assault(rng, s, BOARD, p, GREEDY, L.CATALANS, zone("born"), zone("carders"), False, log)
+    values = [e for e in events(log) if e[0] == CS.EV_ASSAULT_VALUES]
+    assert values[0][1] == 5 + 4 + bonus
+    if flag_zone:
+        assert s[L.S_LEADER_ZONE + flag] == zone(flag_zone)  # it never rolls (13)
+
+
+@pytest.mark.parametrize(("born", "stays"), [(5, True), (4, False)])
+def test_over_stacked_reinforcements_leave_as_fast_as_they_can(born, stays):
+    """10.1: "When reinforcements are deployed on the map they can infringe stacking
+    limits, but they have to comply to them as fast as he can move (in other words,
+    units must exit of the overstacked zones as soon as they can)"; 6.1: otherwise "the
+    owning player must eliminate enough combat units". Montcada is the one R zone the
+    Two Crowns do not hold; it and its Catalan neighbours are full, and a sixth unit
+    arrives there. Boxed in, it stays over the limit; with room in Born it could have
+    moved out, and the excess is eliminated."""
+    s, p = blank()
+    cat = units_of(L.CATALANS)
+    put(s, cat[:5], "montcada")
+    put(s, cat[5:10], "convent_santa_caterina")
+    put(s, cat[10:10 + born], "born")
+    bour = units_of(L.BOURBONS)
+    for i, zid in enumerate(("santa_maria_del_mar", "pla_de_palau", "boria")):
+        put(s, bour[i:i + 1], zid)
+    newcomer = cat[20]
+    rng = loaded(L.N_STREAMS)
+    field = np.zeros(N, np.int64)
+    assert E.enter_reinforcement(rng, s, BOARD, p, POL.C_GREEDY, L.CATALANS, newcomer, field,
+                                 no_log())
+    assert s[L.S_UNIT_ZONE + newcomer] == zone("montcada")
+    assert B.count(s, L.CATALANS, zone("montcada")) == 6
+    E.enforce_stacking(rng, s, BOARD, p, POL.C_GREEDY, L.CATALANS, no_log())
+    assert B.count(s, L.CATALANS, zone("montcada")) == (6 if stays else 5)
+    assert s[L.S_OVERSTACK + L.CATALANS] == (0 if stays else 1)
+    assert CK.within_stacking_limit(s, BOARD, p) == -1
+    s[L.S_NEWCOMER + newcomer] = 0  # an ordinary unit six in a zone breaks the limit
+    assert CK.within_stacking_limit(s, BOARD, p) == (zone("montcada") if stays else -1)

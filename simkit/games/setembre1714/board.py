@@ -6,6 +6,7 @@ State offsets are in ``layout`` (``L``); the static map is a ``components.Board`
 """
 
 from simkit.eventlog import log_event
+from simkit.games.setembre1714_assault.combat_system import salvo_permitted
 from simkit.unmanaged import borrowing
 
 from . import layout as L
@@ -250,6 +251,5 @@ def salvo_allowed(s, b, p, side, a, t):
     line or a barricade covering the side of contact in an ochre or green target."""
     if not assault_allowed(s, b, side, a, t):
         return False
-    if zone_defence(p, b, t) > zone_defence(p, b, a):
-        return False
-    return not (open_ground(b, t) and (b.pair[L.PAIR_BLUE, t, a] or barricade_faces(s, t, a)))
+    return salvo_permitted(zone_defence(p, b, t), zone_defence(p, b, a), open_ground(b, t),
+                           b.pair[L.PAIR_BLUE, t, a] or barricade_faces(s, t, a))

@@ -114,12 +114,20 @@ def one_side_a_zone(s, b):
 @borrowing
 def within_stacking_limit(s, b, p):
     """The first zone outside the deployment zones with more combat units of a side than
-    the stacking limit, or -1."""
+    the stacking limit, beyond the reinforcements placed over it that could not yet move
+    out (10.1), or -1."""
     for z in range(b.zone.shape[0]):
         if b.zone[z, L.Z_DEPLOYMENT]:
             continue
         for side in range(2):
-            if count(s, side, z) > p[L.P_STACKING]:
+            excess = count(s, side, z) - p[L.P_STACKING]
+            if excess <= 0:
+                continue
+            for u in range(b.unit.shape[0]):
+                if s[L.S_NEWCOMER + u] and s[L.S_UNIT_ZONE + u] == z and \
+                        b.unit[u, L.U_SIDE] == side:
+                    excess -= 1
+            if excess > 0:
                 return z
     return -1
 
@@ -322,6 +330,19 @@ def vp_of(p, enemy_units_lost, enemy_commanders_lost, objectives):
 
 
 @borrowing
+def units_that_score(s, b, p, side, eliminations):
+    """Rule 13 under the reading ``recreated_units_score``: every elimination of
+    ``side``'s units (``yes``), or its units in the eliminated pile or lost (``no``)."""
+    if p[L.P_RECREATED_SCORE]:
+        return eliminations
+    pile = 0
+    for u in range(b.unit.shape[0]):
+        if b.unit[u, L.U_SIDE] == side and s[L.S_UNIT_ZONE + u] <= L.ELIMINATED:
+            pile += 1
+    return pile
+
+
+@borrowing
 def victory_points_as_counted(s, b, p, out):
     """-1 when the outcome row's VP are rule 13's sum over the state (and its own columns
     of losses and objectives agree with the state), its margin their difference and its
@@ -337,8 +358,10 @@ def victory_points_as_counted(s, b, p, out):
         p[L.P_VP_OBJECTIVE + L.OBJ_PALAU] * out[L.O_PLA_DE_PALAU]
     if held != objectives_vp(s, b, p, L.BOURBONS):
         return 2
-    bourbon_vp = vp_of(p, out[L.O_CATALAN_UNITS_LOST], out[L.O_CATALAN_COMMANDERS_LOST], held)
-    catalan_vp = vp_of(p, out[L.O_BOURBON_UNITS_LOST], out[L.O_BOURBON_COMMANDERS_LOST],
+    catalans_scored = units_that_score(s, b, p, L.CATALANS, out[L.O_CATALAN_UNITS_LOST])
+    bourbons_scored = units_that_score(s, b, p, L.BOURBONS, out[L.O_BOURBON_UNITS_LOST])
+    bourbon_vp = vp_of(p, catalans_scored, out[L.O_CATALAN_COMMANDERS_LOST], held)
+    catalan_vp = vp_of(p, bourbons_scored, out[L.O_BOURBON_COMMANDERS_LOST],
                        objectives_vp(s, b, p, L.CATALANS))
     if out[L.O_BOURBON_VP] != bourbon_vp:
         return L.BOURBONS

@@ -61,11 +61,11 @@ from .events import (
 
 @njit(cache=True, nogil=True)
 def artillery_phase(rng, s, b, p, pids, side, log):
-    """Rule 9: each gun of the active side fires at one enemy combat unit: Catalan guns
-    at adjacent zones (4-6), Bourbon guns also two zones away (5-6), across red lines too.
-    An event may silence the guns or let each fire twice."""
+    """Rule 9: each gun of the active side fires at one enemy combat unit "the active
+    player defines": Catalan guns at adjacent zones (4-6), Bourbon guns also two zones
+    away (5-6), across red lines too. An event may silence the guns or let each fire
+    twice."""
     max_range = 2 if side == L.BOURBONS else 1
-    foe = 1 - side
     for g in range(b.gun.shape[0]):
         if b.gun[g, L.G_SIDE] != side or s[L.S_GUN_ZONE + g] < 0:
             continue
@@ -76,8 +76,9 @@ def artillery_phase(rng, s, b, p, pids, side, log):
             r = b.pair[L.PAIR_RANGE, s[L.S_GUN_ZONE + g], t]
             log_event(log, EV_GUN_TARGET, s[L.S_GUN_ZONE + g], t, r)
             count_action(s, side, L.A_SHOTS)
-            if artillery_fire(rng, 1, r, count(s, foe, t), log):
-                lose_units(s, b, pids[foe], foe, t, 1, CAUSE_ARTILLERY, rng, log)
+            u = POL.choose_gun_victim(s, b, pids[side], side, t, rng)
+            if artillery_fire(rng, 1, r, 1, log):
+                eliminate_unit(s, b, u, CAUSE_ARTILLERY, log)
 
 
 @njit(cache=True, nogil=True)
@@ -113,7 +114,7 @@ def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
     att_lead = POL.choose_lead(s, b, pids[side], side, a, rng)
     def_lead = POL.choose_lead(s, b, pids[foe], foe, t, rng)
     att_cmdr = leader_near(s, b, side, t, 0, False) if use_commander else -1
-    flag = leader_near(s, b, foe, t, 1, True) if foe == L.CATALANS else -1
+    flag = santa_eulalia_flag(s, b, side, t)
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, -1,
                                      flag)
     def_cmdr = leader_near(s, b, foe, t, 0, True)
@@ -129,13 +130,26 @@ def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
 
 
 @njit(cache=True, nogil=True)
+def santa_eulalia_flag(s, b, side, t):
+    """Rule 13: the flag "affects combat exactly as a commander, contributing its bonus in
+    any assault started at the zone where it is placed, or at any adjacent zone": in or
+    next to the attacked zone ``t`` when the Catalans defend it, next to it when they
+    assault it (an attacker's commander, 11.3); -1 if it does not count."""
+    if side == L.BOURBONS:
+        return leader_near(s, b, L.CATALANS, t, 1, True)
+    return leader_near(s, b, L.CATALANS, t, 1, False)
+
+
+@njit(cache=True, nogil=True)
 def assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr, flag):
-    """Rule 11.3: both assault values before the dice and any withdrawal."""
+    """Rule 11.3 and 13: both assault values before the dice and any withdrawal (the
+    flag, ``santa_eulalia_flag``, counts for the Catalans attacking or defending)."""
     foe = 1 - side
-    attack = attack_value(b.unit[att_lead, L.U_STRENGTH], count(s, side, a), att_cmdr >= 0) + \
-        s[L.S_EV_ASSAULT]
+    catalan_attack = side == L.CATALANS and flag >= 0
+    attack = attack_value(b.unit[att_lead, L.U_STRENGTH], count(s, side, a), att_cmdr >= 0,
+                          catalan_attack) + s[L.S_EV_ASSAULT]
     defence = defence_value(b.unit[def_lead, L.U_STRENGTH], terrain_bonus(s, b, p, t, a),
-                            count(s, foe, t), def_cmdr >= 0, flag >= 0)
+                            count(s, foe, t), def_cmdr >= 0, foe == L.CATALANS and flag >= 0)
     return attack, defence
 
 
@@ -235,7 +249,10 @@ def retreat_leader(s, b, side, k, z, troops, log):
 @njit(cache=True, nogil=True)
 def advance(s, b, p, pid, side, a, t, lead, rng, log):
     """Rule 11.3: the attacker must occupy the emptied zone with its lead unit (another
-    unit if the lead fell) and may bring more units that began the assault in ``a``."""
+    unit if the lead fell) and may bring more units that began the assault in ``a``.
+    Rule 11 ("each friendly zone can declare only one action"), under the reading
+    ``advanced_units_attack = no``: the units made their attack, so the taken zone has
+    acted."""
     if count(s, 1 - side, t) > 0 or count(s, side, a) == 0:
         return
     first = lead if s[L.S_UNIT_ZONE + lead] == a else POL.choose_lead(s, b, pid, side, a, rng)
@@ -261,6 +278,8 @@ def advance(s, b, p, pid, side, a, t, lead, rng, log):
         place_unit(s, b, movers[i], t)
         log_event(log, EV_ADVANCE, movers[i], a, t)
     count_action(s, side, L.A_ADVANCES)
+    if not p[L.P_ADVANCED_ATTACK]:
+        s[L.S_ACTED + t] = 1
     enemy_enters(s, b, side, t, log)
 
 
@@ -275,7 +294,8 @@ def _listed(items, n, v):
 @njit(cache=True, nogil=True)
 def combat_phase(rng, s, b, p, pids, side, log):
     """Rule 11: the active side declares combats one zone at a time, each zone at most
-    once (a salvo or an assault), until its player declares no more."""
+    once (a salvo or an assault), until its player declares no more; a zone that has
+    acted (or was taken by units that had, ``advance``) declares nothing more."""
     n = b.zone.shape[0]
     for z in range(n):
         s[L.S_ACTED + z] = 0
@@ -285,7 +305,10 @@ def combat_phase(rng, s, b, p, pids, side, log):
         kind, a, t = decision[0], decision[1], decision[2]
         if kind == POL.K_NONE:
             return
+        acted = s[L.S_ACTED + a]
         s[L.S_ACTED + a] = 1
+        if acted:
+            continue
         if kind == POL.K_SALVO and salvo_allowed(s, b, p, side, a, t):
             salvo(rng, s, b, p, pids, side, a, t, log)
             if checking(log):

@@ -163,11 +163,13 @@ def enter_reinforcement(rng, s, b, p, pid, side, u, field, log):
     controlled by enemy units; Two Crowns: a deployment zone); False if there is none.
     It enters like any combat unit: an enemy gun there is captured "if enemy combat
     units enter their zone for any reason" (9), and a lone enemy leader falls back or
-    is captured (11.3)."""
+    is captured (11.3). Placed over the stacking limit, it is marked: it "can infringe
+    stacking limits" until it can move out (``enforce_stacking``)."""
     z = POL.reinforcement_zone(s, b, p, pid, side, field, rng)
     if z < 0:
         return False
     place_unit(s, b, u, z)
+    s[L.S_NEWCOMER + u] = count(s, side, z) > zone_limit(p, b, z)
     count_action(s, side, L.A_REINFORCEMENTS)
     log_event(log, EV_REINFORCE, u, z, side)
     enemy_enters(s, b, side, z, log)
@@ -281,14 +283,48 @@ def barricade_moves(rng, s, b, p, pid, allowance, stop, dist, parent, log):
 
 @njit(cache=True, nogil=True)
 def enforce_stacking(rng, s, b, p, pid, side, log):
-    """Rule 6.1: a zone found over the limit loses the excess, chosen by its owner."""
-    for z in range(b.zone.shape[0]):
+    """Rule 6.1: a zone found over the limit loses the excess, chosen by its owner; 10.1:
+    reinforcements placed over it "have to comply to them as fast as he can move", so
+    the ones that could not move out of the zone this phase (no zone with room within
+    reach) stay over the limit, and those that could have are eliminated."""
+    n = b.zone.shape[0]
+    stop = np.empty(n, np.int64)
+    dist = np.empty(n, np.int64)
+    parent = np.empty(n, np.int64)
+    stop_zones(s, b, side, stop)
+    allowance = max(1, p[L.P_MOVEMENT] + s[L.S_EV_MOVEMENT])
+    for z in range(n):
         if b.zone[z, L.Z_DEPLOYMENT]:
             continue
         excess = count(s, side, z) - p[L.P_STACKING]
+        if excess <= 0:
+            continue
+        stuck = newcomers_in(s, b, side, z)
+        if stuck > 0:
+            reachable(s, b, p, side, z, PIECE_UNIT, allowance, stop, dist, parent)
+            for y in range(n):
+                if dist[y] > 0 and not (side == L.CATALANS and b.zone[y, L.Z_DEPLOYMENT]):
+                    stuck = 0  # they could have got out
+                    break
+        excess -= min(stuck, excess)
         if excess > 0:
             lose_units(s, b, pid, side, z, excess, CAUSE_OVERSTACK, rng, log)
             s[L.S_OVERSTACK + side] += excess
+    for u in range(b.unit.shape[0]):  # a newcomer within the limit is an ordinary unit
+        z = s[L.S_UNIT_ZONE + u]
+        if s[L.S_NEWCOMER + u] and (z < 0 or count(s, side, z) <= zone_limit(p, b, z)) and \
+                b.unit[u, L.U_SIDE] == side:
+            s[L.S_NEWCOMER + u] = 0
+
+
+@njit(cache=True, nogil=True)
+def newcomers_in(s, b, side, z):
+    """Reinforcements of ``side`` placed over the stacking limit still in ``z`` (10.1)."""
+    k = 0
+    for u in range(b.unit.shape[0]):
+        if s[L.S_NEWCOMER + u] and s[L.S_UNIT_ZONE + u] == z and b.unit[u, L.U_SIDE] == side:
+            k += 1
+    return k
 
 
 @njit(cache=True, nogil=True)
@@ -340,12 +376,25 @@ def annihilated(s, b, p):
 
 
 @njit(cache=True, nogil=True)
+def eliminated_units(s, b, side):
+    """Rule 13 (reading ``recreated_units_score``): the enemy units that score, ``side``'s
+    eliminated every time (``yes``) or those in its eliminated pile now, the units lost
+    beyond the recovery allowance of 10.1 included (``no``)."""
+    pile = 0
+    for u in range(b.unit.shape[0]):
+        if b.unit[u, L.U_SIDE] == side and (s[L.S_UNIT_ZONE + u] == L.ELIMINATED or
+                                            s[L.S_UNIT_ZONE + u] == L.LOST):
+            pile += 1
+    return pile
+
+
+@njit(cache=True, nogil=True)
 def victory_points(s, b, p, side):
     """Rule 13: 1 per eliminated enemy unit, 2 per enemy commander, 2 per bastion or
     redoubt, 4 per convent or monastery, 4 for Pla de Palau (knob values)."""
     foe = 1 - side
-    vp = p[L.P_VP_UNIT] * s[L.S_UNITS_LOST + foe] + \
-        p[L.P_VP_COMMANDER] * s[L.S_LEADERS_LOST + foe]
+    units = s[L.S_UNITS_LOST + foe] if p[L.P_RECREATED_SCORE] else eliminated_units(s, b, foe)
+    vp = p[L.P_VP_UNIT] * units + p[L.P_VP_COMMANDER] * s[L.S_LEADERS_LOST + foe]
     for o in range(L.N_OBJECTIVES):
         if holds(s, b, side, o):
             vp += p[L.P_VP_OBJECTIVE + L.OBJECTIVE_KIND[o]]

@@ -101,6 +101,8 @@ P_VP_UNIT = _P("vp_unit")
 P_VP_COMMANDER = _P("vp_commander")
 P_VP_OBJECTIVE = _P("vp_objective", len(OBJECTIVE_KINDS))
 P_EXTRA_TURN = _P("extra_turn")
+P_ADVANCED_ATTACK = _P("advanced_units_attack")  # 1: "yes"
+P_RECREATED_SCORE = _P("recreated_units_score")  # 1: "yes"
 N_PARAMS = _P.size
 
 # -- what each side does: counted per side, the action-usage table of the report ----------------
@@ -127,7 +129,7 @@ S_BARRICADE_ZONE = _S("barricade_zone", MAX_BARRICADES)
 S_BARRICADE_FACES = _S("barricade_faces", MAX_BARRICADES)
 S_COUNT = _S("combat_units", 2 * MAX_ZONES)  # side * MAX_ZONES + zone
 S_ACTED = _S("zone_acted", MAX_ZONES)  # this combat phase (11: one action a zone)
-S_MOVED = _S("unit_moved", MAX_UNITS)  # this movement phase
+S_NEWCOMER = _S("reinforcement_overstacked", MAX_UNITS)  # 10.1: placed over the limit
 S_UNITS_LOST = _S("units_lost", 2)
 S_LEADERS_LOST = _S("commanders_lost", 2)
 S_GUNS_LOST = _S("guns_lost", 2)

@@ -1,9 +1,10 @@
 """Scripted players of the whole game, selected by integer id inside the kernels.
 
 Every choice the rules leave to a player is made here (never in the rule modules): gun
-targets, casualties, moves of units, leaders and barricades, where reinforcements enter,
-which units the Two Crowns recreate, each zone's combat action (salvo, assault or none),
-the use of commanders, withdrawal, retreat and advance after combat.
+targets (the zone and the unit), casualties, moves of units, leaders and barricades,
+where reinforcements enter, which units the Two Crowns recreate, each zone's combat
+action (salvo, assault or none), the use of commanders, withdrawal, retreat and advance
+after combat.
 
 Policies per side (the first is the default):
 - ``greedy``: reads what every action does. Two Crowns: move towards the nearest
@@ -197,6 +198,25 @@ def choose_gun_target(s, b, p, pid, side, g, max_range, rng):
                     value += 2.0 + 0.2 * count(s, foe, t)
         if hit * value > best:
             pick, best = t, hit * value
+    return pick
+
+
+@borrowing
+def choose_gun_victim(s, b, pid, side, t, rng):
+    """The enemy combat unit in ``t`` a gun of ``side`` aims at (9: "the active player
+    defines what his target is"): greedy the strongest, the lead of the next assault
+    (the Example of artillery fire aims at the strength-5 regulars); random any."""
+    foe = 1 - side
+    pick, best, seen = -1, -1, 0
+    for u in range(b.unit.shape[0]):
+        if s[L.S_UNIT_ZONE + u] != t or b.unit[u, L.U_SIDE] != foe:
+            continue
+        seen += 1
+        if is_random(pid):
+            if uniform_int(rng, stream(side), seen) == 0:
+                pick = u
+        elif b.unit[u, L.U_STRENGTH] > best:
+            pick, best = u, b.unit[u, L.U_STRENGTH]
     return pick
 
 
@@ -443,11 +463,12 @@ def assault_delta(s, b, p, side, a, t, commander):
 def _delta(s, b, p, side, a, t, commander, att_lead, def_lead):
     foe = 1 - side
     cmdr = commander and leader_near(s, b, side, t, 0, False) >= 0
-    attack = attack_value(att_lead, count(s, side, a), cmdr) + s[L.S_EV_ASSAULT]
+    flag = leader_near(s, b, L.CATALANS, t, 1, side == L.BOURBONS) >= 0  # 13
+    attack = attack_value(att_lead, count(s, side, a), cmdr, side == L.CATALANS and flag) + \
+        s[L.S_EV_ASSAULT]
     dcmdr = leader_near(s, b, foe, t, 0, True) >= 0
-    flag = foe == L.CATALANS and leader_near(s, b, foe, t, 1, True) >= 0
     defence = defence_value(def_lead, terrain_bonus(s, b, p, t, a), count(s, foe, t), dcmdr,
-                            flag)
+                            foe == L.CATALANS and flag)
     return defence - attack
 
 

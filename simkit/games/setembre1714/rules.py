@@ -7,7 +7,7 @@ from about 04:30 into the afternoon, 60-90 minutes a turn: 8 turns of about 75 m
 
 from dataclasses import dataclass
 
-from simkit.games.base import Parameters, RulesBase, knob, reconstruction
+from simkit.games.base import Parameters, RulesBase, knob, reading, reconstruction
 
 from . import layout as L
 
@@ -61,6 +61,36 @@ class Rules(RulesBase):
     vp_pla_de_palau: int = knob(4, "VP for holding Pla de Palau (13)", range=(0, 20))
     extra_turn: bool = knob(
         True, "a VP draw after the last turn extends the game one turn (13)")
+    advanced_units_attack: str = reading(
+        "no", "units that advanced into the zone they took may salvo or assault from it "
+        "again in the same combat phase (11, 11.3)",
+        values={
+            "no": '11: "Units of the same zone must do the same action, and each friendly '
+                  'zone can declare only one action": the advancing units made their '
+                  'attack, and the zone they took counts as having made it',
+            "yes": '11.3: an assault is announced "from one of his zones where he has units '
+                   'and which have not made any attack yet", and 11: "One combat can be '
+                   'declared for each zone with friendly troops": the taken zone has made '
+                   'none'},
+        why="11 gives each unit one action a phase (all units of a zone do the same one); "
+            "letting the advancing units attack again chains assaults through several "
+            "zones in one phase, a second move 10's stop next to the enemy exists to "
+            "prevent, and the Example of combat ends its phase after the advance (figure F)")
+    recreated_units_score: str = reading(
+        "no", "an eliminated unit later recreated (10.1) or returned by an event (8) still "
+        "scores its 1 VP for the enemy (13)",
+        values={
+            "no": '13: "each side must count all its victory points ... 1 VP for each '
+                  'eliminated enemy combat unit", counted at the end: the units eliminated '
+                  'then, as 10.1 names the pile it recreates from ("he can recover as many '
+                  'eliminated units"); a recreated unit is back in play',
+            "yes": '13: "1 VP for each eliminated enemy combat unit" read as every '
+                   'elimination during the game; 10.1: Bourbon reinforcements "are '
+                   'composed of recreated units"'},
+        why="13 counts the VP at the end of the last turn and 10.1 uses 'eliminated units' "
+            "for the units in the eliminated pile at a given moment (the ones that may be "
+            "recovered); the rulebook has no track of past eliminations, so at the table "
+            "the players count the pile")
 
     @property
     def zone_defence(self) -> tuple[int, ...]:
@@ -76,5 +106,8 @@ def _objective_vp(rules: Rules) -> list[int]:
 
 
 #: the whole game's parameter vector (offsets in ``layout``): each field is the knob
-#: or property of the same name, except the objectives' VP, one slot per kind
-PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp)
+#: or property of the same name, except the objectives' VP, one slot per kind, and the
+#: readings, 1 for "yes"
+PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp,
+                        advanced_units_attack=lambda r: r.advanced_units_attack == "yes",
+                        recreated_units_score=lambda r: r.recreated_units_score == "yes")

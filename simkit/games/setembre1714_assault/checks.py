@@ -32,7 +32,7 @@ from numba import njit
 from simkit.checks import broken
 
 from . import layout as L
-from .combat_system import attack_value, defence_value
+from .combat_system import attack_value, defence_value, salvo_permitted
 
 
 @njit(cache=True, nogil=True)
@@ -85,10 +85,14 @@ def shots_allowed(p, out):
 
 @njit(cache=True, nogil=True)
 def salvo_allowed(p, out):
-    """-1 when the salvo eliminated no more defenders than there were dice; else the
-    kills."""
+    """-1 when the salvo eliminated no more defenders than there were dice, and none
+    where 11.2 forbids the salvo; else the kills."""
     kills = out[L.O_SALVO_KILLS]
-    return -1 if 0 <= kills <= p[L.P_SALVO_UNITS] else kills
+    defence = L.TERRAIN_DEFENCE[p[L.P_TERRAIN]]
+    covered = p[L.P_TERRAIN] == L.TERRAIN_BLUE_LINE and p[L.P_BLUE_LINE_COVERS_SALVO]
+    dice = p[L.P_SALVO_UNITS] if salvo_permitted(defence, p[L.P_SALVO_FROM], defence == 0,
+                                                 covered) else 0
+    return -1 if 0 <= kills <= dice else kills
 
 
 @njit(cache=True, nogil=True)
@@ -104,10 +108,13 @@ def values_as_counted(p, out):
     if out[L.O_DEFENDERS_ASSAULTED] != met:
         return 2
     attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS],
-                          p[L.P_ATTACKER_COMMANDER])
+                          p[L.P_ATTACKER_COMMANDER], False)
     if out[L.O_ATTACK_VALUE] != attack:
         return 0
-    defence = defence_value(p[L.P_DEFENDER_LEAD], p[L.P_TERRAIN_BONUS], met,
+    lead = p[L.P_DEFENDER_LEAD]
+    if out[L.O_ARTILLERY_KILLS] > 0:  # 9: the guns aimed at the lead
+        lead = min(lead, p[L.P_DEFENDER_OTHERS])
+    defence = defence_value(lead, p[L.P_TERRAIN_BONUS], met,
                             p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
     if out[L.O_WITHDREW]:
         defence += p[L.P_WITHDRAWAL_BONUS]

@@ -1,8 +1,9 @@
 """The combat system of 11 de Setembre, shared by the assault scenario and the whole game.
 
 One njit function per rule, and the trace events they log: "7. The mine under the Royal
-Breach" (``royal_breach_check``), "9. Artillery fire" (``artillery_fire``), "11.2. Salvo
-fire" (``salvo_fire``), "11.3. Assault" (``attack_value``, ``defence_value``,
+Breach" (``royal_breach_check``), "9. Artillery fire" (``artillery_fire``, at the unit
+the firer chose), "11.2. Salvo fire" (``salvo_permitted``, ``salvo_fire``), "11.3.
+Assault" (``attack_value``, ``defence_value``,
 ``resolve_assault``, ``commander_casualty``) with the flag's bonus of "13. The Santa
 Eulalia's flag". The side codes and the five dice streams these functions roll from are
 declared here too, so that both games' layouts build on them.
@@ -129,6 +130,14 @@ def artillery_fire(rng, guns, zone_range, targets, log):
 
 
 @njit(cache=True, nogil=True)
+def salvo_permitted(target_defence, firing_defence, open_target, covered):
+    """Rule 11.2: "salvo fire can be done from one zone to adjacent zones with equal or
+    lower defence value", and it "is blocked by barricades and blue lines inside ochre
+    and green attacked zones if these defences are covering the line of contact"."""
+    return target_defence <= firing_defence and not (open_target and covered)
+
+
+@njit(cache=True, nogil=True)
 def salvo_fire(rng, units, targets, log):
     """Rule 11.2: one die per firing unit, each 6 eliminates a defender (at most all)."""
     if units == 0 or targets == 0:
@@ -143,10 +152,11 @@ def salvo_fire(rng, units, targets, log):
 
 
 @njit(cache=True, nogil=True)
-def attack_value(lead_strength, units, commander):
-    """Rule 11.3, attacker: the lead's strength, +1 per additional unit in the attacking
-    zone, +1 for a friendly commander adjacent to the attacked zone."""
-    return lead_strength + units - 1 + (1 if commander else 0)
+def attack_value(lead_strength, units, commander, flag):
+    """Rule 11.3 and 13 (the flag), attacker: the lead's strength, +1 per additional
+    unit in the attacking zone, +1 for a friendly commander adjacent to the attacked zone
+    and +1 more for the Santa Eulalia flag there (a Catalan assault)."""
+    return lead_strength + units - 1 + (1 if commander else 0) + (1 if flag else 0)
 
 
 @njit(cache=True, nogil=True)

@@ -7,7 +7,8 @@ fires the guns and the salvo (``preparatory_fire``), then assaults the zone
 (``assault_zone``). Every rule it applies is a function of ``combat_system``, the module
 the whole game resolves its combats with too.
 
-Casualties from fire are the defender's choice; the scenario's defender keeps its lead
+The guns aim at the strongest defender (9: the firer chooses), the lead; the salvo's
+casualties are the defender's choice (11.2), and the scenario's defender keeps its lead
 unit to the last, as in the Example of combat (a militia unit is lost, the mountain
 fusiliers lead).
 """
@@ -30,6 +31,7 @@ from .combat_system import (
     resolve_assault,
     royal_breach_check,
     salvo_fire,
+    salvo_permitted,
 )
 from .events import EV_BREACH_NEVER, EV_ZONE_CLEARED
 from .policies import catalans_withdraw
@@ -54,9 +56,19 @@ def turn_breach_assured(rng, p, out, log):
 
 
 @njit(cache=True, nogil=True)
+def salvo_fires(terrain, salvo_from, blue_line_covers):
+    """Rule 11.2 on the scenario's zones (``combat_system.salvo_permitted``): the zone's
+    defence value against the salvo zone's, and a blue line covering the salvo's side
+    of an ochre zone; a barricade faces the assaulting zone only (12)."""
+    defence = L.TERRAIN_DEFENCE[terrain]
+    return salvo_permitted(defence, salvo_from, defence == 0,
+                           terrain == L.TERRAIN_BLUE_LINE and blue_line_covers)
+
+
+@njit(cache=True, nogil=True)
 def preparatory_fire(rng, p, out, log):
-    """Artillery phase (9) then the salvo (11.2); returns the defenders left in the
-    zone."""
+    """Artillery phase (9) then the salvo (11.2, none where the terrain forbids it:
+    ``salvo_permitted``); returns the defenders left in the zone."""
     defenders = p[L.P_DEFENDER_UNITS]
     adjacent = artillery_fire(rng, p[L.P_GUNS_ADJACENT], 1, defenders, log)
     ranged = artillery_fire(rng, p[L.P_GUNS_RANGE_2], 2, defenders - adjacent, log)
@@ -66,7 +78,9 @@ def preparatory_fire(rng, p, out, log):
         check_state(p, out, defenders, log, L.STEP_ARTILLERY, out[L.O_TURNS])
     if failed(log):
         return defenders
-    salvo = salvo_fire(rng, p[L.P_SALVO_UNITS], defenders, log)
+    units = p[L.P_SALVO_UNITS] if salvo_fires(p[L.P_TERRAIN], p[L.P_SALVO_FROM],
+                                              p[L.P_BLUE_LINE_COVERS_SALVO]) else 0
+    salvo = salvo_fire(rng, units, defenders, log)
     defenders -= salvo
     out[L.O_SALVO_KILLS] = salvo
     if checking(log):
@@ -75,11 +89,23 @@ def preparatory_fire(rng, p, out, log):
 
 
 @njit(cache=True, nogil=True)
-def assault_values(p, defenders):
-    """Assault values before the dice, without the withdrawal bonus."""
+def defending_lead(p, artillery_kills):
+    """The strength of the defenders' lead at the assault. Rule 9: "the active player
+    defines what his target is", and the Bourbon guns aim at the strongest defender, so
+    after a hit a unit of the others' strength leads; the salvo's losses are the
+    defender's choice (11.2), never the lead."""
+    if artillery_kills > 0 and p[L.P_DEFENDER_OTHERS] < p[L.P_DEFENDER_LEAD]:
+        return p[L.P_DEFENDER_OTHERS]
+    return p[L.P_DEFENDER_LEAD]
+
+
+@njit(cache=True, nogil=True)
+def assault_values(p, defenders, lead):
+    """Assault values before the dice, without the withdrawal bonus; ``lead`` is the
+    defending lead's strength."""
     attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS],
-                          p[L.P_ATTACKER_COMMANDER])
-    defence = defence_value(p[L.P_DEFENDER_LEAD], p[L.P_TERRAIN_BONUS], defenders,
+                          p[L.P_ATTACKER_COMMANDER], False)
+    defence = defence_value(lead, p[L.P_TERRAIN_BONUS], defenders,
                             p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
     return attack, defence
 
@@ -87,7 +113,8 @@ def assault_values(p, defenders):
 @njit(cache=True, nogil=True)
 def assault_zone(rng, p, policy, defenders, out, log):
     """Declare, roll and apply one assault on the zone; fills the output row."""
-    attack, defence = assault_values(p, defenders)
+    attack, defence = assault_values(p, defenders,
+                                     defending_lead(p, out[L.O_ARTILLERY_KILLS]))
     withdrew = catalans_withdraw(policy[L.SIDE_CATALANS], attack, defence)
     if withdrew:
         defence += p[L.P_WITHDRAWAL_BONUS]

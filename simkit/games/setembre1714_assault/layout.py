@@ -14,6 +14,12 @@ from . import combat_system as CS
 # Terrain of the defending zone (rulebook 11.1, 11.3, 12): index -> defence bonus
 TERRAIN_NAMES = ("open", "urban", "convent", "blue_line", "barricade")
 TERRAIN_BONUS = (0, 2, 3, 3, 3)
+TERRAIN_OPEN, TERRAIN_URBAN, TERRAIN_CONVENT, TERRAIN_BLUE_LINE, TERRAIN_BARRICADE = codes(
+    TERRAIN_NAMES)
+# the zone's own defence value (11.1): a blue line or a barricade stands in an ochre zone
+TERRAIN_DEFENCE = (0, 2, 3, 0, 0)
+SALVO_ZONES = ("open", "urban", "convent")  # the firing zone: ochre/green, grey, blue
+SALVO_ZONE_DEFENCE = (0, 2, 3)
 STACKING_LIMIT = 5  # rule 6.1: combat units a side may stack in the defended zone
 
 # -- parameter vector of the assault scenario ------------------------------------------------
@@ -23,10 +29,14 @@ P_BREACH_ROLL = _P("breach_roll")
 P_GUNS_ADJACENT = _P("guns_adjacent")
 P_GUNS_RANGE_2 = _P("guns_at_range_2")
 P_SALVO_UNITS = _P("salvo_units")
+P_SALVO_FROM = _P("salvo_from")  # the firing zone's defence value (11.1)
+P_BLUE_LINE_COVERS_SALVO = _P("blue_line_covers_salvo")
+P_TERRAIN = _P("terrain")  # a TERRAIN_NAMES code
 P_ATTACKER_LEAD = _P("attacker_lead")
 P_ATTACKER_UNITS = _P("attacker_units")
 P_ATTACKER_COMMANDER = _P("attacker_commander")
 P_DEFENDER_LEAD = _P("defender_lead")
+P_DEFENDER_OTHERS = _P("defender_others")
 P_DEFENDER_UNITS = _P("defender_units")
 P_TERRAIN_BONUS = _P("terrain_bonus")
 P_DEFENDER_COMMANDER = _P("defender_commander")

@@ -61,15 +61,17 @@ def scenario_outcome(rules: Rules, catalans: str = "stand") -> dict[str, Fractio
     fire = artillery_kills(rules.guns_adjacent, rules.guns_at_range_2, rules.defender_units)
     for artillery, p_art in fire.items():
         left = rules.defender_units - artillery
-        for salvo, p_salvo in salvo_kills(rules.salvo_units, left).items():
+        salvo_units = rules.salvo_units if rules.salvo_permitted else 0  # 11.2
+        for salvo, p_salvo in salvo_kills(salvo_units, left).items():
             weight = p_breach * p_art * p_salvo
             defenders = left - salvo
             if defenders == 0:
                 out["cleared"] += weight
                 continue
             attack = rules.attack_value
-            withdraw = defender_withdraws(catalans, attack, rules.defence_value(defenders))
-            p_win = attacker_wins(attack, rules.defence_value(defenders, withdraw))
+            stands = rules.defence_value(defenders, artillery_kills=artillery)
+            withdraw = defender_withdraws(catalans, attack, stands)
+            p_win = attacker_wins(attack, rules.defence_value(defenders, withdraw, artillery))
             if withdraw:
                 out["withdrew"] += weight
             else:

@@ -38,6 +38,14 @@ class Rules(RulesBase):
     salvo_units: int = knob(
         4, "combat units of a second zone firing a salvo first (a 6 kills); more than 5 "
         "only from a deployment zone", range=(0, 10))
+    salvo_from: str = knob(
+        "urban", "the colour of the salvo's zone (11.2: no salvo at a zone of higher defence "
+        "value): open (ochre/green, 0), urban (grey, 2; the Example of combat's upper grey "
+        "zone), convent (blue, 3)", choices=L.SALVO_ZONES)
+    blue_line_covers_salvo: bool = knob(
+        True, "with terrain = blue_line, the line also covers the side the salvo comes "
+        "across, which blocks it (11.2); a barricade covers only the side it faces, the "
+        "assault's (12)")
     attacker_lead: int = knob(5, "combat strength of the attacking lead unit", range=(1, 9))
     attacker_units: int = knob(
         5, "combat units in the assaulting zone, lead included (+1 per additional unit); "
@@ -45,6 +53,11 @@ class Rules(RulesBase):
     attacker_commander: bool = knob(
         False, "a Bourbon commander adjacent to the attacked zone (+1)")
     defender_lead: int = knob(5, "combat strength of the defending lead unit", range=(1, 9))
+    defender_others: int = knob(
+        5, "combat strength of the other defenders (the Example of combat's zone holds "
+        "several mountain fusiliers of 5); the Bourbon guns aim at the lead, the strongest "
+        "(9: 'the active player defines what his target is'), so after a hit one of these "
+        "leads", range=(1, 9))
     defender_units: int = knob(
         5, "Catalan combat units in the attacked zone before any fire (stacking limit 5)",
         range=(1, 5))
@@ -61,6 +74,10 @@ class Rules(RulesBase):
         2, "defence bonus for declaring a withdrawal (rulebook: +2)", range=(0, 6))
 
     def check(self) -> None:
+        if self.defender_others > self.defender_lead:
+            raise RulesError(
+                f"defender_others={self.defender_others} is stronger than defender_lead="
+                f"{self.defender_lead}: the defender leads with its strongest unit (11.3)")
         if self.attacker_units > 5 and self.salvo_units > 5:
             raise RulesError(
                 "only one deployment zone can hold more than 5 units in this scenario: "
@@ -72,17 +89,35 @@ class Rules(RulesBase):
         return L.TERRAIN_BONUS[L.TERRAIN_NAMES.index(self.terrain)]
 
     @property
+    def salvo_permitted(self) -> bool:
+        """Rule 11.2 for this terrain and salvo zone (the kernel's ``salvo_fires``)."""
+        from .engine import salvo_fires
+        rule = getattr(salvo_fires, "py_func", salvo_fires)
+        return bool(rule(L.TERRAIN_NAMES.index(self.terrain),
+                         L.SALVO_ZONE_DEFENCE[L.SALVO_ZONES.index(self.salvo_from)],
+                         self.blue_line_covers_salvo))
+
+    @property
     def attack_value(self) -> int:
         """The attacker's assault value before the die (rulebook 11.3)."""
         return self.attacker_lead + self.attacker_units - 1 + int(self.attacker_commander)
 
-    def defence_value(self, defenders: int, withdrawal: bool = False) -> int:
+    def lead_after(self, artillery_kills: int) -> int:
+        """The defending lead's strength after the artillery (the kernel's
+        ``defending_lead``): the guns aim at the lead (9)."""
+        return self.defender_others if artillery_kills else self.defender_lead
+
+    def defence_value(self, defenders: int, withdrawal: bool = False,
+                      artillery_kills: int = 0) -> int:
         """The defender's assault value before the die with ``defenders`` units left."""
         leaders = min(int(self.defender_commander) + int(self.santa_eulalia_flag), 2)
-        return (self.defender_lead + self.terrain_bonus + defenders - 1 + leaders
-                + (self.withdrawal_bonus if withdrawal else 0))
+        return (self.lead_after(artillery_kills) + self.terrain_bonus + defenders - 1
+                + leaders + (self.withdrawal_bonus if withdrawal else 0))
 
 
 #: the assault kernel's parameter vector (offsets in ``layout``): every field is the knob
-#: or property of the same name
-PARAMETERS = Parameters(L._P, Rules)
+#: or property of the same name (the salvo's zone as its defence value)
+PARAMETERS = Parameters(
+    L._P, Rules,
+    salvo_from=lambda r: L.SALVO_ZONE_DEFENCE[L.SALVO_ZONES.index(r.salvo_from)],
+    terrain=lambda r: L.TERRAIN_NAMES.index(r.terrain))
