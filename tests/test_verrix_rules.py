@@ -198,10 +198,11 @@ def test_celebration_example():
     A.play_card(x.S, x.p, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, 0, NOLOG)
     assert x[GREEN, L.PL_LEADER_AT] == L.AT_TRAVEL  # Murchad 2 + 1 tribesman = 3 = cost
     assert x[GREEN, L.PL_MEN_TRAVEL] == 1
-    # Green's trade discount (its Ability Card) makes the trip 1 Provisions: 2 - 1
-    assert x.g[L.G_MARKET + L.PROVISIONS] == before + 1
-    bought = sum(x[GREEN, L.PL_TRAVEL_GOODS + k] for k in range(9))
-    assert bought > 0 and x[GREEN, L.PL_VP] == vp + 1
+    # 2 Provisions Iceni -> Atrebates: Green's ability adds nothing to a Village trade
+    assert x.g[L.G_MARKET + L.PROVISIONS] == before + 2
+    bought = sum(x[GREEN, L.PL_TRAVEL_GOODS + k] for k in range(9)) + \
+        sum(x[GREEN, L.PL_TRAVEL_HOSTAGES + k] for k in range(5))
+    assert bought <= 2 and x[GREEN, L.PL_VP] == vp + (1 if bought else 0)  # capacity 2
     sold_value = value[0] - 1 - sum(x[GREEN, L.PL_GOODS + k] * x.comp.goods[k, L.GD_VALUE]
                                     for k in range(9))
     bought_value = sum(x[GREEN, L.PL_TRAVEL_GOODS + k] * x.comp.goods[k, L.GD_VALUE]
@@ -294,12 +295,11 @@ def test_sack_example():
     vp = x[ORANGE, L.PL_VP]
     A.run_ops(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 2, 3, -1, NOLOG)
     travel = [x[ORANGE, L.PL_TRAVEL_GOODS + k] for k in range(9)]
-    # 4 units (Orange's Reavers ability adds 1 capacity): always successful, no token
-    assert sum(travel) == 4 + 1
+    # 4 units, 4 goods (Orange's ability adds nothing to a Sack): no token drawn
+    assert sum(travel) == 4
     assert (x.g[L.G_BAG:L.G_BAG + 7] == bag).all()
     types = sum(1 for n in travel if n)
-    # +1 VP for 3 types (the card), +1 for a successful Raid (Orange's Reavers)
-    assert x[ORANGE, L.PL_VP] == vp + (1 if types >= 3 else 0) + 1
+    assert x[ORANGE, L.PL_VP] == vp + (1 if types >= 3 else 0)  # +1 VP for 3 types
 
 
 def test_sack_types_vp():
@@ -308,8 +308,11 @@ def test_sack_types_vp():
     x[ORANGE, L.PL_TRAVEL_GOODS + L.SPEAR] = 1
     x[ORANGE, L.PL_TRAVEL_GOODS + L.PROVISIONS] = 2
     vp = x[ORANGE, L.PL_VP]
-    A.op_types_vp(x.g, ORANGE, 1, NOLOG)  # Sword, Spear, 2 Provisions: 3 types, +1 VP
+    taken = 1 << L.SWORD | 1 << L.SPEAR | 1 << L.PROVISIONS
+    A.op_types_vp(x.g, ORANGE, 1, taken, NOLOG)  # Sword, Spear, 2 Provisions: 3 types
     assert x[ORANGE, L.PL_VP] == vp + 1
+    A.op_types_vp(x.g, ORANGE, 1, 1 << L.SWORD | 1 << L.SPEAR, NOLOG)  # 2 types taken
+    assert x[ORANGE, L.PL_VP] == vp + 1  # the Travel Card's earlier goods do not count
 
 
 # -- Battle: the Deployment and Round examples -------------------------------------------------
@@ -545,7 +548,7 @@ def test_sack_takes_hostages_from_the_market():
     ST.engage(x.g, ORANGE, 4, 0, L.AT_TRAVEL)
     A.run_ops(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 4, 0, -1, NOLOG)
     travel = x.g[x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES:x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES + 5].copy()
-    assert travel.sum() == 4 + 1  # capacity: 4 tribesmen + Reavers
+    assert travel.sum() == 4  # capacity: 4 tribesmen
     assert (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == men - travel).all()
     own = travel[L.ORANGE]
     E.cleanup(x.S, x.p, x.g, NOLOG)

@@ -194,11 +194,39 @@ def legal_engagement(S, p, g, seat, c, target, extra):
 
 @borrowing
 def travel_reduction(S, g, seat, c, lmask):
-    """Movement Cost bonuses: Horses on engaged leaders; Green's discount on Trades."""
+    """Movement Cost bonuses: Horses on engaged leaders; Green's discount on its Trades
+    at Portum Itium."""
     r = engagement_horses(S, g, seat, lmask)
-    if c >= 0 and S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE:
+    if market_trade(S, c):
         r += S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_TRADE_DISCOUNT]
     return r
+
+
+@borrowing
+def market_trade(S, c):
+    """Is card c a Trade with the Portum Itium market (where Green's ability applies:
+    the Celebration example, Trade, shows it adds nothing to a Trade with a Village)?"""
+    return c >= 0 and S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE and \
+        S[L.S_CARDS][c, L.CD_LOCATION] == L.LOC_PORTUM
+
+
+@borrowing
+def trade_capacity(S, g, seat, c, men, lmask, extra):
+    """Trade: transport capacity, units plus leader bonuses plus the card's ``extra``,
+    plus Green's on its Trades at Portum Itium."""
+    cap = engagement_capacity(S, g, seat, men, lmask) + extra
+    if market_trade(S, c):
+        cap += S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
+    return cap
+
+
+@borrowing
+def reavers(S, g, seat, target, field):
+    """Orange's ability (``field`` of its tribe row) counts only in Raids on a Village:
+    the Sack example (Raid) shows it adds nothing to a Sack of Portum Itium."""
+    if target < 0:
+        return 0
+    return S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], field]
 
 
 # -- movement --------------------------------------------------------------------------------
@@ -453,17 +481,17 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
     """Raid: the target reacts with the units of the card's classes already engaged on
     its Village (they must defend) plus any it adds, and draws a Mórrígan token; the raid
     succeeds only if the attacker's STRENGTH is higher. Sack (Portum Itium) needs no
-    contest. The winner takes up to its transport capacity to the Travel Card."""
+    contest. The winner takes up to its transport capacity to the Travel Card. Returns
+    -1 if the raid fails, else the bit mask of the goods types taken."""
     b = pl(seat)
-    tribe = g[b + L.PL_TRIBE]
     mask = S[L.S_CARDS][c, L.CD_UNITS]
     capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
-        S[L.S_TRIBES][tribe, L.TR_RAID_CAPACITY]
+        reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
     steal = card_op(S, c, k, 4)
     g[b + L.PL_N_RAID] += 1
     if target >= 0:
         attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
-            S[L.S_TRIBES][tribe, L.TR_RAID_STR]
+            reavers(S, g, seat, target, L.TR_RAID_STR)
         if trophy_holder(S, g, L.TP_STRENGTH) == seat:
             attack += 1
         must = strength_at(S, g, target, mask, L.AT_VILLAGE)
@@ -478,10 +506,11 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
         g[pl(target) + L.PL_N_DEFEND] += 1
         log_event(log, EV_RAID, attack, defence, token)
         if attack <= defence + token:
-            return 0
+            return -1
     g[b + L.PL_N_RAID_WON] += 1
     loot = 0
     hostages_taken = 0
+    kinds = 0
     for _ in range(capacity):
         item = PO.steal_pick(S, p, g, seat, target, steal, target < 0)
         if item < 0:
@@ -489,9 +518,12 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
         loot += take_item(S, g, seat, target, item, log)
         if item >= L.N_GOODS + L.N_TROPHIES:
             hostages_taken += 1
+        elif item < L.N_GOODS:
+            kinds |= 1 << item
     g[b + L.PL_RAID_LOOT] += loot
-    vp(g, seat, card_op(S, c, k, 5) * hostages_taken + S[L.S_TRIBES][tribe, L.TR_RAID_VP], log)
-    return 1
+    vp(g, seat, card_op(S, c, k, 5) * hostages_taken + reavers(S, g, seat, target, L.TR_RAID_VP),
+       log)
+    return kinds
 
 
 @borrowing
@@ -528,11 +560,12 @@ def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
 
 
 @borrowing
-def op_types_vp(g, seat, n, log):
-    """Sack: +n VP if the goods taken are of 3 different types or more."""
+def op_types_vp(g, seat, n, taken, log):
+    """Sack: +n VP if the goods this action took (``taken``, a bit mask of goods types)
+    are of 3 different types or more."""
     kinds = 0
     for good in range(L.N_GOODS):
-        if g[pl(seat) + L.PL_TRAVEL_GOODS + good] > 0:
+        if (taken >> good) & 1:
             kinds += 1
     if kinds >= 3:
         vp(g, seat, n, log)
@@ -573,6 +606,7 @@ def op_trophy(S, p, g, seat, value, log):
 def run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log):
     """Apply card c's operations in order."""
     b = pl(seat)
+    taken = 0
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         op = card_op(S, c, k, 0)
         a = card_op(S, c, k, 1)
@@ -600,14 +634,14 @@ def run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log):
             op_promote(S, p, g, seat, men, log)
             g[b + L.PL_CARD + c] = L.CARD_BOXED
         elif op == L.OP_TRADE:
-            capacity = engagement_capacity(S, g, seat, men, lmask) + a + \
-                S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
+            capacity = trade_capacity(S, g, seat, c, men, lmask, a)
             op_trade(S, p, g, seat, target, capacity, a2, log)
         elif op == L.OP_RAID:
-            if op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log) == 0:
+            taken = op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log)
+            if taken < 0:
                 return
         elif op == L.OP_TYPES_VP:
-            op_types_vp(g, seat, a, log)
+            op_types_vp(g, seat, a, taken, log)
         elif op == L.OP_CLAN_PACT:
             op_clan_pact(S, p, g, seat, site, log)
             if g[b + L.PL_VILLAGES] >= 3:

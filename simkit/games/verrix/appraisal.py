@@ -18,6 +18,8 @@ from .actions import (
     hostages_held,
     learnable,
     legal_engagement,
+    reavers,
+    trade_capacity,
     travel_reduction,
 )
 from .battle import can_declare
@@ -36,15 +38,14 @@ from .state import (
 def raid_value(S, p, g, seat, c, k, target, men, lmask):
     """Expected loot of a raid: the chance the attacker beats the defender's full
     STRENGTH and token, times what the capacity can carry."""
-    tribe = g[pl(seat) + L.PL_TRIBE]
     capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
-        S[L.S_TRIBES][tribe, L.TR_RAID_CAPACITY]
+        reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
     steal = card_op(S, c, k, 4)
     if target == TARGET_MARKET:
         return capacity * 35
     mask = S[L.S_CARDS][c, L.CD_UNITS]
     attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
-        S[L.S_TRIBES][tribe, L.TR_RAID_STR]
+        reavers(S, g, seat, target, L.TR_RAID_STR)
     dfn = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
     dfn += strength_at(S, g, target, mask, L.AT_AVAILABLE)
     hits, n = PO.tokens_at_most(p, g, attack - max(dfn, 0) - 1)
@@ -57,7 +58,7 @@ def raid_value(S, p, g, seat, c, k, target, men, lmask):
     for good in range(L.N_GOODS):
         items += g[pl(target) + L.PL_GOODS + good]
     loot = best * min(capacity, max(items, 1)) * 2 // 3 + \
-        PO.VP_POINTS * S[L.S_TRIBES][tribe, L.TR_RAID_VP]
+        PO.VP_POINTS * reavers(S, g, seat, target, L.TR_RAID_VP)
     return hits * loot // max(n, 1)
 
 
@@ -87,8 +88,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
-            cap = engagement_capacity(S, g, seat, men, lmask) + a + \
-                S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
+            cap = trade_capacity(S, g, seat, c, men, lmask, a)
             stock = np.zeros(L.N_GOODS, dtype=np.int64)
             for good in range(L.N_GOODS):
                 stock[good] = g[L.G_MARKET + good] if target < 0 else \
