@@ -275,31 +275,45 @@ def test_raid_succeeds_when_stronger():
 
 # -- Raid: the Sack example --------------------------------------------------------------------
 def test_sack_example():
+    # Through play_card, the engine choosing units and loot: Artghal (2) and Sive (1),
+    # each with a Horse, and 2 tribesmen engage (5 > cost); Brigantes -> Portum Itium
+    # costs 5, the Horses make it 3, all to the market (no tribute); 4 units carry 4
+    # goods; 3 types taken: +1 VP. The set-up's villages stand (Yellow's Atrebates lies
+    # on a cheapest route; an equally cheap one crosses no village).
     x = Game()
-    x.villages(orange="Brigantes")
+    assert x.g[L.G_VILLAGE + x.node("Brigantes")] == ORANGE
+    assert x.g[L.G_VILLAGE + x.node("Atrebates")] == YELLOW
     x.leader(ORANGE, 0, "Artghal", ("Horse",))
     x.leader(ORANGE, 1, "Sive", ("Horse",))
     x[ORANGE, L.PL_MEN] = 2
     x.goods(ORANGE, Provisions=5)
+    sack = x.card("Sack")
+    x[ORANGE, L.PL_CARD + sack] = L.CARD_HAND
+    x.g[L.G_TURN] = 10  # the example's turn is not printed: late, goods beat hostages
     assert x.strength(ORANGE, 2, 3) == 5
     pi = ST.harbour(x.S, x.p)
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 0)[0] == 5
-    assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 2)[0] == 3  # two Horses
-    sack = x.card("Sack")
-    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0  # the example takes goods only
+    start = x.node("Brigantes")
+    assert ST.table_tribute(x.S, x.g, ORANGE, start, pi) == 1  # through Atrebates
+    assert ST.tribute_count(x.S, x.p, x.g, ORANGE, start, pi) == 0  # as cheap, no village
+    market = x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS].copy()
+    market_men = x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5].copy()
+    yellow = x[YELLOW, L.PL_GOODS + L.PROVISIONS]
     bag = x.g[L.G_BAG:L.G_BAG + 7].copy()
-    ST.engage(x.g, ORANGE, 2, 3, L.AT_TRAVEL)
-    A.pay_movement(x.S, x.p, x.g, ORANGE, pi, A.travel_reduction(x.S, x.g, ORANGE, sack, 3),
-                   NOLOG)
-    assert x[ORANGE, L.PL_GOODS + L.PROVISIONS] == 2
     vp = x[ORANGE, L.PL_VP]
-    A.run_ops(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 2, 3, -1, NOLOG)
-    travel = [x[ORANGE, L.PL_TRAVEL_GOODS + k] for k in range(9)]
-    # 4 units, 4 goods (Orange's ability adds nothing to a Sack): no token drawn
-    assert sum(travel) == 4
-    assert (x.g[L.G_BAG:L.G_BAG + 7] == bag).all()
-    types = sum(1 for n in travel if n)
-    assert x[ORANGE, L.PL_VP] == vp + (1 if types >= 3 else 0)  # +1 VP for 3 types
+    A.play_card(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 10, NOLOG)
+    assert x[ORANGE, L.PL_LEADER_AT] == L.AT_TRAVEL  # Artghal
+    assert x[ORANGE, L.PL_LEADER_AT + 1] == L.AT_TRAVEL  # Sive rides along: his Horse
+    assert x[ORANGE, L.PL_MEN_TRAVEL] == 2
+    assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == yellow  # no tribute
+    travel = x.g[x.b(ORANGE) + L.PL_TRAVEL_GOODS:x.b(ORANGE) + L.PL_TRAVEL_GOODS + 9]
+    taken = market - x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS]
+    taken[L.PROVISIONS] += 3  # the market also received the 3 Provisions paid
+    assert (taken == travel).all() and travel.sum() == 4  # capacity 4: goods only
+    assert x[ORANGE, L.PL_GOODS + L.PROVISIONS] == 5 - 3
+    assert (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == market_men).all()
+    assert (travel > 0).sum() >= 3 and x[ORANGE, L.PL_VP] == vp + 1  # 3 types: +1 VP
+    assert (x.g[L.G_BAG:L.G_BAG + 7] == bag).all()  # always successful: no token
 
 
 def test_sack_types_vp():

@@ -52,6 +52,7 @@ from .state import (
     harbour,
     move_price,
     nearest_village,
+    pay_tribute,
     pl,
     place_village,
     strength_at,
@@ -168,7 +169,9 @@ def effect_possible(S, p, g, seat, c, target):
 def legal_engagement(S, p, g, seat, c, target, extra):
     """The units a legal play of card c would engage (tribesmen, leader mask), or
     (-1, 0) if the card cannot be played: not in hand, not enough STRENGTH, a condition
-    unmet, or not enough Provisions for the Movement Cost."""
+    unmet, or not enough Provisions for the Movement Cost. Away, the leaders of the
+    card's classes that ``PO.riders`` offers join when their Horse lowers the Movement
+    Cost (the Sack example, Raid: Sive rides along)."""
     if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
         return -1, 0
     if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
@@ -187,6 +190,15 @@ def legal_engagement(S, p, g, seat, c, target, extra):
         dest = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
     if dest >= 0:
         price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
+        riders = PO.riders(S, g, seat, S[L.S_CARDS][c, L.CD_UNITS], lmask)
+        for k in range(L.MAX_LEADERS):
+            if (riders >> k) & 1:
+                with_k = lmask | (1 << k)
+                cheaper, _ = move_price(S, p, g, seat, dest,
+                                        travel_reduction(S, g, seat, c, with_k))
+                if cheaper < price:
+                    lmask = with_k
+                    price = cheaper
         if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
             return -1, 0
     return men, lmask
@@ -237,15 +249,7 @@ def pay_movement(S, p, g, seat, dest, reduction, log):
     price, start = move_price(S, p, g, seat, dest, reduction)
     b = pl(seat)
     g[b + L.PL_GOODS + L.PROVISIONS] -= price
-    paid_tribute = 0
-    tile = g[L.G_TILE]
-    v = S[L.S_NEXT][tile * L.MAX_NODES + start, dest]
-    while v != dest and v >= 0:
-        owner = g[L.G_VILLAGE + v]
-        if owner >= 0 and owner != seat:
-            g[pl(owner) + L.PL_GOODS + L.PROVISIONS] += 1
-            paid_tribute += 1
-        v = S[L.S_NEXT][tile * L.MAX_NODES + v, dest]
+    paid_tribute = pay_tribute(S, p, g, seat, start, dest)
     g[L.G_MARKET + L.PROVISIONS] += price - paid_tribute
     g[b + L.PL_FREE_MOVE] = 0
     log_event(log, EV_MOVE, dest, price, paid_tribute)
@@ -511,8 +515,11 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
     loot = 0
     hostages_taken = 0
     kinds = 0
-    for _ in range(capacity):
-        item = PO.steal_pick(S, p, g, seat, target, steal, target < 0)
+    tv = find_op(S, c, L.OP_TYPES_VP)
+    types_vp = card_op(S, c, tv, 1) if tv >= 0 else 0
+    for i in range(capacity):
+        item = PO.steal_pick(S, p, g, seat, target, steal, target < 0, types_vp, kinds,
+                             capacity - i)
         if item < 0:
             break
         loot += take_item(S, g, seat, target, item, log)

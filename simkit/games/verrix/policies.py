@@ -24,6 +24,7 @@ from .state import (
     engagement_strength,
     equipped,
     held,
+    leader_bonus,
     leader_class,
     leader_slots,
     leader_strength,
@@ -151,6 +152,22 @@ def choose_engagement(S, g, seat, cost, mask, extra):
     if men_ok:
         best_men += min(extra, g[b + L.PL_MEN] - best_men)
     return best_men, best_lmask
+
+
+@borrowing
+def riders(S, g, seat, mask, lmask):
+    """Leaders of classes ``mask`` besides ``lmask`` offered to an action away: the
+    available ones carrying a movement good (the rules add each that lowers the
+    Movement Cost; it carries one more item too)."""
+    b = pl(seat)
+    out = 0
+    for k in range(L.MAX_LEADERS):
+        if not (lmask >> k) & 1 and g[b + L.PL_LEADER + k] >= 0 and \
+                g[b + L.PL_LEADER_AT + k] == L.AT_AVAILABLE and \
+                (mask >> leader_class(S, g, seat, k)) & 1 and \
+                leader_bonus(S, g, seat, k, L.BONUS_MOVE) > 0:
+            out |= 1 << k
+    return out
 
 
 @borrowing
@@ -496,11 +513,20 @@ def loot_worth(S, p, g, seat, victim, steal):
 
 
 @borrowing
-def steal_pick(S, p, g, seat, victim, steal, at_market):
+def steal_pick(S, p, g, seat, victim, steal, at_market, types_vp, taken, room):
     """The next item a successful raider takes: a trophy (code N_GOODS + t), a hostage
     (N_GOODS + N_TROPHIES + colour) or a good; -1 if nothing is left. ``at_market``:
     Sack on Portum Itium, whose market holds goods and tribesmen (hostages), no
-    trophies."""
+    trophies. A card paying ``types_vp`` VP for 3 types of goods taken adds that VP,
+    spread over the types still missing, to a good of a type not yet ``taken`` (a bit
+    mask) while the ``room`` left can still complete 3 (the Sack example: Sword, Spear,
+    2 Provisions)."""
+    kinds = 0
+    for good in range(L.N_GOODS):
+        kinds += (taken >> good) & 1
+    missing = 3 - kinds
+    new_type = VP_POINTS * types_vp // missing if types_vp > 0 and 0 < missing <= room \
+        else 0
     best = -1
     best_w = 0
     if steal == L.STEAL_ANY and not at_market:
@@ -527,6 +553,8 @@ def steal_pick(S, p, g, seat, victim, steal, at_market):
                 if steal == L.STEAL_ANIMALS and not S[L.S_GOODS][good, L.GD_ANIMAL]:
                     continue
                 w = worth(S, p, g, seat, good)
+                if not (taken >> good) & 1:
+                    w += new_type
                 if w > best_w:
                     best_w = w
                     best = good
