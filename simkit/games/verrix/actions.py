@@ -7,7 +7,7 @@ operations. The policies choose units, targets, trades and loot (``policies``).
 
 Readings where the rulebook is silent: hostages trade at one value for every tribe, the
 ``[hostage]`` value of ``data/goods.toml`` (reconstructed: the Portum Itium Card's values
-are not printed); a Trade plans its goods first, then hostages with the capacity left.
+are not printed); a Trade's goods and hostages are priced together, in one plan.
 Sack may take the market's tribesmen (any tribesman there is a hostage); one's own come
 home as tribesmen at Cleanup. Support for a raided Village (the rulebook defines it but
 details Support only for Battles) follows the Battle's: players who have not passed pay
@@ -337,19 +337,18 @@ def op_promote(S, p, g, seat, men, log):
 def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
     """Trade: sell up to capacity goods and hostages and buy up to capacity goods and
     hostages, the value sold at least the value bought (no change); the target must
-    accept. Sold goods go to the market or the target's Village Card, bought ones to the
-    Travel Card. Goods are planned first, then hostages with the capacity left."""
+    accept. Sold items go to the market or the target's Village Card, bought ones to the
+    Travel Card (one's own tribesmen bought come home at Cleanup). The whole trade is
+    planned at once (``PO.trade_plan``), after the trip is paid. Returns the items
+    bought."""
     b = pl(seat)
-    stock = np.zeros(L.N_GOODS, dtype=np.int64)
-    for good in range(L.N_GOODS):
-        stock[good] = g[L.G_MARKET + good] if target < 0 else g[pl(target) + L.PL_GOODS + good]
-    plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
-    PO.trade_plan(S, p, g, seat, stock, capacity, PO.VP_POINTS * bonus_vp, plan)
+    plan = np.zeros(PO.PLAN_SIZE, dtype=np.int64)
+    PO.trade_plan(S, p, g, seat, target, capacity, PO.VP_POINTS * bonus_vp, plan)
     sold = 0
     bought = 0
     for good in range(L.N_GOODS):
         n_sell = plan[good]
-        n_buy = plan[L.N_GOODS + good]
+        n_buy = plan[PO.N_KINDS + good]
         g[b + L.PL_GOODS + good] -= n_sell
         g[b + L.PL_TRAVEL_GOODS + good] += n_buy
         if target < 0:
@@ -359,55 +358,25 @@ def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
         sold += n_sell
         bought += n_buy
     log_event(log, EV_TRADE, seat, sold, bought)
-    bought += trade_hostages(S, p, g, seat, target, sold, bought, capacity, log)
-    if bought > 0:
-        vp(g, seat, bonus_vp, log)
-    return bought
-
-
-@borrowing
-def hostages_held(g, target, out):
-    """Tribesmen the other side of a trade holds by colour: the market's (any tribesman
-    there is a hostage) or those on the target's Village Card."""
+    h_sold = 0
+    h_bought = 0
     for c in range(L.N_TRIBES):
-        out[c] = g[L.G_MARKET_MEN + c] if target < 0 else g[pl(target) + L.PL_HOSTAGES + c]
-
-
-@njit(cache=True, nogil=True)
-def trade_hostages(S, p, g, seat, target, sold, bought, capacity, log):
-    """Trade: "sell up to 3 goods and/or hostages and buy up to 3 goods and/or hostages",
-    at the hostage value of the Portum Itium Card (reconstructed). Hostages sold go to
-    the market or the target's Village Card; hostages bought go to the Travel Card (one's
-    own tribesmen rescued become tribesmen again in Cleanup). Returns the hostages
-    bought."""
-    b = pl(seat)
-    held_by = np.zeros(L.N_TRIBES, dtype=np.int64)
-    hostages_held(g, target, held_by)
-    hplan = np.zeros(L.N_GOODS + 2 * L.N_TRIBES, dtype=np.int64)
-    PO.hostage_plan(S, p, g, seat, held_by, np.zeros(L.N_GOODS, dtype=np.int64), sold,
-                    bought, capacity, hplan)
-    n = 0
-    out_n = 0
-    for good in range(L.N_GOODS):
-        g[b + L.PL_GOODS + good] -= hplan[good]
-        if target < 0:
-            g[L.G_MARKET + good] += hplan[good]
-        else:
-            g[pl(target) + L.PL_GOODS + good] += hplan[good]
-    for c in range(L.N_TRIBES):
-        out = hplan[L.N_GOODS + c]
-        into = hplan[L.N_GOODS + L.N_TRIBES + c]
+        out = plan[L.N_GOODS + c]
+        into = plan[PO.N_KINDS + L.N_GOODS + c]
         g[b + L.PL_HOSTAGES + c] -= out
         g[b + L.PL_TRAVEL_HOSTAGES + c] += into
         if target < 0:
             g[L.G_MARKET_MEN + c] += out - into
         else:
             g[pl(target) + L.PL_HOSTAGES + c] += out - into
-        n += into
-        out_n += out
-    if n > 0:
-        log_event(log, EV_HOSTAGE_TRADE, seat, out_n, n)
-    return n
+        h_sold += out
+        h_bought += into
+    if h_sold + h_bought > 0:
+        log_event(log, EV_HOSTAGE_TRADE, seat, h_sold, h_bought)
+    bought += h_bought
+    if bought > 0:
+        vp(g, seat, bonus_vp, log)
+    return bought
 
 
 @borrowing

@@ -15,7 +15,6 @@ from .actions import (
     card_op,
     clan_pact_sites,
     destination,
-    hostages_held,
     learnable,
     legal_engagement,
     reavers,
@@ -63,6 +62,23 @@ def raid_value(S, p, g, seat, c, k, target, men, lmask):
 
 
 @njit(cache=True, nogil=True)
+def trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp):
+    """Trade: the gain of the trade card c would make (``PO.trade_plan``), or NO_TRADE,
+    planned on the Provisions left once the trip is paid, as ``op_trade`` plans it."""
+    b = pl(seat)
+    cap = trade_capacity(S, g, seat, c, men, lmask, extra)
+    dest = destination(S, p, g, seat, c, target)
+    price = 0
+    if dest >= 0:
+        price = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))[0]
+    g[b + L.PL_GOODS + L.PROVISIONS] -= price
+    plan = np.zeros(PO.PLAN_SIZE, dtype=np.int64)
+    gain = PO.trade_plan(S, p, g, seat, target, cap, PO.VP_POINTS * bonus_vp, plan)
+    g[b + L.PL_GOODS + L.PROVISIONS] += price
+    return gain
+
+
+@njit(cache=True, nogil=True)
 def card_value(S, p, g, seat, c, target, men, lmask):
     """What playing card c against ``target`` with these units is worth to the seat."""
     v = 0
@@ -88,19 +104,8 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
-            cap = trade_capacity(S, g, seat, c, men, lmask, a)
-            stock = np.zeros(L.N_GOODS, dtype=np.int64)
-            for good in range(L.N_GOODS):
-                stock[good] = g[L.G_MARKET + good] if target < 0 else \
-                    g[pl(target) + L.PL_GOODS + good]
-            plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
-            gain = PO.trade_plan(S, p, g, seat, stock, cap, PO.VP_POINTS * a2, plan)
-            held_by = np.zeros(L.N_TRIBES, dtype=np.int64)
-            hostages_held(g, target, held_by)
-            hplan = np.zeros(L.N_GOODS + 2 * L.N_TRIBES, dtype=np.int64)
-            gain += PO.hostage_plan(S, p, g, seat, held_by, plan[:L.N_GOODS],
-                                    plan[:L.N_GOODS].sum(), plan[L.N_GOODS:].sum(), cap, hplan)
-            if plan[L.N_GOODS:].sum() + hplan[L.N_GOODS + L.N_TRIBES:].sum() == 0:
+            gain = trade_gain(S, p, g, seat, c, target, men, lmask, a, a2)
+            if gain == PO.NO_TRADE:
                 return -1
             v += gain + PO.VP_POINTS * a2
         elif op == L.OP_RAID:
