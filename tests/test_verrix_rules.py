@@ -481,27 +481,50 @@ def test_defender_holding_back_loses_vp():
 
 
 # -- the Event Phase ---------------------------------------------------------------------------
+def on_top(x, title):
+    """Put the Event card ``title`` on top of the deck (swapped: the deck stays whole)."""
+    deck = x.g[L.G_DECK:L.G_DECK + len(x.comp.event_titles)]
+    top = x.g[L.G_EVENT_TOP]
+    k = list(deck).index(x.comp.event_titles.index(title))
+    deck[top], deck[k] = deck[k], deck[top]
+
+
 def test_the_gift_example():
+    # Event Phase, the Gift example, through the Event Phase's draw: 3 Divine Will, then
+    # 1 Cow from the market (or another Village Card) and a tribesman to the Travel Card.
     x = Game()
     cows = x.g[L.G_MARKET + L.COW]
-    E.the_gift(x.p, x.g, BLUE, L.COW, NOLOG)
+    dw = x[BLUE, L.PL_DW]
+    on_top(x, "The Gift")
+    E.event_draw(x.S, x.p, x.g, BLUE, NOLOG)
+    assert x[BLUE, L.PL_DW] == dw - 3 and x[BLUE, L.PL_HELD_EVENT] == -1  # immediate
     assert x.g[L.G_MARKET + L.COW] == cows - 1
     assert x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 1 and x[BLUE, L.PL_MEN_TRAVEL] == 1
-    x.g[L.G_MARKET + L.COW] = 0  # none left: from the opponent Village holding most
     x.goods(GREEN, Cow=2)
-    x.g[L.G_MARKET + L.COW] = 0
+    x.g[L.G_MARKET + L.COW] = 0  # none left: from the opponent Village holding most
     E.the_gift(x.p, x.g, BLUE, L.COW, NOLOG)
     assert x[GREEN, L.PL_GOODS + L.COW] == 1 and x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 2
 
 
-def test_arianrhod_example_and_one_delayed_event():
+def test_arianrhod_example():
+    # Event Phase, the Arianrhod example: drawn, kept face down; played in the Action
+    # Phase, it rearranges the top 3 cards of the deck.
     x = Game()
     titles = x.comp.event_titles
-    top = [titles.index("Sea Raiders"), titles.index("Blight"), titles.index("Omen of Victory")]
-    x.g[L.G_DECK:L.G_DECK + 3] = top
-    E.arianrhod(x.S, x.p, x.g, BLUE)
-    assert x.g[L.G_DECK] == titles.index("Omen of Victory")
-    assert sorted(x.g[L.G_DECK:L.G_DECK + 3]) == sorted(top)
+    on_top(x, "Arianrhod")
+    E.event_draw(x.S, x.p, x.g, BLUE, NOLOG)
+    assert x[BLUE, L.PL_HELD_EVENT] == titles.index("Arianrhod")  # delayed: kept
+    top = x.g[L.G_EVENT_TOP]
+    three = [titles.index("Sea Raiders"), titles.index("Blight"),
+             titles.index("Omen of Victory")]
+    for k, ev in enumerate(three):
+        deck = x.g[L.G_DECK:L.G_DECK + len(titles)]
+        j = list(deck).index(ev)
+        deck[top + k], deck[j] = deck[j], deck[top + k]
+    E.play_delayed(x.S, x.p, x.g, BLUE, NOLOG)
+    assert x[BLUE, L.PL_HELD_EVENT] == -1
+    assert x.g[L.G_DECK + top] == titles.index("Omen of Victory")  # the best first
+    assert sorted(x.g[L.G_DECK + top:L.G_DECK + top + 3]) == sorted(three)
 
 
 def test_event_phase_costs_divine_will_and_deck_runs_out():
