@@ -184,29 +184,98 @@ def test_examples7_11_capacity():
 
 # -- Trade: the Celebration example (movement, no tribute at the destination, +1 VP) -----------
 def test_celebration_example():
+    # Through play_card, the planner choosing the trade: Murchad (2) + 1 tribesman = 3 =
+    # cost on the Travel Card; 2 Provisions Iceni -> Atrebates (Green's ability adds
+    # nothing to a Village trade); 1 Horse to Yellow's Village Card, 2 Belladonna (not
+    # the Spear) to the Travel Card, value 4 for 4; +1 VP. The example prints neither
+    # Green's other goods nor Murchad's equipment: here the trip takes every Provisions
+    # and Murchad already carries a Spear, so a second Spear is worth less than 2
+    # Belladonna. Yellow's Village holds what the example shows.
     x = Game()
     x.villages(green="Iceni", yellow="Atrebates")
-    x.goods(GREEN, Provisions=5, Horse=1, Belladonna=3)
-    x.goods(YELLOW, Spear=1, Belladonna=2, Sword=1)
+    x.goods(GREEN, **dict.fromkeys(L.GOODS, 0))
+    x.goods(GREEN, Provisions=2, Horse=1)
+    x.leader(GREEN, 0, "Murchad", ("Spear", "Fibula"))
+    x.goods(YELLOW, **dict.fromkeys(L.GOODS, 0))
+    x.goods(YELLOW, Spear=1, Belladonna=2)
+    x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0
     x[GREEN, L.PL_MEN] = 1
     before = x.g[L.G_MARKET + L.PROVISIONS]
-    price, _ = ST.move_price(x.S, x.p, x.g, GREEN, x.node("Atrebates"), 0)
-    assert price == 2
-    value = [sum(x[s, L.PL_GOODS + k] * x.comp.goods[k, L.GD_VALUE] for k in range(9))
-             for s in (GREEN, YELLOW)]
+    assert ST.move_price(x.S, x.p, x.g, GREEN, x.node("Atrebates"), 0)[0] == 2
     vp = x[GREEN, L.PL_VP]
     A.play_card(x.S, x.p, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, 0, NOLOG)
-    assert x[GREEN, L.PL_LEADER_AT] == L.AT_TRAVEL  # Murchad 2 + 1 tribesman = 3 = cost
-    assert x[GREEN, L.PL_MEN_TRAVEL] == 1
-    # Green's trade discount (its Ability Card) makes the trip 1 Provisions: 2 - 1
-    assert x.g[L.G_MARKET + L.PROVISIONS] == before + 1
-    bought = sum(x[GREEN, L.PL_TRAVEL_GOODS + k] for k in range(9))
-    assert bought > 0 and x[GREEN, L.PL_VP] == vp + 1
-    sold_value = value[0] - 1 - sum(x[GREEN, L.PL_GOODS + k] * x.comp.goods[k, L.GD_VALUE]
-                                    for k in range(9))
-    bought_value = sum(x[GREEN, L.PL_TRAVEL_GOODS + k] * x.comp.goods[k, L.GD_VALUE]
-                       for k in range(9))
-    assert sold_value >= bought_value  # no change
+    assert x[GREEN, L.PL_LEADER_AT] == L.AT_TRAVEL and x[GREEN, L.PL_MEN_TRAVEL] == 1
+    assert x.g[L.G_MARKET + L.PROVISIONS] == before + 2  # no tribute
+    assert x[GREEN, L.PL_GOODS + L.HORSE] == 0 and x[YELLOW, L.PL_GOODS + L.HORSE] == 1
+    travel = x.g[x.b(GREEN) + L.PL_TRAVEL_GOODS:x.b(GREEN) + L.PL_TRAVEL_GOODS + 9]
+    assert travel[L.BELLADONNA] == 2 and travel.sum() == 2  # capacity 2
+    assert x[YELLOW, L.PL_GOODS + L.SPEAR] == 1  # the Spear stays
+    assert x[GREEN, L.PL_VP] == vp + 1
+
+
+def test_trade_values_example():
+    # Trade: "In order to buy a Sword that has a value of 5 ... One Hammer and one
+    # Belladonna that have a total value of 6 are a viable alternative"; "there is no
+    # such thing as change". The planner pools a trade's value: it pays the Sword with a
+    # Hammer and a Belladonna, its cheapest payment of value 5 or more.
+    x = Game()
+    x.goods(BLUE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(BLUE, Hammer=3, Belladonna=3)
+    x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0
+    x.g[L.G_MARKET + L.SWORD] = 1
+    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
+    assert A.op_trade(x.S, x.p, x.g, BLUE, A.TARGET_MARKET, 2, 0, NOLOG) == 1
+    assert x[BLUE, L.PL_TRAVEL_GOODS + L.SWORD] == 1
+    assert x[BLUE, L.PL_GOODS + L.HAMMER] == 2 and x[BLUE, L.PL_GOODS + L.BELLADONNA] == 2
+    assert x.g[L.G_MARKET + L.HAMMER] == 1 and x.g[L.G_MARKET + L.BELLADONNA] == 1
+
+
+def test_trade_sells_a_hostage():
+    # Trade: "sell up to 3 goods and/or hostages". Late in the game a hostage scores few
+    # Cleanups more: the planner sells it with a Belladonna (3 + 2 = 5) for a Sword.
+    x = Game()
+    x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(PURPLE, Belladonna=1)
+    x.g[x.b(PURPLE) + L.PL_HOSTAGES:x.b(PURPLE) + L.PL_HOSTAGES + 5] = 0
+    x[PURPLE, L.PL_HOSTAGES + L.ORANGE] = 1
+    x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0
+    x.g[L.G_MARKET + L.SWORD] = 1
+    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
+    x.g[L.G_TURN] = 11
+    A.op_trade(x.S, x.p, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG)
+    assert x[PURPLE, L.PL_TRAVEL_GOODS + L.SWORD] == 1
+    assert x[PURPLE, L.PL_HOSTAGES + L.ORANGE] == 0 and x[PURPLE, L.PL_GOODS + L.BELLADONNA] == 0
+    assert x.g[L.G_MARKET_MEN + L.ORANGE] == 1  # a tribesman in the market: a hostage
+    x.g[L.G_TURN] = 1  # early, the hostage's Cleanup VP are worth more than the Sword
+    x[PURPLE, L.PL_HOSTAGES + L.ORANGE] = 1
+    x.goods(PURPLE, Belladonna=1)
+    x.g[L.G_MARKET + L.SWORD] = 1
+    x.g[L.G_MARKET_MEN + L.ORANGE] = 0
+    assert A.op_trade(x.S, x.p, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG) == 0
+    assert x[PURPLE, L.PL_HOSTAGES + L.ORANGE] == 1
+
+
+def test_trade_valued_after_the_trip():
+    # Trade: "pay the Movement Cost; apply the effect": the appraisal plans the trade on
+    # the Provisions left after the trip, so the trades it values are those play_card
+    # makes (with 3 Provisions, 2 would buy the Belladonna before the trip; 1 is left).
+    from simkit.games.verrix import appraisal as AP
+    c = None
+    for provisions in range(2, 11):
+        x = Game()
+        c = x.card("Celebration")
+        x.villages(green="Iceni", yellow="Atrebates")
+        x.goods(GREEN, **dict.fromkeys(L.GOODS, 0))
+        x.goods(GREEN, Provisions=provisions)
+        x.goods(YELLOW, **dict.fromkeys(L.GOODS, 0))
+        x.goods(YELLOW, Belladonna=1)
+        x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0
+        x[GREEN, L.PL_MEN] = 1
+        men, lmask = A.legal_engagement(x.S, x.p, x.g, GREEN, c, YELLOW, 0)
+        valued = AP.trade_gain(x.S, x.p, x.g, GREEN, c, YELLOW, men, lmask, 0, 1) != PO.NO_TRADE
+        A.play_card(x.S, x.p, x.g, x.rng, GREEN, c, YELLOW, 0, NOLOG)
+        assert valued == (x[GREEN, L.PL_TRAVEL_GOODS + L.BELLADONNA] == 1), provisions
+        assert valued == (provisions >= 4), provisions  # 2 left after the trip pay 2
 
 
 # -- Trade: the Clan Pact example --------------------------------------------------------------
@@ -274,32 +343,45 @@ def test_raid_succeeds_when_stronger():
 
 # -- Raid: the Sack example --------------------------------------------------------------------
 def test_sack_example():
+    # Through play_card, the engine choosing units and loot: Artghal (2) and Sive (1),
+    # each with a Horse, and 2 tribesmen engage (5 > cost); Brigantes -> Portum Itium
+    # costs 5, the Horses make it 3, all to the market (no tribute); 4 units carry 4
+    # goods; 3 types taken: +1 VP. The set-up's villages stand (Yellow's Atrebates lies
+    # on a cheapest route; an equally cheap one crosses no village).
     x = Game()
-    x.villages(orange="Brigantes")
+    assert x.g[L.G_VILLAGE + x.node("Brigantes")] == ORANGE
+    assert x.g[L.G_VILLAGE + x.node("Atrebates")] == YELLOW
     x.leader(ORANGE, 0, "Artghal", ("Horse",))
     x.leader(ORANGE, 1, "Sive", ("Horse",))
     x[ORANGE, L.PL_MEN] = 2
     x.goods(ORANGE, Provisions=5)
+    sack = x.card("Sack")
+    x[ORANGE, L.PL_CARD + sack] = L.CARD_HAND
+    x.g[L.G_TURN] = 10  # the example's turn is not printed: late, goods beat hostages
     assert x.strength(ORANGE, 2, 3) == 5
     pi = ST.harbour(x.S, x.p)
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 0)[0] == 5
-    assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 2)[0] == 3  # two Horses
-    sack = x.card("Sack")
-    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0  # the example takes goods only
+    start = x.node("Brigantes")
+    assert ST.table_tribute(x.S, x.g, ORANGE, start, pi) == 1  # through Atrebates
+    assert ST.tribute_count(x.S, x.p, x.g, ORANGE, start, pi) == 0  # as cheap, no village
+    market = x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS].copy()
+    market_men = x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5].copy()
+    yellow = x[YELLOW, L.PL_GOODS + L.PROVISIONS]
     bag = x.g[L.G_BAG:L.G_BAG + 7].copy()
-    ST.engage(x.g, ORANGE, 2, 3, L.AT_TRAVEL)
-    A.pay_movement(x.S, x.p, x.g, ORANGE, pi, A.travel_reduction(x.S, x.g, ORANGE, sack, 3),
-                   NOLOG)
-    assert x[ORANGE, L.PL_GOODS + L.PROVISIONS] == 2
     vp = x[ORANGE, L.PL_VP]
-    A.run_ops(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 2, 3, -1, NOLOG)
-    travel = [x[ORANGE, L.PL_TRAVEL_GOODS + k] for k in range(9)]
-    # 4 units (Orange's Reavers ability adds 1 capacity): always successful, no token
-    assert sum(travel) == 4 + 1
-    assert (x.g[L.G_BAG:L.G_BAG + 7] == bag).all()
-    types = sum(1 for n in travel if n)
-    # +1 VP for 3 types (the card), +1 for a successful Raid (Orange's Reavers)
-    assert x[ORANGE, L.PL_VP] == vp + (1 if types >= 3 else 0) + 1
+    A.play_card(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 10, NOLOG)
+    assert x[ORANGE, L.PL_LEADER_AT] == L.AT_TRAVEL  # Artghal
+    assert x[ORANGE, L.PL_LEADER_AT + 1] == L.AT_TRAVEL  # Sive rides along: his Horse
+    assert x[ORANGE, L.PL_MEN_TRAVEL] == 2
+    assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == yellow  # no tribute
+    travel = x.g[x.b(ORANGE) + L.PL_TRAVEL_GOODS:x.b(ORANGE) + L.PL_TRAVEL_GOODS + 9]
+    taken = market - x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS]
+    taken[L.PROVISIONS] += 3  # the market also received the 3 Provisions paid
+    assert (taken == travel).all() and travel.sum() == 4  # capacity 4: goods only
+    assert x[ORANGE, L.PL_GOODS + L.PROVISIONS] == 5 - 3
+    assert (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == market_men).all()
+    assert (travel > 0).sum() >= 3 and x[ORANGE, L.PL_VP] == vp + 1  # 3 types: +1 VP
+    assert (x.g[L.G_BAG:L.G_BAG + 7] == bag).all()  # always successful: no token
 
 
 def test_sack_types_vp():
@@ -308,8 +390,11 @@ def test_sack_types_vp():
     x[ORANGE, L.PL_TRAVEL_GOODS + L.SPEAR] = 1
     x[ORANGE, L.PL_TRAVEL_GOODS + L.PROVISIONS] = 2
     vp = x[ORANGE, L.PL_VP]
-    A.op_types_vp(x.g, ORANGE, 1, NOLOG)  # Sword, Spear, 2 Provisions: 3 types, +1 VP
+    taken = 1 << L.SWORD | 1 << L.SPEAR | 1 << L.PROVISIONS
+    A.op_types_vp(x.g, ORANGE, 1, taken, NOLOG)  # Sword, Spear, 2 Provisions: 3 types
     assert x[ORANGE, L.PL_VP] == vp + 1
+    A.op_types_vp(x.g, ORANGE, 1, 1 << L.SWORD | 1 << L.SPEAR, NOLOG)  # 2 types taken
+    assert x[ORANGE, L.PL_VP] == vp + 1  # the Travel Card's earlier goods do not count
 
 
 # -- Battle: the Deployment and Round examples -------------------------------------------------
@@ -396,27 +481,50 @@ def test_defender_holding_back_loses_vp():
 
 
 # -- the Event Phase ---------------------------------------------------------------------------
+def on_top(x, title):
+    """Put the Event card ``title`` on top of the deck (swapped: the deck stays whole)."""
+    deck = x.g[L.G_DECK:L.G_DECK + len(x.comp.event_titles)]
+    top = x.g[L.G_EVENT_TOP]
+    k = list(deck).index(x.comp.event_titles.index(title))
+    deck[top], deck[k] = deck[k], deck[top]
+
+
 def test_the_gift_example():
+    # Event Phase, the Gift example, through the Event Phase's draw: 3 Divine Will, then
+    # 1 Cow from the market (or another Village Card) and a tribesman to the Travel Card.
     x = Game()
     cows = x.g[L.G_MARKET + L.COW]
-    E.the_gift(x.p, x.g, BLUE, L.COW, NOLOG)
+    dw = x[BLUE, L.PL_DW]
+    on_top(x, "The Gift")
+    E.event_draw(x.S, x.p, x.g, BLUE, NOLOG)
+    assert x[BLUE, L.PL_DW] == dw - 3 and x[BLUE, L.PL_HELD_EVENT] == -1  # immediate
     assert x.g[L.G_MARKET + L.COW] == cows - 1
     assert x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 1 and x[BLUE, L.PL_MEN_TRAVEL] == 1
-    x.g[L.G_MARKET + L.COW] = 0  # none left: from the opponent Village holding most
     x.goods(GREEN, Cow=2)
-    x.g[L.G_MARKET + L.COW] = 0
+    x.g[L.G_MARKET + L.COW] = 0  # none left: from the opponent Village holding most
     E.the_gift(x.p, x.g, BLUE, L.COW, NOLOG)
     assert x[GREEN, L.PL_GOODS + L.COW] == 1 and x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 2
 
 
-def test_arianrhod_example_and_one_delayed_event():
+def test_arianrhod_example():
+    # Event Phase, the Arianrhod example: drawn, kept face down; played in the Action
+    # Phase, it rearranges the top 3 cards of the deck.
     x = Game()
     titles = x.comp.event_titles
-    top = [titles.index("Sea Raiders"), titles.index("Blight"), titles.index("Omen of Victory")]
-    x.g[L.G_DECK:L.G_DECK + 3] = top
-    E.arianrhod(x.S, x.p, x.g, BLUE)
-    assert x.g[L.G_DECK] == titles.index("Omen of Victory")
-    assert sorted(x.g[L.G_DECK:L.G_DECK + 3]) == sorted(top)
+    on_top(x, "Arianrhod")
+    E.event_draw(x.S, x.p, x.g, BLUE, NOLOG)
+    assert x[BLUE, L.PL_HELD_EVENT] == titles.index("Arianrhod")  # delayed: kept
+    top = x.g[L.G_EVENT_TOP]
+    three = [titles.index("Sea Raiders"), titles.index("Blight"),
+             titles.index("Omen of Victory")]
+    for k, ev in enumerate(three):
+        deck = x.g[L.G_DECK:L.G_DECK + len(titles)]
+        j = list(deck).index(ev)
+        deck[top + k], deck[j] = deck[j], deck[top + k]
+    E.play_delayed(x.S, x.p, x.g, BLUE, NOLOG)
+    assert x[BLUE, L.PL_HELD_EVENT] == -1
+    assert x.g[L.G_DECK + top] == titles.index("Omen of Victory")  # the best first
+    assert sorted(x.g[L.G_DECK + top:L.G_DECK + top + 3]) == sorted(three)
 
 
 def test_event_phase_costs_divine_will_and_deck_runs_out():
@@ -545,7 +653,7 @@ def test_sack_takes_hostages_from_the_market():
     ST.engage(x.g, ORANGE, 4, 0, L.AT_TRAVEL)
     A.run_ops(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 4, 0, -1, NOLOG)
     travel = x.g[x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES:x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES + 5].copy()
-    assert travel.sum() == 4 + 1  # capacity: 4 tribesmen + Reavers
+    assert travel.sum() == 4  # capacity: 4 tribesmen
     assert (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == men - travel).all()
     own = travel[L.ORANGE]
     E.cleanup(x.S, x.p, x.g, NOLOG)

@@ -47,7 +47,7 @@ class Verrix(Game):
               "events, 4 festivals, trophies, abilities of 4 tribes, goods values and "
               "counts, Mórrígan token values and battle-track VP are not printed in the "
               "rulebook and were reconstructed (simkit/games/verrix/data/*.toml), as is "
-              "the hostage trade value; the scripted tribes never sell hostages.")
+              "the hostage trade value.")
 
     def rotate_seats(self, rules, shift: int):
         """``rules`` with the tribes in play moved ``shift`` seats back: seat 1 takes the

@@ -7,7 +7,7 @@ operations. The policies choose units, targets, trades and loot (``policies``).
 
 Readings where the rulebook is silent: hostages trade at one value for every tribe, the
 ``[hostage]`` value of ``data/goods.toml`` (reconstructed: the Portum Itium Card's values
-are not printed); a Trade plans its goods first, then hostages with the capacity left.
+are not printed); a Trade's goods and hostages are priced together, in one plan.
 Sack may take the market's tribesmen (any tribesman there is a hostage); one's own come
 home as tribesmen at Cleanup. Support for a raided Village (the rulebook defines it but
 details Support only for Battles) follows the Battle's: players who have not passed pay
@@ -52,6 +52,7 @@ from .state import (
     harbour,
     move_price,
     nearest_village,
+    pay_tribute,
     pl,
     place_village,
     strength_at,
@@ -168,7 +169,9 @@ def effect_possible(S, p, g, seat, c, target):
 def legal_engagement(S, p, g, seat, c, target, extra):
     """The units a legal play of card c would engage (tribesmen, leader mask), or
     (-1, 0) if the card cannot be played: not in hand, not enough STRENGTH, a condition
-    unmet, or not enough Provisions for the Movement Cost."""
+    unmet, or not enough Provisions for the Movement Cost. Away, the leaders of the
+    card's classes that ``PO.riders`` offers join when their Horse lowers the Movement
+    Cost (the Sack example, Raid: Sive rides along)."""
     if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
         return -1, 0
     if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
@@ -187,6 +190,15 @@ def legal_engagement(S, p, g, seat, c, target, extra):
         dest = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
     if dest >= 0:
         price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
+        riders = PO.riders(S, g, seat, S[L.S_CARDS][c, L.CD_UNITS], lmask)
+        for k in range(L.MAX_LEADERS):
+            if (riders >> k) & 1:
+                with_k = lmask | (1 << k)
+                cheaper, _ = move_price(S, p, g, seat, dest,
+                                        travel_reduction(S, g, seat, c, with_k))
+                if cheaper < price:
+                    lmask = with_k
+                    price = cheaper
         if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
             return -1, 0
     return men, lmask
@@ -194,11 +206,39 @@ def legal_engagement(S, p, g, seat, c, target, extra):
 
 @borrowing
 def travel_reduction(S, g, seat, c, lmask):
-    """Movement Cost bonuses: Horses on engaged leaders; Green's discount on Trades."""
+    """Movement Cost bonuses: Horses on engaged leaders; Green's discount on its Trades
+    at Portum Itium."""
     r = engagement_horses(S, g, seat, lmask)
-    if c >= 0 and S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE:
+    if market_trade(S, c):
         r += S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_TRADE_DISCOUNT]
     return r
+
+
+@borrowing
+def market_trade(S, c):
+    """Is card c a Trade with the Portum Itium market (where Green's ability applies:
+    the Celebration example, Trade, shows it adds nothing to a Trade with a Village)?"""
+    return c >= 0 and S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE and \
+        S[L.S_CARDS][c, L.CD_LOCATION] == L.LOC_PORTUM
+
+
+@borrowing
+def trade_capacity(S, g, seat, c, men, lmask, extra):
+    """Trade: transport capacity, units plus leader bonuses plus the card's ``extra``,
+    plus Green's on its Trades at Portum Itium."""
+    cap = engagement_capacity(S, g, seat, men, lmask) + extra
+    if market_trade(S, c):
+        cap += S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
+    return cap
+
+
+@borrowing
+def reavers(S, g, seat, target, field):
+    """Orange's ability (``field`` of its tribe row) counts only in Raids on a Village:
+    the Sack example (Raid) shows it adds nothing to a Sack of Portum Itium."""
+    if target < 0:
+        return 0
+    return S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], field]
 
 
 # -- movement --------------------------------------------------------------------------------
@@ -209,15 +249,7 @@ def pay_movement(S, p, g, seat, dest, reduction, log):
     price, start = move_price(S, p, g, seat, dest, reduction)
     b = pl(seat)
     g[b + L.PL_GOODS + L.PROVISIONS] -= price
-    paid_tribute = 0
-    tile = g[L.G_TILE]
-    v = S[L.S_NEXT][tile * L.MAX_NODES + start, dest]
-    while v != dest and v >= 0:
-        owner = g[L.G_VILLAGE + v]
-        if owner >= 0 and owner != seat:
-            g[pl(owner) + L.PL_GOODS + L.PROVISIONS] += 1
-            paid_tribute += 1
-        v = S[L.S_NEXT][tile * L.MAX_NODES + v, dest]
+    paid_tribute = pay_tribute(S, p, g, seat, start, dest)
     g[L.G_MARKET + L.PROVISIONS] += price - paid_tribute
     g[b + L.PL_FREE_MOVE] = 0
     log_event(log, EV_MOVE, dest, price, paid_tribute)
@@ -305,19 +337,18 @@ def op_promote(S, p, g, seat, men, log):
 def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
     """Trade: sell up to capacity goods and hostages and buy up to capacity goods and
     hostages, the value sold at least the value bought (no change); the target must
-    accept. Sold goods go to the market or the target's Village Card, bought ones to the
-    Travel Card. Goods are planned first, then hostages with the capacity left."""
+    accept. Sold items go to the market or the target's Village Card, bought ones to the
+    Travel Card (one's own tribesmen bought come home at Cleanup). The whole trade is
+    planned at once (``PO.trade_plan``), after the trip is paid. Returns the items
+    bought."""
     b = pl(seat)
-    stock = np.zeros(L.N_GOODS, dtype=np.int64)
-    for good in range(L.N_GOODS):
-        stock[good] = g[L.G_MARKET + good] if target < 0 else g[pl(target) + L.PL_GOODS + good]
-    plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
-    PO.trade_plan(S, p, g, seat, stock, capacity, PO.VP_POINTS * bonus_vp, plan)
+    plan = np.zeros(PO.PLAN_SIZE, dtype=np.int64)
+    PO.trade_plan(S, p, g, seat, target, capacity, PO.VP_POINTS * bonus_vp, plan)
     sold = 0
     bought = 0
     for good in range(L.N_GOODS):
         n_sell = plan[good]
-        n_buy = plan[L.N_GOODS + good]
+        n_buy = plan[PO.N_KINDS + good]
         g[b + L.PL_GOODS + good] -= n_sell
         g[b + L.PL_TRAVEL_GOODS + good] += n_buy
         if target < 0:
@@ -327,55 +358,25 @@ def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
         sold += n_sell
         bought += n_buy
     log_event(log, EV_TRADE, seat, sold, bought)
-    bought += trade_hostages(S, p, g, seat, target, sold, bought, capacity, log)
-    if bought > 0:
-        vp(g, seat, bonus_vp, log)
-    return bought
-
-
-@borrowing
-def hostages_held(g, target, out):
-    """Tribesmen the other side of a trade holds by colour: the market's (any tribesman
-    there is a hostage) or those on the target's Village Card."""
+    h_sold = 0
+    h_bought = 0
     for c in range(L.N_TRIBES):
-        out[c] = g[L.G_MARKET_MEN + c] if target < 0 else g[pl(target) + L.PL_HOSTAGES + c]
-
-
-@njit(cache=True, nogil=True)
-def trade_hostages(S, p, g, seat, target, sold, bought, capacity, log):
-    """Trade: "sell up to 3 goods and/or hostages and buy up to 3 goods and/or hostages",
-    at the hostage value of the Portum Itium Card (reconstructed). Hostages sold go to
-    the market or the target's Village Card; hostages bought go to the Travel Card (one's
-    own tribesmen rescued become tribesmen again in Cleanup). Returns the hostages
-    bought."""
-    b = pl(seat)
-    held_by = np.zeros(L.N_TRIBES, dtype=np.int64)
-    hostages_held(g, target, held_by)
-    hplan = np.zeros(L.N_GOODS + 2 * L.N_TRIBES, dtype=np.int64)
-    PO.hostage_plan(S, p, g, seat, held_by, np.zeros(L.N_GOODS, dtype=np.int64), sold,
-                    bought, capacity, hplan)
-    n = 0
-    out_n = 0
-    for good in range(L.N_GOODS):
-        g[b + L.PL_GOODS + good] -= hplan[good]
-        if target < 0:
-            g[L.G_MARKET + good] += hplan[good]
-        else:
-            g[pl(target) + L.PL_GOODS + good] += hplan[good]
-    for c in range(L.N_TRIBES):
-        out = hplan[L.N_GOODS + c]
-        into = hplan[L.N_GOODS + L.N_TRIBES + c]
+        out = plan[L.N_GOODS + c]
+        into = plan[PO.N_KINDS + L.N_GOODS + c]
         g[b + L.PL_HOSTAGES + c] -= out
         g[b + L.PL_TRAVEL_HOSTAGES + c] += into
         if target < 0:
             g[L.G_MARKET_MEN + c] += out - into
         else:
             g[pl(target) + L.PL_HOSTAGES + c] += out - into
-        n += into
-        out_n += out
-    if n > 0:
-        log_event(log, EV_HOSTAGE_TRADE, seat, out_n, n)
-    return n
+        h_sold += out
+        h_bought += into
+    if h_sold + h_bought > 0:
+        log_event(log, EV_HOSTAGE_TRADE, seat, h_sold, h_bought)
+    bought += h_bought
+    if bought > 0:
+        vp(g, seat, bonus_vp, log)
+    return bought
 
 
 @borrowing
@@ -453,17 +454,17 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
     """Raid: the target reacts with the units of the card's classes already engaged on
     its Village (they must defend) plus any it adds, and draws a Mórrígan token; the raid
     succeeds only if the attacker's STRENGTH is higher. Sack (Portum Itium) needs no
-    contest. The winner takes up to its transport capacity to the Travel Card."""
+    contest. The winner takes up to its transport capacity to the Travel Card. Returns
+    -1 if the raid fails, else the bit mask of the goods types taken."""
     b = pl(seat)
-    tribe = g[b + L.PL_TRIBE]
     mask = S[L.S_CARDS][c, L.CD_UNITS]
     capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
-        S[L.S_TRIBES][tribe, L.TR_RAID_CAPACITY]
+        reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
     steal = card_op(S, c, k, 4)
     g[b + L.PL_N_RAID] += 1
     if target >= 0:
         attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
-            S[L.S_TRIBES][tribe, L.TR_RAID_STR]
+            reavers(S, g, seat, target, L.TR_RAID_STR)
         if trophy_holder(S, g, L.TP_STRENGTH) == seat:
             attack += 1
         must = strength_at(S, g, target, mask, L.AT_VILLAGE)
@@ -478,20 +479,27 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
         g[pl(target) + L.PL_N_DEFEND] += 1
         log_event(log, EV_RAID, attack, defence, token)
         if attack <= defence + token:
-            return 0
+            return -1
     g[b + L.PL_N_RAID_WON] += 1
     loot = 0
     hostages_taken = 0
-    for _ in range(capacity):
-        item = PO.steal_pick(S, p, g, seat, target, steal, target < 0)
+    kinds = 0
+    tv = find_op(S, c, L.OP_TYPES_VP)
+    types_vp = card_op(S, c, tv, 1) if tv >= 0 else 0
+    for i in range(capacity):
+        item = PO.steal_pick(S, p, g, seat, target, steal, target < 0, types_vp, kinds,
+                             capacity - i)
         if item < 0:
             break
         loot += take_item(S, g, seat, target, item, log)
         if item >= L.N_GOODS + L.N_TROPHIES:
             hostages_taken += 1
+        elif item < L.N_GOODS:
+            kinds |= 1 << item
     g[b + L.PL_RAID_LOOT] += loot
-    vp(g, seat, card_op(S, c, k, 5) * hostages_taken + S[L.S_TRIBES][tribe, L.TR_RAID_VP], log)
-    return 1
+    vp(g, seat, card_op(S, c, k, 5) * hostages_taken + reavers(S, g, seat, target, L.TR_RAID_VP),
+       log)
+    return kinds
 
 
 @borrowing
@@ -528,11 +536,12 @@ def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
 
 
 @borrowing
-def op_types_vp(g, seat, n, log):
-    """Sack: +n VP if the goods taken are of 3 different types or more."""
+def op_types_vp(g, seat, n, taken, log):
+    """Sack: +n VP if the goods this action took (``taken``, a bit mask of goods types)
+    are of 3 different types or more."""
     kinds = 0
     for good in range(L.N_GOODS):
-        if g[pl(seat) + L.PL_TRAVEL_GOODS + good] > 0:
+        if (taken >> good) & 1:
             kinds += 1
     if kinds >= 3:
         vp(g, seat, n, log)
@@ -573,6 +582,7 @@ def op_trophy(S, p, g, seat, value, log):
 def run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log):
     """Apply card c's operations in order."""
     b = pl(seat)
+    taken = 0
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         op = card_op(S, c, k, 0)
         a = card_op(S, c, k, 1)
@@ -600,14 +610,14 @@ def run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log):
             op_promote(S, p, g, seat, men, log)
             g[b + L.PL_CARD + c] = L.CARD_BOXED
         elif op == L.OP_TRADE:
-            capacity = engagement_capacity(S, g, seat, men, lmask) + a + \
-                S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
+            capacity = trade_capacity(S, g, seat, c, men, lmask, a)
             op_trade(S, p, g, seat, target, capacity, a2, log)
         elif op == L.OP_RAID:
-            if op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log) == 0:
+            taken = op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log)
+            if taken < 0:
                 return
         elif op == L.OP_TYPES_VP:
-            op_types_vp(g, seat, a, log)
+            op_types_vp(g, seat, a, taken, log)
         elif op == L.OP_CLAN_PACT:
             op_clan_pact(S, p, g, seat, site, log)
             if g[b + L.PL_VILLAGES] >= 3:

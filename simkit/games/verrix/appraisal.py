@@ -15,9 +15,10 @@ from .actions import (
     card_op,
     clan_pact_sites,
     destination,
-    hostages_held,
     learnable,
     legal_engagement,
+    reavers,
+    trade_capacity,
     travel_reduction,
 )
 from .battle import can_declare
@@ -36,15 +37,14 @@ from .state import (
 def raid_value(S, p, g, seat, c, k, target, men, lmask):
     """Expected loot of a raid: the chance the attacker beats the defender's full
     STRENGTH and token, times what the capacity can carry."""
-    tribe = g[pl(seat) + L.PL_TRIBE]
     capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
-        S[L.S_TRIBES][tribe, L.TR_RAID_CAPACITY]
+        reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
     steal = card_op(S, c, k, 4)
     if target == TARGET_MARKET:
         return capacity * 35
     mask = S[L.S_CARDS][c, L.CD_UNITS]
     attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
-        S[L.S_TRIBES][tribe, L.TR_RAID_STR]
+        reavers(S, g, seat, target, L.TR_RAID_STR)
     dfn = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
     dfn += strength_at(S, g, target, mask, L.AT_AVAILABLE)
     hits, n = PO.tokens_at_most(p, g, attack - max(dfn, 0) - 1)
@@ -57,8 +57,25 @@ def raid_value(S, p, g, seat, c, k, target, men, lmask):
     for good in range(L.N_GOODS):
         items += g[pl(target) + L.PL_GOODS + good]
     loot = best * min(capacity, max(items, 1)) * 2 // 3 + \
-        PO.VP_POINTS * S[L.S_TRIBES][tribe, L.TR_RAID_VP]
+        PO.VP_POINTS * reavers(S, g, seat, target, L.TR_RAID_VP)
     return hits * loot // max(n, 1)
+
+
+@njit(cache=True, nogil=True)
+def trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp):
+    """Trade: the gain of the trade card c would make (``PO.trade_plan``), or NO_TRADE,
+    planned on the Provisions left once the trip is paid, as ``op_trade`` plans it."""
+    b = pl(seat)
+    cap = trade_capacity(S, g, seat, c, men, lmask, extra)
+    dest = destination(S, p, g, seat, c, target)
+    price = 0
+    if dest >= 0:
+        price = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))[0]
+    g[b + L.PL_GOODS + L.PROVISIONS] -= price
+    plan = np.zeros(PO.PLAN_SIZE, dtype=np.int64)
+    gain = PO.trade_plan(S, p, g, seat, target, cap, PO.VP_POINTS * bonus_vp, plan)
+    g[b + L.PL_GOODS + L.PROVISIONS] += price
+    return gain
 
 
 @njit(cache=True, nogil=True)
@@ -87,20 +104,8 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
-            cap = engagement_capacity(S, g, seat, men, lmask) + a + \
-                S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
-            stock = np.zeros(L.N_GOODS, dtype=np.int64)
-            for good in range(L.N_GOODS):
-                stock[good] = g[L.G_MARKET + good] if target < 0 else \
-                    g[pl(target) + L.PL_GOODS + good]
-            plan = np.zeros(2 * L.N_GOODS, dtype=np.int64)
-            gain = PO.trade_plan(S, p, g, seat, stock, cap, PO.VP_POINTS * a2, plan)
-            held_by = np.zeros(L.N_TRIBES, dtype=np.int64)
-            hostages_held(g, target, held_by)
-            hplan = np.zeros(L.N_GOODS + 2 * L.N_TRIBES, dtype=np.int64)
-            gain += PO.hostage_plan(S, p, g, seat, held_by, plan[:L.N_GOODS],
-                                    plan[:L.N_GOODS].sum(), plan[L.N_GOODS:].sum(), cap, hplan)
-            if plan[L.N_GOODS:].sum() + hplan[L.N_GOODS + L.N_TRIBES:].sum() == 0:
+            gain = trade_gain(S, p, g, seat, c, target, men, lmask, a, a2)
+            if gain == PO.NO_TRADE:
                 return -1
             v += gain + PO.VP_POINTS * a2
         elif op == L.OP_RAID:

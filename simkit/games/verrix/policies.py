@@ -14,16 +14,16 @@ cards of its trait when Learning): a tribe leaning on its trait, not a different
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.rng import uniform_int
-from simkit.unmanaged import borrowing
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from .state import (
     engagement_strength,
     equipped,
     held,
+    leader_bonus,
     leader_class,
     leader_slots,
     leader_strength,
@@ -154,6 +154,22 @@ def choose_engagement(S, g, seat, cost, mask, extra):
 
 
 @borrowing
+def riders(S, g, seat, mask, lmask):
+    """Leaders of classes ``mask`` besides ``lmask`` offered to an action away: the
+    available ones carrying a movement good (the rules add each that lowers the
+    Movement Cost; it carries one more item too)."""
+    b = pl(seat)
+    out = 0
+    for k in range(L.MAX_LEADERS):
+        if not (lmask >> k) & 1 and g[b + L.PL_LEADER + k] >= 0 and \
+                g[b + L.PL_LEADER_AT + k] == L.AT_AVAILABLE and \
+                (mask >> leader_class(S, g, seat, k)) & 1 and \
+                leader_bonus(S, g, seat, k, L.BONUS_MOVE) > 0:
+            out |= 1 << k
+    return out
+
+
+@borrowing
 def all_available(S, g, seat, mask):
     """Every available unit of classes ``mask`` (tribesmen, leader mask)."""
     b = pl(seat)
@@ -273,108 +289,12 @@ def plays_delayed_now(S, p, g, seat, ev):
 
 
 # -- trades ---------------------------------------------------------------------------------
-@borrowing
-def sell_priority(S, p, g, seat, good):
-    """Willingness to sell one ``good`` (higher sells first), -1: keep it."""
-    n = g[pl(seat) + L.PL_GOODS + good]
-    if n == 0:
-        return -1
-    if good == L.PROVISIONS:
-        return 1 if n > MIN_PROVISIONS else -1
-    bonus = S[L.S_GOODS][good, L.GD_BONUS]
-    if bonus == L.BONUS_NONE and not S[L.S_GOODS][good, L.GD_ANIMAL]:
-        return 3  # Belladonna: trade goods
-    if n > 1:
-        return 2
-    return -1
-
-
-@borrowing
-def pay_with_goods(S, p, g, seat, committed, need, room, pay):
-    """Pay ``need`` value points with the most sellable goods (cheapest first within a
-    priority), none of those already ``committed`` and Provisions only above the travel
-    reserve, at most ``room`` items (trade capacity: no change is given). Adds the goods
-    to ``pay``; returns the items paid, or -1 if they cannot reach ``need``."""
-    paid = 0
-    units = 0
-    while paid < need and units < room:
-        pick = -1
-        pick_key = -1
-        for good in range(L.N_GOODS):
-            have = g[pl(seat) + L.PL_GOODS + good] - committed[good] - pay[good]
-            if have <= 0:
-                continue
-            pr = sell_priority(S, p, g, seat, good)
-            if good == L.PROVISIONS and have <= MIN_PROVISIONS:
-                pr = -1
-            if pr < 0:
-                continue
-            key = pr * 100 + S[L.S_GOODS][good, L.GD_VALUE]
-            if key > pick_key:
-                pick_key = key
-                pick = good
-        if pick < 0:
-            break
-        pay[pick] += 1
-        paid += S[L.S_GOODS][pick, L.GD_VALUE]
-        units += 1
-    return units if paid >= need else -1
-
-
-@borrowing
-def payment_cost(S, p, g, seat, pay):
-    """What the goods of ``pay`` are worth to the seat, in value points."""
-    cost = 0
-    for good in range(L.N_GOODS):
-        cost += pay[good] * worth(S, p, g, seat, good)
-    return cost
-
-
-@njit(cache=True, nogil=True)
-def trade_plan(S, p, g, seat, stock, capacity, bonus, plan):
-    """Plan a trade against ``stock`` (the market's or a Village's goods): buy wanted
-    goods, each paid with sellable goods of at least its value (no change). Fills
-    ``plan[:N_GOODS]`` with goods sold, ``plan[N_GOODS:]`` with goods bought; returns the
-    gain in value points (bought worth minus sold worth), or 0 with an empty plan. A
-    trade whose card pays ``bonus`` points when done may lose up to that on its first
-    purchase."""
-    plan[:] = 0
-    left = np.zeros(L.N_GOODS, dtype=np.int64)
-    for good in range(L.N_GOODS):
-        left[good] = stock[good]
-    gain = 0
-    sold = 0
-    bought = 0
-    for _ in range(capacity):
-        # the most wanted good still in stock
-        best = -1
-        best_w = 0
-        for good in range(L.N_GOODS):
-            if left[good] > 0 and good != L.PROVISIONS:
-                w = worth(S, p, g, seat, good)
-                if g[pl(seat) + L.PL_GOODS + good] + plan[L.N_GOODS + good] > 1:
-                    w -= 30
-                if w > best_w:
-                    best_w = w
-                    best = good
-        if best < 0 or bought >= capacity:
-            break
-        pay = np.zeros(L.N_GOODS, dtype=np.int64)
-        units = pay_with_goods(S, p, g, seat, plan, S[L.S_GOODS][best, L.GD_VALUE],
-                               capacity - sold, pay)
-        if units < 0:
-            break
-        cost = payment_cost(S, p, g, seat, pay)
-        if best_w + (bonus if bought == 0 else 0) <= cost:
-            break
-        for good in range(L.N_GOODS):
-            plan[good] += pay[good]
-        sold += units
-        plan[L.N_GOODS + best] += 1
-        left[best] -= 1
-        bought += 1
-        gain += best_w - cost
-    return gain
+# A trade's kinds: a good (its code) or a hostage (N_GOODS + colour). A plan holds the
+# items sold by kind, then the items bought by kind.
+N_KINDS = L.N_GOODS + L.N_TRIBES
+PLAN_SIZE = 2 * N_KINDS
+NO_TRADE = -(1 << 30)
+MAX_TRADE = 12  # the capacity a plan considers (more than any engagement carries)
 
 
 @borrowing
@@ -386,47 +306,163 @@ def hostage_worth(p, g, seat, colour):
     return VP_POINTS * month_turns_left(p, g) // 2 + 20
 
 
-@njit(cache=True, nogil=True)
-def hostage_plan(S, p, g, seat, held_by, spent, sold, bought, capacity, hplan):
-    """After the goods of a trade (``sold`` and ``bought`` items of ``capacity``, the goods
-    ``spent`` from the Village Card): buy the hostages the other side holds
-    (``held_by[colour]``; the most worth first), each paid with goods of at least the
-    hostage value (no change), while the hostage is worth more than the payment. Fills
-    ``hplan``: [0:N_GOODS] goods paid, [N_GOODS:+5] hostages sold by colour,
-    [N_GOODS+5:+5] hostages bought; returns the gain in value points. The greedy tribe
-    never sells a hostage: it scores 1 VP every Cleanup left, more than the reconstructed
-    hostage value (3) buys, and a unit of its own is worth less to it than that VP."""
-    hplan[:] = 0
-    gain = 0
-    for _ in range(capacity):
-        if bought >= capacity:
-            break
-        best = -1
-        best_w = 0
-        for c in range(L.N_TRIBES):
-            if held_by[c] - hplan[L.N_GOODS + L.N_TRIBES + c] > 0:
-                w = hostage_worth(p, g, seat, c)
-                if w > best_w:
-                    best_w = w
-                    best = c
-        if best < 0:
-            break
-        committed = spent + hplan[:L.N_GOODS]
-        pay = np.zeros(L.N_GOODS, dtype=np.int64)
-        units = pay_with_goods(S, p, g, seat, committed,
-                               S[L.S_TRIBES][best, L.TR_HOSTAGE_VALUE], capacity - sold, pay)
-        if units < 0:
-            break
-        cost = payment_cost(S, p, g, seat, pay)
-        if best_w <= cost:
-            break
-        for good in range(L.N_GOODS):
-            hplan[good] += pay[good]
-        hplan[L.N_GOODS + L.N_TRIBES + best] += 1
-        sold += units
-        bought += 1
-        gain += best_w - cost
-    return gain
+@borrowing
+def kind_value(S, k):
+    """Trade value of a kind: the good's, or the hostage value of the Portum Itium Card."""
+    if k < L.N_GOODS:
+        return S[L.S_GOODS][k, L.GD_VALUE]
+    return S[L.S_TRIBES][k - L.N_GOODS, L.TR_HOSTAGE_VALUE]
+
+
+@borrowing
+def unit_worth(S, p, g, seat, k, have):
+    """What the unit of kind k that raises the seat's Village Card from ``have`` to
+    ``have + 1`` is worth (a third good of a type or more is worth 30 less; at least 1)."""
+    if k >= L.N_GOODS:
+        return hostage_worth(p, g, seat, k - L.N_GOODS)
+    at = pl(seat) + L.PL_GOODS + k
+    keep = g[at]
+    g[at] = have
+    w = worth(S, p, g, seat, k)
+    if k != L.PROVISIONS and held(g, seat, k) > 1:
+        w -= 30
+    g[at] = keep
+    return max(w, 1)
+
+
+@borrowing
+def trade_stock(g, seat, target, k):
+    """Items of kind k the other side of a trade holds: the market's goods and
+    tribesmen (any tribesman there is a hostage), or the target's Village Card's."""
+    if k < L.N_GOODS:
+        return g[L.G_MARKET + k] if target < 0 else g[pl(target) + L.PL_GOODS + k]
+    c = k - L.N_GOODS
+    return g[L.G_MARKET_MEN + c] if target < 0 else g[pl(target) + L.PL_HOSTAGES + c]
+
+
+@borrowing
+def own_stock(g, seat, k):
+    """Items of kind k the seat may sell: its Village Card's goods and other tribes'
+    hostages."""
+    if k < L.N_GOODS:
+        return g[pl(seat) + L.PL_GOODS + k]
+    if k - L.N_GOODS == g[pl(seat) + L.PL_TRIBE]:
+        return 0
+    return g[pl(seat) + L.PL_HOSTAGES + k - L.N_GOODS]
+
+
+@borrowing
+def sale_cost(S, p, g, seat, target, k, have):
+    """What selling the unit of kind k that leaves ``have`` costs the seat; a hostage
+    sold to its own tribe also hands that tribe a unit."""
+    c = unit_worth(S, p, g, seat, k, have)
+    if k >= L.N_GOODS and target >= 0 and g[pl(target) + L.PL_TRIBE] == k - L.N_GOODS:
+        c += UNIT_POINTS * month_turns_left(p, g)
+    return c
+
+
+@allocating
+def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
+    """Trade (rulebook: Trade): the whole trade at once. Buy up to ``capacity`` goods and
+    hostages from the market (``target`` < 0) or the target's Village Card and sell up
+    to ``capacity`` of the seat's own, the value sold at least the value bought (no
+    change: the surplus is lost), for the largest gain in value points (worth bought
+    less worth sold), each unit valued at the holding it leaves. A trade whose card pays
+    ``bonus`` points when done may lose up to that. Fills ``plan`` (PLAN_SIZE: sold by
+    kind, then bought); returns the gain, or NO_TRADE with an empty plan. Valued on the
+    state as it is: the caller pays the trip first."""
+    plan[:] = 0
+    cap = min(capacity, MAX_TRADE)
+    # the most value the seat can pay (its cap dearest items) bounds the purchase
+    top = 0
+    for k in range(N_KINDS):
+        top = max(top, kind_value(S, k))
+    left = cap
+    vpay = 0
+    for val in range(top, 0, -1):
+        for k in range(N_KINDS):
+            if kind_value(S, k) == val and left > 0:
+                m = min(own_stock(g, seat, k), left)
+                left -= m
+                vpay += m * val
+    in_stock = 0
+    for k in range(N_KINDS):
+        in_stock += trade_stock(g, seat, target, k)
+    if cap <= 0 or vpay == 0 or in_stock == 0:
+        return NO_TRADE
+    vbuy = vpay
+    low = -(1 << 40)
+    high = 1 << 40
+    cum = np.zeros(cap + 1, dtype=np.int64)  # worth of the first m units of a kind
+    # purchases: most worth for j items of total value v; bchoice[k, j, v]: units of k
+    buy = np.full((cap + 1, vbuy + 1), low, dtype=np.int64)
+    buy[0, 0] = 0
+    bchoice = np.zeros((N_KINDS, cap + 1, vbuy + 1), dtype=np.int64)
+    # payments: least worth for j items of total value v; pchoice[k, j, v]: units of k
+    pay = np.full((cap + 1, vpay + 1), high, dtype=np.int64)
+    pay[0, 0] = 0
+    pchoice = np.zeros((N_KINDS, cap + 1, vpay + 1), dtype=np.int64)
+    for k in range(N_KINDS):
+        val = kind_value(S, k)
+        if val <= 0:
+            continue  # [reading] an item of no value is neither priced nor traded
+        n = min(trade_stock(g, seat, target, k), cap, vbuy // val)
+        if n > 0:
+            have = own_stock(g, seat, k) if k < L.N_GOODS else 0
+            for m in range(1, n + 1):
+                cum[m] = cum[m - 1] + unit_worth(S, p, g, seat, k, have + m - 1)
+            for j in range(cap, 0, -1):  # in place: the smaller states are this kind's
+                for v in range(vbuy, val - 1, -1):
+                    for m in range(1, min(n, j, v // val) + 1):
+                        w = buy[j - m, v - m * val]
+                        if w != low and w + cum[m] > buy[j, v]:
+                            buy[j, v] = w + cum[m]
+                            bchoice[k, j, v] = m
+        have = own_stock(g, seat, k)
+        n = min(have, cap)
+        if n > 0:
+            for m in range(1, n + 1):
+                cum[m] = cum[m - 1] + sale_cost(S, p, g, seat, target, k, have - m)
+            for j in range(cap, 0, -1):
+                for v in range(vpay, val - 1, -1):
+                    for m in range(1, min(n, j, v // val) + 1):
+                        c = pay[j - m, v - m * val]
+                        if c != high and c + cum[m] < pay[j, v]:
+                            pay[j, v] = c + cum[m]
+                            pchoice[k, j, v] = m
+    # the cheapest payment of at least each value: (cost, items, exact value)
+    least = np.full(vpay + 2, high, dtype=np.int64)
+    lj = np.full(vpay + 2, -1, dtype=np.int64)
+    lv = np.full(vpay + 2, -1, dtype=np.int64)
+    for u in range(vpay, -1, -1):
+        least[u], lj[u], lv[u] = least[u + 1], lj[u + 1], lv[u + 1]
+        for j in range(cap + 1):
+            if pay[j, u] < least[u]:
+                least[u], lj[u], lv[u] = pay[j, u], j, u
+    # the best whole trade: a purchase and the cheapest payment of at least its value
+    best = NO_TRADE
+    bj, bv, pj, pv = -1, -1, -1, -1
+    for v in range(1, vbuy + 1):
+        if lj[v] < 0:
+            continue
+        for j in range(1, cap + 1):
+            if buy[j, v] == low:
+                continue
+            gain = buy[j, v] - least[v]
+            if gain + bonus > 0 and gain > best:
+                best, bj, bv, pj, pv = gain, j, v, lj[v], lv[v]
+    if bj < 0:
+        return NO_TRADE
+    for k in range(N_KINDS - 1, -1, -1):
+        m = bchoice[k, bj, bv]
+        plan[N_KINDS + k] = m
+        bj -= m
+        bv -= m * kind_value(S, k)
+        m = pchoice[k, pj, pv]
+        plan[k] = m
+        pj -= m
+        pv -= m * kind_value(S, k)
+    return best
 
 
 # -- raids -----------------------------------------------------------------------------------
@@ -496,11 +532,20 @@ def loot_worth(S, p, g, seat, victim, steal):
 
 
 @borrowing
-def steal_pick(S, p, g, seat, victim, steal, at_market):
+def steal_pick(S, p, g, seat, victim, steal, at_market, types_vp, taken, room):
     """The next item a successful raider takes: a trophy (code N_GOODS + t), a hostage
     (N_GOODS + N_TROPHIES + colour) or a good; -1 if nothing is left. ``at_market``:
     Sack on Portum Itium, whose market holds goods and tribesmen (hostages), no
-    trophies."""
+    trophies. A card paying ``types_vp`` VP for 3 types of goods taken adds that VP,
+    spread over the types still missing, to a good of a type not yet ``taken`` (a bit
+    mask) while the ``room`` left can still complete 3 (the Sack example: Sword, Spear,
+    2 Provisions)."""
+    kinds = 0
+    for good in range(L.N_GOODS):
+        kinds += (taken >> good) & 1
+    missing = 3 - kinds
+    new_type = VP_POINTS * types_vp // missing if types_vp > 0 and 0 < missing <= room \
+        else 0
     best = -1
     best_w = 0
     if steal == L.STEAL_ANY and not at_market:
@@ -527,6 +572,8 @@ def steal_pick(S, p, g, seat, victim, steal, at_market):
                 if steal == L.STEAL_ANIMALS and not S[L.S_GOODS][good, L.GD_ANIMAL]:
                     continue
                 w = worth(S, p, g, seat, good)
+                if not (taken >> good) & 1:
+                    w += new_type
                 if w > best_w:
                     best_w = w
                     best = good

@@ -4,8 +4,9 @@ Areas and Movement). The rules (``actions``, ``battle``, ``engine``) and the pol
 both build on these; none of them decides anything.
 """
 
+import numpy as np
 
-from simkit.unmanaged import borrowing
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 
@@ -244,17 +245,94 @@ def route(S, p, g, seat, dest):
 
 
 @borrowing
-def tribute_count(S, p, g, seat, start, dest):
-    """Opponent village tokens in the territories crossed (start and destination not)."""
-    tile = g[L.G_TILE]
+def toll(g, seat, v):
+    """1 if territory v holds an opponent's village token (a tribute when crossed)."""
+    owner = g[L.G_VILLAGE + v]
+    return 1 if owner >= 0 and owner != seat else 0
+
+
+@borrowing
+def cheapest_step(S, p, base, v, u, dest):
+    """Is u next to v and on a cheapest trip from v to ``dest``?"""
+    return u != v and S[L.S_NEXT][base + v, u] == u and \
+        S[L.S_COST][base + v, u] + S[L.S_COST][base + u, dest] == S[L.S_COST][base + v, dest]
+
+
+@borrowing
+def least_tributes(S, p, g, seat, start, dest, best):
+    """Fill ``best[v]``: the fewest opponent villages crossed from v to ``dest`` on a
+    cheapest trip, for each node v on a cheapest trip from ``start`` (others: 1 << 20)."""
+    base = g[L.G_TILE] * L.MAX_NODES
+    nodes = p[L.P_N_NODES]
+    total = S[L.S_COST][base + start, dest]
+    best[:] = 1 << 20
+    best[dest] = 0
+    changed = True
+    while changed:
+        changed = False
+        for w in range(nodes):
+            if w == dest or S[L.S_COST][base + start, w] + S[L.S_COST][base + w, dest] != total:
+                continue
+            for u in range(nodes):
+                if best[u] < 1 << 20 and cheapest_step(S, p, base, w, u, dest):
+                    t = best[u] + (toll(g, seat, u) if u != dest else 0)
+                    if t < best[w]:
+                        best[w] = t
+                        changed = True
+
+
+@borrowing
+def table_tribute(S, g, seat, start, dest):
+    """Opponent villages crossed on the component table's cheapest trip."""
+    base = g[L.G_TILE] * L.MAX_NODES
     n = 0
-    v = S[L.S_NEXT][tile * L.MAX_NODES + start, dest]
+    v = S[L.S_NEXT][base + start, dest]
     while v != dest and v >= 0:
-        owner = g[L.G_VILLAGE + v]
-        if owner >= 0 and owner != seat:
-            n += 1
-        v = S[L.S_NEXT][tile * L.MAX_NODES + v, dest]
+        n += toll(g, seat, v)
+        v = S[L.S_NEXT][base + v, dest]
     return n
+
+
+@allocating
+def least_tribute(S, p, g, seat, start, dest):
+    best = np.zeros(p[L.P_N_NODES], dtype=np.int64)
+    least_tributes(S, p, g, seat, start, dest, best)
+    return best[start]
+
+
+@borrowing
+def tribute_count(S, p, g, seat, start, dest):
+    """Territories, Sea Areas and Movement: opponent village tokens crossed (start and
+    destination not) on the route taken: of the cheapest trips, one crossing the fewest
+    (a tribute-free route when costs tie). Paying less tribute never helps the mover, so
+    every player takes it: no policy decides it."""
+    n = table_tribute(S, g, seat, start, dest)
+    return n if n == 0 else least_tribute(S, p, g, seat, start, dest)
+
+
+@allocating
+def pay_tribute(S, p, g, seat, start, dest):
+    """Pay 1 Provisions from the seat's Village Card to each opponent whose village is
+    crossed on the route ``tribute_count`` takes; returns the tributes paid."""
+    base = g[L.G_TILE] * L.MAX_NODES
+    if table_tribute(S, g, seat, start, dest) == 0:
+        return 0
+    best = np.zeros(p[L.P_N_NODES], dtype=np.int64)
+    least_tributes(S, p, g, seat, start, dest, best)
+    paid = 0
+    v = start
+    while v != dest and v >= 0:
+        nxt = -1
+        for u in range(p[L.P_N_NODES]):
+            if best[u] < 1 << 20 and cheapest_step(S, p, base, v, u, dest) and \
+                    best[u] + (toll(g, seat, u) if u != dest else 0) == best[v]:
+                nxt = u
+                break
+        v = nxt
+        if v >= 0 and v != dest and toll(g, seat, v):
+            g[pl(g[L.G_VILLAGE + v]) + L.PL_GOODS + L.PROVISIONS] += 1
+            paid += 1
+    return paid
 
 
 @borrowing
