@@ -469,6 +469,31 @@ def test_battle_declaration_and_defender():
     assert x.g[L.G_BAG:L.G_BAG + 7].sum() == 7
 
 
+def _second_battle(reading):
+    """Blue against Purple, 3 tribesmen each, with the disc left 2 spaces towards
+    the attacker by an earlier battle of the Month Turn; returns the disc after it."""
+    x = Game(battle_disc_start=reading)
+    x.villages(blue="Caledonii", purple="Brigantes")
+    x[BLUE, L.PL_MEN] = 3
+    x[PURPLE, L.PL_MEN] = 3
+    for s in (ORANGE, GREEN, YELLOW):
+        x[s, L.PL_PASSED] = 1  # no supporters
+    x.g[L.G_BATTLE_DISC] = 2
+    return B.declare_battle(x.S, x.p, x.g, x.rng, np.zeros(5, dtype=np.int64), BLUE, PURPLE,
+                            NOLOG)
+
+
+def test_battle_disc_start_reading_keeps_or_resets_the_disc():
+    """The Battle example puts the disc "in the space with a 3" at deployment (centre);
+    read from Cleanup's "check that the other black disc ... is placed in the space with
+    the value 3" alone, a second battle starts where the first left it: the same dice
+    end the battle 1 space towards Purple from the centre, or 1 towards Blue from 2."""
+    assert _second_battle("centre") == -1
+    assert _second_battle("where_left") == 1
+    with pytest.raises(RulesError, match="battle_disc_start"):
+        Rules(battle_disc_start="left")
+
+
 def test_defender_holding_back_loses_vp():
     x = Game()
     x[PURPLE, L.PL_MEN] = 4

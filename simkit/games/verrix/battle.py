@@ -286,7 +286,8 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     men[defender] = dm + xm
     lmask[defender] = dl | xl
     deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest, log)
-    g[L.G_BATTLE_DISC] = 0  # the black disc starts on the centre (the deployment example)
+    if p[L.P_BATTLE_DISC_START] == L.DISC_CENTRE:  # the reading battle_disc_start
+        g[L.G_BATTLE_DISC] = 0  # the black disc starts on the centre (the deployment example)
     for r in range(3):
         first = DEFEND if r == 1 else ATTACK
         disc = g[L.G_BATTLE_DISC] + battle_round(S, p, g, rng, side, men, lmask, leader,

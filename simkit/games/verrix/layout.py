@@ -142,6 +142,7 @@ P_TURNS = _P("turns")
 P_FESTIVAL_EVERY = _P("festival_every")
 P_MORRIGAN = _P("morrigan", 7)
 P_BATTLE_VP = _P("battle_vp", 4)  # disc 0, 1, 2, 3+ spaces from the centre
+P_BATTLE_DISC_START = _P("battle_disc_start")  # DISC_*: where a Month Turn's next battle starts
 P_EVENT_COST = _P("event_cost")
 P_START_VP = _P("start_vp")
 P_FIRST_PLAYER_VP = _P("first_player_vp")
@@ -156,6 +157,9 @@ P_N_EVENTS = _P("n_events")
 P_N_NODES = _P("n_nodes")
 P_N_FESTIVALS = _P("n_festival_tiles")
 N_PARAMS = _P.size
+# where the Battle Progression Track's disc starts a battle (rules.py says why)
+BATTLE_DISC_STARTS = ("centre", "where_left")
+DISC_CENTRE, DISC_WHERE_LEFT = range(len(BATTLE_DISC_STARTS))
 N_TOKENS = 7
 BATTLE_REACH = 3  # the disc moves at most 3 spaces either side of the centre
 

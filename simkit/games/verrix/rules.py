@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from simkit.errors import RulesError
-from simkit.games.base import Parameters, RulesBase, knob, reconstruction
+from simkit.games.base import Parameters, RulesBase, knob, reading, reconstruction
 
 from . import layout as L
 from .components import DATA, load_components
@@ -69,6 +69,18 @@ class Rules(RulesBase):
             'the Note "Winning against strong opponents means you gain more Victory '
             'Points": a close win is won against a strong opponent',
         choices=BATTLE_TRACKS)
+    battle_disc_start: str = reading(
+        "centre", "where the Battle Progression Track's black disc starts a second battle "
+        "in the same Month Turn",
+        values={
+            "centre": 'Battle example: "The black disc is placed in the space with a 3 of '
+                      'the Battle Progression Track" at the battle\'s deployment: every '
+                      'battle starts on the centre',
+            "where_left": 'Cleanup: "check that the other black disc on the Battle Board '
+                          'Track is placed in the space with the value 3": it is put back '
+                          'only in Cleanup, so a later battle starts where the last left it'},
+        why="the Battle example places the disc on the 3 as part of the battle itself; "
+            "Cleanup's check then only restores a disc a battle moved")
     event_cost: int = knob(3, "Divine Will paid to draw an Event card (rulebook: 3)",
                            range=(0, 10))
     start_vp: int = knob(3, "VP disc's starting space (rulebook: 3)", range=(1, 10))
@@ -116,6 +128,7 @@ PARAMETERS = Parameters(
     tribe=lambda r: [L.TRIBES.index(t) for t in r.tribe_names],
     morrigan=lambda r: _ints(r.morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9),
     battle_vp=lambda r: _ints(r.battle_track_vp, "battle_track_vp", 4, 0, 30),
+    battle_disc_start=lambda r: L.BATTLE_DISC_STARTS.index(r.battle_disc_start),
     n_festival_tiles=lambda r: FESTIVAL_TILES,
     package_data=DATA,
     from_data={"n_cards": lambda d: len(load_components(d).card_titles),
