@@ -594,6 +594,8 @@ def write_outcome(loc, blk, s, played, out):
     out[L.O_DON_CARLOS] = alive
     for k in range(2 * L.N_ACTIONS):
         out[L.O_ACTIONS + k] = s[L.S_ACTIONS + k]
+    for k in range(2 * L.N_BLUNDERS):
+        out[L.O_BLUNDERS + k] = s[L.S_BLUNDERS + k]
 
 
 @njit(cache=True, nogil=True)

@@ -21,6 +21,7 @@ from .events import EV_EVENT, EV_GARRISON, EV_MOVE, EV_MOVEMENT_CARDS, EV_OVERRU
 from .state import (
     count_action,
     count_at,
+    count_blunder,
     cubes_used,
     discard,
     draw_cards,
@@ -771,6 +772,8 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
     moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log)
     if moved < 0:
         return
+    if n_cards > 0 and not free and moved == 0:
+        count_blunder(s, side, L.B_UNUSED_MOVE)
     recruits = (1, 1, 1, 2)[n_cards]
     if n_cards == 0 and moved > 0:
         recruits = 0
