@@ -170,8 +170,10 @@ def play_night(pid, s, rng, lead, carlists_next):
 
 # -- movement ------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def movement_cards(pid, loc, blk, card, s, rng, side):
-    """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game)."""
+def movement_cards(pid, loc, blk, card, s, rng, side, planned):
+    """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game). ``planned``:
+    the stacks the commander would move (``movement.stacks_that_move``); with none, or
+    one and nothing to recruit, 0 cards allow it all."""
     h = hand_size(s, card, side)
     top = min(3 if s[L.S_TOTAL_USED + side] == 0 else 2, h)
     if pid == RANDOM:
@@ -180,14 +182,14 @@ def movement_cards(pid, loc, blk, card, s, rng, side):
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side:
             box += 1
+    want = min(planned, army_stacks(loc, blk, s, side)) + (1 if box > 0 else 0)
+    if planned == 0 or want <= 1:
+        return 0
     if top == 3 and box >= 4 and h >= 8:
         return 3
     if pid == CAUTIOUS:
         return 2 if h >= 8 else (1 if h >= 3 else 0)
     # greedy pays for the moves it has: the cards kept are its Impact in battle
-    want = army_stacks(loc, blk, s, side) + (1 if box > 0 else 0)
-    if want <= 1:
-        return 0
     if (want <= 3 or h < 6) and h >= 3:
         return 1
     return 2 if h >= 6 else 0
