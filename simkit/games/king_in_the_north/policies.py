@@ -698,9 +698,10 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
     backing = deployed_count(bt, blk, s, side) + usable_cards(card, s, side)
     best, best_v = -1, -1 << 30
     for k in range(n):
-        if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER and backing < 3 and me >= foe \
-                and bt[L.BT_SIEGE] == 0:
-            continue  # a lone leader deployed first would be the first loss (8.7.3)
+        if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER and backing < 3 and bt[L.BT_SIEGE] == 0 \
+                and (me > foe or me == foe and side != bt[L.BT_ATTACKER]):
+            continue  # a lone leader deployed first would be the first loss (8.7.3);
+            # an attacker deploys it rather than lose the tie (8.7.1)
         v = option_value(blk, card, bt, side, opts, k)
         if v > best_v:
             best, best_v = k, v
