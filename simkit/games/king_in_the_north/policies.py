@@ -390,8 +390,8 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
         enemy = strength[1 - side, v]
         own = strength[side, v]
         w = location_worth(loc, s, side, v)
-        if enemy > 0:
-            n_def = count_at(s, blk, v, 1 - side)
+        n_def = count_at(s, blk, v, 1 - side)
+        if n_def > 0:  # Decoys too (no strength): entering them is a battle
             if loc[v, L.LC_KIND] >= L.CITY and s[L.S_OWNER + v] == 1 - side \
                     and n_def <= (3 if loc[v, L.LC_KIND] == L.CAPITAL else 2):
                 # a siege: a Capital needs Field Artillery; 8 Impact per defender
