@@ -680,7 +680,7 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     log_event(log, EV_BATTLE, where, attacker, n_armies[attacker] * 100 + n_armies[1 - attacker])
     show_partisans(blk, card, s, bt, rng, pol, armies[L.CARLISTS], n_armies[L.CARLISTS], log)
     deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, log)
-    if deployed_none(bt, armies[attacker], n_armies[attacker]):
+    if s[L.S_FORCED_BATTLE] == 0 and deployed_none(bt, armies[attacker], n_armies[attacker]):
         count_blunder(s, attacker, L.B_EMPTY_ATTACK)
     defender = 1 - attacker
     if defender == L.CARLISTS and shield_played(card, s, L.CARLISTS):

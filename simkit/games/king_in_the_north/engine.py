@@ -317,8 +317,10 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
             count_action(s, side, L.A_SALLIES)
             resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, side, log)
         else:
+            s[L.S_FORCED_BATTLE] = 1 if s[L.S_RETREAT_IN + where] > 0 else 0
             s[L.S_RETREAT_IN + where] = 0
             fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+            s[L.S_FORCED_BATTLE] = 0
         check_sudden(p, loc, s, side, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_COMBAT[side]):
             return

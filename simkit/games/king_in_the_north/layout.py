@@ -185,7 +185,8 @@ BLUNDERS = {
     "unused_movement_cards": "turns that discarded 1+ cards for movement (7.1) and moved no "
                              "stack (0 cards would have allowed the recruitment)",
     "empty_attacks": "battles the side attacked and deployed no block in (a 0-0 tie is the "
-                     "defender's, 8.7.1, and costs the attacker a block)",
+                     "defender's, 8.7.1, and costs the attacker a block); not counting "
+                     "the battles a retreat into enemy blocks forces (8.8.6)",
     "paid_free_leaders": "Leaders deployed with a card while they could deploy free (8.2.4)",
 }
 B_UNUSED_MOVE, B_EMPTY_ATTACK, B_PAID_LEADER = codes(tuple(BLUNDERS))
@@ -222,6 +223,7 @@ S_BARRELS_USED = _S("barrels_used")  # taken from the 9 in the box
 S_CUBE = _S("cube", MAX_LOC)  # garrison cube: side + 1, 0 none
 S_BESIEGED = _S("besieged", MAX_LOC)  # 1: the controller's blocks are inside
 S_RETREAT_IN = _S("retreat_into", MAX_LOC)  # side + 1 that retreated into a battle here
+S_FORCED_BATTLE = _S("forced_battle")  # 1 while a retreat into combat is fought (8.8.6)
 S_B_WHERE = _S("block_where", MAX_BLOCKS)
 S_B_SIDE = _S("block_side", MAX_BLOCKS)
 S_B_LOC = _S("block_loc", MAX_BLOCKS)
