@@ -216,8 +216,8 @@ def test_example_2_recruitment_one_faction_per_action():
     amez = loc("amezcoas")
     assert rows[(amez, L.FACTIONS.index("navarra"))] == 5
     assert rows[(amez, L.FACTIONS.index("alava"))] == 1
-    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL, 0,
-                             -1, no_log())
+    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, COMP.card, s,
+                             rng, POL, 0, -1, no_log())
     assert where == amez
     assert all(s[L.S_B_WHERE + b] == L.W_MAP for b in navarra)
     assert s[L.S_B_WHERE + alava] == L.W_BOX  # shut out by the Navarra placement
@@ -1102,8 +1102,8 @@ def test_recruits_eliminate_an_enemy_garrison():
     for f in range(L.N_FACTIONS):  # every other Recruitment Location is taken
         if L.FACTION_SIDE[f] == L.LIBERALS:
             put(s, blocks("Navarra battalion")[2 * f - 10:2 * f - 8], COMP.fac_home[f])
-    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL,
-                             L.LIBERALS, -1, no_log())
+    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, COMP.card, s,
+                             rng, POL, L.LIBERALS, -1, no_log())
     assert where == castro and all(s[L.S_B_LOC + b] == castro for b in recruits)
     assert s[L.S_CUBE + castro] == 0 and s[L.S_OWNER + castro] == L.LIBERALS
 
@@ -1158,8 +1158,8 @@ def test_reinforcements_and_recruits_respect_the_stacking_limit():
                 and COMP.blk[b, L.BK_SIDE] == L.CARLISTS][0]
     for b in box + [defector]:
         s[L.S_B_WHERE + b] = L.W_BOX
-    assert movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL,
-                            L.CARLISTS, -1, no_log()) == eli
+    assert movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, COMP.card, s,
+                            rng, POL, L.CARLISTS, -1, no_log()) == eli
     assert state.count_at(s, COMP.blk, eli, L.CARLISTS) == 10
     assert s[L.S_B_LOC + defector] == eli and s[L.S_B_WHERE + box[2]] == L.W_BOX
 

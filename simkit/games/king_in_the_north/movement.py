@@ -494,7 +494,7 @@ def recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts):
 
 
 @njit(cache=True, nogil=True)
-def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
+def recruit(p, loc, fac_home, any2, blk, card, s, rng, pol, side, exclude, log):
     """One recruitment action (7.2): up to 5 blocks of one Faction (2 of any Faction at
     Castro Urdiales / Elizondo) + 1 artillery; Defectors drawn from an empty bag go to
     any Location with a friendly block (6.4). Returns the Location used or -1."""
@@ -503,7 +503,7 @@ def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
     n = recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts)
     if n == 0:
         return -1 if placed_defectors == 0 else -2
-    k = P.choose_recruitment(pol[side], loc, blk, s, rng, side, opts, n)
+    k = P.choose_recruitment(pol[side], loc, blk, card, s, rng, side, opts, n)
     if k < 0:
         return -1
     where, f, count = opts[k, 0], opts[k, 1], opts[k, 2]
@@ -835,7 +835,7 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
         recruits = 0
     first = -1
     for _ in range(recruits):
-        first = recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, first, log)
+        first = recruit(p, loc, fac_home, any2, blk, card, s, rng, pol, side, first, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_RECRUITMENT[side]):
             return
     if side == L.LIBERALS:

@@ -362,6 +362,24 @@ def strengths(loc, blk, s):
 
 
 @njit(cache=True, nogil=True)
+def pending_battles(loc, blk, s, side):
+    """Locations where blocks of ``side`` moved in this turn and enemy blocks stand: the
+    battles of its coming Combat Phase (8.1)."""
+    here = np.zeros((2, loc.shape[0]), dtype=np.int64)
+    moved = np.zeros(loc.shape[0], dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and blk[b, L.BK_TYPE] != L.NAVAL:
+            i = s[L.S_B_LOC + b]
+            here[s[L.S_B_SIDE + b], i] = 1
+            if s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] >= 0:
+                moved[i] = 1
+    n = 0
+    for i in range(loc.shape[0]):
+        n += moved[i] * here[1 - side, i]
+    return n
+
+
+@njit(cache=True, nogil=True)
 def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
@@ -383,6 +401,7 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
     if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
         stay = loc[origin, L.LC_VP]
     strength = strengths(loc, blk, s)
+    reserve = 2 + 3 * pending_battles(loc, blk, s, side)  # cards its other battles use
     best, best_v = -1, stay
     for v in range(n_loc):
         if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
@@ -397,12 +416,12 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
                 # a siege: a Capital needs Field Artillery; 8 Impact per defender
                 if loc[v, L.LC_KIND] == L.CAPITAL and not has_art:
                     w = -5
-                elif battle_power(blk, card, s, side, movers, m, v, 2) < 8 * n_def + (
+                elif battle_power(blk, card, s, side, movers, m, v, reserve) < 8 * n_def + (
                         4 if pid == CAUTIOUS else 0):
                     w = -2
             else:
                 foes = np.empty(1, dtype=np.int64)
-                mp = battle_power(blk, card, s, side, movers, m, v, 2)
+                mp = battle_power(blk, card, s, side, movers, m, v, reserve)
                 ep = battle_power(blk, card, s, 1 - side, foes, 0, v, 0)
                 if mp * 10 >= ep * (16 if pid == CAUTIOUS else 12) + 20:
                     w += 4 + enemy // 2
@@ -499,16 +518,34 @@ def place_garrison(pid, loc, s, rng, side, where):
 
 
 @njit(cache=True, nogil=True)
-def choose_recruitment(pid, loc, blk, s, rng, side, opts, n):
-    """Which recruitment (rows: location, faction, blocks): greedy takes the most blocks."""
+def choose_recruitment(pid, loc, blk, card, s, rng, side, opts, n):
+    """Which recruitment (rows: location, faction, blocks): greedy takes the most blocks,
+    but not into enemy blocks with no friendly block there unless a card in hand deploys
+    the recruits' Faction (recruits entering enemy blocks attack them, 8.1)."""
     if pid == RANDOM:
         return _rand(s, rng, side, n)
     best, best_v = -1, 0
     for k in range(n):
-        v = opts[k, 2] * 10 + count_at(s, blk, opts[k, 0], 1 - side)
+        where = opts[k, 0]
+        enemy = count_at(s, blk, where, 1 - side)
+        if enemy > 0 and count_at(s, blk, where, side) == 0 \
+                and not faction_card(card, s, side, opts[k, 1]):
+            continue
+        v = opts[k, 2] * 10 + enemy
         if v > best_v:
             best, best_v = k, v
     return best
+
+
+@njit(cache=True, nogil=True)
+def faction_card(card, s, side, f):
+    """A Faction card of ``f`` in hand (any Faction card if ``f`` < 0)."""
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND \
+                and card[c, L.CD_SPECIAL] == L.CS_NONE \
+                and (f < 0 or card[c, L.CD_FAC1] == f or card[c, L.CD_FAC2] == f):
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
