@@ -410,6 +410,11 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
         own = strength[side, v]
         w = location_worth(loc, s, side, v)
         n_def = count_at(s, blk, v, 1 - side)
+        marched = -1
+        if n_def > 0 and dest_fm[v] == 1:  # the Forced March card is gone before the battle
+            marched = worst_card(pid, card, s, rng, side)
+            if marched >= 0:
+                s[L.S_C_WHERE + marched] = L.CW_DISCARD
         if n_def > 0:  # Decoys too (no strength): entering them is a battle
             if loc[v, L.LC_KIND] >= L.CITY and s[L.S_OWNER + v] == 1 - side \
                     and n_def <= (3 if loc[v, L.LC_KIND] == L.CAPITAL else 2):
@@ -427,6 +432,8 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
                     w += 4 + enemy // 2
                 else:
                     w = -10
+            if marched >= 0:
+                s[L.S_C_WHERE + marched] = L.CW_HAND
         else:
             # join or support: small bonus for concentrating near enemies
             w += 0 if own == 0 else 1
