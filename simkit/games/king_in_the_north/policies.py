@@ -604,11 +604,15 @@ def retreat_before_combat(pid, loc, blk, card, s, rng, side, where, mine, enemy)
 
 
 @njit(cache=True, nogil=True)
-def sally(pid, s, rng, side, mine, enemy):
-    """Do the besieged sally out and fight the besiegers (8.9.5)?"""
+def sally(pid, blk, card, s, rng, side, where):
+    """Do the besieged sally out and fight the besiegers (8.9.5)? Greedy and cautious
+    weigh the Impact each side can deploy (the sally is their attack: a tie loses)."""
     if pid == RANDOM:
         return _rand(s, rng, side, 4) == 0
-    return mine * 10 > enemy * (20 if pid == CAUTIOUS else 13)
+    none = np.empty(1, dtype=np.int64)
+    mp = battle_power(blk, card, s, side, none, 0, where, 0)
+    ep = battle_power(blk, card, s, 1 - side, none, 0, where, 0)
+    return mp > 0 and mp * 10 > ep * (20 if pid == CAUTIOUS else 13)
 
 
 @njit(cache=True, nogil=True)
