@@ -392,10 +392,16 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
                 if _rand(s, rng, side, k) == 0:
                     choice = v
         return choice
-    has_art = False
+    has_art = False  # Field Artillery: a Capital siege needs it (8.9.3 A)
+    any_art = False  # artillery on a bugle card: 7 per block in a City siege (8.9.3 C)
     for i in range(m):
-        if blk[movers[i], L.BK_TYPE] == L.FIELD_ART:
+        t = blk[movers[i], L.BK_TYPE]
+        if t == L.FIELD_ART:
             has_art = True
+        if t == L.FIELD_ART or t == L.MOUNTAIN_ART:
+            any_art = True
+    if any_art:
+        any_art = bugle_in_hand(card, s, side)
     stay = 0
     # staying value: defend a valuable own Location that is threatened
     if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
@@ -418,10 +424,14 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
         if n_def > 0:  # Decoys too (no strength): entering them is a battle
             if loc[v, L.LC_KIND] >= L.CITY and s[L.S_OWNER + v] == 1 - side \
                     and n_def <= (3 if loc[v, L.LC_KIND] == L.CAPITAL else 2):
-                # a siege: a Capital needs Field Artillery; 8 Impact per defender
+                # a siege: a Capital needs Field Artillery; its Impact per defender
+                if loc[v, L.LC_KIND] == L.CAPITAL:
+                    rate = p[L.P_SIEGE_CAPITAL]
+                else:
+                    rate = p[L.P_SIEGE_CITY_ART] if any_art else p[L.P_SIEGE_CITY_NO_ART]
                 if loc[v, L.LC_KIND] == L.CAPITAL and not has_art:
                     w = -5
-                elif battle_power(blk, card, s, side, movers, m, v, reserve) < 8 * n_def + (
+                elif battle_power(blk, card, s, side, movers, m, v, reserve) < rate * n_def + (
                         4 if pid == CAUTIOUS else 0):
                     w = -2
             else:
@@ -542,6 +552,16 @@ def choose_recruitment(pid, loc, blk, card, s, rng, side, opts, n):
         if v > best_v:
             best, best_v = k, v
     return best
+
+
+@njit(cache=True, nogil=True)
+def bugle_in_hand(card, s, side):
+    """A Faction card with the bugle (Special Attack) in hand."""
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND \
+                and card[c, L.CD_SPECIAL] == L.CS_NONE and card[c, L.CD_BUGLE] == 1:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -727,11 +747,16 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
     me = bt[L.BT_IMPACT + side]
     foe = bt[L.BT_IMPACT + 1 - side]
     if siege and side == bt[L.BT_ATTACKER]:
-        target = 0
         where = bt[L.BT_LOC]
         defenders = count_at(s, blk, where, 1 - side)
-        target = 8 * defenders + 3
-        if me >= target:
+        if loc[where, L.LC_KIND] == L.CAPITAL:
+            rate = p[L.P_SIEGE_CAPITAL]
+        elif bt[L.BT_FORTIFY] == 1:
+            rate = max(p[L.P_SIEGE_CITY_ART], p[L.P_SIEGE_CITY_NO_ART])
+        else:  # 8.9.3 C: 7 per block once artillery is deployed with a bugle, else 8
+            rate = p[L.P_SIEGE_CITY_ART] if bt[L.BT_SIEGE_ART] == 1 \
+                else p[L.P_SIEGE_CITY_NO_ART]
+        if me >= rate * defenders + 3:
             return -1
     if not siege and bt[L.BT_PASSED + 1 - side] == 1 and me > foe:
         rate = p[L.P_LOSS_RATE]
