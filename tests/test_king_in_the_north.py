@@ -15,7 +15,7 @@ import pytest
 from simkit import games
 from simkit.errors import ComponentError, RulesError
 from simkit.eventlog import no_log
-from simkit.games.king_in_the_north import combat, engine, movement, prob, state
+from simkit.games.king_in_the_north import combat, engine, movement, policies, prob, state
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.policies import GREEDY
@@ -773,6 +773,102 @@ def test_blocks_conserved_and_states_valid():
         assert cards_total == COMP.card.shape[0]  # no card stuck "in play" after combat
 
 
+def test_greedy_commanders_make_almost_no_blunders(results):
+    """Greedy v greedy: movement cards paid with no stack moved (7.1), attacks that deploy
+    nothing (a 0-0 tie is the defender's, 8.7.1), Leaders paid for though free (8.2.4).
+    Before the commanders looked ahead: 1.90/0.76, 0.55/0.36 and 0.35/0.14 a game."""
+    for side in L.SIDES:
+        assert results[f"{side}_unused_movement_cards"].mean() < 0.1
+        assert results[f"{side}_empty_attacks"].mean() < 0.05
+        assert results[f"{side}_paid_free_leaders"].mean() < 0.01
+
+
+def test_no_movement_cards_when_no_stack_would_move():
+    """7.1: 0 cards allow 1 stack or 1 recruitment, so a commander with nothing to move
+    discards nothing, however many blocks wait in the Recruitment Box."""
+    p, s, rng = fresh_state()
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.CARLISTS  # nothing left to take
+    give(s, cards("carlists", "navarra")[:8])
+    put(s, blocks("Navarra battalion")[:3], loc("tolosa"))  # holding its City
+    for b in blocks("Álava battalion")[:4]:
+        s[L.S_B_WHERE + b] = L.W_BOX
+    assert movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                                     0, 8) == 0
+    for pid in (policies.GREEDY, policies.CAUTIOUS):
+        assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.NOBODY  # Locations to take: it goes
+    s[L.S_OWNER + loc("tolosa")] = L.CARLISTS
+    planned = movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng,
+                                        POL, 0, 8)
+    assert planned >= 1
+    for pid in (policies.GREEDY, policies.CAUTIOUS):
+        assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+                                       planned) > 0
+
+
+def test_attacker_deploys_a_lone_leader_rather_than_lose_a_0_0_tie():
+    """8.7.1: the winner must have more Impact, so at 0-0 the attacker deploys its Leader
+    free (8.2.4); the defender, who wins the tie, keeps it back."""
+    p, s, rng = fresh_state()
+    where = loc("hernani")
+    leader = blocks("Villarreal")[0]
+    put(s, [leader], where)
+    put(s, blocks("Decoys")[:1], where)
+    give(s, cards("carlists", "navarra")[:1])
+    for attacker, want in ((0, True), (1, False)):
+        bt = np.zeros(L.N_BT, dtype=np.int64)
+        combat.start_battle(COMP.loc, COMP.blk, s, bt, where, attacker, 0)
+        opts = np.empty((L.MAX_OPTIONS, L.N_OP), dtype=np.int64)
+        hand = np.empty(L.MAX_DECK, dtype=np.int64)
+        nc = state.hand(s, COMP.card, 0, hand)
+        n = combat.deployment_options(P, COMP.loc, COMP.blk, COMP.card, s, bt, 0,
+                                      np.array([leader]), 1, hand, nc, opts)
+        k = policies.choose_deployment(GREEDY, P, COMP.loc, COMP.blk, COMP.card, s, bt, rng, 0,
+                                       opts, n)
+        assert (k >= 0) == want
+        if want:
+            assert opts[k, L.OP_KIND] == L.OPT_FREE_LEADER  # never a card for a free Leader
+
+
+def test_greedy_reads_decoys_as_a_battle():
+    """A Location holding only Decoys is a battle (7.3.7): a block with no card to deploy
+    it does not walk in (it would lose the 0-0 tie), one with its card does."""
+    p, s, rng = fresh_state()
+    origin, target = loc("tolosa"), loc("hernani")
+    viz = blocks("Vizcaya battalion")[0]
+    put(s, [viz], origin)
+    put(s, blocks("Decoys")[:1], target)
+    s[L.S_OWNER + origin] = L.NOBODY  # nothing to hold at the origin
+    s[L.S_OWNER + target] = L.LIBERALS
+    dest_mode = np.full(L.MAX_LOC, -1, dtype=np.int64)
+    dest_fm = np.zeros(L.MAX_LOC, dtype=np.int64)
+    dest_mode[target] = 0
+
+    def dest():
+        return policies.choose_destination(GREEDY, P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+                                           origin, np.array([viz]), 1, dest_mode, dest_fm,
+                                           state.hand_size(s, COMP.card, 0))
+    give(s, cards("carlists", "navarra")[:3])
+    assert dest() == -1
+    give(s, cards("carlists", "vizcaya")[:3])
+    assert dest() == target
+
+
+def test_tied_bid_chooser():
+    """6.2 names no tie rule. The package's bid numbers never tie (odd Carlist, even
+    Liberal, and 6+ cards in every hand at Turn Order); with a deck that repeats a number
+    the reading decides who chooses, and a greedy chooser moves first."""
+    bids = [int(r[L.CD_BID]) for r in COMP.card]
+    assert len(set(bids)) == len(bids)
+    tied = COMP.card.copy()
+    tied[:, L.CD_BID] = 50
+    for reading in ("liberals", "carlists"):
+        p, s, rng = fresh_state(Rules(tied_bid=reading))
+        give(s, cards("carlists", "navarra")[:2] + cards("liberals", "legion")[:2])
+        engine.turn_order(p, tied, s, rng, POL, no_log())
+        assert s[L.S_FIRST] == L.SIDES.index(reading)
+
+
 @pytest.mark.parametrize("preset", ["morale", "captured_artillery", "main_leaders_free",
                                     "breach_both", "harsh_sieges"])
 def test_presets_play(preset):
@@ -1249,16 +1345,17 @@ def test_no_retreat_into_combat_when_nobody_is_left_to_retreat():
 def test_a_beaten_relief_force_retreats_and_only_the_besieged_stay():
     """8.9.5: "if the besieged player loses the battle, only the originally besieged
     blocks may remain inside the City/Capital"; 8.8.3: with no free Location the loser
-    retreats into an occupied one and loses 1 more block. Rodil is besieged in Tolosa;
-    3 Militia come from Hernani to relieve him and lose (a tie goes to the defender);
-    every Location around is Carlist. One Militia is lost in the battle, one more for
-    the forced retreat, the last retreats to Bergara; Rodil stays inside, still besieged
-    (the relief force sheltered inside with him, 3 blocks in a City)."""
+    retreats into an occupied one and loses 1 more block. A Regular Army battalion is
+    besieged in Tolosa; 3 Militia come from Hernani to relieve it and lose (with no card
+    to deploy, a 0-0 tie goes to the defender); every Location around is Carlist. One
+    Militia is lost in the battle, one more for the forced retreat, the last retreats to
+    Bergara; the battalion stays inside, still besieged (the relief force sheltered
+    inside with it, 3 blocks in a City)."""
     p, s, rng = fresh_state()
     tol, her, ber = loc("tolosa"), loc("hernani"), loc("bergara")
     s[L.S_OWNER + tol] = L.LIBERALS
     s[L.S_BESIEGED + tol] = 1
-    rodil = blocks("Rodil")
+    rodil = blocks("Regular Army battalion")[:1]  # no Leader: it would deploy free
     relief = blocks("Militia battalion")[:3]
     put(s, rodil + relief + blocks("Navarra battalion")[:3], tol)
     for b in relief:

@@ -7,13 +7,19 @@ version, so Local Informants, the Customs Officers' peek and hiding Don Carlos c
 nothing.
 
 - ``greedy``: reads the options. Bids high cards when it can, spends the fewest cards
-  that move its armies (0 for one stack, 1 for up to 3 moves, 2 for more; 3 for Total
-  once, with 4+ recruits waiting): cards kept are Impact in battle; sends each stack to
-  the best-scored reachable Location (enemy VP Locations it can take, weaker enemy
-  stacks, sieges it can win, its own threatened Cities), garrisons what it leaves,
-  recruits where most blocks enter, deploys the option with the most Impact (free ones
-  first), challenges loyalty when the block cannot be vouched for, retreats before a
-  battle it would lose, shelters in Cities, plays every event where it helps.
+  that move the stacks it would move (it looks ahead with the hand it would keep: 0
+  for none or one, 1 for up to 3 moves, 2 for more; 3 for Total once, with 4+ recruits
+  waiting): cards kept are Impact in battle; sends each stack to the best-scored
+  reachable Location (enemy VP Locations it can take, weaker enemy stacks, sieges it can
+  win at the siege rate, its own threatened Cities), weighing every enemy block, Decoys
+  too, with the cards left after a Forced March and the turn's other battles;
+  garrisons what it leaves, recruits where most blocks enter (into enemy blocks only
+  with a card for them), deploys the option with the most Impact (free ones first; a
+  lone Leader free rather than lose a 0-0 tie), challenges loyalty when the block
+  cannot be vouched for, retreats before a battle it would lose, sallies only with
+  Impact to deploy, shelters in Cities, plays every event where it helps. The outcome
+  columns ``SIDE_unused_movement_cards``, ``SIDE_empty_attacks`` and
+  ``SIDE_paid_free_leaders`` count the blunders this avoids.
 - ``random``: a uniformly random legal choice at every decision.
 - ``cautious``: greedy's evaluation with wider margins: attacks at 1.6 times the
   enemy's expected Impact (greedy 1.2), sieges with 4 Impact to spare, one more block
@@ -769,12 +775,19 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
                     best, best_v = k, v
         return best
     backing = deployed_count(bt, blk, s, side) + usable_cards(card, s, side)
+    free = np.zeros(blk.shape[0], dtype=np.int64)  # Leaders that may deploy free (8.2.4)
+    for k in range(n):
+        if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER:
+            free[opts[k, L.OP_B1]] = 1
     best, best_v = -1, -1 << 30
     for k in range(n):
         if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER and backing < 3 and bt[L.BT_SIEGE] == 0 \
                 and (me > foe or me == foe and side != bt[L.BT_ATTACKER]):
             continue  # a lone leader deployed first would be the first loss (8.7.3);
             # an attacker deploys it rather than lose the tie (8.7.1)
+        if opts[k, L.OP_KIND] == L.OPT_CARD and opts[k, L.OP_B2] < 0 \
+                and free[opts[k, L.OP_B1]] == 1:
+            continue  # no card for a Leader that deploys free
         v = option_value(blk, card, bt, side, opts, k)
         if v > best_v:
             best, best_v = k, v
