@@ -14,10 +14,11 @@ import pytest
 
 from simkit import games
 from simkit.errors import ComponentError, RulesError
-from simkit.eventlog import no_log
+from simkit.eventlog import events, new_log, no_log
 from simkit.games.king_in_the_north import combat, engine, movement, policies, prob, state
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
+from simkit.games.king_in_the_north.events import EV_BATTLE_END, EV_DEPLOY, EV_LOSS
 from simkit.games.king_in_the_north.policies import GREEDY
 from simkit.games.king_in_the_north.rules import PARAMETERS, Rules
 from simkit.rng import game_streams
@@ -507,28 +508,34 @@ def test_deployed_blocks_are_lost_first():
 
 # -- Ex 8: Loyalty Challenge (8.6) ---------------------------------------------------------
 def test_example_8_vizcaya_defects():
+    """Example 8 (8.6.1) through ``resolve_battle``: the Carlists deploy Vizcaya (3
+    diamonds) with their one Vizcaya card, the Liberals play Loyalty Challenge and the
+    Carlists hold no other Vizcaya card: the block defects, its Impact is not counted,
+    it is no loss (8.6.1: "removed from the battle"), and after the battle it is removed
+    and a Liberal Defectors block waits to enter."""
     p, s, rng = fresh_state()
     where = loc("los_arcos")
     viz = [b for b in blocks("Vizcaya battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][0]
+    militia = blocks("Militia battalion")[0]
     put(s, [viz], where)
-    bt = np.zeros(L.N_BT, dtype=np.int64)
-    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, 0, 0)
+    put(s, [militia], where)
     played = cards("carlists", "vizcaya")[0]
-    s[L.S_C_WHERE + played] = L.CW_PLAYED
-    give(s, cards("carlists", "navarra")[:2])  # no other Vizcaya card
-    give(s, cards("liberals", special="loyalty")[:1])
-    gain = combat.record_deploy(p, COMP.loc, COMP.blk, bt, 0, viz, False, False)
-    assert gain == 3
-    combat.loyalty_challenge(p, COMP.loc, COMP.blk, COMP.card, s, bt, rng, POL, 0, viz, played,
-                             -1, gain, no_log())
-    assert bt[L.BT_IMPACT] == 0 and bt[L.BT_DEPLOYED + viz] == 2
-    armies = np.zeros((2, L.MAX_BLOCKS), dtype=np.int64)
-    armies[0, 0] = viz
-    combat.defect_blocks(COMP.blk, s, bt, armies, np.array([1, 0]), no_log())
-    assert s[L.S_B_WHERE + viz] == L.W_DEAD
+    give(s, [played] + cards("carlists", "navarra")[:2])  # no other Vizcaya card
+    loyalty = cards("liberals", special="loyalty")[0]
+    give(s, [loyalty])
+    log = new_log(200)
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
+                          L.CARLISTS, log)
+    rows = [tuple(int(x) for x in e) for e in events(log)]
+    deployed = [e[1:] for e in rows if e[0] == EV_DEPLOY]
+    assert deployed == [(viz, 3, played)]  # Vizcaya, 3 Impact, with the Vizcaya card
+    assert [e[1:] for e in rows if e[0] == EV_BATTLE_END] == [(0, 0, L.LIBERALS)]
+    assert s[L.S_C_WHERE + played] != L.CW_HAND and s[L.S_C_WHERE + loyalty] != L.CW_HAND
+    assert not [e for e in rows if e[0] == EV_LOSS]  # a defector is no loss
+    assert s[L.S_B_WHERE + viz] == L.W_DEAD and s[L.S_B_WHERE + militia] == L.W_MAP
     blue = [b for b in range(COMP.blk.shape[0]) if s[L.S_B_WHERE + b] == L.W_PENDING]
     assert len(blue) == 1 and COMP.blk[blue[0], L.BK_TYPE] == L.DEFECTORS \
-        and s[L.S_B_SIDE + blue[0]] == 1
+        and s[L.S_B_SIDE + blue[0]] == L.LIBERALS
 
 
 def test_loyalty_challenge_refuted_by_a_second_card():
@@ -610,16 +617,25 @@ def test_siege_thresholds_are_knobs():
 
 # -- Ex 11: Victory Points (9, 2.2) --------------------------------------------------------
 def test_example_11_vp_swing():
+    """Example 11 (9, Note): the marker shows 6 in the Liberals' favour; the Carlists take
+    Logroño (2 VP) and it moves 4, to 2 in the Liberals' favour. The Carlist stack moves
+    from Viana into the empty Capital (``move_stack``, greedy's choice), which becomes
+    theirs on entry, and leaves a Garrison in Los Arcos, a Location worth nothing."""
     p, s, rng = fresh_state()
     for i in range(COMP.loc.shape[0]):
         s[L.S_OWNER + i] = L.NOBODY
-    s[L.S_OWNER + loc("logrono")] = 1
-    s[L.S_OWNER + loc("bilbao")] = 1
-    s[L.S_OWNER + loc("amurrio")] = 1
-    lead = state.vp_lead(s, COMP.loc, 1)
-    assert lead == 6
-    s[L.S_OWNER + loc("logrono")] = 0
-    assert state.vp_lead(s, COMP.loc, 1) == 2
+    for name in ("logrono", "bilbao", "amurrio"):
+        s[L.S_OWNER + loc(name)] = L.LIBERALS
+    assert state.vp_lead(s, COMP.loc, L.LIBERALS) == 6
+    lgr, viana = loc("logrono"), loc("viana")
+    stack = blocks("Navarra battalion")[:3]
+    put(s, stack, viana)
+    give(s, cards("carlists", "navarra")[:4])
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               L.CARLISTS, viana, False, no_log())
+    assert all(s[L.S_B_LOC + b] == lgr for b in stack)
+    assert s[L.S_OWNER + lgr] == L.CARLISTS
+    assert state.vp_lead(s, COMP.loc, L.LIBERALS) == 2
 
 
 def _owned(s, side, names):
