@@ -332,9 +332,11 @@ def _battle(where="los_arcos", attacker=0, rules=None):
 
 
 def test_example_7_battle_impacts():
-    p, bt = _battle()
-    blk = COMP.blk
-    deploy = combat.record_deploy
+    """Example 7 (8.3-8.5) through the deployment code the engine calls
+    (``deployment_options``, ``apply_option``) with the real cards of the decks: each
+    row of the example is the option its card and block offer, and Impact follows."""
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
     zuma = blocks("Zumalacárregui")[0]
     nav = blocks("Navarra battalion")[:2]
     guip = blocks("Guipúzcoa battalion")[0]
@@ -343,17 +345,44 @@ def test_example_7_battle_impacts():
     gr_cav = blocks("Guardia Real cavalry")[0]
     legion_cav = blocks("Legión Auxiliar Extranjera lancers")[0]
     chapel = blocks("Chapelgorris / Legión Extranjera")[0]
-    c, lib = 0, 1
-    assert deploy(p, COMP.loc, blk, bt, c, zuma, False, False) == 4
-    assert deploy(p, COMP.loc, blk, bt, lib, art, False, False) == 1
-    assert deploy(p, COMP.loc, blk, bt, c, nav[0], False, False) \
-        + deploy(p, COMP.loc, blk, bt, c, nav[1], False, False) == 5
-    assert deploy(p, COMP.loc, blk, bt, lib, gr_cav, True, False) == 3
-    assert deploy(p, COMP.loc, blk, bt, c, guip, False, False) == 2
-    assert deploy(p, COMP.loc, blk, bt, lib, legion_cav, True, False) == 5
-    assert deploy(p, COMP.loc, blk, bt, c, req, False, False) == 4
-    assert deploy(p, COMP.loc, blk, bt, lib, chapel, False, False) == 4
+    army = {0: [zuma, *nav, guip, req], 1: [art, gr_cav, legion_cav, chapel]}
+    for side in (0, 1):
+        put(s, army[side], where)
+    double = cards("carlists", "navarra", double=True)[0]
+    plain_guip = cards("carlists", "guipuzcoa", bugle=0)[0]
+    any_card = cards("carlists", "alava", bugle=0)[0]
+    gr_bugle = cards("liberals", "royal_guard", bugle=1)[0]
+    legion_bugle = cards("liberals", "legion", bugle=1)[0]
+    legion_plain = cards("liberals", "legion", bugle=0)[0]
+    give(s, [double, plain_guip, any_card, gr_bugle, legion_bugle, legion_plain])
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, L.CARLISTS, 0)
+
+    def deploy(side, kind, c, b1, b2=-1):
+        hand = np.empty(L.MAX_DECK, dtype=np.int64)
+        nc = state.hand(s, COMP.card, side, hand)
+        opts = np.empty((L.MAX_OPTIONS, L.N_OP), dtype=np.int64)
+        n = combat.deployment_options(p, COMP.loc, COMP.blk, COMP.card, s, bt, side,
+                                      np.array(army[side]), len(army[side]), hand, nc, opts)
+        ks = [k for k in range(n) if tuple(opts[k, [L.OP_KIND, L.OP_CARD, L.OP_B1, L.OP_B2]])
+              == (kind, c, b1, b2)]
+        assert len(ks) == 1
+        before = bt[L.BT_IMPACT + side]
+        combat.apply_option(p, COMP.loc, COMP.blk, COMP.card, s, bt, side, opts, ks[0],
+                            no_log())
+        return bt[L.BT_IMPACT + side] - before
+
+    c, lib = L.CARLISTS, L.LIBERALS
+    assert deploy(c, L.OPT_FREE_LEADER, -1, zuma) == 4  # no card
+    assert deploy(lib, L.OPT_FREE_ART, -1, art) == 1  # no card, the left diamond
+    assert deploy(c, L.OPT_CARD, double, nav[0], nav[1]) == 5  # 2 + (2 + 1)
+    assert deploy(lib, L.OPT_CARD, gr_bugle, gr_cav) == 3  # 1 + 2 charge
+    assert deploy(c, L.OPT_CARD, plain_guip, guip) == 2  # no bugle, no charge
+    assert deploy(lib, L.OPT_CARD, legion_bugle, legion_cav) == 5  # 1 + 2 + 2 repeated
+    assert deploy(c, L.OPT_CARD, any_card, req) == 4  # Requetés: any Faction card
+    assert deploy(lib, L.OPT_CARD, legion_plain, chapel) == 4  # 3 + 1 Legion deployed
     assert bt[L.BT_IMPACT + c] == 15 and bt[L.BT_IMPACT + lib] == 13
+    assert bt[L.BT_CARDS + c] == 3 and bt[L.BT_CARDS + lib] == 3
     # losses: the Liberals lose floor(15/7) + 1 = 3, the Carlists floor(13/7) = 1
     assert combat.battle_losses(15, 7, True, False) == 3
     assert combat.battle_losses(13, 7, False, False) == 1
