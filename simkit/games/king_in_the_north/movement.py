@@ -813,11 +813,11 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
     free = movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log)
     if after_step(p, loc, blk, card, s, log, L.STEP_EVENTS[side]):
         return
+    n_cards = 2 if free else P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
     planned = -1
-    if not free and pol[side] != P.RANDOM:
+    if not free and n_cards > 0 and pol[side] != P.RANDOM:  # look ahead only to pay
         planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1)
-    n_cards = 2 if free else P.movement_cards(pol[side], loc, blk, card, s, rng, side,
-                                              planned)
+        n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
     if n_cards > 1 and planned > 0 \
             and moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards) == 0:
         n_cards = 0

@@ -356,14 +356,18 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
 
 @njit(cache=True, nogil=True)
 def strengths(loc, blk, s):
-    """``strength_at`` for both sides and every Location, in one pass over the blocks."""
-    out = np.zeros((2, loc.shape[0]), dtype=np.int64)
+    """``strength_at`` (rows 0-1) and ``count_at`` (rows 2-3) for both sides and every
+    Location, in one pass over the blocks."""
+    out = np.zeros((4, loc.shape[0]), dtype=np.int64)
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_MAP:
             d = blk[b, L.BK_DIAMONDS]
             if blk[b, L.BK_TYPE] == L.LEADER:
                 d += 2
-            out[s[L.S_B_SIDE + b], s[L.S_B_LOC + b]] += d
+            side, where = s[L.S_B_SIDE + b], s[L.S_B_LOC + b]
+            out[side, where] += d
+            if blk[b, L.BK_TYPE] != L.NAVAL:
+                out[2 + side, where] += 1
     return out
 
 
@@ -421,7 +425,7 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
         enemy = strength[1 - side, v]
         own = strength[side, v]
         w = location_worth(loc, s, side, v)
-        n_def = count_at(s, blk, v, 1 - side)
+        n_def = strength[3 - side, v]  # count_at(s, blk, v, 1 - side)
         marched = -1
         if n_def > 0 and dest_fm[v] == 1:  # the Forced March card is gone before the battle
             marched = worst_card(pid, card, s, rng, side)
