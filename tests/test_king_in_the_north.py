@@ -901,7 +901,7 @@ def test_greedy_reads_decoys_as_a_battle():
 
 def test_tied_bid_chooser():
     """6.2 names no tie rule. The package's bid numbers never tie (odd Carlist, even
-    Liberal, and 6+ cards in every hand at Turn Order); with a deck that repeats a number
+    Liberal, and no hand empty at Turn Order); with a deck that repeats a number
     the reading decides who chooses, and a greedy chooser moves first."""
     bids = [int(r[L.CD_BID]) for r in COMP.card]
     assert len(set(bids)) == len(bids)

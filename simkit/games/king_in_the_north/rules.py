@@ -74,8 +74,8 @@ class Rules(RulesBase):
             "carlists": "6.2 read the same way, the Carlists choosing"},
         why="the rulebook is silent; the Liberals chose before this was declared, so the "
             "published figures keep them. With the package's decks no bid ties (Carlist "
-            "numbers odd, Liberal even, and every hand holds 6+ cards at Turn Order), so "
-            "this changes no game; it decides only with a designer's decks (--data) that "
+            "numbers odd, Liberal even, and no hand is empty at Turn Order), so this "
+            "changes no game; it decides only with a designer's decks (--data) that "
             "repeat a number, where the chooser's choice differs (greedy moves first)")
     captured_artillery: bool = knob(
         False, "optional 13.1: the winner captures the loser's deployed artillery; 1 Field "
