@@ -14,10 +14,11 @@ import pytest
 
 from simkit import games
 from simkit.errors import ComponentError, RulesError
-from simkit.eventlog import no_log
-from simkit.games.king_in_the_north import combat, engine, movement, prob, state
+from simkit.eventlog import events, new_log, no_log
+from simkit.games.king_in_the_north import combat, engine, movement, policies, prob, state
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
+from simkit.games.king_in_the_north.events import EV_BATTLE_END, EV_DEPLOY, EV_LOSS
 from simkit.games.king_in_the_north.policies import GREEDY
 from simkit.games.king_in_the_north.rules import PARAMETERS, Rules
 from simkit.rng import game_streams
@@ -216,8 +217,8 @@ def test_example_2_recruitment_one_faction_per_action():
     amez = loc("amezcoas")
     assert rows[(amez, L.FACTIONS.index("navarra"))] == 5
     assert rows[(amez, L.FACTIONS.index("alava"))] == 1
-    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL, 0,
-                             -1, no_log())
+    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, COMP.card, s,
+                             rng, POL, 0, -1, no_log())
     assert where == amez
     assert all(s[L.S_B_WHERE + b] == L.W_MAP for b in navarra)
     assert s[L.S_B_WHERE + alava] == L.W_BOX  # shut out by the Navarra placement
@@ -331,9 +332,11 @@ def _battle(where="los_arcos", attacker=0, rules=None):
 
 
 def test_example_7_battle_impacts():
-    p, bt = _battle()
-    blk = COMP.blk
-    deploy = combat.record_deploy
+    """Example 7 (8.3-8.5) through the deployment code the engine calls
+    (``deployment_options``, ``apply_option``) with the real cards of the decks: each
+    row of the example is the option its card and block offer, and Impact follows."""
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
     zuma = blocks("Zumalacárregui")[0]
     nav = blocks("Navarra battalion")[:2]
     guip = blocks("Guipúzcoa battalion")[0]
@@ -342,17 +345,44 @@ def test_example_7_battle_impacts():
     gr_cav = blocks("Guardia Real cavalry")[0]
     legion_cav = blocks("Legión Auxiliar Extranjera lancers")[0]
     chapel = blocks("Chapelgorris / Legión Extranjera")[0]
-    c, lib = 0, 1
-    assert deploy(p, COMP.loc, blk, bt, c, zuma, False, False) == 4
-    assert deploy(p, COMP.loc, blk, bt, lib, art, False, False) == 1
-    assert deploy(p, COMP.loc, blk, bt, c, nav[0], False, False) \
-        + deploy(p, COMP.loc, blk, bt, c, nav[1], False, False) == 5
-    assert deploy(p, COMP.loc, blk, bt, lib, gr_cav, True, False) == 3
-    assert deploy(p, COMP.loc, blk, bt, c, guip, False, False) == 2
-    assert deploy(p, COMP.loc, blk, bt, lib, legion_cav, True, False) == 5
-    assert deploy(p, COMP.loc, blk, bt, c, req, False, False) == 4
-    assert deploy(p, COMP.loc, blk, bt, lib, chapel, False, False) == 4
+    army = {0: [zuma, *nav, guip, req], 1: [art, gr_cav, legion_cav, chapel]}
+    for side in (0, 1):
+        put(s, army[side], where)
+    double = cards("carlists", "navarra", double=True)[0]
+    plain_guip = cards("carlists", "guipuzcoa", bugle=0)[0]
+    any_card = cards("carlists", "alava", bugle=0)[0]
+    gr_bugle = cards("liberals", "royal_guard", bugle=1)[0]
+    legion_bugle = cards("liberals", "legion", bugle=1)[0]
+    legion_plain = cards("liberals", "legion", bugle=0)[0]
+    give(s, [double, plain_guip, any_card, gr_bugle, legion_bugle, legion_plain])
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, L.CARLISTS, 0)
+
+    def deploy(side, kind, c, b1, b2=-1):
+        hand = np.empty(L.MAX_DECK, dtype=np.int64)
+        nc = state.hand(s, COMP.card, side, hand)
+        opts = np.empty((L.MAX_OPTIONS, L.N_OP), dtype=np.int64)
+        n = combat.deployment_options(p, COMP.loc, COMP.blk, COMP.card, s, bt, side,
+                                      np.array(army[side]), len(army[side]), hand, nc, opts)
+        ks = [k for k in range(n) if tuple(opts[k, [L.OP_KIND, L.OP_CARD, L.OP_B1, L.OP_B2]])
+              == (kind, c, b1, b2)]
+        assert len(ks) == 1
+        before = bt[L.BT_IMPACT + side]
+        combat.apply_option(p, COMP.loc, COMP.blk, COMP.card, s, bt, side, opts, ks[0],
+                            no_log())
+        return bt[L.BT_IMPACT + side] - before
+
+    c, lib = L.CARLISTS, L.LIBERALS
+    assert deploy(c, L.OPT_FREE_LEADER, -1, zuma) == 4  # no card
+    assert deploy(lib, L.OPT_FREE_ART, -1, art) == 1  # no card, the left diamond
+    assert deploy(c, L.OPT_CARD, double, nav[0], nav[1]) == 5  # 2 + (2 + 1)
+    assert deploy(lib, L.OPT_CARD, gr_bugle, gr_cav) == 3  # 1 + 2 charge
+    assert deploy(c, L.OPT_CARD, plain_guip, guip) == 2  # no bugle, no charge
+    assert deploy(lib, L.OPT_CARD, legion_bugle, legion_cav) == 5  # 1 + 2 + 2 repeated
+    assert deploy(c, L.OPT_CARD, any_card, req) == 4  # Requetés: any Faction card
+    assert deploy(lib, L.OPT_CARD, legion_plain, chapel) == 4  # 3 + 1 Legion deployed
     assert bt[L.BT_IMPACT + c] == 15 and bt[L.BT_IMPACT + lib] == 13
+    assert bt[L.BT_CARDS + c] == 3 and bt[L.BT_CARDS + lib] == 3
     # losses: the Liberals lose floor(15/7) + 1 = 3, the Carlists floor(13/7) = 1
     assert combat.battle_losses(15, 7, True, False) == 3
     assert combat.battle_losses(13, 7, False, False) == 1
@@ -507,28 +537,34 @@ def test_deployed_blocks_are_lost_first():
 
 # -- Ex 8: Loyalty Challenge (8.6) ---------------------------------------------------------
 def test_example_8_vizcaya_defects():
+    """Example 8 (8.6.1) through ``resolve_battle``: the Carlists deploy Vizcaya (3
+    diamonds) with their one Vizcaya card, the Liberals play Loyalty Challenge and the
+    Carlists hold no other Vizcaya card: the block defects, its Impact is not counted,
+    it is no loss (8.6.1: "removed from the battle"), and after the battle it is removed
+    and a Liberal Defectors block waits to enter."""
     p, s, rng = fresh_state()
     where = loc("los_arcos")
     viz = [b for b in blocks("Vizcaya battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][0]
+    militia = blocks("Militia battalion")[0]
     put(s, [viz], where)
-    bt = np.zeros(L.N_BT, dtype=np.int64)
-    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, 0, 0)
+    put(s, [militia], where)
     played = cards("carlists", "vizcaya")[0]
-    s[L.S_C_WHERE + played] = L.CW_PLAYED
-    give(s, cards("carlists", "navarra")[:2])  # no other Vizcaya card
-    give(s, cards("liberals", special="loyalty")[:1])
-    gain = combat.record_deploy(p, COMP.loc, COMP.blk, bt, 0, viz, False, False)
-    assert gain == 3
-    combat.loyalty_challenge(p, COMP.loc, COMP.blk, COMP.card, s, bt, rng, POL, 0, viz, played,
-                             -1, gain, no_log())
-    assert bt[L.BT_IMPACT] == 0 and bt[L.BT_DEPLOYED + viz] == 2
-    armies = np.zeros((2, L.MAX_BLOCKS), dtype=np.int64)
-    armies[0, 0] = viz
-    combat.defect_blocks(COMP.blk, s, bt, armies, np.array([1, 0]), no_log())
-    assert s[L.S_B_WHERE + viz] == L.W_DEAD
+    give(s, [played] + cards("carlists", "navarra")[:2])  # no other Vizcaya card
+    loyalty = cards("liberals", special="loyalty")[0]
+    give(s, [loyalty])
+    log = new_log(200)
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
+                          L.CARLISTS, log)
+    rows = [tuple(int(x) for x in e) for e in events(log)]
+    deployed = [e[1:] for e in rows if e[0] == EV_DEPLOY]
+    assert deployed == [(viz, 3, played)]  # Vizcaya, 3 Impact, with the Vizcaya card
+    assert [e[1:] for e in rows if e[0] == EV_BATTLE_END] == [(0, 0, L.LIBERALS)]
+    assert s[L.S_C_WHERE + played] != L.CW_HAND and s[L.S_C_WHERE + loyalty] != L.CW_HAND
+    assert not [e for e in rows if e[0] == EV_LOSS]  # a defector is no loss
+    assert s[L.S_B_WHERE + viz] == L.W_DEAD and s[L.S_B_WHERE + militia] == L.W_MAP
     blue = [b for b in range(COMP.blk.shape[0]) if s[L.S_B_WHERE + b] == L.W_PENDING]
     assert len(blue) == 1 and COMP.blk[blue[0], L.BK_TYPE] == L.DEFECTORS \
-        and s[L.S_B_SIDE + blue[0]] == 1
+        and s[L.S_B_SIDE + blue[0]] == L.LIBERALS
 
 
 def test_loyalty_challenge_refuted_by_a_second_card():
@@ -610,16 +646,25 @@ def test_siege_thresholds_are_knobs():
 
 # -- Ex 11: Victory Points (9, 2.2) --------------------------------------------------------
 def test_example_11_vp_swing():
+    """Example 11 (9, Note): the marker shows 6 in the Liberals' favour; the Carlists take
+    Logroño (2 VP) and it moves 4, to 2 in the Liberals' favour. The Carlist stack moves
+    from Viana into the empty Capital (``move_stack``, greedy's choice), which becomes
+    theirs on entry, and leaves a Garrison in Los Arcos, a Location worth nothing."""
     p, s, rng = fresh_state()
     for i in range(COMP.loc.shape[0]):
         s[L.S_OWNER + i] = L.NOBODY
-    s[L.S_OWNER + loc("logrono")] = 1
-    s[L.S_OWNER + loc("bilbao")] = 1
-    s[L.S_OWNER + loc("amurrio")] = 1
-    lead = state.vp_lead(s, COMP.loc, 1)
-    assert lead == 6
-    s[L.S_OWNER + loc("logrono")] = 0
-    assert state.vp_lead(s, COMP.loc, 1) == 2
+    for name in ("logrono", "bilbao", "amurrio"):
+        s[L.S_OWNER + loc(name)] = L.LIBERALS
+    assert state.vp_lead(s, COMP.loc, L.LIBERALS) == 6
+    lgr, viana = loc("logrono"), loc("viana")
+    stack = blocks("Navarra battalion")[:3]
+    put(s, stack, viana)
+    give(s, cards("carlists", "navarra")[:4])
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               L.CARLISTS, viana, False, no_log())
+    assert all(s[L.S_B_LOC + b] == lgr for b in stack)
+    assert s[L.S_OWNER + lgr] == L.CARLISTS
+    assert state.vp_lead(s, COMP.loc, L.LIBERALS) == 2
 
 
 def _owned(s, side, names):
@@ -771,6 +816,102 @@ def test_blocks_conserved_and_states_valid():
                           if s[L.S_C_WHERE + c] in (L.CW_DRAW, L.CW_HAND, L.CW_DISCARD,
                                                      L.CW_REMOVED, L.CW_OUT))
         assert cards_total == COMP.card.shape[0]  # no card stuck "in play" after combat
+
+
+def test_greedy_commanders_make_almost_no_blunders(results):
+    """Greedy v greedy: movement cards paid with no stack moved (7.1), attacks that deploy
+    nothing (a 0-0 tie is the defender's, 8.7.1), Leaders paid for though free (8.2.4).
+    Before the commanders looked ahead: 1.90/0.76, 0.55/0.36 and 0.35/0.14 a game."""
+    for side in L.SIDES:
+        assert results[f"{side}_unused_movement_cards"].mean() < 0.1
+        assert results[f"{side}_empty_attacks"].mean() < 0.05
+        assert results[f"{side}_paid_free_leaders"].mean() < 0.01
+
+
+def test_no_movement_cards_when_no_stack_would_move():
+    """7.1: 0 cards allow 1 stack or 1 recruitment, so a commander with nothing to move
+    discards nothing, however many blocks wait in the Recruitment Box."""
+    p, s, rng = fresh_state()
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.CARLISTS  # nothing left to take
+    give(s, cards("carlists", "navarra")[:8])
+    put(s, blocks("Navarra battalion")[:3], loc("tolosa"))  # holding its City
+    for b in blocks("Álava battalion")[:4]:
+        s[L.S_B_WHERE + b] = L.W_BOX
+    assert movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                                     0, 8) == 0
+    for pid in (policies.GREEDY, policies.CAUTIOUS):
+        assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.NOBODY  # Locations to take: it goes
+    s[L.S_OWNER + loc("tolosa")] = L.CARLISTS
+    planned = movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng,
+                                        POL, 0, 8)
+    assert planned >= 1
+    for pid in (policies.GREEDY, policies.CAUTIOUS):
+        assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+                                       planned) > 0
+
+
+def test_attacker_deploys_a_lone_leader_rather_than_lose_a_0_0_tie():
+    """8.7.1: the winner must have more Impact, so at 0-0 the attacker deploys its Leader
+    free (8.2.4); the defender, who wins the tie, keeps it back."""
+    p, s, rng = fresh_state()
+    where = loc("hernani")
+    leader = blocks("Villarreal")[0]
+    put(s, [leader], where)
+    put(s, blocks("Decoys")[:1], where)
+    give(s, cards("carlists", "navarra")[:1])
+    for attacker, want in ((0, True), (1, False)):
+        bt = np.zeros(L.N_BT, dtype=np.int64)
+        combat.start_battle(COMP.loc, COMP.blk, s, bt, where, attacker, 0)
+        opts = np.empty((L.MAX_OPTIONS, L.N_OP), dtype=np.int64)
+        hand = np.empty(L.MAX_DECK, dtype=np.int64)
+        nc = state.hand(s, COMP.card, 0, hand)
+        n = combat.deployment_options(P, COMP.loc, COMP.blk, COMP.card, s, bt, 0,
+                                      np.array([leader]), 1, hand, nc, opts)
+        k = policies.choose_deployment(GREEDY, P, COMP.loc, COMP.blk, COMP.card, s, bt, rng, 0,
+                                       opts, n)
+        assert (k >= 0) == want
+        if want:
+            assert opts[k, L.OP_KIND] == L.OPT_FREE_LEADER  # never a card for a free Leader
+
+
+def test_greedy_reads_decoys_as_a_battle():
+    """A Location holding only Decoys is a battle (7.3.7): a block with no card to deploy
+    it does not walk in (it would lose the 0-0 tie), one with its card does."""
+    p, s, rng = fresh_state()
+    origin, target = loc("tolosa"), loc("hernani")
+    viz = blocks("Vizcaya battalion")[0]
+    put(s, [viz], origin)
+    put(s, blocks("Decoys")[:1], target)
+    s[L.S_OWNER + origin] = L.NOBODY  # nothing to hold at the origin
+    s[L.S_OWNER + target] = L.LIBERALS
+    dest_mode = np.full(L.MAX_LOC, -1, dtype=np.int64)
+    dest_fm = np.zeros(L.MAX_LOC, dtype=np.int64)
+    dest_mode[target] = 0
+
+    def dest():
+        return policies.choose_destination(GREEDY, P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+                                           origin, np.array([viz]), 1, dest_mode, dest_fm,
+                                           state.hand_size(s, COMP.card, 0))
+    give(s, cards("carlists", "navarra")[:3])
+    assert dest() == -1
+    give(s, cards("carlists", "vizcaya")[:3])
+    assert dest() == target
+
+
+def test_tied_bid_chooser():
+    """6.2 names no tie rule. The package's bid numbers never tie (odd Carlist, even
+    Liberal, and no hand empty at Turn Order); with a deck that repeats a number
+    the reading decides who chooses, and a greedy chooser moves first."""
+    bids = [int(r[L.CD_BID]) for r in COMP.card]
+    assert len(set(bids)) == len(bids)
+    tied = COMP.card.copy()
+    tied[:, L.CD_BID] = 50
+    for reading in ("liberals", "carlists"):
+        p, s, rng = fresh_state(Rules(tied_bid=reading))
+        give(s, cards("carlists", "navarra")[:2] + cards("liberals", "legion")[:2])
+        engine.turn_order(p, tied, s, rng, POL, no_log())
+        assert s[L.S_FIRST] == L.SIDES.index(reading)
 
 
 @pytest.mark.parametrize("preset", ["morale", "captured_artillery", "main_leaders_free",
@@ -1102,8 +1243,8 @@ def test_recruits_eliminate_an_enemy_garrison():
     for f in range(L.N_FACTIONS):  # every other Recruitment Location is taken
         if L.FACTION_SIDE[f] == L.LIBERALS:
             put(s, blocks("Navarra battalion")[2 * f - 10:2 * f - 8], COMP.fac_home[f])
-    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL,
-                             L.LIBERALS, -1, no_log())
+    where = movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, COMP.card, s,
+                             rng, POL, L.LIBERALS, -1, no_log())
     assert where == castro and all(s[L.S_B_LOC + b] == castro for b in recruits)
     assert s[L.S_CUBE + castro] == 0 and s[L.S_OWNER + castro] == L.LIBERALS
 
@@ -1158,8 +1299,8 @@ def test_reinforcements_and_recruits_respect_the_stacking_limit():
                 and COMP.blk[b, L.BK_SIDE] == L.CARLISTS][0]
     for b in box + [defector]:
         s[L.S_B_WHERE + b] = L.W_BOX
-    assert movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, s, rng, POL,
-                            L.CARLISTS, -1, no_log()) == eli
+    assert movement.recruit(p, COMP.loc, COMP.fac_home, COMP.any2, COMP.blk, COMP.card, s,
+                            rng, POL, L.CARLISTS, -1, no_log()) == eli
     assert state.count_at(s, COMP.blk, eli, L.CARLISTS) == 10
     assert s[L.S_B_LOC + defector] == eli and s[L.S_B_WHERE + box[2]] == L.W_BOX
 
@@ -1249,16 +1390,17 @@ def test_no_retreat_into_combat_when_nobody_is_left_to_retreat():
 def test_a_beaten_relief_force_retreats_and_only_the_besieged_stay():
     """8.9.5: "if the besieged player loses the battle, only the originally besieged
     blocks may remain inside the City/Capital"; 8.8.3: with no free Location the loser
-    retreats into an occupied one and loses 1 more block. Rodil is besieged in Tolosa;
-    3 Militia come from Hernani to relieve him and lose (a tie goes to the defender);
-    every Location around is Carlist. One Militia is lost in the battle, one more for
-    the forced retreat, the last retreats to Bergara; Rodil stays inside, still besieged
-    (the relief force sheltered inside with him, 3 blocks in a City)."""
+    retreats into an occupied one and loses 1 more block. A Regular Army battalion is
+    besieged in Tolosa; 3 Militia come from Hernani to relieve it and lose (with no card
+    to deploy, a 0-0 tie goes to the defender); every Location around is Carlist. One
+    Militia is lost in the battle, one more for the forced retreat, the last retreats to
+    Bergara; the battalion stays inside, still besieged (the relief force sheltered
+    inside with it, 3 blocks in a City)."""
     p, s, rng = fresh_state()
     tol, her, ber = loc("tolosa"), loc("hernani"), loc("bergara")
     s[L.S_OWNER + tol] = L.LIBERALS
     s[L.S_BESIEGED + tol] = 1
-    rodil = blocks("Rodil")
+    rodil = blocks("Regular Army battalion")[:1]  # no Leader: it would deploy free
     relief = blocks("Militia battalion")[:3]
     put(s, rodil + relief + blocks("Navarra battalion")[:3], tol)
     for b in relief:

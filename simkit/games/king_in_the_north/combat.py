@@ -31,6 +31,7 @@ from .state import (
     block_value,
     count_action,
     count_at,
+    count_blunder,
     counts_for_cards,
     discard,
     draw_cards,
@@ -487,6 +488,9 @@ def deployment_step(p, loc, blk, card, s, bt, rng, pol, side, army, n_army, log)
     k = P.choose_deployment(pol[side], p, loc, blk, card, s, bt, rng, side, opts, n)
     if k < 0:
         return False
+    if opts[k, L.OP_KIND] == L.OPT_CARD and opts[k, L.OP_B2] < 0 \
+            and free_leader_ok(p, blk, bt, side, opts[k, L.OP_B1]):
+        count_blunder(s, side, L.B_PAID_LEADER)
     target = apply_option(p, loc, blk, card, s, bt, side, opts, k, log)
     if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER \
             and blk[opts[k, L.OP_B1], L.BK_SPECIAL] == L.SP_DIEGO:
@@ -676,6 +680,8 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     log_event(log, EV_BATTLE, where, attacker, n_armies[attacker] * 100 + n_armies[1 - attacker])
     show_partisans(blk, card, s, bt, rng, pol, armies[L.CARLISTS], n_armies[L.CARLISTS], log)
     deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, log)
+    if s[L.S_FORCED_BATTLE] == 0 and deployed_none(bt, armies[attacker], n_armies[attacker]):
+        count_blunder(s, attacker, L.B_EMPTY_ATTACK)
     defender = 1 - attacker
     if defender == L.CARLISTS and shield_played(card, s, L.CARLISTS):
         bt[L.BT_SHIELD] = 1
@@ -709,6 +715,15 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     for side in range(2):
         finish_cards(card, s, rng, bt, side, counted[side] // 2)
     refresh_control(s, loc, blk, where)
+
+
+@njit(cache=True, nogil=True)
+def deployed_none(bt, army, n_army):
+    """No block of ``army`` was deployed (or defected after deploying)."""
+    for i in range(n_army):
+        if bt[L.BT_DEPLOYED + army[i]] != 0:
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True)

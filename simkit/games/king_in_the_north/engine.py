@@ -45,7 +45,6 @@ from .state import (
     holds_special,
     refresh_control,
     resources,
-    strength_at,
     use_event,
     victory_points,
 )
@@ -308,7 +307,7 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
     for _ in range(3 * loc.shape[0]):
         if s[L.S_DONE]:
             return
-        where, attacker, sally = next_combat(blk, s, rng, pol, side, loc, done)
+        where, attacker, sally = next_combat(blk, card, s, rng, pol, side, loc, done)
         if where < 0:
             return
         done[where] = 1
@@ -317,15 +316,17 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
             count_action(s, side, L.A_SALLIES)
             resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, side, log)
         else:
+            s[L.S_FORCED_BATTLE] = 1 if s[L.S_RETREAT_IN + where] > 0 else 0
             s[L.S_RETREAT_IN + where] = 0
             fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+            s[L.S_FORCED_BATTLE] = 0
         check_sudden(p, loc, s, side, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_COMBAT[side]):
             return
 
 
 @njit(cache=True, nogil=True)
-def next_combat(blk, s, rng, pol, side, loc, done):
+def next_combat(blk, card, s, rng, pol, side, loc, done):
     """(Location, attacker, whether it is a sally) of the next combat of ``side``'s
     Combat Phase, -1 if none: a retreat into combat first where one is pending; a
     besieged force of ``side`` that received no relief sallies or stays (8.9.5)."""
@@ -338,8 +339,7 @@ def next_combat(blk, s, rng, pol, side, loc, done):
         if s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == side \
                 and not moved_in(s, blk, i, side):
             done[i] = 1
-            if P.sally(pol[side], s, rng, side, strength_at(s, blk, i, side),
-                       strength_at(s, blk, i, 1 - side)):
+            if P.sally(pol[side], blk, card, s, rng, side, i):
                 return i, side, True
             continue
         return i, side, False
@@ -594,6 +594,8 @@ def write_outcome(loc, blk, s, played, out):
     out[L.O_DON_CARLOS] = alive
     for k in range(2 * L.N_ACTIONS):
         out[L.O_ACTIONS + k] = s[L.S_ACTIONS + k]
+    for k in range(2 * L.N_BLUNDERS):
+        out[L.O_BLUNDERS + k] = s[L.S_BLUNDERS + k]
 
 
 @njit(cache=True, nogil=True)

@@ -180,6 +180,17 @@ ACTIONS = ("bids", "initiative_challenges", "minimum_movements", "limited_moveme
  A_FREE_DEPLOY, A_CARD_DEPLOY, A_LOYALTY, A_RETREAT_BEFORE, A_HQ, A_FH_CARD, A_NAVAL,
  A_PARTISANS, A_EVENTS, A_REDRAWS, A_BARRELS, A_SALLIES, A_TRANSPORTS) = codes(ACTIONS)
 N_ACTIONS = len(ACTIONS)
+# -- a commander's blunders counted per side (outcome columns SIDE_NAME) -------------------
+BLUNDERS = {
+    "unused_movement_cards": "turns that discarded 1+ cards for movement (7.1) and moved no "
+                             "stack (0 cards would have allowed the recruitment)",
+    "empty_attacks": "battles the side attacked and deployed no block in (a 0-0 tie is the "
+                     "defender's, 8.7.1, and costs the attacker a block); not counting "
+                     "the battles a retreat into enemy blocks forces (8.8.6)",
+    "paid_free_leaders": "Leaders deployed with a card while they could deploy free (8.2.4)",
+}
+B_UNUSED_MOVE, B_EMPTY_ATTACK, B_PAID_LEADER = codes(tuple(BLUNDERS))
+N_BLUNDERS = len(BLUNDERS)
 
 # -- game state vector ---------------------------------------------------------------------
 _S = Fields("state")
@@ -204,6 +215,7 @@ S_LOST = _S("blocks_lost", 2)
 S_CAPTURES = _S("captures", 2)
 S_FORTIFY_LOC = _S("fortification_loc")
 S_ACTIONS = _S("actions", 2 * N_ACTIONS)
+S_BLUNDERS = _S("blunders", 2 * N_BLUNDERS)
 S_EVENTS_PLAYED = _S("events_played", len(CARD_SPECIALS))  # per special card kind
 S_OWNER = _S("owner", MAX_LOC)
 S_BARRELS = _S("barrels", MAX_LOC)  # Liberal Barrels per Location (rulebook 10)
@@ -211,6 +223,7 @@ S_BARRELS_USED = _S("barrels_used")  # taken from the 9 in the box
 S_CUBE = _S("cube", MAX_LOC)  # garrison cube: side + 1, 0 none
 S_BESIEGED = _S("besieged", MAX_LOC)  # 1: the controller's blocks are inside
 S_RETREAT_IN = _S("retreat_into", MAX_LOC)  # side + 1 that retreated into a battle here
+S_FORCED_BATTLE = _S("forced_battle")  # 1 while a retreat into combat is fought (8.8.6)
 S_B_WHERE = _S("block_where", MAX_BLOCKS)
 S_B_SIDE = _S("block_side", MAX_BLOCKS)
 S_B_LOC = _S("block_loc", MAX_BLOCKS)
@@ -373,6 +386,9 @@ _cols = {
 for _side in SIDES:
     for _action in ACTIONS:
         _cols[f"{_side}_{_action}"] = Column("int16", f"{_side}: {_action.replace('_', ' ')}")
+for _side in SIDES:
+    for _blunder, _doc in BLUNDERS.items():
+        _cols[f"{_side}_{_blunder}"] = Column("int16", f"{_side}: {_doc}")
 OUTCOMES = Outcomes(_cols)
 O_WINNER = OUTCOMES.offset("winner")
 O_END_REASON = OUTCOMES.offset("end_reason")
@@ -388,4 +404,5 @@ O_LOST = OUTCOMES.offset("carlists_blocks_lost")  # then liberals
 O_CAPTURES = OUTCOMES.offset("carlists_captures")  # then liberals
 O_DON_CARLOS = OUTCOMES.offset("don_carlos_alive")
 O_ACTIONS = OUTCOMES.offset(f"{SIDES[0]}_{ACTIONS[0]}")  # side-major, N_ACTIONS each
+O_BLUNDERS = OUTCOMES.offset(f"{SIDES[0]}_{tuple(BLUNDERS)[0]}")  # side-major
 N_OUT = OUTCOMES.size

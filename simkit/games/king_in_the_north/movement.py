@@ -21,6 +21,7 @@ from .events import EV_EVENT, EV_GARRISON, EV_MOVE, EV_MOVEMENT_CARDS, EV_OVERRU
 from .state import (
     count_action,
     count_at,
+    count_blunder,
     cubes_used,
     discard,
     draw_cards,
@@ -349,6 +350,53 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
 
 
 @njit(cache=True, nogil=True)
+def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare):
+    """How many stacks the policy would move now, each with the hand at ``spare`` cards:
+    a scripted commander looks ahead before discarding cards for movement (7.1)."""
+    ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    dest_mode = np.empty(L.MAX_LOC, dtype=np.int64)
+    dest_fm = np.empty(L.MAX_LOC, dtype=np.int64)
+    parents = np.empty((MODES, L.MAX_LOC), dtype=np.int64)
+    seen = np.zeros(loc.shape[0], dtype=np.int64)
+    k = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
+            continue
+        origin = s[L.S_B_LOC + b]
+        if seen[origin]:
+            continue
+        seen[origin] = 1
+        n = movable_group(blk, s, origin, side, ids)
+        if n == 0:
+            continue
+        keep = P.blocks_to_keep(pol[side], loc, blk, s, rng, side, origin, ids, n)
+        if keep >= n:
+            continue
+        order_weak_first(blk, ids, n)
+        movers = ids[keep:n].copy()
+        destinations(p, loc, adj, blk, s, side, origin, movers, n - keep, True, dest_mode,
+                     dest_fm, parents)
+        if P.choose_destination(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
+                                n - keep, dest_mode, dest_fm, spare) >= 0:
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards):
+    """``stacks_that_move`` once the ``n_cards`` the policy would discard are gone (the
+    hand restored after)."""
+    saved = s[L.S_C_WHERE:L.S_C_WHERE + card.shape[0]].copy()
+    for _ in range(n_cards):
+        c = P.worst_card(pol[side], card, s, rng, side)
+        if c >= 0:
+            discard(s, c)
+    k = stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, hand_size(s, card, side))
+    s[L.S_C_WHERE:L.S_C_WHERE + card.shape[0]] = saved
+    return k
+
+
+@njit(cache=True, nogil=True)
 def record_stack_moved(adj, s, parent, origin, dest, m):
     """Note the size of a moving stack, and whether its path uses a Trail, for the state
     checks of 7.3.6 (at most 10 blocks on the move, 5 along Trails)."""
@@ -446,7 +494,7 @@ def recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts):
 
 
 @njit(cache=True, nogil=True)
-def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
+def recruit(p, loc, fac_home, any2, blk, card, s, rng, pol, side, exclude, log):
     """One recruitment action (7.2): up to 5 blocks of one Faction (2 of any Faction at
     Castro Urdiales / Elizondo) + 1 artillery; Defectors drawn from an empty bag go to
     any Location with a friendly block (6.4). Returns the Location used or -1."""
@@ -455,7 +503,7 @@ def recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, exclude, log):
     n = recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts)
     if n == 0:
         return -1 if placed_defectors == 0 else -2
-    k = P.choose_recruitment(pol[side], loc, blk, s, rng, side, opts, n)
+    k = P.choose_recruitment(pol[side], loc, blk, card, s, rng, side, opts, n)
     if k < 0:
         return -1
     where, f, count = opts[k, 0], opts[k, 1], opts[k, 2]
@@ -765,12 +813,21 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
     free = movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log)
     if after_step(p, loc, blk, card, s, log, L.STEP_EVENTS[side]):
         return
-    n_cards = 2 if free else P.movement_cards(pol[side], loc, blk, card, s, rng, side)
+    n_cards = 2 if free else P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
+    planned = -1
+    if not free and n_cards > 0 and pol[side] != P.RANDOM:  # look ahead only to pay
+        planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1)
+        n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
+    if n_cards > 1 and planned > 0 \
+            and moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards) == 0:
+        n_cards = 0
     if not free:
         pay_movement(loc, card, s, rng, pol, side, n_cards, log)
     moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log)
     if moved < 0:
         return
+    if n_cards > 0 and not free and moved == 0:
+        count_blunder(s, side, L.B_UNUSED_MOVE)
     recruits = (1, 1, 1, 2)[n_cards]
     if n_cards == 0 and moved > 0:
         recruits = 0
@@ -778,7 +835,7 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
         recruits = 0
     first = -1
     for _ in range(recruits):
-        first = recruit(p, loc, fac_home, any2, blk, s, rng, pol, side, first, log)
+        first = recruit(p, loc, fac_home, any2, blk, card, s, rng, pol, side, first, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_RECRUITMENT[side]):
             return
     if side == L.LIBERALS:

@@ -7,13 +7,19 @@ version, so Local Informants, the Customs Officers' peek and hiding Don Carlos c
 nothing.
 
 - ``greedy``: reads the options. Bids high cards when it can, spends the fewest cards
-  that move its armies (0 for one stack, 1 for up to 3 moves, 2 for more; 3 for Total
-  once, with 4+ recruits waiting): cards kept are Impact in battle; sends each stack to
-  the best-scored reachable Location (enemy VP Locations it can take, weaker enemy
-  stacks, sieges it can win, its own threatened Cities), garrisons what it leaves,
-  recruits where most blocks enter, deploys the option with the most Impact (free ones
-  first), challenges loyalty when the block cannot be vouched for, retreats before a
-  battle it would lose, shelters in Cities, plays every event where it helps.
+  that move the stacks it would move (it looks ahead with the hand it would keep: 0
+  for none or one, 1 for up to 3 moves, 2 for more; 3 for Total once, with 4+ recruits
+  waiting): cards kept are Impact in battle; sends each stack to the best-scored
+  reachable Location (enemy VP Locations it can take, weaker enemy stacks, sieges it can
+  win at the siege rate, its own threatened Cities), weighing every enemy block, Decoys
+  too, with the cards left after a Forced March and the turn's other battles;
+  garrisons what it leaves, recruits where most blocks enter (into enemy blocks only
+  with a card for them), deploys the option with the most Impact (free ones first; a
+  lone Leader free rather than lose a 0-0 tie), challenges loyalty when the block
+  cannot be vouched for, retreats before a battle it would lose, sallies only with
+  Impact to deploy, shelters in Cities, plays every event where it helps. The outcome
+  columns ``SIDE_unused_movement_cards``, ``SIDE_empty_attacks`` and
+  ``SIDE_paid_free_leaders`` count the blunders this avoids.
 - ``random``: a uniformly random legal choice at every decision.
 - ``cautious``: greedy's evaluation with wider margins: attacks at 1.6 times the
   enemy's expected Impact (greedy 1.2), sieges with 4 Impact to spare, one more block
@@ -170,8 +176,10 @@ def play_night(pid, s, rng, lead, carlists_next):
 
 # -- movement ------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def movement_cards(pid, loc, blk, card, s, rng, side):
-    """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game)."""
+def movement_cards(pid, loc, blk, card, s, rng, side, planned):
+    """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game). ``planned``:
+    the stacks the commander would move (``movement.stacks_that_move``); with none, or
+    one and nothing to recruit, 0 cards allow it all."""
     h = hand_size(s, card, side)
     top = min(3 if s[L.S_TOTAL_USED + side] == 0 else 2, h)
     if pid == RANDOM:
@@ -180,14 +188,14 @@ def movement_cards(pid, loc, blk, card, s, rng, side):
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side:
             box += 1
+    want = min(planned, army_stacks(loc, blk, s, side)) + (1 if box > 0 else 0)
+    if planned == 0 or want <= 1:
+        return 0
     if top == 3 and box >= 4 and h >= 8:
         return 3
     if pid == CAUTIOUS:
         return 2 if h >= 8 else (1 if h >= 3 else 0)
     # greedy pays for the moves it has: the cards kept are its Impact in battle
-    want = army_stacks(loc, blk, s, side) + (1 if box > 0 else 0)
-    if want <= 1:
-        return 0
     if (want <= 3 or h < 6) and h >= 3:
         return 1
     return 2 if h >= 6 else 0
@@ -348,15 +356,37 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
 
 @njit(cache=True, nogil=True)
 def strengths(loc, blk, s):
-    """``strength_at`` for both sides and every Location, in one pass over the blocks."""
-    out = np.zeros((2, loc.shape[0]), dtype=np.int64)
+    """``strength_at`` (rows 0-1) and ``count_at`` (rows 2-3) for both sides and every
+    Location, in one pass over the blocks."""
+    out = np.zeros((4, loc.shape[0]), dtype=np.int64)
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_MAP:
             d = blk[b, L.BK_DIAMONDS]
             if blk[b, L.BK_TYPE] == L.LEADER:
                 d += 2
-            out[s[L.S_B_SIDE + b], s[L.S_B_LOC + b]] += d
+            side, where = s[L.S_B_SIDE + b], s[L.S_B_LOC + b]
+            out[side, where] += d
+            if blk[b, L.BK_TYPE] != L.NAVAL:
+                out[2 + side, where] += 1
     return out
+
+
+@njit(cache=True, nogil=True)
+def pending_battles(loc, blk, s, side):
+    """Locations where blocks of ``side`` moved in this turn and enemy blocks stand: the
+    battles of its coming Combat Phase (8.1)."""
+    here = np.zeros((2, loc.shape[0]), dtype=np.int64)
+    moved = np.zeros(loc.shape[0], dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP and blk[b, L.BK_TYPE] != L.NAVAL:
+            i = s[L.S_B_LOC + b]
+            here[s[L.S_B_SIDE + b], i] = 1
+            if s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] >= 0:
+                moved[i] = 1
+    n = 0
+    for i in range(loc.shape[0]):
+        n += moved[i] * here[1 - side, i]
+    return n
 
 
 @njit(cache=True, nogil=True)
@@ -372,15 +402,22 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
                 if _rand(s, rng, side, k) == 0:
                     choice = v
         return choice
-    has_art = False
+    has_art = False  # Field Artillery: a Capital siege needs it (8.9.3 A)
+    any_art = False  # artillery on a bugle card: 7 per block in a City siege (8.9.3 C)
     for i in range(m):
-        if blk[movers[i], L.BK_TYPE] == L.FIELD_ART:
+        t = blk[movers[i], L.BK_TYPE]
+        if t == L.FIELD_ART:
             has_art = True
+        if t == L.FIELD_ART or t == L.MOUNTAIN_ART:
+            any_art = True
+    if any_art:
+        any_art = bugle_in_hand(card, s, side)
     stay = 0
     # staying value: defend a valuable own Location that is threatened
     if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
         stay = loc[origin, L.LC_VP]
     strength = strengths(loc, blk, s)
+    reserve = 2 + 3 * pending_battles(loc, blk, s, side)  # cards its other battles use
     best, best_v = -1, stay
     for v in range(n_loc):
         if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
@@ -388,24 +425,35 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
         enemy = strength[1 - side, v]
         own = strength[side, v]
         w = location_worth(loc, s, side, v)
-        if enemy > 0:
-            n_def = count_at(s, blk, v, 1 - side)
+        n_def = strength[3 - side, v]  # count_at(s, blk, v, 1 - side)
+        marched = -1
+        if n_def > 0 and dest_fm[v] == 1:  # the Forced March card is gone before the battle
+            marched = worst_card(pid, card, s, rng, side)
+            if marched >= 0:
+                s[L.S_C_WHERE + marched] = L.CW_DISCARD
+        if n_def > 0:  # Decoys too (no strength): entering them is a battle
             if loc[v, L.LC_KIND] >= L.CITY and s[L.S_OWNER + v] == 1 - side \
                     and n_def <= (3 if loc[v, L.LC_KIND] == L.CAPITAL else 2):
-                # a siege: a Capital needs Field Artillery; 8 Impact per defender
+                # a siege: a Capital needs Field Artillery; its Impact per defender
+                if loc[v, L.LC_KIND] == L.CAPITAL:
+                    rate = p[L.P_SIEGE_CAPITAL]
+                else:
+                    rate = p[L.P_SIEGE_CITY_ART] if any_art else p[L.P_SIEGE_CITY_NO_ART]
                 if loc[v, L.LC_KIND] == L.CAPITAL and not has_art:
                     w = -5
-                elif battle_power(blk, card, s, side, movers, m, v, 2) < 8 * n_def + (
+                elif battle_power(blk, card, s, side, movers, m, v, reserve) < rate * n_def + (
                         4 if pid == CAUTIOUS else 0):
                     w = -2
             else:
                 foes = np.empty(1, dtype=np.int64)
-                mp = battle_power(blk, card, s, side, movers, m, v, 2)
+                mp = battle_power(blk, card, s, side, movers, m, v, reserve)
                 ep = battle_power(blk, card, s, 1 - side, foes, 0, v, 0)
                 if mp * 10 >= ep * (16 if pid == CAUTIOUS else 12) + 20:
                     w += 4 + enemy // 2
                 else:
                     w = -10
+            if marched >= 0:
+                s[L.S_C_WHERE + marched] = L.CW_HAND
         else:
             # join or support: small bonus for concentrating near enemies
             w += 0 if own == 0 else 1
@@ -497,16 +545,44 @@ def place_garrison(pid, loc, s, rng, side, where):
 
 
 @njit(cache=True, nogil=True)
-def choose_recruitment(pid, loc, blk, s, rng, side, opts, n):
-    """Which recruitment (rows: location, faction, blocks): greedy takes the most blocks."""
+def choose_recruitment(pid, loc, blk, card, s, rng, side, opts, n):
+    """Which recruitment (rows: location, faction, blocks): greedy takes the most blocks,
+    but not into enemy blocks with no friendly block there unless a card in hand deploys
+    the recruits' Faction (recruits entering enemy blocks attack them, 8.1)."""
     if pid == RANDOM:
         return _rand(s, rng, side, n)
     best, best_v = -1, 0
     for k in range(n):
-        v = opts[k, 2] * 10 + count_at(s, blk, opts[k, 0], 1 - side)
+        where = opts[k, 0]
+        enemy = count_at(s, blk, where, 1 - side)
+        if enemy > 0 and count_at(s, blk, where, side) == 0 \
+                and not faction_card(card, s, side, opts[k, 1]):
+            continue
+        v = opts[k, 2] * 10 + enemy
         if v > best_v:
             best, best_v = k, v
     return best
+
+
+@njit(cache=True, nogil=True)
+def bugle_in_hand(card, s, side):
+    """A Faction card with the bugle (Special Attack) in hand."""
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND \
+                and card[c, L.CD_SPECIAL] == L.CS_NONE and card[c, L.CD_BUGLE] == 1:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def faction_card(card, s, side, f):
+    """A Faction card of ``f`` in hand (any Faction card if ``f`` < 0)."""
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND \
+                and card[c, L.CD_SPECIAL] == L.CS_NONE \
+                and (f < 0 or card[c, L.CD_FAC1] == f or card[c, L.CD_FAC2] == f):
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -558,11 +634,15 @@ def retreat_before_combat(pid, loc, blk, card, s, rng, side, where, mine, enemy)
 
 
 @njit(cache=True, nogil=True)
-def sally(pid, s, rng, side, mine, enemy):
-    """Do the besieged sally out and fight the besiegers (8.9.5)?"""
+def sally(pid, blk, card, s, rng, side, where):
+    """Do the besieged sally out and fight the besiegers (8.9.5)? Greedy and cautious
+    weigh the Impact each side can deploy (the sally is their attack: a tie loses)."""
     if pid == RANDOM:
         return _rand(s, rng, side, 4) == 0
-    return mine * 10 > enemy * (20 if pid == CAUTIOUS else 13)
+    none = np.empty(1, dtype=np.int64)
+    mp = battle_power(blk, card, s, side, none, 0, where, 0)
+    ep = battle_power(blk, card, s, 1 - side, none, 0, where, 0)
+    return mp > 0 and mp * 10 > ep * (20 if pid == CAUTIOUS else 13)
 
 
 @njit(cache=True, nogil=True)
@@ -677,11 +757,16 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
     me = bt[L.BT_IMPACT + side]
     foe = bt[L.BT_IMPACT + 1 - side]
     if siege and side == bt[L.BT_ATTACKER]:
-        target = 0
         where = bt[L.BT_LOC]
         defenders = count_at(s, blk, where, 1 - side)
-        target = 8 * defenders + 3
-        if me >= target:
+        if loc[where, L.LC_KIND] == L.CAPITAL:
+            rate = p[L.P_SIEGE_CAPITAL]
+        elif bt[L.BT_FORTIFY] == 1:
+            rate = max(p[L.P_SIEGE_CITY_ART], p[L.P_SIEGE_CITY_NO_ART])
+        else:  # 8.9.3 C: 7 per block once artillery is deployed with a bugle, else 8
+            rate = p[L.P_SIEGE_CITY_ART] if bt[L.BT_SIEGE_ART] == 1 \
+                else p[L.P_SIEGE_CITY_NO_ART]
+        if me >= rate * defenders + 3:
             return -1
     if not siege and bt[L.BT_PASSED + 1 - side] == 1 and me > foe:
         rate = p[L.P_LOSS_RATE]
@@ -694,11 +779,19 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
                     best, best_v = k, v
         return best
     backing = deployed_count(bt, blk, s, side) + usable_cards(card, s, side)
+    free = np.zeros(blk.shape[0], dtype=np.int64)  # Leaders that may deploy free (8.2.4)
+    for k in range(n):
+        if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER:
+            free[opts[k, L.OP_B1]] = 1
     best, best_v = -1, -1 << 30
     for k in range(n):
-        if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER and backing < 3 and me >= foe \
-                and bt[L.BT_SIEGE] == 0:
-            continue  # a lone leader deployed first would be the first loss (8.7.3)
+        if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER and backing < 3 and bt[L.BT_SIEGE] == 0 \
+                and (me > foe or me == foe and side != bt[L.BT_ATTACKER]):
+            continue  # a lone leader deployed first would be the first loss (8.7.3);
+            # an attacker deploys it rather than lose the tie (8.7.1)
+        if opts[k, L.OP_KIND] == L.OPT_CARD and opts[k, L.OP_B2] < 0 \
+                and free[opts[k, L.OP_B1]] == 1:
+            continue  # no card for a Leader that deploys free
         v = option_value(blk, card, bt, side, opts, k)
         if v > best_v:
             best, best_v = k, v

@@ -62,8 +62,9 @@ class Rules(RulesBase):
                     'charge" (+2, then +4 for every later charging block)',
             "cumulative": '8.4.1\'s "a further 2 points ... for each additional block" read '
                           'as growing with each block: the k-th charge +2k'},
-        why="the Battle example prints +2 and +2 for the second charge, which only the flat "
-            "reading gives")
+        why="the Battle example shows a second charge only (+2 and +2), which both readings "
+            "give; they differ from a side's 3rd charging block in one battle (flat +4, "
+            "cumulative +6), which the commanders rarely deploy")
     tied_bid: str = reading(
         "liberals", "who chooses the first player after a tied bid for turn order (6.2)",
         values={
@@ -72,7 +73,10 @@ class Rules(RulesBase):
                         'a tie: the Liberals choose',
             "carlists": "6.2 read the same way, the Carlists choosing"},
         why="the rulebook is silent; the Liberals chose before this was declared, so the "
-            "published figures keep them (a choice to measure, not a rule)")
+            "published figures keep them. With the package's decks no bid ties (Carlist "
+            "numbers odd, Liberal even, and no hand is empty at Turn Order), so this "
+            "changes no game; it decides only with a designer's decks (--data) that "
+            "repeat a number, where the chooser's choice differs (greedy moves first)")
     captured_artillery: bool = knob(
         False, "optional 13.1: the winner captures the loser's deployed artillery; 1 Field "
         "and 1 Mountain artillery leave each bag at set-up")

@@ -193,6 +193,11 @@ def count_action(s, side, action, n=1):
     s[L.S_ACTIONS + side * L.N_ACTIONS + action] += n
 
 
+@njit(cache=True, nogil=True)
+def count_blunder(s, side, blunder):
+    s[L.S_BLUNDERS + side * L.N_BLUNDERS + blunder] += 1
+
+
 # -- control and Victory Points ------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def refresh_control(s, loc, blk, where):
