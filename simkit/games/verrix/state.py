@@ -321,14 +321,19 @@ def pay_tribute(S, p, g, seat, start, dest):
     least_tributes(S, p, g, seat, start, dest, best)
     paid = 0
     v = start
+    # zero-cost moves (territory_cost = 0) tie every step: a node is never entered twice
+    seen = np.zeros(p[L.P_N_NODES], dtype=np.bool_)
+    seen[start] = True
     while v != dest and v >= 0:
         nxt = -1
         for u in range(p[L.P_N_NODES]):
-            if best[u] < 1 << 20 and cheapest_step(S, p, base, v, u, dest) and \
-                    best[u] + (toll(g, seat, u) if u != dest else 0) == best[v]:
+            if not seen[u] and best[u] < 1 << 20 and cheapest_step(S, p, base, v, u, dest) \
+                    and best[u] + (toll(g, seat, u) if u != dest else 0) == best[v]:
                 nxt = u
                 break
         v = nxt
+        if v >= 0:
+            seen[v] = True
         if v >= 0 and v != dest and toll(g, seat, v):
             g[pl(g[L.G_VILLAGE + v]) + L.PL_GOODS + L.PROVISIONS] += 1
             paid += 1
