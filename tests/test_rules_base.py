@@ -26,14 +26,17 @@ INT_KNOBS = {  # name -> allowed range, as rules.py declares it
     "attacker_lead": (1, 9),
     "attacker_units": (1, 10),
     "defender_lead": (1, 9),
+    "defender_others": (1, 9),
     "defender_units": (1, 5),
     "withdrawal_bonus": (0, 6),
 }
-BOOL_KNOBS = ("attacker_commander", "defender_commander", "santa_eulalia_flag")
+BOOL_KNOBS = ("attacker_commander", "defender_commander", "santa_eulalia_flag",
+              "blue_line_covers_salvo")
 DEFAULTS = {
     "max_turns": 12, "breach_roll": 6, "guns_adjacent": 0, "guns_at_range_2": 0,
-    "salvo_units": 4, "attacker_lead": 5, "attacker_units": 5, "attacker_commander": False,
-    "defender_lead": 5, "defender_units": 5, "terrain": "barricade",
+    "salvo_units": 4, "salvo_from": "urban", "blue_line_covers_salvo": True,
+    "attacker_lead": 5, "attacker_units": 5, "attacker_commander": False,
+    "defender_lead": 5, "defender_others": 5, "defender_units": 5, "terrain": "barricade",
     "defender_commander": True, "santa_eulalia_flag": False, "withdrawal_bonus": 2,
 }
 
@@ -77,8 +80,11 @@ def test_knobs_describe_types_ranges_and_choices():
 @pytest.mark.parametrize("name", sorted(INT_KNOBS))
 def test_int_knob_bounds(name):
     low, high = INT_KNOBS[name]
-    assert getattr(Rules(**{name: low}), name) == low
-    assert getattr(Rules(**{name: high}), name) == high
+    # the defender's other units are never stronger than its lead (rules.check)
+    weakest = {"defender_others": 1} if name == "defender_lead" else {}
+    strongest = {"defender_lead": 9} if name == "defender_others" else {}
+    assert getattr(Rules(**{name: low}, **weakest), name) == low
+    assert getattr(Rules(**{name: high}, **strongest), name) == high
     for bad in (low - 1, high + 1):
         with raises_naming(repr(name), f"{low}..{high}", str(bad)):
             Rules(**{name: bad})
