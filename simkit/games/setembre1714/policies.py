@@ -115,19 +115,26 @@ def choose_casualty(s, b, pid, side, z, rng):
 
 
 @borrowing
-def choose_lead(s, b, pid, side, z, rng):
-    """The lead unit of an assault (11.3): the strongest (random: any)."""
+def strongest_unit(s, b, pid, chooser, owner, z, rng):
+    """``owner``'s strongest combat unit in ``z``, as ``chooser`` picks it (random: any,
+    drawn from the chooser's stream); -1 if none."""
     pick, best, seen = -1, -1, 0
     for u in range(b.unit.shape[0]):
-        if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != side:
+        if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != owner:
             continue
         seen += 1
         if is_random(pid):
-            if uniform_int(rng, stream(side), seen) == 0:
+            if uniform_int(rng, stream(chooser), seen) == 0:
                 pick = u
         elif b.unit[u, L.U_STRENGTH] > best:
             pick, best = u, b.unit[u, L.U_STRENGTH]
     return pick
+
+
+@borrowing
+def choose_lead(s, b, pid, side, z, rng):
+    """The lead unit of an assault (11.3): the strongest (random: any)."""
+    return strongest_unit(s, b, pid, side, side, z, rng)
 
 
 @borrowing
@@ -206,18 +213,7 @@ def choose_gun_victim(s, b, pid, side, t, rng):
     """The enemy combat unit in ``t`` a gun of ``side`` aims at (9: "the active player
     defines what his target is"): greedy the strongest, the lead of the next assault
     (the Example of artillery fire aims at the strength-5 regulars); random any."""
-    foe = 1 - side
-    pick, best, seen = -1, -1, 0
-    for u in range(b.unit.shape[0]):
-        if s[L.S_UNIT_ZONE + u] != t or b.unit[u, L.U_SIDE] != foe:
-            continue
-        seen += 1
-        if is_random(pid):
-            if uniform_int(rng, stream(side), seen) == 0:
-                pick = u
-        elif b.unit[u, L.U_STRENGTH] > best:
-            pick, best = u, b.unit[u, L.U_STRENGTH]
-    return pick
+    return strongest_unit(s, b, pid, side, 1 - side, t, rng)
 
 
 # -- movement (10, 12) ---------------------------------------------------------------------------
