@@ -109,6 +109,92 @@ def test_chunking_and_order_do_not_change_a_game(name):
         assert np.array_equal(np.concatenate([h[col] for h in halves]), whole[col]), col
 
 
+def numeric_knobs(game):
+    return [k for k in game.Rules.knobs() if k.range is not None and k.type in (int, float)]
+
+
+def pushed(base, knobs, ends):
+    """``base`` with each knob moved to its ``ends`` entry (0 low, 1 high, None left as
+    it is), in turn, where the cross-knob checks admit it: a corner of the rule space."""
+    rules = base
+    for knob, end in zip(knobs, ends, strict=True):
+        if end is None:
+            continue
+        try:
+            rules = rules.replace({knob.name: knob.range[end]})
+        except RulesError:
+            continue
+    return rules
+
+
+def fill(game, rules):
+    """How full ``rules``' games make the integer columns: (the sum over columns of
+    |value| / the dtype's limit, the fullest column, its ratio). A column too small for
+    its values raises StateError, failing the test."""
+    cols = game.simulate(rules, None, np.arange(N_GAMES), SEED)
+    ratios = {}
+    for name, col in game.outcome_columns.items():
+        values = cols[name]
+        if col.dtype != "category" and np.issubdtype(values.dtype, np.integer):
+            limits = np.iinfo(values.dtype)
+            ratios[name] = max(values.max() / limits.max, values.min() / limits.min)
+    fullest = max(ratios, key=ratios.get)
+    return sum(ratios.values()), fullest, ratios[fullest]
+
+
+def fullest_setting(game, base, knobs):
+    """Coordinate ascent over the ends of the knobs' ranges towards the setting whose
+    games fill some column most: a count overflows only where several knobs lengthen
+    the game together (Victus: 4 players, 12 cards and 11 rounds a stage)."""
+    rules, best = base, fill(game, base)
+    for _ in range(2):
+        for knob in knobs:
+            for end in knob.range:
+                for candidate in moves(rules, knobs, knob, end):
+                    score = fill(game, candidate)
+                    if score[0] > best[0]:
+                        rules, best = candidate, score
+    return rules, best
+
+
+def moves(rules, knobs, knob, end):
+    """``rules`` with ``knob`` at ``end``; where the cross-knob checks refuse that alone
+    (Victus: 12 cards a stage need more rounds), with each other knob at an end too."""
+    try:
+        return [rules.replace({knob.name: end})]
+    except RulesError:
+        pass
+    out = []
+    for other in knobs:
+        for other_end in other.range:
+            try:
+                out.append(rules.replace({knob.name: end, other.name: other_end}))
+            except RulesError:
+                continue
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_count_columns_hold_the_knobs_extremes(name):
+    """No legal setting fills an integer column to its dtype's limit: each knob alone at
+    either end of its range, all low and all high from the standard rules and every
+    preset, and the fullest setting a coordinate ascent finds stay strictly inside."""
+    game = game_of(name)
+    knobs = numeric_knobs(game)
+    standard = game.Rules()
+    settings = [pushed(standard, knobs, [end if j == i else None for j in range(len(knobs))])
+                for i in range(len(knobs)) for end in (0, 1)]
+    for base in [standard] + [preset.rules for preset in game.presets.values()]:
+        settings += [pushed(base, knobs, [end] * len(knobs)) for end in (0, 1)]
+    settings.append(fullest_setting(game, standard, knobs)[0])
+    full = {}
+    for rules in dict.fromkeys(settings):
+        _, column, ratio = fill(game, rules)
+        if ratio >= 1.0 - 1e-9:
+            full[column] = rules
+    assert not full, f"columns at their dtype's limit: {full}"
+
+
 #: games each preset and policy plays with the state checks on (a few hundred in all)
 CHECKED_GAMES = 6
 

@@ -69,6 +69,15 @@ def test_a_surviving_game_plays_every_turn_and_stage_iv():
     assert (frame["winner"] == "players").sum() == len(survived)
 
 
+def test_the_longest_deal_counts_every_card_played():
+    # 4 players dealt 12 cards for 11 rounds a stage play up to 133 cards, which an int8
+    # column once wrapped to -123
+    frame = simkit.simulate(GAME, 40, seed=1, rules=dict(players=4, cards_per_stage=12,
+                                                          rounds_per_stage=11))
+    assert frame["cards_played"].max() > 127
+    assert (frame["cards_played"] == frame["turns"]).all()
+
+
 def test_change_a_card_swaps_one_card_in_every_hand():
     rules = Rules(players=3)
     sp, g = start(rules)

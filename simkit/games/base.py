@@ -25,7 +25,7 @@ import numpy as np
 
 from simkit import _numba_cache, checks
 from simkit.datafile import DataFile, DataFolder
-from simkit.errors import RulesError, UsageError
+from simkit.errors import RulesError, StateError, UsageError
 from simkit.eventlog import CAPACITY, dropped, new_log, no_log
 from simkit.layout import Fields
 from simkit.rng import check_seed
@@ -390,8 +390,26 @@ class Outcomes(Mapping):
         return self.row.fields[name][0]
 
     def columns(self, table: np.ndarray) -> dict[str, np.ndarray]:
-        return {name: table[:, self.offset(name)].astype(col.numpy_dtype)
-                for name, col in self._columns.items() if not col.derived}
+        """The typed columns; a value its dtype cannot hold is an engine bug (a column
+        sized too small for a legal setting) and raises rather than wraps."""
+        out = {}
+        for name, col in self._columns.items():
+            if not col.derived:
+                values = table[:, self.offset(name)]
+                _check_fits(name, values, col.numpy_dtype)
+                out[name] = values.astype(col.numpy_dtype)
+        return out
+
+
+def _check_fits(name: str, values: np.ndarray, dtype: str) -> None:
+    if values.size == 0 or not np.issubdtype(np.dtype(dtype), np.integer):
+        return
+    limits = np.iinfo(dtype)
+    low, high = int(values.min()), int(values.max())
+    if low < limits.min or high > limits.max:
+        raise StateError(f"outcome column {name!r} holds {low}..{high}, beyond its dtype "
+                         f"{dtype} ({limits.min}..{limits.max}): an engine bug, the column "
+                         f"is sized too small for this setting")
 
 
 @dataclass(frozen=True)

@@ -508,7 +508,7 @@ def write_outcome(s, b, p, turn, reason, out):
 @njit(cache=True, nogil=True)
 def play_games(b, p, pids, game_indices, root_seed, log):
     """Play one whole game per index; returns the ``(n, N_OUT)`` outcome table."""
-    out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int16)
+    out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     s = np.zeros(L.N_STATE, dtype=np.int64)
     board = unmanaged(b)  # the caller owns the components for the whole call
     for row in range(game_indices.shape[0]):

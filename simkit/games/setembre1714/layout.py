@@ -177,8 +177,8 @@ _columns = {
     "barricades_lost": Column("int8", "barricades eliminated or captured"),
     "bourbon_guns_lost": Column("int8", "Bourbon guns captured"),
     "catalan_guns_lost": Column("int8", "Catalan guns captured"),
-    "overstack_eliminated": Column("int8", "units eliminated for overstacking (both sides)"),
-    "captured_in_retreat": Column("int8", "units captured because they could not retreat"),
+    "overstack_eliminated": Column("int16", "units eliminated for overstacking (both sides)"),
+    "captured_in_retreat": Column("int16", "units captured because they could not retreat"),
 }
 for _obj in OBJECTIVES:
     _columns["bourbons_hold_" + _obj] = Column("bool", f"the Two Crowns hold {_obj} at the "

@@ -180,7 +180,7 @@ def take_the_zone(rng, p, policy, defenders, out, log):
 @njit(cache=True, nogil=True)
 def play_assault_games(p, policy, game_indices, root_seed, log):
     """Play one scenario per game index; returns the ``(n, N_OUT)`` outcome table."""
-    out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int16)
+    out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)

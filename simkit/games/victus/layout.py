@@ -235,8 +235,8 @@ OUTCOMES = Outcomes({
     "rubble_tiles": Column("int8", "rubble/ruined tiles on the board at the end"),
     "bourbon_strength_on_board": Column("int16", "total value of the Bourbon troop tiles"),
     "trench_progress": Column("int8", "sum of the six trench tiles' positions (0-18)"),
-    "mine_explosions": Column("int8", "mine explosions that hit something"),
-    "cards_played": Column("int8", "event/leader cards played"),
+    "mine_explosions": Column("int16", "mine explosions that hit something"),
+    "cards_played": Column("int16", "event/leader cards played"),
     **{f"vp_seat{s + 1}": Column("int16", f"competitive: seat {s + 1}'s VP (solo: seat 1 "
                                  "Villarroel, seat 2 Casanova; 0 beyond the table)")
        for s in range(N_SEATS)},
@@ -247,7 +247,7 @@ OUTCOMES = Outcomes({
                    derived=True),
     "dice_order_chosen_stages": Column("int8", "partial dice order: stages (I-IV) in which "
                                        "the players chose the order", derived=True),
-    "cards_cancelled": Column("int8", "solo: Casanova cards cancelled with resignation "
+    "cards_cancelled": Column("int16", "solo: Casanova cards cancelled with resignation "
                               "tiles"),
 }, raw={"stage_iv_card": 1, "dice_chosen": 1})
 O_WINNER = OUTCOMES.offset("winner")
