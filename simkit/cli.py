@@ -625,12 +625,17 @@ def cmd_plan(args, _extra) -> None:
         raise UsageError(f"--power must lie strictly between 0 and 1, got {args.power}")
     if args.comparisons < 1:
         raise UsageError(f"--comparisons must be at least 1, got {args.comparisons}")
+    if args.margin is not None and not 0 < args.margin < 100:
+        raise UsageError(f"--margin is an interval's half-width in points, between 0 and "
+                         f"100 (exclusive), got {args.margin:g}")
     if args.results is not None:
         print(plan_summary(args.results, effects, args.power))
         return
     if args.rate is not None:
         if args.margin is None or not 0 <= args.rate <= 1:
-            raise UsageError("--rate needs a rate in [0, 1] and --margin POINTS")
+            raise UsageError(f"--rate needs a rate in [0, 1] and --margin POINTS, got "
+                             f"--rate {args.rate:g}"
+                             + ("" if args.margin is not None else " and no --margin"))
         n = stats.games_needed(args.margin / 100, p=args.rate,
                                confidence=1 - 0.05 / args.comparisons)
         print(f"{n:,} games for a Wilson interval of +-{args.margin:g} points at a rate of "

@@ -463,7 +463,10 @@ def _verified_parts(path: Path, manifest: dict, n_games: int | None) -> list[dic
 def _seeds(file: Path) -> set[int]:
     """The seeds a part's rows carry, from its column statistics (no data read), or from
     the column itself when a row group has none."""
-    meta = pq.ParquetFile(file).metadata
+    try:
+        meta = pq.ParquetFile(file).metadata
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        raise StoreError(f"{file}: unreadable part: {exc}") from None
     column = meta.schema.names.index("seed") if "seed" in meta.schema.names else None
     if column is None:
         return set()
@@ -477,10 +480,14 @@ def _seeds(file: Path) -> set[int]:
 
 
 def _read_table(file: Path, columns: list[str] | None = None) -> pa.Table:
+    """A part's table without the pandas metadata of its footer: the manifest's schema
+    and arrow's own types say all simkit needs, and the footer has no checksum (a
+    flipped bit there once made pandas raise UnicodeDecodeError)."""
     try:
-        return pq.read_table(file, columns=columns, page_checksum_verification=True)
-    except (OSError, pa.ArrowException) as exc:
+        table = pq.read_table(file, columns=columns, page_checksum_verification=True)
+    except (OSError, ValueError, pa.ArrowException) as exc:
         raise StoreError(f"{file}: unreadable part: {exc}") from None
+    return table.replace_schema_metadata(None)
 
 
 def _check_complete(path: Path, index: np.ndarray, n_games: int | None) -> None:
@@ -498,6 +505,18 @@ def _check_complete(path: Path, index: np.ndarray, n_games: int | None) -> None:
     shown = ", ".join(f"{a}..{b - 1}" for a, b in gaps[:3]) + (" ..." if len(gaps) > 3 else "")
     raise StoreError(f"{path} is unfinished: games {shown} are missing "
                      f"({sum(b - a for a, b in gaps):,} games); rerun its command to play them")
+
+
+def _unlisted_note(path: Path, manifest: dict) -> str:
+    """Finished parts on disk that the manifest does not list (its last save failed, on
+    a full disk say): named, since a rerun recovers them without replaying their games."""
+    listed = {p["file"] for p in manifest["parts"]}
+    unlisted = sorted(f.name for f in path.glob("part-*.parquet") if f.name not in listed)
+    if not unlisted:
+        return ""
+    shown = ", ".join(unlisted[:3]) + (" ..." if len(unlisted) > 3 else "")
+    return (f"; {len(unlisted)} finished part(s) on disk are not in its manifest yet "
+            f"({shown}): rerun its command to recover them")
 
 
 def _runs(index: np.ndarray) -> list[tuple[int, int]]:
@@ -537,11 +556,14 @@ def load(path, n_games: int | None = None, columns: list[str] | None = None) -> 
                              f"{sorted(seeds)}, not the run's {seed} "
                              "(was the manifest edited?); the folder cannot be trusted")
     if not tables:
-        raise StoreError(f"{path} holds no finished games yet")
+        raise StoreError(f"{path} holds no finished games yet{_unlisted_note(path, manifest)}")
     frame = pa.concat_tables(tables, promote_options="permissive").to_pandas()
     if n_games is not None:
         frame = frame[frame["game_index"] < n_games].reset_index(drop=True)
-    _check_complete(path, frame["game_index"].to_numpy(), n_games)
+    try:
+        _check_complete(path, frame["game_index"].to_numpy(), n_games)
+    except StoreError as exc:
+        raise StoreError(f"{exc}{_unlisted_note(path, manifest)}") from None
     for name, column in manifest["schema"].items():
         if column.get("dtype") == "category" and name in frame:
             values = frame[name].astype("category")

@@ -97,6 +97,11 @@ def test_prob_scenario_accepts_flags_and_choices(capsys):
     (("prob", "setembre1714", "assault", "--bogus", "1"), ["bogus", "attacker"]),
     (("prob", "setembre1714", "assault", "--attacker"), ["--attacker"]),
     (("frobnicate",), ["frobnicate"]),
+    (("plan", "--rate", "0.5", "--margin", "0"), ["--margin", "0 and 100"]),
+    (("plan", "--rate", "0.5", "--margin", "-1"), ["--margin", "got -1"]),
+    (("plan", "--discordance", "0.1", "--margin", "100"), ["--margin", "got 100"]),
+    (("plan", "--rate", "1.5", "--margin", "1"), ["--rate", "[0, 1]", "1.5"]),
+    (("plan", "--rate", "0.5"), ["--margin", "no --margin"]),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv, names):
     code, out, err = run_cli(capsys, *argv)

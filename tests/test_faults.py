@@ -92,6 +92,36 @@ def test_a_flipped_bit_in_a_part_the_manifest_has_no_checksum_for_never_loads_si
     assert refused >= 12  # most flips land in a checksummed page
 
 
+def test_a_flipped_bit_in_a_recovered_part_s_footer_is_one_store_error_naming_it(finished):
+    """The footer (schema, pandas metadata, statistics) has no page checksum: a flip
+    there gives the rows unchanged or a StoreError naming the part, never another
+    exception (a flip in the pandas metadata once raised UnicodeDecodeError)."""
+    out, rows = finished
+    rng = np.random.default_rng(11)
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    for part in manifest["parts"]:
+        part.pop("sha256")
+    refused = 0
+    for trial in range(40):
+        folder = out.parent / f"footer{trial}"
+        shutil.copytree(out, folder)
+        write_signed(folder, manifest)
+        victim = sorted(folder.glob("part-*.parquet"))[trial % 3]
+        _, start = _data_region(victim)
+        data = bytearray(victim.read_bytes())
+        position = int(rng.integers(start, len(data) - 8))
+        data[position] ^= 1 << int(rng.integers(8))
+        victim.write_bytes(bytes(data))
+        try:
+            loaded = simkit.load(folder)
+        except StoreError as exc:
+            assert victim.name in str(exc)
+            refused += 1
+            continue
+        pd.testing.assert_frame_equal(loaded, rows)
+    assert refused >= 1
+
+
 def test_parts_carry_page_checksums(finished):
     out, _ = finished
     for part in out.glob("part-*.parquet"):
@@ -149,6 +179,25 @@ def test_a_full_disk_is_one_line_and_keeps_the_parts_written(tmp_path, monkeypat
     assert not list(out.glob(".*.tmp"))  # the failed part left no temporary file
     resumed = simkit.simulate(GAME, 3000, seed=5, chunk_size=1000, out=out)
     pd.testing.assert_frame_equal(resumed, simkit.simulate(GAME, 3000, seed=5))
+
+
+def test_load_names_finished_parts_the_manifest_missed_and_a_rerun_recovers_them(
+        finished, capsys):
+    """A full disk can fail the manifest's last save after parts were renamed into
+    place: load names those parts and says to rerun, and the rerun plays nothing."""
+    out, rows = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    manifest["parts"] = []
+    write_signed(out, manifest)
+    parts = {p.name: p.stat().st_mtime_ns for p in out.glob("part-*.parquet")}
+    with pytest.raises(StoreError, match=r"holds no finished games yet; 3 finished part"
+                                         r"\(s\) on disk .*part-0+-0+1000\.parquet"
+                                         r".*rerun its command to recover them"):
+        simkit.load(out)
+    assert main([str(a) for a in run(out)]) == 0
+    capsys.readouterr()
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("part-*.parquet")} == parts
+    pd.testing.assert_frame_equal(simkit.load(out), rows)
 
 
 # -- paths ---------------------------------------------------------------------------------
