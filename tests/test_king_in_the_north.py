@@ -153,6 +153,23 @@ def test_bad_card_is_refused(tmp_path):
         C.load_cards(bad)
 
 
+@pytest.mark.parametrize("old, new, words", [
+    ('arrives = "1834A"\nat', 'arrives = "1899A"\nat',
+     r"arrives = '1899A' must be a Semester of the game \(6.1\), 1833A..1839B"),
+    ('arrives = "1834A"\nat', 'arrives = "0001A"\nat', r"arrives = '0001A' must be a Semester"),
+    ('arrives = "1834A"\nat', 'arrives = "1834C"\nat', r"arrives = '1834C' must be a Semester"),
+    ('name = "Eraso"', 'name = "Zumalacárregui"',
+     r"a Leader or special block is one block, but entries #\[2, 3\] share"),
+])
+def test_bad_blocks_are_refused(tmp_path, old, new, words):
+    text = (C.DATA / "blocks.toml").read_text()
+    assert old in text
+    bad = tmp_path / "blocks.toml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(ComponentError, match=r"blocks.toml: block .*" + words):
+        C.load_blocks(COMP.loc_ids, bad)
+
+
 def test_roster_counts():
     blk = COMP.blk
     assert ((blk[:, L.BK_TYPE] == L.PARTISANS).sum(), (blk[:, L.BK_TYPE] == L.CUSTOMS).sum(),

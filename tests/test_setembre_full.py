@@ -130,6 +130,11 @@ def test_loader_names_file_entry_and_problem(tmp_path):
     (tmp_path / "forces.toml").write_text(forces)
     with pytest.raises(ComponentError, match="strength 5 is printed"):
         load_board(tmp_path)
+    forces = (DATA / "forces.toml").read_text().replace('coronela = ["catalans", 3]',
+                                                        'coronela = ["catalans", true]')
+    (tmp_path / "forces.toml").write_text(forces)  # a bool is not a strength
+    with pytest.raises(ComponentError, match=r"\[kinds\] coronela: must be \[side, strength"):
+        load_board(tmp_path)
 
 
 # -- Example of artillery fire (rule 9) ----------------------------------------------------------

@@ -106,3 +106,20 @@ def test_an_effect_without_its_required_number_is_one_clear_error(tmp_path):
     data = _broken(tmp_path, "cards.toml", '{ op = "vp", n = 3 }', '{ op = "vp" }')
     with pytest.raises(ComponentError, match=r"cards.toml: \[\[card\]\] .*missing key 'n'"):
         C.load_components(data)
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("Provisions = 4, Sword = 1", "Provisions = 4000000000, Sword = 1",
+     r"Provisions = 4000000000 must be a whole number of tiles, 0\.\.67"),
+    ("Provisions = 4, Sword = 1", "Provisions = 4, Sword = true",
+     r"Sword = True must be a whole number"),
+    ("Provisions = 4, Sword = 1", "Provisions = 4, Sword = 6",
+     r"the tribes start with 6 Sword together, but goods.toml has \d+ Sword tiles"),
+    ("Provisions = 4, Sword = 1", "Provisions = 4, Swords = 1", r"unknown good 'Swords'"),
+])
+def test_setup_goods_are_whole_tiles_the_common_pool_holds(tmp_path, old, new, words):
+    """Player Area Setup: each player "takes all the depicted resources from the Common
+    Pool" (a bool is not a count, and the pool's tiles are finite)."""
+    data = _broken(tmp_path, "tribes.toml", old, new)
+    with pytest.raises(ComponentError, match=r"tribes.toml: \[\[tribe\]\].*" + words):
+        C.load_components(data)

@@ -148,7 +148,7 @@ def _check_map(f, ids, loc, adj, fac_home, any2):
 
 def load_blocks(ids, path=DATA / "blocks.toml"):
     f = DataFile(path)
-    names, rows = [], []
+    names, rows, entry_of, singles = [], [], {}, set()  # entry_of: name -> entries
     allowed = {"name", "side", "faction", "type", "diamonds", "special", "start", "count",
                "arrives", "at"}
     for i, row in enumerate(f.tables("block")):
@@ -156,6 +156,7 @@ def load_blocks(ids, path=DATA / "blocks.toml"):
         f.only(row, allowed, entry)
         name = f.get(row, "name", str, entry)
         entry = f"block {name!r} (#{i + 1})"
+        entry_of.setdefault(name, []).append(i + 1)
         side = _side(f, row, entry)
         btype = L.BLOCK_TYPES.index(f.choice(row, "type", L.BLOCK_TYPES, entry))
         fac = L.NO_FACTION
@@ -177,18 +178,30 @@ def load_blocks(ids, path=DATA / "blocks.toml"):
             start_kind = L.START_REINFORCEMENT
             text = f.get(row, "arrives", str, entry)
             year, sem = text[:-1], text[-1:]
-            if not year.isdigit() or sem not in L.SEMESTERS:
-                raise f.error(entry, f"arrives = {text!r} must read like '1834A'")
+            last = L.FIRST_YEAR + L.N_YEARS - 1
+            if not (len(year) == 4 and year.isdigit() and sem in L.SEMESTERS
+                    and L.FIRST_YEAR <= int(year) <= last):
+                raise f.error(entry, f"arrives = {text!r} must be a Semester of the game "
+                                     f"(6.1), {L.FIRST_YEAR}A..{last}B, such as '1834A'")
             arrives = L.semester_index(int(year), sem)
             start_loc = ids.index(f.choice(row, "at", ids, entry))
         else:
             start_kind = L.START_MAP
             start_loc = ids.index(f.choice(row, "start", ids + ("bag", "event", "defectors",
                                                                  "reinforcement"), entry))
-        for _ in range(f.number(row, "count", entry, 1, 20, 1)):
+        count = f.number(row, "count", entry, 1, 20, 1)
+        if btype == L.LEADER or special != L.SP_NONE:
+            singles.add(name)
+            if count > 1:
+                raise f.error(entry, "a Leader or special block is one block: count 1")
+        for _ in range(count):
             names.append(name)
             rows.append((side, fac, btype, f.number(row, "diamonds", entry, 0, 4), special,
                          start_kind, start_loc, arrives))
+    for name in sorted(singles):
+        if len(entry_of[name]) > 1:
+            raise f.error(f"block {name!r}", "a Leader or special block is one block, but "
+                                             f"entries #{entry_of[name]} share its name")
     if len(rows) > L.MAX_BLOCKS:
         raise f.error("[[block]]", f"{len(rows)} blocks, at most {L.MAX_BLOCKS}")
     blk = np.array(rows, dtype=np.int64).reshape(-1, L.N_BK)

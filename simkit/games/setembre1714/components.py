@@ -216,7 +216,8 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
     for kind, spec in doc.table("kinds").items():
         entry = f"[kinds] {kind}"
         if (not isinstance(spec, list) or len(spec) != 2 or spec[0] not in sides
-                or not isinstance(spec[1], int) or not 1 <= spec[1] <= 9):
+                or not isinstance(spec[1], int) or isinstance(spec[1], bool)
+                or not 1 <= spec[1] <= 9):
             raise doc.error(entry, "must be [side, strength 1..9]")
         kinds[kind] = (sides.index(spec[0]), spec[1])
     for kind in ("regulars", "mountain_fusiliers", "french_grenadiers", "spanish_grenadiers"):

@@ -241,8 +241,12 @@ def load_tribes(path: Path, node_names):
         tr[i, L.TR_LEADER] = leader_names.index(leader)
         tr[i, L.TR_DW] = f.number(r, "divine_will", entry, 0, 20)
         for good, n in f.get(r, "goods", dict, entry).items():
-            if good not in L.GOODS or not isinstance(n, int) or n < 0:
-                raise f.error(entry, f"goods: {good} = {n!r} (goods: {', '.join(L.GOODS)})")
+            if good not in L.GOODS:
+                raise f.error(entry, f"goods: unknown good {good!r}; goods: "
+                                     f"{', '.join(L.GOODS)}")
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= N_GOODS_TILES:
+                raise f.error(entry, f"goods: {good} = {n!r} must be a whole number of "
+                                     f"tiles, 0..{N_GOODS_TILES}")
             tr[i, L.TR_GOODS + L.GOODS.index(good)] = n
         tr[i, L.TR_HOSTAGE] = f.get(r, "hostage", bool, entry)
         terr = f.items(r, "territories", str, entry)
@@ -378,6 +382,18 @@ def load_components(data: DataFolder | Path | str = DATA) -> Components:
     return _load_components(as_folder(data))
 
 
+def check_setup_goods(f: DataFile, tr: np.ndarray, goods: np.ndarray) -> None:
+    """Player Area Setup: each player "takes all the depicted resources from the Common
+    Pool", so the five tribes together cannot start with more of a good than goods.toml
+    has tiles of."""
+    for good, name in enumerate(L.GOODS):
+        wanted = int(tr[:, L.TR_GOODS + good].sum())
+        if wanted > goods[good, L.GD_COUNT]:
+            raise f.error("[[tribe]]", f"goods: the tribes start with {wanted} {name} "
+                                       f"together, but goods.toml has "
+                                       f"{goods[good, L.GD_COUNT]} {name} tiles")
+
+
 @cache
 def _load_components(data: DataFolder) -> Components:
     node_names, kinds, adj, tiles = load_map(data / "map.toml")
@@ -390,6 +406,7 @@ def _load_components(data: DataFolder) -> Components:
             if kinds[tr[i, L.TR_TERRITORIES + k], 0] != L.NODE_TERRITORY:
                 raise DataFile(data / "tribes.toml").error(
                     f"[[tribe]] {L.TRIBES[i]!r}", "setup territories must be territories")
+    check_setup_goods(DataFile(data / "tribes.toml"), tr, goods)
     titles, cards = load_cards(data / "cards.toml")
     event_titles, events = load_events(data / "events.toml")
     fest_names, fest = load_festivals(data / "festivals.toml")
