@@ -83,6 +83,8 @@ def test_table_format_of_a_rules_table_says_so(capsys):
     (("verrix", "raid", "--attack", "99"), ["parameter 'attack'", "0..30"]),
     (("victus", "combat", "--gunpowder-store", "9"), ["parameter 'gunpowder_store'", "1..5"]),
     (("victus", "stage_iv", "--players", "0"), ["parameter 'players'", "1..4"]),
+    (("victus", "stage_iv", "--players", "1", "--level", "first_game"),
+     ["parameter 'players'", "level = full"]),
     (("setembre1714", "breach", "--nope", "1"), ["unknown parameter 'nope'", "turns"]),
     (("victus", "cannon", "--format", "xml"), ["--format", "json"]),
     (("victus", "cannon", "--format"), ["--format"]),

@@ -177,6 +177,11 @@ class TableParams(QuestionParams):
     level: str = knob("full", "first_game (its deal table and only the \u2022 cards) or "
                       "full", choices=("first_game", "full"))
 
+    def check(self) -> None:
+        if self.players == 1 and self.level == "first_game":
+            raise RulesError("parameter 'players' = 1 (solo) needs level = full: the solo "
+                             "game is dealt as a 2-player full game")
+
     def rules(self) -> Rules:
         return Rules(players=self.players, level=self.level)
 
@@ -214,6 +219,7 @@ class DealtParams(TableParams):
                            "draws one card more)", range=(0, 30))
 
     def check(self) -> None:
+        super().check()
         if self.changes and self.level == "first_game":
             raise RulesError("parameter 'changes' needs level = full: Change 1 card is "
                              "not available in the First Game")
