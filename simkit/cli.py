@@ -8,6 +8,7 @@ what is allowed, and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -239,8 +240,11 @@ def _build_parser() -> argparse.ArgumentParser:
                    "(-1: all cores) [-1]")
     p.set_defaults(handler=cmd_compile)
 
-    p = sub.add_parser("prob", help="exact answers to rules-probability questions "
-                       "(simkit prob FAMILY QUESTION --param value ...)")
+    # no argparse --help here: `simkit prob FAMILY QUESTION --help` shows the question's own
+    # parameters (cmd_prob), which argparse cannot know
+    p = sub.add_parser("prob", add_help=False, help="exact answers to rules-probability "
+                       "questions (simkit prob FAMILY QUESTION --param value ...; "
+                       "--format table|csv|json; --help)")
     p.add_argument("family", nargs="?")
     p.add_argument("question", nargs="?")
     p.set_defaults(handler=cmd_prob)
@@ -948,8 +952,24 @@ def cmd_trace(args, _extra) -> None:
 # -- prob ----------------------------------------------------------------------------
 
 
+PROB_FORMATS = ("table", "csv", "json")
+PROB_USAGE = """usage: simkit prob [FAMILY [QUESTION [--PARAMETER VALUE ...]]]
+                   [--format table|csv|json]
+       simkit prob FAMILY QUESTION --help
+
+Exact answers to rules-probability questions. Every answer is a table with one row per
+event: the columns that say what the event is, then `p` (the chance, a float) and
+`fraction` (the same chance exactly, a/b). A rules table (deterministic) has no chances.
+--format: table (default), csv, or json (records; fraction as an "a/b" string)."""
+
+
 def cmd_prob(args, extra) -> None:
+    wants_help = any(a in ("-h", "--help") for a in extra)
+    extra = [a for a in extra if a not in ("-h", "--help")]
+    extra, fmt = _prob_format(extra)
     if args.family is None:
+        if wants_help:
+            print(PROB_USAGE)
         for family in games.question_sets():
             _list_questions(family)
         return
@@ -961,15 +981,80 @@ def cmd_prob(args, extra) -> None:
         raise UsageError(f"unknown question {args.question!r} for {args.family}; "
                          f"questions: {', '.join(questions)}")
     question = questions[args.question]
+    if wants_help:
+        _question_help(args.family, question)
+        return
     params = question.params().parse_overrides(_option_assignments(extra, question.params))
-    table = question.answer(params)
-    print(f"{args.family} {question.name}: {question.description}")
+    _print_answer(args.family, question, params, question.answer(params), fmt)
+
+
+def _prob_format(extra: list[str]) -> tuple[list[str], str]:
+    """Take ``--format X`` / ``--format=X`` out of the question's options."""
+    rest, fmt, i = [], "table", 0
+    while i < len(extra):
+        name, sep, value = extra[i].partition("=")
+        if name == "--format":
+            if not sep:
+                if i + 1 == len(extra):
+                    raise UsageError(f"--format needs a value ({' | '.join(PROB_FORMATS)})")
+                i += 1
+                value = extra[i]
+            if value not in PROB_FORMATS:
+                raise UsageError(f"--format {value!r} is not one of: {' | '.join(PROB_FORMATS)}")
+            fmt = value
+        else:
+            rest.append(extra[i])
+        i += 1
+    return rest, fmt
+
+
+def _question_help(family: str, question) -> None:
+    print(f"usage: simkit prob {family} {question.name} [--PARAMETER VALUE ...] "
+          f"[--format table|csv|json]")
+    print(f"{question.description}")
+    if question.deterministic:
+        print("a rules table: the answer does not depend on chance (no p, fraction)")
+    else:
+        print("answer: one row per event, then p (float) and fraction (exact a/b)")
+    print("parameters:")
+    print(_knob_table(question.params.knobs(), indent="  --"))
+    if question.notes:
+        print(question.notes)
+
+
+def _print_answer(family: str, question, params, table: pd.DataFrame, fmt: str) -> None:
+    if fmt == "csv":
+        print(table.to_csv(index=False), end="")
+        return
+    if fmt == "json":
+        print(_json_records(table))
+        return
+    print(f"{family} {question.name}: {question.description}")
     print("given " + ", ".join(f"{k}={v}" for k, v in params.to_dict().items()))
+    if question.deterministic:
+        print("a rules table (deterministic: no chances)")
     with pd.option_context("display.float_format", "{:.6f}".format,
                            "display.max_colwidth", 80, "display.width", 200):
         print(table.to_string(index=False))
+    for line in table.attrs.get("summary", ()):
+        print(line)
     if question.notes:
         print(question.notes)
+
+
+def _json_records(table: pd.DataFrame) -> str:
+    """Records: ``p`` a float, ``fraction`` the string "a/b" (JSON has no fractions)."""
+    out = table.copy()
+    if "fraction" in out:
+        out["fraction"] = out["fraction"].map(str)
+    return json.dumps(out.to_dict(orient="records"), ensure_ascii=False, default=_native)
+
+
+def _native(value):
+    """numpy scalars as Python numbers for JSON."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 def _list_questions(family: str) -> None:

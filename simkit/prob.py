@@ -1,14 +1,44 @@
-"""Exact discrete distributions for rules-probability questions, in exact fractions.
+"""Exact discrete distributions for rules-probability questions, in exact fractions, and
+the one layout every ``simkit prob`` answer takes.
 
 A distribution is a ``dict`` mapping an integer outcome to its ``Fraction``. Games build
 their closed-form answers from these pieces (``games/<game>/prob.py``).
+
+The layout (``answer_table``): one row per event, the columns that say what the event is
+(in the rulebook's words), then ``p`` (the chance as a float) and ``fraction`` (the same
+chance exactly, a ``fractions.Fraction``). A question whose answer does not depend on
+chance (a rules table: losses, scores, fame) is marked ``deterministic`` and has no ``p``.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from math import comb
 
+import pandas as pd
+
 Dist = dict[int, Fraction]
+CHANCE_COLUMNS = ("p", "fraction")
+
+
+def answer_table(rows: Iterable[dict]) -> pd.DataFrame:
+    """The answer layout: each row's describing columns, then ``p`` and ``fraction``.
+    Each row gives its chance exactly under the key ``"p"``."""
+    out = []
+    for row in rows:
+        chance = Fraction(row["p"])
+        described = {k: v for k, v in row.items() if k != "p"}
+        out.append({**described, "p": float(chance), "fraction": chance})
+    return pd.DataFrame(out)
+
+
+def dist_rows(dist: Dist, outcome: str) -> list[dict]:
+    """A distribution as answer rows: one per outcome, in order."""
+    return [{outcome: k, "p": p} for k, p in sorted(dist.items())]
+
+
+def mean(dist: Dist) -> Fraction:
+    """The expected value of a distribution, exactly."""
+    return sum((k * p for k, p in dist.items()), Fraction(0))
 
 
 def die(sides: int = 6) -> Dist:

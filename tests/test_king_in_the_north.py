@@ -1082,7 +1082,8 @@ def test_prob_questions_answer_the_battle_example():
     assert cards_q.loc[3, "after_battle"] == 4 and cards_q.loc[1, "after_battle"] == 3
     assert cards_q.loc[2, "besieged_defender"] == 5
     hold = q["holds_card"].answer(q["holds_card"].params(deck=10, copies=1, hand=1))
-    assert hold["fraction"][0] == "1/10"
+    assert list(hold["fraction"]) == [F(1, 10), F(9, 10)]
+    assert list(hold["p"]) == [0.1, 0.9]
     with pytest.raises(RulesError):
         q["deployment"].params(diamonds=5)
 

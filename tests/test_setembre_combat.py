@@ -775,9 +775,15 @@ def test_trace_narrates_the_simulated_game(rules, policy):
 # -- the exact questions ---------------------------------------------------------------------
 
 
-def exact_column(table, name: str) -> list[F]:
-    values = [F(s) for s in table[name + "_exact"]]
-    assert table[name].tolist() == [float(v) for v in values]
+def chances(table, **where) -> list[F]:
+    """The exact chances of the rows matching ``where`` (column=value), in order; each row's
+    float ``p`` is its ``fraction``."""
+    rows = table
+    for column, value in where.items():
+        rows = rows[rows[column] == value]
+    values = list(rows["fraction"])
+    assert all(isinstance(v, F) for v in values)
+    assert rows["p"].tolist() == [float(v) for v in values]
     return values
 
 
@@ -790,21 +796,21 @@ def test_questions_are_the_six_topics():
 def test_question_breach():
     q = SP.QUESTIONS["breach"]
     table = q.answer(q.params())
-    by, first = exact_column(table, "assured_by"), exact_column(table, "first_on")
-    assert table["turn"].tolist() == list(range(1, 13))
+    by, first = chances(table, event="assured by"), chances(table, event="first on")
+    assert table["turn"].tolist() == list(range(1, 13)) * 2
     assert by == [SP.breach_by(t) for t in range(1, 13)]
     assert sum(first) + (1 - by[-1]) == 1
     table = q.answer(q.params(turns=3, breach_roll=5))
-    assert exact_column(table, "first_on") == [F(1, 3), F(2, 9), F(4, 27)]
+    assert chances(table, event="first on") == [F(1, 3), F(2, 9), F(4, 27)]
 
 
 @pytest.mark.parametrize(("units", "defenders"), [(4, 5), (10, 3), (1, 1), (6, 10)])
 def test_question_salvo(units, defenders):
     q = SP.QUESTIONS["salvo"]
     table = q.answer(q.params(units=units, defenders=defenders))
-    p, at_least = exact_column(table, "p"), exact_column(table, "at_least")
+    p, at_least = chances(table, event="exactly"), chances(table, event="at least")
     assert sum(p) == 1
-    assert table["kills"].tolist() == list(range(min(units, defenders) + 1))
+    assert table["kills"].tolist() == list(range(min(units, defenders) + 1)) * 2
     assert at_least[0] == 1
     assert at_least == [sum(p[k:]) for k in range(len(p))]
     assert p[-1] == sum(F(comb(units, k) * 5 ** (units - k), 6**units)
@@ -815,16 +821,19 @@ def test_question_salvo(units, defenders):
 def test_question_artillery(adjacent, range_2, defenders):
     q = SP.QUESTIONS["artillery"]
     table = q.answer(q.params(adjacent=adjacent, range_2=range_2, defenders=defenders))
-    p = exact_column(table, "p")
+    p = chances(table, event="exactly")
     assert sum(p) == 1
     expected = SP.artillery_kills(adjacent, range_2, defenders)
-    assert dict(zip(table["kills"], p, strict=True)) == expected
+    kills = table.loc[table["event"] == "exactly", "kills"]
+    assert dict(zip(kills, p, strict=True)) == expected
+    assert chances(table, event="at least") == [sum(p[k:]) for k in range(len(p))]
 
 
 def assault_rows(table, column: str) -> tuple[list[F], F]:
     """The outcome rows of the assault answer (a distribution) and its exact-tie row."""
-    values = exact_column(table, column)
-    sub = table["outcome"].str.contains("of which").tolist()
+    values = chances(table, defender=column)
+    rows = table[table["defender"] == column]
+    sub = rows["outcome"].str.contains("of which").tolist()
     ties = [v for v, s in zip(values, sub, strict=True) if s]
     assert len(ties) == 1
     return [v for v, s in zip(values, sub, strict=True) if not s], ties[0]
@@ -847,8 +856,8 @@ def test_question_assault(attacker, defender, bonus):
 
 def test_question_commander():
     q = SP.QUESTIONS["commander"]
-    assert exact_column(q.answer(q.params()), "p") == [F(25, 36), F(10, 36), F(1, 36)]
-    assert exact_column(q.answer(q.params(commanders=1)), "p") == [F(5, 6), F(1, 6)]
+    assert chances(q.answer(q.params())) == [F(25, 36), F(10, 36), F(1, 36)]
+    assert chances(q.answer(q.params(commanders=1))) == [F(5, 6), F(1, 6)]
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -856,7 +865,7 @@ def test_question_scenario(policy):
     q = SP.QUESTIONS["scenario"]
     params = q.params(catalans=policy, guns_adjacent=1, terrain="urban")
     table = q.answer(params)
-    p = exact_column(table, "p")
+    p = chances(table)
     assert sum(p) == 1
     rules = Rules(guns_adjacent=1, terrain="urban")
     assert dict(zip(table["end_reason"], p, strict=True)) == SP.scenario_outcome(rules, policy)

@@ -109,9 +109,10 @@ def test_battle_disc_distribution():
 
 def test_questions_answer():
     raid = P.QUESTIONS["raid"].answer(P.RaidQuestion())
-    assert list(raid["p_success"]) == [Fraction(4, 7), Fraction(2, 7)]
+    assert list(raid["fraction"]) == [Fraction(4, 7), Fraction(2, 7)]
+    assert list(raid["p"]) == [4 / 7, 2 / 7]
     battle = P.QUESTIONS["battle"].answer(P.BattleQuestion())
-    assert battle["p"].sum() == 1
+    assert sum(battle["fraction"]) == 1
 
 
 def test_verrix_is_offered_with_its_questions():
@@ -125,9 +126,9 @@ def test_raid_question_pillage_example():
     # (6 > 4 + t); with the reconstructed bag 0,0,1,1,2,2,3 that is 4 tokens of 7
     q = P.RaidQuestion(attack=6, defence=4)
     table = P.QUESTIONS["raid"].answer(q)
-    assert table["p_success"][0] == Fraction(4, 7)
+    assert table["fraction"][0] == Fraction(4, 7)
     # best of two: both tokens <= 1, drawn without replacement: 4/7 * 3/6
-    assert table["p_success"][1] == Fraction(4, 7) * Fraction(3, 6)
+    assert table["fraction"][1] == Fraction(4, 7) * Fraction(3, 6)
 
 
 def test_prob_cli_answers_verrix(capsys):

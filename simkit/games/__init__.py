@@ -38,6 +38,7 @@ _QUESTIONS = {
     "setembre1714": "simkit.games.setembre1714_assault.prob:QUESTIONS",
     "king_in_the_north": "simkit.games.king_in_the_north.prob:QUESTIONS",
     "verrix": "simkit.games.verrix.prob:QUESTIONS",
+    "victus": "simkit.games.victus.prob:QUESTIONS",
 }
 
 

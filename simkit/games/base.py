@@ -413,12 +413,20 @@ def _check_fits(name: str, values: np.ndarray, dtype: str) -> None:
 
 
 @dataclass(frozen=True)
+class QuestionParams(RulesBase):
+    """A question's parameters: knobs with ranges like rules, named "parameter" in errors."""
+
+    KIND: ClassVar[str] = "parameter"
+
+
+@dataclass(frozen=True)
 class Question:
     """A rules-probability question answered exactly (a game's ``prob.py``).
 
-    ``params`` is a RulesBase subclass: its knobs are the question's arguments, with the
-    same validation as rules. ``answer(params)`` returns a table of outcomes with exact
-    fractions and probabilities.
+    ``params`` is a ``QuestionParams`` subclass: its knobs are the question's arguments, with
+    the same validation as rules. ``answer(params)`` returns a table in the layout of
+    ``simkit.prob.answer_table`` (event columns, then ``p`` and ``fraction``), or, for a
+    ``deterministic`` question, a rules table without chances.
     """
 
     name: str
@@ -426,6 +434,7 @@ class Question:
     params: type[RulesBase]
     answer: Callable[[Any], Any]
     notes: str = ""
+    deterministic: bool = False
 
 
 @cache

@@ -13,7 +13,9 @@ from math import comb
 
 import pandas as pd
 
-from simkit.games.base import Question, RulesBase, knob
+from simkit.errors import RulesError
+from simkit.games.base import Question, QuestionParams, knob
+from simkit.prob import answer_table
 
 
 def battle_losses(impact_received: int, rate: int = 7, loser: bool = False,
@@ -64,13 +66,14 @@ def hand_after_reinforcement(hand: int, draw: int = 7, more_cities: bool = False
 
 def p_holds(deck: int, copies: int, hand: int) -> Fraction:
     """P(a hand of ``hand`` cards drawn from ``deck`` holds at least 1 of ``copies``)."""
-    if hand > deck:
-        raise ValueError("hand larger than the deck")
+    if hand > deck or copies > deck:
+        raise RulesError(f"a hand of {hand} with {copies} copies needs a deck of at least "
+                         f"{max(hand, copies)} cards, got {deck}")
     return 1 - Fraction(comb(deck - copies, hand), comb(deck, hand))
 
 
 @dataclass(frozen=True)
-class LossParams(RulesBase):
+class LossParams(QuestionParams):
     rate: int = knob(7, "Impact per block (7; 8 mountains; 6 shield; 9 snow)", range=(1, 20))
     max_impact: int = knob(28, "largest Impact in the table", range=(0, 100))
 
@@ -83,22 +86,29 @@ def loss_table(q: LossParams) -> pd.DataFrame:
 
 
 @dataclass(frozen=True)
-class HoldParams(RulesBase):
+class HoldParams(QuestionParams):
     deck: int = knob(49, "cards in the deck the hand comes from (reconstructed Carlist "
                          "deck: 49 with «Breach in the Walls»; 48 without)", range=(1, 200))
     copies: int = knob(3, "copies of the wanted card (Carlist Loyalty Challenges 3, "
                           "Liberal 2, Headquarters 1)", range=(0, 200))
     hand: int = knob(7, "hand size", range=(0, 200))
 
+    def check(self) -> None:
+        # the hand and the copies both come out of the deck
+        for name in ("copies", "hand"):
+            if getattr(self, name) > self.deck:
+                raise RulesError(f"parameter {name!r} = {getattr(self, name)} is more than "
+                                 f"the deck: allowed 0..{self.deck} (parameter 'deck')")
+
 
 def hold_table(q: HoldParams) -> pd.DataFrame:
     p = p_holds(q.deck, q.copies, q.hand)
-    return pd.DataFrame([{"event": "holds at least one", "fraction": str(p),
-                          "probability": float(p)}])
+    return answer_table([{"event": "holds at least one", "p": p},
+                         {"event": "holds none", "p": 1 - p}])
 
 
 @dataclass(frozen=True)
-class DeploymentParams(RulesBase):
+class DeploymentParams(QuestionParams):
     diamonds: int = knob(2, "diamonds of each block deployed (all alike)", range=(1, 4))
     blocks: int = knob(4, "blocks of one Faction deployed one after another",
                        range=(1, 10))
@@ -119,7 +129,7 @@ def deployment_table(q: DeploymentParams) -> pd.DataFrame:
 
 
 @dataclass(frozen=True)
-class CardsParams(RulesBase):
+class CardsParams(QuestionParams):
     cards_used: int = knob(3, "cards used to deploy in the battle", range=(0, 30))
     max_lost: int = knob(8, "largest number of blocks lost in the table", range=(0, 30))
 
@@ -135,12 +145,13 @@ def cards_table(q: CardsParams) -> pd.DataFrame:
 
 QUESTIONS = {
     "losses": Question("losses", "blocks lost for each Impact received (8.7.1)",
-                       LossParams, loss_table),
+                       LossParams, loss_table, deterministic=True),
     "deployment": Question("deployment", "Impact of a one-Faction deployment sequence, "
                            "block by block (8.3.3, 8.4.1)", DeploymentParams,
-                           deployment_table),
+                           deployment_table, deterministic=True),
     "cards": Question("cards", "cards drawn after a battle or a siege defence for each "
-                      "number of blocks lost (8.10, 8.9.3 H)", CardsParams, cards_table),
+                      "number of blocks lost (8.10, 8.9.3 H)", CardsParams, cards_table,
+                      deterministic=True),
     "holds_card": Question("holds_card", "chance a hand holds at least one of a card "
                            "(hypergeometric)", HoldParams, hold_table),
 }

@@ -9,11 +9,12 @@ the Monte Carlo kernel plays (``scenario_outcome``), all in exact fractions.
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
 import pandas as pd
 
 from simkit import prob as P
-from simkit.games.base import Question, RulesBase, knob
+from simkit.games.base import Question, QuestionParams, knob
 
 from .policies import CATALAN_POLICIES
 from .rules import Rules
@@ -81,59 +82,54 @@ def scenario_outcome(rules: Rules, catalans: str = "stand") -> dict[str, Fractio
     return out
 
 
-def _table(rows: list[dict], fraction_columns: list[str]) -> pd.DataFrame:
-    df = pd.DataFrame(rows)
-    for col in fraction_columns:
-        df[col + "_exact"] = df[col].map(str)
-        df[col] = df[col].map(float)
-    return df
+def kills_rows(dist: P.Dist) -> list[dict]:
+    """Kills exactly k, then kills at least k, for each k (a salvo, the artillery)."""
+    exactly = [{"kills": k, "event": "exactly", "p": p} for k, p in sorted(dist.items())]
+    at_least = [{"kills": k, "event": "at least", "p": P.prob(dist, lambda x, k=k: x >= k)}
+                for k in sorted(dist)]
+    return exactly + at_least
 
 
 # -- the questions the CLI and notebooks ask ------------------------------------------
 
 
 @dataclass(frozen=True)
-class BreachQuestion(RulesBase):
+class BreachQuestion(QuestionParams):
     turns: int = knob(12, "last Bourbon turn to tabulate", range=(1, 60))
     breach_roll: int = knob(6, "lowest die that assures the breach", range=(1, 6))
 
 
 def answer_breach(q: BreachQuestion) -> pd.DataFrame:
     p = P.success_chance(q.breach_roll)
-    rows = [{"turn": t, "assured_by": P.geometric_by(p, t), "first_on": P.geometric_on(p, t)}
-            for t in range(1, q.turns + 1)]
-    return _table(rows, ["assured_by", "first_on"])
+    turns = range(1, q.turns + 1)
+    return P.answer_table(
+        [{"turn": t, "event": "assured by", "p": P.geometric_by(p, t)} for t in turns]
+        + [{"turn": t, "event": "first on", "p": P.geometric_on(p, t)} for t in turns])
 
 
 @dataclass(frozen=True)
-class SalvoQuestion(RulesBase):
+class SalvoQuestion(QuestionParams):
     units: int = knob(4, "combat units firing (one die each)", range=(1, 10))
     defenders: int = knob(5, "defending combat units (kills cannot exceed them)", range=(1, 10))
 
 
 def answer_salvo(q: SalvoQuestion) -> pd.DataFrame:
-    dist = salvo_kills(q.units, q.defenders)
-    rows = [{"kills": k, "p": p, "at_least": P.prob(dist, lambda x, k=k: x >= k)}
-            for k, p in sorted(dist.items())]
-    return _table(rows, ["p", "at_least"])
+    return P.answer_table(kills_rows(salvo_kills(q.units, q.defenders)))
 
 
 @dataclass(frozen=True)
-class ArtilleryQuestion(RulesBase):
+class ArtilleryQuestion(QuestionParams):
     adjacent: int = knob(1, "guns firing at an adjacent zone (hit on 4-6)", range=(0, 10))
     range_2: int = knob(0, "Bourbon guns firing two zones away (hit on 5-6)", range=(0, 10))
     defenders: int = knob(5, "combat units in the target zone", range=(1, 10))
 
 
 def answer_artillery(q: ArtilleryQuestion) -> pd.DataFrame:
-    dist = artillery_kills(q.adjacent, q.range_2, q.defenders)
-    rows = [{"kills": k, "p": p, "at_least": P.prob(dist, lambda x, k=k: x >= k)}
-            for k, p in sorted(dist.items())]
-    return _table(rows, ["p", "at_least"])
+    return P.answer_table(kills_rows(artillery_kills(q.adjacent, q.range_2, q.defenders)))
 
 
 @dataclass(frozen=True)
-class AssaultQuestion(RulesBase):
+class AssaultQuestion(QuestionParams):
     attacker: int = knob(9, "attacker's assault value before the die (lead + modifiers)",
                          range=(1, 40))
     defender: int = knob(12, "defender's assault value before the die, without withdrawal",
@@ -143,18 +139,16 @@ class AssaultQuestion(RulesBase):
 
 
 def answer_assault(q: AssaultQuestion) -> pd.DataFrame:
-    stand = attacker_wins(q.attacker, q.defender)
-    withdraw = attacker_wins(q.attacker, q.defender + q.withdrawal_bonus)
     d6_difference = P.difference(D6, D6)
-    rows = [
-        {"outcome": "attacker higher", "stand": stand, "withdraw": withdraw},
-        {"outcome": "attacker not higher", "stand": 1 - stand, "withdraw": 1 - withdraw},
-        {"outcome": "  of which a tie",
-         "stand": d6_difference.get(q.defender - q.attacker, Fraction(0)),
-         "withdraw": d6_difference.get(q.defender + q.withdrawal_bonus - q.attacker,
-                                       Fraction(0))},
-    ]
-    return _table(rows, ["stand", "withdraw"])
+    rows = []
+    for declared, defence in (("stand", q.defender),
+                              ("withdraw", q.defender + q.withdrawal_bonus)):
+        win = attacker_wins(q.attacker, defence)
+        tie = d6_difference.get(defence - q.attacker, Fraction(0))
+        rows += [{"defender": declared, "outcome": "attacker higher", "p": win},
+                 {"defender": declared, "outcome": "attacker not higher", "p": 1 - win},
+                 {"defender": declared, "outcome": "  of which a tie", "p": tie}]
+    return P.answer_table(rows)
 
 
 ASSAULT_NOTES = """\
@@ -165,18 +159,18 @@ withdraw: the defender adds the withdrawal bonus and always retreats without los
 
 
 @dataclass(frozen=True)
-class CommanderQuestion(RulesBase):
+class CommanderQuestion(QuestionParams):
     commanders: int = knob(2, "commanders involved in the assault (each rolls)", range=(1, 2))
 
 
 def answer_commander(q: CommanderQuestion) -> pd.DataFrame:
-    rows = [{"commanders_lost": k, "p": p}
-            for k, p in sorted(commanders_lost(q.commanders).items())]
-    return _table(rows, ["p"])
+    return P.answer_table(P.dist_rows(commanders_lost(q.commanders), "commanders_lost"))
 
 
 @dataclass(frozen=True)
 class ScenarioQuestion(Rules):
+    KIND: ClassVar[str] = "parameter"
+
     catalans: str = knob("stand", "the Catalan policy: " + ", ".join(CATALAN_POLICIES),
                          choices=tuple(CATALAN_POLICIES))
 
@@ -184,8 +178,7 @@ class ScenarioQuestion(Rules):
 def answer_scenario(q: ScenarioQuestion) -> pd.DataFrame:
     rules = Rules(**{k: v for k, v in q.to_dict().items() if k != "catalans"})
     dist = scenario_outcome(rules, q.catalans)
-    rows = [{"end_reason": reason, "p": p} for reason, p in dist.items()]
-    return _table(rows, ["p"])
+    return P.answer_table({"end_reason": reason, "p": p} for reason, p in dist.items())
 
 
 QUESTIONS = {

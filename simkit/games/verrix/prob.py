@@ -12,7 +12,8 @@ from itertools import permutations
 
 import pandas as pd
 
-from simkit.games.base import Question, RulesBase, knob
+from simkit.games.base import Question, QuestionParams, knob
+from simkit.prob import answer_table
 
 from . import layout as L
 from .rules import MORRIGAN_SETS, Rules, _ints
@@ -55,7 +56,7 @@ def battle_disc(rounds: list[tuple[int, int, int]], bag: list[int] | None = None
 
 
 @dataclass(frozen=True)
-class RaidQuestion(RulesBase):
+class RaidQuestion(QuestionParams):
     attack: int = knob(6, "the raider's STRENGTH (units and card bonuses)", range=(0, 30))
     defence: int = knob(4, "the defender's STRENGTH before the token", range=(0, 30))
     morrigan_tokens: str = knob(Rules().morrigan_tokens, "the 7 token values",
@@ -64,16 +65,15 @@ class RaidQuestion(RulesBase):
 
 def answer_raid(q: RaidQuestion) -> pd.DataFrame:
     bag = _ints(q.morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9)
-    rows = [{"draw": "one token", "p_success": raid_success(q.attack, q.defence, False, bag)},
-            {"draw": "best of two (1 Divine Will)",
-             "p_success": raid_success(q.attack, q.defence, True, bag)}]
-    df = pd.DataFrame(rows)
-    df["p"] = df["p_success"].astype(float)
-    return df
+    return answer_table([
+        {"draw": "one token", "event": "raid succeeds",
+         "p": raid_success(q.attack, q.defence, False, bag)},
+        {"draw": "best of two (1 Divine Will)", "event": "raid succeeds",
+         "p": raid_success(q.attack, q.defence, True, bag)}])
 
 
 @dataclass(frozen=True)
-class BattleQuestion(RulesBase):
+class BattleQuestion(QuestionParams):
     attack1: int = knob(7, "round 1 attack STRENGTH (the attackers play the card)",
                         range=(0, 40))
     defence1: int = knob(5, "round 1 defence STRENGTH before the defenders' token",
@@ -94,10 +94,7 @@ def answer_battle(q: BattleQuestion) -> pd.DataFrame:
     bag = _ints(q.morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9)
     rounds = [(q.attack1, q.defence1, 2), (q.attack2, q.defence2, 1),
               (q.attack3, q.defence3, 2)]
-    dist = battle_disc(rounds, bag)
-    df = pd.DataFrame([{"disc": k, "p": p} for k, p in dist.items()])
-    df["p_float"] = df["p"].astype(float)
-    return df
+    return answer_table({"disc": k, "p": p} for k, p in battle_disc(rounds, bag).items())
 
 
 QUESTIONS = {
