@@ -310,8 +310,9 @@ def _rules(game, args):
     return game.resolve_rules(args.preset).parse_overrides(args.set)
 
 
-def _policy(game, args):
-    """One policy for every side (at most once), then per-side choices (once a side)."""
+def _policy(game, args, rules=None):
+    """One policy for every side (at most once), then per-side choices (once a side, and
+    only for a side in play under ``rules``)."""
     everyone, chosen = None, {}
     for text in args.policy:
         side, sep, name = text.partition("=")
@@ -325,6 +326,8 @@ def _policy(game, args):
         else:
             everyone = text
     base = dict.fromkeys(game.sides, everyone) if everyone is not None else {}
+    if rules is not None:
+        game.check_sides_in_play(rules, chosen)
     return game.resolve_policy(base | chosen)
 
 
@@ -418,7 +421,8 @@ def cmd_run(args, _extra) -> None:
 
     _check_backend_options(args)
     game = _game(args)
-    rules, policy = game.effective(_rules(game, args)), _policy(game, args)  # as played
+    rules = game.effective(_rules(game, args))  # as played
+    policy = _policy(game, args, rules)
     if args.rotate_seats:
         return _run_rotated(game, rules, policy, args)
     info = RunInfo()
@@ -744,7 +748,8 @@ def cmd_calibrate(args, _extra) -> None:
         raise UsageError(f"--set {args.knob}=... conflicts with --knob {args.knob}: "
                          "calibrate sets the knob it calibrates")
     game = _game(args)
-    rules, policy = _rules(game, args), _policy(game, args)
+    rules = _rules(game, args)
+    policy = _policy(game, args, rules)
     with _dask_client(args) as client:
         result = calibrate(game, args.knob, args.target, side=args.side, rules=rules,
                            policy=policy, n_games=args.games, seed=args.seed,
@@ -944,8 +949,8 @@ def cmd_trace(args, _extra) -> None:
     if not 0 <= args.game_index <= MAX_GAMES - 1:
         raise UsageError(f"--game-index must be between 0 and {MAX_GAMES - 1:,}, got "
                          f"{args.game_index:,}")
-    for line in game.trace(_rules(game, args), _policy(game, args), args.game_index,
-                           args.seed):
+    rules = _rules(game, args)
+    for line in game.trace(rules, _policy(game, args, rules), args.game_index, args.seed):
         print(line)
 
 

@@ -96,6 +96,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     game = game.with_data(data)
     check_state = checks.requested() if check_state is None else bool(check_state)
     rules = game.resolve_rules(rules)
+    game.check_sides_in_play(rules, policy)
     policy = game.resolve_policy(policy)
     seed = _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
     info = info if info is not None else RunInfo()
