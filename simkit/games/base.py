@@ -531,7 +531,19 @@ class Game(ABC):
 
     # -- user input -> validated objects -------------------------------------------------
     def resolve_rules(self, rules=None) -> RulesBase:
-        """``rules``: None (standard), a preset name, a dict of overrides, or a Rules."""
+        """``rules``: None (standard), a preset name, a dict of overrides, or a Rules;
+        checked against the data played (``check_rules``)."""
+        resolved = self._rules_from(rules)
+        self.check_rules(resolved)
+        return resolved
+
+    def check_rules(self, rules: RulesBase) -> None:
+        """Refuse, with RulesError naming the knob, rules the data played cannot set up
+        (a game whose components bound a knob overrides this); the rules' own checks
+        already ran when they were made."""
+        return None
+
+    def _rules_from(self, rules) -> RulesBase:
         if rules is None:
             return self.Rules()
         if isinstance(rules, self.Rules):
