@@ -8,7 +8,7 @@ import pytest
 from victus_support import streams
 
 import simkit
-from simkit.checks import broken_state
+from simkit.checks import broken_state, raise_if_broken
 from simkit.errors import StateError
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.victus import (
@@ -39,7 +39,7 @@ def position(preset="full", seed=1):
     sp, g = sp.copy(), g.copy()
     rng = streams(seed, 0)
     engine.set_up_game(CARDS, p, g, rng)
-    engine.start_of_stage(CARDS, p, g, rng, L.STAGE_I, no_log())
+    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_I, no_log())
     return p, sp, g, rng
 
 
@@ -306,12 +306,19 @@ def test_the_lookahead_player_keeps_every_invariant(preset):
 
 
 def test_a_broken_invariant_names_the_game_turn_step_and_invariant():
-    """The reserve knobs can put more pieces in play than the box holds: the full game's
-    set-up has 27 + 3 + 2 Coronela, and 5 in the Reserve makes 34 of the 32 printed."""
-    with pytest.raises(StateError, match=r"game index 0 of seed 3, turn 0, after "
+    """Two Coronela more in the Reserve than the box holds (the full game's set-up has
+    27 + 3 + 2, and 34 of the 32 printed): the message names the game index, turn, step,
+    invariant and detail. The reserve knobs that once did this are refused now."""
+    p, sp, g, _ = position()
+    sp[C.reserve, L.SP_CORONELA] += 2
+    g[L.G_IN_PLAY + L.PLAY_CORONELA] += 2  # as if the set-up had placed them
+    log = no_log(check_state=True)
+    checks.check_state(K, CARDS, p, sp, g, log, L.STEP_SETUP, 0)
+    with pytest.raises(StateError, match=r"victus: game index 7 of seed 3, turn 0, after "
                        r"setup: invariant broken: Coronela pieces conserved \(detail 34\)"):
-        GAME.simulate({"reserve_coronela": 5}, None, range(3), 3, check_state=True)
-    GAME.simulate({"reserve_coronela": 5}, None, range(3), 3)  # unchecked, it plays
+        raise_if_broken("victus", log, np.array([7]), 3, L.INVARIANTS, L.STEPS)
+    with pytest.raises(simkit.RulesError, match="reserve_coronela = 5"):
+        GAME.simulate({"reserve_coronela": 5}, None, range(3), 3)
 
 
 # -- the bugs the checks found ------------------------------------------------------------------
@@ -370,7 +377,7 @@ def test_casanovas_pile_keeps_every_card_it_receives():
     g[L.G_SEAT_AP] = 3
     assert policies.change_a_card(K, CARDS, p, g, rng, no_log())
     assert hands.pile_count(g) == 25
-    engine.start_of_stage(CARDS, p, g, rng, L.STAGE_II, no_log())  # he is dealt 7 more
+    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_II, no_log())  # he is dealt 7 more
     assert hands.pile_count(g) == 32
     assert broken_invariant(p, sp, g, L.STEP_START_OF_STAGE) is None
 

@@ -39,7 +39,7 @@ def opening(game_index=0):
     sp, g = _start(GAME.presets["full"].rules)
     rng = streams(SEED, game_index)
     set_up_game(cards.as_tuple(), q, g, rng)
-    start_of_stage(cards.as_tuple(), q, g, rng, 0, no_log())
+    start_of_stage(K, cards.as_tuple(), q, g, rng, 0, no_log())
     start_of_round(K, cards.as_tuple(), q, sp, g, rng, no_log())
     return dice, cards.as_tuple(), q, sp, g, rng
 

@@ -194,13 +194,13 @@ def solo_start(**changes):
 
 def test_example_30_casanova_pile_of_8_and_2_resignation_tiles_at_stage_ii():
     p, sp, g, rng = solo_start()
-    engine.start_of_stage(CARDS, p, g, rng, L.STAGE_I, no_log())
+    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_I, no_log())
     assert hand_count(g, solo.VILLARROEL) == 7 and hand_count(g, solo.CASANOVA) == 7
     assert g[L.G_RESIGNATION] == 1
     for _ in range(6):  # six rounds, no resignation used
         assert solo.draw_from_pile(g, rng) > 0
     assert hand_count(g, solo.CASANOVA) == 1
-    engine.start_of_stage(CARDS, p, g, rng, L.STAGE_II, no_log())
+    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_II, no_log())
     assert hand_count(g, solo.CASANOVA) == 8 and g[L.G_RESIGNATION] == 2
 
 
@@ -233,10 +233,23 @@ def test_no_resignation_when_the_round_card_is_chosen_at_random():
                                                             ("per_round", 0, 1)])
 def test_resignation_tiles_per_stage_or_per_round(reading, per_stage, per_round):
     p, sp, g, rng = solo_start(resignation_tiles=reading)
-    engine.start_of_stage(CARDS, p, g, rng, L.STAGE_I, no_log())
+    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_I, no_log())
     assert g[L.G_RESIGNATION] == per_stage
     engine.start_of_round(K, CARDS, p, sp, g, rng, no_log())
     assert g[L.G_RESIGNATION] == per_stage + per_round
+
+
+def test_a_tile_each_round_stops_at_the_three_printed():
+    # the components list 3 Villarroel resignation tiles; a spent one stays beside
+    # Casanova's pile, so "a tile at the start of each round" gives 3 in all
+    p, sp, g, rng = solo_start(resignation_tiles="per_round")
+    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_I, no_log())
+    for _ in range(2):
+        engine.start_of_round(K, CARDS, p, sp, g, rng, no_log())
+    solo.cancel(g, 1, no_log())
+    for _ in range(3):
+        engine.start_of_round(K, CARDS, p, sp, g, rng, no_log())
+    assert g[L.G_RESIGNATION] + g[L.G_CARDS_CANCELLED] == 3
 
 
 def test_solo_games_start_with_casanova_and_end_with_villarroel_on_stage_iv():
@@ -311,7 +324,7 @@ def test_dice_order_knob_sets_who_orders_the_dice_each_stage(order, chooses):
     build_piles(CARDS, p, g, rng)
     seen = []
     for stage in range(4):
-        engine.start_of_stage(CARDS, p, g, rng, stage, no_log())
+        engine.start_of_stage(K, CARDS, p, g, rng, stage, no_log())
         seen.append(int(g[L.G_DICE_ORDER_FREE]))
     assert seen == chooses
     assert g[L.G_DICE_CHOSEN] == (0b1100 if order == "partial" else 0)

@@ -189,7 +189,7 @@ def start_of_round(K, CARDS, p, sp, g, rng, log):
                   log)
     g[L.G_RANDOM_ROUND] = g[L.G_RANDOM_CHOICE]
     g[L.G_RANDOM_CHOICE] = 0
-    receive_resignation_tile(p, g, False)
+    receive_resignation_tile(K, p, g, False)
 
 
 @borrowing
@@ -341,20 +341,20 @@ def choose_dice_order(p, g, rng, stage, log):
 
 
 @borrowing
-def start_of_stage(CARDS, p, g, rng, stage, log):
+def start_of_stage(K, CARDS, p, g, rng, stage, log):
     g[L.G_STAGE] = stage
     choose_dice_order(p, g, rng, stage, log)
     sync_leader_flags(g, CARDS)  # some leaders' modifiers hold in some stages only
     log_event(log, EV_STAGE, stage)
     if stage < L.STAGE_IV:
         deal(CARDS, p, g, stage, p[L.P_CARDS])
-        receive_resignation_tile(p, g, True)
+        receive_resignation_tile(K, p, g, True)
 
 
 @borrowing
 def begin_stage(K, CARDS, p, sp, g, rng, stage, log):
     """``start_of_stage``, then the state checks; whether the game must stop."""
-    start_of_stage(CARDS, p, g, rng, stage, log)
+    start_of_stage(K, CARDS, p, g, rng, stage, log)
     return checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_STAGE)
 
 

@@ -31,9 +31,12 @@ VILLARROEL, CASANOVA = L.VILLARROEL, L.CASANOVA
 
 
 @borrowing
-def receive_resignation_tile(p, g, start_of_stage):
-    """Villarroel's resignation tile: at the start of each stage, or of each round."""
-    if p[L.P_SOLO] and (p[L.P_RESIGN_PER_ROUND] != start_of_stage):
+def receive_resignation_tile(K, p, g, start_of_stage):
+    """Villarroel's resignation tile: at the start of each stage, or of each round, while
+    the 3 printed tiles last (a spent tile stays beside Casanova's pile with its card)."""
+    printed = K[L.K_COUNTS][L.COUNT_RESIGNATION]
+    if (p[L.P_SOLO] and p[L.P_RESIGN_PER_ROUND] != start_of_stage
+            and g[L.G_RESIGNATION] + g[L.G_CARDS_CANCELLED] < printed):
         g[L.G_RESIGNATION] += 1
 
 
