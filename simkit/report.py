@@ -193,9 +193,17 @@ def findings(data: ReportData, top: int = 3) -> str:
     ranked = significant.reindex(significant["difference"].abs().sort_values(
         ascending=False, kind="stable").index)
     realistic = _realistic(data, significant)
-    ranked = pd.concat([ranked[ranked["cell"].isin(realistic)],
-                        ranked[~ranked["cell"].isin(realistic)]])
+    policy = ranked["cell"].isin(_policy_cells(data))
+    rules = ranked[~policy.to_numpy()]
+    ranked = pd.concat([rules[rules["cell"].isin(realistic)],
+                        rules[~rules["cell"].isin(realistic)]])
     text += [_effect_sentence(cells[row["cell"]], row) for _, row in ranked.head(top).iterrows()]
+    if policy.any():  # the scripted players, not the rules: said apart
+        row = significant.loc[significant["difference"].abs().sort_values(
+            ascending=False, kind="stable").index]
+        row = row[row["cell"].isin(_policy_cells(data))].iloc[0]
+        text.append("Of the policy cells (the scripted players, not the rules): "
+                    + _effect_sentence(cells[row["cell"]], row))
     text.append(f"{len(significant)} of {len(diffs)} cells differ significantly from the "
                 f"base (paired McNemar tests, Holm-corrected, 5% level).")
     if significant.empty:
@@ -203,9 +211,10 @@ def findings(data: ReportData, top: int = 3) -> str:
         text.append(f"The largest observed difference, {largest['cell']}, is "
                     f"{largest['difference'] * 100:+.1f} points.")
     tornado = sensitivity(data)
+    tornado = tornado[tornado["knob"] != "policy"]
     if not tornado.empty:
         top_row = tornado.iloc[0]
-        text.append(f"Of everything swept, {_group(top_row['knob'])} moves the win rate "
+        text.append(f"Of the rules swept, {_group(top_row['knob'])} moves the win rate "
                     f"most: its cells range from {top_row['low'] * 100:+.1f} to "
                     f"{top_row['high'] * 100:+.1f} points.")
     return " ".join(text)
@@ -475,7 +484,7 @@ def tornado_figure(data: ReportData) -> Figure:
     ax.barh(y, high - low, left=low, color="tab:blue", alpha=0.8)
     ax.plot(low, y, "|", high, y, "|", color="tab:blue", markersize=14, mew=2)
     for i in y:
-        ax.annotate(f"{low[i]:+.1f} to {high[i]:+.1f}", (high[i], i), xytext=(6, 0),
+        ax.annotate(f"{low[i]:+.1f} to {high[i]:+.1f}", (max(high[i], 0), i), xytext=(6, 0),
                     textcoords="offset points", ha="left", va="center", fontsize="small")
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlim(min(low.min(), 0) - 2, max(high.max(), 0) + 0.25 * (np.ptp([
@@ -636,7 +645,9 @@ def first_screen(data: ReportData) -> list:
     robustness range."""
     head, side = data.head, data.side
     base = data.summary.iloc[0]
-    question = head.get("description") or f"{data.game.title}: {len(data.cells)} cell(s)"
+    question = head.get("description") or (
+        f"{data.game.title}: {_possessive(side)} win rate in "
+        + ("this run" if len(data.cells) == 1 else f"{len(data.cells)} cells"))
     games_text = ", ".join(f"{n:,}" for n in sorted(set(data.summary["games"])))
     lead = (f"In the base cell {'the ' + side} win {base[f'winner_{side}']:.2%} "
             f"(95% CI {base[f'winner_{side}_low']:.2%} to {base[f'winner_{side}_high']:.2%}) "
@@ -660,6 +671,7 @@ def first_screen(data: ReportData) -> list:
         if not tornado[tornado["knob"] != "policy"].empty:
             blocks.append(("tornado", tornado_figure(data)))
     blocks += _robustness_line(data)
+    blocks.append(findings(data))
     return blocks
 
 
