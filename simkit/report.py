@@ -951,8 +951,35 @@ def outcome_mean_blocks(data: ReportData) -> list:
     return blocks
 
 
+def _seat_namer(data: ReportData) -> Callable:
+    """(cell, seat) -> the seat as the game names it in that cell: ``seat_names(rules)``
+    or ``seated(rules)`` (a list, seat 1 first) where the game gives one, else the
+    column's own name (seat1, seat2, ...)."""
+    name_of = getattr(data.game, "seat_names", None) or getattr(data.game, "seated", None)
+    rules = {c["label"]: c["rules"] for c, _ in data.cells}
+    cache: dict = {}
+
+    def name(cell: str, seat: str) -> str:
+        if name_of is None:
+            return seat
+        if cell not in cache:
+            try:
+                cache[cell] = list(name_of(data.game.Rules().replace(rules[cell])))
+            except Exception:  # noqa: BLE001 - a seat is still named by its column
+                cache[cell] = []
+        number = int(seat[len("seat"):]) - 1
+        names = cache[cell]
+        return f"{names[number]} ({seat})" if 0 <= number < len(names) else seat
+
+    return name
+
+
 def seat_blocks(data: ReportData) -> list:
     wins, measures = analysis.seat_balance(data.game, data.frames)
+    name = _seat_namer(data)
+    for t in (wins, measures):
+        if not t.empty:
+            t["seat"] = [name(c, x) for c, x in zip(t["cell"], t["seat"], strict=True)]
     if wins.empty and measures.empty:  # no per-seat column, or no cell seats two
         return []
     blocks = []
