@@ -1010,10 +1010,9 @@ def seat_blocks(data: ReportData) -> list:
                                           zip(measures["seat_mean"], measures["seat_low"],
                                               measures["seat_high"], strict=True)],
                                  "advantage over the first seat": advantage})]
-        headline_rows = ((measures["cell"] == data.frames.labels[0])
-                         | measures["significant"].fillna(False).astype(bool)).to_numpy()
-        blocks[-1] = Table(blocks[-1], headline_rows,
-                           "the base cell's rows and every significant advantage")
+        blocks[-1] = Table(blocks[-1], (measures["cell"] == data.frames.labels[0]).to_numpy(),
+                           "the base cell's rows (every cell's, significant advantages "
+                           "marked *, in the HTML)")
     return blocks
 
 
