@@ -202,8 +202,9 @@ def findings(data: ReportData, top: int = 3) -> str:
         row = significant.loc[significant["difference"].abs().sort_values(
             ascending=False, kind="stable").index]
         row = row[row["cell"].isin(_policy_cells(data))].iloc[0]
+        sentence = _effect_sentence(cells[row["cell"]], row)
         text.append("Of the policy cells (the scripted players, not the rules): "
-                    + _effect_sentence(cells[row["cell"]], row))
+                    + sentence[0].lower() + sentence[1:])
     text.append(f"{len(significant)} of {len(diffs)} cells differ significantly from the "
                 f"base (paired McNemar tests, Holm-corrected, 5% level).")
     if significant.empty:
@@ -586,8 +587,12 @@ def _png(fig: Figure) -> bytes:
 
 
 def _md_table(table: pd.DataFrame) -> str:
-    """pandas' Markdown writer (tabulate's pipe format), every cell kept as text."""
-    return table.astype(str).to_markdown(index=False, tablefmt="pipe", disable_numparse=True)
+    """pandas' Markdown writer (tabulate's pipe format), every cell kept as text, without
+    the padding to the widest cell (a long cell would pad every row of its column)."""
+    text = table.astype(str).map(lambda x: x.replace("|", "\\|")).to_markdown(
+        index=False, tablefmt="pipe", disable_numparse=True)
+    return "\n".join(re.sub(r"(?<=\S) +\|", " |", re.sub(r"\| +(?=\S)", "| ", line))
+                     for line in text.splitlines())
 
 
 def _policy_cells(data: ReportData) -> set[str]:
