@@ -462,3 +462,24 @@ def test_heatmap_text_is_readable_and_shows_intervals():
                                                to_rgb(text.get_color()), strict=True))
         assert abs(background - foreground) > 0.4  # black on light, white on dark
         assert "[" in text.get_text()
+
+
+def test_seats_are_named_as_the_game_seats_them(experiment):
+    report = report_module()
+    out, _ = experiment
+    data = collect(out)
+
+    class Named:  # a game that names its seats (seat 1 first)
+        def __init__(self, game):
+            self.Rules = game.Rules
+
+        def seat_names(self, rules):
+            return ["Villarroel", "Casanova"]
+
+    name = report._seat_namer(data)
+    assert name("base", "seat1") == "seat1"  # the assault game names none
+    data.game = Named(data.game)
+    name = report._seat_namer(data)
+    assert name("base", "seat1") == "Villarroel (seat1)"
+    assert name("base", "seat2") == "Casanova (seat2)"
+    assert name("base", "seat3") == "seat3"  # beyond the seats it names
