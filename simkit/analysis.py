@@ -584,9 +584,10 @@ def holm_table(rows: list[dict]) -> pd.DataFrame:
 
 def differences(cells: list, side: str, frames: Frames | None = None) -> pd.DataFrame:
     """Paired differences of each cell from the first (base) cell in ``side``'s win rate:
-    games won only in the cell (``gained``) and only in the base (``lost``), the exact
-    McNemar test, Holm over the cells, Holm-consistent intervals (``holm_table``), and
-    ``no_game_changed`` when every outcome column of every game equals the base's."""
+    games won only in the cell (``gained``) and only in the base (``lost``), the
+    asymptotic McNemar test (``stats.mcnemar_p``), Holm over the cells, Holm-consistent
+    intervals (``holm_table``), and ``no_game_changed`` when every outcome column of every
+    game equals the base's."""
     if len(cells) < 2:
         return pd.DataFrame(columns=DIFFERENCE_COLUMNS)
     frames = frames if frames is not None else Frames(cells)  # each cell loaded once

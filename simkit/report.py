@@ -36,6 +36,7 @@ import base64
 import html
 import io
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,6 +84,40 @@ class Report:
     findings: str = ""
 
 
+#: a table longer than this is collapsed: its headline rows shown, every row behind a
+#: <details> in HTML (Markdown shows the headline rows and says how many are left out)
+LONG_TABLE = 30
+
+
+@dataclass
+class Table:
+    """A table block; ``headline``: the rows kept when it is collapsed (a boolean mask
+    over its rows, default the first ``LONG_TABLE // 2``), ``what`` says which they are."""
+
+    frame: pd.DataFrame
+    headline: object = None
+    what: str = ""
+
+    @property
+    def collapsed(self) -> bool:
+        return len(self.frame) > LONG_TABLE
+
+    @property
+    def head_rows(self) -> pd.DataFrame:
+        if self.headline is None:
+            self.what = self.what or f"the first {LONG_TABLE // 2} shown"
+            return self.frame.head(LONG_TABLE // 2)
+        return self.frame[np.asarray(self.headline, dtype=bool)]
+
+
+@dataclass
+class Html:
+    """A block with its own HTML and Markdown (the first screen's parts)."""
+
+    text: str
+    markdown: str
+
+
 # -- words -------------------------------------------------------------------------------
 
 
@@ -117,8 +152,34 @@ def _effect_sentence(cell: dict, row) -> str:
             "against the base.")
 
 
+def _realistic(data: ReportData, cells: pd.DataFrame) -> set[str]:
+    """The cells among ``cells`` that set a knob swept one at a time to a value next to
+    its base value (the nearest below and above), or to a non-numeric value: the
+    settings a designer would play, before the extremes of a sweep."""
+    members = analysis.memberships(data)
+    members = members[(members["kind"] == "one_at_a_time") & members["cell"].isin(
+        cells["cell"])]
+    base_rules = played_rules(data.game, data.cells[0][0]["rules"])
+    entries = {c["label"]: c for c, _ in data.cells}
+    everyone = analysis.memberships(data)
+    keep = set()
+    for knob, group in members.groupby("knob", sort=False):
+        base_value = base_rules.get(knob)
+        if not isinstance(base_value, (int, float)) or isinstance(base_value, bool):
+            keep |= set(group["cell"])
+            continue
+        played = {c: played_rules(data.game, entries[c]["rules"])[knob] for c in everyone[
+            (everyone["knob"] == knob) & (everyone["kind"] == "one_at_a_time")]["cell"]}
+        below = [v for v in played.values() if v < base_value]
+        above = [v for v in played.values() if v > base_value]
+        nearest = {max(below, default=None), min(above, default=None)}
+        keep |= {c for c in group["cell"] if played[c] in nearest}
+    return keep
+
+
 def findings(data: ReportData, top: int = 3) -> str:
-    """The plain-language paragraph: the base, the largest effects, the top knob."""
+    """The plain-language paragraph: the base, the largest effects of the settings
+    next to the base values (then of any cell), the top knob."""
     base = data.summary.iloc[0]
     side = data.side
     text = [f"In the base cell, {'the ' + side} win {base[f'winner_{side}']:.2%} of "
@@ -131,7 +192,19 @@ def findings(data: ReportData, top: int = 3) -> str:
     significant = diffs[diffs["significant"]]
     ranked = significant.reindex(significant["difference"].abs().sort_values(
         ascending=False, kind="stable").index)
+    realistic = _realistic(data, significant)
+    policy = ranked["cell"].isin(_policy_cells(data))
+    rules = ranked[~policy.to_numpy()]
+    ranked = pd.concat([rules[rules["cell"].isin(realistic)],
+                        rules[~rules["cell"].isin(realistic)]])
     text += [_effect_sentence(cells[row["cell"]], row) for _, row in ranked.head(top).iterrows()]
+    if policy.any():  # the scripted players, not the rules: said apart
+        row = significant.loc[significant["difference"].abs().sort_values(
+            ascending=False, kind="stable").index]
+        row = row[row["cell"].isin(_policy_cells(data))].iloc[0]
+        sentence = _effect_sentence(cells[row["cell"]], row)
+        text.append("Of the policy cells (the scripted players, not the rules): "
+                    + sentence[0].lower() + sentence[1:])
     text.append(f"{len(significant)} of {len(diffs)} cells differ significantly from the "
                 f"base (paired McNemar tests, Holm-corrected, 5% level).")
     if significant.empty:
@@ -139,9 +212,10 @@ def findings(data: ReportData, top: int = 3) -> str:
         text.append(f"The largest observed difference, {largest['cell']}, is "
                     f"{largest['difference'] * 100:+.1f} points.")
     tornado = sensitivity(data)
+    tornado = tornado[tornado["knob"] != "policy"]
     if not tornado.empty:
         top_row = tornado.iloc[0]
-        text.append(f"Of everything swept, {_group(top_row['knob'])} moves the win rate "
+        text.append(f"Of the rules swept, {_group(top_row['knob'])} moves the win rate "
                     f"most: its cells range from {top_row['low'] * 100:+.1f} to "
                     f"{top_row['high'] * 100:+.1f} points.")
     return " ".join(text)
@@ -165,8 +239,7 @@ def _p(x: float) -> str:
 def win_rate_table(data: ReportData) -> pd.DataFrame:
     s = data.summary
     table = pd.DataFrame({"cell": s["cell"], "games": s["games"].map("{:,}".format)})
-    for name in [c[len("winner_"):] for c in s.columns
-                 if c.startswith("winner_") and not c.endswith(("_low", "_high"))]:
+    for name in _winner_names(data):
         table[f"{name} win"] = s[f"winner_{name}"].map(_pct)
         table["95% interval"] = [f"[{_pct(lo)}, {_pct(hi)}]" for lo, hi in
                                  zip(s[f"winner_{name}_low"], s[f"winner_{name}_high"],
@@ -293,28 +366,37 @@ def shown_cells(data: ReportData) -> list[str]:
 
 
 def _only_shown(data: ReportData, frame: pd.DataFrame, ax, column: str | None = "cell"):
-    """``frame``'s rows of the shown cells (``column``, or the index if None), saying on
-    ``ax`` when some were left out."""
+    """``frame``'s rows of the shown cells (``column``, or the index if None); the
+    figure's ``simkit_note`` (printed under it) names the cells left out and why."""
     shown = shown_cells(data)
-    if len(shown) == len(data.summary):
+    labels = frame.index if column is None else frame[column]
+    keep = labels.isin(shown)
+    if keep.all():
         return frame
-    ax.set_title(f"{len(shown)} of {len(data.summary)} cells: the base and the highest and "
-                 f"lowest {data.side} win rates (every cell is in the tables and summary.csv)",
-                 fontsize="small")
-    keep = (frame.index if column is None else frame[column]).isin(shown)
+    left = [str(x) for x in labels[~keep]]
+    ax.figure.simkit_note = (
+        f"{int(keep.sum())} of {len(frame)} cells drawn: the base and the highest and lowest "
+        f"{data.side} win rates; left out (every cell is in the table and summary.csv): "
+        + ", ".join(left) + ".")
     return frame[keep]
+
+
+def _wrap(label, width: int = 38) -> str:
+    return "\n".join(textwrap.wrap(str(label), width)) or str(label)
 
 
 def _figure(rows: int, labels=()) -> tuple[Figure, object]:
     """A figure with one row per cell, wide enough for the plot beside the longest label."""
-    width = 5.5 + 0.075 * max((len(str(x)) for x in labels), default=10)
-    fig = Figure(figsize=(width, max(2.6, 0.34 * rows + 1.3)), layout="constrained")
+    width = 5.5 + 0.075 * min(max((len(str(x)) for x in labels), default=10), 38)
+    lines = max((_wrap(x).count("\n") + 1 for x in labels), default=1)
+    fig = Figure(figsize=(width, max(2.6, 0.34 * rows * (1 + 0.4 * (lines - 1)) + 1.3)),
+                 layout="constrained")
     FigureCanvasAgg(fig)
     return fig, fig.subplots()
 
 
 def _cell_axis(ax, labels) -> None:
-    ax.set_yticks(range(len(labels)), labels)
+    ax.set_yticks(range(len(labels)), [_wrap(x) for x in labels])
     ax.set_ylim(len(labels) - 0.5, -0.5)
     ax.grid(axis="x", alpha=0.3)
 
@@ -337,10 +419,13 @@ def win_rate_figure(data: ReportData) -> Figure:
     return fig
 
 
-def difference_figure(data: ReportData) -> Figure:
-    shown = [c for c in shown_cells(data) if c in set(data.differences["cell"])]
+def difference_figure(data: ReportData, policy: bool = False) -> Figure:
+    """The rule cells' differences from the base (``policy``: the policy cells')."""
+    policies = _policy_cells(data)
+    d = data.differences[data.differences["cell"].isin(policies) == policy]
+    shown = [c for c in shown_cells(data) if c in set(d["cell"])]
     fig, ax = _figure(len(shown), shown)
-    d = _only_shown(data, data.differences, ax)
+    d = _only_shown(data, d, ax)
     y = np.arange(len(d))
     x = d["difference"].to_numpy() * 100
     err = [x - d["low"] * 100, d["high"] * 100 - x]
@@ -350,7 +435,8 @@ def difference_figure(data: ReportData) -> Figure:
     ax.plot(x[~sig], y[~sig], "o", mfc="white", color="tab:blue", label="not significant")
     ax.axvline(0, color="black", lw=0.8)
     _cell_axis(ax, d["cell"])
-    ax.set_xlabel(f"{data.side} win rate minus base (points), Holm-adjusted interval")
+    ax.set_xlabel(_wrap(f"{data.side} win rate minus base (points), Holm-adjusted "
+                        f"interval" + (" (policy cells)" if policy else ""), 70))
     fig.legend(loc="outside lower center", ncols=2, fontsize="small")
     return fig
 
@@ -390,20 +476,24 @@ def length_figure(data: ReportData) -> Figure:
 
 
 def tornado_figure(data: ReportData) -> Figure:
+    """The rule knobs' ranges (the policies, players not rules, are left out)."""
     t = sensitivity(data)
+    t = t[t["knob"] != "policy"].reset_index(drop=True)
     fig, ax = _figure(len(t), t["knob"])
     low, high = t["low"].to_numpy() * 100, t["high"].to_numpy() * 100
     y = np.arange(len(t))
     ax.barh(y, high - low, left=low, color="tab:blue", alpha=0.8)
     ax.plot(low, y, "|", high, y, "|", color="tab:blue", markersize=14, mew=2)
     for i in y:
-        ax.annotate(f"{low[i]:+.1f} to {high[i]:+.1f}", (high[i], i), xytext=(6, 0),
+        ax.annotate(f"{low[i]:+.1f} to {high[i]:+.1f}", (max(high[i], 0), i), xytext=(6, 0),
                     textcoords="offset points", ha="left", va="center", fontsize="small")
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlim(min(low.min(), 0) - 2, max(high.max(), 0) + 0.25 * (np.ptp([
         *low, *high, 0]) + 4))
     _cell_axis(ax, t["knob"])
     ax.set_xlabel(f"range of the cells' {data.side} win difference from base (points)")
+    ax.set_title(f"What moves {_possessive(data.side)} win rate (rule knobs and presets)",
+                 fontsize="medium", loc="left", wrap=True)
     return fig
 
 
@@ -492,91 +582,254 @@ def curve_figure(data: ReportData, knob: str, points: pd.DataFrame,
 
 def _png(fig: Figure) -> bytes:
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight", pad_inches=0.15)
     return buffer.getvalue()
 
 
 def _md_table(table: pd.DataFrame) -> str:
-    def cell(x) -> str:
-        return str(x).replace("|", "\\|")
+    """pandas' Markdown writer (tabulate's pipe format), every cell kept as text, without
+    the padding to the widest cell (a long cell would pad every row of its column)."""
+    text = table.astype(str).map(lambda x: x.replace("|", "\\|")).to_markdown(
+        index=False, tablefmt="pipe", disable_numparse=True)
+    return "\n".join(re.sub(r"(?<=\S) +\|", " |", re.sub(r"\| +(?=\S)", "| ", line))
+                     for line in text.splitlines())
 
-    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |",
-             "|" + "---|" * len(table.columns)]
-    lines += ["| " + " | ".join(cell(x) for x in row) + " |"
-              for row in table.itertuples(index=False)]
-    return "\n".join(lines)
+
+def _policy_cells(data: ReportData) -> set[str]:
+    """The cells that change the scripted players, not the rules."""
+    return {c["label"] for c, _ in data.cells if c["kind"] == "policies"}
+
+
+def _effect(row) -> str:
+    star = "*" if row["significant"] else ""
+    return f"{_points(row['difference'])} {_interval(row['low'], row['high'])}{star}"
+
+
+def knob_headlines(data: ReportData) -> pd.DataFrame:
+    """Per knob (and the presets, the policies): its settings' effects, the realistic
+    ones (nearest the base value) first, then the extremes."""
+    members = analysis.memberships(data)
+    if members.empty or data.differences.empty:
+        return pd.DataFrame(columns=["knob", "base value", "near the base", "extremes"])
+    diffs = data.differences.set_index("cell")
+    base_rules = played_rules(data.game, data.cells[0][0]["rules"])
+    entries = {c["label"]: c for c, _ in data.cells}
+    rows = []
+    for knob, group in members.groupby("knob", sort=False):
+        group = group[group["cell"].isin(diffs.index)].drop_duplicates("cell")
+        if group.empty:
+            continue
+        kind = group["kind"].iloc[0]
+        base_value = base_rules.get(knob, None) if kind == "one_at_a_time" else None
+        if kind == "one_at_a_time" and isinstance(base_value, (int, float)) and not \
+                isinstance(base_value, bool):
+            played = [played_rules(data.game, entries[c]["rules"])[knob] for c in group["cell"]]
+            group = group.assign(distance=[abs(float(v) - base_value) for v in played],
+                                 played=played).sort_values("distance", kind="stable")
+            near = group.head(2)
+            far = group.iloc[2:]
+            far = far[far["played"].isin([max(far["played"], default=None),
+                                          min(far["played"], default=None)])]
+        else:
+            near, far = group.head(3), group.iloc[3:]
+        text = lambda g: "; ".join(f"{v}: {_effect(diffs.loc[c])}"  # noqa: E731
+                                   for v, c in zip(g["value"], g["cell"], strict=True))
+        name = {"presets": "preset", "policies": "policy (players, not rules)"}.get(
+            kind, knob)
+        rows.append({"knob": name, "base value": "-" if base_value is None else
+                     format_value(base_value), "near the base": text(near),
+                     "extremes": text(far) or "-", "kind": kind})
+    table = pd.DataFrame(rows)
+    order = table["kind"].map({"one_at_a_time": 0, "grid": 1, "presets": 2, "policies": 3})
+    return table.assign(_o=order).sort_values("_o", kind="stable").drop(
+        columns=["_o", "kind"]).reset_index(drop=True)
+
+
+def first_screen(data: ReportData) -> list:
+    """The answer: the question, the base, each knob's headline, the tornado and the
+    robustness range."""
+    head, side = data.head, data.side
+    base = data.summary.iloc[0]
+    question = head.get("description") or (
+        f"{data.game.title}: {_possessive(side)} win rate in "
+        + ("this run" if len(data.cells) == 1 else f"{len(data.cells)} cells"))
+    games_text = ", ".join(f"{n:,}" for n in sorted(set(data.summary["games"])))
+    lead = (f"In the base cell {'the ' + side} win {base[f'winner_{side}']:.2%} "
+            f"(95% CI {base[f'winner_{side}_low']:.2%} to {base[f'winner_{side}_high']:.2%}) "
+            f"of {int(base['games']):,} games; {len(data.cells)} cell(s), {games_text} games "
+            f"per cell, seed {head['seed']}.")
+    blocks: list = [Html(f'<p class="question"><strong>Question:</strong> '
+                         f"{html.escape(question)}</p><p>{html.escape(lead)}</p>",
+                         f"**Question:** {question}\n\n{lead}")]
+    if data.game.caveat:
+        blocks.append(f"Caveat: {data.game.caveat}.")
+    if not data.differences.empty:
+        significant = int(data.differences["significant"].sum())
+        blocks.append(
+            f"Each knob's effect on {_possessive(side)} win rate against the base, in "
+            "points with its Holm-adjusted interval (* significant at 5%, paired McNemar "
+            f"tests on the same games, Holm over the cells: {significant} of "
+            f"{len(data.differences)} cells). Settings nearest the base value come first, "
+            "then the extremes.")
+        blocks.append(Table(knob_headlines(data)))
+        tornado = sensitivity(data)
+        if not tornado[tornado["knob"] != "policy"].empty:
+            blocks.append(("tornado", tornado_figure(data)))
+    blocks += _robustness_line(data)
+    blocks.append(findings(data))
+    return blocks
+
+
+def _robustness_line(data: ReportData) -> list:
+    command = f"simkit robustness {data.game.name}"
+    try:
+        table = rests_on(data)
+    except Exception:  # noqa: BLE001 - the report stands without it
+        return [f"Robustness: `{command}` plays the base under every open reading, "
+                "reconstruction alternative and pairing of the scripted players."]
+    data.rests_on_table = table
+    ranges = "; ".join(headline(table, c) for c in table.attrs["categories"])
+    return [Html(f"<p><strong>Robustness</strong> (the base replayed, "
+                 f"{table.attrs['games']:,} games per setting): {html.escape(ranges)}. "
+                 f'Details in <a href="#what-this-rests-on">What this rests on</a>; '
+                 f"<code>{html.escape(command)}</code> plays more.</p>",
+                 f"**Robustness** (the base replayed, {table.attrs['games']:,} games per "
+                 f"setting): {ranges}. Details in [What this rests on](#what-this-rests-on); "
+                 f"`{command}` plays more.")]
 
 
 def sections(data: ReportData) -> list[tuple[str, list]]:
-    """(heading, blocks) in order; a block is a str paragraph, a DataFrame or a figure
-    (name, Figure)."""
-    single = "Not applicable: there is only one cell, no other cell to compare with the base."
+    """(heading, blocks) in order, only the sections that apply; a block is a str
+    paragraph, a DataFrame or ``Table``, an ``Html`` block or a figure (name, Figure)."""
     diffs = not data.differences.empty
+    policies = _policy_cells(data)
     curve_blocks = [(f"curve_{k}", curve_figure(data, k, p)) for k, p in curves(data).items()]
     balance_t = balance_table(data)
-    ladder_t = ladder(data)
-    out = [
-        ("Key findings", [findings(data)]),
-        ("What this rests on", rests_on_blocks(data)),
-        ("Win rates", [win_rate_table(data), ("win_rates", win_rate_figure(data))]),
-        ("Differences from the base",
-         [f"Paired differences in {_possessive(data.side)} win rate from the base cell on the same "
-          "games: the games won only in the cell and only in the base (the discordant "
-          "pairs), the McNemar p-value, Holm's correction over all cells, and Tango's "
-          "score interval (it inverts the same test) at the level Holm tested the cell at "
-          "('level': 1 - 0.05/k), so it excludes zero exactly when the cell is "
-          "significant. 'changed no game': every outcome of every game equals the base's.",
-          difference_table(data), ("differences", difference_figure(data))]
-         if diffs else [single]),
-        ("End reasons", [end_reason_table(data), ("end_reasons", end_reason_figure(data))]
-         if any(c.startswith("end_reason_") for c in data.summary.columns)
-         else ["No end_reason column."]),
-        ("End-reason shifts", end_reason_shift_blocks(data) if diffs else [single]),
-        ("Game length", [length_table(data), ("game_length", length_figure(data)),
-                         *length_by_outcome_blocks(data)]
-         if not data.turns.empty else ["No turns column."]),
-        ("Survival", survival_blocks(data)),
-        ("Outcome means", outcome_mean_blocks(data)),
-        ("Seat balance", seat_blocks(data)),
-        ("Sensitivity",
-         ["For each knob (or the presets, the policies, a grid), the range of its cells' "
-          "differences from the base, the widest first; a knob swept one at a time "
-          "counts its base value (difference 0).", sensitivity_table(data),
-          ("tornado", tornado_figure(data))] if diffs else [single]),
-        ("Win rate by knob value", curve_blocks + policy_curve_blocks(data) or [
-            "No numeric knob or policy weight was swept one at a time."]),
-        ("Grids", grid_blocks(data)),
-        ("Difficulty ladder",
-         [f"Every cell (presets, knob settings, policies) ordered by {_possessive(data.side)} "
-          "win rate, highest first, with its Wilson 95% interval and its paired difference "
-          "from the base. " + (
-              "Every pair of cells is compared on the same games (exact "
-              "McNemar test, Holm-corrected over all pairs); cells sharing a tier letter are "
-              "not separated at 5% (a letter is a run of consecutive rungs no two of which "
-              "are separated)." if len(data.cells) <= MAX_PAIRWISE else
-              f"With more than {MAX_PAIRWISE} cells only adjacent rungs are compared (Holm "
-              "over those gaps); cells sharing a tier letter are not separated from their "
-              "neighbours.") + " The gap to the next "
-          "rung is the paired difference from the cell below with its Holm-adjusted "
-          "interval; 'separated: no' means the order of those two rungs is not "
-          "established. A cell that stands for others names them in brackets.",
-          ladder_table(data, ladder_t), ("ladder", ladder_figure(data, ladder_t))]
-         if diffs else [single]),
-        ("Side balance",
-         ["balance = 1 - (max - min) of the sides' win rates (1 - |p1 - p2| for two "
-          "sides); decisiveness = share of games some side won; duration = mean turns.",
-          balance_t] if not balance_t.empty else ["Not applicable: fewer than two sides."]),
-        ("Planning", planning_blocks(data) if diffs else [single]),
-        ("Cells", [cell_table(data)]),
-    ]
-    assert tuple(h for h, _ in out) == SECTIONS
+    out = [("Key findings", first_screen(data)),
+           ("What this rests on", rests_on_blocks(data))]
+    win_note = _complement_note(data)
+    out.append(("Win rates", [*([win_note] if win_note else []),
+                              Table(win_rate_table(data), _headline_cells(data),
+                                    "the base and the cells named in the findings"),
+                              ("win_rates", win_rate_figure(data))]))
+    if diffs:
+        table = difference_table(data)
+        rule = ~table["cell"].isin(policies)
+        blocks = [f"Paired differences in {_possessive(data.side)} win rate from the base "
+                  "cell on the same games: the games won only in the cell and only in the "
+                  "base (the discordant pairs), the McNemar p-value (asymptotic, no "
+                  "continuity correction), Holm's correction over all cells, and Tango's "
+                  "score interval (it inverts the same test) at the level Holm tested the "
+                  "cell at ('level': 1 - 0.05/k), so it excludes zero exactly when the "
+                  "cell is significant. 'changed no game': every outcome of every game "
+                  "equals the base's.",
+                  Table(table[rule].reset_index(drop=True),
+                        (table[rule]["significant"] == "yes").to_numpy(),
+                        "the significant ones"),
+                  ("differences", difference_figure(data))]
+        if policies:
+            blocks += [("Policy cells (the scripted players changed, not the rules), apart "
+                        "so they do not set the scale of the rule effects:"),
+                       Table(table[~rule].reset_index(drop=True)),
+                       ("policy_differences", difference_figure(data, policy=True))]
+        out.append(("Differences from the base", blocks))
+    if any(c.startswith("end_reason_") for c in data.summary.columns):
+        out.append(("End reasons", [Table(end_reason_table(data), _headline_cells(data),
+                                          "the base and the cells named in the findings"),
+                                    ("end_reasons", end_reason_figure(data))]))
+        if diffs:
+            out.append(("End-reason shifts", end_reason_shift_blocks(data)))
+    if not data.turns.empty:
+        out.append(("Game length", [Table(length_table(data), _headline_cells(data),
+                                          "the base and the cells named in the findings"),
+                                    ("game_length", length_figure(data)),
+                                    *length_by_outcome_blocks(data)]))
+        out.append(("Survival", survival_blocks(data)))
+    for heading, blocks in (("Outcome means", outcome_mean_blocks(data)),
+                            ("Seat balance", seat_blocks(data))):
+        if blocks:
+            out.append((heading, blocks))
+    if diffs:
+        out.append(("Sensitivity",
+                    ["For each knob (or the presets, a grid), the range of its cells' "
+                     "differences from the base, the widest first; a knob swept one at a "
+                     "time counts its base value (difference 0). Policy cells are listed "
+                     "but left out of the figure (the tornado, in Key findings).",
+                     sensitivity_table(data)]))
+    value_blocks = curve_blocks + policy_curve_blocks(data)
+    if value_blocks:
+        out.append(("Win rate by knob value", value_blocks))
+    grid = grid_blocks(data)
+    if grid:
+        out.append(("Grids", grid))
+    if diffs:
+        ladder_t = ladder(data)
+        out.append(("Difficulty ladder", [
+            f"Every cell (presets, knob settings, policies) ordered by "
+            f"{_possessive(data.side)} win rate, highest first, with its Wilson 95% interval "
+            "and its paired difference from the base. " + (
+                "Every pair of cells is compared on the same games (asymptotic "
+                "McNemar test without continuity correction, Holm-corrected over all "
+                "pairs); cells sharing a tier letter are not separated at 5% (a letter is "
+                "a run of consecutive rungs no two of which are separated)."
+                if len(data.cells) <= MAX_PAIRWISE else
+                f"With more than {MAX_PAIRWISE} cells only adjacent rungs are compared "
+                "(Holm over those gaps); cells sharing a tier letter are not separated "
+                "from their neighbours.") + " The gap to the next rung is the paired "
+            "difference from the cell below with its Holm-adjusted interval; 'separated: "
+            "no' means the order of those two rungs is not established. A cell that "
+            "stands for others names them in brackets.",
+            Table(ladder_table(data, ladder_t)), ("ladder", ladder_figure(data, ladder_t))]))
+    if not balance_t.empty:
+        out.append(("Side balance",
+                    ["balance = 1 - (max - min) of the sides' win rates (1 - |p1 - p2| for "
+                     "two sides); decisiveness = share of games some side won; duration = "
+                     "mean turns.", Table(balance_t, _headline_cells(data),
+                                          "the base and the cells named in the findings")]))
+    if diffs:
+        out.append(("Planning", planning_blocks(data)))
+    out.append(("Cells", [_intro(data), Table(cell_table(data))]))
+    assert [h for h, _ in out] == [h for h in SECTIONS if h in {h for h, _ in out}]
     return out
+
+
+def _headline_cells(data: ReportData) -> np.ndarray:
+    """The rows a collapsed per-cell table keeps: the base, the presets and the cells
+    farthest from the base."""
+    keep = set(_featured(data, most=12))
+    return data.summary["cell"].isin(keep).to_numpy()
+
+
+def _complement_note(data: ReportData) -> str:
+    """Says which winner column is left out of the win-rate table as the complement of
+    the others (two categories that sum to 1 in every cell)."""
+    names = _winner_names(data)
+    if len(names) == 2 and names == _winner_names(data, shown_only=False):
+        return ""
+    dropped = [n for n in _winner_names(data, shown_only=False) if n not in names]
+    if not dropped:
+        return ""
+    return (f"'{dropped[0]} win' is left out: it is 100% minus "
+            + " plus ".join(f"'{n} win'" for n in names) + " in every cell.")
+
+
+def _winner_names(data: ReportData, shown_only: bool = True) -> list[str]:
+    s = data.summary
+    names = [c[len("winner_"):] for c in s.columns
+             if c.startswith("winner_") and not c.endswith(("_low", "_high"))]
+    if not shown_only or len(names) != 2:
+        return names
+    total = s[f"winner_{names[0]}"] + s[f"winner_{names[1]}"]
+    if np.allclose(total, 1.0):
+        return [n for n in names if n == data.side] or names[:1]
+    return names
 
 
 def rests_on_blocks(data: ReportData) -> list:
     """The base cell's headline under every open reading, reconstruction alternative and
     pairing of the scripted players (``analysis.rests_on``), said at its modest size."""
-    table = rests_on(data)
+    table = getattr(data, "rests_on_table", None)
+    table = rests_on(data) if table is None else table
     categories = table.attrs["categories"]
     shown = pd.DataFrame({"kind": table["group"] + np.where(table["baseline"], " (floor)", ""),
                           "setting": table["setting"], "games": table["games"]})
@@ -613,7 +866,7 @@ def _shift(row) -> str:
 def end_reason_shift_blocks(data: ReportData) -> list:
     t = analysis.end_reason_shifts(data.game, data.frames)
     if t.empty:
-        return ["No end_reason column."]
+        return []
     t["text"] = [_shift(r) for _, r in t.iterrows()]
     wide = t.pivot(index="cell", columns="reason", values="text").reindex(
         [label for label in data.frames.labels[1:] if label in set(t["cell"])]).fillna("-")
@@ -651,7 +904,7 @@ def _featured(data: ReportData, most: int = 8) -> list[str]:
 def survival_blocks(data: ReportData) -> list:
     t = analysis.survival(data.game, data.frames, data.side)
     if t.empty:
-        return ["No turns column."]
+        return []
     turns = t.columns.to_numpy()
     picks = sorted({int(x) for x in np.linspace(turns.min(), turns.max(), 7).round()})
     table = t[picks].map(_pct)
@@ -675,7 +928,7 @@ def survival_blocks(data: ReportData) -> list:
 def outcome_mean_blocks(data: ReportData) -> list:
     means = analysis.outcome_means(data.game, data.frames)
     if means.empty:
-        return ["No numeric outcome column."]
+        return []
     means["text"] = [f"{r['mean']:.3g}" + ("" if np.isnan(r["low"]) else
                                            f" \u00b1{(r['high'] - r['low']) / 2:.2g}")
                      for _, r in means.iterrows()]
@@ -685,7 +938,8 @@ def outcome_mean_blocks(data: ReportData) -> list:
               "its t 95% interval (none when the column is constant in the cell). Column "
               "meanings: " + "; ".join(f"{n}: {data.game.outcome_columns[n].description}"
                                        for n in analysis.numeric_columns(data.game)) + ".",
-              wide.reset_index()]
+              Table(wide.reset_index(), _headline_cells(data),
+                  "the base and the cells named in the findings")]
     diffs = analysis.mean_differences(data.game, data.frames)
     if not diffs.empty:
         shown = diffs[diffs["significant"]]
@@ -702,15 +956,37 @@ def outcome_mean_blocks(data: ReportData) -> list:
     return blocks
 
 
+def _seat_namer(data: ReportData) -> Callable:
+    """(cell, seat) -> the seat as the game names it in that cell: ``seat_names(rules)``
+    or ``seated(rules)`` (a list, seat 1 first) where the game gives one, else the
+    column's own name (seat1, seat2, ...)."""
+    name_of = getattr(data.game, "seat_names", None) or getattr(data.game, "seated", None)
+    rules = {c["label"]: c["rules"] for c, _ in data.cells}
+    cache: dict = {}
+
+    def name(cell: str, seat: str) -> str:
+        if name_of is None:
+            return seat
+        if cell not in cache:
+            try:
+                cache[cell] = list(name_of(data.game.Rules().replace(rules[cell])))
+            except Exception:  # noqa: BLE001 - a seat is still named by its column
+                cache[cell] = []
+        number = int(seat[len("seat"):]) - 1
+        names = cache[cell]
+        return f"{names[number]} ({seat})" if 0 <= number < len(names) else seat
+
+    return name
+
+
 def seat_blocks(data: ReportData) -> list:
     wins, measures = analysis.seat_balance(data.game, data.frames)
-    if wins.empty and measures.empty:
-        declared = analysis.seat_winner_columns(data.game) or list(
-            analysis.seat_columns(data.game))
-        if not declared:
-            return [f"Not applicable: {data.game.name} declares no per-seat outcome column."]
-        return [f"No cell has two or more seats in play in the per-seat columns "
-                f"({', '.join(declared)})."]
+    name = _seat_namer(data)
+    for t in (wins, measures):
+        if not t.empty:
+            t["seat"] = [name(c, x) for c, x in zip(t["cell"], t["seat"], strict=True)]
+    if wins.empty and measures.empty:  # no per-seat column, or no cell seats two
+        return []
     blocks = []
     if not wins.empty:
         blocks += [("Each seat's share of the games it wins in each seat-winner column "
@@ -722,7 +998,10 @@ def seat_blocks(data: ReportData) -> list:
                                                   zip(wins["low"], wins["high"],
                                                       strict=True)],
                                  "balance": wins["balance"].map("{:.3f}".format)})]
+        blocks[-1] = Table(blocks[-1], (wins["cell"] == data.frames.labels[0]).to_numpy(),
+                           "the base cell's rows")
     if not measures.empty:
+        measures = measures.reset_index(drop=True)
         advantage = [("-" if np.isnan(r["p_value"]) else
                       f"{r['mean']:+.2f} [{r['low']:+.2f}, {r['high']:+.2f}]"
                       + ("*" if r["significant"] else "")) for _, r in measures.iterrows()]
@@ -736,6 +1015,9 @@ def seat_blocks(data: ReportData) -> list:
                                           zip(measures["seat_mean"], measures["seat_low"],
                                               measures["seat_high"], strict=True)],
                                  "advantage over the first seat": advantage})]
+        blocks[-1] = Table(blocks[-1], (measures["cell"] == data.frames.labels[0]).to_numpy(),
+                           "the base cell's rows (every cell's, significant advantages "
+                           "marked *, in the HTML)")
     return blocks
 
 
@@ -755,14 +1037,23 @@ def policy_curve_blocks(data: ReportData) -> list:
 def grid_blocks(data: ReportData) -> list:
     found = analysis.grids(data.cells)
     if not found:
-        return ["No grid sweep."]
+        return []
     rate = _rate(data)
     blocks = []
     for n, grid in enumerate(found, 1):
         table = analysis.grid_table(grid, lambda label: rate(label)[0])
+        lows = analysis.grid_table(grid, lambda label: rate(label)[1])
+        highs = analysis.grid_table(grid, lambda label: rate(label)[2])
+        intervals = [[(lo * 100, hi * 100) for lo, hi in zip(lrow, hrow, strict=True)]
+                     for lrow, hrow in zip(lows.to_numpy(dtype=float),
+                                           highs.to_numpy(dtype=float), strict=True)]
+        shown = table.copy().astype(object)
+        for (i, j), v in np.ndenumerate(table.to_numpy(dtype=float)):
+            shown.iat[i, j] = "-" if np.isnan(v) else (
+                f"{_pct(v)} [{_pct(lows.iat[i, j])}, {_pct(highs.iat[i, j])}]")
         blocks += [f"Grid {n} over {', '.join(grid['knobs'])}: {_possessive(data.side)} win "
-                   "rate.", table.map(_pct).reset_index(), (f"grid_{n}", heatmap_figure(
-                       data, grid, table))]
+                   "rate with its Wilson 95% interval.", shown.reset_index(),
+                   (f"grid_{n}", heatmap_figure(data, grid, table, intervals))]
         comparisons = analysis.grid_comparisons(grid, data.frames, data.side)
         if not comparisons.empty:
             blocks += [("Inside the grid, on the same games: each knob's values against its "
@@ -784,8 +1075,11 @@ def grid_blocks(data: ReportData) -> list:
     return blocks
 
 
-def heatmap_figure(data: ReportData, grid: dict, table: pd.DataFrame) -> Figure:
-    fig = Figure(figsize=(1.6 + 1.3 * table.shape[1], 1.4 + 0.6 * table.shape[0]),
+def heatmap_figure(data: ReportData, grid: dict, table: pd.DataFrame,
+                   intervals=None) -> Figure:
+    """The grid's win rates, each cell's text (black or white by the colour's luminance)
+    with its 95% interval (``intervals``: per row, per column, (low, high) in %)."""
+    fig = Figure(figsize=(2.2 + 1.5 * table.shape[1], 1.6 + 0.8 * table.shape[0]),
                  layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.subplots()
@@ -793,8 +1087,12 @@ def heatmap_figure(data: ReportData, grid: dict, table: pd.DataFrame) -> Figure:
     image = ax.imshow(values, cmap="viridis", aspect="auto")
     for (i, j), v in np.ndenumerate(values):
         if not np.isnan(v):
-            ax.text(j, i, f"{v:.1f}", ha="center", va="center", color="white",
-                    fontsize="small")
+            r, g, b, _ = image.cmap(image.norm(v))
+            dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.5  # relative luminance
+            low, high = (intervals[i][j] if intervals is not None else (np.nan, np.nan))
+            text = f"{v:.1f}" + ("" if np.isnan(low) else f"\n[{low:.1f}, {high:.1f}]")
+            ax.text(j, i, text, ha="center", va="center", fontsize="small",
+                    color="white" if dark else "black")
     ax.set_xticks(range(table.shape[1]), table.columns)
     ax.set_yticks(range(table.shape[0]), table.index)
     ax.set_ylabel(grid["knobs"][0])
@@ -873,6 +1171,62 @@ def _provenance(data: ReportData) -> str:
     return " Played by: " + "; ".join(parts) + "."
 
 
+_TEMPLATES = Path(__file__).with_name("templates")
+
+
+def _environment():
+    import jinja2
+
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(_TEMPLATES),
+                              autoescape=jinja2.select_autoescape(["html.j2"]),
+                              keep_trailing_newline=True)
+
+
+def _anchor(heading: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", heading.lower()).strip("-")
+
+
+def _html_table(frame: pd.DataFrame) -> str:
+    return frame.to_html(index=False, border=0, classes="table", escape=True)
+
+
+def _html_block(block, name_to_png: dict) -> str:
+    if isinstance(block, str):
+        return f"<p>{html.escape(block)}</p>"
+    if isinstance(block, Html):
+        return block.text
+    if isinstance(block, pd.DataFrame):
+        block = Table(block)
+    if isinstance(block, Table):
+        if not block.collapsed:
+            return _html_table(block.frame)
+        return (_html_table(block.head_rows) + f"<details><summary>All {len(block.frame):,} "
+                f"rows ({block.what})</summary>" + _html_table(block.frame) + "</details>")
+    name, fig = block
+    note = getattr(fig, "simkit_note", "")
+    png = name_to_png[name]
+    return (f'<img alt="{html.escape(name)}" src="data:image/png;base64,'
+            f'{base64.b64encode(png).decode("ascii")}">'
+            + (f'<p class="small">{html.escape(note)}</p>' if note else ""))
+
+
+def _md_block(block, name_to_file: dict) -> str:
+    if isinstance(block, str):
+        return block
+    if isinstance(block, Html):
+        return block.markdown
+    if isinstance(block, pd.DataFrame):
+        block = Table(block)
+    if isinstance(block, Table):
+        if not block.collapsed:
+            return _md_table(block.frame)
+        return (_md_table(block.head_rows) + f"\n\n({len(block.head_rows):,} of "
+                f"{len(block.frame):,} rows: {block.what}; every row is in report.html.)")
+    name, fig = block
+    note = getattr(fig, "simkit_note", "")
+    return f"![{name}]({name_to_file[name].name})" + (f"\n\n{note}" if note else "")
+
+
 def write_report(path, out=None, side: str | None = None) -> Report:
     """Write report.md, report.html and the PNG figures for a results or experiment
     folder ``path`` (into ``out``, default ``path``); ``side``: whose win rate (default
@@ -882,48 +1236,27 @@ def write_report(path, out=None, side: str | None = None) -> Report:
     out.mkdir(parents=True, exist_ok=True)
     data = collect(path, side)
     title = f"Balance report: {data.head['name']}"
-    md, body, figures = [f"# {title}", "", _intro(data), ""], [], []
-    body.append(f"<h1>{html.escape(title)}</h1><p>{html.escape(_intro(data))}</p>")
-    if data.game.caveat:
-        md += [f"**Caveat:** {data.game.caveat}.", ""]
-        body.append(f"<p><strong>Caveat:</strong> {html.escape(data.game.caveat)}.</p>")
-    for heading, blocks in sections(data):
-        md += [f"## {heading}", ""]
-        body.append(f"<h2>{html.escape(heading)}</h2>")
+    figures, pngs, files = [], {}, {}
+    built = sections(data)
+    for _, blocks in built:
         for block in blocks:
-            if isinstance(block, str):
-                md += [block, ""]
-                body.append(f"<p>{html.escape(block)}</p>")
-            elif isinstance(block, pd.DataFrame):
-                md += [_md_table(block), ""]
-                body.append(block.to_html(index=False, border=0, classes="table"))
-            else:
+            if isinstance(block, tuple):
                 name, fig = block
-                png = _png(fig)
-                file = out / f"{name}.png"
-                file.write_bytes(png)
-                figures.append(file)
-                md += [f"![{name}]({file.name})", ""]
-                body.append(f'<img alt="{html.escape(name)}" src="data:image/png;base64,'
-                            f'{base64.b64encode(png).decode("ascii")}">')
+                pngs[name] = _png(fig)
+                files[name] = out / f"{name}.png"
+                files[name].write_bytes(pngs[name])
+                figures.append(files[name])
+    view = [{"heading": heading, "anchor": _anchor(heading),
+             "html_blocks": [_html_block(b, pngs) for b in blocks],
+             "md_blocks": [_md_block(b, files) for b in blocks]} for heading, blocks in built]
+    env = _environment()
     report = Report(out / "report.md", out / "report.html", figures, findings(data))
-    report.markdown.write_text("\n".join(md), encoding="utf-8")
-    report.html.write_text(_HTML.format(title=html.escape(title), body="\n".join(body)),
-                           encoding="utf-8")
+    report.markdown.write_text(env.get_template("report.md.j2").render(
+        title=title, sections=view), encoding="utf-8")
+    from markupsafe import Markup
+
+    for section in view:
+        section["html_blocks"] = [Markup(b) for b in section["html_blocks"]]
+    report.html.write_text(env.get_template("report.html.j2").render(
+        title=title, sections=view), encoding="utf-8")
     return report
-
-
-_HTML = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; max-width: 70rem; margin: 2rem auto;
-       padding: 0 1rem; color: #222; }}
-table {{ border-collapse: collapse; margin: 1rem 0; font-size: 0.9rem; }}
-th, td {{ padding: 0.25rem 0.6rem; border-bottom: 1px solid #ddd; text-align: left; }}
-th {{ background: #f4f4f4; }}
-img {{ max-width: 100%; display: block; margin: 1rem 0; }}
-</style></head>
-<body>
-{body}
-</body></html>
-"""

@@ -20,8 +20,10 @@ What this module offers:
   paired difference from an expected discordance (interval width, or McNemar power).
 * :func:`rate_table` - a pandas table of category counts and rates with Wilson limits.
 
-Only what scipy lacks is written by hand: Newcombe's unpaired interval, Tango's paired
-score interval (roots by ``scipy.optimize.brentq``), Holm's adjustment and the
+The tests and intervals a library offers come from it: proportion intervals from scipy,
+Holm's step-down, the McNemar test, Newcombe's unpaired interval and the pooled z test
+from statsmodels. Only what neither offers is written here: Tango's paired score
+interval (roots by ``scipy.optimize.brentq``), Connor's paired sample size and the
 sample-size searches. The module knows nothing about games.
 """
 
@@ -35,6 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import stats
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
 
 __all__ = [
     "Comparison",
@@ -121,16 +126,6 @@ def clopper_pearson(successes: int, n: int, confidence: float = 0.95) -> Interva
     return _proportion_interval(successes, n, confidence, "exact")
 
 
-def _newcombe(p1: Interval, p2: Interval) -> tuple[float, float]:
-    """Newcombe's square-and-add limits for p1 - p2 from two independent Wilson intervals."""
-    d1_low, d1_high = p1.estimate - p1.low, p1.high - p1.estimate
-    d2_low, d2_high = p2.estimate - p2.low, p2.high - p2.estimate
-    diff = p1.estimate - p2.estimate
-    below = math.sqrt(d1_low**2 + d2_high**2)
-    above = math.sqrt(d1_high**2 + d2_low**2)
-    return max(diff - below, -1.0), min(diff + above, 1.0)
-
-
 def _paired_counts(a: np.ndarray, b: np.ndarray) -> tuple[int, int, int, int]:
     """Counts (both, a only, b only, neither) of two equal-length boolean arrays."""
     both = int(np.count_nonzero(a & b))
@@ -139,16 +134,25 @@ def _paired_counts(a: np.ndarray, b: np.ndarray) -> tuple[int, int, int, int]:
     return both, a_only, b_only, a.size - both - a_only - b_only
 
 
+def _mcnemar_one(a_only: float, b_only: float) -> float:
+    """statsmodels' McNemar p-value for one pair of discordant counts (asymptotic chi-square,
+    no continuity correction); 1 when no pair is discordant (statsmodels divides by 0)."""
+    if a_only + b_only == 0:
+        return 1.0
+    table = [[0.0, float(a_only)], [float(b_only), 0.0]]  # only the discordant cells count
+    return float(mcnemar(table, exact=False, correction=False).pvalue)
+
+
 def mcnemar_p(a_only, b_only) -> np.ndarray | float:
-    """Two-sided McNemar p-value (asymptotic, no continuity correction): z = (a_only -
-    b_only) / sqrt(a_only + b_only) against the normal; 1 when no pair is discordant.
-    Vectorised over arrays of counts. Fagerland, Lydersen & Laake (2013) recommend it
-    over the exact conditional test, whose actual size is far below the nominal."""
-    a, b = np.asarray(a_only, dtype=float), np.asarray(b_only, dtype=float)
-    d = a + b
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = np.where(d > 0, (a - b) / np.sqrt(np.where(d > 0, d, 1.0)), 0.0)
-    p = np.where(d > 0, 2 * stats.norm.sf(np.abs(z)), 1.0)
+    """Two-sided McNemar p-value (asymptotic, no continuity correction:
+    ``statsmodels.stats.contingency_tables.mcnemar(exact=False, correction=False)``, the
+    chi-square of z = (a_only - b_only) / sqrt(a_only + b_only)); 1 when no pair is
+    discordant. Vectorised over arrays of counts. Fagerland, Lydersen & Laake (2013)
+    recommend it over the exact conditional test, whose actual size is far below the
+    nominal."""
+    a, b = np.broadcast_arrays(np.asarray(a_only, dtype=float), np.asarray(b_only, dtype=float))
+    p = np.array([_mcnemar_one(x, y) for x, y in zip(a.ravel(), b.ravel(), strict=True)],
+                 dtype=float).reshape(a.shape)
     return float(p) if p.ndim == 0 else p
 
 
@@ -236,13 +240,12 @@ def paired_difference(a, b, confidence: float = 0.95) -> Comparison:
 
 
 def _pooled_z_pvalue(successes1: int, n1: int, successes2: int, n2: int) -> float:
-    """Two-sided p-value of the pooled two-proportion z test (1.0 if the pool is 0 or 1)."""
-    pooled = (successes1 + successes2) / (n1 + n2)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    if se == 0:
+    """Two-sided p-value of the pooled two-proportion z test
+    (``statsmodels.stats.proportion.proportions_ztest``); 1.0 if the pool is 0 or 1."""
+    if successes1 + successes2 in (0, n1 + n2):
         return 1.0
-    z = (successes1 / n1 - successes2 / n2) / se
-    return float(2 * stats.norm.sf(abs(z)))
+    _, p = proportions_ztest([successes1, successes2], [n1, n2])
+    return float(p)
 
 
 def unpaired_difference(
@@ -250,20 +253,27 @@ def unpaired_difference(
 ) -> Comparison:
     """Compare two independent proportions p1 = successes1/n1 and p2 = successes2/n2.
 
-    Difference p1 - p2 with Newcombe's (1998) hybrid score interval (method 10) and the
+    Difference p1 - p2 with Newcombe's (1998) hybrid score interval (method 10:
+    ``statsmodels.stats.proportion.confint_proportions_2indep(method="newcomb")``) and the
     two-sided pooled two-proportion z test p-value.
     """
-    ci1, ci2 = wilson(successes1, n1, confidence), wilson(successes2, n2, confidence)
-    low, high = _newcombe(ci1, ci2)
-    diff = Interval(ci1.estimate - ci2.estimate, low, high, confidence)
-    p_value = _pooled_z_pvalue(int(successes1), int(n1), int(successes2), int(n2))
-    return Comparison(diff, p_value, "two-proportion z / Newcombe", int(n1) + int(n2))
+    _check_confidence(confidence)
+    _check_counts(successes1, n1)
+    _check_counts(successes2, n2)
+    k1, n1, k2, n2 = int(successes1), int(n1), int(successes2), int(n2)
+    low, high = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff",
+                                           alpha=1 - confidence)
+    diff = Interval(k1 / n1 - k2 / n2, max(float(low), -1.0), min(float(high), 1.0),
+                    confidence)
+    return Comparison(diff, _pooled_z_pvalue(k1, n1, k2, n2), "two-proportion z / Newcombe",
+                      n1 + n2)
 
 
 def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Holm-Bonferroni step-down adjustment.
 
-    Returns (adjusted p-values, reject flags) in the input order; adjusted values are
+    Returns (adjusted p-values, reject flags) in the input order
+    (``statsmodels.stats.multitest.multipletests(method="holm")``); adjusted values are
     monotone in the sorted order and clipped to 1; reject means adjusted <= alpha.
     """
     if not 0.0 < alpha < 1.0:
@@ -271,10 +281,10 @@ def holm(p_values: Sequence[float], alpha: float = 0.05) -> tuple[np.ndarray, np
     p = np.asarray(p_values, dtype=float)
     if p.ndim != 1 or np.any(np.isnan(p)) or np.any((p < 0) | (p > 1)):
         raise ValueError("p_values must be a 1-D sequence of numbers in [0, 1]")
-    order = np.argsort(p, kind="stable")
-    steps = p[order] * (p.size - np.arange(p.size))
-    adjusted = np.empty_like(p)
-    adjusted[order] = np.minimum(np.maximum.accumulate(steps), 1.0)
+    if p.size == 0:
+        return np.empty(0), np.empty(0, dtype=bool)
+    _, adjusted, _, _ = multipletests(p, alpha=alpha, method="holm")
+    adjusted = np.minimum(adjusted, 1.0)
     return adjusted, adjusted <= alpha
 
 

@@ -52,6 +52,15 @@ def frames(experiment):
     return {cell["label"]: simkit.load(folder) for cell, folder in cell_folders(out)[1]}
 
 
+def squeeze(markdown: str) -> str:
+    """The Markdown with tabulate's column padding collapsed to one space."""
+    return re.sub(r" {2,}", " ", markdown)
+
+
+def h2s(html: str) -> list[str]:
+    return re.findall(r"<h2>(.*?)</h2>", html)
+
+
 def bourbons(frame):
     return (frame["winner"] == "bourbons").to_numpy()
 
@@ -61,12 +70,18 @@ def test_report_files_sections_and_embedded_figures(experiment):
     assert report.markdown == out / "report.md" and report.html == out / "report.html"
     html = report.html.read_text()
     md = report.markdown.read_text()
-    for heading in SECTIONS:
-        assert f"<h2>{heading}</h2>" in html and f"\n## {heading}\n" in md
+    headings = h2s(html)
+    assert headings[0] == "Key findings"  # the report opens on the answer
+    assert headings == [h for h in SECTIONS if h in headings]  # in order, nothing unknown
+    for heading in ["Win rates", "Differences from the base", "Sensitivity",
+                    "Difficulty ladder", "Planning", "Cells"]:
+        assert heading in headings and f"\n## {heading}\n" in md
+    assert "Grids" not in headings and "Seat balance" not in headings  # none here
+    assert "Not applicable" not in html and "Not applicable" not in md
     names = sorted(f.name for f in report.figures)
     assert names == ["curve_salvo_units.png", "differences.png", "end_reasons.png",
-                     "game_length.png", "ladder.png", "rests_on.png", "survival.png",
-                     "tornado.png", "win_rates.png"]
+                     "game_length.png", "ladder.png", "policy_differences.png",
+                     "rests_on.png", "survival.png", "tornado.png", "win_rates.png"]
     for figure in report.figures:
         assert figure.parent == out and figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({figure.name})" in md
@@ -84,7 +99,7 @@ def test_win_rates_in_the_report_match_simkit_load(experiment, frames):
         ci = stats.wilson(wins, len(frame))
         cells = [label, f"{len(frame):,}", f"{wins / len(frame):.2%}",
                  f"[{ci.low:.2%}, {ci.high:.2%}]"]
-        assert "| " + " | ".join(cells) + " |" in md
+        assert "| " + " | ".join(cells) + " |" in squeeze(md)
         assert re.search(r"\s*".join(f"<td>{re.escape(c)}</td>" for c in cells), html)
 
 
@@ -132,9 +147,12 @@ def test_findings_name_the_largest_effect_with_its_interval(experiment, frames):
     base_rate = bourbons(frames["base"]).mean()
     assert report.findings.startswith(f"In the base cell, the bourbons win {base_rate:.2%} "
                                       f"of {N:,} games")
-    assert sentence in report.findings
-    assert report.findings.index(sentence) < report.findings.index("Setting terrain=open")
-    assert report.findings in report.html.read_text().replace("&#x27;", "'")
+    # the rules first (their settings nearest the base first), the players apart after
+    said = "Of the policy cells (the scripted players, not the rules): s" + sentence[1:]
+    assert report.findings.index("Setting terrain=open") < report.findings.index(said)
+    import html
+
+    assert report.findings in html.unescape(report.html.read_text())
 
 
 def test_sensitivity_and_curve_come_from_the_cells(experiment, frames):
@@ -163,7 +181,7 @@ def test_sensitivity_and_curve_come_from_the_cells(experiment, frames):
 
 def test_side_balance_is_one_minus_the_gap(experiment, frames):
     out, report = experiment
-    md = report.markdown.read_text()
+    md = squeeze(report.markdown.read_text())
     for label, frame in frames.items():
         p1 = bourbons(frame).mean()
         p2 = (frame["winner"] == "catalans").mean()
@@ -176,9 +194,11 @@ def test_report_of_a_single_results_folder(tmp_path):
     frame = simkit.simulate(GAME, 1500, seed=3, rules={"terrain": "urban"}, out=run)
     report = write_report(run, out=tmp_path / "report")
     html = report.html.read_text()
-    for heading in SECTIONS:
-        assert f"<h2>{heading}</h2>" in html
-    assert "only one cell" in html
+    # one run: nothing to compare, so no comparison section and no "Not applicable"
+    assert h2s(html) == ["Key findings", "What this rests on", "Win rates", "End reasons",
+                         "Game length", "Survival", "Outcome means", "Side balance",
+                         "Cells"]
+    assert "Not applicable" not in html and "only one cell" not in html
     rate = (frame["winner"] == "bourbons").mean()
     assert report.findings.startswith(f"In the base cell, the bourbons win {rate:.2%} of "
                                       "1,500 games")
@@ -192,7 +212,7 @@ def test_cli_report(experiment, capsys, tmp_path):
     out, _ = experiment
     assert main(["report", str(out), "--out", str(tmp_path / "r")]) == 0
     text = " ".join(capsys.readouterr().out.split())  # the paragraph is wrapped
-    assert "report.html and 9 figure(s)" in text and "Switching to policy" in text
+    assert "report.html and 10 figure(s)" in text and "switching to policy" in text
     assert (tmp_path / "r" / "report.html").exists()
     code = main(["report", str(tmp_path / "nothing")])
     err = capsys.readouterr().err.strip().splitlines()
@@ -273,7 +293,7 @@ def test_ladder_gaps_and_tiers_come_from_all_pairs_with_holm(experiment, frames)
 
 def test_ladder_in_the_report(experiment):
     out, report = experiment
-    md = report.markdown.read_text()
+    md = squeeze(report.markdown.read_text())
     section = md.split("## Difficulty ladder\n")[1].split("\n## ")[0]
     table = ladder(out)
     rows = [line for line in section.splitlines() if line.startswith("| ") and
@@ -354,10 +374,112 @@ def test_a_large_sweep_draws_its_extreme_cells_and_compares_adjacent_rungs(
     assert set(ranked[:2]) <= set(shown) and set(ranked[-2:]) <= set(shown)
     fig = report.win_rate_figure(data)
     assert len(fig.axes[0].get_yticks()) == 5
-    assert "5 of 8 cells" in fig.axes[0].get_title()
+    left_out = [c for c in data.summary["cell"] if c not in shown]
+    assert fig.simkit_note.startswith("5 of 8 cells drawn")  # said, not silent
+    assert all(c in fig.simkit_note for c in left_out)
+    html = report._html_block(("win_rates", fig), {"win_rates": b""})
+    assert fig.simkit_note in html.replace("&#x27;", "'")
     monkeypatch.setattr(report, "MAX_PAIRWISE", 3)
     table = report.ladder(data)
     assert len(table) == 8 and table["gap"].iloc[:-1].notna().all()
     assert "only adjacent rungs are compared" in " ".join(
         b for h, blocks in report.sections(data) if h == "Difficulty ladder"
         for b in blocks if isinstance(b, str))
+
+
+# -- the structure of the new report -------------------------------------------------------
+def report_module():
+    import simkit.report as report
+
+    return report
+
+
+def test_the_first_screen_gives_the_answer_and_the_contents_resolve(experiment):
+    out, report = experiment
+    html = report.html.read_text()
+    first = html.split("<h2>Key findings</h2>")[1].split("<h2>")[0]
+    assert "Question:" in first
+    assert "near the base" in first and "extremes" in first  # the per-knob headline table
+    assert 'alt="tornado"' in first and "Robustness" in first
+    assert "simkit robustness setembre1714-assault" in first
+    # the contents: every link resolves to a section, every section is linked
+    links = re.findall(r"<nav>.*?</nav>", html, re.S)[0]
+    anchors = re.findall(r'href="#([^"]+)"', links)
+    ids = re.findall(r'<section id="([^"]+)">', html)
+    assert anchors == ids and len(ids) == len(h2s(html))
+    md = report.markdown.read_text()
+    assert all(f'<a id="{a}"></a>' in md and f"(#{a})" in md for a in anchors)
+    # the policy cells are apart from the rule cells and do not set their figures' scale
+    data = collect(out)
+    rule = report_module().difference_figure(data)
+    ticks = [t.get_text() for t in rule.axes[0].get_yticklabels()]
+    assert not any(t.startswith("policy") for t in ticks) and len(ticks) == 5
+    assert "policy" not in [t.get_text() for t in report_module().tornado_figure(
+        data).axes[0].get_yticklabels()]
+    # the ladder names the test the code computes
+    assert "asymptotic McNemar" in html and "exact McNemar" not in html
+
+
+def test_long_tables_collapse_and_keep_their_headline(experiment, monkeypatch):
+    report = report_module()
+    out, _ = experiment
+    monkeypatch.setattr(report, "LONG_TABLE", 4)
+    data = collect(out)
+    table = report.Table(report.win_rate_table(data), report._headline_cells(data), "kept")
+    assert table.collapsed
+    html = report._html_block(table, {})
+    md = report._md_block(table, {})
+    assert html.count("<details>") == 1 and "All 8 rows" in html
+    assert "| base" in md and f"{len(table.head_rows)} of 8 rows: kept" in md
+    assert len(re.findall(r"^\| ", md, re.M)) == len(table.head_rows) + 1  # + the header
+
+
+def test_the_complement_column_is_dropped(experiment):
+    out, report = experiment
+    data = collect(out)
+    s = data.summary
+    assert np.allclose(s["winner_bourbons"] + s["winner_catalans"], 1)
+    assert "catalans win" not in report_module().win_rate_table(data).columns
+    assert "'catalans win' is left out" in report.markdown.read_text()
+
+
+def test_heatmap_text_is_readable_and_shows_intervals():
+    from matplotlib.colors import to_rgb
+
+    report = report_module()
+    table = pd.DataFrame([[0.1, 0.9], [0.5, 0.3]], index=pd.Index([1, 2], name="a"),
+                         columns=pd.Index(["x", "y"], name="b"))
+    intervals = [[(8.0, 12.0), (88.0, 92.0)], [(48.0, 52.0), (28.0, 32.0)]]
+    data = type("D", (), {"side": "players"})()
+    fig = report.heatmap_figure(data, {"knobs": ["a", "b"]}, table, intervals)
+    ax = fig.axes[0]
+    image = ax.images[0]
+    for text in ax.texts:
+        value = float(text.get_text().split("\n")[0])
+        r, g, b, _ = image.cmap(image.norm(value))
+        background = 0.2126 * r + 0.7152 * g + 0.0722 * b
+        foreground = sum(w * c for w, c in zip((0.2126, 0.7152, 0.0722),
+                                               to_rgb(text.get_color()), strict=True))
+        assert abs(background - foreground) > 0.4  # black on light, white on dark
+        assert "[" in text.get_text()
+
+
+def test_seats_are_named_as_the_game_seats_them(experiment):
+    report = report_module()
+    out, _ = experiment
+    data = collect(out)
+
+    class Named:  # a game that names its seats (seat 1 first)
+        def __init__(self, game):
+            self.Rules = game.Rules
+
+        def seat_names(self, rules):
+            return ["Villarroel", "Casanova"]
+
+    name = report._seat_namer(data)
+    assert name("base", "seat1") == "seat1"  # the assault game names none
+    data.game = Named(data.game)
+    name = report._seat_namer(data)
+    assert name("base", "seat1") == "Villarroel (seat1)"
+    assert name("base", "seat2") == "Casanova (seat2)"
+    assert name("base", "seat3") == "seat3"  # beyond the seats it names

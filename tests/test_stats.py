@@ -447,3 +447,53 @@ def test_tango_interval_coverage_simulation():
     low, high = paired_limits(tables[:, 0], tables[:, 1], 150)
     coverage = np.mean((low <= 0.04) & (0.04 <= high))
     assert 0.935 < coverage < 0.965
+
+
+# -- the statsmodels-backed functions give the values simkit's own code gave -------------
+# (computed from the hand-written code before it called statsmodels, on these inputs)
+
+_HOLM_P = [0.001, 0.04, 0.03, 0.2, 0.0, 1.0, 0.01]
+
+
+def test_holm_matches_the_hand_written_step_down():
+    adjusted, reject = holm(_HOLM_P)
+    np.testing.assert_allclose(adjusted, [0.006, 0.12, 0.12, 0.4, 0.0, 1.0, 0.05],
+                               rtol=1e-12, atol=1e-15)
+    assert reject.tolist() == [True, False, False, False, True, False, True]
+    np.testing.assert_allclose(holm_confidences(_HOLM_P), [
+        0.9916666666666667, 0.9875, 0.9875, 0.9875, 0.9928571428571429, 0.9875, 0.99],
+        rtol=1e-12)
+    assert holm([])[0].size == 0
+
+
+def test_mcnemar_matches_the_hand_written_z_test():
+    p = mcnemar_p(np.array([30, 5, 0, 12, 100]), np.array([20, 5, 0, 3, 60]))
+    np.testing.assert_allclose(p, [0.15729920705028516, 1.0, 1.0, 0.02013675155034634,
+                                   0.001565402258002548], rtol=1e-12)
+    assert mcnemar_p(7, 1) == pytest.approx(0.03389485352468927, rel=1e-12)
+    assert isinstance(mcnemar_p(0, 0), float) and mcnemar_p(0, 0) == 1.0
+    assert paired_from_counts(30, 20, 200).p_value == pytest.approx(0.15729920705028516,
+                                                                    rel=1e-12)
+
+
+@pytest.mark.parametrize(("counts", "confidence", "expected"), [
+    ((45, 100, 30, 100), 0.95, (0.15, 0.015852195068122715, 0.27683085391962486,
+                                0.02845973691631055)),
+    ((0, 50, 3, 60), 0.95, (-0.05, -0.13700516476348518, 0.028547024833162807,
+                            0.10890129793272194)),
+    ((500, 1000, 480, 1000), 0.95, (0.02, -0.023778887683289583, 0.063670693863384,
+                                    0.37099767373660797)),
+    ((10, 10, 0, 10), 0.95, (1.0, 0.6075093504305242, 1.0, 7.74421643104407e-06)),
+    ((45, 100, 30, 100), 0.99, (0.15, -0.0257395909419795, 0.3134186825674924,
+                                0.02845973691631055)),
+])
+def test_unpaired_matches_the_hand_written_newcombe_and_pooled_z(counts, confidence, expected):
+    c = unpaired_difference(*counts, confidence=confidence)
+    got = (c.difference.estimate, c.difference.low, c.difference.high, c.p_value)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
+    assert c.method == "two-proportion z / Newcombe" and c.n == counts[1] + counts[3]
+
+
+def test_unpaired_pool_at_zero_or_one_has_p_one():
+    assert unpaired_difference(0, 10, 0, 20).p_value == 1.0
+    assert unpaired_difference(10, 10, 20, 20).p_value == 1.0
