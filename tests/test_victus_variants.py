@@ -252,6 +252,11 @@ def test_a_tile_each_round_stops_at_the_three_printed():
     assert g[L.G_RESIGNATION] + g[L.G_CARDS_CANCELLED] == 3
 
 
+def test_the_solo_seats_are_named_villarroel_and_casanova():
+    assert GAME.seat_names(GAME.resolve_rules("solo")) == ["Villarroel", "Casanova"]
+    assert GAME.seat_names(GAME.Rules()) == []  # players 1-4 are their seats
+
+
 def test_solo_games_start_with_casanova_and_end_with_villarroel_on_stage_iv():
     frame = simkit.simulate(GAME, 200, seed=11, rules="solo")
     assert (frame["cards_cancelled"] <= 3).all() and frame["cards_cancelled"].sum() > 0

@@ -80,6 +80,11 @@ class Victus(Game):
     def kernel_inputs(self, rules, policies):
         return (self.parameters(rules, policies), *_start(rules, self.data))
 
+    def seat_names(self, rules) -> list[str]:
+        """The seats as the rulebook names them: the solo game's Villarroel (you) and
+        Casanova (the automa); the other games' seats are players 1-4."""
+        return ["Villarroel", "Casanova"] if rules.solo else []
+
     def check_rules(self, rules):
         """The set-up the rules ask for fits the box (a Reserve beyond the pieces left,
         a pin value the dial lacks): refused before anything plays."""
