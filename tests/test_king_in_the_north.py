@@ -596,7 +596,7 @@ def test_example_9_capital_needs_field_artillery_on_a_bugle_first():
     plain = cards("carlists", "navarra", bugle=0)[0]
     assert not combat.siege_card_ok(COMP.loc, COMP.blk, COMP.card, bt, 0, bugle, inf)
     assert combat.siege_card_ok(COMP.loc, COMP.blk, COMP.card, bt, 0, bugle, field)
-    assert not combat.card_deploys(COMP.blk, COMP.card, plain, field, True)
+    assert not combat.card_deploys(COMP.blk, COMP.card, plain, field, True, False)
     # without artillery the siege cannot even start
     put(s, blocks("Zumalacárregui") + blocks("Navarra battalion")[:4], vit)
     give(s, cards("carlists", "navarra"))
@@ -743,7 +743,7 @@ def test_don_carlos_eliminated_ends_the_game():
     p, s, rng = fresh_state()
     dc = blocks("Don Carlos")[0]
     put(s, [dc], loc("estella"))
-    state.eliminate(s, COMP.blk, dc)
+    state.lose_in_combat(s, COMP.blk, dc)
     assert s[L.S_DONE] == 1 and s[L.S_WINNER] == 1 and s[L.S_REASON] == L.END_DON_CARLOS
 
 
@@ -994,7 +994,8 @@ def test_leaders_and_cavalry_retreat_two_locations():
     put(s, blocks("Guipúzcoa battalion")[:1], loc("san_sebastian"))
     cav = blocks("Guardia Real cavalry")[:1]
     put(s, cav, her)
-    dest, forced = combat.retreat_destination(COMP.loc, COMP.adj, COMP.blk, s, her, L.LIBERALS)
+    dest, forced = combat.retreat_destination(COMP.loc, COMP.adj, COMP.blk, s, rng, POL, her,
+                                              L.LIBERALS, False)
     assert forced
     far = combat.two_location_retreat(COMP.loc, COMP.adj, COMP.blk, s, her, L.LIBERALS)
     assert far in {loc("bergara"), loc("azpeitia"), loc("lecumberri")}
@@ -1013,7 +1014,7 @@ def test_cavalry_charge_lets_any_faction_card_charge_one_cavalry_block():
     cavs = blocks("Guardia Real cavalry")[:1] + blocks("Regular Army cavalry")[:1]
     put(s, cavs, where)
     militia = cards("liberals", "militia", bugle=0)[0]  # a card of another Faction
-    assert not combat.card_deploys(COMP.blk, COMP.card, militia, cavs[0], False)
+    assert not combat.card_deploys(COMP.blk, COMP.card, militia, cavs[0], False, False)
     assert not combat.charge_any_card(COMP.blk, COMP.card, bt, L.LIBERALS, militia, cavs[0])
     bt[L.BT_CAV_CHARGE] = 1
     assert combat.charge_any_card(COMP.blk, COMP.card, bt, L.LIBERALS, militia, cavs[0])

@@ -151,6 +151,8 @@ P_MAX_MOVE = _P("max_move")
 P_OVERRUN_RATIO = _P("overrun_ratio")
 P_GARRISONS = _P("garrison_cubes")
 P_BID_TIE = _P("bid_tie_side")
+P_LEVIES_ONE_CARD = _P("levies_one_card")  # reading forced_levies
+P_MOUNTAIN_SIEGE_3 = _P("mountain_siege_3")  # reading mountain_artillery_siege
 P_FIRST_SEM = _P("first_year_semester")
 P_LAST_SEM = _P("last_year_semester")
 P_TRACK = _P("reinforcement_track", 2 * N_YEARS)
@@ -234,6 +236,8 @@ S_TURN = _S("turn")  # Semesters begun (0 during set-up): the turn the state che
 # Defectors blocks each side is owed: one per Loyalty Challenge it won (8.6.1), one per
 # block drawn from its empty bag (6.4); the state checks compare them with the pool
 S_DEFECTORS_OWED = _S("defectors_owed", 2)
+# pending Defectors made this Semester: they enter next Semester (8.6.1)
+S_DEFECTORS_NEW = _S("defectors_this_semester", 2)
 # the largest stack moved this Movement Phase, and along a Trail (7.3.6)
 S_MOVED_STACK = _S("largest_stack_moved")
 S_TRAIL_STACK = _S("largest_stack_moved_along_trails")

@@ -165,6 +165,16 @@ def play_event(pid, s, rng, side, sp):
 
 
 @njit(cache=True, nogil=True)
+def blow_bridge(pid, loc, blk, s, rng, dest):
+    """Play «Blown Bridge» (12.1) on the Liberal stack heading for ``dest``? Greedy: when
+    it would attack Carlist blocks there or take a Location the Carlists hold with VP."""
+    if pid == RANDOM:
+        return _rand(s, rng, L.CARLISTS, 2) == 0
+    return count_at(s, blk, dest, L.CARLISTS) > 0 or (
+        s[L.S_OWNER + dest] == L.CARLISTS and loc[dest, L.LC_VP] > 0)
+
+
+@njit(cache=True, nogil=True)
 def play_night(pid, s, rng, lead, carlists_next):
     """«Under Cover of Night» mid-battle (12.2): greedy ends the battle when the
     Liberals lead or tie (they win it) and the Carlists are about to deploy to catch up;
@@ -507,14 +517,15 @@ def barrel_capital(pid, loc, s, rng):
     return choice
 
 
-PICK_JOIN, PICK_GUERRILLA, PICK_LEVY = 0, 1, 2  # what a picked Location is for
+PICK_JOIN, PICK_GUERRILLA, PICK_LEVY, PICK_RETREAT = 0, 1, 2, 3  # what it is for
 
 
 @njit(cache=True, nogil=True)
 def pick_location(pid, loc, blk, s, rng, side, cands, n, purpose):
     """One of the ``n`` legal Locations ``cands`` (-1 if none). Greedy: new blocks join
     the biggest friendly stack; Guerrillas go to enemy Resource Locations first (they
-    change hands), then any Resource Location; levies go to friendly stacks first."""
+    change hands), then any Resource Location; levies go to friendly stacks first; a
+    retreat goes to the biggest friendly stack, else to a Location it controls."""
     if n == 0:
         return -1
     if pid == RANDOM:
@@ -529,6 +540,8 @@ def pick_location(pid, loc, blk, s, rng, side, cands, n, purpose):
             score = 0
             if loc[v, L.LC_RESOURCE]:
                 score = 2 if s[L.S_OWNER + v] != side else 1
+        elif purpose == PICK_RETREAT:
+            score = 2 * own + (1 if s[L.S_OWNER + v] == side else 0)
         else:
             score = 2 if own > 0 else (1 if s[L.S_OWNER + v] == side else 0)
         if score > best_v:
