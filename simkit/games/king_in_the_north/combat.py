@@ -38,6 +38,7 @@ from .state import (
     eliminate,
     enter,
     hand,
+    holds_special,
     inside_besieged,
     lose_in_combat,
     naval_at,
@@ -1107,7 +1108,7 @@ def resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
         if not deployment_step(p, loc, blk, card, s, bt, rng, pol, attacker,
                                armies[attacker], n_armies[attacker], log):
             break
-    siege_mortar(loc, card, s, bt, rng, pol, attacker)
+    siege_mortar(p, loc, card, s, bt, rng, pol, attacker)
     for _ in range(20):
         if not deployment_step(p, loc, blk, card, s, bt, rng, pol, defender,
                                armies[defender], n_armies[defender], log):
@@ -1157,10 +1158,11 @@ def siege_events(loc, card, s, bt, rng, pol, attacker):
 
 
 @njit(cache=True, nogil=True)
-def siege_mortar(loc, card, s, bt, rng, pol, attacker):
-    """Siege Mortar: +4 in a City siege once an artillery block is deployed (12.1)."""
+def siege_mortar(p, loc, card, s, bt, rng, pol, attacker):
+    """Siege Mortar: +4 in a City siege once an artillery block is deployed (12.1); in a
+    Capital siege too with the reading ``siege_mortar`` = "capitals_too"."""
     if attacker != L.CARLISTS or bt[L.BT_ART + attacker] == 0 \
-            or loc[bt[L.BT_LOC], L.LC_KIND] != L.CITY:
+            or not mortar_location(p, loc, bt[L.BT_LOC]):
         return
     for c in range(card.shape[0]):
         if card[c, L.CD_SIDE] == L.CARLISTS and s[L.S_C_WHERE + c] == L.CW_HAND \
@@ -1170,6 +1172,13 @@ def siege_mortar(loc, card, s, bt, rng, pol, attacker):
                 play_card(s, bt, L.CARLISTS, c)
                 use_event(s, card, c)
             return
+
+
+@njit(cache=True, nogil=True)
+def mortar_location(p, loc, where):
+    """May «Siege Mortar» be played in a siege of ``where`` (12.1: "If sieging a city")?"""
+    kind = loc[where, L.LC_KIND]
+    return kind == L.CITY or (kind == L.CAPITAL and p[L.P_MORTAR_CAPITALS] == 1)
 
 
 @njit(cache=True, nogil=True)
@@ -1206,6 +1215,7 @@ def siege_possible(p, loc, blk, card, s, where, attacker):
     total = 0
     leaders = 0
     has_field = False
+    has_art = False  # any artillery: «Siege Mortar» needs one deployed (12.1)
     for i in range(n):
         b = army[i]
         if blk[b, L.BK_TYPE] == L.LEADER and leaders < 2:
@@ -1216,6 +1226,7 @@ def siege_possible(p, loc, blk, card, s, where, attacker):
             total += 3
             used[i] = 1
             has_field = True
+            has_art = True
     capital = loc[where, L.LC_KIND] == L.CAPITAL
     for j in range(n_cards):
         c = cards[j]
@@ -1234,10 +1245,14 @@ def siege_possible(p, loc, blk, card, s, where, attacker):
         if best >= 0:
             used[best] = 1
             total += best_v
-            if blk[army[best], L.BK_TYPE] == L.FIELD_ART:
-                has_field = True
+            t = blk[army[best], L.BK_TYPE]
+            has_field = has_field or t == L.FIELD_ART
+            has_art = has_art or t == L.FIELD_ART or t == L.MOUNTAIN_ART
     if capital and not has_field:
         return False
+    if attacker == L.CARLISTS and has_art and mortar_location(p, loc, where) \
+            and holds_special(s, card, L.CARLISTS, L.EV_MORTAR) >= 0:
+        total += 4  # «Siege Mortar» (12.1) adds to the Impact the siege can reach
     rate = p[L.P_SIEGE_CAPITAL] if capital else (
         p[L.P_SIEGE_CITY_ART] if has_field else p[L.P_SIEGE_CITY_NO_ART])
     return total >= rate

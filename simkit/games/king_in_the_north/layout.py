@@ -153,6 +153,7 @@ P_GARRISONS = _P("garrison_cubes")
 P_BID_TIE = _P("bid_tie_side")
 P_LEVIES_ONE_CARD = _P("levies_one_card")  # reading forced_levies
 P_MOUNTAIN_SIEGE_3 = _P("mountain_siege_3")  # reading mountain_artillery_siege
+P_MORTAR_CAPITALS = _P("mortar_capitals")  # reading siege_mortar
 P_FIRST_SEM = _P("first_year_semester")
 P_LAST_SEM = _P("last_year_semester")
 P_TRACK = _P("reinforcement_track", 2 * N_YEARS)

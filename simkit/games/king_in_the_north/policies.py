@@ -738,13 +738,18 @@ def choose_loss(pid, blk, s, bt, rng, side, army, n_army):
 
 
 @njit(cache=True, nogil=True)
-def option_value(blk, card, bt, side, opts, k):
-    """Impact per card spent, free deployments first; Don Carlos kept back."""
+def option_value(blk, card, s, bt, side, opts, k):
+    """Impact per card spent, free deployments first; Don Carlos kept back; a Lancer
+    (Carlists) or a cavalry block (Liberals) is worth 2 Impact more while the event it
+    enables is in hand and not yet possible: «Lancer Charge» needs a Lancer deployed,
+    «Cavalry Pursuit» a cavalry block (12.1, 12.2)."""
     kind = opts[k, L.OP_KIND]
     gain = opts[k, L.OP_GAIN]
     b = opts[k, L.OP_B1]
     if b >= 0 and blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS:
         gain -= 6
+    if b >= 0 and enables_event(blk, card, s, bt, side, b):
+        gain += 2
     if kind == L.OPT_FREE_LEADER or kind == L.OPT_FREE_ART:
         return gain * 10 + 50
     if kind == L.OPT_EVENT:
@@ -756,6 +761,27 @@ def option_value(blk, card, bt, side, opts, k):
     c = opts[k, L.OP_CARD]
     penalty = card_value(card, c) if c >= 0 else 0
     return gain * 10 - penalty
+
+
+@njit(cache=True, nogil=True)
+def enables_event(blk, card, s, bt, side, b):
+    """Would deploying ``b`` make «Lancer Charge» (a Carlist Lancer) or «Cavalry Pursuit»
+    (a Liberal cavalry block) playable, the card being in ``side``'s hand?"""
+    t = blk[b, L.BK_TYPE]
+    if side == L.CARLISTS:
+        if t != L.LANCER or bt[L.BT_LANCER_DEPLOYED] == 1:
+            return False
+        sp = L.EV_LANCER
+    else:
+        if (t != L.CAVALRY and t != L.LANCER) or bt[L.BT_CAV + side] > 0 \
+                or bt[L.BT_SIEGE] == 1:
+            return False
+        sp = L.EV_PURSUIT
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND \
+                and card[c, L.CD_SPECIAL] == sp:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -787,7 +813,7 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
         best, best_v = -1, -1 << 30
         for k in range(n):
             if (me + opts[k, L.OP_GAIN]) // rate > me // rate:
-                v = option_value(blk, card, bt, side, opts, k)
+                v = option_value(blk, card, s, bt, side, opts, k)
                 if v > best_v:
                     best, best_v = k, v
         return best
@@ -805,7 +831,7 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
         if opts[k, L.OP_KIND] == L.OPT_CARD and opts[k, L.OP_B2] < 0 \
                 and free[opts[k, L.OP_B1]] == 1:
             continue  # no card for a Leader that deploys free
-        v = option_value(blk, card, bt, side, opts, k)
+        v = option_value(blk, card, s, bt, side, opts, k)
         if v > best_v:
             best, best_v = k, v
     if best_v <= 0:

@@ -100,6 +100,17 @@ class Rules(RulesBase):
                       'accessible by Trails"'},
         why="the rulebook gives the siege value (3, the block's right side) for Field "
             "Artillery only; 3 for both was played before this was declared")
+    siege_mortar: str = reading(
+        "cities", "the sieges «Siege Mortar» may be played in (12.1)",
+        values={
+            "cities": '12.1: "If sieging a city and at least one Artillery Block is '
+                      'deployed, play this card to add 4 points of Impact": a City, not a '
+                      'Capital (8.9.1: "There are two types of sieges: that which takes '
+                      'place in a city, and that which takes place in a capital")',
+            "capitals_too": '4.2: "City Locations can be either fortified (Capitals) or '
+                            'unfortified (Cities)": a Capital is a city too'},
+        why="the rulebook names both kinds \"cities\" in 4.2 and tells them apart in "
+            "8.9.1; the City reading was played before this was declared")
     captured_artillery: bool = knob(
         False, "optional 13.1: the winner captures the loser's deployed artillery; 1 Field "
         "and 1 Mountain artillery leave each bag at set-up")
@@ -154,6 +165,7 @@ PARAMETERS = Parameters(
     bid_tie_side=lambda r: L.SIDES.index(r.tied_bid),
     levies_one_card=lambda r: r.forced_levies == "one_card",
     mountain_siege_3=lambda r: r.mountain_artillery_siege == "three",
+    mortar_capitals=lambda r: r.siege_mortar == "capitals_too",
     package_data=DATA,
     from_data={
         "first_year_semester": lambda d: L.SEMESTERS.index(components(d).first_year_semester),
