@@ -838,13 +838,13 @@ def test_no_movement_cards_when_no_stack_would_move():
     for b in blocks("Álava battalion")[:4]:
         s[L.S_B_WHERE + b] = L.W_BOX
     assert movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                                     0, 8) == 0
+                                     0, 8, 4) == 0
     for pid in (policies.GREEDY, policies.CAUTIOUS):
         assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
     s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.NOBODY  # Locations to take: it goes
     s[L.S_OWNER + loc("tolosa")] = L.CARLISTS
     planned = movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng,
-                                        POL, 0, 8)
+                                        POL, 0, 8, 4)
     assert planned >= 1
     for pid in (policies.GREEDY, policies.CAUTIOUS):
         assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0,

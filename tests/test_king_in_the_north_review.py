@@ -9,7 +9,7 @@ import numpy as np
 from test_king_in_the_north import COMP, POL, blocks, cards, fresh_state, give, loc, put
 
 from simkit.eventlog import events, new_log, no_log
-from simkit.games.king_in_the_north import combat, engine, movement, state
+from simkit.games.king_in_the_north import combat, engine, movement, policies, state
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.events import (
     EV_BATTLE,
@@ -336,3 +336,54 @@ def test_don_carlos_overrun_is_no_sudden_victory():
     bt = _start(s, "viana", L.LIBERALS)
     combat.take_losses(COMP.blk, s, bt, rng, POL, L.CARLISTS, army, 1, 1, no_log())
     assert s[L.S_DONE] == 1 and s[L.S_REASON] == L.END_DON_CARLOS
+
+
+# -- 12.1 Siege Mortar, Lancer Charge; 12.2 Cavalry Pursuit: the quiet events -------------
+def test_siege_mortar_counts_for_a_siege_and_its_reading_for_capitals():
+    """12.1 «Siege Mortar»: "If sieging a city and at least one Artillery Block is
+    deployed, play this card to add 4 points of Impact"; 8.9.3: "The attacker may never
+    initiate a siege if they are not able to accrue the minimum points of Impact to
+    eliminate at least 1 defending block". Field Artillery on a bugle card gives 3 of
+    the 7 Estella needs: with the Mortar the siege can be laid. Vitoria (a Capital, 8
+    per block): 3 + a Navarra battalion's 2 is short, the Mortar makes it only with the
+    reading ``siege_mortar`` = "capitals_too"."""
+    field = blocks("Field artillery", "carlists")[0]
+    bugle = cards("carlists", "navarra", bugle=1)[0]
+    plain = cards("carlists", "navarra", bugle=0)[0]
+    mortar = cards("carlists", special="siege_mortar")[0]
+    bat = [b for b in blocks("Navarra battalion") if COMP.blk[b, L.BK_DIAMONDS] == 2][0]
+    for reading, where, army, hand, with_mortar in (
+            ("cities", "estella", [field], [bugle], True),
+            ("cities", "vitoria", [field, bat], [bugle, plain], False),
+            ("capitals_too", "vitoria", [field, bat], [bugle, plain], True)):
+        p = PARAMETERS.build(Rules(siege_mortar=reading))
+        for held in (False, True):
+            _, s, rng = fresh_state()
+            s[L.S_OWNER + loc(where)] = L.LIBERALS
+            put(s, blocks("Militia battalion")[:1], loc(where))
+            put(s, army, loc(where))
+            give(s, hand + ([mortar] if held else []))
+            possible = combat.siege_possible(p, COMP.loc, COMP.blk, COMP.card, s, loc(where),
+                                             L.CARLISTS)
+            assert possible == (held and with_mortar)
+
+
+def test_greedy_deploys_a_lancer_while_it_holds_lancer_charge():
+    """12.1 «Lancer Charge»: "one enemy block may be eliminated with 6 points of Impact
+    if this card is played and at least one Lancer Cavalry Block is deployed". With a
+    Navarra card, greedy deploys the 3-diamond Navarra battalion; holding «Lancer
+    Charge», the 2-diamond Navarra lancers (then the card may be played)."""
+    lancer = blocks("Navarra lancers")[0]
+    bat = [b for b in blocks("Navarra battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][0]
+    plain = cards("carlists", "navarra", bugle=0)[0]
+    charge = cards("carlists", special="lancer_charge")[0]
+    for held, want in ((False, bat), (True, lancer)):
+        p, s, rng = fresh_state()
+        put(s, [lancer, bat], loc("los_arcos"))
+        put(s, blocks("Militia battalion")[:2], loc("los_arcos"))
+        give(s, [plain] + ([charge] if held else []))
+        bt = _start(s, "los_arcos", L.CARLISTS)
+        opts = _options(p, s, bt, L.CARLISTS, [lancer, bat])
+        k = policies.choose_deployment(policies.GREEDY, p, COMP.loc, COMP.blk, COMP.card, s,
+                                       bt, rng, L.CARLISTS, opts, len(opts))
+        assert opts[k, L.OP_B1] == want

@@ -94,16 +94,17 @@ def garrison_stops(loc, s, where, side, diamonds):
 
 @njit(cache=True, nogil=True)
 def reach(p, loc, adj, s, counts, side, origin, n_blocks, diamonds, mode, max_steps, dist,
-          parent):
+          parent, queue):
     """Breadth-first distances from ``origin`` along the paths ``mode`` allows
-    (``counts``: ``army_counts``); Trails only for stacks of at most 5 blocks (7.3.6:
-    "Along Trails, the stack limit is reduced to 5 blocks")."""
+    (``counts``: ``army_counts``; ``queue``: scratch of one slot per Location); Trails
+    only for stacks of at most 5 blocks (7.3.6: "Along Trails, the stack limit is
+    reduced to 5 blocks"). A search to ``max_steps`` gives every Location within fewer
+    steps the distance and path tree a shorter search would."""
     trails = n_blocks <= p[L.P_TRAIL_STACK_LIMIT]
     n = loc.shape[0]
     dist[:n] = -1
     parent[:n] = -1
     dist[origin] = 0
-    queue = np.empty(n, dtype=np.int64)
     head, tail = 0, 1
     queue[0] = origin
     while head < tail:
@@ -186,22 +187,34 @@ def destinations(p, loc, adj, blk, s, side, origin, ids, n, trail_option, dest_m
                  parents):
     """For every Location: the mode reaching it (-1: out of reach) and whether it needs a
     Forced March; ``parents[mode]`` holds each search's path tree."""
+    destinations_in(p, loc, adj, blk, s, army_counts(loc, blk, s), side, origin, ids, n,
+                    trail_option, dest_mode, dest_fm, parents)
+
+
+@njit(cache=True, nogil=True)
+def destinations_in(p, loc, adj, blk, s, counts, side, origin, ids, n, trail_option,
+                    dest_mode, dest_fm, parents):
+    """``destinations`` given ``army_counts`` (a look-ahead over every stack counts
+    once)."""
     d, cav, _ = stack_profile(blk, s, ids, n)
     allow = allowances(p, loc, blk, s, side, origin, n, cav, leader_at(blk, s, origin, side),
                        trail_option)
-    dist = np.empty(L.MAX_LOC, dtype=np.int64)
     nl = loc.shape[0]
+    dist = np.empty((MODES, nl), dtype=np.int64)
+    queue = np.empty(nl, dtype=np.int64)
     dest_mode[:nl] = -1
     dest_fm[:nl] = 0
-    counts = army_counts(loc, blk, s)
+    for mode in range(MODES):  # one search per mode, as far as a Forced March goes
+        if allow[1, mode] > 0:
+            reach(p, loc, adj, s, counts, side, origin, n, d, mode, allow[1, mode],
+                  dist[mode], parents[mode], queue)
     for fm in range(2):
         for mode in range(MODES):
             a = allow[fm, mode]
             if a <= 0:
                 continue
-            reach(p, loc, adj, s, counts, side, origin, n, d, mode, a, dist, parents[mode])
             for v in range(nl):
-                if v == origin or dist[v] < 1 or dest_mode[v] >= 0:
+                if v == origin or dist[mode, v] < 1 or dist[mode, v] > a or dest_mode[v] >= 0:
                     continue
                 if counts[side, v] + n > stack_limit(p, loc, v):
                     continue
@@ -372,14 +385,18 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
 
 
 @njit(cache=True, nogil=True)
-def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare):
-    """How many stacks the policy would move now, each with the hand at ``spare`` cards:
-    a scripted commander looks ahead before discarding cards for movement (7.1)."""
+def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
+    """How many stacks the policy would move now (counted up to ``cap``), each with the
+    hand at ``spare`` cards: a scripted commander looks ahead before discarding cards
+    for movement (7.1)."""
     ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     dest_mode = np.empty(L.MAX_LOC, dtype=np.int64)
     dest_fm = np.empty(L.MAX_LOC, dtype=np.int64)
     parents = np.empty((MODES, L.MAX_LOC), dtype=np.int64)
     seen = np.zeros(loc.shape[0], dtype=np.int64)
+    counts = army_counts(loc, blk, s)  # the state does not change while it looks ahead
+    strength = P.strengths(loc, blk, s)
+    reserve = 2 + 3 * P.pending_battles(loc, blk, s, side)
     k = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
@@ -396,24 +413,28 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare):
             continue
         order_weak_first(blk, ids, n)
         movers = ids[keep:n].copy()
-        destinations(p, loc, adj, blk, s, side, origin, movers, n - keep, True, dest_mode,
-                     dest_fm, parents)
-        if P.choose_destination(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
-                                n - keep, dest_mode, dest_fm, spare) >= 0:
+        destinations_in(p, loc, adj, blk, s, counts, side, origin, movers, n - keep, True,
+                        dest_mode, dest_fm, parents)
+        if P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
+                                   n - keep, dest_mode, dest_fm, spare, strength,
+                                   reserve) >= 0:
             k += 1
+            if k >= cap:
+                break
     return k
 
 
 @njit(cache=True, nogil=True)
-def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards):
-    """``stacks_that_move`` once the ``n_cards`` the policy would discard are gone (the
-    hand restored after)."""
+def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards, cap):
+    """``stacks_that_move`` (up to ``cap``) once the ``n_cards`` the policy would discard
+    are gone (the hand restored after)."""
     saved = s[L.S_C_WHERE:L.S_C_WHERE + card.shape[0]].copy()
     for _ in range(n_cards):
         c = P.worst_card(pol[side], card, s, rng, side)
         if c >= 0:
             discard(s, c)
-    k = stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, hand_size(s, card, side))
+    k = stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, hand_size(s, card, side),
+                         cap)
     s[L.S_C_WHERE:L.S_C_WHERE + card.shape[0]] = saved
     return k
 
@@ -868,14 +889,16 @@ def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate):
     """The cards' worth of movement the policy takes (7.1): a scripted commander looks
     ahead with the hand it would keep before paying, and pays nothing when the stacks
     it would move are gone once paid. ``rebate``: cards Forced Levies saves (at least
-    Limited Movement is then taken, it costs nothing)."""
+    Limited Movement is then taken, it costs nothing). The policy tells 0-1, 2-3 and 4+
+    stacks apart (``policies.movement_cards``), so the look-ahead stops counting at 4,
+    and at 1 when it asks whether any stack still moves."""
     n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
     planned = -1
     if n_cards > 0 and pol[side] != P.RANDOM:  # look ahead only to pay
-        planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1 - rebate)
+        planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1 - rebate, 4)
         n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
     if n_cards > 1 and planned > 0 and moves_after_paying(
-            p, loc, adj, blk, card, s, rng, pol, side, n_cards - rebate) == 0:
+            p, loc, adj, blk, card, s, rng, pol, side, n_cards - rebate, 1) == 0:
         n_cards = 0
     return max(n_cards, rebate)
 

@@ -403,6 +403,17 @@ def pending_battles(loc, blk, s, side):
 def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
+    return choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m,
+                                 dest_mode, dest_fm, spare, strengths(loc, blk, s),
+                                 2 + 3 * pending_battles(loc, blk, s, side))
+
+
+@njit(cache=True, nogil=True)
+def choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
+                          dest_fm, spare, strength, reserve):
+    """``choose_destination`` given the map's ``strengths`` and the cards ``reserve``d
+    for the turn's other battles (2 + 3 per battle), which a look-ahead over every
+    stack computes once."""
     n_loc = loc.shape[0]
     if pid == RANDOM:
         k, choice = 0, -1
@@ -426,8 +437,6 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
     # staying value: defend a valuable own Location that is threatened
     if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
         stay = loc[origin, L.LC_VP]
-    strength = strengths(loc, blk, s)
-    reserve = 2 + 3 * pending_battles(loc, blk, s, side)  # cards its other battles use
     best, best_v = -1, stay
     for v in range(n_loc):
         if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
