@@ -780,6 +780,14 @@ def test_columns_and_categories(results):
     assert not results["don_carlos_alive"][dc].any()
 
 
+def test_columns_zero_by_rule_are_zero_and_say_so(results):
+    """The action columns a side cannot use by the rules (``layout.ZERO_BY_RULE``) stay
+    0 and their doc says why they are kept."""
+    for side, action in L.ZERO_BY_RULE:
+        assert results[f"{side}_{action}"].max() == 0
+        assert "always 0" in L.OUTCOMES[f"{side}_{action}"].description
+
+
 def test_every_action_kind_is_used_by_greedy(results):
     unused = [f"{side}_{a}" for side in L.SIDES for a in L.ACTIONS
               if results[f"{side}_{a}"].sum() == 0]

@@ -388,9 +388,21 @@ _cols = {
     "liberals_captures": Column("int16", "Cities/Capitals the Liberals took by siege"),
     "don_carlos_alive": Column("bool", "Don Carlos's block survived"),
 }
+#: action columns 0 by the rules for one side, kept so that both sides have the same
+#: columns (the action-usage table and ``O_ACTIONS`` read them side-major)
+ZERO_BY_RULE = {
+    ("carlists", "naval_support"): "only the Liberals have Naval Squadrons (7.4)",
+    ("carlists", "naval_transports"): "only the Liberals have Naval Squadrons (7.4)",
+    ("carlists", "barrels"): "Barrels are the Liberals' 3-card option (7.1, 10)",
+    ("liberals", "trail_moves"): "the 3-Location Trail move is a Carlist bonus (7.1 B)",
+    ("liberals", "partisans_shown"): "only the Carlists have Partisans (7.3.7)",
+}
 for _side in SIDES:
     for _action in ACTIONS:
-        _cols[f"{_side}_{_action}"] = Column("int16", f"{_side}: {_action.replace('_', ' ')}")
+        _why = ZERO_BY_RULE.get((_side, _action))
+        _cols[f"{_side}_{_action}"] = Column(
+            "int16", f"{_side}: {_action.replace('_', ' ')}"
+            + (f" (always 0: {_why}; kept for the same columns on both sides)" if _why else ""))
 for _side in SIDES:
     for _blunder, _doc in BLUNDERS.items():
         _cols[f"{_side}_{_blunder}"] = Column("int16", f"{_side}: {_doc}")
