@@ -1093,8 +1093,9 @@ def test_holds_card_against_monte_carlo():
 def test_action_usage_table_uses_every_event_with_an_effect():
     """The action-usage table (benchmarks/kitn_action_usage.py): over the three commanders
     every Special Event card is played for its effect, except Local Informants (the
-    commanders already see every hand) and Siege Mortar (it needs a Carlist siege of a
-    City, not a Capital, with an artillery block deployed: none arises in these games)."""
+    commanders already see every hand) and perhaps Siege Mortar (it needs a Carlist
+    siege of a City, not a Capital, with an artillery block deployed and the card in
+    hand: about 1 campaign in 50)."""
     import importlib.util
     from pathlib import Path
     path = Path(__file__).parents[1] / "benchmarks" / "kitn_action_usage.py"
