@@ -28,8 +28,9 @@ relocating Garrison cubes during a turn (cubes are dropped as stacks move and lo
 to enemy entries), and a stack dividing on its way to end in two Locations as one stack
 move, or picking up and dropping blocks as it goes (7.1, 7.3.1): the blocks it leaves
 behind may move later as another stack. The commanders recruit after their stack moves
-(7.1 allows any order; recruits cannot move that turn, 7.2). After a lost relief battle (8.9.5) the originally besieged blocks
-always stay inside (the rule says they "may"; staying keeps the City).
+(7.1 allows any order; recruits cannot move that turn, 7.2). After a lost relief battle
+(8.9.5) the originally besieged blocks always stay inside (the rule says they "may";
+staying keeps the City).
 """
 
 from simkit.games.base import Game
