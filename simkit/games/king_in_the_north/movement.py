@@ -417,7 +417,7 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
                         dest_mode, dest_fm, parents)
         if P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
                                    n - keep, dest_mode, dest_fm, spare, strength,
-                                   reserve) >= 0:
+                                   reserve, True) >= 0:
             k += 1
             if k >= cap:
                 break

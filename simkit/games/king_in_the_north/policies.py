@@ -405,15 +405,17 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
     """Where the moving blocks go (-1: they stay)."""
     return choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m,
                                  dest_mode, dest_fm, spare, strengths(loc, blk, s),
-                                 2 + 3 * pending_battles(loc, blk, s, side))
+                                 2 + 3 * pending_battles(loc, blk, s, side), False)
 
 
 @njit(cache=True, nogil=True)
 def choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
-                          dest_fm, spare, strength, reserve):
+                          dest_fm, spare, strength, reserve, first):
     """``choose_destination`` given the map's ``strengths`` and the cards ``reserve``d
     for the turn's other battles (2 + 3 per battle), which a look-ahead over every
-    stack computes once."""
+    stack computes once. ``first``: the look-ahead only asks whether the stack moves,
+    so the first Location better than staying answers (-1 exactly when the full search
+    gives -1)."""
     n_loc = loc.shape[0]
     if pid == RANDOM:
         k, choice = 0, -1
@@ -479,6 +481,8 @@ def choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, 
         w = w * 10 - dest_fm[v] * 5
         if w > best_v * 10 or (best < 0 and w > stay * 10):
             best, best_v = v, w // 10
+            if first:
+                return best
     return best
 
 
