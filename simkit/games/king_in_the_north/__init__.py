@@ -24,9 +24,13 @@ leave more blocks in a Location than 7.1 allows (8.8.1: "There is no limit to th
 of the force that may be moved together when retreating"). Not modelled: hiding Don
 Carlos among 3 Locations and the Customs Officers' peek (the commanders see everything,
 so they change nothing), Barrels as ammunition (Barrels supply the Liberals on trails),
-and relocating Garrison cubes during a turn (cubes are dropped as stacks move and lost
-to enemy entries). After a lost relief battle (8.9.5) the originally besieged blocks
-always stay inside (the rule says they "may"; staying keeps the City).
+relocating Garrison cubes during a turn (cubes are dropped as stacks move and lost
+to enemy entries), and a stack dividing on its way to end in two Locations as one stack
+move, or picking up and dropping blocks as it goes (7.1, 7.3.1): the blocks it leaves
+behind may move later as another stack. The commanders recruit after their stack moves
+(7.1 allows any order; recruits cannot move that turn, 7.2). After a lost relief battle
+(8.9.5) the originally besieged blocks always stay inside (the rule says they "may";
+staying keeps the City).
 """
 
 from simkit.games.base import Game

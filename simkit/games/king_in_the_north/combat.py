@@ -38,7 +38,9 @@ from .state import (
     eliminate,
     enter,
     hand,
+    holds_special,
     inside_besieged,
+    lose_in_combat,
     naval_at,
     refresh_control,
     use_event,
@@ -77,13 +79,16 @@ def fighting_block(blk, b):
 
 
 @njit(cache=True, nogil=True)
-def card_deploys(blk, card, c, b, siege):
+def card_deploys(blk, card, c, b, siege, mountain):
     """Can card ``c`` deploy block ``b`` (8.2.2, 8.4.2, 8.4.6)? Artillery needs a bugle
-    except Mountain Artillery in battle (8.4.2)."""
+    ("cards from any Faction may be used to deploy Artillery (Special Attack cards with
+    a bugle icon)", 8.2.2), except Mountain Artillery in a battle in a Mountainous or
+    trail-only Location (``mountain``): "a card from any Faction may be used, and it
+    does not need to be a card with a Special Attack icon" (8.4.2)."""
     t = blk[b, L.BK_TYPE]
     if card[c, L.CD_SPECIAL] != L.CS_NONE:
         return False
-    if t == L.FIELD_ART or (t == L.MOUNTAIN_ART and siege):
+    if t == L.FIELD_ART or (t == L.MOUNTAIN_ART and (siege or not mountain)):
         return card[c, L.CD_BUGLE] == 1
     if any_card_block(blk, b):
         return True
@@ -115,12 +120,14 @@ def block_impact(p, loc, blk, bt, side, b, bugle, hq):
     if t == L.FIELD_ART:
         v = 3 if (siege and bugle) else 1
     elif t == L.MOUNTAIN_ART:
-        if siege:
+        if siege and p[L.P_MOUNTAIN_SIEGE_3]:
             v = 3 if bugle else 1
         elif field_art_barred(loc, where):
             v = 2
         else:
             v = 1
+    elif siege and blk[b, L.BK_SPECIAL] == L.SP_HUSSARS:
+        v = 2  # "During sieges, it only provides 2 points of Impact instead of 4" (11.3)
     else:
         v = blk[b, L.BK_DIAMONDS]
     f = blk[b, L.BK_FACTION]
@@ -218,6 +225,7 @@ def deployment_options(p, loc, blk, card, s, bt, side, army, n_army, cards, n_ca
     n = 0
     where = bt[L.BT_LOC]
     siege = bt[L.BT_SIEGE] == 1
+    barred = field_art_barred(loc, where)
     for i in range(n_army):
         b = army[i]
         if bt[L.BT_DEPLOYED + b] != 0 or not fighting_block(blk, b):
@@ -242,14 +250,15 @@ def deployment_options(p, loc, blk, card, s, bt, side, army, n_army, cards, n_ca
                                block_impact(p, loc, blk, bt, side, b, True, True))
                 continue
             charge = charge_any_card(blk, card, bt, side, c, b)
-            if not charge and not card_deploys(blk, card, c, b, siege):
+            if not charge and not card_deploys(blk, card, c, b, siege, barred):
                 continue
             if siege and not siege_card_ok(loc, blk, card, bt, side, c, b):
                 continue
             bugle = card[c, L.CD_BUGLE] == 1
             gain = block_impact(p, loc, blk, bt, side, b, bugle, False)
             n = add_option(opts, n, L.OPT_CARD, c, b, -1, gain)
-            if card[c, L.CD_DOUBLE] and not charge and not any_card_block(blk, b):
+            if card[c, L.CD_DOUBLE] and not charge and not any_card_block(blk, b) \
+                    and blk[b, L.BK_TYPE] != L.LEADER:  # any card deploys a Leader (8.4.5)
                 b2 = second_block(blk, bt, army, n_army, b)
                 if b2 >= 0:
                     gain2 = gain + blk[b2, L.BK_DIAMONDS] + 1 \
@@ -309,9 +318,10 @@ def special_card_options(p, loc, blk, card, s, bt, side, cards, n_cards, opts, n
         elif sp == L.EV_CANISTER:
             if bt[L.BT_CANISTER] == 0 and bt[L.BT_ART + side] > 0:
                 n = add_option(opts, n, L.OPT_EVENT, c, -1, -1, 2)
-        elif sp == L.EV_SNOW:
-            if defender and loc[where, L.LC_KIND] < L.CITY and bt[L.BT_SNOW] == 0 \
-                    and bt[L.BT_CAV_CHARGE] == 0:
+        elif sp == L.EV_SNOW:  # after «Cavalry Charge» too: "If «Cavalry Charge» is
+            # played before, this card allows the deployment of a block with a Special
+            # Attack" (12.1): the charge stands and the snow rate applies
+            if defender and loc[where, L.LC_KIND] < L.CITY and bt[L.BT_SNOW] == 0:
                 n = add_option(opts, n, L.OPT_EVENT, c, -1, -1, 0)
         elif sp == L.EV_LANCER:
             if bt[L.BT_LANCER] == 0 and bt[L.BT_LANCER_DEPLOYED] == 1:
@@ -406,7 +416,7 @@ def refuting_card(blk, card, s, side, b, played):
     for c in range(card.shape[0]):
         if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND or c == played:
             continue
-        if card[c, L.CD_SPECIAL] == L.CS_HQ or card_deploys(blk, card, c, b, False):
+        if card[c, L.CD_SPECIAL] == L.CS_HQ or card_deploys(blk, card, c, b, False, False):
             return c
     return -1
 
@@ -640,7 +650,7 @@ def take_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
         b = P.choose_loss(pol[side], blk, s, bt, rng, side, fighting, n)
         if b < 0:
             break
-        eliminate(s, blk, b)
+        lose_in_combat(s, blk, b)
         log_event(log, EV_LOSS, side, b, 0)
         if counts_for_cards(blk, b):
             counted += 1
@@ -753,7 +763,9 @@ def late_events(p, loc, blk, card, s, bt, rng, pol):
 @njit(cache=True, nogil=True)
 def defect_blocks(blk, s, bt, armies, n_armies, log):
     """Blocks that failed a Loyalty Challenge leave play after the battle and one
-    Defectors block per challenge joins the other side next Semester (8.6)."""
+    Defectors block per challenge joins the other side "at the beginning of their turn
+    during the next Semester" (8.6.1): it waits as pending, counted in
+    ``S_DEFECTORS_NEW`` until this Semester ends."""
     for side in range(2):
         made = False
         for i in range(n_armies[side]):
@@ -762,7 +774,8 @@ def defect_blocks(blk, s, bt, armies, n_armies, log):
                 eliminate(s, blk, b)
                 if not made:
                     made = True
-                    recruit_defector(blk, s, 1 - side, L.W_PENDING)
+                    if recruit_defector(blk, s, 1 - side, L.W_PENDING) >= 0:
+                        s[L.S_DEFECTORS_NEW + 1 - side] += 1  # enters next Semester
 
 
 @njit(cache=True, nogil=True)
@@ -847,14 +860,14 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
         cap = 3 if loc[where, L.LC_KIND] == L.CAPITAL else 2
         inside = min(cap, n_left)
         inside = P.shelter_inside(pol[side], s, rng, side, inside, n_left)
-    dest, extra = retreat_destination(loc, adj, blk, s, where, side)
+    dest, extra = retreat_destination(loc, adj, blk, s, rng, pol, where, side, False)
     if inside > 0:
         s[L.S_BESIEGED + where] = 1
         order_by_value(blk, left, n_left)  # keep the best blocks inside
         if n_left > inside:
             if dest < 0 or extra:
                 for i in range(inside, n_left):
-                    eliminate(s, blk, left[i])
+                    lose_in_combat(s, blk, left[i])
                     counted += 1
             else:
                 retreat_to(s, loc, blk, side, left[inside:], n_left - inside, dest)
@@ -862,7 +875,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
         return counted
     if dest < 0:
         for i in range(n_left):
-            eliminate(s, blk, left[i])
+            lose_in_combat(s, blk, left[i])
             counted += 1
         log_event(log, EV_RETREAT, side, where, -1)
         return counted
@@ -873,7 +886,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
     if extra:
         b = P.choose_loss(pol[side], blk, s, bt, rng, side, left, n_left)
         if b >= 0:
-            eliminate(s, blk, b)
+            lose_in_combat(s, blk, b)
             counted += 1
             n_left = without(left, n_left, b)  # the others, not the besieged (8.9.5)
         if n_left == 0:
@@ -996,22 +1009,57 @@ def move_all(s, ids, n, dest):
 
 
 @njit(cache=True, nogil=True)
-def retreat_destination(loc, adj, blk, s, where, side):
-    """(Location, extra loss): a free adjacent Location that no attack came from, else
-    any adjacent one with 1 more block lost (8.8.3); -1 if none."""
-    foe = 1 - side
-    fallback = -1
+def retreat_destination(loc, adj, blk, s, rng, pol, where, side, far):
+    """(Location, extra loss) of a retreat from ``where``, the policy's pick: among the
+    adjacent Locations free of enemy blocks that no attack came from (8.8.3), with
+    ``far`` (the Headquarters retreat of a stack of 4 blocks or fewer, 11.1: "to a
+    Location up to 2 spaces away") also those two paths away through a Location free of
+    enemy blocks; if there is none, among all adjacent Locations, with 1 more block lost
+    (8.8.3); -1 if there is no adjacent Location."""
+    cands = np.empty(L.MAX_LOC, dtype=np.int64)
+    n = 0
+    taken = np.zeros(loc.shape[0], dtype=np.int64)
+    taken[where] = 1
     for o in range(loc.shape[0]):
-        if adj[where, o] == L.NO_ROAD:
-            continue
-        if count_at(s, blk, o, foe) == 0 and not is_origin(s, blk, where, foe, o):
-            return o, False
-        if fallback < 0:
-            fallback = o
-    return fallback, True
+        if adj[where, o] != L.NO_ROAD and free_for_retreat(blk, s, where, side, o):
+            cands[n] = o
+            taken[o] = 1
+            n += 1
+    if far:
+        for o in range(loc.shape[0]):
+            if adj[where, o] == L.NO_ROAD or count_at(s, blk, o, 1 - side) > 0:
+                continue
+            for o2 in range(loc.shape[0]):
+                if not taken[o2] and adj[o, o2] != L.NO_ROAD \
+                        and free_for_retreat(blk, s, where, side, o2):
+                    cands[n] = o2
+                    taken[o2] = 1
+                    n += 1
+    if n > 0:
+        return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n,
+                               P.PICK_RETREAT), False
+    for o in range(loc.shape[0]):
+        if adj[where, o] != L.NO_ROAD:
+            cands[n] = o
+            n += 1
+    return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_RETREAT), True
 
 
 # -- sieges (8.9) --------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def siege_value(p, loc, blk, where, b):
+    """A block's Impact in a siege deployed with a bugle card, as ``block_impact``
+    gives it, without the Faction bonus (8.4.2, 11.3)."""
+    t = blk[b, L.BK_TYPE]
+    if t == L.FIELD_ART or (t == L.MOUNTAIN_ART and p[L.P_MOUNTAIN_SIEGE_3]):
+        return 3
+    if t == L.MOUNTAIN_ART:
+        return 2 if field_art_barred(loc, where) else 1
+    if blk[b, L.BK_SPECIAL] == L.SP_HUSSARS:
+        return 2
+    return blk[b, L.BK_DIAMONDS]
+
+
 @njit(cache=True, nogil=True)
 def siege_rate(p, loc, bt):
     """Impact per defending block (8.9.3 C-D, 12.2 Fortification)."""
@@ -1060,7 +1108,7 @@ def resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
         if not deployment_step(p, loc, blk, card, s, bt, rng, pol, attacker,
                                armies[attacker], n_armies[attacker], log):
             break
-    siege_mortar(loc, card, s, bt, rng, pol, attacker)
+    siege_mortar(p, loc, card, s, bt, rng, pol, attacker)
     for _ in range(20):
         if not deployment_step(p, loc, blk, card, s, bt, rng, pol, defender,
                                armies[defender], n_armies[defender], log):
@@ -1110,10 +1158,11 @@ def siege_events(loc, card, s, bt, rng, pol, attacker):
 
 
 @njit(cache=True, nogil=True)
-def siege_mortar(loc, card, s, bt, rng, pol, attacker):
-    """Siege Mortar: +4 in a City siege once an artillery block is deployed (12.1)."""
+def siege_mortar(p, loc, card, s, bt, rng, pol, attacker):
+    """Siege Mortar: +4 in a City siege once an artillery block is deployed (12.1); in a
+    Capital siege too with the reading ``siege_mortar`` = "capitals_too"."""
     if attacker != L.CARLISTS or bt[L.BT_ART + attacker] == 0 \
-            or loc[bt[L.BT_LOC], L.LC_KIND] != L.CITY:
+            or not mortar_location(p, loc, bt[L.BT_LOC]):
         return
     for c in range(card.shape[0]):
         if card[c, L.CD_SIDE] == L.CARLISTS and s[L.S_C_WHERE + c] == L.CW_HAND \
@@ -1123,6 +1172,13 @@ def siege_mortar(loc, card, s, bt, rng, pol, attacker):
                 play_card(s, bt, L.CARLISTS, c)
                 use_event(s, card, c)
             return
+
+
+@njit(cache=True, nogil=True)
+def mortar_location(p, loc, where):
+    """May «Siege Mortar» be played in a siege of ``where`` (12.1: "If sieging a city")?"""
+    kind = loc[where, L.LC_KIND]
+    return kind == L.CITY or (kind == L.CAPITAL and p[L.P_MORTAR_CAPITALS] == 1)
 
 
 @njit(cache=True, nogil=True)
@@ -1159,6 +1215,7 @@ def siege_possible(p, loc, blk, card, s, where, attacker):
     total = 0
     leaders = 0
     has_field = False
+    has_art = False  # any artillery: «Siege Mortar» needs one deployed (12.1)
     for i in range(n):
         b = army[i]
         if blk[b, L.BK_TYPE] == L.LEADER and leaders < 2:
@@ -1169,27 +1226,33 @@ def siege_possible(p, loc, blk, card, s, where, attacker):
             total += 3
             used[i] = 1
             has_field = True
+            has_art = True
     capital = loc[where, L.LC_KIND] == L.CAPITAL
     for j in range(n_cards):
         c = cards[j]
         best, best_v = -1, 0
         for i in range(n):
             b = army[i]
-            if used[i] or not fighting_block(blk, b) or not card_deploys(blk, card, c, b, True):
+            if used[i] or not fighting_block(blk, b) \
+                    or not card_deploys(blk, card, c, b, True, False):
                 continue
             t = blk[b, L.BK_TYPE]
             if t == L.FIELD_ART and field_art_barred(loc, where):
                 continue  # no Field Artillery in Mountainous or trail-only Locations
-            v = 3 if t == L.FIELD_ART or t == L.MOUNTAIN_ART else blk[b, L.BK_DIAMONDS]
+            v = siege_value(p, loc, blk, where, b)
             if v > best_v:
                 best, best_v = i, v
         if best >= 0:
             used[best] = 1
             total += best_v
-            if blk[army[best], L.BK_TYPE] == L.FIELD_ART:
-                has_field = True
+            t = blk[army[best], L.BK_TYPE]
+            has_field = has_field or t == L.FIELD_ART
+            has_art = has_art or t == L.FIELD_ART or t == L.MOUNTAIN_ART
     if capital and not has_field:
         return False
+    if attacker == L.CARLISTS and has_art and mortar_location(p, loc, where) \
+            and holds_special(s, card, L.CARLISTS, L.EV_MORTAR) >= 0:
+        total += 4  # «Siege Mortar» (12.1) adds to the Impact the siege can reach
     rate = p[L.P_SIEGE_CAPITAL] if capital else (
         p[L.P_SIEGE_CITY_ART] if has_field else p[L.P_SIEGE_CITY_NO_ART])
     return total >= rate

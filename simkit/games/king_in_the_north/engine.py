@@ -158,9 +158,12 @@ def initiative_challenge(p, card, s, rng, pol, log):
 def arrivals(p, loc, blk, s, rng, pol, side, log):
     """Historical reinforcements of this Semester enter at their Location (a friendly
     stack with room if the enemy holds it or it is full, 7.1: our reading); Naval
-    Squadrons at a Port free of enemy blocks; pending Defectors join a friendly stack
-    not besieged (8.6.1), with room (7.1)."""
+    Squadrons at a Port free of enemy blocks; pending Defectors of an earlier Semester
+    join a friendly stack not besieged (8.6.1: "if the battle took place in Semester A,
+    any Defectors Blocks would be placed during their next turn in Semester B"), with
+    room (7.1)."""
     sem = s[L.S_SEMESTER]
+    wait = s[L.S_DEFECTORS_NEW + side]  # made this Semester: they enter the next one
     for b in range(blk.shape[0]):
         if s[L.S_B_SIDE + b] != side:
             continue
@@ -179,6 +182,8 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
             s[L.S_B_MOVED + b] = 0
             enter(s, loc, blk, side, where)
             log_event(log, EV_ARRIVE, b, where, 0)
+        elif s[L.S_B_WHERE + b] == L.W_PENDING and wait > 0:
+            wait -= 1
         elif s[L.S_B_WHERE + b] == L.W_PENDING:
             where = join_stack(p, loc, blk, s, rng, pol, side)
             if where >= 0:
@@ -244,7 +249,8 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
     if not P.retreat_before_combat(pol[defender], loc, blk, card, s, rng, defender, where,
                                    mine, enemy):
         return False
-    dest, forced = retreat_destination(loc, adj, blk, s, where, defender)
+    far = not allowed and n <= 4  # the Headquarters: up to 2 spaces for 4 blocks (11.1)
+    dest, forced = retreat_destination(loc, adj, blk, s, rng, pol, where, defender, far)
     if dest < 0 or forced:
         return False
     if allowed:
@@ -276,8 +282,12 @@ def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     n_def = count_at(s, blk, where, defender)
     cap = 3 if loc[where, L.LC_KIND] == L.CAPITAL else 2
     if city and s[L.S_OWNER + where] == defender and n_def <= cap:
-        inside = s[L.S_BESIEGED + where] == 1 or P.declare_inside(
-            pol[defender], s, rng, defender, n_def, count_at(s, blk, where, attacker))
+        # asked in every phase: "Players may declare a force to be outside even if they
+        # had declared them inside during a previous phase" (8.9.2)
+        inside = P.declare_inside(pol[defender], s, rng, defender, n_def,
+                                  count_at(s, blk, where, attacker))
+        if not inside:
+            s[L.S_BESIEGED + where] = 0
         if inside:
             s[L.S_BESIEGED + where] = 1
             breach = holds_special(s, card, attacker, L.CS_BREACH)
@@ -525,17 +535,25 @@ def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
 
 
 @njit(cache=True, nogil=True)
+def begin_semester(s, year, sem):
+    """The Turn Marker moves to a new Semester (6.3): one retreat before combat per side
+    and Semester again (8.8.7); the Defectors of the last Semester may enter (8.6.1)."""
+    s[L.S_SEMESTER] = 2 * year + sem
+    s[L.S_TURN] += 1
+    for side in range(2):
+        s[L.S_RETREAT_USED + side] = 0
+        s[L.S_DEFECTORS_NEW + side] = 0
+
+
+@njit(cache=True, nogil=True)
 def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem, log):
     """One Semester (6.3): the Initiative Challenge in Semester B, then each side's turn
     (Historical Reinforcements, Movement, Combat). Returns True if a state check failed."""
-    s[L.S_SEMESTER] = 2 * year + sem
-    s[L.S_TURN] += 1
+    begin_semester(s, year, sem)
     if sem == 1 and 0 < year < L.N_YEARS - 1:
         initiative_challenge(p, card, s, rng, pol, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_CHALLENGE):
             return True
-    s[L.S_RETREAT_USED] = 0
-    s[L.S_RETREAT_USED + 1] = 0
     log_event(log, EV_SEMESTER, L.FIRST_YEAR + year, sem, s[L.S_FIRST])
     for k in range(2):
         side = s[L.S_FIRST] if k == 0 else 1 - s[L.S_FIRST]

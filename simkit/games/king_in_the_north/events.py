@@ -32,8 +32,9 @@ EV_ARRIVE = EVENTS.add(
     "arrive", "a = block, b = location",
     lambda x, a, b, c: f"  Reinforcement: {x.block[a]} enters at {x.loc[b]}")
 EV_MOVEMENT_CARDS = EVENTS.add(
-    "movement_cards", "a = side, b = cards spent",
-    lambda x, a, b, c: f"  {_side(a)} spend {b} card(s) for movement ("
+    "movement_cards", "a = side, b = movement bought (0-3 cards' worth), c = cards "
+                      "discarded (fewer with Forced Levies)",
+    lambda x, a, b, c: f"  {_side(a)} spend {c} card(s) for movement ("
                        + ("Minimum", "Limited", "Unlimited", "Total")[b] + ")")
 EV_MOVE = EVENTS.add(
     "move", "a = side*1000 + origin (900: a squadron), b = destination, c = blocks",

@@ -151,6 +151,9 @@ P_MAX_MOVE = _P("max_move")
 P_OVERRUN_RATIO = _P("overrun_ratio")
 P_GARRISONS = _P("garrison_cubes")
 P_BID_TIE = _P("bid_tie_side")
+P_LEVIES_ONE_CARD = _P("levies_one_card")  # reading forced_levies
+P_MOUNTAIN_SIEGE_3 = _P("mountain_siege_3")  # reading mountain_artillery_siege
+P_MORTAR_CAPITALS = _P("mortar_capitals")  # reading siege_mortar
 P_FIRST_SEM = _P("first_year_semester")
 P_LAST_SEM = _P("last_year_semester")
 P_TRACK = _P("reinforcement_track", 2 * N_YEARS)
@@ -234,6 +237,8 @@ S_TURN = _S("turn")  # Semesters begun (0 during set-up): the turn the state che
 # Defectors blocks each side is owed: one per Loyalty Challenge it won (8.6.1), one per
 # block drawn from its empty bag (6.4); the state checks compare them with the pool
 S_DEFECTORS_OWED = _S("defectors_owed", 2)
+# pending Defectors made this Semester: they enter next Semester (8.6.1)
+S_DEFECTORS_NEW = _S("defectors_this_semester", 2)
 # the largest stack moved this Movement Phase, and along a Trail (7.3.6)
 S_MOVED_STACK = _S("largest_stack_moved")
 S_TRAIL_STACK = _S("largest_stack_moved_along_trails")
@@ -383,9 +388,21 @@ _cols = {
     "liberals_captures": Column("int16", "Cities/Capitals the Liberals took by siege"),
     "don_carlos_alive": Column("bool", "Don Carlos's block survived"),
 }
+#: action columns 0 by the rules for one side, kept so that both sides have the same
+#: columns (the action-usage table and ``O_ACTIONS`` read them side-major)
+ZERO_BY_RULE = {
+    ("carlists", "naval_support"): "only the Liberals have Naval Squadrons (7.4)",
+    ("carlists", "naval_transports"): "only the Liberals have Naval Squadrons (7.4)",
+    ("carlists", "barrels"): "Barrels are the Liberals' 3-card option (7.1, 10)",
+    ("liberals", "trail_moves"): "the 3-Location Trail move is a Carlist bonus (7.1 B)",
+    ("liberals", "partisans_shown"): "only the Carlists have Partisans (7.3.7)",
+}
 for _side in SIDES:
     for _action in ACTIONS:
-        _cols[f"{_side}_{_action}"] = Column("int16", f"{_side}: {_action.replace('_', ' ')}")
+        _why = ZERO_BY_RULE.get((_side, _action))
+        _cols[f"{_side}_{_action}"] = Column(
+            "int16", f"{_side}: {_action.replace('_', ' ')}"
+            + (f" (always 0: {_why}; kept for the same columns on both sides)" if _why else ""))
 for _side in SIDES:
     for _blunder, _doc in BLUNDERS.items():
         _cols[f"{_side}_{_blunder}"] = Column("int16", f"{_side}: {_doc}")

@@ -94,16 +94,17 @@ def garrison_stops(loc, s, where, side, diamonds):
 
 @njit(cache=True, nogil=True)
 def reach(p, loc, adj, s, counts, side, origin, n_blocks, diamonds, mode, max_steps, dist,
-          parent):
+          parent, queue):
     """Breadth-first distances from ``origin`` along the paths ``mode`` allows
-    (``counts``: ``army_counts``); Trails only for stacks of at most 5 blocks (7.3.6:
-    "Along Trails, the stack limit is reduced to 5 blocks")."""
+    (``counts``: ``army_counts``; ``queue``: scratch of one slot per Location); Trails
+    only for stacks of at most 5 blocks (7.3.6: "Along Trails, the stack limit is
+    reduced to 5 blocks"). A search to ``max_steps`` gives every Location within fewer
+    steps the distance and path tree a shorter search would."""
     trails = n_blocks <= p[L.P_TRAIL_STACK_LIMIT]
     n = loc.shape[0]
     dist[:n] = -1
     parent[:n] = -1
     dist[origin] = 0
-    queue = np.empty(n, dtype=np.int64)
     head, tail = 0, 1
     queue[0] = origin
     while head < tail:
@@ -186,22 +187,34 @@ def destinations(p, loc, adj, blk, s, side, origin, ids, n, trail_option, dest_m
                  parents):
     """For every Location: the mode reaching it (-1: out of reach) and whether it needs a
     Forced March; ``parents[mode]`` holds each search's path tree."""
+    destinations_in(p, loc, adj, blk, s, army_counts(loc, blk, s), side, origin, ids, n,
+                    trail_option, dest_mode, dest_fm, parents)
+
+
+@njit(cache=True, nogil=True)
+def destinations_in(p, loc, adj, blk, s, counts, side, origin, ids, n, trail_option,
+                    dest_mode, dest_fm, parents):
+    """``destinations`` given ``army_counts`` (a look-ahead over every stack counts
+    once)."""
     d, cav, _ = stack_profile(blk, s, ids, n)
     allow = allowances(p, loc, blk, s, side, origin, n, cav, leader_at(blk, s, origin, side),
                        trail_option)
-    dist = np.empty(L.MAX_LOC, dtype=np.int64)
     nl = loc.shape[0]
+    dist = np.empty((MODES, nl), dtype=np.int64)
+    queue = np.empty(nl, dtype=np.int64)
     dest_mode[:nl] = -1
     dest_fm[:nl] = 0
-    counts = army_counts(loc, blk, s)
+    for mode in range(MODES):  # one search per mode, as far as a Forced March goes
+        if allow[1, mode] > 0:
+            reach(p, loc, adj, s, counts, side, origin, n, d, mode, allow[1, mode],
+                  dist[mode], parents[mode], queue)
     for fm in range(2):
         for mode in range(MODES):
             a = allow[fm, mode]
             if a <= 0:
                 continue
-            reach(p, loc, adj, s, counts, side, origin, n, d, mode, a, dist, parents[mode])
             for v in range(nl):
-                if v == origin or dist[v] < 1 or dest_mode[v] >= 0:
+                if v == origin or dist[mode, v] < 1 or dist[mode, v] > a or dest_mode[v] >= 0:
                     continue
                 if counts[side, v] + n > stack_limit(p, loc, v):
                     continue
@@ -230,9 +243,12 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
     """Move ``ids`` along the search tree from ``origin`` to ``dest``: enemy Garrisons
     are removed (7.5), weak enemy stacks Overrun (7.6), Resource Locations change hands
     (4.1.1), Garrisons may be dropped (7.5); Customs Officers meeting a Liberal stack
-    leave play (7.3.7). Blown Bridge may stop a Liberal stack short (12.1), where it has
-    room to end its move (our reading of 7.1: "The maximum number of blocks possible in
-    any given Location is 10 per side")."""
+    leave play (7.3.7). «Blown Bridge» may stop a Liberal stack short (12.1: "An enemy
+    stack moving to any one Location may not end their movement there, and must instead
+    move back to the previous Location one space before its intended destination"): a
+    one-step move stays where it began; the previous Location must have room to end the
+    move (our reading of 7.1: "The maximum number of blocks possible in any given
+    Location is 10 per side"). Returns where the stack ends."""
     path = np.empty(L.MAX_LOC, dtype=np.int64)
     k = 0
     v = dest
@@ -240,17 +256,15 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         path[k] = v
         k += 1
         v = parent[v]
-    if side == L.LIBERALS and count_at(s, blk, dest, L.CARLISTS) > 0 and k >= 2:
-        bb = holds_special(s, card, L.CARLISTS, L.EV_BLOWN_BRIDGE)
-        if bb >= 0 and s[L.S_YEAR] < L.N_YEARS - 1 \
-                and count_at(s, blk, path[1], L.CARLISTS) == 0 \
-                and count_at(s, blk, path[1], side) + n <= stack_limit(p, loc, path[1]) \
-                and P.play_event(pol[L.CARLISTS], s, rng, L.CARLISTS, L.EV_BLOWN_BRIDGE):
-            use_event(s, card, bb)
-            log_event(log, EV_EVENT, L.CARLISTS, L.EV_BLOWN_BRIDGE, dest)
-            dest = path[1]
-            path[0:k - 1] = path[1:k].copy()
-            k -= 1
+    if side == L.LIBERALS and k >= 1 and blown_bridge(p, loc, blk, card, s, rng, pol, path,
+                                                      k, n, log):
+        if k == 1:
+            for i in range(n):
+                s[L.S_B_MOVED + ids[i]] = 1
+            return origin
+        dest = path[1]
+        path[0:k - 1] = path[1:k].copy()
+        k -= 1
     for i in range(k - 1, -1, -1):
         u = path[i]
         if s[L.S_CUBE + u] == 2 - side:
@@ -277,6 +291,24 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
     refresh_control(s, loc, blk, origin)
     refresh_control(s, loc, blk, dest)
     return dest
+
+
+@njit(cache=True, nogil=True)
+def blown_bridge(p, loc, blk, card, s, rng, pol, path, k, n, log):
+    """Do the Carlists play «Blown Bridge» (12.1, not in 1839) against the ``n`` Liberal
+    blocks moving along ``path[k-1] .. path[0]``? The Location one space short (the
+    origin of a one-step move) must be free of Carlist blocks and have room."""
+    bb = holds_special(s, card, L.CARLISTS, L.EV_BLOWN_BRIDGE)
+    if bb < 0 or s[L.S_YEAR] >= L.N_YEARS - 1:
+        return False
+    if k >= 2 and (count_at(s, blk, path[1], L.CARLISTS) > 0
+                   or count_at(s, blk, path[1], L.LIBERALS) + n > stack_limit(p, loc, path[1])):
+        return False
+    if not P.blow_bridge(pol[L.CARLISTS], loc, blk, s, rng, path[0]):
+        return False
+    use_event(s, card, bb)
+    log_event(log, EV_EVENT, L.CARLISTS, L.EV_BLOWN_BRIDGE, path[0])
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -307,7 +339,12 @@ def maybe_garrison(p, loc, blk, s, rng, pol, side, where, log):
 @njit(cache=True, nogil=True)
 def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, log):
     """One stack move: the policy picks a destination (and a Forced March) and how many
-    blocks stay; returns True if the stack moved."""
+    blocks stay; returns True if the stack moved. The blocks left behind may move later
+    as another stack (7.3.1: "Blocks beginning this phase in the same Location do not
+    necessarily have to move along the same paths nor end up in the same Location"),
+    each such move counting as one. Not modelled: one stack dividing on its way to end
+    in two Locations as a single move (7.1), or picking up and dropping blocks as it
+    goes (7.3.1)."""
     ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     n = movable_group(blk, s, origin, side, ids)
     if n == 0:
@@ -336,8 +373,6 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
         count_action(s, side, L.A_FORCED_MARCH)
     if dest_mode[dest] == M_TRAIL:
         count_action(s, side, L.A_TRAIL_MOVES)
-    for i in range(keep):
-        s[L.S_B_MOVED + ids[i]] = 1
     record_stack_moved(adj, s, parents[dest_mode[dest]], origin, dest, m)
     end = walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest,
                     parents[dest_mode[dest]], movers, m, log)
@@ -350,14 +385,18 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
 
 
 @njit(cache=True, nogil=True)
-def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare):
-    """How many stacks the policy would move now, each with the hand at ``spare`` cards:
-    a scripted commander looks ahead before discarding cards for movement (7.1)."""
+def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
+    """How many stacks the policy would move now (counted up to ``cap``), each with the
+    hand at ``spare`` cards: a scripted commander looks ahead before discarding cards
+    for movement (7.1)."""
     ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     dest_mode = np.empty(L.MAX_LOC, dtype=np.int64)
     dest_fm = np.empty(L.MAX_LOC, dtype=np.int64)
     parents = np.empty((MODES, L.MAX_LOC), dtype=np.int64)
     seen = np.zeros(loc.shape[0], dtype=np.int64)
+    counts = army_counts(loc, blk, s)  # the state does not change while it looks ahead
+    strength = P.strengths(loc, blk, s)
+    reserve = 2 + 3 * P.pending_battles(loc, blk, s, side)
     k = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
@@ -374,24 +413,28 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare):
             continue
         order_weak_first(blk, ids, n)
         movers = ids[keep:n].copy()
-        destinations(p, loc, adj, blk, s, side, origin, movers, n - keep, True, dest_mode,
-                     dest_fm, parents)
-        if P.choose_destination(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
-                                n - keep, dest_mode, dest_fm, spare) >= 0:
+        destinations_in(p, loc, adj, blk, s, counts, side, origin, movers, n - keep, True,
+                        dest_mode, dest_fm, parents)
+        if P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
+                                   n - keep, dest_mode, dest_fm, spare, strength,
+                                   reserve, True) >= 0:
             k += 1
+            if k >= cap:
+                break
     return k
 
 
 @njit(cache=True, nogil=True)
-def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards):
-    """``stacks_that_move`` once the ``n_cards`` the policy would discard are gone (the
-    hand restored after)."""
+def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards, cap):
+    """``stacks_that_move`` (up to ``cap``) once the ``n_cards`` the policy would discard
+    are gone (the hand restored after)."""
     saved = s[L.S_C_WHERE:L.S_C_WHERE + card.shape[0]].copy()
     for _ in range(n_cards):
         c = P.worst_card(pol[side], card, s, rng, side)
         if c >= 0:
             discard(s, c)
-    k = stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, hand_size(s, card, side))
+    k = stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, hand_size(s, card, side),
+                         cap)
     s[L.S_C_WHERE:L.S_C_WHERE + card.shape[0]] = saved
     return k
 
@@ -756,9 +799,10 @@ def estuary_closed(loc, blk, s, port):
 
 # -- the phase -----------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def pay_movement(loc, card, s, rng, pol, side, n_cards, log):
-    """Discard the cards chosen for movement (7.1); 0 cards: redraw any number."""
-    for _ in range(n_cards):
+def pay_movement(loc, card, s, rng, pol, side, n_cards, paid, log):
+    """Discard the ``paid`` cards of the movement ``n_cards`` buys (7.1; fewer with
+    Forced Levies, 12.1)."""
+    for _ in range(paid):
         c = P.worst_card(pol[side], card, s, rng, side)
         if c >= 0:
             discard(s, c)
@@ -767,7 +811,7 @@ def pay_movement(loc, card, s, rng, pol, side, n_cards, log):
         s[L.S_TOTAL_USED + side] = 1
         if side == L.LIBERALS:
             take_barrels(loc, s, rng, pol, log)
-    log_event(log, EV_MOVEMENT_CARDS, side, n_cards, 0)
+    log_event(log, EV_MOVEMENT_CARDS, side, n_cards, paid)
 
 
 @njit(cache=True, nogil=True)
@@ -810,23 +854,19 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
         s[L.S_B_FROM + b] = L.FROM_NONE
     s[L.S_MOVED_STACK] = 0
     s[L.S_TRAIL_STACK] = 0
-    free = movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log)
+    levied = movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log)
     if after_step(p, loc, blk, card, s, log, L.STEP_EVENTS[side]):
         return
-    n_cards = 2 if free else P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
-    planned = -1
-    if not free and n_cards > 0 and pol[side] != P.RANDOM:  # look ahead only to pay
-        planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1)
-        n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
-    if n_cards > 1 and planned > 0 \
-            and moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards) == 0:
-        n_cards = 0
+    free = levied and not p[L.P_LEVIES_ONE_CARD]  # reading forced_levies = "unlimited"
+    rebate = 1 if levied and not free else 0  # "one_card": one card fewer to discard
+    n_cards = 2 if free else movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate)
+    paid = 0 if free else n_cards - rebate
     if not free:
-        pay_movement(loc, card, s, rng, pol, side, n_cards, log)
+        pay_movement(loc, card, s, rng, pol, side, n_cards, paid, log)
     moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log)
     if moved < 0:
         return
-    if n_cards > 0 and not free and moved == 0:
+    if paid > 0 and moved == 0:
         count_blunder(s, side, L.B_UNUSED_MOVE)
     recruits = (1, 1, 1, 2)[n_cards]
     if n_cards == 0 and moved > 0:
@@ -845,6 +885,25 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
 
 
 @njit(cache=True, nogil=True)
+def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate):
+    """The cards' worth of movement the policy takes (7.1): a scripted commander looks
+    ahead with the hand it would keep before paying, and pays nothing when the stacks
+    it would move are gone once paid. ``rebate``: cards Forced Levies saves (at least
+    Limited Movement is then taken, it costs nothing). The policy tells 0-1, 2-3 and 4+
+    stacks apart (``policies.movement_cards``), so the look-ahead stops counting at 4,
+    and at 1 when it asks whether any stack still moves."""
+    n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
+    planned = -1
+    if n_cards > 0 and pol[side] != P.RANDOM:  # look ahead only to pay
+        planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1 - rebate, 4)
+        n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
+    if n_cards > 1 and planned > 0 and moves_after_paying(
+            p, loc, adj, blk, card, s, rng, pol, side, n_cards - rebate, 1) == 0:
+        n_cards = 0
+    return max(n_cards, rebate)
+
+
+@njit(cache=True, nogil=True)
 def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log):
     """The stack moves ``n_cards`` allow (7.1): a Liberal naval transport first, then the
     stacks the policy picks. Returns the stacks moved, -1 if a state check failed."""
@@ -855,7 +914,7 @@ def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log):
         moved += 1
         if after_step(p, loc, blk, card, s, log, L.STEP_STACK_MOVE[side]):
             return -1
-    for _ in range(loc.shape[0]):
+    for _ in range(2 * loc.shape[0]):  # an origin comes back for the blocks left there
         if moved >= stacks_allowed or s[L.S_DONE]:
             break
         origin = P.next_stack(pol[side], loc, blk, s, rng, side)

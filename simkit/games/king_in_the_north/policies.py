@@ -165,6 +165,16 @@ def play_event(pid, s, rng, side, sp):
 
 
 @njit(cache=True, nogil=True)
+def blow_bridge(pid, loc, blk, s, rng, dest):
+    """Play «Blown Bridge» (12.1) on the Liberal stack heading for ``dest``? Greedy: when
+    it would attack Carlist blocks there or take a Location the Carlists hold with VP."""
+    if pid == RANDOM:
+        return _rand(s, rng, L.CARLISTS, 2) == 0
+    return count_at(s, blk, dest, L.CARLISTS) > 0 or (
+        s[L.S_OWNER + dest] == L.CARLISTS and loc[dest, L.LC_VP] > 0)
+
+
+@njit(cache=True, nogil=True)
 def play_night(pid, s, rng, lead, carlists_next):
     """«Under Cover of Night» mid-battle (12.2): greedy ends the battle when the
     Liberals lead or tie (they win it) and the Carlists are about to deploy to catch up;
@@ -393,6 +403,19 @@ def pending_battles(loc, blk, s, side):
 def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
+    return choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m,
+                                 dest_mode, dest_fm, spare, strengths(loc, blk, s),
+                                 2 + 3 * pending_battles(loc, blk, s, side), False)
+
+
+@njit(cache=True, nogil=True)
+def choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
+                          dest_fm, spare, strength, reserve, first):
+    """``choose_destination`` given the map's ``strengths`` and the cards ``reserve``d
+    for the turn's other battles (2 + 3 per battle), which a look-ahead over every
+    stack computes once. ``first``: the look-ahead only asks whether the stack moves,
+    so the first Location better than staying answers (-1 exactly when the full search
+    gives -1)."""
     n_loc = loc.shape[0]
     if pid == RANDOM:
         k, choice = 0, -1
@@ -416,8 +439,6 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
     # staying value: defend a valuable own Location that is threatened
     if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
         stay = loc[origin, L.LC_VP]
-    strength = strengths(loc, blk, s)
-    reserve = 2 + 3 * pending_battles(loc, blk, s, side)  # cards its other battles use
     best, best_v = -1, stay
     for v in range(n_loc):
         if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
@@ -460,6 +481,8 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
         w = w * 10 - dest_fm[v] * 5
         if w > best_v * 10 or (best < 0 and w > stay * 10):
             best, best_v = v, w // 10
+            if first:
+                return best
     return best
 
 
@@ -507,14 +530,15 @@ def barrel_capital(pid, loc, s, rng):
     return choice
 
 
-PICK_JOIN, PICK_GUERRILLA, PICK_LEVY = 0, 1, 2  # what a picked Location is for
+PICK_JOIN, PICK_GUERRILLA, PICK_LEVY, PICK_RETREAT = 0, 1, 2, 3  # what it is for
 
 
 @njit(cache=True, nogil=True)
 def pick_location(pid, loc, blk, s, rng, side, cands, n, purpose):
     """One of the ``n`` legal Locations ``cands`` (-1 if none). Greedy: new blocks join
     the biggest friendly stack; Guerrillas go to enemy Resource Locations first (they
-    change hands), then any Resource Location; levies go to friendly stacks first."""
+    change hands), then any Resource Location; levies go to friendly stacks first; a
+    retreat goes to the biggest friendly stack, else to a Location it controls."""
     if n == 0:
         return -1
     if pid == RANDOM:
@@ -529,6 +553,8 @@ def pick_location(pid, loc, blk, s, rng, side, cands, n, purpose):
             score = 0
             if loc[v, L.LC_RESOURCE]:
                 score = 2 if s[L.S_OWNER + v] != side else 1
+        elif purpose == PICK_RETREAT:
+            score = 2 * own + (1 if s[L.S_OWNER + v] == side else 0)
         else:
             score = 2 if own > 0 else (1 if s[L.S_OWNER + v] == side else 0)
         if score > best_v:
@@ -725,13 +751,18 @@ def choose_loss(pid, blk, s, bt, rng, side, army, n_army):
 
 
 @njit(cache=True, nogil=True)
-def option_value(blk, card, bt, side, opts, k):
-    """Impact per card spent, free deployments first; Don Carlos kept back."""
+def option_value(blk, card, s, bt, side, opts, k):
+    """Impact per card spent, free deployments first; Don Carlos kept back; a Lancer
+    (Carlists) or a cavalry block (Liberals) is worth 2 Impact more while the event it
+    enables is in hand and not yet possible: «Lancer Charge» needs a Lancer deployed,
+    «Cavalry Pursuit» a cavalry block (12.1, 12.2)."""
     kind = opts[k, L.OP_KIND]
     gain = opts[k, L.OP_GAIN]
     b = opts[k, L.OP_B1]
     if b >= 0 and blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS:
         gain -= 6
+    if b >= 0 and enables_event(blk, card, s, bt, side, b):
+        gain += 2
     if kind == L.OPT_FREE_LEADER or kind == L.OPT_FREE_ART:
         return gain * 10 + 50
     if kind == L.OPT_EVENT:
@@ -743,6 +774,27 @@ def option_value(blk, card, bt, side, opts, k):
     c = opts[k, L.OP_CARD]
     penalty = card_value(card, c) if c >= 0 else 0
     return gain * 10 - penalty
+
+
+@njit(cache=True, nogil=True)
+def enables_event(blk, card, s, bt, side, b):
+    """Would deploying ``b`` make «Lancer Charge» (a Carlist Lancer) or «Cavalry Pursuit»
+    (a Liberal cavalry block) playable, the card being in ``side``'s hand?"""
+    t = blk[b, L.BK_TYPE]
+    if side == L.CARLISTS:
+        if t != L.LANCER or bt[L.BT_LANCER_DEPLOYED] == 1:
+            return False
+        sp = L.EV_LANCER
+    else:
+        if (t != L.CAVALRY and t != L.LANCER) or bt[L.BT_CAV + side] > 0 \
+                or bt[L.BT_SIEGE] == 1:
+            return False
+        sp = L.EV_PURSUIT
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_HAND \
+                and card[c, L.CD_SPECIAL] == sp:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -774,7 +826,7 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
         best, best_v = -1, -1 << 30
         for k in range(n):
             if (me + opts[k, L.OP_GAIN]) // rate > me // rate:
-                v = option_value(blk, card, bt, side, opts, k)
+                v = option_value(blk, card, s, bt, side, opts, k)
                 if v > best_v:
                     best, best_v = k, v
         return best
@@ -792,7 +844,7 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
         if opts[k, L.OP_KIND] == L.OPT_CARD and opts[k, L.OP_B2] < 0 \
                 and free[opts[k, L.OP_B1]] == 1:
             continue  # no card for a Leader that deploys free
-        v = option_value(blk, card, bt, side, opts, k)
+        v = option_value(blk, card, s, bt, side, opts, k)
         if v > best_v:
             best, best_v = k, v
     if best_v <= 0:

@@ -77,6 +77,40 @@ class Rules(RulesBase):
             "numbers odd, Liberal even, and no hand is empty at Turn Order), so this "
             "changes no game; it decides only with a designer's decks (--data) that "
             "repeat a number, where the chooser's choice differs (greedy moves first)")
+    forced_levies: str = reading(
+        "unlimited", "the movement «Forced Levies» pays for (12.1)",
+        values={
+            "unlimited": '12.1: "If played, you do not discard a card to pay for movement '
+                         'during the Movement Phase": no card is discarded and the '
+                         'movement is Unlimited (all stacks, 1 recruitment, 7.1)',
+            "one_card": 'the same words read as one card fewer: Limited Movement costs '
+                        'nothing, Unlimited 1 card, Total 2 (the commander chooses as for '
+                        'any Movement Phase)'},
+        why='"do not discard a card" does not say which movement it buys; the Unlimited '
+            'reading was played before this was declared, so the published figures keep '
+            'it')
+    mountain_artillery_siege: str = reading(
+        "three", "the Impact of Mountain Artillery deployed with a bugle in a siege (8.4.2)",
+        values={
+            "three": '8.4.2: "Field Artillery Blocks deployed during sieges with the use of '
+                     'a card with Special Attack add 3 points of Impact" read for both '
+                     'kinds of artillery (8.9.3 C: "If Artillery Blocks are used")',
+            "battle": '8.4.2 and 8.7.2 give Mountain Artillery only its battle values: 1, '
+                      'or 2 "in Mountainous Areas and also in any Location that is only '
+                      'accessible by Trails"'},
+        why="the rulebook gives the siege value (3, the block's right side) for Field "
+            "Artillery only; 3 for both was played before this was declared")
+    siege_mortar: str = reading(
+        "cities", "the sieges «Siege Mortar» may be played in (12.1)",
+        values={
+            "cities": '12.1: "If sieging a city and at least one Artillery Block is '
+                      'deployed, play this card to add 4 points of Impact": a City, not a '
+                      'Capital (8.9.1: "There are two types of sieges: that which takes '
+                      'place in a city, and that which takes place in a capital")',
+            "capitals_too": '4.2: "City Locations can be either fortified (Capitals) or '
+                            'unfortified (Cities)": a Capital is a city too'},
+        why="the rulebook names both kinds \"cities\" in 4.2 and tells them apart in "
+            "8.9.1; the City reading was played before this was declared")
     captured_artillery: bool = knob(
         False, "optional 13.1: the winner captures the loser's deployed artillery; 1 Field "
         "and 1 Mountain artillery leave each bag at set-up")
@@ -129,6 +163,9 @@ PARAMETERS = Parameters(
     charge_cumulative=lambda r: r.cavalry_charge == "cumulative",
     breach=_breach,
     bid_tie_side=lambda r: L.SIDES.index(r.tied_bid),
+    levies_one_card=lambda r: r.forced_levies == "one_card",
+    mountain_siege_3=lambda r: r.mountain_artillery_siege == "three",
+    mortar_capitals=lambda r: r.siege_mortar == "capitals_too",
     package_data=DATA,
     from_data={
         "first_year_semester": lambda d: L.SEMESTERS.index(components(d).first_year_semester),

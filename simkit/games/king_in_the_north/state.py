@@ -87,13 +87,23 @@ def strength_at(s, blk, where, side):
 
 @njit(cache=True, nogil=True)
 def eliminate(s, blk, b):
-    """Remove a block from play (rulebook 8.7.4); Don Carlos's loss ends the game (2.1)."""
+    """Remove a block from play (rulebook 8.7.4). Don Carlos lost outside a battle or a
+    siege (an Overrun, 7.6; the block a big Carlist stack pays to retreat before combat,
+    8.8.7) does not end the game: ``lose_in_combat``."""
     s[L.S_B_WHERE + b] = L.W_DEAD
     side = s[L.S_B_SIDE + b]
     if blk[b, L.BK_TYPE] != L.NAVAL:
         s[L.S_LOST + side] += 1
     if blk[b, L.BK_TYPE] == L.LEADER and side == L.LIBERALS:
         s[L.S_LIB_LEADERS_LOST] += 1
+
+
+@njit(cache=True, nogil=True)
+def lose_in_combat(s, blk, b):
+    """A block lost in a battle or siege (its losses and retreats, 8.7-8.8): 2.1, "The
+    Liberals win instantly if Don Carlos is captured in combat (the block that
+    represents him is eliminated in a Battle or Siege)"."""
+    eliminate(s, blk, b)
     if blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS and s[L.S_DONE] == 0:
         s[L.S_DONE] = 1
         s[L.S_WINNER] = L.WIN_LIBERALS
