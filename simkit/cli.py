@@ -160,6 +160,9 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_backend_options(p)
     _add_engine_option(p)
     _add_data_option(p)
+    p.add_argument("--side", default=None, help="whose win rate to print: a side, a seat "
+                   "or a winner category [the first side that can win; every tribe in "
+                   "verrix]")
     _add_progress_options(p)
     p.set_defaults(handler=cmd_sweep)
 
@@ -676,20 +679,51 @@ def _format_rates(column: str, table: pd.DataFrame) -> str:
 
 def cmd_sweep(args, _extra) -> None:
     from simkit.experiment import SweepInfo, load_experiment, sweep
+    from simkit.seats import default_categories, resolve_side
 
     _check_backend_options(args)
     experiment = load_experiment(args.file).with_games(args.games)
+    game = games.get(experiment.game)
+    sides = ([resolve_side(game, args.side)] if args.side is not None else
+             [("winner", c) for c in default_categories(game)])
     info = SweepInfo()
     with _dask_client(args) as client:
         summary = sweep(args.file, args.out, games=args.games, n_jobs=args.jobs,
                         progress=show_progress(args), backend=args.backend, client=client,
                         info=info, allow_other_engine=args.allow_other_engine,
                         data=args.data)
-    print(sweep_summary(experiment, summary, info))
+    print(sweep_summary(experiment, summary, info, sides))
 
 
-def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
+def _side_rates(summary: pd.DataFrame, out, sides) -> pd.DataFrame:
+    """Each side's rate and Wilson interval per cell, as ``winner_<side>`` columns: from
+    the summary for a winner category, from the cells' rows for a seat."""
+    from simkit.experiment import cell_folders, load_cell
+
+    extra = [(column, side) for column, side in sides if column != "winner"]
+    if not extra:
+        return summary
+    summary = summary.copy()
+    cells = dict((c["label"], folder) for c, folder in cell_folders(out)[1])
+    for column, side in extra:
+        rates = []
+        for label in summary["cell"]:
+            frame = load_cell(cells[label], [column])
+            rates.append(stats.wilson(int((frame[column] == side).sum()), len(frame)))
+        summary[f"winner_{side}"] = [r.estimate for r in rates]
+        summary[f"winner_{side}_low"] = [r.low for r in rates]
+        summary[f"winner_{side}_high"] = [r.high for r in rates]
+    return summary
+
+
+def sweep_summary(experiment, summary: pd.DataFrame, info, sides=None) -> str:
+    """The sweep's cells with each side's win rate and its Wilson 95% interval (``sides``:
+    (column, category) pairs; default the first side that can win, else every tribe)."""
+    from simkit.seats import default_categories
+
     game = games.get(experiment.game)
+    sides = sides or [("winner", c) for c in default_categories(game)]
+    summary = _side_rates(summary, info.out, sides)
     per_cell = (f"{experiment.games:,} games per cell" if experiment.until_ci is None else
                 f"until every 95% half-width < {experiment.until_ci:g} (first batch "
                 f"{experiment.games:,})")
@@ -700,19 +734,25 @@ def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
     if info.extended_from:
         lines.append(f"extending {info.out} from {info.extended_from:,} to "
                      f"{experiment.games:,} games per cell")
-    side = next((s for s in game.sides if f"winner_{s}" in summary), None)
+    shown = [side for _, side in sides if f"winner_{side}" in summary]
     width = max(14, *(len(c) for c in summary["cell"]))
     header = f"{'cell':{width + 2}} {'games':>10}"
-    if side is not None:
-        header += f" {side + ' win':>14}   95% interval (Wilson)"
+    if len(shown) == 1:
+        header += f" {shown[0] + ' win':>14}   95% interval (Wilson)"
+    else:
+        header += "".join(f" {side + ' win':>24}" for side in shown)
     lines.append(header)
-    for row in summary.itertuples(index=False):
-        row = row._asdict()
+    for row in summary.to_dict(orient="records"):
         text = f"  {row['cell']:{width}} {row['games']:>10,}"
-        if side is not None:
-            text += (f" {row[f'winner_{side}']:>14.2%}   [{row[f'winner_{side}_low']:.2%}, "
-                     f"{row[f'winner_{side}_high']:.2%}]")
+        for side in shown:
+            rate, low, high = (row[f"winner_{side}{end}"] for end in ("", "_low", "_high"))
+            if len(shown) == 1:
+                text += f" {rate:>14.2%}   [{low:.2%}, {high:.2%}]"
+            else:
+                text += f" {f'{100 * rate:.2f}% [{100 * low:.2f}, {100 * high:.2f}]':>24}"
         lines.append(text)
+    if len(shown) > 1:
+        lines.append("win rates with Wilson 95% intervals (in %)")
     if info.games_played:
         lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s (engine "
                      "compile or cache loads included); whole command "

@@ -210,8 +210,47 @@ def chunk_ranges(ranges: list[tuple[int, int]], chunk_size: int):
             yield a, min(a + chunk_size, stop)
 
 
+#: the wall time a chunk should take when simulate sizes the chunks itself
+CHUNK_SECONDS = 1.0
+#: the first chunks' size, before any speed is known: a few seconds of the slowest player
+FIRST_CHUNK = 16
+
+
+class TimedChunks:
+    """The chunks of ``ranges``, generated as they are consumed, sized by time: the
+    first ones ``FIRST_CHUNK`` games, then as many games as the engine plays in about
+    ``CHUNK_SECONDS`` on a worker (its speed measured on the chunks played so far), at
+    most ``cap`` (memory and load balance). The game indices a chunk covers never change
+    its rows (each game is seeded by its index), so the sizes are invisible in results.
+    ``fixed``: every chunk ``cap`` games (a chunk_size asked for)."""
+
+    def __init__(self, ranges: list[tuple[int, int]], cap: int, fixed: bool = False):
+        self.ranges, self.cap = ranges, cap
+        self.size = cap if fixed else min(cap, FIRST_CHUNK)
+        self.fixed = fixed
+        self.games, self.seconds = 0, 0.0
+
+    def __iter__(self):
+        for start, stop in self.ranges:
+            a = start
+            while a < stop:
+                b = min(a + self.size, stop)
+                yield a, b
+                a = b
+
+    def played(self, games: int, seconds: float | None) -> None:
+        """A chunk of ``games`` took ``seconds`` on its worker: size the next ones."""
+        if self.fixed or seconds is None:
+            return
+        self.games += games
+        self.seconds += seconds
+        speed = self.games / max(self.seconds, 1e-6)
+        self.size = int(min(self.cap, max(1, speed * CHUNK_SECONDS)))
+
+
 def default_chunk_size(n_games: int, workers: int) -> int:
-    """Several chunks per worker (load balance), at most MAX_CHUNK rows per part."""
+    """The largest chunk: several chunks per worker (load balance), at most MAX_CHUNK rows
+    per part (``TimedChunks`` sizes them by time below it)."""
     return min(MAX_CHUNK, n_games, max(1_000, math.ceil(n_games / (4 * workers))))
 
 
@@ -223,9 +262,12 @@ def play_chunk(game_name: str, rules, policy: dict, seed: int, start: int, stop:
     game = games.get(game_name)
     if data is not None:
         game = _with_data(game_name, *data)
+    started = time.perf_counter()
     indices = np.arange(start, stop, dtype=np.int64)
     columns = game.simulate(rules, policy, indices, seed, check_state=check_state)
-    return start, stop, to_frame(game, indices, seed, columns)
+    frame = to_frame(game, indices, seed, columns)
+    frame.attrs["seconds"] = time.perf_counter() - started  # sizes the next chunks
+    return start, stop, frame
 
 
 @functools.lru_cache(maxsize=4)
@@ -337,13 +379,14 @@ class _Run:
             return
         if self.store is not None:
             self.store.check_engine()
-        size = self.chunk_size or default_chunk_size(todo, self.workers)
-        chunks = chunk_ranges(gaps, size)
+        cap = self.chunk_size or default_chunk_size(todo, self.workers)
+        chunks = TimedChunks(gaps, cap, fixed=self.chunk_size is not None)
         report = self.progress if callable(self.progress) else None
         with tqdm(total=todo, unit=" games", unit_scale=True, desc=self.game.name,
                   disable=not self.progress or report is not None, file=sys.stderr,
                   smoothing=0.1) as bar:
             for start, stop, frame in self._execute(chunks):
+                chunks.played(stop - start, frame.attrs.pop("seconds", None))
                 self._keep(start, stop, frame)
                 bar.update(stop - start)
                 if report is not None:
@@ -449,6 +492,7 @@ def _dask_map(client, args, window: int):
         except ValueError:
             raise UsageError("backend='dask' needs a running dask.distributed Client "
                              "(create one, or pass client=)") from None
+    check_dask_engines(client)
     args = iter(args)
     futures = deque(client.submit(play_chunk, *a, pure=False)
                     for a in itertools.islice(args, window))
@@ -458,3 +502,28 @@ def _dask_map(client, args, window: int):
         future.release()
         for a in itertools.islice(args, 1):
             futures.append(client.submit(play_chunk, *a, pure=False))
+
+
+def engine_version() -> str:
+    """The engine this process plays (runs on each dask worker, too)."""
+    from simkit import _numba_cache
+
+    return _numba_cache.source_hash()
+
+
+def check_dask_engines(client) -> None:
+    """Refuse dask workers that cannot import simkit or play another engine than this
+    process (``_numba_cache.source_hash``): their games would differ from this engine's,
+    silently. Names the workers and both engines."""
+    mine = engine_version()
+    try:
+        theirs = client.run(engine_version)
+    except Exception as exc:  # noqa: BLE001 (a worker without simkit: ModuleNotFoundError, ...)
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(f"the dask workers cannot run simkit ({type(exc).__name__}: "
+                         f"{first}); install the same simkit on every worker") from None
+    other = {worker: engine for worker, engine in theirs.items() if engine != mine}
+    if other:
+        named = ", ".join(f"{w} (engine {e})" for w, e in sorted(other.items()))
+        raise UsageError(f"dask worker(s) {named} play another engine than this client's "
+                         f"(engine {mine}): install the same simkit on every worker")
