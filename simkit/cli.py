@@ -1295,8 +1295,8 @@ event: the columns that say what the event is, then `p` (the chance, a float) an
 
 def cmd_prob(args, extra) -> None:
     wants_help = any(a in ("-h", "--help") for a in extra)
-    extra = [a for a in extra if a not in ("-h", "--help")]
-    extra, fmt = _prob_format(extra)
+    extra = [a for a in extra if a not in ("-h", "--help", "--quiet")]  # prob prints no
+    extra, fmt = _prob_format(extra)  # notice: --quiet changes nothing
     if args.family is None:
         if wants_help:
             print(PROB_USAGE)

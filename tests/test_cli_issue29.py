@@ -271,3 +271,27 @@ def test_verrix_calibrate_compare_and_sweep_take_a_tribe_or_a_seat(capsys, tmp_p
     code, out, _ = run_cli(capsys, "sweep", str(experiment), "--out", str(tmp_path / "o"),
                            "--side", "seat1")
     assert code == 0 and "seat1 win   95% interval (Wilson)" in out
+
+
+def test_prob_takes_quiet(capsys):
+    code, out, err = run_cli(capsys, "prob", "setembre1714", "breach", "--turns", "3",
+                             "--quiet", "--format", "csv")
+    assert code == 0 and err == "" and "91/216" in out
+
+
+def test_a_closed_pipe_prints_nothing(tmp_path):
+    import subprocess
+    import sys
+
+    script = ("import sys, simkit.cli as c\n"
+              "def many(args, extra):\n"
+              "    for i in range(200_000):\n"
+              "        print('line', i)\n"
+              "c.cmd_games = many\n"
+              "sys.exit(c.main(['games']))\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "line 0\n"
+    child.stdout.close()  # the reader goes away, as head does
+    assert child.wait(timeout=60) == 0
+    assert child.stderr.read() == ""
