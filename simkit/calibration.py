@@ -107,8 +107,8 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
     """Find the adjacent values of ``knob`` whose ``side`` win rate brackets ``target``.
 
     ``rules`` (a preset name, a dict of overrides or a Rules) and ``policy`` fix
-    everything else; each value plays ``n_games`` games of ``seed`` (or until every
-    rate's 95% half-width is below ``until_ci``). ``n_jobs``, ``backend`` and ``client``
+    everything else; each value plays ``n_games`` games of ``seed`` (or until the side's
+    rate has a 95% half-width below ``until_ci``). ``n_jobs``, ``backend`` and ``client``
     are passed to ``simkit.simulate`` (``backend="dask"`` runs on ``client`` or the
     current dask.distributed client).
     """
@@ -132,7 +132,8 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
             rules = game.effective(base.replace({knob: allowed[i]}))
             frame = simulate(game, n_games, seed=seed, rules=rules,
                              policy=policy, n_jobs=n_jobs, until_ci=until_ci,
-                             max_games=max_games, backend=backend, client=client)
+                             max_games=max_games, backend=backend, client=client,
+                             until_ci_side=None if until_ci is None else side)
             wins = int((frame[column] == side).sum())
             played[i] = Evaluation(allowed[i], stats.wilson(wins, len(frame)), len(frame))
         return played[i]

@@ -138,6 +138,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="keep playing until every rate's 95%% half-width is below this")
     p.add_argument("--max-games", type=_integer, default=None, help="cap for --until-ci "
                    "[100 x --games]")
+    p.add_argument("--side", default=None, help="with --until-ci: stop on this side's, "
+                   "seat's or winner category's rate only (a Verrix tribe or seat)")
     _add_backend_options(p)
     _add_engine_option(p)
     _add_format_option(p)
@@ -213,7 +215,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     _add_jobs_option(p)
     p.add_argument("--until-ci", type=float, default=None, metavar="HALF_WIDTH",
-                   help="play each value until every rate's 95%% half-width is below this")
+                   help="play each value until the side's 95%% half-width is below this")
     p.add_argument("--max-games", type=_integer, default=None, help="cap for --until-ci "
                    "[100 x --games]")
     p.add_argument("--steps", type=_integer, default=21, help="grid size for a float knob [21]")
@@ -517,6 +519,13 @@ def cmd_run(args, _extra) -> None:
     _check_backend_options(args)
     game = _game(args)
     rules, policy = game.effective(_rules(game, args)), _policy(game, args)  # as played
+    if args.side is not None:
+        from simkit.seats import resolve_side
+
+        resolve_side(game, args.side)  # an unknown side: one line, before anything runs
+        if args.until_ci is None:
+            raise UsageError("run --side names the rate --until-ci stops on: give "
+                             "--until-ci too (a run prints every rate)")
     if args.rotate_seats:
         return _run_rotated(game, rules, policy, args)
     info = RunInfo()
@@ -525,7 +534,8 @@ def cmd_run(args, _extra) -> None:
                  n_jobs=args.jobs, chunk_size=args.chunk_size,
                  progress=show_progress(args), backend=args.backend, out=args.out,
                  until_ci=args.until_ci, max_games=args.max_games, client=client,
-                 info=info, keep_rows=False, allow_other_engine=args.allow_other_engine)
+                 info=info, keep_rows=False, allow_other_engine=args.allow_other_engine,
+                 until_ci_side=args.side)
     emit(run_table(game, info), args.format,
          lambda: run_summary(game, rules, policy, args.seed, info, args))
 
@@ -936,7 +946,7 @@ def cmd_calibrate(args, _extra) -> None:
 def calibration_summary(game, result, rules, policy, args) -> str:
     values = result.values
     per_value = (f"{args.games:,} games per value" if args.until_ci is None else
-                 f"until every 95% half-width < {args.until_ci:g}")
+                 f"until the {result.side} rate's 95% half-width < {args.until_ci:g}")
     lines = [f"{game.name}: calibrating {result.knob} ({values[0]}..{values[-1]}) for the "
              f"{result.side} to win {result.target:.2%}",
              f"preset {args.preset or '(standard)'}, rules changed from standard: "

@@ -57,7 +57,8 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
              client=None, info: RunInfo | None = None, keep_rows: bool = True,
              allow_other_engine: bool = False,
              check_state: bool | None = None, data=None,
-             rotate_seats: bool = False) -> pd.DataFrame | None:
+             rotate_seats: bool = False,
+             until_ci_side: str | None = None) -> pd.DataFrame | None:
     """Play games ``0..n_games-1`` of run ``seed`` and return one row per game.
 
     ``rules``: a preset name, a dict of overrides or the game's Rules. ``policy``: a name
@@ -80,6 +81,9 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     ``rotate_seats``: play the games under every cyclic rotation of the seated tribes
     (``simkit.seats``), the rows one rotation after the other with a ``rotation``
     column; ``out`` then gets one results folder per rotation.
+       ``until_ci_side``: with ``until_ci``, stop on this one rate's half-width instead of
+    every winner and end-reason rate's: a side, a seat or a winner category
+    (``simkit.seats.resolve_side``).
     """
     if rotate_seats:
         from simkit.seats import rotated_frame
@@ -98,6 +102,11 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     rules = game.resolve_rules(rules)
     policy = game.resolve_policy(policy)
     seed = _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
+    stop_on = None
+    if until_ci_side is not None:
+        from simkit.seats import resolve_side
+
+        stop_on = resolve_side(game, until_ci_side)
     info = info if info is not None else RunInfo()
     info.compile_seconds = game.warm_up()  # compile in the parent: workers load the cache
     store = None
@@ -108,7 +117,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     try:
         return _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend,
                      client, store, progress, until_ci, max_games, info, keep_rows,
-                     check_state)
+                     check_state, stop_on)
     finally:
         if store is not None:
             store.close()
@@ -116,7 +125,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
 
 def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, client, store,
           progress, until_ci, max_games, info, keep_rows,
-          check_state) -> pd.DataFrame | None:
+          check_state, stop_on=None) -> pd.DataFrame | None:
     """Play (and store) the games until the target or the stopping rule is reached."""
     run = _Run(game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
                progress, keep_rows, check_state)
@@ -126,6 +135,10 @@ def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, clien
         run.play_until(target)
         counts = run.counts(target)
         rates = {name: counts[name] for name in _rate_columns(game)}
+        if stop_on is not None:  # one side's rate: its count against the rest
+            column, side = stop_on
+            wins = counts[column][side]
+            rates = {column: Counter({side: wins, "": counts[column].total() - wins})}
         info.worst_half_width = _worst_half_width(rates)
         if until_ci is None or info.worst_half_width <= until_ci:
             break

@@ -295,3 +295,19 @@ def test_a_closed_pipe_prints_nothing(tmp_path):
     child.stdout.close()  # the reader goes away, as head does
     assert child.wait(timeout=60) == 0
     assert child.stderr.read() == ""
+
+
+def test_run_until_ci_on_one_side(capsys):
+    code, out, _ = run_cli(capsys, "run", GAME, "--games", "1000", "--until-ci", "0.01",
+                           "--side", "bourbons", "--format", "json")
+    assert code == 0
+    bourbons = next(r for r in json.loads(out) if r["outcome"] == "bourbons")
+    assert (bourbons["high"] - bourbons["low"]) / 2 <= 0.01
+    # every rate would need more: repulsed (~79%) is wider than the Bourbons' ~6%
+    everything = simkit.runner.RunInfo()
+    simkit.simulate(GAME, 1000, until_ci=0.01, info=everything, keep_rows=False)
+    assert everything.n_games > bourbons["of"]
+    code, _, err = run_cli(capsys, "run", GAME, "--side", "bourbons")
+    assert code == 2 and "--until-ci" in err
+    code, _, err = run_cli(capsys, "run", "verrix", "--until-ci", "0.01", "--side", "seat7")
+    assert code == 2 and "seat1, seat2" in err
