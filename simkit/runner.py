@@ -235,13 +235,16 @@ class TimedChunks:
     ``CHUNK_SECONDS`` on a worker (its speed measured on the chunks played so far), at
     most ``cap`` (memory and load balance). The game indices a chunk covers never change
     its rows (each game is seeded by its index), so the sizes are invisible in results.
-    ``fixed``: every chunk ``cap`` games (a chunk_size asked for)."""
+    ``fixed``: every chunk ``cap`` games (a chunk_size asked for). ``measured``: games
+    and seconds already timed in this run (a later --until-ci batch starts at speed)."""
 
-    def __init__(self, ranges: list[tuple[int, int]], cap: int, fixed: bool = False):
-        self.ranges, self.cap = ranges, cap
+    def __init__(self, ranges: list[tuple[int, int]], cap: int, fixed: bool = False,
+                 measured: tuple[int, float] = (0, 0.0)):
+        self.ranges, self.cap, self.fixed = ranges, cap, fixed
+        self.games, self.seconds = measured  # a speed measured earlier in the run
         self.size = cap if fixed else min(cap, FIRST_CHUNK)
-        self.fixed = fixed
-        self.games, self.seconds = 0, 0.0
+        if not fixed and self.seconds > 0:
+            self.size = self._sized()
 
     def __iter__(self):
         for start, stop in self.ranges:
@@ -257,8 +260,11 @@ class TimedChunks:
             return
         self.games += games
         self.seconds += seconds
+        self.size = self._sized()
+
+    def _sized(self) -> int:
         speed = self.games / max(self.seconds, 1e-6)
-        self.size = int(min(self.cap, max(1, speed * CHUNK_SECONDS)))
+        return int(min(self.cap, max(1, speed * CHUNK_SECONDS)))
 
 
 def default_chunk_size(n_games: int, workers: int) -> int:
@@ -376,6 +382,7 @@ class _Run:
         self.rate_columns = counted_columns(game)
         self.part_counts: dict[int, tuple[int, dict[str, Counter]]] = {}
         self.games_played = 0
+        self.measured = (0, 0.0)  # games and worker seconds of the chunks played
         if store is not None:
             for start, stop in store.done_ranges():
                 self.part_counts[start] = (stop, self._stored_counts(start))
@@ -393,13 +400,15 @@ class _Run:
         if self.store is not None:
             self.store.check_engine()
         cap = self.chunk_size or default_chunk_size(todo, self.workers)
-        chunks = TimedChunks(gaps, cap, fixed=self.chunk_size is not None)
+        chunks = TimedChunks(gaps, cap, fixed=self.chunk_size is not None,
+                             measured=self.measured)
         report = self.progress if callable(self.progress) else None
         with tqdm(total=todo, unit=" games", unit_scale=True, desc=self.game.name,
                   disable=not self.progress or report is not None, file=sys.stderr,
                   smoothing=0.1) as bar:
             for start, stop, frame in self._execute(chunks):
                 chunks.played(stop - start, frame.attrs.pop("seconds", None))
+                self.measured = (chunks.games, chunks.seconds)  # the next batch's speed
                 self._keep(start, stop, frame)
                 bar.update(stop - start)
                 if report is not None:

@@ -311,3 +311,8 @@ def test_run_until_ci_on_one_side(capsys):
     assert code == 2 and "--until-ci" in err
     code, _, err = run_cli(capsys, "run", "verrix", "--until-ci", "0.01", "--side", "seat7")
     assert code == 2 and "seat1, seat2" in err
+
+
+def test_a_later_batch_starts_at_the_measured_speed():
+    chunks = TimedChunks([(0, 10**6)], cap=50_000, measured=(1000, 0.5))
+    assert next(iter(chunks)) == (0, 2000)  # 2,000 games/s: a second's worth
