@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test lint demo notebooks bench bench-memory pairing playthroughs clean
+.PHONY: install test fuzz lint demo notebooks bench bench-memory pairing playthroughs clean
 
 install: $(STAMP)
 
@@ -19,6 +19,10 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(BIN)/ruff check simkit tests benchmarks notebooks
 	$(BIN)/python -m pytest -q -n auto --durations=15
+
+# 1,000 random legal settings (200 per game), drawn afresh, with the state checks on
+fuzz: $(STAMP)
+	SIMKIT_FUZZ_EXAMPLES=200 $(BIN)/python -m pytest -q -n auto tests/test_fuzz.py
 
 # rewrite the golden playthroughs (tests/playthroughs/) after a change meant to change games
 playthroughs: $(STAMP)

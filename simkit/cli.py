@@ -404,11 +404,17 @@ def _rules(game, args):
     return game.resolve_rules(args.preset).parse_overrides(args.set)
 
 
-def _policy(game, args):
-    """One policy for every side (at most once), then per-side choices (once a side)."""
+def _policy(game, args, rules=None):
+    """One policy for every side (at most once), then per-side choices (once a side, and
+    only for a side in play under ``rules``)."""
     everyone, chosen = _policy_choices(args.policy)
     base = dict.fromkeys(game.sides, everyone) if everyone is not None else {}
-    return game.resolve_policy(base | chosen)
+    if rules is None:
+        return game.resolve_policy(base | chosen)
+    game.check_sides_in_play(rules, chosen)
+    playing = game.sides_in_play(rules)  # simulate refuses a policy for an empty seat
+    return {side: name for side, name in game.resolve_policy(base | chosen).items()
+            if side in playing}
 
 
 def _policy_choices(texts: list[str]) -> tuple[str | None, dict]:
@@ -518,7 +524,8 @@ def cmd_run(args, _extra) -> None:
 
     _check_backend_options(args)
     game = _game(args)
-    rules, policy = game.effective(_rules(game, args)), _policy(game, args)  # as played
+    rules = game.effective(_rules(game, args))  # as played
+    policy = _policy(game, args, rules)
     if args.side is not None:
         from simkit.seats import resolve_side
 
@@ -933,7 +940,8 @@ def cmd_calibrate(args, _extra) -> None:
         raise UsageError(f"--set {args.knob}=... conflicts with --knob {args.knob}: "
                          "calibrate sets the knob it calibrates")
     game = _game(args)
-    rules, policy = _rules(game, args), _policy(game, args)
+    rules = _rules(game, args)
+    policy = _policy(game, args, rules)
     with _dask_client(args) as client:
         result = calibrate(game, args.knob, args.target, side=args.side, rules=rules,
                            policy=policy, n_games=args.games, seed=args.seed,
@@ -988,7 +996,8 @@ def compare_settings(game, args):
     """Both settings' (rules as played, policy, label): the second starts from the first
     and changes what its --vs options name (a knob set again takes the new value)."""
     vs = _vs_options(args.vs)
-    rules_a, policy_a = game.effective(_rules(game, args)), _policy(game, args)
+    rules_a = game.effective(_rules(game, args))
+    policy_a = _policy(game, args, rules_a)
     sets = {t.partition("=")[0].strip(): t for t in args.set}
     vs_knobs = [t.partition("=")[0].strip() for t in vs.set]
     twice = sorted({k for k in vs_knobs if vs_knobs.count(k) > 1})
@@ -999,8 +1008,11 @@ def compare_settings(game, args):
     preset_b = vs.preset if vs.preset is not None else args.preset
     rules_b = game.effective(game.resolve_rules(preset_b).parse_overrides(list(sets.values())))
     everyone, chosen = _policy_choices(vs.policy)
+    game.check_sides_in_play(rules_b, _policy_choices(args.policy)[1] | chosen)
     policy_b = dict(policy_a) | (dict.fromkeys(game.sides, everyone) if everyone else {})
-    policy_b = game.resolve_policy(policy_b | chosen)
+    playing = game.sides_in_play(rules_b)
+    policy_b = {side: name for side, name in game.resolve_policy(policy_b | chosen).items()
+                if side in playing}
     if rules_a == rules_b and policy_a == policy_b:
         raise UsageError("the two settings play the same rules and policies: change a "
                          "knob, the preset or a policy after --vs")
@@ -1285,8 +1297,8 @@ def cmd_trace(args, _extra) -> None:
     if not 0 <= args.game_index <= MAX_GAMES - 1:
         raise UsageError(f"--game-index must be between 0 and {MAX_GAMES - 1:,}, got "
                          f"{args.game_index:,}")
-    for line in game.trace(_rules(game, args), _policy(game, args), args.game_index,
-                           args.seed):
+    rules = _rules(game, args)
+    for line in game.trace(rules, _policy(game, args, rules), args.game_index, args.seed):
         print(line)
 
 

@@ -15,16 +15,15 @@ import os
 import sys
 import time
 from collections import Counter, deque
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
-from joblib.externals.loky import get_reusable_executor
 from tqdm.auto import tqdm
 
 from simkit import checks, games, stats
+from simkit._workers import worker_pool
 from simkit.datafile import DataFolder
 from simkit.errors import UsageError
 from simkit.rng import check_seed
@@ -100,6 +99,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     game = game.with_data(data)
     check_state = checks.requested() if check_state is None else bool(check_state)
     rules = game.resolve_rules(rules)
+    game.check_sides_in_play(rules, policy)
     policy = game.resolve_policy(policy)
     seed = _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
     stop_on = None
@@ -340,9 +340,9 @@ def compile_engines(names: list[str], n_jobs: int = -1):
         for name in order:
             yield from _warm(name)
         return
-    for done in Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")(
-            delayed(_warm)(name) for name in order):
-        yield from done
+    pool = worker_pool(workers)
+    for done in as_completed([pool.submit(_warm, name) for name in order]):
+        yield from done.result()
 
 
 def usable_cores() -> int:
@@ -431,7 +431,7 @@ class _Run:
             with ThreadPoolExecutor(self.workers, thread_name_prefix="simkit") as pool:
                 yield from _bounded(pool, args, window)
         else:  # loky's reusable processes: started once, kept for the next run or cell
-            yield from _bounded(get_reusable_executor(self.workers), args, window)
+            yield from _bounded(worker_pool(self.workers), args, window)
 
     def _keep(self, start: int, stop: int, frame: pd.DataFrame) -> None:
         counts = self._count(frame)

@@ -113,15 +113,23 @@ def numeric_knobs(game):
     return [k for k in game.Rules.knobs() if k.range is not None and k.type in (int, float)]
 
 
-def pushed(base, knobs, ends):
+def legal(game, rules, changes):
+    """``rules`` with ``changes``, if the cross-knob checks and the data played admit
+    them (``Game.check_rules``); else RulesError."""
+    changed = rules.replace(changes)
+    game.check_rules(changed)
+    return changed
+
+
+def pushed(game, base, knobs, ends):
     """``base`` with each knob moved to its ``ends`` entry (0 low, 1 high, None left as
-    it is), in turn, where the cross-knob checks admit it: a corner of the rule space."""
+    it is), in turn, where the checks admit it: a corner of the rule space."""
     rules = base
     for knob, end in zip(knobs, ends, strict=True):
         if end is None:
             continue
         try:
-            rules = rules.replace({knob.name: knob.range[end]})
+            rules = legal(game, rules, {knob.name: knob.range[end]})
         except RulesError:
             continue
     return rules
@@ -150,25 +158,25 @@ def fullest_setting(game, base, knobs):
     for _ in range(2):
         for knob in knobs:
             for end in knob.range:
-                for candidate in moves(rules, knobs, knob, end):
+                for candidate in moves(game, rules, knobs, knob, end):
                     score = fill(game, candidate)
                     if score[0] > best[0]:
                         rules, best = candidate, score
     return rules, best
 
 
-def moves(rules, knobs, knob, end):
+def moves(game, rules, knobs, knob, end):
     """``rules`` with ``knob`` at ``end``; where the cross-knob checks refuse that alone
     (Victus: 12 cards a stage need more rounds), with each other knob at an end too."""
     try:
-        return [rules.replace({knob.name: end})]
+        return [legal(game, rules, {knob.name: end})]
     except RulesError:
         pass
     out = []
     for other in knobs:
         for other_end in other.range:
             try:
-                out.append(rules.replace({knob.name: end, other.name: other_end}))
+                out.append(legal(game, rules, {knob.name: end, other.name: other_end}))
             except RulesError:
                 continue
     return out
@@ -182,10 +190,11 @@ def test_count_columns_hold_the_knobs_extremes(name):
     game = game_of(name)
     knobs = numeric_knobs(game)
     standard = game.Rules()
-    settings = [pushed(standard, knobs, [end if j == i else None for j in range(len(knobs))])
-                for i in range(len(knobs)) for end in (0, 1)]
+    alone = [[end if j == i else None for j in range(len(knobs))]
+             for i in range(len(knobs)) for end in (0, 1)]
+    settings = [pushed(game, standard, knobs, ends) for ends in alone]
     for base in [standard] + [preset.rules for preset in game.presets.values()]:
-        settings += [pushed(base, knobs, [end] * len(knobs)) for end in (0, 1)]
+        settings += [pushed(game, base, knobs, [end] * len(knobs)) for end in (0, 1)]
     settings.append(fullest_setting(game, standard, knobs)[0])
     full = {}
     for rules in dict.fromkeys(settings):
@@ -264,7 +273,7 @@ def changed_rules(game, knob):
     for base in [game.Rules()] + [preset.rules for preset in game.presets.values()]:
         for value in other_values(knob):
             try:
-                yield base, base.replace({knob.name: value})
+                yield base, legal(game, base, {knob.name: value})
             except RulesError:
                 continue
 

@@ -64,3 +64,10 @@ def test_a_game_without_tribes_refuses_rotation(capsys):
                  "0.01"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("simkit: error:") for line in err)
+
+
+def test_a_policy_for_an_empty_seat_is_refused_and_one_in_play_is_taken():
+    with pytest.raises(UsageError, match=r"seat3, which does not play.*seat1, seat2"):
+        simulate("verrix", 2, rules=dict(players=2), policy={"seat3": "random"})
+    played = simulate("verrix", 2, rules=dict(players=2), policy={"seat2": "random"})
+    assert len(played) == 2

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from loaded_dice import loaded
 
-from simkit import games
+from simkit import games, simulate
 from simkit.errors import ComponentError, RulesError
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.setembre1714 import GAME as FULL
@@ -135,6 +135,15 @@ def test_loader_names_file_entry_and_problem(tmp_path):
     (tmp_path / "forces.toml").write_text(forces)  # a bool is not a strength
     with pytest.raises(ComponentError, match=r"\[kinds\] coronela: must be \[side, strength"):
         load_board(tmp_path)
+
+
+def test_a_stacking_limit_below_the_set_up_s_stacks_is_refused():
+    """6.1 holds from the set-up on: forces.toml stacks 3 units in a zone, so a limit of
+    2 could not be set up (it once started over the limit and broke the state check)."""
+    with pytest.raises(RulesError, match=r"stacking_limit = 2: .* stacks 3 units in "
+                                         r"\w+, so with these forces the limit can be 3..10"):
+        simulate("setembre1714", 2, rules={"stacking_limit": 2})
+    assert len(simulate("setembre1714", 2, rules={"stacking_limit": 3})) == 2
 
 
 # -- Example of artillery fire (rule 9) ----------------------------------------------------------

@@ -74,7 +74,10 @@ def test_extending_a_folder_with_other_data_is_refused_and_keeps_it(exported, tm
 
 
 @pytest.mark.parametrize("problem", ["missing", "foreign file", "broken file"])
-def test_bad_data_is_one_line_and_writes_nothing(problem, exported, tmp_path, capsys):
+def test_bad_data_is_one_line_and_writes_nothing(problem, exported, tmp_path, capsys,
+                                                 monkeypatch):
+    # an empty compile cache: a notice that a compile starts would come before the error
+    monkeypatch.setenv("SIMKIT_CACHE_DIR", str(tmp_path / "cache"))
     folder = exported
     if problem == "missing":
         folder = tmp_path / "nowhere"

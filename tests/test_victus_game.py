@@ -78,6 +78,18 @@ def test_the_longest_deal_counts_every_card_played():
     assert (frame["cards_played"] == frame["turns"]).all()
 
 
+@pytest.mark.parametrize("level, knob, value, allowed", [
+    ("full", "reserve_infantry", 3, "0..2"), ("full", "reserve_coronela", 4, "0..3")])
+def test_the_reserve_holds_only_pieces_the_box_has_left(level, knob, value, allowed):
+    # the First Game's Reserve of 3 infantry fits the 13 printed; the Full Game's
+    # set-up already places 11 (bastions and the Expedition), so it leaves 2
+    assert (start(Rules(level="first_game", reserve_infantry=3))[0][:, L.SP_INFANTRY].sum()
+            == 13)
+    with pytest.raises(simkit.RulesError, match=rf"{knob} = {value}: .*Reserve can take "
+                                                rf"{allowed}"):
+        simkit.simulate(GAME, 2, rules={"level": level, knob: value})
+
+
 def test_change_a_card_swaps_one_card_in_every_hand():
     rules = Rules(players=3)
     sp, g = start(rules)

@@ -185,13 +185,17 @@ class RulesBase:
             self.knob(name)
         return dataclasses.replace(self, **changes)
 
-    def parse_overrides(self, assignments: list[str]) -> Self:
-        """Apply ``name=value`` strings (the CLI's ``--set``)."""
+    def parse_overrides(self, assignments: list[str], option: str = "--set") -> Self:
+        """Apply ``name=value`` strings (the CLI's ``--set``, or a policy's weights after
+        its colon: ``option`` names where they came from); each name at most once."""
         changes = {}
         for text in assignments:
             name, sep, value = text.partition("=")
             if not sep or not name.strip():
-                raise RulesError(f"--set expects name=value, got {text!r}")
+                raise RulesError(f"{option} expects name=value, got {text!r}")
+            if name.strip() in changes:
+                raise RulesError(f"{option} sets {name.strip()!r} more than once; set each "
+                                 f"{self.KIND} once")
             changes[name.strip()] = self.knob(name.strip()).parse(value)
         return self.replace(changes)
 
@@ -485,6 +489,7 @@ class Game(ABC):
     #: the seated tribes rotated by ``shift``), ``seats_in_play(rules)`` and
     #: ``seated(rules)`` (the tribes by seat); simkit.seats plays every rotation
     rotate_seats: ClassVar[Any] = None
+    seats_in_play: ClassVar[Any] = None
     #: whether this process compiled the engine (rather than loading it from the cache)
     _engine_compiled_here: bool = False
     #: the kernel's parameter vector built from the Rules (``Parameters``)
@@ -526,7 +531,19 @@ class Game(ABC):
 
     # -- user input -> validated objects -------------------------------------------------
     def resolve_rules(self, rules=None) -> RulesBase:
-        """``rules``: None (standard), a preset name, a dict of overrides, or a Rules."""
+        """``rules``: None (standard), a preset name, a dict of overrides, or a Rules;
+        checked against the data played (``check_rules``)."""
+        resolved = self._rules_from(rules)
+        self.check_rules(resolved)
+        return resolved
+
+    def check_rules(self, rules: RulesBase) -> None:
+        """Refuse, with RulesError naming the knob, rules the data played cannot set up
+        (a game whose components bound a knob overrides this); the rules' own checks
+        already ran when they were made."""
+        return None
+
+    def _rules_from(self, rules) -> RulesBase:
         if rules is None:
             return self.Rules()
         if isinstance(rules, self.Rules):
@@ -548,6 +565,24 @@ class Game(ABC):
         (the weights a side's policy takes are in ``policy_weights``). Returns the canonical
         text per side: the name, then only the weights that differ from their defaults."""
         return {side: str(choice) for side, choice in self._policies(policy).items()}
+
+    def sides_in_play(self, rules) -> tuple[str, ...]:
+        """The sides that play under ``rules`` (a game with seats left empty narrows it)."""
+        if self.seats_in_play is None:
+            return tuple(self.sides)
+        return tuple(self.sides[:self.seats_in_play(self.resolve_rules(rules))])
+
+    def check_sides_in_play(self, rules, policy) -> None:
+        """Refuse a policy named for a side that does not play under ``rules``: it would
+        be accepted and never used."""
+        if not isinstance(policy, Mapping):
+            return
+        playing = self.sides_in_play(rules)
+        idle = [side for side in policy if side in self.sides and side not in playing]
+        if idle:
+            raise UsageError(f"{self.name}: a policy for {', '.join(idle)}, which "
+                             f"{'does' if len(idle) == 1 else 'do'} not play under these "
+                             f"rules; sides in play: {', '.join(playing)}")
 
     def policy_ids(self, policy=None) -> np.ndarray:
         """The integer policy id of each side, in ``sides`` order (what kernels take)."""
@@ -591,9 +626,9 @@ class Game(ABC):
             return PolicyChoice(name, names.index(name), None)
         parts = [a for a in assignments.split(",") if a.strip()]
         try:
-            weights = weights_cls().parse_overrides(parts)
+            weights = weights_cls().parse_overrides(parts, option=f"--policy {name}:")
         except RulesError as exc:
-            raise UsageError(f"policy {name!r} of {self.name}: {exc}") from None
+            raise UsageError(f"{self.name}: {exc}") from None
         return PolicyChoice(name, names.index(name), weights)
 
     # -- the contract ----------------------------------------------------------------

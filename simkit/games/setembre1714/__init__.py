@@ -17,10 +17,11 @@ state invariants: 4, 6, 9, 10.1, 11.3, 12, 13), ``policies`` (every player choic
 ``data/presets.toml``.
 """
 
+from simkit.errors import RulesError
 from simkit.games.base import Game
 
 from . import layout as L
-from .components import DATA, load_board
+from .components import DATA, largest_set_up_stack, load_board
 from .engine import play_games
 from .events import EVENTS
 from .policies import BOURBON_POLICIES, CATALAN_POLICIES
@@ -47,6 +48,16 @@ class Setembre1714(Game):
     def load_data(self):
         super().load_data()
         load_board(self.data)
+
+    def check_rules(self, rules):
+        """6.1 holds from the set-up on: a stacking limit below a stack forces.toml
+        deploys outside the deployment zones could not be set up."""
+        zone, units = largest_set_up_stack(*load_board(self.data))
+        if rules.stacking_limit < units:
+            raise RulesError(f"stacking_limit = {rules.stacking_limit}: the set-up "
+                             f"(forces.toml) stacks {units} units in {zone}, so with these "
+                             f"forces the limit can be {units}.."
+                             f"{Rules.knob('stacking_limit').range[1]}")
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
         board, _ = load_board(self.data)

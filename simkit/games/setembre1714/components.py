@@ -43,6 +43,21 @@ Names = namedtuple("Names", ["zone_ids", "zones", "units", "unit_kinds", "unit_c
 _OBJ = {name: i for i, name in enumerate(L.OBJECTIVES)}
 
 
+def largest_set_up_stack(board: Board, names: Names) -> tuple[str, int]:
+    """The zone outside the deployment zones where one side deploys most combat units at
+    set-up, and how many (the least stacking limit the set-up obeys, 6.1)."""
+    best = ("", 0)
+    unit = board.unit
+    for side in range(len(L.SIDES)):
+        zones = unit[(unit[:, L.U_SIDE] == side) & (unit[:, L.U_START] >= 0), L.U_START]
+        zones = zones[board.zone[zones, L.Z_DEPLOYMENT] == 0]
+        if len(zones):
+            counts = np.bincount(zones)
+            if counts.max() > best[1]:
+                best = (names.zone_ids[int(counts.argmax())], int(counts.max()))
+    return best
+
+
 def load_board(data_dir: DataFolder | Path | str = DATA) -> tuple[Board, Names]:
     """The board of ``data_dir`` (a DataFolder, or a folder holding every file; default:
     the package's data), loaded once per folder."""

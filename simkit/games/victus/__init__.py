@@ -80,6 +80,11 @@ class Victus(Game):
     def kernel_inputs(self, rules, policies):
         return (self.parameters(rules, policies), *_start(rules, self.data))
 
+    def check_rules(self, rules):
+        """The set-up the rules ask for fits the box (a Reserve beyond the pieces left,
+        a pin value the dial lacks): refused before anything plays."""
+        _start(rules, self.data)
+
     def load_data(self):
         super().load_data()
         _static(self.data)

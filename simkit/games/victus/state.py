@@ -161,9 +161,25 @@ def starting_position(c: Components, rules) -> tuple[np.ndarray, np.ndarray]:
                           (L.MARKER_GUNPOWDER_STORE, rules.start_gunpowder_store)):
         if value:
             g[L.G_MARKER + marker] = _pin_position(c, marker, value)
-    for field, count in ((L.SP_CORONELA, rules.reserve_coronela),
-                         (L.SP_INFANTRY, rules.reserve_infantry)):
+    for field, count, knob, piece in ((L.SP_CORONELA, rules.reserve_coronela,
+                                       "reserve_coronela", "coronela"),
+                                      (L.SP_INFANTRY, rules.reserve_infantry,
+                                       "reserve_infantry", "infantry")):
         if count >= 0:
             sp[c.reserve, field] = count
+            _check_box_holds(c, sp, field, knob, piece, rules.full)
     count_in_play(sp, g)
     return sp, g
+
+
+def _check_box_holds(c: Components, sp: np.ndarray, field: int, knob: str, piece: str,
+                     full: bool) -> None:
+    """The Reserve is filled from the game box: no more pieces than tiles.toml prints
+    beside those the level's set-up has already placed."""
+    printed = int(c.counts[piece])
+    placed = int(sp[:, field].sum() - sp[c.reserve, field])
+    if placed + sp[c.reserve, field] > printed:
+        level = "Full Game" if full else "First Game"
+        raise RulesError(f"{knob} = {int(sp[c.reserve, field])}: the box holds {printed} "
+                         f"{piece} pieces and the {level}'s set-up places {placed} of them, "
+                         f"so the Reserve can take 0..{printed - placed}")

@@ -1,0 +1,240 @@
+"""Searches with optuna on common random numbers: a side's policy weights for its best
+play (``tune_policy``), and rule knobs for a target win rate (``tune_rules``).
+
+Every trial plays the same game indices of the same seed, so trials differ only by what
+they set, not by their dice. What a search finds fits those games: the best settings are
+checked again on fresh games (the next seed) with intervals, so a gain that only fits the
+training games shows as such. With ``out``, the study is kept in ``out/study.db``
+(SQLite) and a rerun continues it; the search's figure is ``out/search.png``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simkit import stats
+from simkit.errors import RulesError, UsageError
+
+#: win-rate points a setting pays for each knob it changes from the base, so that of
+#: two settings as close to the target, the one changing fewer knobs wins
+POINTS_PER_KNOB = 0.2
+#: settings checked on fresh games after a rules search
+CHECKED = 3
+
+
+def _study(out: Path | None, direction: str, seed: int):
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    storage = None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        storage = f"sqlite:///{out / 'study.db'}"
+    return optuna.create_study(study_name="simkit", storage=storage, direction=direction,
+                               sampler=optuna.samplers.TPESampler(seed=seed),
+                               load_if_exists=True)
+
+
+def _suggest(trial, knob):
+    """A trial's value for ``knob`` within its range (integers as integers)."""
+    if knob.type is bool:
+        return trial.suggest_categorical(knob.name, [False, True])
+    if knob.choices is not None:
+        return trial.suggest_categorical(knob.name, list(knob.choices))
+    lo, hi = knob.range
+    if knob.type is int:
+        return trial.suggest_int(knob.name, lo, hi)
+    return trial.suggest_float(knob.name, lo, hi)
+
+
+def _searchable(knob) -> bool:
+    return knob.type is bool or knob.choices is not None or knob.range is not None
+
+
+def _check_sizes(trials: int, n_games: int) -> None:
+    if trials < 1 or n_games < 1:
+        raise UsageError(f"tuning needs --trials 1 or more and --games 1 or more, got "
+                         f"--trials {trials} and --games {n_games}")
+
+
+def _side(game, side: str | None) -> str:
+    from simkit.robustness import headline_categories
+
+    categories = headline_categories(game)
+    side = categories[0] if side is None else side
+    if side not in categories:
+        raise UsageError(f"unknown side {side!r} for {game.name}; winners: "
+                         f"{', '.join(categories)}")
+    return side
+
+
+def _wins(game, rules, policy, side: str, n_games: int, seed: int, n_jobs: int):
+    from simkit.runner import simulate
+
+    frame = simulate(game, n_games, seed=seed, rules=rules, policy=policy, n_jobs=n_jobs,
+                     progress=False)
+    return (frame["winner"] == side).to_numpy()
+
+
+def _figure(study, out: Path | None, label: str) -> None:
+    if out is None:
+        return
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    done = [t for t in study.trials if t.value is not None]
+    fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
+    ax.plot([t.number for t in done], [t.value for t in done], "o", ms=3, alpha=0.6)
+    best = np.minimum.accumulate if study.direction.name == "MINIMIZE" else \
+        np.maximum.accumulate
+    ax.plot([t.number for t in done], best([t.value for t in done]), "-", lw=1.5)
+    ax.set(xlabel="trial", ylabel=label, title="optuna search (the same games each trial)")
+    fig.savefig(out / "search.png", dpi=120)
+    plt.close(fig)
+
+
+# -- rule knobs towards a target ------------------------------------------------------
+def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None,
+               rules=None, policy=None, trials: int = 60, n_games: int = 2000,
+               seed: int = 0, n_jobs: int = 1, out=None, data=None) -> pd.DataFrame:
+    """Settings of ``knobs`` (within their ranges) whose ``side`` win rate comes closest
+    to ``target`` (0-1), each knob changed from ``rules`` costing ``POINTS_PER_KNOB``.
+    Returns the ``CHECKED`` best, each replayed on ``4 * n_games`` fresh games (seed + 1)
+    with its Wilson 95% interval and whether the interval holds the target."""
+    from simkit import games as registry
+
+    _check_sizes(trials, n_games)
+    if not 0 < target < 1:
+        raise UsageError(f"--target is a win rate between 0 and 1 (exclusive), got {target}")
+    game = registry.get(game) if isinstance(game, str) else game
+    game = game.with_data(data)
+    base = game.resolve_rules(rules)
+    side = _side(game, side)
+    chosen = [game.Rules.knob(name) for name in knobs]  # unknown: RulesError naming all
+    for knob in chosen:
+        if not _searchable(knob):
+            raise UsageError(f"knob {knob.name!r} of {game.name} has no range or choices")
+    study = _study(None if out is None else Path(out), "minimize", seed)
+
+    def objective(trial):
+        import optuna
+
+        try:
+            candidate = base.replace({k.name: _suggest(trial, k) for k in chosen})
+            game.check_rules(candidate)
+        except RulesError as exc:
+            raise optuna.TrialPruned(str(exc)) from None
+        rate = _wins(game, candidate, policy, side, n_games, seed, n_jobs).mean()
+        changed = sum(getattr(candidate, k.name) != getattr(base, k.name) for k in chosen)
+        trial.set_user_attr("rate", float(rate))
+        trial.set_user_attr("changed", int(changed))
+        return 100 * abs(rate - target) + POINTS_PER_KNOB * changed
+
+    study.optimize(objective, n_trials=trials)
+    _figure(study, None if out is None else Path(out), "|rate - target| (points) + knobs")
+    return _checked_settings(game, base, chosen, study, target, side, policy, n_games,
+                             seed, n_jobs)
+
+
+def _checked_settings(game, base, chosen, study, target, side, policy, n_games, seed,
+                      n_jobs) -> pd.DataFrame:
+    done = sorted((t for t in study.trials if t.value is not None), key=lambda t: t.value)
+    if not done:
+        raise UsageError("no trial passed the rules' checks; widen the knobs searched")
+    rows, seen = [], set()
+    for trial in done:
+        setting = tuple(trial.params[k.name] for k in chosen)
+        if setting in seen:
+            continue
+        seen.add(setting)
+        rules = base.replace(dict(zip([k.name for k in chosen], setting, strict=True)))
+        wins = _wins(game, rules, policy, side, 4 * n_games, seed + 1, n_jobs)
+        interval = stats.wilson(int(wins.sum()), wins.size)
+        rows.append({**dict(zip([k.name for k in chosen], setting, strict=True)),
+                     "knobs_changed": trial.user_attrs["changed"],
+                     "training_rate": trial.user_attrs["rate"],
+                     "holdout_rate": interval.estimate, "low": interval.low,
+                     "high": interval.high,
+                     "on_target": bool(interval.low <= target <= interval.high)})
+        if len(rows) == CHECKED:
+            break
+    table = pd.DataFrame(rows)
+    table.attrs.update(side=side, target=target, trials=len(study.trials),
+                       games=n_games, holdout_games=4 * n_games, seed=seed)
+    return table
+
+
+# -- a side's policy weights ------------------------------------------------------------
+@dataclass(frozen=True)
+class TunedPolicy:
+    """A search's result: the policy as a ``--policy`` text, its training rate, and the
+    holdout comparison with the default weights on fresh games (paired)."""
+
+    side: str
+    policy: str
+    training_rate: float
+    default_rate: float
+    tuned_rate: float
+    gain: stats.Comparison
+    holdout_games: int
+    trials: int
+
+
+def tune_policy(game, side: str, *, policy: str | None = None, against=None, rules=None,
+                trials: int = 40, n_games: int = 2000, holdout_games: int | None = None,
+                seed: int = 0, n_jobs: int = 1, out=None, data=None) -> TunedPolicy:
+    """The weights of ``side``'s ``policy`` (default: its first) that win most on the
+    same ``n_games``, then checked against the default weights on ``holdout_games``
+    fresh games (seed + 1; default ``2 * n_games``), paired (McNemar / Tango).
+    ``against``: the other sides' policies (default: theirs)."""
+    from simkit import games as registry
+
+    _check_sizes(trials, n_games)
+    game = registry.get(game) if isinstance(game, str) else game
+    game = game.with_data(data)
+    if side not in game.sides:
+        raise UsageError(f"unknown side {side!r} for {game.name}; sides: "
+                         f"{', '.join(game.sides)}")
+    name = policy or next(iter(game.policies[side]))
+    weights = game.policy_weights.get(side, {}).get(name)
+    if weights is None:
+        tunable = ", ".join(f"{s}={p}" for s, ps in game.policy_weights.items() for p in ps)
+        raise UsageError(f"policy {name!r} of {game.name} side {side!r} has no tunable "
+                         f"weights; tunable: {tunable or '(none)'}")
+    rules = game.resolve_rules(rules)
+    others = dict(against or {})
+    winner = _side(game, side if side in game.outcome_columns["winner"].categories
+                   else None)
+    study = _study(None if out is None else Path(out), "maximize", seed)
+
+    default = weights()
+
+    def text(values: dict) -> str:
+        rounded = {k: round(v, 3) if isinstance(v, float) else v for k, v in values.items()}
+        changed = {k: v for k, v in rounded.items() if v != getattr(default, k)}
+        return name + (":" + ",".join(f"{k}={v}" for k, v in changed.items())
+                       if changed else "")
+
+    if not study.trials:  # the search starts from the default weights
+        study.enqueue_trial({k.name: getattr(default, k.name) for k in weights.knobs()})
+
+    def objective(trial):
+        values = {k.name: _suggest(trial, k) for k in weights.knobs()}
+        return float(_wins(game, rules, {**others, side: text(values)}, winner, n_games,
+                           seed, n_jobs).mean())
+
+    study.optimize(objective, n_trials=trials)
+    _figure(study, None if out is None else Path(out), f"{winner} win rate")
+    tuned = text(study.best_params)
+    holdout = holdout_games or 2 * n_games
+    new = _wins(game, rules, {**others, side: tuned}, winner, holdout, seed + 1, n_jobs)
+    old = _wins(game, rules, {**others, side: name}, winner, holdout, seed + 1, n_jobs)
+    return TunedPolicy(side, tuned, float(study.best_value), float(old.mean()),
+                       float(new.mean()), stats.paired_difference(new, old), holdout,
+                       len(study.trials))

@@ -1,0 +1,51 @@
+"""Morris screening (simkit.screen): knobs on a grid of their ranges, walks the rules
+admit, every point on the same games, effects ranked with bootstrap intervals."""
+
+import numpy as np
+import pytest
+
+from simkit import games
+from simkit.errors import RulesError, UsageError
+from simkit.screen import Factor, factors, levels_of, screen
+
+ASSAULT = games.get("setembre1714-assault")
+VICTUS = games.get("victus")
+
+
+def test_a_knob_s_grid_covers_its_range_in_its_own_values():
+    knob = ASSAULT.Rules.knob
+    assert levels_of(Factor(knob("attacker_lead")), 4) == [1, 4, 6, 9]
+    assert levels_of(Factor(knob("attacker_commander")), 4) == [False, True]
+    assert levels_of(Factor(knob("salvo_from")), 4) == ["open", "urban", "convent"]
+
+
+def test_the_default_knobs_are_those_the_rules_admit_at_every_grid_value():
+    names = [f.knob.name for f in factors(VICTUS, VICTUS.Rules(), None, 4)]
+    assert "rubble_threshold" in names and "players" in names
+    assert "victory_level" not in names  # competitive scoring only
+
+
+def test_stronger_attackers_win_more_and_stronger_defenders_less():
+    table = screen(ASSAULT, knobs=["attacker_lead", "defender_units", "breach_roll"],
+                   trajectories=4, n_games=4000, seed=3)
+    assert table.attrs["points"] == 4 * 4 and table.attrs["side"] == "bourbons"
+    assert (table["mu_star"].diff().dropna() <= 0).all()  # ranked
+    assert ((table["mu_star_low"] <= table["mu_star"])
+            & (table["mu_star"] <= table["mu_star_high"])).all()
+    effect = table.set_index("knob")["mu"]
+    assert effect["attacker_lead"] > 10 and effect["defender_units"] < -10
+    again = screen(ASSAULT, knobs=["attacker_lead", "defender_units", "breach_roll"],
+                   trajectories=4, n_games=4000, seed=3)
+    assert np.array_equal(again["mu_star"], table["mu_star"])  # the same games
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    (dict(knobs=["nope", "players"]), RulesError, "nope"),
+    (dict(knobs=["victory_level", "players"]), UsageError, "cannot be screened"),
+    (dict(knobs=["players"]), UsageError, "two knobs"),
+    (dict(trajectories=1), UsageError, "--trajectories"),
+    (dict(side="bourbons"), UsageError, "winners: players"),
+])
+def test_bad_screens_are_one_clear_error(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        screen(VICTUS, n_games=10, **kwargs)

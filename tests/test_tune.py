@@ -1,0 +1,50 @@
+"""optuna searches on common random numbers (simkit.tune): rule knobs towards a target
+win rate, and a side's policy weights, each checked again on fresh games."""
+
+import optuna
+import pytest
+
+from simkit import games
+from simkit.errors import RulesError, UsageError
+from simkit.tune import tune_policy, tune_rules
+
+ASSAULT = "setembre1714-assault"
+
+
+def test_a_rules_search_finds_settings_near_the_target_and_checks_them_afresh(tmp_path):
+    table = tune_rules(ASSAULT, ["attacker_lead", "defender_units"], 0.5, trials=16,
+                       n_games=2000, seed=4, out=tmp_path)
+    assert 1 <= len(table) <= 3 and table.attrs["holdout_games"] == 8000
+    best = table.iloc[0]
+    assert abs(best["training_rate"] - 0.5) < 0.1
+    assert float(best["attacker_lead"]).is_integer() and 1 <= best["attacker_lead"] <= 9
+    assert (table["on_target"] == ((table["low"] <= 0.5) & (0.5 <= table["high"]))).all()
+    assert (tmp_path / "search.png").stat().st_size > 0
+    tune_rules(ASSAULT, ["attacker_lead", "defender_units"], 0.5, trials=2, n_games=200,
+               seed=4, out=tmp_path)  # continues the study
+    study = optuna.load_study(study_name="simkit", storage=f"sqlite:///{tmp_path}/study.db")
+    assert len(study.trials) == 18
+
+
+def test_a_policy_search_starts_from_the_default_weights_and_reports_a_holdout():
+    result = tune_policy("victus", "players", trials=3, n_games=200, seed=2)
+    assert result.trials == 3 and result.holdout_games == 400
+    default = tune_policy("victus", "players", trials=1, n_games=200, seed=2)
+    assert default.policy == "greedy" and default.gain.difference.estimate == 0
+    assert result.training_rate >= default.training_rate  # the default was trial 0
+    games.get("victus").resolve_policy({"players": result.policy})  # a usable --policy
+    assert result.gain.n == 400
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: tune_rules(ASSAULT, ["attacker_lead"], 0.5, trials=0), UsageError, "--trials"),
+    (lambda: tune_rules(ASSAULT, ["attacker_lead"], 1.5), UsageError, "--target"),
+    (lambda: tune_rules(ASSAULT, ["nope"], 0.5), RulesError, "nope"),
+    (lambda: tune_rules(ASSAULT, ["attacker_lead"], 0.5, side="french"), UsageError,
+     "winners: bourbons, catalans"),
+    (lambda: tune_policy(ASSAULT, "bourbons"), UsageError, "no tunable weights"),
+    (lambda: tune_policy("victus", "french"), UsageError, "sides: players"),
+])
+def test_bad_searches_are_one_clear_error(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
