@@ -41,6 +41,13 @@ def source_hash() -> str:
     return digest.hexdigest()[:16]
 
 
+def checkout_key() -> str:
+    """This checkout's key: numba files each function's cache under a subfolder named for
+    the source folder's absolute path, so two checkouts of the same sources share
+    ``cache_dir()`` but not its compiled kernels. The compiled markers carry this key."""
+    return hashlib.sha256(str(PACKAGE.resolve()).encode()).hexdigest()[:12]
+
+
 def cache_dir() -> Path:
     base = (os.environ.get("SIMKIT_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
             or Path.home() / ".cache" / "simkit")

@@ -1,7 +1,8 @@
 """Calibrate a numeric rule knob against a target win rate.
 
 ``calibrate(game, knob, target)`` finds the adjacent pair of knob values whose win rate
-(of ``side``'s winner category, by default the game's first side) lies on either side of
+(of ``side``: a side, a seat or a winner category such as a Verrix tribe; by default
+the game's first side that can win, the first tribe in Verrix) lies on either side of
 ``target``, by bisection over the knob's declared integer range (or a grid of ``steps``
 values over a float range, or the ``values`` given). Every evaluation is a
 ``simulate`` on the same seed and game indices (common random numbers), so neighbouring
@@ -106,8 +107,8 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
     """Find the adjacent values of ``knob`` whose ``side`` win rate brackets ``target``.
 
     ``rules`` (a preset name, a dict of overrides or a Rules) and ``policy`` fix
-    everything else; each value plays ``n_games`` games of ``seed`` (or until every
-    rate's 95% half-width is below ``until_ci``). ``n_jobs``, ``backend`` and ``client``
+    everything else; each value plays ``n_games`` games of ``seed`` (or until the side's
+    rate has a 95% half-width below ``until_ci``). ``n_jobs``, ``backend`` and ``client``
     are passed to ``simkit.simulate`` (``backend="dask"`` runs on ``client`` or the
     current dask.distributed client).
     """
@@ -116,7 +117,7 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
     game = games.get(game) if isinstance(game, str) else game
     base = game.resolve_rules(rules)
     spec = game.Rules.knob(knob)
-    side = _side(game, side)
+    column, side = _side(game, side)
     if not isinstance(target, (int, float)) or not 0 < target < 1:
         raise UsageError(f"target must be a win rate strictly between 0 and 1, got {target!r}")
     every = candidates(spec, steps, values)
@@ -131,8 +132,9 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
             rules = game.effective(base.replace({knob: allowed[i]}))
             frame = simulate(game, n_games, seed=seed, rules=rules,
                              policy=policy, n_jobs=n_jobs, until_ci=until_ci,
-                             max_games=max_games, backend=backend, client=client)
-            wins = int((frame["winner"] == side).sum())
+                             max_games=max_games, backend=backend, client=client,
+                             until_ci_side=None if until_ci is None else side)
+            wins = int((frame[column] == side).sum())
             played[i] = Evaluation(allowed[i], stats.wilson(wins, len(frame)), len(frame))
         return played[i]
 
@@ -143,13 +145,11 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
                        bracket)
 
 
-def _side(game, side: str | None) -> str:
-    categories = game.outcome_columns["winner"].categories
-    side = game.sides[0] if side is None else side
-    if side not in game.sides or side not in categories:
-        raise UsageError(f"unknown side {side!r} for {game.name}; sides: "
-                         f"{', '.join(s for s in game.sides if s in categories)}")
-    return side
+def _side(game, side: str | None) -> tuple[str, str]:
+    """The outcome column and category a side names (a side, a seat, a tribe)."""
+    from simkit.seats import resolve_side
+
+    return resolve_side(game, side)
 
 
 def played_values(base, knob: str, values, data=None) -> list:

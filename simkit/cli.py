@@ -1,5 +1,5 @@
-"""The ``simkit`` command: games, run, sweep, report, plan, ladder, calibrate, skill,
-trace, compile, prob.
+"""The ``simkit`` command: games, run, compare, sweep, report, plan, ladder, calibrate,
+skill, robustness, data, trace, compile, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -8,6 +8,7 @@ what is allowed, and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -19,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simkit import _numba_cache, games, stats
+from simkit import __version__, _numba_cache, games, stats
 from simkit.errors import SimkitError, UsageError
 from simkit.runner import BACKENDS
 from simkit.store import MAX_GAMES
@@ -41,30 +42,55 @@ def _folder(text: str) -> Path:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, not usage + message
-        raise UsageError(f"{self.prog}: {message}")
+    def error(self, message):  # one line, not usage + message; "simkit: error: " once
+        command = self.prog.removeprefix("simkit").strip()
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _build_parser()
+    stderr = sys.stderr  # errors go here even under --quiet
     try:
         args, extra = parser.parse_known_args(argv)
         if extra and args.command != "prob":
             raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
+        if getattr(args, "quiet", False) and getattr(args, "progress", False):
+            raise UsageError("--quiet and --progress contradict each other: give one")
+        if getattr(args, "quiet", False):  # no bar, no notice: only the answer (and errors)
+            with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):
+                return args.handler(args, extra) or 0
         return args.handler(args, extra) or 0
     except SimkitError as exc:
-        print(f"simkit: error: {exc}", file=sys.stderr)
+        print(f"simkit: error: {exc}", file=stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader went away (simkit prob ... | head): an OSError,
+        _silence_stdout()  # so caught first
+        return 0
     except OSError as exc:  # a full or read-only disk, a path under a file, ...
         where = f": {exc.filename}" if exc.filename else ""
-        print(f"simkit: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        print(f"simkit: error: {exc.strerror or exc}{where}", file=stderr)
         return EXIT_USAGE
-    except BrokenPipeError:  # the reader went away (simkit trace ... | head)
-        sys.stderr.close()
-        return 0
     except KeyboardInterrupt:
-        print("simkit: interrupted (finished parts are kept; rerun to resume)", file=sys.stderr)
+        print("simkit: interrupted (finished parts are kept; rerun to resume)", file=stderr)
         return 130
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so that Python's final flush of
+    the unwritten output does not complain again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # a captured stdout has no descriptor
+        pass
+
+
+def show_progress(args) -> bool:
+    """A bar on stderr: asked with --progress; else when stderr is a terminal, unless
+    --no-progress or --quiet."""
+    if getattr(args, "quiet", False) or getattr(args, "no_progress", False):
+        return False
+    return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
 
 
 def command_seconds() -> float:
@@ -89,6 +115,8 @@ def _timing(info) -> str:
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="simkit", description="Monte Carlo balance toolkit for "
                      "historical board games.")
+    parser.add_argument("--version", action="version", version=f"simkit {__version__}")
+    _add_quiet_options(parser)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("games", help="list games, or one game's presets, policies, "
@@ -110,13 +138,16 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="keep playing until every rate's 95%% half-width is below this")
     p.add_argument("--max-games", type=_integer, default=None, help="cap for --until-ci "
                    "[100 x --games]")
+    p.add_argument("--side", default=None, help="with --until-ci: stop on this side's, "
+                   "seat's or winner category's rate only (a Verrix tribe or seat)")
     _add_backend_options(p)
     _add_engine_option(p)
+    _add_format_option(p)
     p.add_argument("--rotate-seats", action="store_true",
                    help="play every game index under each cyclic rotation of the seated "
                         "tribes and print win rates by seat and by tribe, with the seat "
                         "effect paired (verrix); --out gets one folder per rotation")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    _add_progress_options(p)
     p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("sweep", help="run every cell of an experiment file (TOML) into "
@@ -131,7 +162,10 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_backend_options(p)
     _add_engine_option(p)
     _add_data_option(p)
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--side", default=None, help="whose win rate to print: a side, a seat "
+                   "or a winner category [the first side that can win; every tribe in "
+                   "verrix]")
+    _add_progress_options(p)
     p.set_defaults(handler=cmd_sweep)
 
     p = sub.add_parser("report", help="write report.md, report.html and PNG figures for an "
@@ -158,6 +192,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="wanted interval half-width, in points")
     p.add_argument("--rate", type=float, default=None, help="expected rate (0-1) for a "
                    "single rate's interval (with --margin)")
+    _add_format_option(p)
     p.set_defaults(handler=cmd_plan)
 
     p = sub.add_parser("ladder", help="difficulty ladder: every cell of an experiment "
@@ -165,6 +200,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("results", type=Path, metavar="RESULTS_DIR", help="an experiment folder "
                    "(simkit sweep) or a results folder")
     p.add_argument("--side", default=None, help="whose win rate [the first side]")
+    _add_format_option(p)
     p.set_defaults(handler=cmd_ladder)
 
     p = sub.add_parser("calibrate", help="find the adjacent values of a numeric knob whose "
@@ -172,13 +208,14 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--knob", required=True, help="a numeric rule knob with a range")
     p.add_argument("--target", type=float, default=0.5, help="target win rate [0.5]")
-    p.add_argument("--side", default=None, help="whose win rate [the first side]")
+    p.add_argument("--side", default=None, help="whose win rate: a side, a seat or a "
+                   "winner category (a Verrix tribe) [the first side that can win]")
     p.add_argument("--games", type=_integer, default=20_000, help="games per knob value "
                    "(first batch with --until-ci) [20000]")
     _add_game_options(p)
     _add_jobs_option(p)
     p.add_argument("--until-ci", type=float, default=None, metavar="HALF_WIDTH",
-                   help="play each value until every rate's 95%% half-width is below this")
+                   help="play each value until the side's 95%% half-width is below this")
     p.add_argument("--max-games", type=_integer, default=None, help="cap for --until-ci "
                    "[100 x --games]")
     p.add_argument("--steps", type=_integer, default=21, help="grid size for a float knob [21]")
@@ -218,7 +255,25 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="also draw the table as a figure into this file")
     _add_data_option(p)
     _add_jobs_option(p)
+    _add_format_option(p)
     p.set_defaults(handler=cmd_robustness)
+
+    p = sub.add_parser("compare", help="two settings on the same games (common random "
+                       "numbers): each rate with its interval, the paired difference, "
+                       "McNemar's test and the games needed to separate them")
+    p.add_argument("game")
+    p.add_argument("--games", type=_integer, default=10_000, help="games per setting "
+                   "[10000]")
+    _add_game_options(p)
+    p.add_argument("--side", default=None, help="compare this side, seat or winner "
+                   "category only [the first side that can win; every tribe in verrix]")
+    _add_jobs_option(p)
+    _add_format_option(p)
+    _add_progress_options(p)
+    p.add_argument("--vs", nargs=argparse.REMAINDER, default=None, metavar="OPTION",
+                   help="the second setting, last: --set KNOB=VALUE, --preset P and "
+                   "--policy NAME|SIDE=NAME, each changing the first setting's")
+    p.set_defaults(handler=cmd_compare)
 
     p = sub.add_parser("data", help="list a game's data files (which are "
                        "reconstructions), or export them to edit (--data DIR plays them)")
@@ -248,7 +303,42 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("family", nargs="?")
     p.add_argument("question", nargs="?")
     p.set_defaults(handler=cmd_prob)
+    for name, command in sub.choices.items():
+        if name != "prob":  # prob reads its own options (cmd_prob)
+            _add_quiet_options(command, argparse.SUPPRESS)
     return parser
+
+
+def _add_quiet_options(p: argparse.ArgumentParser, default=False) -> None:
+    p.add_argument("--quiet", action="store_true", default=default,
+                   help="print only the answer: no progress bar, no notice on stderr "
+                   "(errors still are)")
+
+
+def _add_progress_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--progress", action="store_true", default=argparse.SUPPRESS,
+                   help="show the progress bar even when stderr is not a terminal")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+FORMATS = ("table", "csv", "json")
+
+
+def _add_format_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=FORMATS, default="table",
+                   help="table (text, the default), csv (a header and one line per row) "
+                   "or json (records, numbers as numbers)")
+
+
+def emit(table: pd.DataFrame, fmt: str, text) -> None:
+    """Print an answer: ``text()`` for the table format, else ``table`` as csv or as
+    json records (the one helper of every command's --format)."""
+    if fmt == "csv":
+        print(table.to_csv(index=False), end="")
+    elif fmt == "json":
+        print(_json_records(table))
+    else:
+        print(text())
 
 
 def _add_data_option(p: argparse.ArgumentParser) -> None:
@@ -292,14 +382,18 @@ def _add_engine_option(p: argparse.ArgumentParser) -> None:
                    "folder whose games another engine version played (recorded in it)")
 
 
+def _check_jobs(args) -> None:
+    if args.jobs < 1 and args.jobs != -1:
+        raise UsageError(f"--jobs must be a positive integer or -1 (all cores), got "
+                         f"{args.jobs}")
+
+
 def _check_backend_options(args) -> None:
     if args.scheduler and args.backend != "dask":
         raise UsageError("--scheduler needs --backend dask")
     if getattr(args, "max_games", None) is not None and args.until_ci is None:
         raise UsageError("--max-games caps --until-ci: give --until-ci too")
-    if args.jobs < 1 and args.jobs != -1:
-        raise UsageError(f"--jobs must be a positive integer or -1 (all cores), got "
-                         f"{args.jobs}")
+    _check_jobs(args)
 
 
 def _rules(game, args):
@@ -313,8 +407,20 @@ def _rules(game, args):
 def _policy(game, args, rules=None):
     """One policy for every side (at most once), then per-side choices (once a side, and
     only for a side in play under ``rules``)."""
+    everyone, chosen = _policy_choices(args.policy)
+    base = dict.fromkeys(game.sides, everyone) if everyone is not None else {}
+    if rules is None:
+        return game.resolve_policy(base | chosen)
+    game.check_sides_in_play(rules, chosen)
+    playing = game.sides_in_play(rules)  # simulate refuses a policy for an empty seat
+    return {side: name for side, name in game.resolve_policy(base | chosen).items()
+            if side in playing}
+
+
+def _policy_choices(texts: list[str]) -> tuple[str | None, dict]:
+    """``--policy`` texts as (the policy of every side or None, {side: policy})."""
     everyone, chosen = None, {}
-    for text in args.policy:
+    for text in texts:
         side, sep, name = text.partition("=")
         if sep and ":" not in side:  # SIDE=POLICY, not POLICY:WEIGHT=VALUE
             if side in chosen:
@@ -325,10 +431,7 @@ def _policy(game, args, rules=None):
                              "policy; give one (and SIDE=NAME for a side's own)")
         else:
             everyone = text
-    base = dict.fromkeys(game.sides, everyone) if everyone is not None else {}
-    if rules is not None:
-        game.check_sides_in_play(rules, chosen)
-    return game.resolve_policy(base | chosen)
+    return everyone, chosen
 
 
 # -- compile ---------------------------------------------------------------------------
@@ -423,16 +526,47 @@ def cmd_run(args, _extra) -> None:
     game = _game(args)
     rules = game.effective(_rules(game, args))  # as played
     policy = _policy(game, args, rules)
+    if args.side is not None:
+        from simkit.seats import resolve_side
+
+        resolve_side(game, args.side)  # an unknown side: one line, before anything runs
+        if args.until_ci is None:
+            raise UsageError("run --side names the rate --until-ci stops on: give "
+                             "--until-ci too (a run prints every rate)")
     if args.rotate_seats:
         return _run_rotated(game, rules, policy, args)
     info = RunInfo()
     with _dask_client(args) as client:  # rows go to --out (if any), never to memory
         simulate(game, args.games, seed=args.seed, rules=rules, policy=policy,
                  n_jobs=args.jobs, chunk_size=args.chunk_size,
-                 progress=not args.no_progress, backend=args.backend, out=args.out,
+                 progress=show_progress(args), backend=args.backend, out=args.out,
                  until_ci=args.until_ci, max_games=args.max_games, client=client,
-                 info=info, keep_rows=False, allow_other_engine=args.allow_other_engine)
-    print(run_summary(game, rules, policy, args.seed, info, args))
+                 info=info, keep_rows=False, allow_other_engine=args.allow_other_engine,
+                 until_ci_side=args.side)
+    emit(run_table(game, info), args.format,
+         lambda: run_summary(game, rules, policy, args.seed, info, args))
+
+
+def _rate_columns_shown(game, counts: dict) -> list[str]:
+    """The winner, the end reason, and any other categorical outcome that varies."""
+    others = [name for name, col in game.outcome_columns.items()
+              if col.dtype == "category" and name not in ("winner", "end_reason")
+              and sum(k > 0 for k in counts.get(name, {}).values()) > 1]  # a fame winner
+    return [c for c in ("winner", "end_reason", *others) if c in counts]
+
+
+def run_table(game, info) -> pd.DataFrame:
+    """A run's rates as a flat table: column, outcome, games, of, rate, low, high."""
+    rows = []
+    for column in _rate_columns_shown(game, info.counts):
+        ordered = {c: info.counts[column].get(c, 0)
+                   for c in game.outcome_columns[column].categories}
+        for outcome, r in stats.rate_table(ordered, info.n_games).iterrows():
+            rows.append({"column": column, "outcome": outcome, "games": int(r["count"]),
+                         "of": info.n_games, "rate": r["rate"], "low": r["low"],
+                         "high": r["high"]})
+    return pd.DataFrame(rows, columns=["column", "outcome", "games", "of", "rate", "low",
+                                       "high"])
 
 
 def _run_rotated(game, rules, policy, args) -> None:
@@ -444,8 +578,14 @@ def _run_rotated(game, rules, policy, args) -> None:
     with _dask_client(args) as client:
         result = rotated_rates(game, args.games, seed=args.seed, rules=rules, policy=policy,
                                out=args.out, n_jobs=args.jobs, chunk_size=args.chunk_size,
-                               progress=not args.no_progress, backend=args.backend,
+                               progress=show_progress(args), backend=args.backend,
                                client=client, allow_other_engine=args.allow_other_engine)
+    if args.format != "table":
+        tables = [t.reset_index().assign(by=by) for by, t in
+                  (("seat", result.by_seat), ("tribe", result.by_tribe))]
+        emit(pd.concat(tables, ignore_index=True)[["by", "name", "wins", "games", "rate",
+                                                   "low", "high"]], args.format, str)
+        return
     print(result.text())
     print(f"rules changed from standard (rotation 1): {rules.played_changes_text()}")
     print(f"played {len(result.rotations) * args.games:,} games in {result.seconds:.2f} s "
@@ -505,15 +645,11 @@ def run_summary(game, rules, policy, seed, info, args) -> str:
              + " ".join(f"{side}={name}" for side, name in policy.items())]
     lines.append("rules changed from standard: " + rules.played_changes_text())
     counts = info.counts
-    others = [name for name, col in game.outcome_columns.items()
-              if col.dtype == "category" and name not in ("winner", "end_reason")
-              and sum(k > 0 for k in counts[name].values()) > 1]  # e.g. a fame winner
-    for column in ("winner", "end_reason", *others):
-        if column in counts:
-            ordered = {c: counts[column].get(c, 0)
-                       for c in game.outcome_columns[column].categories}
-            lines.append("")
-            lines.append(_format_rates(column, stats.rate_table(ordered, n)))
+    for column in _rate_columns_shown(game, counts):
+        ordered = {c: counts[column].get(c, 0)
+                   for c in game.outcome_columns[column].categories}
+        lines.append("")
+        lines.append(_format_rates(column, stats.rate_table(ordered, n)))
     if "turns" in counts:
         lines.append("\n" + _turns_line(counts["turns"]))
     workers = {"threads": "thread(s)", "loky": "worker process(es), their start-up included",
@@ -560,20 +696,51 @@ def _format_rates(column: str, table: pd.DataFrame) -> str:
 
 def cmd_sweep(args, _extra) -> None:
     from simkit.experiment import SweepInfo, load_experiment, sweep
+    from simkit.seats import default_categories, resolve_side
 
     _check_backend_options(args)
     experiment = load_experiment(args.file).with_games(args.games)
+    game = games.get(experiment.game)
+    sides = ([resolve_side(game, args.side)] if args.side is not None else
+             [("winner", c) for c in default_categories(game)])
     info = SweepInfo()
     with _dask_client(args) as client:
         summary = sweep(args.file, args.out, games=args.games, n_jobs=args.jobs,
-                        progress=not args.no_progress, backend=args.backend, client=client,
+                        progress=show_progress(args), backend=args.backend, client=client,
                         info=info, allow_other_engine=args.allow_other_engine,
                         data=args.data)
-    print(sweep_summary(experiment, summary, info))
+    print(sweep_summary(experiment, summary, info, sides))
 
 
-def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
+def _side_rates(summary: pd.DataFrame, out, sides) -> pd.DataFrame:
+    """Each side's rate and Wilson interval per cell, as ``winner_<side>`` columns: from
+    the summary for a winner category, from the cells' rows for a seat."""
+    from simkit.experiment import cell_folders, load_cell
+
+    extra = [(column, side) for column, side in sides if column != "winner"]
+    if not extra:
+        return summary
+    summary = summary.copy()
+    cells = dict((c["label"], folder) for c, folder in cell_folders(out)[1])
+    for column, side in extra:
+        rates = []
+        for label in summary["cell"]:
+            frame = load_cell(cells[label], [column])
+            rates.append(stats.wilson(int((frame[column] == side).sum()), len(frame)))
+        summary[f"winner_{side}"] = [r.estimate for r in rates]
+        summary[f"winner_{side}_low"] = [r.low for r in rates]
+        summary[f"winner_{side}_high"] = [r.high for r in rates]
+    return summary
+
+
+def sweep_summary(experiment, summary: pd.DataFrame, info, sides=None) -> str:
+    """The sweep's cells with each side's win rate and its Wilson 95% interval (``sides``:
+    (column, category) pairs; default the first side that can win, else every tribe)."""
+    from simkit.seats import default_categories
+
     game = games.get(experiment.game)
+    sides = sides or [("winner", c) for c in default_categories(game)]
+    summary = _side_rates(summary, info.out, sides)
     per_cell = (f"{experiment.games:,} games per cell" if experiment.until_ci is None else
                 f"until every 95% half-width < {experiment.until_ci:g} (first batch "
                 f"{experiment.games:,})")
@@ -584,19 +751,25 @@ def sweep_summary(experiment, summary: pd.DataFrame, info) -> str:
     if info.extended_from:
         lines.append(f"extending {info.out} from {info.extended_from:,} to "
                      f"{experiment.games:,} games per cell")
-    side = next((s for s in game.sides if f"winner_{s}" in summary), None)
+    shown = [side for _, side in sides if f"winner_{side}" in summary]
     width = max(14, *(len(c) for c in summary["cell"]))
     header = f"{'cell':{width + 2}} {'games':>10}"
-    if side is not None:
-        header += f" {side + ' win':>14}   95% interval (Wilson)"
+    if len(shown) == 1:
+        header += f" {shown[0] + ' win':>14}   95% interval (Wilson)"
+    else:
+        header += "".join(f" {side + ' win':>24}" for side in shown)
     lines.append(header)
-    for row in summary.itertuples(index=False):
-        row = row._asdict()
+    for row in summary.to_dict(orient="records"):
         text = f"  {row['cell']:{width}} {row['games']:>10,}"
-        if side is not None:
-            text += (f" {row[f'winner_{side}']:>14.2%}   [{row[f'winner_{side}_low']:.2%}, "
-                     f"{row[f'winner_{side}_high']:.2%}]")
+        for side in shown:
+            rate, low, high = (row[f"winner_{side}{end}"] for end in ("", "_low", "_high"))
+            if len(shown) == 1:
+                text += f" {rate:>14.2%}   [{low:.2%}, {high:.2%}]"
+            else:
+                text += f" {f'{100 * rate:.2f}% [{100 * low:.2f}, {100 * high:.2f}]':>24}"
         lines.append(text)
+    if len(shown) > 1:
+        lines.append("win rates with Wilson 95% intervals (in %)")
     if info.games_played:
         lines.append(f"played {info.games_played:,} games in {info.seconds:.2f} s (engine "
                      "compile or cache loads included); whole command "
@@ -637,23 +810,48 @@ def cmd_plan(args, _extra) -> None:
         raise UsageError(f"--margin is an interval's half-width in points, between 0 and "
                          f"100 (exclusive), got {args.margin:g}")
     if args.results is not None:
-        print(plan_summary(args.results, effects, args.power))
+        from simkit.analysis import collect, plan
+
+        data = collect(args.results)
+        if data.differences.empty:
+            raise UsageError(f"{args.results} has one cell: plan needs an experiment "
+                             "folder, or --discordance")
+        table = plan(data.differences, effects, args.power)
+        emit(table, args.format, lambda: plan_summary(data, table, args.power))
         return
     if args.rate is not None:
         if args.margin is None or not 0 <= args.rate <= 1:
             raise UsageError(f"--rate needs a rate in [0, 1] and --margin POINTS, got "
                              f"--rate {args.rate:g}"
                              + ("" if args.margin is not None else " and no --margin"))
-        n = stats.games_needed(args.margin / 100, p=args.rate,
-                               confidence=1 - 0.05 / args.comparisons)
-        print(f"{n:,} games for a Wilson interval of +-{args.margin:g} points at a rate of "
-              f"{args.rate:.2%} (level {1 - 0.05 / args.comparisons:.2%})")
+        level = 1 - 0.05 / args.comparisons
+        n = stats.games_needed(args.margin / 100, p=args.rate, confidence=level)
+        table = pd.DataFrame([{"rate": args.rate, "margin_points": args.margin,
+                               "confidence": level, "games": n}])
+        emit(table, args.format, lambda: f"{n:,} games for a Wilson interval of "
+             f"+-{args.margin:g} points at a rate of {args.rate:.2%} (level {level:.2%})")
         return
     if args.discordance is None or not 0 < args.discordance <= 1:
         raise UsageError("plan needs RESULTS_DIR, --discordance SHARE (0-1] or --rate "
                          "RATE with --margin POINTS")
-    print(discordance_plan(args.discordance, effects, args.power, args.comparisons,
-                           args.margin))
+    emit(discordance_table(args.discordance, effects, args.power, args.comparisons,
+                           args.margin), args.format,
+         lambda: discordance_plan(args.discordance, effects, args.power, args.comparisons,
+                                  args.margin))
+
+
+def discordance_table(discordance: float, effects: list[float], power: float,
+                      comparisons: int, margin: float | None) -> pd.DataFrame:
+    """``discordance_plan`` as a table: goal, points, games (None: cannot be shown)."""
+    alpha = 0.05 / comparisons
+    rows = [{"goal": "separate", "points": effect * 100, "games":
+             None if effect > discordance else
+             stats.paired_games_to_separate(effect, discordance, alpha, power)}
+            for effect in effects]
+    if margin is not None:
+        rows.append({"goal": "interval", "points": margin, "games":
+                     stats.paired_games_needed(margin / 100, discordance, 0.0, 1 - alpha)})
+    return pd.DataFrame(rows).assign(discordance=discordance, alpha=alpha, power=power)
 
 
 def discordance_plan(discordance: float, effects: list[float], power: float,
@@ -676,15 +874,8 @@ def discordance_plan(discordance: float, effects: list[float], power: float,
     return "\n".join(lines)
 
 
-def plan_summary(path, effects: list[float], power: float) -> str:
+def plan_summary(data, table: pd.DataFrame, power: float) -> str:
     """Per cell of an experiment folder: games to separate each effect from the base."""
-    from simkit.analysis import collect, plan
-
-    data = collect(path)
-    if data.differences.empty:
-        raise UsageError(f"{path} has one cell: plan needs an experiment folder, or "
-                         "--discordance")
-    table = plan(data.differences, effects, power)
     columns = [c for c in table.columns if c.startswith(("separate", "interval"))]
     width = max(len(str(c)) for c in table["cell"]) + 2
     lines = [f"{data.head['name']}: games per cell to separate the base from each cell "
@@ -707,7 +898,8 @@ def cmd_ladder(args, _extra) -> None:
     from simkit.analysis import collect, ladder
 
     data = collect(args.results, side=args.side)
-    print(ladder_summary(data, ladder(data)))
+    table = ladder(data)
+    emit(table, args.format, lambda: ladder_summary(data, table))
 
 
 def ladder_summary(data, table: pd.DataFrame) -> str:
@@ -762,7 +954,7 @@ def cmd_calibrate(args, _extra) -> None:
 def calibration_summary(game, result, rules, policy, args) -> str:
     values = result.values
     per_value = (f"{args.games:,} games per value" if args.until_ci is None else
-                 f"until every 95% half-width < {args.until_ci:g}")
+                 f"until the {result.side} rate's 95% half-width < {args.until_ci:g}")
     lines = [f"{game.name}: calibrating {result.knob} ({values[0]}..{values[-1]}) for the "
              f"{result.side} to win {result.target:.2%}",
              f"preset {args.preset or '(standard)'}, rules changed from standard: "
@@ -779,6 +971,159 @@ def calibration_summary(game, result, rules, policy, args) -> str:
                      f"[{e.rate.low:.2%}, {e.rate.high:.2%}]")
     lines.append(result.describe())
     return "\n".join(lines)
+
+
+# -- compare -------------------------------------------------------------------------
+
+
+def _vs_options(texts: list[str] | None) -> argparse.Namespace:
+    """The second setting's options (after --vs): --set, --preset and --policy only."""
+    if not texts:
+        raise UsageError("compare needs the second setting after --vs: simkit compare "
+                         "GAME --set KNOB=1 --vs --set KNOB=2 (--set, --preset, --policy)")
+    vs = _Parser(prog="simkit compare --vs", add_help=False)
+    vs.add_argument("--preset", default=None)
+    vs.add_argument("--set", action="append", default=[])
+    vs.add_argument("--policy", action="append", default=[])
+    options, extra = vs.parse_known_args(texts)
+    if extra:
+        raise UsageError(f"compare --vs takes --set, --preset and --policy only, got "
+                         f"{' '.join(extra)}; give the other options before --vs")
+    return options
+
+
+def compare_settings(game, args):
+    """Both settings' (rules as played, policy, label): the second starts from the first
+    and changes what its --vs options name (a knob set again takes the new value)."""
+    vs = _vs_options(args.vs)
+    rules_a = game.effective(_rules(game, args))
+    policy_a = _policy(game, args, rules_a)
+    sets = {t.partition("=")[0].strip(): t for t in args.set}
+    vs_knobs = [t.partition("=")[0].strip() for t in vs.set]
+    twice = sorted({k for k in vs_knobs if vs_knobs.count(k) > 1})
+    if twice:
+        raise UsageError(f"--vs --set {', '.join(twice)} given more than once; set each "
+                         "knob once")
+    sets |= {t.partition("=")[0].strip(): t for t in vs.set}
+    preset_b = vs.preset if vs.preset is not None else args.preset
+    rules_b = game.effective(game.resolve_rules(preset_b).parse_overrides(list(sets.values())))
+    everyone, chosen = _policy_choices(vs.policy)
+    game.check_sides_in_play(rules_b, _policy_choices(args.policy)[1] | chosen)
+    policy_b = dict(policy_a) | (dict.fromkeys(game.sides, everyone) if everyone else {})
+    playing = game.sides_in_play(rules_b)
+    policy_b = {side: name for side, name in game.resolve_policy(policy_b | chosen).items()
+                if side in playing}
+    if rules_a == rules_b and policy_a == policy_b:
+        raise UsageError("the two settings play the same rules and policies: change a "
+                         "knob, the preset or a policy after --vs")
+    return ((rules_a, policy_a, args.preset), (rules_b, policy_b, preset_b))
+
+
+def cmd_compare(args, _extra) -> None:
+    from simkit.runner import RunInfo, simulate
+    from simkit.seats import default_categories, resolve_side
+
+    game = _game(args)
+    _check_jobs(args)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games:,}")
+    settings = compare_settings(game, args)
+    sides = ([resolve_side(game, args.side)] if args.side is not None else
+             [("winner", c) for c in default_categories(game)])
+    columns = sorted({column for column, _ in sides})
+    frames, seconds = [], 0.0
+    for rules, policy, _ in settings:
+        info = RunInfo()
+        frames.append(simulate(game, args.games, seed=args.seed, rules=rules, policy=policy,
+                               n_jobs=args.jobs, progress=show_progress(args),
+                               info=info)[columns])
+        seconds += info.seconds
+    table = compare_table(frames, sides)
+    emit(table, args.format, lambda: compare_summary(game, settings, table, args, seconds))
+
+
+def compare_table(frames: list[pd.DataFrame], sides: list[tuple[str, str]],
+                  power: float = 0.8) -> pd.DataFrame:
+    """Per side: both rates (Wilson 95%), the paired difference second - first (Tango's
+    score interval, McNemar's p), the discordant games, and if the difference is not
+    significant at 5%, the games that would separate it (Connor 1987, 80% power)."""
+    first, second = frames
+    rows = []
+    for column, side in sides:
+        a = (first[column] == side).to_numpy()
+        b = (second[column] == side).to_numpy()
+        n = len(a)
+        ra, rb = stats.wilson(int(a.sum()), n), stats.wilson(int(b.sum()), n)
+        d = stats.paired_difference(b, a)  # b_only: games only the first won
+        discordance = (d.a_only + d.b_only) / n
+        separated = d.p_value < 0.05
+        needed = None
+        if not separated and d.difference.estimate != 0:
+            needed = stats.paired_games_to_separate(abs(d.difference.estimate), discordance,
+                                                    0.05, power)
+        rows.append({"side": side, "column": column, "games": n,
+                     "first": ra.estimate, "first_low": ra.low, "first_high": ra.high,
+                     "second": rb.estimate, "second_low": rb.low, "second_high": rb.high,
+                     "difference": d.difference.estimate, "difference_low": d.difference.low,
+                     "difference_high": d.difference.high, "p_value": d.p_value,
+                     "only_first": d.b_only, "only_second": d.a_only,
+                     "separated": bool(separated), "games_to_separate": needed})
+    return pd.DataFrame(rows)
+
+
+def _setting_text(game, rules, policy, preset) -> str:
+    return (f"preset {preset or '(standard)'}, rules changed from standard: "
+            f"{rules.played_changes_text()}; policy "
+            + " ".join(f"{side}={name}" for side, name in policy.items()))
+
+
+def compare_summary(game, settings, table: pd.DataFrame, args, seconds: float) -> str:
+    n = int(table["games"].iloc[0])
+    lines = [f"{game.name}: {n:,} games per setting, seed {args.seed}, the same games for "
+             "both (common random numbers)",
+             "  first:  " + _setting_text(game, *settings[0]),
+             "  second: " + _setting_text(game, *settings[1])]
+    width = max(10, *(len(s) for s in table["side"]))
+    lines.append(f"  {'side':{width}} {'first':>24} {'second':>24}   "
+                 f"{'second - first (paired, 95%)':>30} {'McNemar p':>10} "
+                 f"{'only first':>11} {'only second':>12}")
+    for r in table.itertuples():
+        lines.append(f"  {r.side:{width}} "
+                     f"{f'{r.first:.2%} [{r.first_low:.2%}, {r.first_high:.2%}]':>24} "
+                     f"{f'{r.second:.2%} [{r.second_low:.2%}, {r.second_high:.2%}]':>24}   "
+                     f"{_points(r.difference, r.difference_low, r.difference_high):>30} "
+                     f"{_p_text(r.p_value):>10} {r.only_first:>11,} {r.only_second:>12,}")
+    for r in table.itertuples():
+        if r.separated:
+            continue
+        if r.only_first + r.only_second == 0:
+            lines.append(f"{r.side}: no game ends differently for the {r.side} under the "
+                         "two settings: nothing to separate on these games")
+        elif r.difference == 0:
+            lines.append(f"{r.side}: not separated, and the observed difference is 0: no "
+                         "number of games can be planned from it")
+        else:
+            lines.append(f"{r.side}: not separated at 5%; about {int(r.games_to_separate):,} "
+                         f"games would separate a difference of {100 * r.difference:+.2f} "
+                         f"points with 80% power at this discordance "
+                         f"({(r.only_first + r.only_second) / r.games:.2%} of games; Connor "
+                         "1987)")
+    lines.append("differences in points: McNemar's test with Tango's score interval (each "
+                 "at 95% on its own); only first / only second: the games only that "
+                 "setting won")
+    lines.append(f"played {2 * n:,} games in {seconds:.2f} s; whole command "
+                 f"{command_seconds():.2f} s")
+    if game.caveat:
+        lines.append(f"caveat: {game.caveat}")
+    return "\n".join(lines)
+
+
+def _points(estimate: float, low: float, high: float) -> str:
+    return f"{100 * estimate:+.2f} [{100 * low:+.2f}, {100 * high:+.2f}]"
+
+
+def _p_text(p: float) -> str:
+    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
 # -- skill ---------------------------------------------------------------------------
@@ -849,9 +1194,12 @@ def cmd_robustness(args, _extra) -> None:
     started = time.perf_counter()
     table = robustness(game, rules, args.games, seed=args.seed, slow_games=args.slow_games,
                        n_jobs=args.jobs)
-    print(robustness_summary(game, rules, table, args.preset))
-    print(f"{len(table)} settings in {time.perf_counter() - started:.1f} s "
-          f"(whole command {command_seconds():.1f} s)")
+    if args.format != "table":
+        emit(table, args.format, str)
+    else:
+        print(robustness_summary(game, rules, table, args.preset))
+        print(f"{len(table)} settings in {time.perf_counter() - started:.1f} s "
+              f"(whole command {command_seconds():.1f} s)")
     if args.figure is not None:
         from simkit.report import robustness_figure
 
@@ -957,7 +1305,6 @@ def cmd_trace(args, _extra) -> None:
 # -- prob ----------------------------------------------------------------------------
 
 
-PROB_FORMATS = ("table", "csv", "json")
 PROB_USAGE = """usage: simkit prob [FAMILY [QUESTION [--PARAMETER VALUE ...]]]
                    [--format table|csv|json]
        simkit prob FAMILY QUESTION --help
@@ -970,8 +1317,8 @@ event: the columns that say what the event is, then `p` (the chance, a float) an
 
 def cmd_prob(args, extra) -> None:
     wants_help = any(a in ("-h", "--help") for a in extra)
-    extra = [a for a in extra if a not in ("-h", "--help")]
-    extra, fmt = _prob_format(extra)
+    extra = [a for a in extra if a not in ("-h", "--help", "--quiet")]  # prob prints no
+    extra, fmt = _prob_format(extra)  # notice: --quiet changes nothing
     if args.family is None:
         if wants_help:
             print(PROB_USAGE)
@@ -1001,11 +1348,11 @@ def _prob_format(extra: list[str]) -> tuple[list[str], str]:
         if name == "--format":
             if not sep:
                 if i + 1 == len(extra):
-                    raise UsageError(f"--format needs a value ({' | '.join(PROB_FORMATS)})")
+                    raise UsageError(f"--format needs a value ({' | '.join(FORMATS)})")
                 i += 1
                 value = extra[i]
-            if value not in PROB_FORMATS:
-                raise UsageError(f"--format {value!r} is not one of: {' | '.join(PROB_FORMATS)}")
+            if value not in FORMATS:
+                raise UsageError(f"--format {value!r} is not one of: {' | '.join(FORMATS)}")
             fmt = value
         else:
             rest.append(extra[i])
@@ -1028,11 +1375,8 @@ def _question_help(family: str, question) -> None:
 
 
 def _print_answer(family: str, question, params, table: pd.DataFrame, fmt: str) -> None:
-    if fmt == "csv":
-        print(table.to_csv(index=False), end="")
-        return
-    if fmt == "json":
-        print(_json_records(table))
+    if fmt != "table":
+        emit(table, fmt, str)
         return
     print(f"{family} {question.name}: {question.description}")
     print("given " + ", ".join(f"{k}={v}" for k, v in params.to_dict().items()))
@@ -1052,14 +1396,20 @@ def _json_records(table: pd.DataFrame) -> str:
     out = table.copy()
     if "fraction" in out:
         out["fraction"] = out["fraction"].map(str)
-    return json.dumps(out.to_dict(orient="records"), ensure_ascii=False, default=_native)
+    records = [{k: _native(v) for k, v in row.items()}
+               for row in out.to_dict(orient="records")]
+    return json.dumps(records, ensure_ascii=False, allow_nan=False)
 
 
 def _native(value):
-    """numpy scalars as Python numbers for JSON."""
+    """numpy scalars as Python numbers, a missing value (NaN, NA) as null."""
     if isinstance(value, np.generic):
-        return value.item()
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+        value = value.item()
+    if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)):
+        return None
+    if isinstance(value, (str, bool, int, float)):
+        return value
+    return str(value)
 
 
 def _list_questions(family: str) -> None:

@@ -56,7 +56,8 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
              client=None, info: RunInfo | None = None, keep_rows: bool = True,
              allow_other_engine: bool = False,
              check_state: bool | None = None, data=None,
-             rotate_seats: bool = False) -> pd.DataFrame | None:
+             rotate_seats: bool = False,
+             until_ci_side: str | None = None) -> pd.DataFrame | None:
     """Play games ``0..n_games-1`` of run ``seed`` and return one row per game.
 
     ``rules``: a preset name, a dict of overrides or the game's Rules. ``policy``: a name
@@ -79,6 +80,9 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     ``rotate_seats``: play the games under every cyclic rotation of the seated tribes
     (``simkit.seats``), the rows one rotation after the other with a ``rotation``
     column; ``out`` then gets one results folder per rotation.
+       ``until_ci_side``: with ``until_ci``, stop on this one rate's half-width instead of
+    every winner and end-reason rate's: a side, a seat or a winner category
+    (``simkit.seats.resolve_side``).
     """
     if rotate_seats:
         from simkit.seats import rotated_frame
@@ -98,6 +102,11 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     game.check_sides_in_play(rules, policy)
     policy = game.resolve_policy(policy)
     seed = _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
+    stop_on = None
+    if until_ci_side is not None:
+        from simkit.seats import resolve_side
+
+        stop_on = resolve_side(game, until_ci_side)
     info = info if info is not None else RunInfo()
     info.compile_seconds = game.warm_up()  # compile in the parent: workers load the cache
     store = None
@@ -108,7 +117,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     try:
         return _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend,
                      client, store, progress, until_ci, max_games, info, keep_rows,
-                     check_state)
+                     check_state, stop_on)
     finally:
         if store is not None:
             store.close()
@@ -116,7 +125,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
 
 def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, client, store,
           progress, until_ci, max_games, info, keep_rows,
-          check_state) -> pd.DataFrame | None:
+          check_state, stop_on=None) -> pd.DataFrame | None:
     """Play (and store) the games until the target or the stopping rule is reached."""
     run = _Run(game, rules, policy, seed, n_jobs, chunk_size, backend, client, store,
                progress, keep_rows, check_state)
@@ -126,6 +135,10 @@ def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, clien
         run.play_until(target)
         counts = run.counts(target)
         rates = {name: counts[name] for name in _rate_columns(game)}
+        if stop_on is not None:  # one side's rate: its count against the rest
+            column, side = stop_on
+            wins = counts[column][side]
+            rates = {column: Counter({side: wins, "": counts[column].total() - wins})}
         info.worst_half_width = _worst_half_width(rates)
         if until_ci is None or info.worst_half_width <= until_ci:
             break
@@ -210,8 +223,53 @@ def chunk_ranges(ranges: list[tuple[int, int]], chunk_size: int):
             yield a, min(a + chunk_size, stop)
 
 
+#: the wall time a chunk should take when simulate sizes the chunks itself
+CHUNK_SECONDS = 1.0
+#: the first chunks' size, before any speed is known: a few seconds of the slowest player
+FIRST_CHUNK = 16
+
+
+class TimedChunks:
+    """The chunks of ``ranges``, generated as they are consumed, sized by time: the
+    first ones ``FIRST_CHUNK`` games, then as many games as the engine plays in about
+    ``CHUNK_SECONDS`` on a worker (its speed measured on the chunks played so far), at
+    most ``cap`` (memory and load balance). The game indices a chunk covers never change
+    its rows (each game is seeded by its index), so the sizes are invisible in results.
+    ``fixed``: every chunk ``cap`` games (a chunk_size asked for). ``measured``: games
+    and seconds already timed in this run (a later --until-ci batch starts at speed)."""
+
+    def __init__(self, ranges: list[tuple[int, int]], cap: int, fixed: bool = False,
+                 measured: tuple[int, float] = (0, 0.0)):
+        self.ranges, self.cap, self.fixed = ranges, cap, fixed
+        self.games, self.seconds = measured  # a speed measured earlier in the run
+        self.size = cap if fixed else min(cap, FIRST_CHUNK)
+        if not fixed and self.seconds > 0:
+            self.size = self._sized()
+
+    def __iter__(self):
+        for start, stop in self.ranges:
+            a = start
+            while a < stop:
+                b = min(a + self.size, stop)
+                yield a, b
+                a = b
+
+    def played(self, games: int, seconds: float | None) -> None:
+        """A chunk of ``games`` took ``seconds`` on its worker: size the next ones."""
+        if self.fixed or seconds is None:
+            return
+        self.games += games
+        self.seconds += seconds
+        self.size = self._sized()
+
+    def _sized(self) -> int:
+        speed = self.games / max(self.seconds, 1e-6)
+        return int(min(self.cap, max(1, speed * CHUNK_SECONDS)))
+
+
 def default_chunk_size(n_games: int, workers: int) -> int:
-    """Several chunks per worker (load balance), at most MAX_CHUNK rows per part."""
+    """The largest chunk: several chunks per worker (load balance), at most MAX_CHUNK rows
+    per part (``TimedChunks`` sizes them by time below it)."""
     return min(MAX_CHUNK, n_games, max(1_000, math.ceil(n_games / (4 * workers))))
 
 
@@ -223,9 +281,12 @@ def play_chunk(game_name: str, rules, policy: dict, seed: int, start: int, stop:
     game = games.get(game_name)
     if data is not None:
         game = _with_data(game_name, *data)
+    started = time.perf_counter()
     indices = np.arange(start, stop, dtype=np.int64)
     columns = game.simulate(rules, policy, indices, seed, check_state=check_state)
-    return start, stop, to_frame(game, indices, seed, columns)
+    frame = to_frame(game, indices, seed, columns)
+    frame.attrs["seconds"] = time.perf_counter() - started  # sizes the next chunks
+    return start, stop, frame
 
 
 @functools.lru_cache(maxsize=4)
@@ -321,6 +382,7 @@ class _Run:
         self.rate_columns = counted_columns(game)
         self.part_counts: dict[int, tuple[int, dict[str, Counter]]] = {}
         self.games_played = 0
+        self.measured = (0, 0.0)  # games and worker seconds of the chunks played
         if store is not None:
             for start, stop in store.done_ranges():
                 self.part_counts[start] = (stop, self._stored_counts(start))
@@ -337,13 +399,16 @@ class _Run:
             return
         if self.store is not None:
             self.store.check_engine()
-        size = self.chunk_size or default_chunk_size(todo, self.workers)
-        chunks = chunk_ranges(gaps, size)
+        cap = self.chunk_size or default_chunk_size(todo, self.workers)
+        chunks = TimedChunks(gaps, cap, fixed=self.chunk_size is not None,
+                             measured=self.measured)
         report = self.progress if callable(self.progress) else None
         with tqdm(total=todo, unit=" games", unit_scale=True, desc=self.game.name,
                   disable=not self.progress or report is not None, file=sys.stderr,
                   smoothing=0.1) as bar:
             for start, stop, frame in self._execute(chunks):
+                chunks.played(stop - start, frame.attrs.pop("seconds", None))
+                self.measured = (chunks.games, chunks.seconds)  # the next batch's speed
                 self._keep(start, stop, frame)
                 bar.update(stop - start)
                 if report is not None:
@@ -449,6 +514,7 @@ def _dask_map(client, args, window: int):
         except ValueError:
             raise UsageError("backend='dask' needs a running dask.distributed Client "
                              "(create one, or pass client=)") from None
+    check_dask_engines(client)
     args = iter(args)
     futures = deque(client.submit(play_chunk, *a, pure=False)
                     for a in itertools.islice(args, window))
@@ -458,3 +524,28 @@ def _dask_map(client, args, window: int):
         future.release()
         for a in itertools.islice(args, 1):
             futures.append(client.submit(play_chunk, *a, pure=False))
+
+
+def engine_version() -> str:
+    """The engine this process plays (runs on each dask worker, too)."""
+    from simkit import _numba_cache
+
+    return _numba_cache.source_hash()
+
+
+def check_dask_engines(client) -> None:
+    """Refuse dask workers that cannot import simkit or play another engine than this
+    process (``_numba_cache.source_hash``): their games would differ from this engine's,
+    silently. Names the workers and both engines."""
+    mine = engine_version()
+    try:
+        theirs = client.run(engine_version)
+    except Exception as exc:  # noqa: BLE001 (a worker without simkit: ModuleNotFoundError, ...)
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(f"the dask workers cannot run simkit ({type(exc).__name__}: "
+                         f"{first}); install the same simkit on every worker") from None
+    other = {worker: engine for worker, engine in theirs.items() if engine != mine}
+    if other:
+        named = ", ".join(f"{w} (engine {e})" for w, e in sorted(other.items()))
+        raise UsageError(f"dask worker(s) {named} play another engine than this client's "
+                         f"(engine {mine}): install the same simkit on every worker")

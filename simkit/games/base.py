@@ -780,8 +780,11 @@ class Game(ABC):
 
     def _compiled_marker(self, kernel: str = "") -> Path:
         """A file in the numba cache folder saying this engine (or one of its policy
-        kernels) has been compiled there."""
-        return _numba_cache.cache_dir() / f"compiled-{self.name}{'-' if kernel else ''}{kernel}"
+        kernels) has been compiled there, for this checkout (numba keys its cache files
+        on the source folder's path: another checkout of the same sources compiles its
+        own)."""
+        return (_numba_cache.cache_dir() / f"compiled-{_numba_cache.checkout_key()}-"
+                f"{self.name}{'-' if kernel else ''}{kernel}")
 
     def _mark_compiled(self, kernel: str = "") -> bool:
         """Leave the engine's (or a policy kernel's) compiled marker; whether this call
