@@ -573,12 +573,14 @@ class Game(ABC):
         return tuple(self.sides[:self.seats_in_play(self.resolve_rules(rules))])
 
     def check_sides_in_play(self, rules, policy) -> None:
-        """Refuse a policy named for a side that does not play under ``rules``: it would
-        be accepted and never used."""
+        """Refuse a policy other than the default named for a side that does not play
+        under ``rules``: it would be accepted and never used (a resolved policy, which
+        names every side's default, passes)."""
         if not isinstance(policy, Mapping):
             return
         playing = self.sides_in_play(rules)
-        idle = [side for side in policy if side in self.sides and side not in playing]
+        idle = [side for side, text in policy.items() if side in self.sides
+                and side not in playing and self._policy(side, text) != self._policy(side, None)]
         if idle:
             raise UsageError(f"{self.name}: a policy for {', '.join(idle)}, which "
                              f"{'does' if len(idle) == 1 else 'do'} not play under these "
