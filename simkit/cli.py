@@ -275,6 +275,40 @@ def _build_parser() -> argparse.ArgumentParser:
                    "--policy NAME|SIDE=NAME, each changing the first setting's")
     p.set_defaults(handler=cmd_compare)
 
+    p = sub.add_parser("screen", help="which knobs matter: Morris elementary effects "
+                       "(SALib) over the rule knobs, on the same games, ranked with "
+                       "intervals")
+    p.add_argument("game")
+    _add_game_options(p)
+    p.add_argument("--knobs", default=None, metavar="A,B,...", help="the knobs to screen "
+                   "[every knob the rules admit across its range]")
+    p.add_argument("--side", default=None, help="the win rate screened [the first side "
+                   "that can win]")
+    p.add_argument("--trajectories", type=_integer, default=10, help="Morris walks [10]")
+    p.add_argument("--games", type=_integer, default=1000, help="games per point [1000]")
+    _add_jobs_option(p)
+    _add_format_option(p)
+    p.set_defaults(handler=cmd_screen)
+
+    p = sub.add_parser("tune", help="optuna on the same games: a side's policy weights "
+                       "(--side), or rule knobs towards a target win rate (--knobs "
+                       "--target), each checked on fresh games")
+    p.add_argument("game")
+    _add_game_options(p)
+    p.add_argument("--side", default=None, help="the side whose policy weights are tuned, "
+                   "or whose win rate --target is [the first side that can win]")
+    p.add_argument("--knobs", default=None, metavar="A,B,...", help="tune these rule "
+                   "knobs towards --target instead of a policy")
+    p.add_argument("--target", type=float, default=None, help="the win rate to reach, 0-1")
+    p.add_argument("--trials", type=_integer, default=None, help="optuna trials [40 for a "
+                   "policy, 60 for knobs]")
+    p.add_argument("--games", type=_integer, default=2000, help="games per trial [2000]")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="keep the study "
+                   "(DIR/study.db: a rerun continues it) and its figure (DIR/search.png)")
+    _add_jobs_option(p)
+    _add_format_option(p)
+    p.set_defaults(handler=cmd_tune)
+
     p = sub.add_parser("data", help="list a game's data files (which are "
                        "reconstructions), or export them to edit (--data DIR plays them)")
     p.add_argument("game")
@@ -1444,3 +1478,57 @@ def _option_assignments(extra: list[str], params_cls) -> list[str]:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# -- screen and tune -------------------------------------------------------------------
+def _knob_list(text: str | None) -> list[str] | None:
+    return None if text is None else [k.strip() for k in text.split(",") if k.strip()]
+
+
+def cmd_screen(args, _extra) -> None:
+    from simkit.screen import screen, screen_summary
+
+    game = _game(args)
+    rules = _rules(game, args)
+    started = time.perf_counter()
+    table = screen(game, rules=rules, knobs=_knob_list(args.knobs),
+                   policy=_policy(game, args, rules) if args.policy else None,
+                   side=args.side, trajectories=args.trajectories, n_games=args.games,
+                   seed=args.seed, n_jobs=args.jobs)
+    emit(table, args.format, lambda: screen_summary(game, table) +
+         f"\n{table.attrs['points']} points in {time.perf_counter() - started:.1f} s "
+         f"(whole command {command_seconds():.1f} s)")
+
+
+def _trials(args, default: int) -> int:
+    return default if args.trials is None else args.trials
+
+
+def cmd_tune(args, _extra) -> None:
+    from simkit.tune import policy_summary, rules_summary, tune_policy, tune_rules
+
+    game = _game(args)
+    rules = _rules(game, args)
+    policy = _policy(game, args, rules) if args.policy else None
+    started = time.perf_counter()
+    if args.knobs is not None or args.target is not None:
+        if args.knobs is None or args.target is None:
+            raise UsageError("tuning rule knobs needs both --knobs A,B,... and --target RATE")
+        table = tune_rules(game, _knob_list(args.knobs), args.target, side=args.side,
+                           rules=rules, policy=policy, trials=_trials(args, 60),
+                           n_games=args.games, seed=args.seed, n_jobs=args.jobs,
+                           out=args.out)
+        emit(table, args.format, lambda: rules_summary(game, table))
+    else:
+        if args.side is None:
+            raise UsageError(f"tuning a policy needs --side ({', '.join(game.sides)})")
+        others = {s: n for s, n in (policy or {}).items() if s != args.side}
+        mine = (policy or {}).get(args.side, "").partition(":")[0] or None
+        result = tune_policy(game, args.side, policy=mine, against=others, rules=rules,
+                             trials=_trials(args, 40), n_games=args.games, seed=args.seed,
+                             n_jobs=args.jobs, out=args.out)
+        emit(pd.DataFrame([result.record()]), args.format, lambda: policy_summary(result))
+    if args.format == "table":
+        print(f"searched in {time.perf_counter() - started:.1f} s, compiles included "
+              f"(whole command {command_seconds():.1f} s)"
+              f"{'; study in ' + str(args.out) if args.out else ''}")

@@ -176,3 +176,20 @@ def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
     table.attrs.update(side=side, points=len(points), games=n_games, seed=seed,
                        trajectories=trajectories, levels=levels)
     return table
+
+
+def screen_summary(game, table: pd.DataFrame) -> str:
+    """The ranking as ``simkit screen`` prints it."""
+    a = table.attrs
+    width = max(8, *(len(k) for k in table["knob"]))
+    lines = [f"{game.name}: Morris screening of {len(table)} knobs, {a['trajectories']} walks "
+             f"on {a['levels']} levels, {a['games']:,} games a point (seed {a['seed']}, the "
+             f"same games at every point); {a['side']} win rate, points per knob's range",
+             f"  {'knob':{width}}  {'mu*':>7}  {'95% interval':>17}  {'sigma':>7}  {'mu':>7}"]
+    for _, r in table.iterrows():
+        lines.append(f"  {r['knob']:{width}}  {r['mu_star']:7.2f}  "
+                     f"[{r['mu_star_low']:6.2f}, {r['mu_star_high']:6.2f}]  "
+                     f"{r['sigma']:7.2f}  {r['mu']:+7.2f}")
+    lines.append("mu*: mean absolute effect; sigma: its spread (large beside mu*: the knob "
+                 "acts non-linearly or through other knobs); mu: the signed mean")
+    return "\n".join(lines)

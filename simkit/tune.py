@@ -185,6 +185,47 @@ class TunedPolicy:
     holdout_games: int
     trials: int
 
+    def record(self) -> dict:
+        """One flat row (``--format csv|json``)."""
+        d = self.gain.difference
+        return {"side": self.side, "policy": self.policy, "trials": self.trials,
+                "training_rate": self.training_rate, "default_rate": self.default_rate,
+                "tuned_rate": self.tuned_rate, "gain": d.estimate, "gain_low": d.low,
+                "gain_high": d.high, "p_value": self.gain.p_value,
+                "holdout_games": self.holdout_games}
+
+
+def policy_summary(result: TunedPolicy) -> str:
+    """A policy search as ``simkit tune`` prints it."""
+    d = result.gain.difference
+    verdict = ("a gain" if d.low > 0 else "a loss" if d.high < 0 else
+               "no difference the holdout can tell")
+    return "\n".join([
+        f"{result.side}: {result.trials} trials; best on the training games "
+        f"{100 * result.training_rate:.2f}%",
+        f"  --policy {result.side}={result.policy}",
+        f"  on {result.holdout_games:,} fresh games (next seed), paired: default "
+        f"{100 * result.default_rate:.2f}%, tuned {100 * result.tuned_rate:.2f}%, "
+        f"difference {100 * d.estimate:+.2f} [{100 * d.low:+.2f}, {100 * d.high:+.2f}] "
+        f"points (McNemar p = {result.gain.p_value:.3g}): {verdict}"])
+
+
+def rules_summary(game, table: pd.DataFrame) -> str:
+    """A rules search as ``simkit tune --knobs`` prints it."""
+    a = table.attrs
+    knobs = [c for c in table.columns if c not in
+             ("knobs_changed", "training_rate", "holdout_rate", "low", "high", "on_target")]
+    lines = [f"{game.name}: {a['trials']} trials towards {a['side']} {100 * a['target']:.1f}% "
+             f"({a['games']:,} games a trial; each knob changed costs {POINTS_PER_KNOB} "
+             f"points); the best {len(table)} on {a['holdout_games']:,} fresh games:"]
+    for _, r in table.iterrows():
+        setting = ", ".join(f"{k}={r[k]}" for k in knobs)
+        lines.append(f"  {setting}  ({r['knobs_changed']} changed): training "
+                     f"{100 * r['training_rate']:.2f}%, fresh {100 * r['holdout_rate']:.2f}% "
+                     f"[{100 * r['low']:.2f}, {100 * r['high']:.2f}]"
+                     f"{'  holds the target' if r['on_target'] else ''}")
+    return "\n".join(lines)
+
 
 def tune_policy(game, side: str, *, policy: str | None = None, against=None, rules=None,
                 trials: int = 40, n_games: int = 2000, holdout_games: int | None = None,

@@ -49,3 +49,16 @@ def test_stronger_attackers_win_more_and_stronger_defenders_less():
 def test_bad_screens_are_one_clear_error(kwargs, error, words):
     with pytest.raises(error, match=words):
         screen(VICTUS, n_games=10, **kwargs)
+
+
+def test_the_command_prints_the_ranking_and_refuses_bad_input(capsys):
+    from simkit.cli import main
+
+    assert main(["screen", "setembre1714-assault", "--knobs",
+                 "attacker_lead,defender_units", "--trajectories", "2", "--games", "200",
+                 "--format", "csv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("knob,mu_star,mu_star_low,mu_star_high") and len(out) == 3
+    assert main(["screen", "victus", "--knobs", "victory_level,players"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot be screened" in err[0]

@@ -48,3 +48,20 @@ def test_a_policy_search_starts_from_the_default_weights_and_reports_a_holdout()
 def test_bad_searches_are_one_clear_error(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def test_the_command_prints_a_pasteable_policy_and_refuses_bad_input(capsys):
+    from simkit.cli import main
+
+    assert main(["tune", ASSAULT, "--knobs", "attacker_lead,defender_units", "--target",
+                 "0.5", "--trials", "4", "--games", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "towards bourbons 50.0%" in out and "fresh games" in out
+    for argv, words in [(["--trials", "0", "--knobs", "attacker_lead", "--target", "0.5"],
+                         "--trials"),
+                        (["--knobs", "attacker_lead"], "--target"),
+                        ([], "--side"),
+                        (["--side", "bourbons"], "no tunable weights")]:
+        assert main(["tune", ASSAULT, *argv]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0], err
