@@ -1,5 +1,5 @@
 """The ``simkit`` command: games, run, compare, sweep, report, plan, ladder, calibrate,
-skill, robustness, data, trace, compile, prob.
+skill, robustness, screen, tune, data, trace, compile, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
