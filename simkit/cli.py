@@ -1475,11 +1475,6 @@ def _option_assignments(extra: list[str], params_cls) -> list[str]:
         i += 1
     return out
 
-
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 # -- screen and tune -------------------------------------------------------------------
 def _knob_list(text: str | None) -> list[str] | None:
     return None if text is None else [k.strip() for k in text.split(",") if k.strip()]
@@ -1532,3 +1527,7 @@ def cmd_tune(args, _extra) -> None:
         print(f"searched in {time.perf_counter() - started:.1f} s, compiles included "
               f"(whole command {command_seconds():.1f} s)"
               f"{'; study in ' + str(args.out) if args.out else ''}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -299,6 +299,7 @@ class _Parser:
         self.path = path
         self.where = _Lines(text)
         self.data = None  # the game's data folder, once [experiment] names the game
+        self.played = None  # the game on that folder (its check_rules)
 
     def fail(self, problem: str, table: str = "experiment", index: int | None = None,
              key: str | None = None, sub: str | None = None, token=None):
@@ -325,7 +326,8 @@ class _Parser:
                       "the results folder)", key="name")
         game = self.game(head)
         folder = self.data_folder(game, head)
-        self.data = game.with_data(folder).data  # placeholders resolve on these files
+        self.played = game.with_data(folder)  # the game on the files it plays
+        self.data = self.played.data  # placeholders resolve on these files
         description = self.text_value(head, "description") or ""
         preset = self.text_value(head, "preset")
         base = self.base_rules(game, preset, head.get("rules", {}))
@@ -507,7 +509,7 @@ class _Parser:
             try:
                 game.Rules.knob(knob).check(v)
                 if alone:
-                    base.replace({knob: v})
+                    self.played.check_rules(base.replace({knob: v}))
             except RulesError as exc:
                 self.fail(f"{label}: {exc}", sub=knob, token=v, **where)
 
@@ -545,6 +547,7 @@ class _Parser:
     def rules_cell(self, base, policy, kind, changes, label, where) -> Cell:
         try:
             stated = base.replace(changes)
+            self.played.check_rules(stated)  # what the data files cannot set up
         except RulesError as exc:
             self.fail(f"{label}: {exc}", **where)
         rules = stated.effective(self.data)

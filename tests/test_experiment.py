@@ -550,3 +550,12 @@ def test_more_games_than_the_index_holds_is_refused_in_the_file(tmp_path):
             'games = 100000000000000000000\n')
     with pytest.raises(ExperimentError, match="games must be at most 9,223,372,036,854,775,807"):
         parse_experiment(text)
+
+
+def test_a_cell_the_data_cannot_set_up_is_refused_in_the_file():
+    """A Reserve beyond what the box has left is refused when the file is read, naming
+    the line and the value, not when the sweep reaches the cell."""
+    text = ('[experiment]\nname = "t"\ngame = "victus"\ngames = 10\n[[sweep]]\n'
+            'kind = "one_at_a_time"\nknobs = { reserve_coronela = [0, 5] }\n')
+    with pytest.raises(ExperimentError, match=r"line 7: .*reserve_coronela = 5: .*0\.\.3"):
+        parse_experiment(text)

@@ -202,7 +202,8 @@ def test_parse_overrides():
         assert Rules().parse_overrides([f"santa_eulalia_flag={text}"]) \
             .santa_eulalia_flag is value
     assert Rules().parse_overrides([]) == Rules()
-    assert Rules().parse_overrides(["salvo_units=1", "salvo_units=2"]).salvo_units == 2
+    with raises_naming("--set", "salvo_units", "more than once"):
+        Rules().parse_overrides(["salvo_units=1", "salvo_units=2"])
 
 
 @pytest.mark.parametrize(("text", "parts"), [
