@@ -62,22 +62,23 @@ def write_signed(folder, manifest) -> None:
     (folder / store.MANIFEST).write_text(json.dumps(manifest))
 
 
-def test_a_flipped_bit_in_a_part_the_manifest_has_no_checksum_for_never_loads_silently(
-        finished):
-    """A part recovered after a kill has no recorded sha256: parquet page checksums still
-    refuse a flipped bit in its pages (or the rows come back unchanged)."""
+def refused_flips(finished, seed: int, trials: int, region, prefix: str) -> int:
+    """Flip one random bit of ``region(part)`` (a byte range) in one part of a copy of
+    the finished folder, ``trials`` times, its parts as if recovered after a kill (no
+    recorded sha256): each load gives the rows unchanged or a StoreError naming that
+    part. Returns how many were refused."""
     out, rows = finished
-    rng = np.random.default_rng(7)
+    rng = np.random.default_rng(seed)
     manifest = json.loads((out / store.MANIFEST).read_text())
     for part in manifest["parts"]:
         part.pop("sha256")  # as if recovered: only the file itself can tell
     refused = 0
-    for trial in range(24):
-        folder = out.parent / f"flip{trial}"
+    for trial in range(trials):
+        folder = out.parent / f"{prefix}{trial}"
         shutil.copytree(out, folder)
         write_signed(folder, manifest)
         victim = sorted(folder.glob("part-*.parquet"))[trial % 3]
-        start, stop = _data_region(victim)
+        start, stop = region(victim)
         data = bytearray(victim.read_bytes())
         position = int(rng.integers(start, stop))
         data[position] ^= 1 << int(rng.integers(8))
@@ -89,37 +90,27 @@ def test_a_flipped_bit_in_a_part_the_manifest_has_no_checksum_for_never_loads_si
             refused += 1
             continue
         pd.testing.assert_frame_equal(loaded, rows)  # the flip hit nothing read
-    assert refused >= 12  # most flips land in a checksummed page
+    return refused
+
+
+def test_a_flipped_bit_in_a_part_the_manifest_has_no_checksum_for_never_loads_silently(
+        finished):
+    """A part recovered after a kill has no recorded sha256: parquet page checksums still
+    refuse a flipped bit in its pages (or the rows come back unchanged)."""
+    assert refused_flips(finished, 7, 24, _data_region, "flip") >= 12  # most flips land
+    # in a checksummed page
+
+
+def _footer_region(file) -> tuple[int, int]:
+    """Byte offsets of a parquet file's footer (before its length and magic)."""
+    return _data_region(file)[1], file.stat().st_size - 8
 
 
 def test_a_flipped_bit_in_a_recovered_part_s_footer_is_one_store_error_naming_it(finished):
     """The footer (schema, pandas metadata, statistics) has no page checksum: a flip
     there gives the rows unchanged or a StoreError naming the part, never another
     exception (a flip in the pandas metadata once raised UnicodeDecodeError)."""
-    out, rows = finished
-    rng = np.random.default_rng(11)
-    manifest = json.loads((out / store.MANIFEST).read_text())
-    for part in manifest["parts"]:
-        part.pop("sha256")
-    refused = 0
-    for trial in range(40):
-        folder = out.parent / f"footer{trial}"
-        shutil.copytree(out, folder)
-        write_signed(folder, manifest)
-        victim = sorted(folder.glob("part-*.parquet"))[trial % 3]
-        _, start = _data_region(victim)
-        data = bytearray(victim.read_bytes())
-        position = int(rng.integers(start, len(data) - 8))
-        data[position] ^= 1 << int(rng.integers(8))
-        victim.write_bytes(bytes(data))
-        try:
-            loaded = simkit.load(folder)
-        except StoreError as exc:
-            assert victim.name in str(exc)
-            refused += 1
-            continue
-        pd.testing.assert_frame_equal(loaded, rows)
-    assert refused >= 1
+    assert refused_flips(finished, 11, 40, _footer_region, "footer") >= 1
 
 
 def test_parts_carry_page_checksums(finished):

@@ -83,11 +83,13 @@ def rebuild_piles(s):
         s[L.S_DRAW_N + side] = n
 
 
-def put(s, ids, where):
+def put(s, ids, where, came_from=-1):
+    """Blocks ``ids`` on the map at ``where``; ``came_from``: where they moved from this
+    turn (an attack's origin), -1 if they did not move."""
     for b in ids:
         s[L.S_B_WHERE + b] = L.W_MAP
         s[L.S_B_LOC + b] = where
-        s[L.S_B_FROM + b] = -1
+        s[L.S_B_FROM + b] = came_from
 
 
 def give(s, ids):
@@ -1013,9 +1015,7 @@ def test_leaders_and_cavalry_retreat_two_locations():
     p, s, rng = fresh_state()
     her, tol = loc("hernani"), loc("tolosa")
     attackers = blocks("Navarra battalion")[:3]
-    put(s, attackers, her)
-    for b in attackers:
-        s[L.S_B_FROM + b] = tol
+    put(s, attackers, her, came_from=tol)
     put(s, blocks("Guipúzcoa battalion")[:1], loc("san_sebastian"))
     cav = blocks("Guardia Real cavalry")[:1]
     put(s, cav, her)
@@ -1141,9 +1141,8 @@ def test_lost_relief_battle_leaves_the_besieged_inside():
     besieged = blocks("Regular Army battalion")[:1]
     relief = blocks("Regular Army battalion")[1:3]
     besiegers = blocks("Navarra battalion")[:3]
-    put(s, besieged + relief + besiegers, tol)
-    for b in relief:
-        s[L.S_B_FROM + b] = her  # they came from Hernani this turn
+    put(s, besieged + besiegers, tol)
+    put(s, relief, tol, came_from=her)  # they came from Hernani this turn
     s[L.S_OWNER + tol] = L.LIBERALS
     s[L.S_BESIEGED + tol] = 1
     bt = np.zeros(L.N_BT, dtype=np.int64)
@@ -1238,9 +1237,8 @@ def test_a_defected_block_is_no_loss_and_brings_a_defectors_block():
     arcos = loc("los_arcos")
     viz = [b for b in blocks("Vizcaya battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][0]
     nav = blocks("Navarra battalion")[:2]
-    put(s, [viz] + nav + blocks("Regular Army battalion")[:4], arcos)
-    for b in [viz] + nav:
-        s[L.S_B_FROM + b] = loc("estella")
+    put(s, blocks("Regular Army battalion")[:4], arcos)
+    put(s, [viz] + nav, arcos, came_from=loc("estella"))
     s[L.S_OWNER + arcos] = L.LIBERALS
     give(s, cards("carlists", "vizcaya")[:1])  # no second Vizcaya card to refute
     give(s, cards("liberals", special="loyalty")[:1] + cards("liberals", "regular")[:3])
@@ -1285,9 +1283,8 @@ def test_a_retreat_eliminates_an_enemy_garrison_and_takes_control():
     p, s, rng = fresh_state()
     arcos, estella = loc("los_arcos"), loc("estella")
     nav = blocks("Navarra battalion")[:2]
-    put(s, nav + blocks("Regular Army battalion")[:4], arcos)
-    for b in nav:
-        s[L.S_B_FROM + b] = estella
+    put(s, blocks("Regular Army battalion")[:4], arcos)
+    put(s, nav, arcos, came_from=estella)
     s[L.S_OWNER + arcos] = L.LIBERALS
     s[L.S_OWNER + estella] = L.LIBERALS
     s[L.S_CUBE + estella] = L.LIBERALS + 1
@@ -1376,9 +1373,8 @@ def _hernani_retreat(liberals_at_hernani):
     put(s, blocks("Guardia Real battalion")[:1] + blocks("Navarra battalion")[:2], ss)
     defenders = blocks("Regular Army battalion")[:liberals_at_hernani]
     attackers = blocks("Zumalacárregui") + blocks("Navarra battalion")[2:4]
-    put(s, defenders + attackers, her)
-    for b in attackers:
-        s[L.S_B_FROM + b] = tol
+    put(s, defenders, her)
+    put(s, attackers, her, came_from=tol)
     give(s, cards("carlists", "navarra", bugle=0)[:3])
     rebuild_piles(s)
     s[L.S_ACTIVE] = L.CARLISTS
@@ -1430,9 +1426,8 @@ def test_a_beaten_relief_force_retreats_and_only_the_besieged_stay():
     s[L.S_BESIEGED + tol] = 1
     rodil = blocks("Regular Army battalion")[:1]  # no Leader: it would deploy free
     relief = blocks("Militia battalion")[:3]
-    put(s, rodil + relief + blocks("Navarra battalion")[:3], tol)
-    for b in relief:
-        s[L.S_B_FROM + b] = her
+    put(s, rodil + blocks("Navarra battalion")[:3], tol)
+    put(s, relief, tol, came_from=her)
     around = blocks("Guipúzcoa battalion")
     for k, where in enumerate(("bergara", "azpeitia", "hernani", "lecumberri")):
         put(s, around[k:k + 1], loc(where))

@@ -205,9 +205,7 @@ def test_a_beaten_defender_retreats_where_its_commander_chooses():
     p, s, rng = fresh_state()
     berg, tol = loc("bergara"), loc("tolosa")
     attackers = blocks("Navarra battalion")[:3]
-    put(s, attackers, berg)
-    for b in attackers:
-        s[L.S_B_FROM + b] = tol
+    put(s, attackers, berg, came_from=tol)
     put(s, blocks("Regular Army battalion")[:1], berg)
     put(s, blocks("Militia battalion")[:3], loc("villarreal"))
     dest, forced = combat.retreat_destination(COMP.loc, COMP.adj, COMP.blk, s, rng, POL,
@@ -225,9 +223,7 @@ def test_headquarters_retreat_two_spaces_for_four_blocks_or_fewer():
         p, s, rng = fresh_state()
         her, tol = loc("hernani"), loc("tolosa")
         attackers = blocks("Zumalacárregui") + blocks("Navarra battalion")[:4]
-        put(s, attackers, her)
-        for b in attackers:
-            s[L.S_B_FROM + b] = tol
+        put(s, attackers, her, came_from=tol)
         put(s, blocks("Guipúzcoa battalion")[:1], loc("san_sebastian"))
         libs = (blocks("Regular Army battalion") + blocks("Militia battalion"))[:n]
         put(s, libs, her)
