@@ -299,7 +299,7 @@ class _Parser:
         self.path = path
         self.where = _Lines(text)
         self.data = None  # the game's data folder, once [experiment] names the game
-        self.played = None  # the game on that folder (its check_rules)
+        self.played = None  # the game on that folder (its resolve_rules checks cells)
 
     def fail(self, problem: str, table: str = "experiment", index: int | None = None,
              key: str | None = None, sub: str | None = None, token=None):
@@ -509,7 +509,7 @@ class _Parser:
             try:
                 game.Rules.knob(knob).check(v)
                 if alone:
-                    self.played.check_rules(base.replace({knob: v}))
+                    self.played.resolve_rules(base.replace({knob: v}))
             except RulesError as exc:
                 self.fail(f"{label}: {exc}", sub=knob, token=v, **where)
 
@@ -546,8 +546,8 @@ class _Parser:
 
     def rules_cell(self, base, policy, kind, changes, label, where) -> Cell:
         try:
-            stated = base.replace(changes)
-            self.played.check_rules(stated)  # what the data files cannot set up
+            # what the data files cannot set up is refused too
+            stated = self.played.resolve_rules(base.replace(changes))
         except RulesError as exc:
             self.fail(f"{label}: {exc}", **where)
         rules = stated.effective(self.data)

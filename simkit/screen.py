@@ -61,7 +61,7 @@ def movable(game, base, factor: Factor, levels: int) -> bool:
     First Game)."""
     for value in levels_of(factor, levels):
         try:
-            game.check_rules(base.replace({factor.knob.name: value}))
+            game.resolve_rules(base.replace({factor.knob.name: value}))
         except RulesError:
             return False
     return True
@@ -120,11 +120,9 @@ def legal_walks(game, base, chosen: list[Factor], trajectories: int, levels: int
 def _rules_at(game, base, chosen: list[Factor], point: np.ndarray):
     changes = {f.knob.name: f.value(x) for f, x in zip(chosen, point, strict=True)}
     try:
-        rules = base.replace(changes)
-        game.check_rules(rules)
+        return game.resolve_rules(base.replace(changes))
     except RulesError:
         return None
-    return rules
 
 
 def _problem(chosen: list[Factor]) -> dict:
@@ -143,7 +141,7 @@ def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
     from SALib.analyze import morris
 
     from simkit import games as registry
-    from simkit.robustness import headline_categories
+    from simkit.robustness import headline_side
     from simkit.runner import simulate
 
     if trajectories < 2 or n_games < 1 or levels < 2 or levels % 2:
@@ -152,11 +150,7 @@ def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     base = game.resolve_rules(rules)
-    categories = headline_categories(game)
-    side = categories[0] if side is None else side
-    if side not in categories:
-        raise UsageError(f"unknown side {side!r} for {game.name}; winners: "
-                         f"{', '.join(categories)}")
+    side = headline_side(game, side)
     chosen = factors(game, base, knobs, levels)
     x, points = legal_walks(game, base, chosen, trajectories, levels, seed)
     y = np.empty(len(points))

@@ -18,6 +18,8 @@ import pandas as pd
 
 from simkit import stats
 from simkit.errors import RulesError, UsageError
+from simkit.robustness import headline_side
+from simkit.screen import screenable
 
 #: win-rate points a setting pays for each knob it changes from the base, so that of
 #: two settings as close to the target, the one changing fewer knobs wins
@@ -51,25 +53,10 @@ def _suggest(trial, knob):
     return trial.suggest_float(knob.name, lo, hi)
 
 
-def _searchable(knob) -> bool:
-    return knob.type is bool or knob.choices is not None or knob.range is not None
-
-
 def _check_sizes(trials: int, n_games: int) -> None:
     if trials < 1 or n_games < 1:
         raise UsageError(f"tuning needs --trials 1 or more and --games 1 or more, got "
                          f"--trials {trials} and --games {n_games}")
-
-
-def _side(game, side: str | None) -> str:
-    from simkit.robustness import headline_categories
-
-    categories = headline_categories(game)
-    side = categories[0] if side is None else side
-    if side not in categories:
-        raise UsageError(f"unknown side {side!r} for {game.name}; winners: "
-                         f"{', '.join(categories)}")
-    return side
 
 
 def _wins(game, rules, policy, side: str, n_games: int, seed: int, n_jobs: int):
@@ -115,10 +102,10 @@ def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     base = game.resolve_rules(rules)
-    side = _side(game, side)
+    side = headline_side(game, side)
     chosen = [game.Rules.knob(name) for name in knobs]  # unknown: RulesError naming all
     for knob in chosen:
-        if not _searchable(knob):
+        if not screenable(knob):
             raise UsageError(f"knob {knob.name!r} of {game.name} has no range or choices")
     study = _study(None if out is None else Path(out), "minimize", seed)
 
@@ -126,8 +113,8 @@ def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None
         import optuna
 
         try:
-            candidate = base.replace({k.name: _suggest(trial, k) for k in chosen})
-            game.check_rules(candidate)
+            candidate = game.resolve_rules(
+                base.replace({k.name: _suggest(trial, k) for k in chosen}))
         except RulesError as exc:
             raise optuna.TrialPruned(str(exc)) from None
         rate = _wins(game, candidate, policy, side, n_games, seed, n_jobs).mean()
@@ -149,14 +136,14 @@ def _checked_settings(game, base, chosen, study, target, side, policy, n_games, 
         raise UsageError("no trial passed the rules' checks; widen the knobs searched")
     rows, seen = [], set()
     for trial in done:
-        setting = tuple(trial.params[k.name] for k in chosen)
-        if setting in seen:
+        setting = {k.name: trial.params[k.name] for k in chosen}
+        if tuple(setting.values()) in seen:
             continue
-        seen.add(setting)
-        rules = base.replace(dict(zip([k.name for k in chosen], setting, strict=True)))
-        wins = _wins(game, rules, policy, side, 4 * n_games, seed + 1, n_jobs)
+        seen.add(tuple(setting.values()))
+        wins = _wins(game, base.replace(setting), policy, side, 4 * n_games, seed + 1,
+                     n_jobs)
         interval = stats.wilson(int(wins.sum()), wins.size)
-        rows.append({**dict(zip([k.name for k in chosen], setting, strict=True)),
+        rows.append({**setting,
                      "knobs_changed": trial.user_attrs["changed"],
                      "training_rate": trial.user_attrs["rate"],
                      "holdout_rate": interval.estimate, "low": interval.low,
@@ -250,7 +237,7 @@ def tune_policy(game, side: str, *, policy: str | None = None, against=None, rul
                          f"weights; tunable: {tunable or '(none)'}")
     rules = game.resolve_rules(rules)
     others = dict(against or {})
-    winner = _side(game, side if side in game.outcome_columns["winner"].categories
+    winner = headline_side(game, side if side in game.outcome_columns["winner"].categories
                    else None)
     study = _study(None if out is None else Path(out), "maximize", seed)
 

@@ -45,6 +45,13 @@ def assert_valid_columns(game, cols, n):
             assert ((values >= 0) & (values < len(col.categories))).all(), name
 
 
+def row_result_line(game, cols, i: int) -> str:
+    """The result line a trace of game ``i`` ends with, from its simulated row."""
+    winner = game.outcome_columns["winner"].categories[cols["winner"][i]]
+    reason = game.outcome_columns["end_reason"].categories[cols["end_reason"][i]]
+    return game.result_line(winner, reason, int(cols["turns"][i]))
+
+
 def cases(kind):
     """(game, item) pairs for the parametrised tests: presets or (side, policy)."""
     out = []
@@ -115,10 +122,8 @@ def numeric_knobs(game):
 
 def legal(game, rules, changes):
     """``rules`` with ``changes``, if the cross-knob checks and the data played admit
-    them (``Game.check_rules``); else RulesError."""
-    changed = rules.replace(changes)
-    game.check_rules(changed)
-    return changed
+    them (``Game.resolve_rules``); else RulesError."""
+    return game.resolve_rules(rules.replace(changes))
 
 
 def pushed(game, base, knobs, ends):
@@ -324,9 +329,7 @@ def test_trace_replays_the_row(name):
     for i in range(3):
         lines = game.trace(None, None, i, SEED)
         assert game.trace(None, None, i, SEED) == lines, "a trace is deterministic"
-        winner = game.outcome_columns["winner"].categories[cols["winner"][i]]
-        reason = game.outcome_columns["end_reason"].categories[cols["end_reason"][i]]
-        assert lines[-1] == game.result_line(winner, reason, cols["turns"][i])
+        assert lines[-1] == row_result_line(game, cols, i)
         assert len(lines) > 2, "the trace narrates the game"
 
 

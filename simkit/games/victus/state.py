@@ -176,10 +176,10 @@ def _check_box_holds(c: Components, sp: np.ndarray, field: int, knob: str, piece
                      full: bool) -> None:
     """The Reserve is filled from the game box: no more pieces than tiles.toml prints
     beside those the level's set-up has already placed."""
-    printed = int(c.counts[piece])
-    placed = int(sp[:, field].sum() - sp[c.reserve, field])
-    if placed + sp[c.reserve, field] > printed:
+    printed, reserve = int(c.counts[piece]), int(sp[c.reserve, field])
+    placed = int(sp[:, field].sum()) - reserve
+    if placed + reserve > printed:
         level = "Full Game" if full else "First Game"
-        raise RulesError(f"{knob} = {int(sp[c.reserve, field])}: the box holds {printed} "
+        raise RulesError(f"{knob} = {reserve}: the box holds {printed} "
                          f"{piece} pieces and the {level}'s set-up places {placed} of them, "
                          f"so the Reserve can take 0..{printed - placed}")
