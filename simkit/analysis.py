@@ -39,6 +39,7 @@ from scipy import stats as sps
 from simkit import games, stats
 from simkit.errors import RulesError, StoreError, UsageError
 from simkit.experiment import cell_folders, cell_schema, load_cell, summarize
+from simkit.seats import NOT_A_SIDE, WINNER_COLUMNS
 
 ALPHA = 0.05
 _SEAT = re.compile(r"^seat\d+$")
@@ -243,9 +244,10 @@ def length_by_outcome(game, frames: Frames, by: str = "end_reason") -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def survival(game, frames: Frames, side: str) -> pd.DataFrame:
-    """cells x turns: the share of games ``side`` has not yet lost by the end of each
-    turn (a game another winner takes counts as lost at its last turn)."""
+def survival(game, frames: Frames, side: str, column: str = "winner") -> pd.DataFrame:
+    """cells x turns: the share of games ``side`` (a category of ``column``) has not yet
+    lost by the end of each turn (a game another winner takes counts as lost at its last
+    turn)."""
     if "turns" not in game.outcome_columns:
         return pd.DataFrame()
     rows = {}
@@ -253,7 +255,7 @@ def survival(game, frames: Frames, side: str) -> pd.DataFrame:
     turns = np.arange(0, last + 1)
     for label in frames.labels:
         frame = frames[label]
-        lost = frame.loc[frame["winner"] != side, "turns"].to_numpy()
+        lost = frame.loc[frame[column] != side, "turns"].to_numpy()
         lost_by = np.searchsorted(np.sort(lost), turns, side="right")
         rows[label] = 1 - lost_by / len(frame)
     return pd.DataFrame(rows, index=pd.Index(turns, name="turn")).T
@@ -332,7 +334,8 @@ def grid_table(grid: dict, rate: Callable[[str], float]) -> pd.DataFrame:
     return pd.DataFrame(rows).T.rename_axis(grid["knobs"][0])
 
 
-def grid_comparisons(grid: dict, frames: Frames, side: str) -> pd.DataFrame:
+def grid_comparisons(grid: dict, frames: Frames, side: str,
+                     column: str = "winner") -> pd.DataFrame:
     """Inside one grid, on the same games: each knob's every value against its first
     value at each setting of the other knobs (McNemar), and for two knobs the
     interaction - how much the first knob's effect changes from the second knob's first
@@ -346,7 +349,7 @@ def grid_comparisons(grid: dict, frames: Frames, side: str) -> pd.DataFrame:
         label = cells.get(key)
         if label is None:
             return None
-        return (frames[label]["winner"] == side).to_numpy()
+        return (frames[label][column] == side).to_numpy()
 
     n = min(len(frames[label]) for label in cells.values())
     rows = []
@@ -532,25 +535,65 @@ class ReportData:
     differences: pd.DataFrame
     turns: pd.DataFrame  # cell x turns -> games
     frames: Frames | None = None  # every cell's games, loaded on first use
+    side_column: str = "winner"  # the outcome column ``side`` is a category of
+
+    @property
+    def rate_key(self) -> str:
+        """The summary column of ``side``'s win rate (``_low``/``_high`` for its
+        interval)."""
+        return rate_key(self.side_column, self.side)
+
+
+def rate_key(column: str, side: str) -> str:
+    """``winner_<side>`` for a winner (``summarize``'s columns), ``<seat> (<column>)`` for
+    a seat of another winner column (added by ``collect`` for the side it names)."""
+    return f"winner_{side}" if column == "winner" else f"{side} ({column})"
 
 
 
 
 def collect(path, side: str | None = None) -> ReportData:
-    """Read an experiment or results folder. ``side``: the winner category whose win rate
-    is compared (default: the game's first side that can win)."""
+    """Read an experiment or results folder. ``side``: the side, seat or winner category
+    whose win rate is compared (default: the game's first side that can win)."""
     head, cells = cell_folders(path)
     game = games.get(head["game"])
-    categories = cell_schema(cells[0][1])["winner"]["categories"]
-    if side is None:
-        side = next((s for s in game.sides if s in categories), categories[0])
-    elif side not in categories:
-        raise UsageError(f"unknown side {side!r} for {game.name}; winners: "
-                         f"{', '.join(categories)}")
+    column, side = _report_side(game, cell_schema(cells[0][1]), side)
     summary = summarize(path)
+    if column != "winner":
+        summary = _with_seat_rates(summary, cells, column, side)
     frames = Frames(cells)
-    return ReportData(head, game, cells, summary, side, differences(cells, side, frames),
-                      turn_counts(cells), frames)
+    return ReportData(head, game, cells, summary, side,
+                      differences(cells, side, frames, column), turn_counts(cells), frames,
+                      column)
+
+
+def _report_side(game, schema: dict, side: str | None) -> tuple[str, str]:
+    """``(column, category)`` of the side a report compares, from the categories the
+    results folder holds; an unknown name is one line naming what is allowed."""
+    held = {c: [x for x in schema[c]["categories"] if x not in NOT_A_SIDE]
+            for c in WINNER_COLUMNS if c in schema and "categories" in schema[c]}
+    if side is None:
+        categories = schema["winner"]["categories"]
+        return "winner", next((s for s in game.sides if s in categories), categories[0])
+    for column, categories in held.items():
+        if side in categories:
+            return column, side
+    allowed = "; ".join(f"{', '.join(cats)} ({column})" for column, cats in held.items())
+    raise UsageError(f"unknown side {side!r} for {game.name}; allowed: {allowed}")
+
+
+def _with_seat_rates(summary: pd.DataFrame, cells: list, column: str,
+                     side: str) -> pd.DataFrame:
+    """The summary with ``side``'s rate in ``column`` and its Wilson interval per cell."""
+    rows = []
+    for _, folder in cells:
+        frame = load_cell(folder, [column])
+        ci = stats.wilson(int((frame[column] == side).sum()), len(frame))
+        rows.append((ci.estimate, ci.low, ci.high))
+    key = rate_key(column, side)
+    values = np.array(rows, dtype=float).reshape(-1, 3)
+    return summary.assign(**{key: values[:, 0], f"{key}_low": values[:, 1],
+                             f"{key}_high": values[:, 2]})
 
 
 DIFFERENCE_COLUMNS = ["cell", "games", "gained", "lost", "difference", "low", "high",
@@ -582,8 +625,10 @@ def holm_table(rows: list[dict]) -> pd.DataFrame:
     return table
 
 
-def differences(cells: list, side: str, frames: Frames | None = None) -> pd.DataFrame:
-    """Paired differences of each cell from the first (base) cell in ``side``'s win rate:
+def differences(cells: list, side: str, frames: Frames | None = None,
+                column: str = "winner") -> pd.DataFrame:
+    """Paired differences of each cell from the first (base) cell in ``side``'s win rate
+    (``side`` a category of ``column``):
     games won only in the cell (``gained``) and only in the base (``lost``), the
     asymptotic McNemar test (``stats.mcnemar_p``), Holm over the cells, Holm-consistent
     intervals (``holm_table``), and ``no_game_changed`` when every outcome column of every
@@ -592,12 +637,12 @@ def differences(cells: list, side: str, frames: Frames | None = None) -> pd.Data
         return pd.DataFrame(columns=DIFFERENCE_COLUMNS)
     frames = frames if frames is not None else Frames(cells)  # each cell loaded once
     base = frames[cells[0][0]["label"]]
-    base_wins = (base["winner"] == side).to_numpy()
+    base_wins = (base[column] == side).to_numpy()
     rows = []
     for cell, folder in cells[1:]:
         frame = frames[cell["label"]]
         n = _paired_frames(base, frame, folder)
-        wins = (frame["winner"].iloc[:n] == side).to_numpy()
+        wins = (frame[column].iloc[:n] == side).to_numpy()
         same = all(np.array_equal(frame[c].iloc[:n].to_numpy(), base[c].iloc[:n].to_numpy())
                    for c in frame.columns if c not in ("seed",))
         rows.append({"cell": cell["label"], "games": n,
@@ -676,9 +721,9 @@ def curves(data: ReportData) -> dict[str, pd.DataFrame]:
         cells.add(base_cell["label"])
         rules = {c["label"]: played_rules(data.game, c["rules"]) for c, _ in data.cells}
         points = pd.DataFrame([{"value": rules[c][knob], "cell": c,
-                                "rate": rates.loc[c, f"winner_{data.side}"],
-                                "low": rates.loc[c, f"winner_{data.side}_low"],
-                                "high": rates.loc[c, f"winner_{data.side}_high"]}
+                                "rate": rates.loc[c, data.rate_key],
+                                "low": rates.loc[c, f"{data.rate_key}_low"],
+                                "high": rates.loc[c, f"{data.rate_key}_high"]}
                                for c in cells])
         points = points.sort_values("value").drop_duplicates("value")
         if len(points) >= 2:
@@ -716,9 +761,9 @@ def ladder(source, side: str | None = None) -> pd.DataFrame:
             "cell": label, "kind": cell["kind"], "knob": cell["knob"], "value": cell["value"],
             "also": "; ".join(a["label"] for a in cell["aliases"]),
             "games": int(rates.loc[label, "games"]),
-            "rate": rates.loc[label, f"winner_{data.side}"],
-            "low": rates.loc[label, f"winner_{data.side}_low"],
-            "high": rates.loc[label, f"winner_{data.side}_high"],
+            "rate": rates.loc[label, data.rate_key],
+            "low": rates.loc[label, f"{data.rate_key}_low"],
+            "high": rates.loc[label, f"{data.rate_key}_high"],
             "vs_base": 0.0 if is_base else d["difference"],
             "vs_base_low": 0.0 if is_base else d["low"],
             "vs_base_high": 0.0 if is_base else d["high"]})
@@ -743,14 +788,14 @@ def ladder(source, side: str | None = None) -> pd.DataFrame:
 def _side_wins(data: ReportData, labels: list[str]) -> np.ndarray:
     """cells x games: whether ``side`` won each game, on the games every cell holds."""
     folders = {c["label"]: f for c, f in data.cells}
-    frames = {label: load_cell(folders[label], ["winner"]) for label in labels}
+    frames = {label: load_cell(folders[label], [data.side_column]) for label in labels}
     n = min(len(f) for f in frames.values())
     first = frames[labels[0]]["game_index"].to_numpy()[:n]
     for label in labels:
         if not np.array_equal(frames[label]["game_index"].to_numpy()[:n], first):
             raise StoreError(f"{folders[label]}: games are not paired with "
                              f"{folders[labels[0]]}'s")
-    return np.array([(frames[label]["winner"].iloc[:n] == data.side).to_numpy()
+    return np.array([(frames[label][data.side_column].iloc[:n] == data.side).to_numpy()
                      for label in labels])
 
 

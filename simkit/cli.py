@@ -173,7 +173,8 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("results", type=Path, metavar="RESULTS_DIR")
     p.add_argument("--out", type=_folder, default=None, help="folder for the report "
                    "[RESULTS_DIR]")
-    p.add_argument("--side", default=None, help="whose win rate [the first side]")
+    p.add_argument("--side", default=None, help="whose win rate: a side, a seat or a "
+                   "winner category (a Verrix tribe) [the first side that can win]")
     p.set_defaults(handler=cmd_report)
 
     p = sub.add_parser("plan", help="games needed: per cell of an experiment folder to "
@@ -199,7 +200,8 @@ def _build_parser() -> argparse.ArgumentParser:
                        "folder ordered by win rate, with 95%% intervals and paired gaps")
     p.add_argument("results", type=Path, metavar="RESULTS_DIR", help="an experiment folder "
                    "(simkit sweep) or a results folder")
-    p.add_argument("--side", default=None, help="whose win rate [the first side]")
+    p.add_argument("--side", default=None, help="whose win rate: a side, a seat or a "
+                   "winner category (a Verrix tribe) [the first side that can win]")
     _add_format_option(p)
     p.set_defaults(handler=cmd_ladder)
 

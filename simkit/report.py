@@ -182,9 +182,10 @@ def findings(data: ReportData, top: int = 3) -> str:
     next to the base values (then of any cell), the top knob."""
     base = data.summary.iloc[0]
     side = data.side
-    text = [f"In the base cell, {'the ' + side} win {base[f'winner_{side}']:.2%} of "
-            f"{int(base['games']):,} games (95% CI {base[f'winner_{side}_low']:.2%} to "
-            f"{base[f'winner_{side}_high']:.2%})."]
+    key = data.rate_key
+    text = [f"In the base cell, {'the ' + side} win {base[key]:.2%} of "
+            f"{int(base['games']):,} games (95% CI {base[f'{key}_low']:.2%} to "
+            f"{base[f'{key}_high']:.2%})."]
     diffs = data.differences
     if diffs.empty:
         return text[0] + " There is no other cell to compare with it."
@@ -358,7 +359,7 @@ def shown_cells(data: ReportData) -> list[str]:
     labels = list(data.summary["cell"])
     if len(labels) <= FIGURE_CELLS:
         return labels
-    order = data.summary.sort_values(f"winner_{data.side}", ascending=False,
+    order = data.summary.sort_values(data.rate_key, ascending=False,
                                      kind="stable")["cell"].tolist()
     half = (FIGURE_CELLS - 1) // 2
     keep = {labels[0], *order[:half], *order[-(FIGURE_CELLS - 1 - half):]}
@@ -654,8 +655,9 @@ def first_screen(data: ReportData) -> list:
         f"{data.game.title}: {_possessive(side)} win rate in "
         + ("this run" if len(data.cells) == 1 else f"{len(data.cells)} cells"))
     games_text = ", ".join(f"{n:,}" for n in sorted(set(data.summary["games"])))
-    lead = (f"In the base cell {'the ' + side} win {base[f'winner_{side}']:.2%} "
-            f"(95% CI {base[f'winner_{side}_low']:.2%} to {base[f'winner_{side}_high']:.2%}) "
+    key = data.rate_key
+    lead = (f"In the base cell {'the ' + side} win {base[key]:.2%} "
+            f"(95% CI {base[f'{key}_low']:.2%} to {base[f'{key}_high']:.2%}) "
             f"of {int(base['games']):,} games; {len(data.cells)} cell(s), {games_text} games "
             f"per cell, seed {head['seed']}.")
     blocks: list = [Html(f'<p class="question"><strong>Question:</strong> '
@@ -902,7 +904,7 @@ def _featured(data: ReportData, most: int = 8) -> list[str]:
 
 
 def survival_blocks(data: ReportData) -> list:
-    t = analysis.survival(data.game, data.frames, data.side)
+    t = analysis.survival(data.game, data.frames, data.side, data.side_column)
     if t.empty:
         return []
     turns = t.columns.to_numpy()
@@ -1023,7 +1025,7 @@ def seat_blocks(data: ReportData) -> list:
 
 def _rate(data: ReportData) -> Callable:
     s = data.summary.set_index("cell")
-    return lambda label: tuple(s.loc[label, f"winner_{data.side}{x}"]
+    return lambda label: tuple(s.loc[label, f"{data.rate_key}{x}"]
                                for x in ("", "_low", "_high"))
 
 
@@ -1054,7 +1056,8 @@ def grid_blocks(data: ReportData) -> list:
         blocks += [f"Grid {n} over {', '.join(grid['knobs'])}: {_possessive(data.side)} win "
                    "rate with its Wilson 95% interval.", shown.reset_index(),
                    (f"grid_{n}", heatmap_figure(data, grid, table, intervals))]
-        comparisons = analysis.grid_comparisons(grid, data.frames, data.side)
+        comparisons = analysis.grid_comparisons(grid, data.frames, data.side,
+                                                data.side_column)
         if not comparisons.empty:
             blocks += [("Inside the grid, on the same games: each knob's values against its "
                         "first value at each setting of the other knobs (McNemar), "

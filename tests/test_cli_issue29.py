@@ -271,6 +271,29 @@ def test_verrix_calibrate_compare_and_sweep_take_a_tribe_or_a_seat(capsys, tmp_p
     code, out, _ = run_cli(capsys, "sweep", str(experiment), "--out", str(tmp_path / "o"),
                            "--side", "seat1")
     assert code == 0 and "seat1 win   95% interval (Wilson)" in out
+    _report_and_ladder_take_a_seat(capsys, tmp_path / "o")
+
+
+def _report_and_ladder_take_a_seat(capsys, folder):
+    """report and ladder compare a seat (winner_seat) or a tribe (winner); their rates are
+    the share of games that column names them."""
+    from simkit.analysis import cell_folders, collect, ladder
+
+    frames = [simkit.load(f) for _, f in cell_folders(folder)[1]]
+    for side, column in (("seat2", "winner_seat"), ("green", "winner")):
+        table = ladder(folder, side=side).set_index("cell")
+        rates = {round(float((f[column] == side).mean()), 12) for f in frames}
+        assert {round(r, 12) for r in table["rate"]} == rates
+        code, out, err = run_cli(capsys, "ladder", str(folder), "--side", side)
+        assert code == 0 and f"by {side} win rate" in out, err
+    data = collect(folder, side="seat2")
+    assert data.side_column == "winner_seat" and "seat2 (winner_seat)" in data.summary
+    code, _, err = run_cli(capsys, "report", str(folder), "--side", "seat2", "--out",
+                           str(folder / "report"))
+    assert code == 0, err
+    assert "the seat2 win" in (folder / "report" / "report.md").read_text()
+    code, _, err = run_cli(capsys, "ladder", str(folder), "--side", "seat9")
+    assert code == 2 and "allowed: blue, orange, purple, green, yellow (winner); seat1" in err
 
 
 def test_prob_takes_quiet(capsys):
