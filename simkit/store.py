@@ -282,18 +282,16 @@ class ResultStore:
         """Trust the part files: a part renamed into place before a kill still counts.
         True if the manifest changed."""
         before = [p["file"] for p in self.manifest["parts"]]
-        listed = {p["file"] for p in self.manifest["parts"]}
-        for file in sorted(self.path.glob("part-*.parquet")):
+        for file in _unlisted_parts(self.path, self.manifest):
             m = _PART.match(file.name)
             if m is None:
                 raise StoreError(f"{file}: unexpected file name in a results folder")
-            if file.name not in listed:
-                start, stop = int(m.group(1)), int(m.group(2))
-                _check_part_rows(file, start, stop, self.manifest["spec"].get("seed"))
-                self.manifest["parts"].append({"file": file.name, "start": start,
-                                               "stop": stop, "rows": stop - start,
-                                               "sha256": _sha256(file),
-                                               "written": "recovered"})
+            start, stop = int(m.group(1)), int(m.group(2))
+            _check_part_rows(file, start, stop, self.manifest["spec"].get("seed"))
+            self.manifest["parts"].append({"file": file.name, "start": start,
+                                           "stop": stop, "rows": stop - start,
+                                           "sha256": _sha256(file),
+                                           "written": "recovered"})
         present = {f.name for f in self.path.glob("part-*.parquet")}
         self.manifest["parts"] = [p for p in self.manifest["parts"] if p["file"] in present]
         return [p["file"] for p in self.manifest["parts"]] != before
@@ -510,13 +508,18 @@ def _check_complete(path: Path, index: np.ndarray, n_games: int | None) -> None:
 def _unlisted_note(path: Path, manifest: dict) -> str:
     """Finished parts on disk that the manifest does not list (its last save failed, on
     a full disk say): named, since a rerun recovers them without replaying their games."""
-    listed = {p["file"] for p in manifest["parts"]}
-    unlisted = sorted(f.name for f in path.glob("part-*.parquet") if f.name not in listed)
+    unlisted = [f.name for f in _unlisted_parts(path, manifest)]
     if not unlisted:
         return ""
     shown = ", ".join(unlisted[:3]) + (" ..." if len(unlisted) > 3 else "")
     return (f"; {len(unlisted)} finished part(s) on disk are not in its manifest yet "
             f"({shown}): rerun its command to recover them")
+
+
+def _unlisted_parts(path: Path, manifest: dict) -> list[Path]:
+    """Part files in the folder that its manifest does not list, by name."""
+    listed = {p["file"] for p in manifest["parts"]}
+    return sorted(f for f in path.glob("part-*.parquet") if f.name not in listed)
 
 
 def _runs(index: np.ndarray) -> list[tuple[int, int]]:
