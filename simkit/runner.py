@@ -223,8 +223,13 @@ def chunk_ranges(ranges: list[tuple[int, int]], chunk_size: int):
             yield a, min(a + chunk_size, stop)
 
 
-#: the wall time a chunk should take when simulate sizes the chunks itself
+#: the wall time a chunk should take when simulate sizes the chunks itself, at first
 CHUNK_SECONDS = 1.0
+#: a long run's chunks grow to a share of the time played so far (so a slow engine
+#: does not write a part a second: 100,000 Verrix games were about 1,100 parts), at most
+#: MAX_CHUNK_SECONDS, so the progress bar still moves every few seconds
+GROWTH_SHARE = 1 / 20
+MAX_CHUNK_SECONDS = 10.0
 #: the first chunks' size, before any speed is known: a few seconds of the slowest player
 FIRST_CHUNK = 16
 
@@ -232,9 +237,11 @@ FIRST_CHUNK = 16
 class TimedChunks:
     """The chunks of ``ranges``, generated as they are consumed, sized by time: the
     first ones ``FIRST_CHUNK`` games, then as many games as the engine plays in about
-    ``CHUNK_SECONDS`` on a worker (its speed measured on the chunks played so far), at
-    most ``cap`` (memory and load balance). The game indices a chunk covers never change
-    its rows (each game is seeded by its index), so the sizes are invisible in results.
+    ``CHUNK_SECONDS`` on a worker (its speed measured on the chunks played so far), a
+    time that grows to ``GROWTH_SHARE`` of the worker seconds played so far (at most
+    ``MAX_CHUNK_SECONDS``), and at most ``cap`` games (memory and load balance). The
+    game indices a chunk covers never change its rows (each game is seeded by its
+    index), so the sizes are invisible in results.
     ``fixed``: every chunk ``cap`` games (a chunk_size asked for). ``measured``: games
     and seconds already timed in this run (a later --until-ci batch starts at speed)."""
 
@@ -264,7 +271,8 @@ class TimedChunks:
 
     def _sized(self) -> int:
         speed = self.games / max(self.seconds, 1e-6)
-        return int(min(self.cap, max(1, speed * CHUNK_SECONDS)))
+        seconds = min(MAX_CHUNK_SECONDS, max(CHUNK_SECONDS, GROWTH_SHARE * self.seconds))
+        return int(min(self.cap, max(1, speed * seconds)))
 
 
 def default_chunk_size(n_games: int, workers: int) -> int:

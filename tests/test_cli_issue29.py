@@ -336,6 +336,18 @@ def test_run_until_ci_on_one_side(capsys):
     assert code == 2 and "seat1, seat2" in err
 
 
+def test_a_long_run_grows_its_chunks_to_a_few_seconds():
+    """A slow engine (100 games/s): 1 s chunks at first, then a twentieth of the time
+    played, at most 10 s; the parts of 100,000 games number about 200, not 1,000."""
+    chunks = TimedChunks([(0, 100_000)], cap=100_000, measured=(100, 1.0))
+    sizes = []
+    for start, stop in chunks:
+        sizes.append(stop - start)
+        chunks.played(stop - start, (stop - start) / 100)
+    assert sizes[0] == 100 and 990 <= max(sizes) <= 1000 and sum(sizes) == 100_000
+    assert len(sizes) < 200
+
+
 def test_a_later_batch_starts_at_the_measured_speed():
     chunks = TimedChunks([(0, 10**6)], cap=50_000, measured=(1000, 0.5))
     assert next(iter(chunks)) == (0, 2000)  # 2,000 games/s: a second's worth
