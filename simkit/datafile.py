@@ -258,11 +258,8 @@ class DataFolder:
                 "edited_files": list(self.edited_files)}
 
     def describe(self) -> str:
-        if not self.edited_files:
-            return "the package's data files" + (f" (copied in {self.user})" if self.user_files
-                                                 else "")
-        return (f"{', '.join(self.edited_files)} from {self.user}, the other files the "
-                f"package's")
+        copied = f" (copied in {self.user})" if self.user_files and not self.edited_files else ""
+        return describe_files(self.edited_files, self.user) + copied
 
     def __eq__(self, other) -> bool:
         return isinstance(other, DataFolder) and (self.package, self.user, self.digest) == (
@@ -279,3 +276,11 @@ class DataFolder:
 def as_folder(data) -> DataFolder:
     """A DataFolder as is; a plain folder (a path) as one holding every file itself."""
     return data if isinstance(data, DataFolder) else DataFolder(Path(data).resolve())
+
+
+def describe_files(edited: list[str], user) -> str:
+    """Which data files a game plays, in words: the user's edited files from their
+    folder, the package's for the rest (a DataFolder's, or one a manifest records)."""
+    if not edited:
+        return "the package's data files"
+    return f"{', '.join(edited)} from {user}, the other files the package's"

@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simkit import _numba_cache
+from simkit.datafile import describe_files
 from simkit.errors import StoreError
 
 MANIFEST = "manifest.json"
@@ -393,10 +394,7 @@ def _edited(data: dict) -> list[str]:
 
 
 def _describe_data(data: dict) -> str:
-    files = _edited(data)
-    if not files:
-        return "the package's data files"
-    return f"{', '.join(files)} from {data.get('user_folder')}, the other files the package's"
+    return describe_files(_edited(data), data.get("user_folder"))
 
 
 def _check_same_data(path: Path, manifest: dict, data: dict | None) -> None:
