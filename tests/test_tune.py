@@ -42,7 +42,8 @@ def test_a_policy_search_starts_from_the_default_weights_and_reports_a_holdout()
     (lambda: tune_rules(ASSAULT, ["nope"], 0.5), RulesError, "nope"),
     (lambda: tune_rules(ASSAULT, ["attacker_lead"], 0.5, side="french"), UsageError,
      "winners: bourbons, catalans"),
-    (lambda: tune_policy(ASSAULT, "bourbons"), UsageError, "no tunable weights"),
+    (lambda: tune_policy(ASSAULT, "catalans"), UsageError,
+     "'stand' .* no tunable weights; tunable: bourbons=assault, catalans=cautious"),
     (lambda: tune_policy("victus", "french"), UsageError, "sides: players"),
 ])
 def test_bad_searches_are_one_clear_error(call, error, words):
@@ -61,7 +62,7 @@ def test_the_command_prints_a_pasteable_policy_and_refuses_bad_input(capsys):
                          "--trials"),
                         (["--knobs", "attacker_lead"], "--target"),
                         ([], "--side"),
-                        (["--side", "bourbons"], "no tunable weights")]:
+                        (["--side", "catalans"], "no tunable weights")]:
         assert main(["tune", ASSAULT, *argv]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and words in err[0], err
