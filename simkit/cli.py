@@ -282,8 +282,8 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     p.add_argument("--knobs", default=None, metavar="A,B,...", help="the knobs to screen "
                    "[every knob the rules admit across its range]")
-    p.add_argument("--side", default=None, help="the win rate screened [the first side "
-                   "that can win]")
+    p.add_argument("--side", default=None, help="the win rate screened: a side, a seat or "
+                   "a winner category [the first side that can win]")
     p.add_argument("--trajectories", type=_integer, default=10, help="Morris walks [10]")
     p.add_argument("--games", type=_integer, default=1000, help="games per point [1000]")
     _add_jobs_option(p)
@@ -295,8 +295,9 @@ def _build_parser() -> argparse.ArgumentParser:
                        "--target), each checked on fresh games")
     p.add_argument("game")
     _add_game_options(p)
-    p.add_argument("--side", default=None, help="the side whose policy weights are tuned, "
-                   "or whose win rate --target is [the first side that can win]")
+    p.add_argument("--side", default=None, help="the side whose policy weights are tuned "
+                   "(a side, or a tribe: its seat), or whose win rate --target is (a side, "
+                   "a seat or a winner category) [the first side that can win]")
     p.add_argument("--knobs", default=None, metavar="A,B,...", help="tune these rule "
                    "knobs towards --target instead of a policy")
     p.add_argument("--target", type=float, default=None, help="the win rate to reach, 0-1")
@@ -1520,7 +1521,13 @@ def _tune_alternate(game, rules, args) -> None:
 
 
 def cmd_tune(args, _extra) -> None:
-    from simkit.tune import policy_summary, rules_summary, tune_policy, tune_rules
+    from simkit.tune import (
+        policy_side,
+        policy_summary,
+        rules_summary,
+        tune_policy,
+        tune_rules,
+    )
 
     game = _game(args)
     rules = _rules(game, args)
@@ -1541,8 +1548,9 @@ def cmd_tune(args, _extra) -> None:
         if args.side is None:
             raise UsageError(f"tuning a policy needs --side ({', '.join(game.sides)}) or "
                              "--alternate K")
-        others = {s: n for s, n in (policy or {}).items() if s != args.side}
-        mine = (policy or {}).get(args.side, "").partition(":")[0] or None
+        seat = policy_side(game, args.side, rules)  # a tribe: the seat it holds
+        others = {s: n for s, n in (policy or {}).items() if s != seat}
+        mine = (policy or {}).get(seat, "").partition(":")[0] or None
         result = tune_policy(game, args.side, policy=mine, against=others, rules=rules,
                              trials=_trials(args, 40), n_games=args.games, seed=args.seed,
                              n_jobs=args.jobs, out=args.out)

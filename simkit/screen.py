@@ -137,12 +137,13 @@ def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
     """Morris screening of ``knobs`` (default: every screenable knob) around ``rules``:
     one row per knob, ranked by ``mu_star`` (points of ``side``'s win rate per the knob's
     whole range) with its 95% bootstrap interval, ``sigma`` and ``mu`` (the signed mean
-    effect). ``table.attrs`` holds the side, the points played and the games per point."""
+    effect). ``side``: a side, a seat or a winner category (``seats.resolve_side``).
+    ``table.attrs`` holds the side, the points played and the games per point."""
     from SALib.analyze import morris
 
     from simkit import games as registry
-    from simkit.robustness import headline_side
     from simkit.runner import simulate
+    from simkit.seats import resolve_side
 
     if trajectories < 2 or n_games < 1 or levels < 2 or levels % 2:
         raise UsageError("screening needs --trajectories 2 or more, --games 1 or more "
@@ -150,14 +151,14 @@ def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     base = game.resolve_rules(rules)
-    side = headline_side(game, side)
+    column, side = resolve_side(game, side)  # a side, a seat or a winner category
     chosen = factors(game, base, knobs, levels)
     x, points = legal_walks(game, base, chosen, trajectories, levels, seed)
     y = np.empty(len(points))
     for i, rules_i in enumerate(points):
         frame = simulate(game, n_games, seed=seed, rules=rules_i, policy=policy,
                          n_jobs=n_jobs, progress=False)
-        y[i] = 100.0 * (frame["winner"] == side).mean()
+        y[i] = 100.0 * (frame[column] == side).mean()
         if progress is not None:
             progress(i + 1, len(points))
     found = morris.analyze(_problem(chosen), x, y, num_levels=levels, seed=seed)

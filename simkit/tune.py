@@ -219,6 +219,19 @@ def rules_summary(game, table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def policy_side(game, side: str, rules) -> str:
+    """The side whose weights ``side`` names: a side of the game, or a tribe seated
+    under ``rules`` (a Verrix tribe: its seat); else a UsageError naming both."""
+    if side in game.sides:
+        return side
+    seated = list(game.seated(rules)) if getattr(game, "seated", None) else []
+    if side in seated:
+        return game.sides[seated.index(side)]
+    tribes = f"; or a tribe seated: {', '.join(seated)}" if seated else ""
+    raise UsageError(f"unknown side {side!r} for {game.name}; sides: "
+                     f"{', '.join(game.sides)}{tribes}")
+
+
 def tunable(game, side: str, name: str | None):
     """``(name, Weights)`` of ``side``'s policy ``name`` (default: the side's first), or a
     UsageError naming the policies with weights."""
@@ -286,16 +299,18 @@ def tune_policy(game, side: str, *, policy: str | None = None, against=None, rul
     """The weights of ``side``'s ``policy`` (default: its first) that win most on the
     same ``n_games``, then checked against the default weights on ``holdout_games``
     fresh games (seed + 1; default ``2 * n_games``), paired (McNemar / Tango).
+    ``side``: a side, or a tribe (its seat plays, the tribe's wins count).
     ``against``: the other sides' policies (default: theirs)."""
     from simkit import games as registry
 
     _check_sizes(trials, n_games)
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
-    name, weights = tunable(game, side, policy)
     rules = game.resolve_rules(rules)
+    target = _weights_target(game, side)  # a tribe: its wins, from the seat it holds
+    side = policy_side(game, side, rules)
+    name, weights = tunable(game, side, policy)
     others = dict(against or {})
-    target = _weights_target(game, side)
     study = _search(game, side, name, weights, start=name, others=others, rules=rules,
                     target=target, trials=trials, n_games=n_games, seed=seed, n_jobs=n_jobs,
                     out=None if out is None else Path(out))

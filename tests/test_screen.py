@@ -39,12 +39,26 @@ def test_stronger_attackers_win_more_and_stronger_defenders_less():
     assert np.array_equal(again["mu_star"], table["mu_star"])  # the same games
 
 
+def test_a_seat_or_any_winner_category_can_be_screened():
+    knobs = ["rubble_threshold", "coronela_threshold"]
+    players = screen(VICTUS, knobs=knobs, trajectories=2, n_games=60, seed=1)
+    lost = screen(VICTUS, knobs=knobs, side="game", trajectories=2, n_games=60, seed=1)
+    assert players.attrs["side"] == "players" and lost.attrs["side"] == "game"
+    # every game is won by the players or by the game: the same effects, signs flipped
+    mu = players.set_index("knob")["mu"]
+    assert np.allclose(mu, -lost.set_index("knob")["mu"].reindex(mu.index))
+    seat = screen(VICTUS, rules="competitive", knobs=knobs, side="seat1", trajectories=2,
+                  n_games=60, seed=1)  # the fame winner's seat
+    assert seat.attrs["side"] == "seat1"
+
+
 @pytest.mark.parametrize("kwargs, error, words", [
     (dict(knobs=["nope", "players"]), RulesError, "nope"),
     (dict(knobs=["victory_level", "players"]), UsageError, "cannot be screened"),
     (dict(knobs=["players"]), UsageError, "two knobs"),
     (dict(trajectories=1), UsageError, "--trajectories"),
-    (dict(side="bourbons"), UsageError, "winners: players"),
+    (dict(side="bourbons"), UsageError,
+     r"allowed: players, game \(winner\); seat1, seat2, seat3, seat4 \(fame_winner\)"),
 ])
 def test_bad_screens_are_one_clear_error(kwargs, error, words):
     with pytest.raises(error, match=words):

@@ -6,7 +6,7 @@ import pytest
 
 from simkit import games
 from simkit.errors import RulesError, UsageError
-from simkit.tune import tune_alternate, tune_policy, tune_rules
+from simkit.tune import policy_side, tune_alternate, tune_policy, tune_rules
 
 ASSAULT = "setembre1714-assault"
 #: an ochre street, no Catalan commander, the Bourbon one adjacent: the attack (10 with
@@ -63,6 +63,17 @@ def test_alternating_tunes_each_side_and_shows_the_balance_under_tuned_play(tmp_
     with pytest.raises(UsageError, match="holds a search against"):
         tune_alternate(ASSAULT, 1, rules=STREET, trials=8, n_games=500, seed=5,
                        out=tmp_path)
+
+
+def test_a_tribe_names_the_seat_it_holds():
+    verrix = games.get("verrix")
+    rules = verrix.Rules()
+    first, second = verrix.seated(rules)[:2]
+    assert policy_side(verrix, first, rules) == "seat1"
+    assert policy_side(verrix, second, rules) == "seat2"
+    assert policy_side(verrix, "seat3", rules) == "seat3"
+    with pytest.raises(UsageError, match="sides: seat1, .*; or a tribe seated: "):
+        policy_side(verrix, "red", rules)
 
 
 def test_alternating_needs_weights_on_every_side():
