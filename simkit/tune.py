@@ -19,7 +19,7 @@ import pandas as pd
 
 from simkit import stats
 from simkit.errors import RulesError, UsageError
-from simkit.screen import screenable
+from simkit.screen import Factor, levels_of, screenable
 from simkit.seats import resolve_side
 
 #: win-rate points a setting pays for each knob it changes from the base, so that of
@@ -110,8 +110,7 @@ def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None
     winning = resolve_side(game, side)
     chosen = [game.Rules.knob(name) for name in knobs]  # unknown: RulesError naming all
     for knob in chosen:
-        if not screenable(knob):
-            raise UsageError(f"knob {knob.name!r} of {game.name} has no range or choices")
+        _check_movable(game, base, knob)
     study = _study(None if out is None else Path(out), "minimize", seed)
 
     def objective(trial):
@@ -132,6 +131,23 @@ def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None
     _figure(study, None if out is None else Path(out), "|rate - target| (points) + knobs")
     return _checked_settings(game, base, chosen, study, target, winning, policy,
                              n_games, seed, n_jobs)
+
+
+def _check_movable(game, base, knob) -> None:
+    """A knob searched must have a range (or choices) and some value other than the
+    base's that the rules admit with the other knobs as they are: else a UsageError
+    before any trial."""
+    if not screenable(knob):
+        raise UsageError(f"knob {knob.name!r} of {game.name} has no range or choices")
+    values = [v for v in levels_of(Factor(knob), 4) if v != getattr(base, knob.name)]
+    for value in values:
+        try:
+            game.resolve_rules(base.replace({knob.name: value}))
+            return
+        except RulesError:
+            continue
+    raise UsageError(f"knob {knob.name!r} of {game.name} cannot be tuned from these rules: "
+                     f"its values {values} are refused with the other knobs as they are")
 
 
 def _checked_settings(game, base, chosen, study, target, winning, policy, n_games, seed,

@@ -73,9 +73,13 @@ def test_the_command_prints_the_ranking_and_refuses_bad_input(capsys):
                  "--format", "csv"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("knob,mu_star,mu_star_low,mu_star_high") and len(out) == 3
-    assert main(["screen", "victus", "--knobs", "victory_level,players"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "cannot be screened" in err[0]
+    for argv, words in [(["--knobs", "victory_level,players"], "cannot be screened"),
+                        (["--side", "french"], "unknown side 'french' for victus; allowed"),
+                        (["--trajectories", "1"], "--trajectories 2 or more"),
+                        (["--knobs", "players,nope"], "nope")]:
+        assert main(["screen", "victus", *argv]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0], err
 
 
 SCREEN_FILE = """

@@ -118,6 +118,12 @@ def test_the_command_prints_a_pasteable_policy_and_refuses_bad_input(capsys):
                         (["--knobs", "attacker_lead"], "--target"),
                         ([], "--side"),
                         (["--side", "catalans"], "no tunable weights"),
+                        (["--side", "french"], "unknown side 'french'"),
+                        (["--side", "bourbons", "--policy",
+                          "bourbons=assault:spare_commander_from=30"],
+                         "'spare_commander_from' = 30 is out of range -20..20"),
+                        (["--knobs", "attacker_lead", "--target", "0.5", "--side", "french"],
+                         "allowed: bourbons, catalans (winner)"),
                         (["--alternate", "1", "--side", "bourbons"], "takes no --side"),
                         (["--alternate", "0"], "1 round or more"),
                         (["--alternate", "1", "--policy", "catalans=stand"],
@@ -127,6 +133,9 @@ def test_the_command_prints_a_pasteable_policy_and_refuses_bad_input(capsys):
         assert len(err) == 1 and words in err[0], err
     assert main(["tune", "victus", "--alternate", "1"]) == 2
     assert "one side in play" in capsys.readouterr().err
+    assert main(["tune", "victus", "--knobs", "victory_level", "--target", "0.6"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()  # competitive scoring only
+    assert len(err) == 1 and "'victory_level' of victus cannot be tuned" in err[0]
     assert main(["tune", ASSAULT, "--alternate", "1", "--trials", "2", "--games", "200",
                  "--format", "csv"]) == 0
     out = capsys.readouterr().out.splitlines()
