@@ -16,6 +16,7 @@ setting is pointed at the folder instead. Every simkit module that defines cache
 functions calls ``install`` before it defines them.
 """
 
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -32,7 +33,8 @@ ENGINE_SOURCES = ("rng.py", "eventlog.py", "checks.py", "unmanaged.py", "layout.
 _installed = False
 
 
-def source_hash() -> str:
+@functools.cache  # once a process: it runs the sources it imported, and every
+def source_hash() -> str:  # simulate call (a tuning trial) asks for it several times
     digest = hashlib.sha256()
     paths = {p for pattern in ENGINE_SOURCES for p in PACKAGE.glob(pattern)}
     for path in sorted(paths):

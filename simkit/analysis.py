@@ -679,7 +679,7 @@ def memberships(data: ReportData) -> pd.DataFrame:
         own = (cell["kind"], cell["knob"], cell["value"])
         for kind, knob, value in [own, *((a["kind"], a["knob"], a["value"])
                                          for a in cell["aliases"])]:
-            if kind != "base":
+            if kind not in ("base", "screen"):  # a screening's points: its own section
                 rows.append({"cell": cell["label"], "kind": kind, "knob": knob,
                              "value": value, "difference": diff.get(cell["label"], 0.0)})
     return pd.DataFrame(rows, columns=["cell", "kind", "knob", "value", "difference"])

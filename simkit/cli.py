@@ -284,8 +284,8 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     p.add_argument("--knobs", default=None, metavar="A,B,...", help="the knobs to screen "
                    "[every knob the rules admit across its range]")
-    p.add_argument("--side", default=None, help="the win rate screened [the first side "
-                   "that can win]")
+    p.add_argument("--side", default=None, help="the win rate screened: a side, a seat or "
+                   "a winner category [the first side that can win]")
     p.add_argument("--trajectories", type=_integer, default=10, help="Morris walks [10]")
     p.add_argument("--games", type=_integer, default=1000, help="games per point [1000]")
     _add_jobs_option(p)
@@ -297,13 +297,19 @@ def _build_parser() -> argparse.ArgumentParser:
                        "--target), each checked on fresh games")
     p.add_argument("game")
     _add_game_options(p)
-    p.add_argument("--side", default=None, help="the side whose policy weights are tuned, "
-                   "or whose win rate --target is [the first side that can win]")
+    p.add_argument("--side", default=None, help="the side whose policy weights are tuned "
+                   "(a side, or a tribe: its seat), or whose win rate --target is (a side, "
+                   "a seat or a winner category) [the first side that can win]")
     p.add_argument("--knobs", default=None, metavar="A,B,...", help="tune these rule "
                    "knobs towards --target instead of a policy")
     p.add_argument("--target", type=float, default=None, help="the win rate to reach, 0-1")
+    p.add_argument("--alternate", type=_integer, default=None, metavar="K", help="tune "
+                   "every side's weights in turn against the others' best, K rounds, then "
+                   "show the balance under tuned play beside the default weights' on fresh "
+                   "games (--policy SIDE=NAME picks the policy a side tunes [its first with "
+                   "weights])")
     p.add_argument("--trials", type=_integer, default=None, help="optuna trials [40 for a "
-                   "policy, 60 for knobs]")
+                   "policy (a side a round with --alternate), 60 for knobs]")
     p.add_argument("--games", type=_integer, default=2000, help="games per trial [2000]")
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="keep the study "
                    "(DIR/study.db: a rerun continues it) and its figure (DIR/search.png)")
@@ -1501,14 +1507,37 @@ def _trials(args, default: int) -> int:
     return default if args.trials is None else args.trials
 
 
+def _tune_alternate(game, rules, args) -> None:
+    from simkit.tune import tune_alternate
+
+    if args.side is not None or args.knobs is not None or args.target is not None:
+        raise UsageError("--alternate tunes every side in turn; it takes no --side, --knobs "
+                         "or --target")
+    everyone, chosen = _policy_choices(args.policy)
+    named = (dict.fromkeys(game.sides, everyone) if everyone is not None else {}) | chosen
+    game.check_sides_in_play(rules, named)
+    result = tune_alternate(game, args.alternate, policy=named, rules=rules,
+                            trials=_trials(args, 40), n_games=args.games, seed=args.seed,
+                            n_jobs=args.jobs, out=args.out)
+    emit(result.table, args.format, lambda: result.text(game))
+
+
 def cmd_tune(args, _extra) -> None:
-    from simkit.tune import policy_summary, rules_summary, tune_policy, tune_rules
+    from simkit.tune import (
+        policy_side,
+        policy_summary,
+        rules_summary,
+        tune_policy,
+        tune_rules,
+    )
 
     game = _game(args)
     rules = _rules(game, args)
-    policy = _policy(game, args, rules) if args.policy else None
     started = time.perf_counter()
-    if args.knobs is not None or args.target is not None:
+    if args.alternate is not None:
+        _tune_alternate(game, rules, args)
+    elif args.knobs is not None or args.target is not None:
+        policy = _policy(game, args, rules) if args.policy else None
         if args.knobs is None or args.target is None:
             raise UsageError("tuning rule knobs needs both --knobs A,B,... and --target RATE")
         table = tune_rules(game, _knob_list(args.knobs), args.target, side=args.side,
@@ -1517,10 +1546,13 @@ def cmd_tune(args, _extra) -> None:
                            out=args.out)
         emit(table, args.format, lambda: rules_summary(game, table))
     else:
+        policy = _policy(game, args, rules) if args.policy else None
         if args.side is None:
-            raise UsageError(f"tuning a policy needs --side ({', '.join(game.sides)})")
-        others = {s: n for s, n in (policy or {}).items() if s != args.side}
-        mine = (policy or {}).get(args.side, "").partition(":")[0] or None
+            raise UsageError(f"tuning a policy needs --side ({', '.join(game.sides)}) or "
+                             "--alternate K")
+        seat = policy_side(game, args.side, rules)  # a tribe: the seat it holds
+        others = {s: n for s, n in (policy or {}).items() if s != seat}
+        mine = (policy or {}).get(seat, "").partition(":")[0] or None
         result = tune_policy(game, args.side, policy=mine, against=others, rules=rules,
                              trials=_trials(args, 40), n_games=args.games, seed=args.seed,
                              n_jobs=args.jobs, out=args.out)

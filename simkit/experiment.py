@@ -32,6 +32,11 @@ An experiment file has one ``[experiment]`` table and any number of ``[[sweep]]`
     kind = "policies"
     policies = [{ catalans = "withdraw" }, { catalans = "cautious" }]
 
+    [[sweep]]                        # Morris screening (simkit.screen), one a file: its
+    kind = "screen"                  # walks' points as cells, labelled screen W.P
+    knobs = ["attacker_lead", "defender_units"]  # optional [every screenable knob]
+    trajectories = 10                # optional [10]; levels = 4, optional, even
+
 The cells are the base (label ``base``: preset + rules + policy) followed by every
 sweep's cells in file order, labelled ``terrain=open``, ``defender_units=3,
 santa_eulalia_flag=false``, ``preset open_ground``, ``policy catalans=withdraw``. Every
@@ -109,6 +114,8 @@ _EXPERIMENT_KEYS = {
 }
 _SWEEP_ITEMS = {"one_at_a_time": "knobs", "grid": "knobs", "presets": "presets",
                 "policies": "policies"}
+#: a screen sweep's keys (simkit.screen: Morris walks over the knobs' ranges)
+_SCREEN_KEYS = ("kind", "knobs", "trajectories", "levels")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -340,9 +347,12 @@ class _Parser:
                       table="", key="sweep")
         overrides = dict(head.get("rules", {}))
         cells = [Cell("base", "base", "", "", base.effective(self.data), policy)]
+        self.screen_seed, self.designs = seed, {}
         for i, entry in enumerate(sweeps):
             cells += self.sweep(game, base, overrides, policy, entry, i)
         cells = [short_label(game, cell) for cell in cells]
+        sweeps = [{**entry, "design": self.designs[i]} if i in self.designs else entry
+                  for i, entry in enumerate(sweeps)]
         return Experiment(self.path, name, game.name, description, preset, overrides,
                           policy, n_games, until_ci, max_games, seed, sweeps,
                           _dedupe(cells), data=folder)
@@ -457,9 +467,11 @@ class _Parser:
         if not isinstance(entry, dict):
             self.fail(f"{label} must be a table", **where)
         kind = entry.get("kind")
-        if kind not in _SWEEP_ITEMS:
-            self.fail(f"{label}: kind must be one of {', '.join(_SWEEP_ITEMS)}, got "
-                      f"{kind!r}", key="kind", **where)
+        if kind not in _SWEEP_ITEMS and kind != "screen":
+            self.fail(f"{label}: kind must be one of {', '.join(_SWEEP_ITEMS)} or screen, "
+                      f"got {kind!r}", key="kind", **where)
+        if kind == "screen":
+            return self.screen_cells(base, policy, entry, i, f"{label} (screen)", where)
         items = _SWEEP_ITEMS[kind]
         allowed = ("kind", items, "presets") if items == "knobs" else ("kind", items)
         for key in entry:
@@ -542,6 +554,49 @@ class _Parser:
                 c = self.rules_cell(base, policy, "grid", changes, label, where)
                 cells.append(replace(c, label=f"{name}: {c.label}", knob=f"preset, {c.knob}",
                                      value=f"{name}, {c.value}"))
+        return cells
+
+    def screen_cells(self, base, policy, entry, i, label, where) -> list[Cell]:
+        """A Morris screening's points as cells (``simkit.screen.design`` from the base
+        and the experiment's seed), labelled ``screen W.P`` (walk W, point P); the
+        design is kept in the sweep's entry for the report (``design``)."""
+        from simkit import screen
+
+        for key in entry:
+            if key not in _SCREEN_KEYS:
+                self.fail(f"{label}: unknown key {key!r}; allowed: "
+                          + ", ".join(_SCREEN_KEYS), key=key, **where)
+        if self.designs:
+            self.fail(f"{label}: one screen sweep per experiment file", **where)
+        knobs = entry.get("knobs")
+        if knobs is not None and (not isinstance(knobs, list) or not knobs
+                                  or not all(isinstance(k, str) for k in knobs)):
+            self.fail(f"{label}: knobs must be an array of knob names (or left out: every "
+                      f"knob that can be screened), got {knobs!r}", key="knobs", **where)
+        sizes = {key: entry.get(key, default) for key, default in
+                 (("trajectories", 10), ("levels", 4))}
+        for key, value in sizes.items():
+            if isinstance(value, bool) or not isinstance(value, int):
+                self.fail(f"{label}: {key} must be an integer, got {value!r}", key=key,
+                          **where)
+        try:
+            chosen, x, points = screen.design(self.played, base, knobs,
+                                              sizes["trajectories"], sizes["levels"],
+                                              self.screen_seed)
+        except (RulesError, UsageError) as exc:
+            bad = next((k for k in knobs or [] if repr(k) in str(exc)), None)
+            self.fail(f"{label}: {exc}", key="knobs" if bad else None, token=bad, **where)
+        names = [f.knob.name for f in chosen]
+        self.designs[i] = {"knobs": names, "levels": sizes["levels"],
+                           "trajectories": sizes["trajectories"], "x": x.tolist()}
+        cells = []
+        for k, rules in enumerate(points):
+            rules = rules.effective(self.data)
+            values = [format_value(getattr(rules, n)) for n in names]
+            cells.append(Cell(f"screen {k // (len(names) + 1) + 1}.{k % (len(names) + 1)}",
+                              "screen", ", ".join(names), ", ".join(values), rules, policy,
+                              description=", ".join(f"{n}={v}" for n, v in
+                                                    zip(names, values, strict=True))))
         return cells
 
     def rules_cell(self, base, policy, kind, changes, label, where) -> Cell:

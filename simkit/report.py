@@ -15,6 +15,9 @@ single results folder and writes, beside the results (or into ``out``):
   outcome column's mean and its paired differences, seat balance from the per-seat
   columns, grids as heatmaps with their within-grid comparisons and interactions
   (``simkit.analysis``: everything driven by the game's declared outcome columns);
+* an experiment's screen sweep as a Morris screening (``simkit.screen.analyze`` of the
+  side's win rate at its points): each knob's mu* with its bootstrap interval and its
+  sigma, ranked, in a table and a figure;
 * a sensitivity "tornado" and, for numeric knobs swept one at a time and policy weights,
   the win rate against the value played (``Rules.effective``: a placeholder such as
   Victus ``start_generalitat = 0`` is drawn at the value it plays);
@@ -60,14 +63,20 @@ from simkit.analysis import (
     sensitivity,
 )
 from simkit.errors import StoreError
-from simkit.experiment import format_value, games_in
+from simkit.experiment import (
+    CELLS_DIR,
+    EXPERIMENT_FILE,
+    format_value,
+    games_in,
+    read_experiment,
+)
 from simkit.robustness import headline
 from simkit.store import read_manifest
 
 SECTIONS = ("Key findings", "What this rests on", "Win rates", "Differences from the base",
             "End reasons",
             "End-reason shifts", "Game length", "Survival", "Outcome means",
-            "Seat balance", "Sensitivity", "Win rate by knob value", "Grids",
+            "Seat balance", "Screening", "Sensitivity", "Win rate by knob value", "Grids",
             "Difficulty ladder", "Side balance", "Planning", "Cells")
 #: cells drawn in a per-cell figure at most (the highest and lowest win rates, and the
 #: base); every cell stays in the tables and in summary.csv
@@ -195,7 +204,8 @@ def findings(data: ReportData, top: int = 3) -> str:
         ascending=False, kind="stable").index)
     realistic = _realistic(data, significant)
     policy = ranked["cell"].isin(_policy_cells(data))
-    rules = ranked[~policy.to_numpy()]
+    points = {c["label"] for c, _ in data.cells if c["kind"] == "screen"}
+    rules = ranked[~policy.to_numpy() & ~ranked["cell"].isin(points).to_numpy()]
     ranked = pd.concat([rules[rules["cell"].isin(realistic)],
                         rules[~rules["cell"].isin(realistic)]])
     text += [_effect_sentence(cells[row["cell"]], row) for _, row in ranked.head(top).iterrows()]
@@ -212,6 +222,12 @@ def findings(data: ReportData, top: int = 3) -> str:
         largest = diffs.loc[diffs["difference"].abs().idxmax()]
         text.append(f"The largest observed difference, {largest['cell']}, is "
                     f"{largest['difference'] * 100:+.1f} points.")
+    for sweep in _screen_sweeps(data):  # a screening's points are not settings to name
+        top_knob = screening_table(data, sweep["design"]).iloc[0]
+        text.append(f"The Morris screening ranks {top_knob['knob']} first: mu* "
+                    f"{top_knob['mu_star']:.1f} points over its range (95% bootstrap "
+                    f"interval {top_knob['mu_star_low']:.1f} to "
+                    f"{top_knob['mu_star_high']:.1f}), sigma {top_knob['sigma']:.1f}.")
     tornado = sensitivity(data)
     tornado = tornado[tornado["knob"] != "policy"]
     if not tornado.empty:
@@ -526,9 +542,9 @@ def robustness_figure(table: pd.DataFrame) -> Figure:
 
 
 _KIND_COLOURS = {"base": "black", "presets": "tab:red", "one_at_a_time": "tab:blue",
-                 "grid": "tab:purple", "policies": "tab:green"}
+                 "grid": "tab:purple", "policies": "tab:green", "screen": "tab:gray"}
 _KIND_NAMES = {"base": "base", "presets": "preset", "one_at_a_time": "one knob",
-               "grid": "grid", "policies": "policy"}
+               "grid": "grid", "policies": "policy", "screen": "screening point"}
 
 
 def ladder_figure(data: ReportData, table: pd.DataFrame | None = None) -> Figure:
@@ -751,6 +767,9 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
                             ("Seat balance", seat_blocks(data))):
         if blocks:
             out.append((heading, blocks))
+    screening = screening_blocks(data)
+    if screening:
+        out.append(("Screening", screening))
     if diffs:
         out.append(("Sensitivity",
                     ["For each knob (or the presets, a grid), the range of its cells' "
@@ -1034,6 +1053,75 @@ def policy_curve_blocks(data: ReportData) -> list:
              curve_figure(data, name, points, knob_type=float))
             for name, points in analysis.policy_curves(data.game, data.cells,
                                                        _rate(data)).items()]
+
+
+def _screen_sweeps(data: ReportData) -> list[dict]:
+    """The screen sweeps of an experiment folder, each with its Morris design."""
+    folder = data.cells[0][1]
+    root = folder.parent.parent
+    if folder.parent.name != CELLS_DIR or not (root / EXPERIMENT_FILE).exists():
+        return []
+    return [s for s in read_experiment(root).get("sweeps", [])
+            if s.get("kind") == "screen" and "design" in s]
+
+
+def screening_table(data: ReportData, design: dict) -> pd.DataFrame:
+    """The Morris effects (``simkit.screen.analyze``) of the side's win rate at the
+    screen sweep's points, each point's rate read from the cell that played it (a point
+    merged with an earlier cell reads that cell's)."""
+    from simkit.screen import analyze
+
+    owner = {}
+    for cell, _ in data.cells:
+        for label in [cell["label"], *(a["label"] for a in cell["aliases"])]:
+            owner.setdefault(label, cell["label"])
+    rate = _rate(data)
+    width = len(design["knobs"]) + 1
+    y = [100 * rate(owner[f"screen {k // width + 1}.{k % width}"])[0]
+         for k in range(len(design["x"]))]
+    return analyze(design["knobs"], design["x"], y, design["levels"],
+                   int(data.head.get("seed", 0)))
+
+
+def screening_blocks(data: ReportData) -> list:
+    blocks = []
+    for sweep in _screen_sweeps(data):
+        design = sweep["design"]
+        table = screening_table(data, design)
+        blocks += [f"Morris screening of {len(design['knobs'])} knobs ({design['trajectories']} "
+                   f"walks on {design['levels']} levels of each knob's range, every point on "
+                   f"the same games): for each knob, mu* is the mean absolute change in "
+                   f"{_possessive(data.side)} win rate (points) when it moves one step of "
+                   "its range, scaled to the whole range, with SALib's 95% bootstrap "
+                   "interval; sigma is the spread of those changes: a sigma as large as mu* "
+                   "says the knob acts non-linearly or through other knobs (interactions); "
+                   "mu is the signed mean.",
+                   pd.DataFrame({"knob": table["knob"],
+                                 "mu*": table["mu_star"].map("{:.2f}".format),
+                                 "95% interval": [f"[{lo:.2f}, {hi:.2f}]" for lo, hi in
+                                                  zip(table["mu_star_low"],
+                                                      table["mu_star_high"], strict=True)],
+                                 "sigma": table["sigma"].map("{:.2f}".format),
+                                 "mu": table["mu"].map("{:+.2f}".format)}),
+                   ("screening", screening_figure(table, data.side))]
+    return blocks
+
+
+def screening_figure(table: pd.DataFrame, side: str) -> Figure:
+    """Each knob's mu* with its interval, and its sigma, ranked (largest first)."""
+    fig, ax = _figure(len(table), table["knob"])
+    y = np.arange(len(table))
+    mu = table["mu_star"].to_numpy()
+    err = [mu - table["mu_star_low"].to_numpy(), table["mu_star_high"].to_numpy() - mu]
+    ax.barh(y, mu, color="tab:blue", alpha=0.7, label="mu* (95% bootstrap interval)")
+    ax.errorbar(mu, y, xerr=err, fmt="none", ecolor="black", capsize=3)
+    ax.plot(table["sigma"].to_numpy(), y, "D", color="tab:orange", label="sigma")
+    _cell_axis(ax, table["knob"])
+    ax.set_xlabel(f"{side} win rate, points over the knob's range")
+    ax.set_title(f"Which knobs move {_possessive(side)} win rate (Morris screening)",
+                 fontsize="medium", loc="left", wrap=True)
+    fig.legend(loc="outside lower center", ncols=2, fontsize="small")
+    return fig
 
 
 def grid_blocks(data: ReportData) -> list:

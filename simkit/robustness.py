@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import stats
-from simkit.errors import RulesError, UsageError
+from simkit.errors import RulesError
 
 GROUPS = ("as played", "reading", "reconstruction", "players")
 #: policies shown for reference but left out of the players' range
@@ -50,17 +50,6 @@ def headline_categories(game) -> list[str]:
     categories = list(game.outcome_columns["winner"].categories)
     sides = [c for c in categories if c in game.sides]
     return sides or [c for c in categories if c != "tie"]
-
-
-def headline_side(game, side: str | None) -> str:
-    """``side`` if it is one of the headline categories (default: the first), else a
-    UsageError naming them (screen and tune measure its win rate)."""
-    categories = headline_categories(game)
-    side = categories[0] if side is None else side
-    if side not in categories:
-        raise UsageError(f"unknown side {side!r} for {game.name}; winners: "
-                         f"{', '.join(categories)}")
-    return side
 
 
 def settings(game, rules, n_games: int, slow_games: int | None

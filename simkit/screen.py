@@ -130,6 +130,41 @@ def _problem(chosen: list[Factor]) -> dict:
             "bounds": [[0.0, 1.0]] * len(chosen)}
 
 
+def check_sizes(trajectories: int, levels: int, n_games: int = 1) -> None:
+    if trajectories < 2 or n_games < 1 or levels < 2 or levels % 2:
+        raise UsageError("screening needs --trajectories 2 or more, --games 1 or more "
+                         "and an even number of levels (2 or more)")
+
+
+def design(game, base, knobs: list[str] | None, trajectories: int, levels: int,
+           seed: int) -> tuple[list[Factor], np.ndarray, list]:
+    """The knobs screened, the Morris walks (SALib's layout, unit coordinates) and the
+    rules of each point, every point admitted by the rules (``legal_walks``)."""
+    check_sizes(trajectories, levels)
+    chosen = factors(game, base, knobs, levels)
+    x, points = legal_walks(game, base, chosen, trajectories, levels, seed)
+    return chosen, x, points
+
+
+def analyze(names: list[str], x: np.ndarray, y: np.ndarray, levels: int,
+            seed: int) -> pd.DataFrame:
+    """The Morris effects of ``y`` (win-rate points at the points ``x``): one row per
+    knob, ranked by ``mu_star`` with SALib's 95% bootstrap interval, ``sigma`` and
+    ``mu``."""
+    from SALib.analyze import morris
+
+    problem = {"num_vars": len(names), "names": list(names),
+               "bounds": [[0.0, 1.0]] * len(names)}
+    found = morris.analyze(problem, np.asarray(x, dtype=float), np.asarray(y, dtype=float),
+                           num_levels=levels, seed=seed)
+    table = pd.DataFrame({
+        "knob": found["names"], "mu_star": found["mu_star"],
+        "mu_star_low": np.maximum(found["mu_star"] - found["mu_star_conf"], 0.0),
+        "mu_star_high": found["mu_star"] + found["mu_star_conf"],
+        "sigma": found["sigma"], "mu": found["mu"]})
+    return table.sort_values("mu_star", ascending=False, ignore_index=True)
+
+
 def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
            side: str | None = None, trajectories: int = 10, levels: int = 4,
            n_games: int = 1000, seed: int = 0, n_jobs: int = 1, data=None,
@@ -137,36 +172,26 @@ def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
     """Morris screening of ``knobs`` (default: every screenable knob) around ``rules``:
     one row per knob, ranked by ``mu_star`` (points of ``side``'s win rate per the knob's
     whole range) with its 95% bootstrap interval, ``sigma`` and ``mu`` (the signed mean
-    effect). ``table.attrs`` holds the side, the points played and the games per point."""
-    from SALib.analyze import morris
-
+    effect). ``side``: a side, a seat or a winner category (``seats.resolve_side``).
+    ``table.attrs`` holds the side, the points played and the games per point."""
     from simkit import games as registry
-    from simkit.robustness import headline_side
     from simkit.runner import simulate
+    from simkit.seats import resolve_side
 
-    if trajectories < 2 or n_games < 1 or levels < 2 or levels % 2:
-        raise UsageError("screening needs --trajectories 2 or more, --games 1 or more "
-                         "and an even number of levels (2 or more)")
+    check_sizes(trajectories, levels, n_games)
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     base = game.resolve_rules(rules)
-    side = headline_side(game, side)
-    chosen = factors(game, base, knobs, levels)
-    x, points = legal_walks(game, base, chosen, trajectories, levels, seed)
+    column, side = resolve_side(game, side)  # a side, a seat or a winner category
+    chosen, x, points = design(game, base, knobs, trajectories, levels, seed)
     y = np.empty(len(points))
     for i, rules_i in enumerate(points):
         frame = simulate(game, n_games, seed=seed, rules=rules_i, policy=policy,
                          n_jobs=n_jobs, progress=False)
-        y[i] = 100.0 * (frame["winner"] == side).mean()
+        y[i] = 100.0 * (frame[column] == side).mean()
         if progress is not None:
             progress(i + 1, len(points))
-    found = morris.analyze(_problem(chosen), x, y, num_levels=levels, seed=seed)
-    table = pd.DataFrame({
-        "knob": found["names"], "mu_star": found["mu_star"],
-        "mu_star_low": np.maximum(found["mu_star"] - found["mu_star_conf"], 0.0),
-        "mu_star_high": found["mu_star"] + found["mu_star_conf"],
-        "sigma": found["sigma"], "mu": found["mu"]})
-    table = table.sort_values("mu_star", ascending=False, ignore_index=True)
+    table = analyze([f.knob.name for f in chosen], x, y, levels, seed)
     table.attrs.update(side=side, points=len(points), games=n_games, seed=seed,
                        trajectories=trajectories, levels=levels)
     return table

@@ -11,7 +11,8 @@ from nbformat.v4 import new_code_cell, new_notebook, new_output
 ROOT = Path(__file__).parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 # games per cell (or per run) for the test: small, yet every section has something to show
-# (01: 100 games x 50 cells, plus 8 x 3 x 100 games for the replicate demonstration)
+# (01: 100 games x 50 cells, plus 8 x 3 x 100 games for the replicate demonstration and
+# 4 Morris walks x 13 points x 100 games for the screening)
 SIZES = {"01_victus_difficulty": 100, "02_rules_probability": 3000,
          "03_setembre1714_assault": 2000, "04_king_in_the_north": 300, "05_verrix": 200}
 # figures each notebook must draw (at least)
@@ -19,6 +20,7 @@ FIGURES = {"01_victus_difficulty": 10, "02_rules_probability": 0, "03_setembre17
            "04_king_in_the_north": 3, "05_verrix": 2}
 # what its outputs must say (the caveat, the verdict, the calibration)
 SAYS = {"01_victus_difficulty": ["are reconstructions", "Easiest:", "times** as wide",
+                                 "Morris screening of", "Ranked first:",
                                  "for `greedy` on the same games: a gap of"],
         "02_rules_probability": ["inside the family-wise 99% intervals", "setembre1714"],
         "03_setembre1714_assault": ["no reconstructed component", "favour the bourbons",

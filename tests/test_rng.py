@@ -17,7 +17,6 @@ from scipy import stats as sps
 import simkit
 from simkit.games.setembre1714_assault import layout as L
 from simkit.games.setembre1714_assault.engine import play_assault_games
-from simkit.games.setembre1714_assault.rules import PARAMETERS as ASSAULT_PARAMETERS
 from simkit.rng import (
     MAX_SEED,
     check_seed,
@@ -379,7 +378,7 @@ def test_simulate_seeds_games_as_the_oracle_does(seed):
     assert df["breach_turn"].tolist() == expected
     assert 0 < expected.count(0) < 100  # some games never see the breach (about 11%)
     game = simkit.games.get(GAME)
-    table = play_assault_games(ASSAULT_PARAMETERS.build(game.Rules()), game.policy_ids(None),
+    table = play_assault_games(*game.kernel_inputs(game.Rules(), game.policy_choices(None)),
                                np.arange(300, dtype=np.int64), np.uint64(seed),
                                np.zeros((0, 4), dtype=np.int64))
     assert df["attack_roll"].tolist() == table[:, 9].tolist()

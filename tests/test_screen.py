@@ -39,12 +39,26 @@ def test_stronger_attackers_win_more_and_stronger_defenders_less():
     assert np.array_equal(again["mu_star"], table["mu_star"])  # the same games
 
 
+def test_a_seat_or_any_winner_category_can_be_screened():
+    knobs = ["rubble_threshold", "coronela_threshold"]
+    players = screen(VICTUS, knobs=knobs, trajectories=2, n_games=60, seed=1)
+    lost = screen(VICTUS, knobs=knobs, side="game", trajectories=2, n_games=60, seed=1)
+    assert players.attrs["side"] == "players" and lost.attrs["side"] == "game"
+    # every game is won by the players or by the game: the same effects, signs flipped
+    mu = players.set_index("knob")["mu"]
+    assert np.allclose(mu, -lost.set_index("knob")["mu"].reindex(mu.index))
+    seat = screen(VICTUS, rules="competitive", knobs=knobs, side="seat1", trajectories=2,
+                  n_games=60, seed=1)  # the fame winner's seat
+    assert seat.attrs["side"] == "seat1"
+
+
 @pytest.mark.parametrize("kwargs, error, words", [
     (dict(knobs=["nope", "players"]), RulesError, "nope"),
     (dict(knobs=["victory_level", "players"]), UsageError, "cannot be screened"),
     (dict(knobs=["players"]), UsageError, "two knobs"),
     (dict(trajectories=1), UsageError, "--trajectories"),
-    (dict(side="bourbons"), UsageError, "winners: players"),
+    (dict(side="bourbons"), UsageError,
+     r"allowed: players, game \(winner\); seat1, seat2, seat3, seat4 \(fame_winner\)"),
 ])
 def test_bad_screens_are_one_clear_error(kwargs, error, words):
     with pytest.raises(error, match=words):
@@ -59,6 +73,69 @@ def test_the_command_prints_the_ranking_and_refuses_bad_input(capsys):
                  "--format", "csv"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("knob,mu_star,mu_star_low,mu_star_high") and len(out) == 3
-    assert main(["screen", "victus", "--knobs", "victory_level,players"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "cannot be screened" in err[0]
+    for argv, words in [(["--knobs", "victory_level,players"], "cannot be screened"),
+                        (["--side", "french"], "unknown side 'french' for victus; allowed"),
+                        (["--trajectories", "1"], "--trajectories 2 or more"),
+                        (["--knobs", "players,nope"], "nope")]:
+        assert main(["screen", "victus", *argv]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and words in err[0], err
+
+
+SCREEN_FILE = """
+[experiment]
+name = "assault_screen"
+game = "setembre1714-assault"
+games = 300
+seed = 7
+
+[[sweep]]
+kind = "screen"
+knobs = ["attacker_lead", "defender_units", "breach_roll"]
+trajectories = 3
+"""
+
+
+def direct_first(seed):
+    return screen(ASSAULT, knobs=["attacker_lead", "defender_units", "breach_roll"],
+                  trajectories=3, n_games=300, seed=seed)["knob"].iloc[0]
+
+
+def test_a_screen_sweep_plays_its_points_as_cells_and_the_report_ranks_them(tmp_path):
+    from simkit.analysis import collect
+    from simkit.experiment import load_experiment, sweep
+    from simkit.report import sections, write_report
+
+    path = tmp_path / "screen.toml"
+    path.write_text(SCREEN_FILE)
+    experiment = load_experiment(path)
+    labels = {c.label for c in experiment.cells} | {
+        a[0] for c in experiment.cells for a in c.aliases}
+    assert {f"screen {w}.{p}" for w in (1, 2, 3) for p in range(4)} <= labels
+    sweep(path, tmp_path / "out")
+    report = write_report(tmp_path / "out")
+    assert (tmp_path / "out" / "screening.png").stat().st_size > 0
+    assert "## Screening" in report.markdown.read_text()
+    assert f"The Morris screening ranks {direct_first(7)} first" in report.findings
+    found = dict(sections(collect(tmp_path / "out")))["Screening"][1]
+    direct = screen(ASSAULT, knobs=["attacker_lead", "defender_units", "breach_roll"],
+                    trajectories=3, n_games=300, seed=7)
+    assert list(found["knob"]) == list(direct["knob"])  # the same games, the same ranking
+    assert list(found["mu*"]) == [f"{m:.2f}" for m in direct["mu_star"]]
+
+
+@pytest.mark.parametrize("sweep_text, words", [
+    ('kind = "screen"\nknobs = ["attacker_lead"]', "two knobs"),
+    ('kind = "screen"\nknobs = ["nope", "attacker_lead"]', "nope"),
+    ('kind = "screen"\ntrajectories = 1', "--trajectories"),
+    ('kind = "screen"\nwalks = 3', "unknown key 'walks'"),
+])
+def test_a_bad_screen_sweep_is_one_line_naming_it(tmp_path, sweep_text, words):
+    from simkit.errors import ExperimentError
+    from simkit.experiment import load_experiment
+
+    path = tmp_path / "bad.toml"
+    path.write_text(SCREEN_FILE.split("[[sweep]]")[0] + "[[sweep]]\n" + sweep_text + "\n")
+    with pytest.raises(ExperimentError, match=words) as caught:
+        load_experiment(path)
+    assert "\n" not in str(caught.value) and "(screen)" in str(caught.value)

@@ -26,7 +26,6 @@ from simkit.games.setembre1714_assault import GAME as ASSAULT
 from simkit.games.setembre1714_assault import checks as AC
 from simkit.games.setembre1714_assault import engine as AE
 from simkit.games.setembre1714_assault import layout as A
-from simkit.games.setembre1714_assault.rules import PARAMETERS as ASSAULT_PARAMETERS
 from simkit.rng import game_streams
 
 BOARD, NAMES = load_board()
@@ -47,7 +46,7 @@ def example_first_assault():
     """The Example of combat's salvo (4, 1, 3, 6) and first assault (5 against 2, the
     commander's 6), as the scenario plays it: repulsed, 4 defenders left in the zone."""
     rules = ASSAULT.resolve_rules("example_first_assault")
-    p = ASSAULT_PARAMETERS.build(rules)
+    p = ASSAULT.parameters(rules, ASSAULT.policy_choices({"catalans": "stand"}))
     rng = loaded(A.N_STREAMS, rolls={A.ST_SALVO: (4, 1, 3, 6), A.ST_ASSAULT: (5, 2),
                                      A.ST_COMMANDER: (6,)},
                  per_counter={A.ST_BREACH: {1: 6}})

@@ -26,7 +26,7 @@ from simkit.games.setembre1714_assault import engine
 from simkit.games.setembre1714_assault import events as EV
 from simkit.games.setembre1714_assault import layout as L
 from simkit.games.setembre1714_assault import prob as SP
-from simkit.games.setembre1714_assault.rules import PARAMETERS, Rules
+from simkit.games.setembre1714_assault.rules import Rules, parameters
 from simkit.stats import clopper_pearson
 
 GAME = "setembre1714-assault"
@@ -340,7 +340,7 @@ def test_royal_breach_check_assured_only_by_a_six():
     for max_turns, assured in ((12, 6), (5, 0)):
         log = new_log()
         out = np.zeros(L.N_OUT, np.int16)
-        p = PARAMETERS.build(Rules(max_turns=max_turns))
+        p = parameters(Rules(max_turns=max_turns), ASSAULT.policy_choices(None))
         rolled = engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), p, out, log)
         assert rolled == out[L.O_BREACH_TURN] == assured
         assert out[L.O_TURNS] == (assured or max_turns)
@@ -394,8 +394,9 @@ def test_salvo_kills_capped_at_targets():
 
 def test_example_of_combat_first_assault_pieces():
     rules = ASSAULT.resolve_rules("example_first_assault")
-    p = PARAMETERS.build(rules)
-    attack, defence = engine.assault_values(p, 4, 5)
+    p = parameters(rules, ASSAULT.policy_choices(None))
+    attack, defence, commander = engine.assault_values(p, 4, 5)
+    assert not commander  # none adjacent to the attacked zone
     assert (attack, defence) == (9, 12) == (rules.attack_value, rules.defence_value(4))
     state = dice(assault=(5, 2), commander=(6,))
     log = new_log()
@@ -416,8 +417,9 @@ def test_commander_casualty_faces():
 
 def play(rules, catalans: str, state: np.ndarray, log=None):
     out = np.zeros(L.N_OUT, dtype=np.int16)
-    engine.play_assault(state, PARAMETERS.build(rules), ASSAULT.policy_ids({"catalans": catalans}),
-                        out, no_log() if log is None else log)
+    policy = {"catalans": catalans}
+    engine.play_assault(state, parameters(rules, ASSAULT.policy_choices(policy)),
+                        ASSAULT.policy_ids(policy), out, no_log() if log is None else log)
     return out
 
 
@@ -452,7 +454,8 @@ def test_example_of_combat_salvo_and_first_assault_as_a_scenario():
 
 def test_example_of_combat_second_assault():
     rules = ASSAULT.resolve_rules("example_second_assault")
-    assert engine.assault_values(PARAMETERS.build(rules), 4, 5) == (9, 11)
+    p = parameters(rules, ASSAULT.policy_choices(None))
+    assert engine.assault_values(p, 4, 5) == (9, 11, False)
     state = dice({1: 6}, assault=(5, 6))  # breach assured, attacker 5, defender 6
     end = advanced(state, {L.ST_ASSAULT: 2})
     log = new_log()
@@ -917,3 +920,28 @@ def test_trace_narrates_range_2_artillery():
 def test_trace_narrates_adjacent_artillery_as_a_sentence():
     assert re.fullmatch(r"Artillery fire from an adjacent zone: die [1-6], "
                         r"(a unit eliminated|a miss)", artillery_lines(0)[0])
+
+
+def test_the_scripts_weights_decide_the_commander_and_the_withdrawal():
+    """11.3: "the player can choose not to use any commander in the assault ... in order
+    not to risk him", then "the defender can declare a withdrawal": the Bourbons' weight
+    spares their commander when the attack leads by enough, the cautious Catalans' weight
+    moves the lead they withdraw above."""
+    rules = {"attacker_commander": True, "terrain": "open", "salvo_units": 0}
+    # attack 5 + 4 = 9 (10 with the commander) against 5 + 4 + 1 = 10 before the dice
+    def assaults(n, seed, policy=None):
+        frame = simkit.simulate(GAME, n, seed=seed, rules=rules, policy=policy)
+        return frame[frame["attack_roll"] > 0]  # the breach was assured
+
+    used = assaults(3000, 11)
+    spared = assaults(3000, 11, {"bourbons": "assault:spare_commander_from=-1"})
+    assert (used["attack_value"] == 10).all() and (spared["attack_value"] == 9).all()
+    assert used["attacker_commander_lost"].any() and not spared["attacker_commander_lost"].any()
+    assert (used["winner"] == "bourbons").mean() > (spared["winner"] == "bourbons").mean()
+    kept = assaults(3000, 11, {"bourbons": "assault:spare_commander_from=0"})
+    assert (kept["attack_value"] == 10).all()  # -1 behind: not yet leading by 0
+    cautious = {"catalans": "cautious"}
+    assert len(assaults(2000, 12)) > 1000
+    assert not assaults(2000, 12, cautious)["withdrew"].any()  # 10 against 10: not higher
+    eager = assaults(2000, 12, {"catalans": "cautious:withdraw_above=-1"})
+    assert eager["withdrew"].all() and (eager["defence_value"] == 12).all()

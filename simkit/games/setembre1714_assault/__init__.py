@@ -8,12 +8,13 @@ the rulebook's. The whole game (``simkit.games.setembre1714``) resolves its comb
 this package's ``combat_system``.
 
 Modules by rulebook section: ``combat_system`` (the rule functions and events both games
-share: 7, 9, 11.2, 11.3, 13), ``rules`` (the knobs: 7, 9, 11, 13), ``layout`` (offsets,
-codes, outcome columns, random streams, invariants, steps), ``events`` (the trace's
-sentences), ``engine`` (the scenario's sequence: 7, then 9 and 11.2, then 11.3),
-``checks`` (the state invariants: 6.1, 7, 9, 11.2, 11.3, 13), ``policies`` (the Catalan
-withdrawal of 11.3), ``components`` (no reconstruction: the presets file), ``prob``
-(exact answers: 7, 9, 11.2, 11.3), ``data/presets.toml``.
+share: 7, 9, 11.2, 11.3, 13), ``rules`` (the knobs: 7, 9, 11, 13; the policies' weights),
+``layout`` (offsets, codes, outcome columns, random streams, invariants, steps),
+``events`` (the trace's sentences), ``engine`` (the scenario's sequence: 7, then 9 and
+11.2, then 11.3), ``checks`` (the state invariants: 6.1, 7, 9, 11.2, 11.3, 13),
+``policies`` (the choices of 11.3: the Bourbon commander's use and the Catalan
+withdrawal), ``components`` (no reconstruction: the presets file), ``prob`` (exact
+answers: 7, 9, 11.2, 11.3), ``data/presets.toml``.
 """
 
 from simkit.games.base import Game
@@ -23,7 +24,7 @@ from .components import DATA
 from .engine import play_assault_games
 from .events import EVENTS
 from .policies import BOURBON_POLICIES, CATALAN_POLICIES
-from .rules import PARAMETERS, Rules
+from .rules import PARAMETERS, AssaultWeights, CautiousWeights, Rules, parameters
 
 
 class AssaultScenario(Game):
@@ -34,10 +35,16 @@ class AssaultScenario(Game):
     rule_parameters = PARAMETERS
     data = DATA
     policies = {"bourbons": BOURBON_POLICIES, "catalans": CATALAN_POLICIES}
+    policy_weights = {"bourbons": {"assault": AssaultWeights},
+                      "catalans": {"cautious": CautiousWeights}}
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
     compile_seconds = 2  # measured: 2.3 s of CPU for a cold compile (2026-12-01)
+
+    def parameters(self, rules, policies):
+        """The rules' vector, then both sides' policy weights (``rules.parameters``)."""
+        return parameters(rules, policies)
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
         return play_assault_games(*self.kernel_inputs(rules, policies), game_indices,

@@ -33,6 +33,7 @@ from simkit.checks import broken
 
 from . import layout as L
 from .combat_system import attack_value, defence_value, salvo_permitted
+from .policies import bourbons_use_commander
 
 
 @njit(cache=True, nogil=True)
@@ -107,15 +108,16 @@ def values_as_counted(p, out):
     met = p[L.P_DEFENDER_UNITS] - out[L.O_ARTILLERY_KILLS] - out[L.O_SALVO_KILLS]
     if out[L.O_DEFENDERS_ASSAULTED] != met:
         return 2
-    attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS],
-                          p[L.P_ATTACKER_COMMANDER], False)
-    if out[L.O_ATTACK_VALUE] != attack:
-        return 0
+    attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS], False, False)
     lead = p[L.P_DEFENDER_LEAD]
     if out[L.O_ARTILLERY_KILLS] > 0:  # 9: the guns aimed at the lead
         lead = min(lead, p[L.P_DEFENDER_OTHERS])
     defence = defence_value(lead, p[L.P_TERRAIN_BONUS], met,
                             p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
+    if bourbons_use_commander(p, attack, defence):  # 11.3: the attacker's choice
+        attack += 1
+    if out[L.O_ATTACK_VALUE] != attack:
+        return 0
     if out[L.O_WITHDREW]:
         defence += p[L.P_WITHDRAWAL_BONUS]
     return -1 if out[L.O_DEFENCE_VALUE] == defence else 1
@@ -154,9 +156,12 @@ def holder_follows_occupants(out, defenders):
 
 @njit(cache=True, nogil=True)
 def casualties_allowed(p, out):
-    """-1 when only commanders who took part in an assault were lost; else the side."""
+    """-1 when only commanders who took part in an assault were lost; else the side. The
+    Bourbon commander took part when the attack value counts him (``values_as_counted``
+    checks that value first)."""
     fought = out[L.O_ATTACK_ROLL] > 0
-    if out[L.O_ATTACKER_COMMANDER_LOST] and not (fought and p[L.P_ATTACKER_COMMANDER]):
+    used = out[L.O_ATTACK_VALUE] > p[L.P_ATTACKER_LEAD] + p[L.P_ATTACKER_UNITS] - 1
+    if out[L.O_ATTACKER_COMMANDER_LOST] and not (fought and used):
         return L.SIDE_BOURBONS
     if out[L.O_DEFENDER_COMMANDER_LOST] and not (fought and p[L.P_DEFENDER_COMMANDER]):
         return L.SIDE_CATALANS

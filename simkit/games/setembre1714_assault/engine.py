@@ -34,7 +34,7 @@ from .combat_system import (
     salvo_permitted,
 )
 from .events import EV_BREACH_NEVER, EV_ZONE_CLEARED
-from .policies import catalans_withdraw
+from .policies import bourbons_use_commander, catalans_withdraw
 
 
 @njit(cache=True, nogil=True)
@@ -101,21 +101,22 @@ def defending_lead(p, artillery_kills):
 
 @njit(cache=True, nogil=True)
 def assault_values(p, defenders, lead):
-    """Assault values before the dice, without the withdrawal bonus; ``lead`` is the
-    defending lead's strength."""
-    attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS],
-                          p[L.P_ATTACKER_COMMANDER], False)
+    """Assault values before the dice, without the withdrawal bonus, and whether the
+    Bourbon commander is used (11.3: the attacker's choice, ``bourbons_use_commander``);
+    ``lead`` is the defending lead's strength."""
+    attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS], False, False)
     defence = defence_value(lead, p[L.P_TERRAIN_BONUS], defenders,
                             p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
-    return attack, defence
+    commander = bourbons_use_commander(p, attack, defence)
+    return attack + (1 if commander else 0), defence, commander
 
 
 @njit(cache=True, nogil=True)
 def assault_zone(rng, p, policy, defenders, out, log):
     """Declare, roll and apply one assault on the zone; fills the output row."""
-    attack, defence = assault_values(p, defenders,
-                                     defending_lead(p, out[L.O_ARTILLERY_KILLS]))
-    withdrew = catalans_withdraw(policy[L.SIDE_CATALANS], attack, defence)
+    attack, defence, commander = assault_values(
+        p, defenders, defending_lead(p, out[L.O_ARTILLERY_KILLS]))
+    withdrew = catalans_withdraw(p, policy[L.SIDE_CATALANS], attack, defence)
     if withdrew:
         defence += p[L.P_WITHDRAWAL_BONUS]
     log_event(log, EV_ASSAULT_VALUES, attack, defence, withdrew)
@@ -128,7 +129,7 @@ def assault_zone(rng, p, policy, defenders, out, log):
     out[L.O_WITHDREW] = withdrew
     out[L.O_ATTACKER_LEAD_LOST] = not attacker_wins
     out[L.O_DEFENDER_LEAD_LOST] = attacker_wins and not withdrew
-    if p[L.P_ATTACKER_COMMANDER]:
+    if commander:
         out[L.O_ATTACKER_COMMANDER_LOST] = commander_casualty(rng, L.SIDE_BOURBONS, log)
     if p[L.P_DEFENDER_COMMANDER]:
         out[L.O_DEFENDER_COMMANDER_LOST] = commander_casualty(rng, L.SIDE_CATALANS, log)

@@ -43,6 +43,12 @@ P_DEFENDER_COMMANDER = _P("defender_commander")
 P_FLAG = _P("santa_eulalia_flag")
 P_WITHDRAWAL_BONUS = _P("withdrawal_bonus")
 N_PARAMS = _P.size
+# -- the scripted players' weights, after the rules in the same vector (``rules.Weights``:
+# each side's policy weights, its defaults where the side plays another policy)
+_W = Fields("assault policy weights", start=N_PARAMS)
+W_SPARE_COMMANDER_FROM = _W("spare_commander_from")  # the Bourbons' ``assault``
+W_WITHDRAW_ABOVE = _W("withdraw_above")  # the Catalans' ``cautious``
+N_VECTOR = _W.size
 
 # -- sides (policy id slots, in the Game's ``sides`` order): the combat system's -------------
 SIDES = CS.SIDES

@@ -11,6 +11,8 @@ assault by a lead grenadier and 4 more units.
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from simkit.errors import RulesError
 from simkit.games.base import Parameters, RulesBase, knob, reconstruction
 
@@ -115,9 +117,54 @@ class Rules(RulesBase):
                 + leaders + (self.withdrawal_bonus if withdrawal else 0))
 
 
+@dataclass(frozen=True)
+class AssaultWeights(RulesBase):
+    """The Bourbons' ``assault`` weights (rulebook 11.3's commander choice)."""
+
+    KIND = "policy weight"
+
+    spare_commander_from: int = knob(
+        20, "the Bourbon commander adjacent to the zone is not used (no +1, no risk of a 6) "
+        "when the attack without him already leads the defence by this much or more before "
+        "the dice (11.3: 'the player can choose not to use any commander in the assault "
+        "... in order not to risk him'); 20 = always used", range=(-20, 20))
+
+
+@dataclass(frozen=True)
+class CautiousWeights(RulesBase):
+    """The Catalans' ``cautious`` weights (rulebook 11.3's withdrawal)."""
+
+    KIND = "policy weight"
+
+    withdraw_above: int = knob(
+        0, "declare a withdrawal (+2, the zone given up without losses) when the attack "
+        "leads the defence by more than this before the dice (0: whenever it is higher)",
+        range=(-20, 20))
+
+
 #: the assault kernel's parameter vector (offsets in ``layout``): every field is the knob
 #: or property of the same name (the salvo's zone as its defence value)
 PARAMETERS = Parameters(
     L._P, Rules,
     salvo_from=lambda r: L.SALVO_ZONE_DEFENCE[L.SALVO_ZONES.index(r.salvo_from)],
     terrain=lambda r: L.TERRAIN_NAMES.index(r.terrain))
+
+
+def _weights(choice, cls):
+    return choice.weights if isinstance(choice.weights, cls) else cls()
+
+
+#: the vector's policy part, after the rules: each side's weights from its policy choice
+#: (the defaults where the side plays a policy without them)
+POLICY_PARAMETERS = Parameters(
+    L._W, tuple,
+    spare_commander_from=lambda choices: _weights(
+        choices[L.SIDE_BOURBONS], AssaultWeights).spare_commander_from,
+    withdraw_above=lambda choices: _weights(
+        choices[L.SIDE_CATALANS], CautiousWeights).withdraw_above)
+
+
+def parameters(rules: Rules, choices) -> np.ndarray:
+    """The kernel's vector: ``rules`` then the weights of ``choices`` (both sides'
+    ``PolicyChoice``, in ``sides`` order)."""
+    return np.concatenate([PARAMETERS.build(rules), POLICY_PARAMETERS.build(tuple(choices))])
