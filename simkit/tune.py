@@ -285,7 +285,7 @@ def _search(game, side, name, weights, *, start: str, others: dict, rules, targe
     trials a kept study lacks (a resumed --alternate), else ``trials`` more."""
     study = _study(out, "maximize", seed)
     if top_up:
-        _same_question(study, others, n_games, seed, out)
+        _same_question(study, others, rules, n_games, seed, out)
     if not study.trials:  # the search starts from the weights it is to beat
         study.enqueue_trial(_start_values(game, side, start, weights))
 
@@ -429,12 +429,13 @@ def tune_alternate(game, rounds: int, *, policy: dict | None = None, rules=None,
                        rounds, trials, n_games, holdout)
 
 
-def _same_question(study, others: dict, n_games: int, seed: int, where) -> None:
-    """A kept study searched against these opponents on these games (a rerun with
-    other sizes or policies would resume a search of another question): else a
-    UsageError."""
+def _same_question(study, others: dict, rules, n_games: int, seed: int, where) -> None:
+    """A kept study searched against these opponents under these rules on these games
+    (a rerun with other rules, sizes or policies would resume a search of another
+    question): else a UsageError."""
+    changed = ", ".join(f"{k}={v}" for k, v in rules.changes().items()) or "standard"
     question = (", ".join(f"{s}={p}" for s, p in sorted(others.items()))
-                + f" on {n_games} games of seed {seed}")
+                + f" under {changed} rules on {n_games} games of seed {seed}")
     kept = study.user_attrs.get("question")
     if kept is None:
         study.set_user_attr("question", question)

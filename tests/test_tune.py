@@ -60,9 +60,9 @@ def test_alternating_tunes_each_side_and_shows_the_balance_under_tuned_play(tmp_
     study = optuna.load_study(study_name="simkit",
                               storage=f"sqlite:///{tmp_path}/round2-catalans/study.db")
     assert len(study.trials) == 8
-    with pytest.raises(UsageError, match="holds a search against"):
-        tune_alternate(ASSAULT, 1, rules=STREET, trials=8, n_games=500, seed=5,
-                       out=tmp_path)
+    for other in [dict(rules=STREET, n_games=500), dict(rules=None, n_games=1000)]:
+        with pytest.raises(UsageError, match="holds a search against"):
+            tune_alternate(ASSAULT, 1, trials=8, seed=5, out=tmp_path, **other)
 
 
 def test_a_tribe_names_the_seat_it_holds():
