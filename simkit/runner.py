@@ -134,13 +134,15 @@ def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, clien
     while True:
         run.play_until(target)
         counts = run.counts(target)
+        if until_ci is None:  # no stopping rule: no interval to compute (a tuning trial)
+            break
         rates = {name: counts[name] for name in _rate_columns(game)}
         if stop_on is not None:  # one side's rate: its count against the rest
             column, side = stop_on
             wins = counts[column][side]
             rates = {column: Counter({side: wins, "": counts[column].total() - wins})}
         info.worst_half_width = _worst_half_width(rates)
-        if until_ci is None or info.worst_half_width <= until_ci:
+        if info.worst_half_width <= until_ci:
             break
         cap = max_games or 100 * n_games
         if target >= cap:
