@@ -20,7 +20,7 @@ from numba import njit
 
 from simkit.eventlog import log_event
 from simkit.rng import uniform_int
-from simkit.unmanaged import borrowing
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from . import policies as PO
@@ -132,10 +132,29 @@ def learnable(S, p, g, seat, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def effect_possible(S, p, g, seat, c, target):
     """The card's conditions besides units and movement (rulebook: the effect 'including
     any other condition that must be met')."""
+    return target_fits(S, c, target, seat) and conditions_met(S, p, g, seat, c)
+
+
+@borrowing
+def target_fits(S, c, target, seat):
+    """A Trade or Raid away needs an opponent as target; at Portum Itium, the market."""
+    if find_op(S, c, L.OP_TRADE) < 0 and find_op(S, c, L.OP_RAID) < 0:
+        return True
+    loc = S[L.S_CARDS][c, L.CD_LOCATION]
+    if loc == L.LOC_AWAY and (target < 0 or target == seat):
+        return False
+    return not (loc == L.LOC_PORTUM and target != TARGET_MARKET)
+
+
+@allocating
+def conditions_met(S, p, g, seat, c):
+    """The card's conditions that do not depend on its target: goods to pay, a Special
+    card to learn, a grey leader to promote, a site for a Clan Pact, a trophy and the
+    goods to pay for it."""
     b = pl(seat)
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         op = card_op(S, c, k, 0)
@@ -156,32 +175,39 @@ def effect_possible(S, p, g, seat, c, target):
         if op == L.OP_TROPHY:
             if PO.pick_trophy(S, g) < 0 or village_value(S, g, seat) < a:
                 return False
-        if op == L.OP_TRADE or op == L.OP_RAID:
-            loc = S[L.S_CARDS][c, L.CD_LOCATION]
-            if loc == L.LOC_AWAY and (target < 0 or target == seat):
-                return False
-            if loc == L.LOC_PORTUM and target != TARGET_MARKET:
-                return False
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def playable(S, p, g, seat, c):
+    """Card c is in hand, an Action card, and its target-free conditions are met."""
+    return g[pl(seat) + L.PL_CARD + c] == L.CARD_HAND and \
+        S[L.S_CARDS][c, L.CD_TYPE] != L.CT_BATTLE and conditions_met(S, p, g, seat, c)
+
+
+@allocating
 def legal_engagement(S, p, g, seat, c, target, extra):
     """The units a legal play of card c would engage (tribesmen, leader mask), or
     (-1, 0) if the card cannot be played: not in hand, not enough STRENGTH, a condition
     unmet, or not enough Provisions for the Movement Cost. Away, the leaders of the
     card's classes that ``PO.riders`` offers join when their Horse lowers the Movement
     Cost (the Sack example, Raid: Sive rides along)."""
-    if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
-        return -1, 0
-    if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
-        return -1, 0
-    if not effect_possible(S, p, g, seat, c, target):
+    if not target_fits(S, c, target, seat) or not playable(S, p, g, seat, c):
         return -1, 0
     if find_op(S, c, L.OP_LEARN) >= 0:
-        return 0, 0  # Learning: the chosen Special card's cost and units apply
+        return 0, 0
     men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
                                       S[L.S_CARDS][c, L.CD_UNITS], extra)
+    return trip_engagement(S, p, g, seat, c, target, men, lmask)
+
+
+@allocating
+def trip_engagement(S, p, g, seat, c, target, men, lmask):
+    """``legal_engagement`` once the card is playable and its units chosen (men < 0:
+    not enough STRENGTH): the riders that lower the Movement Cost join, and the trip
+    must be affordable."""
+    if find_op(S, c, L.OP_LEARN) >= 0:
+        return 0, 0  # Learning: the chosen Special card's cost and units apply
     if men < 0:
         return -1, 0
     dest = destination(S, p, g, seat, c, target)

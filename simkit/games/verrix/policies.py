@@ -397,11 +397,13 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
     # purchases: most worth for j items of total value v; bchoice[k, j, v]: units of k
     buy = np.full((cap + 1, vbuy + 1), low, dtype=np.int64)
     buy[0, 0] = 0
-    bchoice = np.zeros((N_KINDS, cap + 1, vbuy + 1), dtype=np.int64)
+    bchoice = np.zeros((N_KINDS, cap + 1, vbuy + 1), dtype=np.int8)
     # payments: least worth for j items of total value v; pchoice[k, j, v]: units of k
     pay = np.full((cap + 1, vpay + 1), high, dtype=np.int64)
     pay[0, 0] = 0
-    pchoice = np.zeros((N_KINDS, cap + 1, vpay + 1), dtype=np.int64)
+    pchoice = np.zeros((N_KINDS, cap + 1, vpay + 1), dtype=np.int8)
+    # the items and value the kinds so far can reach: no state beyond is ever filled
+    bj_reach, bv_reach, pj_reach, pv_reach = 0, 0, 0, 0
     for k in range(N_KINDS):
         val = kind_value(S, k)
         if val <= 0:
@@ -411,8 +413,10 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
             have = own_stock(g, seat, k) if k < L.N_GOODS else 0
             for m in range(1, n + 1):
                 cum[m] = cum[m - 1] + unit_worth(S, p, g, seat, k, have + m - 1)
-            for j in range(cap, 0, -1):  # in place: the smaller states are this kind's
-                for v in range(vbuy, val - 1, -1):
+            bj_reach = min(cap, bj_reach + n)
+            bv_reach = min(vbuy, bv_reach + n * val)
+            for j in range(bj_reach, 0, -1):  # in place: the smaller states are this kind's
+                for v in range(bv_reach, val - 1, -1):
                     for m in range(1, min(n, j, v // val) + 1):
                         w = buy[j - m, v - m * val]
                         if w != low and w + cum[m] > buy[j, v]:
@@ -423,8 +427,10 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
         if n > 0:
             for m in range(1, n + 1):
                 cum[m] = cum[m - 1] + sale_cost(S, p, g, seat, target, k, have - m)
-            for j in range(cap, 0, -1):
-                for v in range(vpay, val - 1, -1):
+            pj_reach = min(cap, pj_reach + n)
+            pv_reach = min(vpay, pv_reach + n * val)
+            for j in range(pj_reach, 0, -1):
+                for v in range(pv_reach, val - 1, -1):
                     for m in range(1, min(n, j, v // val) + 1):
                         c = pay[j - m, v - m * val]
                         if c != high and c + cum[m] < pay[j, v]:
