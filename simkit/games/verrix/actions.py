@@ -117,7 +117,32 @@ def clan_pact_sites(S, p, g, seat, out):
     return n
 
 
+@borrowing
+def any_clan_pact_site(S, p, g, seat):
+    """Has the seat a Clan Pact site (``clan_pact_sites``, stopping at the first)?"""
+    b = pl(seat)
+    for v in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][v, 0] != L.NODE_TERRITORY or g[L.G_VILLAGE + v] >= 0:
+            continue
+        for k in range(g[b + L.PL_VILLAGES]):
+            if S[L.S_NEXT][g[b + L.PL_VILLAGE_NODE + k], v] == v:
+                return True
+    return False
+
+
 # -- legality ---------------------------------------------------------------------------------
+@borrowing
+def any_learnable(S, p, g, seat):
+    """Can the seat learn a Special card (``learnable``, stopping at the first)?"""
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] == L.CARD_UNLEARNED:
+            men, _ = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
+                                          S[L.S_CARDS][c, L.CD_UNITS], 0)
+            if men >= 0:
+                return True
+    return False
+
+
 @borrowing
 def learnable(S, p, g, seat, out):
     """Learning: the unlearned Special cards the seat can engage enough units for."""
@@ -132,7 +157,7 @@ def learnable(S, p, g, seat, out):
     return n
 
 
-@allocating
+@borrowing
 def effect_possible(S, p, g, seat, c, target):
     """The card's conditions besides units and movement (rulebook: the effect 'including
     any other condition that must be met')."""
@@ -150,7 +175,7 @@ def target_fits(S, c, target, seat):
     return not (loc == L.LOC_PORTUM and target != TARGET_MARKET)
 
 
-@allocating
+@borrowing
 def conditions_met(S, p, g, seat, c):
     """The card's conditions that do not depend on its target: goods to pay, a Special
     card to learn, a grey leader to promote, a site for a Clan Pact, a trophy and the
@@ -161,16 +186,14 @@ def conditions_met(S, p, g, seat, c):
         a = card_op(S, c, k, 1)
         if op == L.OP_PAY and g[b + L.PL_GOODS + a] < card_op(S, c, k, 2):
             return False
-        if op == L.OP_LEARN and \
-                learnable(S, p, g, seat, np.zeros(L.MAX_NODES, dtype=np.int64)) == 0:
+        if op == L.OP_LEARN and not any_learnable(S, p, g, seat):
             return False
         if op == L.OP_PROMOTE:
             if g[L.G_GREY_MEEPLES] == 0 or g[b + L.PL_LEADER + 1] >= 0 or \
                     PO.pick_grey_leader(S, g) < 0:
                 return False
         if op == L.OP_CLAN_PACT:
-            if g[b + L.PL_VILLAGES] >= 3 or \
-                    clan_pact_sites(S, p, g, seat, np.zeros(L.MAX_NODES, dtype=np.int64)) == 0:
+            if g[b + L.PL_VILLAGES] >= 3 or not any_clan_pact_site(S, p, g, seat):
                 return False
         if op == L.OP_TROPHY:
             if PO.pick_trophy(S, g) < 0 or village_value(S, g, seat) < a:

@@ -351,6 +351,10 @@ def move_price(S, p, g, seat, dest, reduction):
         return 1 << 30, start
     if g[pl(seat) + L.PL_FREE_MOVE]:
         cost = 0
+    # the table's route is one cheapest trip: its tributes bound the fewest, and only
+    # when they exceed the bonused cost can the fewest change the price
+    if table_tribute(S, g, seat, start, dest) <= cost - reduction:
+        return cost - reduction, start
     price = max(cost - reduction, tribute_count(S, p, g, seat, start, dest))
     return price, start
 
