@@ -130,6 +130,13 @@ def any_clan_pact_site(S, p, g, seat):
     return False
 
 
+@allocating
+def clan_pact_site(S, p, g, seat):
+    """The site the seat's Clan Pact would take (``PO.pick_site``), or -1."""
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    return PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+
+
 # -- legality ---------------------------------------------------------------------------------
 @borrowing
 def any_learnable(S, p, g, seat):
@@ -224,7 +231,7 @@ def legal_engagement(S, p, g, seat, c, target, extra):
     return trip_engagement(S, p, g, seat, c, target, men, lmask)
 
 
-@allocating
+@borrowing
 def trip_engagement(S, p, g, seat, c, target, men, lmask):
     """``legal_engagement`` once the card is playable and its units chosen (men < 0:
     not enough STRENGTH): the riders that lower the Movement Cost join, and the trip
@@ -235,8 +242,7 @@ def trip_engagement(S, p, g, seat, c, target, men, lmask):
         return -1, 0
     dest = destination(S, p, g, seat, c, target)
     if find_op(S, c, L.OP_CLAN_PACT) >= 0:
-        buf = np.zeros(L.MAX_NODES, dtype=np.int64)
-        dest = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+        dest = clan_pact_site(S, p, g, seat)
     if dest >= 0:
         price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
         riders = PO.riders(S, g, seat, S[L.S_CARDS][c, L.CD_UNITS], lmask)
@@ -698,8 +704,7 @@ def play_card(S, p, g, rng, seat, c, target, extra, log):
     site = -1
     dest = destination(S, p, g, seat, c, target)
     if find_op(S, c, L.OP_CLAN_PACT) >= 0:
-        buf = np.zeros(L.MAX_NODES, dtype=np.int64)
-        site = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+        site = clan_pact_site(S, p, g, seat)
         dest = site
     if dest >= 0:
         pay_movement(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask), log)

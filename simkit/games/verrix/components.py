@@ -441,8 +441,9 @@ def cheapest_nodes(cost: np.ndarray, n: int) -> np.ndarray:
         d = cost[tile * L.MAX_NODES:tile * L.MAX_NODES + n, :n]
         for start in range(n):
             for dest in range(n):
-                on = [w for w in range(n) if w != dest and d[start, w] + d[w, dest] == d[start, dest]]
-                on.sort(key=lambda w: d[w, dest])
+                total = d[start, dest]
+                on = [w for w in range(n) if w != dest and d[start, w] + d[w, dest] == total]
+                on.sort(key=lambda w, dest=dest: d[w, dest])
                 row = out[(tile * L.MAX_NODES + start) * L.MAX_NODES + dest]
                 row[0] = len(on) + 1
                 row[1:len(on) + 2] = [dest, *on]
