@@ -522,15 +522,16 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
             reavers(S, g, seat, target, L.TR_RAID_STR)
         if trophy_holder(S, g, L.TP_STRENGTH) == seat:
             attack += 1
-        must = strength_at(S, g, target, mask, L.AT_VILLAGE)
-        xmen, xl = PO.defence_commit(S, p, g, target, mask, attack, must)
-        engage(g, target, xmen, xl, L.AT_VILLAGE)
-        defence = must + engagement_strength(S, g, target, xmen, xl) + card_op(S, c, k, 2)
+        base = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
         if trophy_holder(S, g, L.TP_STRENGTH) == target:
-            defence += 1
+            base += 1
+        xmen, xl = PO.defence_commit(S, p, g, target, mask, attack, base)
+        engage(g, target, xmen, xl, L.AT_VILLAGE)
+        defence = base + engagement_strength(S, g, target, xmen, xl)
         defence += raid_supporters(S, p, g, seat, target, mask, attack, defence, log)
         defence = max(defence, 0)
-        token = morrigan_draw(p, g, rng, target, attack - defence, False)
+        token = morrigan_draw(p, g, rng, target, PO.raid_token_margin(p, g, attack, defence),
+                              False)
         g[pl(target) + L.PL_N_DEFEND] += 1
         log_event(log, EV_RAID, attack, defence, token)
         if attack <= defence + token:

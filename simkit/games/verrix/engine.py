@@ -97,7 +97,7 @@ def setup(S, p, g, rng, log):
             if colour >= 0:
                 g[L.G_MARKET_MEN + colour] -= 1
                 g[pl(s) + L.PL_HOSTAGES + colour] += 1
-        site = first_village_site(S, g, s)
+        site = PO.setup_site(S, p, g, s)
         place_village(g, s, site)
         log_event(log, EV_SETUP, s, site, colour)
     add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])
@@ -128,16 +128,6 @@ def setup_player(S, p, g, s, tribe):
         if (S[L.S_CARDS][c, L.CD_OWNERS] >> tribe) & 1:
             g[b + L.PL_CARD + c] = L.CARD_HAND if S[L.S_CARDS][c, L.CD_BASIC] \
                 else L.CARD_UNLEARNED
-
-
-@borrowing
-def first_village_site(S, g, s):
-    tribe = g[pl(s) + L.PL_TRIBE]
-    for k in range(3):
-        v = S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]
-        if g[L.G_VILLAGE + v] < 0:
-            return v
-    return S[L.S_TRIBES][tribe, L.TR_TERRITORIES]  # all three taken: share the first
 
 
 # -- events ------------------------------------------------------------------------------------

@@ -473,17 +473,19 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
 
 # -- raids -----------------------------------------------------------------------------------
 @borrowing
-def defence_commit(S, p, g, seat, mask, attack, must):
+def defence_commit(S, p, g, seat, mask, attack, base):
     """Extra available units a raided village engages (besides those that must defend):
-    after passing, everything; otherwise the fewest that bring the units to the raider's
-    STRENGTH, or none if even all of them could not."""
+    after passing, everything; otherwise the fewest that bring its STRENGTH to the
+    raider's, or none if even all of them could not. ``base``: the defence without them
+    (the units that must defend, the card's bonus or malus, the trophy), so an Ambush's
+    -2 is made up and a trophy's +1 spares a unit."""
     men, lmask = all_available(S, g, seat, mask)
     if g[pl(seat) + L.PL_PASSED]:
         return men, lmask
-    full = must + engagement_strength(S, g, seat, men, lmask)
+    full = base + engagement_strength(S, g, seat, men, lmask)
     if full + mean_token10(p, g) // 10 < attack - 1:
         return 0, 0
-    need = attack - must
+    need = attack - base
     if need <= 0:
         return 0, 0
     take = min(need, men)
@@ -496,6 +498,18 @@ def defence_commit(S, p, g, seat, mask, attack, must):
             lm |= 1 << k
             s += leader_strength(S, g, seat, k)
     return take, lm
+
+
+@borrowing
+def raid_token_margin(p, g, attack, defence):
+    """The margin a raided defender draws its Mórrígan token against, for
+    ``second_token``: a tie already stops the raid, so the token must make up
+    ``attack - defence`` (a round of a Battle is won by one more than the margin); no
+    second token when the raid already fails or no token in the bag could stop it."""
+    need = attack - defence
+    if need <= 0 or tokens_at_most(p, g, need - 1)[0] == tokens_at_most(p, g, 1 << 20)[0]:
+        return -1
+    return need - 1
 
 
 @borrowing
@@ -619,14 +633,60 @@ def battle_vp_estimate(S, p, g, seat, target):
 
 
 @borrowing
-def defender_extra(S, p, g, rng, seat, policy):
-    """Available units a defender adds to the Village spaces (greedy: all of them; each
-    held back costs VP and strength; random: a random number of its tribesmen and every
-    leader)."""
+def attack_commit(S, p, g, seat, target, least):
+    """The units an attacker places in the Camp (at least ``least``): the deployment
+    whose expected disc pays the most VP less what its units could have done elsewhere
+    (the track may pay less for a wider win); ties keep more units. (-1, 0): fewer than
+    ``least`` available."""
+    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
+    dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
+        strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
+    best_m, best_l = -1, 0
+    best_v = -(1 << 40)
+    for lm in range(lmask, -1, -1):
+        if lm & ~lmask:
+            continue
+        nl = 0
+        for k in range(L.MAX_LEADERS):
+            nl += (lm >> k) & 1
+        for m in range(men, -1, -1):
+            if m + nl < least:
+                break
+            att = engagement_strength(S, g, seat, m, lm)
+            v = VP_POINTS * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, att, dfn),
+                                       1) - UNIT_POINTS * att
+            if v > best_v:
+                best_v, best_m, best_l = v, m, lm
+    return best_m, best_l
+
+
+@borrowing
+def defender_extra(S, p, g, rng, seat, policy, must, attack):
+    """Available units a defender adds to the Village spaces. Greedy: the deployment
+    worth most, the expected disc's VP less ``hold_back_vp`` for each unit held back
+    and, before passing, what the added units could have done elsewhere (``must``: the
+    STRENGTH already in the Village, ``attack``: the Camp's); ties add more. Random: a
+    random number of its tribesmen and every leader."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     if policy == L.POL_RANDOM:
-        men = uniform_int(rng, L.ST_POLICY + seat, men + 1)
-    return men, lmask
+        return uniform_int(rng, L.ST_POLICY + seat, men + 1), lmask
+    spare = 0 if g[pl(seat) + L.PL_PASSED] else UNIT_POINTS
+    best_m, best_l = men, lmask
+    best_v = -(1 << 40)
+    for lm in range(lmask, -1, -1):
+        if lm & ~lmask:
+            continue
+        held_leaders = 0
+        for k in range(L.MAX_LEADERS):
+            held_leaders += ((lmask >> k) & 1) - ((lm >> k) & 1)
+        for m in range(men, -1, -1):
+            added = engagement_strength(S, g, seat, m, lm)
+            disc = battle_disc_estimate(p, g, attack, must + added)
+            v = VP_POINTS * (faction_vp(S, p, g, seat, disc, 2) -
+                             p[L.P_HOLD_BACK_VP] * (men - m + held_leaders)) - spare * added
+            if v > best_v:
+                best_v, best_m, best_l = v, m, lm
+    return best_m, best_l
 
 
 @borrowing
@@ -791,6 +851,36 @@ def pay_pick(S, p, g, seat):
             if w < best_w:
                 best_w = w
                 best = good
+    return best
+
+
+@borrowing
+def setup_site(S, p, g, seat):
+    """Setup: the first village's territory among the free ones of the Setup Card: the
+    one with most free neighbouring territories (Clan Pact sites, 45 value points each
+    or more) less 6 points per Provision of the trip to Portum Itium (Trades at the
+    market, Sack); ties: the card's order. All three taken: share the first."""
+    tribe = g[pl(seat) + L.PL_TRIBE]
+    base = L.TILE_A * L.MAX_NODES
+    best = S[L.S_TRIBES][tribe, L.TR_TERRITORIES]
+    best_v = -(1 << 30)
+    harbour = -1
+    for v in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][v, 0] == L.NODE_HARBOUR:
+            harbour = v
+    for k in range(3):
+        v = S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]
+        if g[L.G_VILLAGE + v] >= 0:
+            continue
+        free = 0
+        for u in range(p[L.P_N_NODES]):
+            if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY and \
+                    g[L.G_VILLAGE + u] < 0 and S[L.S_NEXT][base + v, u] == u:
+                free += 1
+        score = 45 * free - (6 * S[L.S_COST][base + v, harbour] if harbour >= 0 else 0)
+        if score > best_v:
+            best_v = score
+            best = v
     return best
 
 
