@@ -489,7 +489,8 @@ def test_battle_disc_start_reading_keeps_or_resets_the_disc():
     """The Battle example puts the disc "in the space with a 3" at deployment (centre);
     read from Cleanup's "check that the other black disc ... is placed in the space with
     the value 3" alone, a second battle starts where the first left it: the same dice
-    end the battle 3 spaces towards Purple from the centre, or 1 from 2 towards Blue."""
+    end the battle 3 spaces towards Purple from the centre, or 1 towards Purple from 2
+    towards Blue."""
     assert _second_battle("centre") == -3
     assert _second_battle("where_left") == -1
     with pytest.raises(RulesError, match="battle_disc_start"):
