@@ -857,13 +857,13 @@ def test_attacker_commits_what_the_win_needs():
     x[PURPLE, L.PL_MEN] = 3
     x[PURPLE, L.PL_LEADER_AT] = L.AT_TRAVEL
     least = B.min_units(x.S, x.g, BLUE)
-    men, lmask = PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least)
+    men, lmask = PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least, 0)
     assert x.strength(BLUE, men, lmask) == 3 + 1
     x[PURPLE, L.PL_MEN] = 0
-    men, lmask = PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least)
+    men, lmask = PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least, 0)
     assert men + bin(lmask).count("1") == least == 3  # an empty Village: the fewest
     x[BLUE, L.PL_MEN] = 1
-    assert PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least)[0] == -1  # too few
+    assert PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least, 0)[0] == -1  # too few
 
 
 def test_defender_weighs_hold_back_vp():
@@ -918,3 +918,31 @@ def test_raid_defence_counts_the_card_and_the_trophy():
     assert men == 4
     men, _ = PO.defence_commit(x.S, x.p, x.g, PURPLE, 1, 4, 1)
     assert men == 3
+
+
+def test_reconstruction_knobs_yellow_ability_and_forge():
+    """Issue 27, item 4: Yellow's Master Smiths (extra space, Cleanup VP) and Forge's
+    Fibula are unprinted numbers that move the tribe rates: knobs set what the kernel
+    plays, the defaults being the data files'."""
+    from simkit.games.verrix import GAME
+    comp = load_components()
+    forge = comp.card_titles.index("Forge")
+
+    def tables(**rules):
+        r = GAME.resolve_rules(rules)
+        return GAME.kernel_inputs(r, GAME.policy_choices("greedy"))[0]
+
+    base = tables()
+    yellow = L.TRIBES.index("yellow")
+    assert base[L.S_TRIBES][yellow, L.TR_EXTRA_SLOT] == comp.tribes[yellow, L.TR_EXTRA_SLOT] == 1
+    assert base[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 1
+    bare = tables(yellow_extra_slot=0, yellow_cleanup_vp=0)
+    assert bare[L.S_TRIBES][yellow, L.TR_EXTRA_SLOT] == 0
+    assert bare[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 0
+    choice = L.CD_OPS + A.find_op(base, forge, L.OP_GAIN_CHOICE) * L.OP_WIDTH + 1
+    assert base[L.S_CARDS][forge, choice] >> L.FIBULA & 1
+    no_fibula = tables(forge_fibula=False)
+    assert not no_fibula[L.S_CARDS][forge, choice] >> L.FIBULA & 1
+    assert no_fibula[L.S_CARDS][forge, choice] == base[L.S_CARDS][forge, choice] - (1 << L.FIBULA)
+    with pytest.raises(RulesError, match="yellow_extra_slot"):
+        Rules(yellow_extra_slot=2)

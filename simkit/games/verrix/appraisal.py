@@ -21,7 +21,7 @@ from .actions import (
     trade_capacity,
     travel_reduction,
 )
-from .battle import can_declare, min_units
+from .battle import camp_units, can_declare
 from .state import (
     engagement_capacity,
     engagement_strength,
@@ -165,7 +165,7 @@ def battle_value(S, p, g, seat, target):
         return -(1 << 20)
     own = np.zeros(len(L.CLASSES), dtype=np.int64)
     opp = np.zeros(len(L.CLASSES), dtype=np.int64)
-    men, lmask = PO.attack_commit(S, p, g, seat, target, min_units(S, g, seat))
+    men, lmask = camp_units(S, p, g, seat, target)
     class_strengths(S, g, seat, men, lmask, own)
     dm, dl = PO.all_available(S, g, target, L.BATTLE_UNITS)
     class_strengths(S, g, target, dm, dl, opp)

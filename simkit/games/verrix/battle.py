@@ -53,6 +53,21 @@ def march_reduction(S, g, seat, lmask):
         return 1 << 20
     return travel_reduction(S, g, seat, -1, lmask)
 
+@borrowing
+def camp_units(S, p, g, seat, target):
+    """The units the attacker engages in the Camp (``PO.attack_commit``); if the march
+    with its choice costs more Provisions than it has, every available leader comes
+    along (their Horses make the march ``can_declare`` found affordable)."""
+    least = min_units(S, g, seat)
+    m, lm = PO.attack_commit(S, p, g, seat, target, least, 0)
+    dest = nearest_village(S, p, g, seat, target)
+    if move_price(S, p, g, seat, dest, march_reduction(S, g, seat, lm))[0] > \
+            g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+        m, lm = PO.attack_commit(S, p, g, seat, target, least,
+                                 PO.all_available(S, g, seat, L.BATTLE_UNITS)[1])
+    return m, lm
+
+
 # faction slots: units[seat] = (tribesmen, leader mask) on the Battle Board
 NO_SIDE, ATTACK, DEFEND = 0, 1, 2
 
@@ -277,7 +292,7 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     g[pl(attacker) + L.PL_N_BATTLE] += 1
     g[pl(defender) + L.PL_N_DEFEND] += 1
     dest = nearest_village(S, p, g, attacker, defender)
-    m, lm = PO.attack_commit(S, p, g, attacker, defender, min_units(S, g, attacker))
+    m, lm = camp_units(S, p, g, attacker, defender)
     log_event(log, EV_BATTLE, attacker, defender, 0)
     pay_movement(S, p, g, attacker, dest, march_reduction(S, g, attacker, lm), log)
     engage(g, attacker, m, lm, L.AT_TRAVEL)

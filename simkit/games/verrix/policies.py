@@ -633,10 +633,10 @@ def battle_vp_estimate(S, p, g, seat, target):
 
 
 @borrowing
-def attack_commit(S, p, g, seat, target, least):
-    """The units an attacker places in the Camp (at least ``least``): the deployment
-    whose expected disc pays the most VP less what its units could have done elsewhere
-    (the track may pay less for a wider win); ties keep more units. (-1, 0): fewer than
+def attack_commit(S, p, g, seat, target, least, required):
+    """The units an attacker places in the Camp (at least ``least``, the leaders of
+    ``required`` among them): the deployment whose expected disc pays the most VP less
+    what its units could have done elsewhere; ties keep more units. (-1, 0): fewer than
     ``least`` available."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
@@ -644,7 +644,7 @@ def attack_commit(S, p, g, seat, target, least):
     best_m, best_l = -1, 0
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
-        if lm & ~lmask:
+        if lm & ~lmask or lm & required != required:
             continue
         nl = 0
         for k in range(L.MAX_LEADERS):
