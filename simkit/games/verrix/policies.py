@@ -641,6 +641,7 @@ def attack_commit(S, p, g, seat, target, least, required):
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
         strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
+    token = mean_token10(p, g)
     best_m, best_l = -1, 0
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -649,12 +650,13 @@ def attack_commit(S, p, g, seat, target, least, required):
         nl = 0
         for k in range(L.MAX_LEADERS):
             nl += (lm >> k) & 1
+        lstr = engagement_strength(S, g, seat, 0, lm)
         for m in range(men, -1, -1):
             if m + nl < least:
                 break
-            att = engagement_strength(S, g, seat, m, lm)
-            v = VP_POINTS * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, att, dfn),
-                                       1) - UNIT_POINTS * att
+            att = m + lstr
+            disc = 30 * (att - dfn) + 10 - token  # battle_disc_estimate, token hoisted
+            v = VP_POINTS * faction_vp(S, p, g, seat, disc, 1) - UNIT_POINTS * att
             if v > best_v:
                 best_v, best_m, best_l = v, m, lm
     return best_m, best_l
@@ -671,6 +673,7 @@ def defender_extra(S, p, g, rng, seat, policy, must, attack):
     if policy == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, men + 1), lmask
     spare = 0 if g[pl(seat) + L.PL_PASSED] else UNIT_POINTS
+    token = mean_token10(p, g)
     best_m, best_l = men, lmask
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -679,9 +682,10 @@ def defender_extra(S, p, g, rng, seat, policy, must, attack):
         held_leaders = 0
         for k in range(L.MAX_LEADERS):
             held_leaders += ((lmask >> k) & 1) - ((lm >> k) & 1)
+        lstr = engagement_strength(S, g, seat, 0, lm)
         for m in range(men, -1, -1):
-            added = engagement_strength(S, g, seat, m, lm)
-            disc = battle_disc_estimate(p, g, attack, must + added)
+            added = m + lstr
+            disc = 30 * (attack - must - added) + 10 - token  # battle_disc_estimate
             v = VP_POINTS * (faction_vp(S, p, g, seat, disc, 2) -
                              p[L.P_HOLD_BACK_VP] * (men - m + held_leaders)) - spare * added
             if v > best_v:
