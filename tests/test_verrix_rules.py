@@ -346,9 +346,11 @@ def test_sack_example():
     # Through play_card, the engine choosing units and loot: Artghal (2) and Sive (1),
     # each with a Horse, and 2 tribesmen engage (5 > cost); Brigantes -> Portum Itium
     # costs 5, the Horses make it 3, all to the market (no tribute); 4 units carry 4
-    # goods; 3 types taken: +1 VP. The set-up's villages stand (Yellow's Atrebates lies
-    # on a cheapest route; an equally cheap one crosses no village).
+    # goods; 3 types taken: +1 VP. The villages on the Setup Cards' first territories
+    # (Yellow's Atrebates lies on a cheapest route; an equally cheap one crosses none).
     x = Game()
+    x.villages(blue="Caledonii", orange="Brigantes", purple="Ordovices", green="Iceni",
+               yellow="Atrebates")
     assert x.g[L.G_VILLAGE + x.node("Brigantes")] == ORANGE
     assert x.g[L.G_VILLAGE + x.node("Atrebates")] == YELLOW
     x.leader(ORANGE, 0, "Artghal", ("Horse",))
@@ -487,9 +489,10 @@ def test_battle_disc_start_reading_keeps_or_resets_the_disc():
     """The Battle example puts the disc "in the space with a 3" at deployment (centre);
     read from Cleanup's "check that the other black disc ... is placed in the space with
     the value 3" alone, a second battle starts where the first left it: the same dice
-    end the battle 1 space towards Purple from the centre, or 1 towards Blue from 2."""
-    assert _second_battle("centre") == -1
-    assert _second_battle("where_left") == 1
+    end the battle 3 spaces towards Purple from the centre, or 1 towards Purple from 2
+    towards Blue."""
+    assert _second_battle("centre") == -3
+    assert _second_battle("where_left") == -1
     with pytest.raises(RulesError, match="battle_disc_start"):
         Rules(battle_disc_start="left")
 
@@ -809,3 +812,137 @@ def test_support_for_a_raided_village():
     x[GREEN, L.PL_PASSED] = 1  # passed: cannot support
     assert A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, tribesmen, attack, defence,
                              NOLOG) == 0
+
+
+# -- the players' choices (issue 27, item 3) ---------------------------------------------------
+def _setup_score(x, tribe, v):
+    """The greedy set-up appraisal, recomputed from the tables: 45 per free neighbouring
+    territory, less 6 per Provision of the trip to Portum Itium."""
+    pi = x.node("Portum Itium")
+    free = sum(1 for u in range(len(x.comp.node_names))
+               if u != v and x.S[L.S_NODES][u, 0] == L.NODE_TERRITORY
+               and x.g[L.G_VILLAGE + u] < 0 and x.S[L.S_NEXT][v, u] == u)
+    return 45 * free - 6 * x.S[L.S_COST][v, pi]
+
+
+def test_setup_territory_is_chosen_among_the_free_ones():
+    """Setup: each tribe places its village on one of its Setup Card's 3 territories;
+    the greedy tribe takes the free one it appraises best, not the card's first."""
+    x = Game()
+    chosen_not_first = 0
+    for s in range(5):
+        x.villages()
+        x[s, L.PL_TRIBE] = s
+        card = [x.S[L.S_TRIBES][s, L.TR_TERRITORIES + k] for k in range(3)]
+        site = PO.setup_site(x.S, x.p, x.g, s)
+        assert _setup_score(x, s, site) == max(_setup_score(x, s, v) for v in card)
+        chosen_not_first += site != card[0]
+        x.g[L.G_VILLAGE + site] = 4 - s if s != 4 else 0  # taken: another is chosen
+        other = PO.setup_site(x.S, x.p, x.g, s)
+        assert other != site and other in card
+    assert chosen_not_first > 0
+    x.villages()
+    for v in card:
+        x.g[L.G_VILLAGE + v] = 0
+    assert PO.setup_site(x.S, x.p, x.g, 4) == card[0]  # all taken: share the first
+
+
+def test_attacker_commits_what_the_win_needs():
+    """Battle (A): "at least 4 units" (Blue: 3) in the Camp. Blue (5 tribesmen and
+    Niamh, 7 STRENGTH) commits enough to be expected to win by the most spaces (1
+    STRENGTH ahead over 3 rounds) and keeps the rest for later actions."""
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes")
+    x[BLUE, L.PL_MEN] = 5
+    x[PURPLE, L.PL_MEN] = 3
+    x[PURPLE, L.PL_LEADER_AT] = L.AT_TRAVEL
+    least = B.min_units(x.S, x.g, BLUE)
+    men, lmask = PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least, 0)
+    assert x.strength(BLUE, men, lmask) == 3 + 1
+    x[PURPLE, L.PL_MEN] = 0
+    men, lmask = PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least, 0)
+    assert men + bin(lmask).count("1") == least == 3  # an empty Village: the fewest
+    x[BLUE, L.PL_MEN] = 1
+    assert PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least, 0)[0] == -1  # too few
+
+
+def test_defender_weighs_hold_back_vp():
+    """Battle (B): the defender loses hold_back_vp per available unit it keeps out. At 0
+    a defender far stronger than the attacker keeps units for its own actions; at the
+    rulebook's 1 it deploys them all."""
+    def extra(hold_back):
+        x = Game(hold_back_vp=hold_back)
+        x[PURPLE, L.PL_MEN] = 5
+        return PO.defender_extra(x.S, x.p, x.g, x.rng, PURPLE, L.POL_GREEDY, 0, 1)
+    men, lmask = extra(0)
+    assert men < 5
+    assert extra(1) == (5, 1)
+
+
+def test_village_merchants_are_deployed_in_battle():
+    """Battle (B): "the tribesmen and leaders that were already engaged in previous
+    Actions on their tribe's Village Card" are deployed, a merchant too; it fights in
+    a round without a Battle card (open to every class)."""
+    x = Game()
+    x[GREEN, L.PL_MEN_VILLAGE] = 1
+    x[GREEN, L.PL_LEADER_AT] = L.AT_VILLAGE  # Murchad, a merchant, engaged at home
+    assert B.village_units(x.g, GREEN) == (1, 1)
+    side = np.array([B.ATTACK, 0, 0, B.DEFEND, 0])
+    men = np.array([4, 0, 0, 1, 0])
+    lmask = np.array([0, 0, 0, 1, 0])
+    everything = L.BATTLE_UNITS | (1 << L.MERCHANT) | (1 << L.CRAFTSMAN)
+    assert B.side_strength(x.S, x.g, side, B.DEFEND, men, lmask, everything, 0) == 1 + 2
+
+
+def test_raid_defender_draws_a_second_token_only_when_it_can_help():
+    """Raid: a tie stops the raid, so no Divine Will for a second token then, nor when
+    no token in the bag could make up the difference."""
+    x = Game()
+    assert PO.raid_token_margin(x.p, x.g, 5, 5) == -1  # a tie: the raid fails anyway
+    assert PO.raid_token_margin(x.p, x.g, 4, 5) == -1
+    assert PO.raid_token_margin(x.p, x.g, 7, 5) == 1  # needs a 2: worth a second draw
+    assert PO.raid_token_margin(x.p, x.g, 9, 5) == -1  # needs a 4: no token has it
+    assert not PO.second_token(x.g, YELLOW, PO.raid_token_margin(x.p, x.g, 5, 5))
+
+
+def test_raid_defence_counts_the_card_and_the_trophy():
+    """Raid: the defender adds up its units and "any bonus and malus described in the
+    Raid Action Card": against attack 4 with the card's -2 it needs 6 STRENGTH of units
+    to hold for sure; with a +1 trophy, 5."""
+    x = Game()
+    x[PURPLE, L.PL_MEN] = 5
+    x[PURPLE, L.PL_LEADER_AT] = L.AT_TRAVEL
+    men, _ = PO.defence_commit(x.S, x.p, x.g, PURPLE, 1, 4, -2)
+    assert men == 5  # 4 + 2 = 6 wanted: all 5 (the token may make up the rest)
+    men, _ = PO.defence_commit(x.S, x.p, x.g, PURPLE, 1, 4, 0)
+    assert men == 4
+    men, _ = PO.defence_commit(x.S, x.p, x.g, PURPLE, 1, 4, 1)
+    assert men == 3
+
+
+def test_reconstruction_knobs_yellow_ability_and_forge():
+    """Issue 27, item 4: Yellow's Master Smiths (extra space, Cleanup VP) and Forge's
+    Fibula are unprinted numbers that move the tribe rates: knobs set what the kernel
+    plays, the defaults being the data files'."""
+    from simkit.games.verrix import GAME
+    comp = load_components()
+    forge = comp.card_titles.index("Forge")
+
+    def tables(**rules):
+        r = GAME.resolve_rules(rules)
+        return GAME.kernel_inputs(r, GAME.policy_choices("greedy"))[0]
+
+    base = tables()
+    yellow = L.TRIBES.index("yellow")
+    assert base[L.S_TRIBES][yellow, L.TR_EXTRA_SLOT] == comp.tribes[yellow, L.TR_EXTRA_SLOT] == 1
+    assert base[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 1
+    bare = tables(yellow_extra_slot=0, yellow_cleanup_vp=0)
+    assert bare[L.S_TRIBES][yellow, L.TR_EXTRA_SLOT] == 0
+    assert bare[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 0
+    choice = L.CD_OPS + A.find_op(base, forge, L.OP_GAIN_CHOICE) * L.OP_WIDTH + 1
+    assert base[L.S_CARDS][forge, choice] >> L.FIBULA & 1
+    no_fibula = tables(forge_fibula=False)
+    assert not no_fibula[L.S_CARDS][forge, choice] >> L.FIBULA & 1
+    assert no_fibula[L.S_CARDS][forge, choice] == base[L.S_CARDS][forge, choice] - (1 << L.FIBULA)
+    with pytest.raises(RulesError, match="yellow_extra_slot"):
+        Rules(yellow_extra_slot=2)

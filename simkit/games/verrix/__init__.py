@@ -15,6 +15,7 @@ trace's sentences), ``prob`` (exact raid and battle answers).
 from functools import cache
 from types import SimpleNamespace
 
+from simkit.datafile import frozen
 from simkit.games.base import Game
 
 from . import layout as L
@@ -26,9 +27,27 @@ from .rules import PARAMETERS, Rules
 
 
 @cache
-def _tables(territory_cost: int, sea_cost: int, data=DATA):
-    """The read-only component tables the kernel takes, for one Movement Cost tile."""
-    return tables(load_components(data), territory_cost, sea_cost)
+def _tables(territory_cost: int, sea_cost: int, data=DATA, yellow=None, forge_fibula=True):
+    """The read-only component tables the kernel takes, for one Movement Cost tile.
+    ``yellow``: Yellow's Ability Card as (extra_slot, cleanup_vp_equipped), the knobs
+    ``yellow_extra_slot`` and ``yellow_cleanup_vp`` (None: the data file's);
+    ``forge_fibula`` False: Forge's choice without the Fibula."""
+    comp = load_components(data)
+    out = list(tables(comp, territory_cost, sea_cost))
+    if yellow is not None:
+        tribes_ = out[L.S_TRIBES].copy()
+        row = L.TRIBES.index("yellow")
+        tribes_[row, L.TR_EXTRA_SLOT], tribes_[row, L.TR_CLEANUP_VP_EQUIPPED] = yellow
+        out[L.S_TRIBES] = frozen(tribes_)
+    if not forge_fibula and "Forge" in comp.card_titles:
+        cards = out[L.S_CARDS].copy()
+        c = comp.card_titles.index("Forge")
+        for k in range(cards[c, L.CD_N_OPS]):
+            o = L.CD_OPS + k * L.OP_WIDTH
+            if cards[c, o] == L.OP_GAIN_CHOICE:
+                cards[c, o + 1] &= ~(1 << L.FIBULA)
+        out[L.S_CARDS] = frozen(cards)
+    return tuple(out)
 
 
 class Verrix(Game):
@@ -63,7 +82,9 @@ class Verrix(Game):
         return rules.seat_tribes
 
     def kernel_inputs(self, rules, policies):
-        return (_tables(rules.territory_cost, rules.sea_cost, self.data),
+        return (_tables(rules.territory_cost, rules.sea_cost, self.data,
+                        (rules.yellow_extra_slot, rules.yellow_cleanup_vp),
+                        rules.forge_fibula),
                 *super().kernel_inputs(rules, policies))
 
     def load_data(self):

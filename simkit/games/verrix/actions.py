@@ -20,7 +20,7 @@ from numba import njit
 
 from simkit.eventlog import log_event
 from simkit.rng import uniform_int
-from simkit.unmanaged import borrowing
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from . import policies as PO
@@ -117,7 +117,39 @@ def clan_pact_sites(S, p, g, seat, out):
     return n
 
 
+@borrowing
+def any_clan_pact_site(S, p, g, seat):
+    """Has the seat a Clan Pact site (``clan_pact_sites``, stopping at the first)?"""
+    b = pl(seat)
+    for v in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][v, 0] != L.NODE_TERRITORY or g[L.G_VILLAGE + v] >= 0:
+            continue
+        for k in range(g[b + L.PL_VILLAGES]):
+            if S[L.S_NEXT][g[b + L.PL_VILLAGE_NODE + k], v] == v:
+                return True
+    return False
+
+
+@allocating
+def clan_pact_site(S, p, g, seat):
+    """The site the seat's Clan Pact would take (``PO.pick_site``), or -1."""
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    return PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+
+
 # -- legality ---------------------------------------------------------------------------------
+@borrowing
+def any_learnable(S, p, g, seat):
+    """Can the seat learn a Special card (``learnable``, stopping at the first)?"""
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] == L.CARD_UNLEARNED:
+            men, _ = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
+                                          S[L.S_CARDS][c, L.CD_UNITS], 0)
+            if men >= 0:
+                return True
+    return False
+
+
 @borrowing
 def learnable(S, p, g, seat, out):
     """Learning: the unlearned Special cards the seat can engage enough units for."""
@@ -132,62 +164,85 @@ def learnable(S, p, g, seat, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def effect_possible(S, p, g, seat, c, target):
     """The card's conditions besides units and movement (rulebook: the effect 'including
     any other condition that must be met')."""
+    return target_fits(S, c, target, seat) and conditions_met(S, p, g, seat, c)
+
+
+@borrowing
+def target_fits(S, c, target, seat):
+    """A Trade or Raid away needs an opponent as target; at Portum Itium, the market."""
+    if find_op(S, c, L.OP_TRADE) < 0 and find_op(S, c, L.OP_RAID) < 0:
+        return True
+    loc = S[L.S_CARDS][c, L.CD_LOCATION]
+    if loc == L.LOC_AWAY and (target < 0 or target == seat):
+        return False
+    return not (loc == L.LOC_PORTUM and target != TARGET_MARKET)
+
+
+@borrowing
+def conditions_met(S, p, g, seat, c):
+    """The card's conditions that do not depend on its target: goods to pay, a Special
+    card to learn, a grey leader to promote, a site for a Clan Pact, a trophy and the
+    goods to pay for it."""
     b = pl(seat)
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         op = card_op(S, c, k, 0)
         a = card_op(S, c, k, 1)
         if op == L.OP_PAY and g[b + L.PL_GOODS + a] < card_op(S, c, k, 2):
             return False
-        if op == L.OP_LEARN and \
-                learnable(S, p, g, seat, np.zeros(L.MAX_NODES, dtype=np.int64)) == 0:
+        if op == L.OP_LEARN and not any_learnable(S, p, g, seat):
             return False
         if op == L.OP_PROMOTE:
             if g[L.G_GREY_MEEPLES] == 0 or g[b + L.PL_LEADER + 1] >= 0 or \
                     PO.pick_grey_leader(S, g) < 0:
                 return False
         if op == L.OP_CLAN_PACT:
-            if g[b + L.PL_VILLAGES] >= 3 or \
-                    clan_pact_sites(S, p, g, seat, np.zeros(L.MAX_NODES, dtype=np.int64)) == 0:
+            if g[b + L.PL_VILLAGES] >= 3 or not any_clan_pact_site(S, p, g, seat):
                 return False
         if op == L.OP_TROPHY:
             if PO.pick_trophy(S, g) < 0 or village_value(S, g, seat) < a:
                 return False
-        if op == L.OP_TRADE or op == L.OP_RAID:
-            loc = S[L.S_CARDS][c, L.CD_LOCATION]
-            if loc == L.LOC_AWAY and (target < 0 or target == seat):
-                return False
-            if loc == L.LOC_PORTUM and target != TARGET_MARKET:
-                return False
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def playable(S, p, g, seat, c):
+    """Card c is in hand, an Action card, and its target-free conditions are met."""
+    return g[pl(seat) + L.PL_CARD + c] == L.CARD_HAND and \
+        S[L.S_CARDS][c, L.CD_TYPE] != L.CT_BATTLE and conditions_met(S, p, g, seat, c)
+
+
+@allocating
 def legal_engagement(S, p, g, seat, c, target, extra):
     """The units a legal play of card c would engage (tribesmen, leader mask), or
     (-1, 0) if the card cannot be played: not in hand, not enough STRENGTH, a condition
     unmet, or not enough Provisions for the Movement Cost. Away, the leaders of the
     card's classes that ``PO.riders`` offers join when their Horse lowers the Movement
     Cost (the Sack example, Raid: Sive rides along)."""
-    if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
-        return -1, 0
-    if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
-        return -1, 0
-    if not effect_possible(S, p, g, seat, c, target):
+    if not target_fits(S, c, target, seat) or not playable(S, p, g, seat, c):
         return -1, 0
     if find_op(S, c, L.OP_LEARN) >= 0:
-        return 0, 0  # Learning: the chosen Special card's cost and units apply
+        return 0, 0
     men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
                                       S[L.S_CARDS][c, L.CD_UNITS], extra)
+    return trip_engagement(S, p, g, seat, c, target, men, lmask)
+
+
+@borrowing
+def trip_engagement(S, p, g, seat, c, target, men, lmask):
+    """``legal_engagement`` once the card is playable and its units chosen (men < 0:
+    not enough STRENGTH): the riders that lower the Movement Cost join, and the trip
+    must be affordable."""
+    if find_op(S, c, L.OP_LEARN) >= 0:
+        return 0, 0  # Learning: the chosen Special card's cost and units apply
     if men < 0:
         return -1, 0
     dest = destination(S, p, g, seat, c, target)
     if find_op(S, c, L.OP_CLAN_PACT) >= 0:
-        buf = np.zeros(L.MAX_NODES, dtype=np.int64)
-        dest = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+        dest = clan_pact_site(S, p, g, seat)
     if dest >= 0:
         price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
         riders = PO.riders(S, g, seat, S[L.S_CARDS][c, L.CD_UNITS], lmask)
@@ -467,15 +522,16 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
             reavers(S, g, seat, target, L.TR_RAID_STR)
         if trophy_holder(S, g, L.TP_STRENGTH) == seat:
             attack += 1
-        must = strength_at(S, g, target, mask, L.AT_VILLAGE)
-        xmen, xl = PO.defence_commit(S, p, g, target, mask, attack, must)
-        engage(g, target, xmen, xl, L.AT_VILLAGE)
-        defence = must + engagement_strength(S, g, target, xmen, xl) + card_op(S, c, k, 2)
+        base = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
         if trophy_holder(S, g, L.TP_STRENGTH) == target:
-            defence += 1
+            base += 1
+        xmen, xl = PO.defence_commit(S, p, g, target, mask, attack, base)
+        engage(g, target, xmen, xl, L.AT_VILLAGE)
+        defence = base + engagement_strength(S, g, target, xmen, xl)
         defence += raid_supporters(S, p, g, seat, target, mask, attack, defence, log)
         defence = max(defence, 0)
-        token = morrigan_draw(p, g, rng, target, attack - defence, False)
+        token = morrigan_draw(p, g, rng, target, PO.raid_token_margin(p, g, attack, defence),
+                              False)
         g[pl(target) + L.PL_N_DEFEND] += 1
         log_event(log, EV_RAID, attack, defence, token)
         if attack <= defence + token:
@@ -649,8 +705,7 @@ def play_card(S, p, g, rng, seat, c, target, extra, log):
     site = -1
     dest = destination(S, p, g, seat, c, target)
     if find_op(S, c, L.OP_CLAN_PACT) >= 0:
-        buf = np.zeros(L.MAX_NODES, dtype=np.int64)
-        site = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+        site = clan_pact_site(S, p, g, seat)
         dest = site
     if dest >= 0:
         pay_movement(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask), log)

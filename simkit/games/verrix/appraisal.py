@@ -13,7 +13,7 @@ from . import policies as PO
 from .actions import (
     TARGET_MARKET,
     card_op,
-    clan_pact_sites,
+    clan_pact_site,
     destination,
     learnable,
     legal_engagement,
@@ -21,7 +21,7 @@ from .actions import (
     trade_capacity,
     travel_reduction,
 )
-from .battle import can_declare
+from .battle import camp_units, can_declare
 from .state import (
     engagement_capacity,
     engagement_strength,
@@ -118,8 +118,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
             v += 90 - 10 * a
     dest = destination(S, p, g, seat, c, target)
     if card_op(S, c, 0, 0) == L.OP_CLAN_PACT:
-        buf = np.zeros(L.MAX_NODES, dtype=np.int64)
-        dest = PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+        dest = clan_pact_site(S, p, g, seat)
     if dest >= 0:
         price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
         v -= price * 6
@@ -166,7 +165,7 @@ def battle_value(S, p, g, seat, target):
         return -(1 << 20)
     own = np.zeros(len(L.CLASSES), dtype=np.int64)
     opp = np.zeros(len(L.CLASSES), dtype=np.int64)
-    men, lmask = PO.all_available(S, g, seat, L.BATTLE_UNITS)
+    men, lmask = camp_units(S, p, g, seat, target)
     class_strengths(S, g, seat, men, lmask, own)
     dm, dl = PO.all_available(S, g, target, L.BATTLE_UNITS)
     class_strengths(S, g, target, dm, dl, opp)

@@ -53,6 +53,21 @@ def march_reduction(S, g, seat, lmask):
         return 1 << 20
     return travel_reduction(S, g, seat, -1, lmask)
 
+@borrowing
+def camp_units(S, p, g, seat, target):
+    """The units the attacker engages in the Camp (``PO.attack_commit``); if the march
+    with its choice costs more Provisions than it has, every available leader comes
+    along (their Horses make the march ``can_declare`` found affordable)."""
+    least = min_units(S, g, seat)
+    m, lm = PO.attack_commit(S, p, g, seat, target, least, 0)
+    dest = nearest_village(S, p, g, seat, target)
+    if move_price(S, p, g, seat, dest, march_reduction(S, g, seat, lm))[0] > \
+            g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+        m, lm = PO.attack_commit(S, p, g, seat, target, least,
+                                 PO.all_available(S, g, seat, L.BATTLE_UNITS)[1])
+    return m, lm
+
+
 # faction slots: units[seat] = (tribesmen, leader mask) on the Battle Board
 NO_SIDE, ATTACK, DEFEND = 0, 1, 2
 
@@ -234,6 +249,19 @@ def battle_outcome(S, p, g, side, disc, log):
 
 
 @borrowing
+def village_units(g, seat):
+    """The units engaged on the seat's Village Card (tribesmen, leader mask), all of which
+    a defender deploys ("(B) ... this is mandatory"), merchants and craftsmen too: they
+    fight in the rounds open to their class."""
+    b = pl(seat)
+    lmask = 0
+    for k in range(L.MAX_LEADERS):
+        if g[b + L.PL_LEADER + k] >= 0 and g[b + L.PL_LEADER_AT + k] == L.AT_VILLAGE:
+            lmask |= 1 << k
+    return g[b + L.PL_MEN_VILLAGE], lmask
+
+
+@borrowing
 def deploy_defender(S, p, g, defender, xm, xl, log):
     """The defender adds available units to the Village spaces and loses 1 VP for each
     available tribesman, warrior or mystic it holds back; returns the units held back."""
@@ -264,7 +292,7 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     g[pl(attacker) + L.PL_N_BATTLE] += 1
     g[pl(defender) + L.PL_N_DEFEND] += 1
     dest = nearest_village(S, p, g, attacker, defender)
-    m, lm = PO.all_available(S, g, attacker, L.BATTLE_UNITS)
+    m, lm = camp_units(S, p, g, attacker, defender)
     log_event(log, EV_BATTLE, attacker, defender, 0)
     pay_movement(S, p, g, attacker, dest, march_reduction(S, g, attacker, lm), log)
     engage(g, attacker, m, lm, L.AT_TRAVEL)
@@ -272,14 +300,10 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     men[attacker] = m
     lmask[attacker] = lm
     # the defender: its units engaged on the Village must fight; it may add available ones
-    b = pl(defender)
-    dm = g[b + L.PL_MEN_VILLAGE]
-    dl = 0
-    for k in range(L.MAX_LEADERS):
-        if g[b + L.PL_LEADER + k] >= 0 and g[b + L.PL_LEADER_AT + k] == L.AT_VILLAGE and \
-                (L.BATTLE_UNITS >> leader_class(S, g, defender, k)) & 1:
-            dl |= 1 << k
-    xm, xl = PO.defender_extra(S, p, g, rng, defender, policy[defender])
+    dm, dl = village_units(g, defender)
+    must = engagement_strength(S, g, defender, dm, dl)
+    xm, xl = PO.defender_extra(S, p, g, rng, defender, policy[defender], must,
+                               engagement_strength(S, g, attacker, m, lm))
     log_event(log, EV_ENGAGE, m, lm, engagement_strength(S, g, attacker, m, lm))
     deploy_defender(S, p, g, defender, xm, xl, log)
     side[defender] = DEFEND

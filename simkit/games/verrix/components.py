@@ -427,4 +427,24 @@ def tables(comp: Components, territory_cost: int, sea_cost: int) -> tuple:
         cost[tile * L.MAX_NODES:tile * L.MAX_NODES + n, :n] = d
         nxt[tile * L.MAX_NODES:tile * L.MAX_NODES + n, :n] = x
     return (comp.goods, comp.tribes, comp.leaders, comp.trophies, comp.cards, comp.events,
-            comp.festivals, comp.nodes, frozen(cost), frozen(nxt))
+            comp.festivals, comp.nodes, frozen(cost), frozen(nxt),
+            frozen(cheapest_nodes(cost, n)))
+
+
+def cheapest_nodes(cost: np.ndarray, n: int) -> np.ndarray:
+    """For each tile, start and destination: the nodes on a cheapest trip (the start's
+    cost to the node plus the node's to the destination is the trip's), the destination
+    first, then by cost to the destination (``layout.S_CHEAPEST``). Precomputed once so
+    that choosing the route with fewest tributes walks these nodes, not the map."""
+    out = np.zeros((3 * L.MAX_NODES * L.MAX_NODES, L.MAX_NODES + 1), dtype=np.int64)
+    for tile in range(3):
+        d = cost[tile * L.MAX_NODES:tile * L.MAX_NODES + n, :n]
+        for start in range(n):
+            for dest in range(n):
+                total = d[start, dest]
+                on = [w for w in range(n) if w != dest and d[start, w] + d[w, dest] == total]
+                on.sort(key=lambda w, dest=dest: d[w, dest])
+                row = out[(tile * L.MAX_NODES + start) * L.MAX_NODES + dest]
+                row[0] = len(on) + 1
+                row[1:len(on) + 2] = [dest, *on]
+    return out

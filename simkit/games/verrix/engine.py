@@ -24,8 +24,10 @@ from .actions import (
     TARGET_NONE,
     destination,
     find_op,
-    legal_engagement,
     play_card,
+    playable,
+    target_fits,
+    trip_engagement,
     vp,
 )
 from .battle import declare_battle
@@ -95,7 +97,7 @@ def setup(S, p, g, rng, log):
             if colour >= 0:
                 g[L.G_MARKET_MEN + colour] -= 1
                 g[pl(s) + L.PL_HOSTAGES + colour] += 1
-        site = first_village_site(S, g, s)
+        site = PO.setup_site(S, p, g, s)
         place_village(g, s, site)
         log_event(log, EV_SETUP, s, site, colour)
     add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])
@@ -126,16 +128,6 @@ def setup_player(S, p, g, s, tribe):
         if (S[L.S_CARDS][c, L.CD_OWNERS] >> tribe) & 1:
             g[b + L.PL_CARD + c] = L.CARD_HAND if S[L.S_CARDS][c, L.CD_BASIC] \
                 else L.CARD_UNLEARNED
-
-
-@borrowing
-def first_village_site(S, g, s):
-    tribe = g[pl(s) + L.PL_TRIBE]
-    for k in range(3):
-        v = S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]
-        if g[L.G_VILLAGE + v] < 0:
-            return v
-    return S[L.S_TRIBES][tribe, L.TR_TERRITORIES]  # all three taken: share the first
 
 
 # -- events ------------------------------------------------------------------------------------
@@ -294,10 +286,14 @@ def candidates(S, p, g, seat, policy, kind, card, target, score):
     greedy appraisal of each (a trait style's bonus added, ``policies.style_score``)."""
     n = 0
     for c in range(p[L.P_N_CARDS]):
-        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
+        if not playable(S, p, g, seat, c):
             continue
         loc = S[L.S_CARDS][c, L.CD_LOCATION]
         targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
+        extra = PL.raid_extra(S, c) + PL.trade_extra(S, c)
+        # the units do not depend on the target (``legal_engagement``, in two steps)
+        men0, lmask0 = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
+                                            S[L.S_CARDS][c, L.CD_UNITS], extra)
         for t in range(-2, p[L.P_PLAYERS]):
             if loc == L.LOC_AWAY and (t < 0 if targeted else t != TARGET_NONE):
                 continue
@@ -305,10 +301,9 @@ def candidates(S, p, g, seat, policy, kind, card, target, score):
                 continue
             if loc == L.LOC_VILLAGE and t != TARGET_NONE:
                 continue
-            if t == seat:
+            if t == seat or not target_fits(S, c, t, seat):
                 continue
-            extra = PL.raid_extra(S, c) + PL.trade_extra(S, c)
-            men, lmask = legal_engagement(S, p, g, seat, c, t, extra)
+            men, lmask = trip_engagement(S, p, g, seat, c, t, men0, lmask0)
             if men < 0:
                 continue
             kind[n] = KIND_CARD

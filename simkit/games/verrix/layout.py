@@ -129,10 +129,12 @@ FE_OBJ = _FE("objectives", MAX_OBJECTIVES * 4)  # kind, a, b, c
 N_FE = _FE.size
 
 TABLES = ("goods", "tribes", "leaders", "trophies", "cards", "events", "festivals", "nodes",
-          "move_cost", "move_next")
+          "move_cost", "move_next", "cheapest_nodes")
 (S_GOODS, S_TRIBES, S_LEADERS, S_TROPHIES, S_CARDS, S_EVENTS, S_FESTIVALS, S_NODES,
- S_COST, S_NEXT) = codes(TABLES)
+ S_COST, S_NEXT, S_CHEAPEST) = codes(TABLES)
 # S_COST / S_NEXT: row tile * MAX_NODES + from, column to (the next node on a cheapest path)
+# S_CHEAPEST: row (tile * MAX_NODES + from) * MAX_NODES + to: how many nodes lie on a
+# cheapest trip, then those nodes nearest ``to`` first (``to`` itself first)
 
 # -- parameter vector --------------------------------------------------------------------
 _P = Fields("parameters")

@@ -397,11 +397,13 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
     # purchases: most worth for j items of total value v; bchoice[k, j, v]: units of k
     buy = np.full((cap + 1, vbuy + 1), low, dtype=np.int64)
     buy[0, 0] = 0
-    bchoice = np.zeros((N_KINDS, cap + 1, vbuy + 1), dtype=np.int64)
+    bchoice = np.zeros((N_KINDS, cap + 1, vbuy + 1), dtype=np.int8)
     # payments: least worth for j items of total value v; pchoice[k, j, v]: units of k
     pay = np.full((cap + 1, vpay + 1), high, dtype=np.int64)
     pay[0, 0] = 0
-    pchoice = np.zeros((N_KINDS, cap + 1, vpay + 1), dtype=np.int64)
+    pchoice = np.zeros((N_KINDS, cap + 1, vpay + 1), dtype=np.int8)
+    # the items and value the kinds so far can reach: no state beyond is ever filled
+    bj_reach, bv_reach, pj_reach, pv_reach = 0, 0, 0, 0
     for k in range(N_KINDS):
         val = kind_value(S, k)
         if val <= 0:
@@ -411,8 +413,10 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
             have = own_stock(g, seat, k) if k < L.N_GOODS else 0
             for m in range(1, n + 1):
                 cum[m] = cum[m - 1] + unit_worth(S, p, g, seat, k, have + m - 1)
-            for j in range(cap, 0, -1):  # in place: the smaller states are this kind's
-                for v in range(vbuy, val - 1, -1):
+            bj_reach = min(cap, bj_reach + n)
+            bv_reach = min(vbuy, bv_reach + n * val)
+            for j in range(bj_reach, 0, -1):  # in place: the smaller states are this kind's
+                for v in range(bv_reach, val - 1, -1):
                     for m in range(1, min(n, j, v // val) + 1):
                         w = buy[j - m, v - m * val]
                         if w != low and w + cum[m] > buy[j, v]:
@@ -423,8 +427,10 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
         if n > 0:
             for m in range(1, n + 1):
                 cum[m] = cum[m - 1] + sale_cost(S, p, g, seat, target, k, have - m)
-            for j in range(cap, 0, -1):
-                for v in range(vpay, val - 1, -1):
+            pj_reach = min(cap, pj_reach + n)
+            pv_reach = min(vpay, pv_reach + n * val)
+            for j in range(pj_reach, 0, -1):
+                for v in range(pv_reach, val - 1, -1):
                     for m in range(1, min(n, j, v // val) + 1):
                         c = pay[j - m, v - m * val]
                         if c != high and c + cum[m] < pay[j, v]:
@@ -467,17 +473,19 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
 
 # -- raids -----------------------------------------------------------------------------------
 @borrowing
-def defence_commit(S, p, g, seat, mask, attack, must):
+def defence_commit(S, p, g, seat, mask, attack, base):
     """Extra available units a raided village engages (besides those that must defend):
-    after passing, everything; otherwise the fewest that bring the units to the raider's
-    STRENGTH, or none if even all of them could not."""
+    after passing, everything; otherwise the fewest that bring its STRENGTH to the
+    raider's, or none if even all of them could not. ``base``: the defence without them
+    (the units that must defend, the card's bonus or malus, the trophy), so an Ambush's
+    -2 is made up and a trophy's +1 spares a unit."""
     men, lmask = all_available(S, g, seat, mask)
     if g[pl(seat) + L.PL_PASSED]:
         return men, lmask
-    full = must + engagement_strength(S, g, seat, men, lmask)
+    full = base + engagement_strength(S, g, seat, men, lmask)
     if full + mean_token10(p, g) // 10 < attack - 1:
         return 0, 0
-    need = attack - must
+    need = attack - base
     if need <= 0:
         return 0, 0
     take = min(need, men)
@@ -490,6 +498,18 @@ def defence_commit(S, p, g, seat, mask, attack, must):
             lm |= 1 << k
             s += leader_strength(S, g, seat, k)
     return take, lm
+
+
+@borrowing
+def raid_token_margin(p, g, attack, defence):
+    """The margin a raided defender draws its Mórrígan token against, for
+    ``second_token``: a tie already stops the raid, so the token must make up
+    ``attack - defence`` (a round of a Battle is won by one more than the margin); no
+    second token when the raid already fails or no token in the bag could stop it."""
+    need = attack - defence
+    if need <= 0 or tokens_at_most(p, g, need - 1)[0] == tokens_at_most(p, g, 1 << 20)[0]:
+        return -1
+    return need - 1
 
 
 @borrowing
@@ -613,14 +633,64 @@ def battle_vp_estimate(S, p, g, seat, target):
 
 
 @borrowing
-def defender_extra(S, p, g, rng, seat, policy):
-    """Available units a defender adds to the Village spaces (greedy: all of them; each
-    held back costs VP and strength; random: a random number of its tribesmen and every
-    leader)."""
+def attack_commit(S, p, g, seat, target, least, required):
+    """The units an attacker places in the Camp (at least ``least``, the leaders of
+    ``required`` among them): the deployment whose expected disc pays the most VP less
+    what its units could have done elsewhere; ties keep more units. (-1, 0): fewer than
+    ``least`` available."""
+    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
+    dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
+        strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
+    token = mean_token10(p, g)
+    best_m, best_l = -1, 0
+    best_v = -(1 << 40)
+    for lm in range(lmask, -1, -1):
+        if lm & ~lmask or lm & required != required:
+            continue
+        nl = 0
+        for k in range(L.MAX_LEADERS):
+            nl += (lm >> k) & 1
+        lstr = engagement_strength(S, g, seat, 0, lm)
+        for m in range(men, -1, -1):
+            if m + nl < least:
+                break
+            att = m + lstr
+            disc = 30 * (att - dfn) + 10 - token  # battle_disc_estimate, token hoisted
+            v = VP_POINTS * faction_vp(S, p, g, seat, disc, 1) - UNIT_POINTS * att
+            if v > best_v:
+                best_v, best_m, best_l = v, m, lm
+    return best_m, best_l
+
+
+@borrowing
+def defender_extra(S, p, g, rng, seat, policy, must, attack):
+    """Available units a defender adds to the Village spaces. Greedy: the deployment
+    worth most, the expected disc's VP less ``hold_back_vp`` for each unit held back
+    and, before passing, what the added units could have done elsewhere (``must``: the
+    STRENGTH already in the Village, ``attack``: the Camp's); ties add more. Random: a
+    random number of its tribesmen and every leader."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     if policy == L.POL_RANDOM:
-        men = uniform_int(rng, L.ST_POLICY + seat, men + 1)
-    return men, lmask
+        return uniform_int(rng, L.ST_POLICY + seat, men + 1), lmask
+    spare = 0 if g[pl(seat) + L.PL_PASSED] else UNIT_POINTS
+    token = mean_token10(p, g)
+    best_m, best_l = men, lmask
+    best_v = -(1 << 40)
+    for lm in range(lmask, -1, -1):
+        if lm & ~lmask:
+            continue
+        held_leaders = 0
+        for k in range(L.MAX_LEADERS):
+            held_leaders += ((lmask >> k) & 1) - ((lm >> k) & 1)
+        lstr = engagement_strength(S, g, seat, 0, lm)
+        for m in range(men, -1, -1):
+            added = m + lstr
+            disc = 30 * (attack - must - added) + 10 - token  # battle_disc_estimate
+            v = VP_POINTS * (faction_vp(S, p, g, seat, disc, 2) -
+                             p[L.P_HOLD_BACK_VP] * (men - m + held_leaders)) - spare * added
+            if v > best_v:
+                best_v, best_m, best_l = v, m, lm
+    return best_m, best_l
 
 
 @borrowing
@@ -785,6 +855,36 @@ def pay_pick(S, p, g, seat):
             if w < best_w:
                 best_w = w
                 best = good
+    return best
+
+
+@borrowing
+def setup_site(S, p, g, seat):
+    """Setup: the first village's territory among the free ones of the Setup Card: the
+    one with most free neighbouring territories (Clan Pact sites, 45 value points each
+    or more) less 6 points per Provision of the trip to Portum Itium (Trades at the
+    market, Sack); ties: the card's order. All three taken: share the first."""
+    tribe = g[pl(seat) + L.PL_TRIBE]
+    base = L.TILE_A * L.MAX_NODES
+    best = S[L.S_TRIBES][tribe, L.TR_TERRITORIES]
+    best_v = -(1 << 30)
+    harbour = -1
+    for v in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][v, 0] == L.NODE_HARBOUR:
+            harbour = v
+    for k in range(3):
+        v = S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]
+        if g[L.G_VILLAGE + v] >= 0:
+            continue
+        free = 0
+        for u in range(p[L.P_N_NODES]):
+            if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY and \
+                    g[L.G_VILLAGE + u] < 0 and S[L.S_NEXT][base + v, u] == u:
+                free += 1
+        score = 45 * free - (6 * S[L.S_COST][base + v, harbour] if harbour >= 0 else 0)
+        if score > best_v:
+            best_v = score
+            best = v
     return best
 
 

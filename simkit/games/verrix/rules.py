@@ -69,6 +69,25 @@ class Rules(RulesBase):
             'the Note "Winning against strong opponents means you gain more Victory '
             'Points": a close win is won against a strong opponent',
         choices=BATTLE_TRACKS)
+    yellow_extra_slot: int = reconstruction(
+        1, "Yellow's Ability Card (Master Smiths): equipment spaces added to each of its "
+        "leaders (data/tribes.toml's extra_slot for Yellow; this knob sets it)",
+        alternatives={0: "no extra space: the Cleanup VP alone is the craftsmen's ability"},
+        why="the Craftsmanship trait: leaders that carry more goods; one space, as the "
+            "rulebook's leaders carry 1 or 2", range=(0, 1))
+    yellow_cleanup_vp: int = reconstruction(
+        1, "Yellow's Ability Card (Master Smiths): VP in Cleanup if one of its leaders "
+        "carries 2 goods or more (data/tribes.toml's cleanup_vp_equipped for Yellow; this "
+        "knob sets it)",
+        alternatives={0: "no Cleanup VP: the extra space alone is the ability"},
+        why="1 VP, the size of every other recurring Cleanup VP (hostages, a Fibula, the "
+            "Spear of Gorias)", range=(0, 1))
+    forge_fibula: bool = reconstruction(
+        True, "Forge (Yellow's Basic Development card) may make a Fibula (data/cards.toml "
+        "lists Sword, Hammer, Fibula, Spear; false plays it without the Fibula)",
+        alternatives={False: "Sword, Hammer or Spear only: no card makes the Fibula, worth "
+                             "1 VP each Cleanup on a leader, for 1 Provisions"},
+        why="a smithy's four metal goods; the Fibula is a metal brooch")
     battle_disc_start: str = reading(
         "centre", "where the Battle Progression Track's black disc starts a second battle "
         "in the same Month Turn",

@@ -261,19 +261,21 @@ def cheapest_step(S, p, base, v, u, dest):
 @borrowing
 def least_tributes(S, p, g, seat, start, dest, best):
     """Fill ``best[v]``: the fewest opponent villages crossed from v to ``dest`` on a
-    cheapest trip, for each node v on a cheapest trip from ``start`` (others: 1 << 20)."""
+    cheapest trip, for each node v on a cheapest trip from ``start`` (others: 1 << 20).
+    Relaxes over the trip's nodes (``layout.S_CHEAPEST``, nearest the destination
+    first, so with positive costs one pass settles them and a second confirms)."""
     base = g[L.G_TILE] * L.MAX_NODES
-    nodes = p[L.P_N_NODES]
-    total = S[L.S_COST][base + start, dest]
+    row = S[L.S_CHEAPEST][(base + start) * L.MAX_NODES + dest]
+    count = row[0]
     best[:] = 1 << 20
     best[dest] = 0
     changed = True
     while changed:
         changed = False
-        for w in range(nodes):
-            if w == dest or S[L.S_COST][base + start, w] + S[L.S_COST][base + w, dest] != total:
-                continue
-            for u in range(nodes):
+        for i in range(2, count + 1):
+            w = row[i]
+            for j in range(1, count + 1):
+                u = row[j]
                 if best[u] < 1 << 20 and cheapest_step(S, p, base, w, u, dest):
                     t = best[u] + (toll(g, seat, u) if u != dest else 0)
                     if t < best[w]:
@@ -349,6 +351,10 @@ def move_price(S, p, g, seat, dest, reduction):
         return 1 << 30, start
     if g[pl(seat) + L.PL_FREE_MOVE]:
         cost = 0
+    # the table's route is one cheapest trip: its tributes bound the fewest, and only
+    # when they exceed the bonused cost can the fewest change the price
+    if table_tribute(S, g, seat, start, dest) <= cost - reduction:
+        return cost - reduction, start
     price = max(cost - reduction, tribute_count(S, p, g, seat, start, dest))
     return price, start
 
