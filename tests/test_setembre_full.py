@@ -21,7 +21,13 @@ from simkit.games.setembre1714 import engine as E
 from simkit.games.setembre1714 import layout as L
 from simkit.games.setembre1714 import movement as M
 from simkit.games.setembre1714 import policies as POL
-from simkit.games.setembre1714.components import DATA, _distances, load_board
+from simkit.games.setembre1714.components import (
+    DATA,
+    _distances,
+    behind_royal_breach,
+    load_board,
+    wall_zones,
+)
 from simkit.games.setembre1714.events import (
     CAUSE_SALVO,
     EV_ADVANCE,
@@ -134,6 +140,59 @@ def test_loader_names_file_entry_and_problem(tmp_path):
                                                         'coronela = ["catalans", true]')
     (tmp_path / "forces.toml").write_text(forces)  # a bool is not a strength
     with pytest.raises(ComponentError, match=r"\[kinds\] coronela: must be \[side, strength"):
+        load_board(tmp_path)
+
+
+def test_the_wall_and_the_royal_breach_as_the_map_draws_them():
+    """2.2.1 (red lines are walls, breaches the only way across), 7 (the Royal Breach,
+    closed until assured) and 12 (barricades on open ground), read from map.toml."""
+    lines = BOARD.pair[L.PAIR_LINE]
+    outside, wall = wall_zones(BOARD.zone[:, L.Z_DEPLOYMENT], lines)
+    ids = NAMES.zone_ids
+    assert {ids[z] for z in np.flatnonzero(outside)} >= {
+        "left_two_crowns", "trenches_santa_clara", "moat_santa_clara", "moat_portal_nou"}
+    assert all(BOARD.zone[z, L.Z_COLOUR] == L.GREY for z in np.flatnonzero(wall)
+               if ids[z] != "breach_terreplein")
+    out, inner = behind_royal_breach(lines)
+    assert {ids[out], ids[inner]} == {"moat_santa_clara", "breach_terreplein"}
+    crossable = [ids[z] for z in range(N) if lines[zone("breach_terreplein"), z]
+                 not in (L.NO_SIDE, L.LINE_RED)]
+    assert sorted(crossable) == ["moat_santa_clara", "portal_nou_street", "rec_comtal",
+                                 "santa_clara_cloister"]
+    # with the breach closed the Two Crowns come in through the city: a breach, a bastion
+    # and a street at least, four zones from the moat in front of the Royal Breach
+    for breach, far in ((False, 5), (True, 1)):
+        s, p = blank(breach=breach)
+        put(s, units_of(L.BOURBONS)[:1], "moat_santa_clara")
+        dist, _, _ = reach(s, p, L.BOURBONS, "moat_santa_clara", allowance=9)
+        assert dist[zone("breach_terreplein")] == far
+    # behind it, open ground where a barricade can face the breach zone
+    s, _ = blank()
+    for zid in ("rec_comtal", "portal_nou_street"):
+        assert M.barricade_side_ok(s, BOARD, zone(zid), zone("breach_terreplein"))
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('zones = ["bastion_portal_nou", "breach_terreplein"]\nline = "red"',
+     'zones = ["bastion_portal_nou", "breach_terreplein"]',
+     "'breach_terreplein', behind the Royal Breach, is entered from 'bastion_portal_nou' "
+     "along the wall"),
+    ('id = "curtain_sant_pere"\nname = "Curtain of Sant Pere"\ncolour = "grey"',
+     'id = "curtain_sant_pere"\nname = "Curtain of Sant Pere"\ncolour = "ochre"',
+     r"curtain_sant_pere: a zone of the wall .* grey"),
+    ('id = "boria"\nname = "Boria"\ncolour = "ochre"',
+     'id = "boria"\nname = "Boria"\ncolour = "green"', "boria: green zones are outside"),
+    ('zones = ["moat_santa_clara", "moat_llevant"]',
+     'zones = ["moat_santa_clara", "moat_llevant"]\nline = "breach"',
+     "does not cross the wall"),
+])
+def test_a_map_whose_wall_breaks_the_rules_is_refused(tmp_path, old, new, message):
+    for name in ("map.toml", "forces.toml", "events.toml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    text = (DATA / "map.toml").read_text()
+    assert old in text
+    (tmp_path / "map.toml").write_text(text.replace(old, new))
+    with pytest.raises(ComponentError, match=message):
         load_board(tmp_path)
 
 
