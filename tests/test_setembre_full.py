@@ -32,6 +32,7 @@ from simkit.games.setembre1714.events import (
     CAUSE_SALVO,
     EV_ADVANCE,
     EV_ASSAULT_DECLARED,
+    EV_CARD,
     EV_SALVO_DECLARED,
     EV_UNIT_LOST,
     EVENTS,
@@ -566,6 +567,43 @@ def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
     s[L.S_DECK] = breach_card
     E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 3, no_log())
     assert s[L.S_BREACH_TURN] == 3 and s[L.S_DECK_TOP] == 1
+
+
+def test_a_breach_card_after_the_breach_is_assured_does_nothing():
+    """events.toml declares it from rule 7: "Once it has happened the rule has no effect
+    on the game"."""
+    breach_card = [k for k in range(len(NAMES.cards))
+                   if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
+    s, p = blank(breach=False)
+    s[L.S_BREACH_TURN] = 2
+    s[L.S_DECK] = breach_card
+    log = new_log(64)
+    E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 5, log)
+    assert s[L.S_BREACH_TURN] == 2 and s[L.S_DECK_TOP] == 1
+    assert [code for code, *_ in events(log)] == [EV_CARD]
+
+
+@pytest.mark.parametrize("reading", ["no_events", "reshuffle"])
+def test_an_exhausted_deck_draws_nothing_or_is_reshuffled(reading):
+    """The exhausted_deck reading: 8 and 5.1.6 remove used cards from the game
+    (no_events); 5.1.2 draws a card every half-turn (reshuffle)."""
+    n_cards = BOARD.card.shape[0]
+    s, p = blank(Rules(exhausted_deck=reading))
+    s[L.S_DECK:L.S_DECK + n_cards] = np.arange(n_cards)
+    s[L.S_DECK_TOP] = n_cards
+    log = new_log(64)
+    E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.CATALANS, 10, log)
+    drawn = [code for code, *_ in events(log)].count(EV_CARD)
+    assert drawn == (reading == "reshuffle")
+    assert s[L.S_DECK_TOP] == (1 if reading == "reshuffle" else n_cards)
+    assert sorted(s[L.S_DECK:L.S_DECK + n_cards]) == list(range(n_cards))
+    # over a whole 12-turn game: 18 cards, or one every half-turn
+    rules = FULL.resolve_rules("long_day").replace(exhausted_deck=reading)
+    lines = FULL.trace(rules, None, 0, 1)
+    cards = sum(1 for line in lines if line.lstrip().startswith("Event:"))
+    half_turns = sum(1 for line in lines if line.startswith("-- "))
+    assert half_turns >= 24
+    assert cards == (half_turns if reading == "reshuffle" else n_cards)
 
 
 def test_objectives_automatic_victory_and_vp_count():

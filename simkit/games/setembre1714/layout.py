@@ -103,6 +103,7 @@ P_VP_OBJECTIVE = _P("vp_objective", len(OBJECTIVE_KINDS))
 P_EXTRA_TURN = _P("extra_turn")
 P_ADVANCED_ATTACK = _P("advanced_units_attack")  # 1: "yes"
 P_RECREATED_SCORE = _P("recreated_units_score")  # 1: "yes"
+P_DECK_RESHUFFLED = _P("exhausted_deck")  # 1: "reshuffle"
 N_PARAMS = _P.size
 
 # -- what each side does: counted per side, the action-usage table of the report ----------------

@@ -91,6 +91,21 @@ class Rules(RulesBase):
             "for the units in the eliminated pile at a given moment (the ones that may be "
             "recovered); the rulebook has no track of past eliminations, so at the table "
             "the players count the pile")
+    exhausted_deck: str = reading(
+        "no_events", "what the random events phase does once every card of the deck has "
+        "been drawn (8; the reconstructed deck has 18 cards, so from turn 10 of a game "
+        "longer than 9 turns)",
+        values={
+            "no_events": '8: "Finally the card is discarded and left apart from the rest '
+                         'of the game"; 5.1.6: "The card used during the turn is '
+                         'discarded, removing it from the game area": no card is left to '
+                         'draw, so the phase draws none',
+            "reshuffle": '5.1.2 and 5.2.1: every half-turn has a random events phase in '
+                         'which "The active player draws the top card of the deck": the '
+                         'discarded cards are shuffled into a new deck so that it can'},
+        why="the rulebook removes used cards from the game twice (5.1.6, 8) and never "
+            "mentions a reshuffle; the printed deck's size is unknown, and the standard "
+            "8-turn game (16 half-turns and the extra turn) never exhausts the 18 cards")
 
     @property
     def zone_defence(self) -> tuple[int, ...]:
@@ -107,7 +122,8 @@ def _objective_vp(rules: Rules) -> list[int]:
 
 #: the whole game's parameter vector (offsets in ``layout``): each field is the knob
 #: or property of the same name, except the objectives' VP, one slot per kind, and the
-#: readings, 1 for "yes"
+#: readings, 1 for "yes" (``exhausted_deck``: 1 for "reshuffle")
 PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp,
                         advanced_units_attack=lambda r: r.advanced_units_attack == "yes",
-                        recreated_units_score=lambda r: r.recreated_units_score == "yes")
+                        recreated_units_score=lambda r: r.recreated_units_score == "yes",
+                        exhausted_deck=lambda r: r.exhausted_deck == "reshuffle")
