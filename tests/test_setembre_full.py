@@ -37,7 +37,7 @@ from simkit.games.setembre1714.events import (
     EV_UNIT_LOST,
     EVENTS,
 )
-from simkit.games.setembre1714.rules import PARAMETERS, Rules
+from simkit.games.setembre1714.rules import Rules, parameter_vector
 from simkit.games.setembre1714_assault import combat_system as CS
 
 BOARD, NAMES = load_board()
@@ -56,7 +56,7 @@ def units_of(side, kind=None):
 
 def blank(rules=None, breach=True):
     """A state with nothing on the map (no unit, leader, gun or barricade)."""
-    p = PARAMETERS.build(rules or Rules())
+    p = parameter_vector(rules or Rules())
     s = np.zeros(L.N_STATE, np.int64)
     s[L.S_UNIT_ZONE:L.S_UNIT_ZONE + L.MAX_UNITS] = L.NOT_ARRIVED
     s[L.S_LEADER_ZONE:L.S_LEADER_ZONE + L.MAX_LEADERS] = L.NOT_ARRIVED
@@ -114,7 +114,7 @@ def test_forces_printed_facts():
     assert BOARD.recovery.sum() > 0
     s, _ = blank()
     rng = loaded(L.N_STREAMS)
-    E.set_up(rng, s, BOARD, PARAMETERS.build(Rules()))
+    E.set_up(rng, s, BOARD, parameter_vector(Rules()))
     for z in range(N):
         assert not (B.count(s, 0, z) and B.count(s, 1, z))
         if not BOARD.zone[z, L.Z_DEPLOYMENT]:
@@ -545,7 +545,7 @@ def test_catalan_reinforcements_enter_r_zones_not_held_by_the_enemy():
 
 def test_royal_breach_check_each_bourbon_turn_until_assured():
     rules = Rules(events=False)
-    p = PARAMETERS.build(rules)
+    p = parameter_vector(rules)
     s = np.zeros(L.N_STATE, np.int64)
     rng = loaded(L.N_STREAMS, per_counter={L.ST_BREACH: {1: 3, 2: 6}})
     E.set_up(rng, s, BOARD, p)
@@ -556,11 +556,11 @@ def test_royal_breach_check_each_bourbon_turn_until_assured():
 
 
 def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
-    p = PARAMETERS.build(Rules(events=False))
+    p = parameter_vector(Rules(events=False))
     s, _ = blank()
     assert E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, 0, 1, no_log()) == 0
     assert s[L.S_DECK_TOP] == 0
-    p = PARAMETERS.build(Rules())
+    p = parameter_vector(Rules())
     breach_card = [k for k in range(len(NAMES.cards))
                    if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
     s, _ = blank(breach=False)
@@ -647,7 +647,7 @@ def test_a_draw_extends_the_game_one_turn(extra_turn):
                                                           "catalans": "fallback"}])
 def test_properties_hold_after_every_half_turn(policy):
     pids = FULL.policy_ids(policy)
-    p = PARAMETERS.build(Rules())
+    p = parameter_vector(Rules())
     total = len(NAMES.units)
     for game in range(6):
         s = np.zeros(L.N_STATE, np.int64)
@@ -677,7 +677,7 @@ def test_no_move_crosses_a_red_line_in_traced_games():
     no_red = _distances((lines != L.NO_SIDE) & (lines != L.LINE_RED))
     for game in range(3):
         log = new_log(50000)
-        E.play_games(BOARD, PARAMETERS.build(Rules()), GREEDY, np.array([game]), 7, log)
+        E.play_games(BOARD, parameter_vector(Rules()), GREEDY, np.array([game]), 7, log)
         moves = [(a, b) for code, _, a, b in events(log) if code == move]
         assert moves
         for a, b in moves:
@@ -1009,3 +1009,58 @@ def test_over_stacked_reinforcements_leave_as_fast_as_they_can(born, stays):
     assert CK.within_stacking_limit(s, BOARD, p) == -1
     s[L.S_NEWCOMER + newcomer] = 0  # an ordinary unit six in a zone breaks the limit
     assert CK.within_stacking_limit(s, BOARD, p) == (zone("montcada") if stays else -1)
+
+
+# -- the scripted commanders' standing orders ------------------------------------------------------
+
+POL_NAMES = (tuple(POL.BOURBON_POLICIES), tuple(POL.CATALAN_POLICIES))
+
+
+@pytest.mark.parametrize("turn", [1, 7, 8])
+def test_no_scripted_side_assaults_at_one_in_six_or_worse(turn):
+    """At 6/36 the attacking lead (1 VP to the enemy, 13) is lost five times in six: no
+    greedy or cautious Two Crowns, greedy or fallback Catalans assault at those odds,
+    early, late or in the last turn, on an objective or not, with the default weights
+    (the Two Crowns' late odds on an objective cannot be set that low either)."""
+    s, _ = blank()
+    s[L.S_TURN] = turn
+    for side, pids in ((L.BOURBONS, (POL.GREEDY, POL.CAUTIOUS)),
+                       (L.CATALANS, (POL.C_GREEDY, POL.FALLBACK))):
+        for pid in pids:
+            for worth in (0.0, 2.0, 4.0):
+                choice = FULL.policy_choices({L.SIDES[side]: POL_NAMES[side][pid]})
+                q = parameter_vector(Rules(), choice)
+                assert POL.go_threshold(s, q, pid, side, worth) > 1000 * POL.win_chance(2)
+    assert POL.win_chance(2) == pytest.approx(6 / 36)
+
+
+def test_commanders_are_risked_only_where_their_one_point_matters():
+    """11.3: a commander adds +1 and dies on a 6. Greedy commits him when the +1 moves
+    the attacker's chance by at least 3/36: a difference of -4 to +2 before his point."""
+    s, p = blank()
+    for side in (L.BOURBONS, L.CATALANS):
+        helps = [d for d in range(-8, 8) if POL.commander_helps(p, side, d)]
+        assert helps == list(range(-4, 3))
+    rng = loaded(L.N_STREAMS)
+    # the defender's delta counts his own point: +3 with him is +2 without, where it helps
+    assert POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, 3, rng)
+    assert not POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, 5, rng)
+    assert not POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, -4, rng)
+    # the weight: a step of 6 36ths asks for an even fight before his point
+    p6 = parameter_vector(Rules(), FULL.policy_choices({"catalans": "greedy:commander_step=6"}))
+    assert [d for d in range(-8, 8) if POL.commander_helps(p6, L.CATALANS, d)] == [-1]
+
+
+@pytest.mark.parametrize(("turn", "withdraws"), [(7, True), (8, False)])
+def test_the_two_crowns_keep_an_objective_in_the_last_half_turn(turn, withdraws):
+    """13 counts what each side holds at the end of the last turn: in the Catalans' half
+    of it a Two Crowns garrison that withdraws loses the objective for sure, one that
+    fights keeps it some of the time, and no turn is left to retake it."""
+    s, p = blank()
+    s[L.S_TURN] = turn
+    t = zone("bastion_llevant")
+    rng = loaded(L.N_STREAMS)
+    # at delta -1 the defender holds only 15/36 of the time: withdraw, except at the end
+    assert POL.withdraws(s, BOARD, p, POL.GREEDY, L.BOURBONS, t, -1, True, rng) == withdraws
+    assert POL.withdraws(s, BOARD, p, POL.GREEDY, L.BOURBONS, zone("rec_comtal"), -1, True,
+                         rng)  # not an objective: giving ground costs nothing at the end

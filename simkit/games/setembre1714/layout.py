@@ -106,6 +106,14 @@ P_RECREATED_SCORE = _P("recreated_units_score")  # 1: "yes"
 P_DECK_RESHUFFLED = _P("exhausted_deck")  # 1: "reshuffle"
 N_PARAMS = _P.size
 
+# -- the scripted players' weights (rules.Weights), one block per side after the rules ------
+WEIGHTS = ("objective_odds", "objective_odds_late", "other_odds", "other_odds_late",
+           "withdraw_below", "withdraw_below_barricade", "commander_step", "breach_odds")
+(W_OBJECTIVE_ODDS, W_OBJECTIVE_ODDS_LATE, W_OTHER_ODDS, W_OTHER_ODDS_LATE, W_WITHDRAW_BELOW,
+ W_WITHDRAW_BARRICADE, W_COMMANDER_STEP, W_BREACH_ODDS) = codes(WEIGHTS)
+N_WEIGHTS = len(WEIGHTS)
+P_WEIGHTS = N_PARAMS  # side * N_WEIGHTS + W_*: chances in thousandths, the step in 36ths
+
 # -- what each side does: counted per side, the action-usage table of the report ----------------
 ACTIONS = ("artillery_shots", "moves", "salvos", "assaults", "withdrawals", "commanders_used",
            "barricade_moves", "reinforcements", "advances", "retreats")
