@@ -262,7 +262,8 @@ def move_pieces(rng, s, b, p, pid, side, field, want, log):
         if version[z0] != changes:
             reachable(s, b, p, side, z0, PIECE_UNIT, allowance, stop, dists[z0], parents[z0])
             version[z0] = changes
-        dest = POL.unit_destination(s, b, p, pid, side, u, dists[z0], field, want, rng)
+        dest = POL.unit_destination(s, b, p, pid, side, u, dists[z0], field, want, stop,
+                                    rng)
         if dest != z0 and dest >= 0 and dists[z0, dest] > 0:
             move_unit(s, b, u, dest, parents[z0], log)
             count_action(s, side, L.A_MOVES)

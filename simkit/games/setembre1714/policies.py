@@ -295,21 +295,23 @@ def _random_zone(rng, side, dist):
 
 
 @borrowing
-def unit_destination(s, b, p, pid, side, u, dist, field, want, rng):
-    """Where combat unit ``u`` moves (its own zone to stay)."""
+def unit_destination(s, b, p, pid, side, u, dist, field, want, stop, rng):
+    """Where combat unit ``u`` moves (its own zone to stay). ``stop``: the phase's zones
+    where a moving unit must stop (``movement.stop_zones``: next to the enemy, or a
+    deployment zone), fixed while ``side`` moves."""
     z0 = s[L.S_UNIT_ZONE + u]
     if is_random(pid):
         return _random_zone(rng, side, dist)
     if side == L.BOURBONS:
-        return _bourbon_destination(s, b, p, z0, dist, field)
+        return _bourbon_destination(s, b, p, z0, dist, field, stop)
     return _catalan_destination(s, b, p, z0, dist, field, want)
 
 
 @borrowing
-def _bourbon_destination(s, b, p, z0, dist, field):
+def _bourbon_destination(s, b, p, z0, dist, field, stop):
     side = L.BOURBONS
     if b.zone[z0, L.Z_OBJECTIVE] >= 0:
-        keep = 2 if next_to_enemy(s, b, z0, side) else 1
+        keep = 2 if stop[z0] and not b.zone[z0, L.Z_DEPLOYMENT] else 1
         if count(s, side, z0) <= keep:
             return z0  # garrison what was taken
     pick, best = z0, BIG
@@ -317,7 +319,7 @@ def _bourbon_destination(s, b, p, z0, dist, field):
         if dist[y] < 0 or field[y] < 0:
             continue
         here = 0  # join a stack that can assault next to the enemy
-        if not b.zone[y, L.Z_DEPLOYMENT] and next_to_enemy(s, b, y, side):
+        if not b.zone[y, L.Z_DEPLOYMENT] and stop[y]:  # next to the enemy
             here = count(s, side, y) - (1 if y == z0 else 0)
             if here > p[L.P_STACKING] - 1:
                 here = p[L.P_STACKING] - 1
