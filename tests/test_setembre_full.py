@@ -1064,3 +1064,20 @@ def test_the_two_crowns_keep_an_objective_in_the_last_half_turn(turn, withdraws)
     assert POL.withdraws(s, BOARD, p, POL.GREEDY, L.BOURBONS, t, -1, True, rng) == withdraws
     assert POL.withdraws(s, BOARD, p, POL.GREEDY, L.BOURBONS, zone("rec_comtal"), -1, True,
                          rng)  # not an objective: giving ground costs nothing at the end
+
+
+@pytest.mark.parametrize("assured", [False, True])
+def test_the_catalans_hold_the_ground_behind_the_royal_breach_once_it_is_open(assured):
+    """7: once the Royal Breach is assured the Two Crowns may cross it; the greedy
+    Catalans then want 3 units behind it while the enemy is within reach (before, the zone
+    is out of the enemy's way and they leave it for the threatened objectives)."""
+    behind = zone("breach_terreplein")
+    assert [NAMES.zone_ids[z] for z in range(N) if BOARD.zone[z, L.Z_BEHIND_BREACH]] == [
+        "breach_terreplein"]
+    s, p = blank(breach=assured)
+    put(s, units_of(L.BOURBONS)[:5], "moat_santa_clara")
+    put(s, units_of(L.CATALANS)[:2], "breach_terreplein")
+    field = np.zeros(N, np.int64)
+    want = np.zeros(N, np.int64)
+    POL.prepare_movement(s, BOARD, p, POL.C_GREEDY, L.CATALANS, field, want)
+    assert want[behind] == (3 if assured else 0)

@@ -23,7 +23,8 @@ DATA = Path(__file__).parent / "data"
 # -- the static components the kernels read: few arrays (each array a function takes costs
 # compile time), their columns named in layout
 Board = namedtuple("Board", [
-    "zone",  # zone x ZONE_COLUMNS: colour code, deployment (6.2), R zone (10.1), objective
+    "zone",  # zone x ZONE_COLUMNS: colour code, deployment (6.2), R zone (10.1), objective,
+             # the zone behind the Royal Breach (7; 1 there, 0 elsewhere)
     "pair",  # PAIR_TABLES x zone x zone: side line (LINES, NO_SIDE when none), blue line
              # protecting the first zone against the second, gun range over every side (9)
     "neighbours",  # zone -> the zones it shares a side with (any line), padded with -1
@@ -71,7 +72,7 @@ def _load_board(data_dir: DataFolder) -> tuple[Board, Names]:
     deck = _events(DataFile(data_dir / "events.toml"))
     board = Board(
         zone=frozen(np.stack([zmap["colour"], zmap["deployment"], zmap["reinforcement"],
-                              zmap["objective"]], axis=1)),
+                              zmap["objective"], zmap["behind_breach"]], axis=1)),
         pair=frozen(np.stack([zmap["line"], zmap["blue"], zmap["gun_range"]])),
         neighbours=zmap["neighbours"],
         unit=frozen(np.stack([forces["unit_side"], forces["unit_strength"],
@@ -147,7 +148,11 @@ def _map(doc: DataFile) -> dict:
     for z in range(n):
         near = np.flatnonzero(line[z] != L.NO_SIDE)
         neighbours[z, :len(near)] = near
+    outside, _ = wall_zones(deployment, line)
+    behind = np.zeros(n, np.int64)
+    behind[[z for z in behind_royal_breach(line) if not outside[z]]] = 1
     return {"ids": tuple(ids), "names": tuple(names), "colour": frozen(colour),
+            "behind_breach": frozen(behind),
             "neighbours": frozen(neighbours),
             "deployment": frozen(deployment), "reinforcement": frozen(reinforcement),
             "objective": frozen(objective), "line": frozen(line), "blue": frozen(blue),

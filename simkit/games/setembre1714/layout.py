@@ -34,8 +34,8 @@ LINES = ("no_side", "none", "blue", "red", "breach", "royal_breach")
 NO_SIDE, LINE_NONE, LINE_BLUE, LINE_RED, LINE_BREACH, LINE_ROYAL = codes(LINES)
 
 # -- the columns of the static components (components.Board): one 2-D array per kind of piece
-ZONE_COLUMNS = ("colour", "deployment", "reinforcement", "objective")
-Z_COLOUR, Z_DEPLOYMENT, Z_REINFORCEMENT, Z_OBJECTIVE = codes(ZONE_COLUMNS)
+ZONE_COLUMNS = ("colour", "deployment", "reinforcement", "objective", "behind_royal_breach")
+Z_COLOUR, Z_DEPLOYMENT, Z_REINFORCEMENT, Z_OBJECTIVE, Z_BEHIND_BREACH = codes(ZONE_COLUMNS)
 PAIR_TABLES = ("line", "blue", "gun_range")  # zone x zone
 PAIR_LINE, PAIR_BLUE, PAIR_RANGE = codes(PAIR_TABLES)
 UNIT_COLUMNS = ("side", "strength", "start", "arrives")

@@ -12,7 +12,8 @@ Policies per side (the first is the default):
   of 5 next to it, pound the zones they mean to assault, fire salvos from every zone that
   will not assault, assault when the chance (exact two-dice odds, commanders included)
   passes a threshold that falls as time runs out, keep garrisons in taken objectives.
-  Catalans: garrison every objective, reinforce the threatened ones to 5, put commanders
+  Catalans: garrison every objective, reinforce the threatened ones to 5, hold the ground
+  behind the Royal Breach with 3 once it is assured and the enemy near, put commanders
   and the flag where they cover most threatened zones, turn barricades towards the enemy,
   fire every legal salvo, counter-attack objectives the enemy holds at good odds (fair
   ones in the last turns), withdraw from a fight it is more likely to lose (or nearly so
@@ -248,6 +249,8 @@ def prepare_movement(s, b, p, pid, side, field, want):
             want[z] = p[L.P_STACKING] if near else (2 if b.zone[z, L.Z_OBJECTIVE] == L.PALAU else 1)
         elif near and barricade_in(s, z) >= 0:
             want[z] = 3  # man the barricades in the enemy's way (12)
+        elif near and b.zone[z, L.Z_BEHIND_BREACH] and s[L.S_BREACH_TURN] > 0:
+            want[z] = 3  # the Royal Breach is open: hold the ground behind it (7)
         elif threat(s, b, side, z) > 0 and count(s, side, z) > 0:
             want[z] = count(s, side, z)  # hold the line where it stands
         else:
