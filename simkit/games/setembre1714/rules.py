@@ -173,17 +173,27 @@ class BourbonWeights(RulesBase):
 
 
 @dataclass(frozen=True)
-class CautiousWeights(BourbonWeights):
-    """``cautious``: greedy's numbers, and the odds it asks for once the breach is assured
-    (it never assaults before)."""
+class CautiousWeights(RulesBase):
+    """``cautious``: no assault before the Royal Breach is assured, then only at good
+    odds; greedy's defence (withdrawal and commanders)."""
+
+    KIND = "policy weight"
 
     breach_odds: float = knob(
         0.55, "lowest chance at which anything is assaulted once the Royal Breach is "
         "assured", range=_ODDS)
+    withdraw_below: float = knob(
+        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this "
+        "(never from an objective in the game's last half-turn)", range=_ODDS)
+    commander_step: int = knob(
+        3, "a commander's +1 (11.3) is used when it moves the assault's odds by at least "
+        "this many 36ths (he dies on a 6)", range=(0, 7))
 
     def block(self) -> list[int]:
-        w = super().block()
+        w = [2000] * L.N_WEIGHTS
         w[L.W_BREACH_ODDS] = round(1000 * self.breach_odds)
+        w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = round(1000 * self.withdraw_below)
+        w[L.W_COMMANDER_STEP] = self.commander_step
         return w
 
 
@@ -205,7 +215,8 @@ class CatalanWeights(RulesBase):
         0.5, "a defender withdraws (11.3) when it would keep the zone less often than this",
         range=_ODDS)
     withdraw_below_barricade: float = knob(
-        0.6, "the same behind a barricade (12: the barricade is lost either way)",
+        0.6, "the same behind a barricade (12: a withdrawal loses it, a stand keeps it "
+        "only if the assault fails)",
         range=_ODDS)
     commander_step: int = knob(
         3, "a commander's or the flag's +1 (11.3) is used when it moves the odds by at "
