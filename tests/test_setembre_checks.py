@@ -21,7 +21,7 @@ from simkit.games.setembre1714 import engine as E
 from simkit.games.setembre1714 import layout as F
 from simkit.games.setembre1714 import policies as POL
 from simkit.games.setembre1714.components import load_board
-from simkit.games.setembre1714.rules import PARAMETERS as FULL_PARAMETERS
+from simkit.games.setembre1714.rules import parameter_vector as full_parameters
 from simkit.games.setembre1714_assault import GAME as ASSAULT
 from simkit.games.setembre1714_assault import checks as AC
 from simkit.games.setembre1714_assault import engine as AE
@@ -142,7 +142,7 @@ def test_each_assault_invariant_can_fail(invariant):
 
 def played(turns=2, game=3, seed=1714):
     """The state after set-up and ``turns`` turns of greedy play."""
-    p = FULL_PARAMETERS.build(FULL.Rules())
+    p = full_parameters(FULL.Rules())
     s = np.zeros(F.N_STATE, np.int64)
     rng = game_streams(np.uint64(seed), game, F.N_STREAMS)
     E.set_up(rng, s, BOARD, p)
@@ -262,7 +262,7 @@ def test_reinforcements_may_overstack_until_they_move():
 
 
 def finished_game(seed=5):
-    p = FULL_PARAMETERS.build(FULL.Rules())
+    p = full_parameters(FULL.Rules())
     s = np.zeros(F.N_STATE, np.int64)
     out = np.zeros(F.N_OUT, np.int16)
     E.play_game(game_streams(np.uint64(seed), 0, F.N_STREAMS), s, BOARD, p, GREEDY, out,

@@ -21,16 +21,23 @@ from simkit.games.setembre1714 import engine as E
 from simkit.games.setembre1714 import layout as L
 from simkit.games.setembre1714 import movement as M
 from simkit.games.setembre1714 import policies as POL
-from simkit.games.setembre1714.components import DATA, _distances, load_board
+from simkit.games.setembre1714.components import (
+    DATA,
+    _distances,
+    behind_royal_breach,
+    load_board,
+    wall_zones,
+)
 from simkit.games.setembre1714.events import (
     CAUSE_SALVO,
     EV_ADVANCE,
     EV_ASSAULT_DECLARED,
+    EV_CARD,
     EV_SALVO_DECLARED,
     EV_UNIT_LOST,
     EVENTS,
 )
-from simkit.games.setembre1714.rules import PARAMETERS, Rules
+from simkit.games.setembre1714.rules import Rules, parameter_vector
 from simkit.games.setembre1714_assault import combat_system as CS
 
 BOARD, NAMES = load_board()
@@ -49,7 +56,7 @@ def units_of(side, kind=None):
 
 def blank(rules=None, breach=True):
     """A state with nothing on the map (no unit, leader, gun or barricade)."""
-    p = PARAMETERS.build(rules or Rules())
+    p = parameter_vector(rules or Rules())
     s = np.zeros(L.N_STATE, np.int64)
     s[L.S_UNIT_ZONE:L.S_UNIT_ZONE + L.MAX_UNITS] = L.NOT_ARRIVED
     s[L.S_LEADER_ZONE:L.S_LEADER_ZONE + L.MAX_LEADERS] = L.NOT_ARRIVED
@@ -107,7 +114,7 @@ def test_forces_printed_facts():
     assert BOARD.recovery.sum() > 0
     s, _ = blank()
     rng = loaded(L.N_STREAMS)
-    E.set_up(rng, s, BOARD, PARAMETERS.build(Rules()))
+    E.set_up(rng, s, BOARD, parameter_vector(Rules()))
     for z in range(N):
         assert not (B.count(s, 0, z) and B.count(s, 1, z))
         if not BOARD.zone[z, L.Z_DEPLOYMENT]:
@@ -134,6 +141,59 @@ def test_loader_names_file_entry_and_problem(tmp_path):
                                                         'coronela = ["catalans", true]')
     (tmp_path / "forces.toml").write_text(forces)  # a bool is not a strength
     with pytest.raises(ComponentError, match=r"\[kinds\] coronela: must be \[side, strength"):
+        load_board(tmp_path)
+
+
+def test_the_wall_and_the_royal_breach_as_the_map_draws_them():
+    """2.2.1 (red lines are walls, breaches the only way across), 7 (the Royal Breach,
+    closed until assured) and 12 (barricades on open ground), read from map.toml."""
+    lines = BOARD.pair[L.PAIR_LINE]
+    outside, wall = wall_zones(BOARD.zone[:, L.Z_DEPLOYMENT], lines)
+    ids = NAMES.zone_ids
+    assert {ids[z] for z in np.flatnonzero(outside)} >= {
+        "left_two_crowns", "trenches_santa_clara", "moat_santa_clara", "moat_portal_nou"}
+    assert all(BOARD.zone[z, L.Z_COLOUR] == L.GREY for z in np.flatnonzero(wall)
+               if ids[z] != "breach_terreplein")
+    out, inner = behind_royal_breach(lines)
+    assert {ids[out], ids[inner]} == {"moat_santa_clara", "breach_terreplein"}
+    crossable = [ids[z] for z in range(N) if lines[zone("breach_terreplein"), z]
+                 not in (L.NO_SIDE, L.LINE_RED)]
+    assert sorted(crossable) == ["moat_santa_clara", "portal_nou_street", "rec_comtal",
+                                 "santa_clara_cloister"]
+    # with the breach closed the Two Crowns come in through the city: a breach, a bastion
+    # and a street at least, four zones from the moat in front of the Royal Breach
+    for breach, far in ((False, 5), (True, 1)):
+        s, p = blank(breach=breach)
+        put(s, units_of(L.BOURBONS)[:1], "moat_santa_clara")
+        dist, _, _ = reach(s, p, L.BOURBONS, "moat_santa_clara", allowance=9)
+        assert dist[zone("breach_terreplein")] == far
+    # behind it, open ground where a barricade can face the breach zone
+    s, _ = blank()
+    for zid in ("rec_comtal", "portal_nou_street"):
+        assert M.barricade_side_ok(s, BOARD, zone(zid), zone("breach_terreplein"))
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('zones = ["bastion_portal_nou", "breach_terreplein"]\nline = "red"',
+     'zones = ["bastion_portal_nou", "breach_terreplein"]',
+     "'breach_terreplein', behind the Royal Breach, is entered from 'bastion_portal_nou' "
+     "along the wall"),
+    ('id = "curtain_sant_pere"\nname = "Curtain of Sant Pere"\ncolour = "grey"',
+     'id = "curtain_sant_pere"\nname = "Curtain of Sant Pere"\ncolour = "ochre"',
+     r"curtain_sant_pere: a zone of the wall .* grey"),
+    ('id = "boria"\nname = "Boria"\ncolour = "ochre"',
+     'id = "boria"\nname = "Boria"\ncolour = "green"', "boria: green zones are outside"),
+    ('zones = ["moat_santa_clara", "moat_llevant"]',
+     'zones = ["moat_santa_clara", "moat_llevant"]\nline = "breach"',
+     "does not cross the wall"),
+])
+def test_a_map_whose_wall_breaks_the_rules_is_refused(tmp_path, old, new, message):
+    for name in ("map.toml", "forces.toml", "events.toml"):
+        (tmp_path / name).write_text((DATA / name).read_text())
+    text = (DATA / "map.toml").read_text()
+    assert old in text
+    (tmp_path / "map.toml").write_text(text.replace(old, new))
+    with pytest.raises(ComponentError, match=message):
         load_board(tmp_path)
 
 
@@ -485,7 +545,7 @@ def test_catalan_reinforcements_enter_r_zones_not_held_by_the_enemy():
 
 def test_royal_breach_check_each_bourbon_turn_until_assured():
     rules = Rules(events=False)
-    p = PARAMETERS.build(rules)
+    p = parameter_vector(rules)
     s = np.zeros(L.N_STATE, np.int64)
     rng = loaded(L.N_STREAMS, per_counter={L.ST_BREACH: {1: 3, 2: 6}})
     E.set_up(rng, s, BOARD, p)
@@ -496,17 +556,54 @@ def test_royal_breach_check_each_bourbon_turn_until_assured():
 
 
 def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
-    p = PARAMETERS.build(Rules(events=False))
+    p = parameter_vector(Rules(events=False))
     s, _ = blank()
     assert E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, 0, 1, no_log()) == 0
     assert s[L.S_DECK_TOP] == 0
-    p = PARAMETERS.build(Rules())
+    p = parameter_vector(Rules())
     breach_card = [k for k in range(len(NAMES.cards))
                    if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
     s, _ = blank(breach=False)
     s[L.S_DECK] = breach_card
     E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 3, no_log())
     assert s[L.S_BREACH_TURN] == 3 and s[L.S_DECK_TOP] == 1
+
+
+def test_a_breach_card_after_the_breach_is_assured_does_nothing():
+    """events.toml declares it from rule 7: "Once it has happened the rule has no effect
+    on the game"."""
+    breach_card = [k for k in range(len(NAMES.cards))
+                   if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
+    s, p = blank(breach=False)
+    s[L.S_BREACH_TURN] = 2
+    s[L.S_DECK] = breach_card
+    log = new_log(64)
+    E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 5, log)
+    assert s[L.S_BREACH_TURN] == 2 and s[L.S_DECK_TOP] == 1
+    assert [code for code, *_ in events(log)] == [EV_CARD]
+
+
+@pytest.mark.parametrize("reading", ["no_events", "reshuffle"])
+def test_an_exhausted_deck_draws_nothing_or_is_reshuffled(reading):
+    """The exhausted_deck reading: 8 and 5.1.6 remove used cards from the game
+    (no_events); 5.1.2 draws a card every half-turn (reshuffle)."""
+    n_cards = BOARD.card.shape[0]
+    s, p = blank(Rules(exhausted_deck=reading))
+    s[L.S_DECK:L.S_DECK + n_cards] = np.arange(n_cards)
+    s[L.S_DECK_TOP] = n_cards
+    log = new_log(64)
+    E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.CATALANS, 10, log)
+    drawn = [code for code, *_ in events(log)].count(EV_CARD)
+    assert drawn == (reading == "reshuffle")
+    assert s[L.S_DECK_TOP] == (1 if reading == "reshuffle" else n_cards)
+    assert sorted(s[L.S_DECK:L.S_DECK + n_cards]) == list(range(n_cards))
+    # over a whole 12-turn game: 18 cards, or one every half-turn
+    rules = FULL.resolve_rules("long_day").replace(exhausted_deck=reading)
+    lines = FULL.trace(rules, None, 0, 1)
+    cards = sum(1 for line in lines if line.lstrip().startswith("Event:"))
+    half_turns = sum(1 for line in lines if line.startswith("-- "))
+    assert half_turns >= 24
+    assert cards == (half_turns if reading == "reshuffle" else n_cards)
 
 
 def test_objectives_automatic_victory_and_vp_count():
@@ -550,7 +647,7 @@ def test_a_draw_extends_the_game_one_turn(extra_turn):
                                                           "catalans": "fallback"}])
 def test_properties_hold_after_every_half_turn(policy):
     pids = FULL.policy_ids(policy)
-    p = PARAMETERS.build(Rules())
+    p = parameter_vector(Rules())
     total = len(NAMES.units)
     for game in range(6):
         s = np.zeros(L.N_STATE, np.int64)
@@ -580,7 +677,7 @@ def test_no_move_crosses_a_red_line_in_traced_games():
     no_red = _distances((lines != L.NO_SIDE) & (lines != L.LINE_RED))
     for game in range(3):
         log = new_log(50000)
-        E.play_games(BOARD, PARAMETERS.build(Rules()), GREEDY, np.array([game]), 7, log)
+        E.play_games(BOARD, parameter_vector(Rules()), GREEDY, np.array([game]), 7, log)
         moves = [(a, b) for code, _, a, b in events(log) if code == move]
         assert moves
         for a, b in moves:
@@ -912,3 +1009,75 @@ def test_over_stacked_reinforcements_leave_as_fast_as_they_can(born, stays):
     assert CK.within_stacking_limit(s, BOARD, p) == -1
     s[L.S_NEWCOMER + newcomer] = 0  # an ordinary unit six in a zone breaks the limit
     assert CK.within_stacking_limit(s, BOARD, p) == (zone("montcada") if stays else -1)
+
+
+# -- the scripted commanders' standing orders ------------------------------------------------------
+
+POL_NAMES = (tuple(POL.BOURBON_POLICIES), tuple(POL.CATALAN_POLICIES))
+
+
+@pytest.mark.parametrize("turn", [1, 7, 8])
+def test_no_scripted_side_assaults_at_one_in_six_or_worse(turn):
+    """At 6/36 the attacking lead (1 VP to the enemy, 13) is lost five times in six: no
+    greedy or cautious Two Crowns, greedy or fallback Catalans assault at those odds,
+    early, late or in the last turn, on an objective or not, with the default weights
+    (the Two Crowns' late odds on an objective cannot be set that low either)."""
+    s, _ = blank()
+    s[L.S_TURN] = turn
+    for side, pids in ((L.BOURBONS, (POL.GREEDY, POL.CAUTIOUS)),
+                       (L.CATALANS, (POL.C_GREEDY, POL.FALLBACK))):
+        for pid in pids:
+            for worth in (0.0, 2.0, 4.0):
+                choice = FULL.policy_choices({L.SIDES[side]: POL_NAMES[side][pid]})
+                q = parameter_vector(Rules(), choice)
+                assert POL.go_threshold(s, q, pid, side, worth) > 1000 * POL.win_chance(2)
+    assert POL.win_chance(2) == pytest.approx(6 / 36)
+
+
+def test_commanders_are_risked_only_where_their_one_point_matters():
+    """11.3: a commander adds +1 and dies on a 6. Greedy commits him when the +1 moves
+    the attacker's chance by at least 3/36: a difference of -4 to +2 before his point."""
+    s, p = blank()
+    for side in (L.BOURBONS, L.CATALANS):
+        helps = [d for d in range(-8, 8) if POL.commander_helps(p, side, d)]
+        assert helps == list(range(-4, 3))
+    rng = loaded(L.N_STREAMS)
+    # the defender's delta counts his own point: +3 with him is +2 without, where it helps
+    assert POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, 3, rng)
+    assert not POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, 5, rng)
+    assert not POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, -4, rng)
+    # the weight: a step of 6 36ths asks for an even fight before his point
+    p6 = parameter_vector(Rules(), FULL.policy_choices({"catalans": "greedy:commander_step=6"}))
+    assert [d for d in range(-8, 8) if POL.commander_helps(p6, L.CATALANS, d)] == [-1]
+
+
+@pytest.mark.parametrize(("turn", "withdraws"), [(7, True), (8, False)])
+def test_the_two_crowns_keep_an_objective_in_the_last_half_turn(turn, withdraws):
+    """13 counts what each side holds at the end of the last turn: in the Catalans' half
+    of it a Two Crowns garrison that withdraws loses the objective for sure, one that
+    fights keeps it some of the time, and no turn is left to retake it."""
+    s, p = blank()
+    s[L.S_TURN] = turn
+    t = zone("bastion_llevant")
+    rng = loaded(L.N_STREAMS)
+    # at delta -1 the defender holds only 15/36 of the time: withdraw, except at the end
+    assert POL.withdraws(s, BOARD, p, POL.GREEDY, L.BOURBONS, t, -1, True, rng) == withdraws
+    assert POL.withdraws(s, BOARD, p, POL.GREEDY, L.BOURBONS, zone("rec_comtal"), -1, True,
+                         rng)  # not an objective: giving ground costs nothing at the end
+
+
+@pytest.mark.parametrize("assured", [False, True])
+def test_the_catalans_hold_the_ground_behind_the_royal_breach_once_it_is_open(assured):
+    """7: once the Royal Breach is assured the Two Crowns may cross it; the greedy
+    Catalans then want 3 units behind it while the enemy is within reach (before, the zone
+    is out of the enemy's way and they leave it for the threatened objectives)."""
+    behind = zone("breach_terreplein")
+    assert [NAMES.zone_ids[z] for z in range(N) if BOARD.zone[z, L.Z_BEHIND_BREACH]] == [
+        "breach_terreplein"]
+    s, p = blank(breach=assured)
+    put(s, units_of(L.BOURBONS)[:5], "moat_santa_clara")
+    put(s, units_of(L.CATALANS)[:2], "breach_terreplein")
+    field = np.zeros(N, np.int64)
+    want = np.zeros(N, np.int64)
+    POL.prepare_movement(s, BOARD, p, POL.C_GREEDY, L.CATALANS, field, want)
+    assert want[behind] == (3 if assured else 0)

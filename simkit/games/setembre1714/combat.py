@@ -118,7 +118,7 @@ def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, -1,
                                      flag)
     def_cmdr = leader_near(s, b, foe, t, 0, True)
-    if def_cmdr >= 0 and not POL.defender_commander(s, b, pids[foe], foe,
+    if def_cmdr >= 0 and not POL.defender_commander(s, b, p, pids[foe], foe,
                                                     defence + 1 - attack, rng):
         def_cmdr = -1
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr,

@@ -23,7 +23,8 @@ DATA = Path(__file__).parent / "data"
 # -- the static components the kernels read: few arrays (each array a function takes costs
 # compile time), their columns named in layout
 Board = namedtuple("Board", [
-    "zone",  # zone x ZONE_COLUMNS: colour code, deployment (6.2), R zone (10.1), objective
+    "zone",  # zone x ZONE_COLUMNS: colour code, deployment (6.2), R zone (10.1), objective,
+             # the zone behind the Royal Breach (7; 1 there, 0 elsewhere)
     "pair",  # PAIR_TABLES x zone x zone: side line (LINES, NO_SIDE when none), blue line
              # protecting the first zone against the second, gun range over every side (9)
     "neighbours",  # zone -> the zones it shares a side with (any line), padded with -1
@@ -71,7 +72,7 @@ def _load_board(data_dir: DataFolder) -> tuple[Board, Names]:
     deck = _events(DataFile(data_dir / "events.toml"))
     board = Board(
         zone=frozen(np.stack([zmap["colour"], zmap["deployment"], zmap["reinforcement"],
-                              zmap["objective"]], axis=1)),
+                              zmap["objective"], zmap["behind_breach"]], axis=1)),
         pair=frozen(np.stack([zmap["line"], zmap["blue"], zmap["gun_range"]])),
         neighbours=zmap["neighbours"],
         unit=frozen(np.stack([forces["unit_side"], forces["unit_strength"],
@@ -147,7 +148,11 @@ def _map(doc: DataFile) -> dict:
     for z in range(n):
         near = np.flatnonzero(line[z] != L.NO_SIDE)
         neighbours[z, :len(near)] = near
+    outside, _ = wall_zones(deployment, line)
+    behind = np.zeros(n, np.int64)
+    behind[[z for z in behind_royal_breach(line) if not outside[z]]] = 1
     return {"ids": tuple(ids), "names": tuple(names), "colour": frozen(colour),
+            "behind_breach": frozen(behind),
             "neighbours": frozen(neighbours),
             "deployment": frozen(deployment), "reinforcement": frozen(reinforcement),
             "objective": frozen(objective), "line": frozen(line), "blue": frozen(blue),
@@ -190,6 +195,7 @@ def _check_map(doc, ids, colour, deployment, reinforcement, objective, line):
         if colour[z] != L.GREEN:
             raise doc.error(f"[[zone]] {ids[z]}", "deployment zones are outside the wall "
                                                   "(green)")
+    _check_wall(doc, ids, colour, deployment, line)
     # every zone reachable from every other through sides that allow movement
     passable = (line != L.NO_SIDE) & (line != L.LINE_RED)
     dist = _distances(passable)
@@ -197,6 +203,76 @@ def _check_map(doc, ids, colour, deployment, reinforcement, objective, line):
         i, j = np.argwhere(dist < 0)[0]
         raise doc.error(where, f"no path from {ids[i]!r} to {ids[j]!r} without crossing a red "
                                "line")
+
+
+def wall_zones(deployment, line) -> tuple[np.ndarray, np.ndarray]:
+    """The zones outside the wall (reached from a deployment zone without crossing a red
+    line or a breach: camps, trenches, moats, outworks) and the zones of the wall itself
+    (inside zones on the far side of a red line or breach from an outside zone: bastions
+    and curtains, 2.2.1), as boolean arrays over the zones."""
+    walled = (line == L.LINE_RED) | (line == L.LINE_BREACH) | (line == L.LINE_ROYAL)
+    open_side = (line != L.NO_SIDE) & ~walled
+    dist = _distances(open_side)
+    outside = (dist[np.flatnonzero(deployment)] >= 0).any(axis=0)
+    wall = ~outside & (walled & outside[:, None]).any(axis=0)
+    return outside, wall
+
+
+def behind_royal_breach(line) -> tuple[int, int]:
+    """The Royal Breach's side as (the zone outside it, the zone behind it) (7)."""
+    a, b = np.argwhere(line == L.LINE_ROYAL)[0]
+    return int(a), int(b)
+
+
+def _check_wall(doc, ids, colour, deployment, line):
+    """The wall the reconstruction must draw (2.2.1: red lines are "walls and bastions",
+    breaches "the only way to cross walls"; 7: the Royal Breach, "the wider breach", the
+    attackers could not cross until assured; 12: barricades on open ground)."""
+    where = "the map"
+    outside, wall = wall_zones(deployment, line)
+    crossable = (line != L.NO_SIDE) & (line != L.LINE_RED)
+    for a, b in np.argwhere((line == L.LINE_BREACH) | (line == L.LINE_ROYAL)):
+        if outside[a] == outside[b]:
+            raise doc.error(where, f"the breach between {ids[a]!r} and {ids[b]!r} does not "
+                                   "cross the wall: one side must be outside it (2.2.1)")
+    for z in np.flatnonzero(colour == L.GREEN):
+        if not outside[z]:
+            raise doc.error(f"[[zone]] {ids[z]}", "green zones are outside the wall "
+                                                  "(2.2.1), but this one is inside it")
+    out, inner = behind_royal_breach(line)
+    if outside[inner]:
+        out, inner = inner, out
+    for z in np.flatnonzero(wall):
+        if z != inner and colour[z] != L.GREY:
+            raise doc.error(f"[[zone]] {ids[z]}", "a zone of the wall (across a red line or "
+                                                  "breach from outside) is a bastion or "
+                                                  "curtain: grey (2.2.1)")
+    for z in np.flatnonzero(crossable[inner]):
+        if outside[z] and line[inner, z] != L.LINE_ROYAL or wall[z] and z != inner:
+            raise doc.error(where, f"{ids[inner]!r}, behind the Royal Breach, is entered "
+                                   f"from {ids[z]!r} along the wall: the Two Crowns must "
+                                   "come through the Royal Breach or through the city (7)")
+    for a, b in np.argwhere((line == L.LINE_BREACH) | (line == L.LINE_ROYAL)):
+        royal = line[a, b] == L.LINE_ROYAL
+        if not outside[b] and not _defensible(colour, line, outside, b, royal):
+            raise doc.error(where, f"behind the breach into {ids[b]!r} no side within two "
+                                   "zones can hold a barricade facing the way in (12)"
+                                   + ("" if royal else ", and no blue line covers it"))
+
+
+def _defensible(colour, line, outside, entry, barricades_only) -> bool:
+    """Within two zones of ``entry`` (inside the wall), a side where a barricade can stand
+    facing back towards the breach (12), or, unless ``barricades_only``, a blue line
+    on such a side."""
+    dist = _distances((line != L.NO_SIDE) & (line != L.LINE_RED) & ~outside[:, None]
+                      & ~outside[None, :])[entry]
+    for y in np.flatnonzero((dist >= 1) & (dist <= 2)):
+        for f in np.flatnonzero((line[y] != L.NO_SIDE) & (dist == dist[y] - 1)):
+            if barricade_side_ok(colour, line, y, f):
+                return True
+            if not barricades_only and line[y, f] == L.LINE_BLUE:
+                return True
+    return False
 
 
 def _distances(adj: np.ndarray) -> np.ndarray:

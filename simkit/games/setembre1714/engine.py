@@ -99,14 +99,30 @@ def restart_half_turn(rng, side, turn):
 
 
 @njit(cache=True, nogil=True)
+def reshuffle_deck(rng, s, b, key):
+    """Reading ``exhausted_deck = reshuffle``: every discarded card back in the deck,
+    shuffled on the events stream keyed on the half-turn (set-up used key 0)."""
+    n_cards = b.card.shape[0]
+    deck = np.arange(n_cards)
+    restart(rng, L.ST_EVENTS, key)
+    shuffle(rng, L.ST_EVENTS, deck)
+    s[L.S_DECK:L.S_DECK + n_cards] = deck
+    s[L.S_DECK_TOP] = 0
+
+
+@njit(cache=True, nogil=True)
 def event_phase(rng, s, b, p, pids, side, turn, log):
     """Rule 8: draw the top card; its effect lasts the drawing side's half-turn."""
     s[L.S_EV_MOVEMENT] = 0
     s[L.S_EV_ARTILLERY] = 1
     s[L.S_EV_SALVO] = 0
     s[L.S_EV_ASSAULT] = 0
-    if not p[L.P_EVENTS] or s[L.S_DECK_TOP] >= b.card.shape[0]:
+    if not p[L.P_EVENTS]:
         return 0
+    if s[L.S_DECK_TOP] >= b.card.shape[0]:
+        if not p[L.P_DECK_RESHUFFLED]:
+            return 0  # the deck is spent: every card was removed from the game (5.1.6)
+        reshuffle_deck(rng, s, b, 2 * turn + side)
     card = s[L.S_DECK + s[L.S_DECK_TOP]]
     s[L.S_DECK_TOP] += 1
     effect, value = b.card[card, side, L.C_EFFECT], b.card[card, side, L.C_VALUE]
@@ -246,7 +262,8 @@ def move_pieces(rng, s, b, p, pid, side, field, want, log):
         if version[z0] != changes:
             reachable(s, b, p, side, z0, PIECE_UNIT, allowance, stop, dists[z0], parents[z0])
             version[z0] = changes
-        dest = POL.unit_destination(s, b, p, pid, side, u, dists[z0], field, want, rng)
+        dest = POL.unit_destination(s, b, p, pid, side, u, dists[z0], field, want, stop,
+                                    rng)
         if dest != z0 and dest >= 0 and dists[z0, dest] > 0:
             move_unit(s, b, u, dest, parents[z0], log)
             count_action(s, side, L.A_MOVES)

@@ -34,8 +34,8 @@ LINES = ("no_side", "none", "blue", "red", "breach", "royal_breach")
 NO_SIDE, LINE_NONE, LINE_BLUE, LINE_RED, LINE_BREACH, LINE_ROYAL = codes(LINES)
 
 # -- the columns of the static components (components.Board): one 2-D array per kind of piece
-ZONE_COLUMNS = ("colour", "deployment", "reinforcement", "objective")
-Z_COLOUR, Z_DEPLOYMENT, Z_REINFORCEMENT, Z_OBJECTIVE = codes(ZONE_COLUMNS)
+ZONE_COLUMNS = ("colour", "deployment", "reinforcement", "objective", "behind_royal_breach")
+Z_COLOUR, Z_DEPLOYMENT, Z_REINFORCEMENT, Z_OBJECTIVE, Z_BEHIND_BREACH = codes(ZONE_COLUMNS)
 PAIR_TABLES = ("line", "blue", "gun_range")  # zone x zone
 PAIR_LINE, PAIR_BLUE, PAIR_RANGE = codes(PAIR_TABLES)
 UNIT_COLUMNS = ("side", "strength", "start", "arrives")
@@ -103,7 +103,16 @@ P_VP_OBJECTIVE = _P("vp_objective", len(OBJECTIVE_KINDS))
 P_EXTRA_TURN = _P("extra_turn")
 P_ADVANCED_ATTACK = _P("advanced_units_attack")  # 1: "yes"
 P_RECREATED_SCORE = _P("recreated_units_score")  # 1: "yes"
+P_DECK_RESHUFFLED = _P("exhausted_deck")  # 1: "reshuffle"
 N_PARAMS = _P.size
+
+# -- the scripted players' weights (rules.Weights), one block per side after the rules ------
+WEIGHTS = ("objective_odds", "objective_odds_late", "other_odds", "other_odds_late",
+           "withdraw_below", "withdraw_below_barricade", "commander_step", "breach_odds")
+(W_OBJECTIVE_ODDS, W_OBJECTIVE_ODDS_LATE, W_OTHER_ODDS, W_OTHER_ODDS_LATE, W_WITHDRAW_BELOW,
+ W_WITHDRAW_BARRICADE, W_COMMANDER_STEP, W_BREACH_ODDS) = codes(WEIGHTS)
+N_WEIGHTS = len(WEIGHTS)
+P_WEIGHTS = N_PARAMS  # side * N_WEIGHTS + W_*: chances in thousandths, the step in 36ths
 
 # -- what each side does: counted per side, the action-usage table of the report ----------------
 ACTIONS = ("artillery_shots", "moves", "salvos", "assaults", "withdrawals", "commanders_used",

@@ -12,7 +12,8 @@ Policies per side (the first is the default):
   of 5 next to it, pound the zones they mean to assault, fire salvos from every zone that
   will not assault, assault when the chance (exact two-dice odds, commanders included)
   passes a threshold that falls as time runs out, keep garrisons in taken objectives.
-  Catalans: garrison every objective, reinforce the threatened ones to 5, put commanders
+  Catalans: garrison every objective, reinforce the threatened ones to 5, hold the ground
+  behind the Royal Breach with 3 once it is assured and the enemy near, put commanders
   and the flag where they cover most threatened zones, turn barricades towards the enemy,
   fire every legal salvo, counter-attack objectives the enemy holds at good odds (fair
   ones in the last turns), withdraw from a fight it is more likely to lose (or nearly so
@@ -171,6 +172,13 @@ def zone_worth(p, b, z):
 
 
 @borrowing
+def last_half_turn(s, p, defender):
+    """The game's last half-turn (the Catalans' half of the last turn), with ``defender``
+    the Two Crowns: whatever they hold now counts (13)."""
+    return defender == L.BOURBONS and s[L.S_TURN] >= p[L.P_TURNS]
+
+
+@borrowing
 def late(s, p):
     """In the last two turns (or the extra turn)."""
     return s[L.S_TURN] >= p[L.P_TURNS] - 1
@@ -241,6 +249,8 @@ def prepare_movement(s, b, p, pid, side, field, want):
             want[z] = p[L.P_STACKING] if near else (2 if b.zone[z, L.Z_OBJECTIVE] == L.PALAU else 1)
         elif near and barricade_in(s, z) >= 0:
             want[z] = 3  # man the barricades in the enemy's way (12)
+        elif near and b.zone[z, L.Z_BEHIND_BREACH] and s[L.S_BREACH_TURN] > 0:
+            want[z] = 3  # the Royal Breach is open: hold the ground behind it (7)
         elif threat(s, b, side, z) > 0 and count(s, side, z) > 0:
             want[z] = count(s, side, z)  # hold the line where it stands
         else:
@@ -288,21 +298,23 @@ def _random_zone(rng, side, dist):
 
 
 @borrowing
-def unit_destination(s, b, p, pid, side, u, dist, field, want, rng):
-    """Where combat unit ``u`` moves (its own zone to stay)."""
+def unit_destination(s, b, p, pid, side, u, dist, field, want, stop, rng):
+    """Where combat unit ``u`` moves (its own zone to stay). ``stop``: the phase's zones
+    where a moving unit must stop (``movement.stop_zones``: next to the enemy, or a
+    deployment zone), fixed while ``side`` moves."""
     z0 = s[L.S_UNIT_ZONE + u]
     if is_random(pid):
         return _random_zone(rng, side, dist)
     if side == L.BOURBONS:
-        return _bourbon_destination(s, b, p, z0, dist, field)
+        return _bourbon_destination(s, b, p, z0, dist, field, stop)
     return _catalan_destination(s, b, p, z0, dist, field, want)
 
 
 @borrowing
-def _bourbon_destination(s, b, p, z0, dist, field):
+def _bourbon_destination(s, b, p, z0, dist, field, stop):
     side = L.BOURBONS
     if b.zone[z0, L.Z_OBJECTIVE] >= 0:
-        keep = 2 if next_to_enemy(s, b, z0, side) else 1
+        keep = 2 if stop[z0] and not b.zone[z0, L.Z_DEPLOYMENT] else 1
         if count(s, side, z0) <= keep:
             return z0  # garrison what was taken
     pick, best = z0, BIG
@@ -310,7 +322,7 @@ def _bourbon_destination(s, b, p, z0, dist, field):
         if dist[y] < 0 or field[y] < 0:
             continue
         here = 0  # join a stack that can assault next to the enemy
-        if not b.zone[y, L.Z_DEPLOYMENT] and next_to_enemy(s, b, y, side):
+        if not b.zone[y, L.Z_DEPLOYMENT] and stop[y]:  # next to the enemy
             here = count(s, side, y) - (1 if y == z0 else 0)
             if here > p[L.P_STACKING] - 1:
                 here = p[L.P_STACKING] - 1
@@ -482,19 +494,33 @@ def lead_strengths(s, b, leads):
 
 
 @borrowing
+def weight(p, side, w):
+    """Weight ``w`` (``layout.W_*``) of ``side``'s scripted player (``rules.Weights``)."""
+    return p[L.P_WEIGHTS + side * L.N_WEIGHTS + w]
+
+
+@borrowing
+def commander_helps(p, side, delta):
+    """Does a commander's +1 change the odds enough to risk him (he dies on a 6)?
+    ``delta`` is defence minus attack before the dice with the +1 on the attacker's side
+    (an attacking commander's counted, a defending one's not); his +1 moves it by one.
+    By default, at least 3 in 36: a difference of -4 to +2."""
+    step = win_chance(delta) - win_chance(delta + 1)
+    return 36.0 * step >= weight(p, side, L.W_COMMANDER_STEP) - 1e-6
+
+
+@borrowing
 def go_threshold(s, p, pid, side, t_worth):
-    """The lowest chance at which a greedy side assaults."""
-    if side == L.BOURBONS:
-        if pid == CAUTIOUS:
-            return 0.55 if s[L.S_BREACH_TURN] > 0 else 2.0
-        if late(s, p):
-            return 0.1 if t_worth > 0 else 0.3
-        return 0.3 if t_worth > 0 else 0.45
-    if pid == FALLBACK:
-        return 2.0
+    """The lowest chance at which a scripted side assaults (in thousandths, from its
+    weights). The defaults never go to 1 in 6 or worse: at those odds the attacking lead
+    (1 VP to the enemy, 13) is lost five times in six, and even in the last turns the
+    objective's VP do not pay for it (the Two Crowns' late 0.25 is the step above 6/36,
+    10/36)."""
+    if pid == CAUTIOUS:
+        return weight(p, side, L.W_BREACH_ODDS) if s[L.S_BREACH_TURN] > 0 else 2000
     if t_worth > 0:
-        return 0.4 if late(s, p) else 0.7
-    return 0.75
+        return weight(p, side, L.W_OBJECTIVE_ODDS_LATE if late(s, p) else L.W_OBJECTIVE_ODDS)
+    return weight(p, side, L.W_OTHER_ODDS_LATE if late(s, p) else L.W_OTHER_ODDS)
 
 
 @njit(cache=True, nogil=True)
@@ -525,7 +551,7 @@ def next_combat(s, b, p, pid, side, rng, out):
                 continue  # a garrison does not sally out of its objective
             chance = win_chance(_delta(s, b, p, side, a, t, True, leads[side * n + a],
                                        leads[(1 - side) * n + t]))
-            if chance >= go_threshold(s, p, pid, side, worth):
+            if 1000.0 * chance >= go_threshold(s, p, pid, side, worth):
                 score = chance * (1.0 + worth)
                 if score > plan_score:
                     plan_t, plan_score = t, score
@@ -548,7 +574,8 @@ def next_combat(s, b, p, pid, side, rng, out):
     elif aa >= 0:
         delta = assault_delta(s, b, p, side, aa, at, True)
         out[0], out[1], out[2] = K_ASSAULT, aa, at
-        out[3] = 1 if -5 <= delta <= 5 else 0
+        with_commander = leader_near(s, b, side, at, 0, False) >= 0
+        out[3] = 1 if with_commander and commander_helps(p, side, delta) else 0
 
 
 @borrowing
@@ -591,11 +618,12 @@ def _random_combat(s, b, p, side, rng, out):
 
 
 @borrowing
-def defender_commander(s, b, pid, side, delta, rng):
-    """Does the defender use an available commander (risking him on a 6)?"""
+def defender_commander(s, b, p, pid, side, delta, rng):
+    """Does the defender use an available commander (risking him on a 6)? ``delta`` is
+    defence minus attack with him: greedy uses him where his +1 changes the odds."""
     if is_random(pid):
         return uniform_int(rng, stream(side), 2) == 1
-    return -5 <= delta <= 5
+    return commander_helps(p, side, delta - 1)
 
 
 @borrowing
@@ -606,10 +634,11 @@ def withdraws(s, b, p, pid, side, t, delta, can_retreat, rng):
         return False
     if is_random(pid):
         return uniform_int(rng, stream(side), 2) == 1
-    holding = 1.0 - win_chance(delta)  # the defender keeps the zone without withdrawing
-    if pid == FALLBACK:
-        return holding < 0.65
-    return holding < 0.5 or (barricade_in(s, t) >= 0 and holding < 0.6)
+    if last_half_turn(s, p, side) and b.zone[t, L.Z_OBJECTIVE] >= 0:
+        return False  # the zone is lost for sure, and no turn is left to retake it
+    holding = 1000.0 * (1.0 - win_chance(delta))  # keeps the zone without withdrawing
+    return holding < weight(p, side, L.W_WITHDRAW_BELOW) or (
+        barricade_in(s, t) >= 0 and holding < weight(p, side, L.W_WITHDRAW_BARRICADE))
 
 
 @borrowing

@@ -7,6 +7,8 @@ from about 04:30 into the afternoon, 60-90 minutes a turn: 8 turns of about 75 m
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from simkit.games.base import Parameters, RulesBase, knob, reading, reconstruction
 
 from . import layout as L
@@ -91,6 +93,21 @@ class Rules(RulesBase):
             "for the units in the eliminated pile at a given moment (the ones that may be "
             "recovered); the rulebook has no track of past eliminations, so at the table "
             "the players count the pile")
+    exhausted_deck: str = reading(
+        "no_events", "what the random events phase does once every card of the deck has "
+        "been drawn (8; the reconstructed deck has 18 cards, so from turn 10 of a game "
+        "longer than 9 turns)",
+        values={
+            "no_events": '8: "Finally the card is discarded and left apart from the rest '
+                         'of the game"; 5.1.6: "The card used during the turn is '
+                         'discarded, removing it from the game area": no card is left to '
+                         'draw, so the phase draws none',
+            "reshuffle": '5.1.2 and 5.2.1: every half-turn has a random events phase in '
+                         'which "The active player draws the top card of the deck": the '
+                         'discarded cards are shuffled into a new deck so that it can'},
+        why="the rulebook removes used cards from the game twice (5.1.6, 8) and never "
+            "mentions a reshuffle; the printed deck's size is unknown, and the standard "
+            "8-turn game (16 half-turns and the extra turn) never exhausts the 18 cards")
 
     @property
     def zone_defence(self) -> tuple[int, ...]:
@@ -107,7 +124,154 @@ def _objective_vp(rules: Rules) -> list[int]:
 
 #: the whole game's parameter vector (offsets in ``layout``): each field is the knob
 #: or property of the same name, except the objectives' VP, one slot per kind, and the
-#: readings, 1 for "yes"
+#: readings, 1 for "yes" (``exhausted_deck``: 1 for "reshuffle")
 PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp,
                         advanced_units_attack=lambda r: r.advanced_units_attack == "yes",
-                        recreated_units_score=lambda r: r.recreated_units_score == "yes")
+                        recreated_units_score=lambda r: r.recreated_units_score == "yes",
+                        exhausted_deck=lambda r: r.exhausted_deck == "reshuffle")
+
+
+# -- the scripted players' weights (``--policy greedy:objective_odds=0.4``) -------------------
+_ODDS = (0.0, 1.01)  # a chance; above 1: never
+
+
+@dataclass(frozen=True)
+class BourbonWeights(RulesBase):
+    """The greedy Two Crowns' numbers: the lowest chance of winning at which they assault
+    (an objective or another zone, before and in the last two turns), when they give
+    ground as defenders, and when a commander's +1 is worth risking him."""
+
+    KIND = "policy weight"
+
+    objective_odds: float = knob(
+        0.3, "lowest chance of winning at which an objective is assaulted", range=_ODDS)
+    objective_odds_late: float = knob(
+        0.25, "the same in the last two turns (above 1/6: never at 1 in 6 or worse)",
+        range=(0.17, 1.01))
+    other_odds: float = knob(
+        0.45, "lowest chance at which a zone that is no objective is assaulted", range=_ODDS)
+    other_odds_late: float = knob(0.3, "the same in the last two turns", range=_ODDS)
+    withdraw_below: float = knob(
+        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this "
+        "(never from an objective in the game's last half-turn)", range=_ODDS)
+    commander_step: int = knob(
+        3, "a commander's +1 (11.3) is used when it moves the assault's odds by at least "
+        "this many 36ths (he dies on a 6)", range=(0, 7))
+
+    def block(self) -> list[int]:
+        """The weights in the kernels' order (``layout.WEIGHTS``)."""
+        w = [0] * L.N_WEIGHTS
+        w[L.W_OBJECTIVE_ODDS] = round(1000 * self.objective_odds)
+        w[L.W_OBJECTIVE_ODDS_LATE] = round(1000 * self.objective_odds_late)
+        w[L.W_OTHER_ODDS] = round(1000 * self.other_odds)
+        w[L.W_OTHER_ODDS_LATE] = round(1000 * self.other_odds_late)
+        w[L.W_WITHDRAW_BELOW] = round(1000 * self.withdraw_below)
+        w[L.W_WITHDRAW_BARRICADE] = w[L.W_WITHDRAW_BELOW]
+        w[L.W_COMMANDER_STEP] = self.commander_step
+        w[L.W_BREACH_ODDS] = 2000
+        return w
+
+
+@dataclass(frozen=True)
+class CautiousWeights(RulesBase):
+    """``cautious``: no assault before the Royal Breach is assured, then only at good
+    odds; greedy's defence (withdrawal and commanders)."""
+
+    KIND = "policy weight"
+
+    breach_odds: float = knob(
+        0.55, "lowest chance at which anything is assaulted once the Royal Breach is "
+        "assured", range=_ODDS)
+    withdraw_below: float = knob(
+        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this "
+        "(never from an objective in the game's last half-turn)", range=_ODDS)
+    commander_step: int = knob(
+        3, "a commander's +1 (11.3) is used when it moves the assault's odds by at least "
+        "this many 36ths (he dies on a 6)", range=(0, 7))
+
+    def block(self) -> list[int]:
+        w = [2000] * L.N_WEIGHTS
+        w[L.W_BREACH_ODDS] = round(1000 * self.breach_odds)
+        w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = round(1000 * self.withdraw_below)
+        w[L.W_COMMANDER_STEP] = self.commander_step
+        return w
+
+
+@dataclass(frozen=True)
+class CatalanWeights(RulesBase):
+    """The greedy Catalans' numbers: the chances at which they counter-attack, withdraw
+    (more readily behind a barricade), and risk a commander."""
+
+    KIND = "policy weight"
+
+    objective_odds: float = knob(
+        0.7, "lowest chance at which an objective the enemy holds is counter-attacked",
+        range=_ODDS)
+    objective_odds_late: float = knob(0.4, "the same in the last two turns", range=_ODDS)
+    other_odds: float = knob(
+        0.75, "lowest chance at which a zone that is no objective is assaulted",
+        range=_ODDS)
+    withdraw_below: float = knob(
+        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this",
+        range=_ODDS)
+    withdraw_below_barricade: float = knob(
+        0.6, "the same behind a barricade (12: a withdrawal loses it, a stand keeps it "
+        "only if the assault fails)",
+        range=_ODDS)
+    commander_step: int = knob(
+        3, "a commander's or the flag's +1 (11.3) is used when it moves the odds by at "
+        "least this many 36ths", range=(0, 7))
+
+    def block(self) -> list[int]:
+        w = [0] * L.N_WEIGHTS
+        w[L.W_OBJECTIVE_ODDS] = round(1000 * self.objective_odds)
+        w[L.W_OBJECTIVE_ODDS_LATE] = round(1000 * self.objective_odds_late)
+        w[L.W_OTHER_ODDS] = w[L.W_OTHER_ODDS_LATE] = round(1000 * self.other_odds)
+        w[L.W_WITHDRAW_BELOW] = round(1000 * self.withdraw_below)
+        w[L.W_WITHDRAW_BARRICADE] = round(1000 * self.withdraw_below_barricade)
+        w[L.W_COMMANDER_STEP] = self.commander_step
+        w[L.W_BREACH_ODDS] = 2000
+        return w
+
+
+@dataclass(frozen=True)
+class FallbackWeights(RulesBase):
+    """``fallback``: it never counter-attacks and gives ground from any fight it does not
+    hold often enough."""
+
+    KIND = "policy weight"
+
+    withdraw_below: float = knob(
+        0.65, "withdraws (11.3) from any fight it would keep less often than this",
+        range=_ODDS)
+    commander_step: int = knob(
+        3, "a commander's or the flag's +1 (11.3) is used when it moves the odds by at "
+        "least this many 36ths", range=(0, 7))
+
+    def block(self) -> list[int]:
+        w = [2000] * L.N_WEIGHTS
+        w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = round(1000 * self.withdraw_below)
+        w[L.W_COMMANDER_STEP] = self.commander_step
+        return w
+
+
+#: the weights each scripted policy takes (random takes none)
+POLICY_WEIGHTS = {"bourbons": {"greedy": BourbonWeights, "cautious": CautiousWeights},
+                  "catalans": {"greedy": CatalanWeights, "fallback": FallbackWeights}}
+
+
+def parameter_vector(rules: Rules, policies=None, data=None) -> np.ndarray:
+    """The kernels' whole vector ``p``: the rules (``PARAMETERS``), then both sides'
+    weight blocks (``layout.P_WEIGHTS``) from ``policies`` (the PolicyChoice of each
+    side; default: both greedy players' default weights). A policy without weights
+    (random) gets zeros, which it never reads."""
+    vector = [PARAMETERS.build(rules, data)]
+    for side, choice in zip(L.SIDES, policies or (None, None), strict=True):
+        name = choice.name if choice is not None else "greedy"
+        cls = POLICY_WEIGHTS[side].get(name)
+        weights = choice.weights if choice is not None and choice.weights is not None else \
+            cls() if cls else None
+        block = weights.block() if weights is not None else [0] * L.N_WEIGHTS
+        vector.append(np.array(block, np.int64))
+    return np.concatenate(vector)
+
