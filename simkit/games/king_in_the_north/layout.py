@@ -39,6 +39,10 @@ LC_OWNER = _LC("owner")
 LC_RECRUIT_SIDE = _LC("recruit_side")
 LC_RECRUIT_ANY2 = _LC("recruit_any2")
 LC_ESTUARY = _LC("estuary")  # the Location whose control closes this Port (-1: none)
+# the map's roads as lists, for the movement searches: how many Locations a road links
+# this one to, then those Locations in map order (the road kinds stay in ``adj``)
+LC_DEGREE = _LC("degree")
+LC_NEIGHBOURS = _LC("neighbours", MAX_LOC - 1)
 N_LC = _LC.size
 
 # -- factions (Carlist then Liberal; rulebook 3.2, 7.2.1) ----------------------------------

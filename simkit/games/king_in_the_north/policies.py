@@ -318,33 +318,53 @@ def deploys(blk, card, c, b):
     return card[c, L.CD_FAC1] == f or card[c, L.CD_FAC2] == f
 
 
+NEEDS_ANY, NEEDS_BUGLE = -1, -2  # ``battle_power``: any card deploys it; a bugle card
+
+
 @njit(cache=True, nogil=True)
 def battle_power(blk, card, s, side, ids, n, extra_at, spare):
     """Impact a side can expect in a fight: up to 2 Leaders free, then each card of its
-    hand (all but ``spare``) matched to the best block it can deploy."""
-    group = np.empty(L.MAX_BLOCKS, dtype=np.int64)
-    k = 0
-    for i in range(n):
-        group[k] = ids[i]
-        k += 1
+    hand (all but ``spare``) matched to the best block it can deploy (``deploys``). The
+    blocks are ``ids[:n]`` then ``side``'s blocks at ``extra_at``; each is read once
+    into what it is worth (diamonds + 1) and what card deploys it."""
+    k = n
     if extra_at >= 0:
         for b in range(blk.shape[0]):
             if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == extra_at \
-                    and s[L.S_B_SIDE + b] == side and k < L.MAX_BLOCKS:
-                group[k] = b
+                    and s[L.S_B_SIDE + b] == side:
                 k += 1
-    used = np.zeros(L.MAX_BLOCKS, dtype=np.int64)
+    k = min(k, L.MAX_BLOCKS)
+    worth = np.empty(k, dtype=np.int64)  # 0: not deployable by a card, or used
+    needs = np.empty(k, dtype=np.int64)  # NEEDS_ANY, NEEDS_BUGLE or a Faction
     power = 0
     leaders = 0
-    for i in range(k):
-        b = group[i]
+    i = 0
+    b = ids[0] if n > 0 else -1
+    scan = 0
+    while i < k:
+        if i < n:
+            b = ids[i]
+        else:
+            while not (s[L.S_B_WHERE + scan] == L.W_MAP and s[L.S_B_LOC + scan] == extra_at
+                       and s[L.S_B_SIDE + scan] == side):
+                scan += 1
+            b = scan
+            scan += 1
         t = blk[b, L.BK_TYPE]
+        worth[i] = blk[b, L.BK_DIAMONDS] + 1
         if t == L.NAVAL or t == L.DECOY or t == L.CUSTOMS or t == L.PARTISANS:
-            used[i] = 1
+            worth[i] = 0
         elif t == L.LEADER and leaders < 2:
             power += blk[b, L.BK_DIAMONDS]
             leaders += 1
-            used[i] = 1
+            worth[i] = 0
+        if t == L.FIELD_ART or t == L.MOUNTAIN_ART:
+            needs[i] = NEEDS_BUGLE
+        elif blk[b, L.BK_FACTION] == L.NO_FACTION or blk[b, L.BK_SPECIAL] != L.SP_NONE:
+            needs[i] = NEEDS_ANY
+        else:
+            needs[i] = blk[b, L.BK_FACTION]
+        i += 1
     budget = -spare
     for c in range(card.shape[0]):
         if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND:
@@ -352,14 +372,23 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
         budget += 1
         if budget <= 0:
             continue
+        sp = card[c, L.CD_SPECIAL]
+        if sp != L.CS_NONE and sp != L.CS_HQ:
+            continue
+        hq = sp == L.CS_HQ
+        bugle = card[c, L.CD_BUGLE] == 1
+        f1, f2 = card[c, L.CD_FAC1], card[c, L.CD_FAC2]
         best, best_v = -1, 0
         for i in range(k):
-            if used[i] == 0 and deploys(blk, card, c, group[i]):
-                v = blk[group[i], L.BK_DIAMONDS] + 1
-                if v > best_v:
-                    best, best_v = i, v
+            v = worth[i]
+            if v <= best_v:
+                continue
+            need = needs[i]
+            if hq or need == NEEDS_ANY or (need == NEEDS_BUGLE and bugle) \
+                    or (need >= 0 and (f1 == need or f2 == need)):
+                best, best_v = i, v
         if best >= 0:
-            used[best] = 1
+            worth[best] = 0
             power += best_v
     return power
 
@@ -405,17 +434,19 @@ def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, 
     """Where the moving blocks go (-1: they stay)."""
     return choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m,
                                  dest_mode, dest_fm, spare, strengths(loc, blk, s),
-                                 2 + 3 * pending_battles(loc, blk, s, side), False)
+                                 2 + 3 * pending_battles(loc, blk, s, side),
+                                 np.full(loc.shape[0], -1, dtype=np.int64), False)
 
 
 @njit(cache=True, nogil=True)
 def choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
-                          dest_fm, spare, strength, reserve, first):
+                          dest_fm, spare, strength, reserve, enemy_power, first):
     """``choose_destination`` given the map's ``strengths`` and the cards ``reserve``d
     for the turn's other battles (2 + 3 per battle), which a look-ahead over every
-    stack computes once. ``first``: the look-ahead only asks whether the stack moves,
-    so the first Location better than staying answers (-1 exactly when the full search
-    gives -1)."""
+    stack computes once; ``enemy_power[v]``: the enemy's ``battle_power`` at ``v``
+    once weighed (-1 before), which no stack's move changes. ``first``: the look-ahead
+    only asks whether the stack moves, so the first Location better than staying
+    answers (-1 exactly when the full search gives -1)."""
     n_loc = loc.shape[0]
     if pid == RANDOM:
         k, choice = 0, -1
@@ -466,9 +497,10 @@ def choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, 
                         4 if pid == CAUTIOUS else 0):
                     w = -2
             else:
-                foes = np.empty(1, dtype=np.int64)
                 mp = battle_power(blk, card, s, side, movers, m, v, reserve)
-                ep = battle_power(blk, card, s, 1 - side, foes, 0, v, 0)
+                if enemy_power[v] < 0:
+                    enemy_power[v] = battle_power(blk, card, s, 1 - side, movers, 0, v, 0)
+                ep = enemy_power[v]
                 if mp * 10 >= ep * (16 if pid == CAUTIOUS else 12) + 20:
                     w += 4 + enemy // 2
                 else:
