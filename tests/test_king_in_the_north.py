@@ -19,14 +19,14 @@ from simkit.games.king_in_the_north import combat, engine, movement, policies, p
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.events import EV_BATTLE_END, EV_DEPLOY, EV_LOSS
-from simkit.games.king_in_the_north.policies import GREEDY
-from simkit.games.king_in_the_north.rules import PARAMETERS, Rules
+from simkit.games.king_in_the_north.rules import PARAMETERS, Rules, policy_rows
 from simkit.rng import game_streams
 
 GAME = games.get("king_in_the_north")
 COMP = C.components()
 P = PARAMETERS.build(Rules())
-POL = np.array([GREEDY, GREEDY], dtype=np.int64)
+POL = policy_rows(GAME.policy_choices("greedy"))  # each side's id and weights
+CAUTIOUS = policy_rows(GAME.policy_choices("cautious"))
 S0 = np.zeros(L.N_STATE, dtype=np.int64)
 
 
@@ -866,15 +866,15 @@ def test_no_movement_cards_when_no_stack_would_move():
         s[L.S_B_WHERE + b] = L.W_BOX
     assert movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
                                      0, 8, 4) == 0
-    for pid in (policies.GREEDY, policies.CAUTIOUS):
-        assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
+    for pol in (POL, CAUTIOUS):
+        assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
     s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.NOBODY  # Locations to take: it goes
     s[L.S_OWNER + loc("tolosa")] = L.CARLISTS
     planned = movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng,
                                         POL, 0, 8, 4)
     assert planned >= 1
-    for pid in (policies.GREEDY, policies.CAUTIOUS):
-        assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+    for pol in (POL, CAUTIOUS):
+        assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0,
                                        planned) > 0
 
 
@@ -895,7 +895,7 @@ def test_attacker_deploys_a_lone_leader_rather_than_lose_a_0_0_tie():
         nc = state.hand(s, COMP.card, 0, hand)
         n = combat.deployment_options(P, COMP.loc, COMP.blk, COMP.card, s, bt, 0,
                                       np.array([leader]), 1, hand, nc, opts)
-        k = policies.choose_deployment(GREEDY, P, COMP.loc, COMP.blk, COMP.card, s, bt, rng, 0,
+        k = policies.choose_deployment(POL[0], P, COMP.loc, COMP.blk, COMP.card, s, bt, rng, 0,
                                        opts, n)
         assert (k >= 0) == want
         if want:
@@ -917,7 +917,7 @@ def test_greedy_reads_decoys_as_a_battle():
     dest_mode[target] = 0
 
     def dest():
-        return policies.choose_destination(GREEDY, P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+        return policies.choose_destination(POL[0], P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
                                            origin, np.array([viz]), 1, dest_mode, dest_fm,
                                            state.hand_size(s, COMP.card, 0))
     give(s, cards("carlists", "navarra")[:3])

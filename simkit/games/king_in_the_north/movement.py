@@ -396,7 +396,7 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
     seen = np.zeros(loc.shape[0], dtype=np.int64)
     counts = army_counts(loc, blk, s)  # the state does not change while it looks ahead
     strength = P.strengths(loc, blk, s)
-    reserve = 2 + 3 * P.pending_battles(loc, blk, s, side)
+    reserve = P.reserve_cards(pol[side], loc, blk, s, side)
     enemy_power = np.full(loc.shape[0], -1, dtype=np.int64)
     k = 0
     for b in range(blk.shape[0]):
@@ -895,7 +895,7 @@ def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate):
     and at 1 when it asks whether any stack still moves."""
     n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
     planned = -1
-    if n_cards > 0 and pol[side] != P.RANDOM:  # look ahead only to pay
+    if n_cards > 0 and pol[side, L.W_ID] != P.RANDOM:  # look ahead only to pay
         planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1 - rebate, 4)
         n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
     if n_cards > 1 and planned > 0 and moves_after_paying(
