@@ -926,6 +926,35 @@ def test_greedy_reads_decoys_as_a_battle():
     assert dest() == target
 
 
+
+def test_policy_weights_change_what_greedy_does():
+    """The weights are what the commander weighs with: the Vizcaya block that walks into
+    a lone Decoy with its cards in hand (the test above) stays when the attack needs 10
+    Impact more than the enemy's (``attack_edge``), or when it keeps all 6 cards for other
+    battles (``reserve_cards``); the defaults are the numbers played before."""
+    p, s, rng = fresh_state()
+    origin, target = loc("tolosa"), loc("hernani")
+    viz = blocks("Vizcaya battalion")[0]
+    put(s, [viz], origin)
+    put(s, blocks("Decoys")[:1], target)
+    s[L.S_OWNER + origin] = L.NOBODY
+    s[L.S_OWNER + target] = L.LIBERALS
+    give(s, cards("carlists", "navarra")[:3] + cards("carlists", "vizcaya")[:3])
+    dest_mode = np.full(L.MAX_LOC, -1, dtype=np.int64)
+    dest_fm = np.zeros(L.MAX_LOC, dtype=np.int64)
+    dest_mode[target] = 0
+
+    def dest(policy):
+        row = policy_rows(GAME.policy_choices({"carlists": policy}))[0]
+        return policies.choose_destination(row, P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+                                           origin, np.array([viz]), 1, dest_mode, dest_fm,
+                                           state.hand_size(s, COMP.card, 0))
+    assert dest("greedy") == dest("greedy:attack_edge=2,reserve_cards=2") == target
+    assert dest("greedy:attack_edge=10") == -1
+    assert dest("greedy:reserve_cards=6") == -1
+    assert (policy_rows(GAME.policy_choices("greedy")) == POL).all()
+    assert POL[0, L.W_ATTACK_RATIO] == 120 and CAUTIOUS[0, L.W_ATTACK_RATIO] == 160
+
 def test_tied_bid_chooser():
     """6.2 names no tie rule. The package's bid numbers never tie (odd Carlist, even
     Liberal, and no hand empty at Turn Order); with a deck that repeats a number
