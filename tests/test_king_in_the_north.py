@@ -19,14 +19,14 @@ from simkit.games.king_in_the_north import combat, engine, movement, policies, p
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.events import EV_BATTLE_END, EV_DEPLOY, EV_LOSS
-from simkit.games.king_in_the_north.policies import GREEDY
-from simkit.games.king_in_the_north.rules import PARAMETERS, Rules
+from simkit.games.king_in_the_north.rules import PARAMETERS, Rules, policy_rows
 from simkit.rng import game_streams
 
 GAME = games.get("king_in_the_north")
 COMP = C.components()
 P = PARAMETERS.build(Rules())
-POL = np.array([GREEDY, GREEDY], dtype=np.int64)
+POL = policy_rows(GAME.policy_choices("greedy"))  # each side's id and weights
+CAUTIOUS = policy_rows(GAME.policy_choices("cautious"))
 S0 = np.zeros(L.N_STATE, dtype=np.int64)
 
 
@@ -866,15 +866,15 @@ def test_no_movement_cards_when_no_stack_would_move():
         s[L.S_B_WHERE + b] = L.W_BOX
     assert movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
                                      0, 8, 4) == 0
-    for pid in (policies.GREEDY, policies.CAUTIOUS):
-        assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
+    for pol in (POL, CAUTIOUS):
+        assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
     s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.NOBODY  # Locations to take: it goes
     s[L.S_OWNER + loc("tolosa")] = L.CARLISTS
     planned = movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng,
                                         POL, 0, 8, 4)
     assert planned >= 1
-    for pid in (policies.GREEDY, policies.CAUTIOUS):
-        assert policies.movement_cards(pid, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+    for pol in (POL, CAUTIOUS):
+        assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0,
                                        planned) > 0
 
 
@@ -895,7 +895,7 @@ def test_attacker_deploys_a_lone_leader_rather_than_lose_a_0_0_tie():
         nc = state.hand(s, COMP.card, 0, hand)
         n = combat.deployment_options(P, COMP.loc, COMP.blk, COMP.card, s, bt, 0,
                                       np.array([leader]), 1, hand, nc, opts)
-        k = policies.choose_deployment(GREEDY, P, COMP.loc, COMP.blk, COMP.card, s, bt, rng, 0,
+        k = policies.choose_deployment(POL[0], P, COMP.loc, COMP.blk, COMP.card, s, bt, rng, 0,
                                        opts, n)
         assert (k >= 0) == want
         if want:
@@ -917,7 +917,7 @@ def test_greedy_reads_decoys_as_a_battle():
     dest_mode[target] = 0
 
     def dest():
-        return policies.choose_destination(GREEDY, P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+        return policies.choose_destination(POL[0], P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
                                            origin, np.array([viz]), 1, dest_mode, dest_fm,
                                            state.hand_size(s, COMP.card, 0))
     give(s, cards("carlists", "navarra")[:3])
@@ -925,6 +925,35 @@ def test_greedy_reads_decoys_as_a_battle():
     give(s, cards("carlists", "vizcaya")[:3])
     assert dest() == target
 
+
+
+def test_policy_weights_change_what_greedy_does():
+    """The weights are what the commander weighs with: the Vizcaya block that walks into
+    a lone Decoy with its cards in hand (the test above) stays when the attack needs 10
+    Impact more than the enemy's (``attack_edge``), or when it keeps all 6 cards for other
+    battles (``reserve_cards``); the defaults are the numbers played before."""
+    p, s, rng = fresh_state()
+    origin, target = loc("tolosa"), loc("hernani")
+    viz = blocks("Vizcaya battalion")[0]
+    put(s, [viz], origin)
+    put(s, blocks("Decoys")[:1], target)
+    s[L.S_OWNER + origin] = L.NOBODY
+    s[L.S_OWNER + target] = L.LIBERALS
+    give(s, cards("carlists", "navarra")[:3] + cards("carlists", "vizcaya")[:3])
+    dest_mode = np.full(L.MAX_LOC, -1, dtype=np.int64)
+    dest_fm = np.zeros(L.MAX_LOC, dtype=np.int64)
+    dest_mode[target] = 0
+
+    def dest(policy):
+        row = policy_rows(GAME.policy_choices({"carlists": policy}))[0]
+        return policies.choose_destination(row, P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+                                           origin, np.array([viz]), 1, dest_mode, dest_fm,
+                                           state.hand_size(s, COMP.card, 0))
+    assert dest("greedy") == dest("greedy:attack_edge=2,reserve_cards=2") == target
+    assert dest("greedy:attack_edge=10") == -1
+    assert dest("greedy:reserve_cards=6") == -1
+    assert (policy_rows(GAME.policy_choices("greedy")) == POL).all()
+    assert POL[0, L.W_ATTACK_RATIO] == 120 and CAUTIOUS[0, L.W_ATTACK_RATIO] == 160
 
 def test_tied_bid_chooser():
     """6.2 names no tie rule. The package's bid numbers never tie (odd Carlist, even

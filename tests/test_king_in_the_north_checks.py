@@ -13,13 +13,12 @@ from simkit.eventlog import no_log
 from simkit.games.king_in_the_north import checks, engine
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
-from simkit.games.king_in_the_north.policies import GREEDY
-from simkit.games.king_in_the_north.rules import PARAMETERS, Rules
+from simkit.games.king_in_the_north.rules import PARAMETERS, Rules, policy_rows
 from simkit.rng import game_streams
 
 GAME = games.get("king_in_the_north")
 COMP = C.components()
-POL = np.array([GREEDY, GREEDY], dtype=np.int64)
+POL = policy_rows(GAME.policy_choices("greedy"))
 
 
 def loc(name):

@@ -380,6 +380,6 @@ def test_greedy_deploys_a_lancer_while_it_holds_lancer_charge():
         give(s, [plain] + ([charge] if held else []))
         bt = _start(s, "los_arcos", L.CARLISTS)
         opts = _options(p, s, bt, L.CARLISTS, [lancer, bat])
-        k = policies.choose_deployment(policies.GREEDY, p, COMP.loc, COMP.blk, COMP.card, s,
+        k = policies.choose_deployment(POL[0], p, COMP.loc, COMP.blk, COMP.card, s,
                                        bt, rng, L.CARLISTS, opts, len(opts))
         assert opts[k, L.OP_B1] == want

@@ -105,6 +105,10 @@ def load_map(path=DATA / "map.toml"):
             if a == b or adj[a, b]:
                 raise f.error(entry, f"link {link!r} is a loop or declared twice")
             adj[a, b] = adj[b, a] = kind
+    for i in range(len(rows)):
+        linked = np.flatnonzero(adj[i])  # map order: the searches' order
+        loc[i, L.LC_DEGREE] = len(linked)
+        loc[i, L.LC_NEIGHBOURS:L.LC_NEIGHBOURS + len(linked)] = linked
     _check_map(f, ids, loc, adj, fac_home, any2)
     return tuple(ids), loc, adj, fac_home, any2
 

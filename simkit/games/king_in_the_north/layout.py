@@ -39,6 +39,10 @@ LC_OWNER = _LC("owner")
 LC_RECRUIT_SIDE = _LC("recruit_side")
 LC_RECRUIT_ANY2 = _LC("recruit_any2")
 LC_ESTUARY = _LC("estuary")  # the Location whose control closes this Port (-1: none)
+# the map's roads as lists, for the movement searches: how many Locations a road links
+# this one to, then those Locations in map order (the road kinds stay in ``adj``)
+LC_DEGREE = _LC("degree")
+LC_NEIGHBOURS = _LC("neighbours", MAX_LOC - 1)
 N_LC = _LC.size
 
 # -- factions (Carlist then Liberal; rulebook 3.2, 7.2.1) ----------------------------------
@@ -122,6 +126,37 @@ def semester_index(year: int, semester: str) -> int:
     """Absolute semester number: 2 * (year - 1833) + (0 for A, 1 for B)."""
     return 2 * (year - FIRST_YEAR) + SEMESTERS.index(semester)
 
+
+# -- a policy's row (rules.policy_rows): its id, then its weights ---------------------------
+# The kernels take one row per side; ratios are stored x100 (the commanders compare in
+# hundredths), every other weight as it is.
+_W = Fields("policy weights")
+W_ID = _W("policy")
+W_VP_SWING = _W("vp_swing")
+W_RECRUITMENT_BONUS = _W("recruitment_bonus")
+W_PORT_CAPITAL_BONUS = _W("port_capital_bonus")
+W_ATTACK_RATIO = _W("attack_ratio")
+W_ATTACK_EDGE = _W("attack_edge")
+W_SIEGE_SPARE = _W("siege_spare")
+W_RESERVE_CARDS = _W("reserve_cards")
+W_RESERVE_PER_BATTLE = _W("reserve_per_battle")
+W_CITY_GUARD = _W("city_guard")
+W_RETREAT_RATIO = _W("retreat_ratio")
+W_RETREAT_EDGE = _W("retreat_edge")
+W_HOLD_RATIO = _W("hold_ratio")
+W_SALLY_RATIO = _W("sally_ratio")
+W_LIMITED_HAND = _W("limited_hand")
+W_UNLIMITED_HAND = _W("unlimited_hand")
+W_BID_FROM = _W("bid_from")
+W_CHALLENGE_FROM = _W("challenge_from")
+W_ACCEPT_FROM = _W("accept_from")
+W_BUGLE_WORTH = _W("bugle_worth")
+W_DOUBLE_WORTH = _W("double_worth")
+W_HQ_WORTH = _W("hq_worth")
+W_LOYALTY_WORTH = _W("loyalty_worth")
+W_EVENT_WORTH = _W("event_worth")
+W_SIEGE_OVERKILL = _W("siege_overkill")
+N_W = _W.size
 
 # -- the parameter vector (rules.params) ---------------------------------------------------
 _P = Fields("parameters")

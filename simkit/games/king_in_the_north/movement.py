@@ -41,21 +41,6 @@ M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
-def edge_ok(kind, mode, trails):
-    """May a stack moving in ``mode`` take a path of ``kind``? ``trails``: whether the
-    stack is small enough for Trails (7.3.6)."""
-    if kind == L.NO_ROAD or (kind == L.TRAIL and not trails):
-        return False
-    if mode == M_MAIN:
-        return kind == L.MAIN
-    if mode == M_TRAIL:
-        return kind == L.TRAIL
-    if mode == M_ROADS:
-        return kind != L.TRAIL
-    return True
-
-
-@njit(cache=True, nogil=True)
 def overrunnable(p, loc, blk, s, where, side, n_blocks):
     """Overrun (7.6): 4x the enemy's blocks, not in a City/Capital, Fortified House or
     Mountainous Area."""
@@ -93,13 +78,24 @@ def garrison_stops(loc, s, where, side, diamonds):
 
 
 @njit(cache=True, nogil=True)
-def reach(p, loc, adj, s, counts, side, origin, n_blocks, diamonds, mode, max_steps, dist,
-          parent, queue):
+def stops_at(p, loc, s, counts, side, n_blocks, diamonds, out):
+    """``out[u]`` = 1 where a moving stack of ``n_blocks`` blocks with ``diamonds`` must
+    stop (``counts``: ``army_counts``): enemy blocks it cannot Overrun (7.6), an enemy
+    Garrison it has not the diamonds to pass (7.5). One pass, before the searches."""
+    for u in range(loc.shape[0]):
+        e = counts[1 - side, u]
+        out[u] = 1 if (e > 0 and not overrun_allowed(p, loc, u, n_blocks, e)) \
+            or garrison_stops(loc, s, u, side, diamonds) else 0
+
+
+@njit(cache=True, nogil=True)
+def reach(p, loc, adj, stops, origin, n_blocks, mode, max_steps, dist, parent, queue):
     """Breadth-first distances from ``origin`` along the paths ``mode`` allows
-    (``counts``: ``army_counts``; ``queue``: scratch of one slot per Location); Trails
+    (``stops``: ``stops_at``; ``queue``: scratch of one slot per Location); Trails
     only for stacks of at most 5 blocks (7.3.6: "Along Trails, the stack limit is
-    reduced to 5 blocks"). A search to ``max_steps`` gives every Location within fewer
-    steps the distance and path tree a shorter search would."""
+    reduced to 5 blocks"). Neighbours are visited in map order (``LC_NEIGHBOURS``). A
+    search to ``max_steps`` gives every Location within fewer steps the distance and
+    path tree a shorter search would."""
     trails = n_blocks <= p[L.P_TRAIL_STACK_LIMIT]
     n = loc.shape[0]
     dist[:n] = -1
@@ -110,20 +106,22 @@ def reach(p, loc, adj, s, counts, side, origin, n_blocks, diamonds, mode, max_st
     while head < tail:
         u = queue[head]
         head += 1
-        if u != origin:
-            e = counts[1 - side, u]
-            if e > 0 and not overrun_allowed(p, loc, u, n_blocks, e):
-                continue
-            if garrison_stops(loc, s, u, side, diamonds):
-                continue
-        if dist[u] >= max_steps:
+        if (u != origin and stops[u]) or dist[u] >= max_steps:
             continue
-        for v in range(n):
-            if dist[v] == -1 and edge_ok(adj[u, v], mode, trails):
-                dist[v] = dist[u] + 1
-                parent[v] = u
-                queue[tail] = v
-                tail += 1
+        for k in range(loc[u, L.LC_DEGREE]):
+            v = loc[u, L.LC_NEIGHBOURS + k]
+            if dist[v] != -1:
+                continue
+            kind = adj[u, v]
+            if kind == L.TRAIL and not trails:
+                continue
+            if (mode == M_MAIN and kind != L.MAIN) or (mode == M_TRAIL and kind != L.TRAIL) \
+                    or (mode == M_ROADS and kind == L.TRAIL):
+                continue
+            dist[v] = dist[u] + 1
+            parent[v] = u
+            queue[tail] = v
+            tail += 1
 
 
 @njit(cache=True, nogil=True)
@@ -202,12 +200,14 @@ def destinations_in(p, loc, adj, blk, s, counts, side, origin, ids, n, trail_opt
     nl = loc.shape[0]
     dist = np.empty((MODES, nl), dtype=np.int64)
     queue = np.empty(nl, dtype=np.int64)
+    stops = np.empty(nl, dtype=np.int64)
+    stops_at(p, loc, s, counts, side, n, d, stops)
     dest_mode[:nl] = -1
     dest_fm[:nl] = 0
     for mode in range(MODES):  # one search per mode, as far as a Forced March goes
         if allow[1, mode] > 0:
-            reach(p, loc, adj, s, counts, side, origin, n, d, mode, allow[1, mode],
-                  dist[mode], parents[mode], queue)
+            reach(p, loc, adj, stops, origin, n, mode, allow[1, mode], dist[mode],
+                  parents[mode], queue)
     for fm in range(2):
         for mode in range(MODES):
             a = allow[fm, mode]
@@ -396,7 +396,8 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
     seen = np.zeros(loc.shape[0], dtype=np.int64)
     counts = army_counts(loc, blk, s)  # the state does not change while it looks ahead
     strength = P.strengths(loc, blk, s)
-    reserve = 2 + 3 * P.pending_battles(loc, blk, s, side)
+    reserve = P.reserve_cards(pol[side], loc, blk, s, side)
+    enemy_power = np.full(loc.shape[0], -1, dtype=np.int64)
     k = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
@@ -417,7 +418,7 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
                         dest_mode, dest_fm, parents)
         if P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
                                    n - keep, dest_mode, dest_fm, spare, strength,
-                                   reserve, True) >= 0:
+                                   reserve, enemy_power, True) >= 0:
             k += 1
             if k >= cap:
                 break
@@ -894,7 +895,7 @@ def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate):
     and at 1 when it asks whether any stack still moves."""
     n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
     planned = -1
-    if n_cards > 0 and pol[side] != P.RANDOM:  # look ahead only to pay
+    if n_cards > 0 and pol[side, L.W_ID] != P.RANDOM:  # look ahead only to pay
         planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1 - rebate, 4)
         n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
     if n_cards > 1 and planned > 0 and moves_after_paying(

@@ -24,6 +24,11 @@ nothing.
 - ``cautious``: greedy's evaluation with wider margins: attacks at 1.6 times the
   enemy's expected Impact (greedy 1.2), sieges with 4 Impact to spare, one more block
   left in each City, Unlimited Movement only with 8+ cards, sallies at 2 to 1.
+
+The numbers greedy and cautious weigh with are their policy weights (``rules.Weights``,
+``CarlistWeights`` and the cautious defaults): every function takes its side's policy row
+``w`` (``layout.W_*``: the policy id, then the weights, ratios x100), so
+``--policy carlists=greedy:attack_ratio=1.5`` plays another commander without recompiling.
 """
 
 import numpy as np
@@ -57,26 +62,30 @@ def _rand(s, rng, side, n):
 
 # -- cards ---------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def card_value(card, c):
-    """A card's worth in hand: Faction cards by what they deploy, specials above."""
+def card_value(w, card, c):
+    """A card's worth in hand (weights ``w``): Faction cards by what they deploy (2, more
+    with a bugle, a Double, a shield 6, two Factions), the Headquarters, Loyalty and the
+    other Special Events at their worths, Local Informants nothing."""
     sp = card[c, L.CD_SPECIAL]
     if sp == L.CS_NONE:
-        v = 2 + 2 * card[c, L.CD_BUGLE] + 2 * card[c, L.CD_DOUBLE] + card[c, L.CD_SHIELD6]
+        v = 2 + w[L.W_BUGLE_WORTH] * card[c, L.CD_BUGLE] \
+            + w[L.W_DOUBLE_WORTH] * card[c, L.CD_DOUBLE] + card[c, L.CD_SHIELD6]
         if card[c, L.CD_FAC2] != L.NO_FACTION:
             v += 1
         return v
     if sp == L.CS_HQ:
-        return 7
+        return w[L.W_HQ_WORTH]
     if sp == L.CS_LOYALTY:
-        return 5
+        return w[L.W_LOYALTY_WORTH]
     if sp == L.EV_INFORMANTS:
         return 0
-    return 4
+    return w[L.W_EVENT_WORTH]
 
 
 @njit(cache=True, nogil=True)
-def worst_card(pid, card, s, rng, side):
+def worst_card(w, card, s, rng, side):
     """The card to give up (movement, Forced March, Partisans, attrition, discards)."""
+    pid = w[L.W_ID]
     best, best_v, n = -1, 1 << 30, 0
     for c in range(card.shape[0]):
         if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND:
@@ -86,7 +95,7 @@ def worst_card(pid, card, s, rng, side):
             if _rand(s, rng, side, n) == 0:
                 best = c
             continue
-        v = card_value(card, c) * 1000 - card[c, L.CD_BID]
+        v = card_value(w, card, c) * 1000 - card[c, L.CD_BID]
         if v < best_v:
             best, best_v = c, v
     return best
@@ -103,71 +112,78 @@ def best_bid(card, s, side):
 
 
 @njit(cache=True, nogil=True)
-def bid_card(pid, card, s, rng, side):
+def bid_card(w, card, s, rng, side):
     """Turn Order bid (6.2): greedy bids its highest number if it is a plain card of low
     worth, else its worst card."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
-        return worst_card(pid, card, s, rng, side)
+        return worst_card(w, card, s, rng, side)
     c = best_bid(card, s, side)
-    if c >= 0 and card[c, L.CD_BID] >= 60 and card_value(card, c) <= 4:
+    if c >= 0 and card[c, L.CD_BID] >= w[L.W_BID_FROM] and card_value(w, card, c) <= 4:
         return c
-    return worst_card(pid, card, s, rng, side)
+    return worst_card(w, card, s, rng, side)
 
 
 @njit(cache=True, nogil=True)
-def choose_first(pid, s, rng, side):
+def choose_first(w, s, rng, side):
     """The bid winner chooses who moves first: greedy moves first."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 2)
     return side
 
 
 @njit(cache=True, nogil=True)
-def initiative_challenge(pid, card, s, rng, side):
+def initiative_challenge(w, card, s, rng, side):
     """Semester B (6.3.1): the side without Initiative may bid face down."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         if _rand(s, rng, side, 2) == 0:
             return -1
-        return worst_card(pid, card, s, rng, side)
+        return worst_card(w, card, s, rng, side)
     c = best_bid(card, s, side)
-    if c >= 0 and card[c, L.CD_BID] >= 80 and hand_size(s, card, side) >= 6:
+    if c >= 0 and card[c, L.CD_BID] >= w[L.W_CHALLENGE_FROM] and hand_size(s, card, side) >= 6:
         return c
     return -1
 
 
 @njit(cache=True, nogil=True)
-def accept_challenge(pid, card, s, rng, side):
+def accept_challenge(w, card, s, rng, side):
     """The Initiative holder accepts with a card (or -1: declines)."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         if _rand(s, rng, side, 2) == 0:
             return -1
-        return worst_card(pid, card, s, rng, side)
+        return worst_card(w, card, s, rng, side)
     c = best_bid(card, s, side)
-    if c >= 0 and card[c, L.CD_BID] >= 70:
+    if c >= 0 and card[c, L.CD_BID] >= w[L.W_ACCEPT_FROM]:
         return c
     return -1
 
 
 @njit(cache=True, nogil=True)
-def redraw_card(pid, card, s, rng, side, c):
+def redraw_card(w, card, s, rng, side, c):
     """Minimum Movement redraw: greedy throws away cards of no use (Local Informants)."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 4) == 0
-    return card_value(card, c) <= 2
+    return card_value(w, card, c) <= 2
 
 
 @njit(cache=True, nogil=True)
-def play_event(pid, s, rng, side, sp):
+def play_event(w, s, rng, side, sp):
     """Play an event whose conditions hold? Greedy always does."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 2) == 0
     return True
 
 
 @njit(cache=True, nogil=True)
-def blow_bridge(pid, loc, blk, s, rng, dest):
+def blow_bridge(w, loc, blk, s, rng, dest):
     """Play «Blown Bridge» (12.1) on the Liberal stack heading for ``dest``? Greedy: when
     it would attack Carlist blocks there or take a Location the Carlists hold with VP."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, L.CARLISTS, 2) == 0
     return count_at(s, blk, dest, L.CARLISTS) > 0 or (
@@ -175,10 +191,11 @@ def blow_bridge(pid, loc, blk, s, rng, dest):
 
 
 @njit(cache=True, nogil=True)
-def play_night(pid, s, rng, lead, carlists_next):
+def play_night(w, s, rng, lead, carlists_next):
     """«Under Cover of Night» mid-battle (12.2): greedy ends the battle when the
     Liberals lead or tie (they win it) and the Carlists are about to deploy to catch up;
     when behind it waits (played at the end it still saves the loser's extra block)."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, L.LIBERALS, 4) == 0
     return lead >= 0 and carlists_next
@@ -186,10 +203,11 @@ def play_night(pid, s, rng, lead, carlists_next):
 
 # -- movement ------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def movement_cards(pid, loc, blk, card, s, rng, side, planned):
+def movement_cards(w, loc, blk, card, s, rng, side, planned):
     """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game). ``planned``:
     the stacks the commander would move (``movement.stacks_that_move``); with none, or
     one and nothing to recruit, 0 cards allow it all."""
+    pid = w[L.W_ID]
     h = hand_size(s, card, side)
     top = min(3 if s[L.S_TOTAL_USED + side] == 0 else 2, h)
     if pid == RANDOM:
@@ -203,12 +221,13 @@ def movement_cards(pid, loc, blk, card, s, rng, side, planned):
         return 0
     if top == 3 and box >= 4 and h >= 8:
         return 3
+    few, many = w[L.W_LIMITED_HAND], w[L.W_UNLIMITED_HAND]
     if pid == CAUTIOUS:
-        return 2 if h >= 8 else (1 if h >= 3 else 0)
+        return 2 if h >= many else (1 if h >= few else 0)
     # greedy pays for the moves it has: the cards kept are its Impact in battle
-    if (want <= 3 or h < 6) and h >= 3:
+    if (want <= 3 or h < many) and h >= few:
         return 1
-    return 2 if h >= 6 else 0
+    return 2 if h >= many else 0
 
 
 @njit(cache=True, nogil=True)
@@ -227,9 +246,10 @@ def army_stacks(loc, blk, s, side):
 
 
 @njit(cache=True, nogil=True)
-def next_stack(pid, loc, blk, s, rng, side):
+def next_stack(w, loc, blk, s, rng, side):
     """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest.
     One pass over the blocks totals each Location's weight (diamonds + 1 per block)."""
+    pid = w[L.W_ID]
     weight = np.zeros(loc.shape[0], dtype=np.int64)
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_SIDE + b] == side \
@@ -250,15 +270,14 @@ def next_stack(pid, loc, blk, s, rng, side):
 
 
 @njit(cache=True, nogil=True)
-def blocks_to_keep(pid, loc, blk, s, rng, side, origin, ids, n):
+def blocks_to_keep(w, loc, blk, s, rng, side, origin, ids, n):
     """Blocks left behind (the weakest): greedy holds a City/Capital it controls with
     1 block (2 in a Capital) when it moves out with more."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, n + 1)
     if s[L.S_OWNER + origin] == side and loc[origin, L.LC_KIND] >= L.CITY:
-        keep = 2 if loc[origin, L.LC_KIND] == L.CAPITAL else 1
-        if pid == CAUTIOUS:
-            keep += 1
+        keep = w[L.W_CITY_GUARD] + (1 if loc[origin, L.LC_KIND] == L.CAPITAL else 0)
         if count_at(s, blk, origin, 1 - side) > 0:
             return n  # a besieger stays
         if n > keep + 1:
@@ -271,23 +290,23 @@ def blocks_to_keep(pid, loc, blk, s, rng, side, origin, ids, n):
 
 
 @njit(cache=True, nogil=True)
-def location_worth(loc, s, side, v):
-    """What taking Location ``v`` is worth to ``side``: twice its VP if the enemy holds
-    it (the swing), its VP if nobody does; enemy Recruitment Locations and Port Capitals
-    count extra."""
-    w = 0
+def location_worth(w, loc, s, side, v):
+    """What taking Location ``v`` is worth to ``side`` (weights ``w``): its VP times the
+    swing if the enemy holds it, its VP if nobody does; enemy Recruitment Locations and,
+    for the Carlists, Port Capitals (their sudden victories need one, 2.2) count extra."""
+    worth = 0
     vp = loc[v, L.LC_VP]
     owner = s[L.S_OWNER + v]
     if owner == 1 - side:
-        w += 2 * vp
+        worth += w[L.W_VP_SWING] * vp
         if loc[v, L.LC_RECRUIT_SIDE] == 1 - side:
-            w += 2
+            worth += w[L.W_RECRUITMENT_BONUS]
     elif owner == L.NOBODY:
-        w += vp
+        worth += vp
     if side == L.CARLISTS and loc[v, L.LC_KIND] == L.CAPITAL and loc[v, L.LC_PORT] \
             and owner != side:
-        w += 3
-    return w
+        worth += w[L.W_PORT_CAPITAL_BONUS]
+    return worth
 
 
 @njit(cache=True, nogil=True)
@@ -318,33 +337,53 @@ def deploys(blk, card, c, b):
     return card[c, L.CD_FAC1] == f or card[c, L.CD_FAC2] == f
 
 
+NEEDS_ANY, NEEDS_BUGLE = -1, -2  # ``battle_power``: any card deploys it; a bugle card
+
+
 @njit(cache=True, nogil=True)
 def battle_power(blk, card, s, side, ids, n, extra_at, spare):
     """Impact a side can expect in a fight: up to 2 Leaders free, then each card of its
-    hand (all but ``spare``) matched to the best block it can deploy."""
-    group = np.empty(L.MAX_BLOCKS, dtype=np.int64)
-    k = 0
-    for i in range(n):
-        group[k] = ids[i]
-        k += 1
+    hand (all but ``spare``) matched to the best block it can deploy (``deploys``). The
+    blocks are ``ids[:n]`` then ``side``'s blocks at ``extra_at``; each is read once
+    into what it is worth (diamonds + 1) and what card deploys it."""
+    k = n
     if extra_at >= 0:
         for b in range(blk.shape[0]):
             if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == extra_at \
-                    and s[L.S_B_SIDE + b] == side and k < L.MAX_BLOCKS:
-                group[k] = b
+                    and s[L.S_B_SIDE + b] == side:
                 k += 1
-    used = np.zeros(L.MAX_BLOCKS, dtype=np.int64)
+    k = min(k, L.MAX_BLOCKS)
+    worth = np.empty(k, dtype=np.int64)  # 0: not deployable by a card, or used
+    needs = np.empty(k, dtype=np.int64)  # NEEDS_ANY, NEEDS_BUGLE or a Faction
     power = 0
     leaders = 0
-    for i in range(k):
-        b = group[i]
+    i = 0
+    b = ids[0] if n > 0 else -1
+    scan = 0
+    while i < k:
+        if i < n:
+            b = ids[i]
+        else:
+            while not (s[L.S_B_WHERE + scan] == L.W_MAP and s[L.S_B_LOC + scan] == extra_at
+                       and s[L.S_B_SIDE + scan] == side):
+                scan += 1
+            b = scan
+            scan += 1
         t = blk[b, L.BK_TYPE]
+        worth[i] = blk[b, L.BK_DIAMONDS] + 1
         if t == L.NAVAL or t == L.DECOY or t == L.CUSTOMS or t == L.PARTISANS:
-            used[i] = 1
+            worth[i] = 0
         elif t == L.LEADER and leaders < 2:
             power += blk[b, L.BK_DIAMONDS]
             leaders += 1
-            used[i] = 1
+            worth[i] = 0
+        if t == L.FIELD_ART or t == L.MOUNTAIN_ART:
+            needs[i] = NEEDS_BUGLE
+        elif blk[b, L.BK_FACTION] == L.NO_FACTION or blk[b, L.BK_SPECIAL] != L.SP_NONE:
+            needs[i] = NEEDS_ANY
+        else:
+            needs[i] = blk[b, L.BK_FACTION]
+        i += 1
     budget = -spare
     for c in range(card.shape[0]):
         if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND:
@@ -352,14 +391,23 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
         budget += 1
         if budget <= 0:
             continue
+        sp = card[c, L.CD_SPECIAL]
+        if sp != L.CS_NONE and sp != L.CS_HQ:
+            continue
+        hq = sp == L.CS_HQ
+        bugle = card[c, L.CD_BUGLE] == 1
+        f1, f2 = card[c, L.CD_FAC1], card[c, L.CD_FAC2]
         best, best_v = -1, 0
         for i in range(k):
-            if used[i] == 0 and deploys(blk, card, c, group[i]):
-                v = blk[group[i], L.BK_DIAMONDS] + 1
-                if v > best_v:
-                    best, best_v = i, v
+            v = worth[i]
+            if v <= best_v:
+                continue
+            need = needs[i]
+            if hq or need == NEEDS_ANY or (need == NEEDS_BUGLE and bugle) \
+                    or (need >= 0 and (f1 == need or f2 == need)):
+                best, best_v = i, v
         if best >= 0:
-            used[best] = 1
+            worth[best] = 0
             power += best_v
     return power
 
@@ -400,22 +448,33 @@ def pending_battles(loc, blk, s, side):
 
 
 @njit(cache=True, nogil=True)
-def choose_destination(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
+def choose_destination(w, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
-    return choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m,
+    return choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
                                  dest_mode, dest_fm, spare, strengths(loc, blk, s),
-                                 2 + 3 * pending_battles(loc, blk, s, side), False)
+                                 reserve_cards(w, loc, blk, s, side),
+                                 np.full(loc.shape[0], -1, dtype=np.int64), False)
 
 
 @njit(cache=True, nogil=True)
-def choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
-                          dest_fm, spare, strength, reserve, first):
+def reserve_cards(w, loc, blk, s, side):
+    """Cards kept back from a new attack for the turn's other battles: a base and so many
+    per battle already coming (``pending_battles``)."""
+    return w[L.W_RESERVE_CARDS] \
+        + w[L.W_RESERVE_PER_BATTLE] * pending_battles(loc, blk, s, side)
+
+
+@njit(cache=True, nogil=True)
+def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
+                          dest_fm, spare, strength, reserve, enemy_power, first):
     """``choose_destination`` given the map's ``strengths`` and the cards ``reserve``d
-    for the turn's other battles (2 + 3 per battle), which a look-ahead over every
-    stack computes once. ``first``: the look-ahead only asks whether the stack moves,
-    so the first Location better than staying answers (-1 exactly when the full search
-    gives -1)."""
+    for the turn's other battles (``reserve_cards``), which a look-ahead over every
+    stack computes once; ``enemy_power[v]``: the enemy's ``battle_power`` at ``v``
+    once weighed (-1 before), which no stack's move changes. ``first``: the look-ahead
+    only asks whether the stack moves, so the first Location better than staying
+    answers (-1 exactly when the full search gives -1)."""
+    pid = w[L.W_ID]
     n_loc = loc.shape[0]
     if pid == RANDOM:
         k, choice = 0, -1
@@ -445,11 +504,11 @@ def choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, 
             continue
         enemy = strength[1 - side, v]
         own = strength[side, v]
-        w = location_worth(loc, s, side, v)
+        score = location_worth(w, loc, s, side, v)
         n_def = strength[3 - side, v]  # count_at(s, blk, v, 1 - side)
         marched = -1
         if n_def > 0 and dest_fm[v] == 1:  # the Forced March card is gone before the battle
-            marched = worst_card(pid, card, s, rng, side)
+            marched = worst_card(w, card, s, rng, side)
             if marched >= 0:
                 s[L.S_C_WHERE + marched] = L.CW_DISCARD
         if n_def > 0:  # Decoys too (no strength): entering them is a battle
@@ -461,35 +520,37 @@ def choose_destination_in(pid, p, loc, blk, card, s, rng, side, origin, movers, 
                 else:
                     rate = p[L.P_SIEGE_CITY_ART] if any_art else p[L.P_SIEGE_CITY_NO_ART]
                 if loc[v, L.LC_KIND] == L.CAPITAL and not has_art:
-                    w = -5
-                elif battle_power(blk, card, s, side, movers, m, v, reserve) < rate * n_def + (
-                        4 if pid == CAUTIOUS else 0):
-                    w = -2
+                    score = -5
+                elif battle_power(blk, card, s, side, movers, m, v, reserve) < rate * n_def \
+                        + w[L.W_SIEGE_SPARE]:
+                    score = -2
             else:
-                foes = np.empty(1, dtype=np.int64)
                 mp = battle_power(blk, card, s, side, movers, m, v, reserve)
-                ep = battle_power(blk, card, s, 1 - side, foes, 0, v, 0)
-                if mp * 10 >= ep * (16 if pid == CAUTIOUS else 12) + 20:
-                    w += 4 + enemy // 2
+                if enemy_power[v] < 0:
+                    enemy_power[v] = battle_power(blk, card, s, 1 - side, movers, 0, v, 0)
+                ep = enemy_power[v]
+                if mp * 100 >= ep * w[L.W_ATTACK_RATIO] + 100 * w[L.W_ATTACK_EDGE]:
+                    score += 4 + enemy // 2
                 else:
-                    w = -10
+                    score = -10
             if marched >= 0:
                 s[L.S_C_WHERE + marched] = L.CW_HAND
         else:
             # join or support: small bonus for concentrating near enemies
-            w += 0 if own == 0 else 1
-        w = w * 10 - dest_fm[v] * 5
-        if w > best_v * 10 or (best < 0 and w > stay * 10):
-            best, best_v = v, w // 10
+            score += 0 if own == 0 else 1
+        score = score * 10 - dest_fm[v] * 5
+        if score > best_v * 10 or (best < 0 and score > stay * 10):
+            best, best_v = v, score // 10
             if first:
                 return best
     return best
 
 
 @njit(cache=True, nogil=True)
-def transport_port(pid, loc, blk, s, rng, here, n):
+def transport_port(w, loc, blk, s, rng, here, n):
     """Where a Squadron carries blocks from ``here`` (-1: no transport). Greedy: to a
     Port the Carlists hold with no Carlist block (landing takes it), else none."""
+    pid = w[L.W_ID]
     side = L.LIBERALS
     if pid == RANDOM:
         if _rand(s, rng, side, 4) != 0:
@@ -515,9 +576,10 @@ def transport_port(pid, loc, blk, s, rng, here, n):
 
 
 @njit(cache=True, nogil=True)
-def barrel_capital(pid, loc, s, rng):
+def barrel_capital(w, loc, s, rng):
     """Where the Liberals' 2 Barrels go: a controlled Capital (greedy: the first in map
     order; they then travel with the stacks leaving it)."""
+    pid = w[L.W_ID]
     k, choice = 0, -1
     for v in range(loc.shape[0]):
         if loc[v, L.LC_KIND] == L.CAPITAL and s[L.S_OWNER + v] == L.LIBERALS:
@@ -534,11 +596,12 @@ PICK_JOIN, PICK_GUERRILLA, PICK_LEVY, PICK_RETREAT = 0, 1, 2, 3  # what it is fo
 
 
 @njit(cache=True, nogil=True)
-def pick_location(pid, loc, blk, s, rng, side, cands, n, purpose):
+def pick_location(w, loc, blk, s, rng, side, cands, n, purpose):
     """One of the ``n`` legal Locations ``cands`` (-1 if none). Greedy: new blocks join
     the biggest friendly stack; Guerrillas go to enemy Resource Locations first (they
     change hands), then any Resource Location; levies go to friendly stacks first; a
     retreat goes to the biggest friendly stack, else to a Location it controls."""
+    pid = w[L.W_ID]
     if n == 0:
         return -1
     if pid == RANDOM:
@@ -563,18 +626,20 @@ def pick_location(pid, loc, blk, s, rng, side, cands, n, purpose):
 
 
 @njit(cache=True, nogil=True)
-def place_garrison(pid, loc, s, rng, side, where):
+def place_garrison(w, loc, s, rng, side, where):
     """Drop a cube on a VP Location left empty?"""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 2) == 0
     return True
 
 
 @njit(cache=True, nogil=True)
-def choose_recruitment(pid, loc, blk, card, s, rng, side, opts, n):
+def choose_recruitment(w, loc, blk, card, s, rng, side, opts, n):
     """Which recruitment (rows: location, faction, blocks): greedy takes the most blocks,
     but not into enemy blocks with no friendly block there unless a card in hand deploys
     the recruits' Faction (recruits entering enemy blocks attack them, 8.1)."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, n)
     best, best_v = -1, 0
@@ -612,9 +677,10 @@ def faction_card(card, s, side, f):
 
 
 @njit(cache=True, nogil=True)
-def choose_port(pid, loc, blk, s, rng, here):
+def choose_port(w, loc, blk, s, rng, here):
     """A Squadron's Port: greedy sails to a Carlist-held Port with Liberal blocks (a
     blockade) or a Liberal Port under threat; else it stays."""
+    pid = w[L.W_ID]
     side = L.LIBERALS
     if pid == RANDOM:
         k, choice = 0, here
@@ -642,86 +708,98 @@ def choose_port(pid, loc, blk, s, rng, here):
 
 # -- combat --------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def retreat_before_combat(pid, loc, blk, card, s, rng, side, where, mine, enemy):
+def retreat_before_combat(w, loc, blk, card, s, rng, side, where, mine, enemy):
     """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose? Greedy
     compares the Impact each side can put in (blocks matched to the cards in hand, not
-    bare diamonds) and leaves a clearly lost fight, holding a Location worth VP unless
-    outmatched 2 to 1; cautious compares diamonds."""
+    bare diamonds) and leaves a fight the enemy wins by ``retreat_ratio`` and
+    ``retreat_edge``, holding a Location worth VP unless outmatched by ``hold_ratio``;
+    cautious compares diamonds, by ``retreat_ratio`` and ``retreat_edge``."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 3) == 0
+    edge = 100 * w[L.W_RETREAT_EDGE]
     if pid == CAUTIOUS:
-        return enemy * 10 > mine * 12
+        return enemy * 100 > mine * w[L.W_RETREAT_RATIO] + edge
     none = np.empty(1, dtype=np.int64)
     mp = battle_power(blk, card, s, side, none, 0, where, 0)
     ep = battle_power(blk, card, s, 1 - side, none, 0, where, 0)
     if loc[where, L.LC_VP] > 0 and s[L.S_OWNER + where] == side:
-        return ep > 2 * mp + 2
-    return ep * 10 > mp * 15 + 20
+        return ep * 100 > mp * w[L.W_HOLD_RATIO] + edge
+    return ep * 100 > mp * w[L.W_RETREAT_RATIO] + edge
 
 
 @njit(cache=True, nogil=True)
-def sally(pid, blk, card, s, rng, side, where):
+def sally(w, blk, card, s, rng, side, where):
     """Do the besieged sally out and fight the besiegers (8.9.5)? Greedy and cautious
-    weigh the Impact each side can deploy (the sally is their attack: a tie loses)."""
+    weigh the Impact each side can deploy (the sally is their attack: a tie loses) and
+    sally when theirs is more than ``sally_ratio`` times the besiegers'."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 4) == 0
     none = np.empty(1, dtype=np.int64)
     mp = battle_power(blk, card, s, side, none, 0, where, 0)
     ep = battle_power(blk, card, s, 1 - side, none, 0, where, 0)
-    return mp > 0 and mp * 10 > ep * (20 if pid == CAUTIOUS else 13)
+    return mp > 0 and mp * 100 > ep * w[L.W_SALLY_RATIO]
 
 
 @njit(cache=True, nogil=True)
-def declare_inside(pid, s, rng, side, mine, enemy):
+def declare_inside(w, s, rng, side, mine, enemy):
     """Defend a City from inside (a siege) rather than outside (a battle)?"""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 2) == 0
     return enemy > mine
 
 
 @njit(cache=True, nogil=True)
-def lay_siege(pid, s, rng, side):
+def lay_siege(w, s, rng, side):
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 4) != 0
     return True
 
 
 @njit(cache=True, nogil=True)
-def play_breach(pid, s, rng, side, mine, enemy):
+def play_breach(w, s, rng, side, mine, enemy):
     """«Breach in the Walls» (13.3): force an open battle when stronger."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 2) == 0
     return mine > enemy
 
 
 @njit(cache=True, nogil=True)
-def show_partisans(pid, s, rng):
+def show_partisans(w, s, rng):
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, L.CARLISTS, 2) == 0
     return True
 
 
 @njit(cache=True, nogil=True)
-def challenge_loyalty(pid, s, rng, side, gain, refutable):
+def challenge_loyalty(w, s, rng, side, gain, refutable):
     """Challenge a block just deployed? Greedy: only one that cannot be vouched for and
     brought 2+ Impact (it sees the hand)."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 2) == 0
     return gain >= 2 and not refutable
 
 
 @njit(cache=True, nogil=True)
-def shelter_inside(pid, s, rng, side, inside, n_left):
+def shelter_inside(w, s, rng, side, inside, n_left):
     """How many retreating blocks shelter inside the City (8.8.5)."""
+    pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, inside + 1)
     return inside
 
 
 @njit(cache=True, nogil=True)
-def choose_loss(pid, blk, s, bt, rng, side, army, n_army):
+def choose_loss(w, blk, s, bt, rng, side, army, n_army):
     """The next block to lose (8.7.3): deployed blocks before the others,
     Customs Officers and Partisans last; greedy gives the least valuable."""
+    pid = w[L.W_ID]
     for tier in range(3):
         best, best_v, k = -1, 1 << 30, 0
         for i in range(n_army):
@@ -751,7 +829,7 @@ def choose_loss(pid, blk, s, bt, rng, side, army, n_army):
 
 
 @njit(cache=True, nogil=True)
-def option_value(blk, card, s, bt, side, opts, k):
+def option_value(w, blk, card, s, bt, side, opts, k):
     """Impact per card spent, free deployments first; Don Carlos kept back; a Lancer
     (Carlists) or a cavalry block (Liberals) is worth 2 Impact more while the event it
     enables is in hand and not yet possible: «Lancer Charge» needs a Lancer deployed,
@@ -772,7 +850,7 @@ def option_value(blk, card, s, bt, side, opts, k):
         if sp == L.EV_CAV_CHARGE:
             return 5
     c = opts[k, L.OP_CARD]
-    penalty = card_value(card, c) if c >= 0 else 0
+    penalty = card_value(w, card, c) if c >= 0 else 0
     return gain * 10 - penalty
 
 
@@ -798,8 +876,9 @@ def enables_event(blk, card, s, bt, side, b):
 
 
 @njit(cache=True, nogil=True)
-def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
+def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
     """The next deployment (row of ``opts``) or -1 to pass."""
+    pid = w[L.W_ID]
     if n == 0:
         return -1
     if pid == RANDOM:
@@ -818,7 +897,7 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
         else:  # 8.9.3 C: 7 per block once artillery is deployed with a bugle, else 8
             rate = p[L.P_SIEGE_CITY_ART] if bt[L.BT_SIEGE_ART] == 1 \
                 else p[L.P_SIEGE_CITY_NO_ART]
-        if me >= rate * defenders + 3:
+        if me >= rate * defenders + w[L.W_SIEGE_OVERKILL]:
             return -1
     if not siege and bt[L.BT_PASSED + 1 - side] == 1 and me > foe:
         rate = p[L.P_LOSS_RATE]
@@ -826,7 +905,7 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
         best, best_v = -1, -1 << 30
         for k in range(n):
             if (me + opts[k, L.OP_GAIN]) // rate > me // rate:
-                v = option_value(blk, card, s, bt, side, opts, k)
+                v = option_value(w, blk, card, s, bt, side, opts, k)
                 if v > best_v:
                     best, best_v = k, v
         return best
@@ -844,7 +923,7 @@ def choose_deployment(pid, p, loc, blk, card, s, bt, rng, side, opts, n):
         if opts[k, L.OP_KIND] == L.OPT_CARD and opts[k, L.OP_B2] < 0 \
                 and free[opts[k, L.OP_B1]] == 1:
             continue  # no card for a Leader that deploys free
-        v = option_value(blk, card, s, bt, side, opts, k)
+        v = option_value(w, blk, card, s, bt, side, opts, k)
         if v > best_v:
             best, best_v = k, v
     if best_v <= 0:

@@ -4,7 +4,10 @@ designer sweeps (siege Impact per block, loss rates, hand size, sudden-victory l
 Every knob holds the value played; the standard values are the rulebook's.
 """
 
+import dataclasses
 from dataclasses import dataclass
+
+import numpy as np
 
 from simkit.errors import RulesError
 from simkit.games.base import Parameters, RulesBase, knob, reading
@@ -173,3 +176,143 @@ PARAMETERS = Parameters(
         "reinforcement_track": lambda d: components(d).track.reshape(-1),
     },
 )
+
+
+@dataclass(frozen=True)
+class Weights(RulesBase):
+    """The numbers both scripted commanders' heuristics weigh with (``policies``): the
+    ``cautious`` defaults are wider margins (``CAUTIOUS_MARGINS``); ``greedy`` reads
+    ``hold_ratio`` too, and the Carlists the worth of a Port Capital. The defaults are
+    the numbers the commanders played before they were declared."""
+
+    KIND = "policy weight"
+
+    vp_swing: int = knob(
+        2, "what a VP of a Location the enemy holds counts when choosing where a stack goes "
+        "(the VP it takes from the enemy and gains; a Location nobody holds counts its VP "
+        "once)", range=(0, 6))
+    recruitment_bonus: int = knob(
+        2, "added to an enemy Recruitment Location's worth as a destination (2.2: holding "
+        "all four wins)", range=(0, 10))
+    attack_ratio: float = knob(
+        1.2, "a stack attacks enemy blocks when its expected Impact (its blocks matched to "
+        "the cards it keeps) is at least this times the enemy's ...", range=(0.5, 3.0))
+    attack_edge: int = knob(
+        2, "... plus this much Impact", range=(0, 10))
+    siege_spare: int = knob(
+        0, "Impact beyond the siege rate times the defenders (8.9.3) a stack wants before "
+        "it moves to lay a siege", range=(0, 12))
+    reserve_cards: int = knob(
+        2, "cards a stack moving to attack leaves out of its expected Impact, kept for "
+        "the turn's other battles ...", range=(0, 8))
+    reserve_per_battle: int = knob(
+        3, "... plus this many per battle its earlier moves already made", range=(0, 6))
+    city_guard: int = knob(
+        1, "blocks left behind in a City it controls when a bigger stack moves out (one "
+        "more in a Capital)", range=(0, 5))
+    retreat_ratio: float = knob(
+        1.5, "retreat before combat (8.8.7) when the enemy's expected Impact is more than "
+        "this times its own (cautious: diamonds) ...", range=(0.5, 4.0))
+    retreat_edge: int = knob(
+        2, "... plus this much", range=(0, 10))
+    sally_ratio: float = knob(
+        1.3, "the besieged sally (8.9.5) when their expected Impact is more than this times "
+        "the besiegers'", range=(0.5, 4.0))
+    limited_hand: int = knob(
+        3, "the fewest cards in hand for which it pays 1 card for Limited Movement (7.1)",
+        range=(1, 12))
+    unlimited_hand: int = knob(
+        6, "the fewest cards in hand for which it pays 2 for Unlimited Movement (7.1; "
+        "greedy: when it has more than 3 stacks to move)", range=(2, 14))
+    bid_from: int = knob(
+        60, "Turn Order (6.2): it bids its highest number when at least this and the card "
+        "is a plain one, else its worst card", range=(0, 100))
+    challenge_from: int = knob(
+        80, "Semester B (6.3.1): it challenges for the Initiative with a number at least "
+        "this (and 6+ cards in hand)", range=(0, 100))
+    accept_from: int = knob(
+        70, "Semester B (6.3.1): the Initiative holder accepts a challenge with a number "
+        "at least this, else gives the Initiative up", range=(0, 100))
+    bugle_worth: int = knob(
+        2, "what a bugle (Special Attack) adds to a Faction card's worth in hand (a plain "
+        "card is worth 2; the worst card goes first)", range=(0, 10))
+    double_worth: int = knob(
+        2, "what Double adds to a Faction card's worth in hand", range=(0, 10))
+    hq_worth: int = knob(
+        7, "the Headquarters card's worth in hand (11.1)", range=(0, 12))
+    loyalty_worth: int = knob(
+        5, "a Loyalty card's worth in hand (8.5)", range=(0, 12))
+    event_worth: int = knob(
+        4, "another Special Event's worth in hand (12; Local Informants: 0)", range=(0, 12))
+    siege_overkill: int = knob(
+        3, "a besieger stops deploying once its Impact exceeds the siege rate times the "
+        "defenders by this much (8.9.3)", range=(0, 10))
+
+
+@dataclass(frozen=True)
+class GreedyWeights(Weights):
+    """``greedy``'s weights: ``Weights`` and when it holds a Location worth VP."""
+
+    hold_ratio: float = knob(
+        2.0, "in a Location worth VP that it holds, retreat before combat only when the "
+        "enemy's expected Impact is more than this times its own (plus retreat_edge)",
+        range=(0.5, 5.0))
+
+
+def _port_capital():
+    return knob(3, "Carlists: added to the worth of a Capital with a Port they do not hold "
+                "(2.2: their sudden victories need one)", range=(0, 10))
+
+
+@dataclass(frozen=True)
+class CarlistGreedyWeights(GreedyWeights):
+    """The Carlist ``greedy`` commander's weights."""
+
+    port_capital_bonus: int = _port_capital()
+
+
+#: the ``cautious`` commander's defaults where they differ from greedy's: attacks at 1.6
+#: times the enemy's Impact, sieges with 4 to spare, 2 blocks kept in a City, retreats at
+#: 1.2 times the diamonds, sallies at 2 to 1, Unlimited Movement from 8 cards
+CAUTIOUS_MARGINS = {"attack_ratio": 1.6, "siege_spare": 4, "city_guard": 2,
+                    "retreat_ratio": 1.2, "retreat_edge": 0, "sally_ratio": 2.0,
+                    "unlimited_hand": 8}
+
+
+def _cautious(cls, doc):
+    """``cls`` with ``CAUTIOUS_MARGINS`` as its defaults."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    namespace = {"__annotations__": {}, "__doc__": doc}
+    for name, value in CAUTIOUS_MARGINS.items():
+        f = fields[name]
+        namespace["__annotations__"][name] = f.type
+        namespace[name] = knob(value, f.metadata["doc"], range=f.metadata["range"])
+    return dataclass(frozen=True)(type("Cautious" + cls.__name__, (cls,), namespace))
+
+
+@dataclass(frozen=True)
+class _CarlistWeights(Weights):
+    port_capital_bonus: int = _port_capital()
+
+
+CautiousWeights = _cautious(Weights, "The Liberal ``cautious`` commander's weights.")
+CautiousCarlistWeights = _cautious(_CarlistWeights,
+                                   "The Carlist ``cautious`` commander's weights.")
+
+#: stored x100 in a policy's row: the commanders compare Impact in hundredths
+RATIOS = ("attack_ratio", "retreat_ratio", "hold_ratio", "sally_ratio")
+
+
+def policy_rows(policies) -> np.ndarray:
+    """One row per side (``layout.W_*``): the policy's id, then its weights (the default
+    ``Weights`` for a policy without weights, which reads none)."""
+    rows = np.zeros((len(policies), L.N_W), dtype=np.int64)
+    for side, choice in enumerate(policies):
+        weights = choice.weights if choice.weights is not None else GreedyWeights()
+        rows[side, L.W_ID] = choice.id
+        for name, (offset, _) in L._W.fields.items():
+            if name == "policy":
+                continue
+            value = getattr(weights, name, 0)
+            rows[side, offset] = round(100 * value) if name in RATIOS else value
+    return rows
