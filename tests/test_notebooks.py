@@ -27,7 +27,8 @@ SAYS = {"01_victus_difficulty": ["are reconstructions", "Easiest:", "times** as 
                                     "bracket: attacker_lead="],
         "04_king_in_the_north": ["are reconstructions", "favour the carlists",
                                  "share of all games by end reason",
-                                 "games per pairing, seed 0", "Mean uses per campaign"],
+                                 "games per pairing, seed 0", "Mean uses per campaign",
+                                 "with both sides tuned"],
         "05_verrix": ["reconstruction", "Weakest tribe:", "when it plays first"]}
 CELL_TIMEOUT = 1800  # a cold numba cache compiles Victus inside the kernel (minutes)
 
