@@ -331,6 +331,45 @@ def unit_worth(S, p, g, seat, k, have):
 
 
 @borrowing
+def held_worth(S, g, seat, k, have, slots, turns, lacking):
+    """``unit_worth`` of good k with the seat's Village Card holding ``have``, from the
+    parts of ``worth`` a trade does not change, computed once per plan (``slots``: a
+    leader has a free space; ``turns``: Month Turns left; ``lacking``: leaders without a
+    Fibula): the same values, without writing the state."""
+    b = pl(seat)
+    if k == L.PROVISIONS:
+        return 20 if have < MIN_PROVISIONS else 6
+    held_k = have
+    for j in range(L.MAX_LEADERS):
+        held_k += equipped(g, seat, j, k)
+    value = S[L.S_GOODS][k, L.GD_VALUE] * 10
+    bonus = S[L.S_GOODS][k, L.GD_BONUS]
+    if bonus != L.BONUS_NONE and slots:
+        if bonus == L.BONUS_VP:
+            fibulas = have if k == L.FIBULA else g[b + L.PL_GOODS + L.FIBULA]
+            if lacking > fibulas + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]:
+                value += VP_POINTS * turns // 2
+        else:
+            value += 20
+    if S[L.S_GOODS][k, L.GD_ANIMAL]:
+        value += 5
+    if held_k == 0:
+        value += 10
+    if held_k > 1:
+        value -= 30
+    return max(value, 1)
+
+
+@borrowing
+def leaders_lacking_fibula(g, seat):
+    n = 0
+    for k in range(L.MAX_LEADERS):
+        if g[pl(seat) + L.PL_LEADER + k] >= 0 and equipped(g, seat, k, L.FIBULA) == 0:
+            n += 1
+    return n
+
+
+@borrowing
 def trade_stock(g, seat, target, k):
     """Items of kind k the other side of a trade holds: the market's goods and
     tribesmen (any tribesman there is a hostage), or the target's Village Card's."""
@@ -391,6 +430,9 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
     if cap <= 0 or vpay == 0 or in_stock == 0:
         return NO_TRADE
     vbuy = vpay
+    slots = free_slots(S, g, seat) > 0
+    turns = month_turns_left(p, g)
+    lacking = leaders_lacking_fibula(g, seat)
     low = -(1 << 40)
     high = 1 << 40
     cum = np.zeros(cap + 1, dtype=np.int64)  # worth of the first m units of a kind
@@ -412,7 +454,10 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
         if n > 0:
             have = own_stock(g, seat, k) if k < L.N_GOODS else 0
             for m in range(1, n + 1):
-                cum[m] = cum[m - 1] + unit_worth(S, p, g, seat, k, have + m - 1)
+                cum[m] = cum[m - 1] + (hostage_worth(p, g, seat, k - L.N_GOODS)
+                                       if k >= L.N_GOODS else
+                                       held_worth(S, g, seat, k, have + m - 1, slots, turns,
+                                                  lacking))
             bj_reach = min(cap, bj_reach + n)
             bv_reach = min(vbuy, bv_reach + n * val)
             for j in range(bj_reach, 0, -1):  # in place: the smaller states are this kind's
@@ -426,7 +471,11 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
         n = min(have, cap)
         if n > 0:
             for m in range(1, n + 1):
-                cum[m] = cum[m - 1] + sale_cost(S, p, g, seat, target, k, have - m)
+                if k >= L.N_GOODS:
+                    cum[m] = cum[m - 1] + sale_cost(S, p, g, seat, target, k, have - m)
+                else:
+                    cum[m] = cum[m - 1] + held_worth(S, g, seat, k, have - m, slots, turns,
+                                                     lacking)
             pj_reach = min(cap, pj_reach + n)
             pv_reach = min(vpay, pv_reach + n * val)
             for j in range(pj_reach, 0, -1):
