@@ -51,7 +51,7 @@ def _suggest(trial, knob):
     lo, hi = knob.range
     if knob.type is int:
         return trial.suggest_int(knob.name, lo, hi)
-    return trial.suggest_float(knob.name, lo, hi)
+    return trial.suggest_float(knob.name, lo, hi, step=knob.step)
 
 
 def _check_sizes(trials: int, n_games: int) -> None:

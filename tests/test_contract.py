@@ -251,6 +251,9 @@ def other_values(knob):
         return [c for c in knob.choices if c != knob.default]
     lo, hi = knob.range
     spread = np.linspace(lo, hi, 13)
+    if knob.step:  # a weight the engine reads in steps takes multiples of the step only
+        spread = np.round(np.round(spread / knob.step) * knob.step, 9)
+        hi = round(int(hi / knob.step) * knob.step, 9)
     if knob.type is int:
         spread = [*range(knob.default - 3, knob.default + 4), *np.rint(spread).astype(int)]
     values = [knob.type(v) for v in (hi, lo, *spread)]

@@ -33,6 +33,9 @@ def knob_values(knob):
     lo, hi = knob.range
     if knob.type is int:
         return st.integers(lo, hi)
+    if knob.step:  # multiples of the step only
+        return st.integers(round(lo / knob.step), int(hi / knob.step)).map(
+            lambda k: round(k * knob.step, 9))
     return st.floats(lo, hi, allow_nan=False)
 
 

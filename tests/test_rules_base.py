@@ -338,3 +338,23 @@ def test_rules_base_subclass_without_knobs():
     assert Empty().changes() == {} and Empty.knobs() == []
     with raises_naming("unknown rule 'x'"):
         Empty().replace(x=1)
+
+
+def test_a_stepped_weight_takes_only_what_the_engine_plays():
+    """The King in the North stores its ratios in hundredths (policy_rows): 1.426 would
+    play as 1.43, so it is refused, naming the step; tune draws on the same grid."""
+    import optuna
+
+    from simkit.tune import _suggest
+
+    weights = get("king_in_the_north").policy_weights["carlists"]["greedy"]
+    knob = weights.knob("attack_ratio")
+    assert knob.step == 0.01 and "in steps of 0.01" in knob.allowed
+    assert weights().replace(attack_ratio=1.43).attack_ratio == 1.43
+    with pytest.raises(RulesError, match=r"'attack_ratio' = 1.426 is not a multiple of 0.01"):
+        weights().replace(attack_ratio=1.426)
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=1))
+    for _ in range(20):
+        value = _suggest(study.ask(), knob)
+        assert abs(value * 100 - round(value * 100)) < 1e-6
+        knob.check(value)

@@ -34,9 +34,13 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
 
-def knob(default, doc: str, *, range: tuple | None = None, choices: tuple | None = None):
-    """A rule knob: a dataclass field with its doc string and its allowed values."""
-    return field(default=default, metadata={"doc": doc, "range": range, "choices": choices})
+def knob(default, doc: str, *, range: tuple | None = None, choices: tuple | None = None,
+         step: float | None = None):
+    """A rule knob: a dataclass field with its doc string and its allowed values.
+    ``step``: a float knob the kernel reads in whole steps (a weight stored as tenths or
+    hundredths) takes only multiples of it, so a value shown is the value played."""
+    return field(default=default, metadata={"doc": doc, "range": range, "choices": choices,
+                                            "step": step})
 
 
 def reading(default, doc: str, *, values: Mapping[Any, str], why: str):
@@ -77,6 +81,8 @@ class Knob:
     words: Mapping | None = None
     #: why the default was chosen (readings and reconstructions)
     why: str = ""
+    #: a float knob's resolution: only multiples of it are allowed (``knob(step=)``)
+    step: float | None = None
 
     @property
     def alternatives(self) -> tuple:
@@ -93,7 +99,8 @@ class Knob:
         if self.type is bool:
             return "true | false"
         if self.range is not None:
-            return f"{self.range[0]}..{self.range[1]}"
+            steps = f" in steps of {self.step:g}" if self.step else ""
+            return f"{self.range[0]}..{self.range[1]}{steps}"
         return self.type.__name__
 
     def check(self, value) -> Any:
@@ -116,6 +123,10 @@ class Knob:
         if self.range is not None and not self.range[0] <= value <= self.range[1]:
             raise RulesError(f"{self.kind} {self.name!r} = {value!r} is out of range "
                              f"{self.allowed}")
+        if self.step and abs(value / self.step - round(value / self.step)) > 1e-6:
+            raise RulesError(f"{self.kind} {self.name!r} = {value!r} is not a multiple of "
+                             f"{self.step:g} (the engine reads it in steps of {self.step:g}; "
+                             f"allowed: {self.allowed})")
         return self.type(value)
 
     def parse(self, text: str) -> Any:
@@ -167,7 +178,8 @@ class RulesBase:
             kind = type(f.default)
             out.append(Knob(f.name, kind, f.default, meta.get("doc", ""),
                             meta.get("range"), meta.get("choices"), cls.KIND,
-                            meta.get("role", "rule"), meta.get("words"), meta.get("why", "")))
+                            meta.get("role", "rule"), meta.get("words"), meta.get("why", ""),
+                            meta.get("step")))
         return out
 
     @classmethod

@@ -196,7 +196,7 @@ class Weights(RulesBase):
         "all four wins)", range=(0, 10))
     attack_ratio: float = knob(
         1.2, "a stack attacks enemy blocks when its expected Impact (its blocks matched to "
-        "the cards it keeps) is at least this times the enemy's ...", range=(0.5, 3.0))
+        "the cards it keeps) is at least this times the enemy's ...", range=(0.5, 3.0), step=0.01)
     attack_edge: int = knob(
         2, "... plus this much Impact", range=(0, 10))
     siege_spare: int = knob(
@@ -212,12 +212,12 @@ class Weights(RulesBase):
         "more in a Capital)", range=(0, 5))
     retreat_ratio: float = knob(
         1.5, "retreat before combat (8.8.7) when the enemy's expected Impact is more than "
-        "this times its own (cautious: diamonds) ...", range=(0.5, 4.0))
+        "this times its own (cautious: diamonds) ...", range=(0.5, 4.0), step=0.01)
     retreat_edge: int = knob(
         2, "... plus this much", range=(0, 10))
     sally_ratio: float = knob(
         1.3, "the besieged sally (8.9.5) when their expected Impact is more than this times "
-        "the besiegers'", range=(0.5, 4.0))
+        "the besiegers'", range=(0.5, 4.0), step=0.01)
     limited_hand: int = knob(
         3, "the fewest cards in hand for which it pays 1 card for Limited Movement (7.1)",
         range=(1, 12))
@@ -256,7 +256,7 @@ class GreedyWeights(Weights):
     hold_ratio: float = knob(
         2.0, "in a Location worth VP that it holds, retreat before combat only when the "
         "enemy's expected Impact is more than this times its own (plus retreat_edge)",
-        range=(0.5, 5.0))
+        range=(0.5, 5.0), step=0.01)
 
 
 def _port_capital():
@@ -286,7 +286,8 @@ def _cautious(cls, doc):
     for name, value in CAUTIOUS_MARGINS.items():
         f = fields[name]
         namespace["__annotations__"][name] = f.type
-        namespace[name] = knob(value, f.metadata["doc"], range=f.metadata["range"])
+        namespace[name] = knob(value, f.metadata["doc"], range=f.metadata["range"],
+                               step=f.metadata["step"])
     return dataclass(frozen=True)(type("Cautious" + cls.__name__, (cls,), namespace))
 
 

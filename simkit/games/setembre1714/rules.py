@@ -144,16 +144,17 @@ class BourbonWeights(RulesBase):
     KIND = "policy weight"
 
     objective_odds: float = knob(
-        0.3, "lowest chance of winning at which an objective is assaulted", range=_ODDS)
+        0.3, "lowest chance of winning at which an objective is assaulted", range=_ODDS, step=0.001)
     objective_odds_late: float = knob(
         0.25, "the same in the last two turns (above 1/6: never at 1 in 6 or worse)",
-        range=(0.17, 1.01))
+        range=(0.17, 1.01), step=0.001)
     other_odds: float = knob(
-        0.45, "lowest chance at which a zone that is no objective is assaulted", range=_ODDS)
-    other_odds_late: float = knob(0.3, "the same in the last two turns", range=_ODDS)
+        0.45, "lowest chance at which a zone that is no objective is assaulted", range=_ODDS,
+        step=0.001)
+    other_odds_late: float = knob(0.3, "the same in the last two turns", range=_ODDS, step=0.001)
     withdraw_below: float = knob(
         0.5, "a defender withdraws (11.3) when it would keep the zone less often than this "
-        "(never from an objective in the game's last half-turn)", range=_ODDS)
+        "(never from an objective in the game's last half-turn)", range=_ODDS, step=0.001)
     commander_step: int = knob(
         3, "a commander's +1 (11.3) is used when it moves the assault's odds by at least "
         "this many 36ths (he dies on a 6)", range=(0, 7))
@@ -181,10 +182,10 @@ class CautiousWeights(RulesBase):
 
     breach_odds: float = knob(
         0.55, "lowest chance at which anything is assaulted once the Royal Breach is "
-        "assured", range=_ODDS)
+        "assured", range=_ODDS, step=0.001)
     withdraw_below: float = knob(
         0.5, "a defender withdraws (11.3) when it would keep the zone less often than this "
-        "(never from an objective in the game's last half-turn)", range=_ODDS)
+        "(never from an objective in the game's last half-turn)", range=_ODDS, step=0.001)
     commander_step: int = knob(
         3, "a commander's +1 (11.3) is used when it moves the assault's odds by at least "
         "this many 36ths (he dies on a 6)", range=(0, 7))
@@ -206,18 +207,19 @@ class CatalanWeights(RulesBase):
 
     objective_odds: float = knob(
         0.7, "lowest chance at which an objective the enemy holds is counter-attacked",
-        range=_ODDS)
-    objective_odds_late: float = knob(0.4, "the same in the last two turns", range=_ODDS)
+        range=_ODDS, step=0.001)
+    objective_odds_late: float = knob(0.4, "the same in the last two turns", range=_ODDS,
+                                      step=0.001)
     other_odds: float = knob(
         0.75, "lowest chance at which a zone that is no objective is assaulted",
-        range=_ODDS)
+        range=_ODDS, step=0.001)
     withdraw_below: float = knob(
         0.5, "a defender withdraws (11.3) when it would keep the zone less often than this",
-        range=_ODDS)
+        range=_ODDS, step=0.001)
     withdraw_below_barricade: float = knob(
         0.6, "the same behind a barricade (12: a withdrawal loses it, a stand keeps it "
         "only if the assault fails)",
-        range=_ODDS)
+        range=_ODDS, step=0.001)
     commander_step: int = knob(
         3, "a commander's or the flag's +1 (11.3) is used when it moves the odds by at "
         "least this many 36ths", range=(0, 7))
@@ -243,7 +245,7 @@ class FallbackWeights(RulesBase):
 
     withdraw_below: float = knob(
         0.65, "withdraws (11.3) from any fight it would keep less often than this",
-        range=_ODDS)
+        range=_ODDS, step=0.001)
     commander_step: int = knob(
         3, "a commander's or the flag's +1 (11.3) is used when it moves the odds by at "
         "least this many 36ths", range=(0, 7))

@@ -255,10 +255,10 @@ class Weights(RulesBase):
 
     coronela_weight: float = knob(
         1.5, "how dear a Coronela is against an infantry when casualty points are spread "
-        "(an infantry weighs 3)", range=(0.0, 6.0))
+        "(an infantry weighs 3)", range=(0.0, 6.0), step=0.1)
     greed: float = knob(
         1.0, "competitive: how much a card's VP count against its help to the city when "
-        "choosing a card (0 = ignore points)", range=(0.0, 10.0))
+        "choosing a card (0 = ignore points)", range=(0.0, 10.0), step=0.1)
     dice_choice_from_stage: int = knob(
         1, "partial dice order: the players choose the order from this stage on (1-4; "
         "5 = never, taking every stage's fame bonus)", range=(1, 5))
@@ -266,9 +266,10 @@ class Weights(RulesBase):
         -2, "solo: Villarroel cancels a Casanova card whose score (Almanac, leaders, and "
         "for greedy/fortify its effects) is below this", range=(-20, 20))
     card_effects: float = knob(
-        0.25, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
+        0.2, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
         "Bombardment, Trench, discs, pieces, AP granted) count beside its Almanac when "
-        "choosing, discarding or cancelling cards (0 = the Almanac only)", range=(0.0, 4.0))
+        "choosing, discarding or cancelling cards (0 = the Almanac only)", range=(0.0, 4.0),
+        step=0.1)
     dice_search_from_stage: int = knob(
         5, "greedy/fortify: from this stage on (1-4; 5 = never) the dice order is chosen by "
         "resolving the dice on copies of the position rather than by a fixed ranking "
