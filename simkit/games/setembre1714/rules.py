@@ -132,7 +132,22 @@ PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp,
 
 
 # -- the scripted players' weights (``--policy greedy:objective_odds=0.4``) -------------------
-_ODDS = (0.0, 1.01)  # a chance; above 1: never
+def _odds(default: float, doc: str, *, lowest: float = 0.0):
+    """A chance weight (above 1: never), which the kernels read in thousandths
+    (``_mills``)."""
+    return knob(default, doc, range=(lowest, 1.01), step=0.001)
+
+
+def _mills(chance: float) -> int:
+    return round(1000 * chance)
+
+
+_WITHDRAW = ("a defender withdraws (11.3) when it would keep the zone less often than this "
+             "(never from an objective in the game's last half-turn)")
+_BOURBON_COMMANDER = ("a commander's +1 (11.3) is used when it moves the assault's odds by at "
+                      "least this many 36ths (he dies on a 6)")
+_CATALAN_COMMANDER = ("a commander's or the flag's +1 (11.3) is used when it moves the odds by "
+                      "at least this many 36ths")
 
 
 @dataclass(frozen=True)
@@ -143,30 +158,25 @@ class BourbonWeights(RulesBase):
 
     KIND = "policy weight"
 
-    objective_odds: float = knob(
-        0.3, "lowest chance of winning at which an objective is assaulted", range=_ODDS, step=0.001)
-    objective_odds_late: float = knob(
+    objective_odds: float = _odds(
+        0.3, "lowest chance of winning at which an objective is assaulted")
+    objective_odds_late: float = _odds(
         0.25, "the same in the last two turns (above 1/6: never at 1 in 6 or worse)",
-        range=(0.17, 1.01), step=0.001)
-    other_odds: float = knob(
-        0.45, "lowest chance at which a zone that is no objective is assaulted", range=_ODDS,
-        step=0.001)
-    other_odds_late: float = knob(0.3, "the same in the last two turns", range=_ODDS, step=0.001)
-    withdraw_below: float = knob(
-        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this "
-        "(never from an objective in the game's last half-turn)", range=_ODDS, step=0.001)
-    commander_step: int = knob(
-        3, "a commander's +1 (11.3) is used when it moves the assault's odds by at least "
-        "this many 36ths (he dies on a 6)", range=(0, 7))
+        lowest=0.17)
+    other_odds: float = _odds(
+        0.45, "lowest chance at which a zone that is no objective is assaulted")
+    other_odds_late: float = _odds(0.3, "the same in the last two turns")
+    withdraw_below: float = _odds(0.5, _WITHDRAW)
+    commander_step: int = knob(3, _BOURBON_COMMANDER, range=(0, 7))
 
     def block(self) -> list[int]:
         """The weights in the kernels' order (``layout.WEIGHTS``)."""
         w = [0] * L.N_WEIGHTS
-        w[L.W_OBJECTIVE_ODDS] = round(1000 * self.objective_odds)
-        w[L.W_OBJECTIVE_ODDS_LATE] = round(1000 * self.objective_odds_late)
-        w[L.W_OTHER_ODDS] = round(1000 * self.other_odds)
-        w[L.W_OTHER_ODDS_LATE] = round(1000 * self.other_odds_late)
-        w[L.W_WITHDRAW_BELOW] = round(1000 * self.withdraw_below)
+        w[L.W_OBJECTIVE_ODDS] = _mills(self.objective_odds)
+        w[L.W_OBJECTIVE_ODDS_LATE] = _mills(self.objective_odds_late)
+        w[L.W_OTHER_ODDS] = _mills(self.other_odds)
+        w[L.W_OTHER_ODDS_LATE] = _mills(self.other_odds_late)
+        w[L.W_WITHDRAW_BELOW] = _mills(self.withdraw_below)
         w[L.W_WITHDRAW_BARRICADE] = w[L.W_WITHDRAW_BELOW]
         w[L.W_COMMANDER_STEP] = self.commander_step
         w[L.W_BREACH_ODDS] = 2000
@@ -180,20 +190,16 @@ class CautiousWeights(RulesBase):
 
     KIND = "policy weight"
 
-    breach_odds: float = knob(
+    breach_odds: float = _odds(
         0.55, "lowest chance at which anything is assaulted once the Royal Breach is "
-        "assured", range=_ODDS, step=0.001)
-    withdraw_below: float = knob(
-        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this "
-        "(never from an objective in the game's last half-turn)", range=_ODDS, step=0.001)
-    commander_step: int = knob(
-        3, "a commander's +1 (11.3) is used when it moves the assault's odds by at least "
-        "this many 36ths (he dies on a 6)", range=(0, 7))
+        "assured")
+    withdraw_below: float = _odds(0.5, _WITHDRAW)
+    commander_step: int = knob(3, _BOURBON_COMMANDER, range=(0, 7))
 
     def block(self) -> list[int]:
         w = [2000] * L.N_WEIGHTS
-        w[L.W_BREACH_ODDS] = round(1000 * self.breach_odds)
-        w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = round(1000 * self.withdraw_below)
+        w[L.W_BREACH_ODDS] = _mills(self.breach_odds)
+        w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = _mills(self.withdraw_below)
         w[L.W_COMMANDER_STEP] = self.commander_step
         return w
 
@@ -205,32 +211,25 @@ class CatalanWeights(RulesBase):
 
     KIND = "policy weight"
 
-    objective_odds: float = knob(
-        0.7, "lowest chance at which an objective the enemy holds is counter-attacked",
-        range=_ODDS, step=0.001)
-    objective_odds_late: float = knob(0.4, "the same in the last two turns", range=_ODDS,
-                                      step=0.001)
-    other_odds: float = knob(
-        0.75, "lowest chance at which a zone that is no objective is assaulted",
-        range=_ODDS, step=0.001)
-    withdraw_below: float = knob(
-        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this",
-        range=_ODDS, step=0.001)
-    withdraw_below_barricade: float = knob(
+    objective_odds: float = _odds(
+        0.7, "lowest chance at which an objective the enemy holds is counter-attacked")
+    objective_odds_late: float = _odds(0.4, "the same in the last two turns")
+    other_odds: float = _odds(
+        0.75, "lowest chance at which a zone that is no objective is assaulted")
+    withdraw_below: float = _odds(
+        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this")
+    withdraw_below_barricade: float = _odds(
         0.6, "the same behind a barricade (12: a withdrawal loses it, a stand keeps it "
-        "only if the assault fails)",
-        range=_ODDS, step=0.001)
-    commander_step: int = knob(
-        3, "a commander's or the flag's +1 (11.3) is used when it moves the odds by at "
-        "least this many 36ths", range=(0, 7))
+        "only if the assault fails)")
+    commander_step: int = knob(3, _CATALAN_COMMANDER, range=(0, 7))
 
     def block(self) -> list[int]:
         w = [0] * L.N_WEIGHTS
-        w[L.W_OBJECTIVE_ODDS] = round(1000 * self.objective_odds)
-        w[L.W_OBJECTIVE_ODDS_LATE] = round(1000 * self.objective_odds_late)
-        w[L.W_OTHER_ODDS] = w[L.W_OTHER_ODDS_LATE] = round(1000 * self.other_odds)
-        w[L.W_WITHDRAW_BELOW] = round(1000 * self.withdraw_below)
-        w[L.W_WITHDRAW_BARRICADE] = round(1000 * self.withdraw_below_barricade)
+        w[L.W_OBJECTIVE_ODDS] = _mills(self.objective_odds)
+        w[L.W_OBJECTIVE_ODDS_LATE] = _mills(self.objective_odds_late)
+        w[L.W_OTHER_ODDS] = w[L.W_OTHER_ODDS_LATE] = _mills(self.other_odds)
+        w[L.W_WITHDRAW_BELOW] = _mills(self.withdraw_below)
+        w[L.W_WITHDRAW_BARRICADE] = _mills(self.withdraw_below_barricade)
         w[L.W_COMMANDER_STEP] = self.commander_step
         w[L.W_BREACH_ODDS] = 2000
         return w
@@ -243,16 +242,13 @@ class FallbackWeights(RulesBase):
 
     KIND = "policy weight"
 
-    withdraw_below: float = knob(
-        0.65, "withdraws (11.3) from any fight it would keep less often than this",
-        range=_ODDS, step=0.001)
-    commander_step: int = knob(
-        3, "a commander's or the flag's +1 (11.3) is used when it moves the odds by at "
-        "least this many 36ths", range=(0, 7))
+    withdraw_below: float = _odds(
+        0.65, "withdraws (11.3) from any fight it would keep less often than this")
+    commander_step: int = knob(3, _CATALAN_COMMANDER, range=(0, 7))
 
     def block(self) -> list[int]:
         w = [2000] * L.N_WEIGHTS
-        w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = round(1000 * self.withdraw_below)
+        w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = _mills(self.withdraw_below)
         w[L.W_COMMANDER_STEP] = self.commander_step
         return w
 
