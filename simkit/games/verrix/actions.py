@@ -101,19 +101,27 @@ def destination(S, p, g, seat, c, target):
 
 # -- Clan Pact sites -------------------------------------------------------------------------
 @borrowing
+def is_clan_pact_site(S, g, b, v):
+    """Clan Pact: ``v`` is an unoccupied territory adjacent to a territory with one of
+    the villages of the seat whose block starts at ``b`` (adjacency: a move of one
+    step)."""
+    if S[L.S_NODES][v, 0] != L.NODE_TERRITORY or g[L.G_VILLAGE + v] >= 0:
+        return False
+    for k in range(g[b + L.PL_VILLAGES]):
+        if S[L.S_NEXT][g[b + L.PL_VILLAGE_NODE + k], v] == v:
+            return True
+    return False
+
+
+@borrowing
 def clan_pact_sites(S, p, g, seat, out):
-    """Clan Pact: unoccupied territories adjacent to a territory with one of the seat's
-    villages (adjacency: a move of one step)."""
+    """Every Clan Pact site of the seat (``is_clan_pact_site``) into ``out``."""
     n = 0
     b = pl(seat)
     for v in range(p[L.P_N_NODES]):
-        if S[L.S_NODES][v, 0] != L.NODE_TERRITORY or g[L.G_VILLAGE + v] >= 0:
-            continue
-        for k in range(g[b + L.PL_VILLAGES]):
-            if S[L.S_NEXT][g[b + L.PL_VILLAGE_NODE + k], v] == v:
-                out[n] = v
-                n += 1
-                break
+        if is_clan_pact_site(S, g, b, v):
+            out[n] = v
+            n += 1
     return n
 
 
@@ -122,11 +130,8 @@ def any_clan_pact_site(S, p, g, seat):
     """Has the seat a Clan Pact site (``clan_pact_sites``, stopping at the first)?"""
     b = pl(seat)
     for v in range(p[L.P_N_NODES]):
-        if S[L.S_NODES][v, 0] != L.NODE_TERRITORY or g[L.G_VILLAGE + v] >= 0:
-            continue
-        for k in range(g[b + L.PL_VILLAGES]):
-            if S[L.S_NEXT][g[b + L.PL_VILLAGE_NODE + k], v] == v:
-                return True
+        if is_clan_pact_site(S, g, b, v):
+            return True
     return False
 
 
