@@ -16,6 +16,7 @@ from simkit.games.verrix import prob as P
 from simkit.games.verrix import state as ST
 from simkit.games.verrix.components import load_components
 from simkit.games.verrix.rules import PARAMETERS, Rules
+from simkit.games.verrix.weights import StyleWeights
 from simkit.rng import game_streams
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)
@@ -154,11 +155,14 @@ def test_trait_styles_favour_their_trait():
     assert PO.in_style(S, style["craftsmanship"], card["Forge"])
     assert not PO.in_style(S, style["craftsmanship"], card["Offering"])
     assert not PO.in_style(S, L.POL_GREEDY, card["Pillage"])
-    # the bonus goes to worthwhile actions of the trait only; a loss stays a loss
-    assert PO.style_score(S, style["raid"], card["Pillage"], 40) == 40 + PO.STYLE_BONUS
-    assert PO.style_score(S, style["raid"], card["Pillage"], -5) == -5
-    assert PO.style_score(S, style["raid"], card["Cooking"], 40) == 40
-    assert PO.style_score(S, L.POL_GREEDY, -1, 40) == 40
+    # the bonus (the seat's style_bonus) goes to worthwhile actions of the trait only; a
+    # loss stays a loss
+    p = PARAMETERS.build(Rules())
+    bonus = StyleWeights().style_bonus
+    assert PO.style_score(S, p, 0, style["raid"], card["Pillage"], 40) == 40 + bonus
+    assert PO.style_score(S, p, 0, style["raid"], card["Pillage"], -5) == -5
+    assert PO.style_score(S, p, 0, style["raid"], card["Cooking"], 40) == 40
+    assert PO.style_score(S, p, 0, L.POL_GREEDY, -1, 40) == 40
 
 
 def test_divine_will_worth_follows_the_events_left():
@@ -171,10 +175,11 @@ def test_divine_will_worth_follows_the_events_left():
     b = L.N_GLOBALS  # seat 0
     g[L.G_TURN] = 1
     g[b + L.PL_DW] = 0
+    w = StyleWeights()
     early = PO.divine_will_worth(p, g, 0, 3)
-    assert early == 3 * PO.EVENT_POINTS // 3  # funds one Event card
+    assert early == 3 * w.event_points // 3  # funds one Event card
     g[b + L.PL_DW] = 30  # more than every Event left could use
-    assert PO.divine_will_worth(p, g, 0, 3) == 3 * PO.SPARE_DW_POINTS
+    assert PO.divine_will_worth(p, g, 0, 3) == 3 * w.spare_dw_points
     g[b + L.PL_DW] = 0
     g[L.G_EVENTS_OVER] = 1
-    assert PO.divine_will_worth(p, g, 0, 2) == 2 * PO.SPARE_DW_POINTS
+    assert PO.divine_will_worth(p, g, 0, 2) == 2 * w.spare_dw_points

@@ -902,7 +902,7 @@ def test_raid_defender_draws_a_second_token_only_when_it_can_help():
     assert PO.raid_token_margin(x.p, x.g, 4, 5) == -1
     assert PO.raid_token_margin(x.p, x.g, 7, 5) == 1  # needs a 2: worth a second draw
     assert PO.raid_token_margin(x.p, x.g, 9, 5) == -1  # needs a 4: no token has it
-    assert not PO.second_token(x.g, YELLOW, PO.raid_token_margin(x.p, x.g, 5, 5))
+    assert not PO.second_token(x.p, x.g, YELLOW, PO.raid_token_margin(x.p, x.g, 5, 5))
 
 
 def test_raid_defence_counts_the_card_and_the_trophy():

@@ -8,7 +8,8 @@ Turn: Event Phase, Action Phase, Cleanup; Festival Turn; End of the Game), ``act
 (Action cards: Development, Trade, Raid, Clan Pact, Learning, Promote), ``battle``
 (Battle with Support), ``checks`` (the state invariants, from Components, Setup, How to
 Play and Battle, asserted after every rule step when asked), ``policies`` (the scripted
-tribes), ``appraisal`` (the greedy tribe's appraisal of an action), ``events`` (the
+tribes), ``appraisal`` (the greedy tribe's appraisal of an action), ``weights`` (their
+tunable numbers, one row per seat in the parameter vector), ``events`` (the
 trace's sentences), ``prob`` (exact raid and battle answers).
 """
 
@@ -24,6 +25,7 @@ from .engine import play_games
 from .events import EVENTS
 from .policies import POLICIES
 from .rules import PARAMETERS, Rules
+from .weights import POLICY_WEIGHTS, weight_rows
 
 
 @cache
@@ -58,6 +60,7 @@ class Verrix(Game):
     rule_parameters = PARAMETERS
     data = DATA
     policies = {seat: POLICIES for seat in L.SEATS}
+    policy_weights = {seat: POLICY_WEIGHTS for seat in L.SEATS}
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
@@ -80,6 +83,12 @@ class Verrix(Game):
 
     def seated(self, rules) -> list[str]:
         return rules.seat_tribes
+
+    def parameters(self, rules, policies):
+        """The rules' vector with each seat's policy weights in its ``weights`` rows."""
+        vector = super().parameters(rules, policies)
+        vector[L.P_WEIGHTS:L.P_WEIGHTS + L.MAX_PLAYERS * L.N_W] = weight_rows(policies).ravel()
+        return vector
 
     def kernel_inputs(self, rules, policies):
         return (_tables(rules.territory_cost, rules.sea_cost, self.data,

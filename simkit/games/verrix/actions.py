@@ -403,7 +403,8 @@ def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
     bought."""
     b = pl(seat)
     plan = np.zeros(PO.PLAN_SIZE, dtype=np.int64)
-    PO.trade_plan(S, p, g, seat, target, capacity, PO.VP_POINTS * bonus_vp, plan)
+    PO.trade_plan(S, p, g, seat, target, capacity,
+                  PO.weight(p, seat, L.W_VP_POINTS) * bonus_vp, plan)
     sold = 0
     bought = 0
     for good in range(L.N_GOODS):
@@ -476,7 +477,7 @@ def morrigan_draw(p, g, rng, seat, policy_margin, keep_out):
         n += g[L.G_BAG + t]
     if n == 0:
         return 0
-    two = PO.second_token(g, seat, policy_margin) and n >= 2
+    two = PO.second_token(p, g, seat, policy_margin) and n >= 2
     if two:
         g[pl(seat) + L.PL_DW] -= 1
         g[L.G_POOL_DW] += 1

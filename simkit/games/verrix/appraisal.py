@@ -1,5 +1,6 @@
-"""The greedy tribe's appraisal of an action (value points: 1 VP = 30), reading what the
-card's operations do; ``policies`` holds the other choices. Kept apart from
+"""The greedy tribe's appraisal of an action (value points: 1 VP = the seat's
+``vp_points``, 30 by default; the numbers are the seat's policy weights, ``weights``),
+reading what the card's operations do; ``policies`` holds the other choices. Kept apart from
 ``policies`` because it asks the rules (``actions``, ``battle``) what a play would
 engage, cost and take."""
 
@@ -49,15 +50,16 @@ def raid_value(S, p, g, seat, c, k, target, men, lmask):
     dfn += strength_at(S, g, target, mask, L.AT_AVAILABLE)
     hits, n = PO.tokens_at_most(p, g, attack - max(dfn, 0) - 1)
     best = PO.loot_worth(S, p, g, seat, target, steal)
+    vp_points = PO.weight(p, seat, L.W_VP_POINTS)
     if steal != L.STEAL_ANIMALS:
         for col in range(L.N_TRIBES):
             if g[pl(target) + L.PL_HOSTAGES + col] > 0:
-                best = max(best, PO.VP_POINTS * PO.month_turns_left(p, g) // 2 + 20)
+                best = max(best, vp_points * PO.month_turns_left(p, g) // 2 + 20)
     items = 0
     for good in range(L.N_GOODS):
         items += g[pl(target) + L.PL_GOODS + good]
     loot = best * min(capacity, max(items, 1)) * 2 // 3 + \
-        PO.VP_POINTS * reavers(S, g, seat, target, L.TR_RAID_VP)
+        vp_points * reavers(S, g, seat, target, L.TR_RAID_VP)
     return hits * loot // max(n, 1)
 
 
@@ -73,7 +75,8 @@ def trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp):
         price = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))[0]
     g[b + L.PL_GOODS + L.PROVISIONS] -= price
     plan = np.zeros(PO.PLAN_SIZE, dtype=np.int64)
-    gain = PO.trade_plan(S, p, g, seat, target, cap, PO.VP_POINTS * bonus_vp, plan)
+    gain = PO.trade_plan(S, p, g, seat, target, cap,
+                         PO.weight(p, seat, L.W_VP_POINTS) * bonus_vp, plan)
     g[b + L.PL_GOODS + L.PROVISIONS] += price
     return gain
 
@@ -83,6 +86,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
     """What playing card c against ``target`` with these units is worth to the seat."""
     v = 0
     b = pl(seat)
+    vp_points = PO.weight(p, seat, L.W_VP_POINTS)
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         op = card_op(S, c, k, 0)
         a = card_op(S, c, k, 1)
@@ -96,24 +100,25 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         elif op == L.OP_DIVINE_WILL:
             v += PO.divine_will_worth(p, g, seat, min(a, g[L.G_POOL_DW]))
         elif op == L.OP_VP:
-            v += PO.VP_POINTS * a
+            v += vp_points * a
         elif op == L.OP_PAY:
             v -= a2 * PO.worth(S, p, g, seat, a)
         elif op == L.OP_LEARN:
-            v += PO.VP_POINTS + 30
+            v += vp_points + 30
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
             gain = trade_gain(S, p, g, seat, c, target, men, lmask, a, a2)
             if gain == PO.NO_TRADE:
                 return -1
-            v += gain + PO.VP_POINTS * a2
+            v += gain + vp_points * a2
         elif op == L.OP_RAID:
             v += raid_value(S, p, g, seat, c, k, target, men, lmask)
         elif op == L.OP_TYPES_VP:
-            v += PO.VP_POINTS * a // 2
+            v += vp_points * a // 2
         elif op == L.OP_CLAN_PACT:
-            v += 45 + (30 if g[L.G_MARKET_MEN + g[b + L.PL_TRIBE]] > 0 else 0)
+            v += PO.weight(p, seat, L.W_CLAN_PACT_POINTS) + \
+                (30 if g[L.G_MARKET_MEN + g[b + L.PL_TRIBE]] > 0 else 0)
         elif op == L.OP_TROPHY:
             v += 90 - 10 * a
     dest = destination(S, p, g, seat, c, target)
@@ -121,8 +126,9 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         dest = clan_pact_site(S, p, g, seat)
     if dest >= 0:
         price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
-        v -= price * 6
-    v -= 3 * engagement_strength(S, g, seat, men, lmask)  # units left for later actions
+        v -= price * PO.weight(p, seat, L.W_PROVISION_POINTS)
+    # units left for later actions
+    v -= PO.weight(p, seat, L.W_ENGAGED_POINTS) * engagement_strength(S, g, seat, men, lmask)
     return v
 
 
@@ -149,7 +155,7 @@ def best_special(S, p, g, seat, policy):
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
             if v == -(1 << 30):
                 v = 10  # not playable now: a later use
-        v = PO.style_score(S, policy, c, v)
+        v = PO.style_score(S, p, seat, policy, c, v)
         if v > best_v:
             best_v = v
             best = c
@@ -198,7 +204,8 @@ def battle_value(S, p, g, seat, target):
             disc10 += 10 * (own.sum() - opp.sum())
         disc10 = max(-30, min(30, disc10))
     v = PO.faction_vp(S, p, g, seat, disc10, 1)
-    return PO.VP_POINTS * v - PO.UNIT_POINTS * (own.sum())
+    return PO.weight(p, seat, L.W_VP_POINTS) * v - \
+        PO.weight(p, seat, L.W_UNIT_POINTS) * own.sum()
 
 
 @borrowing
@@ -236,11 +243,12 @@ def card_lead(S, c, own, opp):
 
 
 @borrowing
-def raid_extra(S, c):
-    """Units a greedy raider adds beyond the card's cost (all it has), 0 otherwise."""
-    return 10 if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_RAID else 0
-
-
-@borrowing
-def trade_extra(S, c):
-    return 2 if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE else 0
+def extra_units(S, p, seat, c):
+    """Units a greedy tribe adds beyond card c's cost: a raider ``raid_extra_units`` (all
+    it has by default), a trader ``trade_extra_units``, none for other cards."""
+    kind = S[L.S_CARDS][c, L.CD_TYPE]
+    if kind == L.CT_RAID:
+        return PO.weight(p, seat, L.W_RAID_EXTRA_UNITS)
+    if kind == L.CT_TRADE:
+        return PO.weight(p, seat, L.W_TRADE_EXTRA_UNITS)
+    return 0

@@ -290,7 +290,7 @@ def candidates(S, p, g, seat, policy, kind, card, target, score):
             continue
         loc = S[L.S_CARDS][c, L.CD_LOCATION]
         targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
-        extra = PL.raid_extra(S, c) + PL.trade_extra(S, c)
+        extra = PL.extra_units(S, p, seat, c)
         # the units do not depend on the target (``legal_engagement``, in two steps)
         men0, lmask0 = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
                                             S[L.S_CARDS][c, L.CD_UNITS], extra)
@@ -309,7 +309,7 @@ def candidates(S, p, g, seat, policy, kind, card, target, score):
             kind[n] = KIND_CARD
             card[n] = c
             target[n] = t
-            score[n] = PO.style_score(S, policy, c,
+            score[n] = PO.style_score(S, p, seat, policy, c,
                                       PL.card_value(S, p, g, seat, c, t, men, lmask))
             n += 1
     for t in range(p[L.P_PLAYERS]):
@@ -320,7 +320,7 @@ def candidates(S, p, g, seat, policy, kind, card, target, score):
             kind[n] = KIND_BATTLE
             card[n] = -1
             target[n] = t
-            score[n] = PO.style_score(S, policy, -1, v)
+            score[n] = PO.style_score(S, p, seat, policy, -1, v)
             n += 1
     return n
 
@@ -340,7 +340,8 @@ def player_turn(S, p, g, rng, policy, seat, log):
     target = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     score = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     n = candidates(S, p, g, seat, policy[seat], kind, card, target, score)
-    pass_score = PO.VP_POINTS * p[L.P_FIRST_PASS_VP] if g[L.G_N_PASSED] == 0 else 0
+    pass_score = PO.weight(p, seat, L.W_VP_POINTS) * p[L.P_FIRST_PASS_VP] \
+        if g[L.G_N_PASSED] == 0 else 0
     i = PO.choose(score, n, rng, seat, policy[seat], pass_score)
     if i < 0:
         return True
@@ -358,8 +359,7 @@ def player_turn(S, p, g, rng, policy, seat, log):
             play_delayed(S, p, g, seat, log)  # Hidden Path: this trip is free
             if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
                 return False
-    play_card(S, p, g, rng, seat, c, target[i], PL.raid_extra(S, c) + PL.trade_extra(S, c),
-              log)
+    play_card(S, p, g, rng, seat, c, target[i], PL.extra_units(S, p, seat, c), log)
     return False
 
 

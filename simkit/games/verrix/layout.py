@@ -136,6 +136,24 @@ TABLES = ("goods", "tribes", "leaders", "trophies", "cards", "events", "festival
 # S_CHEAPEST: row (tile * MAX_NODES + from) * MAX_NODES + to: how many nodes lie on a
 # cheapest trip, then those nodes nearest ``to`` first (``to`` itself first)
 
+# -- a seat's policy weights (weights.py): one row per seat in the parameter vector --------
+_W = Fields("policy weights")
+W_VP_POINTS = _W("vp_points")
+W_UNIT_POINTS = _W("unit_points")
+W_ENGAGED_POINTS = _W("engaged_points")
+W_MIN_PROVISIONS = _W("min_provisions")
+W_SHORT_PROVISION_POINTS = _W("short_provision_points")
+W_PROVISION_POINTS = _W("provision_points")
+W_NEW_TYPE_POINTS = _W("new_type_points")
+W_EVENT_POINTS = _W("event_points")
+W_SPARE_DW_POINTS = _W("spare_dw_points")
+W_CLAN_PACT_POINTS = _W("clan_pact_points")
+W_RAID_EXTRA_UNITS = _W("raid_extra_units")
+W_TRADE_EXTRA_UNITS = _W("trade_extra_units")
+W_SECOND_TOKEN_MARGIN = _W("second_token_margin")
+W_STYLE_BONUS = _W("style_bonus")
+N_W = _W.size
+
 # -- parameter vector --------------------------------------------------------------------
 _P = Fields("parameters")
 P_PLAYERS = _P("players")
@@ -158,6 +176,7 @@ P_N_CARDS = _P("n_cards")
 P_N_EVENTS = _P("n_events")
 P_N_NODES = _P("n_nodes")
 P_N_FESTIVALS = _P("n_festival_tiles")
+P_WEIGHTS = _P("weights", MAX_PLAYERS * N_W)  # seat s's row (W_*) at P_WEIGHTS + s * N_W
 N_PARAMS = _P.size
 # where the Battle Progression Track's disc starts a battle (rules.py says why)
 BATTLE_DISC_STARTS = ("centre", "where_left")

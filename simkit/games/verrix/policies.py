@@ -3,13 +3,14 @@
 
 ``greedy`` scores each legal action in value points (1 VP = 30; a good is worth 10 per
 point of its Portum Itium value, more when a leader could carry it) and plays the best,
-passing when nothing is worth more than passing (the first pass is worth its VP). It reads
+passing when nothing is worth more than passing (the first pass is worth its VP). Its
+numbers are the seat's policy weights (``weights``: ``weight(p, seat, W_*)``). It reads
 each card's effect: VP, goods, Divine Will, trades planned against the market or a
 Village, raids against the defender's likely strength and the Mórrígan tokens, battles
 against the defender's units. ``random`` picks uniformly among the legal actions and
 passing; its other choices (units, loot, trades) are the greedy ones. One style per
 tribe trait (``battle``, ``raid``, ``mysticism``, ``trade``, ``craftsmanship``) plays
-greedy but adds ``STYLE_BONUS`` to every worthwhile action of its trait (and to Special
+greedy but adds ``style_bonus`` to every worthwhile action of its trait (and to Special
 cards of its trait when Learning): a tribe leaning on its trait, not a different player.
 """
 
@@ -48,10 +49,13 @@ POLICIES = {
 }
 assert tuple(POLICIES) == L.POLICY_NAMES
 
-VP_POINTS = 30  # value points per VP
-STYLE_BONUS = 25  # value points a trait style adds to an action of its trait (~0.8 VP)
-MIN_PROVISIONS = 5  # Provisions a greedy tribe keeps for travel before selling any
-UNIT_POINTS = 10  # what a point of STRENGTH could earn elsewhere in a Month Turn
+
+
+@borrowing
+def weight(p, seat, w):
+    """The seat's policy weight ``w`` (layout ``W_*``; ``weights`` declares them), from
+    the parameter vector's row of the seat."""
+    return p[L.P_WEIGHTS + seat * L.N_W + w]
 
 
 @borrowing
@@ -92,18 +96,20 @@ def worth(S, p, g, seat, good):
     """What one more of ``good`` is worth to the seat, in value points."""
     value = S[L.S_GOODS][good, L.GD_VALUE] * 10
     if good == L.PROVISIONS:
-        return 20 if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < MIN_PROVISIONS else 6
+        if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < weight(p, seat, L.W_MIN_PROVISIONS):
+            return weight(p, seat, L.W_SHORT_PROVISION_POINTS)
+        return weight(p, seat, L.W_PROVISION_POINTS)
     bonus = S[L.S_GOODS][good, L.GD_BONUS]
     if bonus != L.BONUS_NONE and free_slots(S, g, seat) > 0:
         if bonus == L.BONUS_VP:
             if fibula_wanted(g, seat):
-                value += VP_POINTS * month_turns_left(p, g) // 2
+                value += weight(p, seat, L.W_VP_POINTS) * month_turns_left(p, g) // 2
         else:
             value += 20
     if S[L.S_GOODS][good, L.GD_ANIMAL]:
         value += 5
     if held(g, seat, good) == 0:
-        value += 10  # a new type counts for the Festivals' variety objectives
+        value += weight(p, seat, L.W_NEW_TYPE_POINTS)  # the Festivals' variety objectives
     return value
 
 
@@ -207,10 +213,6 @@ def mean_token10(p, g):
 
 
 # -- the Event Phase -------------------------------------------------------------------------
-EVENT_POINTS = 42  # mean worth of a drawn Event card to the greedy tribe (about 1.4 VP)
-SPARE_DW_POINTS = 4  # a cube beyond the Events it can still draw: Mórrígan draws, tie-break
-
-
 @borrowing
 def divine_will_worth(p, g, seat, n):
     """What ``n`` more Divine Will cubes are worth: a third of an Event card each while
@@ -222,7 +224,8 @@ def divine_will_worth(p, g, seat, n):
         draws = min(month_turns_left(p, g), p[L.P_N_EVENTS] - g[L.G_EVENT_TOP])
     useful = max(0, draws * p[L.P_EVENT_COST] - g[pl(seat) + L.PL_DW])
     k = min(n, useful)
-    return k * EVENT_POINTS // max(p[L.P_EVENT_COST], 1) + (n - k) * SPARE_DW_POINTS
+    return k * weight(p, seat, L.W_EVENT_POINTS) // max(p[L.P_EVENT_COST], 1) + \
+        (n - k) * weight(p, seat, L.W_SPARE_DW_POINTS)
 
 
 @borrowing
@@ -241,13 +244,13 @@ def event_value(S, p, g, seat, ev):
         elif op == L.EO_DIVINE_WILL:
             v += divine_will_worth(p, g, seat, a)
         elif op == L.EO_VP:
-            v += VP_POINTS * a
+            v += weight(p, seat, L.W_VP_POINTS) * a
         elif op == L.EO_EVERYONE_LOSES or op == L.EO_LOSE:
             v -= min(b, g[pl(seat) + L.PL_GOODS + a]) * worth(S, p, g, seat, a)
         elif op == L.EO_RESCUE:
             v += 30 * min(a, g[L.G_MARKET_MEN + g[pl(seat) + L.PL_TRIBE]])
         elif op == L.EO_VP_PER:
-            v += VP_POINTS * min(held(g, seat, a), b)
+            v += weight(p, seat, L.W_VP_POINTS) * min(held(g, seat, a), b)
         elif op == L.EO_FREE_MOVE:
             v += 30
         elif op == L.EO_REORDER:
@@ -302,8 +305,8 @@ def hostage_worth(p, g, seat, colour):
     """What holding one more tribesman of ``colour`` is worth: one's own is a unit again
     after Cleanup, another tribe's scores 1 VP each Cleanup left."""
     if colour == g[pl(seat) + L.PL_TRIBE]:
-        return UNIT_POINTS * month_turns_left(p, g) + 20
-    return VP_POINTS * month_turns_left(p, g) // 2 + 20
+        return weight(p, seat, L.W_UNIT_POINTS) * month_turns_left(p, g) + 20
+    return weight(p, seat, L.W_VP_POINTS) * month_turns_left(p, g) // 2 + 20
 
 
 @borrowing
@@ -331,14 +334,16 @@ def unit_worth(S, p, g, seat, k, have):
 
 
 @borrowing
-def held_worth(S, g, seat, k, have, slots, turns, lacking):
+def held_worth(S, p, g, seat, k, have, slots, turns, lacking):
     """``unit_worth`` of good k with the seat's Village Card holding ``have``, from the
     parts of ``worth`` a trade does not change, computed once per plan (``slots``: a
     leader has a free space; ``turns``: Month Turns left; ``lacking``: leaders without a
     Fibula): the same values, without writing the state."""
     b = pl(seat)
     if k == L.PROVISIONS:
-        return 20 if have < MIN_PROVISIONS else 6
+        if have < weight(p, seat, L.W_MIN_PROVISIONS):
+            return weight(p, seat, L.W_SHORT_PROVISION_POINTS)
+        return weight(p, seat, L.W_PROVISION_POINTS)
     held_k = have
     for j in range(L.MAX_LEADERS):
         held_k += equipped(g, seat, j, k)
@@ -348,13 +353,13 @@ def held_worth(S, g, seat, k, have, slots, turns, lacking):
         if bonus == L.BONUS_VP:
             fibulas = have if k == L.FIBULA else g[b + L.PL_GOODS + L.FIBULA]
             if lacking > fibulas + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]:
-                value += VP_POINTS * turns // 2
+                value += weight(p, seat, L.W_VP_POINTS) * turns // 2
         else:
             value += 20
     if S[L.S_GOODS][k, L.GD_ANIMAL]:
         value += 5
     if held_k == 0:
-        value += 10
+        value += weight(p, seat, L.W_NEW_TYPE_POINTS)
     if held_k > 1:
         value -= 30
     return max(value, 1)
@@ -396,7 +401,7 @@ def sale_cost(S, p, g, seat, target, k, have):
     sold to its own tribe also hands that tribe a unit."""
     c = unit_worth(S, p, g, seat, k, have)
     if k >= L.N_GOODS and target >= 0 and g[pl(target) + L.PL_TRIBE] == k - L.N_GOODS:
-        c += UNIT_POINTS * month_turns_left(p, g)
+        c += weight(p, seat, L.W_UNIT_POINTS) * month_turns_left(p, g)
     return c
 
 
@@ -456,7 +461,7 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
             for m in range(1, n + 1):
                 cum[m] = cum[m - 1] + (hostage_worth(p, g, seat, k - L.N_GOODS)
                                        if k >= L.N_GOODS else
-                                       held_worth(S, g, seat, k, have + m - 1, slots, turns,
+                                       held_worth(S, p, g, seat, k, have + m - 1, slots, turns,
                                                   lacking))
             bj_reach = min(cap, bj_reach + n)
             bv_reach = min(vbuy, bv_reach + n * val)
@@ -474,7 +479,7 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
                 if k >= L.N_GOODS:
                     cum[m] = cum[m - 1] + sale_cost(S, p, g, seat, target, k, have - m)
                 else:
-                    cum[m] = cum[m - 1] + held_worth(S, g, seat, k, have - m, slots, turns,
+                    cum[m] = cum[m - 1] + held_worth(S, p, g, seat, k, have - m, slots, turns,
                                                      lacking)
             pj_reach = min(cap, pj_reach + n)
             pv_reach = min(vpay, pv_reach + n * val)
@@ -581,10 +586,12 @@ def accepts_raid_support(p, g, defender, attack, defence):
 
 
 @borrowing
-def second_token(g, seat, margin):
+def second_token(p, g, seat, margin):
     """Spend 1 Divine Will to draw 2 Mórrígan tokens and keep the higher? ``margin`` is
-    the STRENGTH the drawing side still lacks (greedy: when a token decides it)."""
-    return g[pl(seat) + L.PL_DW] >= 1 and 0 <= margin <= 3
+    the STRENGTH the drawing side still lacks (greedy: when a token decides it, up to
+    ``second_token_margin``)."""
+    return g[pl(seat) + L.PL_DW] >= 1 and \
+        0 <= margin <= weight(p, seat, L.W_SECOND_TOKEN_MARGIN)
 
 
 @borrowing
@@ -613,7 +620,8 @@ def steal_pick(S, p, g, seat, victim, steal, at_market, types_vp, taken, room):
     for good in range(L.N_GOODS):
         kinds += (taken >> good) & 1
     missing = 3 - kinds
-    new_type = VP_POINTS * types_vp // missing if types_vp > 0 and 0 < missing <= room \
+    vp_points = weight(p, seat, L.W_VP_POINTS)
+    new_type = vp_points * types_vp // missing if types_vp > 0 and 0 < missing <= room \
         else 0
     best = -1
     best_w = 0
@@ -629,8 +637,8 @@ def steal_pick(S, p, g, seat, victim, steal, at_market, types_vp, taken, room):
             n = g[L.G_MARKET_MEN + c] if at_market else g[pl(victim) + L.PL_HOSTAGES + c]
             if n > 0:
                 # a hostage scores 1 VP per Cleanup; one's own tribesman is a unit again
-                w = VP_POINTS * month_turns_left(p, g) // 2 + 20 if c != own else \
-                    UNIT_POINTS * month_turns_left(p, g) + 20
+                w = vp_points * month_turns_left(p, g) // 2 + 20 if c != own else \
+                    weight(p, seat, L.W_UNIT_POINTS) * month_turns_left(p, g) + 20
                 if w > best_w:
                     best_w = w
                     best = L.N_GOODS + L.N_TROPHIES + c
@@ -678,7 +686,7 @@ def battle_vp_estimate(S, p, g, seat, target):
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
         strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
     v = faction_vp(S, p, g, seat, battle_disc_estimate(p, g, att, dfn), 1)
-    return VP_POINTS * v - UNIT_POINTS * att
+    return weight(p, seat, L.W_VP_POINTS) * v - weight(p, seat, L.W_UNIT_POINTS) * att
 
 
 @borrowing
@@ -691,6 +699,8 @@ def attack_commit(S, p, g, seat, target, least, required):
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
         strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
     token = mean_token10(p, g)
+    vp_points = weight(p, seat, L.W_VP_POINTS)
+    unit_points = weight(p, seat, L.W_UNIT_POINTS)
     best_m, best_l = -1, 0
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -705,7 +715,7 @@ def attack_commit(S, p, g, seat, target, least, required):
                 break
             att = m + lstr
             disc = 30 * (att - dfn) + 10 - token  # battle_disc_estimate, token hoisted
-            v = VP_POINTS * faction_vp(S, p, g, seat, disc, 1) - UNIT_POINTS * att
+            v = vp_points * faction_vp(S, p, g, seat, disc, 1) - unit_points * att
             if v > best_v:
                 best_v, best_m, best_l = v, m, lm
     return best_m, best_l
@@ -721,8 +731,9 @@ def defender_extra(S, p, g, rng, seat, policy, must, attack):
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     if policy == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, men + 1), lmask
-    spare = 0 if g[pl(seat) + L.PL_PASSED] else UNIT_POINTS
+    spare = 0 if g[pl(seat) + L.PL_PASSED] else weight(p, seat, L.W_UNIT_POINTS)
     token = mean_token10(p, g)
+    vp_points = weight(p, seat, L.W_VP_POINTS)
     best_m, best_l = men, lmask
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -735,7 +746,7 @@ def defender_extra(S, p, g, rng, seat, policy, must, attack):
         for m in range(men, -1, -1):
             added = m + lstr
             disc = 30 * (attack - must - added) + 10 - token  # battle_disc_estimate
-            v = VP_POINTS * (faction_vp(S, p, g, seat, disc, 2) -
+            v = vp_points * (faction_vp(S, p, g, seat, disc, 2) -
                              p[L.P_HOLD_BACK_VP] * (men - m + held_leaders)) - spare * added
             if v > best_v:
                 best_v, best_m, best_l = v, m, lm
@@ -754,11 +765,12 @@ def support_side(S, p, g, rng, seat, policy, att_str, def_str):
     if policy == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, 3)
     best = 0
-    best_v = UNIT_POINTS * add + VP_POINTS
+    vp_points = weight(p, seat, L.W_VP_POINTS)
+    best_v = weight(p, seat, L.W_UNIT_POINTS) * add + vp_points
     for side in range(1, 3):
         a = att_str + (add if side == 1 else 0)
         d = def_str + (add if side == 2 else 0)
-        v = VP_POINTS * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, a, d), side)
+        v = vp_points * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, a, d), side)
         if v > best_v:
             best_v = v
             best = side
@@ -910,8 +922,8 @@ def pay_pick(S, p, g, seat):
 @borrowing
 def setup_site(S, p, g, seat):
     """Setup: the first village's territory among the free ones of the Setup Card: the
-    one with most free neighbouring territories (Clan Pact sites, 45 value points each
-    or more) less 6 points per Provision of the trip to Portum Itium (Trades at the
+    one with most free neighbouring territories (Clan Pact sites, ``clan_pact_points``
+    each) less ``provision_points`` per Provision of the trip to Portum Itium (Trades at the
     market, Sack); ties: the card's order. All three taken: share the first."""
     tribe = g[pl(seat) + L.PL_TRIBE]
     base = L.TILE_A * L.MAX_NODES
@@ -930,7 +942,9 @@ def setup_site(S, p, g, seat):
             if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY and \
                     g[L.G_VILLAGE + u] < 0 and S[L.S_NEXT][base + v, u] == u:
                 free += 1
-        score = 45 * free - (6 * S[L.S_COST][base + v, harbour] if harbour >= 0 else 0)
+        score = weight(p, seat, L.W_CLAN_PACT_POINTS) * free - \
+            (weight(p, seat, L.W_PROVISION_POINTS) * S[L.S_COST][base + v, harbour]
+             if harbour >= 0 else 0)
         if score > best_v:
             best_v = score
             best = v
@@ -992,11 +1006,11 @@ def in_style(S, policy, c):
 
 
 @borrowing
-def style_score(S, policy, c, score):
-    """A trait style's appraisal: the greedy score, plus STYLE_BONUS for an action of its
-    trait that is worth something (a losing action stays a loss)."""
+def style_score(S, p, seat, policy, c, score):
+    """A trait style's appraisal: the greedy score, plus the seat's ``style_bonus`` for an
+    action of its trait that is worth something (a losing action stays a loss)."""
     if score > 0 and in_style(S, policy, c):
-        return score + STYLE_BONUS
+        return score + weight(p, seat, L.W_STYLE_BONUS)
     return score
 
 
