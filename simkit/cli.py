@@ -515,10 +515,16 @@ def cmd_games(args, _extra) -> None:
     for side, table in game.policies.items():
         for name, doc in table.items():
             print(f"  {side + ':' + name:24} {doc}")
+    # sides whose policies take the same weights (Verrix's five seats) are listed once
+    by_table: dict = {}
     for side, table in game.policy_weights.items():
+        by_table.setdefault(tuple(table.items()), []).append(side)
+    for items, sides in by_table.items():
+        table = dict(items)
         for weights in dict.fromkeys(table.values()):
             users = ", ".join(n for n, w in table.items() if w is weights)
-            print(f"policy weights of {side}: {users} (--policy NAME:WEIGHT=VALUE,...):")
+            print(f"policy weights of {', '.join(sides)}: {users} "
+                  f"(--policy NAME:WEIGHT=VALUE,...):")
             print(_knob_table(weights.knobs()))
     knobs = game.Rules.knobs()
     print("rule knobs (--set KNOB=VALUE; a placeholder default shows the value the "
