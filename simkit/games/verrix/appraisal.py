@@ -5,9 +5,8 @@ reading what the card's operations do; ``policies`` holds the other choices. Kep
 engage, cost and take."""
 
 import numpy as np
-from numba import njit
 
-from simkit.unmanaged import borrowing
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from . import policies as PO
@@ -63,7 +62,7 @@ def raid_value(S, p, g, seat, c, k, target, men, lmask):
     return hits * loot // max(n, 1)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp):
     """Trade: the gain of the trade card c would make (``PO.trade_plan``), or NO_TRADE,
     planned on the Provisions left once the trip is paid, as ``op_trade`` plans it."""
@@ -81,7 +80,7 @@ def trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp):
     return gain
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_value(S, p, g, seat, c, target, men, lmask):
     """What playing card c against ``target`` with these units is worth to the seat."""
     v = 0
@@ -132,7 +131,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
     return v
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def best_special(S, p, g, seat, policy):
     """Learning: the Special card whose best play now is worth the most (-1: none)."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
@@ -162,7 +161,7 @@ def best_special(S, p, g, seat, policy):
     return best
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def battle_value(S, p, g, seat, target):
     """A Battle declaration on ``target``: the VP of the disc forecast round by round
     (each faction playing its best Battle card, the other adding an average token), less
@@ -171,6 +170,16 @@ def battle_value(S, p, g, seat, target):
         return -(1 << 20)
     own = np.zeros(len(L.CLASSES), dtype=np.int64)
     opp = np.zeros(len(L.CLASSES), dtype=np.int64)
+    a_cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
+    d_cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
+    return battle_forecast(S, p, g, seat, target, own, opp, a_cards, d_cards)
+
+
+@borrowing
+def battle_forecast(S, p, g, seat, target, own, opp, a_cards, d_cards):
+    """``battle_value`` on the caller's scratch arrays (zeroed class strengths ``own``
+    and ``opp``; the hands ``a_cards`` and ``d_cards``): the loops run without
+    reference counting."""
     men, lmask = camp_units(S, p, g, seat, target)
     class_strengths(S, g, seat, men, lmask, own)
     dm, dl = PO.all_available(S, g, target, L.BATTLE_UNITS)
@@ -184,8 +193,6 @@ def battle_value(S, p, g, seat, target):
         if not (L.BATTLE_UNITS >> cl) & 1:
             opp[cl] = 0
     token = PO.mean_token10(p, g)
-    a_cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
-    d_cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
     na = battle_hand(S, p, g, seat, a_cards)
     nd = battle_hand(S, p, g, target, d_cards)
     disc10 = 0

@@ -280,7 +280,7 @@ def play_delayed(S, p, g, seat, log):
     apply_event(S, p, g, seat, ev, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def candidates(S, p, g, seat, policy, kind, card, target, score):
     """Every legal action of the seat (cards by target, Battle declarations) with the
     greedy appraisal of each (a trait style's bonus added, ``policies.style_score``)."""
