@@ -297,6 +297,7 @@ def plays_delayed_now(S, p, g, seat, ev):
 N_KINDS = L.N_GOODS + L.N_TRIBES
 PLAN_SIZE = 2 * N_KINDS
 NO_TRADE = -(1 << 30)
+LOW, HIGH = -(1 << 40), 1 << 40  # a state no purchase, no payment reaches
 MAX_TRADE = 12  # the capacity a plan considers (more than any engagement carries)
 
 
@@ -405,19 +406,10 @@ def sale_cost(S, p, g, seat, target, k, have):
     return c
 
 
-@allocating
-def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
-    """Trade (rulebook: Trade): the whole trade at once. Buy up to ``capacity`` goods and
-    hostages from the market (``target`` < 0) or the target's Village Card and sell up
-    to ``capacity`` of the seat's own, the value sold at least the value bought (no
-    change: the surplus is lost), for the largest gain in value points (worth bought
-    less worth sold), each unit valued at the holding it leaves. A trade whose card pays
-    ``bonus`` points when done may lose up to that. Fills ``plan`` (PLAN_SIZE: sold by
-    kind, then bought); returns the gain, or NO_TRADE with an empty plan. Valued on the
-    state as it is: the caller pays the trip first."""
-    plan[:] = 0
-    cap = min(capacity, MAX_TRADE)
-    # the most value the seat can pay (its cap dearest items) bounds the purchase
+@borrowing
+def trade_bounds(S, g, seat, target, cap):
+    """The most value the seat can pay (its ``cap`` dearest items), which bounds the
+    purchase, and the items the other side of the trade holds."""
     top = 0
     for k in range(N_KINDS):
         top = max(top, kind_value(S, k))
@@ -432,23 +424,52 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
     in_stock = 0
     for k in range(N_KINDS):
         in_stock += trade_stock(g, seat, target, k)
+    return vpay, in_stock
+
+
+@allocating
+def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
+    """Trade (rulebook: Trade): the whole trade at once. Buy up to ``capacity`` goods and
+    hostages from the market (``target`` < 0) or the target's Village Card and sell up
+    to ``capacity`` of the seat's own, the value sold at least the value bought (no
+    change: the surplus is lost), for the largest gain in value points (worth bought
+    less worth sold), each unit valued at the holding it leaves. A trade whose card pays
+    ``bonus`` points when done may lose up to that. Fills ``plan`` (PLAN_SIZE: sold by
+    kind, then bought); returns the gain, or NO_TRADE with an empty plan. Valued on the
+    state as it is: the caller pays the trip first."""
+    plan[:] = 0
+    cap = min(capacity, MAX_TRADE)
+    vpay, in_stock = trade_bounds(S, g, seat, target, cap)
     if cap <= 0 or vpay == 0 or in_stock == 0:
         return NO_TRADE
+    cum = np.zeros(cap + 1, dtype=np.int64)  # worth of the first m units of a kind
+    # purchases: most worth for j items of total value v; bchoice[k, j, v]: units of k
+    buy = np.full((cap + 1, vpay + 1), LOW, dtype=np.int64)
+    buy[0, 0] = 0
+    bchoice = np.zeros((N_KINDS, cap + 1, vpay + 1), dtype=np.int8)
+    # payments: least worth for j items of total value v; pchoice[k, j, v]: units of k
+    pay = np.full((cap + 1, vpay + 1), HIGH, dtype=np.int64)
+    pay[0, 0] = 0
+    pchoice = np.zeros((N_KINDS, cap + 1, vpay + 1), dtype=np.int8)
+    # the cheapest payment of at least each value: (cost, items, exact value)
+    least = np.full(vpay + 2, HIGH, dtype=np.int64)
+    lj = np.full(vpay + 2, -1, dtype=np.int64)
+    lv = np.full(vpay + 2, -1, dtype=np.int64)
+    return best_trade(S, p, g, seat, target, cap, vpay, bonus, plan, cum, buy, bchoice, pay,
+                      pchoice, least, lj, lv)
+
+
+@borrowing
+def best_trade(S, p, g, seat, target, cap, vpay, bonus, plan, cum, buy, bchoice, pay,
+               pchoice, least, lj, lv):
+    """``trade_plan`` on its arrays (``vpay``: the most value the seat can pay): the
+    loops run without reference counting."""
     vbuy = vpay
     slots = free_slots(S, g, seat) > 0
     turns = month_turns_left(p, g)
     lacking = leaders_lacking_fibula(g, seat)
-    low = -(1 << 40)
-    high = 1 << 40
-    cum = np.zeros(cap + 1, dtype=np.int64)  # worth of the first m units of a kind
-    # purchases: most worth for j items of total value v; bchoice[k, j, v]: units of k
-    buy = np.full((cap + 1, vbuy + 1), low, dtype=np.int64)
-    buy[0, 0] = 0
-    bchoice = np.zeros((N_KINDS, cap + 1, vbuy + 1), dtype=np.int8)
-    # payments: least worth for j items of total value v; pchoice[k, j, v]: units of k
-    pay = np.full((cap + 1, vpay + 1), high, dtype=np.int64)
-    pay[0, 0] = 0
-    pchoice = np.zeros((N_KINDS, cap + 1, vpay + 1), dtype=np.int8)
+    low = LOW
+    high = HIGH
     # the items and value the kinds so far can reach: no state beyond is ever filled
     bj_reach, bv_reach, pj_reach, pv_reach = 0, 0, 0, 0
     for k in range(N_KINDS):
@@ -490,10 +511,6 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
                         if c != high and c + cum[m] < pay[j, v]:
                             pay[j, v] = c + cum[m]
                             pchoice[k, j, v] = m
-    # the cheapest payment of at least each value: (cost, items, exact value)
-    least = np.full(vpay + 2, high, dtype=np.int64)
-    lj = np.full(vpay + 2, -1, dtype=np.int64)
-    lv = np.full(vpay + 2, -1, dtype=np.int64)
     for u in range(vpay, -1, -1):
         least[u], lj[u], lv[u] = least[u + 1], lj[u + 1], lv[u + 1]
         for j in range(cap + 1):
