@@ -80,3 +80,16 @@ def test_a_weight_outside_its_range_is_one_clear_error():
         GAME.policy_choices({"seat1": "greedy:vp_points=400"})
     with pytest.raises(UsageError, match="random.*takes no weights"):
         GAME.policy_choices({"seat1": "random:vp_points=40"})
+
+
+def test_tune_searches_a_tribes_weights_from_its_seat():
+    """``simkit tune verrix --side purple``: the seat Purple holds is tuned (its first
+    trial the defaults), its wins counted, and the result checked on fresh games."""
+    from simkit.tune import tune_policy
+
+    result = tune_policy("verrix", "purple", trials=2, n_games=30, holdout_games=30)
+    assert result.side == "seat3" and result.trials == 2
+    assert result.policy.split(":")[0] == "greedy"
+    d = result.gain.difference
+    assert d.low <= d.estimate <= d.high
+    assert result.tuned_rate - result.default_rate == pytest.approx(d.estimate)
