@@ -62,16 +62,23 @@ def raid_value(S, p, g, seat, c, k, target, men, lmask):
     return hits * loot // max(n, 1)
 
 
-@allocating
+@borrowing
 def trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp):
     """Trade: the gain of the trade card c would make (``PO.trade_plan``), or NO_TRADE,
     planned on the Provisions left once the trip is paid, as ``op_trade`` plans it."""
-    b = pl(seat)
-    cap = trade_capacity(S, g, seat, c, men, lmask, extra)
     dest = destination(S, p, g, seat, c, target)
     price = 0
     if dest >= 0:
         price = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))[0]
+    return paid_trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp, price)
+
+
+@allocating
+def paid_trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp, price):
+    """``trade_gain`` for a trip of ``price`` Provisions (``card_value`` prices the trip
+    once for the plan and the card's cost)."""
+    b = pl(seat)
+    cap = trade_capacity(S, g, seat, c, men, lmask, extra)
     g[b + L.PL_GOODS + L.PROVISIONS] -= price
     plan = np.zeros(PO.PLAN_SIZE, dtype=np.int64)
     gain = PO.trade_plan(S, p, g, seat, target, cap,
@@ -86,6 +93,10 @@ def card_value(S, p, g, seat, c, target, men, lmask):
     v = 0
     b = pl(seat)
     vp_points = PO.weight(p, seat, L.W_VP_POINTS)
+    dest = destination(S, p, g, seat, c, target)
+    price = 0  # the trip's Provisions, for a trade's plan and the card's cost
+    if dest >= 0:
+        price = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))[0]
     for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
         op = card_op(S, c, k, 0)
         a = card_op(S, c, k, 1)
@@ -107,7 +118,7 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
-            gain = trade_gain(S, p, g, seat, c, target, men, lmask, a, a2)
+            gain = paid_trade_gain(S, p, g, seat, c, target, men, lmask, a, a2, price)
             if gain == PO.NO_TRADE:
                 return -1
             v += gain + vp_points * a2
@@ -120,12 +131,13 @@ def card_value(S, p, g, seat, c, target, men, lmask):
                 (30 if g[L.G_MARKET_MEN + g[b + L.PL_TRIBE]] > 0 else 0)
         elif op == L.OP_TROPHY:
             v += 90 - 10 * a
-    dest = destination(S, p, g, seat, c, target)
     if card_op(S, c, 0, 0) == L.OP_CLAN_PACT:
         dest = clan_pact_site(S, p, g, seat)
-    if dest >= 0:
-        price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
-        v -= price * PO.weight(p, seat, L.W_PROVISION_POINTS)
+        price = 0
+        if dest >= 0:
+            price = move_price(S, p, g, seat, dest,
+                               travel_reduction(S, g, seat, c, lmask))[0]
+    v -= price * PO.weight(p, seat, L.W_PROVISION_POINTS)
     # units left for later actions
     v -= PO.weight(p, seat, L.W_ENGAGED_POINTS) * engagement_strength(S, g, seat, men, lmask)
     return v
