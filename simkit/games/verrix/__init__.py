@@ -81,6 +81,14 @@ class Verrix(Game):
     def seated(self, rules) -> list[str]:
         return rules.seat_tribes
 
+    def categories_in_play(self, rules, column: str) -> tuple[str, ...]:
+        """Only the tribes in play can be the winner, only the seats in play its seat."""
+        if column == "winner":
+            return tuple(t for t in L.TRIBES if t in rules.seat_tribes)
+        if column == "winner_seat":
+            return L.SEATS[:rules.players]
+        return super().categories_in_play(rules, column)
+
     def kernel_inputs(self, rules, policies):
         return (_tables(rules.territory_cost, rules.sea_cost, self.data,
                         (rules.yellow_extra_slot, rules.yellow_cleanup_vp),

@@ -623,8 +623,9 @@ def write_outcome(S, p, g, out, log):
     out[L.O_MARGIN] = g[pl(seat) + L.PL_VP] - second
     for s in range(L.MAX_PLAYERS):
         out[L.O_VP_SEAT + s] = g[pl(s) + L.PL_VP] if s < n else -1
-    for t in range(L.N_TRIBES):
-        out[L.O_TRIBE + t * L.N_PER_TRIBE] = -1
+    for t in range(L.N_TRIBES):  # a tribe not in play: -1, a missing value in the results
+        for k in range(L.N_PER_TRIBE):
+            out[L.O_TRIBE + t * L.N_PER_TRIBE + k] = -1
     for s in range(n):
         b = pl(s)
         t = g[b + L.PL_TRIBE]

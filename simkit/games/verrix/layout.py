@@ -284,7 +284,7 @@ END_REASONS = ("most_vp", "tie_break_divine_will", "tie_break_trophies", "tie_br
 END_MOST_VP, END_TB_DW, END_TB_TROPHIES, END_TB_ANIMALS, END_TB_ORDER = codes(END_REASONS)
 
 PER_TRIBE = (
-    ("vp", "final VP (the '55' tokens added back), -1 if the tribe is not in play"),
+    ("vp", "final VP (the '55' tokens added back)"),
     ("development", "Development actions played"),
     ("trade", "Trade actions played (Clan Pact included)"),
     ("raids", "Raid actions played"),
@@ -308,11 +308,13 @@ _cols = {
     "players": Column("int8", "tribes in play"),
 }
 for _s in SEATS:
-    _cols[f"vp_{_s}"] = Column("int16", f"final VP of {_s}, -1 if the seat is empty")
+    _cols[f"vp_{_s}"] = Column("int16", f"final VP of {_s}, missing if the seat is empty",
+                               absent=-1)
 for _t in TRIBES:
     for _name, _doc in PER_TRIBE:
         key = f"vp_{_t}" if _name == "vp" else f"{_t}_{_name}"
-        _cols[key] = Column("int16", f"{_t}: {_doc}")
+        _cols[key] = Column("int16", f"{_t}: {_doc}; missing if {_t} is not in play",
+                            absent=-1)
 OUTCOMES = Outcomes(_cols, raw={"card_uses": N_TRIBES * MAX_CARDS})
 O_WINNER = OUTCOMES.offset("winner")
 O_WINNER_SEAT = OUTCOMES.offset("winner_seat")
