@@ -81,6 +81,8 @@ def setup(S, p, g, rng, log):
         g[L.G_BAG + t] = 1
     g[L.G_GREY_MEEPLES] = n
     g[L.G_POOL_DW] = p[L.P_DIVINE_WILL]
+    # the reading vp_past_110: one '55' token per tribe marks a lap, or the last space
+    g[L.G_VP_CAP] = 2 * L.VP_TRACK if p[L.P_VP_PAST_110] == L.VP_PAST_CAPPED else L.NO_VP_CAP
     for i in range(p[L.P_N_EVENTS]):
         g[L.G_DECK + i] = i
     shuffle(rng, L.ST_EVENT_DECK, g[L.G_DECK:L.G_DECK + p[L.P_N_EVENTS]])
