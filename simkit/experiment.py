@@ -43,8 +43,8 @@ The cells are the base (label ``base``: preset + rules + policy) followed by eve
 sweep's cells in file order, labelled ``terrain=open``, ``defender_units=3,
 santa_eulalia_flag=false``, ``preset open_ground``, ``policy catalans=withdraw``. With
 ``rotate_seats = true`` each of them is followed by its cyclic rotations of the seated
-tribes (``simkit.seats``), labelled ``base [rotation 1]`` (the stated seating),
-``base [rotation 2]``, ...; ``simkit.seats.experiment_rates`` pools them into each
+tribes (``simkit.seats``), labelled ``base`` (the stated seating), ``base [rotation
+2]``, ...; ``simkit.seats.experiment_rates`` pools them into each
 cell's win rates by seat and by tribe. Every
 cell plays the same games (seed and game indices 0..n-1): common random numbers, so each
 cell's difference from the base is a paired comparison. Cells with the same rules and
@@ -390,14 +390,15 @@ class _Parser:
 
     def rotated(self, cell: Cell) -> list[Cell]:
         """The cell under every cyclic rotation of its seated tribes, rotation 1 the
-        stated seating (``simkit.seats.seatings``)."""
+        stated seating under the cell's own label (``simkit.seats.seatings``)."""
         from simkit.seats import seatings
 
         out = []
         for k, rules in enumerate(seatings(self.played, cell.rules), start=1):
             rules = rules.effective(self.data)
             seated = ", ".join(self.played.seated(rules))
-            out.append(replace(cell, label=f"{cell.label} [rotation {k}]", rules=rules,
+            label = cell.label if k == 1 else f"{cell.label} [rotation {k}]"
+            out.append(replace(cell, label=label, rules=rules,
                                rotation=k, description=f"{cell.description or cell.label}"
                                                        f"; seated {seated}"))
         return out

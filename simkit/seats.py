@@ -156,6 +156,13 @@ def _rates(game, stated, every: list, n_games: int, counts: list[dict],
 _ROTATION = re.compile(r"^(?P<cell>.*) \[rotation (?P<k>\d+)\]$")
 
 
+def _rotation_of(label: str) -> tuple[str, int]:
+    """(cell, rotation) of a rotated experiment's label: ``base [rotation 2]`` is
+    rotation 2 of ``base``; a label without the suffix is its cell's stated seating."""
+    m = _ROTATION.match(label)
+    return (m["cell"], int(m["k"])) if m else (label, 1)
+
+
 def experiment_rates(path) -> dict[str, SeatRates]:
     """Each cell of an experiment run with ``rotate_seats = true``, its rotations pooled:
     ``{cell label: SeatRates}`` in file order, from the games every rotation holds
@@ -173,9 +180,8 @@ def experiment_rates(path) -> dict[str, SeatRates]:
     for cell in spec["cells"]:
         folder = Path(path) / "cells" / cell["slug"]
         for label in [cell["label"], *(a["label"] for a in cell["aliases"])]:
-            m = _ROTATION.match(label)
-            if m:
-                groups.setdefault(m["cell"], {})[int(m["k"])] = (cell, folder)
+            name, k = _rotation_of(label)
+            groups.setdefault(name, {})[k] = (cell, folder)
     out = {}
     for label, rotations in groups.items():
         members = [rotations[k] for k in sorted(rotations)]

@@ -96,11 +96,12 @@ def test_an_experiment_file_rotates_every_cell_and_pools_the_rotations(tmp_path,
     file.write_text(ROTATED)
     experiment = load_experiment(file)
     labels = [c.label for c in experiment.cells]
-    assert labels == [f"{cell} [rotation {k}]" for cell in ("base", "festival_every=4")
-                      for k in (1, 2, 3)]
+    assert labels == [cell if k == 1 else f"{cell} [rotation {k}]"
+                      for cell in ("base", "festival_every=4") for k in (1, 2, 3)]
+    assert [c.rotation for c in experiment.cells] == [1, 2, 3, 1, 2, 3]
     # the tribes cell is the base's second seating: its rotations are the base's
     base = experiment.cells[1]
-    assert base.aliases[0][0] == "tribes=orange,purple,blue,green,yellow [rotation 1]"
+    assert base.aliases[0][0] == "tribes=orange,purple,blue,green,yellow"
     assert main(["sweep", str(file), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "pooled over the rotations" in out and "seat effect" in out
