@@ -272,6 +272,9 @@ def outcome_means(game, frames: Frames) -> pd.DataFrame:
         frame = frames[label]
         for column in numeric_columns(game):
             values = frame[column].to_numpy(dtype=float)
+            values = values[~np.isnan(values)]  # missing: a seat or tribe not in play
+            if values.size == 0:
+                continue
             ci = stats.mean_interval(values)
             rows.append({"cell": label, "column": column, "games": values.size,
                          "mean": float(values.mean()), "low": ci.low if ci else np.nan,
@@ -291,6 +294,7 @@ def mean_differences(game, frames: Frames) -> pd.DataFrame:
         cell, base = frames.paired(label, base_label)
         for column in numeric_columns(game):
             diffs = cell[column].to_numpy(dtype=float) - base[column].to_numpy(dtype=float)
+            diffs = diffs[~np.isnan(diffs)]  # a seat or tribe not in play in either cell
             if not diffs.any():
                 continue
             mean, se, p = _paired_t(diffs)

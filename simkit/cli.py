@@ -591,7 +591,7 @@ def cmd_run(args, _extra) -> None:
                  until_ci=args.until_ci, max_games=args.max_games, client=client,
                  info=info, keep_rows=False, allow_other_engine=args.allow_other_engine,
                  until_ci_side=args.side)
-    emit(run_table(game, info), args.format,
+    emit(run_table(game, info, rules), args.format,
          lambda: run_summary(game, rules, policy, args.seed, info, args))
 
 
@@ -603,12 +603,14 @@ def _rate_columns_shown(game, counts: dict) -> list[str]:
     return [c for c in ("winner", "end_reason", *others) if c in counts]
 
 
-def run_table(game, info) -> pd.DataFrame:
-    """A run's rates as a flat table: column, outcome, games, of, rate, low, high."""
+def run_table(game, info, rules=None) -> pd.DataFrame:
+    """A run's rates as a flat table: column, outcome, games, of, rate, low, high (given
+    ``rules``, only the categories in play: no tribe that did not play)."""
     rows = []
     for column in _rate_columns_shown(game, info.counts):
-        ordered = {c: info.counts[column].get(c, 0)
-                   for c in game.outcome_columns[column].categories}
+        categories = (game.outcome_columns[column].categories if rules is None else
+                      game.categories_in_play(rules, column))
+        ordered = {c: info.counts[column].get(c, 0) for c in categories}
         for outcome, r in stats.rate_table(ordered, info.n_games).iterrows():
             rows.append({"column": column, "outcome": outcome, "games": int(r["count"]),
                          "of": info.n_games, "rate": r["rate"], "low": r["low"],
@@ -695,7 +697,7 @@ def run_summary(game, rules, policy, seed, info, args) -> str:
     counts = info.counts
     for column in _rate_columns_shown(game, counts):
         ordered = {c: counts[column].get(c, 0)
-                   for c in game.outcome_columns[column].categories}
+                   for c in game.categories_in_play(rules, column)}
         lines.append("")
         lines.append(_format_rates(column, stats.rate_table(ordered, n)))
     if "turns" in counts:
@@ -758,6 +760,10 @@ def cmd_sweep(args, _extra) -> None:
                         info=info, allow_other_engine=args.allow_other_engine,
                         data=args.data)
     print(sweep_summary(experiment, summary, info, sides))
+    if experiment.rotate_seats:
+        from simkit.seats import experiment_text
+
+        print(experiment_text(info.out))
 
 
 def _side_rates(summary: pd.DataFrame, out, sides) -> pd.DataFrame:
@@ -1077,7 +1083,7 @@ def cmd_compare(args, _extra) -> None:
         raise UsageError(f"--games must be at least 1, got {args.games:,}")
     settings = compare_settings(game, args)
     sides = ([resolve_side(game, args.side)] if args.side is not None else
-             [("winner", c) for c in default_categories(game)])
+             [("winner", c) for c in default_categories(game, *(s[0] for s in settings))])
     columns = sorted({column for column, _ in sides})
     frames, seconds = [], 0.0
     for rules, policy, _ in settings:

@@ -15,6 +15,8 @@ An experiment file has one ``[experiment]`` table and any number of ``[[sweep]]`
     #                                # (first batch: games, default 10000; cap:
     #                                # max_games, default 100 x games)
     seed = 1                         # root seed shared by every cell [0]
+    # rotate_seats = true            # every cell under each cyclic rotation of the
+    #                                # seated tribes (games whose seats hold tribes)
 
     [[sweep]]                        # each value of each knob varies alone from the base
     kind = "one_at_a_time"
@@ -39,7 +41,11 @@ An experiment file has one ``[experiment]`` table and any number of ``[[sweep]]`
 
 The cells are the base (label ``base``: preset + rules + policy) followed by every
 sweep's cells in file order, labelled ``terrain=open``, ``defender_units=3,
-santa_eulalia_flag=false``, ``preset open_ground``, ``policy catalans=withdraw``. Every
+santa_eulalia_flag=false``, ``preset open_ground``, ``policy catalans=withdraw``. With
+``rotate_seats = true`` each of them is followed by its cyclic rotations of the seated
+tribes (``simkit.seats``), labelled ``base`` (the stated seating), ``base [rotation
+2]``, ...; ``simkit.seats.experiment_rates`` pools them into each
+cell's win rates by seat and by tribe. Every
 cell plays the same games (seed and game indices 0..n-1): common random numbers, so each
 cell's difference from the base is a paired comparison. Cells with the same rules and
 policy are merged: the first label is kept and the others are recorded as its aliases.
@@ -111,6 +117,8 @@ _EXPERIMENT_KEYS = {
     "seed": "root seed",
     "data": "a folder of the game's data files to play instead of the package's "
             "(relative to this file)",
+    "rotate_seats": "true: play every cell under each cyclic rotation of the seated tribes "
+                    "(games whose seats hold tribes)",
 }
 _SWEEP_ITEMS = {"one_at_a_time": "knobs", "grid": "knobs", "presets": "presets",
                 "policies": "policies"}
@@ -132,14 +140,18 @@ class Cell:
     slug: str = ""
     aliases: tuple = ()  # (label, kind, knob, value) of merged duplicates
     description: str = ""  # the full setting when the label is a generated short name
+    rotation: int = 0  # with rotate_seats: 1 the stated seating, 2.. its rotations
 
     def to_dict(self) -> dict:
-        return {"label": self.label, "slug": self.slug, "kind": self.kind,
-                "knob": self.knob, "value": self.value,
-                "description": self.description or self.label, "rules": self.rules.to_dict(),
-                "policy": dict(self.policy),
-                "aliases": [dict(zip(("label", "kind", "knob", "value"), a, strict=True))
-                            for a in self.aliases]}
+        out = {"label": self.label, "slug": self.slug, "kind": self.kind,
+               "knob": self.knob, "value": self.value,
+               "description": self.description or self.label, "rules": self.rules.to_dict(),
+               "policy": dict(self.policy),
+               "aliases": [dict(zip(("label", "kind", "knob", "value"), a, strict=True))
+                           for a in self.aliases]}
+        if self.rotation:  # folders of experiments without rotation keep their identity
+            out["rotation"] = self.rotation
+        return out
 
 
 @dataclass(frozen=True)
@@ -161,6 +173,7 @@ class Experiment:
     cells: list[Cell] = field(default_factory=list)
     file_games: int | None = None  # the file's games when ``games`` was overridden
     data: str | None = None  # the user's data folder (resolved), None: the package's
+    rotate_seats: bool = False  # every cell under each cyclic rotation of the seats
 
     def with_games(self, n_games: int | None) -> Experiment:
         """This experiment played at ``n_games`` per cell instead of the file's ``games``
@@ -180,9 +193,12 @@ class Experiment:
         """What ``experiment.json`` holds (JSON types only)."""
         head = {k: getattr(self, k) for k in ("name", "game", "description", "preset",
                                              "rules", "policy", "games", "file_games",
-                                             "until_ci", "max_games", "seed", "data")}
+                                             "until_ci", "max_games", "seed", "data",
+                                             "rotate_seats")}
         if head["data"] is None:  # folders from before data folders keep their identity
             del head["data"]
+        if not head["rotate_seats"]:  # and those from before rotation
+            del head["rotate_seats"]
         return _jsonable({"format": FORMAT, "experiment": head, "sweeps": self.sweeps,
                           "cells": [c.to_dict() for c in self.cells]})
 
@@ -351,11 +367,41 @@ class _Parser:
         for i, entry in enumerate(sweeps):
             cells += self.sweep(game, base, overrides, policy, entry, i)
         cells = [short_label(game, cell) for cell in cells]
+        rotate = self.rotate_flag(head)
+        if rotate:
+            cells = [c for cell in cells for c in self.rotated(cell)]
         sweeps = [{**entry, "design": self.designs[i]} if i in self.designs else entry
                   for i, entry in enumerate(sweeps)]
         return Experiment(self.path, name, game.name, description, preset, overrides,
                           policy, n_games, until_ci, max_games, seed, sweeps,
-                          _dedupe(cells), data=folder)
+                          _dedupe(cells), data=folder, rotate_seats=rotate)
+
+    def rotate_flag(self, head: dict) -> bool:
+        """``rotate_seats``: a boolean, for a game whose seats hold tribes."""
+        value = head.get("rotate_seats", False)
+        if not isinstance(value, bool):
+            self.fail(f"rotate_seats must be true or false, got {value!r}",
+                      key="rotate_seats")
+        if value and getattr(self.played, "rotate_seats", None) is None:
+            self.fail(f"rotate_seats: {self.played.name} has no seats to rotate (its sides "
+                      "play different roles); allowed only for games whose seats hold "
+                      "tribes", key="rotate_seats")
+        return value
+
+    def rotated(self, cell: Cell) -> list[Cell]:
+        """The cell under every cyclic rotation of its seated tribes, rotation 1 the
+        stated seating under the cell's own label (``simkit.seats.seatings``)."""
+        from simkit.seats import seatings
+
+        out = []
+        for k, rules in enumerate(seatings(self.played, cell.rules), start=1):
+            rules = rules.effective(self.data)
+            seated = ", ".join(self.played.seated(rules))
+            label = cell.label if k == 1 else f"{cell.label} [rotation {k}]"
+            out.append(replace(cell, label=label, rules=rules,
+                               rotation=k, description=f"{cell.description or cell.label}"
+                                                       f"; seated {seated}"))
+        return out
 
     def data_folder(self, game, head: dict) -> str | None:
         """The ``data`` folder, relative to the file, with its files validated."""

@@ -954,7 +954,8 @@ def outcome_mean_blocks(data: ReportData) -> list:
                                            f" \u00b1{(r['high'] - r['low']) / 2:.2g}")
                      for _, r in means.iterrows()]
     wide = means.pivot(index="cell", columns="column", values="text").reindex(
-        data.frames.labels)[analysis.numeric_columns(data.game)]
+        data.frames.labels)  # a column no cell has in play (a seat left empty) is left out
+    wide = wide[[c for c in analysis.numeric_columns(data.game) if c in wide]].fillna("")
     blocks = ["The mean of every numeric outcome column per cell, \u00b1 the half-width of "
               "its t 95% interval (none when the column is constant in the cell). Column "
               "meanings: " + "; ".join(f"{n}: {data.game.outcome_columns[n].description}"

@@ -44,10 +44,12 @@ class Setting:
     baseline: bool = False  # a random player: shown, left out of the range
 
 
-def headline_categories(game) -> list[str]:
+def headline_categories(game, rules=None) -> list[str]:
     """The winner categories a headline reports: the sides that can win, or (a game
-    whose winners are not its seats, such as Verrix's tribes) every winner but a tie."""
-    categories = list(game.outcome_columns["winner"].categories)
+    whose winners are not its seats, such as Verrix's tribes) every winner but a tie;
+    with ``rules``, only those in play (``Game.categories_in_play``)."""
+    categories = list(game.outcome_columns["winner"].categories if rules is None else
+                      game.categories_in_play(rules, "winner"))
     sides = [c for c in categories if c in game.sides]
     return sides or [c for c in categories if c != "tie"]
 
@@ -92,12 +94,13 @@ def _pairings(game, rules, default: dict, n_games: int, slow_games: int | None
     if len(game.sides) <= 2:
         combos = itertools.product(*(list(game.policies[side]) for side in game.sides))
         pairings = [dict(zip(game.sides, combo, strict=True)) for combo in combos]
-    else:
-        names = list(dict.fromkeys(n for side in game.sides for n in game.policies[side]))
-        pairings = [dict.fromkeys(game.sides, name) for name in names]
+    else:  # every seat in play the same policy (a seat not in play takes none)
+        playing = game.sides_in_play(rules)
+        names = list(dict.fromkeys(n for side in playing for n in game.policies[side]))
+        pairings = [dict.fromkeys(playing, name) for name in names]
     if slow_games is None:
         pairings = [p for p in pairings if not _slow(game, p)]
-    return [setting(p) for p in pairings if p != default]
+    return [setting(p) for p in pairings if p != {side: default[side] for side in p}]
 
 
 def _policy_label(policy: dict) -> str:
@@ -123,7 +126,7 @@ def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     rules = game.resolve_rules(rules)
-    categories = headline_categories(game)
+    categories = headline_categories(game, rules)
     todo, refused = settings(game, rules, n_games, slow_games)
     winners, rows = {}, []
     for setting in todo:

@@ -112,7 +112,7 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     store = None
     if out is not None:
         spec = {"game": game.name, "rules": rules.to_dict(), "policy": policy, "seed": seed}
-        store = ResultStore.open(out, spec, _schema(game), data=game.data.record())
+        store = ResultStore.open(out, spec, _schema(game, rules), data=game.data.record())
         store.allow_other_engine = allow_other_engine
     try:
         return _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend,
@@ -182,11 +182,13 @@ def _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
     return seed
 
 
-def _schema(game) -> dict:
+def _schema(game, rules) -> dict:
+    """The results' columns: dtype and, for a category, the categories in play."""
     schema = {"game_index": {"dtype": "int64", "categories": []},
               "seed": {"dtype": "uint64", "categories": []}}
     for name, col in game.outcome_columns.items():
-        schema[name] = {"dtype": col.dtype, "categories": list(col.categories)}
+        categories = game.categories_in_play(rules, name) if col.dtype == "category" else ()
+        schema[name] = {"dtype": col.frame_dtype, "categories": list(categories)}
     return schema
 
 
@@ -294,7 +296,7 @@ def play_chunk(game_name: str, rules, policy: dict, seed: int, start: int, stop:
     started = time.perf_counter()
     indices = np.arange(start, stop, dtype=np.int64)
     columns = game.simulate(rules, policy, indices, seed, check_state=check_state)
-    frame = to_frame(game, indices, seed, columns)
+    frame = to_frame(game, rules, indices, seed, columns)
     frame.attrs["seconds"] = time.perf_counter() - started  # sizes the next chunks
     return start, stop, frame
 
@@ -313,12 +315,17 @@ def _with_data(name: str, folder: str, digest: str):
     return game
 
 
-def to_frame(game, indices: np.ndarray, seed: int, columns: dict) -> pd.DataFrame:
+def to_frame(game, rules, indices: np.ndarray, seed: int, columns: dict) -> pd.DataFrame:
+    """The games' rows: a category keeps only the categories in play under ``rules``;
+    a column's ``absent`` value (a seat not in play) becomes a missing value."""
     data = {"game_index": indices, "seed": np.full(indices.shape, seed, dtype=np.uint64)}
     for name, col in game.outcome_columns.items():
         values = columns[name]
         if col.dtype == "category":
             values = pd.Categorical.from_codes(values, categories=list(col.categories))
+            values = values.set_categories(list(game.categories_in_play(rules, name)))
+        elif col.absent is not None:
+            values = np.where(values == col.absent, np.nan, values.astype(np.float64))
         data[name] = values
     return pd.DataFrame(data)
 

@@ -12,6 +12,7 @@ seat 1 over the same (game, rotation) pairs. A game offers rotation by giving
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,11 +81,14 @@ def allowed_sides(game) -> str:
                      for column, cats in winner_categories(game).items())
 
 
-def default_categories(game) -> list[str]:
+def default_categories(game, *rules) -> list[str]:
     """The winner categories a command shows when no side is named: the first side that
     can win (a two-sided game, Victus's players), else every category of the winner (the
-    Verrix tribes, whose sides are seats)."""
+    Verrix tribes, whose sides are seats); given ``rules``, those in play under any."""
     categories = winner_categories(game).get("winner", ())
+    if rules:
+        playing = {c for r in rules for c in game.categories_in_play(r, "winner")}
+        categories = tuple(c for c in categories if c in playing)
     first = next((s for s in game.sides if s in categories), None)
     return [first] if first is not None else list(categories)
 
@@ -131,6 +135,13 @@ def rotated_rates(game, n_games: int, *, seed: int = 0, rules=None, policy=None,
                  info=info, keep_rows=False, **simulate_options)
         counts.append(info.counts)
         seconds += info.seconds
+    return _rates(game, stated, every, n_games, counts, seconds)
+
+
+def _rates(game, stated, every: list, n_games: int, counts: list[dict],
+           seconds: float = 0.0) -> SeatRates:
+    """The pooled tables of the rotations ``every`` of ``stated`` from each rotation's
+    counts of ``winner`` and ``winner_seat``."""
     seats = list(game.outcome_columns["winner_seat"].categories)
     seats = seats[:game.seats_in_play(stated)]
     tribes = [t for t in game.outcome_columns["winner"].categories
@@ -140,6 +151,81 @@ def rotated_rates(game, n_games: int, *, seed: int = 0, rules=None, policy=None,
                      _pooled(counts, "winner_seat", seats, games_each),
                      _pooled(counts, "winner", tribes, games_each),
                      _seat_effects(counts, seats, games_each), seconds, counts)
+
+
+_ROTATION = re.compile(r"^(?P<cell>.*) \[rotation (?P<k>\d+)\]$")
+
+
+def _rotation_of(label: str) -> tuple[str, int]:
+    """(cell, rotation) of a rotated experiment's label: ``base [rotation 2]`` is
+    rotation 2 of ``base``; a label without the suffix is its cell's stated seating."""
+    m = _ROTATION.match(label)
+    return (m["cell"], int(m["k"])) if m else (label, 1)
+
+
+def experiment_rates(path) -> dict[str, SeatRates]:
+    """Each cell of an experiment run with ``rotate_seats = true``, its rotations pooled:
+    ``{cell label: SeatRates}`` in file order, from the games every rotation holds
+    (``simkit.experiment``). A rotation merged into another cell (the same rules) is
+    read from that cell's folder."""
+    from simkit import games
+    from simkit.experiment import games_in, load_cell, read_experiment
+
+    spec = read_experiment(path)
+    if not spec["experiment"].get("rotate_seats"):
+        raise UsageError(f"{path} was not run with rotate_seats = true: its cells are not "
+                         "played under every seating")
+    game = games.get(spec["experiment"]["game"]).with_data(spec["experiment"].get("data"))
+    groups: dict[str, dict[int, tuple[dict, Path]]] = {}
+    for cell in spec["cells"]:
+        folder = Path(path) / "cells" / cell["slug"]
+        for label in [cell["label"], *(a["label"] for a in cell["aliases"])]:
+            name, k = _rotation_of(label)
+            groups.setdefault(name, {})[k] = (cell, folder)
+    out = {}
+    for label, rotations in groups.items():
+        members = [rotations[k] for k in sorted(rotations)]
+        n_games = min(games_in(folder) for _, folder in members)
+        counts = []
+        for _, folder in members:
+            frame = load_cell(folder, ["winner", "winner_seat"]).iloc[:n_games]
+            counts.append({c: frame[c].value_counts().to_dict()
+                           for c in ("winner", "winner_seat")})
+        every = [game.Rules().replace(cell["rules"]) for cell, _ in members]
+        out[label] = _rates(game, every[0], every, n_games, counts)
+    return out
+
+
+def experiment_text(path) -> str:
+    """Each rotated cell's pooled rates, a few lines a cell (``simkit sweep`` prints it)."""
+    lines = ["pooled over the rotations of each cell (95% intervals; seat effect: seat "
+             "minus seat1, paired over the same games, percentage points):"]
+    for label, rates in experiment_rates(path).items():
+        lines.append(f"  {label} ({rates.n_games:,} games x {len(rates.rotations)} "
+                     "seatings)")
+        for by, table in (("by seat", rates.by_seat), ("by tribe", rates.by_tribe)):
+            lines.append(f"    {by:9} " + "; ".join(
+                f"{name} {100 * r.rate:.1f}% [{100 * r.low:.1f}, {100 * r.high:.1f}]"
+                for name, r in zip(table.index, table.itertuples(), strict=True)))
+        lines.append("    seat effect " + "; ".join(
+            f"{r.seat} {100 * r.difference:+.1f} [{100 * r.low:+.1f}, {100 * r.high:+.1f}]"
+            for r in rates.seat_effects.itertuples()))
+    return "\n".join(lines)
+
+
+def experiment_table(path) -> pd.DataFrame:
+    """``experiment_rates`` as one flat table: cell, by (seat, tribe or seat effect),
+    name, wins, games, rate (a seat effect: the paired difference), low, high."""
+    rows = []
+    for label, rates in experiment_rates(path).items():
+        for by, table in (("seat", rates.by_seat), ("tribe", rates.by_tribe)):
+            rows += [{"cell": label, "by": by, "name": name, **row}
+                     for name, row in table.to_dict("index").items()]
+        rows += [{"cell": label, "by": "seat effect", "name": f"{r['seat']} - seat1",
+                  "rate": r["difference"], "low": r["low"], "high": r["high"]}
+                 for r in rates.seat_effects.to_dict("records")]
+    return pd.DataFrame(rows, columns=["cell", "by", "name", "wins", "games", "rate",
+                                       "low", "high"])
 
 
 def rotated_frame(game, n_games: int, *, seed: int = 0, rules=None, out=None,

@@ -71,3 +71,70 @@ def test_a_policy_for_an_empty_seat_is_refused_and_one_in_play_is_taken():
         simulate("verrix", 2, rules=dict(players=2), policy={"seat3": "random"})
     played = simulate("verrix", 2, rules=dict(players=2), policy={"seat2": "random"})
     assert len(played) == 2
+
+
+ROTATED = """\
+[experiment]
+name = "rotated"
+game = "verrix"
+rules = { players = 3 }
+games = 60
+seed = 5
+rotate_seats = true
+
+[[sweep]]
+kind = "one_at_a_time"
+knobs = { festival_every = [4], tribes = ["orange,purple,blue,green,yellow"] }
+"""
+
+
+def test_an_experiment_file_rotates_every_cell_and_pools_the_rotations(tmp_path, capsys):
+    from simkit.experiment import load_experiment
+    from simkit.seats import experiment_rates, experiment_table
+
+    file = tmp_path / "rotated.toml"
+    file.write_text(ROTATED)
+    experiment = load_experiment(file)
+    labels = [c.label for c in experiment.cells]
+    assert labels == [cell if k == 1 else f"{cell} [rotation {k}]"
+                      for cell in ("base", "festival_every=4") for k in (1, 2, 3)]
+    assert [c.rotation for c in experiment.cells] == [1, 2, 3, 1, 2, 3]
+    # the tribes cell is the base's second seating: its rotations are the base's
+    base = experiment.cells[1]
+    assert base.aliases[0][0] == "tribes=orange,purple,blue,green,yellow"
+    assert main(["sweep", str(file), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "pooled over the rotations" in out and "seat effect" in out
+    rates = experiment_rates(tmp_path / "out")
+    assert set(rates) == {"base", "festival_every=4", "tribes=orange,purple,blue,green,yellow"}
+    played = rotated_rates("verrix", 60, seed=5, rules={"players": 3})
+    for table in ("by_seat", "by_tribe", "seat_effects"):
+        assert getattr(rates["base"], table).equals(getattr(played, table))
+    # the alias's rotations are the base's, in its own order of seatings
+    assert rates["tribes=orange,purple,blue,green,yellow"].by_tribe.equals(played.by_tribe)
+    table = experiment_table(tmp_path / "out")
+    assert set(table["by"]) == {"seat", "tribe", "seat effect"}
+
+
+@pytest.mark.parametrize("line, problem", [
+    ("rotate_seats = 1", "rotate_seats must be true or false, got 1"),
+    ('rotate_seats = "yes"', "rotate_seats must be true or false, got 'yes'"),
+    ("rotate_seat = true", "unknown key 'rotate_seat' in [experiment]; allowed: "),
+])
+def test_a_bad_rotate_seats_is_one_clear_error(tmp_path, capsys, line, problem):
+    file = tmp_path / "bad.toml"
+    file.write_text(ROTATED.replace("rotate_seats = true", line))
+    assert main(["sweep", str(file), "--out", str(tmp_path / "out"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert problem in err and "line 7" in err and len(err.strip().splitlines()) == 1
+
+
+def test_rotate_seats_is_refused_for_a_game_of_roles(tmp_path):
+    from simkit import ExperimentError
+    from simkit.experiment import parse_experiment
+
+    text = ('[experiment]\nname = "x"\ngame = "king_in_the_north"\ngames = 10\n'
+            "rotate_seats = true\n")
+    with pytest.raises(ExperimentError, match="line 5: rotate_seats: king_in_the_north "
+                                              "has no seats to rotate"):
+        parse_experiment(text)

@@ -115,6 +115,23 @@ def test_vp_floor_and_wrap():
     assert ST.vp_display(55) == (55, 0)
 
 
+@pytest.mark.parametrize("reading, vp", [("kept", 112), ("capped", 110)])
+def test_vp_past_110_reading_keeps_or_stops_the_total(reading, vp):
+    """Past 55 the disc "start[s] at 1 again, placing the '55' token under their disc";
+    each tribe has one token: read as marking laps, a third lap keeps counting (kept);
+    read as the track's end, Fame stops at 55 + 55 = 110 (capped). Through the Cleanup
+    VP a tribe scores: 108 + 4."""
+    x = Game(vp_past_110=reading)
+    x[BLUE, L.PL_VP] = 108
+    assert A.vp(x.g, BLUE, 4, NOLOG) == vp - 108
+    assert x[BLUE, L.PL_VP] == vp
+    assert ST.vp_display(110) == (55, 1)  # the last space over the one '55' token
+    A.vp(x.g, BLUE, -200, NOLOG)
+    assert x[BLUE, L.PL_VP] == 1  # the floor holds under either reading
+    with pytest.raises(RulesError, match="vp_past_110"):
+        Rules(vp_past_110="wrapped")
+
+
 # -- Action Phase: the playing order example ---------------------------------------------------
 def test_playing_order_example_first_pass():
     x = Game()
@@ -437,6 +454,45 @@ def test_battle_example():
     B.battle_outcome(x.S, x.p, x.g, side, disc, NOLOG)
     assert x[BLUE, L.PL_VP] == vp[BLUE] + 6 and x[GREEN, L.PL_VP] == vp[GREEN] + 6
     assert x[PURPLE, L.PL_VP] == vp[PURPLE]
+
+
+def test_battle_example_with_the_engines_own_cards():
+    """The example's deployment with the three Battle cards it plays in the two
+    factions' hands from the start: the engine chooses which card each round (it plays
+    Onslaught first and Supremacy last, the book the other way round), the Mórrígan
+    tokens are the book's 3, 1 and 0 in order of drawing, and the rounds run as
+    ``declare_battle`` runs them. The book's outcome holds: the disc ends 1 space towards
+    the attackers, Blue and Green gain 6 VP each, Purple nothing."""
+    x = Game()
+    side = np.zeros(5, dtype=np.int64)
+    men = np.zeros(5, dtype=np.int64)
+    lmask = np.zeros(5, dtype=np.int64)
+    side[BLUE], men[BLUE], lmask[BLUE] = B.ATTACK, 4, 1  # Niamh 2 + 4 tribesmen
+    side[GREEN], men[GREEN], lmask[GREEN] = B.ATTACK, 2, 0  # Green supports with 2
+    side[PURPLE], men[PURPLE], lmask[PURPLE] = B.DEFEND, 5, 1  # Lindsay 3 + 5
+    for s in range(5):
+        for c in range(len(x.comp.card_titles)):
+            if x[s, L.PL_CARD + c] == L.CARD_HAND and \
+                    x.S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
+                x[s, L.PL_CARD + c] = L.CARD_BOXED
+        x[s, L.PL_DW] = 0
+    for seat, title in ((BLUE, "Supremacy"), (BLUE, "Onslaught"),
+                        (PURPLE, "Agonizing Wail")):
+        x[seat, L.PL_CARD + x.card(title)] = L.CARD_HAND
+    leader = np.array([0, BLUE, PURPLE])
+    rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
+    x.g[L.G_BATTLE_DISC] = 0  # "The black disc is placed in the space with a 3"
+    for r in range(3):
+        first = B.DEFEND if r == 1 else B.ATTACK
+        d = B.battle_round(x.S, x.p, x.g, rng, side, men, lmask, leader, first, NOLOG)
+        x.g[L.G_BATTLE_DISC] = max(-3, min(3, x.g[L.G_BATTLE_DISC] + d))
+    for title in ("Supremacy", "Onslaught", "Agonizing Wail"):  # every card was played
+        assert x[BLUE, L.PL_CARD + x.card(title)] != L.CARD_HAND
+        assert x[PURPLE, L.PL_CARD + x.card(title)] != L.CARD_HAND
+    assert x.g[L.G_BATTLE_DISC] == 1
+    vp = [x[s, L.PL_VP] for s in range(5)]
+    B.battle_outcome(x.S, x.p, x.g, side, x.g[L.G_BATTLE_DISC], NOLOG)
+    assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [6, 0, 0, 6, 0]
 
 
 def test_battle_tie_pays_everyone_3():

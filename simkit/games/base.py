@@ -360,17 +360,25 @@ class Column:
     """One outcome column: its numpy dtype (or ``category``), meaning and categories.
 
     ``derived`` columns are computed in Python from the kernel's row (``Outcomes``);
-    the others are written by the kernel at the offset their declaration gives them."""
+    the others are written by the kernel at the offset their declaration gives them.
+    ``absent``: the value the kernel writes for a seat or side not in play; the results
+    hold a missing value (NaN, the column as float64) there instead."""
 
     dtype: str
     description: str
     categories: tuple[str, ...] = ()
     derived: bool = False
+    absent: int | None = None
 
     @property
     def numpy_dtype(self) -> str:
         """The dtype of the column's array (a category's codes are int8)."""
         return "int8" if self.dtype == "category" else self.dtype
+
+    @property
+    def frame_dtype(self) -> str:
+        """The dtype of the column in the results (float64 where ``absent`` is missing)."""
+        return "float64" if self.absent is not None else self.dtype
 
 
 class Outcomes(Mapping):
@@ -700,6 +708,11 @@ class Game(ABC):
         columns = self.outcome_columns.columns(table)
         columns.update(self.derived_columns(rules, policies, table))
         return {name: columns[name] for name in self.outcome_columns}
+
+    def categories_in_play(self, rules, column: str) -> tuple[str, ...]:
+        """The categories ``column`` can hold under ``rules`` (a run's results keep only
+        these): every declared one, unless the game says fewer are in play."""
+        return tuple(self.outcome_columns[column].categories)
 
     def _category(self, row, column: str) -> str:
         return self.outcome_columns[column].categories[int(row[column])]

@@ -90,6 +90,14 @@ class Verrix(Game):
         vector[L.P_WEIGHTS:L.P_WEIGHTS + L.MAX_PLAYERS * L.N_W] = weight_rows(policies).ravel()
         return vector
 
+    def categories_in_play(self, rules, column: str) -> tuple[str, ...]:
+        """Only the tribes in play can be the winner, only the seats in play its seat."""
+        if column == "winner":
+            return tuple(t for t in L.TRIBES if t in rules.seat_tribes)
+        if column == "winner_seat":
+            return L.SEATS[:rules.players]
+        return super().categories_in_play(rules, column)
+
     def kernel_inputs(self, rules, policies):
         return (_tables(rules.territory_cost, rules.sea_cost, self.data,
                         (rules.yellow_extra_slot, rules.yellow_cleanup_vp),

@@ -345,10 +345,12 @@ def vp_broken(p, g):
     """Player Area Setup: "It is not possible to drop below 1 on the Victory Points
     track". Past 55 the disc starts at 1 again over the tribe's '55' token; the rulebook
     gives one token per tribe and says nothing of passing 110, which the scripted tribes
-    do in about 1 game in 3,000 (hostages score every Cleanup): the total is kept, so no
-    upper limit is checked. Detail: the seat."""
+    do in about 1 game in 3,000 (hostages score every Cleanup): the reading
+    ``vp_past_110`` keeps the total (no upper limit) or stops it at 110. Detail: the
+    seat."""
     for s in range(p[L.P_PLAYERS]):
-        if g[pl(s) + L.PL_VP] < 1:
+        vp = g[pl(s) + L.PL_VP]
+        if vp < 1 or vp > g[L.G_VP_CAP]:
             return s
     return HOLDS
 

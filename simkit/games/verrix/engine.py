@@ -81,6 +81,8 @@ def setup(S, p, g, rng, log):
         g[L.G_BAG + t] = 1
     g[L.G_GREY_MEEPLES] = n
     g[L.G_POOL_DW] = p[L.P_DIVINE_WILL]
+    # the reading vp_past_110: one '55' token per tribe marks a lap, or the last space
+    g[L.G_VP_CAP] = 2 * L.VP_TRACK if p[L.P_VP_PAST_110] == L.VP_PAST_CAPPED else L.NO_VP_CAP
     for i in range(p[L.P_N_EVENTS]):
         g[L.G_DECK + i] = i
     shuffle(rng, L.ST_EVENT_DECK, g[L.G_DECK:L.G_DECK + p[L.P_N_EVENTS]])
@@ -623,8 +625,9 @@ def write_outcome(S, p, g, out, log):
     out[L.O_MARGIN] = g[pl(seat) + L.PL_VP] - second
     for s in range(L.MAX_PLAYERS):
         out[L.O_VP_SEAT + s] = g[pl(s) + L.PL_VP] if s < n else -1
-    for t in range(L.N_TRIBES):
-        out[L.O_TRIBE + t * L.N_PER_TRIBE] = -1
+    for t in range(L.N_TRIBES):  # a tribe not in play: -1, a missing value in the results
+        for k in range(L.N_PER_TRIBE):
+            out[L.O_TRIBE + t * L.N_PER_TRIBE + k] = -1
     for s in range(n):
         b = pl(s)
         t = g[b + L.PL_TRIBE]

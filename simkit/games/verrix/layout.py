@@ -163,6 +163,7 @@ P_FESTIVAL_EVERY = _P("festival_every")
 P_MORRIGAN = _P("morrigan", 7)
 P_BATTLE_VP = _P("battle_vp", 4)  # disc 0, 1, 2, 3+ spaces from the centre
 P_BATTLE_DISC_START = _P("battle_disc_start")  # DISC_*: where a Month Turn's next battle starts
+P_VP_PAST_110 = _P("vp_past_110")  # VP_PAST_*: what a tribe's VP do past the track's 110
 P_EVENT_COST = _P("event_cost")
 P_START_VP = _P("start_vp")
 P_FIRST_PLAYER_VP = _P("first_player_vp")
@@ -181,6 +182,10 @@ N_PARAMS = _P.size
 # where the Battle Progression Track's disc starts a battle (rules.py says why)
 BATTLE_DISC_STARTS = ("centre", "where_left")
 DISC_CENTRE, DISC_WHERE_LEFT = range(len(BATTLE_DISC_STARTS))
+# what VP past two laps of the track (one '55' token per tribe) do (rules.py says why)
+VP_PAST_110 = ("kept", "capped")
+VP_PAST_KEPT, VP_PAST_CAPPED = range(len(VP_PAST_110))
+NO_VP_CAP = 1 << 30
 N_TOKENS = 7
 BATTLE_REACH = 3  # the disc moves at most 3 spaces either side of the centre
 
@@ -204,6 +209,7 @@ G_NEXT_ORDER = _G("next_order", MAX_PLAYERS)
 G_N_PASSED = _G("n_passed")
 G_BAG = _G("bag", N_TOKENS)  # 1: the token is in the bag
 G_BATTLE_DISC = _G("battle_disc")  # Battle Progression Track: spaces from the centre (+ attacker)
+G_VP_CAP = _G("vp_cap")  # the most VP a tribe can hold (the reading vp_past_110)
 N_GLOBALS = _G.size
 
 _PL = Fields("player block")
@@ -303,7 +309,7 @@ END_REASONS = ("most_vp", "tie_break_divine_will", "tie_break_trophies", "tie_br
 END_MOST_VP, END_TB_DW, END_TB_TROPHIES, END_TB_ANIMALS, END_TB_ORDER = codes(END_REASONS)
 
 PER_TRIBE = (
-    ("vp", "final VP (the '55' tokens added back), -1 if the tribe is not in play"),
+    ("vp", "final VP (the '55' tokens added back)"),
     ("development", "Development actions played"),
     ("trade", "Trade actions played (Clan Pact included)"),
     ("raids", "Raid actions played"),
@@ -327,11 +333,13 @@ _cols = {
     "players": Column("int8", "tribes in play"),
 }
 for _s in SEATS:
-    _cols[f"vp_{_s}"] = Column("int16", f"final VP of {_s}, -1 if the seat is empty")
+    _cols[f"vp_{_s}"] = Column("int16", f"final VP of {_s}, missing if the seat is empty",
+                               absent=-1)
 for _t in TRIBES:
     for _name, _doc in PER_TRIBE:
         key = f"vp_{_t}" if _name == "vp" else f"{_t}_{_name}"
-        _cols[key] = Column("int16", f"{_t}: {_doc}")
+        _cols[key] = Column("int16", f"{_t}: {_doc}; missing if {_t} is not in play",
+                            absent=-1)
 OUTCOMES = Outcomes(_cols, raw={"card_uses": N_TRIBES * MAX_CARDS})
 O_WINNER = OUTCOMES.offset("winner")
 O_WINNER_SEAT = OUTCOMES.offset("winner_seat")

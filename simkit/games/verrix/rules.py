@@ -101,6 +101,18 @@ class Rules(RulesBase):
                           'only in Cleanup, so a later battle starts where the last left it'},
         why="the Battle example places the disc on the 3 as part of the battle itself; "
             "Cleanup's check then only restores a disc a battle moved")
+    vp_past_110: str = reading(
+        "kept", "what a tribe's Victory Points do past 110, two laps of the 55-space track "
+        "(one '55' token per tribe)",
+        values={
+            "kept": 'Player Area Setup: "if a player exceeds 55, they start at 1 again, '
+                    'placing the \"55\" token under their disc": the track counts laps, '
+                    "so a third lap counts as the second did and the total is kept",
+            "capped": 'Components: "5x \"55\" Victory Points tokens in 5 colours (1 for '
+                      'each tribe)": one token marks one lap, so the track holds at most '
+                      "55 + 55 = 110 and Fame stops there"},
+        why="the rulebook counts Fame, and a disc past its last token still has the VP; "
+            "the tokens mark laps, they do not limit them")
     event_cost: int = knob(3, "Divine Will paid to draw an Event card (rulebook: 3)",
                            range=(0, 10))
     start_vp: int = knob(3, "VP disc's starting space (rulebook: 3)", range=(1, 10))
@@ -149,6 +161,7 @@ PARAMETERS = Parameters(
     morrigan=lambda r: _ints(r.morrigan_tokens, "morrigan_tokens", L.N_TOKENS, 0, 9),
     battle_vp=lambda r: _ints(r.battle_track_vp, "battle_track_vp", 4, 0, 30),
     battle_disc_start=lambda r: L.BATTLE_DISC_STARTS.index(r.battle_disc_start),
+    vp_past_110=lambda r: L.VP_PAST_110.index(r.vp_past_110),
     n_festival_tiles=lambda r: FESTIVAL_TILES,
     weights=lambda r: weight_rows().ravel(),  # the defaults; Verrix.parameters sets each seat's
     package_data=DATA,

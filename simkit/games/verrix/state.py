@@ -20,10 +20,11 @@ def pl(seat):
 @borrowing
 def add_vp(g, seat, n):
     """Player Area Setup: Fame may be gained and lost, never below 1 (past 55 the disc
-    wraps with the '55' token: the total is kept, ``vp_display`` shows the track)."""
+    wraps with the '55' token: the total is kept, ``vp_display`` shows the track), and
+    never above ``G_VP_CAP`` (the reading ``vp_past_110``)."""
     b = pl(seat)
     before = g[b + L.PL_VP]
-    g[b + L.PL_VP] = max(1, before + n)
+    g[b + L.PL_VP] = min(g[L.G_VP_CAP], max(1, before + n))
     return g[b + L.PL_VP] - before
 
 
