@@ -569,6 +569,18 @@ def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
     assert s[L.S_BREACH_TURN] == 3 and s[L.S_DECK_TOP] == 1
 
 
+def test_a_breach_card_does_nothing_when_the_breach_is_never_assured():
+    """breach_roll = 7 reads "never" (the breach_never preset): events.toml declares that
+    no breach card assures it then, so the setting plays the game without the breach."""
+    breach_card = [k for k in range(len(NAMES.cards))
+                   if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
+    p = parameter_vector(Rules(breach_roll=7))
+    s, _ = blank(breach=False)
+    s[L.S_DECK] = breach_card
+    E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 3, no_log())
+    assert s[L.S_BREACH_TURN] == 0 and s[L.S_DECK_TOP] == 1
+
+
 def test_a_breach_card_after_the_breach_is_assured_does_nothing():
     """events.toml declares it from rule 7: "Once it has happened the rule has no effect
     on the game"."""

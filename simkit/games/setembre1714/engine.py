@@ -127,8 +127,8 @@ def event_phase(rng, s, b, p, pids, side, turn, log):
     s[L.S_DECK_TOP] += 1
     effect, value = b.card[card, side, L.C_EFFECT], b.card[card, side, L.C_VALUE]
     log_event(log, EV_CARD, card, side, value)
-    if effect == L.EFF_BREACH and s[L.S_BREACH_TURN] == 0:
-        s[L.S_BREACH_TURN] = turn
+    if effect == L.EFF_BREACH and s[L.S_BREACH_TURN] == 0 and p[L.P_BREACH_ROLL] <= 6:
+        s[L.S_BREACH_TURN] = turn  # breach_roll = 7 is "never": no card assures it either
         log_event(log, EV_BREACH_BY_EVENT, turn)
     elif effect == L.EFF_NO_ARTILLERY:
         s[L.S_EV_ARTILLERY] = 0

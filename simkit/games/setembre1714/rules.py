@@ -28,7 +28,7 @@ class Rules(RulesBase):
         range=(1, L.MAX_TURNS - 1))
     breach_roll: int = knob(
         6, "lowest die that assures the Royal Breach at a Bourbon turn's start (rule 7: a 6; "
-        "a value of 7: never)", range=(1, 7))
+        "a value of 7: never, and no breach event card assures it either)", range=(1, 7))
     events: bool = knob(
         True, "draw a random event card each half-turn (8; optional: false skips the phase)")
     stacking_limit: int = knob(
