@@ -1048,11 +1048,12 @@ def test_no_scripted_side_assaults_at_one_in_six_or_worse(turn):
 
 def test_commanders_are_risked_only_where_their_one_point_matters():
     """11.3: a commander adds +1 and dies on a 6. Greedy commits him when the +1 moves
-    the attacker's chance by at least 3/36: a difference of -4 to +2 before his point."""
+    the attacker's chance by at least 5/36 (Two Crowns: a difference of -2 to 0 before
+    his point) or 3/36 (Catalans: -4 to +2)."""
     s, p = blank()
-    for side in (L.BOURBONS, L.CATALANS):
+    for side, helping in ((L.BOURBONS, range(-2, 1)), (L.CATALANS, range(-4, 3))):
         helps = [d for d in range(-8, 8) if POL.commander_helps(p, side, d)]
-        assert helps == list(range(-4, 3))
+        assert helps == list(helping)
     rng = loaded(L.N_STREAMS)
     # the defender's delta counts his own point: +3 with him is +2 without, where it helps
     assert POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, 3, rng)
