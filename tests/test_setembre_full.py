@@ -569,6 +569,18 @@ def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
     assert s[L.S_BREACH_TURN] == 3 and s[L.S_DECK_TOP] == 1
 
 
+def test_a_breach_card_does_nothing_when_the_breach_is_never_assured():
+    """breach_roll = 7 reads "never" (the breach_never preset): events.toml declares that
+    no breach card assures it then, so the setting plays the game without the breach."""
+    breach_card = [k for k in range(len(NAMES.cards))
+                   if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
+    p = parameter_vector(Rules(breach_roll=7))
+    s, _ = blank(breach=False)
+    s[L.S_DECK] = breach_card
+    E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 3, no_log())
+    assert s[L.S_BREACH_TURN] == 0 and s[L.S_DECK_TOP] == 1
+
+
 def test_a_breach_card_after_the_breach_is_assured_does_nothing():
     """events.toml declares it from rule 7: "Once it has happened the rule has no effect
     on the game"."""
@@ -1036,11 +1048,12 @@ def test_no_scripted_side_assaults_at_one_in_six_or_worse(turn):
 
 def test_commanders_are_risked_only_where_their_one_point_matters():
     """11.3: a commander adds +1 and dies on a 6. Greedy commits him when the +1 moves
-    the attacker's chance by at least 3/36: a difference of -4 to +2 before his point."""
+    the attacker's chance by at least 5/36 (Two Crowns: a difference of -2 to 0 before
+    his point) or 3/36 (Catalans: -4 to +2)."""
     s, p = blank()
-    for side in (L.BOURBONS, L.CATALANS):
+    for side, helping in ((L.BOURBONS, range(-2, 1)), (L.CATALANS, range(-4, 3))):
         helps = [d for d in range(-8, 8) if POL.commander_helps(p, side, d)]
-        assert helps == list(range(-4, 3))
+        assert helps == list(helping)
     rng = loaded(L.N_STREAMS)
     # the defender's delta counts his own point: +3 with him is +2 without, where it helps
     assert POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, 3, rng)

@@ -226,15 +226,14 @@ def flag_allowed(s, b, p, turn):
 def tracks_in_range(s, p, step, turn):
     """-1 when the turn, the Royal Breach and the first objective's turn are on their
     tracks, else 0 (turn: 1 to the last, the extra turn of 13 included), 1 (breach: 0, or
-    a turn played, and only by a die that can assure it or an event) or 2 (first
+    a turn played, by a die or an event card, never when ``breach_roll`` is 7) or 2 (first
     objective: 0 or a turn played)."""
     last = p[L.P_TURNS] + (1 if p[L.P_EXTRA_TURN] else 0)
     first = 0 if step == L.STEP_SET_UP else 1
     if s[L.S_TURN] != turn or not first <= turn <= last:
         return 0
     breach = s[L.S_BREACH_TURN]
-    if not 0 <= breach <= turn or (breach > 0 and p[L.P_BREACH_ROLL] > 6
-                                   and not p[L.P_EVENTS]):
+    if not 0 <= breach <= turn or (breach > 0 and p[L.P_BREACH_ROLL] > 6):
         return 1
     if not 0 <= s[L.S_FIRST_TAKEN] <= turn:
         return 2

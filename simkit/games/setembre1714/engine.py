@@ -127,8 +127,8 @@ def event_phase(rng, s, b, p, pids, side, turn, log):
     s[L.S_DECK_TOP] += 1
     effect, value = b.card[card, side, L.C_EFFECT], b.card[card, side, L.C_VALUE]
     log_event(log, EV_CARD, card, side, value)
-    if effect == L.EFF_BREACH and s[L.S_BREACH_TURN] == 0:
-        s[L.S_BREACH_TURN] = turn
+    if effect == L.EFF_BREACH and s[L.S_BREACH_TURN] == 0 and p[L.P_BREACH_ROLL] <= 6:
+        s[L.S_BREACH_TURN] = turn  # breach_roll = 7 is "never": no card assures it either
         log_event(log, EV_BREACH_BY_EVENT, turn)
     elif effect == L.EFF_NO_ARTILLERY:
         s[L.S_EV_ARTILLERY] = 0
@@ -220,12 +220,13 @@ def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
     move; zones still over the stacking limit lose the excess."""
     n = b.zone.shape[0]
     pid = pids[side]
-    field = np.empty(n, np.int64)
+    field = np.full(n, -1, np.int64)
     want = np.zeros(n, np.int64)
-    POL.prepare_movement(s, b, p, pid, side, field, want)
-    if side == L.CATALANS:
+    if side == L.CATALANS:  # their R zones are chosen without the plan; it counts them
         catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log)
-    else:
+        POL.prepare_movement(s, b, p, pid, side, field, want)
+    else:  # recreated units enter deployment zones, which change no Two Crowns goal
+        POL.prepare_movement(s, b, p, pid, side, field, want)
         bourbon_recovery(rng, s, b, p, pid, turn, returning, field, log)
     if checking(log):
         check_state(s, b, p, log, L.STEP_REINFORCEMENTS, turn)
@@ -240,7 +241,8 @@ def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
 @njit(cache=True, nogil=True)
 def move_pieces(rng, s, b, p, pid, side, field, want, log):
     """Rule 10/12: every unit, then every leader, then (Catalans) every barricade may
-    move up to the movement allowance (an event may change it, never below 1 zone)."""
+    move up to the movement allowance (an event may change it, never below 1 zone), to
+    the plan ``field`` and ``want`` that ``POL.prepare_movement`` drew once this phase."""
     n = b.zone.shape[0]
     stop = np.empty(n, np.int64)
     dist = np.empty(n, np.int64)
@@ -249,7 +251,6 @@ def move_pieces(rng, s, b, p, pid, side, field, want, log):
     if allowance < 1:
         allowance = 1
     stop_zones(s, b, side, stop)
-    POL.prepare_movement(s, b, p, pid, side, field, want)
     # units starting in one zone share its reachable set until a zone fills or frees up
     dists = np.empty((n, n), np.int64)
     parents = np.empty((n, n), np.int64)

@@ -504,7 +504,8 @@ def commander_helps(p, side, delta):
     """Does a commander's +1 change the odds enough to risk him (he dies on a 6)?
     ``delta`` is defence minus attack before the dice with the +1 on the attacker's side
     (an attacking commander's counted, a defending one's not); his +1 moves it by one.
-    By default, at least 3 in 36: a difference of -4 to +2."""
+    By default, at least 5 in 36 for the greedy Two Crowns (a difference of -2 to 0) and
+    3 in 36 for the others (-4 to +2)."""
     step = win_chance(delta) - win_chance(delta + 1)
     return 36.0 * step >= weight(p, side, L.W_COMMANDER_STEP) - 1e-6
 
