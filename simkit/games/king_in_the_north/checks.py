@@ -384,7 +384,7 @@ def besieged_here(loc, blk, s, counts, i):
         return False
     inside = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == i \
+        if s[L.S_B_LOC + b] == i and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == owner and s[L.S_B_FROM + b] < 0 \
                 and blk[b, L.BK_TYPE] != L.NAVAL:
             inside += 1

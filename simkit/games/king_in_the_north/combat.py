@@ -794,7 +794,7 @@ def army_at(blk, s, where, side, out):
     """``side``'s blocks at ``where``, Naval Squadrons included (they support, 8.4.3)."""
     n = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] != L.NAVAL:
             out[n] = b
             n += 1
@@ -806,7 +806,7 @@ def army_at(blk, s, where, side, out):
 def attack_origin(s, blk, where, side):
     """A Location one of ``side``'s blocks at ``where`` came from this turn, or -1."""
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] >= 0:
             return s[L.S_B_FROM + b]
     return -1
@@ -815,7 +815,7 @@ def attack_origin(s, blk, where, side):
 @borrowing
 def is_origin(s, blk, where, side, o):
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] == o:
             return True
     return False

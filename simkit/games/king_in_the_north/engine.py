@@ -215,7 +215,7 @@ def contested_locations(loc, blk, s):
 @borrowing
 def moved_in(s, blk, where, side):
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] >= 0:
             return True
     return False
@@ -242,7 +242,7 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
     mine = 0
     enemy = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where:
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP:
             if s[L.S_B_SIDE + b] == defender:
                 mine += blk[b, L.BK_DIAMONDS]
             else:

@@ -169,7 +169,7 @@ def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_opt
 @borrowing
 def leader_at(blk, s, where, side):
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] == L.LEADER:
             return True
     return False
@@ -230,7 +230,7 @@ def movable_group(blk, s, where, side, out):
     if inside_besieged(s, where, side):
         return 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and s[L.S_B_MOVED + b] == 0 \
                 and blk[b, L.BK_TYPE] != L.NAVAL:
             out[n] = b
@@ -315,7 +315,7 @@ def blown_bridge(p, loc, blk, card, s, rng, pol, path, k, n, log):
 def overrun(blk, s, where, side, log):
     """The overrun blocks are eliminated; the mover loses nothing (7.6.2)."""
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == 1 - side and blk[b, L.BK_TYPE] != L.NAVAL:
             eliminate(s, blk, b)
     count_action(s, side, L.A_OVERRUNS)
@@ -927,7 +927,7 @@ def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log):
                 return -1
         else:
             for b in range(blk.shape[0]):
-                if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == origin \
+                if s[L.S_B_LOC + b] == origin and s[L.S_B_WHERE + b] == L.W_MAP \
                         and s[L.S_B_SIDE + b] == side:
                     s[L.S_B_MOVED + b] = 1
     return moved

@@ -349,7 +349,7 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
     k = n
     if extra_at >= 0:
         for b in range(blk.shape[0]):
-            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == extra_at \
+            if s[L.S_B_LOC + b] == extra_at and s[L.S_B_WHERE + b] == L.W_MAP \
                     and s[L.S_B_SIDE + b] == side:
                 k += 1
     k = min(k, L.MAX_BLOCKS)
@@ -364,7 +364,7 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
         if i < n:
             b = ids[i]
         else:
-            while not (s[L.S_B_WHERE + scan] == L.W_MAP and s[L.S_B_LOC + scan] == extra_at
+            while not (s[L.S_B_LOC + scan] == extra_at and s[L.S_B_WHERE + scan] == L.W_MAP
                        and s[L.S_B_SIDE + scan] == side):
                 scan += 1
             b = scan

@@ -27,7 +27,7 @@ def blocks_at(s, blk, where, side, out):
     """Fill ``out`` with the ids of ``side``'s blocks at ``where``; returns the count."""
     n = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side:
             out[n] = b
             n += 1
@@ -39,7 +39,7 @@ def count_at(s, blk, where, side):
     """Army blocks of ``side`` at ``where`` (Naval Squadrons are not army blocks)."""
     n = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] != L.NAVAL:
             n += 1
     return n
@@ -48,7 +48,7 @@ def count_at(s, blk, where, side):
 @borrowing
 def naval_at(s, blk, where):
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and blk[b, L.BK_TYPE] == L.NAVAL:
             return True
     return False
@@ -75,7 +75,7 @@ def strength_at(s, blk, where, side):
     """Sum of diamonds (leaders counted double) of ``side``'s army at ``where``."""
     v = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side:
             d = blk[b, L.BK_DIAMONDS]
             if blk[b, L.BK_TYPE] == L.LEADER:
