@@ -1465,3 +1465,22 @@ def test_a_beaten_relief_force_retreats_and_only_the_besieged_stay():
     assert s[L.S_B_LOC + rodil[0]] == tol and s[L.S_BESIEGED + tol] == 1
     assert sorted(s[L.S_B_WHERE + b] for b in relief) == [L.W_MAP, L.W_DEAD, L.W_DEAD]
     assert [s[L.S_B_LOC + b] for b in relief if s[L.S_B_WHERE + b] == L.W_MAP] == [ber]
+
+
+@pytest.mark.parametrize("policy, check_state", [("greedy", False), ("random", False),
+                                                 ("cautious", True)])
+def test_games_free_every_array_they_allocate(policy, check_state):
+    """The rules run on ``unmanaged`` views (``engine.play_unmanaged``): a ``borrowing``
+    function that took a callee's new array would leak it."""
+    from numba.core.runtime import _nrt_python, rtsys
+
+    GAME.simulate(None, policy, np.arange(2), 1, check_state=check_state)  # compiled first
+    _nrt_python.memsys_enable_stats()
+    try:
+        before = rtsys.get_allocation_stats()
+        GAME.simulate(None, policy, np.arange(12), 1, check_state=check_state)
+        after = rtsys.get_allocation_stats()
+    finally:
+        _nrt_python.memsys_disable_stats()
+    assert after.mi_alloc - before.mi_alloc > 12  # the counting sees the games
+    assert after.mi_alloc - before.mi_alloc == after.mi_free - before.mi_free

@@ -17,15 +17,15 @@ a side, as its docstring says) or -1.
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.checks import broken, checking, failed
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from .state import victory_points
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def after_step(p, loc, blk, card, s, log, step):
     """Check the state after ``step`` if this run checks states; whether the game must
     stop (an invariant is broken, now or earlier)."""
@@ -34,7 +34,7 @@ def after_step(p, loc, blk, card, s, log, step):
     return failed(log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def check_state(p, loc, blk, card, s, log, step, turn):
     """Test every invariant; record the first that does not hold (``simkit.checks``)."""
     invariant, detail = first_broken(p, loc, blk, card, s, step)
@@ -42,7 +42,7 @@ def check_state(p, loc, blk, card, s, log, step, turn):
         broken(log, invariant, detail, step, turn)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def first_broken(p, loc, blk, card, s, step):
     """(invariant, detail) of the first invariant that does not hold, else (-1, 0)."""
     counts = army_counts(loc, blk, s)
@@ -73,7 +73,7 @@ def first_broken(p, loc, blk, card, s, step):
     return first_broken_later(p, loc, blk, card, s, step, counts)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def first_broken_later(p, loc, blk, card, s, step, counts):
     """``first_broken`` for the invariants of movement, sieges, cards and markers."""
     d = stacking(p, loc, blk, s, step, counts)
@@ -106,7 +106,7 @@ def first_broken_later(p, loc, blk, card, s, step, counts):
     return -1, 0
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def army_counts(loc, blk, s):
     """Army blocks (not Naval Squadrons) of each side at each Location."""
     out = np.zeros((2, loc.shape[0]), dtype=np.int64)
@@ -120,7 +120,7 @@ def army_counts(loc, blk, s):
 
 
 # -- control (4.1.1, 4.2, 7.5) -------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def holders(s, counts, i):
     """Whether each side has a block or a Garrison cube at Location ``i``."""
     carlist = counts[L.CARLISTS, i] > 0 or s[L.S_CUBE + i] == L.CARLISTS + 1
@@ -128,7 +128,7 @@ def holders(s, counts, i):
     return carlist, liberal
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def city_control(loc, s, counts):
     """4.2: "The player who has at least one block or Garrison cube on the City controls
     it (so long as their opponent has none)": a City/Capital only one side holds is that
@@ -150,7 +150,7 @@ def city_control(loc, s, counts):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def resource_control(loc, s, counts):
     """4.1.1: "The last player to move a block through a Resource Location becomes its
     owner", and its cube marks who controls it: a Resource Location (not a City) that
@@ -167,7 +167,7 @@ def resource_control(loc, s, counts):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def garrison_with_enemy(loc, s, counts):
     """7.5: "Any force, including one with only 1 diamond, automatically eliminates an
     enemy Garrison upon entering their Location": no cube shares its Location with
@@ -181,7 +181,7 @@ def garrison_with_enemy(loc, s, counts):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def garrison_cubes(p, loc, s):
     """7.5: "each side only has 12 total at their disposition" (the ``garrison_cubes``
     knob). Detail: the side."""
@@ -196,13 +196,13 @@ def garrison_cubes(p, loc, s):
 
 
 # -- blocks (3.2, 4.6, 6.4, 7.3.7, 8.6.1, 8.7.4, 13.1) -------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def artillery(blk, b):
     t = blk[b, L.BK_TYPE]
     return t == L.FIELD_ART or t == L.MOUNTAIN_ART
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def blocks_in_one_place(p, loc, blk, s):
     """Each block is in one place its kind allows: on the map at a Location, in its bag
     (a bag block), in the Recruitment Box (drawn from the bag, or a Defectors block,
@@ -240,7 +240,7 @@ def blocks_in_one_place(p, loc, blk, s):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def blocks_lost(blk, s):
     """8.7.4: "Blocks lost in combat are removed from the board and cannot be used
     again": each side's count of blocks lost is its eliminated blocks; Naval Squadrons
@@ -258,7 +258,7 @@ def blocks_lost(blk, s):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def defectors(blk, s):
     """8.6.1: a block that defects is replaced by "a new Defectors Block matching the
     opposing side's color"; 6.4: "If there are no more blocks in the bag, a player draws
@@ -277,7 +277,7 @@ def defectors(blk, s):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def reinforcement_track(p, blk, s, step):
     """6.4: "Players draw at random from their bag a number of blocks as written on the
     Reinforcement Track on the board. Whoever controls more Resource Locations draws 1
@@ -307,13 +307,13 @@ def reinforcement_track(p, blk, s, step):
 
 
 # -- stacking (7.1, 7.3.6) -----------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def stack_limit(p, loc, where):
     """7.1: "10 per side or 5 in Locations accessible only by trails"."""
     return p[L.P_TRAIL_STACK_LIMIT] if loc[where, L.LC_TRAIL_ONLY] else p[L.P_STACK_LIMIT]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stacking(p, loc, blk, s, step, counts):
     """7.1: "The maximum number of blocks possible in any given Location is 10 per side
     or 5 in Locations accessible only by trails": after each step of the active side's
@@ -334,7 +334,7 @@ def stacking(p, loc, blk, s, step, counts):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stacks_moved(p, s):
     """7.3.6: "The maximum number of blocks a stack can have is 10 for movement along
     Main Roads and Secondary Roads. Along Trails, the stack limit is reduced to 5
@@ -347,7 +347,7 @@ def stacks_moved(p, s):
 
 
 # -- sieges and retreats (8.8.6, 8.9) ------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def sieges(loc, blk, s, counts):
     """8.9.3 G: a siege is a City/Capital where the controlling side's blocks and the
     besiegers coexist; 8.9.2: at most 2 blocks inside a City, 3 inside a Capital (not
@@ -361,7 +361,7 @@ def sieges(loc, blk, s, counts):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def retreats_into_combat(loc, s, step):
     """8.8.6: "It is possible for a retreat to cause another battle ... resolve the
     battle": a retreat into enemy blocks waits for its battle only between the combats
@@ -374,7 +374,7 @@ def retreats_into_combat(loc, s, step):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def besieged_here(loc, blk, s, counts, i):
     """Is Location ``i`` a siege as 8.9.2-8.9.3 describe one?"""
     owner = s[L.S_OWNER + i]
@@ -384,7 +384,7 @@ def besieged_here(loc, blk, s, counts, i):
         return False
     inside = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == i \
+        if s[L.S_B_LOC + b] == i and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == owner and s[L.S_B_FROM + b] < 0 \
                 and blk[b, L.BK_TYPE] != L.NAVAL:
             inside += 1
@@ -392,7 +392,7 @@ def besieged_here(loc, blk, s, counts, i):
 
 
 # -- cards (3.3) ---------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@allocating
 def decks(p, card, s):
     """3.3: each side's deck is its draw pile, hand, discards and the Special Events
     removed from play: the draw pile holds exactly that side's face-down cards, each
@@ -423,7 +423,7 @@ def decks(p, card, s):
 
 
 # -- markers (2.2, 3.4, 6, 9, 10, 13.4) ----------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def turn_marker(s):
     """6: 7 Years of Semesters A and B; the Turn Marker shows the Year, the Semester and
     the side moving first (6.2). Detail: the Year index."""
@@ -441,7 +441,7 @@ def turn_marker(s):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def victory_points_marker(loc, s):
     """2.2, 9: each side's VP (``state.victory_points``, the VP marker's reading) are
     those of the Locations it controls, every owner being a side or nobody. Detail: the
@@ -459,7 +459,7 @@ def victory_points_marker(loc, s):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def morale_track(p, s):
     """13.4: each cube starts in the central 0, "may not advance beyond the two ends of
     the track", and every change moves both cubes, in opposite directions; without the
@@ -474,7 +474,7 @@ def morale_track(p, s):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barrels(loc, s):
     """3.4: 9 Barrels; those on the map are among those taken from the box (7.1), less
     the ones the Carlists took as spoils (10.1). Detail: the Location, or the number of

@@ -8,9 +8,9 @@ A siege (8.9) is the attacker's deployment then the defender's artillery.
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.eventlog import log_event
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from . import policies as P
@@ -48,7 +48,7 @@ from .state import (
 
 
 # -- who may deploy what (8.2.2, 8.2.4, 8.4) -----------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def any_card_block(blk, b):
     """Blocks any Faction card deploys (8.2.2): artillery (with a bugle), Guerrillas,
     Requetés, Hussars, Carabineers, Defectors; and the main leaders (8.2.4)."""
@@ -61,7 +61,7 @@ def any_card_block(blk, b):
         or sp == L.SP_CEBALLOS or sp == L.SP_DIEGO
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def immune(blk, b):
     """Blocks immune to Loyalty Challenges (8.6.1)."""
     t = blk[b, L.BK_TYPE]
@@ -71,14 +71,14 @@ def immune(blk, b):
         or sp == L.SP_CARABINEERS
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fighting_block(blk, b):
     """Blocks that can be deployed at all (not Decoys, Customs, Partisans, Squadrons)."""
     t = blk[b, L.BK_TYPE]
     return t != L.DECOY and t != L.CUSTOMS and t != L.PARTISANS and t != L.NAVAL
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def card_deploys(blk, card, c, b, siege, mountain):
     """Can card ``c`` deploy block ``b`` (8.2.2, 8.4.2, 8.4.6)? Artillery needs a bugle
     ("cards from any Faction may be used to deploy Artillery (Special Attack cards with
@@ -96,19 +96,19 @@ def card_deploys(blk, card, c, b, siege, mountain):
     return f != L.NO_FACTION and (card[c, L.CD_FAC1] == f or card[c, L.CD_FAC2] == f)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cavalry(blk, b):
     t = blk[b, L.BK_TYPE]
     return t == L.CAVALRY or t == L.LANCER
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def field_art_barred(loc, where):
     """Field Artillery may not deploy in Mountainous or trail-only Locations (8.4.2)."""
     return loc[where, L.LC_MOUNTAIN] == 1 or loc[where, L.LC_TRAIL_ONLY] == 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def block_impact(p, loc, blk, bt, side, b, bugle, hq):
     """Impact of deploying ``b`` now (8.3-8.4): diamonds (artillery 1 in battle, 3 in a
     siege with a bugle; Mountain Artillery 2 in mountains/trails), +1 per same-Faction
@@ -147,7 +147,7 @@ def block_impact(p, loc, blk, bt, side, b, bugle, hq):
     return v
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def record_deploy(p, loc, blk, bt, side, b, bugle, hq):
     """Mark ``b`` deployed and add its Impact; returns the Impact."""
     v = block_impact(p, loc, blk, bt, side, b, bugle, hq)
@@ -178,7 +178,7 @@ def record_deploy(p, loc, blk, bt, side, b, bugle, hq):
 
 
 # -- the options table offered to a policy -------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def add_option(opts, n, kind, c, b1, b2, gain):
     if n >= opts.shape[0]:
         return n
@@ -190,7 +190,7 @@ def add_option(opts, n, kind, c, b1, b2, gain):
     return n + 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def free_leader_ok(p, blk, bt, side, b):
     """Up to 2 Leaders free before any card deployment (8.2.4); main leaders at any point
     with optional rule 13.2."""
@@ -205,7 +205,7 @@ def free_leader_ok(p, blk, bt, side, b):
     return bt[L.BT_CARD_DEPLOYED + side] == 0 and bt[L.BT_FREE_LEADERS + side] < 2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def siege_card_ok(loc, blk, card, bt, side, c, b):
     """Siege limits (8.9.3): the defender deploys only artillery with a bugle; against a
     Capital the first card-deployed block must be Field Artillery with a bugle."""
@@ -219,7 +219,7 @@ def siege_card_ok(loc, blk, card, bt, side, c, b):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deployment_options(p, loc, blk, card, s, bt, side, army, n_army, cards, n_cards, opts):
     """Every deployment ``side`` may make now, with its Impact; returns the count."""
     n = 0
@@ -269,7 +269,7 @@ def deployment_options(p, loc, blk, card, s, bt, side, army, n_army, cards, n_ca
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def charge_any_card(blk, card, bt, side, c, b):
     """After «Cavalry Charge» (12.2) the Liberals may deploy one Cavalry Block of any
     Faction with any Faction card, charging (our reading of "belonging to any Faction":
@@ -279,7 +279,7 @@ def charge_any_card(blk, card, bt, side, c, b):
         and blk[b, L.BK_SPECIAL] != L.SP_HUSSARS
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def second_block(blk, bt, army, n_army, b):
     """The strongest other undeployed block of ``b``'s Faction (a Double card, 8.4.5)."""
     best, best_d = -1, -1
@@ -294,7 +294,7 @@ def second_block(blk, bt, army, n_army, b):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def special_card_options(p, loc, blk, card, s, bt, side, cards, n_cards, opts, n):
     """Naval support (8.4.3), the Fortified House card (11.2) and battle events (12)."""
     where = bt[L.BT_LOC]
@@ -333,13 +333,13 @@ def special_card_options(p, loc, blk, card, s, bt, side, cards, n_cards, opts, n
 
 
 # -- applying a deployment -----------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def play_card(s, bt, side, c):
     s[L.S_C_WHERE + c] = L.CW_PLAYED
     bt[L.BT_CARDS + side] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def apply_option(p, loc, blk, card, s, bt, side, opts, k, log):
     """Make deployment ``k`` of the options table; returns the block(s) a Loyalty
     Challenge could target (first block, or -1)."""
@@ -391,7 +391,7 @@ def apply_option(p, loc, blk, card, s, bt, side, opts, k, log):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def apply_event(s, bt, side, sp, gain):
     """Battle events (12.1-12.2)."""
     if sp == L.EV_BATTERY:
@@ -410,7 +410,7 @@ def apply_event(s, bt, side, sp, gain):
 
 
 # -- Loyalty Challenges (8.6) --------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def refuting_card(blk, card, s, side, b, played):
     """A card in ``side``'s hand able to deploy ``b`` (or the Headquarters), or -1."""
     for c in range(card.shape[0]):
@@ -421,7 +421,7 @@ def refuting_card(blk, card, s, side, b, played):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, b, c_played, b2, gain, log):
     """The opponent of ``side`` may challenge ``b``'s loyalty right after its deployment.
     Refuted by another card able to deploy it (both cards go back to hand; the
@@ -459,7 +459,7 @@ def loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, b, c_played, b2,
 
 
 # -- the battle ----------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def start_battle(loc, blk, s, bt, where, attacker, siege):
     bt[:] = 0
     bt[L.BT_LOC] = where
@@ -470,7 +470,7 @@ def start_battle(loc, blk, s, bt, where, attacker, siege):
         bt[L.BT_SUPPLY] = 1  # Liberals out of supply, no Barrel to supply them (10)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def show_partisans(blk, card, s, bt, rng, pol, army, n_army, log):
     """Carlist Partisans shown first: the Liberals discard a card of their choice and the
     Partisans leave play (7.3.7)."""
@@ -488,7 +488,7 @@ def show_partisans(blk, card, s, bt, rng, pol, army, n_army, log):
             return
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def deployment_step(p, loc, blk, card, s, bt, rng, pol, side, army, n_army, log):
     """One deployment by ``side`` (or its pass); returns False on a pass."""
     cards = np.empty(L.MAX_DECK, dtype=np.int64)
@@ -511,7 +511,7 @@ def deployment_step(p, loc, blk, card, s, bt, rng, pol, side, army, n_army, log)
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def diego_extra(p, loc, blk, s, bt, side, army, n_army, log):
     """Diego de León also deploys one more non-artillery block free, a cavalry charge
     allowed (11.4)."""
@@ -530,7 +530,7 @@ def diego_extra(p, loc, blk, s, bt, side, army, n_army, log):
         log_event(log, EV_DEPLOY, side * 1000 + best, v, -1)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, log):
     """Initiative (8.5): the side behind (the attacker on a tie) deploys until it is no
     longer behind; once a side passes, the other deploys until it passes too."""
@@ -553,7 +553,7 @@ def deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, log):
             bt[L.BT_PASSED + side] = 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def night_card(card, s, bt):
     """The Liberals' «Under Cover of Night» in hand when it may be played (12.2: the
     Liberals defend in a battle and both sides have played at least 2 cards), or -1."""
@@ -567,7 +567,7 @@ def night_card(card, s, bt):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def night_falls(card, s, bt, rng, pol, side):
     """«Under Cover of Night» (12.2) played during the battle, before ``side``'s next
     deployment: the battle ends at once, the side with less Impact (the attacker on a
@@ -584,7 +584,7 @@ def night_falls(card, s, bt, rng, pol, side):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def morale_bonus(p, s, side):
     """Optional 13.4: +1 / -1 Impact at the ends of the Morale Track."""
     if not p[L.P_MORALE]:
@@ -598,7 +598,7 @@ def morale_bonus(p, s, side):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_morale(p, s, winner):
     """Optional 13.4: the winner's cube moves up one space, the loser's down one."""
     if not p[L.P_MORALE]:
@@ -608,7 +608,7 @@ def move_morale(p, s, winner):
     s[L.S_MORALE + 1 - winner] = max(-half, s[L.S_MORALE + 1 - winner] - 1)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def kill_rate(p, loc, bt, victim):
     """Impact per block ``victim`` loses (8.7.1, 8.7.2, 8.4.7, 12.1)."""
     where = bt[L.BT_LOC]
@@ -623,7 +623,7 @@ def kill_rate(p, loc, bt, victim):
     return rate
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def battle_losses(impact, rate, loser, lancer):
     """Blocks lost to ``impact`` at ``rate`` per block, +1 for the loser (8.7.1); with
     Lancer Charge one block dies at 6 (12.1)."""
@@ -633,7 +633,7 @@ def battle_losses(impact, rate, loser, lancer):
     return n + (1 if loser else 0)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def take_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
     """Eliminate ``n_loss`` blocks of ``side`` (8.7.3): deployed blocks first (the owner
     picks the least valuable), Customs Officers and Partisans last. A block that
@@ -657,7 +657,7 @@ def take_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
     return counted
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def shield_played(card, s, side):
     """Did the Carlist defender deploy with a shield-6 card (8.4.7)?"""
     for c in range(card.shape[0]):
@@ -667,7 +667,7 @@ def shield_played(card, s, side):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def finish_cards(card, s, rng, bt, side, extra):
     """Card replenishment (8.10): discard the cards used, draw as many plus ``extra``."""
     for c in range(card.shape[0]):
@@ -676,7 +676,7 @@ def finish_cards(card, s, rng, bt, side, extra):
     draw_cards(s, card, rng, side, bt[L.BT_CARDS + side] + extra)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     """A battle at ``where`` (8.2-8.8, 8.10)."""
     bt = np.zeros(L.N_BT, dtype=np.int64)
@@ -727,7 +727,7 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     refresh_control(s, loc, blk, where)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deployed_none(bt, army, n_army):
     """No block of ``army`` was deployed (or defected after deploying)."""
     for i in range(n_army):
@@ -736,7 +736,7 @@ def deployed_none(bt, army, n_army):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def late_events(p, loc, blk, card, s, bt, rng, pol):
     """Events played once deployment ends: Under Cover of Night by a losing Liberal
     defender (both sides 2+ cards: no extra loss for the loser; played earlier it ends
@@ -760,7 +760,7 @@ def late_events(p, loc, blk, card, s, bt, rng, pol):
                 break
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def defect_blocks(blk, s, bt, armies, n_armies, log):
     """Blocks that failed a Loyalty Challenge leave play after the battle and one
     Defectors block per challenge joins the other side "at the beginning of their turn
@@ -778,7 +778,7 @@ def defect_blocks(blk, s, bt, armies, n_armies, log):
                         s[L.S_DEFECTORS_NEW + 1 - side] += 1  # enters next Semester
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def recruit_defector(blk, s, side, where):
     """Take a Defectors block of ``side``'s colour from the pool; returns it or -1."""
     for b in range(blk.shape[0]):
@@ -789,12 +789,12 @@ def recruit_defector(blk, s, side, where):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def army_at(blk, s, where, side, out):
     """``side``'s blocks at ``where``, Naval Squadrons included (they support, 8.4.3)."""
     n = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] != L.NAVAL:
             out[n] = b
             n += 1
@@ -802,26 +802,26 @@ def army_at(blk, s, where, side, out):
 
 
 # -- retreats (8.8) ------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def attack_origin(s, blk, where, side):
     """A Location one of ``side``'s blocks at ``where`` came from this turn, or -1."""
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] >= 0:
             return s[L.S_B_FROM + b]
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def is_origin(s, blk, where, side, o):
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] == o:
             return True
     return False
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
     """The loser's survivors retreat as one stack to an adjacent Location (8.8): deployed
     artillery is lost (8.8.4, or captured with 13.1); the attacker goes back where it came
@@ -897,14 +897,14 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
     return counted
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def relief_lost(loc, s, bt, where, side):
     """Did ``side`` lose a battle it started to relieve its own besieged City (8.9.5)?"""
     return side == bt[L.BT_ATTACKER] and loc[where, L.LC_KIND] >= L.CITY \
         and s[L.S_OWNER + where] == side and s[L.S_BESIEGED + where] == 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def relief_force(s, ids, n):
     """8.9.5: "if the besieged player loses the battle, only the originally besieged
     blocks may remain inside the City/Capital": those that did not move this turn stay
@@ -918,7 +918,7 @@ def relief_force(s, ids, n):
     return k
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def retreat_into_combat(p, loc, blk, s, dest, side, log):
     """A retreat into enemy blocks (8.8.6): Overrun them if the stack now there has 4x
     their blocks and the Location allows it (7.6), else a battle there with the
@@ -935,7 +935,7 @@ def retreat_into_combat(p, loc, blk, s, dest, side, log):
         s[L.S_RETREAT_IN + dest] = side + 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def without(ids, n, b):
     """Drop block ``b`` from ``ids[:n]``; returns the new count."""
     k = 0
@@ -946,7 +946,7 @@ def without(ids, n, b):
     return k
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fast_stack(blk, ids, n):
     """Only Leaders and cavalry: they may retreat 2 Locations (8.8.3)."""
     for i in range(n):
@@ -956,12 +956,12 @@ def fast_stack(blk, ids, n):
     return n > 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def free_for_retreat(blk, s, where, side, o):
     return count_at(s, blk, o, 1 - side) == 0 and not is_origin(s, blk, where, 1 - side, o)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def two_location_retreat(loc, adj, blk, s, where, side):
     """Leaders and cavalry retreat up to 2 Locations, 1 by Trail (8.8.3): a Location two
     roads away that is free of enemies and of attack origins, through one without enemy
@@ -979,7 +979,7 @@ def two_location_retreat(loc, adj, blk, s, where, side):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def order_by_value(blk, ids, n):
     """Sort ``ids[:n]`` by block value, best first (insertion sort)."""
     for i in range(1, n):
@@ -992,7 +992,7 @@ def order_by_value(blk, ids, n):
         ids[j + 1] = x
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def retreat_to(s, loc, blk, side, ids, n, dest):
     """The retreating blocks enter ``dest``: an enemy Garrison there is eliminated (7.5;
     8.8.3: "Garrisons are ignored" in choosing it) and control follows (4.1.1, 4.2)."""
@@ -1000,7 +1000,7 @@ def retreat_to(s, loc, blk, side, ids, n, dest):
     enter(s, loc, blk, side, dest)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def move_all(s, ids, n, dest):
     for i in range(n):
         b = ids[i]
@@ -1008,7 +1008,7 @@ def move_all(s, ids, n, dest):
         s[L.S_B_MOVED + b] = 1
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def retreat_destination(loc, adj, blk, s, rng, pol, where, side, far):
     """(Location, extra loss) of a retreat from ``where``, the policy's pick: among the
     adjacent Locations free of enemy blocks that no attack came from (8.8.3), with
@@ -1046,7 +1046,7 @@ def retreat_destination(loc, adj, blk, s, rng, pol, where, side, far):
 
 
 # -- sieges (8.9) --------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def siege_value(p, loc, blk, where, b):
     """A block's Impact in a siege deployed with a bugle card, as ``block_impact``
     gives it, without the Faction bonus (8.4.2, 11.3)."""
@@ -1060,7 +1060,7 @@ def siege_value(p, loc, blk, where, b):
     return blk[b, L.BK_DIAMONDS]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def siege_rate(p, loc, bt):
     """Impact per defending block (8.9.3 C-D, 12.2 Fortification)."""
     where = bt[L.BT_LOC]
@@ -1073,7 +1073,7 @@ def siege_rate(p, loc, bt):
     return p[L.P_SIEGE_CITY_NO_ART]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def siege_kills(p, loc, s, bt, attacker, blockade):
     """Defending blocks the siege eliminates: (attacker Impact + 4 Siege Mortar + 1 naval
     blockade - 3 per defender artillery - 3 for a Defensive Battery) // rate (8.9.3 B-D,
@@ -1087,7 +1087,7 @@ def siege_kills(p, loc, s, bt, attacker, blockade):
     return max(0, att) // siege_rate(p, loc, bt)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     """A siege at ``where`` (8.9.3): the attacker deploys (leaders free, a Capital needs
     Field Artillery with a bugle first), the defender answers with artillery, the
@@ -1133,7 +1133,7 @@ def resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
         s[L.S_BESIEGED + where] = 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def siege_events(loc, card, s, bt, rng, pol, attacker):
     """Siege Mortar (Carlist besieger of a City, +4 once artillery is deployed: played
     here when the attacker holds artillery), Fortification (Liberal defender of a City,
@@ -1157,7 +1157,7 @@ def siege_events(loc, card, s, bt, rng, pol, attacker):
                 use_event(s, card, c)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def siege_mortar(p, loc, card, s, bt, rng, pol, attacker):
     """Siege Mortar: +4 in a City siege once an artillery block is deployed (12.1); in a
     Capital siege too with the reading ``siege_mortar`` = "capitals_too"."""
@@ -1174,14 +1174,14 @@ def siege_mortar(p, loc, card, s, bt, rng, pol, attacker):
             return
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def mortar_location(p, loc, where):
     """May «Siege Mortar» be played in a siege of ``where`` (12.1: "If sieging a city")?"""
     kind = loc[where, L.LC_KIND]
     return kind == L.CITY or (kind == L.CAPITAL and p[L.P_MORTAR_CAPITALS] == 1)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def take_siege_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
     """The defender picks its losses (8.9.3 E), deployed artillery need not be chosen;
     a garrison left with only Decoys/Customs/Partisans is removed (8.9.3 F)."""
@@ -1201,7 +1201,7 @@ def take_siege_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
     return counted
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def siege_possible(p, loc, blk, card, s, where, attacker):
     """Can the besieger reach the Impact for 1 kill (8.9.3)? Its leaders (2 free) and
     each card of its hand matched to the best block that card deploys; a Capital needs

@@ -9,6 +9,7 @@ from numba import njit
 from simkit.checks import at_game, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, shuffle, uniform_int
+from simkit.unmanaged import allocating, borrowing, unmanaged
 
 from . import layout as L
 from . import policies as P
@@ -55,7 +56,7 @@ SEM_1838A = L.semester_index(1838, "A")
 
 
 # -- set-up (5, 3.3) -----------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@allocating
 def set_up(p, loc, blk, card, s, rng):
     """Blocks to the map, bags and reserves; control and cubes; decks shuffled; opening
     hands. Optional 13.1 removes 1 Field and 1 Mountain artillery from each bag."""
@@ -109,7 +110,7 @@ def set_up(p, loc, blk, card, s, rng):
 
 
 # -- turn order (6.2, 6.3.1) ---------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@allocating
 def turn_order(p, card, s, rng, pol, log):
     """Both sides bid a card face up; the higher number chooses who moves first."""
     bids = np.full(2, -1, dtype=np.int64)
@@ -129,7 +130,7 @@ def turn_order(p, card, s, rng, pol, log):
     log_event(log, EV_BID, bids[0], bids[1], s[L.S_FIRST])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def initiative_challenge(p, card, s, rng, pol, log):
     """Semester B: the side without Initiative may bid face down; the holder accepts
     (both cards compared and discarded) or declines (Initiative passes) (6.3.1)."""
@@ -154,7 +155,7 @@ def initiative_challenge(p, card, s, rng, pol, log):
 
 
 # -- historical reinforcements and Defectors (6.3, 8.6.1, 7.4) -----------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def arrivals(p, loc, blk, s, rng, pol, side, log):
     """Historical reinforcements of this Semester enter at their Location (a friendly
     stack with room if the enemy holds it or it is full, 7.1: our reading); Naval
@@ -193,12 +194,12 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
 
 
 # -- the Combat Phase (8.1, 8.8.7, 8.9.2, 13.3) --------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def contested(s, blk, where):
     return count_at(s, blk, where, 0) > 0 and count_at(s, blk, where, 1) > 0
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def contested_locations(loc, blk, s):
     """``contested`` for every Location, in one pass over the blocks."""
     seen = np.zeros((2, loc.shape[0]), dtype=np.int64)
@@ -211,16 +212,16 @@ def contested_locations(loc, blk, s):
     return both
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def moved_in(s, blk, where, side):
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] >= 0:
             return True
     return False
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
     """Retreat before combat (8.8.7): a Carlist stack (1 block lost from 5 up) or a
     Liberal stack of cavalry and Leaders only, once per Semester; or any stack with the
@@ -241,7 +242,7 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
     mine = 0
     enemy = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where:
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP:
             if s[L.S_B_SIDE + b] == defender:
                 mine += blk[b, L.BK_DIAMONDS]
             else:
@@ -273,7 +274,7 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     """Declare and resolve the combat at ``where``: a siege if the defender controls the
     City/Capital and stays inside (at most 2 / 3 blocks), else a battle (8.9.1-8.9.2)."""
@@ -306,7 +307,7 @@ def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
     """Every Location holding both sides' blocks is fought, one at a time (8.1). A
     besieged side may sally (a battle, 8.9.5); a retreat into enemy blocks makes the
@@ -335,7 +336,7 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
             return
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def next_combat(blk, card, s, rng, pol, side, loc, done):
     """(Location, attacker, whether it is a sally) of the next combat of ``side``'s
     Combat Phase, -1 if none: a retreat into combat first where one is pending; a
@@ -357,7 +358,7 @@ def next_combat(blk, card, s, rng, pol, side, loc, done):
 
 
 # -- victory (2) ---------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def end_game(s, winner, reason, log):
     if s[L.S_DONE]:
         return
@@ -367,7 +368,7 @@ def end_game(s, winner, reason, log):
     log_event(log, EV_VICTORY, winner, reason, 0)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def holds_recruitment(loc, s, side):
     """Does ``side`` control all 4 enemy Recruitment Locations (2.2)?"""
     for i in range(loc.shape[0]):
@@ -376,7 +377,7 @@ def holds_recruitment(loc, s, side):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def check_sudden(p, loc, s, side, log):
     """Sudden victories of the active side (2.1-2.2): VP leads from 1836 A and 1837 A
     (Carlists with a Port Capital), the Carlist 5 Cities/Capitals from 1838 A, the enemy
@@ -404,7 +405,7 @@ def check_sudden(p, loc, s, side, log):
         end_game(s, side, L.END_RECRUITMENT, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def final_victory(loc, s, log):
     """End of 1839 (2.2): more VP and at least one of the 4 starred Capitals, else a
     tie."""
@@ -419,7 +420,7 @@ def final_victory(loc, s, log):
 
 
 # -- the Reinforcement Phase and Siege Attrition (6.4, 6.5) --------------------------------
-@njit(cache=True, nogil=True)
+@allocating
 def reinforcement_phase(p, loc, blk, card, s, rng, pol, log):
     """Discard half the hand (rounded down), draw 7 (+1 for more Cities/Capitals), draw
     blocks from the bag (+1 for more Resource Locations; a Defectors block once the bag
@@ -444,7 +445,7 @@ def reinforcement_phase(p, loc, blk, card, s, rng, pol, log):
         log_event(log, EV_REINFORCEMENT, side, n_cards, n_blocks)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def draw_block(blk, s, rng, side):
     """One block at random from the bag to the Recruitment Box (a Defectors block from
     the reserve when the bag is empty)."""
@@ -469,7 +470,7 @@ def draw_block(blk, s, rng, side):
             k -= 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def siege_attrition(loc, blk, card, s, rng, pol, log):
     """A besieger with an unresolved siege at the end of the Year discards 1 card (6.5)."""
     for side in range(2):
@@ -484,7 +485,7 @@ def siege_attrition(loc, blk, card, s, rng, pol, log):
 
 
 # -- the cycle (6) -------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
     """The whole campaign (6.1): per Year, Turn Order, Semesters A and B (one in the first
     and last Years), Reinforcement Phase, Siege Attrition; then the final victory. A
@@ -534,7 +535,7 @@ def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
     write_outcome(loc, blk, s, played, out)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def begin_semester(s, year, sem):
     """The Turn Marker moves to a new Semester (6.3): one retreat before combat per side
     and Semester again (8.8.7); the Defectors of the last Semester may enter (8.6.1)."""
@@ -545,7 +546,7 @@ def begin_semester(s, year, sem):
         s[L.S_DEFECTORS_NEW + side] = 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem, log):
     """One Semester (6.3): the Initiative Challenge in Semester B, then each side's turn
     (Historical Reinforcements, Movement, Combat). Returns True if a state check failed."""
@@ -564,7 +565,7 @@ def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
     """One side's turn (6.3): Historical Reinforcements, Movement, Combat, each followed
     by the sudden-victory checks. Returns True if a state check failed."""
@@ -588,7 +589,7 @@ def side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def write_outcome(loc, blk, s, played, out):
     out[L.O_WINNER] = s[L.S_WINNER]
     out[L.O_END_REASON] = s[L.S_REASON]
@@ -624,7 +625,17 @@ def play_games(p, loc, adj, fac_home, any2, blk, card, pol, game_indices, root_s
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
-        play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out[row], log)
+        play_unmanaged(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out[row], log)
         if failed(log):
             break  # a broken invariant: the game raises StateError (simkit.checks)
     return out
+
+
+@njit(cache=True, nogil=True)
+def play_unmanaged(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
+    """``play_game`` on views numba does not reference-count (``simkit.unmanaged``): the
+    caller owns every array for the whole call and no view outlives it, so the rules'
+    calls skip the atomic reference counting of the component tables (the same games)."""
+    play_game(unmanaged(p), unmanaged(loc), unmanaged(adj), unmanaged(fac_home),
+              unmanaged(any2), unmanaged(blk), unmanaged(card), unmanaged(s), unmanaged(rng),
+              unmanaged(pol), unmanaged(out), unmanaged(log))

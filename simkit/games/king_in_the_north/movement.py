@@ -10,9 +10,9 @@ on (7.5).
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.eventlog import log_event
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from . import policies as P
@@ -40,14 +40,14 @@ SEM_1834B = L.semester_index(1834, "B")  # the Squadrons arrive: no transport (7
 M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def overrunnable(p, loc, blk, s, where, side, n_blocks):
     """Overrun (7.6): 4x the enemy's blocks, not in a City/Capital, Fortified House or
     Mountainous Area."""
     return overrun_allowed(p, loc, where, n_blocks, count_at(s, blk, where, 1 - side))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def overrun_allowed(p, loc, where, n_blocks, e):
     """``n_blocks`` overrun ``e`` enemy blocks at ``where`` (7.6.1, 7.6.3-7.6.4)?"""
     if e == 0:
@@ -57,7 +57,7 @@ def overrun_allowed(p, loc, where, n_blocks, e):
     return n_blocks >= p[L.P_OVERRUN_RATIO] * e
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def army_counts(loc, blk, s):
     """``count_at`` for both sides and every Location, in one pass over the blocks."""
     out = np.zeros((2, loc.shape[0]), dtype=np.int64)
@@ -67,7 +67,7 @@ def army_counts(loc, blk, s):
     return out
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def garrison_stops(loc, s, where, side, diamonds):
     """An enemy Garrison stops the stack unless it has 3+ diamonds in a town or 5+ in a
     City or Fortified House (7.5)."""
@@ -77,7 +77,7 @@ def garrison_stops(loc, s, where, side, diamonds):
     return diamonds < need
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stops_at(p, loc, s, counts, side, n_blocks, diamonds, out):
     """``out[u]`` = 1 where a moving stack of ``n_blocks`` blocks with ``diamonds`` must
     stop (``counts``: ``army_counts``): enemy blocks it cannot Overrun (7.6), an enemy
@@ -88,7 +88,7 @@ def stops_at(p, loc, s, counts, side, n_blocks, diamonds, out):
             or garrison_stops(loc, s, u, side, diamonds) else 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def reach(p, loc, adj, stops, origin, n_blocks, mode, max_steps, dist, parent, queue):
     """Breadth-first distances from ``origin`` along the paths ``mode`` allows
     (``stops``: ``stops_at``; ``queue``: scratch of one slot per Location); Trails
@@ -124,7 +124,7 @@ def reach(p, loc, adj, stops, origin, n_blocks, mode, max_steps, dist, parent, q
             tail += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stack_profile(blk, s, ids, n):
     """(diamonds, all cavalry-like, leader present) of a moving group."""
     d = 0
@@ -142,7 +142,7 @@ def stack_profile(blk, s, ids, n):
     return d, cav, leader
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_option):
     """Allowance per mode without and with a Forced March (7.3.3-7.3.6): base 1, +1 Main
     Roads only, +1 Leader or Capital (not both), +1 Forced March, max 4; cavalry-only
@@ -166,21 +166,21 @@ def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_opt
     return out
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def leader_at(blk, s, where, side):
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] == L.LEADER:
             return True
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stack_limit(p, loc, where):
     return p[L.P_TRAIL_STACK_LIMIT] if loc[where, L.LC_TRAIL_ONLY] else p[L.P_STACK_LIMIT]
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def destinations(p, loc, adj, blk, s, side, origin, ids, n, trail_option, dest_mode, dest_fm,
                  parents):
     """For every Location: the mode reaching it (-1: out of reach) and whether it needs a
@@ -189,7 +189,7 @@ def destinations(p, loc, adj, blk, s, side, origin, ids, n, trail_option, dest_m
                     trail_option, dest_mode, dest_fm, parents)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def destinations_in(p, loc, adj, blk, s, counts, side, origin, ids, n, trail_option,
                     dest_mode, dest_fm, parents):
     """``destinations`` given ``army_counts`` (a look-ahead over every stack counts
@@ -222,7 +222,7 @@ def destinations_in(p, loc, adj, blk, s, counts, side, origin, ids, n, trail_opt
                 dest_fm[v] = fm
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def movable_group(blk, s, where, side, out):
     """Unmoved blocks of ``side`` at ``where`` that may move (not besieged inside, 8.9.5;
     not Naval Squadrons)."""
@@ -230,7 +230,7 @@ def movable_group(blk, s, where, side, out):
     if inside_besieged(s, where, side):
         return 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and s[L.S_B_MOVED + b] == 0 \
                 and blk[b, L.BK_TYPE] != L.NAVAL:
             out[n] = b
@@ -238,7 +238,7 @@ def movable_group(blk, s, where, side, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n, log):
     """Move ``ids`` along the search tree from ``origin`` to ``dest``: enemy Garrisons
     are removed (7.5), weak enemy stacks Overrun (7.6), Resource Locations change hands
@@ -293,7 +293,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
     return dest
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def blown_bridge(p, loc, blk, card, s, rng, pol, path, k, n, log):
     """Do the Carlists play «Blown Bridge» (12.1, not in 1839) against the ``n`` Liberal
     blocks moving along ``path[k-1] .. path[0]``? The Location one space short (the
@@ -311,18 +311,18 @@ def blown_bridge(p, loc, blk, card, s, rng, pol, path, k, n, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def overrun(blk, s, where, side, log):
     """The overrun blocks are eliminated; the mover loses nothing (7.6.2)."""
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == 1 - side and blk[b, L.BK_TYPE] != L.NAVAL:
             eliminate(s, blk, b)
     count_action(s, side, L.A_OVERRUNS)
     log_event(log, EV_OVERRUN, side, where, 0)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def maybe_garrison(p, loc, blk, s, rng, pol, side, where, log):
     """Drop a Garrison cube (7.5; at most ``garrison_cubes`` on the map). The cube keeps
     the Location's control: "The player who has at least one block or Garrison cube on
@@ -336,7 +336,7 @@ def maybe_garrison(p, loc, blk, s, rng, pol, side, where, log):
         log_event(log, EV_GARRISON, side, where, 0)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, log):
     """One stack move: the policy picks a destination (and a Forced March) and how many
     blocks stay; returns True if the stack moved. The blocks left behind may move later
@@ -384,7 +384,7 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     return True
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
     """How many stacks the policy would move now (counted up to ``cap``), each with the
     hand at ``spare`` cards: a scripted commander looks ahead before discarding cards
@@ -425,7 +425,7 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
     return k
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards, cap):
     """``stacks_that_move`` (up to ``cap``) once the ``n_cards`` the policy would discard
     are gone (the hand restored after)."""
@@ -440,7 +440,7 @@ def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards, cap):
     return k
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def record_stack_moved(adj, s, parent, origin, dest, m):
     """Note the size of a moving stack, and whether its path uses a Trail, for the state
     checks of 7.3.6 (at most 10 blocks on the move, 5 along Trails)."""
@@ -453,7 +453,7 @@ def record_stack_moved(adj, s, parent, origin, dest, m):
         v = parent[v]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def order_weak_first(blk, ids, n):
     """Sort by diamonds, weakest first (the blocks left behind are the first ``keep``)."""
     for i in range(1, n):
@@ -468,7 +468,7 @@ def order_weak_first(blk, ids, n):
 
 
 # -- recruitment (7.2) ---------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def recruit_blocked(loc, blk, s, where, side):
     """A Recruitment Location held by 2+ enemy blocks, or where ``side`` is besieged,
     cannot take recruits; a besieger may recruit there (7.2.1)."""
@@ -479,7 +479,7 @@ def recruit_blocked(loc, blk, s, where, side):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def recruit_location(loc, fac_home, blk, s, side, f):
     """Where Faction ``f`` recruits: its home; the Foreign Legion may use any unbesieged
     Liberal port when San Sebastián is Carlist or besieged (7.2.1)."""
@@ -494,7 +494,7 @@ def recruit_location(loc, fac_home, blk, s, side, f):
     return home
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def box_blocks(blk, s, side, f, any_faction, out):
     """Blocks in ``side``'s Recruitment Box of Faction ``f`` (or any), artillery apart."""
     n = 0
@@ -510,7 +510,7 @@ def box_blocks(blk, s, side, f, any_faction, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts):
     """(location, faction or -1 for 'any 2', blocks placed) of each legal recruitment."""
     n = 0
@@ -537,7 +537,7 @@ def recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts):
     return n
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def recruit(p, loc, fac_home, any2, blk, card, s, rng, pol, side, exclude, log):
     """One recruitment action (7.2): up to 5 blocks of one Faction (2 of any Faction at
     Castro Urdiales / Elizondo) + 1 artillery; Defectors drawn from an empty bag go to
@@ -569,7 +569,7 @@ def recruit(p, loc, fac_home, any2, blk, card, s, rng, pol, side, exclude, log):
     return where
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def order_strong_first(blk, ids, n):
     for i in range(1, n):
         x = ids[i]
@@ -580,7 +580,7 @@ def order_strong_first(blk, ids, n):
         ids[j + 1] = x
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def place(s, b, where):
     s[L.S_B_WHERE + b] = L.W_MAP
     s[L.S_B_LOC + b] = where
@@ -588,7 +588,7 @@ def place(s, b, where):
     s[L.S_B_FROM + b] = L.FROM_PLACED
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def join_stack(p, loc, blk, s, rng, pol, side):
     """A Location with a friendly block, not besieged inside, with room for one more
     block (7.1): where Defectors, «El Abuelo», Ceballos and displaced reinforcements
@@ -603,7 +603,7 @@ def join_stack(p, loc, blk, s, rng, pol, side):
     return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def has_room(p, loc, blk, s, where, side):
     """Can one more block of ``side`` be placed at ``where``? 7.1: "The maximum number of
     blocks possible in any given Location is 10 per side or 5 in Locations accessible
@@ -611,7 +611,7 @@ def has_room(p, loc, blk, s, where, side):
     return count_at(s, blk, where, side) < stack_limit(p, loc, where)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def place_box_defectors(p, loc, blk, s, rng, pol, side, log):
     """Defectors from an empty bag enter with the biggest friendly stack (6.4)."""
     n = 0
@@ -626,7 +626,7 @@ def place_box_defectors(p, loc, blk, s, rng, pol, side, log):
 
 
 # -- events of the Movement Phase (12) -----------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
     """Events played before moving: Guerrillas, «El Abuelo», Forced Levies (Carlists),
     Field Promotion (Liberals). Returns True if Forced Levies pays for the movement."""
@@ -656,7 +656,7 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
     return free_move
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def place_guerrillas(p, loc, blk, s, rng, pol, side):
     """The 3 Guerrilla blocks enter non-City Locations free of enemy blocks, at most 2
     per Location (12.1) and within the stacking limit (7.1); a Resource Location they
@@ -683,7 +683,7 @@ def place_guerrillas(p, loc, blk, s, rng, pol, side):
     return placed > 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def guerrillas_at(blk, s, where):
     n = 0
     for b in range(blk.shape[0]):
@@ -693,7 +693,7 @@ def guerrillas_at(blk, s, where):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def place_special(p, loc, blk, s, rng, pol, side, special):
     """«El Abuelo» or Ceballos joins a friendly stack (12.1, 12.2)."""
     for b in range(blk.shape[0]):
@@ -707,7 +707,7 @@ def place_special(p, loc, blk, s, rng, pol, side, special):
     return False
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def forced_levies(p, loc, blk, s, rng, pol, side):
     """Forced Levies: 4 blocks from the Recruitment Box to 4 different Locations not
     besieged by the enemy, strongest blocks first (12.1), within the stacking limit
@@ -735,7 +735,7 @@ def forced_levies(p, loc, blk, s, rng, pol, side):
 
 
 # -- naval movement (7.3.8, 7.4) -----------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def naval_moves(loc, blk, s, rng, pol, log):
     """Each Squadron may sail once per Semester between Ports; none to Bilbao while the
     Carlists hold or besiege Portugalete (11.5)."""
@@ -751,7 +751,7 @@ def naval_moves(loc, blk, s, rng, pol, log):
             log_event(log, EV_MOVE, L.LIBERALS * 1000 + 900, dest, 0)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def naval_transport(p, loc, blk, s, rng, pol, log):
     """One transport (7.3.8, 7.4): a Squadron carries up to 2 unmoved blocks from its
     Port to another (even a Carlist one), not in 1834 B when the Squadrons arrive; it
@@ -787,7 +787,7 @@ def naval_transport(p, loc, blk, s, rng, pol, log):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def estuary_closed(loc, blk, s, port):
     """No naval move to Bilbao while the Carlists control Portugalete, or besiege it
     (11.5, 7.3.8)."""
@@ -799,7 +799,7 @@ def estuary_closed(loc, blk, s, port):
 
 
 # -- the phase -----------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def pay_movement(loc, card, s, rng, pol, side, n_cards, paid, log):
     """Discard the ``paid`` cards of the movement ``n_cards`` buys (7.1; fewer with
     Forced Levies, 12.1)."""
@@ -815,7 +815,7 @@ def pay_movement(loc, card, s, rng, pol, side, n_cards, paid, log):
     log_event(log, EV_MOVEMENT_CARDS, side, n_cards, paid)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def take_barrels(loc, s, rng, pol, log):
     """The Liberal 3-card option: 2 Barrels into a controlled Capital (7.1)."""
     n = min(2, L.BARRELS - s[L.S_BARRELS_USED])
@@ -830,7 +830,7 @@ def take_barrels(loc, s, rng, pol, log):
     log_event(log, EV_GARRISON, L.LIBERALS + 10, where, n)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def redraw(card, s, rng, pol, side):
     """Minimum Movement: discard any number of cards and draw as many (7.1)."""
     cards = np.empty(L.MAX_DECK, dtype=np.int64)
@@ -845,7 +845,7 @@ def redraw(card, s, rng, pol, side):
         count_action(s, side, L.A_REDRAWS, k)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
     """Rulebook 7: events, the cards spent, stack moves, recruitments, naval moves. A run
     that checks states checks after the events, each stack move and each recruitment,
@@ -885,7 +885,7 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
         redraw(card, s, rng, pol, side)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate):
     """The cards' worth of movement the policy takes (7.1): a scripted commander looks
     ahead with the hand it would keep before paying, and pays nothing when the stacks
@@ -904,7 +904,7 @@ def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate):
     return max(n_cards, rebate)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log):
     """The stack moves ``n_cards`` allow (7.1): a Liberal naval transport first, then the
     stacks the policy picks. Returns the stacks moved, -1 if a state check failed."""
@@ -927,7 +927,7 @@ def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log):
                 return -1
         else:
             for b in range(blk.shape[0]):
-                if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == origin \
+                if s[L.S_B_LOC + b] == origin and s[L.S_B_WHERE + b] == L.W_MAP \
                         and s[L.S_B_SIDE + b] == side:
                     s[L.S_B_MOVED + b] = 1
     return moved

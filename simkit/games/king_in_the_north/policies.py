@@ -32,10 +32,10 @@ The numbers greedy and cautious weigh with are their policy weights (``rules.Wei
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.layout import codes
 from simkit.rng import uniform_int
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from .state import (
@@ -55,13 +55,13 @@ LIBERAL_POLICIES = dict(CARLIST_POLICIES)
 GREEDY, RANDOM, CAUTIOUS = codes(tuple(CARLIST_POLICIES))
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def _rand(s, rng, side, n):
     return uniform_int(rng, L.ST_POLICY[side], n)
 
 
 # -- cards ---------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def card_value(w, card, c):
     """A card's worth in hand (weights ``w``): Faction cards by what they deploy (2, more
     with a bugle, a Double, a shield 6, two Factions), the Headquarters, Loyalty and the
@@ -82,7 +82,7 @@ def card_value(w, card, c):
     return w[L.W_EVENT_WORTH]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def worst_card(w, card, s, rng, side):
     """The card to give up (movement, Forced March, Partisans, attrition, discards)."""
     pid = w[L.W_ID]
@@ -101,7 +101,7 @@ def worst_card(w, card, s, rng, side):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def best_bid(card, s, side):
     best, best_b = -1, -1
     for c in range(card.shape[0]):
@@ -111,7 +111,7 @@ def best_bid(card, s, side):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def bid_card(w, card, s, rng, side):
     """Turn Order bid (6.2): greedy bids its highest number if it is a plain card of low
     worth, else its worst card."""
@@ -124,7 +124,7 @@ def bid_card(w, card, s, rng, side):
     return worst_card(w, card, s, rng, side)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_first(w, s, rng, side):
     """The bid winner chooses who moves first: greedy moves first."""
     pid = w[L.W_ID]
@@ -133,7 +133,7 @@ def choose_first(w, s, rng, side):
     return side
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def initiative_challenge(w, card, s, rng, side):
     """Semester B (6.3.1): the side without Initiative may bid face down."""
     pid = w[L.W_ID]
@@ -147,7 +147,7 @@ def initiative_challenge(w, card, s, rng, side):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def accept_challenge(w, card, s, rng, side):
     """The Initiative holder accepts with a card (or -1: declines)."""
     pid = w[L.W_ID]
@@ -161,7 +161,7 @@ def accept_challenge(w, card, s, rng, side):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def redraw_card(w, card, s, rng, side, c):
     """Minimum Movement redraw: greedy throws away cards of no use (Local Informants)."""
     pid = w[L.W_ID]
@@ -170,7 +170,7 @@ def redraw_card(w, card, s, rng, side, c):
     return card_value(w, card, c) <= 2
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_event(w, s, rng, side, sp):
     """Play an event whose conditions hold? Greedy always does."""
     pid = w[L.W_ID]
@@ -179,7 +179,7 @@ def play_event(w, s, rng, side, sp):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def blow_bridge(w, loc, blk, s, rng, dest):
     """Play «Blown Bridge» (12.1) on the Liberal stack heading for ``dest``? Greedy: when
     it would attack Carlist blocks there or take a Location the Carlists hold with VP."""
@@ -190,7 +190,7 @@ def blow_bridge(w, loc, blk, s, rng, dest):
         s[L.S_OWNER + dest] == L.CARLISTS and loc[dest, L.LC_VP] > 0)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_night(w, s, rng, lead, carlists_next):
     """«Under Cover of Night» mid-battle (12.2): greedy ends the battle when the
     Liberals lead or tie (they win it) and the Carlists are about to deploy to catch up;
@@ -202,7 +202,7 @@ def play_night(w, s, rng, lead, carlists_next):
 
 
 # -- movement ------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def movement_cards(w, loc, blk, card, s, rng, side, planned):
     """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game). ``planned``:
     the stacks the commander would move (``movement.stacks_that_move``); with none, or
@@ -230,7 +230,7 @@ def movement_cards(w, loc, blk, card, s, rng, side, planned):
     return 2 if h >= many else 0
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def army_stacks(loc, blk, s, side):
     """Stacks worth a move: Locations (not besieged inside) with 2+ blocks or a Leader."""
     k = np.zeros(loc.shape[0], dtype=np.int64)
@@ -245,7 +245,7 @@ def army_stacks(loc, blk, s, side):
     return n
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def next_stack(w, loc, blk, s, rng, side):
     """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest.
     One pass over the blocks totals each Location's weight (diamonds + 1 per block)."""
@@ -269,7 +269,7 @@ def next_stack(w, loc, blk, s, rng, side):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def blocks_to_keep(w, loc, blk, s, rng, side, origin, ids, n):
     """Blocks left behind (the weakest): greedy holds a City/Capital it controls with
     1 block (2 in a Capital) when it moves out with more."""
@@ -289,7 +289,7 @@ def blocks_to_keep(w, loc, blk, s, rng, side, origin, ids, n):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def location_worth(w, loc, s, side, v):
     """What taking Location ``v`` is worth to ``side`` (weights ``w``): its VP times the
     swing if the enemy holds it, its VP if nobody does; enemy Recruitment Locations and,
@@ -309,7 +309,7 @@ def location_worth(w, loc, s, side, v):
     return worth
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def usable_cards(card, s, side):
     """Faction cards (and the Headquarters) in hand: the deployments a battle can use."""
     n = 0
@@ -320,7 +320,7 @@ def usable_cards(card, s, side):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deploys(blk, card, c, b):
     """Can card ``c`` deploy block ``b`` (a policy's reading of rulebook 8.2.2)?"""
     sp = card[c, L.CD_SPECIAL]
@@ -340,7 +340,7 @@ def deploys(blk, card, c, b):
 NEEDS_ANY, NEEDS_BUGLE = -1, -2  # ``battle_power``: any card deploys it; a bugle card
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def battle_power(blk, card, s, side, ids, n, extra_at, spare):
     """Impact a side can expect in a fight: up to 2 Leaders free, then each card of its
     hand (all but ``spare``) matched to the best block it can deploy (``deploys``). The
@@ -349,7 +349,7 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
     k = n
     if extra_at >= 0:
         for b in range(blk.shape[0]):
-            if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == extra_at \
+            if s[L.S_B_LOC + b] == extra_at and s[L.S_B_WHERE + b] == L.W_MAP \
                     and s[L.S_B_SIDE + b] == side:
                 k += 1
     k = min(k, L.MAX_BLOCKS)
@@ -364,7 +364,7 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
         if i < n:
             b = ids[i]
         else:
-            while not (s[L.S_B_WHERE + scan] == L.W_MAP and s[L.S_B_LOC + scan] == extra_at
+            while not (s[L.S_B_LOC + scan] == extra_at and s[L.S_B_WHERE + scan] == L.W_MAP
                        and s[L.S_B_SIDE + scan] == side):
                 scan += 1
             b = scan
@@ -412,7 +412,7 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
     return power
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def strengths(loc, blk, s):
     """``strength_at`` (rows 0-1) and ``count_at`` (rows 2-3) for both sides and every
     Location, in one pass over the blocks."""
@@ -429,7 +429,7 @@ def strengths(loc, blk, s):
     return out
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def pending_battles(loc, blk, s, side):
     """Locations where blocks of ``side`` moved in this turn and enemy blocks stand: the
     battles of its coming Combat Phase (8.1)."""
@@ -447,7 +447,7 @@ def pending_battles(loc, blk, s, side):
     return n
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def choose_destination(w, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
@@ -457,7 +457,7 @@ def choose_destination(w, p, loc, blk, card, s, rng, side, origin, movers, m, de
                                  np.full(loc.shape[0], -1, dtype=np.int64), False)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def reserve_cards(w, loc, blk, s, side):
     """Cards kept back from a new attack for the turn's other battles: a base and so many
     per battle already coming (``pending_battles``)."""
@@ -465,7 +465,7 @@ def reserve_cards(w, loc, blk, s, side):
         + w[L.W_RESERVE_PER_BATTLE] * pending_battles(loc, blk, s, side)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                           dest_fm, spare, strength, reserve, enemy_power, first):
     """``choose_destination`` given the map's ``strengths`` and the cards ``reserve``d
@@ -546,7 +546,7 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def transport_port(w, loc, blk, s, rng, here, n):
     """Where a Squadron carries blocks from ``here`` (-1: no transport). Greedy: to a
     Port the Carlists hold with no Carlist block (landing takes it), else none."""
@@ -575,7 +575,7 @@ def transport_port(w, loc, blk, s, rng, here, n):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def barrel_capital(w, loc, s, rng):
     """Where the Liberals' 2 Barrels go: a controlled Capital (greedy: the first in map
     order; they then travel with the stacks leaving it)."""
@@ -595,7 +595,7 @@ def barrel_capital(w, loc, s, rng):
 PICK_JOIN, PICK_GUERRILLA, PICK_LEVY, PICK_RETREAT = 0, 1, 2, 3  # what it is for
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def pick_location(w, loc, blk, s, rng, side, cands, n, purpose):
     """One of the ``n`` legal Locations ``cands`` (-1 if none). Greedy: new blocks join
     the biggest friendly stack; Guerrillas go to enemy Resource Locations first (they
@@ -625,7 +625,7 @@ def pick_location(w, loc, blk, s, rng, side, cands, n, purpose):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def place_garrison(w, loc, s, rng, side, where):
     """Drop a cube on a VP Location left empty?"""
     pid = w[L.W_ID]
@@ -634,7 +634,7 @@ def place_garrison(w, loc, s, rng, side, where):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_recruitment(w, loc, blk, card, s, rng, side, opts, n):
     """Which recruitment (rows: location, faction, blocks): greedy takes the most blocks,
     but not into enemy blocks with no friendly block there unless a card in hand deploys
@@ -655,7 +655,7 @@ def choose_recruitment(w, loc, blk, card, s, rng, side, opts, n):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def bugle_in_hand(card, s, side):
     """A Faction card with the bugle (Special Attack) in hand."""
     for c in range(card.shape[0]):
@@ -665,7 +665,7 @@ def bugle_in_hand(card, s, side):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def faction_card(card, s, side, f):
     """A Faction card of ``f`` in hand (any Faction card if ``f`` < 0)."""
     for c in range(card.shape[0]):
@@ -676,7 +676,7 @@ def faction_card(card, s, side, f):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_port(w, loc, blk, s, rng, here):
     """A Squadron's Port: greedy sails to a Carlist-held Port with Liberal blocks (a
     blockade) or a Liberal Port under threat; else it stays."""
@@ -707,7 +707,7 @@ def choose_port(w, loc, blk, s, rng, here):
 
 
 # -- combat --------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@allocating
 def retreat_before_combat(w, loc, blk, card, s, rng, side, where, mine, enemy):
     """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose? Greedy
     compares the Impact each side can put in (blocks matched to the cards in hand, not
@@ -728,7 +728,7 @@ def retreat_before_combat(w, loc, blk, card, s, rng, side, where, mine, enemy):
     return ep * 100 > mp * w[L.W_RETREAT_RATIO] + edge
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def sally(w, blk, card, s, rng, side, where):
     """Do the besieged sally out and fight the besiegers (8.9.5)? Greedy and cautious
     weigh the Impact each side can deploy (the sally is their attack: a tie loses) and
@@ -742,7 +742,7 @@ def sally(w, blk, card, s, rng, side, where):
     return mp > 0 and mp * 100 > ep * w[L.W_SALLY_RATIO]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def declare_inside(w, s, rng, side, mine, enemy):
     """Defend a City from inside (a siege) rather than outside (a battle)?"""
     pid = w[L.W_ID]
@@ -751,7 +751,7 @@ def declare_inside(w, s, rng, side, mine, enemy):
     return enemy > mine
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def lay_siege(w, s, rng, side):
     pid = w[L.W_ID]
     if pid == RANDOM:
@@ -759,7 +759,7 @@ def lay_siege(w, s, rng, side):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_breach(w, s, rng, side, mine, enemy):
     """«Breach in the Walls» (13.3): force an open battle when stronger."""
     pid = w[L.W_ID]
@@ -768,7 +768,7 @@ def play_breach(w, s, rng, side, mine, enemy):
     return mine > enemy
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def show_partisans(w, s, rng):
     pid = w[L.W_ID]
     if pid == RANDOM:
@@ -776,7 +776,7 @@ def show_partisans(w, s, rng):
     return True
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def challenge_loyalty(w, s, rng, side, gain, refutable):
     """Challenge a block just deployed? Greedy: only one that cannot be vouched for and
     brought 2+ Impact (it sees the hand)."""
@@ -786,7 +786,7 @@ def challenge_loyalty(w, s, rng, side, gain, refutable):
     return gain >= 2 and not refutable
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def shelter_inside(w, s, rng, side, inside, n_left):
     """How many retreating blocks shelter inside the City (8.8.5)."""
     pid = w[L.W_ID]
@@ -795,7 +795,7 @@ def shelter_inside(w, s, rng, side, inside, n_left):
     return inside
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def choose_loss(w, blk, s, bt, rng, side, army, n_army):
     """The next block to lose (8.7.3): deployed blocks before the others,
     Customs Officers and Partisans last; greedy gives the least valuable."""
@@ -828,7 +828,7 @@ def choose_loss(w, blk, s, bt, rng, side, army, n_army):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def option_value(w, blk, card, s, bt, side, opts, k):
     """Impact per card spent, free deployments first; Don Carlos kept back; a Lancer
     (Carlists) or a cavalry block (Liberals) is worth 2 Impact more while the event it
@@ -854,7 +854,7 @@ def option_value(w, blk, card, s, bt, side, opts, k):
     return gain * 10 - penalty
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def enables_event(blk, card, s, bt, side, b):
     """Would deploying ``b`` make «Lancer Charge» (a Carlist Lancer) or «Cavalry Pursuit»
     (a Liberal cavalry block) playable, the card being in ``side``'s hand?"""
@@ -875,7 +875,7 @@ def enables_event(blk, card, s, bt, side, b):
     return False
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
     """The next deployment (row of ``opts``) or -1 to pass."""
     pid = w[L.W_ID]
@@ -931,7 +931,7 @@ def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
     return best
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def deployed_count(bt, blk, s, side):
     n = 0
     for b in range(blk.shape[0]):

@@ -5,57 +5,56 @@ Static components are passed as arrays: ``loc`` (location columns), ``adj`` (roa
 (``S_B_SIDE``) because captured artillery (optional rule 13.1) changes sides.
 """
 
-from numba import njit
-
 from simkit.rng import restart, shuffle
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 
 
 # -- blocks --------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def on_map(s, b):
     return s[L.S_B_WHERE + b] == L.W_MAP
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def bside(s, b):
     return s[L.S_B_SIDE + b]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def blocks_at(s, blk, where, side, out):
     """Fill ``out`` with the ids of ``side``'s blocks at ``where``; returns the count."""
     n = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side:
             out[n] = b
             n += 1
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def count_at(s, blk, where, side):
     """Army blocks of ``side`` at ``where`` (Naval Squadrons are not army blocks)."""
     n = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] != L.NAVAL:
             n += 1
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def naval_at(s, blk, where):
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and blk[b, L.BK_TYPE] == L.NAVAL:
             return True
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def block_value(blk, b):
     """A rough worth of a block for loss selection and evaluations."""
     t = blk[b, L.BK_TYPE]
@@ -71,12 +70,12 @@ def block_value(blk, b):
     return v
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def strength_at(s, blk, where, side):
     """Sum of diamonds (leaders counted double) of ``side``'s army at ``where``."""
     v = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_LOC + b] == where \
+        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == side:
             d = blk[b, L.BK_DIAMONDS]
             if blk[b, L.BK_TYPE] == L.LEADER:
@@ -85,7 +84,7 @@ def strength_at(s, blk, where, side):
     return v
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def eliminate(s, blk, b):
     """Remove a block from play (rulebook 8.7.4). Don Carlos lost outside a battle or a
     siege (an Overrun, 7.6; the block a big Carlist stack pays to retreat before combat,
@@ -98,7 +97,7 @@ def eliminate(s, blk, b):
         s[L.S_LIB_LEADERS_LOST] += 1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def lose_in_combat(s, blk, b):
     """A block lost in a battle or siege (its losses and retreats, 8.7-8.8): 2.1, "The
     Liberals win instantly if Don Carlos is captured in combat (the block that
@@ -110,7 +109,7 @@ def lose_in_combat(s, blk, b):
         s[L.S_REASON] = L.END_DON_CARLOS
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def counts_for_cards(blk, b):
     """Decoys, Customs Officers and Partisans do not count for card draws (8.10)."""
     t = blk[b, L.BK_TYPE]
@@ -118,7 +117,7 @@ def counts_for_cards(blk, b):
 
 
 # -- cards ---------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@allocating
 def reshuffle(s, card, rng, side):
     """An empty deck reshuffles its discards (rulebook 3.3); the deck's stream restarts at
     the reshuffle count."""
@@ -137,7 +136,7 @@ def reshuffle(s, card, rng, side):
     s[L.S_DRAW_N + side] = n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def draw_cards(s, card, rng, side, n):
     """Draw ``n`` cards (fewer if the deck and discards run out); returns cards drawn."""
     drawn = 0
@@ -154,7 +153,7 @@ def draw_cards(s, card, rng, side, n):
     return drawn
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def hand(s, card, side, out):
     """Fill ``out`` with ``side``'s cards in hand; returns the count."""
     n = 0
@@ -165,7 +164,7 @@ def hand(s, card, side, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def hand_size(s, card, side):
     n = 0
     for c in range(card.shape[0]):
@@ -174,12 +173,12 @@ def hand_size(s, card, side):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def discard(s, c):
     s[L.S_C_WHERE + c] = L.CW_DISCARD
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def holds_special(s, card, side, special):
     """A card of ``special`` in ``side``'s hand, or -1."""
     for c in range(card.shape[0]):
@@ -189,7 +188,7 @@ def holds_special(s, card, side, special):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def use_event(s, card, c):
     """A Special Event used for its effect leaves play (rulebook 3.3); counted per card
     kind for the action-usage table."""
@@ -198,18 +197,18 @@ def use_event(s, card, c):
     count_action(s, card[c, L.CD_SIDE], L.A_EVENTS)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def count_action(s, side, action, n=1):
     s[L.S_ACTIONS + side * L.N_ACTIONS + action] += n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def count_blunder(s, side, blunder):
     s[L.S_BLUNDERS + side * L.N_BLUNDERS + blunder] += 1
 
 
 # -- control and Victory Points ------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@borrowing
 def refresh_control(s, loc, blk, where):
     """Cities: the side with a block or cube while the other has none (4.2); a City
     nobody holds is nobody's. Other Locations keep their last owner (4.1.1)."""
@@ -225,7 +224,7 @@ def refresh_control(s, loc, blk, where):
         s[L.S_BESIEGED + where] = 0
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def enter(s, loc, blk, side, where):
     """Blocks of ``side`` have entered ``where`` other than along a stack's path (placed
     there, or retreating): "Any force, including one with only 1 diamond, automatically
@@ -236,7 +235,7 @@ def enter(s, loc, blk, side, where):
     refresh_control(s, loc, blk, where)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def victory_points(s, loc, side):
     """VP of the Locations ``side`` controls (rulebook 2.2)."""
     v = 0
@@ -246,12 +245,12 @@ def victory_points(s, loc, side):
     return v
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def vp_lead(s, loc, side):
     return victory_points(s, loc, side) - victory_points(s, loc, 1 - side)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cities_and_capitals(s, loc, side):
     """(Cities, Capitals, Port Capitals, starred Capitals) ``side`` controls."""
     cities = capitals = ports = stars = 0
@@ -269,7 +268,7 @@ def cities_and_capitals(s, loc, side):
     return cities, capitals, ports, stars
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def resources(s, loc, side):
     n = 0
     for i in range(loc.shape[0]):
@@ -278,7 +277,7 @@ def resources(s, loc, side):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def cubes_used(s, loc, side):
     n = 0
     for i in range(loc.shape[0]):
@@ -287,7 +286,7 @@ def cubes_used(s, loc, side):
     return n
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def besieging(s, loc, blk, side):
     """Does ``side`` besiege some City/Capital (an unresolved siege, rulebook 6.5)?"""
     for i in range(loc.shape[0]):
@@ -297,12 +296,12 @@ def besieging(s, loc, blk, side):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def inside_besieged(s, where, side):
     """Are ``side``'s blocks at ``where`` besieged inside the City?"""
     return s[L.S_BESIEGED + where] == 1 and s[L.S_OWNER + where] == side
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def semester_of(s):
     return s[L.S_SEMESTER]
