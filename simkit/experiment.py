@@ -940,12 +940,13 @@ def load_cell(folder: Path, columns: list[str] | None = None) -> pd.DataFrame:
 def summarize(path) -> pd.DataFrame:
     """One row per cell: cell, knob, value, games, then for each winner category its
     rate with Wilson 95% low/high (``winner_<c>``, ``_low``, ``_high``), each end reason's
-    rate (``end_reason_<r>``) and the mean of ``turns`` (``turns_mean``), every number
+    rate (``end_reason_<r>``; a category a cell cannot hold, such as a tribe not
+    in play, is missing there) and the mean of ``turns`` (``turns_mean``), every number
     from ``simkit.load`` of the cell's results folder."""
-    head, cells = cell_folders(path)
-    schema = cell_schema(cells[0][1])
+    _, cells = cell_folders(path)
     rows = []
     for cell, folder in cells:
+        schema = cell_schema(folder)  # its own: cells of other player counts differ
         frame = load_cell(folder, [c for c in ("winner", "end_reason", "turns")
                                    if c in schema])
         rows.append(_summary_row(cell, frame, schema))

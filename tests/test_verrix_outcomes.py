@@ -8,6 +8,7 @@ import pandas as pd
 import simkit
 from simkit import stats
 from simkit.cli import main
+from simkit.experiment import summarize
 
 N = 60
 THREE = {"players": 3}
@@ -71,3 +72,19 @@ def test_the_tools_read_a_three_player_run(tmp_path, capsys):
     table = stats.rate_table(counts.to_dict(), len(frame))
     assert list(table.index) == ["blue", "orange", "purple"]
     assert np.isclose(table["rate"].sum(), 1)
+
+
+def test_a_summary_leaves_a_tribe_out_of_the_cells_it_is_not_in(tmp_path):
+    """Each cell's winner categories are its own: purple, seated in the 3-player base,
+    has no win rate in the 2-player cell (not 0%)."""
+    file = tmp_path / "two.toml"
+    file.write_text('[experiment]\nname = "two"\ngame = "verrix"\nrules = { players = 3 }\n'
+                    'games = 30\nseed = 5\n\n[[sweep]]\nkind = "one_at_a_time"\n'
+                    'knobs = { players = [2] }\n')
+    out = tmp_path / "out"
+    assert main(["sweep", str(file), "--out", str(out), "--no-progress"]) == 0
+    table = summarize(out).set_index("cell")
+    base, two = table.loc["base"], table.drop(index="base").iloc[0]
+    assert base[["winner_blue", "winner_orange", "winner_purple"]].sum() == 1
+    assert np.isnan(two["winner_purple"]) and np.isnan(two["winner_purple_low"])
+    assert two[["winner_blue", "winner_orange"]].sum() == 1
