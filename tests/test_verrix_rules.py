@@ -417,7 +417,10 @@ def test_sack_types_vp():
 
 
 # -- Battle: the Deployment and Round examples -------------------------------------------------
-def test_battle_example():
+def battle_example_deployment():
+    """The Battle example's deployment (Blue's Niamh 2 and 4 tribesmen with 2 Green
+    tribesmen in the Camp, Purple's Lindsay 3 and 5 tribesmen in the Village), no Battle
+    card in any hand and no Divine Will: the game and the (side, men, lmask) rows."""
     x = Game()
     side = np.zeros(5, dtype=np.int64)
     men = np.zeros(5, dtype=np.int64)
@@ -425,15 +428,21 @@ def test_battle_example():
     side[BLUE], men[BLUE], lmask[BLUE] = B.ATTACK, 4, 1  # Niamh 2 + 4 tribesmen
     side[GREEN], men[GREEN], lmask[GREEN] = B.ATTACK, 2, 0  # Green supports with 2
     side[PURPLE], men[PURPLE], lmask[PURPLE] = B.DEFEND, 5, 1  # Lindsay 3 + 5
-    everything = 0x1F
-    assert B.side_strength(x.S, x.g, side, B.ATTACK, men, lmask, everything, 0) == 8
-    assert B.side_strength(x.S, x.g, side, B.DEFEND, men, lmask, everything, 0) == 8
-    for s in range(5):  # hands: only the cards the example plays, round by round
+    for s in range(5):
         for c in range(len(x.comp.card_titles)):
             if x[s, L.PL_CARD + c] == L.CARD_HAND and \
                     x.S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
                 x[s, L.PL_CARD + c] = L.CARD_BOXED
         x[s, L.PL_DW] = 0
+    return x, side, men, lmask
+
+
+def test_battle_example():
+    x, side, men, lmask = battle_example_deployment()
+    everything = 0x1F
+    assert B.side_strength(x.S, x.g, side, B.ATTACK, men, lmask, everything, 0) == 8
+    assert B.side_strength(x.S, x.g, side, B.DEFEND, men, lmask, everything, 0) == 8
+    # the example's cards go into the hands round by round, as it plays them
     leader = np.array([0, BLUE, PURPLE])
     rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
     x[BLUE, L.PL_CARD + x.card("Supremacy")] = L.CARD_HAND
@@ -460,39 +469,25 @@ def test_battle_example_with_the_engines_own_cards():
     """The example's deployment with the three Battle cards it plays in the two
     factions' hands from the start: the engine chooses which card each round (it plays
     Onslaught first and Supremacy last, the book the other way round), the Mórrígan
-    tokens are the book's 3, 1 and 0 in order of drawing, and the rounds run as
-    ``declare_battle`` runs them. The book's outcome holds: the disc ends 1 space towards
-    the attackers, Blue and Green gain 6 VP each, Purple nothing."""
-    x = Game()
-    side = np.zeros(5, dtype=np.int64)
-    men = np.zeros(5, dtype=np.int64)
-    lmask = np.zeros(5, dtype=np.int64)
-    side[BLUE], men[BLUE], lmask[BLUE] = B.ATTACK, 4, 1  # Niamh 2 + 4 tribesmen
-    side[GREEN], men[GREEN], lmask[GREEN] = B.ATTACK, 2, 0  # Green supports with 2
-    side[PURPLE], men[PURPLE], lmask[PURPLE] = B.DEFEND, 5, 1  # Lindsay 3 + 5
-    for s in range(5):
-        for c in range(len(x.comp.card_titles)):
-            if x[s, L.PL_CARD + c] == L.CARD_HAND and \
-                    x.S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
-                x[s, L.PL_CARD + c] = L.CARD_BOXED
-        x[s, L.PL_DW] = 0
+    tokens are the book's 3, 1 and 0 in order of drawing, and the rounds and the score run
+    through ``fight_battle``, as ``declare_battle`` runs them. The book's outcome holds:
+    the disc ends 1 space towards the attackers, Blue and Green gain 6 VP each, Purple
+    nothing."""
+    x, side, men, lmask = battle_example_deployment()
     for seat, title in ((BLUE, "Supremacy"), (BLUE, "Onslaught"),
                         (PURPLE, "Agonizing Wail")):
         x[seat, L.PL_CARD + x.card(title)] = L.CARD_HAND
     leader = np.array([0, BLUE, PURPLE])
     rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
-    x.g[L.G_BATTLE_DISC] = 0  # "The black disc is placed in the space with a 3"
-    for r in range(3):
-        first = B.DEFEND if r == 1 else B.ATTACK
-        d = B.battle_round(x.S, x.p, x.g, rng, side, men, lmask, leader, first, NOLOG)
-        x.g[L.G_BATTLE_DISC] = max(-3, min(3, x.g[L.G_BATTLE_DISC] + d))
+    x.g[L.G_BATTLE_DISC] = 2  # a disc left by an earlier Battle: the reading puts it back
+    vp = [x[s, L.PL_VP] for s in range(5)]
+    assert B.fight_battle(x.S, x.p, x.g, rng, side, men, lmask, leader, NOLOG) == 1
     for title in ("Supremacy", "Onslaught", "Agonizing Wail"):  # every card was played
         assert x[BLUE, L.PL_CARD + x.card(title)] != L.CARD_HAND
         assert x[PURPLE, L.PL_CARD + x.card(title)] != L.CARD_HAND
     assert x.g[L.G_BATTLE_DISC] == 1
-    vp = [x[s, L.PL_VP] for s in range(5)]
-    B.battle_outcome(x.S, x.p, x.g, side, x.g[L.G_BATTLE_DISC], NOLOG)
     assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [6, 0, 0, 6, 0]
+    assert x.g[L.G_BAG:L.G_BAG + L.N_TOKENS].all()  # the tokens are back in the bag
 
 
 def test_battle_tie_pays_everyone_3():

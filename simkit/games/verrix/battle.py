@@ -310,6 +310,14 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     men[defender] = dm + xm
     lmask[defender] = dl | xl
     deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest, log)
+    return fight_battle(S, p, g, rng, side, men, lmask, leader, log)
+
+
+@borrowing
+def fight_battle(S, p, g, rng, side, men, lmask, leader, log):
+    """The deployed Battle: three rounds (attacker's card, defender's, attacker's), each
+    moving the black disc, then the score and the tokens back in the bag. Returns where
+    the disc ends (attackers' side positive)."""
     if p[L.P_BATTLE_DISC_START] == L.DISC_CENTRE:  # the reading battle_disc_start
         g[L.G_BATTLE_DISC] = 0  # the black disc starts on the centre (the deployment example)
     for r in range(3):
