@@ -313,7 +313,7 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     return fight_battle(S, p, g, rng, side, men, lmask, leader, log)
 
 
-@borrowing
+@njit(cache=True, nogil=True)  # its rounds' card choices allocate
 def fight_battle(S, p, g, rng, side, men, lmask, leader, log):
     """The deployed Battle: three rounds (attacker's card, defender's, attacker's), each
     moving the black disc, then the score and the tokens back in the bag. Returns where
