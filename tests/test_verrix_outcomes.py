@@ -41,13 +41,20 @@ def test_a_rotated_seating_keeps_its_own_tribes():
     assert frame["vp_blue"].isna().all() and frame["vp_green"].notna().all()
 
 
-def test_the_tools_read_a_three_player_run(tmp_path, capsys):
+def swept_three_players(tmp_path, knobs: str, games: int):
+    """A swept 3-player Verrix experiment (base and one cell per value of ``knobs``):
+    its results folder."""
     file = tmp_path / "three.toml"
     file.write_text('[experiment]\nname = "three"\ngame = "verrix"\nrules = { players = 3 }\n'
-                    'games = 60\nseed = 5\n\n[[sweep]]\nkind = "one_at_a_time"\n'
-                    'knobs = { festival_every = [4] }\n')
+                    f'games = {games}\nseed = 5\n\n[[sweep]]\nkind = "one_at_a_time"\n'
+                    f'knobs = {{ {knobs} }}\n')
     out = tmp_path / "out"
     assert main(["sweep", str(file), "--out", str(out), "--no-progress"]) == 0
+    return out
+
+
+def test_the_tools_read_a_three_player_run(tmp_path, capsys):
+    out = swept_three_players(tmp_path, "festival_every = [4]", 60)
     assert main(["report", str(out)]) == 0
     report = (out / "report.md").read_text()
     sections = {part.split("\n")[0]: part for part in report.split("\n## ")}
@@ -77,13 +84,7 @@ def test_the_tools_read_a_three_player_run(tmp_path, capsys):
 def test_a_summary_leaves_a_tribe_out_of_the_cells_it_is_not_in(tmp_path):
     """Each cell's winner categories are its own: purple, seated in the 3-player base,
     has no win rate in the 2-player cell (not 0%)."""
-    file = tmp_path / "two.toml"
-    file.write_text('[experiment]\nname = "two"\ngame = "verrix"\nrules = { players = 3 }\n'
-                    'games = 30\nseed = 5\n\n[[sweep]]\nkind = "one_at_a_time"\n'
-                    'knobs = { players = [2] }\n')
-    out = tmp_path / "out"
-    assert main(["sweep", str(file), "--out", str(out), "--no-progress"]) == 0
-    table = summarize(out).set_index("cell")
+    table = summarize(swept_three_players(tmp_path, "players = [2]", 30)).set_index("cell")
     base, two = table.loc["base"], table.drop(index="base").iloc[0]
     assert base[["winner_blue", "winner_orange", "winner_purple"]].sum() == 1
     assert np.isnan(two["winner_purple"]) and np.isnan(two["winner_purple_low"])
