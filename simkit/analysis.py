@@ -31,6 +31,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -540,6 +541,7 @@ class ReportData:
     turns: pd.DataFrame  # cell x turns -> games
     frames: Frames | None = None  # every cell's games, loaded on first use
     side_column: str = "winner"  # the outcome column ``side`` is a category of
+    path: Path | None = None  # the experiment or results folder read
 
     @property
     def rate_key(self) -> str:
@@ -568,7 +570,7 @@ def collect(path, side: str | None = None) -> ReportData:
     frames = Frames(cells)
     return ReportData(head, game, cells, summary, side,
                       differences(cells, side, frames, column), turn_counts(cells), frames,
-                      column)
+                      column, Path(path))
 
 
 def _report_side(game, schema: dict, side: str | None) -> tuple[str, str]:

@@ -13,7 +13,8 @@ single results folder and writes, beside the results (or into ``out``):
 * end-reason shares and their paired shifts per cell, the distribution of ``turns``,
   game length by end reason, a survival curve (the turn of defeat), every numeric
   outcome column's mean and its paired differences, seat balance from the per-seat
-  columns, grids as heatmaps with their within-grid comparisons and interactions
+  columns, a seat-rotated experiment's rotations pooled per cell (``simkit.seats``),
+  grids as heatmaps with their within-grid comparisons and interactions
   (``simkit.analysis``: everything driven by the game's declared outcome columns);
 * an experiment's screen sweep as a Morris screening (``simkit.screen.analyze`` of the
   side's win rate at its points): each knob's mu* with its bootstrap interval and its
@@ -71,12 +72,14 @@ from simkit.experiment import (
     read_experiment,
 )
 from simkit.robustness import headline
+from simkit.seats import experiment_table
 from simkit.store import read_manifest
 
 SECTIONS = ("Key findings", "What this rests on", "Win rates", "Differences from the base",
             "End reasons",
             "End-reason shifts", "Game length", "Survival", "Outcome means",
-            "Seat balance", "Screening", "Sensitivity", "Win rate by knob value", "Grids",
+            "Seat balance", "Every seating", "Screening", "Sensitivity",
+            "Win rate by knob value", "Grids",
             "Difficulty ladder", "Side balance", "Planning", "Cells")
 #: cells drawn in a per-cell figure at most (the highest and lowest win rates, and the
 #: base); every cell stays in the tables and in summary.csv
@@ -767,6 +770,8 @@ def sections(data: ReportData) -> list[tuple[str, list]]:
                             ("Seat balance", seat_blocks(data))):
         if blocks:
             out.append((heading, blocks))
+    if data.head.get("rotate_seats"):
+        out.append(("Every seating", rotation_blocks(data)))
     screening = screening_blocks(data)
     if screening:
         out.append(("Screening", screening))
@@ -1041,6 +1046,27 @@ def seat_blocks(data: ReportData) -> list:
                            "the base cell's rows (every cell's, significant advantages "
                            "marked *, in the HTML)")
     return blocks
+
+
+def rotation_blocks(data: ReportData) -> list:
+    """A rotated experiment's cells with their rotations pooled (``seats.experiment_table``):
+    the tables above show each seating as its own cell."""
+    table = experiment_table(data.path)
+    effect = table["by"] == "seat effect"
+    shown = pd.DataFrame({
+        "cell": table["cell"], "by": table["by"], "name": table["name"],
+        "rate": [_points(r) if e else _pct(r)
+                 for r, e in zip(table["rate"], effect, strict=True)],
+        "95% interval": [(_interval(lo, hi) if e else f"[{_pct(lo)}, {_pct(hi)}]")
+                         for lo, hi, e in zip(table["low"], table["high"], effect,
+                                              strict=True)]})
+    return [("Each cell's seatings (the stated one and its cyclic rotations, the same game "
+             "indices) pooled: the win rate by seat and by tribe (Wilson 95% interval), and "
+             "each seat's effect, its win rate minus seat 1's in percentage points, paired "
+             "over the same games (each at 95% on its own). Elsewhere in the report each "
+             "rotation is a cell of its own, labelled [rotation k]."),
+            Table(shown, (table["cell"] == table["cell"].iloc[0]).to_numpy(),
+                  "the base cell's rows")]
 
 
 def _rate(data: ReportData) -> Callable:

@@ -114,6 +114,15 @@ def test_an_experiment_file_rotates_every_cell_and_pools_the_rotations(tmp_path,
     assert rates["tribes=orange,purple,blue,green,yellow"].by_tribe.equals(played.by_tribe)
     table = experiment_table(tmp_path / "out")
     assert set(table["by"]) == {"seat", "tribe", "seat effect"}
+    # the report pools them too, beside the rotations' own cells
+    from simkit.report import write_report
+
+    report = write_report(tmp_path / "out").markdown.read_text()
+    pooled = report.split("## Every seating")[1].split("\n## ")[0]
+    seat1 = rates["base"].by_seat.loc["seat1"]
+    assert f"| base | seat | seat1 | {seat1.rate:.2%} | [{seat1.low:.2%}, {seat1.high:.2%}] |" \
+        in pooled
+    assert "| base [rotation 2] |" in report.split("## Every seating")[0]
 
 
 @pytest.mark.parametrize("line, problem", [
