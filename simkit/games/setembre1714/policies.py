@@ -8,7 +8,8 @@ after combat.
 
 Policies per side (the first is the default):
 - ``greedy``: reads what every action does. Two Crowns: move towards the nearest
-  objective they do not hold (through the Royal Breach once assured), concentrate stacks
+  objective they do not hold (through the Royal Breach once assured, the ground behind it
+  priced by the salvos it would take and cannot answer), concentrate stacks
   of 5 next to it, pound the zones they mean to assault, fire salvos from every zone that
   will not assault, assault when the chance (exact two-dice odds, commanders included)
   passes a threshold that falls as time runs out, keep garrisons in taken objectives.
@@ -334,7 +335,7 @@ def _bourbon_destination(s, b, p, z0, dist, field, stop):
             if here > p[L.P_STACKING] - 1:
                 here = p[L.P_STACKING] - 1
         score = field[y] * 10 - 2 * here + (0 if y == z0 else 1)
-        if b.zone[y, L.Z_BEHIND_BREACH]:
+        if b.zone[y, L.Z_BEHIND_BREACH] and s[L.S_BREACH_TURN] > 0:
             score += weight(p, side, L.W_UNANSWERED_FIRE) * unanswered_fire(s, b, p, side, y)
         if score < best:
             pick, best = y, score
