@@ -1094,3 +1094,42 @@ def test_the_catalans_hold_the_ground_behind_the_royal_breach_once_it_is_open(as
     want = np.zeros(N, np.int64)
     POL.prepare_movement(s, BOARD, p, POL.C_GREEDY, L.CATALANS, field, want)
     assert want[behind] == (3 if assured else 0)
+
+
+def _terreplein_choice(fire_points, in_cloister):
+    """A Two Crowns unit in the Santa Clara moat with the Royal Breach assured, every
+    bastion and the redoubt theirs, the Santa Clara convent and Pla d'en Llull Catalan:
+    the terreplein is one zone from the convent, the moat two. Returns (its destination,
+    the Catalan units that could fire into the terreplein unanswered)."""
+    s, _ = blank()
+    choice = FULL.policy_choices({"bourbons": f"greedy:unanswered_fire_points={fire_points}"})
+    p = parameter_vector(Rules(), choice)
+    catalans, bourbons = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, catalans[:in_cloister], "santa_clara_cloister")
+    put(s, catalans[5:7], "santa_clara_church")
+    put(s, catalans[7:9], "pla_llull")
+    for k, zid in enumerate(("redoubt_santa_eulalia", "bastion_santa_clara", "bastion_llevant",
+                             "bastion_portal_nou", "bastion_migdia")):
+        put(s, bourbons[1 + k:2 + k], zid)
+    put(s, bourbons[:1], "moat_santa_clara")
+    field, want = np.zeros(N, np.int64), np.zeros(N, np.int64)
+    POL.prepare_movement(s, BOARD, p, POL.GREEDY, L.BOURBONS, field, want)
+    dist, _, stop = reach(s, p, L.BOURBONS, "moat_santa_clara")
+    to = POL.unit_destination(s, BOARD, p, POL.GREEDY, L.BOURBONS, bourbons[0], dist, field,
+                              want, stop, loaded(L.N_STREAMS))
+    return NAMES.zone_ids[to], POL.unanswered_fire(s, BOARD, p, L.BOURBONS,
+                                                   zone("breach_terreplein"))
+
+
+@pytest.mark.parametrize(("fire_points", "in_cloister", "goes_in"),
+                         [(0, 5, True), (3, 1, True), (3, 3, False), (3, 5, False)])
+def test_the_two_crowns_price_the_terreplein_under_the_cloister_s_salvos(
+        fire_points, in_cloister, goes_in):
+    """11.2: the blue cloister (defence 3) fires salvos into the open terreplein behind
+    the Royal Breach (0), which cannot fire back. Without a price (0) the greedy mover
+    takes the shortest way, through the breach; at 3 tenths of a zone per unit, 3 or more
+    units in the cloister send it through the bastion's breach instead, as near to the
+    convent by the field's count but under no salvo it cannot answer."""
+    to, fire = _terreplein_choice(fire_points, in_cloister)
+    assert fire == in_cloister
+    assert to == ("breach_terreplein" if goes_in else "bastion_santa_clara")

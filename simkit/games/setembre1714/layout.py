@@ -108,9 +108,10 @@ N_PARAMS = _P.size
 
 # -- the scripted players' weights (rules.Weights), one block per side after the rules ------
 WEIGHTS = ("objective_odds", "objective_odds_late", "other_odds", "other_odds_late",
-           "withdraw_below", "withdraw_below_barricade", "commander_step", "breach_odds")
+           "withdraw_below", "withdraw_below_barricade", "commander_step", "breach_odds",
+           "unanswered_fire_points")
 (W_OBJECTIVE_ODDS, W_OBJECTIVE_ODDS_LATE, W_OTHER_ODDS, W_OTHER_ODDS_LATE, W_WITHDRAW_BELOW,
- W_WITHDRAW_BARRICADE, W_COMMANDER_STEP, W_BREACH_ODDS) = codes(WEIGHTS)
+ W_WITHDRAW_BARRICADE, W_COMMANDER_STEP, W_BREACH_ODDS, W_UNANSWERED_FIRE) = codes(WEIGHTS)
 N_WEIGHTS = len(WEIGHTS)
 P_WEIGHTS = N_PARAMS  # side * N_WEIGHTS + W_*: chances in thousandths, the step in 36ths
 

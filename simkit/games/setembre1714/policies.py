@@ -8,7 +8,8 @@ after combat.
 
 Policies per side (the first is the default):
 - ``greedy``: reads what every action does. Two Crowns: move towards the nearest
-  objective they do not hold (through the Royal Breach once assured), concentrate stacks
+  objective they do not hold (through the Royal Breach once assured, the ground behind it
+  priced by the salvos it would take and cannot answer), concentrate stacks
   of 5 next to it, pound the zones they mean to assault, fire salvos from every zone that
   will not assault, assault when the chance (exact two-dice odds, commanders included)
   passes a threshold that falls as time runs out, keep garrisons in taken objectives.
@@ -28,7 +29,11 @@ Policies per side (the first is the default):
 import numpy as np
 from numba import njit
 
-from simkit.games.setembre1714_assault.combat_system import attack_value, defence_value
+from simkit.games.setembre1714_assault.combat_system import (
+    attack_value,
+    defence_value,
+    salvo_permitted,
+)
 from simkit.layout import codes
 from simkit.rng import uniform_int
 from simkit.unmanaged import borrowing
@@ -37,13 +42,16 @@ from . import layout as L
 from .board import (
     BIG,
     assault_allowed,
+    barricade_faces,
     barricade_in,
     can_cross,
     count,
     leader_near,
     next_to_enemy,
+    open_ground,
     salvo_allowed,
     terrain_bonus,
+    zone_defence,
     zone_limit,
 )
 from .movement import barricade_can_stand, barricade_side_ok
@@ -327,9 +335,30 @@ def _bourbon_destination(s, b, p, z0, dist, field, stop):
             if here > p[L.P_STACKING] - 1:
                 here = p[L.P_STACKING] - 1
         score = field[y] * 10 - 2 * here + (0 if y == z0 else 1)
+        if b.zone[y, L.Z_BEHIND_BREACH] and s[L.S_BREACH_TURN] > 0:
+            score += weight(p, side, L.W_UNANSWERED_FIRE) * unanswered_fire(s, b, p, side, y)
         if score < best:
             pick, best = y, score
     return pick
+
+
+@borrowing
+def unanswered_fire(s, b, p, side, y):
+    """Enemy combat units that could fire salvos into ``y`` (11.2) from an adjacent zone
+    of higher defence value, at which ``y`` cannot fire back."""
+    foe = 1 - side
+    total = 0
+    for i in range(b.neighbours.shape[1]):
+        x = b.neighbours[y, i]
+        if x < 0:
+            break
+        if count(s, foe, x) == 0 or not can_cross(s, b, x, y):
+            continue
+        if zone_defence(p, b, x) > zone_defence(p, b, y) and salvo_permitted(
+                zone_defence(p, b, y), zone_defence(p, b, x), open_ground(b, y),
+                b.pair[L.PAIR_BLUE, y, x] or barricade_faces(s, y, x)):
+            total += count(s, foe, x)
+    return total
 
 
 @borrowing

@@ -170,10 +170,19 @@ class BourbonWeights(RulesBase):
     # 5, not 3: paired on 20,000 games (seed 1714) 4 gave the Two Crowns +0.66 [+0.36,
     # +0.97] and 5 +0.78 [+0.33, +1.23] over 3, losing 1.55 commanders a game, not 2.05
     commander_step: int = knob(5, _BOURBON_COMMANDER, range=(0, 7))
+    # 3, not 0: paired on 20,000 games (seed 1714) the price made the Two Crowns better
+    # wherever the Royal Breach opens and let an early breach no longer cost them (see
+    # the README's whole-game section); 2 and 4 gain less, 1 nothing at 85%
+    unanswered_fire_points: int = knob(
+        3, "price, in tenths of a zone of the way, of each Catalan unit that could fire "
+        "salvos (11.2) into the ground behind the assured Royal Breach from a zone of "
+        "higher defence value, which that ground cannot fire back at (7: the wider breach "
+        "opens on open ground)", range=(0, 100))
 
     def block(self) -> list[int]:
         """The weights in the kernels' order (``layout.WEIGHTS``)."""
         w = [0] * L.N_WEIGHTS
+        w[L.W_UNANSWERED_FIRE] = self.unanswered_fire_points
         w[L.W_OBJECTIVE_ODDS] = _mills(self.objective_odds)
         w[L.W_OBJECTIVE_ODDS_LATE] = _mills(self.objective_odds_late)
         w[L.W_OTHER_ODDS] = _mills(self.other_odds)
@@ -203,6 +212,7 @@ class CautiousWeights(RulesBase):
         w[L.W_BREACH_ODDS] = _mills(self.breach_odds)
         w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = _mills(self.withdraw_below)
         w[L.W_COMMANDER_STEP] = self.commander_step
+        w[L.W_UNANSWERED_FIRE] = 0  # greedy's mover, as it was before the price
         return w
 
 
@@ -252,6 +262,7 @@ class FallbackWeights(RulesBase):
         w = [2000] * L.N_WEIGHTS
         w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = _mills(self.withdraw_below)
         w[L.W_COMMANDER_STEP] = self.commander_step
+        w[L.W_UNANSWERED_FIRE] = 0  # a Two Crowns weight
         return w
 
 
