@@ -398,6 +398,7 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
     strength = P.strengths(loc, blk, s)
     reserve = P.reserve_cards(pol[side], loc, blk, s, side)
     enemy_power = np.full(loc.shape[0], -1, dtype=np.int64)
+    order, start, hands, scratch = P.look_ahead_arrays(loc, blk, card, s)
     k = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
@@ -418,7 +419,8 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
                         dest_mode, dest_fm, parents)
         if P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
                                    n - keep, dest_mode, dest_fm, spare, strength,
-                                   reserve, enemy_power, True) >= 0:
+                                   reserve, enemy_power, True, order, start, hands,
+                                   scratch) >= 0:
             k += 1
             if k >= cap:
                 break
