@@ -372,11 +372,20 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     dest_mode = np.empty(L.MAX_LOC, dtype=np.int64)
     dest_fm = np.empty(L.MAX_LOC, dtype=np.int64)
     parents = np.empty((MODES, L.MAX_LOC), dtype=np.int64)
-    destinations(p, loc, adj, blk, s, side, origin, movers, m, trail_option, dest_mode, dest_fm,
-                 parents)
-    spare = hand_size(s, card, side)
-    dest = P.choose_destination(pol[side], p, loc, blk, card, s, rng, side, origin, movers, m,
-                                dest_mode, dest_fm, spare)
+    work = np.empty((MODES + 2, loc.shape[0]), dtype=np.int64)
+    allow = np.empty((2, MODES), dtype=np.int64)
+    # ``destinations`` then ``choose_destination``, the map read once for both
+    strength = P.strengths(loc, blk, s)  # rows 2-3: ``army_counts``
+    order, start, hands, scratch = P.look_ahead_arrays(loc, blk, card, s)
+    k = side * loc.shape[0] + origin
+    destinations_in(p, loc, adj, blk, s, strength[2:], side, origin, movers, m, trail_option,
+                    dest_mode, dest_fm, parents, leader_in(blk, order, start[k], start[k + 1]),
+                    work, allow)
+    reserve = P.reserve_cards(pol[side], blk, s, side, strength, order, start)
+    dest = P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
+                                   m, dest_mode, dest_fm, hands[side, 0], strength, reserve,
+                                   np.full(loc.shape[0], -1, dtype=np.int64), False, order,
+                                   start, hands, scratch)
     if dest < 0:
         return False
     if dest_fm[dest]:
@@ -412,11 +421,11 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
     work = np.empty((MODES + 2, loc.shape[0]), dtype=np.int64)
     allow = np.empty((2, MODES), dtype=np.int64)
     seen = np.zeros(loc.shape[0], dtype=np.int64)
-    counts = army_counts(loc, blk, s)
     strength = P.strengths(loc, blk, s)
-    reserve = P.reserve_cards(pol[side], loc, blk, s, side)
+    counts = strength[2:]  # ``army_counts``
     enemy_power = np.full(loc.shape[0], -1, dtype=np.int64)
     order, start, hands, scratch = P.look_ahead_arrays(loc, blk, card, s)
+    reserve = P.reserve_cards(pol[side], blk, s, side, strength, order, start)
     nl = loc.shape[0]
     k = 0
     for b in range(blk.shape[0]):

@@ -453,21 +453,21 @@ def strengths(loc, blk, s):
     return out
 
 
-@allocating
-def pending_battles(loc, blk, s, side):
+@borrowing
+def pending_battles(blk, s, side, strength, order, start):
     """Locations where blocks of ``side`` moved in this turn and enemy blocks stand: the
-    battles of its coming Combat Phase (8.1)."""
-    here = np.zeros((2, loc.shape[0]), dtype=np.int64)
-    moved = np.zeros(loc.shape[0], dtype=np.int64)
-    for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and blk[b, L.BK_TYPE] != L.NAVAL:
-            i = s[L.S_B_LOC + b]
-            here[s[L.S_B_SIDE + b], i] = 1
-            if s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] >= 0:
-                moved[i] = 1
+    battles of its coming Combat Phase (8.1). ``strength``: ``strengths``; ``order``,
+    ``start``: ``bucket_blocks``."""
+    nl = strength.shape[1]
     n = 0
-    for i in range(loc.shape[0]):
-        n += moved[i] * here[1 - side, i]
+    for i in range(nl):
+        if strength[3 - side, i] == 0:  # no enemy army block there
+            continue
+        for j in range(start[side * nl + i], start[side * nl + i + 1]):
+            b = order[j]
+            if s[L.S_B_FROM + b] >= 0 and blk[b, L.BK_TYPE] != L.NAVAL:
+                n += 1
+                break
     return n
 
 
@@ -476,19 +476,20 @@ def choose_destination(w, p, loc, blk, card, s, rng, side, origin, movers, m, de
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
     order, start, hands, scratch = look_ahead_arrays(loc, blk, card, s)
+    strength = strengths(loc, blk, s)
     return choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
-                                 dest_mode, dest_fm, spare, strengths(loc, blk, s),
-                                 reserve_cards(w, loc, blk, s, side),
+                                 dest_mode, dest_fm, spare, strength,
+                                 reserve_cards(w, blk, s, side, strength, order, start),
                                  np.full(loc.shape[0], -1, dtype=np.int64), False,
                                  order, start, hands, scratch)
 
 
 @borrowing
-def reserve_cards(w, loc, blk, s, side):
+def reserve_cards(w, blk, s, side, strength, order, start):
     """Cards kept back from a new attack for the turn's other battles: a base and so many
     per battle already coming (``pending_battles``)."""
     return w[L.W_RESERVE_CARDS] \
-        + w[L.W_RESERVE_PER_BATTLE] * pending_battles(loc, blk, s, side)
+        + w[L.W_RESERVE_PER_BATTLE] * pending_battles(blk, s, side, strength, order, start)
 
 
 @borrowing
