@@ -1484,3 +1484,34 @@ def test_games_free_every_array_they_allocate(policy, check_state):
         _nrt_python.memsys_disable_stats()
     assert after.mi_alloc - before.mi_alloc > 12  # the counting sees the games
     assert after.mi_alloc - before.mi_alloc == after.mi_free - before.mi_free
+
+
+def test_look_ahead_buckets_and_hands_match_the_scans():
+    """The blocks bucketed by side and Location (``state.bucket_blocks``) and the hands
+    listed once (``policies.list_hands``), which the commanders' look-ahead and
+    ``battle_power`` read, hold exactly what a scan of the state finds, in block and
+    card order (the order the scans' ties were broken in)."""
+    s = np.zeros(L.N_STATE, dtype=np.int64)
+    rng = game_streams(3, 0, L.N_STREAMS)
+    engine.set_up(P, COMP.loc, COMP.blk, COMP.card, s, rng)
+    for side in range(2):
+        state.draw_cards(s, COMP.card, rng, side, 6)
+    on_map = [b for b in range(COMP.blk.shape[0]) if s[L.S_B_WHERE + b] == L.W_MAP]
+    carlist = next(b for b in on_map if s[L.S_B_SIDE + b] == L.CARLISTS)
+    shared = s[L.S_B_LOC + carlist]
+    put(s, [b for b in on_map if s[L.S_B_SIDE + b] == L.LIBERALS][:2], shared)  # both sides
+    order, start, hands, _ = policies.look_ahead_arrays(COMP.loc, COMP.blk, COMP.card, s)
+    nl = COMP.loc.shape[0]
+    out = np.empty(COMP.card.shape[0], dtype=np.int64)
+    both = 0
+    for side in range(2):
+        n = state.hand(s, COMP.card, side, out)
+        assert n >= 6
+        assert list(hands[side, 1:hands[side, 0] + 1]) == list(out[:n])
+        for where in range(nl):
+            n = state.blocks_at(s, COMP.blk, where, side, out)
+            k = side * nl + where
+            assert list(order[start[k]:start[k + 1]]) == list(out[:n])
+            both += n > 0 and where == shared
+    assert both == 2
+    assert start[2 * nl] == len(on_map)

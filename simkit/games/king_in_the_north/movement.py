@@ -149,13 +149,24 @@ def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_opt
     stacks 2 on roads, no Forced March; Carlist trails 3 for a stack Trails allow (5
     blocks, 7.3.6); "From 7 to 10 blocks, the movement is reduced by 1" (7.3.6), for
     every kind of move."""
-    out = np.zeros((2, MODES), dtype=np.int64)
+    out = np.empty((2, MODES), dtype=np.int64)
+    allowances_into(p, loc, side, origin, n, cav, leader_at_origin, trail_option, out)
+    return out
+
+
+@borrowing
+def allowances_into(p, loc, side, origin, n, cav, leader_at_origin, trail_option, out):
+    """``allowances`` written into ``out`` (2 x MODES)."""
+    for fm in range(2):
+        for mode in range(MODES):
+            out[fm, mode] = 0
     big = 1 if n >= 7 else 0
     if cav:
         out[0, M_ROADS] = 2 - big
         out[0, M_ANY] = 1 - big
-        out[1, :] = out[0, :]
-        return out
+        for mode in range(MODES):
+            out[1, mode] = out[0, mode]
+        return
     lead = 1 if (leader_at_origin or loc[origin, L.LC_KIND] == L.CAPITAL) else 0
     for fm in range(2):
         base = 1 + lead + fm - big
@@ -163,7 +174,6 @@ def allowances(p, loc, blk, s, side, origin, n, cav, leader_at_origin, trail_opt
         out[fm, M_MAIN] = max(0, min(p[L.P_MAX_MOVE], base + 1))
         if trail_option and side == L.CARLISTS and n <= p[L.P_TRAIL_STACK_LIMIT]:
             out[fm, M_TRAIL] = 3 - big
-    return out
 
 
 @borrowing
@@ -185,25 +195,29 @@ def destinations(p, loc, adj, blk, s, side, origin, ids, n, trail_option, dest_m
                  parents):
     """For every Location: the mode reaching it (-1: out of reach) and whether it needs a
     Forced March; ``parents[mode]`` holds each search's path tree."""
+    work = np.empty((MODES + 2, loc.shape[0]), dtype=np.int64)
+    allow = np.empty((2, MODES), dtype=np.int64)
     destinations_in(p, loc, adj, blk, s, army_counts(loc, blk, s), side, origin, ids, n,
-                    trail_option, dest_mode, dest_fm, parents)
+                    trail_option, dest_mode, dest_fm, parents,
+                    leader_at(blk, s, origin, side), work, allow)
 
 
-@allocating
+@borrowing
 def destinations_in(p, loc, adj, blk, s, counts, side, origin, ids, n, trail_option,
-                    dest_mode, dest_fm, parents):
+                    dest_mode, dest_fm, parents, leader, work, allow):
     """``destinations`` given ``army_counts`` (a look-ahead over every stack counts
-    once)."""
+    once), whether a Leader stands at ``origin``, and scratch: ``work`` (MODES + 2 rows
+    of a slot per Location), ``allow`` (2 x MODES)."""
     d, cav, _ = stack_profile(blk, s, ids, n)
-    allow = allowances(p, loc, blk, s, side, origin, n, cav, leader_at(blk, s, origin, side),
-                       trail_option)
+    allowances_into(p, loc, side, origin, n, cav, leader, trail_option, allow)
     nl = loc.shape[0]
-    dist = np.empty((MODES, nl), dtype=np.int64)
-    queue = np.empty(nl, dtype=np.int64)
-    stops = np.empty(nl, dtype=np.int64)
+    dist = work  # rows 0 .. MODES - 1
+    queue = work[MODES]
+    stops = work[MODES + 1]
     stops_at(p, loc, s, counts, side, n, d, stops)
-    dest_mode[:nl] = -1
-    dest_fm[:nl] = 0
+    for v in range(nl):
+        dest_mode[v] = -1
+        dest_fm[v] = 0
     for mode in range(MODES):  # one search per mode, as far as a Forced March goes
         if allow[1, mode] > 0:
             reach(p, loc, adj, stops, origin, n, mode, allow[1, mode], dist[mode],
@@ -358,11 +372,20 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     dest_mode = np.empty(L.MAX_LOC, dtype=np.int64)
     dest_fm = np.empty(L.MAX_LOC, dtype=np.int64)
     parents = np.empty((MODES, L.MAX_LOC), dtype=np.int64)
-    destinations(p, loc, adj, blk, s, side, origin, movers, m, trail_option, dest_mode, dest_fm,
-                 parents)
-    spare = hand_size(s, card, side)
-    dest = P.choose_destination(pol[side], p, loc, blk, card, s, rng, side, origin, movers, m,
-                                dest_mode, dest_fm, spare)
+    work = np.empty((MODES + 2, loc.shape[0]), dtype=np.int64)
+    allow = np.empty((2, MODES), dtype=np.int64)
+    # ``destinations`` then ``choose_destination``, the map read once for both
+    strength = P.strengths(loc, blk, s)  # rows 2-3: ``army_counts``
+    order, start, hands, scratch = P.look_ahead_arrays(loc, blk, card, s)
+    k = side * loc.shape[0] + origin
+    destinations_in(p, loc, adj, blk, s, strength[2:], side, origin, movers, m, trail_option,
+                    dest_mode, dest_fm, parents, leader_in(blk, order, start[k], start[k + 1]),
+                    work, allow)
+    reserve = P.reserve_cards(pol[side], blk, s, side, strength, order, start)
+    dest = P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
+                                   m, dest_mode, dest_fm, hands[side, 0], strength, reserve,
+                                   np.full(loc.shape[0], -1, dtype=np.int64), False, order,
+                                   start, hands, scratch)
     if dest < 0:
         return False
     if dest_fm[dest]:
@@ -388,16 +411,22 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
 def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
     """How many stacks the policy would move now (counted up to ``cap``), each with the
     hand at ``spare`` cards: a scripted commander looks ahead before discarding cards
-    for movement (7.1)."""
+    for movement (7.1). The state does not change while it looks ahead, so the map is
+    read once (``army_counts``, ``strengths``, ``look_ahead_arrays``) and each origin's
+    blocks come from its bucket."""
     ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     dest_mode = np.empty(L.MAX_LOC, dtype=np.int64)
     dest_fm = np.empty(L.MAX_LOC, dtype=np.int64)
     parents = np.empty((MODES, L.MAX_LOC), dtype=np.int64)
+    work = np.empty((MODES + 2, loc.shape[0]), dtype=np.int64)
+    allow = np.empty((2, MODES), dtype=np.int64)
     seen = np.zeros(loc.shape[0], dtype=np.int64)
-    counts = army_counts(loc, blk, s)  # the state does not change while it looks ahead
     strength = P.strengths(loc, blk, s)
-    reserve = P.reserve_cards(pol[side], loc, blk, s, side)
+    counts = strength[2:]  # ``army_counts``
     enemy_power = np.full(loc.shape[0], -1, dtype=np.int64)
+    order, start, hands, scratch = P.look_ahead_arrays(loc, blk, card, s)
+    reserve = P.reserve_cards(pol[side], blk, s, side, strength, order, start)
+    nl = loc.shape[0]
     k = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
@@ -406,7 +435,8 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
         if seen[origin]:
             continue
         seen[origin] = 1
-        n = movable_group(blk, s, origin, side, ids)
+        lo, hi = start[side * nl + origin], start[side * nl + origin + 1]
+        n = movable_in(blk, s, order, lo, hi, side, origin, ids)
         if n == 0:
             continue
         keep = P.blocks_to_keep(pol[side], loc, blk, s, rng, side, origin, ids, n)
@@ -415,14 +445,40 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
         order_weak_first(blk, ids, n)
         movers = ids[keep:n].copy()
         destinations_in(p, loc, adj, blk, s, counts, side, origin, movers, n - keep, True,
-                        dest_mode, dest_fm, parents)
+                        dest_mode, dest_fm, parents, leader_in(blk, order, lo, hi), work,
+                        allow)
         if P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
                                    n - keep, dest_mode, dest_fm, spare, strength,
-                                   reserve, enemy_power, True) >= 0:
+                                   reserve, enemy_power, True, order, start, hands,
+                                   scratch) >= 0:
             k += 1
             if k >= cap:
                 break
     return k
+
+
+@borrowing
+def movable_in(blk, s, order, lo, hi, side, where, out):
+    """``movable_group`` from the bucket ``order[lo:hi]`` of ``side``'s blocks at
+    ``where`` (``bucket_blocks``)."""
+    if inside_besieged(s, where, side):
+        return 0
+    n = 0
+    for i in range(lo, hi):
+        b = order[i]
+        if s[L.S_B_MOVED + b] == 0 and blk[b, L.BK_TYPE] != L.NAVAL:
+            out[n] = b
+            n += 1
+    return n
+
+
+@borrowing
+def leader_in(blk, order, lo, hi):
+    """``leader_at`` from a bucket of ``bucket_blocks``."""
+    for i in range(lo, hi):
+        if blk[order[i], L.BK_TYPE] == L.LEADER:
+            return True
+    return False
 
 
 @allocating

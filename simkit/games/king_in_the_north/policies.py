@@ -40,6 +40,8 @@ from simkit.unmanaged import allocating, borrowing
 from . import layout as L
 from .state import (
     block_value,
+    blocks_at,
+    bucket_blocks,
     count_at,
     hand_size,
     inside_besieged,
@@ -340,53 +342,50 @@ def deploys(blk, card, c, b):
 NEEDS_ANY, NEEDS_BUGLE = -1, -2  # ``battle_power``: any card deploys it; a bugle card
 
 
-@allocating
-def battle_power(blk, card, s, side, ids, n, extra_at, spare):
+@borrowing
+def list_hands(card, s, hands):
+    """``hands[side, 0]``: how many cards ``side`` holds; ``hands[side, 1:]`` their ids in
+    card order. One pass over the cards for the many ``battle_power`` calls of a move."""
+    hands[0, 0] = 0
+    hands[1, 0] = 0
+    for c in range(card.shape[0]):
+        if s[L.S_C_WHERE + c] == L.CW_HAND:
+            side = card[c, L.CD_SIDE]
+            hands[side, 0] += 1
+            hands[side, hands[side, 0]] = c
+
+
+@borrowing
+def battle_power(blk, card, ids, n, order, lo, hi, hands, side, skip, spare, scratch):
     """Impact a side can expect in a fight: up to 2 Leaders free, then each card of its
-    hand (all but ``spare``) matched to the best block it can deploy (``deploys``). The
-    blocks are ``ids[:n]`` then ``side``'s blocks at ``extra_at``; each is read once
-    into what it is worth (diamonds + 1) and what card deploys it."""
-    k = n
-    if extra_at >= 0:
-        for b in range(blk.shape[0]):
-            if s[L.S_B_LOC + b] == extra_at and s[L.S_B_WHERE + b] == L.W_MAP \
-                    and s[L.S_B_SIDE + b] == side:
-                k += 1
-    k = min(k, L.MAX_BLOCKS)
-    worth = np.empty(k, dtype=np.int64)  # 0: not deployable by a card, or used
-    needs = np.empty(k, dtype=np.int64)  # NEEDS_ANY, NEEDS_BUGLE or a Faction
+    hand (``list_hands``, but card ``skip``; all but ``spare``) matched to the best block
+    it can deploy (``deploys``). The blocks are ``ids[:n]`` then ``order[lo:hi]`` (the
+    side's blocks at the battle's Location, from ``bucket_blocks``); each is read once
+    into what it is worth (diamonds + 1, ``scratch[0]``) and what card deploys it
+    (``scratch[1]``)."""
+    k = min(n + hi - lo, L.MAX_BLOCKS)
     power = 0
     leaders = 0
-    i = 0
-    b = ids[0] if n > 0 else -1
-    scan = 0
-    while i < k:
-        if i < n:
-            b = ids[i]
-        else:
-            while not (s[L.S_B_LOC + scan] == extra_at and s[L.S_B_WHERE + scan] == L.W_MAP
-                       and s[L.S_B_SIDE + scan] == side):
-                scan += 1
-            b = scan
-            scan += 1
+    for i in range(k):
+        b = ids[i] if i < n else order[lo + i - n]
         t = blk[b, L.BK_TYPE]
-        worth[i] = blk[b, L.BK_DIAMONDS] + 1
+        scratch[0, i] = blk[b, L.BK_DIAMONDS] + 1  # 0: not deployable by a card, or used
         if t == L.NAVAL or t == L.DECOY or t == L.CUSTOMS or t == L.PARTISANS:
-            worth[i] = 0
+            scratch[0, i] = 0
         elif t == L.LEADER and leaders < 2:
             power += blk[b, L.BK_DIAMONDS]
             leaders += 1
-            worth[i] = 0
-        if t == L.FIELD_ART or t == L.MOUNTAIN_ART:
-            needs[i] = NEEDS_BUGLE
+            scratch[0, i] = 0
+        if t == L.FIELD_ART or t == L.MOUNTAIN_ART:  # NEEDS_ANY, NEEDS_BUGLE or a Faction
+            scratch[1, i] = NEEDS_BUGLE
         elif blk[b, L.BK_FACTION] == L.NO_FACTION or blk[b, L.BK_SPECIAL] != L.SP_NONE:
-            needs[i] = NEEDS_ANY
+            scratch[1, i] = NEEDS_ANY
         else:
-            needs[i] = blk[b, L.BK_FACTION]
-        i += 1
+            scratch[1, i] = blk[b, L.BK_FACTION]
     budget = -spare
-    for c in range(card.shape[0]):
-        if card[c, L.CD_SIDE] != side or s[L.S_C_WHERE + c] != L.CW_HAND:
+    for j in range(1, hands[side, 0] + 1):
+        c = hands[side, j]
+        if c == skip:
             continue
         budget += 1
         if budget <= 0:
@@ -399,17 +398,42 @@ def battle_power(blk, card, s, side, ids, n, extra_at, spare):
         f1, f2 = card[c, L.CD_FAC1], card[c, L.CD_FAC2]
         best, best_v = -1, 0
         for i in range(k):
-            v = worth[i]
+            v = scratch[0, i]
             if v <= best_v:
                 continue
-            need = needs[i]
+            need = scratch[1, i]
             if hq or need == NEEDS_ANY or (need == NEEDS_BUGLE and bugle) \
                     or (need >= 0 and (f1 == need or f2 == need)):
                 best, best_v = i, v
         if best >= 0:
-            worth[best] = 0
+            scratch[0, best] = 0
             power += best_v
     return power
+
+
+@allocating
+def battle_power_at(blk, card, s, side, where):
+    """``battle_power`` of ``side``'s blocks at ``where`` with its whole hand."""
+    order = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    n = blocks_at(s, blk, where, side, order)
+    hands = np.empty((2, card.shape[0] + 1), dtype=np.int64)
+    list_hands(card, s, hands)
+    scratch = np.empty((2, L.MAX_BLOCKS), dtype=np.int64)
+    return battle_power(blk, card, order, 0, order, 0, n, hands, side, -1, 0, scratch)
+
+
+@allocating
+def look_ahead_arrays(loc, blk, card, s):
+    """What ``choose_destination_in`` reads while the state stands still: the blocks
+    bucketed by side and Location (``bucket_blocks``), both hands (``list_hands``) and
+    ``battle_power``'s scratch."""
+    order = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    start = np.empty(2 * loc.shape[0] + 1, dtype=np.int64)
+    bucket_blocks(blk, s, loc.shape[0], order, start)
+    hands = np.empty((2, card.shape[0] + 1), dtype=np.int64)
+    list_hands(card, s, hands)
+    scratch = np.empty((2, L.MAX_BLOCKS), dtype=np.int64)
+    return order, start, hands, scratch
 
 
 @allocating
@@ -429,21 +453,21 @@ def strengths(loc, blk, s):
     return out
 
 
-@allocating
-def pending_battles(loc, blk, s, side):
+@borrowing
+def pending_battles(blk, s, side, strength, order, start):
     """Locations where blocks of ``side`` moved in this turn and enemy blocks stand: the
-    battles of its coming Combat Phase (8.1)."""
-    here = np.zeros((2, loc.shape[0]), dtype=np.int64)
-    moved = np.zeros(loc.shape[0], dtype=np.int64)
-    for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and blk[b, L.BK_TYPE] != L.NAVAL:
-            i = s[L.S_B_LOC + b]
-            here[s[L.S_B_SIDE + b], i] = 1
-            if s[L.S_B_SIDE + b] == side and s[L.S_B_FROM + b] >= 0:
-                moved[i] = 1
+    battles of its coming Combat Phase (8.1). ``strength``: ``strengths``; ``order``,
+    ``start``: ``bucket_blocks``."""
+    nl = strength.shape[1]
     n = 0
-    for i in range(loc.shape[0]):
-        n += moved[i] * here[1 - side, i]
+    for i in range(nl):
+        if strength[3 - side, i] == 0:  # no enemy army block there
+            continue
+        for j in range(start[side * nl + i], start[side * nl + i + 1]):
+            b = order[j]
+            if s[L.S_B_FROM + b] >= 0 and blk[b, L.BK_TYPE] != L.NAVAL:
+                n += 1
+                break
     return n
 
 
@@ -451,29 +475,34 @@ def pending_battles(loc, blk, s, side):
 def choose_destination(w, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
+    order, start, hands, scratch = look_ahead_arrays(loc, blk, card, s)
+    strength = strengths(loc, blk, s)
     return choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
-                                 dest_mode, dest_fm, spare, strengths(loc, blk, s),
-                                 reserve_cards(w, loc, blk, s, side),
-                                 np.full(loc.shape[0], -1, dtype=np.int64), False)
+                                 dest_mode, dest_fm, spare, strength,
+                                 reserve_cards(w, blk, s, side, strength, order, start),
+                                 np.full(loc.shape[0], -1, dtype=np.int64), False,
+                                 order, start, hands, scratch)
 
 
 @borrowing
-def reserve_cards(w, loc, blk, s, side):
+def reserve_cards(w, blk, s, side, strength, order, start):
     """Cards kept back from a new attack for the turn's other battles: a base and so many
     per battle already coming (``pending_battles``)."""
     return w[L.W_RESERVE_CARDS] \
-        + w[L.W_RESERVE_PER_BATTLE] * pending_battles(loc, blk, s, side)
+        + w[L.W_RESERVE_PER_BATTLE] * pending_battles(blk, s, side, strength, order, start)
 
 
 @borrowing
 def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
-                          dest_fm, spare, strength, reserve, enemy_power, first):
+                          dest_fm, spare, strength, reserve, enemy_power, first, order, start,
+                          hands, scratch):
     """``choose_destination`` given the map's ``strengths`` and the cards ``reserve``d
     for the turn's other battles (``reserve_cards``), which a look-ahead over every
     stack computes once; ``enemy_power[v]``: the enemy's ``battle_power`` at ``v``
     once weighed (-1 before), which no stack's move changes. ``first``: the look-ahead
     only asks whether the stack moves, so the first Location better than staying
-    answers (-1 exactly when the full search gives -1)."""
+    answers (-1 exactly when the full search gives -1). ``order``, ``start``, ``hands``,
+    ``scratch``: ``look_ahead_arrays`` of the state as it stands."""
     pid = w[L.W_ID]
     n_loc = loc.shape[0]
     if pid == RANDOM:
@@ -521,13 +550,19 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
                     rate = p[L.P_SIEGE_CITY_ART] if any_art else p[L.P_SIEGE_CITY_NO_ART]
                 if loc[v, L.LC_KIND] == L.CAPITAL and not has_art:
                     score = -5
-                elif battle_power(blk, card, s, side, movers, m, v, reserve) < rate * n_def \
-                        + w[L.W_SIEGE_SPARE]:
+                elif battle_power(blk, card, movers, m, order, start[side * n_loc + v],
+                                  start[side * n_loc + v + 1], hands, side, marched, reserve,
+                                  scratch) < rate * n_def + w[L.W_SIEGE_SPARE]:
                     score = -2
             else:
-                mp = battle_power(blk, card, s, side, movers, m, v, reserve)
+                mp = battle_power(blk, card, movers, m, order, start[side * n_loc + v],
+                                  start[side * n_loc + v + 1], hands, side, marched, reserve,
+                                  scratch)
                 if enemy_power[v] < 0:
-                    enemy_power[v] = battle_power(blk, card, s, 1 - side, movers, 0, v, 0)
+                    e = (1 - side) * n_loc + v
+                    enemy_power[v] = battle_power(blk, card, movers, 0, order, start[e],
+                                                  start[e + 1], hands, 1 - side, -1, 0,
+                                                  scratch)
                 ep = enemy_power[v]
                 if mp * 100 >= ep * w[L.W_ATTACK_RATIO] + 100 * w[L.W_ATTACK_EDGE]:
                     score += 4 + enemy // 2
@@ -720,9 +755,8 @@ def retreat_before_combat(w, loc, blk, card, s, rng, side, where, mine, enemy):
     edge = 100 * w[L.W_RETREAT_EDGE]
     if pid == CAUTIOUS:
         return enemy * 100 > mine * w[L.W_RETREAT_RATIO] + edge
-    none = np.empty(1, dtype=np.int64)
-    mp = battle_power(blk, card, s, side, none, 0, where, 0)
-    ep = battle_power(blk, card, s, 1 - side, none, 0, where, 0)
+    mp = battle_power_at(blk, card, s, side, where)
+    ep = battle_power_at(blk, card, s, 1 - side, where)
     if loc[where, L.LC_VP] > 0 and s[L.S_OWNER + where] == side:
         return ep * 100 > mp * w[L.W_HOLD_RATIO] + edge
     return ep * 100 > mp * w[L.W_RETREAT_RATIO] + edge
@@ -736,9 +770,8 @@ def sally(w, blk, card, s, rng, side, where):
     pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 4) == 0
-    none = np.empty(1, dtype=np.int64)
-    mp = battle_power(blk, card, s, side, none, 0, where, 0)
-    ep = battle_power(blk, card, s, 1 - side, none, 0, where, 0)
+    mp = battle_power_at(blk, card, s, side, where)
+    ep = battle_power_at(blk, card, s, 1 - side, where)
     return mp > 0 and mp * 100 > ep * w[L.W_SALLY_RATIO]
 
 

@@ -35,6 +35,28 @@ def blocks_at(s, blk, where, side, out):
 
 
 @borrowing
+def bucket_blocks(blk, s, n_loc, order, start):
+    """The blocks on the map sorted by side and Location (a counting sort, block order
+    kept within each): ``side``'s blocks at ``where`` are ``order[start[k]:start[k + 1]]``
+    with ``k = side * n_loc + where``."""
+    for k in range(2 * n_loc + 1):
+        start[k] = 0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] == L.W_MAP:
+            start[s[L.S_B_SIDE + b] * n_loc + s[L.S_B_LOC + b] + 1] += 1
+    for k in range(2 * n_loc):
+        start[k + 1] += start[k]
+    for b in range(blk.shape[0]):  # start[k] walks to the next bucket's start ...
+        if s[L.S_B_WHERE + b] == L.W_MAP:
+            k = s[L.S_B_SIDE + b] * n_loc + s[L.S_B_LOC + b]
+            order[start[k]] = b
+            start[k] += 1
+    for k in range(2 * n_loc, 0, -1):  # ... so each bucket's start is its left neighbour's
+        start[k] = start[k - 1]
+    start[0] = 0
+
+
+@borrowing
 def count_at(s, blk, where, side):
     """Army blocks of ``side`` at ``where`` (Naval Squadrons are not army blocks)."""
     n = 0
