@@ -19,6 +19,7 @@ from . import policies as P
 from .checks import after_step
 from .events import EV_EVENT, EV_GARRISON, EV_MOVE, EV_MOVEMENT_CARDS, EV_OVERRUN, EV_RECRUIT
 from .state import (
+    blocks_at,
     count_action,
     count_at,
     count_blunder,
@@ -177,15 +178,6 @@ def allowances_into(p, loc, side, origin, n, cav, leader_at_origin, trail_option
 
 
 @borrowing
-def leader_at(blk, s, where, side):
-    for b in range(blk.shape[0]):
-        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
-                and s[L.S_B_SIDE + b] == side and blk[b, L.BK_TYPE] == L.LEADER:
-            return True
-    return False
-
-
-@borrowing
 def stack_limit(p, loc, where):
     return p[L.P_TRAIL_STACK_LIMIT] if loc[where, L.LC_TRAIL_ONLY] else p[L.P_STACK_LIMIT]
 
@@ -197,9 +189,10 @@ def destinations(p, loc, adj, blk, s, side, origin, ids, n, trail_option, dest_m
     Forced March; ``parents[mode]`` holds each search's path tree."""
     work = np.empty((MODES + 2, loc.shape[0]), dtype=np.int64)
     allow = np.empty((2, MODES), dtype=np.int64)
+    here = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    leader = leader_in(blk, here, 0, blocks_at(s, blk, origin, side, here))
     destinations_in(p, loc, adj, blk, s, army_counts(loc, blk, s), side, origin, ids, n,
-                    trail_option, dest_mode, dest_fm, parents,
-                    leader_at(blk, s, origin, side), work, allow)
+                    trail_option, dest_mode, dest_fm, parents, leader, work, allow)
 
 
 @borrowing
@@ -240,16 +233,7 @@ def destinations_in(p, loc, adj, blk, s, counts, side, origin, ids, n, trail_opt
 def movable_group(blk, s, where, side, out):
     """Unmoved blocks of ``side`` at ``where`` that may move (not besieged inside, 8.9.5;
     not Naval Squadrons)."""
-    n = 0
-    if inside_besieged(s, where, side):
-        return 0
-    for b in range(blk.shape[0]):
-        if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
-                and s[L.S_B_SIDE + b] == side and s[L.S_B_MOVED + b] == 0 \
-                and blk[b, L.BK_TYPE] != L.NAVAL:
-            out[n] = b
-            n += 1
-    return n
+    return movable_in(blk, s, out, 0, blocks_at(s, blk, where, side, out), side, where, out)
 
 
 @allocating
@@ -459,8 +443,9 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
 
 @borrowing
 def movable_in(blk, s, order, lo, hi, side, where, out):
-    """``movable_group`` from the bucket ``order[lo:hi]`` of ``side``'s blocks at
-    ``where`` (``bucket_blocks``)."""
+    """``movable_group`` from ``order[lo:hi]``, ``side``'s blocks at ``where`` (a bucket of
+    ``bucket_blocks``, or ``blocks_at``'s list, which ``out`` may be: it is compacted in
+    place)."""
     if inside_besieged(s, where, side):
         return 0
     n = 0
@@ -474,7 +459,8 @@ def movable_in(blk, s, order, lo, hi, side, where, out):
 
 @borrowing
 def leader_in(blk, order, lo, hi):
-    """``leader_at`` from a bucket of ``bucket_blocks``."""
+    """Whether a Leader stands among the blocks ``order[lo:hi]`` (a bucket of
+    ``bucket_blocks``, or ``blocks_at``'s list)."""
     for i in range(lo, hi):
         if blk[order[i], L.BK_TYPE] == L.LEADER:
             return True
