@@ -249,7 +249,13 @@ def assault_allowed(s, b, side, a, t):
 def salvo_allowed(s, b, p, side, a, t):
     """Rule 11.2: at an adjacent zone of equal or lower defence value; blocked by a blue
     line or a barricade covering the side of contact in an ochre or green target."""
-    if not assault_allowed(s, b, side, a, t):
-        return False
+    return assault_allowed(s, b, side, a, t) and salvo_reaches(s, b, p, a, t)
+
+
+@borrowing
+def salvo_reaches(s, b, p, a, t):
+    """Whether a salvo from ``a`` may strike the adjacent zone ``t`` (11.2), whoever stands
+    in them: ``t``'s defence value no higher than ``a``'s, and no blue line or barricade
+    covering the side of contact in an ochre or green ``t``."""
     return salvo_permitted(zone_defence(p, b, t), zone_defence(p, b, a), open_ground(b, t),
                            b.pair[L.PAIR_BLUE, t, a] or barricade_faces(s, t, a))

@@ -29,11 +29,7 @@ Policies per side (the first is the default):
 import numpy as np
 from numba import njit
 
-from simkit.games.setembre1714_assault.combat_system import (
-    attack_value,
-    defence_value,
-    salvo_permitted,
-)
+from simkit.games.setembre1714_assault.combat_system import attack_value, defence_value
 from simkit.layout import codes
 from simkit.rng import uniform_int
 from simkit.unmanaged import borrowing
@@ -42,14 +38,13 @@ from . import layout as L
 from .board import (
     BIG,
     assault_allowed,
-    barricade_faces,
     barricade_in,
     can_cross,
     count,
     leader_near,
     next_to_enemy,
-    open_ground,
     salvo_allowed,
+    salvo_reaches,
     terrain_bonus,
     zone_defence,
     zone_limit,
@@ -354,9 +349,7 @@ def unanswered_fire(s, b, p, side, y):
             break
         if count(s, foe, x) == 0 or not can_cross(s, b, x, y):
             continue
-        if zone_defence(p, b, x) > zone_defence(p, b, y) and salvo_permitted(
-                zone_defence(p, b, y), zone_defence(p, b, x), open_ground(b, y),
-                b.pair[L.PAIR_BLUE, y, x] or barricade_faces(s, y, x)):
+        if zone_defence(p, b, x) > zone_defence(p, b, y) and salvo_reaches(s, b, p, x, y):
             total += count(s, foe, x)
     return total
 
