@@ -680,7 +680,8 @@ def test_example_11_vp_swing():
     put(s, stack, viana)
     give(s, cards("carlists", "navarra")[:4])
     assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                               L.CARLISTS, viana, False, no_log())
+                               L.CARLISTS, viana, False,
+                               movement.workspace(COMP.loc, COMP.card), no_log())
     assert all(s[L.S_B_LOC + b] == lgr for b in stack)
     assert s[L.S_OWNER + lgr] == L.CARLISTS
     assert state.vp_lead(s, COMP.loc, L.LIBERALS) == 2
@@ -865,13 +866,13 @@ def test_no_movement_cards_when_no_stack_would_move():
     for b in blocks("Álava battalion")[:4]:
         s[L.S_B_WHERE + b] = L.W_BOX
     assert movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                                     0, 8, 4) == 0
+                                     0, 8, 4, movement.workspace(COMP.loc, COMP.card)) == 0
     for pol in (POL, CAUTIOUS):
         assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
     s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.NOBODY  # Locations to take: it goes
     s[L.S_OWNER + loc("tolosa")] = L.CARLISTS
     planned = movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng,
-                                        POL, 0, 8, 4)
+                                        POL, 0, 8, 4, movement.workspace(COMP.loc, COMP.card))
     assert planned >= 1
     for pol in (POL, CAUTIOUS):
         assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0,
@@ -1201,7 +1202,8 @@ def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
     stack = blocks("Navarra battalion")[:2]
     put(s, stack, estella)
     assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                               L.CARLISTS, estella, False, no_log())
+                               L.CARLISTS, estella, False,
+                               movement.workspace(COMP.loc, COMP.card), no_log())
     assert all(s[L.S_B_LOC + b] == amezcoas for b in stack)
     assert s[L.S_CUBE + estella] == L.CARLISTS + 1
     assert s[L.S_OWNER + estella] == L.CARLISTS
@@ -1225,13 +1227,15 @@ def test_more_than_five_blocks_never_move_along_trails():
     before = s.copy()
     put(s, six, lec)
     assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                               L.CARLISTS, lec, False, no_log())
+                               L.CARLISTS, lec, False,
+                               movement.workspace(COMP.loc, COMP.card), no_log())
     assert all(s[L.S_B_LOC + b] == tol for b in six)
     assert s[L.S_TRAIL_STACK] == 0 and s[L.S_MOVED_STACK] == 6
     s = before.copy()
     put(s, six[:5], lec)
     assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                               L.CARLISTS, lec, False, no_log())
+                               L.CARLISTS, lec, False,
+                               movement.workspace(COMP.loc, COMP.card), no_log())
     assert all(s[L.S_B_LOC + b] == eli for b in six[:5]) and s[L.S_TRAIL_STACK] == 5
     s = before.copy()
     onate = loc("onate")
@@ -1381,7 +1385,8 @@ def test_blown_bridge_stops_a_stack_only_where_it_has_room():
         give(s, [bridge] + cards("liberals", "royal_guard")[:4])
         rebuild_piles(s)
         assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                                   L.LIBERALS, bilbao, False, no_log())
+                                   L.LIBERALS, bilbao, False,
+                                   movement.workspace(COMP.loc, COMP.card), no_log())
         played = s[L.S_C_WHERE + bridge] == L.CW_REMOVED
         assert played == (already == 7)
         assert all(s[L.S_B_LOC + b] == (durango if played else bergara) for b in movers)
@@ -1500,7 +1505,9 @@ def test_look_ahead_buckets_and_hands_match_the_scans():
     carlist = next(b for b in on_map if s[L.S_B_SIDE + b] == L.CARLISTS)
     shared = s[L.S_B_LOC + carlist]
     put(s, [b for b in on_map if s[L.S_B_SIDE + b] == L.LIBERALS][:2], shared)  # both sides
-    order, start, hands, _ = policies.look_ahead_arrays(COMP.loc, COMP.blk, COMP.card, s)
+    look = policies.new_look(COMP.loc, COMP.card)
+    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look)
+    order, start, hands = look.order, look.start, look.hands
     nl = COMP.loc.shape[0]
     out = np.empty(COMP.card.shape[0], dtype=np.int64)
     both = 0
@@ -1515,3 +1522,31 @@ def test_look_ahead_buckets_and_hands_match_the_scans():
             both += n > 0 and where == shared
     assert both == 2
     assert start[2 * nl] == len(on_map)
+    assert (look.strength[2:] == movement.army_counts(COMP.loc, COMP.blk, s)).all()
+    assert (look.enemy_power == -1).all()  # none weighed yet
+
+
+def test_the_map_is_read_again_only_after_a_stack_moves():
+    """``move_stack`` keeps the map it read (``Workspace.look``) while stacks stay, since
+    only a move changes it, and reads it afresh after one moves: the stack after a move
+    weighs the map as it then stands."""
+    p, s, rng = fresh_state()
+    ws = movement.workspace(COMP.loc, COMP.card)
+    tolosa, viana = loc("tolosa"), loc("viana")
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.CARLISTS  # nothing left to take ...
+    s[L.S_OWNER + loc("logrono")] = L.NOBODY  # ... but Logroño, next to Viana
+    give(s, cards("carlists", "navarra")[:6])
+    staying = blocks("Navarra battalion")[:3]  # its own City, nothing near to take
+    put(s, staying, tolosa)
+    going = blocks("Navarra battalion")[3:6]
+    put(s, going, viana)
+    assert not movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                                   L.CARLISTS, tolosa, False, ws, no_log())
+    assert all(s[L.S_B_LOC + b] == tolosa for b in staying) and ws.fresh[0] == 1
+    kept = [a.copy() for a in ws.look]
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               L.CARLISTS, viana, False, ws, no_log())
+    assert ws.fresh[0] == 0  # the next stack reads the map again
+    look = policies.new_look(COMP.loc, COMP.card)
+    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look)
+    assert look.strength[2, loc("logrono")] == 3 and kept[0][2, loc("logrono")] == 0

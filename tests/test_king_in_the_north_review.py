@@ -144,7 +144,8 @@ def test_blocks_left_behind_may_still_move():
     put(s, enemy, loc("los_arcos"))
     give(s, cards("carlists", "navarra")[:5])
     assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                               L.CARLISTS, est, True, no_log())
+                               L.CARLISTS, est, True,
+                               movement.workspace(COMP.loc, COMP.card), no_log())
     ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     left = movement.movable_group(COMP.blk, s, est, L.CARLISTS, ids)
     assert left == 1 and ids[0] in stack and s[L.S_B_MOVED + ids[0]] == 0

@@ -9,6 +9,8 @@ Overrun them (7.6), an enemy Garrison stops it unless the stack has the diamonds
 on (7.5).
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from simkit.eventlog import log_event
@@ -39,6 +41,16 @@ from .state import (
 MODES = 4
 SEM_1834B = L.semester_index(1834, "B")  # the Squadrons arrive: no transport (7.4)
 M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
+
+#: Scratch for one Movement Phase's look-aheads and stack moves (``workspace``), so the
+#: 150-odd stacks a campaign weighs allocate nothing: ``ids`` (a stack's blocks),
+#: ``dest_mode``, ``dest_fm``, ``parents`` (``destinations``), ``work`` and ``allow``
+#: (``destinations_in``), ``seen`` (a slot per Location), ``hand`` (a slot per card),
+#: ``look`` (``policies.Look``) and ``fresh[0]``, 1 while ``look`` holds the state as it
+#: stands: only a stack that moves changes what it holds, so a commander weighing stack
+#: after stack that stay reads the map once.
+Workspace = namedtuple("Workspace", ("ids", "dest_mode", "dest_fm", "parents", "work",
+                                     "allow", "seen", "hand", "look", "fresh"))
 
 
 @borrowing
@@ -335,15 +347,28 @@ def maybe_garrison(p, loc, blk, s, rng, pol, side, where, log):
 
 
 @allocating
-def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, log):
+def workspace(loc, card):
+    """A ``Workspace``, its ``look`` not yet read."""
+    nl = loc.shape[0]
+    return Workspace(np.empty(L.MAX_BLOCKS, dtype=np.int64),
+                     np.empty(L.MAX_LOC, dtype=np.int64), np.empty(L.MAX_LOC, dtype=np.int64),
+                     np.empty((MODES, L.MAX_LOC), dtype=np.int64),
+                     np.empty((MODES + 2, nl), dtype=np.int64),
+                     np.empty((2, MODES), dtype=np.int64), np.empty(nl, dtype=np.int64),
+                     np.empty(card.shape[0], dtype=np.int64), P.new_look(loc, card),
+                     np.zeros(1, dtype=np.int64))
+
+
+@borrowing
+def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, ws, log):
     """One stack move: the policy picks a destination (and a Forced March) and how many
     blocks stay; returns True if the stack moved. The blocks left behind may move later
     as another stack (7.3.1: "Blocks beginning this phase in the same Location do not
     necessarily have to move along the same paths nor end up in the same Location"),
     each such move counting as one. Not modelled: one stack dividing on its way to end
     in two Locations as a single move (7.1), or picking up and dropping blocks as it
-    goes (7.3.1)."""
-    ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    goes (7.3.1). ``ws``: ``workspace``."""
+    ids = ws.ids
     n = movable_group(blk, s, origin, side, ids)
     if n == 0:
         return False
@@ -351,27 +376,25 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     if keep >= n:
         return False
     order_weak_first(blk, ids, n)
-    movers = ids[keep:n].copy()
+    movers = ids[keep:n]
     m = n - keep
-    dest_mode = np.empty(L.MAX_LOC, dtype=np.int64)
-    dest_fm = np.empty(L.MAX_LOC, dtype=np.int64)
-    parents = np.empty((MODES, L.MAX_LOC), dtype=np.int64)
-    work = np.empty((MODES + 2, loc.shape[0]), dtype=np.int64)
-    allow = np.empty((2, MODES), dtype=np.int64)
-    # ``destinations`` then ``choose_destination``, the map read once for both
-    strength = P.strengths(loc, blk, s)  # rows 2-3: ``army_counts``
-    order, start, hands, scratch = P.look_ahead_arrays(loc, blk, card, s)
+    look = ws.look
+    if ws.fresh[0] == 0:
+        P.read_map(loc, blk, card, s, look)
+        ws.fresh[0] = 1
     k = side * loc.shape[0] + origin
-    destinations_in(p, loc, adj, blk, s, strength[2:], side, origin, movers, m, trail_option,
-                    dest_mode, dest_fm, parents, leader_in(blk, order, start[k], start[k + 1]),
-                    work, allow)
-    reserve = P.reserve_cards(pol[side], blk, s, side, strength, order, start)
+    dest_mode, dest_fm, parents = ws.dest_mode, ws.dest_fm, ws.parents
+    destinations_in(p, loc, adj, blk, s, look.strength[2:], side, origin, movers, m,
+                    trail_option, dest_mode, dest_fm, parents,
+                    leader_in(blk, look.order, look.start[k], look.start[k + 1]), ws.work,
+                    ws.allow)
     dest = P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
-                                   m, dest_mode, dest_fm, hands[side, 0], strength, reserve,
-                                   np.full(loc.shape[0], -1, dtype=np.int64), False, order,
-                                   start, hands, scratch)
+                                   m, dest_mode, dest_fm, look.hands[side, 0],
+                                   P.reserve_cards(pol[side], blk, s, side, look), False,
+                                   look)
     if dest < 0:
         return False
+    ws.fresh[0] = 0  # the stack moves, or a card goes for its Forced March
     if dest_fm[dest]:
         c = P.worst_card(pol[side], card, s, rng, side)
         if c < 0:
@@ -391,25 +414,21 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     return True
 
 
-@allocating
-def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
+@borrowing
+def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap, ws):
     """How many stacks the policy would move now (counted up to ``cap``), each with the
     hand at ``spare`` cards: a scripted commander looks ahead before discarding cards
     for movement (7.1). The state does not change while it looks ahead, so the map is
-    read once (``army_counts``, ``strengths``, ``look_ahead_arrays``) and each origin's
-    blocks come from its bucket."""
-    ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
-    dest_mode = np.empty(L.MAX_LOC, dtype=np.int64)
-    dest_fm = np.empty(L.MAX_LOC, dtype=np.int64)
-    parents = np.empty((MODES, L.MAX_LOC), dtype=np.int64)
-    work = np.empty((MODES + 2, loc.shape[0]), dtype=np.int64)
-    allow = np.empty((2, MODES), dtype=np.int64)
-    seen = np.zeros(loc.shape[0], dtype=np.int64)
-    strength = P.strengths(loc, blk, s)
-    counts = strength[2:]  # ``army_counts``
-    enemy_power = np.full(loc.shape[0], -1, dtype=np.int64)
-    order, start, hands, scratch = P.look_ahead_arrays(loc, blk, card, s)
-    reserve = P.reserve_cards(pol[side], blk, s, side, strength, order, start)
+    read once (``policies.read_map``) and each origin's blocks come from its bucket.
+    ``ws``: ``workspace``; its ``look`` is left holding the hand looked ahead with."""
+    look = ws.look
+    P.read_map(loc, blk, card, s, look)
+    ws.fresh[0] = 0  # the caller restores the hand it discarded to look ahead
+    order, start = look.order, look.start
+    ids, seen = ws.ids, ws.seen
+    seen[:] = 0
+    counts = look.strength[2:]  # ``army_counts``
+    reserve = P.reserve_cards(pol[side], blk, s, side, look)
     nl = loc.shape[0]
     k = 0
     for b in range(blk.shape[0]):
@@ -427,14 +446,13 @@ def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap):
         if keep >= n:
             continue
         order_weak_first(blk, ids, n)
-        movers = ids[keep:n].copy()
+        movers = ids[keep:n]
         destinations_in(p, loc, adj, blk, s, counts, side, origin, movers, n - keep, True,
-                        dest_mode, dest_fm, parents, leader_in(blk, order, lo, hi), work,
-                        allow)
+                        ws.dest_mode, ws.dest_fm, ws.parents, leader_in(blk, order, lo, hi),
+                        ws.work, ws.allow)
         if P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
-                                   n - keep, dest_mode, dest_fm, spare, strength,
-                                   reserve, enemy_power, True, order, start, hands,
-                                   scratch) >= 0:
+                                   n - keep, ws.dest_mode, ws.dest_fm, spare, reserve, True,
+                                   look) >= 0:
             k += 1
             if k >= cap:
                 break
@@ -467,18 +485,21 @@ def leader_in(blk, order, lo, hi):
     return False
 
 
-@allocating
-def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards, cap):
+@borrowing
+def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards, cap, ws):
     """``stacks_that_move`` (up to ``cap``) once the ``n_cards`` the policy would discard
     are gone (the hand restored after)."""
-    saved = s[L.S_C_WHERE:L.S_C_WHERE + card.shape[0]].copy()
+    saved = ws.hand
+    for c in range(card.shape[0]):
+        saved[c] = s[L.S_C_WHERE + c]
     for _ in range(n_cards):
         c = P.worst_card(pol[side], card, s, rng, side)
         if c >= 0:
             discard(s, c)
     k = stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, hand_size(s, card, side),
-                         cap)
-    s[L.S_C_WHERE:L.S_C_WHERE + card.shape[0]] = saved
+                         cap, ws)
+    for c in range(card.shape[0]):
+        s[L.S_C_WHERE + c] = saved[c]
     return k
 
 
@@ -887,11 +908,12 @@ def redraw(card, s, rng, pol, side):
         count_action(s, side, L.A_REDRAWS, k)
 
 
-@borrowing
+@allocating
 def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
     """Rulebook 7: events, the cards spent, stack moves, recruitments, naval moves. A run
     that checks states checks after the events, each stack move and each recruitment,
     and stops at a broken invariant (``checks``)."""
+    ws = workspace(loc, card)
     for b in range(blk.shape[0]):
         s[L.S_B_MOVED + b] = 0
         s[L.S_B_FROM + b] = L.FROM_NONE
@@ -902,11 +924,12 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
         return
     free = levied and not p[L.P_LEVIES_ONE_CARD]  # reading forced_levies = "unlimited"
     rebate = 1 if levied and not free else 0  # "one_card": one card fewer to discard
-    n_cards = 2 if free else movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate)
+    n_cards = 2 if free else movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate,
+                                              ws)
     paid = 0 if free else n_cards - rebate
     if not free:
         pay_movement(loc, card, s, rng, pol, side, n_cards, paid, log)
-    moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log)
+    moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, ws, log)
     if moved < 0:
         return
     if paid > 0 and moved == 0:
@@ -928,28 +951,30 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, lo
 
 
 @borrowing
-def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate):
+def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate, ws):
     """The cards' worth of movement the policy takes (7.1): a scripted commander looks
     ahead with the hand it would keep before paying, and pays nothing when the stacks
     it would move are gone once paid. ``rebate``: cards Forced Levies saves (at least
     Limited Movement is then taken, it costs nothing). The policy tells 0-1, 2-3 and 4+
     stacks apart (``policies.movement_cards``), so the look-ahead stops counting at 4,
-    and at 1 when it asks whether any stack still moves."""
+    and at 1 when it asks whether any stack still moves. ``ws``: ``workspace``."""
     n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
     planned = -1
     if n_cards > 0 and pol[side, L.W_ID] != P.RANDOM:  # look ahead only to pay
-        planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1 - rebate, 4)
+        planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1 - rebate, 4,
+                                     ws)
         n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
     if n_cards > 1 and planned > 0 and moves_after_paying(
-            p, loc, adj, blk, card, s, rng, pol, side, n_cards - rebate, 1) == 0:
+            p, loc, adj, blk, card, s, rng, pol, side, n_cards - rebate, 1, ws) == 0:
         n_cards = 0
     return max(n_cards, rebate)
 
 
 @borrowing
-def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log):
+def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, ws, log):
     """The stack moves ``n_cards`` allow (7.1): a Liberal naval transport first, then the
-    stacks the policy picks. Returns the stacks moved, -1 if a state check failed."""
+    stacks the policy picks. Returns the stacks moved, -1 if a state check failed.
+    ``ws``: ``workspace``."""
     stacks_allowed = (1, 3, 99, 99)[n_cards]
     moved = 0
     if side == L.LIBERALS and moved < stacks_allowed \
@@ -957,13 +982,15 @@ def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, log):
         moved += 1
         if after_step(p, loc, blk, card, s, log, L.STEP_STACK_MOVE[side]):
             return -1
+    ws.fresh[0] = 0  # the cards paid, the transport made
     for _ in range(2 * loc.shape[0]):  # an origin comes back for the blocks left there
         if moved >= stacks_allowed or s[L.S_DONE]:
             break
-        origin = P.next_stack(pol[side], loc, blk, s, rng, side)
+        origin = P.next_stack(pol[side], loc, blk, s, rng, side, ws.seen)
         if origin < 0:
             break
-        if move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, n_cards >= 2, log):
+        if move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, n_cards >= 2, ws,
+                      log):
             moved += 1
             if after_step(p, loc, blk, card, s, log, L.STEP_STACK_MOVE[side]):
                 return -1

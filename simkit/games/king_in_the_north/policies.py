@@ -31,6 +31,8 @@ The numbers greedy and cautious weigh with are their policy weights (``rules.Wei
 ``--policy carlists=greedy:attack_ratio=1.5`` plays another commander without recompiling.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from simkit.layout import codes
@@ -247,12 +249,13 @@ def army_stacks(loc, blk, s, side):
     return n
 
 
-@allocating
-def next_stack(w, loc, blk, s, rng, side):
+@borrowing
+def next_stack(w, loc, blk, s, rng, side, weight):
     """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest.
-    One pass over the blocks totals each Location's weight (diamonds + 1 per block)."""
+    One pass over the blocks totals each Location's weight (diamonds + 1 per block) in
+    ``weight`` (scratch of a slot per Location)."""
     pid = w[L.W_ID]
-    weight = np.zeros(loc.shape[0], dtype=np.int64)
+    weight[:loc.shape[0]] = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_SIDE + b] == side \
                 and s[L.S_B_MOVED + b] == 0 and blk[b, L.BK_TYPE] != L.NAVAL:
@@ -422,25 +425,38 @@ def battle_power_at(blk, card, s, side, where):
     return battle_power(blk, card, order, 0, order, 0, n, hands, side, -1, 0, scratch)
 
 
-@allocating
-def look_ahead_arrays(loc, blk, card, s):
-    """What ``choose_destination_in`` reads while the state stands still: the blocks
-    bucketed by side and Location (``bucket_blocks``), both hands (``list_hands``) and
-    ``battle_power``'s scratch."""
-    order = np.empty(L.MAX_BLOCKS, dtype=np.int64)
-    start = np.empty(2 * loc.shape[0] + 1, dtype=np.int64)
-    bucket_blocks(blk, s, loc.shape[0], order, start)
-    hands = np.empty((2, card.shape[0] + 1), dtype=np.int64)
-    list_hands(card, s, hands)
-    scratch = np.empty((2, L.MAX_BLOCKS), dtype=np.int64)
-    return order, start, hands, scratch
+#: What ``choose_destination_in`` reads of the map while the state stands still
+#: (``read_map``): ``strength``, ``strengths_into``; ``order`` and ``start``, the blocks
+#: bucketed by side and Location (``bucket_blocks``); both ``hands`` (``list_hands``);
+#: ``battle_power``'s ``scratch``; ``enemy_power[v]``, the enemy's ``battle_power`` at
+#: ``v`` once weighed (-1 before), which no stack's look-ahead changes.
+Look = namedtuple("Look", ("strength", "order", "start", "hands", "scratch", "enemy_power"))
 
 
 @allocating
-def strengths(loc, blk, s):
+def new_look(loc, card):
+    """A ``Look``'s arrays, to be filled by ``read_map``."""
+    nl = loc.shape[0]
+    return Look(np.empty((4, nl), dtype=np.int64), np.empty(L.MAX_BLOCKS, dtype=np.int64),
+                np.empty(2 * nl + 1, dtype=np.int64),
+                np.empty((2, card.shape[0] + 1), dtype=np.int64),
+                np.empty((2, L.MAX_BLOCKS), dtype=np.int64), np.empty(nl, dtype=np.int64))
+
+
+@borrowing
+def read_map(loc, blk, card, s, look):
+    """Fill ``look`` from the state as it stands."""
+    strengths_into(loc, blk, s, look.strength)
+    bucket_blocks(blk, s, loc.shape[0], look.order, look.start)
+    list_hands(card, s, look.hands)
+    look.enemy_power[:] = -1
+
+
+@borrowing
+def strengths_into(loc, blk, s, out):
     """``strength_at`` (rows 0-1) and ``count_at`` (rows 2-3) for both sides and every
-    Location, in one pass over the blocks."""
-    out = np.zeros((4, loc.shape[0]), dtype=np.int64)
+    Location, in one pass over the blocks, written into ``out`` (4 x Locations)."""
+    out[:, :] = 0
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_MAP:
             d = blk[b, L.BK_DIAMONDS]
@@ -450,13 +466,12 @@ def strengths(loc, blk, s):
             out[side, where] += d
             if blk[b, L.BK_TYPE] != L.NAVAL:
                 out[2 + side, where] += 1
-    return out
 
 
 @borrowing
 def pending_battles(blk, s, side, strength, order, start):
     """Locations where blocks of ``side`` moved in this turn and enemy blocks stand: the
-    battles of its coming Combat Phase (8.1). ``strength``: ``strengths``; ``order``,
+    battles of its coming Combat Phase (8.1). ``strength``: ``strengths_into``; ``order``,
     ``start``: ``bucket_blocks``."""
     nl = strength.shape[1]
     n = 0
@@ -475,36 +490,33 @@ def pending_battles(blk, s, side, strength, order, start):
 def choose_destination(w, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
-    order, start, hands, scratch = look_ahead_arrays(loc, blk, card, s)
-    strength = strengths(loc, blk, s)
+    look = new_look(loc, card)
+    read_map(loc, blk, card, s, look)
     return choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
-                                 dest_mode, dest_fm, spare, strength,
-                                 reserve_cards(w, blk, s, side, strength, order, start),
-                                 np.full(loc.shape[0], -1, dtype=np.int64), False,
-                                 order, start, hands, scratch)
+                                 dest_mode, dest_fm, spare,
+                                 reserve_cards(w, blk, s, side, look), False, look)
 
 
 @borrowing
-def reserve_cards(w, blk, s, side, strength, order, start):
+def reserve_cards(w, blk, s, side, look):
     """Cards kept back from a new attack for the turn's other battles: a base and so many
     per battle already coming (``pending_battles``)."""
-    return w[L.W_RESERVE_CARDS] \
-        + w[L.W_RESERVE_PER_BATTLE] * pending_battles(blk, s, side, strength, order, start)
+    return w[L.W_RESERVE_CARDS] + w[L.W_RESERVE_PER_BATTLE] \
+        * pending_battles(blk, s, side, look.strength, look.order, look.start)
 
 
 @borrowing
 def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
-                          dest_fm, spare, strength, reserve, enemy_power, first, order, start,
-                          hands, scratch):
-    """``choose_destination`` given the map's ``strengths`` and the cards ``reserve``d
-    for the turn's other battles (``reserve_cards``), which a look-ahead over every
-    stack computes once; ``enemy_power[v]``: the enemy's ``battle_power`` at ``v``
-    once weighed (-1 before), which no stack's move changes. ``first``: the look-ahead
-    only asks whether the stack moves, so the first Location better than staying
-    answers (-1 exactly when the full search gives -1). ``order``, ``start``, ``hands``,
-    ``scratch``: ``look_ahead_arrays`` of the state as it stands."""
+                          dest_fm, spare, reserve, first, look):
+    """``choose_destination`` given the map as read (``look``: ``read_map`` of the state
+    as it stands) and the cards ``reserve``d for the turn's other battles
+    (``reserve_cards``), which a look-ahead over every stack computes once. ``first``:
+    the look-ahead only asks whether the stack moves, so the first Location better than
+    staying answers (-1 exactly when the full search gives -1)."""
     pid = w[L.W_ID]
     n_loc = loc.shape[0]
+    strength, order, start, hands = look.strength, look.order, look.start, look.hands
+    scratch, enemy_power = look.scratch, look.enemy_power
     if pid == RANDOM:
         k, choice = 0, -1
         for v in range(n_loc):
