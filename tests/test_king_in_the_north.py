@@ -247,9 +247,11 @@ def test_recruitment_blocked_by_two_enemy_blocks():
     p, s, rng = fresh_state()
     amez = loc("amezcoas")
     put(s, blocks("Regular Army battalion")[:1], amez)
-    assert not movement.recruit_blocked(COMP.loc, COMP.blk, s, amez, 0)
+    counts = movement.army_counts(COMP.loc, COMP.blk, s)
+    assert not movement.recruit_blocked(s, counts, amez, 0)
     put(s, blocks("Regular Army battalion")[1:2], amez)
-    assert movement.recruit_blocked(COMP.loc, COMP.blk, s, amez, 0)
+    counts = movement.army_counts(COMP.loc, COMP.blk, s)
+    assert movement.recruit_blocked(s, counts, amez, 0)
 
 
 # -- Ex 3-4: movement allowance (7.3.3-7.3.5) ----------------------------------------------

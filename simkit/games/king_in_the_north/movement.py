@@ -368,8 +368,10 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     each such move counting as one. Not modelled: one stack dividing on its way to end
     in two Locations as a single move (7.1), or picking up and dropping blocks as it
     goes (7.3.1). ``ws``: ``workspace``."""
+    look = look_at_map(loc, blk, card, s, ws)
+    k = side * loc.shape[0] + origin
     ids = ws.ids
-    n = movable_group(blk, s, origin, side, ids)
+    n = movable_in(blk, s, look.order, look.start[k], look.start[k + 1], side, origin, ids)
     if n == 0:
         return False
     keep = P.blocks_to_keep(pol[side], loc, blk, s, rng, side, origin, ids, n)
@@ -378,11 +380,6 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     order_weak_first(blk, ids, n)
     movers = ids[keep:n]
     m = n - keep
-    look = ws.look
-    if ws.fresh[0] == 0:
-        P.read_map(loc, blk, card, s, look)
-        ws.fresh[0] = 1
-    k = side * loc.shape[0] + origin
     dest_mode, dest_fm, parents = ws.dest_mode, ws.dest_fm, ws.parents
     destinations_in(p, loc, adj, blk, s, look.strength[2:], side, origin, movers, m,
                     trail_option, dest_mode, dest_fm, parents,
@@ -394,7 +391,6 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
                                    look)
     if dest < 0:
         return False
-    ws.fresh[0] = 0  # the stack moves, or a card goes for its Forced March
     if dest_fm[dest]:
         c = P.worst_card(pol[side], card, s, rng, side)
         if c < 0:
@@ -403,6 +399,7 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
         count_action(s, side, L.A_FORCED_MARCH)
     if dest_mode[dest] == M_TRAIL:
         count_action(s, side, L.A_TRAIL_MOVES)
+    ws.fresh[0] = 0  # the stack moves: the map is read again before the next
     record_stack_moved(adj, s, parents[dest_mode[dest]], origin, dest, m)
     end = walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest,
                     parents[dest_mode[dest]], movers, m, log)
@@ -412,6 +409,16 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     count_action(s, side, L.A_STACK_MOVES)
     log_event(log, EV_MOVE, side * 1000 + origin, end, m)
     return True
+
+
+@borrowing
+def look_at_map(loc, blk, card, s, ws):
+    """``ws.look``, read again (``policies.read_map``) unless it holds the state as it
+    stands (``ws.fresh[0]``)."""
+    if ws.fresh[0] == 0:
+        P.read_map(loc, blk, card, s, ws.look)
+        ws.fresh[0] = 1
+    return ws.look
 
 
 @borrowing
@@ -532,14 +539,13 @@ def order_weak_first(blk, ids, n):
 
 # -- recruitment (7.2) ---------------------------------------------------------------------
 @borrowing
-def recruit_blocked(loc, blk, s, where, side):
+def recruit_blocked(s, counts, where, side):
     """A Recruitment Location held by 2+ enemy blocks, or where ``side`` is besieged,
-    cannot take recruits; a besieger may recruit there (7.2.1)."""
+    cannot take recruits; a besieger may recruit there (7.2.1). ``counts``:
+    ``army_counts``."""
     if inside_besieged(s, where, side):
         return True
-    if count_at(s, blk, where, 1 - side) >= 2 and count_at(s, blk, where, side) == 0:
-        return True
-    return False
+    return counts[1 - side, where] >= 2 and counts[side, where] == 0
 
 
 @borrowing
@@ -574,26 +580,40 @@ def box_blocks(blk, s, side, f, any_faction, out):
 
 
 @allocating
+def box_counts(blk, s, side):
+    """``box_blocks``' counts for each Faction (the last slot: any Faction), in one pass."""
+    out = np.zeros(L.N_FACTIONS + 1, dtype=np.int64)
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] != L.W_BOX or s[L.S_B_SIDE + b] != side:
+            continue
+        t = blk[b, L.BK_TYPE]
+        if t == L.FIELD_ART or t == L.MOUNTAIN_ART or t == L.DEFECTORS:
+            continue
+        if blk[b, L.BK_FACTION] >= 0:
+            out[blk[b, L.BK_FACTION]] += 1
+        out[L.N_FACTIONS] += 1
+    return out
+
+
+@allocating
 def recruit_options(p, loc, fac_home, any2, blk, s, side, exclude, opts):
     """(location, faction or -1 for 'any 2', blocks placed) of each legal recruitment."""
     n = 0
-    tmp = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    box = box_counts(blk, s, side)
+    counts = army_counts(loc, blk, s)
     for f in range(L.N_FACTIONS):
         if L.FACTION_SIDE[f] != side:
             continue
         where = recruit_location(loc, fac_home, blk, s, side, f)
-        if where < 0 or where == exclude or recruit_blocked(loc, blk, s, where, side):
+        if where < 0 or where == exclude or recruit_blocked(s, counts, where, side):
             continue
-        k = min(5, box_blocks(blk, s, side, f, False, tmp))
-        room = stack_limit(p, loc, where) - count_at(s, blk, where, side)
-        k = min(k, room)
+        k = min(5, box[f], stack_limit(p, loc, where) - counts[side, where])
         if k > 0:
             opts[n, 0], opts[n, 1], opts[n, 2] = where, f, k
             n += 1
     where = any2[side]
-    if where != exclude and not recruit_blocked(loc, blk, s, where, side):
-        k = min(2, box_blocks(blk, s, side, -1, True, tmp),
-                stack_limit(p, loc, where) - count_at(s, blk, where, side))
+    if where != exclude and not recruit_blocked(s, counts, where, side):
+        k = min(2, box[L.N_FACTIONS], stack_limit(p, loc, where) - counts[side, where])
         if k > 0:
             opts[n, 0], opts[n, 1], opts[n, 2] = where, -1, k
             n += 1
@@ -657,11 +677,11 @@ def join_stack(p, loc, blk, s, rng, pol, side):
     block (7.1): where Defectors, «El Abuelo», Ceballos and displaced reinforcements
     enter. The policy picks; -1 if none."""
     cands = np.empty(L.MAX_LOC, dtype=np.int64)
+    counts = army_counts(loc, blk, s)
     n = 0
     for i in range(loc.shape[0]):
-        if not inside_besieged(s, i, side) and count_at(s, blk, i, side) > 0 \
-                and has_room(p, loc, blk, s, i, side):
-            cands[n] = i
+        if not inside_besieged(s, i, side) and 0 < counts[side, i] < stack_limit(p, loc, i):
+            cands[n] = i  # a friendly block there and room for one more (``has_room``)
             n += 1
     return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
 
@@ -986,7 +1006,8 @@ def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, ws, log):
     for _ in range(2 * loc.shape[0]):  # an origin comes back for the blocks left there
         if moved >= stacks_allowed or s[L.S_DONE]:
             break
-        origin = P.next_stack(pol[side], loc, blk, s, rng, side, ws.seen)
+        look = look_at_map(loc, blk, card, s, ws)
+        origin = P.next_stack(pol[side], loc, blk, s, rng, side, look, ws.seen)
         if origin < 0:
             break
         if move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, n_cards >= 2, ws,
@@ -994,9 +1015,8 @@ def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, ws, log):
             moved += 1
             if after_step(p, loc, blk, card, s, log, L.STEP_STACK_MOVE[side]):
                 return -1
-        else:
-            for b in range(blk.shape[0]):
-                if s[L.S_B_LOC + b] == origin and s[L.S_B_WHERE + b] == L.W_MAP \
-                        and s[L.S_B_SIDE + b] == side:
-                    s[L.S_B_MOVED + b] = 1
+        else:  # the blocks there stay for the phase; a stack that stays leaves the map
+            k = side * loc.shape[0] + origin  # as it was, and ``look`` with it
+            for j in range(look.start[k], look.start[k + 1]):
+                s[L.S_B_MOVED + look.order[j]] = 1
     return moved

@@ -250,18 +250,21 @@ def army_stacks(loc, blk, s, side):
 
 
 @borrowing
-def next_stack(w, loc, blk, s, rng, side, weight):
+def next_stack(w, loc, blk, s, rng, side, look, weight):
     """The next Location whose unmoved blocks move (-1: stop): greedy takes the biggest.
-    One pass over the blocks totals each Location's weight (diamonds + 1 per block) in
-    ``weight`` (scratch of a slot per Location)."""
+    Each Location's weight (diamonds + 1 per block) is totalled from its bucket
+    (``look``: ``read_map`` of the state as it stands) in ``weight`` (a slot per
+    Location)."""
     pid = w[L.W_ID]
-    weight[:loc.shape[0]] = 0
-    for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_SIDE + b] == side \
-                and s[L.S_B_MOVED + b] == 0 and blk[b, L.BK_TYPE] != L.NAVAL:
-            weight[s[L.S_B_LOC + b]] += blk[b, L.BK_DIAMONDS] + 1
+    nl = loc.shape[0]
+    for i in range(nl):
+        weight[i] = 0
+        for j in range(look.start[side * nl + i], look.start[side * nl + i + 1]):
+            b = look.order[j]
+            if s[L.S_B_MOVED + b] == 0 and blk[b, L.BK_TYPE] != L.NAVAL:
+                weight[i] += blk[b, L.BK_DIAMONDS] + 1
     best, best_v, n = -1, 0, 0
-    for i in range(loc.shape[0]):
+    for i in range(nl):
         c = weight[i]
         if c == 0 or inside_besieged(s, i, side):
             continue
@@ -540,6 +543,7 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
     if s[L.S_OWNER + origin] == side and loc[origin, L.LC_VP] > 0:
         stay = loc[origin, L.LC_VP]
     best, best_v = -1, stay
+    fm_card = -2  # the card a Forced March costs (``worst_card``), once asked
     for v in range(n_loc):
         if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
             continue
@@ -549,7 +553,9 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
         n_def = strength[3 - side, v]  # count_at(s, blk, v, 1 - side)
         marched = -1
         if n_def > 0 and dest_fm[v] == 1:  # the Forced March card is gone before the battle
-            marched = worst_card(w, card, s, rng, side)
+            if fm_card == -2:
+                fm_card = worst_card(w, card, s, rng, side)
+            marched = fm_card
             if marched >= 0:
                 s[L.S_C_WHERE + marched] = L.CW_DISCARD
         if n_def > 0:  # Decoys too (no strength): entering them is a battle
