@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.eventlog import no_log
-from simkit.games.king_in_the_north import GAME, engine
+from simkit.games.king_in_the_north import GAME, engine, movement
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.policies import CARLIST_POLICIES
@@ -35,12 +35,13 @@ def _games(policy: str, games: int, seed: int, rules: Rules) -> tuple[np.ndarray
     p = PARAMETERS.build(rules)
     s = np.zeros(L.N_STATE, dtype=np.int64)
     out = np.zeros(L.N_OUT, dtype=np.int32)
+    ws = movement.workspace(comp.loc, comp.card)
     actions = np.zeros((games, 2, L.N_ACTIONS), dtype=np.int64)
     events = np.zeros((games, len(L.CARD_SPECIALS)), dtype=np.int64)
     for g in range(games):
         rng = game_streams(seed, g, L.N_STREAMS)
         engine.play_game(p, comp.loc, comp.adj, comp.fac_home, comp.any2, comp.blk, comp.card,
-                         s, rng, pol, out, no_log())
+                         s, rng, pol, ws, out, no_log())
         actions[g] = s[L.S_ACTIONS:L.S_ACTIONS + 2 * L.N_ACTIONS].reshape(2, L.N_ACTIONS)
         events[g] = s[L.S_EVENTS_PLAYED:L.S_EVENTS_PLAYED + len(L.CARD_SPECIALS)]
     return actions, events

@@ -829,7 +829,7 @@ def test_blocks_conserved_and_states_valid():
     for game in range(20):
         rng = game_streams(3, game, L.N_STREAMS)
         engine.play_game(p, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk, COMP.card,
-                         s, rng, POL, out, no_log())
+                         s, rng, POL, movement.workspace(COMP.loc, COMP.card), out, no_log())
         where = s[L.S_B_WHERE:L.S_B_WHERE + COMP.blk.shape[0]]
         assert set(where) <= set(range(len(L.WHERE)))
         on_map = where == L.W_MAP

@@ -10,7 +10,7 @@ import pytest
 from simkit import checks as core_checks
 from simkit import games
 from simkit.eventlog import no_log
-from simkit.games.king_in_the_north import checks, engine
+from simkit.games.king_in_the_north import checks, engine, movement
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.rules import PARAMETERS, Rules, policy_rows
@@ -39,7 +39,8 @@ def _played():
     s = np.zeros(L.N_STATE, dtype=np.int64)
     out = np.zeros(L.N_OUT, dtype=np.int32)
     engine.play_game(p, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk, COMP.card,
-                     s, game_streams(3, 0, L.N_STREAMS), POL, out, no_log())
+                     s, game_streams(3, 0, L.N_STREAMS), POL,
+                     movement.workspace(COMP.loc, COMP.card), out, no_log())
     return p, s
 
 

@@ -64,7 +64,8 @@ def test_forced_levies_pays_unlimited_movement_or_one_card():
         give(s, [levies] + cards("carlists", "navarra")[:7])
         log = new_log(400)
         movement.movement_phase(p, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk,
-                                COMP.card, s, rng, POL, L.CARLISTS, log)
+                                COMP.card, s, rng, POL, L.CARLISTS,
+                                movement.workspace(COMP.loc, COMP.card), log)
         assert s[L.S_C_WHERE + levies] == L.CW_REMOVED
         paid = [r[2:] for r in _rows(log) if r[0] == EV_MOVEMENT_CARDS]
         if reading == "unlimited":

@@ -32,7 +32,7 @@ from .events import (
     EV_TURN,
     EV_VICTORY,
 )
-from .movement import has_room, join_stack, movement_phase, place
+from .movement import has_room, join_stack, movement_phase, place, workspace
 from .state import (
     cities_and_capitals,
     count_action,
@@ -486,10 +486,11 @@ def siege_attrition(loc, blk, card, s, rng, pol, log):
 
 # -- the cycle (6) -------------------------------------------------------------------------
 @borrowing
-def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
+def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out, log):
     """The whole campaign (6.1): per Year, Turn Order, Semesters A and B (one in the first
     and last Years), Reinforcement Phase, Siege Attrition; then the final victory. A
-    run that checks states stops at the first broken invariant (``checks``)."""
+    run that checks states stops at the first broken invariant (``checks``). ``ws``:
+    ``movement.workspace``, scratch the Movement Phases share."""
     restart(rng, L.ST_SET_UP, 0)
     set_up(p, loc, blk, card, s, rng)
     if after_step(p, loc, blk, card, s, log, L.STEP_SET_UP):
@@ -509,7 +510,7 @@ def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
             if year == L.N_YEARS - 1 and sem != p[L.P_LAST_SEM]:
                 continue
             if play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem,
-                             log):
+                             ws, log):
                 return
             played += 1
             if s[L.S_DONE]:
@@ -547,7 +548,7 @@ def begin_semester(s, year, sem):
 
 
 @borrowing
-def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem, log):
+def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem, ws, log):
     """One Semester (6.3): the Initiative Challenge in Semester B, then each side's turn
     (Historical Reinforcements, Movement, Combat). Returns True if a state check failed."""
     begin_semester(s, year, sem)
@@ -558,7 +559,7 @@ def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem
     log_event(log, EV_SEMESTER, L.FIRST_YEAR + year, sem, s[L.S_FIRST])
     for k in range(2):
         side = s[L.S_FIRST] if k == 0 else 1 - s[L.S_FIRST]
-        if side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
+        if side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, log):
             return True
         if s[L.S_DONE]:
             break
@@ -566,7 +567,7 @@ def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem
 
 
 @borrowing
-def side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
+def side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, log):
     """One side's turn (6.3): Historical Reinforcements, Movement, Combat, each followed
     by the sudden-victory checks. Returns True if a state check failed."""
     s[L.S_ACTIVE] = side
@@ -577,7 +578,7 @@ def side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
     arrivals(p, loc, blk, s, rng, pol, side, log)
     if after_step(p, loc, blk, card, s, log, L.STEP_HISTORICAL[side]):
         return True
-    movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log)
+    movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, log)
     if after_step(p, loc, blk, card, s, log, L.STEP_MOVEMENT[side]):
         return True
     check_sudden(p, loc, s, side, log)
@@ -622,20 +623,21 @@ def play_games(p, loc, adj, fac_home, any2, blk, card, pol, game_indices, root_s
     """One campaign per game index; returns the ``(n, N_OUT)`` outcome table."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     s = np.zeros(L.N_STATE, dtype=np.int64)
+    ws = workspace(loc, card)
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
-        play_unmanaged(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out[row], log)
+        play_unmanaged(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out[row], log)
         if failed(log):
             break  # a broken invariant: the game raises StateError (simkit.checks)
     return out
 
 
 @njit(cache=True, nogil=True)
-def play_unmanaged(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, out, log):
+def play_unmanaged(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out, log):
     """``play_game`` on views numba does not reference-count (``simkit.unmanaged``): the
     caller owns every array for the whole call and no view outlives it, so the rules'
     calls skip the atomic reference counting of the component tables (the same games)."""
     play_game(unmanaged(p), unmanaged(loc), unmanaged(adj), unmanaged(fac_home),
               unmanaged(any2), unmanaged(blk), unmanaged(card), unmanaged(s), unmanaged(rng),
-              unmanaged(pol), unmanaged(out), unmanaged(log))
+              unmanaged(pol), unmanaged(ws), unmanaged(out), unmanaged(log))

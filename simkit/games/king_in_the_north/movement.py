@@ -42,13 +42,13 @@ MODES = 4
 SEM_1834B = L.semester_index(1834, "B")  # the Squadrons arrive: no transport (7.4)
 M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 
-#: Scratch for one Movement Phase's look-aheads and stack moves (``workspace``), so the
-#: 150-odd stacks a campaign weighs allocate nothing: ``ids`` (a stack's blocks),
-#: ``dest_mode``, ``dest_fm``, ``parents`` (``destinations``), ``work`` and ``allow``
-#: (``destinations_in``), ``seen`` (a slot per Location), ``hand`` (a slot per card),
-#: ``look`` (``policies.Look``) and ``fresh[0]``, 1 while ``look`` holds the state as it
-#: stands: only a stack that moves changes what it holds, so a commander weighing stack
-#: after stack that stay reads the map once.
+#: Scratch for the Movement Phases' look-aheads and stack moves (``workspace``, one for
+#: all the games of a run), so the 150-odd stacks a campaign weighs allocate nothing:
+#: ``ids`` (a stack's blocks), ``dest_mode``, ``dest_fm``, ``parents`` (``destinations``),
+#: ``work`` and ``allow`` (``destinations_in``), ``seen`` (a slot per Location), ``hand``
+#: (a slot per card), ``look`` (``policies.Look``) and ``fresh[0]``, 1 while ``look``
+#: holds the state as it stands: only a stack that moves changes what it holds, so a
+#: commander weighing stack after stack that stay reads the map once.
 Workspace = namedtuple("Workspace", ("ids", "dest_mode", "dest_fm", "parents", "work",
                                      "allow", "seen", "hand", "look", "fresh"))
 
@@ -928,12 +928,12 @@ def redraw(card, s, rng, pol, side):
         count_action(s, side, L.A_REDRAWS, k)
 
 
-@allocating
-def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, log):
+@borrowing
+def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, log):
     """Rulebook 7: events, the cards spent, stack moves, recruitments, naval moves. A run
     that checks states checks after the events, each stack move and each recruitment,
-    and stops at a broken invariant (``checks``)."""
-    ws = workspace(loc, card)
+    and stops at a broken invariant (``checks``). ``ws``: ``workspace``."""
+    ws.fresh[0] = 0
     for b in range(blk.shape[0]):
         s[L.S_B_MOVED + b] = 0
         s[L.S_B_FROM + b] = L.FROM_NONE
