@@ -564,16 +564,22 @@ def recruit_location(loc, fac_home, blk, s, side, f):
 
 
 @borrowing
+def in_box(blk, s, side, b):
+    """Block ``b`` waits in ``side``'s Recruitment Box as one of a Faction's recruits
+    (7.2.1): artillery comes "in excess of the maximum number allowed", a Defectors
+    Block "may be placed in any Location"."""
+    if s[L.S_B_WHERE + b] != L.W_BOX or s[L.S_B_SIDE + b] != side:
+        return False
+    t = blk[b, L.BK_TYPE]
+    return not (t == L.FIELD_ART or t == L.MOUNTAIN_ART or t == L.DEFECTORS)
+
+
+@borrowing
 def box_blocks(blk, s, side, f, any_faction, out):
     """Blocks in ``side``'s Recruitment Box of Faction ``f`` (or any), artillery apart."""
     n = 0
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] != L.W_BOX or s[L.S_B_SIDE + b] != side:
-            continue
-        t = blk[b, L.BK_TYPE]
-        if t == L.FIELD_ART or t == L.MOUNTAIN_ART or t == L.DEFECTORS:
-            continue
-        if any_faction or blk[b, L.BK_FACTION] == f:
+        if in_box(blk, s, side, b) and (any_faction or blk[b, L.BK_FACTION] == f):
             out[n] = b
             n += 1
     return n
@@ -584,14 +590,10 @@ def box_counts(blk, s, side):
     """``box_blocks``' counts for each Faction (the last slot: any Faction), in one pass."""
     out = np.zeros(L.N_FACTIONS + 1, dtype=np.int64)
     for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] != L.W_BOX or s[L.S_B_SIDE + b] != side:
-            continue
-        t = blk[b, L.BK_TYPE]
-        if t == L.FIELD_ART or t == L.MOUNTAIN_ART or t == L.DEFECTORS:
-            continue
-        if blk[b, L.BK_FACTION] >= 0:
-            out[blk[b, L.BK_FACTION]] += 1
-        out[L.N_FACTIONS] += 1
+        if in_box(blk, s, side, b):
+            if blk[b, L.BK_FACTION] >= 0:
+                out[blk[b, L.BK_FACTION]] += 1
+            out[L.N_FACTIONS] += 1
     return out
 
 
