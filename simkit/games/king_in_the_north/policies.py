@@ -432,7 +432,8 @@ def battle_power_at(blk, card, s, side, where):
 #: (``read_map``): ``strength``, ``strengths_into``; ``order`` and ``start``, the blocks
 #: bucketed by side and Location (``bucket_blocks``); both ``hands`` (``list_hands``);
 #: ``battle_power``'s ``scratch``; ``enemy_power[v]``, the enemy's ``battle_power`` at
-#: ``v`` once weighed (-1 before), which no stack's look-ahead changes.
+#: ``v`` once weighed (-1 before), which holds until a stack moves (only a move, an
+#: Overrun or a «Blown Bridge» on its way, changes the enemy's blocks or hand).
 Look = namedtuple("Look", ("strength", "order", "start", "hands", "scratch", "enemy_power"))
 
 
