@@ -21,7 +21,7 @@ from simkit.games.king_in_the_north import GAME, engine, movement
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.policies import CARLIST_POLICIES
-from simkit.games.king_in_the_north.rules import PARAMETERS, Rules, policy_rows
+from simkit.games.king_in_the_north.rules import PARAMETERS, POLICY_ROWS, Rules
 from simkit.rng import game_streams
 
 #: the special cards that are not events (they have their own action kinds)
@@ -31,7 +31,7 @@ NOT_EVENTS = ("none", "loyalty", "headquarters", "fortified_house", "breach")
 def _games(policy: str, games: int, seed: int, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Per game: the action counts (2, N_ACTIONS) and the events played per kind."""
     comp = C.components()
-    pol = policy_rows(GAME.policy_choices(policy))  # each side's id and default weights
+    pol = POLICY_ROWS.build(GAME.policy_choices(policy))  # each side's id and default weights
     p = PARAMETERS.build(rules)
     s = np.zeros(L.N_STATE, dtype=np.int64)
     out = np.zeros(L.N_OUT, dtype=np.int32)

@@ -19,14 +19,14 @@ from simkit.games.king_in_the_north import combat, engine, movement, policies, p
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
 from simkit.games.king_in_the_north.events import EV_BATTLE_END, EV_DEPLOY, EV_LOSS
-from simkit.games.king_in_the_north.rules import PARAMETERS, Rules, policy_rows
+from simkit.games.king_in_the_north.rules import PARAMETERS, POLICY_ROWS, Rules
 from simkit.rng import game_streams
 
 GAME = games.get("king_in_the_north")
 COMP = C.components()
 P = PARAMETERS.build(Rules())
-POL = policy_rows(GAME.policy_choices("greedy"))  # each side's id and weights
-CAUTIOUS = policy_rows(GAME.policy_choices("cautious"))
+POL = POLICY_ROWS.build(GAME.policy_choices("greedy"))  # each side's id and weights
+CAUTIOUS = POLICY_ROWS.build(GAME.policy_choices("cautious"))
 S0 = np.zeros(L.N_STATE, dtype=np.int64)
 
 
@@ -826,10 +826,11 @@ def test_blocks_conserved_and_states_valid():
     p = PARAMETERS.build(Rules())
     s = np.zeros(L.N_STATE, dtype=np.int64)
     out = np.zeros(L.N_OUT, dtype=np.int32)
+    ws = movement.workspace(COMP.loc, COMP.card)  # one for every game, as ``play_games``
     for game in range(20):
         rng = game_streams(3, game, L.N_STREAMS)
         engine.play_game(p, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk, COMP.card,
-                         s, rng, POL, movement.workspace(COMP.loc, COMP.card), out, no_log())
+                         s, rng, POL, ws, out, no_log())
         where = s[L.S_B_WHERE:L.S_B_WHERE + COMP.blk.shape[0]]
         assert set(where) <= set(range(len(L.WHERE)))
         on_map = where == L.W_MAP
@@ -948,14 +949,14 @@ def test_policy_weights_change_what_greedy_does():
     dest_mode[target] = 0
 
     def dest(policy):
-        row = policy_rows(GAME.policy_choices({"carlists": policy}))[0]
+        row = POLICY_ROWS.build(GAME.policy_choices({"carlists": policy}))[0]
         return policies.choose_destination(row, P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
                                            origin, np.array([viz]), 1, dest_mode, dest_fm,
                                            state.hand_size(s, COMP.card, 0))
     assert dest("greedy") == dest("greedy:attack_edge=2,reserve_cards=2") == target
     assert dest("greedy:attack_edge=10") == -1
     assert dest("greedy:reserve_cards=6") == -1
-    assert (policy_rows(GAME.policy_choices("greedy")) == POL).all()
+    assert (POLICY_ROWS.build(GAME.policy_choices("greedy")) == POL).all()
     assert POL[0, L.W_ATTACK_RATIO] == 120 and CAUTIOUS[0, L.W_ATTACK_RATIO] == 160
 
 def test_tied_bid_chooser():

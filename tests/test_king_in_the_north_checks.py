@@ -13,12 +13,12 @@ from simkit.eventlog import no_log
 from simkit.games.king_in_the_north import checks, engine, movement
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
-from simkit.games.king_in_the_north.rules import PARAMETERS, Rules, policy_rows
+from simkit.games.king_in_the_north.rules import PARAMETERS, POLICY_ROWS, Rules
 from simkit.rng import game_streams
 
 GAME = games.get("king_in_the_north")
 COMP = C.components()
-POL = policy_rows(GAME.policy_choices("greedy"))
+POL = POLICY_ROWS.build(GAME.policy_choices("greedy"))
 
 
 def loc(name):

@@ -341,7 +341,7 @@ def test_rules_base_subclass_without_knobs():
 
 
 def test_a_stepped_weight_takes_only_what_the_engine_plays():
-    """The King in the North stores its ratios in hundredths (policy_rows): 1.426 would
+    """The King in the North stores its ratios in hundredths (its policy rows): 1.426 would
     play as 1.43, so it is refused, naming the step; tune draws on the same grid."""
     import optuna
 

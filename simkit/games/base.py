@@ -350,6 +350,76 @@ class Parameters:
         return vector
 
 
+class PolicyRows:
+    """Each side's (or seat's) policy as every kernel reads it, declared once: an int64
+    array of shape ``(rows, fields.size)``, a row per side in ``sides`` order (``rows``:
+    more, for a game whose kernel has a row for every seat it could seat), the policy's
+    id in column 0 (the field ``policy``), then each field the weight of the same name,
+    in the kernel's units (``encode``).
+
+    A field the side's policy has no weight for takes ``fixed[policy name][field]`` (a
+    value, or a function of the policy's weights: a sentinel such as "never", or another
+    weight's value), else ``defaults``' weight of that name (the weights a policy without
+    weights plays, e.g. ``random`` using greedy's margins), else 0 (read by no policy).
+    A field that no weights class, ``fixed`` entry or ``defaults`` names is an error when
+    the game is imported."""
+
+    def __init__(self, fields: Fields, weights: Mapping[str, Mapping[str, type[RulesBase]]],
+                 *, defaults: RulesBase | None = None, rows: int | None = None,
+                 fixed: Mapping[str, Mapping[str, Any]] | None = None):
+        if next(iter(fields.fields), None) != "policy":
+            raise TypeError(f"{fields.array}: the first field must be the policy id")
+        self.fields, self.defaults, self.rows = fields, defaults, rows
+        self.fixed = {name: dict(values) for name, values in (fixed or {}).items()}
+        named = {k.name for by_policy in weights.values() for cls in by_policy.values()
+                 for k in cls.knobs()}
+        named |= {f for values in self.fixed.values() for f in values}
+        named |= {k.name for k in type(defaults).knobs()} if defaults is not None else set()
+        unread = sorted(named - set(fields.fields))
+        unfed = [f for f in fields.fields if f != "policy" and f not in named]
+        if unread or unfed:
+            raise TypeError(f"{fields.array}: weights without a field: {unread}; fields no "
+                            f"weight fills: {unfed}")
+
+    def build(self, policies) -> np.ndarray:
+        """The rows for ``policies`` (each side's ``PolicyChoice``, in ``sides`` order);
+        rows beyond them (seats not in play) hold ``defaults`` and id 0."""
+        out = np.zeros((self.rows or len(policies), self.fields.size), dtype=np.int64)
+        for row in range(out.shape[0]):
+            choice = policies[row] if row < len(policies) else None
+            for name, (offset, _) in self.fields.fields.items():
+                out[row, offset] = self._value(choice, name)
+        return out
+
+    def _value(self, choice: PolicyChoice | None, name: str) -> int:
+        if name == "policy":
+            return choice.id if choice is not None else 0
+        weights = choice.weights if choice is not None else None
+        if weights is not None and hasattr(weights, name):
+            return encode(weights.knob(name), getattr(weights, name))
+        fixed = self.fixed.get(choice.name, {}) if choice is not None else {}
+        if name in fixed:
+            value = fixed[name]
+            return int(value(weights) if callable(value) else value)
+        if self.defaults is not None and hasattr(self.defaults, name):
+            return encode(self.defaults.knob(name), getattr(self.defaults, name))
+        return 0
+
+
+def encode(knob: Knob, value) -> int:
+    """A weight (or knob) in a kernel's integer units: a float in whole steps of its
+    ``knob(step=)`` (0.35 with step 0.01 is 35), a choice as its position among the
+    choices, a bool as 0 or 1, an int as it is."""
+    if knob.choices is not None and not isinstance(value, (int, float)):
+        return knob.choices.index(value)
+    if knob.type is float:
+        if not knob.step:
+            raise TypeError(f"{knob.kind} {knob.name!r}: a float the kernel reads needs "
+                            f"knob(step=...), the units it reads it in")
+        return round(value / knob.step)
+    return int(value)
+
+
 def ids_of(choices) -> np.ndarray:
     """The integer ids of resolved policy choices, in order: the vector kernels take."""
     return np.array([choice.id for choice in choices], dtype=np.int64)
@@ -517,6 +587,8 @@ class Game(ABC):
     #: the part of it built from the first side's policy, for a game whose players read
     #: their id and weights beside the rules (Victus); None: kernels take the ids apart
     policy_parameters: ClassVar[Parameters | None] = None
+    #: each side's policy id and weights, the kernels' ``pol`` array (``PolicyRows``)
+    policy_rows: ClassVar[PolicyRows | None] = None
     #: the names of the invariants ``check_state`` asserts, and of the rule steps after
     #: which the kernels call it (the game's ``layout.INVARIANTS`` and ``layout.STEPS``)
     invariants: ClassVar[tuple[str, ...]] = ()
@@ -739,6 +811,8 @@ class Game(ABC):
         """Every array the kernel takes that the rules or policies decide: the parameter
         vector, then any set-up a game builds from its knobs (the contract test checks
         that each knob changes one of them)."""
+        if self.policy_rows is not None:
+            return (self.parameters(rules, policies), self.policy_rows.build(policies))
         return (self.parameters(rules, policies), ids_of(policies))
 
     @abstractmethod

@@ -40,15 +40,7 @@ from . import layout as L
 from .engine import play_games
 from .events import EVENTS
 from .policies import CARLIST_POLICIES, LIBERAL_POLICIES
-from .rules import (
-    PARAMETERS,
-    CarlistGreedyWeights,
-    CautiousCarlistWeights,
-    CautiousWeights,
-    GreedyWeights,
-    Rules,
-    policy_rows,
-)
+from .rules import PARAMETERS, POLICY_ROWS, POLICY_WEIGHTS, Rules
 
 
 class _Names:
@@ -81,9 +73,8 @@ class KingInTheNorth(Game):
     rule_parameters = PARAMETERS
     data = _components.DATA
     policies = {"carlists": CARLIST_POLICIES, "liberals": LIBERAL_POLICIES}
-    policy_weights = {"carlists": {"greedy": CarlistGreedyWeights,
-                                   "cautious": CautiousCarlistWeights},
-                      "liberals": {"greedy": GreedyWeights, "cautious": CautiousWeights}}
+    policy_weights = POLICY_WEIGHTS
+    policy_rows = POLICY_ROWS
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
@@ -96,10 +87,6 @@ class KingInTheNorth(Game):
     def load_data(self):
         super().load_data()
         _components.components(self.data)
-
-    def kernel_inputs(self, rules, policies):
-        """The parameter vector, and each side's policy row: its id and weights."""
-        return self.parameters(rules, policies), policy_rows(policies)
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
         c = _components.components(self.data)

@@ -127,7 +127,7 @@ def semester_index(year: int, semester: str) -> int:
     return 2 * (year - FIRST_YEAR) + SEMESTERS.index(semester)
 
 
-# -- a policy's row (rules.policy_rows): its id, then its weights ---------------------------
+# -- a policy's row (rules.POLICY_ROWS): its id, then its weights ---------------------------
 # The kernels take one row per side; ratios are stored x100 (the commanders compare in
 # hundredths), every other weight as it is.
 _W = Fields("policy weights")

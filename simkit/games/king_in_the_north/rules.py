@@ -7,10 +7,8 @@ Every knob holds the value played; the standard values are the rulebook's.
 import dataclasses
 from dataclasses import dataclass
 
-import numpy as np
-
 from simkit.errors import RulesError
-from simkit.games.base import Parameters, RulesBase, knob, reading
+from simkit.games.base import Parameters, PolicyRows, RulesBase, knob, reading
 
 from . import layout as L
 from .components import DATA, components
@@ -300,20 +298,10 @@ CautiousWeights = _cautious(Weights, "The Liberal ``cautious`` commander's weigh
 CautiousCarlistWeights = _cautious(_CarlistWeights,
                                    "The Carlist ``cautious`` commander's weights.")
 
-#: stored x100 in a policy's row: the commanders compare Impact in hundredths
-RATIOS = ("attack_ratio", "retreat_ratio", "hold_ratio", "sally_ratio")
+#: side -> policy -> its weights (``random`` takes none)
+POLICY_WEIGHTS = {"carlists": {"greedy": CarlistGreedyWeights, "cautious": CautiousCarlistWeights},
+                  "liberals": {"greedy": GreedyWeights, "cautious": CautiousWeights}}
 
-
-def policy_rows(policies) -> np.ndarray:
-    """One row per side (``layout.W_*``): the policy's id, then its weights (the default
-    ``Weights`` for a policy without weights, which reads none)."""
-    rows = np.zeros((len(policies), L.N_W), dtype=np.int64)
-    for side, choice in enumerate(policies):
-        weights = choice.weights if choice.weights is not None else GreedyWeights()
-        rows[side, L.W_ID] = choice.id
-        for name, (offset, _) in L._W.fields.items():
-            if name == "policy":
-                continue
-            value = getattr(weights, name, 0)
-            rows[side, offset] = round(100 * value) if name in RATIOS else value
-    return rows
+#: each side's row of the kernels' ``pol`` (``layout.W_*``): the policy's id, then its
+#: weights (a ratio in hundredths, its step); ``random`` reads greedy's
+POLICY_ROWS = PolicyRows(L._W, POLICY_WEIGHTS, defaults=GreedyWeights())
