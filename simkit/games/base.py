@@ -387,11 +387,11 @@ class PolicyRows:
         out = np.zeros((self.rows or len(policies), self.fields.size), dtype=np.int64)
         for row in range(out.shape[0]):
             choice = policies[row] if row < len(policies) else None
-            for name, (offset, _) in self.fields.fields.items():
-                out[row, offset] = self._value(choice, name)
+            for name, (offset, size) in self.fields.fields.items():
+                out[row, offset:offset + size] = self._value(choice, name)
         return out
 
-    def _value(self, choice: PolicyChoice | None, name: str) -> int:
+    def _value(self, choice: PolicyChoice | None, name: str):
         if name == "policy":
             return choice.id if choice is not None else 0
         weights = choice.weights if choice is not None else None
@@ -399,8 +399,8 @@ class PolicyRows:
             return encode(weights.knob(name), getattr(weights, name))
         fixed = self.fixed.get(choice.name, {}) if choice is not None else {}
         if name in fixed:
-            value = fixed[name]
-            return int(value(weights) if callable(value) else value)
+            value = fixed[name]  # a field of several slots takes a sequence
+            return value(weights) if callable(value) else value
         if self.defaults is not None and hasattr(self.defaults, name):
             return encode(self.defaults.knob(name), getattr(self.defaults, name))
         return 0
