@@ -172,7 +172,7 @@ class BourbonWeights(RulesBase):
     commander_step: int = knob(5, _BOURBON_COMMANDER, range=(0, 7))
     # 3, not 0: paired on 20,000 games (seed 1714) the price made the Two Crowns better
     # wherever the Royal Breach opens and let an early breach no longer cost them (see
-    # the README's whole-game section); 2 and 4 gain less, 1 nothing at 85%
+    # docs/games/setembre1714.md, the whole game's findings); 2 and 4 gain less, 1 nothing at 85%
     unanswered_fire_points: int = knob(
         3, "price, in tenths of a zone of the way, of each Catalan unit that could fire "
         "salvos (11.2) into the ground behind the assured Royal Breach from a zone of "
