@@ -644,17 +644,14 @@ def _run_rotated(game, rules, policy, args) -> None:
         print(f"caveat: {game.caveat}")
 
 
-class _NoClient:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
-
-
+@contextlib.contextmanager
 def _dask_client(args):
+    """The dask client ``--backend dask`` runs on (None for another backend): on
+    ``--scheduler``, or on a cluster of this machine that it starts and, at the end,
+    closes with the client (a client does not close a cluster it was handed)."""
     if args.backend != "dask":
-        return _NoClient()
+        yield None
+        return
     try:
         from dask.distributed import Client
     except ImportError:
@@ -662,13 +659,17 @@ def _dask_client(args):
                          "pip install 'simkit[dask]'") from None
     if args.scheduler:
         try:
-            return Client(args.scheduler, timeout=DASK_TIMEOUT)
+            client = Client(args.scheduler, timeout=DASK_TIMEOUT)
         except (OSError, ValueError, TypeError) as exc:  # unreachable or malformed
             raise UsageError(f"cannot use the dask scheduler {args.scheduler!r}: "
                              f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
                              ) from None
-    cluster = local_dask_cluster(max(1, args.jobs))
-    return Client(cluster, security=cluster.security)
+        with client:
+            yield client
+        return
+    with local_dask_cluster(max(1, args.jobs)) as cluster, \
+            Client(cluster, security=cluster.security) as client:
+        yield client
 
 
 DASK_TIMEOUT = "10s"

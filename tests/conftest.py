@@ -6,11 +6,66 @@ compiles each of them without optimising its whole call tree again (see
 ones ``make test`` compiles first.
 """
 
+import gc
 import os
+import threading
+import time
 
 os.environ.setdefault("SIMKIT_TEST_COMPILE", "light")  # before any engine compiles
 
 import pytest  # noqa: E402
+
+#: threads a library keeps for the whole process by design, idle between uses: tqdm's
+#: monitor, dask's offload pool, joblib's (loky's) executor and multiprocessing queues
+PERSISTENT_THREADS = ("tqdm_monitor", "Dask-Offload", "ExecutorManagerThread",
+                      "QueueManagerThread", "QueueFeederThread")
+
+
+#: child processes kept for the whole process by design: joblib's (loky's) reusable
+#: workers and multiprocessing's resource tracker
+PERSISTENT_PROCESSES = ("loky", "resource_tracker")
+
+
+def _children() -> set:
+    """This process's child processes (pid and command line), but the persistent ones."""
+    try:
+        import psutil
+    except ImportError:
+        return set()
+    out = set()
+    for child in psutil.Process().children(recursive=True):
+        try:
+            command = " ".join(child.cmdline())
+        except psutil.Error:  # it ended while looked at
+            continue
+        if not any(name in command for name in PERSISTENT_PROCESSES):
+            out.add((child.pid, command[:120]))
+    return out
+
+
+def _left_running(threads: set, callbacks: list, children: set) -> list[str]:
+    new_threads = [t for t in threading.enumerate() if t.ident not in threads
+                   and not t.name.startswith(PERSISTENT_THREADS)]
+    new_callbacks = [cb for cb in gc.callbacks if cb not in callbacks]
+    new_children = _children() - children
+    return ([f"thread {t.name!r}" for t in new_threads]
+            + [f"gc callback {cb!r}" for cb in new_callbacks]
+            + [f"child process {pid} ({command})" for pid, command in sorted(new_children)])
+
+
+@pytest.fixture(scope="module", autouse=True)
+def nothing_left_running():
+    """A test module leaves no cluster, client, thread, process or gc hook running: one
+    left behind taxes every later test in its worker (a dask cluster's gc callback made
+    one statistics test 50x slower)."""
+    threads = {t.ident for t in threading.enumerate()}
+    callbacks, children = list(gc.callbacks), _children()
+    yield
+    deadline = time.monotonic() + 10  # a closed cluster's threads take a moment to end
+    while (left := _left_running(threads, callbacks, children)) \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, f"left running after the module's tests: {', '.join(left)}"
 
 
 @pytest.fixture(scope="module")
