@@ -11,14 +11,16 @@ The folder ``numba-<hash>`` goes under ``SIMKIT_CACHE_DIR``, else under the user
 ``NUMBA_CACHE_DIR``, else under ``~/.cache/simkit``. Only simkit's functions are routed
 there (``install`` puts a cache locator for them first in numba's list); the user's own
 jitted functions cache where numba puts them, and no environment variable or numba
-setting is changed. If a numba release drops the locator list, numba's cache folder
-setting is pointed at the folder instead. Every simkit module that defines cached
-functions calls ``install`` before it defines them.
+setting is changed. If a numba release drops the locator list, numba's settings are
+still left alone (they are the user's): a warning says the engines then cache where
+numba puts them, unkeyed. Every simkit module that defines cached functions calls
+``install`` before it defines them.
 """
 
 import functools
 import hashlib
 import os
+import warnings
 from pathlib import Path
 
 from simkit import _numba_patches
@@ -69,8 +71,11 @@ def install() -> Path:
     try:
         locators = caching.CacheImpl._locator_classes
         user_provided = caching.UserProvidedCacheLocator
-    except AttributeError:
-        numba.config.CACHE_DIR = str(folder)
+    except AttributeError:  # numba's own settings are the user's: leave them as they are
+        warnings.warn(f"numba {numba.__version__} has no cache locator list: simkit's "
+                      f"engines cache where numba caches by default, not keyed on their "
+                      f"sources (after editing an engine, delete its __pycache__)",
+                      RuntimeWarning, stacklevel=2)
     else:
         locators.insert(0, _locator(user_provided, str(folder)))
     _installed = True

@@ -50,6 +50,37 @@ def enabled() -> bool:
     return not switched_off and not numba.config.DISABLE_JIT and supported()
 
 
+#: what compiling without the patches costs (measured on numba 0.68.1, docs/architecture.md)
+COST = "the same games, compiled 2-5x and played 10-130x slower"
+
+
+def off_reason() -> str | None:
+    """Why the patches are off in this process, or None if they are on (or nothing
+    compiles, under ``NUMBA_DISABLE_JIT``)."""
+    import numba
+
+    if numba.config.DISABLE_JIT or enabled():
+        return None
+    if not supported():
+        tested = ", ".join(f"{major}.{minor}" for major, minor in sorted(set(TESTED)))
+        return f"numba {numba.__version__} is not a release they were tested on ({tested})"
+    return f"{ENV}={os.environ.get(ENV)}"
+
+
+_told = False
+
+
+def tell_if_off(stream) -> None:
+    """Once a process, before its first compile: one line on ``stream`` saying the
+    patches are off, why and what it costs."""
+    global _told
+    reason = off_reason()
+    if _told or reason is None:
+        return
+    _told = True
+    print(f"simkit: numba patches off ({reason}): {COST}", file=stream, flush=True)
+
+
 def owned(py_func) -> bool:
     """Whether a jitted function is simkit's own (the patches touch no other)."""
     return getattr(py_func, "__module__", "").startswith(OWNED)

@@ -17,9 +17,12 @@ def run_without_patches(code: str, timeout: float = 600) -> dict:
     return run_with(code, {"SIMKIT_NUMBA_PATCHES": "0"}, timeout)
 
 
-def run_with(code: str, variables: dict, timeout: float) -> dict:
+def run_with(code: str, variables: dict, timeout: float, *, stderr: list | None = None) -> dict:
+    """``stderr``: a list the snippet's standard error lines are appended to."""
     env = {**os.environ, **variables}
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stderr
+    if stderr is not None:
+        stderr += proc.stderr.splitlines()
     return json.loads(proc.stdout.strip().splitlines()[-1])

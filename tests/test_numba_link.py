@@ -13,6 +13,7 @@ import sys
 import textwrap
 
 import pytest
+from plain_python import run_with
 
 from simkit import _numba_patches
 
@@ -149,3 +150,30 @@ def test_switched_off_nothing_is_patched(tmp_path):
     assert not run["installed"]
     assert run["top"] == expected_top(10)
     assert run["after_top"] == {"top": ["whole"], "mid": ["whole"], "leaf": ["whole"]}
+
+
+def test_patches_off_say_so_once_at_the_first_compile(tmp_path):
+    """Switched off (or on an untested release), the first compile of a process says
+    that the patches are off, why and what it costs, on one line of stderr; once."""
+    code = ("import simkit, json\n"
+            "frame = simkit.simulate('setembre1714-assault', 20)\n"
+            "simkit.simulate('setembre1714-assault', 20, seed=1)\n"
+            "print(json.dumps(len(frame)))")
+    lines = []
+    assert run_with(code, {"SIMKIT_NUMBA_PATCHES": "0", "SIMKIT_CACHE_DIR": str(tmp_path)},
+                    600, stderr=lines) == 20
+    told = [line for line in lines if "numba patches off" in line]
+    assert told == ["simkit: numba patches off (SIMKIT_NUMBA_PATCHES=0): the same games, "
+                    "compiled 2-5x and played 10-130x slower"], lines
+
+
+def test_an_untested_release_is_named_in_the_patches_off_line(monkeypatch, capsys):
+    import numba
+
+    monkeypatch.setattr(numba, "__version__", "0.71.0")
+    monkeypatch.setattr(_numba_patches, "_told", False)
+    _numba_patches.tell_if_off(sys.stderr)
+    _numba_patches.tell_if_off(sys.stderr)
+    assert capsys.readouterr().err.splitlines() == [
+        "simkit: numba patches off (numba 0.71.0 is not a release they were tested on "
+        "(0.68)): the same games, compiled 2-5x and played 10-130x slower"]

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self
 import numba
 import numpy as np
 
-from simkit import _numba_cache, checks
+from simkit import _numba_cache, _numba_patches, checks
 from simkit.datafile import DataFile, DataFolder
 from simkit.errors import RulesError, StateError, UsageError
 from simkit.eventlog import CAPACITY, dropped, new_log, no_log
@@ -871,6 +871,7 @@ class Game(ABC):
         """The notice on stderr before a first compile (none in plain Python)."""
         if numba.config.DISABLE_JIT:
             return
+        _numba_patches.tell_if_off(sys.stderr)
         about = f"about {seconds} s on a 2-core machine" if seconds else "this takes a while"
         print(f"simkit: compiling the {self.name} {what} ({when} only, {about})...",
               file=sys.stderr, flush=True)
