@@ -40,7 +40,7 @@ from scipy import stats as sps
 from simkit import games, stats
 from simkit.errors import RulesError, StoreError, UsageError
 from simkit.experiment import cell_folders, cell_schema, load_cell, summarize
-from simkit.seats import NOT_A_SIDE, WINNER_COLUMNS
+from simkit.sides import NOT_A_SIDE, WINNER_COLUMNS
 
 ALPHA = 0.05
 _SEAT = re.compile(r"^seat\d+$")

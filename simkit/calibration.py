@@ -21,6 +21,7 @@ import numpy as np
 
 from simkit import games, stats
 from simkit.errors import RulesError, UsageError
+from simkit.sides import resolve_side
 
 
 @dataclass(frozen=True)
@@ -147,8 +148,6 @@ def calibrate(game, knob: str, target: float = 0.5, *, side: str | None = None, 
 
 def _side(game, side: str | None) -> tuple[str, str]:
     """The outcome column and category a side names (a side, a seat, a tribe)."""
-    from simkit.seats import resolve_side
-
     return resolve_side(game, side)
 
 

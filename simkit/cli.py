@@ -575,7 +575,7 @@ def cmd_run(args, _extra) -> None:
     rules = game.effective(_rules(game, args))  # as played
     policy = _policy(game, args, rules)
     if args.side is not None:
-        from simkit.seats import resolve_side
+        from simkit.sides import resolve_side
 
         resolve_side(game, args.side)  # an unknown side: one line, before anything runs
         if args.until_ci is None:
@@ -747,7 +747,7 @@ def _format_rates(column: str, table: pd.DataFrame) -> str:
 
 def cmd_sweep(args, _extra) -> None:
     from simkit.experiment import SweepInfo, load_experiment, sweep
-    from simkit.seats import default_categories, resolve_side
+    from simkit.sides import default_categories, resolve_side
 
     _check_backend_options(args)
     experiment = load_experiment(args.file).with_games(args.games)
@@ -791,7 +791,7 @@ def _side_rates(summary: pd.DataFrame, out, sides) -> pd.DataFrame:
 def sweep_summary(experiment, summary: pd.DataFrame, info, sides=None) -> str:
     """The sweep's cells with each side's win rate and its Wilson 95% interval (``sides``:
     (column, category) pairs; default the first side that can win, else every tribe)."""
-    from simkit.seats import default_categories
+    from simkit.sides import default_categories
 
     game = games.get(experiment.game)
     sides = sides or [("winner", c) for c in default_categories(game)]
@@ -1076,7 +1076,7 @@ def compare_settings(game, args):
 
 def cmd_compare(args, _extra) -> None:
     from simkit.runner import RunInfo, simulate
-    from simkit.seats import default_categories, resolve_side
+    from simkit.sides import default_categories, resolve_side
 
     game = _game(args)
     _check_jobs(args)

@@ -81,9 +81,11 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from simkit import games, stats
+from simkit import games, screen, stats
 from simkit.errors import ComponentError, ExperimentError, RulesError, StoreError, UsageError
 from simkit.rng import check_seed
+from simkit.runner import BACKENDS, RunInfo, simulate
+from simkit.sides import seatings
 from simkit.store import (
     LOCK,
     MANIFEST,
@@ -390,9 +392,7 @@ class _Parser:
 
     def rotated(self, cell: Cell) -> list[Cell]:
         """The cell under every cyclic rotation of its seated tribes, rotation 1 the
-        stated seating under the cell's own label (``simkit.seats.seatings``)."""
-        from simkit.seats import seatings
-
+        stated seating under the cell's own label (``simkit.sides.seatings``)."""
         out = []
         for k, rules in enumerate(seatings(self.played, cell.rules), start=1):
             rules = rules.effective(self.data)
@@ -606,8 +606,6 @@ class _Parser:
         """A Morris screening's points as cells (``simkit.screen.design`` from the base
         and the experiment's seed), labelled ``screen W.P`` (walk W, point P); the
         design is kept in the sweep's entry for the report (``design``)."""
-        from simkit import screen
-
         for key in entry:
             if key not in _SCREEN_KEYS:
                 self.fail(f"{label}: unknown key {key!r}; allowed: "
@@ -765,8 +763,6 @@ def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
     are not played again; asking for more games per cell extends them
     (``info.extended_from``); asking for fewer than the folder was run with is refused.
     """
-    from simkit.runner import BACKENDS
-
     experiment = load_experiment(path).with_games(games)
     if data is not None:
         from simkit.games import get as get_game  # ``games`` is the games per cell here
@@ -793,8 +789,6 @@ def sweep(path, out=None, *, games: int | None = None, n_jobs: int = 1,
 def _play_cells(experiment, out, n_jobs, progress, backend, client, info,
                 allow_other_engine) -> pd.DataFrame:
     """Every cell into its results folder (those already complete are skipped)."""
-    from simkit.runner import RunInfo, simulate
-
     folders = [out / CELLS_DIR / cell.slug for cell in experiment.cells]
     total = experiment.games * len(folders)
     done = sum(_games_done(f, experiment.games) for f in folders)

@@ -27,6 +27,7 @@ from simkit._workers import worker_pool
 from simkit.datafile import DataFolder
 from simkit.errors import UsageError
 from simkit.rng import check_seed
+from simkit.sides import resolve_side, seatings
 from simkit.store import MAX_GAMES, ResultStore, load, missing_ranges
 
 #: threads (the default) share this process's compiled engines: the kernels release the
@@ -82,19 +83,17 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     column; ``out`` then gets one results folder per rotation.
        ``until_ci_side``: with ``until_ci``, stop on this one rate's half-width instead of
     every winner and end-reason rate's: a side, a seat or a winner category
-    (``simkit.seats.resolve_side``).
+    (``simkit.sides.resolve_side``).
     """
     if rotate_seats:
-        from simkit.seats import rotated_frame
-
         if until_ci is not None or not keep_rows:
             raise UsageError("rotate_seats plays the same n_games under every seating and "
                              "returns their rows: until_ci and keep_rows=False do not apply")
-        return rotated_frame(game, n_games, seed=seed, rules=rules, policy=policy,
-                             n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
-                             backend=backend, out=out, max_games=max_games, client=client,
-                             info=info, allow_other_engine=allow_other_engine,
-                             check_state=check_state, data=data)
+        return _rotated_frame(game, n_games, seed=seed, rules=rules, policy=policy,
+                              n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
+                              backend=backend, out=out, max_games=max_games, client=client,
+                              info=info, allow_other_engine=allow_other_engine,
+                              check_state=check_state, data=data)
     game = games.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     check_state = checks.requested() if check_state is None else bool(check_state)
@@ -104,8 +103,6 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
     seed = _check_args(seed, n_games, n_jobs, chunk_size, backend, until_ci, max_games)
     stop_on = None
     if until_ci_side is not None:
-        from simkit.seats import resolve_side
-
         stop_on = resolve_side(game, until_ci_side)
     info = info if info is not None else RunInfo()
     info.compile_seconds = game.warm_up()  # compile in the parent: workers load the cache
@@ -122,6 +119,21 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
         if store is not None:
             store.close()
 
+
+
+def _rotated_frame(game, n_games: int, *, seed: int = 0, rules=None, out=None, data=None,
+                   **options) -> pd.DataFrame:
+    """The rows of every rotation of the seats (``sides.seatings``), one after the
+    other, with a ``rotation`` column (1: the stated seating); ``out`` gets a results
+    folder per rotation."""
+    game = games.get(game) if isinstance(game, str) else game
+    game = game.with_data(data)
+    frames = []
+    for i, seated in enumerate(seatings(game, game.resolve_rules(rules))):
+        where = None if out is None else os.path.join(out, f"rotation{i + 1}")
+        frame = simulate(game, n_games, seed=seed, rules=seated, out=where, **options)
+        frames.append(frame.assign(rotation=i + 1))
+    return pd.concat(frames, ignore_index=True)
 
 def _play(game, rules, policy, seed, n_games, n_jobs, chunk_size, backend, client, store,
           progress, until_ci, max_games, info, keep_rows,

@@ -22,7 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from simkit import games as registry
 from simkit.errors import RulesError, UsageError
+from simkit.runner import simulate
+from simkit.sides import resolve_side
 
 #: walks drawn for each one kept, before the search for legal walks gives up
 DRAWS_PER_WALK = 20
@@ -172,12 +175,8 @@ def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
     """Morris screening of ``knobs`` (default: every screenable knob) around ``rules``:
     one row per knob, ranked by ``mu_star`` (points of ``side``'s win rate per the knob's
     whole range) with its 95% bootstrap interval, ``sigma`` and ``mu`` (the signed mean
-    effect). ``side``: a side, a seat or a winner category (``seats.resolve_side``).
+    effect). ``side``: a side, a seat or a winner category (``sides.resolve_side``).
     ``table.attrs`` holds the side, the points played and the games per point."""
-    from simkit import games as registry
-    from simkit.runner import simulate
-    from simkit.seats import resolve_side
-
     check_sizes(trajectories, levels, n_games)
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)

@@ -18,8 +18,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from simkit import stats
+from simkit import games, stats
 from simkit.errors import UsageError
+from simkit.experiment import games_in, load_cell, read_experiment
+from simkit.runner import RunInfo, simulate
+from simkit.sides import seatings
 
 
 @dataclass
@@ -57,72 +60,12 @@ def _rate_lines(table: pd.DataFrame) -> str:
                      for row in table.itertuples())
 
 
-#: the outcome columns a "side" may name a category of, in this order: the winner (a
-#: side, a Verrix tribe), the winning seat (Verrix), the fame winner (Victus competitive)
-WINNER_COLUMNS = ("winner", "winner_seat", "fame_winner")
-#: categories that are no one's win
-NOT_A_SIDE = ("tie", "none", "shared")
-
-
-def winner_categories(game) -> dict[str, tuple[str, ...]]:
-    """Every outcome column a side may be taken from, with its categories that are
-    someone's win: ``{"winner": ("blue", ...), "winner_seat": ("seat1", ...)}``."""
-    out = {}
-    for column in WINNER_COLUMNS:
-        col = game.outcome_columns.get(column)
-        if col is not None and col.dtype == "category":
-            out[column] = tuple(c for c in col.categories if c not in NOT_A_SIDE)
-    return out
-
-
-def allowed_sides(game) -> str:
-    """The text naming what a --side may be: each column's categories."""
-    return "; ".join(f"{', '.join(cats)} ({column})"
-                     for column, cats in winner_categories(game).items())
-
-
-def default_categories(game, *rules) -> list[str]:
-    """The winner categories a command shows when no side is named: the first side that
-    can win (a two-sided game, Victus's players), else every category of the winner (the
-    Verrix tribes, whose sides are seats); given ``rules``, those in play under any."""
-    categories = winner_categories(game).get("winner", ())
-    if rules:
-        playing = {c for r in rules for c in game.categories_in_play(r, "winner")}
-        categories = tuple(c for c in categories if c in playing)
-    first = next((s for s in game.sides if s in categories), None)
-    return [first] if first is not None else list(categories)
-
-
-def resolve_side(game, side: str | None) -> tuple[str, str]:
-    """``(column, category)`` for a side, a seat or a winner category (the game's first
-    side that can win by default); an unknown name is one line naming what is allowed."""
-    every = winner_categories(game)
-    if side is None:
-        return "winner", default_categories(game)[0]
-    for column, categories in every.items():
-        if side in categories:
-            return column, side
-    raise UsageError(f"unknown side {side!r} for {game.name}; allowed: {allowed_sides(game)}")
-
-
-def seatings(game, rules) -> list:
-    """The rules of every cyclic rotation of the seats, rotation 0 the stated one."""
-    rotate = getattr(game, "rotate_seats", None)
-    if rotate is None:
-        raise UsageError(f"{game.name} has no seats to rotate: its sides play different "
-                         f"roles (rotate_seats is for games whose seats hold tribes)")
-    return [rotate(rules, shift) for shift in range(game.seats_in_play(rules))]
-
-
 def rotated_rates(game, n_games: int, *, seed: int = 0, rules=None, policy=None,
                   out=None, **simulate_options) -> SeatRates:
     """Play ``n_games`` game indices under every rotation of the seats and pool the win
     counts by seat and by tribe. ``out``: a folder that gets one results folder per
     rotation (``rotation1``, ...), each resumable like any other. Other options go to
     ``simkit.simulate``."""
-    from simkit import games
-    from simkit.runner import RunInfo, simulate
-
     game = games.get(game) if isinstance(game, str) else game
     game = game.with_data(simulate_options.pop("data", None))
     stated = game.resolve_rules(rules)
@@ -168,9 +111,6 @@ def experiment_rates(path) -> dict[str, SeatRates]:
     ``{cell label: SeatRates}`` in file order, from the games every rotation holds
     (``simkit.experiment``). A rotation merged into another cell (the same rules) is
     read from that cell's folder."""
-    from simkit import games
-    from simkit.experiment import games_in, load_cell, read_experiment
-
     spec = read_experiment(path)
     if not spec["experiment"].get("rotate_seats"):
         raise UsageError(f"{path} was not run with rotate_seats = true: its cells are not "
@@ -226,24 +166,6 @@ def experiment_table(path) -> pd.DataFrame:
                  for r in rates.seat_effects.to_dict("records")]
     return pd.DataFrame(rows, columns=["cell", "by", "name", "wins", "games", "rate",
                                        "low", "high"])
-
-
-def rotated_frame(game, n_games: int, *, seed: int = 0, rules=None, out=None,
-                  **simulate_options) -> pd.DataFrame:
-    """The rows of every rotation (``simulate(..., rotate_seats=True)``), one after the
-    other, with a ``rotation`` column (1: the stated seating)."""
-    from simkit import games
-    from simkit.runner import simulate
-
-    game = games.get(game) if isinstance(game, str) else game
-    game = game.with_data(simulate_options.pop("data", None))
-    frames = []
-    for i, seated in enumerate(seatings(game, game.resolve_rules(rules))):
-        where = None if out is None else Path(out) / f"rotation{i + 1}"
-        frame = simulate(game, n_games, seed=seed, rules=seated, out=where,
-                         **simulate_options)
-        frames.append(frame.assign(rotation=i + 1))
-    return pd.concat(frames, ignore_index=True)
 
 
 def _pooled(counts: list[dict], column: str, names: list[str], games: int) -> pd.DataFrame:

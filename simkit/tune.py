@@ -20,7 +20,7 @@ import pandas as pd
 from simkit import stats
 from simkit.errors import RulesError, UsageError
 from simkit.screen import Factor, levels_of, screenable
-from simkit.seats import resolve_side
+from simkit.sides import resolve_side, winner_categories
 
 #: win-rate points a setting pays for each knob it changes from the base, so that of
 #: two settings as close to the target, the one changing fewer knobs wins
@@ -303,8 +303,6 @@ def _search(game, side, name, weights, *, start: str, others: dict, rules, targe
 def _weights_target(game, side: str) -> tuple[str, str]:
     """What a policy search of ``side`` maximises: the side's own wins where it is a
     winner category (a side, a seat), else the game's first."""
-    from simkit.seats import winner_categories
-
     named = any(side in cats for cats in winner_categories(game).values())
     return resolve_side(game, side if named else None)
 

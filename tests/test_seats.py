@@ -14,7 +14,7 @@ N = 120
 def test_rotations_seat_every_tribe_in_every_seat_once():
     game = games.get("verrix")
     rules = game.Rules(players=3)
-    from simkit.seats import seatings
+    from simkit.sides import seatings
 
     seated = [game.seated(r) for r in seatings(game, rules)]
     assert seated == [["blue", "orange", "purple"], ["orange", "purple", "blue"],
