@@ -16,9 +16,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/simkit compile
 	touch $(STAMP)
 
+# simkit compile again first: after an engine edit the pytest workers then load the
+# engines from numba's cache instead of each compiling every one (a no-op load otherwise)
 test: $(STAMP)
 	$(BIN)/ruff check simkit tests benchmarks notebooks
-	$(BIN)/python -m pytest -q -n auto --durations=15
+	$(BIN)/simkit compile
+	$(BIN)/python -m pytest -q -n auto --durations=25
 
 # 1,000 random legal settings (200 per game), drawn afresh, with the state checks on
 fuzz: $(STAMP)
