@@ -5,7 +5,8 @@ Checks: every outcome column present with its dtype and its categories in range;
 game does not depend on chunking or order; every preset and every policy of every side
 plays, with the state checks on (``check_state``: the game's invariants after every rule
 step); every rule knob and policy weight reaches the kernel (set to another allowed value,
-it changes what the kernel is given); ``trace`` ends with the row ``simulate`` produced;
+it changes what the kernel is given, and it changes the games played, from the standard
+rules, a preset or a one-knob neighbour, under some pairing of the policies); ``trace`` ends with the row ``simulate`` produced;
 plain Python (``NUMBA_DISABLE_JIT=1``) plays the same games; bad rules raise
 ``RulesError``; the assault and the whole 11 de Setembre play the same games compiled
 without simkit's numba patches (``SIMKIT_NUMBA_PATCHES=0``).
@@ -323,6 +324,89 @@ def test_every_policy_weight_reaches_the_kernel(name, side, policy):
         if all(same_inputs(base, inputs) for inputs in changed):
             dead.append(knob.name)
     assert not dead, f"{policy} weights that change nothing the kernel is given: {dead}"
+
+
+#: games played per try when asking whether a knob changes the games (the first
+#: differing row ends the search; most knobs differ in the first few games)
+CHANGE_GAMES = 100
+#: values tried per base rules, the most different first
+CHANGE_VALUES = 3
+
+
+def games_played(game, rules, policies) -> bytes:
+    """The outcome rows of ``CHANGE_GAMES`` games, as bytes to compare."""
+    cols = game.play(rules, tuple(policies), np.arange(CHANGE_GAMES, dtype=np.int64),
+                     np.uint64(SEED))
+    return b"".join(np.ascontiguousarray(v).tobytes() for v in cols.values())
+
+
+def bases(game, skip: str = ""):
+    """Rules to change a knob from: the standard rules, every preset, then the standard
+    rules with one other knob (not ``skip``) at another allowed value: a knob that acts
+    only where another is on (a salvo's zone, a competitive weight) is tried there."""
+    yield game.Rules()
+    yield from (preset.rules for preset in game.presets.values())
+    for other in game.Rules.knobs():
+        if other.name == skip:
+            continue
+        for value in other_values(other)[:CHANGE_VALUES]:
+            try:
+                yield legal(game, game.Rules(), {other.name: value})
+            except RulesError:
+                continue
+
+
+def changes_games(game, knob, variants) -> bool:
+    """Whether, from some base rules, ``knob`` at another value plays other games:
+    ``variants(base, value)`` gives (rules, policies) or raises RulesError."""
+    for base in bases(game, skip=knob.name):
+        played = None
+        for value in other_values(knob)[:CHANGE_VALUES]:
+            try:
+                rules, policies = variants(base, value)
+            except RulesError:
+                continue
+            played = played or games_played(game, *variants(base, knob.default))
+            if games_played(game, rules, policies) != played:
+                return True
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GAMES)
+def test_every_knob_changes_the_games(name):
+    """Not only the kernel's input: a knob written and never read would pass that."""
+    game = game_of(name)
+    # the default players, then each side's other policies: a knob may act only on a
+    # choice the default never makes (the assault's withdrawal bonus, on a withdrawal)
+    players = [game.policy_choices(None)] + [
+        game.policy_choices({side: policy}) for side in game.sides
+        for policy in list(game.policies[side])[1:]]
+
+    def variants(base, value, knob, policies):
+        return legal(game, base, {knob.name: value}), policies
+
+    dead = [k.name for k in game.Rules.knobs()
+            if not any(changes_games(game, k, lambda b, v, k=k, c=c: variants(b, v, k, c))
+                       for c in players)]
+    assert not dead, f"knobs that change no game of {CHANGE_GAMES}: {dead}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "side", "policy"), weight_cases())
+def test_every_policy_weight_changes_the_games(name, side, policy):
+    game = game_of(name)
+    weights_cls = game.policy_weights[side][policy]
+    choices = game.policy_choices({side: policy})
+    k = game.sides.index(side)
+
+    def variants(base, value, knob=None):
+        changed = PolicyChoice(policy, choices[k].id, weights_cls(**{knob.name: value}))
+        return game.resolve_rules(base), (*choices[:k], changed, *choices[k + 1:])
+
+    dead = [w.name for w in weights_cls.knobs()
+            if not changes_games(game, w, lambda b, v, w=w: variants(b, v, w))]
+    assert not dead, f"{policy} weights that change no game of {CHANGE_GAMES}: {dead}"
 
 
 @pytest.mark.parametrize("name", GAMES)
