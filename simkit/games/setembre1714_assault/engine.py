@@ -19,6 +19,7 @@ from numba import njit
 from simkit.checks import at_game, checking, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams
+from simkit.unmanaged import unmanaged
 
 from . import layout as L
 from .checks import check_state
@@ -183,10 +184,11 @@ def play_assault_games(p, pol, game_indices, root_seed, log):
     """Play one scenario per game index; returns the ``(n, N_OUT)`` outcome table.
     ``pol``: each side's row (``rules.POLICY_ROWS``), its policy's id and weights."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
+    rows = unmanaged(pol)  # the caller owns it: a side's row is then a view without counting
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
-        play_assault(rng, p, pol, out[row], log)
+        play_assault(rng, p, rows, out[row], log)
         if failed(log):
             break
     return out
