@@ -245,7 +245,7 @@ def test_changes_lists_only_changed_knobs():
 def test_shipped_presets_load():
     presets = load_presets(DATA / "presets.toml", Rules)
     assert list(presets) == ["example_first_assault", "example_second_assault", "open_ground",
-                             "bombarded_bastion"]
+                             "bombarded_bastion", "blue_line"]
     assert presets == dict(GAME.presets)
     for name, preset in presets.items():
         assert isinstance(preset, Preset) and preset.name == name

@@ -19,9 +19,7 @@ from simkit.games.setembre1714 import board as B
 from simkit.games.setembre1714 import checks as FC
 from simkit.games.setembre1714 import engine as E
 from simkit.games.setembre1714 import layout as F
-from simkit.games.setembre1714 import policies as POL
 from simkit.games.setembre1714.components import load_board
-from simkit.games.setembre1714.rules import parameter_vector as full_parameters
 from simkit.games.setembre1714_assault import GAME as ASSAULT
 from simkit.games.setembre1714_assault import checks as AC
 from simkit.games.setembre1714_assault import engine as AE
@@ -30,7 +28,7 @@ from simkit.rng import game_streams
 
 BOARD, NAMES = load_board()
 N_ZONES = BOARD.zone.shape[0]
-GREEDY = np.array([POL.GREEDY, POL.C_GREEDY])
+GREEDY = FULL.policy_rows.build(FULL.policy_choices(None))  # the kernels' pol
 N_GAMES = 30
 
 
@@ -42,23 +40,27 @@ def reported(log):
 
 # -- the assault scenario -----------------------------------------------------------------
 
+STAND = ASSAULT.policy_choices({"catalans": "stand"})
+
+
 def example_first_assault():
     """The Example of combat's salvo (4, 1, 3, 6) and first assault (5 against 2, the
     commander's 6), as the scenario plays it: repulsed, 4 defenders left in the zone."""
     rules = ASSAULT.resolve_rules("example_first_assault")
-    p = ASSAULT.parameters(rules, ASSAULT.policy_choices({"catalans": "stand"}))
+    p, pol = ASSAULT.kernel_inputs(rules, STAND)
     rng = loaded(A.N_STREAMS, rolls={A.ST_SALVO: (4, 1, 3, 6), A.ST_ASSAULT: (5, 2),
                                      A.ST_COMMANDER: (6,)},
                  per_counter={A.ST_BREACH: {1: 6}})
     out = np.zeros(A.N_OUT, np.int16)
-    AE.play_assault(rng, p, ASSAULT.policy_ids({"catalans": "stand"}), out, no_log())
+    AE.play_assault(rng, p, pol, out, no_log())
     assert out[A.O_END_REASON] == A.END_REPULSED
     return p, out, 4
 
 
 def assault_report(p, out, defenders, step=A.STEP_END):
     log = no_log(check_state=True)
-    AC.check_state(p, out, defenders, log, step, int(out[A.O_TURNS]))
+    AC.check_state(p, ASSAULT.policy_rows.build(STAND), out, defenders, log, step,
+                   int(out[A.O_TURNS]))
     return reported(log)
 
 
@@ -142,7 +144,7 @@ def test_each_assault_invariant_can_fail(invariant):
 
 def played(turns=2, game=3, seed=1714):
     """The state after set-up and ``turns`` turns of greedy play."""
-    p = full_parameters(FULL.Rules())
+    p = FULL.kernel_inputs(FULL.Rules(), FULL.policy_choices(None))[0]
     s = np.zeros(F.N_STATE, np.int64)
     rng = game_streams(np.uint64(seed), game, F.N_STREAMS)
     E.set_up(rng, s, BOARD, p)
@@ -262,7 +264,7 @@ def test_reinforcements_may_overstack_until_they_move():
 
 
 def finished_game(seed=5):
-    p = full_parameters(FULL.Rules())
+    p = FULL.kernel_inputs(FULL.Rules(), FULL.policy_choices(None))[0]
     s = np.zeros(F.N_STATE, np.int64)
     out = np.zeros(F.N_OUT, np.int16)
     E.play_game(game_streams(np.uint64(seed), 0, F.N_STREAMS), s, BOARD, p, GREEDY, out,

@@ -26,7 +26,7 @@ from simkit.games.setembre1714_assault import engine
 from simkit.games.setembre1714_assault import events as EV
 from simkit.games.setembre1714_assault import layout as L
 from simkit.games.setembre1714_assault import prob as SP
-from simkit.games.setembre1714_assault.rules import Rules, parameters
+from simkit.games.setembre1714_assault.rules import Rules
 from simkit.stats import clopper_pearson
 
 GAME = "setembre1714-assault"
@@ -328,6 +328,11 @@ def breach_turns(*faces):
     return {turn + 1: face for turn, face in enumerate(faces)}
 
 
+def inputs(rules, policy=None):
+    """The kernel's ``p`` and ``pol`` for ``rules`` and ``policy``, as the Game builds them."""
+    return ASSAULT.kernel_inputs(rules, ASSAULT.policy_choices(policy))
+
+
 def logged(log) -> list[tuple[int, ...]]:
     return [tuple(int(x) for x in row) for row in events(log)]
 
@@ -340,8 +345,9 @@ def test_royal_breach_check_assured_only_by_a_six():
     for max_turns, assured in ((12, 6), (5, 0)):
         log = new_log()
         out = np.zeros(L.N_OUT, np.int16)
-        p = parameters(Rules(max_turns=max_turns), ASSAULT.policy_choices(None))
-        rolled = engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), p, out, log)
+        p, pol = inputs(Rules(max_turns=max_turns))
+        rolled = engine.turn_breach_assured(dice(breach_turns(1, 2, 3, 4, 5, 6)), p, pol, out,
+                                            log)
         assert rolled == out[L.O_BREACH_TURN] == assured
         assert out[L.O_TURNS] == (assured or max_turns)
         checks = [row for row in logged(log) if row[0] == CS.EV_BREACH_CHECK]
@@ -394,8 +400,8 @@ def test_salvo_kills_capped_at_targets():
 
 def test_example_of_combat_first_assault_pieces():
     rules = ASSAULT.resolve_rules("example_first_assault")
-    p = parameters(rules, ASSAULT.policy_choices(None))
-    attack, defence, commander = engine.assault_values(p, 4, 5)
+    p, pol = inputs(rules)
+    attack, defence, commander = engine.assault_values(p, pol[L.SIDE_BOURBONS], 4, 5)
     assert not commander  # none adjacent to the attacked zone
     assert (attack, defence) == (9, 12) == (rules.attack_value, rules.defence_value(4))
     state = dice(assault=(5, 2), commander=(6,))
@@ -417,9 +423,8 @@ def test_commander_casualty_faces():
 
 def play(rules, catalans: str, state: np.ndarray, log=None):
     out = np.zeros(L.N_OUT, dtype=np.int16)
-    policy = {"catalans": catalans}
-    engine.play_assault(state, parameters(rules, ASSAULT.policy_choices(policy)),
-                        ASSAULT.policy_ids(policy), out, no_log() if log is None else log)
+    engine.play_assault(state, *inputs(rules, {"catalans": catalans}), out,
+                        no_log() if log is None else log)
     return out
 
 
@@ -454,8 +459,8 @@ def test_example_of_combat_salvo_and_first_assault_as_a_scenario():
 
 def test_example_of_combat_second_assault():
     rules = ASSAULT.resolve_rules("example_second_assault")
-    p = parameters(rules, ASSAULT.policy_choices(None))
-    assert engine.assault_values(p, 4, 5) == (9, 11, False)
+    p, pol = inputs(rules)
+    assert engine.assault_values(p, pol[L.SIDE_BOURBONS], 4, 5) == (9, 11, False)
     state = dice({1: 6}, assault=(5, 6))  # breach assured, attacker 5, defender 6
     end = advanced(state, {L.ST_ASSAULT: 2})
     log = new_log()

@@ -37,12 +37,24 @@ from simkit.games.setembre1714.events import (
     EV_UNIT_LOST,
     EVENTS,
 )
-from simkit.games.setembre1714.rules import Rules, parameter_vector
+from simkit.games.setembre1714.rules import Rules
 from simkit.games.setembre1714_assault import combat_system as CS
 
 BOARD, NAMES = load_board()
-GREEDY = np.array([POL.GREEDY, POL.C_GREEDY])
+#: the kernels' ``pol`` for both greedy players (a side's row is what its policy
+#: functions take)
+GREEDY = FULL.policy_rows.build(FULL.policy_choices(None))
 N = BOARD.zone.shape[0]
+
+
+def rules_vector(rules):
+    """The kernels' ``p`` (the rules alone), as the Game builds it."""
+    return FULL.kernel_inputs(rules, FULL.policy_choices(None))[0]
+
+
+def policy_rows(policy):
+    """The kernels' ``pol`` for ``policy`` (a name or {side: policy}), as the Game builds it."""
+    return FULL.policy_rows.build(FULL.policy_choices(policy))
 
 
 def zone(zid):
@@ -56,7 +68,7 @@ def units_of(side, kind=None):
 
 def blank(rules=None, breach=True):
     """A state with nothing on the map (no unit, leader, gun or barricade)."""
-    p = parameter_vector(rules or Rules())
+    p = rules_vector(rules or Rules())
     s = np.zeros(L.N_STATE, np.int64)
     s[L.S_UNIT_ZONE:L.S_UNIT_ZONE + L.MAX_UNITS] = L.NOT_ARRIVED
     s[L.S_LEADER_ZONE:L.S_LEADER_ZONE + L.MAX_LEADERS] = L.NOT_ARRIVED
@@ -114,7 +126,7 @@ def test_forces_printed_facts():
     assert BOARD.recovery.sum() > 0
     s, _ = blank()
     rng = loaded(L.N_STREAMS)
-    E.set_up(rng, s, BOARD, parameter_vector(Rules()))
+    E.set_up(rng, s, BOARD, rules_vector(Rules()))
     for z in range(N):
         assert not (B.count(s, 0, z) and B.count(s, 1, z))
         if not BOARD.zone[z, L.Z_DEPLOYMENT]:
@@ -240,9 +252,9 @@ def test_catalan_guns_fire_only_at_adjacent_zones_bourbon_guns_at_two():
     gun = [g for g in range(BOARD.gun.shape[0])
            if BOARD.gun[g, L.G_START] == zone("bastion_llevant")][0]
     s[L.S_GUN_ZONE + gun] = zone("bastion_llevant")
-    assert POL.choose_gun_target(s, BOARD, p, POL.C_GREEDY, L.CATALANS, gun, 1,
+    assert POL.choose_gun_target(s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, gun, 1,
                                  loaded(L.N_STREAMS)) == -1
-    assert POL.choose_gun_target(s, BOARD, p, POL.C_GREEDY, L.CATALANS, gun, 2,
+    assert POL.choose_gun_target(s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, gun, 2,
                                  loaded(L.N_STREAMS)) == zone("trenches_llevant")
 
 
@@ -314,7 +326,7 @@ def test_deployment_zones_stop_movement_and_have_no_stacking_limit():
     dist, parent, stop = reach(s, p, L.BOURBONS, "trenches_portal_nou")
     assert stop[zone("centre_two_crowns")] and dist[zone("centre_two_crowns")] == 1
     assert all(z < 0 or not BOARD.zone[z, L.Z_DEPLOYMENT] for z in parent)  # never through one
-    E.enforce_stacking(loaded(L.N_STREAMS), s, BOARD, p, POL.GREEDY, L.BOURBONS, no_log())
+    E.enforce_stacking(loaded(L.N_STREAMS), s, BOARD, p, GREEDY[L.BOURBONS], L.BOURBONS, no_log())
     assert B.count(s, L.BOURBONS, zone("centre_two_crowns")) == 12
 
 
@@ -344,7 +356,7 @@ def test_stacking_limit_blocks_full_zones_and_overstack_is_eliminated():
     put(s, units_of(L.CATALANS)[6:8], "born")  # reinforcements may overstack (10.1) ...
     weakest = min(units_of(L.CATALANS)[:5] + units_of(L.CATALANS)[6:8],
                   key=lambda u: BOARD.unit[u, L.U_STRENGTH])
-    E.enforce_stacking(loaded(L.N_STREAMS), s, BOARD, p, POL.C_GREEDY, L.CATALANS, no_log())
+    E.enforce_stacking(loaded(L.N_STREAMS), s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, no_log())
     assert B.count(s, L.CATALANS, zone("born")) == 5  # ... but the excess is eliminated
     assert s[L.S_UNIT_ZONE + weakest] == L.ELIMINATED
     assert s[L.S_OVERSTACK + L.CATALANS] == 2
@@ -520,7 +532,7 @@ def test_reinforcement_illustration(eliminated, recreated, lost):
     for u in units_of(L.BOURBONS)[:eliminated]:
         s[L.S_UNIT_ZONE + u] = L.ELIMINATED
     field = np.zeros(N, np.int64)
-    E.bourbon_recovery(loaded(L.N_STREAMS), s, board, p, POL.GREEDY, 5, 0, field, no_log())
+    E.bourbon_recovery(loaded(L.N_STREAMS), s, board, p, GREEDY[L.BOURBONS], 5, 0, field, no_log())
     zones = s[L.S_UNIT_ZONE:L.S_UNIT_ZONE + len(NAMES.units)]
     assert sum(1 for z in zones if z >= 0 and BOARD.zone[z, L.Z_DEPLOYMENT]) == recreated
     assert (zones == L.LOST).sum() == lost
@@ -530,7 +542,7 @@ def test_catalan_reinforcements_enter_r_zones_not_held_by_the_enemy():
     s, p = blank()
     put(s, units_of(L.BOURBONS)[:1], "pla_de_palau")
     field = np.zeros(N, np.int64)
-    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 2, 0, field,
+    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, GREEDY[L.CATALANS], 2, 0, field,
                              no_log())
     arrived = [u for u in units_of(L.CATALANS) if BOARD.unit[u, L.U_ARRIVES] == 2]
     assert arrived
@@ -545,7 +557,7 @@ def test_catalan_reinforcements_enter_r_zones_not_held_by_the_enemy():
 
 def test_royal_breach_check_each_bourbon_turn_until_assured():
     rules = Rules(events=False)
-    p = parameter_vector(rules)
+    p = rules_vector(rules)
     s = np.zeros(L.N_STATE, np.int64)
     rng = loaded(L.N_STREAMS, per_counter={L.ST_BREACH: {1: 3, 2: 6}})
     E.set_up(rng, s, BOARD, p)
@@ -556,11 +568,11 @@ def test_royal_breach_check_each_bourbon_turn_until_assured():
 
 
 def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
-    p = parameter_vector(Rules(events=False))
+    p = rules_vector(Rules(events=False))
     s, _ = blank()
     assert E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, 0, 1, no_log()) == 0
     assert s[L.S_DECK_TOP] == 0
-    p = parameter_vector(Rules())
+    p = rules_vector(Rules())
     breach_card = [k for k in range(len(NAMES.cards))
                    if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
     s, _ = blank(breach=False)
@@ -574,7 +586,7 @@ def test_a_breach_card_does_nothing_when_the_breach_is_never_assured():
     no breach card assures it then, so the setting plays the game without the breach."""
     breach_card = [k for k in range(len(NAMES.cards))
                    if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
-    p = parameter_vector(Rules(breach_roll=7))
+    p = rules_vector(Rules(breach_roll=7))
     s, _ = blank(breach=False)
     s[L.S_DECK] = breach_card
     E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 3, no_log())
@@ -658,8 +670,8 @@ def test_a_draw_extends_the_game_one_turn(extra_turn):
 @pytest.mark.parametrize("policy", ["greedy", "random", {"bourbons": "cautious",
                                                           "catalans": "fallback"}])
 def test_properties_hold_after_every_half_turn(policy):
-    pids = FULL.policy_ids(policy)
-    p = parameter_vector(Rules())
+    pol = policy_rows(policy)
+    p = rules_vector(Rules())
     total = len(NAMES.units)
     for game in range(6):
         s = np.zeros(L.N_STATE, np.int64)
@@ -668,7 +680,7 @@ def test_properties_hold_after_every_half_turn(policy):
         for turn in range(1, 9):
             s[L.S_TURN] = turn
             for side in (L.BOURBONS, L.CATALANS):
-                E.half_turn(rng, s, BOARD, p, pids, side, turn, no_log())
+                E.half_turn(rng, s, BOARD, p, pol, side, turn, no_log())
                 zones = s[L.S_UNIT_ZONE:L.S_UNIT_ZONE + total]
                 for z in range(N):
                     b_here = ((zones == z) & (BOARD.unit[:, L.U_SIDE] == 0)).sum()
@@ -689,7 +701,7 @@ def test_no_move_crosses_a_red_line_in_traced_games():
     no_red = _distances((lines != L.NO_SIDE) & (lines != L.LINE_RED))
     for game in range(3):
         log = new_log(50000)
-        E.play_games(BOARD, parameter_vector(Rules()), GREEDY, np.array([game]), 7, log)
+        E.play_games(BOARD, rules_vector(Rules()), GREEDY, np.array([game]), 7, log)
         moves = [(a, b) for code, _, a, b in events(log) if code == move]
         assert moves
         for a, b in moves:
@@ -741,7 +753,7 @@ def test_reinforce_event_returns_eliminated_catalans_into_r_zones():
     for u in gone:
         s[L.S_UNIT_ZONE + u] = L.ELIMINATED
     field = np.zeros(N, np.int64)
-    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 1, 2, field,
+    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, GREEDY[L.CATALANS], 1, 2, field,
                              no_log())
     back = [u for u in gone if s[L.S_UNIT_ZONE + u] >= 0]
     assert len(back) == 2
@@ -839,7 +851,7 @@ def test_reinforcements_entering_a_zone_make_a_lone_enemy_commander_fall_back():
     commander = commander_of(L.BOURBONS)
     s[L.S_LEADER_ZONE + commander] = zone("santa_maria_del_mar")
     log = new_log()
-    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, POL.C_GREEDY, 2, 0,
+    E.catalan_reinforcements(loaded(L.N_STREAMS), s, BOARD, p, GREEDY[L.CATALANS], 2, 0,
                              np.zeros(N, np.int64), log)
     assert B.count(s, L.CATALANS, zone("santa_maria_del_mar")) > 0
     assert s[L.S_LEADER_ZONE + commander] == zone("pla_de_palau")
@@ -862,7 +874,7 @@ def test_no_unit_is_recreated_when_the_enemy_holds_every_deployment_zone():
         s[L.S_UNIT_ZONE + u] = L.ELIMINATED
     s[L.S_UNITS_LOST + L.BOURBONS] = 2
     before = s.copy()
-    E.bourbon_recovery(loaded(L.N_STREAMS), s, board, p, POL.GREEDY, 5, 0,
+    E.bourbon_recovery(loaded(L.N_STREAMS), s, board, p, GREEDY[L.BOURBONS], 5, 0,
                        np.zeros(N, np.int64), no_log())
     assert all(s[L.S_UNIT_ZONE + u] == L.LOST for u in gone)
     changed = np.flatnonzero(s != before)
@@ -936,13 +948,13 @@ def test_recreated_units_score_only_under_the_yes_reading(reading, vp):
     bour = units_of(L.BOURBONS, "french_line")[:3]
     put(s, bour, "moat_llevant")
     rng = loaded(L.N_STREAMS)
-    C.lose_units(s, BOARD, POL.GREEDY, L.BOURBONS, zone("moat_llevant"), 3, CAUSE_SALVO,
+    C.lose_units(s, BOARD, GREEDY[L.BOURBONS], L.BOURBONS, zone("moat_llevant"), 3, CAUSE_SALVO,
                  rng, no_log())
     assert BOARD.recovery[3] >= 3
-    E.bourbon_recovery(rng, s, BOARD, p, POL.GREEDY, 3, 0, np.zeros(N, np.int64), no_log())
+    E.bourbon_recovery(rng, s, BOARD, p, GREEDY[L.BOURBONS], 3, 0, np.zeros(N, np.int64), no_log())
     assert all(BOARD.zone[s[L.S_UNIT_ZONE + u], L.Z_DEPLOYMENT] for u in bour)
-    C.lose_units(s, BOARD, POL.GREEDY, L.BOURBONS, s[L.S_UNIT_ZONE + bour[0]], 1, CAUSE_SALVO,
-                 rng, no_log())
+    C.lose_units(s, BOARD, GREEDY[L.BOURBONS], L.BOURBONS, s[L.S_UNIT_ZONE + bour[0]], 1,
+                 CAUSE_SALVO, rng, no_log())
     assert s[L.S_UNITS_LOST + L.BOURBONS] == 4
     assert E.victory_points(s, BOARD, p, L.CATALANS) == vp
 
@@ -1011,11 +1023,11 @@ def test_over_stacked_reinforcements_leave_as_fast_as_they_can(born, stays):
     newcomer = cat[20]
     rng = loaded(L.N_STREAMS)
     field = np.zeros(N, np.int64)
-    assert E.enter_reinforcement(rng, s, BOARD, p, POL.C_GREEDY, L.CATALANS, newcomer, field,
+    assert E.enter_reinforcement(rng, s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, newcomer, field,
                                  no_log())
     assert s[L.S_UNIT_ZONE + newcomer] == zone("montcada")
     assert B.count(s, L.CATALANS, zone("montcada")) == 6
-    E.enforce_stacking(rng, s, BOARD, p, POL.C_GREEDY, L.CATALANS, no_log())
+    E.enforce_stacking(rng, s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, no_log())
     assert B.count(s, L.CATALANS, zone("montcada")) == (6 if stays else 5)
     assert s[L.S_OVERSTACK + L.CATALANS] == (0 if stays else 1)
     assert CK.within_stacking_limit(s, BOARD, p) == -1
@@ -1034,15 +1046,14 @@ def test_no_scripted_side_assaults_at_one_in_six_or_worse(turn):
     greedy or cautious Two Crowns, greedy or fallback Catalans assault at those odds,
     early, late or in the last turn, on an objective or not, with the default weights
     (the Two Crowns' late odds on an objective cannot be set that low either)."""
-    s, _ = blank()
+    s, p = blank()
     s[L.S_TURN] = turn
     for side, pids in ((L.BOURBONS, (POL.GREEDY, POL.CAUTIOUS)),
                        (L.CATALANS, (POL.C_GREEDY, POL.FALLBACK))):
         for pid in pids:
             for worth in (0.0, 2.0, 4.0):
-                choice = FULL.policy_choices({L.SIDES[side]: POL_NAMES[side][pid]})
-                q = parameter_vector(Rules(), choice)
-                assert POL.go_threshold(s, q, pid, side, worth) > 1000 * POL.win_chance(2)
+                w = policy_rows({L.SIDES[side]: POL_NAMES[side][pid]})[side]
+                assert POL.go_threshold(s, p, w, side, worth) > 1000 * POL.win_chance(2)
     assert POL.win_chance(2) == pytest.approx(6 / 36)
 
 
@@ -1052,16 +1063,16 @@ def test_commanders_are_risked_only_where_their_one_point_matters():
     his point) or 3/36 (Catalans: -4 to +2)."""
     s, p = blank()
     for side, helping in ((L.BOURBONS, range(-2, 1)), (L.CATALANS, range(-4, 3))):
-        helps = [d for d in range(-8, 8) if POL.commander_helps(p, side, d)]
+        helps = [d for d in range(-8, 8) if POL.commander_helps(GREEDY[side], d)]
         assert helps == list(helping)
     rng = loaded(L.N_STREAMS)
     # the defender's delta counts his own point: +3 with him is +2 without, where it helps
-    assert POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, 3, rng)
-    assert not POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, 5, rng)
-    assert not POL.defender_commander(s, BOARD, p, POL.C_GREEDY, L.CATALANS, -4, rng)
+    assert POL.defender_commander(s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, 3, rng)
+    assert not POL.defender_commander(s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, 5, rng)
+    assert not POL.defender_commander(s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, -4, rng)
     # the weight: a step of 6 36ths asks for an even fight before his point
-    p6 = parameter_vector(Rules(), FULL.policy_choices({"catalans": "greedy:commander_step=6"}))
-    assert [d for d in range(-8, 8) if POL.commander_helps(p6, L.CATALANS, d)] == [-1]
+    w6 = policy_rows({"catalans": "greedy:commander_step=6"})[L.CATALANS]
+    assert [d for d in range(-8, 8) if POL.commander_helps(w6, d)] == [-1]
 
 
 @pytest.mark.parametrize(("turn", "withdraws"), [(7, True), (8, False)])
@@ -1074,8 +1085,8 @@ def test_the_two_crowns_keep_an_objective_in_the_last_half_turn(turn, withdraws)
     t = zone("bastion_llevant")
     rng = loaded(L.N_STREAMS)
     # at delta -1 the defender holds only 15/36 of the time: withdraw, except at the end
-    assert POL.withdraws(s, BOARD, p, POL.GREEDY, L.BOURBONS, t, -1, True, rng) == withdraws
-    assert POL.withdraws(s, BOARD, p, POL.GREEDY, L.BOURBONS, zone("rec_comtal"), -1, True,
+    assert POL.withdraws(s, BOARD, p, GREEDY[L.BOURBONS], L.BOURBONS, t, -1, True, rng) == withdraws
+    assert POL.withdraws(s, BOARD, p, GREEDY[L.BOURBONS], L.BOURBONS, zone("rec_comtal"), -1, True,
                          rng)  # not an objective: giving ground costs nothing at the end
 
 
@@ -1092,7 +1103,7 @@ def test_the_catalans_hold_the_ground_behind_the_royal_breach_once_it_is_open(as
     put(s, units_of(L.CATALANS)[:2], "breach_terreplein")
     field = np.zeros(N, np.int64)
     want = np.zeros(N, np.int64)
-    POL.prepare_movement(s, BOARD, p, POL.C_GREEDY, L.CATALANS, field, want)
+    POL.prepare_movement(s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, field, want)
     assert want[behind] == (3 if assured else 0)
 
 
@@ -1101,9 +1112,8 @@ def _terreplein_choice(fire_points, in_cloister):
     bastion and the redoubt theirs, the Santa Clara convent and Pla d'en Llull Catalan:
     the terreplein is one zone from the convent, the moat two. Returns (its destination,
     the Catalan units that could fire into the terreplein unanswered)."""
-    s, _ = blank()
-    choice = FULL.policy_choices({"bourbons": f"greedy:unanswered_fire_points={fire_points}"})
-    p = parameter_vector(Rules(), choice)
+    s, p = blank()
+    w = policy_rows({"bourbons": f"greedy:unanswered_fire_points={fire_points}"})[L.BOURBONS]
     catalans, bourbons = units_of(L.CATALANS), units_of(L.BOURBONS)
     put(s, catalans[:in_cloister], "santa_clara_cloister")
     put(s, catalans[5:7], "santa_clara_church")
@@ -1113,10 +1123,10 @@ def _terreplein_choice(fire_points, in_cloister):
         put(s, bourbons[1 + k:2 + k], zid)
     put(s, bourbons[:1], "moat_santa_clara")
     field, want = np.zeros(N, np.int64), np.zeros(N, np.int64)
-    POL.prepare_movement(s, BOARD, p, POL.GREEDY, L.BOURBONS, field, want)
+    POL.prepare_movement(s, BOARD, p, w, L.BOURBONS, field, want)
     dist, _, stop = reach(s, p, L.BOURBONS, "moat_santa_clara")
-    to = POL.unit_destination(s, BOARD, p, POL.GREEDY, L.BOURBONS, bourbons[0], dist, field,
-                              want, stop, loaded(L.N_STREAMS))
+    to = POL.unit_destination(s, BOARD, p, w, L.BOURBONS, bourbons[0], dist, field, want,
+                              stop, loaded(L.N_STREAMS))
     return NAMES.zone_ids[to], POL.unanswered_fire(s, BOARD, p, L.BOURBONS,
                                                    zone("breach_terreplein"))
 

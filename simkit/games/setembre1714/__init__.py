@@ -25,7 +25,7 @@ from .components import DATA, largest_set_up_stack, load_board
 from .engine import play_games
 from .events import EVENTS
 from .policies import BOURBON_POLICIES, CATALAN_POLICIES
-from .rules import PARAMETERS, POLICY_WEIGHTS, Rules, parameter_vector
+from .rules import PARAMETERS, POLICY_ROWS, POLICY_WEIGHTS, Rules
 
 
 class Setembre1714(Game):
@@ -37,6 +37,7 @@ class Setembre1714(Game):
     data = DATA
     policies = {"bourbons": BOURBON_POLICIES, "catalans": CATALAN_POLICIES}
     policy_weights = POLICY_WEIGHTS
+    policy_rows = POLICY_ROWS
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
@@ -59,10 +60,6 @@ class Setembre1714(Game):
                              f"(forces.toml) stacks {units} units in {zone}, so with these "
                              f"forces the limit can be {units}.."
                              f"{Rules.knob('stacking_limit').range[1]}")
-
-    def parameters(self, rules, policies):
-        """The rules' vector, then each side's policy weights (``rules.parameter_vector``)."""
-        return parameter_vector(rules, policies, self.data)
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
         board, _ = load_board(self.data)

@@ -60,7 +60,7 @@ from .events import (
 
 
 @njit(cache=True, nogil=True)
-def artillery_phase(rng, s, b, p, pids, side, log):
+def artillery_phase(rng, s, b, p, pol, side, log):
     """Rule 9: each gun of the active side fires at one enemy combat unit "the active
     player defines": Catalan guns at adjacent zones (4-6), Bourbon guns also two zones
     away (5-6), across red lines too. An event may silence the guns or let each fire
@@ -70,29 +70,29 @@ def artillery_phase(rng, s, b, p, pids, side, log):
         if b.gun[g, L.G_SIDE] != side or s[L.S_GUN_ZONE + g] < 0:
             continue
         for _ in range(s[L.S_EV_ARTILLERY]):
-            t = POL.choose_gun_target(s, b, p, pids[side], side, g, max_range, rng)
+            t = POL.choose_gun_target(s, b, p, pol[side], side, g, max_range, rng)
             if t < 0:
                 break
             r = b.pair[L.PAIR_RANGE, s[L.S_GUN_ZONE + g], t]
             log_event(log, EV_GUN_TARGET, s[L.S_GUN_ZONE + g], t, r)
             count_action(s, side, L.A_SHOTS)
-            u = POL.choose_gun_victim(s, b, pids[side], side, t, rng)
+            u = POL.choose_gun_victim(s, b, pol[side], side, t, rng)
             if artillery_fire(rng, 1, r, 1, log):
                 eliminate_unit(s, b, u, CAUSE_ARTILLERY, log)
 
 
 @njit(cache=True, nogil=True)
-def lose_units(s, b, pid, side, z, n, cause, rng, log):
+def lose_units(s, b, w, side, z, n, cause, rng, log):
     """``side`` loses ``n`` combat units in ``z``, chosen by its player (11.2)."""
     for _ in range(n):
-        u = POL.choose_casualty(s, b, pid, side, z, rng)
+        u = POL.choose_casualty(s, b, w, side, z, rng)
         if u < 0:
             return
         eliminate_unit(s, b, u, cause, log)
 
 
 @njit(cache=True, nogil=True)
-def salvo(rng, s, b, p, pids, side, a, t, log):
+def salvo(rng, s, b, p, pol, side, a, t, log):
     """Rule 11.2: one die per combat unit in ``a`` (plus an event's dice); each 6
     eliminates a defender of the defender's choice."""
     foe = 1 - side
@@ -102,30 +102,30 @@ def salvo(rng, s, b, p, pids, side, a, t, log):
     log_event(log, EV_SALVO_DECLARED, a, t, dice)
     count_action(s, side, L.A_SALVOS)
     kills = salvo_fire(rng, dice, count(s, foe, t), log)
-    lose_units(s, b, pids[foe], foe, t, kills, CAUSE_SALVO, rng, log)
+    lose_units(s, b, pol[foe], foe, t, kills, CAUSE_SALVO, rng, log)
 
 
 @njit(cache=True, nogil=True)
-def assault(rng, s, b, p, pids, side, a, t, use_commander, log):
+def assault(rng, s, b, p, pol, side, a, t, use_commander, log):
     """Rule 11.3 (and 12, 13), the players' choices: lead units (attacker first), the
     attacker's commander, the defender's commander, then the defender's withdrawal once
     the modifiers are known; ``fight_assault`` resolves it."""
     foe = 1 - side
-    att_lead = POL.choose_lead(s, b, pids[side], side, a, rng)
-    def_lead = POL.choose_lead(s, b, pids[foe], foe, t, rng)
+    att_lead = POL.choose_lead(s, b, pol[side], side, a, rng)
+    def_lead = POL.choose_lead(s, b, pol[foe], foe, t, rng)
     att_cmdr = leader_near(s, b, side, t, 0, False) if use_commander else -1
     flag = santa_eulalia_flag(s, b, side, t)
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, -1,
                                      flag)
     def_cmdr = leader_near(s, b, foe, t, 0, True)
-    if def_cmdr >= 0 and not POL.defender_commander(s, b, p, pids[foe], foe,
+    if def_cmdr >= 0 and not POL.defender_commander(s, b, p, pol[foe], foe,
                                                     defence + 1 - attack, rng):
         def_cmdr = -1
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr,
                                      def_cmdr, flag)
-    can_retreat = POL.retreat_destination(s, b, p, pids[foe], foe, t, rng) >= 0
-    withdrew = POL.withdraws(s, b, p, pids[foe], foe, t, defence - attack, can_retreat, rng)
-    fight_assault(rng, s, b, p, pids, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
+    can_retreat = POL.retreat_destination(s, b, p, pol[foe], foe, t, rng) >= 0
+    withdrew = POL.withdraws(s, b, p, pol[foe], foe, t, defence - attack, can_retreat, rng)
+    fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
                   flag, withdrew, log)
 
 
@@ -154,7 +154,7 @@ def assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr, 
 
 
 @njit(cache=True, nogil=True)
-def fight_assault(rng, s, b, p, pids, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
+def fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
                   flag, withdrew, log):
     """Rule 11.3: add the withdrawal bonus, roll a die each (ties to the defender), then
     losses, retreat, advance and the commanders' casualty rolls (the flag never rolls)."""
@@ -180,8 +180,8 @@ def fight_assault(rng, s, b, p, pids, side, a, t, att_lead, def_lead, att_cmdr, 
     else:
         eliminate_unit(s, b, att_lead, CAUSE_ASSAULT, log)
     if attacker_wins or withdrew:
-        retreat_zone(s, b, p, pids[foe], foe, t, rng, log)
-        advance(s, b, p, pids[side], side, a, t, att_lead, rng, log)
+        retreat_zone(s, b, p, pol[foe], foe, t, rng, log)
+        advance(s, b, p, pol[side], side, a, t, att_lead, rng, log)
     casualty_roll(rng, s, b, side, att_cmdr, log)
     casualty_roll(rng, s, b, foe, def_cmdr, log)
 
@@ -197,7 +197,7 @@ def casualty_roll(rng, s, b, side, commander, log):
 
 
 @njit(cache=True, nogil=True)
-def retreat_zone(s, b, p, pid, side, z, rng, log):
+def retreat_zone(s, b, p, w, side, z, rng, log):
     """Rule 11.3/12/13: every unit of ``side`` leaves ``z`` for adjacent zones without
     enemy units, as its player wishes; into a full zone it is eliminated, and with no
     zone to go to it is captured. Leaders go with their troops (captured if surrounded);
@@ -209,7 +209,7 @@ def retreat_zone(s, b, p, pid, side, z, rng, log):
     for u in range(b.unit.shape[0]):
         if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != side:
             continue
-        y = POL.retreat_destination(s, b, p, pid, side, z, rng)
+        y = POL.retreat_destination(s, b, p, w, side, z, rng)
         if y < 0:
             eliminate_unit(s, b, u, CAUSE_SURROUNDED, log)
             s[L.S_CAPTURED + side] += 1
@@ -247,7 +247,7 @@ def retreat_leader(s, b, side, k, z, troops, log):
 
 
 @njit(cache=True, nogil=True)
-def advance(s, b, p, pid, side, a, t, lead, rng, log):
+def advance(s, b, p, w, side, a, t, lead, rng, log):
     """Rule 11.3: the attacker must occupy the emptied zone with its lead unit (another
     unit if the lead fell) and may bring more units that began the assault in ``a``.
     Rule 11 ("each friendly zone can declare only one action"), under the reading
@@ -255,12 +255,12 @@ def advance(s, b, p, pid, side, a, t, lead, rng, log):
     acted."""
     if count(s, 1 - side, t) > 0 or count(s, side, a) == 0:
         return
-    first = lead if s[L.S_UNIT_ZONE + lead] == a else POL.choose_lead(s, b, pid, side, a, rng)
+    first = lead if s[L.S_UNIT_ZONE + lead] == a else POL.choose_lead(s, b, w, side, a, rng)
     movers = np.empty(b.unit.shape[0], np.int64)
     movers[0] = first
     n = 1
     room = zone_limit(p, b, t) - 1
-    extra = POL.advance_extra(s, b, p, pid, side, a, t, min(room, count(s, side, a) - 1), rng)
+    extra = POL.advance_extra(s, b, p, w, side, a, t, min(room, count(s, side, a) - 1), rng)
     for _ in range(b.unit.shape[0]):  # the strongest follow first
         if n > extra:
             break
@@ -292,7 +292,7 @@ def _listed(items, n, v):
 
 
 @njit(cache=True, nogil=True)
-def combat_phase(rng, s, b, p, pids, side, log):
+def combat_phase(rng, s, b, p, pol, side, log):
     """Rule 11: the active side declares combats one zone at a time, each zone at most
     once (a salvo or an assault), until its player declares no more; a zone that has
     acted (or was taken by units that had, ``advance``) declares nothing more."""
@@ -301,7 +301,7 @@ def combat_phase(rng, s, b, p, pids, side, log):
         s[L.S_ACTED + z] = 0
     decision = np.zeros(4, np.int64)
     for _ in range(n + 1):
-        POL.next_combat(s, b, p, pids[side], side, rng, decision)
+        POL.next_combat(s, b, p, pol[side], side, rng, decision)
         kind, a, t = decision[0], decision[1], decision[2]
         if kind == POL.K_NONE:
             return
@@ -310,11 +310,11 @@ def combat_phase(rng, s, b, p, pids, side, log):
         if acted:
             continue
         if kind == POL.K_SALVO and salvo_allowed(s, b, p, side, a, t):
-            salvo(rng, s, b, p, pids, side, a, t, log)
+            salvo(rng, s, b, p, pol, side, a, t, log)
             if checking(log):
                 check_state(s, b, p, log, L.STEP_SALVO, s[L.S_TURN])
         elif kind == POL.K_ASSAULT and assault_allowed(s, b, side, a, t):
-            assault(rng, s, b, p, pids, side, a, t, decision[3] == 1, log)
+            assault(rng, s, b, p, pol, side, a, t, decision[3] == 1, log)
             if checking(log):
                 check_state(s, b, p, log, L.STEP_ASSAULT, s[L.S_TURN])
         if failed(log):

@@ -111,7 +111,7 @@ def reshuffle_deck(rng, s, b, key):
 
 
 @njit(cache=True, nogil=True)
-def event_phase(rng, s, b, p, pids, side, turn, log):
+def event_phase(rng, s, b, p, pol, side, turn, log):
     """Rule 8: draw the top card; its effect lasts the drawing side's half-turn."""
     s[L.S_EV_MOVEMENT] = 0
     s[L.S_EV_ARTILLERY] = 1
@@ -146,7 +146,7 @@ def event_phase(rng, s, b, p, pids, side, turn, log):
 
 
 @njit(cache=True, nogil=True)
-def catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log):
+def catalan_reinforcements(rng, s, b, p, w, turn, returning, field, log):
     """Rule 10.1: the turn's Catalan reinforcements enter R zones not held by the enemy
     (a unit with no such zone waits); an event may return eliminated units the same way."""
     side = L.CATALANS
@@ -155,33 +155,33 @@ def catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log):
             continue
         if not p[L.P_CATALAN_REINFORCEMENTS] or b.unit[u, L.U_ARRIVES] > turn:
             continue
-        enter_reinforcement(rng, s, b, p, pid, side, u, field, log)
+        enter_reinforcement(rng, s, b, p, w, side, u, field, log)
     for u in range(b.unit.shape[0]):
         if returning <= 0:
             break
         if b.unit[u, L.U_SIDE] == side and s[L.S_UNIT_ZONE + u] == L.ELIMINATED:
-            if enter_reinforcement(rng, s, b, p, pid, side, u, field, log):
+            if enter_reinforcement(rng, s, b, p, w, side, u, field, log):
                 returning -= 1
     for k in range(b.leader.shape[0]):
         if b.leader[k, L.L_SIDE] != side or s[L.S_LEADER_ZONE + k] != L.NOT_ARRIVED:
             continue
         if b.leader[k, L.L_ARRIVES] > turn or (b.leader[k, L.L_FLAG] and not p[L.P_FLAG]):
             continue
-        z = POL.reinforcement_zone(s, b, p, pid, side, field, rng)
+        z = POL.reinforcement_zone(s, b, p, w, side, field, rng)
         if z >= 0:
             s[L.S_LEADER_ZONE + k] = z
             log_event(log, EV_LEADER_ENTERS, k, z)
 
 
 @njit(cache=True, nogil=True)
-def enter_reinforcement(rng, s, b, p, pid, side, u, field, log):
+def enter_reinforcement(rng, s, b, p, w, side, u, field, log):
     """Rule 10.1: unit ``u`` enters where its player places it (Catalans: an R zone not
     controlled by enemy units; Two Crowns: a deployment zone); False if there is none.
     It enters like any combat unit: an enemy gun there is captured "if enemy combat
     units enter their zone for any reason" (9), and a lone enemy leader falls back or
     is captured (11.3). Placed over the stacking limit, it is marked: it "can infringe
     stacking limits" until it can move out (``enforce_stacking``)."""
-    z = POL.reinforcement_zone(s, b, p, pid, side, field, rng)
+    z = POL.reinforcement_zone(s, b, p, w, side, field, rng)
     if z < 0:
         return False
     place_unit(s, b, u, z)
@@ -193,7 +193,7 @@ def enter_reinforcement(rng, s, b, p, pid, side, u, field, log):
 
 
 @njit(cache=True, nogil=True)
-def bourbon_recovery(rng, s, b, p, pid, turn, extra, field, log):
+def bourbon_recovery(rng, s, b, p, w, turn, extra, field, log):
     """Rule 10.1: on a reinforcement turn the Two Crowns recreate eliminated units up to
     the turn's allowance into their deployment zones; the remainder are lost. An event
     (``extra``) recreates units without losing the rest."""
@@ -201,8 +201,8 @@ def bourbon_recovery(rng, s, b, p, pid, turn, extra, field, log):
     scheduled = b.recovery[turn] > 0
     made = 0
     for _ in range(allowance + extra):
-        u = POL.recovery_pick(s, b, pid, rng)
-        if u < 0 or not enter_reinforcement(rng, s, b, p, pid, L.BOURBONS, u, field, log):
+        u = POL.recovery_pick(s, b, w, rng)
+        if u < 0 or not enter_reinforcement(rng, s, b, p, w, L.BOURBONS, u, field, log):
             break
         made += 1
     if scheduled:
@@ -215,31 +215,31 @@ def bourbon_recovery(rng, s, b, p, pid, turn, extra, field, log):
 
 
 @njit(cache=True, nogil=True)
-def movement_phase(rng, s, b, p, pids, side, turn, returning, log):
+def movement_phase(rng, s, b, p, pol, side, turn, returning, log):
     """Rule 10/12/6: reinforcements enter, then every unit, leader and barricade may
     move; zones still over the stacking limit lose the excess."""
     n = b.zone.shape[0]
-    pid = pids[side]
+    w = pol[side]
     field = np.full(n, -1, np.int64)
     want = np.zeros(n, np.int64)
     if side == L.CATALANS:  # their R zones are chosen without the plan; it counts them
-        catalan_reinforcements(rng, s, b, p, pid, turn, returning, field, log)
-        POL.prepare_movement(s, b, p, pid, side, field, want)
+        catalan_reinforcements(rng, s, b, p, w, turn, returning, field, log)
+        POL.prepare_movement(s, b, p, w, side, field, want)
     else:  # recreated units enter deployment zones, which change no Two Crowns goal
-        POL.prepare_movement(s, b, p, pid, side, field, want)
-        bourbon_recovery(rng, s, b, p, pid, turn, returning, field, log)
+        POL.prepare_movement(s, b, p, w, side, field, want)
+        bourbon_recovery(rng, s, b, p, w, turn, returning, field, log)
     if checking(log):
         check_state(s, b, p, log, L.STEP_REINFORCEMENTS, turn)
     if failed(log):
         return
-    move_pieces(rng, s, b, p, pid, side, field, want, log)
-    enforce_stacking(rng, s, b, p, pid, side, log)
+    move_pieces(rng, s, b, p, w, side, field, want, log)
+    enforce_stacking(rng, s, b, p, w, side, log)
     if checking(log):
         check_state(s, b, p, log, L.STEP_MOVEMENT, turn)
 
 
 @njit(cache=True, nogil=True)
-def move_pieces(rng, s, b, p, pid, side, field, want, log):
+def move_pieces(rng, s, b, p, w, side, field, want, log):
     """Rule 10/12: every unit, then every leader, then (Catalans) every barricade may
     move up to the movement allowance (an event may change it, never below 1 zone), to
     the plan ``field`` and ``want`` that ``POL.prepare_movement`` drew once this phase."""
@@ -263,7 +263,7 @@ def move_pieces(rng, s, b, p, pid, side, field, want, log):
         if version[z0] != changes:
             reachable(s, b, p, side, z0, PIECE_UNIT, allowance, stop, dists[z0], parents[z0])
             version[z0] = changes
-        dest = POL.unit_destination(s, b, p, pid, side, u, dists[z0], field, want, stop,
+        dest = POL.unit_destination(s, b, p, w, side, u, dists[z0], field, want, stop,
                                     rng)
         if dest != z0 and dest >= 0 and dists[z0, dest] > 0:
             move_unit(s, b, u, dest, parents[z0], log)
@@ -276,15 +276,15 @@ def move_pieces(rng, s, b, p, pid, side, field, want, log):
         if b.leader[k, L.L_SIDE] != side or z0 < 0:
             continue
         reachable(s, b, p, side, z0, PIECE_LEADER, allowance, stop, dist, parent)
-        dest = POL.leader_destination(s, b, p, pid, side, k, dist, rng)
+        dest = POL.leader_destination(s, b, p, w, side, k, dist, rng)
         if dest != z0 and dest >= 0 and dist[dest] > 0:
             move_leader(s, b, k, dest, log)
     if side == L.CATALANS:
-        barricade_moves(rng, s, b, p, pid, allowance, stop, dist, parent, log)
+        barricade_moves(rng, s, b, p, w, allowance, stop, dist, parent, log)
 
 
 @njit(cache=True, nogil=True)
-def barricade_moves(rng, s, b, p, pid, allowance, stop, dist, parent, log):
+def barricade_moves(rng, s, b, p, w, allowance, stop, dist, parent, log):
     """Rule 12: each barricade may move up to 3 ochre/green zones and is set facing an
     adjacent ochre/green zone (no blue or red line on that side)."""
     choice = np.empty(2, np.int64)
@@ -293,14 +293,14 @@ def barricade_moves(rng, s, b, p, pid, allowance, stop, dist, parent, log):
         if z0 < 0:
             continue
         reachable(s, b, p, L.CATALANS, z0, PIECE_BARRICADE, allowance, stop, dist, parent)
-        POL.barricade_choice(s, b, p, pid, k, dist, rng, choice)
+        POL.barricade_choice(s, b, p, w, k, dist, rng, choice)
         if choice[0] != z0 or choice[1] != s[L.S_BARRICADE_FACES + k]:
             place_barricade(s, k, choice[0], choice[1], log)
             count_action(s, L.CATALANS, L.A_BARRICADES)
 
 
 @njit(cache=True, nogil=True)
-def enforce_stacking(rng, s, b, p, pid, side, log):
+def enforce_stacking(rng, s, b, p, w, side, log):
     """Rule 6.1: a zone found over the limit loses the excess, chosen by its owner; 10.1:
     reinforcements placed over it "have to comply to them as fast as he can move", so
     the ones that could not move out of the zone this phase (no zone with room within
@@ -326,7 +326,7 @@ def enforce_stacking(rng, s, b, p, pid, side, log):
                     break
         excess -= min(stuck, excess)
         if excess > 0:
-            lose_units(s, b, pid, side, z, excess, CAUSE_OVERSTACK, rng, log)
+            lose_units(s, b, w, side, z, excess, CAUSE_OVERSTACK, rng, log)
             s[L.S_OVERSTACK + side] += excess
     for u in range(b.unit.shape[0]):  # a newcomer within the limit is an ordinary unit
         z = s[L.S_UNIT_ZONE + u]
@@ -346,7 +346,7 @@ def newcomers_in(s, b, side, z):
 
 
 @njit(cache=True, nogil=True)
-def half_turn(rng, s, b, p, pids, side, turn, log):
+def half_turn(rng, s, b, p, pol, side, turn, log):
     """Rule 5.1/5.2: one side's half of a turn."""
     restart_half_turn(rng, side, turn)
     log_event(log, EV_HALF, side)
@@ -355,19 +355,19 @@ def half_turn(rng, s, b, p, pids, side, turn, log):
             s[L.S_BREACH_TURN] = turn
         if checking(log):
             check_state(s, b, p, log, L.STEP_BREACH, turn)
-    returning = event_phase(rng, s, b, p, pids, side, turn, log)
+    returning = event_phase(rng, s, b, p, pol, side, turn, log)
     if checking(log):
         check_state(s, b, p, log, L.STEP_EVENTS, turn)
     if s[L.S_EV_ARTILLERY] > 0 and not failed(log):
-        artillery_phase(rng, s, b, p, pids, side, log)
+        artillery_phase(rng, s, b, p, pol, side, log)
         if checking(log):
             check_state(s, b, p, log, L.STEP_ARTILLERY, turn)
     if failed(log):
         return
-    movement_phase(rng, s, b, p, pids, side, turn, returning, log)
+    movement_phase(rng, s, b, p, pol, side, turn, returning, log)
     if failed(log):
         return
-    combat_phase(rng, s, b, p, pids, side, log)
+    combat_phase(rng, s, b, p, pol, side, log)
 
 
 @njit(cache=True, nogil=True)
@@ -420,14 +420,14 @@ def victory_points(s, b, p, side):
 
 
 @njit(cache=True, nogil=True)
-def play_turn(rng, s, b, p, pids, turn, log):
+def play_turn(rng, s, b, p, pol, turn, log):
     """One turn; returns the automatic-victory end reason, or -1 (5.3, 13)."""
     s[L.S_TURN] = turn
     log_event(log, EV_TURN, turn)
-    half_turn(rng, s, b, p, pids, L.BOURBONS, turn, log)
+    half_turn(rng, s, b, p, pol, L.BOURBONS, turn, log)
     if failed(log):
         return -1
-    half_turn(rng, s, b, p, pids, L.CATALANS, turn, log)
+    half_turn(rng, s, b, p, pol, L.CATALANS, turn, log)
     if failed(log):
         return -1
     held = objectives_held(s, b, L.BOURBONS)
@@ -446,7 +446,7 @@ def play_turn(rng, s, b, p, pids, turn, log):
 
 
 @njit(cache=True, nogil=True)
-def play_game(rng, s, b, p, pids, out, log):
+def play_game(rng, s, b, p, pol, out, log):
     """One whole game: turns until an automatic victory or the last turn, then the VP
     count (one more turn on a draw, 13)."""
     set_up(rng, s, b, p)
@@ -459,7 +459,7 @@ def play_game(rng, s, b, p, pids, out, log):
     turn = 0
     while reason < 0:
         turn += 1
-        reason = play_turn(rng, s, b, p, pids, turn, log)
+        reason = play_turn(rng, s, b, p, pol, turn, log)
         if failed(log):
             return
         if reason >= 0 or turn < last:
@@ -524,15 +524,18 @@ def write_outcome(s, b, p, turn, reason, out):
 
 
 @njit(cache=True, nogil=True)
-def play_games(b, p, pids, game_indices, root_seed, log):
-    """Play one whole game per index; returns the ``(n, N_OUT)`` outcome table."""
+def play_games(b, p, pol, game_indices, root_seed, log):
+    """Play one whole game per index; returns the ``(n, N_OUT)`` outcome table. ``pol``:
+    each side's row (``rules.POLICY_ROWS``), its policy's id and weights; the policy
+    functions take their side's row."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     s = np.zeros(L.N_STATE, dtype=np.int64)
     board = unmanaged(b)  # the caller owns the components for the whole call
+    rows = unmanaged(pol)  # and the policy rows: their views need no counting either
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
-        play_game(rng, s, board, p, pids, out[row], log)
+        play_game(rng, s, board, p, rows, out[row], log)
         if failed(log):
             break
     return out

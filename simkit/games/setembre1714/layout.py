@@ -106,14 +106,20 @@ P_RECREATED_SCORE = _P("recreated_units_score")  # 1: "yes"
 P_DECK_RESHUFFLED = _P("exhausted_deck")  # 1: "reshuffle"
 N_PARAMS = _P.size
 
-# -- the scripted players' weights (rules.Weights), one block per side after the rules ------
-WEIGHTS = ("objective_odds", "objective_odds_late", "other_odds", "other_odds_late",
-           "withdraw_below", "withdraw_below_barricade", "commander_step", "breach_odds",
-           "unanswered_fire_points")
-(W_OBJECTIVE_ODDS, W_OBJECTIVE_ODDS_LATE, W_OTHER_ODDS, W_OTHER_ODDS_LATE, W_WITHDRAW_BELOW,
- W_WITHDRAW_BARRICADE, W_COMMANDER_STEP, W_BREACH_ODDS, W_UNANSWERED_FIRE) = codes(WEIGHTS)
-N_WEIGHTS = len(WEIGHTS)
-P_WEIGHTS = N_PARAMS  # side * N_WEIGHTS + W_*: chances in thousandths, the step in 36ths
+# -- a side's row of the kernels' ``pol`` (rules.POLICY_ROWS): its policy's id, then the
+# weights its scripted player reads (chances in thousandths, the commander's step in 36ths)
+_W = Fields("full-game policy weights")
+W_ID = _W("policy")
+W_OBJECTIVE_ODDS = _W("objective_odds")
+W_OBJECTIVE_ODDS_LATE = _W("objective_odds_late")
+W_OTHER_ODDS = _W("other_odds")
+W_OTHER_ODDS_LATE = _W("other_odds_late")
+W_WITHDRAW_BELOW = _W("withdraw_below")
+W_WITHDRAW_BARRICADE = _W("withdraw_below_barricade")
+W_COMMANDER_STEP = _W("commander_step")
+W_BREACH_ODDS = _W("breach_odds")
+W_UNANSWERED_FIRE = _W("unanswered_fire_points")
+N_W = _W.size
 
 # -- what each side does: counted per side, the action-usage table of the report ----------------
 ACTIONS = ("artillery_shots", "moves", "salvos", "assaults", "withdrawals", "commanders_used",

@@ -1,4 +1,6 @@
-"""Scripted players of the whole game, selected by integer id inside the kernels.
+"""Scripted players of the whole game. Each policy function takes its side's row of the
+kernels' ``pol`` (``w``: the policy's id at ``layout.W_ID``, then the weights it reads,
+``rules.POLICY_ROWS``), so a player reads its own weights and never the other side's.
 
 Every choice the rules leave to a player is made here (never in the rule modules): gun
 targets (the zone and the unit), casualties, moves of units, leaders and barricades,
@@ -82,8 +84,9 @@ def stream(side):
 
 
 @borrowing
-def is_random(pid):
-    return pid == RANDOM
+def is_random(w):
+    """Whether ``w``, a side's row of ``pol``, is the random player's."""
+    return w[L.W_ID] == RANDOM
 
 
 @borrowing
@@ -102,7 +105,7 @@ def win_chance(delta):
 
 # -- casualties and leads ------------------------------------------------------------------------
 @borrowing
-def choose_casualty(s, b, pid, side, z, rng):
+def choose_casualty(s, b, w, side, z, rng):
     """The unit ``side`` loses in ``z`` (fire, overstacking): greedy keeps its strongest
     as the lead and loses the weakest; random picks any."""
     pick, best, seen = -1, BIG, 0
@@ -110,7 +113,7 @@ def choose_casualty(s, b, pid, side, z, rng):
         if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != side:
             continue
         seen += 1
-        if is_random(pid):
+        if is_random(w):
             if uniform_int(rng, stream(side), seen) == 0:
                 pick = u
         elif b.unit[u, L.U_STRENGTH] < best:
@@ -119,7 +122,7 @@ def choose_casualty(s, b, pid, side, z, rng):
 
 
 @borrowing
-def strongest_unit(s, b, pid, chooser, owner, z, rng):
+def strongest_unit(s, b, w, chooser, owner, z, rng):
     """``owner``'s strongest combat unit in ``z``, as ``chooser`` picks it (random: any,
     drawn from the chooser's stream); -1 if none."""
     pick, best, seen = -1, -1, 0
@@ -127,7 +130,7 @@ def strongest_unit(s, b, pid, chooser, owner, z, rng):
         if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != owner:
             continue
         seen += 1
-        if is_random(pid):
+        if is_random(w):
             if uniform_int(rng, stream(chooser), seen) == 0:
                 pick = u
         elif b.unit[u, L.U_STRENGTH] > best:
@@ -136,9 +139,9 @@ def strongest_unit(s, b, pid, chooser, owner, z, rng):
 
 
 @borrowing
-def choose_lead(s, b, pid, side, z, rng):
+def choose_lead(s, b, w, side, z, rng):
     """The lead unit of an assault (11.3): the strongest (random: any)."""
-    return strongest_unit(s, b, pid, side, side, z, rng)
+    return strongest_unit(s, b, w, side, side, z, rng)
 
 
 @borrowing
@@ -189,7 +192,7 @@ def late(s, p):
 
 # -- artillery (9) -------------------------------------------------------------------------------
 @borrowing
-def choose_gun_target(s, b, p, pid, side, g, max_range, rng):
+def choose_gun_target(s, b, p, w, side, g, max_range, rng):
     """The zone gun ``g`` fires at (one enemy combat unit there), or -1 to hold fire."""
     gz = s[L.S_GUN_ZONE + g]
     foe = 1 - side
@@ -199,7 +202,7 @@ def choose_gun_target(s, b, p, pid, side, g, max_range, rng):
         if r < 1 or r > max_range or count(s, foe, t) == 0:
             continue
         seen += 1
-        if is_random(pid):
+        if is_random(w):
             if uniform_int(rng, stream(side), seen) == 0:
                 pick = t
             continue
@@ -220,16 +223,16 @@ def choose_gun_target(s, b, p, pid, side, g, max_range, rng):
 
 
 @borrowing
-def choose_gun_victim(s, b, pid, side, t, rng):
+def choose_gun_victim(s, b, w, side, t, rng):
     """The enemy combat unit in ``t`` a gun of ``side`` aims at (9: "the active player
     defines what his target is"): greedy the strongest, the lead of the next assault
     (the Example of artillery fire aims at the strength-5 regulars); random any."""
-    return strongest_unit(s, b, pid, side, 1 - side, t, rng)
+    return strongest_unit(s, b, w, side, 1 - side, t, rng)
 
 
 # -- movement (10, 12) ---------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def prepare_movement(s, b, p, pid, side, field, want):
+def prepare_movement(s, b, p, w, side, field, want):
     """Once per movement phase. Two Crowns: ``field`` = zones from the nearest objective
     zone they do not hold. Catalans: ``want`` = units each zone should hold, ``field`` =
     zones from the nearest zone short of them."""
@@ -301,20 +304,20 @@ def _random_zone(rng, side, dist):
 
 
 @borrowing
-def unit_destination(s, b, p, pid, side, u, dist, field, want, stop, rng):
+def unit_destination(s, b, p, w, side, u, dist, field, want, stop, rng):
     """Where combat unit ``u`` moves (its own zone to stay). ``stop``: the phase's zones
     where a moving unit must stop (``movement.stop_zones``: next to the enemy, or a
     deployment zone), fixed while ``side`` moves."""
     z0 = s[L.S_UNIT_ZONE + u]
-    if is_random(pid):
+    if is_random(w):
         return _random_zone(rng, side, dist)
     if side == L.BOURBONS:
-        return _bourbon_destination(s, b, p, z0, dist, field, stop)
+        return _bourbon_destination(s, b, p, w, z0, dist, field, stop)
     return _catalan_destination(s, b, p, z0, dist, field, want)
 
 
 @borrowing
-def _bourbon_destination(s, b, p, z0, dist, field, stop):
+def _bourbon_destination(s, b, p, w, z0, dist, field, stop):
     side = L.BOURBONS
     if b.zone[z0, L.Z_OBJECTIVE] >= 0:
         keep = 2 if stop[z0] and not b.zone[z0, L.Z_DEPLOYMENT] else 1
@@ -331,7 +334,7 @@ def _bourbon_destination(s, b, p, z0, dist, field, stop):
                 here = p[L.P_STACKING] - 1
         score = field[y] * 10 - 2 * here + (0 if y == z0 else 1)
         if b.zone[y, L.Z_BEHIND_BREACH] and s[L.S_BREACH_TURN] > 0:
-            score += weight(p, side, L.W_UNANSWERED_FIRE) * unanswered_fire(s, b, p, side, y)
+            score += w[L.W_UNANSWERED_FIRE] * unanswered_fire(s, b, p, side, y)
         if score < best:
             pick, best = y, score
     return pick
@@ -381,10 +384,10 @@ def _catalan_destination(s, b, p, z0, dist, field, want):
 
 
 @borrowing
-def leader_destination(s, b, p, pid, side, k, dist, rng):
+def leader_destination(s, b, p, w, side, k, dist, rng):
     """Where leader ``k`` moves: greedy, to a zone with friendly troops whose
     surroundings it helps most (11.3: +1 in or next to the attacked zone)."""
-    if is_random(pid):
+    if is_random(w):
         return _random_zone(rng, side, dist)
     pick, best = s[L.S_LEADER_ZONE + k], -1.0
     for y in range(b.zone.shape[0]):
@@ -412,7 +415,7 @@ def leader_destination(s, b, p, pid, side, k, dist, rng):
 
 
 @borrowing
-def barricade_choice(s, b, p, pid, k, dist, rng, out):
+def barricade_choice(s, b, p, w, k, dist, rng, out):
     """Where barricade ``k`` goes and which side it covers (12): ``out`` = zone, faces.
     Greedy: a zone with Catalan troops, facing the open zone with most enemies."""
     side = L.CATALANS
@@ -428,7 +431,7 @@ def barricade_choice(s, b, p, pid, k, dist, rng, out):
                 break
             if not barricade_side_ok(s, b, y, f):
                 continue
-            if is_random(pid):
+            if is_random(w):
                 seen += 1
                 if uniform_int(rng, stream(side), seen) == 0:
                     out[0], out[1] = y, f
@@ -443,7 +446,7 @@ def barricade_choice(s, b, p, pid, k, dist, rng, out):
 
 # -- reinforcements (10.1) -----------------------------------------------------------------------
 @borrowing
-def reinforcement_zone(s, b, p, pid, side, field, rng):
+def reinforcement_zone(s, b, p, w, side, field, rng):
     """Where an arriving unit of ``side`` is placed. Catalans: an R zone without enemy
     units (-1 if none); Two Crowns: a deployment zone. Greedy: the R zone with the most
     room, the deployment zone nearest the objectives."""
@@ -453,7 +456,7 @@ def reinforcement_zone(s, b, p, pid, side, field, rng):
         if not ok or count(s, 1 - side, z) > 0:
             continue
         seen += 1
-        if is_random(pid):
+        if is_random(w):
             if uniform_int(rng, stream(side), seen) == 0:
                 pick = z
             continue
@@ -466,14 +469,14 @@ def reinforcement_zone(s, b, p, pid, side, field, rng):
 
 
 @borrowing
-def recovery_pick(s, b, pid, rng):
+def recovery_pick(s, b, w, rng):
     """Which eliminated Bourbon unit is recreated next: greedy the strongest."""
     pick, best, seen = -1, -1, 0
     for u in range(b.unit.shape[0]):
         if b.unit[u, L.U_SIDE] != L.BOURBONS or s[L.S_UNIT_ZONE + u] != L.ELIMINATED:
             continue
         seen += 1
-        if is_random(pid):
+        if is_random(w):
             if uniform_int(rng, stream(L.BOURBONS), seen) == 0:
                 pick = u
         elif b.unit[u, L.U_STRENGTH] > best:
@@ -516,42 +519,37 @@ def lead_strengths(s, b, leads):
 
 
 @borrowing
-def weight(p, side, w):
-    """Weight ``w`` (``layout.W_*``) of ``side``'s scripted player (``rules.Weights``)."""
-    return p[L.P_WEIGHTS + side * L.N_WEIGHTS + w]
-
-
-@borrowing
-def commander_helps(p, side, delta):
+def commander_helps(w, delta):
     """Does a commander's +1 change the odds enough to risk him (he dies on a 6)?
     ``delta`` is defence minus attack before the dice with the +1 on the attacker's side
     (an attacking commander's counted, a defending one's not); his +1 moves it by one.
     By default, at least 5 in 36 for the greedy Two Crowns (a difference of -2 to 0) and
     3 in 36 for the others (-4 to +2)."""
     step = win_chance(delta) - win_chance(delta + 1)
-    return 36.0 * step >= weight(p, side, L.W_COMMANDER_STEP) - 1e-6
+    return 36.0 * step >= w[L.W_COMMANDER_STEP] - 1e-6
 
 
 @borrowing
-def go_threshold(s, p, pid, side, t_worth):
+def go_threshold(s, p, w, side, t_worth):
     """The lowest chance at which a scripted side assaults (in thousandths, from its
     weights). The defaults never go to 1 in 6 or worse: at those odds the attacking lead
     (1 VP to the enemy, 13) is lost five times in six, and even in the last turns the
     objective's VP do not pay for it (the Two Crowns' late 0.25 is the step above 6/36,
-    10/36)."""
-    if pid == CAUTIOUS:
-        return weight(p, side, L.W_BREACH_ODDS) if s[L.S_BREACH_TURN] > 0 else 2000
+    10/36). Ids are per side (the Catalans' fallback has cautious's), so the side is
+    tested too."""
+    if side == L.BOURBONS and w[L.W_ID] == CAUTIOUS:
+        return w[L.W_BREACH_ODDS] if s[L.S_BREACH_TURN] > 0 else 2000
     if t_worth > 0:
-        return weight(p, side, L.W_OBJECTIVE_ODDS_LATE if late(s, p) else L.W_OBJECTIVE_ODDS)
-    return weight(p, side, L.W_OTHER_ODDS_LATE if late(s, p) else L.W_OTHER_ODDS)
+        return w[L.W_OBJECTIVE_ODDS_LATE if late(s, p) else L.W_OBJECTIVE_ODDS]
+    return w[L.W_OTHER_ODDS_LATE if late(s, p) else L.W_OTHER_ODDS]
 
 
 @njit(cache=True, nogil=True)
-def next_combat(s, b, p, pid, side, rng, out):
+def next_combat(s, b, p, w, side, rng, out):
     """The next combat of ``side``'s combat phase: ``out`` = (kind, attacking zone, target,
     commander used). Each zone acts once (11): the engine marks it."""
     out[0], out[1], out[2], out[3] = K_NONE, -1, -1, 0
-    if is_random(pid):
+    if is_random(w):
         _random_combat(s, b, p, side, rng, out)
         return
     n = b.zone.shape[0]
@@ -574,7 +572,7 @@ def next_combat(s, b, p, pid, side, rng, out):
                 continue  # a garrison does not sally out of its objective
             chance = win_chance(_delta(s, b, p, side, a, t, True, leads[side * n + a],
                                        leads[(1 - side) * n + t]))
-            if 1000.0 * chance >= go_threshold(s, p, pid, side, worth):
+            if 1000.0 * chance >= go_threshold(s, p, w, side, worth):
                 score = chance * (1.0 + worth)
                 if score > plan_score:
                     plan_t, plan_score = t, score
@@ -598,7 +596,7 @@ def next_combat(s, b, p, pid, side, rng, out):
         delta = assault_delta(s, b, p, side, aa, at, True)
         out[0], out[1], out[2] = K_ASSAULT, aa, at
         with_commander = leader_near(s, b, side, at, 0, False) >= 0
-        out[3] = 1 if with_commander and commander_helps(p, side, delta) else 0
+        out[3] = 1 if with_commander and commander_helps(w, delta) else 0
 
 
 @borrowing
@@ -641,31 +639,31 @@ def _random_combat(s, b, p, side, rng, out):
 
 
 @borrowing
-def defender_commander(s, b, p, pid, side, delta, rng):
+def defender_commander(s, b, p, w, side, delta, rng):
     """Does the defender use an available commander (risking him on a 6)? ``delta`` is
     defence minus attack with him: greedy uses him where his +1 changes the odds."""
-    if is_random(pid):
+    if is_random(w):
         return uniform_int(rng, stream(side), 2) == 1
-    return commander_helps(p, side, delta - 1)
+    return commander_helps(w, delta - 1)
 
 
 @borrowing
-def withdraws(s, b, p, pid, side, t, delta, can_retreat, rng):
+def withdraws(s, b, p, w, side, t, delta, can_retreat, rng):
     """Rule 11.3: does the defender declare a withdrawal (+2, no losses, zone lost)?
     ``delta`` is defence minus attack before the dice and the withdrawal."""
     if not can_retreat:
         return False
-    if is_random(pid):
+    if is_random(w):
         return uniform_int(rng, stream(side), 2) == 1
     if last_half_turn(s, p, side) and b.zone[t, L.Z_OBJECTIVE] >= 0:
         return False  # the zone is lost for sure, and no turn is left to retake it
     holding = 1000.0 * (1.0 - win_chance(delta))  # keeps the zone without withdrawing
-    return holding < weight(p, side, L.W_WITHDRAW_BELOW) or (
-        barricade_in(s, t) >= 0 and holding < weight(p, side, L.W_WITHDRAW_BARRICADE))
+    return holding < w[L.W_WITHDRAW_BELOW] or (
+        barricade_in(s, t) >= 0 and holding < w[L.W_WITHDRAW_BARRICADE])
 
 
 @borrowing
-def retreat_destination(s, b, p, pid, side, z, rng):
+def retreat_destination(s, b, p, w, side, z, rng):
     """Where a retreating unit of ``side`` goes from ``z`` (11.3): an adjacent zone
     without enemy units. A full zone means the unit is lost to overstacking; -1 when
     surrounded (captured)."""
@@ -679,7 +677,7 @@ def retreat_destination(s, b, p, pid, side, z, rng):
         if side == L.CATALANS and b.zone[y, L.Z_DEPLOYMENT]:
             continue
         room = zone_limit(p, b, y) - count(s, side, y)
-        if is_random(pid):
+        if is_random(w):
             seen += 1
             if uniform_int(rng, stream(side), seen) == 0:
                 pick = y
@@ -692,11 +690,11 @@ def retreat_destination(s, b, p, pid, side, z, rng):
 
 
 @borrowing
-def advance_extra(s, b, p, pid, side, a, t, available, rng):
+def advance_extra(s, b, p, w, side, a, t, available, rng):
     """How many more units follow the first into the taken zone (11.3)."""
     if available <= 0:
         return 0
-    if is_random(pid):
+    if is_random(w):
         return uniform_int(rng, stream(side), available + 1)
     keep = 0
     if b.zone[a, L.Z_OBJECTIVE] >= 0 and not b.zone[a, L.Z_DEPLOYMENT]:

@@ -7,9 +7,15 @@ from about 04:30 into the afternoon, 60-90 minutes a turn: 8 turns of about 75 m
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from simkit.games.base import Parameters, RulesBase, knob, reading, reconstruction
+from simkit.games.base import (
+    Parameters,
+    PolicyRows,
+    RulesBase,
+    encode,
+    knob,
+    reading,
+    reconstruction,
+)
 
 from . import layout as L
 
@@ -133,13 +139,9 @@ PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp,
 
 # -- the scripted players' weights (``--policy greedy:objective_odds=0.4``) -------------------
 def _odds(default: float, doc: str, *, lowest: float = 0.0):
-    """A chance weight (above 1: never), which the kernels read in thousandths
-    (``_mills``)."""
+    """A chance weight (above 1: never), which the kernels read in thousandths (its
+    step)."""
     return knob(default, doc, range=(lowest, 1.01), step=0.001)
-
-
-def _mills(chance: float) -> int:
-    return round(1000 * chance)
 
 
 _WITHDRAW = ("a defender withdraws (11.3) when it would keep the zone less often than this "
@@ -179,20 +181,6 @@ class BourbonWeights(RulesBase):
         "higher defence value, which that ground cannot fire back at (7: the wider breach "
         "opens on open ground)", range=(0, 100))
 
-    def block(self) -> list[int]:
-        """The weights in the kernels' order (``layout.WEIGHTS``)."""
-        w = [0] * L.N_WEIGHTS
-        w[L.W_UNANSWERED_FIRE] = self.unanswered_fire_points
-        w[L.W_OBJECTIVE_ODDS] = _mills(self.objective_odds)
-        w[L.W_OBJECTIVE_ODDS_LATE] = _mills(self.objective_odds_late)
-        w[L.W_OTHER_ODDS] = _mills(self.other_odds)
-        w[L.W_OTHER_ODDS_LATE] = _mills(self.other_odds_late)
-        w[L.W_WITHDRAW_BELOW] = _mills(self.withdraw_below)
-        w[L.W_WITHDRAW_BARRICADE] = w[L.W_WITHDRAW_BELOW]
-        w[L.W_COMMANDER_STEP] = self.commander_step
-        w[L.W_BREACH_ODDS] = 2000
-        return w
-
 
 @dataclass(frozen=True)
 class CautiousWeights(RulesBase):
@@ -206,14 +194,6 @@ class CautiousWeights(RulesBase):
         "assured")
     withdraw_below: float = _odds(0.5, _WITHDRAW)
     commander_step: int = knob(3, _BOURBON_COMMANDER, range=(0, 7))
-
-    def block(self) -> list[int]:
-        w = [2000] * L.N_WEIGHTS
-        w[L.W_BREACH_ODDS] = _mills(self.breach_odds)
-        w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = _mills(self.withdraw_below)
-        w[L.W_COMMANDER_STEP] = self.commander_step
-        w[L.W_UNANSWERED_FIRE] = 0  # greedy's mover, as it was before the price
-        return w
 
 
 @dataclass(frozen=True)
@@ -235,17 +215,6 @@ class CatalanWeights(RulesBase):
         "only if the assault fails)")
     commander_step: int = knob(3, _CATALAN_COMMANDER, range=(0, 7))
 
-    def block(self) -> list[int]:
-        w = [0] * L.N_WEIGHTS
-        w[L.W_OBJECTIVE_ODDS] = _mills(self.objective_odds)
-        w[L.W_OBJECTIVE_ODDS_LATE] = _mills(self.objective_odds_late)
-        w[L.W_OTHER_ODDS] = w[L.W_OTHER_ODDS_LATE] = _mills(self.other_odds)
-        w[L.W_WITHDRAW_BELOW] = _mills(self.withdraw_below)
-        w[L.W_WITHDRAW_BARRICADE] = _mills(self.withdraw_below_barricade)
-        w[L.W_COMMANDER_STEP] = self.commander_step
-        w[L.W_BREACH_ODDS] = 2000
-        return w
-
 
 @dataclass(frozen=True)
 class FallbackWeights(RulesBase):
@@ -258,31 +227,35 @@ class FallbackWeights(RulesBase):
         0.65, "withdraws (11.3) from any fight it would keep less often than this")
     commander_step: int = knob(3, _CATALAN_COMMANDER, range=(0, 7))
 
-    def block(self) -> list[int]:
-        w = [2000] * L.N_WEIGHTS
-        w[L.W_WITHDRAW_BELOW] = w[L.W_WITHDRAW_BARRICADE] = _mills(self.withdraw_below)
-        w[L.W_COMMANDER_STEP] = self.commander_step
-        w[L.W_UNANSWERED_FIRE] = 0  # a Two Crowns weight
-        return w
-
 
 #: the weights each scripted policy takes (random takes none)
 POLICY_WEIGHTS = {"bourbons": {"greedy": BourbonWeights, "cautious": CautiousWeights},
                   "catalans": {"greedy": CatalanWeights, "fallback": FallbackWeights}}
 
+#: "never": a threshold in thousandths no chance reaches (a chance weight may be 1.01)
+NEVER = 2000
 
-def parameter_vector(rules: Rules, policies=None, data=None) -> np.ndarray:
-    """The kernels' whole vector ``p``: the rules (``PARAMETERS``), then both sides'
-    weight blocks (``layout.P_WEIGHTS``) from ``policies`` (the PolicyChoice of each
-    side; default: both greedy players' default weights). A policy without weights
-    (random) gets zeros, which it never reads."""
-    vector = [PARAMETERS.build(rules, data)]
-    for side, choice in zip(L.SIDES, policies or (None, None), strict=True):
-        name = choice.name if choice is not None else "greedy"
-        cls = POLICY_WEIGHTS[side].get(name)
-        weights = choice.weights if choice is not None and choice.weights is not None else \
-            cls() if cls else None
-        block = weights.block() if weights is not None else [0] * L.N_WEIGHTS
-        vector.append(np.array(block, np.int64))
-    return np.concatenate(vector)
 
+def _same_as(weight: str):
+    """A field that plays another weight of the same policy (an alias): its value, in the
+    kernels' units."""
+    return lambda w: encode(w.knob(weight), getattr(w, weight))
+
+
+#: each side's row of the kernels' ``pol`` (``layout.W_*``): the policy's id, then its
+#: weights (a chance in thousandths, its step). A field a policy has no weight for holds
+#: what that policy plays: greedy's names are shared by both sides, and each side's
+#: weights fill the other's alias (the Two Crowns withdraw behind a barricade as anywhere
+#: else, the Catalans assault late as early); cautious moves as greedy did before the
+#: terreplein price; fallback never assaults. Fields no policy reads stay 0: every
+#: policy's breach_odds but cautious's, cautious's objective and other odds (it assaults
+#: on breach_odds alone), the Catalans' unanswered_fire_points, and random's row.
+POLICY_ROWS = PolicyRows(L._W, POLICY_WEIGHTS, fixed={
+    "greedy": {"withdraw_below_barricade": _same_as("withdraw_below"),
+               "other_odds_late": _same_as("other_odds")},
+    "cautious": {"withdraw_below_barricade": _same_as("withdraw_below"),
+                 "unanswered_fire_points": 0},
+    "fallback": {"objective_odds": NEVER, "objective_odds_late": NEVER, "other_odds": NEVER,
+                 "other_odds_late": NEVER,
+                 "withdraw_below_barricade": _same_as("withdraw_below")},
+})

@@ -24,7 +24,7 @@ from .components import DATA
 from .engine import play_assault_games
 from .events import EVENTS
 from .policies import BOURBON_POLICIES, CATALAN_POLICIES
-from .rules import PARAMETERS, AssaultWeights, CautiousWeights, Rules, parameters
+from .rules import PARAMETERS, POLICY_ROWS, POLICY_WEIGHTS, Rules
 
 
 class AssaultScenario(Game):
@@ -35,16 +35,12 @@ class AssaultScenario(Game):
     rule_parameters = PARAMETERS
     data = DATA
     policies = {"bourbons": BOURBON_POLICIES, "catalans": CATALAN_POLICIES}
-    policy_weights = {"bourbons": {"assault": AssaultWeights},
-                      "catalans": {"cautious": CautiousWeights}}
+    policy_weights = POLICY_WEIGHTS
+    policy_rows = POLICY_ROWS
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
     compile_seconds = 2  # measured: 2.3 s of CPU for a cold compile (2026-12-01)
-
-    def parameters(self, rules, policies):
-        """The rules' vector, then both sides' policy weights (``rules.parameters``)."""
-        return parameters(rules, policies)
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
         return play_assault_games(*self.kernel_inputs(rules, policies), game_indices,

@@ -97,7 +97,7 @@ def salvo_allowed(p, out):
 
 
 @njit(cache=True, nogil=True)
-def values_as_counted(p, out):
+def values_as_counted(p, pol, out):
     """-1 when no assault was fought and its columns are empty, or when the values are
     rule 11.3's for the defenders who met it; else 0 (attack), 1 (defence) or 2 (the
     defenders counted at the assault)."""
@@ -114,7 +114,7 @@ def values_as_counted(p, out):
         lead = min(lead, p[L.P_DEFENDER_OTHERS])
     defence = defence_value(lead, p[L.P_TERRAIN_BONUS], met,
                             p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
-    if bourbons_use_commander(p, attack, defence):  # 11.3: the attacker's choice
+    if bourbons_use_commander(p, pol[L.SIDE_BOURBONS], attack, defence):  # 11.3: his choice
         attack += 1
     if out[L.O_ATTACK_VALUE] != attack:
         return 0
@@ -169,7 +169,7 @@ def casualties_allowed(p, out):
 
 
 @njit(cache=True, nogil=True)
-def check_state(p, out, defenders, log, step, turn):
+def check_state(p, pol, out, defenders, log, step, turn):
     """Every invariant in order (the holder only at the end of the scenario); the first
     that fails is recorded (``simkit.checks.broken``) and the rest are not tested."""
     detail = tracks_in_range(p, out, step, turn)
@@ -191,7 +191,7 @@ def check_state(p, out, defenders, log, step, turn):
     if detail >= 0:
         broken(log, L.INV_SALVO, detail, step, turn)
         return
-    detail = values_as_counted(p, out)
+    detail = values_as_counted(p, pol, out)
     if detail >= 0:
         broken(log, L.INV_VALUES, detail, step, turn)
         return

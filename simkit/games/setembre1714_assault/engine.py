@@ -19,6 +19,7 @@ from numba import njit
 from simkit.checks import at_game, checking, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams
+from simkit.unmanaged import unmanaged
 
 from . import layout as L
 from .checks import check_state
@@ -38,7 +39,7 @@ from .policies import bourbons_use_commander, catalans_withdraw
 
 
 @njit(cache=True, nogil=True)
-def turn_breach_assured(rng, p, out, log):
+def turn_breach_assured(rng, p, pol, out, log):
     """Rule 7, a check at each Bourbon turn's start until the Royal Breach is assured:
     the turn it was (also the row's ``turns`` and ``breach_turn``), or 0 if not by
     ``max_turns`` (``turns`` is then ``max_turns``)."""
@@ -48,7 +49,7 @@ def turn_breach_assured(rng, p, out, log):
         if assured:
             out[L.O_BREACH_TURN] = turn
         if checking(log):
-            check_state(p, out, p[L.P_DEFENDER_UNITS], log, L.STEP_BREACH, turn)
+            check_state(p, pol, out, p[L.P_DEFENDER_UNITS], log, L.STEP_BREACH, turn)
         if assured or failed(log):
             return out[L.O_BREACH_TURN]
     log_event(log, EV_BREACH_NEVER, p[L.P_MAX_TURNS])
@@ -66,7 +67,7 @@ def salvo_fires(terrain, salvo_from, blue_line_covers):
 
 
 @njit(cache=True, nogil=True)
-def preparatory_fire(rng, p, out, log):
+def preparatory_fire(rng, p, pol, out, log):
     """Artillery phase (9) then the salvo (11.2, none where the terrain forbids it:
     ``salvo_permitted``); returns the defenders left in the zone."""
     defenders = p[L.P_DEFENDER_UNITS]
@@ -75,7 +76,7 @@ def preparatory_fire(rng, p, out, log):
     defenders -= adjacent + ranged
     out[L.O_ARTILLERY_KILLS] = adjacent + ranged
     if checking(log):
-        check_state(p, out, defenders, log, L.STEP_ARTILLERY, out[L.O_TURNS])
+        check_state(p, pol, out, defenders, log, L.STEP_ARTILLERY, out[L.O_TURNS])
     if failed(log):
         return defenders
     units = p[L.P_SALVO_UNITS] if salvo_fires(p[L.P_TERRAIN], p[L.P_SALVO_FROM],
@@ -84,7 +85,7 @@ def preparatory_fire(rng, p, out, log):
     defenders -= salvo
     out[L.O_SALVO_KILLS] = salvo
     if checking(log):
-        check_state(p, out, defenders, log, L.STEP_SALVO, out[L.O_TURNS])
+        check_state(p, pol, out, defenders, log, L.STEP_SALVO, out[L.O_TURNS])
     return defenders
 
 
@@ -100,23 +101,23 @@ def defending_lead(p, artillery_kills):
 
 
 @njit(cache=True, nogil=True)
-def assault_values(p, defenders, lead):
+def assault_values(p, w, defenders, lead):
     """Assault values before the dice, without the withdrawal bonus, and whether the
     Bourbon commander is used (11.3: the attacker's choice, ``bourbons_use_commander``);
-    ``lead`` is the defending lead's strength."""
+    ``lead`` is the defending lead's strength, ``w`` the Bourbons' row of ``pol``."""
     attack = attack_value(p[L.P_ATTACKER_LEAD], p[L.P_ATTACKER_UNITS], False, False)
     defence = defence_value(lead, p[L.P_TERRAIN_BONUS], defenders,
                             p[L.P_DEFENDER_COMMANDER], p[L.P_FLAG])
-    commander = bourbons_use_commander(p, attack, defence)
+    commander = bourbons_use_commander(p, w, attack, defence)
     return attack + (1 if commander else 0), defence, commander
 
 
 @njit(cache=True, nogil=True)
-def assault_zone(rng, p, policy, defenders, out, log):
+def assault_zone(rng, p, pol, defenders, out, log):
     """Declare, roll and apply one assault on the zone; fills the output row."""
     attack, defence, commander = assault_values(
-        p, defenders, defending_lead(p, out[L.O_ARTILLERY_KILLS]))
-    withdrew = catalans_withdraw(p, policy[L.SIDE_CATALANS], attack, defence)
+        p, pol[L.SIDE_BOURBONS], defenders, defending_lead(p, out[L.O_ARTILLERY_KILLS]))
+    withdrew = catalans_withdraw(pol[L.SIDE_CATALANS], attack, defence)
     if withdrew:
         defence += p[L.P_WITHDRAWAL_BONUS]
     log_event(log, EV_ASSAULT_VALUES, attack, defence, withdrew)
@@ -139,21 +140,21 @@ def assault_zone(rng, p, policy, defenders, out, log):
 
 
 @njit(cache=True, nogil=True)
-def play_assault(rng, p, policy, out, log):
+def play_assault(rng, p, pol, out, log):
     """One assault scenario: wait for the Royal Breach, fire, then assault the zone."""
     defenders = p[L.P_DEFENDER_UNITS]
     if checking(log):
-        check_state(p, out, defenders, log, L.STEP_SET_UP, 0)
-    breach_turn = 0 if failed(log) else turn_breach_assured(rng, p, out, log)
+        check_state(p, pol, out, defenders, log, L.STEP_SET_UP, 0)
+    breach_turn = 0 if failed(log) else turn_breach_assured(rng, p, pol, out, log)
     if failed(log):
         return
     if breach_turn == 0:
         reason = L.END_BREACH_CLOSED
     else:
-        defenders = preparatory_fire(rng, p, out, log)
+        defenders = preparatory_fire(rng, p, pol, out, log)
         if failed(log):
             return
-        reason = take_the_zone(rng, p, policy, defenders, out, log)
+        reason = take_the_zone(rng, p, pol, defenders, out, log)
         if failed(log):
             return
         if reason != L.END_REPULSED:
@@ -162,30 +163,32 @@ def play_assault(rng, p, policy, out, log):
     held = reason == L.END_REPULSED or reason == L.END_BREACH_CLOSED
     out[L.O_WINNER] = L.WIN_CATALANS if held else L.WIN_BOURBONS
     if checking(log):
-        check_state(p, out, defenders, log, L.STEP_END, out[L.O_TURNS])
+        check_state(p, pol, out, defenders, log, L.STEP_END, out[L.O_TURNS])
 
 
 @njit(cache=True, nogil=True)
-def take_the_zone(rng, p, policy, defenders, out, log):
+def take_the_zone(rng, p, pol, defenders, out, log):
     """Rule 11.3: occupy the zone fire emptied, else assault it; the end reason."""
     if defenders == 0:
         log_event(log, EV_ZONE_CLEARED)
         return L.END_CLEARED
-    reason = assault_zone(rng, p, policy, defenders, out, log)
+    reason = assault_zone(rng, p, pol, defenders, out, log)
     if checking(log):
         left = defenders if reason == L.END_REPULSED else 0
-        check_state(p, out, left, log, L.STEP_ASSAULT, out[L.O_TURNS])
+        check_state(p, pol, out, left, log, L.STEP_ASSAULT, out[L.O_TURNS])
     return reason
 
 
 @njit(cache=True, nogil=True)
-def play_assault_games(p, policy, game_indices, root_seed, log):
-    """Play one scenario per game index; returns the ``(n, N_OUT)`` outcome table."""
+def play_assault_games(p, pol, game_indices, root_seed, log):
+    """Play one scenario per game index; returns the ``(n, N_OUT)`` outcome table.
+    ``pol``: each side's row (``rules.POLICY_ROWS``), its policy's id and weights."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
+    rows = unmanaged(pol)  # the caller owns it: a side's row is then a view without counting
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
-        play_assault(rng, p, policy, out[row], log)
+        play_assault(rng, p, rows, out[row], log)
         if failed(log):
             break
     return out

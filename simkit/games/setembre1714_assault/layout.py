@@ -1,6 +1,7 @@
 """The assault scenario's flat arrays: every offset and code, one home each.
 
-``P_*`` index the parameter vector built from the rules (``rules.PARAMETERS``);
+``P_*`` index the parameter vector built from the rules (``rules.PARAMETERS``), ``W_*``
+each side's row of the policy array (``rules.POLICY_ROWS``);
 ``OUTCOMES`` declares the scenario's result columns, and the kernel's ``O_*`` offsets
 are derived from it; ``STREAMS`` names the random streams (``simkit.rng``): the combat
 system's dice streams, nothing more.
@@ -43,12 +44,13 @@ P_DEFENDER_COMMANDER = _P("defender_commander")
 P_FLAG = _P("santa_eulalia_flag")
 P_WITHDRAWAL_BONUS = _P("withdrawal_bonus")
 N_PARAMS = _P.size
-# -- the scripted players' weights, after the rules in the same vector (``rules.Weights``:
-# each side's policy weights, its defaults where the side plays another policy)
-_W = Fields("assault policy weights", start=N_PARAMS)
+# -- a side's row of the kernel's ``pol`` (rules.POLICY_ROWS): its policy's id, then the
+# weights of its policy (a field another policy of the side has stays 0, unread)
+_W = Fields("assault policy weights")
+W_ID = _W("policy")
 W_SPARE_COMMANDER_FROM = _W("spare_commander_from")  # the Bourbons' ``assault``
 W_WITHDRAW_ABOVE = _W("withdraw_above")  # the Catalans' ``cautious``
-N_VECTOR = _W.size
+N_W = _W.size
 
 # -- sides (policy id slots, in the Game's ``sides`` order): the combat system's -------------
 SIDES = CS.SIDES

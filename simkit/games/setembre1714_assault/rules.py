@@ -11,10 +11,8 @@ assault by a lead grenadier and 4 more units.
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from simkit.errors import RulesError
-from simkit.games.base import Parameters, RulesBase, knob, reconstruction
+from simkit.games.base import Parameters, PolicyRows, RulesBase, knob, reconstruction
 
 from . import layout as L
 
@@ -150,21 +148,10 @@ PARAMETERS = Parameters(
     terrain=lambda r: L.TERRAIN_NAMES.index(r.terrain))
 
 
-def _weights(choice, cls):
-    return choice.weights if isinstance(choice.weights, cls) else cls()
+#: the weights each policy takes (stand and withdraw take none)
+POLICY_WEIGHTS = {"bourbons": {"assault": AssaultWeights},
+                  "catalans": {"cautious": CautiousWeights}}
 
-
-#: the vector's policy part, after the rules: each side's weights from its policy choice
-#: (the defaults where the side plays a policy without them)
-POLICY_PARAMETERS = Parameters(
-    L._W, tuple,
-    spare_commander_from=lambda choices: _weights(
-        choices[L.SIDE_BOURBONS], AssaultWeights).spare_commander_from,
-    withdraw_above=lambda choices: _weights(
-        choices[L.SIDE_CATALANS], CautiousWeights).withdraw_above)
-
-
-def parameters(rules: Rules, choices) -> np.ndarray:
-    """The kernel's vector: ``rules`` then the weights of ``choices`` (both sides'
-    ``PolicyChoice``, in ``sides`` order)."""
-    return np.concatenate([PARAMETERS.build(rules), POLICY_PARAMETERS.build(tuple(choices))])
+#: each side's row of the kernel's ``pol`` (``layout.W_*``): the policy's id, then its
+#: weights; the Catalans' stand and withdraw read none
+POLICY_ROWS = PolicyRows(L._W, POLICY_WEIGHTS)
