@@ -7,9 +7,9 @@ plays, with the state checks on (``check_state``: the game's invariants after ev
 step); every rule knob and policy weight reaches the kernel (set to another allowed value,
 it changes what the kernel is given, and it changes the games played, from the standard
 rules, a preset or a one-knob neighbour, under some pairing of the policies); ``trace``
-ends with the row ``simulate`` produced; plain Python (``NUMBA_DISABLE_JIT=1``) plays the same games; bad rules raise
-``RulesError``; the assault and the whole 11 de Setembre play the same games compiled
-without simkit's numba patches (``SIMKIT_NUMBA_PATCHES=0``).
+ends with the row ``simulate`` produced; plain Python (``NUMBA_DISABLE_JIT=1``) plays
+the same games; bad rules raise ``RulesError``; the assault and the whole 11 de Setembre
+play the same games compiled without simkit's numba patches (``SIMKIT_NUMBA_PATCHES=0``).
 """
 
 import json
