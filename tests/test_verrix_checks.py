@@ -15,6 +15,7 @@ from simkit.games.verrix import engine as E
 from simkit.games.verrix import layout as L
 from simkit.games.verrix.components import load_components
 from simkit.games.verrix.rules import PARAMETERS, Rules
+from simkit.games.verrix.weights import POLICY_ROWS
 from simkit.rng import game_streams, restart
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)
@@ -30,16 +31,16 @@ class Position:
         r = Rules(players=players)
         self.comp, self.S = load_components(), _tables(r.territory_cost, r.sea_cost)
         self.p = PARAMETERS.build(r)
+        self.pol = POLICY_ROWS.build(())  # every seat greedy, the default weights
         self.g = np.zeros(L.N_STATE, dtype=np.int64)
         self.rng = game_streams(np.uint64(seed), 0, L.N_STREAMS)
-        E.setup(self.S, self.p, self.g, self.rng, NOLOG)
+        E.setup(self.S, self.p, self.pol, self.g, self.rng, NOLOG)
         self.step = L.STEP_SETUP
         if mid:
-            policy = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
             self.g[L.G_TURN] = 1
             restart(self.rng, L.ST_MORRIGAN, 1)
-            E.event_phase(self.S, self.p, self.g, self.rng, policy, NOLOG)
-            E.action_phase(self.S, self.p, self.g, self.rng, policy, NOLOG)
+            E.event_phase(self.S, self.p, self.pol, self.g, self.rng, NOLOG)
+            E.action_phase(self.S, self.p, self.pol, self.g, self.rng, NOLOG)
             self.step = L.STEP_PASS  # after the Month Turn's last pass
 
     def b(self, seat):
@@ -290,8 +291,8 @@ def test_play_games_stops_at_the_first_broken_invariant():
     p = PARAMETERS.build(r)
     p[L.P_N_FESTIVALS] = 0
     log = no_log(check_state=True)
-    policy = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
-    out = E.play_games(S, p, policy, np.arange(3, dtype=np.int64), np.uint64(5), log)
+    pol = POLICY_ROWS.build(())
+    out = E.play_games(S, p, pol, np.arange(3, dtype=np.int64), np.uint64(5), log)
     assert broken_state(log) == (L.INV_TURN, 3, L.STEP_FESTIVAL, 3, 0)
     assert (out == 0).all()  # the game stopped before its outcome; the others not played
 

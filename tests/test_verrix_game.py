@@ -16,7 +16,7 @@ from simkit.games.verrix import prob as P
 from simkit.games.verrix import state as ST
 from simkit.games.verrix.components import load_components
 from simkit.games.verrix.rules import PARAMETERS, Rules
-from simkit.games.verrix.weights import StyleWeights
+from simkit.games.verrix.weights import POLICY_ROWS, StyleWeights
 from simkit.rng import game_streams
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)
@@ -27,10 +27,11 @@ def finished(seed, players=5, policy=0):
     r = Rules(players=players)
     S = _tables(r.territory_cost, r.sea_cost)
     p = PARAMETERS.build(r)
+    pol = POLICY_ROWS.build(GAME.policy_choices(L.POLICY_NAMES[policy]))
     g = np.zeros(L.N_STATE, dtype=np.int64)
     out = np.zeros(L.N_OUT, dtype=np.int64)
     rng = game_streams(np.uint64(seed), 0, L.N_STREAMS)
-    E.play_game(S, p, np.full(5, policy, dtype=np.int64), rng, g, out, NOLOG)
+    E.play_game(S, p, pol, rng, g, out, NOLOG)
     return S, p, g, out
 
 
@@ -82,13 +83,14 @@ def test_raid_probability_matches_the_engine_draws():
     assert P.raid_success(6, 6) == 0
     r = Rules()
     p = PARAMETERS.build(r)
+    pol = POLICY_ROWS.build(())  # every seat greedy, the default weights
     g = np.zeros(L.N_STATE, dtype=np.int64)
     g[L.G_BAG:L.G_BAG + 7] = 1
     wins = 0
     n = 4000
     for i in range(n):
         rng = game_streams(np.uint64(11), i, L.N_STREAMS)
-        wins += 6 > 4 + A.morrigan_draw(p, g, rng, 0, 99, False)
+        wins += 6 > 4 + A.morrigan_draw(p, pol, g, rng, 0, 99, False)
     assert abs(wins / n - 4 / 7) < 0.03
 
 
@@ -157,12 +159,12 @@ def test_trait_styles_favour_their_trait():
     assert not PO.in_style(S, L.POL_GREEDY, card["Pillage"])
     # the bonus (the seat's style_bonus) goes to worthwhile actions of the trait only; a
     # loss stays a loss
-    p = PARAMETERS.build(Rules())
+    pol = POLICY_ROWS.build(GAME.policy_choices({"seat1": "raid"}))  # seat2 greedy
     bonus = StyleWeights().style_bonus
-    assert PO.style_score(S, p, 0, style["raid"], card["Pillage"], 40) == 40 + bonus
-    assert PO.style_score(S, p, 0, style["raid"], card["Pillage"], -5) == -5
-    assert PO.style_score(S, p, 0, style["raid"], card["Cooking"], 40) == 40
-    assert PO.style_score(S, p, 0, L.POL_GREEDY, -1, 40) == 40
+    assert PO.style_score(S, pol, 0, card["Pillage"], 40) == 40 + bonus
+    assert PO.style_score(S, pol, 0, card["Pillage"], -5) == -5
+    assert PO.style_score(S, pol, 0, card["Cooking"], 40) == 40
+    assert PO.style_score(S, pol, 1, -1, 40) == 40
 
 
 def test_divine_will_worth_follows_the_events_left():
@@ -170,16 +172,17 @@ def test_divine_will_worth_follows_the_events_left():
     r = Rules()
     S = _tables(r.territory_cost, r.sea_cost)
     p = PARAMETERS.build(r)
+    pol = POLICY_ROWS.build(())  # every seat greedy, the default weights
     g = np.zeros(L.N_STATE, dtype=np.int64)
-    E.setup(S, p, g, game_streams(np.uint64(0), 0, L.N_STREAMS), NOLOG)
+    E.setup(S, p, pol, g, game_streams(np.uint64(0), 0, L.N_STREAMS), NOLOG)
     b = L.N_GLOBALS  # seat 0
     g[L.G_TURN] = 1
     g[b + L.PL_DW] = 0
     w = StyleWeights()
-    early = PO.divine_will_worth(p, g, 0, 3)
+    early = PO.divine_will_worth(p, pol, g, 0, 3)
     assert early == 3 * w.event_points // 3  # funds one Event card
     g[b + L.PL_DW] = 30  # more than every Event left could use
-    assert PO.divine_will_worth(p, g, 0, 3) == 3 * w.spare_dw_points
+    assert PO.divine_will_worth(p, pol, g, 0, 3) == 3 * w.spare_dw_points
     g[b + L.PL_DW] = 0
     g[L.G_EVENTS_OVER] = 1
-    assert PO.divine_will_worth(p, g, 0, 2) == 2 * w.spare_dw_points
+    assert PO.divine_will_worth(p, pol, g, 0, 2) == 2 * w.spare_dw_points

@@ -16,9 +16,11 @@ from simkit.games.verrix import policies as PO
 from simkit.games.verrix import state as ST
 from simkit.games.verrix.components import load_components
 from simkit.games.verrix.rules import PARAMETERS, Rules
+from simkit.games.verrix.weights import POLICY_ROWS
 from simkit.rng import game_streams
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)
+POL = POLICY_ROWS.build(())  # every seat greedy with the default weights, as the examples
 BLUE, ORANGE, PURPLE, GREEN, YELLOW = range(5)  # seats of the standard tribes order
 
 
@@ -29,9 +31,10 @@ class Game:
         r = Rules(**rules)
         self.comp, self.S = load_components(), _tables(r.territory_cost, r.sea_cost)
         self.p = PARAMETERS.build(r)
+        self.pol = POL
         self.g = np.zeros(L.N_STATE, dtype=np.int64)
         self.rng = game_streams(np.uint64(0), 0, L.N_STREAMS)
-        E.setup(self.S, self.p, self.g, self.rng, NOLOG)
+        E.setup(self.S, self.p, self.pol, self.g, self.rng, NOLOG)
 
     def b(self, seat):
         return L.N_GLOBALS + seat * L.N_PL
@@ -84,7 +87,7 @@ def streams_with_tokens(p, g, draws):
         g2 = g.copy()
         got = []
         for _ in draws:
-            got.append(A.morrigan_draw(p, g2, rng, 0, 99, True))
+            got.append(A.morrigan_draw(p, POL, g2, rng, 0, 99, True))
         if got == list(draws):
             return game_streams(np.uint64(7), i, L.N_STREAMS)
     raise AssertionError(f"no stream draws {draws}")
@@ -153,7 +156,7 @@ def test_cooking_example_with_cauldron():
     for s in (BLUE, ORANGE, PURPLE):
         x.goods(s, Provisions=1)
     x.goods(GREEN, Provisions=4)  # the Village holding most Provisions
-    A.play_card(x.S, x.p, x.g, x.rng, YELLOW, x.card("Cooking"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Cooking"), -1, 0, NOLOG)
     assert x[YELLOW, L.PL_MEN_VILLAGE] == 2  # 2 tribesmen engaged: STRENGTH 2 = cost
     assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == 3 + 1
     assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == 3
@@ -169,7 +172,7 @@ def test_learning_example_consecrated_ground():
             x[PURPLE, L.PL_CARD + c] = L.CARD_HAND
     x[PURPLE, L.PL_MEN] = 0  # Lindsay (STR 3) alone
     vp = x[PURPLE, L.PL_VP]
-    A.play_card(x.S, x.p, x.g, x.rng, PURPLE, x.card("Learning"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, PURPLE, x.card("Learning"), -1, 0, NOLOG)
     assert x[PURPLE, L.PL_CARD + cg] == L.CARD_HAND  # usable this Month Turn
     assert x[PURPLE, L.PL_LEADER_AT] == L.AT_VILLAGE
     assert x[PURPLE, L.PL_VP] == vp + 1
@@ -181,7 +184,7 @@ def test_learning_example_consecrated_ground():
 def test_promote_tribesman_example():
     x = Game()
     market = x.g[L.G_MARKET_MEN + L.BLUE]
-    A.play_card(x.S, x.p, x.g, x.rng, BLUE, x.card("Promote Tribesman"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, BLUE, x.card("Promote Tribesman"), -1, 0, NOLOG)
     assert x.g[L.G_MARKET_MEN + L.BLUE] == market + 1
     assert x[BLUE, L.PL_MEN] + x[BLUE, L.PL_MEN_VILLAGE] == 4
     assert x.comp.leader_names[x[BLUE, L.PL_LEADER + 1]] == "Ambigath"
@@ -220,7 +223,7 @@ def test_celebration_example():
     before = x.g[L.G_MARKET + L.PROVISIONS]
     assert ST.move_price(x.S, x.p, x.g, GREEN, x.node("Atrebates"), 0)[0] == 2
     vp = x[GREEN, L.PL_VP]
-    A.play_card(x.S, x.p, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, 0, NOLOG)
     assert x[GREEN, L.PL_LEADER_AT] == L.AT_TRAVEL and x[GREEN, L.PL_MEN_TRAVEL] == 1
     assert x.g[L.G_MARKET + L.PROVISIONS] == before + 2  # no tribute
     assert x[GREEN, L.PL_GOODS + L.HORSE] == 0 and x[YELLOW, L.PL_GOODS + L.HORSE] == 1
@@ -241,7 +244,7 @@ def test_trade_values_example():
     x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0
     x.g[L.G_MARKET + L.SWORD] = 1
     x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
-    assert A.op_trade(x.S, x.p, x.g, BLUE, A.TARGET_MARKET, 2, 0, NOLOG) == 1
+    assert A.op_trade(x.S, x.p, x.pol, x.g, BLUE, A.TARGET_MARKET, 2, 0, NOLOG) == 1
     assert x[BLUE, L.PL_TRAVEL_GOODS + L.SWORD] == 1
     assert x[BLUE, L.PL_GOODS + L.HAMMER] == 2 and x[BLUE, L.PL_GOODS + L.BELLADONNA] == 2
     assert x.g[L.G_MARKET + L.HAMMER] == 1 and x.g[L.G_MARKET + L.BELLADONNA] == 1
@@ -259,7 +262,7 @@ def test_trade_sells_a_hostage():
     x.g[L.G_MARKET + L.SWORD] = 1
     x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
     x.g[L.G_TURN] = 11
-    A.op_trade(x.S, x.p, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG)
+    A.op_trade(x.S, x.p, x.pol, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG)
     assert x[PURPLE, L.PL_TRAVEL_GOODS + L.SWORD] == 1
     assert x[PURPLE, L.PL_HOSTAGES + L.ORANGE] == 0 and x[PURPLE, L.PL_GOODS + L.BELLADONNA] == 0
     assert x.g[L.G_MARKET_MEN + L.ORANGE] == 1  # a tribesman in the market: a hostage
@@ -268,7 +271,7 @@ def test_trade_sells_a_hostage():
     x.goods(PURPLE, Belladonna=1)
     x.g[L.G_MARKET + L.SWORD] = 1
     x.g[L.G_MARKET_MEN + L.ORANGE] = 0
-    assert A.op_trade(x.S, x.p, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG) == 0
+    assert A.op_trade(x.S, x.p, x.pol, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG) == 0
     assert x[PURPLE, L.PL_HOSTAGES + L.ORANGE] == 1
 
 
@@ -289,8 +292,9 @@ def test_trade_valued_after_the_trip():
         x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0
         x[GREEN, L.PL_MEN] = 1
         men, lmask = A.legal_engagement(x.S, x.p, x.g, GREEN, c, YELLOW, 0)
-        valued = AP.trade_gain(x.S, x.p, x.g, GREEN, c, YELLOW, men, lmask, 0, 1) != PO.NO_TRADE
-        A.play_card(x.S, x.p, x.g, x.rng, GREEN, c, YELLOW, 0, NOLOG)
+        gain = AP.trade_gain(x.S, x.p, x.pol, x.g, GREEN, c, YELLOW, men, lmask, 0, 1)
+        valued = gain != PO.NO_TRADE
+        A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, c, YELLOW, 0, NOLOG)
         assert valued == (x[GREEN, L.PL_TRAVEL_GOODS + L.BELLADONNA] == 1), provisions
         assert valued == (provisions >= 4), provisions  # 2 left after the trip pay 2
 
@@ -305,7 +309,7 @@ def test_clan_pact_example():
     x.goods(YELLOW, Provisions=3)
     assert x.strength(YELLOW, 1, 1) == 4  # Ygerna 3 with the Hammer + 1
     market_men = x.g[L.G_MARKET_MEN + L.YELLOW]
-    A.play_card(x.S, x.p, x.g, x.rng, YELLOW, x.card("Clan Pact"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Clan Pact"), -1, 0, NOLOG)
     assert x.g[L.G_VILLAGE + x.node("Cantiaci")] == YELLOW
     assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == 2  # 1 Provisions to Cantiaci
     assert x.g[L.G_MARKET_MEN + L.YELLOW] == market_men - 1
@@ -334,7 +338,7 @@ def test_pillage_example_fails_on_a_tie():
     goods = x.g[x.b(PURPLE) + L.PL_GOODS:x.b(PURPLE) + L.PL_GOODS + 9].copy()
     # the bag holds 0,0,1,1,2,2,3: the fifth token is a 2
     rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [5]}, sides=7)
-    A.play_card(x.S, x.p, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
     assert x[BLUE, L.PL_GOODS + L.PROVISIONS] == 0  # 3 Provisions: Caledonii -> Brigantes
     assert x[BLUE, L.PL_MEN_TRAVEL] == 4 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
     assert x[PURPLE, L.PL_MEN_VILLAGE] == 4  # 2 must defend, 2 more engaged
@@ -352,7 +356,7 @@ def test_raid_succeeds_when_stronger():
     x[PURPLE, L.PL_MEN] = 0
     x[PURPLE, L.PL_DW] = 0
     rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [1]}, sides=7)  # a 0 token
-    A.play_card(x.S, x.p, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
     assert x[BLUE, L.PL_N_RAID_WON] == 1
     taken = sum(x[BLUE, L.PL_TRAVEL_GOODS + k] for k in range(9))
     assert 0 < taken <= 5  # capacity: Niamh + 4 tribesmen
@@ -388,7 +392,7 @@ def test_sack_example():
     yellow = x[YELLOW, L.PL_GOODS + L.PROVISIONS]
     bag = x.g[L.G_BAG:L.G_BAG + 7].copy()
     vp = x[ORANGE, L.PL_VP]
-    A.play_card(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 10, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 10, NOLOG)
     assert x[ORANGE, L.PL_LEADER_AT] == L.AT_TRAVEL  # Artghal
     assert x[ORANGE, L.PL_LEADER_AT + 1] == L.AT_TRAVEL  # Sive rides along: his Horse
     assert x[ORANGE, L.PL_MEN_TRAVEL] == 2
@@ -446,13 +450,13 @@ def test_battle_example():
     leader = np.array([0, BLUE, PURPLE])
     rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
     x[BLUE, L.PL_CARD + x.card("Supremacy")] = L.CARD_HAND
-    d1 = B.battle_round(x.S, x.p, x.g, rng, side, men, lmask, leader, B.ATTACK, NOLOG)
+    d1 = B.battle_round(x.S, x.p, x.pol, x.g, rng, side, men, lmask, leader, B.ATTACK, NOLOG)
     assert d1 == 7 - 8  # 6 tribesmen + 1 against 5 tribesmen + token 3
     x[PURPLE, L.PL_CARD + x.card("Agonizing Wail")] = L.CARD_HAND
-    d2 = B.battle_round(x.S, x.p, x.g, rng, side, men, lmask, leader, B.DEFEND, NOLOG)
+    d2 = B.battle_round(x.S, x.p, x.pol, x.g, rng, side, men, lmask, leader, B.DEFEND, NOLOG)
     assert d2 == 7 - 8  # 6 + token 1 against 5 + Lindsay 3
     x[BLUE, L.PL_CARD + x.card("Onslaught")] = L.CARD_HAND
-    d3 = B.battle_round(x.S, x.p, x.g, rng, side, men, lmask, leader, B.ATTACK, NOLOG)
+    d3 = B.battle_round(x.S, x.p, x.pol, x.g, rng, side, men, lmask, leader, B.ATTACK, NOLOG)
     assert d3 == 8 - 5  # 6 + Niamh 2 against 5 + token 0
     disc = 0
     for d in (d1, d2, d3):
@@ -481,7 +485,7 @@ def test_battle_example_with_the_engines_own_cards():
     rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
     x.g[L.G_BATTLE_DISC] = 2  # a disc left by an earlier Battle: the reading puts it back
     vp = [x[s, L.PL_VP] for s in range(5)]
-    assert B.fight_battle(x.S, x.p, x.g, rng, side, men, lmask, leader, NOLOG) == 1
+    assert B.fight_battle(x.S, x.p, x.pol, x.g, rng, side, men, lmask, leader, NOLOG) == 1
     for title in ("Supremacy", "Onslaught", "Agonizing Wail"):  # every card was played
         assert x[BLUE, L.PL_CARD + x.card(title)] != L.CARD_HAND
         assert x[PURPLE, L.PL_CARD + x.card(title)] != L.CARD_HAND
@@ -513,8 +517,7 @@ def test_battle_declaration_and_defender():
     for s in (ORANGE, GREEN, YELLOW):
         x[s, L.PL_PASSED] = 1  # no supporters
     provisions = x[BLUE, L.PL_GOODS + L.PROVISIONS]
-    policy = np.zeros(5, dtype=np.int64)
-    B.declare_battle(x.S, x.p, x.g, x.rng, policy, BLUE, PURPLE, NOLOG)
+    B.declare_battle(x.S, x.p, x.pol, x.g, x.rng, BLUE, PURPLE, NOLOG)
     assert x[BLUE, L.PL_GOODS + L.PROVISIONS] == provisions  # free march (Blue)
     assert x[PURPLE, L.PL_MEN_VILLAGE] == 5  # engaged plus every available one
     assert x[BLUE, L.PL_MEN_TRAVEL] == 2 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
@@ -532,8 +535,7 @@ def _second_battle(reading):
     for s in (ORANGE, GREEN, YELLOW):
         x[s, L.PL_PASSED] = 1  # no supporters
     x.g[L.G_BATTLE_DISC] = 2
-    return B.declare_battle(x.S, x.p, x.g, x.rng, np.zeros(5, dtype=np.int64), BLUE, PURPLE,
-                            NOLOG)
+    return B.declare_battle(x.S, x.p, x.pol, x.g, x.rng, BLUE, PURPLE, NOLOG)
 
 
 def test_battle_disc_start_reading_keeps_or_resets_the_disc():
@@ -575,7 +577,7 @@ def test_the_gift_example():
     cows = x.g[L.G_MARKET + L.COW]
     dw = x[BLUE, L.PL_DW]
     on_top(x, "The Gift")
-    E.event_draw(x.S, x.p, x.g, BLUE, NOLOG)
+    E.event_draw(x.S, x.p, x.pol, x.g, BLUE, NOLOG)
     assert x[BLUE, L.PL_DW] == dw - 3 and x[BLUE, L.PL_HELD_EVENT] == -1  # immediate
     assert x.g[L.G_MARKET + L.COW] == cows - 1
     assert x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 1 and x[BLUE, L.PL_MEN_TRAVEL] == 1
@@ -591,7 +593,7 @@ def test_arianrhod_example():
     x = Game()
     titles = x.comp.event_titles
     on_top(x, "Arianrhod")
-    E.event_draw(x.S, x.p, x.g, BLUE, NOLOG)
+    E.event_draw(x.S, x.p, x.pol, x.g, BLUE, NOLOG)
     assert x[BLUE, L.PL_HELD_EVENT] == titles.index("Arianrhod")  # delayed: kept
     top = x.g[L.G_EVENT_TOP]
     three = [titles.index("Sea Raiders"), titles.index("Blight"),
@@ -600,7 +602,7 @@ def test_arianrhod_example():
         deck = x.g[L.G_DECK:L.G_DECK + len(titles)]
         j = list(deck).index(ev)
         deck[top + k], deck[j] = deck[j], deck[top + k]
-    E.play_delayed(x.S, x.p, x.g, BLUE, NOLOG)
+    E.play_delayed(x.S, x.p, x.pol, x.g, BLUE, NOLOG)
     assert x[BLUE, L.PL_HELD_EVENT] == -1
     assert x.g[L.G_DECK + top] == titles.index("Omen of Victory")  # the best first
     assert sorted(x.g[L.G_DECK + top:L.G_DECK + top + 3]) == sorted(three)
@@ -611,8 +613,7 @@ def test_event_phase_costs_divine_will_and_deck_runs_out():
     x.g[L.G_EVENT_TOP] = 19
     x[BLUE, L.PL_DW] = 7
     x[ORANGE, L.PL_DW] = 7
-    policy = np.zeros(5, dtype=np.int64)
-    E.event_phase(x.S, x.p, x.g, x.rng, policy, NOLOG)
+    E.event_phase(x.S, x.p, x.pol, x.g, x.rng, NOLOG)
     assert x[BLUE, L.PL_N_EVENTS] == 1 and x[BLUE, L.PL_DW] <= 7 - 3 + 3
     assert x.g[L.G_EVENTS_OVER] == 1 and x[ORANGE, L.PL_N_EVENTS] == 0
     assert x[ORANGE, L.PL_DW] == 7  # no card, no payment
@@ -629,7 +630,7 @@ def test_benevolence_redraws_a_bad_event():
     x[PURPLE, L.PL_DW] = 6
     x.goods(PURPLE, Provisions=3)
     vp = x[PURPLE, L.PL_VP]
-    E.event_phase(x.S, x.p, x.g, x.rng, np.zeros(5, dtype=np.int64), NOLOG)
+    E.event_phase(x.S, x.p, x.pol, x.g, x.rng, NOLOG)
     assert x[PURPLE, L.PL_VP] == vp + 2 and x[PURPLE, L.PL_GOODS + L.PROVISIONS] == 3
     assert x.g[L.G_EVENT_TOP] == 2
     y = Game(benevolence=False)
@@ -639,7 +640,7 @@ def test_benevolence_redraws_a_bad_event():
         y[s, L.PL_DW] = 0
     y[PURPLE, L.PL_DW] = 6
     y.goods(PURPLE, Provisions=3)
-    E.event_phase(y.S, y.p, y.g, y.rng, np.zeros(5, dtype=np.int64), NOLOG)
+    E.event_phase(y.S, y.p, y.pol, y.g, y.rng, NOLOG)
     assert y[PURPLE, L.PL_GOODS + L.PROVISIONS] == 1
 
 
@@ -730,7 +731,7 @@ def test_sack_takes_hostages_from_the_market():
     sack = x.card("Sack")
     x[ORANGE, L.PL_MEN] = 4
     ST.engage(x.g, ORANGE, 4, 0, L.AT_TRAVEL)
-    A.run_ops(x.S, x.p, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 4, 0, -1, NOLOG)
+    A.run_ops(x.S, x.p, x.pol, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 4, 0, -1, NOLOG)
     travel = x.g[x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES:x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES + 5].copy()
     assert travel.sum() == 4  # capacity: 4 tribesmen
     assert (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == men - travel).all()
@@ -779,7 +780,6 @@ def test_support_can_be_refused():
     side[BLUE], men[BLUE] = B.ATTACK, 8  # far stronger than Purple's 1: no help needed
     side[PURPLE], men[PURPLE] = B.DEFEND, 1
     x[GREEN, L.PL_VP] = x[BLUE, L.PL_VP] + 5  # Green leads: it would share Blue's VP
-    policy = np.zeros(5, dtype=np.int64)
     att = B.side_strength(x.S, x.g, side, B.ATTACK, men, lmask, 0x1F, 0)
     dfn = B.side_strength(x.S, x.g, side, B.DEFEND, men, lmask, 0x1F, 0)
     assert not PO.accepts_support(x.S, x.p, x.g, x.rng, BLUE, L.POL_GREEDY, GREEN,
@@ -789,10 +789,9 @@ def test_support_can_be_refused():
                               B.DEFEND, att, dfn, 9)
     provisions = x[GREEN, L.PL_GOODS + L.PROVISIONS]
     green_men = x[GREEN, L.PL_MEN]
-    policy = np.zeros(5, dtype=np.int64)
-    assert PO.support_side(x.S, x.p, x.g, x.rng, GREEN, L.POL_GREEDY, att, dfn) == B.ATTACK
+    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, att, dfn) == B.ATTACK
     x[PURPLE, L.PL_PASSED] = 1
-    B.deploy_supporters(x.S, x.p, x.g, x.rng, policy, side, men, lmask, BLUE, PURPLE,
+    B.deploy_supporters(x.S, x.p, x.pol, x.g, x.rng, side, men, lmask, BLUE, PURPLE,
                         x.node("Brigantes"), NOLOG)
     assert side[GREEN] == B.NO_SIDE  # Green offered to join Blue; Blue refused
     assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == provisions
@@ -812,7 +811,7 @@ def test_trade_rescues_a_tribesman_from_the_market():
     x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
     x.g[L.G_MARKET_MEN + L.BLUE] = market_blue = 2  # only Blue tribesmen in the market
     men = x[BLUE, L.PL_MEN]
-    bought = A.op_trade(x.S, x.p, x.g, BLUE, A.TARGET_MARKET, 3, 0, NOLOG)
+    bought = A.op_trade(x.S, x.p, x.pol, x.g, BLUE, A.TARGET_MARKET, 3, 0, NOLOG)
     assert bought == 1  # 3 units of capacity, but 2 Belladonna pay for one hostage only
     assert x[BLUE, L.PL_GOODS + L.BELLADONNA] == 0
     assert x.g[L.G_MARKET + L.BELLADONNA] == 2
@@ -831,7 +830,7 @@ def test_trade_buys_a_hostage_from_a_village():
     x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
     x[PURPLE, L.PL_HOSTAGES + L.BLUE] = 1
     x.g[L.G_TURN] = 1
-    A.op_trade(x.S, x.p, x.g, BLUE, PURPLE, 1, 0, NOLOG)
+    A.op_trade(x.S, x.p, x.pol, x.g, BLUE, PURPLE, 1, 0, NOLOG)
     assert x[PURPLE, L.PL_HOSTAGES + L.BLUE] == 0
     assert x[BLUE, L.PL_TRAVEL_HOSTAGES + L.BLUE] == 1
     assert x[BLUE, L.PL_GOODS + L.SWORD] == 1 and x[PURPLE, L.PL_GOODS + L.SWORD] == 1
@@ -885,17 +884,17 @@ def test_setup_territory_is_chosen_among_the_free_ones():
         x.villages()
         x[s, L.PL_TRIBE] = s
         card = [x.S[L.S_TRIBES][s, L.TR_TERRITORIES + k] for k in range(3)]
-        site = PO.setup_site(x.S, x.p, x.g, s)
+        site = PO.setup_site(x.S, x.p, x.pol, x.g, s)
         assert _setup_score(x, s, site) == max(_setup_score(x, s, v) for v in card)
         chosen_not_first += site != card[0]
         x.g[L.G_VILLAGE + site] = 4 - s if s != 4 else 0  # taken: another is chosen
-        other = PO.setup_site(x.S, x.p, x.g, s)
+        other = PO.setup_site(x.S, x.p, x.pol, x.g, s)
         assert other != site and other in card
     assert chosen_not_first > 0
     x.villages()
     for v in card:
         x.g[L.G_VILLAGE + v] = 0
-    assert PO.setup_site(x.S, x.p, x.g, 4) == card[0]  # all taken: share the first
+    assert PO.setup_site(x.S, x.p, x.pol, x.g, 4) == card[0]  # all taken: share the first
 
 
 def test_attacker_commits_what_the_win_needs():
@@ -908,13 +907,13 @@ def test_attacker_commits_what_the_win_needs():
     x[PURPLE, L.PL_MEN] = 3
     x[PURPLE, L.PL_LEADER_AT] = L.AT_TRAVEL
     least = B.min_units(x.S, x.g, BLUE)
-    men, lmask = PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least, 0)
+    men, lmask = PO.attack_commit(x.S, x.p, x.pol, x.g, BLUE, PURPLE, least, 0)
     assert x.strength(BLUE, men, lmask) == 3 + 1
     x[PURPLE, L.PL_MEN] = 0
-    men, lmask = PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least, 0)
+    men, lmask = PO.attack_commit(x.S, x.p, x.pol, x.g, BLUE, PURPLE, least, 0)
     assert men + bin(lmask).count("1") == least == 3  # an empty Village: the fewest
     x[BLUE, L.PL_MEN] = 1
-    assert PO.attack_commit(x.S, x.p, x.g, BLUE, PURPLE, least, 0)[0] == -1  # too few
+    assert PO.attack_commit(x.S, x.p, x.pol, x.g, BLUE, PURPLE, least, 0)[0] == -1  # too few
 
 
 def test_defender_weighs_hold_back_vp():
@@ -924,7 +923,7 @@ def test_defender_weighs_hold_back_vp():
     def extra(hold_back):
         x = Game(hold_back_vp=hold_back)
         x[PURPLE, L.PL_MEN] = 5
-        return PO.defender_extra(x.S, x.p, x.g, x.rng, PURPLE, L.POL_GREEDY, 0, 1)
+        return PO.defender_extra(x.S, x.p, x.pol, x.g, x.rng, PURPLE, 0, 1)
     men, lmask = extra(0)
     assert men < 5
     assert extra(1) == (5, 1)
@@ -953,7 +952,7 @@ def test_raid_defender_draws_a_second_token_only_when_it_can_help():
     assert PO.raid_token_margin(x.p, x.g, 4, 5) == -1
     assert PO.raid_token_margin(x.p, x.g, 7, 5) == 1  # needs a 2: worth a second draw
     assert PO.raid_token_margin(x.p, x.g, 9, 5) == -1  # needs a 4: no token has it
-    assert not PO.second_token(x.p, x.g, YELLOW, PO.raid_token_margin(x.p, x.g, 5, 5))
+    assert not PO.second_token(x.pol, x.g, YELLOW, PO.raid_token_margin(x.p, x.g, 5, 5))
 
 
 def test_raid_defence_counts_the_card_and_the_trophy():

@@ -1,6 +1,6 @@
-"""Verrix policy weights (``weights``): one row per seat in the parameter vector, the
-defaults the numbers the tribes played before they were declared, and each seat's
-weights read by that seat's choices only."""
+"""Verrix policy weights (``weights``): one row per seat of the kernels' ``pol``, apart
+from the rules' vector, the defaults the numbers the tribes played before they were
+declared, and each seat's weights read by that seat's choices only."""
 
 import numpy as np
 import pytest
@@ -13,55 +13,60 @@ from simkit.games.verrix import layout as L
 from simkit.games.verrix import policies as PO
 from simkit.games.verrix.components import load_components
 from simkit.games.verrix.rules import PARAMETERS, Rules
-from simkit.games.verrix.weights import StyleWeights, Weights, weight_rows
+from simkit.games.verrix.weights import POLICY_ROWS, StyleWeights, Weights
 
 
-def _row(p, seat):
-    return p[L.P_WEIGHTS + seat * L.N_W:L.P_WEIGHTS + (seat + 1) * L.N_W]
-
-
-def test_the_rules_vector_holds_the_default_weights_for_every_seat():
-    """Code that builds the vector from the rules alone (the tests, ``prob``) plays the
-    defaults, the same vector the default policies give."""
+def test_a_seat_without_weights_plays_the_defaults():
+    """Code that builds the rows without policies (the tests) plays the defaults, the same
+    rows the default policies give; the rules' vector is the same whatever the policies."""
     r = Rules()
-    p = PARAMETERS.build(r)
-    assert np.array_equal(p, GAME.parameters(r, GAME.policy_choices("greedy")))
+    rows = POLICY_ROWS.build(())
+    assert rows.shape == (L.MAX_PLAYERS, L.N_W)
+    assert np.array_equal(rows, POLICY_ROWS.build(GAME.policy_choices("greedy")))
+    _, _, pol = GAME.kernel_inputs(r, GAME.policy_choices("random"))
+    assert np.array_equal(pol[:, 1:], rows[:, 1:])  # random plays greedy's units and loot
+    assert (pol[:, L.W_ID] == L.POL_RANDOM).all()
+    for choices in (GAME.policy_choices("greedy"), GAME.policy_choices("raid:vp_points=40")):
+        assert np.array_equal(GAME.parameters(r, choices), PARAMETERS.build(r))
     defaults = StyleWeights()
     for seat in range(L.MAX_PLAYERS):
-        assert _row(p, seat)[L.W_VP_POINTS] == defaults.vp_points == 30
-        assert _row(p, seat)[L.W_STYLE_BONUS] == defaults.style_bonus == 25
+        assert rows[seat, L.W_ID] == L.POL_GREEDY
+        assert rows[seat, L.W_VP_POINTS] == defaults.vp_points == 30
+        assert rows[seat, L.W_STYLE_BONUS] == defaults.style_bonus == 25
         for name, (offset, _) in L._W.fields.items():
-            assert _row(p, seat)[offset] == getattr(defaults, name)
+            if name != "policy":
+                assert rows[seat, offset] == getattr(defaults, name)
 
 
 def test_a_seats_weights_go_to_its_row_only():
     choices = GAME.policy_choices({"seat3": "raid:vp_points=40,style_bonus=60",
                                    "seat5": "random"})
-    rows = weight_rows(choices)
-    p = GAME.parameters(Rules(), choices)
+    rows = POLICY_ROWS.build(choices)
+    assert rows[2, L.W_ID] == L.POL_RAID and rows[4, L.W_ID] == L.POL_RANDOM
     assert rows[2, L.W_VP_POINTS] == 40 and rows[2, L.W_STYLE_BONUS] == 60
-    assert np.array_equal(_row(p, 2), rows[2])
+    assert np.array_equal(GAME.kernel_inputs(Rules(), choices)[2], rows)
+    defaults = POLICY_ROWS.build(())
     for seat in (0, 1, 3, 4):  # greedy and random play the defaults
-        assert np.array_equal(rows[seat], weight_rows()[seat])
+        assert np.array_equal(rows[seat, 1:], defaults[seat, 1:])
 
 
 def test_weights_reach_the_choices_that_read_them():
     S = _tables(1, 2)
     comp = load_components()
     card = {t: i for i, t in enumerate(comp.card_titles)}
-    p = GAME.parameters(Rules(), GAME.policy_choices(
+    pol = POLICY_ROWS.build(GAME.policy_choices(
         {"seat1": "greedy:raid_extra_units=0,trade_extra_units=5,second_token_margin=0"}))
     # the raider engages only the card's cost; the trader 5 units more
-    assert PL.extra_units(S, p, 0, card["Pillage"]) == 0
-    assert PL.extra_units(S, p, 1, card["Pillage"]) == Weights().raid_extra_units
-    assert PL.extra_units(S, p, 0, card["Celebration"]) == 5
-    assert PL.extra_units(S, p, 0, card["Cooking"]) == 0
+    assert PL.extra_units(S, pol, 0, card["Pillage"]) == 0
+    assert PL.extra_units(S, pol, 1, card["Pillage"]) == Weights().raid_extra_units
+    assert PL.extra_units(S, pol, 0, card["Celebration"]) == 5
+    assert PL.extra_units(S, pol, 0, card["Cooking"]) == 0
     g = np.zeros(L.N_STATE, dtype=np.int64)
     g[L.N_GLOBALS + L.PL_DW] = 3  # seat 0's Divine Will
     g[L.N_GLOBALS + L.N_PL + L.PL_DW] = 3
-    assert not PO.second_token(p, g, 0, 1)  # a token must win it outright
-    assert PO.second_token(p, g, 0, 0)
-    assert PO.second_token(p, g, 1, 3)  # seat 2 keeps the default margin 3
+    assert not PO.second_token(pol, g, 0, 1)  # a token must win it outright
+    assert PO.second_token(pol, g, 0, 0)
+    assert PO.second_token(pol, g, 1, 3)  # seat 2 keeps the default margin 3
 
 
 def test_a_tribe_that_prices_its_units_high_never_declares_a_battle():

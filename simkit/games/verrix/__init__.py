@@ -9,7 +9,7 @@ Turn: Event Phase, Action Phase, Cleanup; Festival Turn; End of the Game), ``act
 (Battle with Support), ``checks`` (the state invariants, from Components, Setup, How to
 Play and Battle, asserted after every rule step when asked), ``policies`` (the scripted
 tribes), ``appraisal`` (the greedy tribe's appraisal of an action), ``weights`` (their
-tunable numbers, one row per seat in the parameter vector), ``events`` (the
+tunable numbers, and each seat's row of the kernels' ``pol``), ``events`` (the
 trace's sentences), ``prob`` (exact raid and battle answers).
 """
 
@@ -25,7 +25,7 @@ from .engine import play_games
 from .events import EVENTS
 from .policies import POLICIES
 from .rules import PARAMETERS, Rules
-from .weights import POLICY_WEIGHTS, weight_rows
+from .weights import POLICY_ROWS, POLICY_WEIGHTS
 
 
 @cache
@@ -60,7 +60,8 @@ class Verrix(Game):
     rule_parameters = PARAMETERS
     data = DATA
     policies = {seat: POLICIES for seat in L.SEATS}
-    policy_weights = {seat: POLICY_WEIGHTS for seat in L.SEATS}
+    policy_weights = POLICY_WEIGHTS
+    policy_rows = POLICY_ROWS
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
@@ -83,12 +84,6 @@ class Verrix(Game):
 
     def seated(self, rules) -> list[str]:
         return rules.seat_tribes
-
-    def parameters(self, rules, policies):
-        """The rules' vector with each seat's policy weights in its ``weights`` rows."""
-        vector = super().parameters(rules, policies)
-        vector[L.P_WEIGHTS:L.P_WEIGHTS + L.MAX_PLAYERS * L.N_W] = weight_rows(policies).ravel()
-        return vector
 
     def categories_in_play(self, rules, column: str) -> tuple[str, ...]:
         """Only the tribes in play can be the winner, only the seats in play its seat."""

@@ -394,7 +394,7 @@ def op_promote(S, p, g, seat, men, log):
 
 
 @njit(cache=True, nogil=True)
-def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
+def op_trade(S, p, pol, g, seat, target, capacity, bonus_vp, log):
     """Trade: sell up to capacity goods and hostages and buy up to capacity goods and
     hostages, the value sold at least the value bought (no change); the target must
     accept. Sold items go to the market or the target's Village Card, bought ones to the
@@ -403,8 +403,8 @@ def op_trade(S, p, g, seat, target, capacity, bonus_vp, log):
     bought."""
     b = pl(seat)
     plan = np.zeros(PO.PLAN_SIZE, dtype=np.int64)
-    PO.trade_plan(S, p, g, seat, target, capacity,
-                  PO.weight(p, seat, L.W_VP_POINTS) * bonus_vp, plan)
+    PO.trade_plan(S, p, pol, g, seat, target, capacity,
+                  pol[seat, L.W_VP_POINTS] * bonus_vp, plan)
     sold = 0
     bought = 0
     for good in range(L.N_GOODS):
@@ -469,7 +469,7 @@ def take_item(S, g, seat, victim, item, log):
 
 
 @borrowing
-def morrigan_draw(p, g, rng, seat, policy_margin, keep_out):
+def morrigan_draw(p, pol, g, rng, seat, policy_margin, keep_out):
     """Draw a Mórrígan token from the bag (1 Divine Will: two, keep the higher, the other
     goes back at once). ``keep_out``: the token stays out of the bag (Battles)."""
     n = 0
@@ -477,7 +477,7 @@ def morrigan_draw(p, g, rng, seat, policy_margin, keep_out):
         n += g[L.G_BAG + t]
     if n == 0:
         return 0
-    two = PO.second_token(p, g, seat, policy_margin) and n >= 2
+    two = PO.second_token(pol, g, seat, policy_margin) and n >= 2
     if two:
         g[pl(seat) + L.PL_DW] -= 1
         g[L.G_POOL_DW] += 1
@@ -511,7 +511,7 @@ def _draw(g, rng):
 
 
 @borrowing
-def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
+def op_raid(S, p, pol, g, rng, seat, c, k, target, men, lmask, log):
     """Raid: the target reacts with the units of the card's classes already engaged on
     its Village (they must defend) plus any it adds, and draws a Mórrígan token; the raid
     succeeds only if the attacker's STRENGTH is higher. Sack (Portum Itium) needs no
@@ -536,7 +536,7 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
         defence = base + engagement_strength(S, g, target, xmen, xl)
         defence += raid_supporters(S, p, g, seat, target, mask, attack, defence, log)
         defence = max(defence, 0)
-        token = morrigan_draw(p, g, rng, target, PO.raid_token_margin(p, g, attack, defence),
+        token = morrigan_draw(p, pol, g, rng, target, PO.raid_token_margin(p, g, attack, defence),
                               False)
         g[pl(target) + L.PL_N_DEFEND] += 1
         log_event(log, EV_RAID, attack, defence, token)
@@ -549,7 +549,7 @@ def op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log):
     tv = find_op(S, c, L.OP_TYPES_VP)
     types_vp = card_op(S, c, tv, 1) if tv >= 0 else 0
     for i in range(capacity):
-        item = PO.steal_pick(S, p, g, seat, target, steal, target < 0, types_vp, kinds,
+        item = PO.steal_pick(S, p, pol, g, seat, target, steal, target < 0, types_vp, kinds,
                              capacity - i)
         if item < 0:
             break
@@ -623,12 +623,12 @@ def op_clan_pact(S, p, g, seat, site, log):
 
 
 @borrowing
-def op_trophy(S, p, g, seat, value, log):
+def op_trophy(S, p, pol, g, seat, value, log):
     """Masterwork: pay goods worth ``value`` or more to the market, take a trophy from the
     pool to the Village Card."""
     paid = 0
     while paid < value:
-        good = PO.pay_pick(S, p, g, seat)
+        good = PO.pay_pick(S, p, pol, g, seat)
         if good < 0:
             return
         g[pl(seat) + L.PL_GOODS + good] -= 1
@@ -641,7 +641,7 @@ def op_trophy(S, p, g, seat, value, log):
 
 
 @njit(cache=True, nogil=True)
-def run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log):
+def run_ops(S, p, pol, g, rng, seat, c, target, men, lmask, site, log):
     """Apply card c's operations in order."""
     b = pl(seat)
     taken = 0
@@ -654,7 +654,7 @@ def run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log):
             if a == L.PROVISIONS:
                 cauldron(S, p, g, seat, log)
         elif op == L.OP_GAIN_CHOICE:
-            good = PO.pick_good(S, p, g, seat, a)
+            good = PO.pick_good(S, p, pol, g, seat, a)
             if good >= 0:
                 op_gain(S, p, g, seat, good, 1, log)
         elif op == L.OP_DIVINE_WILL:
@@ -673,9 +673,9 @@ def run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log):
             g[b + L.PL_CARD + c] = L.CARD_BOXED
         elif op == L.OP_TRADE:
             capacity = trade_capacity(S, g, seat, c, men, lmask, a)
-            op_trade(S, p, g, seat, target, capacity, a2, log)
+            op_trade(S, p, pol, g, seat, target, capacity, a2, log)
         elif op == L.OP_RAID:
-            taken = op_raid(S, p, g, rng, seat, c, k, target, men, lmask, log)
+            taken = op_raid(S, p, pol, g, rng, seat, c, k, target, men, lmask, log)
             if taken < 0:
                 return
         elif op == L.OP_TYPES_VP:
@@ -685,11 +685,11 @@ def run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log):
             if g[b + L.PL_VILLAGES] >= 3:
                 g[b + L.PL_CARD + c] = L.CARD_BOXED
         elif op == L.OP_TROPHY:
-            op_trophy(S, p, g, seat, a, log)
+            op_trophy(S, p, pol, g, seat, a, log)
 
 
 @njit(cache=True, nogil=True)
-def play_card(S, p, g, rng, seat, c, target, extra, log):
+def play_card(S, p, pol, g, rng, seat, c, target, extra, log):
     """Play an Action card: engage its units, travel, apply its effect; the card goes to
     the discard pile until Cleanup (or the box: Promote Tribesman, a finished Learning or
     Clan Pact)."""
@@ -715,4 +715,4 @@ def play_card(S, p, g, rng, seat, c, target, extra, log):
         dest = site
     if dest >= 0:
         pay_movement(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask), log)
-    run_ops(S, p, g, rng, seat, c, target, men, lmask, site, log)
+    run_ops(S, p, pol, g, rng, seat, c, target, men, lmask, site, log)

@@ -34,7 +34,7 @@ from .state import (
 
 
 @borrowing
-def raid_value(S, p, g, seat, c, k, target, men, lmask):
+def raid_value(S, p, pol, g, seat, c, k, target, men, lmask):
     """Expected loot of a raid: the chance the attacker beats the defender's full
     STRENGTH and token, times what the capacity can carry."""
     capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
@@ -48,8 +48,8 @@ def raid_value(S, p, g, seat, c, k, target, men, lmask):
     dfn = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
     dfn += strength_at(S, g, target, mask, L.AT_AVAILABLE)
     hits, n = PO.tokens_at_most(p, g, attack - max(dfn, 0) - 1)
-    best = PO.loot_worth(S, p, g, seat, target, steal)
-    vp_points = PO.weight(p, seat, L.W_VP_POINTS)
+    best = PO.loot_worth(S, p, pol, g, seat, target, steal)
+    vp_points = pol[seat, L.W_VP_POINTS]
     if steal != L.STEAL_ANIMALS:
         for col in range(L.N_TRIBES):
             if g[pl(target) + L.PL_HOSTAGES + col] > 0:
@@ -63,36 +63,36 @@ def raid_value(S, p, g, seat, c, k, target, men, lmask):
 
 
 @borrowing
-def trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp):
+def trade_gain(S, p, pol, g, seat, c, target, men, lmask, extra, bonus_vp):
     """Trade: the gain of the trade card c would make (``PO.trade_plan``), or NO_TRADE,
     planned on the Provisions left once the trip is paid, as ``op_trade`` plans it."""
     dest = destination(S, p, g, seat, c, target)
     price = 0
     if dest >= 0:
         price = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))[0]
-    return paid_trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp, price)
+    return paid_trade_gain(S, p, pol, g, seat, c, target, men, lmask, extra, bonus_vp, price)
 
 
 @allocating
-def paid_trade_gain(S, p, g, seat, c, target, men, lmask, extra, bonus_vp, price):
+def paid_trade_gain(S, p, pol, g, seat, c, target, men, lmask, extra, bonus_vp, price):
     """``trade_gain`` for a trip of ``price`` Provisions (``card_value`` prices the trip
     once for the plan and the card's cost)."""
     b = pl(seat)
     cap = trade_capacity(S, g, seat, c, men, lmask, extra)
     g[b + L.PL_GOODS + L.PROVISIONS] -= price
     plan = np.zeros(PO.PLAN_SIZE, dtype=np.int64)
-    gain = PO.trade_plan(S, p, g, seat, target, cap,
-                         PO.weight(p, seat, L.W_VP_POINTS) * bonus_vp, plan)
+    gain = PO.trade_plan(S, p, pol, g, seat, target, cap,
+                         pol[seat, L.W_VP_POINTS] * bonus_vp, plan)
     g[b + L.PL_GOODS + L.PROVISIONS] += price
     return gain
 
 
 @borrowing
-def card_value(S, p, g, seat, c, target, men, lmask):
+def card_value(S, p, pol, g, seat, c, target, men, lmask):
     """What playing card c against ``target`` with these units is worth to the seat."""
     v = 0
     b = pl(seat)
-    vp_points = PO.weight(p, seat, L.W_VP_POINTS)
+    vp_points = pol[seat, L.W_VP_POINTS]
     dest = destination(S, p, g, seat, c, target)
     price = 0  # the trip's Provisions, for a trade's plan and the card's cost
     if dest >= 0:
@@ -102,32 +102,32 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         a = card_op(S, c, k, 1)
         a2 = card_op(S, c, k, 2)
         if op == L.OP_GAIN:
-            v += min(a2, g[L.G_MARKET + a]) * PO.worth(S, p, g, seat, a)
+            v += min(a2, g[L.G_MARKET + a]) * PO.worth(S, p, pol, g, seat, a)
         elif op == L.OP_GAIN_CHOICE:
-            good = PO.pick_good(S, p, g, seat, a)
+            good = PO.pick_good(S, p, pol, g, seat, a)
             if good >= 0:
-                v += PO.worth(S, p, g, seat, good)
+                v += PO.worth(S, p, pol, g, seat, good)
         elif op == L.OP_DIVINE_WILL:
-            v += PO.divine_will_worth(p, g, seat, min(a, g[L.G_POOL_DW]))
+            v += PO.divine_will_worth(p, pol, g, seat, min(a, g[L.G_POOL_DW]))
         elif op == L.OP_VP:
             v += vp_points * a
         elif op == L.OP_PAY:
-            v -= a2 * PO.worth(S, p, g, seat, a)
+            v -= a2 * PO.worth(S, p, pol, g, seat, a)
         elif op == L.OP_LEARN:
             v += vp_points + 30
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
-            gain = paid_trade_gain(S, p, g, seat, c, target, men, lmask, a, a2, price)
+            gain = paid_trade_gain(S, p, pol, g, seat, c, target, men, lmask, a, a2, price)
             if gain == PO.NO_TRADE:
                 return -1
             v += gain + vp_points * a2
         elif op == L.OP_RAID:
-            v += raid_value(S, p, g, seat, c, k, target, men, lmask)
+            v += raid_value(S, p, pol, g, seat, c, k, target, men, lmask)
         elif op == L.OP_TYPES_VP:
             v += vp_points * a // 2
         elif op == L.OP_CLAN_PACT:
-            v += PO.weight(p, seat, L.W_CLAN_PACT_POINTS) + \
+            v += pol[seat, L.W_CLAN_PACT_POINTS] + \
                 (30 if g[L.G_MARKET_MEN + g[b + L.PL_TRIBE]] > 0 else 0)
         elif op == L.OP_TROPHY:
             v += 90 - 10 * a
@@ -137,14 +137,14 @@ def card_value(S, p, g, seat, c, target, men, lmask):
         if dest >= 0:
             price = move_price(S, p, g, seat, dest,
                                travel_reduction(S, g, seat, c, lmask))[0]
-    v -= price * PO.weight(p, seat, L.W_PROVISION_POINTS)
+    v -= price * pol[seat, L.W_PROVISION_POINTS]
     # units left for later actions
-    v -= PO.weight(p, seat, L.W_ENGAGED_POINTS) * engagement_strength(S, g, seat, men, lmask)
+    v -= pol[seat, L.W_ENGAGED_POINTS] * engagement_strength(S, g, seat, men, lmask)
     return v
 
 
 @allocating
-def best_special(S, p, g, seat, policy):
+def best_special(S, p, pol, g, seat):
     """Learning: the Special card whose best play now is worth the most (-1: none)."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     n = learnable(S, p, g, seat, buf)
@@ -162,11 +162,11 @@ def best_special(S, p, g, seat, policy):
                     continue
                 men, lmask = legal_engagement(S, p, g, seat, c, t, 0)
                 if men >= 0:
-                    v = max(v, card_value(S, p, g, seat, c, t, men, lmask))
+                    v = max(v, card_value(S, p, pol, g, seat, c, t, men, lmask))
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
             if v == -(1 << 30):
                 v = 10  # not playable now: a later use
-        v = PO.style_score(S, p, seat, policy, c, v)
+        v = PO.style_score(S, pol, seat, c, v)
         if v > best_v:
             best_v = v
             best = c
@@ -174,7 +174,7 @@ def best_special(S, p, g, seat, policy):
 
 
 @allocating
-def battle_value(S, p, g, seat, target):
+def battle_value(S, p, pol, g, seat, target):
     """A Battle declaration on ``target``: the VP of the disc forecast round by round
     (each faction playing its best Battle card, the other adding an average token), less
     what the units could have done."""
@@ -184,15 +184,15 @@ def battle_value(S, p, g, seat, target):
     opp = np.zeros(len(L.CLASSES), dtype=np.int64)
     a_cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
     d_cards = np.zeros(L.MAX_CARDS, dtype=np.int64)
-    return battle_forecast(S, p, g, seat, target, own, opp, a_cards, d_cards)
+    return battle_forecast(S, p, pol, g, seat, target, own, opp, a_cards, d_cards)
 
 
 @borrowing
-def battle_forecast(S, p, g, seat, target, own, opp, a_cards, d_cards):
+def battle_forecast(S, p, pol, g, seat, target, own, opp, a_cards, d_cards):
     """``battle_value`` on the caller's scratch arrays (zeroed class strengths ``own``
     and ``opp``; the hands ``a_cards`` and ``d_cards``): the loops run without
     reference counting."""
-    men, lmask = camp_units(S, p, g, seat, target)
+    men, lmask = camp_units(S, p, pol, g, seat, target)
     class_strengths(S, g, seat, men, lmask, own)
     dm, dl = PO.all_available(S, g, target, L.BATTLE_UNITS)
     class_strengths(S, g, target, dm, dl, opp)
@@ -223,8 +223,8 @@ def battle_forecast(S, p, g, seat, target, own, opp, a_cards, d_cards):
             disc10 += 10 * (own.sum() - opp.sum())
         disc10 = max(-30, min(30, disc10))
     v = PO.faction_vp(S, p, g, seat, disc10, 1)
-    return PO.weight(p, seat, L.W_VP_POINTS) * v - \
-        PO.weight(p, seat, L.W_UNIT_POINTS) * own.sum()
+    return pol[seat, L.W_VP_POINTS] * v - \
+        pol[seat, L.W_UNIT_POINTS] * own.sum()
 
 
 @borrowing
@@ -262,12 +262,12 @@ def card_lead(S, c, own, opp):
 
 
 @borrowing
-def extra_units(S, p, seat, c):
+def extra_units(S, pol, seat, c):
     """Units a greedy tribe adds beyond card c's cost: a raider ``raid_extra_units`` (all
     it has by default), a trader ``trade_extra_units``, none for other cards."""
     kind = S[L.S_CARDS][c, L.CD_TYPE]
     if kind == L.CT_RAID:
-        return PO.weight(p, seat, L.W_RAID_EXTRA_UNITS)
+        return pol[seat, L.W_RAID_EXTRA_UNITS]
     if kind == L.CT_TRADE:
-        return PO.weight(p, seat, L.W_TRADE_EXTRA_UNITS)
+        return pol[seat, L.W_TRADE_EXTRA_UNITS]
     return 0

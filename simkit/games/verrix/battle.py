@@ -54,16 +54,16 @@ def march_reduction(S, g, seat, lmask):
     return travel_reduction(S, g, seat, -1, lmask)
 
 @borrowing
-def camp_units(S, p, g, seat, target):
+def camp_units(S, p, pol, g, seat, target):
     """The units the attacker engages in the Camp (``PO.attack_commit``); if the march
     with its choice costs more Provisions than it has, every available leader comes
     along (their Horses make the march ``can_declare`` found affordable)."""
     least = min_units(S, g, seat)
-    m, lm = PO.attack_commit(S, p, g, seat, target, least, 0)
+    m, lm = PO.attack_commit(S, p, pol, g, seat, target, least, 0)
     dest = nearest_village(S, p, g, seat, target)
     if move_price(S, p, g, seat, dest, march_reduction(S, g, seat, lm))[0] > \
             g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
-        m, lm = PO.attack_commit(S, p, g, seat, target, least,
+        m, lm = PO.attack_commit(S, p, pol, g, seat, target, least,
                                  PO.all_available(S, g, seat, L.BATTLE_UNITS)[1])
     return m, lm
 
@@ -143,7 +143,7 @@ def faction_card(S, p, g, side, faction, men, lmask, opp_men, opp_lmask):
 
 
 @njit(cache=True, nogil=True)
-def battle_round(S, p, g, rng, side, men, lmask, leader, first, log):
+def battle_round(S, p, pol, g, rng, side, men, lmask, leader, first, log):
     """One round: faction ``first`` plays a Battle card (else the other; else none and
     both draw), the other draws a Mórrígan token (kept out until the Battle ends);
     returns attack STRENGTH minus defence STRENGTH."""
@@ -181,14 +181,14 @@ def battle_round(S, p, g, rng, side, men, lmask, leader, first, log):
         if player == ATTACK:
             att += bonus
             dfn = max(0, dfn + enemy)
-            dfn += morrigan_draw(p, g, rng, leader[DEFEND], att - dfn, True)
+            dfn += morrigan_draw(p, pol, g, rng, leader[DEFEND], att - dfn, True)
         else:
             dfn += bonus
             att = max(0, att + enemy)
-            att += morrigan_draw(p, g, rng, leader[ATTACK], dfn - att, True)
+            att += morrigan_draw(p, pol, g, rng, leader[ATTACK], dfn - att, True)
     else:
-        a_tok = morrigan_draw(p, g, rng, leader[ATTACK], dfn - att, True)
-        d_tok = morrigan_draw(p, g, rng, leader[DEFEND], att - dfn, True)
+        a_tok = morrigan_draw(p, pol, g, rng, leader[ATTACK], dfn - att, True)
+        d_tok = morrigan_draw(p, pol, g, rng, leader[DEFEND], att - dfn, True)
         att += a_tok
         dfn += d_tok
     log_event(log, EV_ROUND, card, att, dfn)
@@ -196,7 +196,7 @@ def battle_round(S, p, g, rng, side, men, lmask, leader, first, log):
 
 
 @borrowing
-def deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest,
+def deploy_supporters(S, p, pol, g, rng, side, men, lmask, attacker, defender, dest,
                       log):
     """Support: players who have not passed, in playing order, offer to join a faction
     (paying the Movement Cost); the player leading the faction may refuse an offer
@@ -208,12 +208,12 @@ def deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender
             continue
         att = side_strength(S, g, side, ATTACK, men, lmask, 0x1F, 0)
         dfn = side_strength(S, g, side, DEFEND, men, lmask, 0x1F, 0)
-        choice = PO.support_side(S, p, g, rng, s, policy[s], att, dfn)
+        choice = PO.support_side(S, p, pol, g, rng, s, att, dfn)
         if choice == NO_SIDE:
             continue
         m, lm = PO.all_available(S, g, s, L.BATTLE_UNITS)
         chief = attacker if choice == ATTACK else defender
-        if not PO.accepts_support(S, p, g, rng, chief, policy[chief], s, choice, att, dfn,
+        if not PO.accepts_support(S, p, g, rng, chief, pol[chief, L.W_ID], s, choice, att, dfn,
                                   engagement_strength(S, g, s, m, lm)):
             log_event(log, EV_REFUSED, chief, s, choice)
             continue
@@ -278,7 +278,7 @@ def deploy_defender(S, p, g, defender, xm, xl, log):
 
 
 @njit(cache=True, nogil=True)
-def declare_battle(S, p, g, rng, policy, attacker, defender, log):
+def declare_battle(S, p, pol, g, rng, attacker, defender, log):
     """Battle: deploy (attacker in the Camp, defender's engaged units plus the ones it
     adds in the Village, supporters), fight three rounds (attacker's card, defender's,
     attacker's), score, send units home (attackers and supporters to their Travel
@@ -292,7 +292,7 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     g[pl(attacker) + L.PL_N_BATTLE] += 1
     g[pl(defender) + L.PL_N_DEFEND] += 1
     dest = nearest_village(S, p, g, attacker, defender)
-    m, lm = camp_units(S, p, g, attacker, defender)
+    m, lm = camp_units(S, p, pol, g, attacker, defender)
     log_event(log, EV_BATTLE, attacker, defender, 0)
     pay_movement(S, p, g, attacker, dest, march_reduction(S, g, attacker, lm), log)
     engage(g, attacker, m, lm, L.AT_TRAVEL)
@@ -302,19 +302,19 @@ def declare_battle(S, p, g, rng, policy, attacker, defender, log):
     # the defender: its units engaged on the Village must fight; it may add available ones
     dm, dl = village_units(g, defender)
     must = engagement_strength(S, g, defender, dm, dl)
-    xm, xl = PO.defender_extra(S, p, g, rng, defender, policy[defender], must,
+    xm, xl = PO.defender_extra(S, p, pol, g, rng, defender, must,
                                engagement_strength(S, g, attacker, m, lm))
     log_event(log, EV_ENGAGE, m, lm, engagement_strength(S, g, attacker, m, lm))
     deploy_defender(S, p, g, defender, xm, xl, log)
     side[defender] = DEFEND
     men[defender] = dm + xm
     lmask[defender] = dl | xl
-    deploy_supporters(S, p, g, rng, policy, side, men, lmask, attacker, defender, dest, log)
-    return fight_battle(S, p, g, rng, side, men, lmask, leader, log)
+    deploy_supporters(S, p, pol, g, rng, side, men, lmask, attacker, defender, dest, log)
+    return fight_battle(S, p, pol, g, rng, side, men, lmask, leader, log)
 
 
 @njit(cache=True, nogil=True)  # its rounds' card choices allocate
-def fight_battle(S, p, g, rng, side, men, lmask, leader, log):
+def fight_battle(S, p, pol, g, rng, side, men, lmask, leader, log):
     """The deployed Battle: three rounds (attacker's card, defender's, attacker's), each
     moving the black disc, then the score and the tokens back in the bag. Returns where
     the disc ends (attackers' side positive)."""
@@ -322,7 +322,7 @@ def fight_battle(S, p, g, rng, side, men, lmask, leader, log):
         g[L.G_BATTLE_DISC] = 0  # the black disc starts on the centre (the deployment example)
     for r in range(3):
         first = DEFEND if r == 1 else ATTACK
-        disc = g[L.G_BATTLE_DISC] + battle_round(S, p, g, rng, side, men, lmask, leader,
+        disc = g[L.G_BATTLE_DISC] + battle_round(S, p, pol, g, rng, side, men, lmask, leader,
                                                  first, log)
         g[L.G_BATTLE_DISC] = max(-L.BATTLE_REACH, min(L.BATTLE_REACH, disc))
         log_event(log, EV_DISC, g[L.G_BATTLE_DISC])

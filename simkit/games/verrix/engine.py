@@ -65,7 +65,7 @@ from .state import (
 
 # -- set-up ------------------------------------------------------------------------------------
 @borrowing
-def setup(S, p, g, rng, log):
+def setup(S, p, pol, g, rng, log):
     """Common Area Setup and Player Area Setup; the first player takes the Kings' Ring
     and 1 VP; in playing order each tribe places its first village token on one of the 3
     territories of its Setup Card (the first one free)."""
@@ -99,7 +99,7 @@ def setup(S, p, g, rng, log):
             if colour >= 0:
                 g[L.G_MARKET_MEN + colour] -= 1
                 g[pl(s) + L.PL_HOSTAGES + colour] += 1
-        site = PO.setup_site(S, p, g, s)
+        site = PO.setup_site(S, p, pol, g, s)
         place_village(g, s, site)
         log_event(log, EV_SETUP, s, site, colour)
     add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])
@@ -134,7 +134,7 @@ def setup_player(S, p, g, s, tribe):
 
 # -- events ------------------------------------------------------------------------------------
 @borrowing
-def event_op(S, p, g, seat, ev, k, log):
+def event_op(S, p, pol, g, seat, ev, k, log):
     """One operation of an Event card (events take priority over the rules)."""
     o = L.EV_OPS + k * L.OP_WIDTH
     op = S[L.S_EVENTS][ev, o]
@@ -165,7 +165,7 @@ def event_op(S, p, g, seat, ev, k, log):
     elif op == L.EO_FREE_MOVE:
         g[pl(seat) + L.PL_FREE_MOVE] = 1
     elif op == L.EO_REORDER:
-        arianrhod(S, p, g, seat)
+        arianrhod(S, p, pol, g, seat)
 
 
 @borrowing
@@ -193,7 +193,7 @@ def the_gift(p, g, seat, good, log):
 
 
 @borrowing
-def arianrhod(S, p, g, seat):
+def arianrhod(S, p, pol, g, seat):
     """Arianrhod (Event Phase: its example): look at the top 3 Event cards and put them back in the
     order the holder prefers (the best for it on top)."""
     top = g[L.G_EVENT_TOP]
@@ -202,15 +202,15 @@ def arianrhod(S, p, g, seat):
         for j in range(n - 1 - i):
             x = g[L.G_DECK + top + j]
             y = g[L.G_DECK + top + j + 1]
-            if PO.event_value(S, p, g, seat, y) > PO.event_value(S, p, g, seat, x):
+            if PO.event_value(S, p, pol, g, seat, y) > PO.event_value(S, p, pol, g, seat, x):
                 g[L.G_DECK + top + j] = y
                 g[L.G_DECK + top + j + 1] = x
 
 
 @borrowing
-def apply_event(S, p, g, seat, ev, log):
+def apply_event(S, p, pol, g, seat, ev, log):
     for k in range(S[L.S_EVENTS][ev, L.EV_N_OPS]):
-        event_op(S, p, g, seat, ev, k, log)
+        event_op(S, p, pol, g, seat, ev, k, log)
 
 
 @borrowing
@@ -226,7 +226,7 @@ def draw_event(p, g, log):
 
 
 @borrowing
-def event_phase(S, p, g, rng, policy, log):
+def event_phase(S, p, pol, g, rng, log):
     """Event Phase: in playing order each player may pay 3 Divine Will and draw an Event;
     immediate ones apply at once, delayed ones are kept face down (one at a time).
     Purple's Benevolence discards a drawn card for a second draw."""
@@ -236,19 +236,19 @@ def event_phase(S, p, g, rng, policy, log):
         s = g[L.G_ORDER + i]
         if g[pl(s) + L.PL_DW] < p[L.P_EVENT_COST]:
             continue
-        if not PO.draws_event(p, g, rng, s, policy[s]):
+        if not PO.draws_event(p, g, rng, s, pol[s, L.W_ID]):
             continue
         if g[L.G_EVENT_TOP] >= p[L.P_N_EVENTS]:
             draw_event(p, g, log)
             step_checked(S, p, g, log, L.STEP_EVENT_DRAW)
             return
-        event_draw(S, p, g, s, log)
+        event_draw(S, p, pol, g, s, log)
         if step_checked(S, p, g, log, L.STEP_EVENT_DRAW):
             return
 
 
 @borrowing
-def event_draw(S, p, g, s, log):
+def event_draw(S, p, pol, g, s, log):
     """One player's draw in the Event Phase: 3 Divine Will to the Common Pool, the card
     (Benevolence: maybe discarded for a second), applied at once or kept face down."""
     b = pl(s)
@@ -258,14 +258,14 @@ def event_draw(S, p, g, s, log):
     g[b + L.PL_N_EVENTS] += 1
     redrawn = 0
     if p[L.P_BENEVOLENCE] and S[L.S_TRIBES][g[b + L.PL_TRIBE], L.TR_REDRAW] and \
-            PO.redraws(S, p, g, s, ev) and g[L.G_EVENT_TOP] < p[L.P_N_EVENTS]:
+            PO.redraws(S, p, pol, g, s, ev) and g[L.G_EVENT_TOP] < p[L.P_N_EVENTS]:
         ev = draw_event(p, g, log)
         redrawn = 1
     log_event(log, EV_DRAW, s, ev, redrawn)
     if S[L.S_EVENTS][ev, L.EV_TIMING] == L.TIMING_IMMEDIATE:
-        apply_event(S, p, g, s, ev, log)
+        apply_event(S, p, pol, g, s, ev, log)
     elif g[b + L.PL_HELD_EVENT] < 0 or \
-            PO.keeps_new_delayed(S, p, g, s, g[b + L.PL_HELD_EVENT], ev):
+            PO.keeps_new_delayed(S, p, pol, g, s, g[b + L.PL_HELD_EVENT], ev):
         g[b + L.PL_HELD_EVENT] = ev
 
 
@@ -275,15 +275,15 @@ KIND_CARD, KIND_BATTLE = 0, 1
 
 
 @borrowing
-def play_delayed(S, p, g, seat, log):
+def play_delayed(S, p, pol, g, seat, log):
     ev = g[pl(seat) + L.PL_HELD_EVENT]
     g[pl(seat) + L.PL_HELD_EVENT] = -1
     log_event(log, EV_DELAYED, seat, ev)
-    apply_event(S, p, g, seat, ev, log)
+    apply_event(S, p, pol, g, seat, ev, log)
 
 
 @borrowing
-def candidates(S, p, g, seat, policy, kind, card, target, score):
+def candidates(S, p, pol, g, seat, kind, card, target, score):
     """Every legal action of the seat (cards by target, Battle declarations) with the
     greedy appraisal of each (a trait style's bonus added, ``policies.style_score``)."""
     n = 0
@@ -292,7 +292,7 @@ def candidates(S, p, g, seat, policy, kind, card, target, score):
             continue
         loc = S[L.S_CARDS][c, L.CD_LOCATION]
         targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
-        extra = PL.extra_units(S, p, seat, c)
+        extra = PL.extra_units(S, pol, seat, c)
         # the units do not depend on the target (``legal_engagement``, in two steps)
         men0, lmask0 = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
                                             S[L.S_CARDS][c, L.CD_UNITS], extra)
@@ -311,57 +311,57 @@ def candidates(S, p, g, seat, policy, kind, card, target, score):
             kind[n] = KIND_CARD
             card[n] = c
             target[n] = t
-            score[n] = PO.style_score(S, p, seat, policy, c,
-                                      PL.card_value(S, p, g, seat, c, t, men, lmask))
+            score[n] = PO.style_score(S, pol, seat, c,
+                                      PL.card_value(S, p, pol, g, seat, c, t, men, lmask))
             n += 1
     for t in range(p[L.P_PLAYERS]):
         if t == seat:
             continue
-        v = PL.battle_value(S, p, g, seat, t)
+        v = PL.battle_value(S, p, pol, g, seat, t)
         if v > -(1 << 20):
             kind[n] = KIND_BATTLE
             card[n] = -1
             target[n] = t
-            score[n] = PO.style_score(S, p, seat, policy, -1, v)
+            score[n] = PO.style_score(S, pol, seat, -1, v)
             n += 1
     return n
 
 
 @njit(cache=True, nogil=True)
-def player_turn(S, p, g, rng, policy, seat, log):
+def player_turn(S, p, pol, g, rng, seat, log):
     """One turn of the Action Phase: maybe a delayed event, then one action or a pass.
     Returns True if the seat passed."""
     b = pl(seat)
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0 and PO.plays_delayed_now(S, p, g, seat, ev):
-        play_delayed(S, p, g, seat, log)
+        play_delayed(S, p, pol, g, seat, log)
         if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
             return False
     kind = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     card = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     target = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     score = np.zeros(MAX_CANDIDATES, dtype=np.int64)
-    n = candidates(S, p, g, seat, policy[seat], kind, card, target, score)
-    pass_score = PO.weight(p, seat, L.W_VP_POINTS) * p[L.P_FIRST_PASS_VP] \
+    n = candidates(S, p, pol, g, seat, kind, card, target, score)
+    pass_score = pol[seat, L.W_VP_POINTS] * p[L.P_FIRST_PASS_VP] \
         if g[L.G_N_PASSED] == 0 else 0
-    i = PO.choose(score, n, rng, seat, policy[seat], pass_score)
+    i = PO.choose(score, n, rng, seat, pol[seat, L.W_ID], pass_score)
     if i < 0:
         return True
     if kind[i] == KIND_BATTLE:
-        declare_battle(S, p, g, rng, policy, seat, target[i], log)
+        declare_battle(S, p, pol, g, rng, seat, target[i], log)
         return False
     c = card[i]
     if S[L.S_CARDS][c, L.CD_N_OPS] > 0 and \
-            S[L.S_CARDS][c, L.CD_OPS] == L.OP_LEARN and policy[seat] != L.POL_RANDOM:
-        g[b + L.PL_LEARN_CHOICE] = PL.best_special(S, p, g, seat, policy[seat])
+            S[L.S_CARDS][c, L.CD_OPS] == L.OP_LEARN and pol[seat, L.W_ID] != L.POL_RANDOM:
+        g[b + L.PL_LEARN_CHOICE] = PL.best_special(S, p, pol, g, seat)
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0:
         dest = destination(S, p, g, seat, c, target[i])
         if dest >= 0 and move_price(S, p, g, seat, dest, 0)[0] >= 2:
-            play_delayed(S, p, g, seat, log)  # Hidden Path: this trip is free
+            play_delayed(S, p, pol, g, seat, log)  # Hidden Path: this trip is free
             if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
                 return False
-    play_card(S, p, g, rng, seat, c, target[i], PL.extra_units(S, p, seat, c), log)
+    play_card(S, p, pol, g, rng, seat, c, target[i], PL.extra_units(S, pol, seat, c), log)
     return False
 
 
@@ -381,7 +381,7 @@ def pass_turn(p, g, seat, log):
 
 
 @njit(cache=True, nogil=True)
-def action_phase(S, p, g, rng, policy, log):
+def action_phase(S, p, pol, g, rng, log):
     """Action Phase: in playing order, each player plays one action or passes, until all
     have passed; the pass order is the next Month Turn's playing order. Stops at the
     first broken invariant of a checked run."""
@@ -394,7 +394,7 @@ def action_phase(S, p, g, rng, policy, log):
             s = g[L.G_ORDER + i]
             if g[pl(s) + L.PL_PASSED]:
                 continue
-            passes = player_turn(S, p, g, rng, policy, s, log)
+            passes = player_turn(S, p, pol, g, rng, s, log)
             if failed(log):
                 return
             if passes:
@@ -518,12 +518,12 @@ def festival(S, p, g, tile, log):
 
 
 @borrowing
-def final_delayed_events(S, p, g, log):
+def final_delayed_events(S, p, pol, g, log):
     """End of the Game: delayed events still held are played."""
     for i in range(p[L.P_PLAYERS]):
         s = g[L.G_ORDER + i]
         if g[pl(s) + L.PL_HELD_EVENT] >= 0:
-            play_delayed(S, p, g, s, log)
+            play_delayed(S, p, pol, g, s, log)
 
 
 @borrowing
@@ -571,10 +571,10 @@ def winner(S, p, g):
 
 
 @njit(cache=True, nogil=True)
-def play_game(S, p, policy, rng, g, out, log):
+def play_game(S, p, pol, rng, g, out, log):
     """One game: set-up, the turns, the end. A checked run checks the state after each
     rule step and stops the game at the first broken invariant."""
-    setup(S, p, g, rng, log)
+    setup(S, p, pol, g, rng, log)
     if step_checked(S, p, g, log, L.STEP_SETUP):
         return
     for turn in range(1, p[L.P_TURNS] + 1):
@@ -586,23 +586,23 @@ def play_game(S, p, policy, rng, g, out, log):
             if step_checked(S, p, g, log, L.STEP_FESTIVAL):
                 return
             continue
-        if month_turn(S, p, policy, rng, g, log):
+        if month_turn(S, p, pol, rng, g, log):
             return
-    final_delayed_events(S, p, g, log)
+    final_delayed_events(S, p, pol, g, log)
     if step_checked(S, p, g, log, L.STEP_END):
         return
     write_outcome(S, p, g, out, log)
 
 
 @njit(cache=True, nogil=True)
-def month_turn(S, p, policy, rng, g, log):
+def month_turn(S, p, pol, rng, g, log):
     """Month Turn: Event Phase, Action Phase, Cleanup Phase. Returns whether a checked
     run found a broken invariant."""
     restart(rng, L.ST_MORRIGAN, g[L.G_TURN])
-    event_phase(S, p, g, rng, policy, log)
+    event_phase(S, p, pol, g, rng, log)
     if failed(log):
         return True
-    action_phase(S, p, g, rng, policy, log)
+    action_phase(S, p, pol, g, rng, log)
     if failed(log):
         return True
     cleanup(S, p, g, log)
@@ -643,7 +643,7 @@ def write_outcome(S, p, g, out, log):
 
 
 @njit(cache=True, nogil=True)
-def play_games(S, p, policy, game_indices, root_seed, log):
+def play_games(S, p, pol, game_indices, root_seed, log):
     """Play one game per index; returns the ``(n, N_OUT)`` outcome table."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int64)
     g = np.zeros(L.N_STATE, dtype=np.int64)
@@ -651,16 +651,16 @@ def play_games(S, p, policy, game_indices, root_seed, log):
         at_game(log, row)  # a broken invariant names its game
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         restart(rng, L.ST_EVENT_DECK, 0)
-        play_unmanaged(S, p, policy, rng, g, out[row], log)
+        play_unmanaged(S, p, pol, rng, g, out[row], log)
         if failed(log):
             break
     return out
 
 
 @njit(cache=True, nogil=True)
-def play_unmanaged(S, p, policy, rng, g, out, log):
+def play_unmanaged(S, p, pol, rng, g, out, log):
     """``play_game`` on views numba does not reference-count (``simkit.unmanaged``): the
     caller owns every array for the whole call and no view outlives it, so the rules'
     calls skip the atomic reference counting of the component tables (the same games)."""
-    play_game(unmanaged(S), unmanaged(p), unmanaged(policy), unmanaged(rng), unmanaged(g),
+    play_game(unmanaged(S), unmanaged(p), unmanaged(pol), unmanaged(rng), unmanaged(g),
               unmanaged(out), unmanaged(log))

@@ -2,8 +2,10 @@
 
 ``G_*`` index the game state vector ``g`` (globals, then one block of ``N_PL`` per seat:
 ``g[pl(seat) + PL_VP]``); ``P_*`` the parameter vector built from the rules
-(``rules.params``); ``S_*`` the static component tables (``components``); ``OUTCOMES``
-declares the result columns; ``STREAMS`` names the random streams (``simkit.rng``).
+(``rules.PARAMETERS``); ``W_*`` a seat's row of ``pol``, its policy id and weights
+(``weights.POLICY_ROWS``); ``S_*`` the static component tables (``components``);
+``OUTCOMES`` declares the result columns; ``STREAMS`` names the random streams
+(``simkit.rng``).
 """
 
 from simkit.games.base import Column, Outcomes
@@ -136,8 +138,10 @@ TABLES = ("goods", "tribes", "leaders", "trophies", "cards", "events", "festival
 # S_CHEAPEST: row (tile * MAX_NODES + from) * MAX_NODES + to: how many nodes lie on a
 # cheapest trip, then those nodes nearest ``to`` first (``to`` itself first)
 
-# -- a seat's policy weights (weights.py): one row per seat in the parameter vector --------
+# -- a seat's row of the kernels' ``pol`` (weights.POLICY_ROWS): its policy id, then its
+# weights; seat s reads row s
 _W = Fields("policy weights")
+W_ID = _W("policy")
 W_VP_POINTS = _W("vp_points")
 W_UNIT_POINTS = _W("unit_points")
 W_ENGAGED_POINTS = _W("engaged_points")
@@ -177,7 +181,6 @@ P_N_CARDS = _P("n_cards")
 P_N_EVENTS = _P("n_events")
 P_N_NODES = _P("n_nodes")
 P_N_FESTIVALS = _P("n_festival_tiles")
-P_WEIGHTS = _P("weights", MAX_PLAYERS * N_W)  # seat s's row (W_*) at P_WEIGHTS + s * N_W
 N_PARAMS = _P.size
 # where the Battle Progression Track's disc starts a battle (rules.py says why)
 BATTLE_DISC_STARTS = ("centre", "where_left")

@@ -4,7 +4,7 @@
 ``greedy`` scores each legal action in value points (1 VP = 30; a good is worth 10 per
 point of its Portum Itium value, more when a leader could carry it) and plays the best,
 passing when nothing is worth more than passing (the first pass is worth its VP). Its
-numbers are the seat's policy weights (``weights``: ``weight(p, seat, W_*)``). It reads
+numbers are the seat's policy weights (``weights``: ``pol[seat, W_*]``). It reads
 each card's effect: VP, goods, Divine Will, trades planned against the market or a
 Village, raids against the defender's likely strength and the Mórrígan tokens, battles
 against the defender's units. ``random`` picks uniformly among the legal actions and
@@ -52,13 +52,6 @@ assert tuple(POLICIES) == L.POLICY_NAMES
 
 
 @borrowing
-def weight(p, seat, w):
-    """The seat's policy weight ``w`` (layout ``W_*``; ``weights`` declares them), from
-    the parameter vector's row of the seat."""
-    return p[L.P_WEIGHTS + seat * L.N_W + w]
-
-
-@borrowing
 def month_turns_left(p, g):
     t = g[L.G_TURN]
     n = 0
@@ -92,24 +85,24 @@ def fibula_wanted(g, seat):
 
 
 @borrowing
-def worth(S, p, g, seat, good):
+def worth(S, p, pol, g, seat, good):
     """What one more of ``good`` is worth to the seat, in value points."""
     value = S[L.S_GOODS][good, L.GD_VALUE] * 10
     if good == L.PROVISIONS:
-        if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < weight(p, seat, L.W_MIN_PROVISIONS):
-            return weight(p, seat, L.W_SHORT_PROVISION_POINTS)
-        return weight(p, seat, L.W_PROVISION_POINTS)
+        if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < pol[seat, L.W_MIN_PROVISIONS]:
+            return pol[seat, L.W_SHORT_PROVISION_POINTS]
+        return pol[seat, L.W_PROVISION_POINTS]
     bonus = S[L.S_GOODS][good, L.GD_BONUS]
     if bonus != L.BONUS_NONE and free_slots(S, g, seat) > 0:
         if bonus == L.BONUS_VP:
             if fibula_wanted(g, seat):
-                value += weight(p, seat, L.W_VP_POINTS) * month_turns_left(p, g) // 2
+                value += pol[seat, L.W_VP_POINTS] * month_turns_left(p, g) // 2
         else:
             value += 20
     if S[L.S_GOODS][good, L.GD_ANIMAL]:
         value += 5
     if held(g, seat, good) == 0:
-        value += weight(p, seat, L.W_NEW_TYPE_POINTS)  # the Festivals' variety objectives
+        value += pol[seat, L.W_NEW_TYPE_POINTS]  # the Festivals' variety objectives
     return value
 
 
@@ -214,7 +207,7 @@ def mean_token10(p, g):
 
 # -- the Event Phase -------------------------------------------------------------------------
 @borrowing
-def divine_will_worth(p, g, seat, n):
+def divine_will_worth(p, pol, g, seat, n):
     """What ``n`` more Divine Will cubes are worth: a third of an Event card each while
     they fund Events the seat can still draw (one per Event Phase, while the deck lasts),
     little beyond that."""
@@ -224,12 +217,12 @@ def divine_will_worth(p, g, seat, n):
         draws = min(month_turns_left(p, g), p[L.P_N_EVENTS] - g[L.G_EVENT_TOP])
     useful = max(0, draws * p[L.P_EVENT_COST] - g[pl(seat) + L.PL_DW])
     k = min(n, useful)
-    return k * weight(p, seat, L.W_EVENT_POINTS) // max(p[L.P_EVENT_COST], 1) + \
-        (n - k) * weight(p, seat, L.W_SPARE_DW_POINTS)
+    return k * pol[seat, L.W_EVENT_POINTS] // max(p[L.P_EVENT_COST], 1) + \
+        (n - k) * pol[seat, L.W_SPARE_DW_POINTS]
 
 
 @borrowing
-def event_value(S, p, g, seat, ev):
+def event_value(S, p, pol, g, seat, ev):
     """What an Event card is worth to the seat (value points)."""
     v = 0
     for k in range(S[L.S_EVENTS][ev, L.EV_N_OPS]):
@@ -238,19 +231,19 @@ def event_value(S, p, g, seat, ev):
         a = S[L.S_EVENTS][ev, o + 1]
         b = S[L.S_EVENTS][ev, o + 2]
         if op == L.EO_GAIN:
-            v += a * 0 + b * worth(S, p, g, seat, a)
+            v += a * 0 + b * worth(S, p, pol, g, seat, a)
         elif op == L.EO_THE_GIFT:
-            v += worth(S, p, g, seat, a) - 10
+            v += worth(S, p, pol, g, seat, a) - 10
         elif op == L.EO_DIVINE_WILL:
-            v += divine_will_worth(p, g, seat, a)
+            v += divine_will_worth(p, pol, g, seat, a)
         elif op == L.EO_VP:
-            v += weight(p, seat, L.W_VP_POINTS) * a
+            v += pol[seat, L.W_VP_POINTS] * a
         elif op == L.EO_EVERYONE_LOSES or op == L.EO_LOSE:
-            v -= min(b, g[pl(seat) + L.PL_GOODS + a]) * worth(S, p, g, seat, a)
+            v -= min(b, g[pl(seat) + L.PL_GOODS + a]) * worth(S, p, pol, g, seat, a)
         elif op == L.EO_RESCUE:
             v += 30 * min(a, g[L.G_MARKET_MEN + g[pl(seat) + L.PL_TRIBE]])
         elif op == L.EO_VP_PER:
-            v += weight(p, seat, L.W_VP_POINTS) * min(held(g, seat, a), b)
+            v += pol[seat, L.W_VP_POINTS] * min(held(g, seat, a), b)
         elif op == L.EO_FREE_MOVE:
             v += 30
         elif op == L.EO_REORDER:
@@ -270,15 +263,15 @@ def draws_event(p, g, rng, seat, policy):
 
 
 @borrowing
-def redraws(S, p, g, seat, ev):
+def redraws(S, p, pol, g, seat, ev):
     """Benevolence: discard the drawn card and draw another?"""
-    return event_value(S, p, g, seat, ev) < 0
+    return event_value(S, p, pol, g, seat, ev) < 0
 
 
 @borrowing
-def keeps_new_delayed(S, p, g, seat, held_ev, new_ev):
+def keeps_new_delayed(S, p, pol, g, seat, held_ev, new_ev):
     """Holding a delayed event and drawing a second: keep the new one?"""
-    return event_value(S, p, g, seat, new_ev) > event_value(S, p, g, seat, held_ev)
+    return event_value(S, p, pol, g, seat, new_ev) > event_value(S, p, pol, g, seat, held_ev)
 
 
 @borrowing
@@ -302,12 +295,12 @@ MAX_TRADE = 12  # the capacity a plan considers (more than any engagement carrie
 
 
 @borrowing
-def hostage_worth(p, g, seat, colour):
+def hostage_worth(p, pol, g, seat, colour):
     """What holding one more tribesman of ``colour`` is worth: one's own is a unit again
     after Cleanup, another tribe's scores 1 VP each Cleanup left."""
     if colour == g[pl(seat) + L.PL_TRIBE]:
-        return weight(p, seat, L.W_UNIT_POINTS) * month_turns_left(p, g) + 20
-    return weight(p, seat, L.W_VP_POINTS) * month_turns_left(p, g) // 2 + 20
+        return pol[seat, L.W_UNIT_POINTS] * month_turns_left(p, g) + 20
+    return pol[seat, L.W_VP_POINTS] * month_turns_left(p, g) // 2 + 20
 
 
 @borrowing
@@ -319,15 +312,15 @@ def kind_value(S, k):
 
 
 @borrowing
-def unit_worth(S, p, g, seat, k, have):
+def unit_worth(S, p, pol, g, seat, k, have):
     """What the unit of kind k that raises the seat's Village Card from ``have`` to
     ``have + 1`` is worth (a third good of a type or more is worth 30 less; at least 1)."""
     if k >= L.N_GOODS:
-        return hostage_worth(p, g, seat, k - L.N_GOODS)
+        return hostage_worth(p, pol, g, seat, k - L.N_GOODS)
     at = pl(seat) + L.PL_GOODS + k
     keep = g[at]
     g[at] = have
-    w = worth(S, p, g, seat, k)
+    w = worth(S, p, pol, g, seat, k)
     if k != L.PROVISIONS and held(g, seat, k) > 1:
         w -= 30
     g[at] = keep
@@ -335,16 +328,16 @@ def unit_worth(S, p, g, seat, k, have):
 
 
 @borrowing
-def held_worth(S, p, g, seat, k, have, slots, turns, lacking):
+def held_worth(S, pol, g, seat, k, have, slots, turns, lacking):
     """``unit_worth`` of good k with the seat's Village Card holding ``have``, from the
     parts of ``worth`` a trade does not change, computed once per plan (``slots``: a
     leader has a free space; ``turns``: Month Turns left; ``lacking``: leaders without a
     Fibula): the same values, without writing the state."""
     b = pl(seat)
     if k == L.PROVISIONS:
-        if have < weight(p, seat, L.W_MIN_PROVISIONS):
-            return weight(p, seat, L.W_SHORT_PROVISION_POINTS)
-        return weight(p, seat, L.W_PROVISION_POINTS)
+        if have < pol[seat, L.W_MIN_PROVISIONS]:
+            return pol[seat, L.W_SHORT_PROVISION_POINTS]
+        return pol[seat, L.W_PROVISION_POINTS]
     held_k = have
     for j in range(L.MAX_LEADERS):
         held_k += equipped(g, seat, j, k)
@@ -354,13 +347,13 @@ def held_worth(S, p, g, seat, k, have, slots, turns, lacking):
         if bonus == L.BONUS_VP:
             fibulas = have if k == L.FIBULA else g[b + L.PL_GOODS + L.FIBULA]
             if lacking > fibulas + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]:
-                value += weight(p, seat, L.W_VP_POINTS) * turns // 2
+                value += pol[seat, L.W_VP_POINTS] * turns // 2
         else:
             value += 20
     if S[L.S_GOODS][k, L.GD_ANIMAL]:
         value += 5
     if held_k == 0:
-        value += weight(p, seat, L.W_NEW_TYPE_POINTS)
+        value += pol[seat, L.W_NEW_TYPE_POINTS]
     if held_k > 1:
         value -= 30
     return max(value, 1)
@@ -397,12 +390,12 @@ def own_stock(g, seat, k):
 
 
 @borrowing
-def sale_cost(S, p, g, seat, target, k, have):
+def sale_cost(S, p, pol, g, seat, target, k, have):
     """What selling the unit of kind k that leaves ``have`` costs the seat; a hostage
     sold to its own tribe also hands that tribe a unit."""
-    c = unit_worth(S, p, g, seat, k, have)
+    c = unit_worth(S, p, pol, g, seat, k, have)
     if k >= L.N_GOODS and target >= 0 and g[pl(target) + L.PL_TRIBE] == k - L.N_GOODS:
-        c += weight(p, seat, L.W_UNIT_POINTS) * month_turns_left(p, g)
+        c += pol[seat, L.W_UNIT_POINTS] * month_turns_left(p, g)
     return c
 
 
@@ -428,7 +421,7 @@ def trade_bounds(S, g, seat, target, cap):
 
 
 @allocating
-def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
+def trade_plan(S, p, pol, g, seat, target, capacity, bonus, plan):
     """Trade (rulebook: Trade): the whole trade at once. Buy up to ``capacity`` goods and
     hostages from the market (``target`` < 0) or the target's Village Card and sell up
     to ``capacity`` of the seat's own, the value sold at least the value bought (no
@@ -455,12 +448,12 @@ def trade_plan(S, p, g, seat, target, capacity, bonus, plan):
     least = np.full(vpay + 2, HIGH, dtype=np.int64)
     lj = np.full(vpay + 2, -1, dtype=np.int64)
     lv = np.full(vpay + 2, -1, dtype=np.int64)
-    return best_trade(S, p, g, seat, target, cap, vpay, bonus, plan, cum, buy, bchoice, pay,
+    return best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bchoice, pay,
                       pchoice, least, lj, lv)
 
 
 @borrowing
-def best_trade(S, p, g, seat, target, cap, vpay, bonus, plan, cum, buy, bchoice, pay,
+def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bchoice, pay,
                pchoice, least, lj, lv):
     """``trade_plan`` on its arrays (``vpay``: the most value the seat can pay): the
     loops run without reference counting."""
@@ -480,9 +473,9 @@ def best_trade(S, p, g, seat, target, cap, vpay, bonus, plan, cum, buy, bchoice,
         if n > 0:
             have = own_stock(g, seat, k) if k < L.N_GOODS else 0
             for m in range(1, n + 1):
-                cum[m] = cum[m - 1] + (hostage_worth(p, g, seat, k - L.N_GOODS)
+                cum[m] = cum[m - 1] + (hostage_worth(p, pol, g, seat, k - L.N_GOODS)
                                        if k >= L.N_GOODS else
-                                       held_worth(S, p, g, seat, k, have + m - 1, slots, turns,
+                                       held_worth(S, pol, g, seat, k, have + m - 1, slots, turns,
                                                   lacking))
             bj_reach = min(cap, bj_reach + n)
             bv_reach = min(vbuy, bv_reach + n * val)
@@ -498,9 +491,9 @@ def best_trade(S, p, g, seat, target, cap, vpay, bonus, plan, cum, buy, bchoice,
         if n > 0:
             for m in range(1, n + 1):
                 if k >= L.N_GOODS:
-                    cum[m] = cum[m - 1] + sale_cost(S, p, g, seat, target, k, have - m)
+                    cum[m] = cum[m - 1] + sale_cost(S, p, pol, g, seat, target, k, have - m)
                 else:
-                    cum[m] = cum[m - 1] + held_worth(S, p, g, seat, k, have - m, slots, turns,
+                    cum[m] = cum[m - 1] + held_worth(S, pol, g, seat, k, have - m, slots, turns,
                                                      lacking)
             pj_reach = min(cap, pj_reach + n)
             pv_reach = min(vpay, pv_reach + n * val)
@@ -603,16 +596,16 @@ def accepts_raid_support(p, g, defender, attack, defence):
 
 
 @borrowing
-def second_token(p, g, seat, margin):
+def second_token(pol, g, seat, margin):
     """Spend 1 Divine Will to draw 2 Mórrígan tokens and keep the higher? ``margin`` is
     the STRENGTH the drawing side still lacks (greedy: when a token decides it, up to
     ``second_token_margin``)."""
     return g[pl(seat) + L.PL_DW] >= 1 and \
-        0 <= margin <= weight(p, seat, L.W_SECOND_TOKEN_MARGIN)
+        0 <= margin <= pol[seat, L.W_SECOND_TOKEN_MARGIN]
 
 
 @borrowing
-def loot_worth(S, p, g, seat, victim, steal):
+def loot_worth(S, p, pol, g, seat, victim, steal):
     """What the best single item on the victim's Village is worth to the raider."""
     best = 0
     if steal != L.STEAL_HOSTAGES:
@@ -620,12 +613,12 @@ def loot_worth(S, p, g, seat, victim, steal):
             if g[pl(victim) + L.PL_GOODS + good] > 0:
                 if steal == L.STEAL_ANIMALS and not S[L.S_GOODS][good, L.GD_ANIMAL]:
                     continue
-                best = max(best, worth(S, p, g, seat, good))
+                best = max(best, worth(S, p, pol, g, seat, good))
     return best
 
 
 @borrowing
-def steal_pick(S, p, g, seat, victim, steal, at_market, types_vp, taken, room):
+def steal_pick(S, p, pol, g, seat, victim, steal, at_market, types_vp, taken, room):
     """The next item a successful raider takes: a trophy (code N_GOODS + t), a hostage
     (N_GOODS + N_TROPHIES + colour) or a good; -1 if nothing is left. ``at_market``:
     Sack on Portum Itium, whose market holds goods and tribesmen (hostages), no
@@ -637,7 +630,7 @@ def steal_pick(S, p, g, seat, victim, steal, at_market, types_vp, taken, room):
     for good in range(L.N_GOODS):
         kinds += (taken >> good) & 1
     missing = 3 - kinds
-    vp_points = weight(p, seat, L.W_VP_POINTS)
+    vp_points = pol[seat, L.W_VP_POINTS]
     new_type = vp_points * types_vp // missing if types_vp > 0 and 0 < missing <= room \
         else 0
     best = -1
@@ -655,7 +648,7 @@ def steal_pick(S, p, g, seat, victim, steal, at_market, types_vp, taken, room):
             if n > 0:
                 # a hostage scores 1 VP per Cleanup; one's own tribesman is a unit again
                 w = vp_points * month_turns_left(p, g) // 2 + 20 if c != own else \
-                    weight(p, seat, L.W_UNIT_POINTS) * month_turns_left(p, g) + 20
+                    pol[seat, L.W_UNIT_POINTS] * month_turns_left(p, g) + 20
                 if w > best_w:
                     best_w = w
                     best = L.N_GOODS + L.N_TROPHIES + c
@@ -665,7 +658,7 @@ def steal_pick(S, p, g, seat, victim, steal, at_market, types_vp, taken, room):
             if n > 0:
                 if steal == L.STEAL_ANIMALS and not S[L.S_GOODS][good, L.GD_ANIMAL]:
                     continue
-                w = worth(S, p, g, seat, good)
+                w = worth(S, p, pol, g, seat, good)
                 if not (taken >> good) & 1:
                     w += new_type
                 if w > best_w:
@@ -695,7 +688,7 @@ def faction_vp(S, p, g, seat, disc10, side):
 
 
 @borrowing
-def battle_vp_estimate(S, p, g, seat, target):
+def battle_vp_estimate(S, p, pol, g, seat, target):
     """What declaring a Battle on ``target`` is worth (value points): the VP of the
     expected disc, less what the units could have done."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
@@ -703,11 +696,11 @@ def battle_vp_estimate(S, p, g, seat, target):
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
         strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
     v = faction_vp(S, p, g, seat, battle_disc_estimate(p, g, att, dfn), 1)
-    return weight(p, seat, L.W_VP_POINTS) * v - weight(p, seat, L.W_UNIT_POINTS) * att
+    return pol[seat, L.W_VP_POINTS] * v - pol[seat, L.W_UNIT_POINTS] * att
 
 
 @borrowing
-def attack_commit(S, p, g, seat, target, least, required):
+def attack_commit(S, p, pol, g, seat, target, least, required):
     """The units an attacker places in the Camp (at least ``least``, the leaders of
     ``required`` among them): the deployment whose expected disc pays the most VP less
     what its units could have done elsewhere; ties keep more units. (-1, 0): fewer than
@@ -716,8 +709,8 @@ def attack_commit(S, p, g, seat, target, least, required):
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
         strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
     token = mean_token10(p, g)
-    vp_points = weight(p, seat, L.W_VP_POINTS)
-    unit_points = weight(p, seat, L.W_UNIT_POINTS)
+    vp_points = pol[seat, L.W_VP_POINTS]
+    unit_points = pol[seat, L.W_UNIT_POINTS]
     best_m, best_l = -1, 0
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -739,18 +732,18 @@ def attack_commit(S, p, g, seat, target, least, required):
 
 
 @borrowing
-def defender_extra(S, p, g, rng, seat, policy, must, attack):
+def defender_extra(S, p, pol, g, rng, seat, must, attack):
     """Available units a defender adds to the Village spaces. Greedy: the deployment
     worth most, the expected disc's VP less ``hold_back_vp`` for each unit held back
     and, before passing, what the added units could have done elsewhere (``must``: the
     STRENGTH already in the Village, ``attack``: the Camp's); ties add more. Random: a
     random number of its tribesmen and every leader."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
-    if policy == L.POL_RANDOM:
+    if pol[seat, L.W_ID] == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, men + 1), lmask
-    spare = 0 if g[pl(seat) + L.PL_PASSED] else weight(p, seat, L.W_UNIT_POINTS)
+    spare = 0 if g[pl(seat) + L.PL_PASSED] else pol[seat, L.W_UNIT_POINTS]
     token = mean_token10(p, g)
-    vp_points = weight(p, seat, L.W_VP_POINTS)
+    vp_points = pol[seat, L.W_VP_POINTS]
     best_m, best_l = men, lmask
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -771,7 +764,7 @@ def defender_extra(S, p, g, rng, seat, policy, must, attack):
 
 
 @borrowing
-def support_side(S, p, g, rng, seat, policy, att_str, def_str):
+def support_side(S, p, pol, g, rng, seat, att_str, def_str):
     """Offer Support: 0 none, 1 the attacking faction, 2 the defending one. Greedy joins
     the faction where its units earn the most expected VP (the track pays most for a
     narrow win); random joins at random."""
@@ -779,11 +772,11 @@ def support_side(S, p, g, rng, seat, policy, att_str, def_str):
     add = engagement_strength(S, g, seat, men, lmask)
     if add == 0:
         return 0
-    if policy == L.POL_RANDOM:
+    if pol[seat, L.W_ID] == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, 3)
     best = 0
-    vp_points = weight(p, seat, L.W_VP_POINTS)
-    best_v = weight(p, seat, L.W_UNIT_POINTS) * add + vp_points
+    vp_points = pol[seat, L.W_VP_POINTS]
+    best_v = pol[seat, L.W_UNIT_POINTS] * add + vp_points
     for side in range(1, 3):
         a = att_str + (add if side == 1 else 0)
         d = def_str + (add if side == 2 else 0)
@@ -897,13 +890,13 @@ def pick_grey_leader(S, g):
 
 
 @borrowing
-def pick_good(S, p, g, seat, mask):
+def pick_good(S, p, pol, g, seat, mask):
     """gain_choice: the most worth of the goods in ``mask`` the market still has."""
     best = -1
     best_w = -1
     for good in range(L.N_GOODS):
         if (mask >> good) & 1 and g[L.G_MARKET + good] > 0:
-            w = worth(S, p, g, seat, good)
+            w = worth(S, p, pol, g, seat, good)
             if w > best_w:
                 best_w = w
                 best = good
@@ -923,13 +916,13 @@ def pick_trophy(S, g):
 
 
 @borrowing
-def pay_pick(S, p, g, seat):
+def pay_pick(S, p, pol, g, seat):
     """Masterwork payment: the next good to give up (the least worth)."""
     best = -1
     best_w = 1 << 30
     for good in range(L.N_GOODS):
         if g[pl(seat) + L.PL_GOODS + good] > 0:
-            w = worth(S, p, g, seat, good) - S[L.S_GOODS][good, L.GD_VALUE]
+            w = worth(S, p, pol, g, seat, good) - S[L.S_GOODS][good, L.GD_VALUE]
             if w < best_w:
                 best_w = w
                 best = good
@@ -937,7 +930,7 @@ def pay_pick(S, p, g, seat):
 
 
 @borrowing
-def setup_site(S, p, g, seat):
+def setup_site(S, p, pol, g, seat):
     """Setup: the first village's territory among the free ones of the Setup Card: the
     one with most free neighbouring territories (Clan Pact sites, ``clan_pact_points``
     each) less ``provision_points`` per Provision of the trip to Portum Itium (Trades at the
@@ -959,8 +952,8 @@ def setup_site(S, p, g, seat):
             if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY and \
                     g[L.G_VILLAGE + u] < 0 and S[L.S_NEXT][base + v, u] == u:
                 free += 1
-        score = weight(p, seat, L.W_CLAN_PACT_POINTS) * free - \
-            (weight(p, seat, L.W_PROVISION_POINTS) * S[L.S_COST][base + v, harbour]
+        score = pol[seat, L.W_CLAN_PACT_POINTS] * free - \
+            (pol[seat, L.W_PROVISION_POINTS] * S[L.S_COST][base + v, harbour]
              if harbour >= 0 else 0)
         if score > best_v:
             best_v = score
@@ -1023,11 +1016,11 @@ def in_style(S, policy, c):
 
 
 @borrowing
-def style_score(S, p, seat, policy, c, score):
+def style_score(S, pol, seat, c, score):
     """A trait style's appraisal: the greedy score, plus the seat's ``style_bonus`` for an
     action of its trait that is worth something (a losing action stays a loss)."""
-    if score > 0 and in_style(S, policy, c):
-        return score + weight(p, seat, L.W_STYLE_BONUS)
+    if score > 0 and in_style(S, pol[seat, L.W_ID], c):
+        return score + pol[seat, L.W_STYLE_BONUS]
     return score
 
 

@@ -12,7 +12,6 @@ from simkit.games.base import Parameters, RulesBase, knob, reading, reconstructi
 
 from . import layout as L
 from .components import DATA, load_components
-from .weights import weight_rows
 
 FESTIVAL_TILES = 4
 # every seat order of the five tribes (seat1 first); ``players`` takes the first n
@@ -154,7 +153,7 @@ class Rules(RulesBase):
 
 #: the kernel's parameter vector (offsets in ``layout``): each field is the knob of the
 #: same name, except the seats' tribe codes, the token and track values read from their
-#: text, the component counts and the seats' policy weights (``weights``)
+#: text and the component counts (the seats' policy weights are ``weights.POLICY_ROWS``)
 PARAMETERS = Parameters(
     L._P, Rules,
     tribe=lambda r: [L.TRIBES.index(t) for t in r.tribe_names],
@@ -163,7 +162,6 @@ PARAMETERS = Parameters(
     battle_disc_start=lambda r: L.BATTLE_DISC_STARTS.index(r.battle_disc_start),
     vp_past_110=lambda r: L.VP_PAST_110.index(r.vp_past_110),
     n_festival_tiles=lambda r: FESTIVAL_TILES,
-    weights=lambda r: weight_rows().ravel(),  # the defaults; Verrix.parameters sets each seat's
     package_data=DATA,
     from_data={"n_cards": lambda d: len(load_components(d).card_titles),
                "n_events": lambda d: len(load_components(d).event_titles),

@@ -3,16 +3,14 @@ greedy tribe's appraisal weighs an action with, in value points (1 VP = ``vp_poi
 The rulebook prints none of them; the defaults are the numbers the tribes played before
 they were declared, so the default policies play the same games.
 
-The kernel reads one row per seat (layout ``W_*``) from the parameter vector's
-``weights`` block (``MAX_PLAYERS`` rows): the seat's policy's weights, or the defaults for
-a policy without weights (``random``, whose units, loot and trades are greedy's).
+Each seat's policy id and weights reach the kernels as its row of ``pol``
+(``POLICY_ROWS``, layout ``W_*``), declared once by these classes; the rules' vector ``p``
+holds rules only, so tuning one tribe's weights changes no rule the others play.
 """
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from simkit.games.base import RulesBase, knob
+from simkit.games.base import PolicyRows, RulesBase, knob
 
 from . import layout as L
 
@@ -77,21 +75,12 @@ class StyleWeights(Weights):
         "Special cards of its trait when Learning): about 0.8 VP", range=(0, 120))
 
 
-#: seat -> {policy: weights}: every policy but ``random`` (which takes the defaults)
-POLICY_WEIGHTS = {"greedy": Weights, **{name: StyleWeights for name in L.POLICY_NAMES
-                                        if name not in ("greedy", "random")}}
+#: seat -> {policy: weights}, the same at every seat: every policy but ``random``
+POLICY_WEIGHTS = {seat: {"greedy": Weights, **{name: StyleWeights for name in L.POLICY_NAMES
+                                               if name not in ("greedy", "random")}}
+                  for seat in L.SEATS}
 
-_DEFAULTS = StyleWeights()
-
-
-def weight_rows(policies=()) -> np.ndarray:
-    """One row per seat (``layout.W_*``, ``MAX_PLAYERS`` rows): each seat's policy's
-    weights, the defaults for a seat without a policy or a policy without weights."""
-    rows = np.zeros((L.MAX_PLAYERS, L.N_W), dtype=np.int64)
-    for seat in range(L.MAX_PLAYERS):
-        choice = policies[seat] if seat < len(policies) else None
-        weights = choice.weights if choice is not None and choice.weights is not None \
-            else _DEFAULTS
-        for name, (offset, _) in L._W.fields.items():
-            rows[seat, offset] = getattr(weights, name, getattr(_DEFAULTS, name))
-    return rows
+#: the kernels' ``pol``: a row for every seat the kernel could seat (``MAX_PLAYERS``); a
+#: seat without a policy, or with ``random`` (whose units, loot and trades are greedy's),
+#: plays the defaults; ``greedy`` has no ``style_bonus`` and never reads it
+POLICY_ROWS = PolicyRows(L._W, POLICY_WEIGHTS, defaults=StyleWeights(), rows=L.MAX_PLAYERS)
