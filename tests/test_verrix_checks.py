@@ -14,8 +14,7 @@ from simkit.games.verrix import checks as C
 from simkit.games.verrix import engine as E
 from simkit.games.verrix import layout as L
 from simkit.games.verrix.components import load_components
-from simkit.games.verrix.rules import PARAMETERS, Rules
-from simkit.games.verrix.weights import POLICY_ROWS
+from simkit.games.verrix.rules import PARAMETERS, POLICY_ROWS, Rules
 from simkit.rng import game_streams, restart
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)

@@ -15,8 +15,7 @@ from simkit.games.verrix import layout as L
 from simkit.games.verrix import prob as P
 from simkit.games.verrix import state as ST
 from simkit.games.verrix.components import load_components
-from simkit.games.verrix.rules import PARAMETERS, Rules
-from simkit.games.verrix.weights import POLICY_ROWS, StyleWeights
+from simkit.games.verrix.rules import PARAMETERS, POLICY_ROWS, Rules, StyleWeights
 from simkit.rng import game_streams
 
 NOLOG = np.zeros((0, 4), dtype=np.int64)

@@ -12,8 +12,7 @@ from simkit.games.verrix import appraisal as PL
 from simkit.games.verrix import layout as L
 from simkit.games.verrix import policies as PO
 from simkit.games.verrix.components import load_components
-from simkit.games.verrix.rules import PARAMETERS, Rules
-from simkit.games.verrix.weights import POLICY_ROWS, StyleWeights, Weights
+from simkit.games.verrix.rules import PARAMETERS, POLICY_ROWS, Rules, StyleWeights, Weights
 
 
 def test_a_seat_without_weights_plays_the_defaults():

@@ -24,8 +24,7 @@ from .components import DATA, load_components, tables
 from .engine import play_games
 from .events import EVENTS
 from .policies import POLICIES
-from .rules import PARAMETERS, Rules
-from .weights import POLICY_ROWS, POLICY_WEIGHTS
+from .rules import PARAMETERS, POLICY_ROWS, POLICY_WEIGHTS, Rules
 
 
 @cache
