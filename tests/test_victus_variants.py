@@ -466,7 +466,9 @@ def test_cli_lists_policy_weights_and_rejects_bad_ones(capsys):
     from simkit.cli import main
     assert main(["games", "victus"]) in (0, None)
     out = capsys.readouterr().out
-    assert "policy weights of players: greedy, fortify, naive" in out and "resign_below" in out
+    assert "policy weights of players: greedy, fortify" in out and "resign_below" in out
+    naive = out[out.index("policy weights of players: naive"):].split("policy weights")[1]
+    assert "resign_below" in naive and "card_effects" not in naive  # naive never reads it
     assert "given_half_a_bomb" in out and "mode2" in out
     assert main(["run", "victus", "--games", "2", "--policy", "greedy:nope=1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -247,10 +247,10 @@ def casanova_pile_at_most(cards: int, rounds: int) -> int:
 
 
 @dataclass(frozen=True)
-class Weights(RulesBase):
-    """The scripted Barcelonan players' tunable weights (``greedy``, ``fortify`` and
-    ``naive``; ``card_effects``, ``dice_search_from_stage`` and ``change_card_below`` are
-    the strong players' only: ``naive`` keeps the session-4 choices)."""
+class NaiveWeights(RulesBase):
+    """``naive``'s tunable weights: the ones it shares with the strong players. It keeps
+    the session-4 choices (cards by their Almanac, a fixed dice ranking, a card changed
+    at -3), so the strong players' other weights would change none of its games."""
 
     KIND = "policy weight"
 
@@ -266,6 +266,13 @@ class Weights(RulesBase):
     resign_below: int = knob(
         -2, "solo: Villarroel cancels a Casanova card whose score (Almanac, leaders, and "
         "for greedy/fortify its effects) is below this", range=(-20, 20))
+
+
+@dataclass(frozen=True)
+class Weights(NaiveWeights):
+    """The strong players' (``greedy``, ``fortify``) tunable weights: naive's, and how
+    they judge cards, search dice orders and change cards."""
+
     card_effects: float = knob(
         0.2, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
         "Bombardment, Trench, discs, pieces, AP granted) count beside its Almanac when "
@@ -333,7 +340,7 @@ RULE_PARAMETERS = Parameters(
     from_data={"card_effect": card_effects},
 )
 
-POLICY_WEIGHTS = {"players": {"greedy": Weights, "fortify": Weights, "naive": Weights,
+POLICY_WEIGHTS = {"players": {"greedy": Weights, "fortify": Weights, "naive": NaiveWeights,
                               "lookahead": LookaheadWeights}}
 
 # the strong players' skill pieces and their fixed dice ranking are no weights (no knob:
@@ -344,6 +351,7 @@ _FIXED = {"skills": L.DEFAULT_SKILLS, "dice_rank": STRONG_DICE_RANK}
 
 #: the players' row of the kernels' ``pol`` (``layout.W_*``): the policy's id, then its
 #: weights (tenths where the knob's step is 0.1). A policy without a weight plays its
-#: default (``random`` shares the strong players' casualty split)
+#: default (``random`` shares the strong players' casualty split; ``naive``'s row holds
+#: the strong players' own weights too, which it never reads)
 POLICY_ROWS = PolicyRows(L._W, POLICY_WEIGHTS, defaults=Weights(),
                          fixed={name: _FIXED for name in L.POLICY_NAMES})
