@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.eventlog import events, new_log
-from simkit.games.victus import _start, _static
+from simkit.games.victus import GAME, _static
 from simkit.games.victus import card_layout as CL
 from simkit.games.victus import layout as L
 from simkit.games.victus.engine import play_games
@@ -35,7 +35,7 @@ from simkit.games.victus.events import (
     EV_CARD,
     EV_TIMED,
 )
-from simkit.games.victus.rules import Rules, params
+from simkit.games.victus.rules import Rules
 
 POLICIES = ("naive", "greedy", "fortify", "random")
 TIMINGS = ("effect", "start_of_turn", "end_of_turn", "end_of_round", "next_round_start")
@@ -61,14 +61,13 @@ def _counts(ev: np.ndarray) -> dict[str, float]:
 
 
 def _games(policy: str, games: int, seed: int, rules: Rules) -> pd.DataFrame:
-    p = params(rules, L.POLICY_NAMES.index(policy), None)
+    p, pol, sp, g = GAME.kernel_inputs(rules, GAME.policy_choices(policy))
     _, K, dice, cards = _static()
-    sp, g = _start(rules)
     log = new_log(40_000)
     rows = []
     for game in range(games):
         log[0, 0] = 0
-        play_games(K, dice, cards.as_tuple(), p, sp, g, np.array([game], dtype=np.int64),
+        play_games(K, dice, cards.as_tuple(), p, pol, sp, g, np.array([game], dtype=np.int64),
                    seed, log)
         rows.append(_counts(events(log)))
     return pd.DataFrame(rows)

@@ -21,10 +21,11 @@ import time
 import numpy as np
 
 from simkit.eventlog import no_log
-from simkit.games.victus import _start, _static
+from simkit.games.base import PolicyChoice
+from simkit.games.victus import GAME, _static
 from simkit.games.victus import layout as L
 from simkit.games.victus.engine import play_games
-from simkit.games.victus.rules import Rules, Weights, params
+from simkit.games.victus.rules import Rules, Weights
 from simkit.stats import paired_difference
 
 
@@ -34,14 +35,14 @@ def wins(rules: Rules, policy: str, games: int, seed: int, skills: int | None = 
     """Per game: did the players win; and the CPU seconds the games took."""
     if dice_order is not None:
         rules = rules.replace(dice_order=dice_order)
-    p = params(rules, L.POLICY_NAMES.index(policy), weights)
+    choice = PolicyChoice(policy, L.POLICY_NAMES.index(policy), weights)
+    p, pol, sp, g = GAME.kernel_inputs(rules, (choice,))
     if skills is not None:
-        p[L.P_SKILLS] = skills
+        pol[L.PLAYERS, L.W_SKILLS] = skills
     _, K, dice, cards = _static()
-    sp, g = _start(rules)
     indices = np.arange(games, dtype=np.int64)
     t0 = time.process_time()
-    out = play_games(K, dice, cards.as_tuple(), p, sp, g, indices, seed, no_log())
+    out = play_games(K, dice, cards.as_tuple(), p, pol, sp, g, indices, seed, no_log())
     return out[:, L.O_WINNER] == L.WIN_PLAYERS, time.process_time() - t0
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 from scipy.stats import binomtest
-from victus_support import C, K, S, params, set_marker, streams
+from victus_support import C, K, S, W, params, set_marker, streams
 
 from simkit import RulesError, games
 from simkit.eventlog import no_log
@@ -64,7 +64,7 @@ def engine_combat(d: VP.Defence, bourbons: int, reading: str):
                L.SP_ORGAN_GUNS, L.SP_BOURBON]] = (d.coronela, d.infantry, d.bastion_defense,
                                                   d.barricades, d.organ_guns, bourbons)
     p = params(full=True, winner_casualties=reading)
-    result = CB.resolve_combat(K, p, sp, g, space, d.flag_holder, no_log())
+    result = CB.resolve_combat(K, p, W, sp, g, space, d.flag_holder, no_log())
     lost = (d.coronela - sp[space, L.SP_CORONELA]) + 3 * (d.infantry - sp[space, L.SP_INFANTRY])
     return result, int(sp[space, L.SP_BOURBON]), int(lost), int(sp[space, L.SP_INFANTRY])
 
@@ -347,7 +347,7 @@ def rolled_totals(stage: str, popoli: bool, n: int) -> np.ndarray:
     per turn, the total of each action's results and the number of Advance results."""
     sp, g = set_up(C, full=True)
     if popoli:
-        E.resolve_card(K, CARDS, params(True), sp, g, streams(0, 0), 0, popoli_card(),
+        E.resolve_card(K, CARDS, params(True), W, sp, g, streams(0, 0), 0, popoli_card(),
                        no_log())
     g[L.G_STAGE] = L.STAGE_NAMES.index(stage)
     rng = streams(21, 0)

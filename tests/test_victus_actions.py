@@ -3,7 +3,7 @@ scenarios (the example's state, the action, the example's numbers), AP costs, an
 scripted players keeping every piece on the board."""
 
 import pytest
-from victus_support import C, K, S, params, set_marker, streams
+from victus_support import C, K, S, W, params, set_marker, streams, weights
 
 from simkit.eventlog import no_log
 from simkit.games.victus import GAME, engine, policies
@@ -63,7 +63,7 @@ def test_example_24_the_worm_the_card_change_and_the_barricade():
     A.send_worm(K, sp, g, S(33), no_log())
     assert g[L.G_SEAT_AP] == 6 - 2 and g[L.G_DISC + L.DISC_MINE] == 0
     assert sp[S(33), L.SP_CORONELA] == coronela - 1 and sp[C.wounded, L.SP_CORONELA] == 1
-    assert policies.change_a_card(K, CARDS, p, g, streams(0, 0), no_log())
+    assert policies.change_a_card(K, CARDS, p, W, g, streams(0, 0), no_log())
     assert g[L.G_SEAT_AP] == 4 - 3
     for seat, after in enumerate(hands(g, 2)):
         assert len(after) == 6 and len(after - before[seat]) == 1
@@ -100,7 +100,7 @@ def test_example_10_four_moves_for_4_ap():
                                                (12, 47, 1, 0)):
         assert A.can_step(K, sp, S(source), S(target))
         A.pay(K, p, g, L.A_MOVE_TROOPS, S(source), S(target), no_log())
-        A.move_troops(K, p, sp, g, S(source), S(target), coronela, infantry, no_log())
+        A.move_troops(K, p, W, sp, g, S(source), S(target), coronela, infantry, no_log())
     assert g[L.G_SEAT_AP] == 0
     assert tuple(sp[S(12), [L.SP_CORONELA, L.SP_INFANTRY]]) == (1, 0)
     assert tuple(sp[S(45), [L.SP_CORONELA, L.SP_INFANTRY]]) == (0, 2)
@@ -128,7 +128,7 @@ def moves(p, sp, g, path):
     for source, target in zip(path, path[1:], strict=False):
         assert A.can_step(K, sp, source, target)
         A.pay(K, p, g, L.A_MOVE_TROOPS, source, target, no_log())
-        A.move_troops(K, p, sp, g, source, target, 0, 1, no_log())
+        A.move_troops(K, p, W, sp, g, source, target, 0, 1, no_log())
 
 
 def test_example_12_attacking_two_camps_costs_3_ap_two_trench_tiles_2_ap():
@@ -242,7 +242,7 @@ def test_example_14_six_ap_of_markers_fire_and_moves():
     # 6th AP: the Coronela from Hort d'en Favà-22 to the Bastion of Jonqueres-51
     assert A.can_step(K, sp, S(22), S(51))
     paid(L.A_MOVE_TROOPS, 0)
-    A.move_troops(K, p, sp, g, S(22), S(51), 1, 0, no_log())
+    A.move_troops(K, p, W, sp, g, S(22), S(51), 1, 0, no_log())
     assert sp[S(51), L.SP_CORONELA] == 1
 
 
@@ -326,7 +326,7 @@ def test_example_19_moving_infantry_into_a2_fights_a_reinforcements_tile():
     source = [s for s in range(C.n_spaces) if A.can_step(K, sp, s, S("A2"))
               and C.space_info[s, L.S_TRENCH] < 0][0]
     sp[source, L.SP_INFANTRY] = 1
-    A.move_troops(K, p, sp, g, source, S("A2"), 0, 1, no_log())
+    A.move_troops(K, p, W, sp, g, source, S("A2"), 0, 1, no_log())
     assert sp[S("A2"), L.SP_INFANTRY] == 1 and sp[S("A0"), L.SP_RAZED] == 1
     assert g[L.G_TRENCH + 0] == 1 and g[L.G_DISC + L.DISC_BATTERIES] == 5
 
@@ -341,7 +341,7 @@ def test_example_25_pushing_the_trench_back():
     moves = [("E3", "D2", 0, 1), ("D2", "C2", 0, 2), ("C2", "C1", 1, 2), ("C1", "D1", 1, 2),
              ("D1", "E1", 1, 2), ("E1", "F1", 2, 2)]
     for source, target, coronela, infantry in moves:
-        A.move_troops(K, p, sp, g, S(source), S(target), coronela, infantry, no_log())
+        A.move_troops(K, p, W, sp, g, S(source), S(target), coronela, infantry, no_log())
     assert list(g[L.G_TRENCH:L.G_TRENCH + 6]) == [1, 0, 0, 0, 0, 0]
     assert tuple(sp[C.captured, [L.SP_INFANTRY, L.SP_CORONELA]]) == (0, 2)
     assert tuple(sp[S("F1"), [L.SP_INFANTRY, L.SP_CORONELA]]) == (2, 3)
@@ -355,9 +355,9 @@ def test_entering_a_razed_camp_means_no_fight_and_winning_a_camp_razes_it():
     camp = C.camps[7]
     source = [s for s in range(C.n_spaces) if A.can_step(K, sp, s, camp)][0]
     sp[source, L.SP_INFANTRY] = 2
-    A.move_troops(K, p, sp, g, source, camp, 0, 1, no_log())
+    A.move_troops(K, p, W, sp, g, source, camp, 0, 1, no_log())
     assert sp[camp, L.SP_RAZED] == 1 and g[L.G_DISC + L.DISC_BATTERIES] == 5
-    A.move_troops(K, p, sp, g, source, camp, 0, 1, no_log())
+    A.move_troops(K, p, W, sp, g, source, camp, 0, 1, no_log())
     assert g[L.G_DISC + L.DISC_BATTERIES] == 5 and sp[camp, L.SP_INFANTRY] == 2
 
 
@@ -367,7 +367,7 @@ def test_entering_a_razed_camp_means_no_fight_and_winning_a_camp_razes_it():
 @pytest.mark.parametrize("policy", [policies.GREEDY, policies.RANDOM, policies.FORTIFY])
 @pytest.mark.parametrize("full", [False, True])
 def test_players_spend_ap_legally_and_keep_every_piece(policy, full):
-    p = params(full=full, policy=policy)
+    p, w = params(full=full), weights(policy)
     for seed in range(4):
         sp, g = set_up(C, full)
         rng = streams(seed, 1)
@@ -376,7 +376,7 @@ def test_players_spend_ap_legally_and_keep_every_piece(policy, full):
         sp[C.wounded, L.SP_CORONELA] = 3
         totals = sp[:, [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]].sum(axis=0)
         g[L.G_SEAT_AP] = 6
-        policies.spend_action_points(K, CARDS, p, sp, g, rng, no_log())
+        policies.spend_action_points(K, CARDS, p, w, sp, g, rng, no_log())
         assert 0 <= g[L.G_SEAT_AP] < 6
         assert (sp >= 0).all()
         assert (sp[:, [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]].sum(axis=0) == totals).all()
@@ -388,14 +388,14 @@ def test_greedy_fires_at_the_tile_threatening_the_city():
     target = C.space("o1-7")  # its yellow arrow leads into Jonqueres-51
     sp[target, L.SP_BOURBON] = 5
     g[L.G_SEAT_AP] = 1
-    policies.spend_action_points(K, CARDS, p, sp, g, streams(0, 0), no_log())
+    policies.spend_action_points(K, CARDS, p, W, sp, g, streams(0, 0), no_log())
     assert sp[target, L.SP_BOURBON] == 0  # first-game Gunpowder Store 5
 
 
 def test_example_11_a_single_troop_makes_two_moves_for_one_action():
     p, (sp, g) = params(), empty_state(C)
     sp[S(15), L.SP_CORONELA] = 1
-    A.move_one_troop_twice(K, p, sp, g, S(15), S(21), S(22), L.SP_CORONELA, no_log())
+    A.move_one_troop_twice(K, p, W, sp, g, S(15), S(21), S(22), L.SP_CORONELA, no_log())
     assert sp[S(22), L.SP_CORONELA] == 1 and sp[S(21), L.SP_CORONELA] == 0
 
 
@@ -403,5 +403,5 @@ def test_a_fight_on_the_first_step_ends_the_double_move():
     p, (sp, g) = params(), empty_state(C)
     sp[S(15), L.SP_INFANTRY] = 1
     sp[S(21), L.SP_BOURBON] = 1
-    A.move_one_troop_twice(K, p, sp, g, S(15), S(21), S(22), L.SP_INFANTRY, no_log())
+    A.move_one_troop_twice(K, p, W, sp, g, S(15), S(21), S(22), L.SP_INFANTRY, no_log())
     assert sp[S(21), L.SP_INFANTRY] == 1 and sp[S(22), L.SP_INFANTRY] == 0

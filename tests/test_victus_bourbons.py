@@ -4,7 +4,7 @@ Positions the examples leave to the board come from the reconstructed board (dat
 
 import numpy as np
 import pytest
-from victus_support import C, K, S, params, set_marker, streams
+from victus_support import C, K, S, W, params, set_marker, streams
 
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.victus import bourbons as B
@@ -46,10 +46,10 @@ def test_example_3_reinforcements_die_icons_batteries_then_healing():
     sp[WOUNDED, L.SP_CORONELA] = 6
     sp[RESERVE, L.SP_CORONELA] = 5
     batteries_before = g[L.G_DISC + L.DISC_BATTERIES]
-    B.resolve_die(K, p, sp, g, rng(), L.ACT_REINFORCEMENTS, 1, False, no_log())  # white
+    B.resolve_die(K, p, W, sp, g, rng(), L.ACT_REINFORCEMENTS, 1, False, no_log())  # white
     assert g[L.G_DISC + L.DISC_REINFORCEMENTS] == 2  # "the first space 2": batteries icon
     assert g[L.G_DISC + L.DISC_BATTERIES] == batteries_before + 1
-    B.resolve_die(K, p, sp, g, rng(), L.ACT_REINFORCEMENTS, 1, False, no_log())  # gray
+    B.resolve_die(K, p, W, sp, g, rng(), L.ACT_REINFORCEMENTS, 1, False, no_log())  # gray
     assert g[L.G_DISC + L.DISC_REINFORCEMENTS] == 3  # healing icon
     assert sp[C.port, L.SP_CORONELA] == 1  # Port +1: 1 troop from Reserve to the Port
     assert sp[S(34), L.SP_CORONELA] == 2  # hospital 2: 2 Coronela to Saint Mary-34
@@ -61,7 +61,7 @@ def test_example_3_full_game_port_sends_the_troop_to_the_expedition():
     sp, g = empty_state(C)
     set_marker(g, L.MARKER_PORT, 1)
     sp[RESERVE, L.SP_INFANTRY] = 1
-    B.heal(K, params(full=True), sp, g, False, no_log())
+    B.heal(K, params(full=True), W, sp, g, False, no_log())
     assert sp[C.expedition, L.SP_INFANTRY] == 1 and sp[C.port].sum() == 0
 
 
@@ -70,7 +70,7 @@ def test_port_minus_two_sends_two_barcelona_troops_to_reserve():
     set_marker(g, L.MARKER_PORT, -2)
     set_marker(g, L.MARKER_HOSPITAL, 0)
     sp[S(12), L.SP_CORONELA] = 3
-    B.heal(K, params(), sp, g, False, no_log())
+    B.heal(K, params(), W, sp, g, False, no_log())
     assert sp[S(12), L.SP_CORONELA] == 1 and sp[RESERVE, L.SP_CORONELA] == 2
 
 
@@ -110,7 +110,7 @@ def test_example_4_white_bombardment_2_then_gray_bombardment_1():
     put_chance_on_top(g, 0, 1)  # Stage I rows (11, 45, 46, ...) then (21, 48, 25, ...)
     rubble_before = int((sp[:, L.SP_RUBBLE] > 0).sum())
     log = new_log()
-    B.resolve_die(K, p, sp, g, rng(), L.ACT_BOMBARDMENT, 2, False, log)
+    B.resolve_die(K, p, W, sp, g, rng(), L.ACT_BOMBARDMENT, 2, False, log)
     bombarded = [(a, b) for code, a, b, _ in events(log) if code == EV.EV_BOMBARD_SPACE]
     assert bombarded == [(S(11), 2), (S(45), 2), (S(46), 2)]  # batteries value 3
     assert sp[S(11), L.SP_RUBBLE] == L.RUINED and sp[S(45), L.SP_RUBBLE] == L.RUBBLE
@@ -118,7 +118,7 @@ def test_example_4_white_bombardment_2_then_gray_bombardment_1():
         + sp[S(46), L.SP_CANNON] == 5 - 2  # two hits absorbed by pieces, no rubble
     assert sp[S(46), L.SP_RUBBLE] == L.RUBBLE_NONE
     log = new_log()
-    B.resolve_die(K, p, sp, g, rng(), L.ACT_BOMBARDMENT, 1, False, log)
+    B.resolve_die(K, p, W, sp, g, rng(), L.ACT_BOMBARDMENT, 1, False, log)
     assert sp[S(21), L.SP_RUBBLE] == L.RUINED
     assert sp[S(48), L.SP_DEFENSE] == 0 and sp[S(48), L.SP_CORONELA] == 1  # defense removed
     assert sp[S(25), L.SP_RUBBLE] == L.RUINED
@@ -160,7 +160,7 @@ def test_example_5_advance_3_moves_the_value_8_tile_then_fights():
     sp[entering(52), L.SP_BOURBON] = 8
     put_chance_on_top(g, 0)  # advance boxes YELLOW, RED, RED, ...
     log = new_log()
-    B.advance_bourbons(K, params(), sp, g, rng(), 3, False, log)
+    B.advance_bourbons(K, params(), W, sp, g, rng(), 3, False, log)
     moves = [(a, b, c) for code, a, b, c in events(log) if code == EV.EV_ADVANCE]
     assert moves == [(entering(52), S(34), 8)]
     combats = [(a, b, c) for code, a, b, c in events(log) if code == EV.EV_COMBAT]
@@ -199,7 +199,7 @@ def test_example_6_two_value_6_tiles_meet_and_make_one_value_12_tile():
     assert C.arrows[S(21), R] == C.arrows[S(48), R] == S(22) and C.arrows[S(14), R] == S(15)
     put_chance_on_top(g, [c for c in range(14) if C.chance_advance[c, 0] == R][0])
     log = new_log()
-    B.advance_bourbons(K, params(), sp, g, rng(), 1, False, log)
+    B.advance_bourbons(K, params(), W, sp, g, rng(), 1, False, log)
     assert sp[S(22), L.SP_BOURBON] == 12 and sp[S(15), L.SP_BOURBON] == 4
     assert np.flatnonzero(sp[:, L.SP_BOURBON]).tolist() == sorted([S(22), S(15)])
     moves = sorted((a, b, c) for code, a, b, c in events(log) if code == EV.EV_ADVANCE)
@@ -232,14 +232,14 @@ TRENCH_READINGS = ("next_tile", "symbol_lost")
 @pytest.mark.parametrize("reading", TRENCH_READINGS)
 def test_example_9_trench_plus_3(reading):
     sp, g = trench_state([3, 2, 3, 0, 2, 2])
-    B.trench_forward(K, params(trench_blocked_tile=reading), sp, g, rng(), 3, False, no_log())
+    B.trench_forward(K, params(trench_blocked_tile=reading), W, sp, g, rng(), 3, False, no_log())
     assert list(g[L.G_TRENCH:L.G_TRENCH + 6]) == [3, 3, 3, 2, 2, 2]
 
 
 @pytest.mark.parametrize("reading", TRENCH_READINGS)
 def test_example_9_trench_minus_4(reading):
     sp, g = trench_state([3, 2, 3, 0, 2, 2])
-    B.trench_back(K, params(trench_blocked_tile=reading), sp, g, 4, False, no_log())
+    B.trench_back(K, params(trench_blocked_tile=reading), W, sp, g, 4, False, no_log())
     assert list(g[L.G_TRENCH:L.G_TRENCH + 6]) == [2, 2, 2, 0, 1, 1]
 
 
@@ -257,14 +257,14 @@ def test_trench_blocked_tile_reading_when_the_named_tile_shares_troops_space(
     sp, g = trench_state([1, 1, 3, 3, 3, 3])
     sp[S("A1"), L.SP_CORONELA] = 1
     p = params(full=True, trench_blocked_tile=reading, empty_reinforcements="no_combat")
-    B.trench_forward(K, p, sp, g, rng(), 2, False, no_log())
+    B.trench_forward(K, p, W, sp, g, rng(), 2, False, no_log())
     assert list(g[L.G_TRENCH + 1:L.G_TRENCH + 6]) == after[1:]
     assert g[L.G_DISC + L.DISC_MINE] == mine
 
 
 def test_unapplicable_trench_symbols_do_nothing_in_the_first_game():
     sp, g = trench_state([3, 3, 3, 3, 3, 3])
-    B.trench_forward(K, params(full=False), sp, g, rng(), 2, False, no_log())
+    B.trench_forward(K, params(full=False), W, sp, g, rng(), 2, False, no_log())
     assert g[L.G_DISC + L.DISC_MINE] == 0
 
 
@@ -275,7 +275,7 @@ def test_example_18_combat_1_outside_barcelona_bourbons_win():
     sp, g = empty_state(C)
     space = entering(52)
     sp[space, [L.SP_INFANTRY, L.SP_BOURBON]] = (1, 4)
-    assert CB.resolve_combat(K, params(), sp, g, space, False, no_log()) == CB.BOURBONS_WIN
+    assert CB.resolve_combat(K, params(), W, sp, g, space, False, no_log()) == CB.BOURBONS_WIN
     assert sp[space, L.SP_BOURBON] == 1 and sp[RESERVE, L.SP_INFANTRY] == 1
 
 
@@ -290,7 +290,7 @@ def test_example_18_combat_2_bastion_of_sant_pere(gunpowder_4):
     sp, g = gunpowder_4
     sp[S(52), [L.SP_INFANTRY, L.SP_CORONELA, L.SP_BOURBON]] = (1, 1, 9)
     assert CB.barcelonan_value(K, sp, g, S(52), False) == 8
-    assert CB.resolve_combat(K, params(), sp, g, S(52), False, no_log()) == CB.BOURBONS_WIN
+    assert CB.resolve_combat(K, params(), W, sp, g, S(52), False, no_log()) == CB.BOURBONS_WIN
     assert sp[S(52), L.SP_BOURBON] == 1
     assert sp[WOUNDED, L.SP_INFANTRY] == 1 and sp[WOUNDED, L.SP_CORONELA] == 1
 
@@ -299,7 +299,7 @@ def test_example_18_combat_3_barcelonans_win_and_take_2_points_on_the_infantry(g
     sp, g = gunpowder_4
     sp[S(53), [L.SP_INFANTRY, L.SP_CORONELA, L.SP_DEFENSE, L.SP_BOURBON]] = (1, 2, 2, 8)
     assert CB.barcelonan_value(K, sp, g, S(53), False) == 11
-    assert CB.resolve_combat(K, params(), sp, g, S(53), False, no_log()) == CB.BARCELONANS_WIN
+    assert CB.resolve_combat(K, params(), W, sp, g, S(53), False, no_log()) == CB.BARCELONANS_WIN
     assert sp[S(53), L.SP_BOURBON] == 0
     assert sp[S(53), L.SP_INFANTRY] == 1 and sp[S(53), L.SP_CORONELA] == 2  # 8 - 4 - 2 = 2
 
@@ -319,7 +319,7 @@ def test_winner_casualties_reading_decides_what_barricades_and_organ_guns_discou
                L.SP_BOURBON]] = (1, 1, 1, 1, 11)
     p = params(full=True, winner_casualties=reading)
     assert CB.barcelonan_value(K, sp, g, S(45), False) == 14
-    assert CB.resolve_combat(K, p, sp, g, S(45), False, no_log()) == CB.BARCELONANS_WIN
+    assert CB.resolve_combat(K, p, W, sp, g, S(45), False, no_log()) == CB.BARCELONANS_WIN
     assert (sp[S(45), L.SP_CORONELA], sp[S(45), L.SP_INFANTRY]) == kept
     assert sp[S(45), L.SP_ORGAN_GUNS] == 0 and sp[S(45), L.SP_BARRICADES] == 1
 
@@ -336,7 +336,7 @@ def test_a_tie_eliminates_both_sides(gunpowder_4):
     Bourbon troops and Barcelonan cannons remain in a space" (Cannon Pieces)."""
     sp, g = gunpowder_4
     sp[S(12), [L.SP_CORONELA, L.SP_CANNON, L.SP_BOURBON]] = (2, 1, 6)
-    assert CB.resolve_combat(K, params(), sp, g, S(12), False, no_log()) == CB.BOTH_LOSE
+    assert CB.resolve_combat(K, params(), W, sp, g, S(12), False, no_log()) == CB.BOTH_LOSE
     assert sp[S(12), L.SP_BOURBON] == 0 and sp[S(12), L.SP_CORONELA] == 0
     assert sp[WOUNDED, L.SP_CORONELA] == 2
     assert sp[S(12), L.SP_CANNON] == 1 and sp[WOUNDED, L.SP_CANNON] == 0
@@ -351,7 +351,7 @@ def test_a_tie_eliminates_both_sides(gunpowder_4):
 def test_casualty_points_are_spread_to_lose_least(coronela, infantry, points, lost):
     from simkit.games.victus.judgement import casualty_split
 
-    assert casualty_split(params(), coronela, infantry, points) == lost
+    assert casualty_split(W, coronela, infantry, points) == lost
 
 
 def test_example_26_organ_gun_stops_the_advance_and_is_removed_after_combat():
@@ -364,7 +364,7 @@ def test_example_26_organ_gun_stops_the_advance_and_is_removed_after_combat():
     yellow_first = [c for c in range(14) if C.chance_advance[c, 0] == Y][0]
     put_chance_on_top(g, yellow_first)
     log = new_log()
-    B.advance_bourbons(K, p, sp, g, rng(), 1, False, log)
+    B.advance_bourbons(K, p, W, sp, g, rng(), 1, False, log)
     combats = [(a, b, c) for code, a, b, c in events(log) if code == EV.EV_COMBAT]
     assert combats == [(S(52), 12, 10)]  # GS 4 + organ-gun 5 + barricade 1
     assert sp[S(52), L.SP_BOURBON] == 2 and sp[S(52), L.SP_ORGAN_GUNS] == 0
@@ -381,13 +381,13 @@ def test_example_19_infantry_wins_in_a2_then_the_trench_goes_back():
     g[L.G_DISC + L.DISC_BATTERIES] = 6
     sp[S("A0"), L.SP_BATTERY_TILES] = 1
     sp[S("A2"), L.SP_INFANTRY] = 1
-    B.trench_space_combat(K, p, sp, g, 0, False, no_log())
+    B.trench_space_combat(K, p, W, sp, g, 0, False, no_log())
     assert sp[S("A2"), L.SP_INFANTRY] == 1  # 2 points against an infantry of 3: unharmed
     assert sp[S("A0"), L.SP_RAZED] == 1 and sp[S("A0"), L.SP_BATTERY_TILES] == 0
     assert g[L.G_DISC + L.DISC_BATTERIES] == 6 - 2  # -1 for the win, -1 for the battery
     assert g[L.G_TRENCH + 0] == 1
     sp[S("A1"), L.SP_INFANTRY], sp[S("A2"), L.SP_INFANTRY] = 1, 0  # 1 AP left: into A1
-    B.trench_space_combat(K, p, sp, g, 0, False, no_log())
+    B.trench_space_combat(K, p, W, sp, g, 0, False, no_log())
     assert g[L.G_TRENCH + 0] == 0 and g[L.G_DISC + L.DISC_BATTERIES] == 4  # razed: no fight
 
 
@@ -398,10 +398,10 @@ def test_example_22_trench_symbols_that_cannot_be_applied_advance_the_mine(readi
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 4  # value 2
     g[L.G_DISC + L.DISC_BATTERIES] = 6
     sp[S("E2"), L.SP_INFANTRY] = 1
-    B.resolve_die(K, p, sp, g, rng(), L.ACT_TRENCH, 1, False, no_log())  # blue Trench +1
+    B.resolve_die(K, p, W, sp, g, rng(), L.ACT_TRENCH, 1, False, no_log())  # blue Trench +1
     assert g[L.G_TRENCH + 4] == 1 and sp[S("E0"), L.SP_RAZED] == 1
     assert g[L.G_DISC + L.DISC_BATTERIES] == 5 and sp[S("E2"), L.SP_INFANTRY] == 1
-    B.resolve_die(K, p, sp, g, rng(), L.ACT_TRENCH, 3, False, no_log())  # red Trench +3
+    B.resolve_die(K, p, W, sp, g, rng(), L.ACT_TRENCH, 3, False, no_log())  # red Trench +3
     assert g[L.G_DISC + L.DISC_MINE] == 2  # points 2 and 3: no tile can be taken
     assert g[L.G_TRENCH + 4] == 1  # camp E razed: no combat, trench back to E1
     assert g[L.G_DISC + L.DISC_BATTERIES] == 5
@@ -413,7 +413,7 @@ def test_mine_explodes_hits_mine_value_spaces_with_reinforcements_value_hits():
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 1  # value 1
     put_chance_on_top(g, 0)
     log = new_log()
-    B.mine_explodes(K, params(full=True), sp, g, rng(), log)
+    B.mine_explodes(K, params(full=True), W, sp, g, rng(), log)
     assert [(a, b) for code, a, b, _ in events(log) if code == EV.EV_BOMBARD_SPACE] == [
         (S(11), 1), (S(45), 1)]
     assert g[L.G_DISC + L.DISC_MINE] == 0 and g[L.G_MINE_EXPLOSIONS] == 1
@@ -431,18 +431,18 @@ def test_example_21_dice_order_changes_the_spaces_bombarded(order, spaces):
     faces = {"white": (L.ACT_REINFORCEMENTS, 2), "gray": (L.ACT_BOMBARDMENT, 1)}
     log = new_log()
     for die in order:
-        B.resolve_die(K, p, sp, g, rng(), *faces[die], False, log)
+        B.resolve_die(K, p, W, sp, g, rng(), *faces[die], False, log)
     assert sum(1 for e in events(log) if e[0] == EV.EV_BOMBARD_SPACE) == spaces
 
 
 def test_example_29_healing_with_nobody_wounded_and_a_mine_at_zero():
     sp, g = set_up(C, full=True)
     p = params(full=True)
-    B.resolve_die(K, p, sp, g, rng(), L.ACT_REINFORCEMENTS, 3, False, no_log())  # white +3
+    B.resolve_die(K, p, W, sp, g, rng(), L.ACT_REINFORCEMENTS, 3, False, no_log())  # white +3
     assert g[L.G_DISC + L.DISC_REINFORCEMENTS] == 3
     assert sp[S(14)].sum() == sp[S(14), L.SP_CORONELA] and sp[S(34), L.SP_CORONELA] == 1
     assert sp[WOUNDED, L.SP_CANNON] == 2  # cannons are not troops: nobody healed
-    B.resolve_die(K, p, sp, g, rng(), L.ACT_REINFORCEMENTS, 1, False, no_log())  # gray +1
+    B.resolve_die(K, p, W, sp, g, rng(), L.ACT_REINFORCEMENTS, 1, False, no_log())  # gray +1
     assert g[L.G_DISC + L.DISC_REINFORCEMENTS] == 4
     assert g[L.G_MINE_EXPLOSIONS] == 0 and disc_value(K, g, L.DISC_REINFORCEMENTS) == 2
 
@@ -471,7 +471,7 @@ def test_random_bourbon_dice_conserve_pieces_and_keep_discs_in_range(seed):
         g[L.G_STAGE] = min(turn // 20, 2)
         action = uniform_int(state, 0, 4)
         amount = uniform_int(state, 0, 3) + 1
-        B.resolve_die(K, p, sp, g, state, action, amount, False, no_log())
+        B.resolve_die(K, p, W, sp, g, state, action, amount, False, no_log())
         assert (sp >= 0).all()
         assert (sp[:, [L.SP_CORONELA, L.SP_INFANTRY, L.SP_CANNON]].sum(axis=0) == total).all()
         assert (g[L.G_DISC:L.G_DISC + 3] < C.track_value.shape[0]).all()

@@ -7,7 +7,7 @@ import shutil
 
 import numpy as np
 import pytest
-from victus_support import C, K, S, params, set_marker, streams
+from victus_support import C, K, S, W, params, set_marker, streams
 
 from simkit.errors import ComponentError
 from simkit.eventlog import events, new_log, no_log
@@ -51,7 +51,7 @@ def chance_starting(*space_ids):
 
 
 def play(card, sp, g, seat=0, p=None, cards=CARDS, log=None, seed=0):
-    E.resolve_card(K, cards, p if p is not None else params(True), sp, g, rng(seed), seat, card,
+    E.resolve_card(K, cards, p if p is not None else params(True), W, sp, g, rng(seed), seat, card,
                    log if log is not None else no_log())
 
 
@@ -391,7 +391,7 @@ def test_example_29_the_ap_of_both_turns():
     g[L.G_SEAT_AP] = marker(g, L.MARKER_GENERALITAT)
     assert g[L.G_SEAT_AP] == 5
     A.pay(K, p, g, L.A_MOVE_TROOPS, S(58), S(47), no_log())
-    A.move_troops(K, p, sp, g, S(58), S(47), 1, 0, no_log())
+    A.move_troops(K, p, W, sp, g, S(58), S(47), 1, 0, no_log())
     assert g[L.G_SEAT_AP] == 3 and sp[S(47), L.SP_CORONELA] == 2
     assert A.improve_action(K, sp, L.MARKER_GENERALITAT) == L.A_IMPROVE_PRESENT  # 32 held
     A.pay(K, p, g, L.A_IMPROVE_PRESENT, L.MARKER_GENERALITAT, 0, no_log())
@@ -419,7 +419,7 @@ def test_example_29_popoli_bombardment_hits_2_spaces_and_advance_1_becomes_0():
     assert B.bombard_spaces(K, g) == 2
     put_chance_on_top(g, chance_starting(51, 22))
     log = new_log()
-    B.bombard(K, params(True), sp, g, rng(), 2, log)
+    B.bombard(K, params(True), W, sp, g, rng(), 2, log)
     assert [(a, b) for a, b, _ in logged(log, EV.EV_BOMBARD_SPACE)] == [(S(51), 2), (S(22), 2)]
     assert sp[S(51), [L.SP_CANNON, L.SP_INFANTRY]].sum() == 0
     assert sp[S(22), L.SP_CORONELA] == 0 and sp[S(22), L.SP_RUBBLE] == L.RUBBLE
@@ -428,7 +428,7 @@ def test_example_29_popoli_bombardment_hits_2_spaces_and_advance_1_becomes_0():
     assert E.die_amount(g, CARDS, L.ACT_TRENCH, 3) == 2
     assert E.die_amount(g, CARDS, L.ACT_BOMBARDMENT, 2) == 2
     before = sp.copy()
-    B.advance_bourbons(K, params(True), sp, g, rng(), 0, False, no_log())
+    B.advance_bourbons(K, params(True), W, sp, g, rng(), 0, False, no_log())
     assert (sp == before).all()
 
 
@@ -471,21 +471,22 @@ def test_a_leaders_turn_lists_run_every_turn_of_its_owner():
     g[L.G_STAGE] = L.STAGE_II
     g[L.G_TRENCH:L.G_TRENCH + 6] = [2, 2, 2, 2, 2, 2]
     play(93, sp, g, seat=0)  # Zuviría: end of turn, Trench -1
-    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
-    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 1, CL.T_END_OF_TURN, no_log())  # not his
+    E.timed_effects(K, CARDS, params(True), W, sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), W, sp, g, rng(), 1, CL.T_END_OF_TURN,
+                    no_log())  # not his
     assert g[L.G_TRENCH:L.G_TRENCH + 6].tolist() == [2, 2, 2, 2, 2, 1]
-    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), W, sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
     assert g[L.G_TRENCH:L.G_TRENCH + 6].tolist() == [2, 2, 2, 2, 1, 1]
 
 
 def test_leader_start_of_turn_grant_and_the_grant_is_gone_after_the_turn():
     sp, g = set_up(C, full=True)
     play(91, sp, g, seat=0)  # Villarroel: start of turn, Movement (1 AP)
-    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), W, sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_MOVEMENT) == 1
-    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), W, sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_MOVEMENT) == 1  # a new turn: a new grant, not two
-    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), W, sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_MOVEMENT) == 0
 
 
@@ -494,7 +495,8 @@ def test_a_leaders_round_list_runs_every_round_an_events_only_once(tmp_path):
     set_marker(g, L.MARKER_PORT, 1)
     play(45, sp, g, seat=0)  # Pópoli, "The Blockade Tightens": each round, Port -1
     for expected in (0, -1, -2, -2):
-        E.round_effects(K, CARDS, params(True), sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START, no_log())
+        E.round_effects(K, CARDS, params(True), W, sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START,
+                        no_log())
         assert marker(g, L.MARKER_PORT) == expected
     cards = custom_card(tmp_path, 'next_round_start = [{ op = "marker", marker = "port", '
                                   'n = 1 }]\nend_of_round = [{ op = "disc", disc = "mine", '
@@ -502,9 +504,9 @@ def test_a_leaders_round_list_runs_every_round_an_events_only_once(tmp_path):
     sp, g = set_up(C, full=True)
     play(150, sp, g, seat=1, cards=cards)
     for _ in range(3):
-        E.round_effects(K, cards, params(True), sp, g, rng(), 2, 0, CL.T_END_OF_ROUND, no_log())
+        E.round_effects(K, cards, params(True), W, sp, g, rng(), 2, 0, CL.T_END_OF_ROUND, no_log())
         E.new_round(g)
-        E.round_effects(K, cards, params(True), sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START,
+        E.round_effects(K, cards, params(True), W, sp, g, rng(), 2, 0, CL.T_NEXT_ROUND_START,
                         no_log())
     assert marker(g, L.MARKER_PORT) == 1 and g[L.G_DISC + L.DISC_MINE] == 1
 
@@ -514,11 +516,11 @@ def test_an_events_start_of_turn_waits_for_its_players_next_turn(tmp_path):
                                   'n = 2 }]')
     sp, g = set_up(C, full=True)
     play(150, sp, g, seat=1, cards=cards)
-    E.timed_effects(K, cards, params(True), sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, cards, params(True), W, sp, g, rng(), 0, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_DEFENSE) == 0  # another player's turn
-    E.timed_effects(K, cards, params(True), sp, g, rng(), 1, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, cards, params(True), W, sp, g, rng(), 1, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_DEFENSE) == 2
-    E.timed_effects(K, cards, params(True), sp, g, rng(), 1, CL.T_START_OF_TURN, no_log())
+    E.timed_effects(K, cards, params(True), W, sp, g, rng(), 1, CL.T_START_OF_TURN, no_log())
     assert E.granted_ap(g, L.WAR_DEFENSE) == 0  # once only
 
 
@@ -612,7 +614,7 @@ def test_op_temp_changes_the_value_for_this_turn_only_no_pin_moves():
     dial = C.marker_values[L.MARKER_GUNPOWDER_STORE][pin]
     assert marker(g, L.MARKER_GUNPOWDER_STORE) == dial + 1  # every rule reads the ↑
     assert E.granted_ap(g, L.WAR_ARTILLERY) == 2
-    E.timed_effects(K, CARDS, params(True), sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
+    E.timed_effects(K, CARDS, params(True), W, sp, g, rng(), 0, CL.T_END_OF_TURN, no_log())
     assert marker(g, L.MARKER_GUNPOWDER_STORE) == dial
 
 
@@ -927,7 +929,7 @@ def mid_game(seed, full):
     p = params(full)
     for turn in range(12):
         g[L.G_STAGE] = turn // 5
-        B.resolve_die(K, p, sp, g, state, uniform_int(state, 0, 4), uniform_int(state, 0, 3) + 1,
+        B.resolve_die(K, p, W, sp, g, state, uniform_int(state, 0, 4), uniform_int(state, 0, 3) + 1,
                       False, no_log())
     return sp, g
 
@@ -959,11 +961,11 @@ def test_every_card_keeps_the_pieces_and_the_state_in_range(seed):
             p = params(full)
             seat = seed % 2
             g[L.G_LEADER + 1 - seat] = 44  # Pópoli is active on the other seat
-            E.resolve_card(K, CARDS, p, sp, g, streams(seed, card), seat, card, no_log())
+            E.resolve_card(K, CARDS, p, W, sp, g, streams(seed, card), seat, card, no_log())
             check_state(sp, g, card)
             for when in (CL.T_END_OF_TURN, CL.T_END_OF_ROUND, CL.T_NEXT_ROUND_START,
                          CL.T_START_OF_TURN):
-                E.round_effects(K, CARDS, p, sp, g, streams(seed, card), 2, 0, when,
+                E.round_effects(K, CARDS, p, W, sp, g, streams(seed, card), 2, 0, when,
                                 no_log())
             check_state(sp, g, card)
 

@@ -5,7 +5,7 @@ real code path, quoting the rulebook)."""
 
 import numpy as np
 import pytest
-from victus_support import streams
+from victus_support import W, streams
 
 import simkit
 from simkit.checks import broken_state, raise_if_broken
@@ -35,11 +35,11 @@ CARDS = CARDS_OBJ.as_tuple()
 def position(preset="full", seed=1):
     """A real state: ``preset``'s set-up, the piles formed and Stage I dealt."""
     rules = GAME.resolve_rules(preset)
-    p, sp, g = GAME.kernel_inputs(rules, GAME.policy_choices("greedy"))
+    p, _, sp, g = GAME.kernel_inputs(rules, GAME.policy_choices("greedy"))
     sp, g = sp.copy(), g.copy()
     rng = streams(seed, 0)
     engine.set_up_game(CARDS, p, g, rng)
-    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_I, no_log())
+    engine.start_of_stage(K, CARDS, p, W, g, rng, L.STAGE_I, no_log())
     return p, sp, g, rng
 
 
@@ -48,7 +48,7 @@ def mid_game(preset="full", rounds=2):
     p, sp, g, rng = position(preset)
     for rnd in range(rounds):
         g[L.G_ROUND] = rnd
-        assert engine.play_round(K, DICE, CARDS, p, sp, g, rng, no_log()) == L.END_NONE
+        assert engine.play_round(K, DICE, CARDS, p, W, sp, g, rng, no_log()) == L.END_NONE
     return p, sp, g
 
 
@@ -355,7 +355,7 @@ def test_organ_guns_a_card_places_on_bourbon_tiles_fight_them():
         sp[s, L.SP_BOURBON] = 3
     draw_face_down(g, 0, 75)
     log = new_log()
-    card_effects.resolve_card(K, CARDS, p, sp, g, rng, 0, 75, log)
+    card_effects.resolve_card(K, CARDS, p, W, sp, g, rng, 0, 75, log)
     placed = [s for s, piece, _ in logged(log, EV.EV_PLACED) if piece == CL.PIECE_ORGAN_GUN]
     assert len(placed) == 2
     # organ-gun 5 + Gunpowder Store 4 against 3: the Barcelonans win, the tile goes
@@ -375,9 +375,9 @@ def test_casanovas_pile_keeps_every_card_it_receives():
     while hands.pile_count(g) < 24:  # Stage I's Change 1 cards, bought over the rounds
         hands.add_to_hand(g, L.CASANOVA, hands.draw_event(g, L.STAGE_I), L.PILE_SLOTS)
     g[L.G_SEAT_AP] = 3
-    assert policies.change_a_card(K, CARDS, p, g, rng, no_log())
+    assert policies.change_a_card(K, CARDS, p, W, g, rng, no_log())
     assert hands.pile_count(g) == 25
-    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_II, no_log())  # he is dealt 7 more
+    engine.start_of_stage(K, CARDS, p, W, g, rng, L.STAGE_II, no_log())  # he is dealt 7 more
     assert hands.pile_count(g) == 32
     assert broken_invariant(p, sp, g, L.STEP_START_OF_STAGE) is None
 
@@ -402,7 +402,7 @@ def test_a_troop_healed_to_the_port_fights_the_bourbons_there():
     assert marker_value(K, g, L.MARKER_PORT) == 1
     log = new_log()
     # Reinforcements 3: the disc ends on position 3, a Healing icon (Example 3)
-    bourbons.resolve_die(K, p, sp, g, rng, L.ACT_REINFORCEMENTS, 3, False, log)
+    bourbons.resolve_die(K, p, W, sp, g, rng, L.ACT_REINFORCEMENTS, 3, False, log)
     assert C.track_icons[g[L.G_DISC + L.DISC_REINFORCEMENTS]] & L.ICON_HEALING
     # a Coronela (1) and the Gunpowder Store (5) against 2: the Bourbons are eliminated
     assert (port, 2, 6) in logged(log, EV.EV_COMBAT)

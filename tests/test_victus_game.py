@@ -7,14 +7,14 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from victus_support import streams
+from victus_support import W, rules_vector, streams, weights
 
 import simkit
 from simkit.eventlog import no_log
 from simkit.games.victus import _static, engine, policies
 from simkit.games.victus import layout as L
 from simkit.games.victus.hands import hand_count
-from simkit.games.victus.rules import Rules, params
+from simkit.games.victus.rules import Rules
 from simkit.games.victus.state import set_up, starting_position
 
 GAME = simkit.games.get("victus")
@@ -45,7 +45,7 @@ def test_example_17_end_of_turn_clean_up_of_camps():
                                                          (True, 3, 5, 4), (True, 4, 4, 3)])
 def test_cards_dealt_and_rounds_per_stage_follow_the_table(full, seats, dealt, rounds):
     rules = Rules(level="full" if full else "first_game", players=seats)
-    p = params(rules, policies.GREEDY, None)
+    p = rules_vector(rules)
     assert (p[L.P_CARDS], p[L.P_ROUNDS]) == (dealt, rounds)
     assert (dealt - rounds) * 3 == 3  # three cards left for Stage IV
 
@@ -94,19 +94,19 @@ def test_change_a_card_swaps_one_card_in_every_hand():
     rules = Rules(players=3)
     sp, g = start(rules)
     rng = streams(1, 1)
-    p = params(rules, policies.GREEDY, None)
+    p = rules_vector(rules)
     engine.build_piles(CARDS, p, g, rng)
     engine.deal(CARDS, p, g, 0, 5)
     before = [set(g[L.G_HAND + s * L.HAND_SIZE:L.G_HAND + (s + 1) * L.HAND_SIZE]) - {0}
               for s in range(3)]
     g[L.G_SEAT_AP] = 5
-    assert policies.change_a_card(K, CARDS, p, g, rng, no_log())
+    assert policies.change_a_card(K, CARDS, p, W, g, rng, no_log())
     assert g[L.G_SEAT_AP] == 5 - 3  # general cost
     for seat in range(3):
         after = set(g[L.G_HAND + seat * L.HAND_SIZE:L.G_HAND + (seat + 1) * L.HAND_SIZE]) - {0}
         assert hand_count(g, seat) == 5 and len(after - before[seat]) == 1
     g[L.G_STAGE] = L.STAGE_IV
-    assert not policies.change_a_card(K, CARDS, p, g, rng, no_log())  # not in Stage IV
+    assert not policies.change_a_card(K, CARDS, p, W, g, rng, no_log())  # not in Stage IV
 
 
 def test_simulate_is_deterministic_whatever_the_chunking():
@@ -129,8 +129,8 @@ def test_whole_games_keep_every_invariant(seed, level, players_, policy, half_a_
                   dice_order=dice_order, coronela_threshold=3 if level == "first_game" else 5)
     sp, g = start(rules)
     totals = sp[:, PIECES].sum(axis=0)
-    p = params(rules, policy, None)
-    reason = engine.play_game(K, DICE, CARDS, p, sp, g, streams(seed, 0), no_log())
+    p, w = rules_vector(rules), weights(policy)
+    reason = engine.play_game(K, DICE, CARDS, p, w, sp, g, streams(seed, 0), no_log())
     assert reason in (L.END_SURVIVED, L.END_CORONELA, L.END_BEACH, L.END_RUBBLE,
                       L.END_VICTORY_POINTS)
     assert 1 <= g[L.G_SENSE_FURY] <= 9 and (g[L.G_VP:L.G_VP + 4] >= 0).all()

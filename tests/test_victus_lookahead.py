@@ -3,7 +3,7 @@ cards or the dice to come, and its decisions are legal and reproducible."""
 
 import numpy as np
 import pytest
-from victus_support import K, params, streams
+from victus_support import K, W, params, streams
 
 from simkit.errors import UsageError
 from simkit.eventlog import no_log
@@ -35,12 +35,12 @@ SEED = 2026
 def opening(game_index=0):
     """The full game's position at the start of its first round, with the greedy rules."""
     _, _, dice, cards = _static()
-    q = params(full=True, policy=L.GREEDY)
+    q = params(full=True)
     sp, g = _start(GAME.presets["full"].rules)
     rng = streams(SEED, game_index)
     set_up_game(cards.as_tuple(), q, g, rng)
-    start_of_stage(K, cards.as_tuple(), q, g, rng, 0, no_log())
-    start_of_round(K, cards.as_tuple(), q, sp, g, rng, no_log())
+    start_of_stage(K, cards.as_tuple(), q, W, g, rng, 0, no_log())
+    start_of_round(K, cards.as_tuple(), q, W, sp, g, rng, no_log())
     return dice, cards.as_tuple(), q, sp, g, rng
 
 
@@ -52,7 +52,7 @@ def test_card_choice_takes_one_card_from_each_hand_and_touches_nothing_else():
     dice, cards, q, sp, g, rng = opening()
     before_sp, before_g = sp.copy(), g.copy()
     hands = [hand(g, seat) for seat in range(2)]
-    chosen = choose_cards(K, dice, cards, 2, q, sp, g, rng)
+    chosen = choose_cards(K, dice, cards, 2, q, W, sp, g, rng)
     assert (sp == before_sp).all(), "the rollouts played on copies"
     for seat in range(2):
         assert chosen[seat] in hands[seat], "a seat plays a card of its own hand"
@@ -67,12 +67,12 @@ def test_card_choice_takes_one_card_from_each_hand_and_touches_nothing_else():
 
 def test_dice_order_is_a_permutation_and_the_rollouts_touch_nothing():
     dice, cards, q, sp, g, rng = opening()
-    chosen = choose_cards(K, dice, cards, 2, q, sp, g, rng)
+    chosen = choose_cards(K, dice, cards, 2, q, W, sp, g, rng)
     seat = g[L.G_FLAG]
-    begin_turn(K, cards, q, sp, g, rng, seat, chosen[seat], no_log())
+    begin_turn(K, cards, q, W, sp, g, rng, seat, chosen[seat], no_log())
     faces = roll_bourbon_dice(dice, cards, g, rng, no_log())
     before = sp.copy(), g.copy(), rng.copy()
-    order = choose_dice_order(K, dice, cards, 2, q, sp, g, rng, chosen, 0, seat, faces)
+    order = choose_dice_order(K, dice, cards, 2, q, W, sp, g, rng, chosen, 0, seat, faces)
     assert sorted(order) == list(range(faces.shape[0]))
     assert (sp == before[0]).all() and (g == before[1]).all() and (rng == before[2]).all()
 
@@ -141,14 +141,14 @@ def test_identical_dice_are_one_option():
 def test_without_rollouts_every_decision_is_greedys():
     dice, cards, q, sp, g, rng = opening()
     g_greedy, rng_greedy = g.copy(), rng.copy()
-    expected = engine_choose_cards(cards, q, g_greedy, rng_greedy)
-    chosen = choose_cards(K, dice, cards, 0, q, sp, g, rng)
+    expected = engine_choose_cards(cards, q, W, g_greedy, rng_greedy)
+    chosen = choose_cards(K, dice, cards, 0, q, W, sp, g, rng)
     assert list(chosen) == list(expected) and (g == g_greedy).all()
     seat = g[L.G_FLAG]
-    begin_turn(K, cards, q, sp, g, rng, seat, chosen[seat], no_log())
+    begin_turn(K, cards, q, W, sp, g, rng, seat, chosen[seat], no_log())
     faces = roll_bourbon_dice(dice, cards, g, rng, no_log())
-    greedy = order_dice(K, cards, q, sp, g, rng.copy(), faces, faces.shape[0])
-    order = choose_dice_order(K, dice, cards, 0, q, sp, g, rng, chosen, 0, seat, faces)
+    greedy = order_dice(K, cards, q, W, sp, g, rng.copy(), faces, faces.shape[0])
+    order = choose_dice_order(K, dice, cards, 0, q, W, sp, g, rng, chosen, 0, seat, faces)
     assert list(order) == list(greedy)
 
 

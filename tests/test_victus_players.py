@@ -5,7 +5,7 @@ evaluation from the compiled ops."""
 
 import numpy as np
 import pytest
-from victus_support import C, K, S, params, set_marker, streams
+from victus_support import C, K, S, W, params, set_marker, streams, weights
 
 from simkit.eventlog import no_log
 from simkit.games.victus import barcelonans as A
@@ -23,7 +23,7 @@ def test_random_double_move_stays_inside_barcelona():
     """"a single Barcelonan troop from one Barcelona space to another adjacent Barcelona
     space, up to two consecutive times, or one or more Barcelonan troops from one space to
     another adjacent space": a move that leaves Barcelona is a single step."""
-    p = params(full=True, policy=L.RANDOM)
+    p, w = params(full=True), weights(L.RANDOM)
     inside = [s for s in range(C.n_spaces) if C.space_info[s, L.S_BARCELONA] == 1]
     exits = [(a, b) for a in inside for b in range(C.n_spaces)
              if A.can_step(K, None, a, b) and C.space_info[b, L.S_KIND] == L.KIND_OUTSIDE]
@@ -32,17 +32,17 @@ def test_random_double_move_stays_inside_barcelona():
         _, g = empty_state(C)
         sp = np.zeros((C.n_spaces, L.N_SP), dtype=np.int16)
         sp[a, L.SP_CORONELA] = 1
-        policies.apply_target(K, p, sp, g, streams(seed), L.A_MOVE_TROOPS, a, b, no_log())
+        policies.apply_target(K, p, w, sp, g, streams(seed), L.A_MOVE_TROOPS, a, b, no_log())
         assert sp[b, L.SP_CORONELA] == 1  # one step, never onwards from outside
 
 
 def test_random_double_move_inside_barcelona_ends_in_barcelona():
-    p = params(full=True, policy=L.RANDOM)
+    p, w = params(full=True), weights(L.RANDOM)
     moved_twice = 0
     for seed in range(60):
         sp, g = empty_state(C)
         sp[S(15), L.SP_CORONELA] = 1
-        policies.apply_target(K, p, sp, g, streams(seed), L.A_MOVE_TROOPS, S(15), S(21),
+        policies.apply_target(K, p, w, sp, g, streams(seed), L.A_MOVE_TROOPS, S(15), S(21),
                              no_log())
         where = np.flatnonzero(sp[:, L.SP_CORONELA])
         assert len(where) == 1 and C.space_info[where[0], L.S_BARCELONA] == 1
@@ -51,25 +51,25 @@ def test_random_double_move_inside_barcelona_ends_in_barcelona():
 
 
 def strong_setup(policy=L.GREEDY):
-    p, (sp, g) = params(full=True, policy=policy), set_up(C, True)
+    p, w, (sp, g) = params(full=True), weights(policy), set_up(C, True)
     g[L.G_AP_GROUP] = -1
-    return p, sp, g
+    return p, w, sp, g
 
 
 def test_greedy_does_not_heal_into_a_negative_port_but_naive_does():
     """"Port -1/-2: 1 or 2 troops from Barcelona spaces go to Reserve" (Healing effect):
     healing then exports troops."""
     for policy, heals in ((L.GREEDY, False), (L.NAIVE, True)):
-        p, sp, g = strong_setup(policy)
+        p, w, sp, g = strong_setup(policy)
         set_marker(g, L.MARKER_PORT, -1)
         sp[C.wounded, L.SP_CORONELA] = 3
         g[L.G_SEAT_AP] = 4
-        assert policies.heal_wounded(K, p, sp, g, no_log()) is True  # it could heal
-        p, sp, g = strong_setup(policy)
+        assert policies.heal_wounded(K, p, w, sp, g, no_log()) is True  # it could heal
+        p, w, sp, g = strong_setup(policy)
         set_marker(g, L.MARKER_PORT, -1)
         sp[C.wounded, L.SP_CORONELA] = 3
         g[L.G_SEAT_AP] = 4
-        policies.spend_action_points(K, CARDS, p, sp, g, streams(1), no_log())
+        policies.spend_action_points(K, CARDS, p, w, sp, g, streams(1), no_log())
         assert (sp[C.wounded, L.SP_CORONELA] < 3) == heals
 
 
@@ -89,7 +89,7 @@ def test_greedy_sorties_into_a_trench_space_it_can_win():
     """Example 19: infantry entering a trench tile's space fight a tile of the
     reinforcements value (2); the win razes the camp (batteries -1) and the trench tile
     goes back one position."""
-    p, sp, g = strong_setup()
+    p, w, sp, g = strong_setup()
     column, position, source = trench_tile_next_to_barcelona(sp, g)
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 2
     g[L.G_DISC + L.DISC_BATTERIES] = batteries = 5
@@ -97,7 +97,7 @@ def test_greedy_sorties_into_a_trench_space_it_can_win():
     sp[source, L.SP_INFANTRY] = 3
     g[L.G_SEAT_AP] = 2
     danger = np.zeros(C.n_spaces, dtype=np.int64)
-    assert policies.sortie(K, p, sp, g, danger, no_log())
+    assert policies.sortie(K, p, w, sp, g, danger, no_log())
     camp = K[L.K_TRENCH][column, 0]
     assert sp[camp, L.SP_RAZED] == 1 and g[L.G_TRENCH + column] == position - 1
     assert g[L.G_DISC + L.DISC_BATTERIES] == batteries - 1
@@ -110,7 +110,7 @@ def test_greedy_sorties_against_an_empty_reinforcements_disc_only_for_a_free_win
         reading, sorties):
     """With the disc at 0 and no tile in the camp there are no Bourbon troops to fight:
     under ``no_combat`` a sortie wins nothing, under ``barcelonans_win`` it razes the camp."""
-    p, sp, g = strong_setup()
+    p, w, sp, g = strong_setup()
     p[L.P_EMPTY_REINFORCEMENTS] = L.EMPTY_REINFORCEMENTS_NAMES.index(reading)
     column, position, source = trench_tile_next_to_barcelona(sp, g)
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 0
@@ -118,13 +118,13 @@ def test_greedy_sorties_against_an_empty_reinforcements_disc_only_for_a_free_win
     sp[source, L.SP_INFANTRY] = 3
     g[L.G_SEAT_AP] = 2
     danger = np.zeros(C.n_spaces, dtype=np.int64)
-    assert policies.sortie(K, p, sp, g, danger, no_log()) == sorties
+    assert policies.sortie(K, p, w, sp, g, danger, no_log()) == sorties
     assert (sp[source, L.SP_INFANTRY] == 2) == sorties
 
 
 def test_greedy_counter_mines_a_mine_that_would_hit_two_spaces():
     """Example 24: a worm sends a troop to WOUNDED and the mine disc to 0."""
-    p, sp, g = strong_setup()
+    p, w, sp, g = strong_setup()
     mine = [k for k in range(K[L.K_TRACK].shape[1]) if K[L.K_TRACK][0, k] >= 2][0]
     g[L.G_DISC + L.DISC_MINE] = mine
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = mine
@@ -145,38 +145,39 @@ def test_next_permutation_gives_each_distinct_order_once():
 
 
 def test_dice_order_on_copies_leaves_the_game_and_its_streams_untouched():
-    p, sp, g = strong_setup()
+    p, w, sp, g = strong_setup()
     g[L.G_STAGE] = L.STAGE_III
     faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_BOMBARDMENT, 2],
                       [L.ACT_TRENCH, 1]])
     rng = streams(5)
     # by default (no search) the strong ranking: Trench, Advance, Bombardment, Reinforcements
-    assert list(policies.order_dice(K, CARDS, p, sp, g, rng, faces, 4)) == [3, 1, 2, 0]
-    p[L.P_DICE_SEARCH_FROM] = 1
+    assert list(policies.order_dice(K, CARDS, p, w, sp, g, rng, faces, 4)) == [3, 1, 2, 0]
+    w[L.W_DICE_SEARCH_FROM_STAGE] = 1
     before = (sp.copy(), g.copy(), rng.copy())
-    order = policies.order_dice(K, CARDS, p, sp, g, rng, faces, 4)
+    order = policies.order_dice(K, CARDS, p, w, sp, g, rng, faces, 4)
     assert sorted(order) == [0, 1, 2, 3]
     assert (sp == before[0]).all() and (g == before[1]).all() and (rng == before[2]).all()
     # naive keeps its fixed ranking: Bombardment, Advance, Trench, Reinforcements
-    p[L.P_POLICY] = L.NAIVE
-    assert list(policies.order_dice(K, CARDS, p, sp, g, rng, faces, 4)) == [2, 1, 3, 0]
+    w[L.W_POLICY] = L.NAIVE
+    assert list(policies.order_dice(K, CARDS, p, w, sp, g, rng, faces, 4)) == [2, 1, 3, 0]
 
 
 def test_the_chosen_dice_order_is_the_best_scored_order():
-    p, sp, g = strong_setup()
-    p[L.P_SKILLS] |= 1 << L.SKILL_DICE_EVERY_ORDER
-    p[L.P_DICE_SEARCH_FROM] = 1
+    p, w, sp, g = strong_setup()
+    w[L.W_SKILLS] |= 1 << L.SKILL_DICE_EVERY_ORDER
+    w[L.W_DICE_SEARCH_FROM_STAGE] = 1
     g[L.G_STAGE] = L.STAGE_II
     faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_BOMBARDMENT, 2]])
     rng = streams(7)
-    chosen = policies.order_dice(K, CARDS, p, sp, g, rng, faces, 3)
+    chosen = policies.order_dice(K, CARDS, p, w, sp, g, rng, faces, 3)
     g_guess, rng_guess = g.copy(), rng.copy()
     policies.shuffle_unseen_chance(g_guess, rng_guess)
 
     def score(order):
         sp2, g2, rng2 = sp.copy(), g_guess.copy(), rng_guess.copy()
         for k in order:
-            policies.resolve_die(K, p, sp2, g2, rng2, faces[k, 0], faces[k, 1], False, no_log())
+            policies.resolve_die(K, p, w, sp2, g2, rng2, faces[k, 0], faces[k, 1], False,
+                                 no_log())
         return judgement.evaluate_position(K, CARDS, p, sp2, g2)
 
     import itertools
@@ -186,7 +187,7 @@ def test_the_chosen_dice_order_is_the_best_scored_order():
 def test_evaluate_position_prices_the_defeats_and_the_threats():
     """End of the Game: fewer Coronela than the threshold, a Bourbon tile on the Beach or
     too many rubble tiles lose."""
-    p, sp, g = strong_setup()
+    p, w, sp, g = strong_setup()
     base = judgement.evaluate_position(K, CARDS, p, sp, g)
     assert base > judgement.DEFEAT_SCORE
     worse = sp.copy()
@@ -221,25 +222,25 @@ def test_greedy_judges_cards_by_their_effects_naive_by_their_almanac():
     effects = [judgement.card_effect_score(CARDS, c) for c in range(1, L.N_CARDS + 1)]
     assert min(effects) < -5 and max(effects) > 3
     card = 1 + int(np.argmin(effects))
-    p_greedy, p_naive = params(full=True, policy=L.GREEDY), params(full=True, policy=L.NAIVE)
-    p_greedy[L.P_CARD_EFFECTS] = 10  # the card_effects weight at 1.0
-    assert policies.card_eval(CARDS, p_naive, card) == policies.card_score(CARDS, card)
-    assert policies.card_eval(CARDS, p_greedy, card) == \
+    p = params(full=True)
+    greedy, naive = weights(L.GREEDY, card_effects=1.0), weights(L.NAIVE)
+    assert policies.card_eval(CARDS, p, naive, card) == policies.card_score(CARDS, card)
+    assert policies.card_eval(CARDS, p, greedy, card) == \
         policies.card_score(CARDS, card) + effects[card - 1]  # card_effects weight 1
-    assert list(p_greedy[L.P_CARD_EFFECT + 1:L.P_CARD_EFFECT + L.N_CARDS + 1]) == effects
-    p_greedy[L.P_CARD_EFFECTS] = 0
-    assert policies.card_eval(CARDS, p_greedy, card) == policies.card_score(CARDS, card)
+    assert list(p[L.P_CARD_EFFECT + 1:L.P_CARD_EFFECT + L.N_CARDS + 1]) == effects
+    greedy[L.W_CARD_EFFECTS] = 0
+    assert policies.card_eval(CARDS, p, greedy, card) == policies.card_score(CARDS, card)
     assert meta[card, CL.M_KIND] >= 0
 
 
 def test_dice_one_at_a_time_is_a_permutation_and_touches_nothing():
-    p, sp, g = strong_setup()  # the search's default: one die at a time
-    p[L.P_DICE_SEARCH_FROM] = 1
+    p, w, sp, g = strong_setup()  # the search's default: one die at a time
+    w[L.W_DICE_SEARCH_FROM_STAGE] = 1
     faces = np.array([[L.ACT_REINFORCEMENTS, 3], [L.ACT_ADVANCE, 2], [L.ACT_ADVANCE, 2],
                       [L.ACT_TRENCH, 1], [L.ACT_BOMBARDMENT, 1]])
     rng = streams(9)
     before = (sp.copy(), g.copy(), rng.copy())
-    order = policies.order_dice(K, CARDS, p, sp, g, rng, faces, 5)
+    order = policies.order_dice(K, CARDS, p, w, sp, g, rng, faces, 5)
     assert sorted(order) == [0, 1, 2, 3, 4]
     assert list(order).index(1) < list(order).index(2)  # equal faces keep table order
     assert (sp == before[0]).all() and (g == before[1]).all() and (rng == before[2]).all()
@@ -271,7 +272,7 @@ def test_no_card_change_when_the_pile_cannot_replace_every_discard():
     """Change 1 card: "every player discards one card from hand and draws one from the
     stage's pile": with fewer cards left in the pile than players, hands would shrink (and
     could empty before the stage's last round), so no player buys it."""
-    p = params(full=True, policy=L.GREEDY)
+    p = params(full=True)
     _, g = empty_state(C)
     g[L.G_SEATS] = 2
     g[L.G_STAGE] = L.STAGE_I
@@ -282,7 +283,7 @@ def test_no_card_change_when_the_pile_cannot_replace_every_discard():
     g[L.G_PILE + 1] = 6
     g[L.G_SEAT_AP] = 10
     g[L.G_PILE_NEXT] = 49  # 1 card left for 2 players
-    assert not policies.change_a_card(K, CARDS, p, g, streams(0), no_log())
+    assert not policies.change_a_card(K, CARDS, p, W, g, streams(0), no_log())
     g[L.G_PILE_NEXT] = 0
-    assert policies.change_a_card(K, CARDS, p, g, streams(0), no_log())
+    assert policies.change_a_card(K, CARDS, p, W, g, streams(0), no_log())
     assert hand_count(g, 0) == 2 and hand_count(g, 1) == 2

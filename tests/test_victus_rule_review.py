@@ -7,7 +7,7 @@ troops in its camp cannot advance; at most 6 razed camp tiles; and both readings
 fight for a camp while the reinforcements disc shows 0 (rule ``empty_reinforcements``)."""
 
 import pytest
-from victus_support import C, K, S, params, streams
+from victus_support import C, K, S, W, params, rules_vector, streams
 
 from simkit.errors import RulesError
 from simkit.eventlog import events, new_log, no_log
@@ -19,7 +19,6 @@ from simkit.games.victus import combat as CB
 from simkit.games.victus import events as EV
 from simkit.games.victus import layout as L
 from simkit.games.victus.cards import load_cards
-from simkit.games.victus.rules import params as rules_params
 from simkit.games.victus.state import empty_state
 
 CARDS = load_cards().as_tuple()
@@ -52,10 +51,10 @@ def test_the_expedition_does_not_fight_after_an_advance_only_when_a_card_says_so
     p = params(full=True)
     sp[C.expedition, [L.SP_INFANTRY, L.SP_CORONELA, L.SP_BOURBON]] = (1, 2, 3)
     log = new_log()
-    B.advance_bourbons(K, p, sp, g, streams(), 1, False, log)
+    B.advance_bourbons(K, p, W, sp, g, streams(), 1, False, log)
     assert combats(log) == []
     assert tuple(sp[C.expedition, [L.SP_INFANTRY, L.SP_CORONELA, L.SP_BOURBON]]) == (1, 2, 3)
-    E.op_expedition_combat(K, p, sp, g, False, log)  # the card's "Combat at the ..."
+    E.op_expedition_combat(K, p, W, sp, g, False, log)  # the card's "Combat at the ..."
     assert combats(log) == [(C.expedition, 3, 5)]  # 1 infantry + 2 Coronela, outside
     assert sp[C.expedition, L.SP_BOURBON] == 0
 
@@ -70,7 +69,7 @@ def test_cannons_stay_when_a_tie_leaves_no_bourbon_tile():
     sp, g = empty_state(C)
     g[L.G_MARKER + L.MARKER_GUNPOWDER_STORE] = list(C.marker_values[2]).index(4)
     sp[S(12), [L.SP_CORONELA, L.SP_CANNON, L.SP_BOURBON]] = (2, 1, 6)
-    assert CB.resolve_combat(K, params(), sp, g, S(12), False, no_log()) == CB.BOTH_LOSE
+    assert CB.resolve_combat(K, params(), W, sp, g, S(12), False, no_log()) == CB.BOTH_LOSE
     assert sp[S(12), L.SP_CORONELA] == 0 and sp[S(12), L.SP_BOURBON] == 0
     assert sp[S(12), L.SP_CANNON] == 1 and sp[WOUNDED, L.SP_CANNON] == 0
 
@@ -79,7 +78,7 @@ def test_cannons_are_lost_when_only_bourbons_and_cannons_remain():
     sp, g = empty_state(C)
     space = S(45)
     sp[space, [L.SP_CORONELA, L.SP_CANNON, L.SP_BOURBON]] = (1, 2, 9)
-    assert CB.resolve_combat(K, params(), sp, g, space, False, no_log()) == CB.BOURBONS_WIN
+    assert CB.resolve_combat(K, params(), W, sp, g, space, False, no_log()) == CB.BOURBONS_WIN
     assert sp[space, L.SP_CANNON] == 0 and sp[WOUNDED, L.SP_CANNON] == 2
 
 
@@ -87,7 +86,7 @@ def test_troops_leaving_a_cannon_alone_do_not_lose_it():
     """"Cannons can fire even if there is no Barcelonan troop in the same space." """
     p, (sp, g) = params(), empty_state(C)
     sp[S(44), [L.SP_CORONELA, L.SP_CANNON]] = (1, 1)
-    A.move_troops(K, p, sp, g, S(44), S(45), 1, 0, no_log())
+    A.move_troops(K, p, W, sp, g, S(44), S(45), 1, 0, no_log())
     assert sp[S(44), L.SP_CANNON] == 1 and sp[WOUNDED, L.SP_CANNON] == 0
 
 
@@ -104,7 +103,7 @@ def test_a_trench_space_fight_adds_the_camps_tile_to_the_tiles_already_there():
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 4  # value 2
     sp[S("A2"), [L.SP_INFANTRY, L.SP_BOURBON]] = (1, 3)
     log = new_log()
-    B.trench_space_combat(K, params(), sp, g, A_COLUMN, False, log)
+    B.trench_space_combat(K, params(), W, sp, g, A_COLUMN, False, log)
     assert combats(log) == [(S("A2"), 3 + 2, 3)]
     assert sp[S("A2"), L.SP_BOURBON] == 0 and sp[S("A0"), L.SP_BOURBON] == 5 - 3
     assert sp[RESERVE, L.SP_INFANTRY] == 1 and trench(g)[A_COLUMN] == 2
@@ -120,7 +119,7 @@ def test_an_advance_into_troops_on_a_trench_tile_fights_as_at_the_camp():
     g[L.G_DISC + L.DISC_BATTERIES] = 6
     sp[S("A1"), L.SP_INFANTRY] = 2
     sp[S("A0"), L.SP_BOURBON] = 4  # jumps to A1, where the troops stop it
-    B.advance_bourbons(K, p, sp, g, streams(), 1, False, no_log())
+    B.advance_bourbons(K, p, W, sp, g, streams(), 1, False, no_log())
     assert sp[S("A0"), L.SP_RAZED] == 1 and trench(g)[A_COLUMN] == 0
     assert g[L.G_DISC + L.DISC_BATTERIES] == 5 and sp[S("A1"), L.SP_INFANTRY] == 2
 
@@ -134,7 +133,7 @@ def test_an_advance_does_not_reinforce_a_camp_holding_a_combats_survivors():
     camp = C.camps[7]
     source = front_of(camp)
     sp[source, L.SP_CORONELA] = 1
-    A.move_troops(K, p, sp, g, source, camp, 1, 0, no_log())  # 3 against 1: 2 survive
+    A.move_troops(K, p, W, sp, g, source, camp, 1, 0, no_log())  # 3 against 1: 2 survive
     assert sp[camp, L.SP_BOURBON] == 2 and sp[camp, L.SP_RAZED] == 0
     log = new_log()
     B.reinforce_camps(K, sp, g, log)
@@ -151,7 +150,7 @@ def test_the_razed_camp_tiles_run_out_after_six():
     g[L.G_DISC + L.DISC_BATTERIES] = 10
     for camp in C.camps[6:13]:  # camps off the trench
         sp[front_of(camp), L.SP_INFANTRY] = 1
-        A.move_troops(K, p, sp, g, front_of(camp), camp, 0, 1, no_log())
+        A.move_troops(K, p, W, sp, g, front_of(camp), camp, 0, 1, no_log())
     assert sp[C.camps[6:12], L.SP_RAZED].tolist() == [1] * 6
     assert sp[C.camps[12], L.SP_RAZED] == 0
     assert g[L.G_DISC + L.DISC_BATTERIES] == 10 - 7
@@ -169,7 +168,7 @@ def test_trench_minus_skips_a_tile_sharing_a_space_with_troops_then_fights_there
     g[L.G_DISC + L.DISC_REINFORCEMENTS] = 4  # value 2
     g[L.G_DISC + L.DISC_BATTERIES] = 6
     sp[S("C3"), L.SP_INFANTRY] = 1
-    B.trench_back(K, params(), sp, g, 1, False, no_log())
+    B.trench_back(K, params(), W, sp, g, 1, False, no_log())
     # A, not C, goes back; then the infantry wins at C3: camp C razed, C back to C2
     assert trench(g) == [2, 2, 2, 0, 2, 2]
     assert sp[S("C0"), L.SP_RAZED] == 1 and g[L.G_DISC + L.DISC_BATTERIES] == 5
@@ -182,12 +181,12 @@ def test_a_camp_tile_with_troops_in_its_camp_cannot_advance():
     p = params(full=True)
     g[L.G_TRENCH:L.G_TRENCH + 6] = [1, 1, 1, 0, 1, 1]
     sp[S("D0"), [L.SP_CORONELA, L.SP_RAZED]] = (1, 1)  # Example 17: stayed in a razed camp
-    B.trench_forward(K, p, sp, g, streams(), 1, False, no_log())
+    B.trench_forward(K, p, W, sp, g, streams(), 1, False, no_log())
     assert trench(g) == [2, 1, 1, 0, 1, 1] and g[L.G_DISC + L.DISC_MINE] == 0
     assert sp[S("D0"), L.SP_CORONELA] == 1  # a razed camp: no combat
     sp[S("D0"), L.SP_RAZED] = 0
     g[L.G_TRENCH:L.G_TRENCH + 6] = [3, 3, 3, 0, 3, 3]  # only D could move: a mine symbol
-    B.trench_forward(K, p, sp, g, streams(), 1, False, no_log())
+    B.trench_forward(K, p, W, sp, g, streams(), 1, False, no_log())
     assert trench(g)[D_COLUMN] == 0 and g[L.G_DISC + L.DISC_MINE] == 1
 
 
@@ -201,8 +200,7 @@ def test_empty_reinforcements_knob_default_and_bad_value():
 
 
 def reading(name):
-    return rules_params(GAME.presets["full"].rules.replace({"empty_reinforcements": name}),
-                        0, None)
+    return rules_vector(GAME.presets["full"].rules.replace({"empty_reinforcements": name}))
 
 
 @pytest.mark.parametrize("name, razed, batteries, freed", [
@@ -218,7 +216,7 @@ def test_a_camp_attacked_while_the_reinforcements_disc_shows_0(name, razed, batt
     camp = C.camps[7]
     sp[front_of(camp), L.SP_INFANTRY] = 1
     log = new_log()
-    A.move_troops(K, p, sp, g, front_of(camp), camp, 0, 1, log)
+    A.move_troops(K, p, W, sp, g, front_of(camp), camp, 0, 1, log)
     assert combats(log) == []
     assert sp[camp, L.SP_RAZED] == razed and g[L.G_DISC + L.DISC_BATTERIES] == batteries
     assert sp[camp, L.SP_CORONELA] == freed and sp[camp, L.SP_INFANTRY] == 1
@@ -230,7 +228,7 @@ def test_a_trench_space_entered_while_the_reinforcements_disc_shows_0(name, posi
     p, (sp, g) = reading(name), empty_state(C)
     g[L.G_TRENCH + A_COLUMN] = 2
     sp[front_of(S("A2")), L.SP_INFANTRY] = 1
-    A.move_troops(K, p, sp, g, front_of(S("A2")), S("A2"), 0, 1, no_log())
+    A.move_troops(K, p, W, sp, g, front_of(S("A2")), S("A2"), 0, 1, no_log())
     assert trench(g)[A_COLUMN] == position and sp[S("A0"), L.SP_RAZED] == razed
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from plain_python import run_without_jit
-from victus_support import C, K, params, streams
+from victus_support import C, K, W, params, rules_vector, streams, weights
 
 import simkit
 from simkit.eventlog import no_log
@@ -16,8 +16,7 @@ from simkit.games.victus import bourbons as B
 from simkit.games.victus import card_layout as CL
 from simkit.games.victus import layout as L
 from simkit.games.victus.hands import build_piles, hand_count, stage_iv_pool
-from simkit.games.victus.rules import Rules
-from simkit.games.victus.rules import params as rules_params
+from simkit.games.victus.rules import POLICY_ROWS, Rules
 from simkit.games.victus.state import empty_state, starting_position
 
 GAME = simkit.games.get("victus")
@@ -36,7 +35,7 @@ def card_with(points, kind=None):
 
 
 def competitive(**changes):
-    return rules_params(Rules(level="competitive", **changes), policies.GREEDY, None)
+    return rules_vector(Rules(level="competitive", **changes))
 
 
 def round_of(cards, pin=5):
@@ -146,7 +145,7 @@ def test_example_28_fame_is_59():
 
 
 def test_mode_2_difficulty_fame_is_38_and_its_coronela_term_10():
-    p = rules_params(GAME.presets["mode2"].rules, policies.GREEDY, None)
+    p = rules_vector(GAME.presets["mode2"].rules)
     assert int(scoring.difficulty_fame(p, 0)) == 5 + 8 + 15 + 10 == 38
     assert int(scoring.fame(p, 0, 0, 0, 0)) == 38 + 10
 
@@ -171,11 +170,11 @@ def test_the_competitive_flag_goes_to_the_lowest_card_and_the_full_game_flag_to_
     for p, expected in ((competitive(), 1), (params(full=True), 1)):
         g = round_of([card_with(5), card_with(-1), card_with(3)])
         g[L.G_FLAG] = 0
-        engine.end_of_round(K, CARDS, p, np.zeros((C.n_spaces, L.N_SP), np.int16), g,
+        engine.end_of_round(K, CARDS, p, W, np.zeros((C.n_spaces, L.N_SP), np.int16), g,
                             streams(0, 0), no_log())
         assert g[L.G_FLAG] == expected
     g = round_of([card_with(5), card_with(3), card_with(-1)])
-    engine.end_of_round(K, CARDS, competitive(), np.zeros((C.n_spaces, L.N_SP), np.int16), g,
+    engine.end_of_round(K, CARDS, competitive(), W, np.zeros((C.n_spaces, L.N_SP), np.int16), g,
                         streams(0, 0), no_log())
     assert g[L.G_FLAG] == 2  # not to the left: to the lowest card
 
@@ -186,7 +185,7 @@ def test_the_competitive_flag_goes_to_the_lowest_card_and_the_full_game_flag_to_
 def solo_start(**changes):
     rules = Rules(level="competitive", players=1, **changes)
     sp, g = starting_position(C, rules)
-    p = rules_params(rules, policies.GREEDY, None)
+    p = rules_vector(rules)
     rng = streams(3, 0)
     build_piles(CARDS, p, g, rng)
     return p, sp, g, rng
@@ -194,24 +193,25 @@ def solo_start(**changes):
 
 def test_example_30_casanova_pile_of_8_and_2_resignation_tiles_at_stage_ii():
     p, sp, g, rng = solo_start()
-    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_I, no_log())
+    engine.start_of_stage(K, CARDS, p, W, g, rng, L.STAGE_I, no_log())
     assert hand_count(g, solo.VILLARROEL) == 7 and hand_count(g, solo.CASANOVA) == 7
     assert g[L.G_RESIGNATION] == 1
     for _ in range(6):  # six rounds, no resignation used
         assert solo.draw_from_pile(g, rng) > 0
     assert hand_count(g, solo.CASANOVA) == 1
-    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_II, no_log())
+    engine.start_of_stage(K, CARDS, p, W, g, rng, L.STAGE_II, no_log())
     assert hand_count(g, solo.CASANOVA) == 8 and g[L.G_RESIGNATION] == 2
 
 
 def test_example_31_two_cancellations_in_a_row_then_the_third_card_is_played():
     p, sp, g, rng = solo_start()
-    p[L.P_RESIGN_BELOW] = 99  # Villarroel dislikes every card
+    w = weights()
+    w[L.W_RESIGN_BELOW] = 99  # Villarroel dislikes every card
     g[L.G_RESIGNATION] = 3
     pile = [card_with(-3), card_with(2), card_with(4)]
     for slot, card in enumerate(pile):
         g[L.G_HAND + solo.CASANOVA * L.HAND_SIZE + slot] = card
-    played = solo.casanova_card(CARDS, p, g, rng, no_log())
+    played = solo.casanova_card(CARDS, p, w, g, rng, no_log())
     assert g[L.G_RESIGNATION] == 1 and g[L.G_CANCELLED] == 2
     cancelled = set(g[L.G_CANCELLED_CARDS:L.G_CANCELLED_CARDS + 2])
     assert cancelled | {played} == set(pile) and played not in cancelled
@@ -221,11 +221,12 @@ def test_example_31_two_cancellations_in_a_row_then_the_third_card_is_played():
 
 def test_no_resignation_when_the_round_card_is_chosen_at_random():
     p, sp, g, rng = solo_start()
-    p[L.P_RESIGN_BELOW] = 99
+    w = weights()
+    w[L.W_RESIGN_BELOW] = 99
     g[L.G_RESIGNATION], g[L.G_RANDOM_ROUND] = 3, 1
     for slot, card in enumerate([card_with(-3), card_with(2)]):
         g[L.G_HAND + solo.CASANOVA * L.HAND_SIZE + slot] = card
-    solo.casanova_card(CARDS, p, g, rng, no_log())
+    solo.casanova_card(CARDS, p, w, g, rng, no_log())
     assert g[L.G_RESIGNATION] == 3 and g[L.G_CANCELLED] == 0
 
 
@@ -233,9 +234,9 @@ def test_no_resignation_when_the_round_card_is_chosen_at_random():
                                                             ("per_round", 0, 1)])
 def test_resignation_tiles_per_stage_or_per_round(reading, per_stage, per_round):
     p, sp, g, rng = solo_start(resignation_tiles=reading)
-    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_I, no_log())
+    engine.start_of_stage(K, CARDS, p, W, g, rng, L.STAGE_I, no_log())
     assert g[L.G_RESIGNATION] == per_stage
-    engine.start_of_round(K, CARDS, p, sp, g, rng, no_log())
+    engine.start_of_round(K, CARDS, p, W, sp, g, rng, no_log())
     assert g[L.G_RESIGNATION] == per_stage + per_round
 
 
@@ -243,12 +244,12 @@ def test_a_tile_each_round_stops_at_the_three_printed():
     # the components list 3 Villarroel resignation tiles; a spent one stays beside
     # Casanova's pile, so "a tile at the start of each round" gives 3 in all
     p, sp, g, rng = solo_start(resignation_tiles="per_round")
-    engine.start_of_stage(K, CARDS, p, g, rng, L.STAGE_I, no_log())
+    engine.start_of_stage(K, CARDS, p, W, g, rng, L.STAGE_I, no_log())
     for _ in range(2):
-        engine.start_of_round(K, CARDS, p, sp, g, rng, no_log())
+        engine.start_of_round(K, CARDS, p, W, sp, g, rng, no_log())
     solo.cancel(g, 1, no_log())
     for _ in range(3):
-        engine.start_of_round(K, CARDS, p, sp, g, rng, no_log())
+        engine.start_of_round(K, CARDS, p, W, sp, g, rng, no_log())
     assert g[L.G_RESIGNATION] + g[L.G_CARDS_CANCELLED] == 3
 
 
@@ -278,7 +279,7 @@ def test_given_half_a_bomb_moves_one_pin_once_per_space_port_first():
     space = C.space(22)
     sp, g = ruined_empty(space)
     before = g[L.G_MARKER:L.G_MARKER + L.N_MARKERS].copy()
-    B.given_half_a_bomb(params(full=True, given_half_a_bomb=True), sp, g, streams(0, 0),
+    B.given_half_a_bomb(params(full=True, given_half_a_bomb=True), W, sp, g, streams(0, 0),
                         space, no_log())
     after = g[L.G_MARKER:L.G_MARKER + L.N_MARKERS]
     assert (before - after).sum() == 1 and before[L.MARKER_PORT] - after[L.MARKER_PORT] == 1
@@ -291,7 +292,7 @@ def test_given_half_a_bomb_needs_a_ruined_space_with_nothing_to_absorb_a_hit():
         sp, g = ruined_empty(space)
         sp[space, field] = value
         before = g[L.G_MARKER:L.G_MARKER + L.N_MARKERS].copy()
-        B.given_half_a_bomb(p, sp, g, streams(0, 0), space, no_log())
+        B.given_half_a_bomb(p, W, sp, g, streams(0, 0), space, no_log())
         assert (g[L.G_MARKER:L.G_MARKER + L.N_MARKERS] == before).all()
 
 
@@ -301,7 +302,7 @@ def test_a_bombardment_on_ruined_spaces_costs_pins_only_under_given_half_a_bomb(
     sp[C.space_info[:, L.S_BARCELONA] == 1, L.SP_RUBBLE] = L.RUINED
     g[L.G_DISC + L.DISC_BATTERIES] = 1  # batteries value 1: one space per bombardment
     before = g[L.G_MARKER:L.G_MARKER + L.N_MARKERS].sum()
-    B.bombard(K, params(full=True, given_half_a_bomb=on), sp, g, streams(4, 0), 3,
+    B.bombard(K, params(full=True, given_half_a_bomb=on), W, sp, g, streams(4, 0), 3,
               no_log())
     spaces = B.bombard_spaces(K, g)
     lost = before - g[L.G_MARKER:L.G_MARKER + L.N_MARKERS].sum()
@@ -322,14 +323,13 @@ def test_always_priority_cost_knob_makes_every_action_cost_its_priority_cost():
     ("free", [1, 1, 1, 1]), ("sequential", [0, 0, 0, 0]), ("partial", [0, 0, 1, 1])])
 def test_dice_order_knob_sets_who_orders_the_dice_each_stage(order, chooses):
     rules = Rules(dice_order=order)
-    p = rules_params(rules, policies.GREEDY, GAME.policy_choices(
-        "greedy:dice_choice_from_stage=3")[0].weights)
+    p, w = rules_vector(rules), weights(dice_choice_from_stage=3)
     sp, g = starting_position(C, rules)
     rng = streams(0, 0)
     build_piles(CARDS, p, g, rng)
     seen = []
     for stage in range(4):
-        engine.start_of_stage(K, CARDS, p, g, rng, stage, no_log())
+        engine.start_of_stage(K, CARDS, p, w, g, rng, stage, no_log())
         seen.append(int(g[L.G_DICE_ORDER_FREE]))
     assert seen == chooses
     assert g[L.G_DICE_CHOSEN] == (0b1100 if order == "partial" else 0)
@@ -339,9 +339,9 @@ def test_sequential_dice_resolve_in_table_order():
     _, g = empty_state(C)
     faces = np.array([[L.ACT_REINFORCEMENTS, 1], [L.ACT_BOMBARDMENT, 2]], dtype=np.int64)
     g[L.G_DICE_ORDER_FREE] = 0
-    assert list(policies.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [0, 1]
+    assert list(policies.dice_order(W, g, streams(0, 0), faces, 2)) == [0, 1]
     g[L.G_DICE_ORDER_FREE] = 1
-    assert list(policies.dice_order(params(full=True), g, streams(0, 0), faces, 2)) == [1, 0]
+    assert list(policies.dice_order(W, g, streams(0, 0), faces, 2)) == [1, 0]
 
 
 def test_victory_level_turns_surviving_games_short_of_vp_into_defeats():
@@ -419,8 +419,8 @@ def test_policy_weights_parse_to_canonical_text_and_reach_the_kernel():
         {"players": "greedy:greed=0.5"}
     assert GAME.resolve_policy("fortify") == {"players": "fortify"}
     choice = GAME.policy_choices("fortify:greed=2,resign_below=1")[0]
-    p = rules_params(Rules(), choice.id, choice.weights)
-    assert (p[L.P_POLICY], p[L.P_GREED], p[L.P_RESIGN_BELOW]) == (policies.FORTIFY, 20, 1)
+    w = POLICY_ROWS.build((choice,))[L.PLAYERS]
+    assert (w[L.W_POLICY], w[L.W_GREED], w[L.W_RESIGN_BELOW]) == (policies.FORTIFY, 20, 1)
 
 
 @pytest.mark.parametrize("policy, words", [
@@ -466,7 +466,9 @@ def test_cli_lists_policy_weights_and_rejects_bad_ones(capsys):
     from simkit.cli import main
     assert main(["games", "victus"]) in (0, None)
     out = capsys.readouterr().out
-    assert "policy weights of players: greedy, fortify, naive" in out and "resign_below" in out
+    assert "policy weights of players: greedy, fortify" in out and "resign_below" in out
+    naive = out[out.index("policy weights of players: naive"):].split("policy weights")[1]
+    assert "resign_below" in naive and "card_effects" not in naive  # naive never reads it
     assert "given_half_a_bomb" in out and "mode2" in out
     assert main(["run", "victus", "--games", "2", "--policy", "greedy:nope=1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

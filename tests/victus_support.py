@@ -1,10 +1,11 @@
-"""Shared set-up for the Victus tests: components, the kernels' static tuple, and the
-rules vector for the first game or the full game."""
+"""Shared set-up for the Victus tests: components, the kernels' static tuple, the rules
+vector for the first game or the full game, and the players' row of policy weights."""
 
+from simkit.games.base import PolicyChoice
 from simkit.games.victus import GAME
 from simkit.games.victus import layout as L
 from simkit.games.victus.components import load_components
-from simkit.games.victus.rules import params as rules_params
+from simkit.games.victus.rules import POLICY_ROWS, POLICY_WEIGHTS, RULE_PARAMETERS
 from simkit.games.victus.state import board_tuple
 from simkit.rng import game_streams
 
@@ -22,10 +23,27 @@ def S(space_id):
     return C.space(space_id)
 
 
-def params(full=False, policy=0, **changes):
+def params(full=False, **changes):
     """The rules vector of the 2-player ``first_game`` or ``full`` preset (plus changes)."""
-    rules = GAME.presets["full" if full else "first_game"].rules.replace(changes)
-    return rules_params(rules, policy, None)
+    return rules_vector(GAME.presets["full" if full else "first_game"].rules.replace(changes))
+
+
+def rules_vector(rules):
+    return RULE_PARAMETERS.build(rules)
+
+
+def weights(policy=L.GREEDY, **changes):
+    """The players' row of the kernels' ``pol`` for the policy of id ``policy``: its
+    default weights with ``changes``."""
+    name = L.POLICY_NAMES[policy]
+    cls = POLICY_WEIGHTS["players"].get(name)
+    choice = PolicyChoice(name, policy, cls(**changes) if cls else None)
+    return POLICY_ROWS.build((choice,))[L.PLAYERS]
+
+
+#: greedy's row with its default weights: what the tests play unless they need another
+#: (shared, so never written: a test that changes a weight builds its own ``weights()``)
+W = weights()
 
 
 def set_marker(g, marker, value):

@@ -33,10 +33,10 @@ from . import layout as L
 from .cards import load_cards
 from .components import DATA, load_components
 from .engine import play_games
-from .lookahead import greedy_params, play_lookahead_games
+from .lookahead import greedy_rows, play_lookahead_games
 from .narrate import narrate_log
 from .policies import POLICIES
-from .rules import POLICY_PARAMETERS, RULE_PARAMETERS, LookaheadWeights, Rules, Weights
+from .rules import POLICY_ROWS, POLICY_WEIGHTS, RULE_PARAMETERS, Rules
 from .scoring import fame, fame_winners
 from .state import board_tuple, starting_position
 
@@ -62,11 +62,10 @@ class Victus(Game):
     sides = ("players",)
     Rules = Rules
     rule_parameters = RULE_PARAMETERS
-    policy_parameters = POLICY_PARAMETERS
     data = DATA
     policies = {"players": POLICIES}
-    policy_weights = {"players": {"greedy": Weights, "fortify": Weights, "naive": Weights,
-                                  "lookahead": LookaheadWeights}}
+    policy_weights = POLICY_WEIGHTS
+    policy_rows = POLICY_ROWS
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
@@ -78,7 +77,8 @@ class Victus(Game):
               "not print them): rates describe this reconstruction, not the printed game")
 
     def kernel_inputs(self, rules, policies):
-        return (self.parameters(rules, policies), *_start(rules, self.data))
+        return (self.parameters(rules, policies), self.policy_rows.build(policies),
+                *_start(rules, self.data))
 
     def seat_names(self, rules) -> list[str]:
         """The seats as the rulebook names them: the solo game's Villarroel (you) and
@@ -96,11 +96,12 @@ class Victus(Game):
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
         _, K, dice, cards = _static(self.data)
-        p, sp, g = self.kernel_inputs(rules, policies)
-        if p[L.P_POLICY] != L.LOOKAHEAD:
-            return play_games(K, dice, cards.as_tuple(), p, sp, g, game_indices, root_seed, log)
+        p, pol, sp, g = self.kernel_inputs(rules, policies)
+        if pol[L.PLAYERS, L.W_POLICY] != L.LOOKAHEAD:
+            return play_games(K, dice, cards.as_tuple(), p, pol, sp, g, game_indices,
+                              root_seed, log)
         with self.compiling_policy("players", "lookahead"):
-            return play_lookahead_games(K, dice, cards.as_tuple(), greedy_params(p), sp, g,
+            return play_lookahead_games(K, dice, cards.as_tuple(), p, greedy_rows(pol), sp, g,
                                         game_indices, root_seed, log)
 
     def derived_columns(self, rules, policies, table):

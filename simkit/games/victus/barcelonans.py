@@ -81,43 +81,43 @@ def can_step(K, sp, source, target):
 
 
 @borrowing
-def move_troops(K, p, sp, g, source, target, coronela, infantry, log):
+def move_troops(K, p, w, sp, g, source, target, coronela, infantry, log):
     """Move troops one step, then fight whatever the target holds."""
     sp[source, L.SP_CORONELA] -= coronela
     sp[source, L.SP_INFANTRY] -= infantry
     sp[target, L.SP_CORONELA] += coronela
     sp[target, L.SP_INFANTRY] += infantry
     remove_undefended_cannons(K, sp, source)
-    enter_space(K, p, sp, g, target, log)
+    enter_space(K, p, w, sp, g, target, log)
 
 
 @borrowing
-def move_one_troop_twice(K, p, sp, g, source, middle, target, field, log):
+def move_one_troop_twice(K, p, w, sp, g, source, middle, target, field, log):
     """The other form of the move action: a single troop makes up to 2 consecutive
     moves (Example 11: 15 -> 21 -> 22). A fight on the first step ends the move."""
     fights = (sp[middle, L.SP_BOURBON] > 0 or trench_column_at(K, g, middle) >= 0
               or K[L.K_INFO][middle, L.S_KIND] == L.KIND_CAMP)
     coronela = 1 if field == L.SP_CORONELA else 0
-    move_troops(K, p, sp, g, source, middle, coronela, 1 - coronela, log)
+    move_troops(K, p, w, sp, g, source, middle, coronela, 1 - coronela, log)
     if not fights and sp[middle, field] > 0:
-        move_troops(K, p, sp, g, middle, target, coronela, 1 - coronela, log)
+        move_troops(K, p, w, sp, g, middle, target, coronela, 1 - coronela, log)
 
 
 @borrowing
-def enter_space(K, p, sp, g, space, log):
+def enter_space(K, p, w, sp, g, space, log):
     """Troops arrived: fight in a camp, a trench tile's space or a space with Bourbons;
     Bourbon battery tiles go when troops win there or stand there undefended."""
     flag_turn = g[L.G_FLAG_TURN] == 1
     if K[L.K_INFO][space, L.S_KIND] == L.KIND_CAMP:
-        camp_combat(K, p, sp, g, space, log)
+        camp_combat(K, p, w, sp, g, space, log)
         return
     column = trench_column_at(K, g, space)
     if column >= 0:
-        trench_space_combat(K, p, sp, g, column, flag_turn, log)
+        trench_space_combat(K, p, w, sp, g, column, flag_turn, log)
         return
     result = BARCELONANS_WIN
     if sp[space, L.SP_BOURBON] > 0:
-        result = resolve_combat(K, p, sp, g, space, flag_turn, log)
+        result = resolve_combat(K, p, w, sp, g, space, flag_turn, log)
     if result == BARCELONANS_WIN and sp[space, L.SP_BATTERY_TILES] > 0:
         set_disc(K, g, L.DISC_BATTERIES,
                  g[L.G_DISC + L.DISC_BATTERIES] - sp[space, L.SP_BATTERY_TILES], log)
@@ -125,11 +125,11 @@ def enter_space(K, p, sp, g, space, log):
 
 
 @borrowing
-def camp_combat(K, p, sp, g, camp, log):
+def camp_combat(K, p, w, sp, g, camp, log):
     """Troops entering a camp fight a tile left there this turn or a new tile of the
     reinforcements value; a win razes the camp (a razed camp means no fight)."""
     if not sp[camp, L.SP_RAZED]:
-        fight_for_camp(K, p, sp, g, camp, camp, False, log)
+        fight_for_camp(K, p, w, sp, g, camp, camp, False, log)
 
 
 # -- markers, healing, worm ------------------------------------------------------------------
@@ -164,8 +164,8 @@ def improve_marker(K, g, marker):
 
 
 @borrowing
-def healing(K, p, sp, g, log):
-    heal(K, p, sp, g, g[L.G_FLAG_TURN] == 1, log)
+def healing(K, p, w, sp, g, log):
+    heal(K, p, w, sp, g, g[L.G_FLAG_TURN] == 1, log)
 
 
 @borrowing

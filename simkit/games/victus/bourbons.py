@@ -83,7 +83,7 @@ def move_mine(K, g, steps, log):
 
 
 @borrowing
-def move_reinforcements_disc(K, p, sp, g, rng, steps, flag_turn, log):
+def move_reinforcements_disc(K, p, w, sp, g, rng, steps, flag_turn, log):
     """Reinforcements +/-X: only the space the disc ends on triggers its icon."""
     set_disc(K, g, L.DISC_REINFORCEMENTS, g[L.G_DISC + L.DISC_REINFORCEMENTS] + steps, log)
     position = g[L.G_DISC + L.DISC_REINFORCEMENTS]
@@ -91,11 +91,11 @@ def move_reinforcements_disc(K, p, sp, g, rng, steps, flag_turn, log):
     if icons & L.ICON_BATTERIES:
         move_batteries(K, g, 1, log)
     if icons & L.ICON_HEALING:
-        heal(K, p, sp, g, flag_turn, log)
+        heal(K, p, w, sp, g, flag_turn, log)
     if icons & L.ICON_MINE:
-        mine_explodes(K, p, sp, g, rng, log)
+        mine_explodes(K, p, w, sp, g, rng, log)
     if icons & L.ICON_ADVANCE:
-        advance_bourbons(K, p, sp, g, rng, K[L.K_TRACK][2, position], flag_turn, log)
+        advance_bourbons(K, p, w, sp, g, rng, K[L.K_TRACK][2, position], flag_turn, log)
 
 
 # -- healing ---------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def move_troop(sp, source, target, field, n):
 
 
 @borrowing
-def port_healing(K, p, sp, g, flag_turn, log):
+def port_healing(K, p, w, sp, g, flag_turn, log):
     """Port +1: a troop from Reserve to the Port (first game) or the Expedition (full);
     Port -1/-2: that many troops leave Barcelona for Reserve (infantry first, from the
     most crowded space, to keep the Coronela that hold the city). A troop placed on the
@@ -127,7 +127,7 @@ def port_healing(K, p, sp, g, flag_turn, log):
         if move_troop(sp, reserve, target, field, 1):
             log_event(log, EV_HEAL, target, field, 1)
             if sp[target, L.SP_BOURBON] > 0 and not at_expedition(K, target):
-                resolve_combat(K, p, sp, g, target, flag_turn, log)
+                resolve_combat(K, p, w, sp, g, target, flag_turn, log)
     for _ in range(-port):
         source = most_crowded_barcelona_space(K, sp)
         if source < 0:
@@ -147,10 +147,10 @@ def most_crowded_barcelona_space(K, sp):
 
 
 @borrowing
-def heal(K, p, sp, g, flag_turn, log):
+def heal(K, p, w, sp, g, flag_turn, log):
     """The Healing icon: the Port's effect, then the hospitals take up to the Saint
     Cross/Saint Mary value of infantry (to 14) and of Coronela (to 34) from WOUNDED."""
-    port_healing(K, p, sp, g, flag_turn, log)
+    port_healing(K, p, w, sp, g, flag_turn, log)
     special = K[L.K_SPECIAL]
     wounded = special[L.SPECIAL_WOUNDED]
     value = marker_value(K, g, L.MARKER_HOSPITAL)
@@ -160,7 +160,7 @@ def heal(K, p, sp, g, flag_turn, log):
         if healed:
             log_event(log, EV_HEAL, hospital, field, healed)
             if sp[hospital, L.SP_BOURBON] > 0:  # healed troops fight at once
-                resolve_combat(K, p, sp, g, hospital, flag_turn, log)
+                resolve_combat(K, p, w, sp, g, hospital, flag_turn, log)
 
 
 # -- chance cards, bombardment, mine ----------------------------------------------------------
@@ -220,7 +220,7 @@ def absorb_hit(K, sp, g, space, what, log):
 
 
 @borrowing
-def hit_spaces(K, p, sp, g, rng, n_spaces, hits, log):
+def hit_spaces(K, p, w, sp, g, rng, n_spaces, hits, log):
     """Draw a chance card and give ``hits`` hits to each of its first ``n_spaces``
     spaces on the current stage's row."""
     card = draw_chance(g, rng)
@@ -232,29 +232,29 @@ def hit_spaces(K, p, sp, g, rng, n_spaces, hits, log):
             break
         log_event(log, EV_BOMBARD_SPACE, space, hits)
         if p[L.P_HALF_A_BOMB] and hits > 0:
-            given_half_a_bomb(p, sp, g, rng, space, log)
+            given_half_a_bomb(p, w, sp, g, rng, space, log)
         for _ in range(hits):
             apply_hit(K, p, sp, g, space, log)
 
 
 @borrowing
-def given_half_a_bomb(p, sp, g, rng, space, log):
+def given_half_a_bomb(p, w, sp, g, rng, space, log):
     """"Given Half a Bomb": hits on a space that already has a ruined tile and nothing
     else that could take any of them move one marker's pin 1 space counter-clockwise
     (one space per bombarded space, not per hit)."""
     if sp[space, L.SP_RUBBLE] != L.RUINED or choose_hit(p, sp, space) >= 0:
         return
-    marker = half_a_bomb_marker(p, g, rng)
+    marker = half_a_bomb_marker(w, g, rng)
     if marker >= 0:
         g[L.G_MARKER + marker] -= 1
         log_event(log, EV_HALF_A_BOMB, marker, g[L.G_MARKER + marker])
 
 
 @borrowing
-def bombard(K, p, sp, g, rng, hits, log):
+def bombard(K, p, w, sp, g, rng, hits, log):
     """Bombardment X: as many spaces as the batteries value (and a leader's bonus, up to
     its cap: the Duke of Pópoli's "+1 to Batteries (max. 5)") take X hits each."""
-    hit_spaces(K, p, sp, g, rng, bombard_spaces(K, g), hits, log)
+    hit_spaces(K, p, w, sp, g, rng, bombard_spaces(K, g), hits, log)
 
 
 @borrowing
@@ -270,13 +270,13 @@ def bombard_spaces(K, g):
 
 
 @borrowing
-def mine_explodes(K, p, sp, g, rng, log):
+def mine_explodes(K, p, w, sp, g, rng, log):
     """Mine explodes: mine-value spaces take reinforcements-value hits; the disc goes to 0."""
     spaces = disc_value(K, g, L.DISC_MINE)
     if spaces == 0:
         return  # at 0 an explosion affects nothing
     g[L.G_MINE_EXPLOSIONS] += 1
-    hit_spaces(K, p, sp, g, rng, spaces, disc_value(K, g, L.DISC_REINFORCEMENTS), log)
+    hit_spaces(K, p, w, sp, g, rng, spaces, disc_value(K, g, L.DISC_REINFORCEMENTS), log)
     set_disc(K, g, L.DISC_MINE, 0, log)
 
 
@@ -337,7 +337,7 @@ def starting_space(K, sp, g, space):
 
 
 @allocating
-def advance_bourbons(K, p, sp, g, rng, steps, flag_turn, log):
+def advance_bourbons(K, p, w, sp, g, rng, steps, flag_turn, log):
     """Advance X: reinforce the camps, draw a chance card, move every tile along its first
     X colour boxes (all tiles from where they stood), then fight where both sides meet."""
     if steps <= 0:
@@ -355,11 +355,11 @@ def advance_bourbons(K, p, sp, g, rng, steps, flag_turn, log):
                                                                    n_steps)
             sp[end, L.SP_BOURBON] += moving[space]
             log_event(log, EV_ADVANCE, space, end, moving[space])
-    combats_after_advance(K, p, sp, g, flag_turn, log)
+    combats_after_advance(K, p, w, sp, g, flag_turn, log)
 
 
 @borrowing
-def combats_after_advance(K, p, sp, g, flag_turn, log):
+def combats_after_advance(K, p, w, sp, g, flag_turn, log):
     """"A combat takes place in every space where there are both Bourbon troop tiles and
     Barcelonan troops": in a space with a trench tile as if at its camp; never at the
     Military Deputy's Expedition, whose combat "is only resolved when the effect of an
@@ -369,9 +369,9 @@ def combats_after_advance(K, p, sp, g, flag_turn, log):
             continue
         column = trench_column_at(K, g, space)
         if column >= 0:
-            trench_space_combat(K, p, sp, g, column, flag_turn, log)
+            trench_space_combat(K, p, w, sp, g, column, flag_turn, log)
         else:
-            resolve_combat(K, p, sp, g, space, flag_turn, log)
+            resolve_combat(K, p, w, sp, g, space, flag_turn, log)
 
 
 # -- trench ---------------------------------------------------------------------------------
@@ -446,7 +446,7 @@ def tile_to_retreat(K, p, sp, g):
 
 
 @borrowing
-def trench_forward(K, p, sp, g, rng, symbols, flag_turn, log):
+def trench_forward(K, p, w, sp, g, rng, symbols, flag_turn, log):
     """Trench +X (die or card); combats in trench spaces come after all symbols."""
     for _ in range(symbols):
         column = tile_to_advance(K, p, sp, g)
@@ -455,11 +455,11 @@ def trench_forward(K, p, sp, g, rng, symbols, flag_turn, log):
                 move_mine(K, g, 1, log)
             continue
         set_trench(K, g, column, g[L.G_TRENCH + column] + 1, log)
-    trench_combats(K, p, sp, g, flag_turn, log)
+    trench_combats(K, p, w, sp, g, flag_turn, log)
 
 
 @borrowing
-def trench_back(K, p, sp, g, symbols, flag_turn, log):
+def trench_back(K, p, w, sp, g, symbols, flag_turn, log):
     """Trench -X (cards only): never touches the mine; tiles sharing a space with troops
     stay, and their combats come after all symbols."""
     for _ in range(symbols):
@@ -467,16 +467,16 @@ def trench_back(K, p, sp, g, symbols, flag_turn, log):
         if column < 0:
             break
         set_trench(K, g, column, g[L.G_TRENCH + column] - 1, log)
-    trench_combats(K, p, sp, g, flag_turn, log)
+    trench_combats(K, p, w, sp, g, flag_turn, log)
 
 
 @borrowing
-def trench_combats(K, p, sp, g, flag_turn, log):
+def trench_combats(K, p, w, sp, g, flag_turn, log):
     """The end of a trench action: "the combat in that space must be resolved" wherever
     a trench/camp tile shares a space with Barcelonan troops."""
     for column in range(L.N_TRENCH):
         if troops_in(sp, trench_space(K, g, column)) > 0:
-            trench_space_combat(K, p, sp, g, column, flag_turn, log)
+            trench_space_combat(K, p, w, sp, g, column, flag_turn, log)
 
 
 @borrowing
@@ -500,7 +500,7 @@ def raze_camp(K, p, sp, g, camp, space, log):
 
 
 @borrowing
-def trench_space_combat(K, p, sp, g, column, flag_turn, log):
+def trench_space_combat(K, p, w, sp, g, column, flag_turn, log):
     """Troops and a trench tile share a space: fight as at the camp; a Barcelonan win
     pushes the trench tile back 1. At a razed camp "no combat occurs (since no Bourbon
     troops remain there) ... but the trench tile ... does automatically move back one
@@ -509,9 +509,9 @@ def trench_space_combat(K, p, sp, g, column, flag_turn, log):
     camp = K[L.K_TRENCH][column, 0]
     space = trench_space(K, g, column)
     if sp[camp, L.SP_RAZED] == 0:
-        result = fight_for_camp(K, p, sp, g, camp, space, flag_turn, log)
+        result = fight_for_camp(K, p, w, sp, g, camp, space, flag_turn, log)
     elif sp[space, L.SP_BOURBON] > 0:
-        result = resolve_combat(K, p, sp, g, space, flag_turn, log)
+        result = resolve_combat(K, p, w, sp, g, space, flag_turn, log)
     else:
         result = BARCELONANS_WIN
     if result == BARCELONANS_WIN and g[L.G_TRENCH + column] > 0:
@@ -519,7 +519,7 @@ def trench_space_combat(K, p, sp, g, column, flag_turn, log):
 
 
 @borrowing
-def fight_for_camp(K, p, sp, g, camp, space, flag_turn, log):
+def fight_for_camp(K, p, w, sp, g, camp, space, flag_turn, log):
     """Troops in ``space`` (a camp not razed, or its trench tile's space) fight the tile a
     previous combat left at the camp, else "a Bourbon troop tile ... with the same value
     shown by the reinforcements disc", added to any tile already there. Bourbons who win
@@ -531,7 +531,7 @@ def fight_for_camp(K, p, sp, g, camp, space, flag_turn, log):
     sp[camp, L.SP_BOURBON] = 0
     sp[space, L.SP_BOURBON] += tile
     if sp[space, L.SP_BOURBON] > 0:
-        result = resolve_combat(K, p, sp, g, space, flag_turn, log)
+        result = resolve_combat(K, p, w, sp, g, space, flag_turn, log)
     elif p[L.P_EMPTY_REINFORCEMENTS] == L.EMPTY_BARCELONANS_WIN:
         result = BARCELONANS_WIN
     else:
@@ -551,12 +551,12 @@ def fight_for_camp(K, p, sp, g, camp, space, flag_turn, log):
 
 
 @borrowing
-def resolve_die(K, p, sp, g, rng, action, amount, flag_turn, log):
+def resolve_die(K, p, w, sp, g, rng, action, amount, flag_turn, log):
     if action == L.ACT_REINFORCEMENTS:
-        move_reinforcements_disc(K, p, sp, g, rng, amount, flag_turn, log)
+        move_reinforcements_disc(K, p, w, sp, g, rng, amount, flag_turn, log)
     elif action == L.ACT_BOMBARDMENT:
-        bombard(K, p, sp, g, rng, amount, log)
+        bombard(K, p, w, sp, g, rng, amount, log)
     elif action == L.ACT_ADVANCE:
-        advance_bourbons(K, p, sp, g, rng, amount, flag_turn, log)
+        advance_bourbons(K, p, w, sp, g, rng, amount, flag_turn, log)
     else:
-        trench_forward(K, p, sp, g, rng, amount, flag_turn, log)
+        trench_forward(K, p, w, sp, g, rng, amount, flag_turn, log)

@@ -74,16 +74,16 @@ def choose_source(K, p, sp, src, dst, piece, leaving_barcelona):
 
 
 @allocating
-def choose_loss(K, p, sp, row, piece):
+def choose_loss(K, p, w, sp, row, piece):
     """The piece a capture or elimination takes, from the most crowded space holding one.
     Of troops, the kind the policy holds cheaper (a Coronela weighs
-    P_CORONELA_LOSS_WEIGHT/10 of an infantry's 3), but infantry first once the Coronela
+    W_CORONELA_WEIGHT/10 of an infantry's 3), but infantry first once the Coronela
     in Barcelona are down to the defeat threshold."""
     none = np.zeros(1, dtype=np.int16)  # an empty exclusion set
     if piece != CL.PIECE_TROOP:
         field = piece_field(piece)
         return most_crowded_with(sp, row, none, field), field
-    coronela_first = (p[L.P_CORONELA_LOSS_WEIGHT] < 30 and
+    coronela_first = (w[L.W_CORONELA_WEIGHT] < 30 and
                       coronela_in_barcelona(K, sp) > p[L.P_CORONELA_THRESHOLD])
     first = L.SP_CORONELA if coronela_first else L.SP_INFANTRY
     best = most_crowded_with(sp, row, none, first)

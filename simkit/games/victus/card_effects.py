@@ -25,7 +25,7 @@ What the turn structure calls (``CARDS`` = ``cards.load_cards().as_tuple()``, ``
 Choices the card text leaves to the players (which troops, which spaces, whose leader)
 are the players' (``card_choices.py``, a policy module). There is one default for every
 policy so far: take troops from the most crowded spaces, lose the kind the policy holds
-cheaper (``P_CORONELA_LOSS_WEIGHT``) but keep the Coronela above the defeat threshold,
+cheaper (``W_CORONELA_WEIGHT``) but keep the Coronela above the defeat threshold,
 fortify the most threatened spaces, deactivate the lightest Barcelonan leader and the
 heaviest Bourbon one (Example 20: another player's first).
 """
@@ -90,7 +90,7 @@ BIG = 1 << 20
 
 
 @borrowing
-def resolve_card(K, CARDS, p, sp, g, rng, seat, card, log):
+def resolve_card(K, CARDS, p, w, sp, g, rng, seat, card, log):
     """Turn steps 2-3: reveal ``card`` for ``seat``, resolve its effect, adjust the markers."""
     meta = CARDS[CL.C_META]
     kind = meta[card, CL.M_KIND]
@@ -107,13 +107,13 @@ def resolve_card(K, CARDS, p, sp, g, rng, seat, card, log):
             g[L.G_PENDING_ROUND + seat] = card
     else:
         activate_leader(CARDS, g, seat, card, log)
-    run_list(K, CARDS, p, sp, g, rng, np.int64(seat), np.int64(card), CL.T_PLAY, log)
+    run_list(K, CARDS, p, w, sp, g, rng, np.int64(seat), np.int64(card), CL.T_PLAY, log)
     if not failed(log):
         apply_almanac(K, CARDS, g, card, log)
 
 
 @borrowing
-def timed_effects(K, CARDS, p, sp, g, rng, seat, when, log):
+def timed_effects(K, CARDS, p, w, sp, g, rng, seat, when, log):
     """The ``when`` list (T_START_OF_TURN ... T_NEXT_ROUND_START) of the seat's event card
     waiting for it, then of the seat's active leader."""
     meta = CARDS[CL.C_META]
@@ -130,22 +130,22 @@ def timed_effects(K, CARDS, p, sp, g, rng, seat, when, log):
             event = 0  # a leader's lists run below, while it is active
     seat64, when64 = np.int64(seat), np.int64(when)  # one specialization of the interpreter
     if event > 0 and has_ops(CARDS, event, when):
-        run_list(K, CARDS, p, sp, g, rng, seat64, np.int64(event), when64, log)
+        run_list(K, CARDS, p, w, sp, g, rng, seat64, np.int64(event), when64, log)
         if failed(log):
             return
     leader = np.int64(g[L.G_LEADER + seat])
     if leader > 0 and has_ops(CARDS, leader, when):
-        run_list(K, CARDS, p, sp, g, rng, seat64, leader, when64, log)
+        run_list(K, CARDS, p, w, sp, g, rng, seat64, leader, when64, log)
     if when == CL.T_END_OF_TURN:
         clear_turn(g)
 
 
 @borrowing
-def round_effects(K, CARDS, p, sp, g, rng, n_seats, first_seat, when, log):
+def round_effects(K, CARDS, p, w, sp, g, rng, n_seats, first_seat, when, log):
     """``timed_effects`` for every seat, clockwise from ``first_seat`` (the players may
     choose the order; this is the default)."""
     for k in range(n_seats):
-        timed_effects(K, CARDS, p, sp, g, rng, (first_seat + k) % n_seats, when, log)
+        timed_effects(K, CARDS, p, w, sp, g, rng, (first_seat + k) % n_seats, when, log)
         if failed(log):
             return
 
@@ -304,21 +304,21 @@ def has_ops(CARDS, card, timing):
 
 
 @borrowing
-def run_list(K, CARDS, p, sp, g, rng, seat, card, timing, log):
+def run_list(K, CARDS, p, w, sp, g, rng, seat, card, timing, log):
     starts = CARDS[CL.C_STARTS]
     i = card * CL.N_TIMINGS + timing
     pc, end = np.int64(starts[i]), np.int64(starts[i + 1])
     if timing != CL.T_PLAY and pc < end:
         log_event(log, EV_TIMED, seat, card, timing)
     while pc < end:
-        pc = run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log)
+        pc = run_op(K, CARDS, p, w, sp, g, rng, seat, card, pc, log)
         g[L.G_OPS_RUN] += 1
         if checked(K, CARDS, p, sp, g, log, L.STEP_CARD_ACTION):
             return
 
 
 @borrowing
-def run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log):
+def run_op(K, CARDS, p, w, sp, g, rng, seat, card, pc, log):
     """Execute the op at ``pc``; returns the next pc (jumps only go forward)."""
     op = CARDS[CL.C_OPS][pc]
     # int64 arguments: the Bourbon rules are then shared with the engine's specializations
@@ -326,43 +326,43 @@ def run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log):
                         np.int64(op[CL.O_C]), np.int64(op[CL.O_D]))
     flag = g[L.G_FLAG_TURN] == 1
     if code == CL.OP_ADVANCE:
-        B.advance_bourbons(K, p, sp, g, rng, a, flag, log)
+        B.advance_bourbons(K, p, w, sp, g, rng, a, flag, log)
     elif code == CL.OP_BOMBARD:
-        B.bombard(K, p, sp, g, rng, a, log)
+        B.bombard(K, p, w, sp, g, rng, a, log)
     elif code == CL.OP_TRENCH:
-        op_trench(K, p, sp, g, rng, a, flag, log)
+        op_trench(K, p, w, sp, g, rng, a, flag, log)
     elif code == CL.OP_DISC:
-        op_disc(K, p, sp, g, rng, a, b, c, flag, log)
+        op_disc(K, p, w, sp, g, rng, a, b, c, flag, log)
     elif code == CL.OP_MARKER:
         op_marker(K, g, a, b, c, log)
     elif code == CL.OP_TEMP:
         g[L.G_TEMP + a] += b
         log_event(log, EV_TEMP, a, b)
     elif code == CL.OP_MOVE_TROOPS:
-        return op_move_troops(K, CARDS, p, sp, g, op, pc, flag, log)
+        return op_move_troops(K, CARDS, p, w, sp, g, op, pc, flag, log)
     elif code == CL.OP_PLACE:
-        op_place(K, CARDS, p, sp, g, rng, a, b, c, d, log)
+        op_place(K, CARDS, p, w, sp, g, rng, a, b, c, d, log)
     elif code == CL.OP_REMOVE:
         op_remove(K, CARDS, sp, g, a, b, c, d, log)
     elif code == CL.OP_CAPTURE:
-        op_capture(K, CARDS, p, sp, g, a, b, c, log)
+        op_capture(K, CARDS, p, w, sp, g, a, b, c, log)
     elif code == CL.OP_FREE:
-        op_free(K, CARDS, p, sp, g, a, b, flag, log)
+        op_free(K, CARDS, p, w, sp, g, a, b, flag, log)
     elif code == CL.OP_ELIMINATE:
-        op_eliminate(K, CARDS, p, sp, g, a, b, c, log)
+        op_eliminate(K, CARDS, p, w, sp, g, a, b, c, log)
     elif code == CL.OP_BOURBONS:
-        op_bourbons(K, CARDS, p, sp, g, a, b, c, flag, log)
+        op_bourbons(K, CARDS, p, w, sp, g, a, b, c, flag, log)
     elif code == CL.OP_EXPEDITION_COMBAT:
-        op_expedition_combat(K, p, sp, g, flag, log)
+        op_expedition_combat(K, p, w, sp, g, flag, log)
     elif code == CL.OP_HEAL:
-        B.heal(K, p, sp, g, flag, log)
+        B.heal(K, p, w, sp, g, flag, log)
     elif code == CL.OP_MINE_EXPLODES:
         if p[L.P_FULL]:  # the first game ignores the mine (rulebook, Reinforcements)
-            B.mine_explodes(K, p, sp, g, rng, log)
+            B.mine_explodes(K, p, w, sp, g, rng, log)
     elif code == CL.OP_CHANCE_HITS:
-        B.hit_spaces(K, p, sp, g, rng, a, b, log)
+        B.hit_spaces(K, p, w, sp, g, rng, a, b, log)
     elif code == CL.OP_GRANT_AP:
-        op_grant_ap(K, CARDS, p, sp, g, rng, a, b, log)
+        op_grant_ap(K, CARDS, p, w, sp, g, rng, a, b, log)
     elif code == CL.OP_RANDOM_CHOICE:
         g[L.G_RANDOM_CHOICE] = 1
         log_event(log, EV_RANDOM_CHOICE)
@@ -384,22 +384,22 @@ def run_op(K, CARDS, p, sp, g, rng, seat, card, pc, log):
 
 
 @borrowing
-def op_trench(K, p, sp, g, rng, n, flag, log):
+def op_trench(K, p, w, sp, g, rng, n, flag, log):
     if n > 0:
-        B.trench_forward(K, p, sp, g, rng, n, flag, log)
+        B.trench_forward(K, p, w, sp, g, rng, n, flag, log)
     else:
-        B.trench_back(K, p, sp, g, -n, flag, log)
+        B.trench_back(K, p, w, sp, g, -n, flag, log)
 
 
 @borrowing
-def op_disc(K, p, sp, g, rng, disc, steps, mode, flag, log):
+def op_disc(K, p, w, sp, g, rng, disc, steps, mode, flag, log):
     """Reinforcements/Batteries/Mine +/-X; the reinforcements disc resolves its icon."""
     if mode == CL.SET_MIN:
         B.set_disc(K, g, disc, 0, log)  # set_disc keeps the batteries at their minimum
     elif mode == CL.SET_MAX:
         B.set_disc(K, g, disc, K[L.K_TRACK].shape[1] - 1, log)
     elif disc == L.DISC_REINFORCEMENTS:
-        B.move_reinforcements_disc(K, p, sp, g, rng, steps, flag, log)
+        B.move_reinforcements_disc(K, p, w, sp, g, rng, steps, flag, log)
     elif disc == L.DISC_BATTERIES:
         B.move_batteries(K, g, steps, log)
     else:
@@ -457,7 +457,7 @@ def fights_on_arrival(K, space):
 
 
 @allocating
-def op_move_troops(K, CARDS, p, sp, g, op, pc, flag, log):
+def op_move_troops(K, CARDS, p, w, sp, g, op, pc, flag, log):
     """Example 1 (all or the else branch) and Example 2 (as many as possible)."""
     sets = CARDS[CL.C_SETS]
     src, dst = sets[op[CL.O_A]], sets[op[CL.O_B]]
@@ -487,7 +487,7 @@ def op_move_troops(K, CARDS, p, sp, g, op, pc, flag, log):
         log_event(log, EV_MOVED, source, space, field)
     for k in range(1, dst[0] + 1):
         if fights_on_arrival(K, dst[k]) and needs_combat(sp, dst[k]):
-            resolve_combat(K, p, sp, g, dst[k], flag, log)
+            resolve_combat(K, p, w, sp, g, dst[k], flag, log)
         elif sp[dst[k], L.SP_BOURBON] > 0:
             remove_undefended_cannons(K, sp, dst[k])  # cannons alone with Bourbons are lost
     return pc + 1  # with an else block, pc + 1 is the JUMP over it
@@ -518,25 +518,25 @@ def place_one(K, sp, g, space, piece, log):
 
 
 @borrowing
-def op_place(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log):
+def op_place(K, CARDS, p, w, sp, g, rng, piece, set_id, n, mode, log):
     """Place the tiles; organ-guns placed where Bourbon troop tiles stand fight them once
     the action is resolved: organ-guns "trigger a combat there (even if there are no
     Barcelonan troops)" (The Organ-Guns), and "after ... a card text action" the combat
     "must be resolved" (Combat)."""
     place_tiles(K, CARDS, p, sp, g, rng, piece, set_id, n, mode, log)
     if piece == CL.PIECE_ORGAN_GUN:
-        organ_gun_combats(K, p, sp, g, log)
+        organ_gun_combats(K, p, w, sp, g, log)
 
 
 @borrowing
-def organ_gun_combats(K, p, sp, g, log):
+def organ_gun_combats(K, p, w, sp, g, log):
     """A combat in every space where organ-guns and Bourbon troop tiles meet (not at the
     Military Deputy's Expedition, whose combats a card names)."""
     flag = g[L.G_FLAG_TURN] == 1
     for space in range(sp.shape[0]):
         if (sp[space, L.SP_ORGAN_GUNS] > 0 and sp[space, L.SP_BOURBON] > 0
                 and fights_on_arrival(K, space)):
-            resolve_combat(K, p, sp, g, space, flag, log)
+            resolve_combat(K, p, w, sp, g, space, flag, log)
 
 
 @borrowing
@@ -602,12 +602,12 @@ def op_remove(K, CARDS, sp, g, piece, set_id, n, mode, log):
 
 
 @borrowing
-def op_capture(K, CARDS, p, sp, g, set_id, piece, n, log):
+def op_capture(K, CARDS, p, w, sp, g, set_id, piece, n, log):
     """Captured Barcelonan troops go to the CAPTURED box (freed by wins at camps)."""
     row = CARDS[CL.C_SETS][set_id]
     captured = K[L.K_SPECIAL][L.SPECIAL_CAPTURED]
     for _ in range(n):
-        space, field = choose_loss(K, p, sp, row, piece)
+        space, field = choose_loss(K, p, w, sp, row, piece)
         if space < 0:
             return
         sp[space, field] -= 1
@@ -617,11 +617,11 @@ def op_capture(K, CARDS, p, sp, g, set_id, piece, n, log):
 
 
 @borrowing
-def op_eliminate(K, CARDS, p, sp, g, set_id, piece, n, log):
+def op_eliminate(K, CARDS, p, w, sp, g, set_id, piece, n, log):
     """Eliminated pieces go to WOUNDED (Barcelona) or RESERVE (outside), as in combat."""
     row = CARDS[CL.C_SETS][set_id]
     for _ in range(n):
-        space, field = choose_loss(K, p, sp, row, piece)
+        space, field = choose_loss(K, p, w, sp, row, piece)
         if space < 0:
             return
         eliminate(K, sp, space, field, 1)
@@ -630,7 +630,7 @@ def op_eliminate(K, CARDS, p, sp, g, set_id, piece, n, log):
 
 
 @allocating
-def op_free(K, CARDS, p, sp, g, set_id, n, flag, log):
+def op_free(K, CARDS, p, w, sp, g, set_id, n, flag, log):
     """Captured troops freed onto a space (infantry first: the professionals)."""
     row = CARDS[CL.C_SETS][set_id]
     captured = K[L.K_SPECIAL][L.SPECIAL_CAPTURED]
@@ -643,11 +643,11 @@ def op_free(K, CARDS, p, sp, g, set_id, n, flag, log):
         sp[space, field] += 1
         log_event(log, EV_FREED, space, field)
     if fights_on_arrival(K, space) and needs_combat(sp, space):
-        resolve_combat(K, p, sp, g, space, flag, log)
+        resolve_combat(K, p, w, sp, g, space, flag, log)
 
 
 @borrowing
-def op_bourbons(K, CARDS, p, sp, g, set_id, value, source, flag, log):
+def op_bourbons(K, CARDS, p, w, sp, g, set_id, value, source, flag, log):
     """Bourbon troops added to spaces; they fight at once where troops stand (the
     Expedition waits for "Combat at the Military Deputy's Expedition")."""
     if source == CL.VALUE_REINFORCEMENTS:
@@ -660,18 +660,18 @@ def op_bourbons(K, CARDS, p, sp, g, set_id, value, source, flag, log):
         sp[space, L.SP_BOURBON] += value
         log_event(log, EV_BOURBONS, space, value)
         if fights_on_arrival(K, space) and needs_combat(sp, space):
-            resolve_combat(K, p, sp, g, space, flag, log)
+            resolve_combat(K, p, w, sp, g, space, flag, log)
 
 
 @borrowing
-def op_expedition_combat(K, p, sp, g, flag, log):
+def op_expedition_combat(K, p, w, sp, g, flag, log):
     space = K[L.K_SPECIAL][L.SPECIAL_EXPEDITION]
     if needs_combat(sp, space):
-        resolve_combat(K, p, sp, g, space, flag, log)
+        resolve_combat(K, p, w, sp, g, space, flag, log)
 
 
 @borrowing
-def op_grant_ap(K, CARDS, p, sp, g, rng, group, ap, log):
+def op_grant_ap(K, CARDS, p, w, sp, g, rng, group, ap, log):
     """"Movement (X AP)" and the like: X AP for that group's actions, spent now, in the
     step that resolves the card ("every action must be resolved before starting the
     next one"); what is not spent is lost. ``G_AP_GRANTED`` keeps the turn's grants."""
@@ -679,7 +679,7 @@ def op_grant_ap(K, CARDS, p, sp, g, rng, group, ap, log):
     log_event(log, EV_AP_GRANTED, group, ap)
     g[L.G_AP_GROUP] = group
     g[L.G_SEAT_AP] = ap
-    spend_action_points(K, CARDS, p, sp, g, rng, log)
+    spend_action_points(K, CARDS, p, w, sp, g, rng, log)
     g[L.G_AP_GROUP] = -1
     g[L.G_SEAT_AP] = 0
 

@@ -56,15 +56,15 @@ def barcelonan_value(K, sp, g, space, flag_holder_turn):
 
 
 @borrowing
-def take_casualties(K, p, sp, space, points):
-    lost_c, lost_i = casualty_split(p, sp[space, L.SP_CORONELA], sp[space, L.SP_INFANTRY],
+def take_casualties(K, w, sp, space, points):
+    lost_c, lost_i = casualty_split(w, sp[space, L.SP_CORONELA], sp[space, L.SP_INFANTRY],
                                     points)
     eliminate(K, sp, space, L.SP_CORONELA, lost_c)
     eliminate(K, sp, space, L.SP_INFANTRY, lost_i)
 
 
 @borrowing
-def resolve_combat(K, p, sp, g, space, flag_holder_turn, log):
+def resolve_combat(K, p, w, sp, g, space, flag_holder_turn, log):
     """One combat in a space holding both sides; returns BOURBONS_WIN, ... or 0 if none."""
     bourbon = sp[space, L.SP_BOURBON]
     barcelonan = barcelonan_value(K, sp, g, space, flag_holder_turn)
@@ -82,7 +82,7 @@ def resolve_combat(K, p, sp, g, space, flag_holder_turn, log):
         sp[space, L.SP_BOURBON] = 0
         points = bourbon - discount
         if points > 0:
-            take_casualties(K, p, sp, space, points)
+            take_casualties(K, w, sp, space, points)
         result = BARCELONANS_WIN
     else:
         eliminate_all_troops(K, sp, space)

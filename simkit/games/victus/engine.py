@@ -74,27 +74,27 @@ def roll_bourbon_dice(DICE, CARDS, g, rng, log):
 
 
 @borrowing
-def resolve_bourbon_dice(K, CARDS, p, sp, g, rng, faces, order, log):
+def resolve_bourbon_dice(K, CARDS, p, w, sp, g, rng, faces, order, log):
     """Resolve the rolled dice one by one in ``order`` ("Each die (Bourbon action) must be
     fully resolved before resolving the next one")."""
     flag_turn = g[L.G_FLAG_TURN] == 1
     g[L.G_BOURBON_DICE_ROLLED] += faces.shape[0]
     for k in order:
         if faces[k, 1] > 0:
-            resolve_die(K, p, sp, g, rng, faces[k, 0], faces[k, 1], flag_turn, log)
+            resolve_die(K, p, w, sp, g, rng, faces[k, 0], faces[k, 1], flag_turn, log)
             if checked(K, CARDS, p, sp, g, log, L.STEP_BOURBON_DIE):
                 return
 
 
 @borrowing
-def barcelonan_actions(K, CARDS, p, sp, g, rng, log):
+def barcelonan_actions(K, CARDS, p, w, sp, g, rng, log):
     """AP = Generalitat (+ leaders). (AP a card grants for one group are spent when the
     card grants them: ``card_effects.op_grant_ap``.)"""
     g[L.G_AP_GROUP] = -1
     g[L.G_SEAT_AP] = max(0, marker_value(K, g, L.MARKER_GENERALITAT)
                          + action_ap_bonus(g, CARDS))
     log_event(log, EV_ACTION_POINTS, g[L.G_SEAT_AP])
-    spend_action_points(K, CARDS, p, sp, g, rng, log)
+    spend_action_points(K, CARDS, p, w, sp, g, rng, log)
 
 
 @borrowing
@@ -130,28 +130,28 @@ def end_of_turn_reset(sp, g):
 
 
 @borrowing
-def begin_turn(K, CARDS, p, sp, g, rng, seat, card, log):
+def begin_turn(K, CARDS, p, w, sp, g, rng, seat, card, log):
     """A turn up to the Bourbon dice: start-of-turn effects, the card's effect and Almanac."""
     g[L.G_ACTIVE] = seat
     g[L.G_FLAG_TURN] = 1 if seat == g[L.G_FLAG] else 0
     restart(rng, L.ST_POLICY, 2 * g[L.G_TURN])
     log_event(log, EV_TURN, g[L.G_STAGE], g[L.G_ROUND], seat)
-    timed_effects(K, CARDS, p, sp, g, rng, seat, CL.T_START_OF_TURN, log)
+    timed_effects(K, CARDS, p, w, sp, g, rng, seat, CL.T_START_OF_TURN, log)
     if checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_TURN):
         return
-    resolve_card(K, CARDS, p, sp, g, rng, seat, card, log)
+    resolve_card(K, CARDS, p, w, sp, g, rng, seat, card, log)
     g[L.G_CARDS_PLAYED] += 1
     checked(K, CARDS, p, sp, g, log, L.STEP_ADJUST_MARKERS)
 
 
 @borrowing
-def end_turn(K, CARDS, p, sp, g, rng, seat, log):
+def end_turn(K, CARDS, p, w, sp, g, rng, seat, log):
     """A turn after the Bourbon dice: the Barcelonan actions, end-of-turn effects, the
     defeat check and the clean-up; returns the end reason if the game is lost."""
-    barcelonan_actions(K, CARDS, p, sp, g, rng, log)
+    barcelonan_actions(K, CARDS, p, w, sp, g, rng, log)
     if failed(log):
         return L.END_NONE
-    timed_effects(K, CARDS, p, sp, g, rng, seat, CL.T_END_OF_TURN, log)
+    timed_effects(K, CARDS, p, w, sp, g, rng, seat, CL.T_END_OF_TURN, log)
     if failed(log):
         return L.END_NONE
     g[L.G_TURN] += 1
@@ -163,29 +163,29 @@ def end_turn(K, CARDS, p, sp, g, rng, seat, log):
 
 
 @allocating
-def play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log):
+def play_turn(K, DICE, CARDS, p, w, sp, g, rng, seat, card, log):
     """One turn; returns the end reason if the defeat check ends the game (a broken state
     invariant ends it too: ``failed(log)``)."""
-    begin_turn(K, CARDS, p, sp, g, rng, seat, card, log)
+    begin_turn(K, CARDS, p, w, sp, g, rng, seat, card, log)
     if failed(log):
         return L.END_NONE
     faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
-    order = order_dice(K, CARDS, p, sp, g, rng, faces, faces.shape[0])
-    resolve_bourbon_dice(K, CARDS, p, sp, g, rng, faces, order, log)
+    order = order_dice(K, CARDS, p, w, sp, g, rng, faces, faces.shape[0])
+    resolve_bourbon_dice(K, CARDS, p, w, sp, g, rng, faces, order, log)
     if failed(log):
         return L.END_NONE
-    return end_turn(K, CARDS, p, sp, g, rng, seat, log)
+    return end_turn(K, CARDS, p, w, sp, g, rng, seat, log)
 
 
 # -- rounds and stages ------------------------------------------------------------------------
 
 
 @borrowing
-def start_of_round(K, CARDS, p, sp, g, rng, log):
+def start_of_round(K, CARDS, p, w, sp, g, rng, log):
     """Next-round effects; a card's "next round, choose at random" now applies; solo:
     a resignation tile (per-round reading)."""
     new_round(g)
-    round_effects(K, CARDS, p, sp, g, rng, g[L.G_SEATS], g[L.G_FLAG], CL.T_NEXT_ROUND_START,
+    round_effects(K, CARDS, p, w, sp, g, rng, g[L.G_SEATS], g[L.G_FLAG], CL.T_NEXT_ROUND_START,
                   log)
     g[L.G_RANDOM_ROUND] = g[L.G_RANDOM_CHOICE]
     g[L.G_RANDOM_CHOICE] = 0
@@ -193,24 +193,24 @@ def start_of_round(K, CARDS, p, sp, g, rng, log):
 
 
 @borrowing
-def turn_card(CARDS, p, g, rng, seat, chosen, log):
+def turn_card(CARDS, p, w, g, rng, seat, chosen, log):
     """The card a seat plays: chosen at the start of the round, or in the solo game
     Villarroel's choice at the start of his turn and the top of Casanova's pile."""
     if not p[L.P_SOLO]:
         return chosen[seat]
     if seat == CASANOVA:
-        card = casanova_card(CARDS, p, g, rng, log)
+        card = casanova_card(CARDS, p, w, g, rng, log)
         g[L.G_FACE_DOWN + seat] = card  # drawn, played at once
         return card
-    return put_face_down(g, seat, choose_card(CARDS, p, g, rng, seat))
+    return put_face_down(g, seat, choose_card(CARDS, p, w, g, rng, seat))
 
 
 @borrowing
-def end_of_round(K, CARDS, p, sp, g, rng, log):
+def end_of_round(K, CARDS, p, w, sp, g, rng, log):
     """End-of-round effects; competitive scoring; the Flag passes to the left, or
     (competitive, not solo) to the lowest Sense/Fury card."""
     seats, first = g[L.G_SEATS], g[L.G_FLAG]
-    round_effects(K, CARDS, p, sp, g, rng, seats, first, CL.T_END_OF_ROUND, log)
+    round_effects(K, CARDS, p, w, sp, g, rng, seats, first, CL.T_END_OF_ROUND, log)
     if p[L.P_COMPETITIVE]:
         score_round(CARDS, p, g, first, log)
     if p[L.P_COMPETITIVE] and not p[L.P_SOLO]:
@@ -233,14 +233,14 @@ def discard_round_cards(g):
 
 
 @allocating
-def choose_cards(CARDS, p, g, rng):
+def choose_cards(CARDS, p, w, g, rng):
     """Each seat puts a card face down (not solo: Villarroel chooses at his turn); the
     cards by seat."""
     restart(rng, L.ST_POLICY, 2 * g[L.G_TURN] + 1)  # the round's card choices
     chosen = np.zeros(4, dtype=np.int64)
     if not p[L.P_SOLO]:
         for seat in range(g[L.G_SEATS]):
-            chosen[seat] = put_face_down(g, seat, choose_card(CARDS, p, g, rng, seat))
+            chosen[seat] = put_face_down(g, seat, choose_card(CARDS, p, w, g, rng, seat))
     return chosen
 
 
@@ -251,17 +251,17 @@ def seat_at(g, k):
 
 
 @borrowing
-def finish_round(K, DICE, CARDS, p, sp, g, rng, chosen, first, log):
+def finish_round(K, DICE, CARDS, p, w, sp, g, rng, chosen, first, log):
     """The round's turns from its ``first``-th on, then the end of the round."""
     for k in range(first, g[L.G_SEATS]):
         seat = seat_at(g, k)
-        card = turn_card(CARDS, p, g, rng, seat, chosen, log)
+        card = turn_card(CARDS, p, w, g, rng, seat, chosen, log)
         if p[L.P_SOLO] and checked(K, CARDS, p, sp, g, log, solo_card_step(seat)):
             return L.END_NONE
-        reason = play_turn(K, DICE, CARDS, p, sp, g, rng, seat, card, log)
+        reason = play_turn(K, DICE, CARDS, p, w, sp, g, rng, seat, card, log)
         if reason != L.END_NONE or failed(log):
             return reason
-    end_of_round(K, CARDS, p, sp, g, rng, log)
+    end_of_round(K, CARDS, p, w, sp, g, rng, log)
     checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_ROUND)
     return L.END_NONE
 
@@ -274,14 +274,14 @@ def solo_card_step(seat):
 
 
 @allocating
-def play_round(K, DICE, CARDS, p, sp, g, rng, log):
-    start_of_round(K, CARDS, p, sp, g, rng, log)
+def play_round(K, DICE, CARDS, p, w, sp, g, rng, log):
+    start_of_round(K, CARDS, p, w, sp, g, rng, log)
     if checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_ROUND):
         return L.END_NONE
-    chosen = choose_cards(CARDS, p, g, rng)
+    chosen = choose_cards(CARDS, p, w, g, rng)
     if checked(K, CARDS, p, sp, g, log, L.STEP_CARDS_CHOSEN):
         return L.END_NONE
-    return finish_round(K, DICE, CARDS, p, sp, g, rng, chosen, 0, log)
+    return finish_round(K, DICE, CARDS, p, w, sp, g, rng, chosen, 0, log)
 
 
 @allocating
@@ -308,13 +308,13 @@ def stage_iv_turn_card(p, g, rng):
 
 
 @borrowing
-def play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log):
+def play_stage_iv(K, DICE, CARDS, p, w, sp, g, rng, log):
     """One normal turn by the starting player with the Stage IV card; in the competitive
     game it is not scored (it counts in the fame)."""
     card = stage_iv_turn_card(p, g, rng)
     if checked(K, CARDS, p, sp, g, log, L.STEP_STAGE_IV_CARD) or card == 0:
         return L.END_NONE
-    return play_turn(K, DICE, CARDS, p, sp, g, rng, g[L.G_FLAG], card, log)
+    return play_turn(K, DICE, CARDS, p, w, sp, g, rng, g[L.G_FLAG], card, log)
 
 
 @borrowing
@@ -327,13 +327,13 @@ def end_of_game(p, g, log):
 
 
 @borrowing
-def choose_dice_order(p, g, rng, stage, log):
+def choose_dice_order(p, w, g, rng, stage, log):
     """Start of a stage: whether the active players order the Bourbon dice this stage
     (free: always; sequential: never; partial: the players decide, for a fame bonus)."""
     order = p[L.P_DICE_ORDER]
     free = order == L.DICE_FREE
     if order == L.DICE_PARTIAL:
-        free = chooses_dice_order(p, g, rng, stage)
+        free = chooses_dice_order(w, g, rng, stage)
         if free:
             g[L.G_DICE_CHOSEN] |= 1 << stage
         log_event(log, EV_DICE_ORDER, stage, 1 if free else 0)
@@ -341,9 +341,9 @@ def choose_dice_order(p, g, rng, stage, log):
 
 
 @borrowing
-def start_of_stage(K, CARDS, p, g, rng, stage, log):
+def start_of_stage(K, CARDS, p, w, g, rng, stage, log):
     g[L.G_STAGE] = stage
-    choose_dice_order(p, g, rng, stage, log)
+    choose_dice_order(p, w, g, rng, stage, log)
     sync_leader_flags(g, CARDS)  # some leaders' modifiers hold in some stages only
     log_event(log, EV_STAGE, stage)
     if stage < L.STAGE_IV:
@@ -352,9 +352,9 @@ def start_of_stage(K, CARDS, p, g, rng, stage, log):
 
 
 @borrowing
-def begin_stage(K, CARDS, p, sp, g, rng, stage, log):
+def begin_stage(K, CARDS, p, w, sp, g, rng, stage, log):
     """``start_of_stage``, then the state checks; whether the game must stop."""
-    start_of_stage(K, CARDS, p, g, rng, stage, log)
+    start_of_stage(K, CARDS, p, w, g, rng, stage, log)
     return checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_STAGE)
 
 
@@ -370,47 +370,49 @@ def set_up_game(CARDS, p, g, rng):
 
 
 @borrowing
-def play_from(K, DICE, CARDS, p, sp, g, rng, stage, first_round, log):
+def play_from(K, DICE, CARDS, p, w, sp, g, rng, stage, first_round, log):
     """The game from round ``first_round`` of ``stage`` (already started) to its end;
     returns the end reason."""
     for s in range(stage, 3):
-        if s != stage and begin_stage(K, CARDS, p, sp, g, rng, s, log):
+        if s != stage and begin_stage(K, CARDS, p, w, sp, g, rng, s, log):
             return L.END_NONE
         for rnd in range(first_round if s == stage else 0, p[L.P_ROUNDS]):
             g[L.G_ROUND] = rnd
-            reason = play_round(K, DICE, CARDS, p, sp, g, rng, log)
+            reason = play_round(K, DICE, CARDS, p, w, sp, g, rng, log)
             if reason != L.END_NONE or failed(log):
                 return reason
-    if begin_stage(K, CARDS, p, sp, g, rng, L.STAGE_IV, log):
+    if begin_stage(K, CARDS, p, w, sp, g, rng, L.STAGE_IV, log):
         return L.END_NONE
-    reason = play_stage_iv(K, DICE, CARDS, p, sp, g, rng, log)
+    reason = play_stage_iv(K, DICE, CARDS, p, w, sp, g, rng, log)
     if reason != L.END_NONE or failed(log):
         return reason
     return end_of_game(p, g, log)
 
 
 @borrowing
-def play_game(K, DICE, CARDS, p, sp, g, rng, log):
+def play_game(K, DICE, CARDS, p, w, sp, g, rng, log):
     """A whole game from the set-up position; returns the end reason."""
     set_up_game(CARDS, p, g, rng)
     if (checked(K, CARDS, p, sp, g, log, L.STEP_SETUP)
-            or begin_stage(K, CARDS, p, sp, g, rng, L.STAGE_I, log)):
+            or begin_stage(K, CARDS, p, w, sp, g, rng, L.STAGE_I, log)):
         return L.END_NONE
-    reason = play_from(K, DICE, CARDS, p, sp, g, rng, 0, 0, log)
+    reason = play_from(K, DICE, CARDS, p, w, sp, g, rng, 0, 0, log)
     if not failed(log):
         checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_GAME)
     return reason
 
 
 @allocating
-def play_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
-    """Play one game per index from the set-up position; one outcome row each."""
+def play_games(K, DICE, CARDS, p, pol, sp0, g0, game_indices, root_seed, log):
+    """Play one game per index from the set-up position; one outcome row each. Every
+    seat plays the players' row of ``pol`` (Victus has one side, whatever the seats)."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
+    w = pol[L.PLAYERS]
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         sp, g = sp0.copy(), g0.copy()
-        reason = play_unmanaged(K, DICE, CARDS, p, sp, g, rng, log)
+        reason = play_unmanaged(K, DICE, CARDS, p, w, sp, g, rng, log)
         if failed(log):
             break  # the state checks stop at the first broken invariant
         record(K, sp, g, reason, out[row])
@@ -418,11 +420,11 @@ def play_games(K, DICE, CARDS, p, sp0, g0, game_indices, root_seed, log):
 
 
 @allocating
-def play_unmanaged(K, DICE, CARDS, p, sp, g, rng, log):
+def play_unmanaged(K, DICE, CARDS, p, w, sp, g, rng, log):
     """``play_game`` on views numba does not reference-count (``unmanaged.py`` says
     why and why it is safe)."""
     return play_game(unmanaged(K), unmanaged(DICE), unmanaged(CARDS), unmanaged(p),
-                     unmanaged(sp), unmanaged(g), unmanaged(rng), unmanaged(log))
+                     unmanaged(w), unmanaged(sp), unmanaged(g), unmanaged(rng), unmanaged(log))
 
 
 

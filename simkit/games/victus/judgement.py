@@ -51,12 +51,12 @@ def choose_hit(p, sp, space):
 
 
 @borrowing
-def casualty_split(p, coronela, infantry, points):
+def casualty_split(w, coronela, infantry, points):
     """Troops a winning Barcelonan side loses to ``points`` casualty points.
 
     A troop is eliminated when its points reach its value (Coronela 1, infantry 3); a
     surviving infantry can take up to 2. Returns (Coronela lost, infantry lost) with the
-    least weighted loss, a Coronela weighing ``P_CORONELA_LOSS_WEIGHT``/10 of an infantry's 3.
+    least weighted loss, a Coronela weighing ``W_CORONELA_WEIGHT``/10 of an infantry's 3.
     """
     if points >= coronela + 3 * infantry:
         return coronela, infantry
@@ -66,14 +66,14 @@ def casualty_split(p, coronela, infantry, points):
             taken = lost_c + 3 * lost_i
             if taken > points or points - taken > 2 * (infantry - lost_i):
                 continue
-            cost = lost_c * p[L.P_CORONELA_LOSS_WEIGHT] + lost_i * 30
+            cost = lost_c * w[L.W_CORONELA_WEIGHT] + lost_i * 30
             if cost < best:
                 best_c, best_i, best = lost_c, lost_i, cost
     return best_c, best_i
 
 
 @borrowing
-def half_a_bomb_marker(p, g, rng):
+def half_a_bomb_marker(w, g, rng):
     """The marker whose pin moves 1 space counter-clockwise, -1 if every pin is at its
     lowest: ``random`` any movable one; otherwise Port, hospitals, Gunpowder Store, and
     the Generalitat last."""
@@ -83,7 +83,7 @@ def half_a_bomb_marker(p, g, rng):
             movable += 1
     if movable == 0:
         return -1
-    pick = uniform_int(rng, L.ST_POLICY, movable) if p[L.P_POLICY] == L.RANDOM else 0
+    pick = uniform_int(rng, L.ST_POLICY, movable) if w[L.W_POLICY] == L.RANDOM else 0
     for marker in HALF_A_BOMB_ORDER:
         if g[L.G_MARKER + marker] > 0:
             if pick == 0:

@@ -77,7 +77,7 @@ DISC_REINFORCEMENTS, DISC_BATTERIES, DISC_MINE = codes(DISC_NAMES)
 POLICY_NAMES = ("greedy", "random", "fortify", "naive", "lookahead")
 GREEDY, RANDOM, FORTIFY, NAIVE, LOOKAHEAD = codes(POLICY_NAMES)
 # the pieces of the strong players' skill (``greedy``, ``fortify``), one bit each in
-# ``P_SKILLS``: all on by default; a measurement turns one off to price it (paired games)
+# ``W_SKILLS``: all on by default; a measurement turns one off to price it (paired games)
 SKILL_NAMES = ("cards", "spend_ap", "rubble", "port", "dice", "sorties", "artillery",
                "dice_every_order")
 (SKILL_CARDS, SKILL_SPEND_AP, SKILL_RUBBLE, SKILL_PORT, SKILL_DICE, SKILL_SORTIES,
@@ -272,11 +272,10 @@ assert [OUTCOMES.offset(f"vp_seat{s + 1}") for s in range(N_SEATS)] == \
 WAR_COUNCIL_NAMES = ("movement", "markers", "artillery", "defense", "all")
 WAR_MOVEMENT, WAR_MARKERS, WAR_ARTILLERY, WAR_DEFENSE, WAR_ALL = codes(WAR_COUNCIL_NAMES)
 
-# p: the rules as integers, then the first seat's policy and weights (rules.py declares
-# how each is built)
+# p: the rules as integers (rules.py declares how each is built), and the deck's card
+# scores the strong players read (data, the same for every policy)
 _P = Fields("rules vector")
 P_FULL = _P("full")  # 0 first game, 1 full game
-P_PLAYERS = _P("players")
 P_CORONELA_THRESHOLD = _P("coronela_threshold")  # defeat when Coronela in Barcelona < this
 P_RUBBLE_THRESHOLD = _P("rubble_threshold")  # defeat when rubble/ruined tiles >= this
 P_ALWAYS_PRIORITY = _P("always_priority_cost")  # every action at its priority cost
@@ -292,23 +291,26 @@ P_ROUNDS = _P("rounds")  # rounds per stage
 P_EMPTY_REINFORCEMENTS = _P("empty_reinforcements")  # EMPTY_*: a camp fight at disc 0
 P_WINNER_CASUALTIES = _P("winner_casualties")  # CASUALTIES_*: what a winner's casualties discount
 P_TRENCH_BLOCKED_TILE = _P("trench_blocked_tile")  # TRENCH_*: a tile sharing troops' space
-N_RULES = _P.size
-# the policy and its weights: the players read them beside the rules
-_W = Fields("policy vector", start=N_RULES)
-P_POLICY = _W("policy")
-P_CORONELA_LOSS_WEIGHT = _W("coronela_loss_weight")  # how dear a Coronela is (x10)
-P_GREED = _W("greed")  # competitive: points against the city's safety (x10)
-P_DICE_CHOICE_FROM = _W("dice_choice_from")  # partial dice order: choose from this stage
-P_RESIGN_BELOW = _W("resign_below")  # solo: cancel a Casanova card scoring below this
-P_ROLLOUTS = _W("rollouts")  # lookahead: rollouts per option of a decision
-P_LOOKAHEAD_DECIDES = _W("lookahead_decides")  # DECIDES_*: which decisions use rollouts
-P_SKILLS = _W("skills")  # bit SKILL_* set: the strong players use that piece of skill
-P_CARD_EFFECTS = _W("card_effects")  # how much a card's ops count beside its Almanac (x10)
-P_CHANGE_BELOW = _W("change_card_below")  # strong players change a card scoring <= this
-P_DICE_SEARCH_FROM = _W("dice_search_from")  # strong players search dice orders from stage
-P_DICE_RANK = _W("dice_rank", 4)  # + ACT_*: strong players' fixed dice order (lowest first)
-P_CARD_EFFECT = _W("card_effect", N_CARDS + 1)  # + card: judgement.card_effect_score, once
-N_P = _W.size
+P_CARD_EFFECT = _P("card_effect", N_CARDS + 1)  # + card: judgement.card_effect_score, once
+N_P = _P.size
+
+# pol: one row per side, and Victus has one, the players (every seat plays it): the
+# policy's id, then its weights in their knobs' steps (rules.POLICY_ROWS builds it)
+PLAYERS = 0
+_W = Fields("policy weights")
+W_POLICY = _W("policy")
+W_CORONELA_WEIGHT = _W("coronela_weight")  # how dear a Coronela is (tenths)
+W_GREED = _W("greed")  # competitive: points against the city's safety (tenths)
+W_DICE_CHOICE_FROM_STAGE = _W("dice_choice_from_stage")  # partial dice order: choose from
+W_RESIGN_BELOW = _W("resign_below")  # solo: cancel a Casanova card scoring below this
+W_ROLLOUTS = _W("rollouts")  # lookahead: rollouts per option of a decision
+W_DECIDES = _W("decides")  # DECIDES_*: which decisions lookahead makes by rollouts
+W_SKILLS = _W("skills")  # bit SKILL_* set: the strong players use that piece of skill
+W_CARD_EFFECTS = _W("card_effects")  # how much a card's ops count beside its Almanac (tenths)
+W_CHANGE_CARD_BELOW = _W("change_card_below")  # strong players change a card scoring <= this
+W_DICE_SEARCH_FROM_STAGE = _W("dice_search_from_stage")  # strong players search dice orders
+W_DICE_RANK = _W("dice_rank", 4)  # + ACT_*: strong players' fixed dice order (lowest first)
+N_W = _W.size
 
 DICE_ORDER_NAMES = ("free", "sequential", "partial")
 DICE_FREE, DICE_SEQUENTIAL, DICE_PARTIAL = codes(DICE_ORDER_NAMES)

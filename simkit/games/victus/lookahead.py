@@ -67,25 +67,28 @@ SURVIVED = 1 << 20
 # -- the game loop --------------------------------------------------------------------------
 
 
-def greedy_params(p):
-    """The rules vector the look-ahead plays with: ``p`` with greedy for every choice the
-    look-ahead does not make (and in its rollouts). Built here, in Python, so that the
-    caller owns it for the whole kernel call (``unmanaged`` views do not own arrays)."""
-    q = p.copy()
-    q[L.P_POLICY] = L.GREEDY
-    return q
+def greedy_rows(pol):
+    """The policy rows the look-ahead plays with: its own weights (rollouts, what it
+    decides, and greedy's weights for everything else), under greedy's id, so that every
+    choice it does not make by rollouts, and every choice in its rollouts, is greedy's
+    with those weights. Built here, in Python, so that the caller owns it for the whole
+    kernel call (``unmanaged`` views do not own arrays)."""
+    rows = pol.copy()
+    rows[:, L.W_POLICY] = L.GREEDY
+    return rows
 
 
 @allocating
-def play_lookahead_games(K, DICE, CARDS, q, sp0, g0, game_indices, root_seed, log):
-    """``engine.play_games`` for the look-ahead player (``q``: ``greedy_params``): one
+def play_lookahead_games(K, DICE, CARDS, p, pol, sp0, g0, game_indices, root_seed, log):
+    """``engine.play_games`` for the look-ahead player (``pol``: ``greedy_rows``): one
     outcome row per game."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
+    w = pol[L.PLAYERS]
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         sp, g = sp0.copy(), g0.copy()
-        reason = play_lookahead_unmanaged(K, DICE, CARDS, q, sp, g, rng, log)
+        reason = play_lookahead_unmanaged(K, DICE, CARDS, p, w, sp, g, rng, log)
         if failed(log):
             break  # the state checks stop at the first broken invariant
         record(K, sp, g, reason, out[row])
@@ -93,88 +96,88 @@ def play_lookahead_games(K, DICE, CARDS, q, sp0, g0, game_indices, root_seed, lo
 
 
 @allocating
-def play_lookahead_unmanaged(K, DICE, CARDS, q, sp, g, rng, log):
-    decides = q[L.P_LOOKAHEAD_DECIDES]
-    card_rollouts = 0 if decides == L.DECIDES_DICE else q[L.P_ROLLOUTS]
-    dice_rollouts = 0 if decides == L.DECIDES_CARDS else q[L.P_ROLLOUTS]
+def play_lookahead_unmanaged(K, DICE, CARDS, p, w, sp, g, rng, log):
+    decides = w[L.W_DECIDES]
+    card_rollouts = 0 if decides == L.DECIDES_DICE else w[L.W_ROLLOUTS]
+    dice_rollouts = 0 if decides == L.DECIDES_CARDS else w[L.W_ROLLOUTS]
     return play_lookahead_game(unmanaged(K), unmanaged(DICE), unmanaged(CARDS), card_rollouts,
-                               dice_rollouts, unmanaged(q), unmanaged(sp), unmanaged(g),
-                               unmanaged(rng), unmanaged(log))
+                               dice_rollouts, unmanaged(p), unmanaged(w), unmanaged(sp),
+                               unmanaged(g), unmanaged(rng), unmanaged(log))
 
 
 @allocating
-def play_lookahead_game(K, DICE, CARDS, card_rollouts, dice_rollouts, q, sp, g, rng, log):
+def play_lookahead_game(K, DICE, CARDS, card_rollouts, dice_rollouts, p, w, sp, g, rng, log):
     """``engine.play_game`` with the look-ahead's card choices and dice orders (with no
     rollouts, a decision is greedy's), checking the state after the same steps."""
-    set_up_game(CARDS, q, g, rng)
-    if checked(K, CARDS, q, sp, g, log, L.STEP_SETUP):
+    set_up_game(CARDS, p, g, rng)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_SETUP):
         return L.END_NONE
     for stage in range(3):
-        if begin_stage(K, CARDS, q, sp, g, rng, stage, log):
+        if begin_stage(K, CARDS, p, w, sp, g, rng, stage, log):
             return L.END_NONE
-        for rnd in range(q[L.P_ROUNDS]):
+        for rnd in range(p[L.P_ROUNDS]):
             g[L.G_ROUND] = rnd
-            reason = lookahead_round(K, DICE, CARDS, card_rollouts, dice_rollouts, q, sp, g,
+            reason = lookahead_round(K, DICE, CARDS, card_rollouts, dice_rollouts, p, w, sp, g,
                                      rng, log)
             if reason != L.END_NONE or failed(log):
                 return reason
-    if begin_stage(K, CARDS, q, sp, g, rng, L.STAGE_IV, log):
+    if begin_stage(K, CARDS, p, w, sp, g, rng, L.STAGE_IV, log):
         return L.END_NONE
-    card = stage_iv_turn_card(q, g, rng)
-    if checked(K, CARDS, q, sp, g, log, L.STEP_STAGE_IV_CARD):
+    card = stage_iv_turn_card(p, g, rng)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_STAGE_IV_CARD):
         return L.END_NONE
     if card != 0:
-        reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, q, sp, g, rng,
+        reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, p, w, sp, g, rng,
                                 np.zeros(4, np.int64), 0, g[L.G_FLAG], card, log)
         if reason != L.END_NONE or failed(log):
             return reason
-    reason = end_of_game(q, g, log)
-    checked(K, CARDS, q, sp, g, log, L.STEP_END_OF_GAME)
+    reason = end_of_game(p, g, log)
+    checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_GAME)
     return reason
 
 
 @allocating
-def lookahead_round(K, DICE, CARDS, card_rollouts, dice_rollouts, q, sp, g, rng, log):
+def lookahead_round(K, DICE, CARDS, card_rollouts, dice_rollouts, p, w, sp, g, rng, log):
     """``engine.play_round`` with the look-ahead's choices; returns the end reason."""
-    start_of_round(K, CARDS, q, sp, g, rng, log)
-    if checked(K, CARDS, q, sp, g, log, L.STEP_START_OF_ROUND):
+    start_of_round(K, CARDS, p, w, sp, g, rng, log)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_ROUND):
         return L.END_NONE
-    chosen = choose_cards(K, DICE, CARDS, card_rollouts, q, sp, g, rng)
-    if checked(K, CARDS, q, sp, g, log, L.STEP_CARDS_CHOSEN):
+    chosen = choose_cards(K, DICE, CARDS, card_rollouts, p, w, sp, g, rng)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_CARDS_CHOSEN):
         return L.END_NONE
     for k in range(g[L.G_SEATS]):
         seat = seat_at(g, k)
-        if q[L.P_SOLO] and seat == VILLARROEL:
-            card = solo_card(K, DICE, CARDS, card_rollouts, q, sp, g, rng, chosen, k)
+        if p[L.P_SOLO] and seat == VILLARROEL:
+            card = solo_card(K, DICE, CARDS, card_rollouts, p, w, sp, g, rng, chosen, k)
         else:
-            card = turn_card(CARDS, q, g, rng, seat, chosen, log)
-        if q[L.P_SOLO] and checked(K, CARDS, q, sp, g, log, solo_card_step(seat)):
+            card = turn_card(CARDS, p, w, g, rng, seat, chosen, log)
+        if p[L.P_SOLO] and checked(K, CARDS, p, sp, g, log, solo_card_step(seat)):
             return L.END_NONE
-        reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, q, sp, g, rng, chosen,
+        reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, p, w, sp, g, rng, chosen,
                                 k, seat, card, log)
         if reason != L.END_NONE or failed(log):
             return reason
-    end_of_round(K, CARDS, q, sp, g, rng, log)
-    checked(K, CARDS, q, sp, g, log, L.STEP_END_OF_ROUND)
+    end_of_round(K, CARDS, p, w, sp, g, rng, log)
+    checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_ROUND)
     return L.END_NONE
 
 
 @allocating
-def lookahead_turn(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, card, log):
+def lookahead_turn(K, DICE, CARDS, rollouts, p, w, sp, g, rng, chosen, k, seat, card, log):
     """``engine.play_turn`` with the dice order chosen by rollouts."""
-    begin_turn(K, CARDS, q, sp, g, rng, seat, card, log)
+    begin_turn(K, CARDS, p, w, sp, g, rng, seat, card, log)
     if failed(log):
         return L.END_NONE
     faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
     if g[L.G_DICE_ORDER_FREE] and rollouts > 0:
-        order = choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat,
+        order = choose_dice_order(K, DICE, CARDS, rollouts, p, w, sp, g, rng, chosen, k, seat,
                                   faces)
     else:
-        order = order_dice(K, CARDS, q, sp, g, rng, faces, faces.shape[0])
-    resolve_bourbon_dice(K, CARDS, q, sp, g, rng, faces, order, log)
+        order = order_dice(K, CARDS, p, w, sp, g, rng, faces, faces.shape[0])
+    resolve_bourbon_dice(K, CARDS, p, w, sp, g, rng, faces, order, log)
     if failed(log):
         return L.END_NONE
-    return end_turn(K, CARDS, q, sp, g, rng, seat, log)
+    return end_turn(K, CARDS, p, w, sp, g, rng, seat, log)
 
 
 # -- rollouts -------------------------------------------------------------------------------
@@ -203,16 +206,16 @@ def forget_future(g, rng):
 
 
 @borrowing
-def finish_game(K, DICE, CARDS, q, sp, g, rng, chosen, k, log):
+def finish_game(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, log):
     """The game after the ``k``-th turn of the current round (-1: before the first), to
     its end; returns the end reason."""
     stage = g[L.G_STAGE]
     if stage == L.STAGE_IV:
-        return end_of_game(q, g, log)
-    reason = finish_round(K, DICE, CARDS, q, sp, g, rng, chosen, k + 1, log)
+        return end_of_game(p, g, log)
+    reason = finish_round(K, DICE, CARDS, p, w, sp, g, rng, chosen, k + 1, log)
     if reason != L.END_NONE:
         return reason
-    return play_from(K, DICE, CARDS, q, sp, g, rng, stage, g[L.G_ROUND] + 1, log)
+    return play_from(K, DICE, CARDS, p, w, sp, g, rng, stage, g[L.G_ROUND] + 1, log)
 
 
 @borrowing
@@ -224,7 +227,7 @@ def rollout_score(g, reason):
 
 
 @allocating
-def choose_cards(K, DICE, CARDS, rollouts, q, sp, g, rng):
+def choose_cards(K, DICE, CARDS, rollouts, p, w, sp, g, rng):
     """``engine.choose_cards`` by rollouts: greedy's cards first, then each seat in turn
     keeps the card of its hand whose rollouts (the other seats playing the cards chosen
     so far) score best. Solo: nothing to choose here."""
@@ -232,13 +235,13 @@ def choose_cards(K, DICE, CARDS, rollouts, q, sp, g, rng):
     seats = g[L.G_SEATS]
     slots = np.full(4, -1, dtype=np.int64)
     chosen = np.zeros(4, dtype=np.int64)
-    if q[L.P_SOLO]:
+    if p[L.P_SOLO]:
         return chosen
     for seat in range(seats):
-        slots[seat] = choose_card(CARDS, q, g, rng, seat)
+        slots[seat] = choose_card(CARDS, p, w, g, rng, seat)
     if rollouts > 0 and not g[L.G_RANDOM_ROUND]:  # (a card may make the choice random)
         for seat in range(seats):
-            slots[seat] = best_slot(K, DICE, CARDS, rollouts, q, sp, g, rng, slots, seat)
+            slots[seat] = best_slot(K, DICE, CARDS, rollouts, p, w, sp, g, rng, slots, seat)
     for seat in range(seats):
         chosen[seat] = put_face_down(g, seat, slots[seat])
     return chosen
@@ -255,7 +258,7 @@ def option_slot(g, seat, default, option):
 
 
 @allocating
-def best_slot(K, DICE, CARDS, rollouts, q, sp, g, rng, slots, seat):
+def best_slot(K, DICE, CARDS, rollouts, p, w, sp, g, rng, slots, seat):
     """The hand slot of ``seat`` whose rollouts score best, the others' slots fixed."""
     best, best_score = slots[seat], -1
     trial = slots.copy()
@@ -266,14 +269,14 @@ def best_slot(K, DICE, CARDS, rollouts, q, sp, g, rng, slots, seat):
         trial[seat] = slot
         score = 0
         for r in range(rollouts):
-            score += card_rollout(K, DICE, CARDS, q, sp, g, rng, trial, seat, r)
+            score += card_rollout(K, DICE, CARDS, p, w, sp, g, rng, trial, seat, r)
         if score > best_score:
             best, best_score = slot, score
     return best
 
 
 @allocating
-def card_rollout(K, DICE, CARDS, q, sp, g, rng, slots, seat, r):
+def card_rollout(K, DICE, CARDS, p, w, sp, g, rng, slots, seat, r):
     """One rollout of the round from its first turn with the seats' cards in ``slots``."""
     rsp, rg = sp.copy(), g.copy()
     rrng = rollout_streams(rng, g, seat, r)
@@ -281,14 +284,14 @@ def card_rollout(K, DICE, CARDS, q, sp, g, rng, slots, seat, r):
     chosen = np.zeros(4, dtype=np.int64)
     for s in range(g[L.G_SEATS]):
         chosen[s] = put_face_down(rg, s, slots[s])
-    return rollout_score(rg, finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, -1,
+    return rollout_score(rg, finish_game(K, DICE, CARDS, p, w, rsp, rg, rrng, chosen, -1,
                                           np.zeros((0, 4), dtype=np.int64)))
 
 
 @allocating
-def solo_card(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k):
+def solo_card(K, DICE, CARDS, rollouts, p, w, sp, g, rng, chosen, k):
     """Villarroel's card at the start of his turn, by rollouts of the whole turn."""
-    default = choose_card(CARDS, q, g, rng, VILLARROEL)
+    default = choose_card(CARDS, p, w, g, rng, VILLARROEL)
     best, best_score = default, -1
     for option in range(-1, L.HAND_SIZE):
         slot = option_slot(g, VILLARROEL, default, option)
@@ -296,23 +299,23 @@ def solo_card(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k):
             continue
         score = 0
         for r in range(rollouts):
-            score += solo_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, slot, r)
+            score += solo_rollout(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, slot, r)
         if score > best_score:
             best, best_score = slot, score
     return put_face_down(g, VILLARROEL, best)
 
 
 @allocating
-def solo_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, slot, r):
+def solo_rollout(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, slot, r):
     """One rollout of Villarroel's turn with the card in ``slot``, then of the game."""
     rsp, rg = sp.copy(), g.copy()
     rrng = rollout_streams(rng, g, 4, r)
     forget_future(rg, rrng)
     card = put_face_down(rg, VILLARROEL, slot)
     log = np.zeros((0, 4), dtype=np.int64)
-    reason = play_turn(K, DICE, CARDS, q, rsp, rg, rrng, VILLARROEL, card, log)
+    reason = play_turn(K, DICE, CARDS, p, w, rsp, rg, rrng, VILLARROEL, card, log)
     if reason == L.END_NONE:
-        reason = finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, k, log)
+        reason = finish_game(K, DICE, CARDS, p, w, rsp, rg, rrng, chosen, k, log)
     return rollout_score(rg, reason)
 
 
@@ -320,12 +323,12 @@ def solo_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, slot, r):
 
 
 @allocating
-def choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, faces):
+def choose_dice_order(K, DICE, CARDS, rollouts, p, w, sp, g, rng, chosen, k, seat, faces):
     """The dice order by rollouts, one die at a time: at each place, the die (among the
     distinct ones left) whose order (the places fixed so far, this die, then the rest in
     greedy's order) scores best."""
     n = faces.shape[0]
-    order = order_dice(K, CARDS, q, sp, g, rng, faces, n)
+    order = order_dice(K, CARDS, p, w, sp, g, rng, faces, n)
     for place in range(n - 1):
         best, best_score = place, -1
         for option in range(place, n):
@@ -334,8 +337,8 @@ def choose_dice_order(K, DICE, CARDS, rollouts, q, sp, g, rng, chosen, k, seat, 
             trial = with_die_at(order, place, option)
             score = 0
             for r in range(rollouts):
-                score += dice_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, seat, faces, trial,
-                                      8 + place, r)
+                score += dice_rollout(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, seat, faces,
+                                      trial, 8 + place, r)
             if score > best_score:
                 best, best_score = option, score
         order = with_die_at(order, place, best)
@@ -366,14 +369,14 @@ def with_die_at(order, place, option):
 
 
 @allocating
-def dice_rollout(K, DICE, CARDS, q, sp, g, rng, chosen, k, seat, faces, order, decision, r):
+def dice_rollout(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, seat, faces, order, decision, r):
     """One rollout of the turn's dice in ``order``, the rest of the turn and the game."""
     rsp, rg = sp.copy(), g.copy()
     rrng = rollout_streams(rng, g, decision, r)
     forget_future(rg, rrng)
     log = np.zeros((0, 4), dtype=np.int64)
-    resolve_bourbon_dice(K, CARDS, q, rsp, rg, rrng, faces, order, log)
-    reason = end_turn(K, CARDS, q, rsp, rg, rrng, seat, log)
+    resolve_bourbon_dice(K, CARDS, p, w, rsp, rg, rrng, faces, order, log)
+    reason = end_turn(K, CARDS, p, w, rsp, rg, rrng, seat, log)
     if reason == L.END_NONE:
-        reason = finish_game(K, DICE, CARDS, q, rsp, rg, rrng, chosen, k, log)
+        reason = finish_game(K, DICE, CARDS, p, w, rsp, rg, rrng, chosen, k, log)
     return rollout_score(rg, reason)

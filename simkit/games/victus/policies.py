@@ -90,21 +90,21 @@ BAD_CARD = -3  # naive changes a card when its worst card scores this or less
 
 
 @allocating
-def spend_action_points(K, CARDS, p, sp, g, rng, log):
+def spend_action_points(K, CARDS, p, w, sp, g, rng, log):
     """The Barcelonan actions step: buy actions until the policy stops or AP run out.
     The greedy scans get their work arrays here, once per step rather than per action."""
-    policy = p[L.P_POLICY]
+    policy = w[L.W_POLICY]
     guns = np.empty(sp.shape[0], dtype=np.int64)
     danger = np.empty(sp.shape[0], dtype=np.int64)
     for _ in range(MAX_ACTIONS):
         if g[L.G_SEAT_AP] <= 0:
             break
         if policy == RANDOM:
-            bought = random_action(K, CARDS, p, sp, g, rng, log)
+            bought = random_action(K, CARDS, p, w, sp, g, rng, log)
         elif policy == NAIVE:
-            bought = greedy_action(K, CARDS, p, sp, g, rng, False, guns, danger, log)
+            bought = greedy_action(K, CARDS, p, w, sp, g, rng, False, guns, danger, log)
         else:
-            bought = strong_action(K, CARDS, p, sp, g, rng, policy == FORTIFY, guns, danger,
+            bought = strong_action(K, CARDS, p, w, sp, g, rng, policy == FORTIFY, guns, danger,
                                    log)
         if not bought or checked(K, CARDS, p, sp, g, log, L.STEP_BARCELONAN_ACTION):
             break
@@ -115,22 +115,22 @@ def spend_action_points(K, CARDS, p, sp, g, rng, log):
 
 
 @borrowing
-def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, guns, danger, log):
+def greedy_action(K, CARDS, p, w, sp, g, rng, fortify_first, guns, danger, log):
     if fire_at_threats(K, p, sp, g, guns, log):
         return True
     if rubble_on_board(sp, g) >= p[L.P_RUBBLE_THRESHOLD] - 3 and clear_rubble(K, p, sp, g, log):
         return True
-    if heal_wounded(K, p, sp, g, log):
+    if heal_wounded(K, p, w, sp, g, log):
         return True
-    if reinforce_threatened(K, p, sp, g, danger, log):
+    if reinforce_threatened(K, p, w, sp, g, danger, log):
         return True
     if fortify_first and fortify(K, p, sp, g, danger, log):
         return True
     if improve_markers(K, p, sp, g, log):
         return True
     hand = 0 if p[L.P_SOLO] else g[L.G_ACTIVE]  # solo: Villarroel holds the only hand
-    if worst_card_score(CARDS, p, g, hand) <= BAD_CARD and change_a_card(
-            K, CARDS, p, g, rng, log):
+    if worst_card_score(CARDS, p, w, g, hand) <= BAD_CARD and change_a_card(
+            K, CARDS, p, w, g, rng, log):
         return True
     return fortify(K, p, sp, g, danger, log)
 
@@ -139,13 +139,13 @@ def greedy_action(K, CARDS, p, sp, g, rng, fortify_first, guns, danger, log):
 
 
 @borrowing
-def skill(p, piece):
+def skill(w, piece):
     """The strong players use the piece of skill ``piece`` (``layout.SKILL_*``)."""
-    return (p[L.P_SKILLS] >> piece) & 1 == 1
+    return (w[L.W_SKILLS] >> piece) & 1 == 1
 
 
 @borrowing
-def strong_action(K, CARDS, p, sp, g, rng, fortify_first, guns, danger, log):
+def strong_action(K, CARDS, p, w, sp, g, rng, fortify_first, guns, danger, log):
     """The naive order of urgency, with the strong pieces in it: no healing while the
     Port would export troops, sorties, and when nothing urgent is left the AP that would
     be lost (they do not carry over) go to whatever still helps."""
@@ -153,50 +153,50 @@ def strong_action(K, CARDS, p, sp, g, rng, fortify_first, guns, danger, log):
         return True
     if rubble_on_board(sp, g) >= p[L.P_RUBBLE_THRESHOLD] - 3 and clear_rubble(K, p, sp, g, log):
         return True
-    port_ok = not skill(p, L.SKILL_PORT) or marker_value(K, g, L.MARKER_PORT) >= 0
-    if port_ok and heal_wounded(K, p, sp, g, log):
+    port_ok = not skill(w, L.SKILL_PORT) or marker_value(K, g, L.MARKER_PORT) >= 0
+    if port_ok and heal_wounded(K, p, w, sp, g, log):
         return True
-    if reinforce_threatened(K, p, sp, g, danger, log):
+    if reinforce_threatened(K, p, w, sp, g, danger, log):
         return True
-    if skill(p, L.SKILL_SORTIES) and sortie(K, p, sp, g, danger, log):
+    if skill(w, L.SKILL_SORTIES) and sortie(K, p, w, sp, g, danger, log):
         return True
     if fortify_first and fortify(K, p, sp, g, danger, log):
         return True
     if improve_markers(K, p, sp, g, log):
         return True
     hand = 0 if p[L.P_SOLO] else g[L.G_ACTIVE]
-    bad = p[L.P_CHANGE_BELOW] if skill(p, L.SKILL_CARDS) else BAD_CARD
-    if worst_card_score(CARDS, p, g, hand) <= bad and change_a_card(
-            K, CARDS, p, g, rng, log):
+    bad = w[L.W_CHANGE_CARD_BELOW] if skill(w, L.SKILL_CARDS) else BAD_CARD
+    if worst_card_score(CARDS, p, w, g, hand) <= bad and change_a_card(
+            K, CARDS, p, w, g, rng, log):
         return True
     if fortify(K, p, sp, g, danger, log):
         return True
-    return last_resort(K, CARDS, p, sp, g, port_ok, danger, log)
+    return last_resort(K, CARDS, p, w, sp, g, port_ok, danger, log)
 
 
 @borrowing
-def last_resort(K, CARDS, p, sp, g, port_ok, danger, log):
+def last_resort(K, CARDS, p, w, sp, g, port_ok, danger, log):
     """AP nothing urgent wants: clear any reachable rubble, counter-mine a mine that
     would hit 2 or more spaces, repair a cannon into the most threatened bastion held,
     heal a single wounded troop."""
-    if skill(p, L.SKILL_RUBBLE) and clear_rubble(K, p, sp, g, log):
+    if skill(w, L.SKILL_RUBBLE) and clear_rubble(K, p, sp, g, log):
         return True
-    if skill(p, L.SKILL_SORTIES) and counter_mine(K, p, sp, g, log):
+    if skill(w, L.SKILL_SORTIES) and counter_mine(K, p, sp, g, log):
         return True
-    if skill(p, L.SKILL_ARTILLERY) and repair_into_bastion(K, p, sp, g, danger, log):
+    if skill(w, L.SKILL_ARTILLERY) and repair_into_bastion(K, p, sp, g, danger, log):
         return True
-    if skill(p, L.SKILL_ARTILLERY) and cannon_to_bastion(K, p, sp, g, danger, log):
+    if skill(w, L.SKILL_ARTILLERY) and cannon_to_bastion(K, p, sp, g, danger, log):
         return True
-    if not skill(p, L.SKILL_SPEND_AP):
+    if not skill(w, L.SKILL_SPEND_AP):
         return False
-    if strengthen(K, p, sp, g, danger, log):
+    if strengthen(K, p, w, sp, g, danger, log):
         return True
     wounded = K[L.K_SPECIAL][L.SPECIAL_WOUNDED]
     if (port_ok and sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY] > 0
             and marker_value(K, g, L.MARKER_HOSPITAL) >= 1
             and available(K, p, g, L.A_HEALING)):
         pay(K, p, g, L.A_HEALING, 0, 0, log)
-        healing(K, p, sp, g, log)
+        healing(K, p, w, sp, g, log)
         return True
     return False
 
@@ -276,7 +276,7 @@ def cannon_to_bastion(K, p, sp, g, danger, log):
 
 
 @borrowing
-def strengthen(K, p, sp, g, danger, log):
+def strengthen(K, p, w, sp, g, danger, log):
     """One troop to the threatened Barcelona space with the least margin over its threat,
     from a quiet neighbour that keeps 2 troops (reinforcing before it is needed)."""
     if not available(K, p, g, L.A_MOVE_TROOPS):
@@ -300,12 +300,12 @@ def strengthen(K, p, sp, g, danger, log):
         return False
     infantry = 1 if sp[best_source, L.SP_INFANTRY] > 0 else 0
     pay(K, p, g, L.A_MOVE_TROOPS, best_source, best_target, log)
-    move_troops(K, p, sp, g, best_source, best_target, 1 - infantry, infantry, log)
+    move_troops(K, p, w, sp, g, best_source, best_target, 1 - infantry, infantry, log)
     return True
 
 
 @borrowing
-def sortie(K, p, sp, g, danger, log):
+def sortie(K, p, w, sp, g, danger, log):
     """Infantry leave a quiet Barcelona space for a trench tile's space (or a camp) when
     they beat what they will meet there (the camp's tile or a new tile of the
     reinforcements value) and survive its casualties: the win razes the camp (batteries
@@ -334,13 +334,13 @@ def sortie(K, p, sp, g, danger, log):
                 bourbon = disc_value(K, g, L.DISC_REINFORCEMENTS)
             if bourbon == 0 and p[L.P_EMPTY_REINFORCEMENTS] == L.EMPTY_NO_COMBAT:
                 continue  # no Bourbon troops to fight: the troops would win nothing
-            if sortie_from(K, p, sp, g, danger, target, bourbon, log):
+            if sortie_from(K, p, w, sp, g, danger, target, bourbon, log):
                 return True
     return False
 
 
 @borrowing
-def sortie_from(K, p, sp, g, danger, target, bourbon, log):
+def sortie_from(K, p, w, sp, g, danger, target, bourbon, log):
     """Send the fewest infantry that win against ``bourbon`` and all survive (a winner
     takes the Bourbon value in casualty points; an infantry survives 2), from a quiet
     Barcelona space next to ``target`` that keeps a troop."""
@@ -352,7 +352,7 @@ def sortie_from(K, p, sp, g, danger, target, bourbon, log):
                 and can_step(K, sp, source, target)
                 and sp[source, L.SP_INFANTRY] >= need and troops_in(sp, source) > need):
             pay(K, p, g, L.A_MOVE_TROOPS, source, target, log)
-            move_troops(K, p, sp, g, source, target, 0, need, log)
+            move_troops(K, p, w, sp, g, source, target, 0, need, log)
             return True
     return False
 
@@ -401,7 +401,7 @@ def clear_rubble(K, p, sp, g, log):
 
 
 @borrowing
-def heal_wounded(K, p, sp, g, log):
+def heal_wounded(K, p, w, sp, g, log):
     wounded = K[L.K_SPECIAL][L.SPECIAL_WOUNDED]
     waiting = sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY]
     if waiting < 2 or marker_value(K, g, L.MARKER_HOSPITAL) < 1:
@@ -409,12 +409,12 @@ def heal_wounded(K, p, sp, g, log):
     if not available(K, p, g, L.A_HEALING):
         return False
     pay(K, p, g, L.A_HEALING, 0, 0, log)
-    healing(K, p, sp, g, log)
+    healing(K, p, w, sp, g, log)
     return True
 
 
 @borrowing
-def reinforce_threatened(K, p, sp, g, danger, log):
+def reinforce_threatened(K, p, w, sp, g, danger, log):
     """Move one troop into the Barcelona space whose threat most exceeds its defense,
     from a neighbour that keeps at least one troop and is not threatened itself."""
     if not available(K, p, g, L.A_MOVE_TROOPS):
@@ -435,13 +435,13 @@ def reinforce_threatened(K, p, sp, g, danger, log):
                 and can_step(K, sp, source, target) and danger[source] == 0):
             infantry = 1 if sp[source, L.SP_INFANTRY] > 0 else 0
             pay(K, p, g, L.A_MOVE_TROOPS, source, target, log)
-            move_troops(K, p, sp, g, source, target, 1 - infantry, infantry, log)
+            move_troops(K, p, w, sp, g, source, target, 1 - infantry, infantry, log)
             return True
-    return reinforce_from_two_away(K, p, sp, g, danger, target, log)
+    return reinforce_from_two_away(K, p, w, sp, g, danger, target, log)
 
 
 @borrowing
-def reinforce_from_two_away(K, p, sp, g, danger, target, log):
+def reinforce_from_two_away(K, p, w, sp, g, danger, target, log):
     """No neighbour can spare a troop: one troop makes two moves through a quiet space."""
     n = sp.shape[0]
     for middle in range(n):
@@ -453,7 +453,7 @@ def reinforce_from_two_away(K, p, sp, g, danger, target, log):
                     and source != target and can_step(K, sp, source, middle)):
                 field = L.SP_INFANTRY if sp[source, L.SP_INFANTRY] > 0 else L.SP_CORONELA
                 pay(K, p, g, L.A_MOVE_TROOPS, source, target, log)
-                move_one_troop_twice(K, p, sp, g, source, middle, target, field, log)
+                move_one_troop_twice(K, p, w, sp, g, source, middle, target, field, log)
                 return True
     return False
 
@@ -505,7 +505,7 @@ def fortify(K, p, sp, g, danger, log):
 
 
 @borrowing
-def random_action(K, CARDS, p, sp, g, rng, log):
+def random_action(K, CARDS, p, w, sp, g, rng, log):
     """Uniform over the affordable actions that have a legal target, then over targets."""
     order = (L.A_MOVE_TROOPS, L.A_HEALING, L.A_WORM, L.A_IMPROVE_PRESENT, L.A_MOVE_CANNON,
              L.A_FIRE_CANNON, L.A_REPAIR_CANNON, L.A_REMOVE_RUBBLE, L.A_BASTION_DEFENSE,
@@ -514,15 +514,15 @@ def random_action(K, CARDS, p, sp, g, rng, log):
     for k in range(len(order)):
         action = order[(start + k) % len(order)]
         if action == L.A_CHANGE_CARD:
-            if change_a_card(K, CARDS, p, g, rng, log):
+            if change_a_card(K, CARDS, p, w, g, rng, log):
                 return True
-        elif try_random(K, p, sp, g, rng, action, log):
+        elif try_random(K, p, w, sp, g, rng, action, log):
             return True
     return False
 
 
 @borrowing
-def try_random(K, p, sp, g, rng, action, log):
+def try_random(K, p, w, sp, g, rng, action, log):
     if action == L.A_IMPROVE_PRESENT:
         return random_improve(K, p, sp, g, rng, log)
     if not available(K, p, g, action):
@@ -532,7 +532,7 @@ def try_random(K, p, sp, g, rng, action, log):
         if sp[wounded, L.SP_CORONELA] + sp[wounded, L.SP_INFANTRY] == 0:
             return False
         pay(K, p, g, action, 0, 0, log)
-        healing(K, p, sp, g, log)
+        healing(K, p, w, sp, g, log)
         return True
     if action == L.A_MOVE_TROOPS or action == L.A_MOVE_CANNON or action == L.A_FIRE_CANNON:
         chosen_a, chosen_b = random_pair(K, p, sp, g, rng, action)
@@ -541,7 +541,7 @@ def try_random(K, p, sp, g, rng, action, log):
     if chosen_a < 0:
         return False
     pay(K, p, g, action, chosen_a, chosen_b, log)
-    apply_target(K, p, sp, g, rng, action, chosen_a, chosen_b, log)
+    apply_target(K, p, w, sp, g, rng, action, chosen_a, chosen_b, log)
     return True
 
 
@@ -630,7 +630,7 @@ def legal_space(K, p, sp, g, action, a):
 
 
 @borrowing
-def apply_target(K, p, sp, g, rng, action, a, b, log):
+def apply_target(K, p, w, sp, g, rng, action, a, b, log):
     if action == L.A_MOVE_TROOPS:
         pick = uniform_int(rng, L.ST_POLICY, troops_in(sp, a))
         infantry = 1 if pick < sp[a, L.SP_INFANTRY] else 0
@@ -642,9 +642,9 @@ def apply_target(K, p, sp, g, rng, action, a, b, log):
         # the single troop's second move
         if onward >= 0 and uniform_int(rng, L.ST_POLICY, 2) == 0:
             field = L.SP_INFANTRY if infantry else L.SP_CORONELA
-            move_one_troop_twice(K, p, sp, g, a, b, onward, field, log)
+            move_one_troop_twice(K, p, w, sp, g, a, b, onward, field, log)
         else:
-            move_troops(K, p, sp, g, a, b, 1 - infantry, infantry, log)
+            move_troops(K, p, w, sp, g, a, b, 1 - infantry, infantry, log)
     elif action == L.A_MOVE_CANNON:
         move_cannon(sp, a, b)
     elif action == L.A_FIRE_CANNON:
@@ -704,46 +704,46 @@ def card_score(CARDS, card):
 
 
 @borrowing
-def card_eval(CARDS, p, card):
+def card_eval(CARDS, p, w, card):
     """How good a card looks to a policy: ``card_score``, and for the strong players
     what its ops do as well (``judgement.card_effect_score``, read from ``p``, times the
     ``card_effects`` weight)."""
     score = card_score(CARDS, card)
-    if p[L.P_POLICY] != NAIVE and skill(p, L.SKILL_CARDS):
-        score += p[L.P_CARD_EFFECTS] * p[L.P_CARD_EFFECT + card] // 10
+    if w[L.W_POLICY] != NAIVE and skill(w, L.SKILL_CARDS):
+        score += w[L.W_CARD_EFFECTS] * p[L.P_CARD_EFFECT + card] // 10
     return score
 
 
 @borrowing
-def card_value(CARDS, p, g, card):
+def card_value(CARDS, p, w, g, card):
     """``card_eval`` x 10, plus (competitive) the VP the card would score from the pin's
     present space times the greed weight (x10)."""
-    value = 10 * card_eval(CARDS, p, card)
+    value = 10 * card_eval(CARDS, p, w, card)
     if p[L.P_COMPETITIVE]:
-        value += p[L.P_GREED] * card_vp(CARDS, p, g[L.G_SENSE_FURY], card)[0]
+        value += w[L.W_GREED] * card_vp(CARDS, p, g[L.G_SENSE_FURY], card)[0]
     return value
 
 
 @borrowing
-def unwanted(CARDS, p, g, rng, card):
+def unwanted(CARDS, p, w, g, rng, card):
     """Solo: Villarroel cancels a Casanova card scoring below the ``resign_below`` weight
     (``random``: a fair coin)."""
-    if p[L.P_POLICY] == RANDOM:
+    if w[L.W_POLICY] == RANDOM:
         return uniform_int(rng, L.ST_POLICY, 2) == 1
-    return card_eval(CARDS, p, card) < p[L.P_RESIGN_BELOW]
+    return card_eval(CARDS, p, w, card) < w[L.W_RESIGN_BELOW]
 
 
 @borrowing
-def chooses_dice_order(p, g, rng, stage):
+def chooses_dice_order(w, g, rng, stage):
     """Partial dice order: whether the players choose the order this stage (``random``:
     a fair coin; otherwise from the ``dice_choice_from_stage`` weight on)."""
-    if p[L.P_POLICY] == RANDOM:
+    if w[L.W_POLICY] == RANDOM:
         return uniform_int(rng, L.ST_POLICY, 2) == 1
-    return stage + 1 >= p[L.P_DICE_CHOICE_FROM]
+    return stage + 1 >= w[L.W_DICE_CHOICE_FROM_STAGE]
 
 
 @allocating
-def choose_card(CARDS, p, g, rng, seat):
+def choose_card(CARDS, p, w, g, rng, seat):
     """The slot of the card a seat puts face down (random when a card forces it)."""
     slots = np.empty(L.HAND_SIZE, dtype=np.int64)
     n = 0
@@ -751,40 +751,40 @@ def choose_card(CARDS, p, g, rng, seat):
         if g[L.G_HAND + seat * L.HAND_SIZE + slot] != 0:
             slots[n] = slot
             n += 1
-    if p[L.P_POLICY] == RANDOM or g[L.G_RANDOM_ROUND]:
+    if w[L.W_POLICY] == RANDOM or g[L.G_RANDOM_ROUND]:
         return slots[uniform_int(rng, L.ST_POLICY, n)]
     best, best_score = slots[0], -(1 << 30)
     for k in range(n):
-        score = card_value(CARDS, p, g, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]])
+        score = card_value(CARDS, p, w, g, g[L.G_HAND + seat * L.HAND_SIZE + slots[k]])
         if score > best_score:
             best, best_score = slots[k], score
     return best
 
 
 @borrowing
-def worst_slot(CARDS, p, g, seat):
+def worst_slot(CARDS, p, w, g, seat):
     """The hand slot of the seat's worst card (greedy's discard), -1 for an empty hand."""
     worst, lowest = -1, 1 << 30
     for slot in range(L.HAND_SIZE):
         card = g[L.G_HAND + seat * L.HAND_SIZE + slot]
-        if card and card_eval(CARDS, p, card) < lowest:
-            worst, lowest = slot, card_eval(CARDS, p, card)
+        if card and card_eval(CARDS, p, w, card) < lowest:
+            worst, lowest = slot, card_eval(CARDS, p, w, card)
     return worst
 
 
 @borrowing
-def worst_card_score(CARDS, p, g, seat):
-    slot = worst_slot(CARDS, p, g, seat)
-    return 1 << 30 if slot < 0 else card_eval(CARDS, p, g[L.G_HAND + seat * L.HAND_SIZE + slot])
+def worst_card_score(CARDS, p, w, g, seat):
+    slot = worst_slot(CARDS, p, w, g, seat)
+    return 1 << 30 if slot < 0 else card_eval(CARDS, p, w, g[L.G_HAND + seat * L.HAND_SIZE + slot])
 
 
 @borrowing
-def change_a_card(K, CARDS, p, g, rng, log):
+def change_a_card(K, CARDS, p, w, g, rng, log):
     """Change 1 card (full game, not in Stage IV): every player discards one card from
     hand and draws one from the stage's pile (greedy discards its worst, random any)."""
     stage = g[L.G_STAGE]
     if (stage >= L.STAGE_IV or not available(K, p, g, L.A_CHANGE_CARD)
-            or worst_slot(CARDS, p, g, g[L.G_ACTIVE]) < 0):
+            or worst_slot(CARDS, p, w, g, g[L.G_ACTIVE]) < 0):
         return False
     if g[L.G_PILE_COUNT + stage] - g[L.G_PILE_NEXT + stage] < g[L.G_SEATS]:
         return False  # the pile cannot replace every discard: hands would shrink (and empty)
@@ -794,8 +794,8 @@ def change_a_card(K, CARDS, p, g, rng, log):
             if pile_count(g) < L.PILE_SLOTS:
                 add_to_hand(g, seat, draw_event(g, g[L.G_STAGE]), L.PILE_SLOTS)
             continue
-        slot = worst_slot(CARDS, p, g, seat)
-        if p[L.P_POLICY] == RANDOM:
+        slot = worst_slot(CARDS, p, w, g, seat)
+        if w[L.W_POLICY] == RANDOM:
             slot = random_slot(g, rng, seat)
         if slot >= 0:
             replace_card(g, seat, slot, g[L.G_STAGE])
@@ -817,45 +817,45 @@ DICE_RANK = np.array([3, 0, 1, 2])  # naive order: Bombardment, Advance, Trench,
 
 
 @allocating
-def dice_order(p, g, rng, faces, n):
+def dice_order(w, g, rng, faces, n):
     """Table order in the first game (and under "fully sequential"); otherwise the
     active player's order: random for ``random``; ``naive``: Bombardment before the
     batteries grow (Example 21), then Advance, Trench, and Reinforcements last; the strong
-    players with their dice piece: their fixed ranking ``P_DICE_RANK`` (when they do not
+    players with their dice piece: their fixed ranking ``W_DICE_RANK`` (when they do not
     search)."""
     if not g[L.G_DICE_ORDER_FREE]:
         return np.arange(n)
-    if p[L.P_POLICY] == L.RANDOM:
+    if w[L.W_POLICY] == L.RANDOM:
         order = np.arange(n)
         for i in range(n - 1, 0, -1):
             j = uniform_int(rng, L.ST_POLICY, i + 1)
             order[i], order[j] = order[j], order[i]
         return order
-    strong = p[L.P_POLICY] != NAIVE and skill(p, L.SKILL_DICE)
+    strong = w[L.W_POLICY] != NAIVE and skill(w, L.SKILL_DICE)
     keys = np.empty(n, dtype=np.int64)
     for k in range(n):
-        rank = p[L.P_DICE_RANK + faces[k, 0]] if strong else DICE_RANK[faces[k, 0]]
+        rank = w[L.W_DICE_RANK + faces[k, 0]] if strong else DICE_RANK[faces[k, 0]]
         keys[k] = rank * 16 + k
     return sorted_order(keys)
 
 
 @allocating
-def order_dice(K, CARDS, p, sp, g, rng, faces, n):
+def order_dice(K, CARDS, p, w, sp, g, rng, faces, n):
     """The order the Bourbon dice are resolved in: ``dice_order``, except that the strong
     players, when they order the dice (from the ``dice_search_from_stage`` weight on),
     try them on copies: one die at a time (``next_die_order``) or every distinct order
     (``best_dice_order``)."""
-    policy = p[L.P_POLICY]
+    policy = w[L.W_POLICY]
     if (not g[L.G_DICE_ORDER_FREE] or n < 2 or policy == RANDOM or policy == NAIVE
-            or not skill(p, L.SKILL_DICE) or g[L.G_STAGE] + 1 < p[L.P_DICE_SEARCH_FROM]):
-        return dice_order(p, g, rng, faces, n)
-    if skill(p, L.SKILL_DICE_EVERY_ORDER):
-        return best_dice_order(K, CARDS, p, sp, g, rng, faces, n)
-    return next_die_order(K, CARDS, p, sp, g, rng, faces, n)
+            or not skill(w, L.SKILL_DICE) or g[L.G_STAGE] + 1 < w[L.W_DICE_SEARCH_FROM_STAGE]):
+        return dice_order(w, g, rng, faces, n)
+    if skill(w, L.SKILL_DICE_EVERY_ORDER):
+        return best_dice_order(K, CARDS, p, w, sp, g, rng, faces, n)
+    return next_die_order(K, CARDS, p, w, sp, g, rng, faces, n)
 
 
 @allocating
-def next_die_order(K, CARDS, p, sp, g, rng, faces, n):
+def next_die_order(K, CARDS, p, w, sp, g, rng, faces, n):
     """The dice order built one die at a time: each remaining distinct face is resolved
     next on a copy of the position so far and the best scored is kept (n(n+1)/2 - 1
     resolutions instead of up to n! orders). The copies see no hidden future
@@ -880,7 +880,7 @@ def next_die_order(K, CARDS, p, sp, g, rng, faces, n):
             restore(g_try, g_base)
             restore(rng_try, rng_base)
             if faces[d, 1] > 0:
-                resolve_die(K, p, sp_try, g_try, rng_try, faces[d, 0], faces[d, 1],
+                resolve_die(K, p, w, sp_try, g_try, rng_try, faces[d, 0], faces[d, 1],
                             flag_turn, log)
             score = evaluate_position(K, CARDS, p, sp_try, g_try)
             if score > best:
@@ -888,7 +888,7 @@ def next_die_order(K, CARDS, p, sp, g, rng, faces, n):
         order[k] = best_die
         used[best_die] = True
         if k < n - 1 and faces[best_die, 1] > 0:
-            resolve_die(K, p, sp_base, g_base, rng_base, faces[best_die, 0],
+            resolve_die(K, p, w, sp_base, g_base, rng_base, faces[best_die, 0],
                         faces[best_die, 1], flag_turn, log)
     return order
 
@@ -913,7 +913,7 @@ def seen_face(faces, used, d):
 
 
 @allocating
-def best_dice_order(K, CARDS, p, sp, g, rng, faces, n):
+def best_dice_order(K, CARDS, p, w, sp, g, rng, faces, n):
     """Resolve every distinct order of the rolled dice (dice showing the same face are
     interchangeable: at most n! orders) on copies of the state and keep the order whose
     result ``evaluate_position`` scores best (the first such, in lexicographic order of
@@ -941,7 +941,7 @@ def best_dice_order(K, CARDS, p, sp, g, rng, faces, n):
         restore(rng_try, rng_guess)
         for k in range(n):
             if perm[k] % 64 > 0:  # (the engine skips a die a leader brought to 0)
-                resolve_die(K, p, sp_try, g_try, rng_try, perm[k] // 64, perm[k] % 64,
+                resolve_die(K, p, w, sp_try, g_try, rng_try, perm[k] // 64, perm[k] % 64,
                             flag_turn, log)
         score = evaluate_position(K, CARDS, p, sp_try, g_try)
         if score > best:

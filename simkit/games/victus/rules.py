@@ -8,7 +8,8 @@ move the numeric knobs: the presets (``data/presets.toml``) set them as the rule
 lists them (e.g. the first game's Coronela threshold 3 and table dice order).
 
 The scripted players' tunable weights are not rules: they are the policy's ``Weights``
-(``"greedy:greed=1.5"``).
+(``"greedy:greed=1.5"``), which reach the kernels in their own array (``POLICY_ROWS``),
+so that the rules vector ``p`` means the same game whoever plays it.
 """
 
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ import numpy as np
 from simkit.errors import RulesError
 from simkit.games.base import (
     Parameters,
-    PolicyChoice,
+    PolicyRows,
     RulesBase,
     knob,
     read_presets,
@@ -246,10 +247,10 @@ def casanova_pile_at_most(cards: int, rounds: int) -> int:
 
 
 @dataclass(frozen=True)
-class Weights(RulesBase):
-    """The scripted Barcelonan players' tunable weights (``greedy``, ``fortify`` and
-    ``naive``; ``card_effects``, ``dice_search_from_stage`` and ``change_card_below`` are
-    the strong players' only: ``naive`` keeps the session-4 choices)."""
+class NaiveWeights(RulesBase):
+    """``naive``'s tunable weights: the ones it shares with the strong players. It keeps
+    the session-4 choices (cards by their Almanac, a fixed dice ranking, a card changed
+    at -3), so the strong players' other weights would change none of its games."""
 
     KIND = "policy weight"
 
@@ -265,6 +266,13 @@ class Weights(RulesBase):
     resign_below: int = knob(
         -2, "solo: Villarroel cancels a Casanova card whose score (Almanac, leaders, and "
         "for greedy/fortify its effects) is below this", range=(-20, 20))
+
+
+@dataclass(frozen=True)
+class Weights(NaiveWeights):
+    """The strong players' (``greedy``, ``fortify``) tunable weights: naive's, and how
+    they judge cards, search dice orders and change cards."""
+
     card_effects: float = knob(
         0.2, "greedy/fortify: how much a card's effects (its compiled ops: Advance, "
         "Bombardment, Trench, discs, pieces, AP granted) count beside its Almanac when "
@@ -315,12 +323,10 @@ class LookaheadWeights(Weights):
         choices=L.LOOKAHEAD_DECISIONS)
 
 
-def _weights(choice: PolicyChoice) -> Weights:
-    return choice.weights or Weights()
-
-
 #: the rules part of the kernels' vector ``p`` (offsets ``layout.P_*``): each field is the
-#: knob or property of the same name, except these
+#: knob or property of the same name, except these. ``card_effect`` is the deck's, not a
+#: weight: it comes from the data files (a user's cards.toml changes it), which the
+#: policy rows never see, and it is the same whoever plays
 RULE_PARAMETERS = Parameters(
     L._P, Rules,
     dice_order=lambda r: L.DICE_ORDER_NAMES.index(r.dice_order),
@@ -330,31 +336,22 @@ RULE_PARAMETERS = Parameters(
     empty_reinforcements=lambda r: L.EMPTY_REINFORCEMENTS_NAMES.index(r.empty_reinforcements),
     winner_casualties=lambda r: L.WINNER_CASUALTIES_NAMES.index(r.winner_casualties),
     trench_blocked_tile=lambda r: L.TRENCH_BLOCKED_TILE_NAMES.index(r.trench_blocked_tile),
-)
-
-#: the policy part of ``p``, after the rules: the first seat's policy id and weights
-#: (weights are stored x10 where the players compute in tenths)
-POLICY_PARAMETERS = Parameters(
-    L._W, PolicyChoice,
-    policy=lambda c: c.id,
-    coronela_loss_weight=lambda c: round(10 * _weights(c).coronela_weight),
-    greed=lambda c: round(10 * _weights(c).greed),
-    dice_choice_from=lambda c: _weights(c).dice_choice_from_stage,
-    resign_below=lambda c: _weights(c).resign_below,
-    rollouts=lambda c: getattr(_weights(c), "rollouts", 0),
-    lookahead_decides=lambda c: L.LOOKAHEAD_DECISIONS.index(_weights(c).decides)
-    if isinstance(_weights(c), LookaheadWeights) else 0,
-    skills=lambda c: L.DEFAULT_SKILLS,
-    card_effects=lambda c: round(10 * _weights(c).card_effects),
-    change_card_below=lambda c: _weights(c).change_card_below,
-    dice_search_from=lambda c: _weights(c).dice_search_from_stage,
-    dice_rank=lambda c: STRONG_DICE_RANK,
     package_data=DATA,
     from_data={"card_effect": card_effects},
 )
 
+POLICY_WEIGHTS = {"players": {"greedy": Weights, "fortify": Weights, "naive": NaiveWeights,
+                              "lookahead": LookaheadWeights}}
 
-def params(rules: Rules, policy_id: int, weights: Weights | None) -> np.ndarray:
-    """The vector ``p`` for ``rules`` played by policy ``policy_id`` with ``weights``."""
-    choice = PolicyChoice("", policy_id, weights)
-    return np.concatenate([RULE_PARAMETERS.build(rules), POLICY_PARAMETERS.build(choice)])
+# the strong players' skill pieces and their fixed dice ranking are no weights (no knob:
+# measured choices, benchmarks/victus_player_skills.py prices a piece by changing its
+# bit in the row), but they sit in the row beside the weights because only the players
+# read them; every policy gets the same values
+_FIXED = {"skills": L.DEFAULT_SKILLS, "dice_rank": STRONG_DICE_RANK}
+
+#: the players' row of the kernels' ``pol`` (``layout.W_*``): the policy's id, then its
+#: weights (tenths where the knob's step is 0.1). A policy without a weight plays its
+#: default (``random`` shares the strong players' casualty split; ``naive``'s row holds
+#: the strong players' own weights too, which it never reads)
+POLICY_ROWS = PolicyRows(L._W, POLICY_WEIGHTS, defaults=Weights(),
+                         fixed={name: _FIXED for name in L.POLICY_NAMES})

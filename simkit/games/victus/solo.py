@@ -73,13 +73,13 @@ def may_cancel(g):
 
 
 @borrowing
-def casanova_card(CARDS, p, g, rng, log):
+def casanova_card(CARDS, p, w, g, rng, log):
     """Casanova's card this turn: the top of his pile, cancelled with resignation tiles
     (several in a row if need be) while Villarroel's policy finds it ``unwanted``."""
     restart(rng, L.ST_CASANOVA, g[L.G_TURN])
     card = draw_from_pile(g, rng)
     log_event(log, EV_CASANOVA_CARD, card)
-    while card and may_cancel(g) and unwanted(CARDS, p, g, rng, card):
+    while card and may_cancel(g) and unwanted(CARDS, p, w, g, rng, card):
         cancel(g, card, log)
         card = draw_from_pile(g, rng)
         log_event(log, EV_CASANOVA_CARD, card)
