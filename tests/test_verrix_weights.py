@@ -26,7 +26,8 @@ def test_a_seat_without_weights_plays_the_defaults():
     assert np.array_equal(pol[:, 1:], rows[:, 1:])  # random plays greedy's units and loot
     assert (pol[:, L.W_ID] == L.POL_RANDOM).all()
     for choices in (GAME.policy_choices("greedy"), GAME.policy_choices("raid:vp_points=40")):
-        assert np.array_equal(GAME.parameters(r, choices), PARAMETERS.build(r))
+        _, p, _ = GAME.kernel_inputs(r, choices)  # the rules' vector: rules only
+        assert np.array_equal(p, PARAMETERS.build(r))
     defaults = StyleWeights()
     for seat in range(L.MAX_PLAYERS):
         assert rows[seat, L.W_ID] == L.POL_GREEDY

@@ -420,11 +420,6 @@ def encode(knob: Knob, value) -> int:
     return int(value)
 
 
-def ids_of(choices) -> np.ndarray:
-    """The integer ids of resolved policy choices, in order: the vector kernels take."""
-    return np.array([choice.id for choice in choices], dtype=np.int64)
-
-
 @dataclass(frozen=True)
 class Column:
     """One outcome column: its numpy dtype (or ``category``), meaning and categories.
@@ -584,11 +579,8 @@ class Game(ABC):
     _engine_compiled_here: bool = False
     #: the kernel's parameter vector built from the Rules (``Parameters``)
     rule_parameters: ClassVar[Parameters]
-    #: the part of it built from the first side's policy, for a game whose players read
-    #: their id and weights beside the rules (Victus); None: kernels take the ids apart
-    policy_parameters: ClassVar[Parameters | None] = None
     #: each side's policy id and weights, the kernels' ``pol`` array (``PolicyRows``)
-    policy_rows: ClassVar[PolicyRows | None] = None
+    policy_rows: ClassVar[PolicyRows]
     #: the names of the invariants ``check_state`` asserts, and of the rule steps after
     #: which the kernels call it (the game's ``layout.INVARIANTS`` and ``layout.STEPS``)
     invariants: ClassVar[tuple[str, ...]] = ()
@@ -677,10 +669,6 @@ class Game(ABC):
             raise UsageError(f"{self.name}: a policy for {', '.join(idle)}, which "
                              f"{'does' if len(idle) == 1 else 'do'} not play under these "
                              f"rules; sides in play: {', '.join(playing)}")
-
-    def policy_ids(self, policy=None) -> np.ndarray:
-        """The integer policy id of each side, in ``sides`` order (what kernels take)."""
-        return ids_of(self._policies(policy).values())
 
     def policy_choices(self, policy=None) -> tuple[PolicyChoice, ...]:
         """Each side's policy (name, id, weights), in ``sides`` order."""
@@ -798,22 +786,16 @@ class Game(ABC):
         return f"Result: winner {winner}, end reason {end_reason}, {turns} turns."
 
     # -- what a game gives: its kernel, its parameters and its trace ---------------------
-    def parameters(self, rules, policies: tuple[PolicyChoice, ...]) -> np.ndarray:
+    def parameters(self, rules) -> np.ndarray:
         """The kernel's parameter vector, from the game's one declaration
-        (``rule_parameters``, and ``policy_parameters`` for a game whose players read
-        their weights from it)."""
-        vector = self.rule_parameters.build(rules, self.data)
-        if self.policy_parameters is None:
-            return vector
-        return np.concatenate([vector, self.policy_parameters.build(policies[0], self.data)])
+        (``rule_parameters``): rules and data only, no policy."""
+        return self.rule_parameters.build(rules, self.data)
 
     def kernel_inputs(self, rules, policies: tuple[PolicyChoice, ...]) -> tuple:
         """Every array the kernel takes that the rules or policies decide: the parameter
-        vector, then any set-up a game builds from its knobs (the contract test checks
-        that each knob changes one of them)."""
-        if self.policy_rows is not None:
-            return (self.parameters(rules, policies), self.policy_rows.build(policies))
-        return (self.parameters(rules, policies), ids_of(policies))
+        vector, each side's policy row (``policy_rows``), then any set-up a game builds
+        from its knobs (the contract test checks that each knob changes one of them)."""
+        return (self.parameters(rules), self.policy_rows.build(policies))
 
     @abstractmethod
     def kernel(self, rules, policies: tuple[PolicyChoice, ...], game_indices: np.ndarray,

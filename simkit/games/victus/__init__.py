@@ -77,7 +77,7 @@ class Victus(Game):
               "not print them): rates describe this reconstruction, not the printed game")
 
     def kernel_inputs(self, rules, policies):
-        return (self.parameters(rules, policies), self.policy_rows.build(policies),
+        return (self.parameters(rules), self.policy_rows.build(policies),
                 *_start(rules, self.data))
 
     def seat_names(self, rules) -> list[str]:
@@ -105,7 +105,7 @@ class Victus(Game):
                                         game_indices, root_seed, log)
 
     def derived_columns(self, rules, policies, table):
-        return _derived_columns(rules, self.parameters(rules, policies), table,
+        return _derived_columns(rules, self.parameters(rules), table,
                                 _static(self.data)[3])
 
     def trace_heading(self, rules):
