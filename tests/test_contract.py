@@ -333,10 +333,18 @@ CHANGE_GAMES = 40
 CHANGE_VALUES = 3
 
 
+#: games per try for a policy with a kernel of its own (a rollout player: a few games a
+#: second), enough for each of its weights to change one
+CHANGE_GAMES_SEARCH = 2
+
+
 def games_played(game, rules, policies) -> bytes:
-    """The outcome rows of ``CHANGE_GAMES`` games, as bytes to compare."""
-    cols = game.play(rules, tuple(policies), np.arange(CHANGE_GAMES, dtype=np.int64),
-                     np.uint64(SEED))
+    """The outcome rows of ``CHANGE_GAMES`` games (fewer for a rollout player), as bytes
+    to compare."""
+    slow = any((side, choice.name) in game.policy_kernels
+               for side, choice in zip(game.sides, policies, strict=True))
+    n = CHANGE_GAMES_SEARCH if slow else CHANGE_GAMES
+    cols = game.play(rules, tuple(policies), np.arange(n, dtype=np.int64), np.uint64(SEED))
     return b"".join(np.ascontiguousarray(v).tobytes() for v in cols.values())
 
 
