@@ -18,7 +18,9 @@ import pytest  # noqa: E402
 #: threads a library keeps for the whole process by design, idle between uses: tqdm's
 #: monitor, dask's offload pool, joblib's (loky's) executor and multiprocessing queues
 PERSISTENT_THREADS = ("tqdm_monitor", "Dask-Offload", "ExecutorManagerThread",
-                      "QueueManagerThread", "QueueFeederThread")
+                      "QueueManagerThread", "QueueFeederThread", "IO loop")
+#: gc callbacks a library keeps by design (hypothesis's gc timing)
+PERSISTENT_CALLBACKS = ("gc_cumulative_time",)
 
 
 #: child processes kept for the whole process by design: joblib's (loky's) reusable
@@ -46,7 +48,8 @@ def _children() -> set:
 def _left_running(threads: set, callbacks: list, children: set) -> list[str]:
     new_threads = [t for t in threading.enumerate() if t.ident not in threads
                    and not t.name.startswith(PERSISTENT_THREADS)]
-    new_callbacks = [cb for cb in gc.callbacks if cb not in callbacks]
+    new_callbacks = [cb for cb in gc.callbacks if cb not in callbacks
+                     and not getattr(cb, "__qualname__", "").startswith(PERSISTENT_CALLBACKS)]
     new_children = _children() - children
     return ([f"thread {t.name!r}" for t in new_threads]
             + [f"gc callback {cb!r}" for cb in new_callbacks]
