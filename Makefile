@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(BIN)/ruff check simkit tests benchmarks notebooks
 	$(BIN)/simkit compile
-	$(BIN)/python -m pytest -q -n auto --durations=25
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup --durations=25
 
 # 1,000 random legal settings (200 per game), drawn afresh, with the state checks on
 fuzz: $(STAMP)

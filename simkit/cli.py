@@ -659,7 +659,9 @@ def _dask_client(args):
                          "pip install 'simkit[dask]'") from None
     if args.scheduler:
         try:
-            client = Client(args.scheduler, timeout=DASK_TIMEOUT)
+            _check_scheme(args.scheduler)
+            # the client is passed down explicitly; as a default it would outlive a failure
+            client = Client(args.scheduler, timeout=DASK_TIMEOUT, set_as_default=False)
         except (OSError, ValueError, TypeError) as exc:  # unreachable or malformed
             raise UsageError(f"cannot use the dask scheduler {args.scheduler!r}: "
                              f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
@@ -668,11 +670,20 @@ def _dask_client(args):
             yield client
         return
     with local_dask_cluster(max(1, args.jobs)) as cluster, \
-            Client(cluster, security=cluster.security) as client:
+            Client(cluster, security=cluster.security, set_as_default=False) as client:
         yield client
 
 
 DASK_TIMEOUT = "10s"
+
+
+def _check_scheme(address: str) -> None:
+    """Refuse an unknown address scheme before a client is built: the one built for it
+    would hang at exit trying to close a connection it never had."""
+    from distributed.comm import parse_address
+    from distributed.comm.registry import get_backend
+
+    get_backend(parse_address(address)[0])  # ValueError names the known schemes
 
 
 def local_dask_cluster(workers: int):

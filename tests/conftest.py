@@ -83,3 +83,32 @@ def dask_cluster():
     finally:
         client.close()
         cluster.close()
+
+
+@pytest.fixture(autouse=True)
+def _freeze_the_heap():
+    """Each test starts with the objects before it moved out of the collector's view
+    (``gc.freeze``): the engines' compiled code is millions of long-lived objects, and a
+    full collection walking them made a pure-Python statistics test 5x slower after the
+    rule tests had compiled two engines in its worker."""
+    gc.freeze()
+    yield
+
+
+#: test modules that call one game's engine functions from Python, by name prefix: each
+#: game's run in one xdist worker (``make test`` runs ``--dist loadgroup``), so only that
+#: worker compiles the game's functions (light-mode builds are not cached: about 20 s a
+#: game in each worker that calls them)
+ENGINE_GROUPS = {"test_victus_": "victus", "test_prob_victus": "victus",
+                 "test_king_in_the_north": "king_in_the_north", "test_verrix_": "verrix",
+                 "test_setembre_": "setembre1714"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        group = next((g for prefix, g in ENGINE_GROUPS.items() if module.startswith(prefix)),
+                     None)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
