@@ -292,27 +292,34 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_format_option(p)
     p.set_defaults(handler=cmd_screen)
 
-    p = sub.add_parser("tune", help="optuna on the same games: a side's policy weights "
-                       "(--side), or rule knobs towards a target win rate (--knobs "
-                       "--target), each checked on fresh games")
+    p = sub.add_parser("tune", help="the best play found for a side: a scan of each "
+                       "policy weight alone, then restarted, raced optuna searches checked "
+                       "on fresh games (--side); or rule knobs towards a target win rate "
+                       "(--knobs --target)")
     p.add_argument("game")
     _add_game_options(p)
     p.add_argument("--side", default=None, help="the side whose policy weights are tuned "
                    "(a side, or a tribe: its seat), or whose win rate --target is (a side, "
                    "a seat or a winner category) [the first side that can win]")
-    p.add_argument("--knobs", default=None, metavar="A,B,...", help="tune these rule "
-                   "knobs towards --target instead of a policy")
+    p.add_argument("--scan", action="store_true", help="only the scan: each weight alone "
+                   "at its range's ends and points between, paired with the start")
+    p.add_argument("--restarts", type=_integer, default=3, help="independent searches, "
+                   "each with its own sampler seed [3]")
+    p.add_argument("--sampler", choices=("tpe", "cmaes"), default="tpe", help="optuna's "
+                   "sampler [tpe]")
+    p.add_argument("--rotate-seats", action="store_true", help="a tribe (--side) tuned "
+                   "under every rotation of the seats, its policy moving with it")
+    p.add_argument("--knobs", default=None, metavar="A,B=LOW..HIGH,...", help="tune these "
+                   "rule knobs towards --target instead of a policy (a range may be "
+                   "narrowed)")
     p.add_argument("--target", type=float, default=None, help="the win rate to reach, 0-1")
-    p.add_argument("--alternate", type=_integer, default=None, metavar="K", help="tune "
-                   "every side's weights in turn against the others' best, K rounds, then "
-                   "show the balance under tuned play beside the default weights' on fresh "
-                   "games (--policy SIDE=NAME picks the policy a side tunes [its first with "
-                   "weights])")
-    p.add_argument("--trials", type=_integer, default=None, help="optuna trials [40 for a "
-                   "policy (a side a round with --alternate), 60 for knobs]")
-    p.add_argument("--games", type=_integer, default=2000, help="games per trial [2000]")
-    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="keep the study "
-                   "(DIR/study.db: a rerun continues it) and its figure (DIR/search.png)")
+    p.add_argument("--trials", type=_integer, default=None, help="optuna trials [40 a "
+                   "restart for a policy, 60 for knobs]")
+    p.add_argument("--games", type=_integer, default=2000, help="training games per trial "
+                   "[2000]; the checks play twice as many (four times for knobs)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="keep the studies "
+                   "and the answer in DIR: a rerun prints a finished search's answer, or "
+                   "tops it up to --trials")
     _add_jobs_option(p)
     _add_format_option(p)
     p.set_defaults(handler=cmd_tune)
@@ -1531,60 +1538,62 @@ def _trials(args, default: int) -> int:
     return default if args.trials is None else args.trials
 
 
-def _tune_alternate(game, rules, args) -> None:
-    from simkit.tune import tune_alternate
+def _tune_rules(game, rules, args) -> None:
+    from simkit.difficulty import rules_summary, tune_rules
 
-    if args.side is not None or args.knobs is not None or args.target is not None:
-        raise UsageError("--alternate tunes every side in turn; it takes no --side, --knobs "
-                         "or --target")
-    everyone, chosen = _policy_choices(args.policy)
-    named = (dict.fromkeys(game.sides, everyone) if everyone is not None else {}) | chosen
-    game.check_sides_in_play(rules, named)
-    result = tune_alternate(game, args.alternate, policy=named, rules=rules,
-                            trials=_trials(args, 40), n_games=args.games, seed=args.seed,
-                            n_jobs=args.jobs, out=args.out)
-    emit(result.table, args.format, lambda: result.text(game))
+    policy = _policy(game, args, rules) if args.policy else None
+    if args.knobs is None or args.target is None:
+        raise UsageError("tuning rule knobs needs both --knobs A,B,... and --target RATE")
+    if args.scan or args.rotate_seats:
+        raise UsageError("--scan and --rotate-seats tune a policy (--side); rule knobs "
+                         "take --knobs and --target")
+    table = tune_rules(game, _knob_list(args.knobs), args.target, side=args.side,
+                       rules=rules, policy=policy, trials=_trials(args, 60),
+                       n_games=args.games, seed=args.seed, n_jobs=args.jobs, out=args.out)
+    emit(table, args.format, lambda: rules_summary(game, table))
+
+
+def _tuned_side(game, rules, args) -> tuple[str, str | None, dict]:
+    """The side tuned, its start (a policy text or None) and the others' policies."""
+    from simkit.tune import policy_side
+
+    if args.side is None:
+        raise UsageError(f"tuning a policy needs --side ({', '.join(game.sides)})")
+    policy = _policy(game, args, rules) if args.policy else {}
+    if args.rotate_seats:  # the others' policies follow their tribes: name tribes here
+        return args.side, None, {}
+    seat = policy_side(game, args.side, rules)  # a tribe: the seat it holds
+    return args.side, policy.get(seat), {s: n for s, n in policy.items() if s != seat}
 
 
 def cmd_tune(args, _extra) -> None:
-    from simkit.tune import (
-        policy_side,
-        policy_summary,
-        rules_summary,
-        tune_policy,
-        tune_rules,
-    )
+    from simkit.tune import scan_policy, scan_summary, summary, tune_policy
 
     game = _game(args)
     rules = _rules(game, args)
     started = time.perf_counter()
-    if args.alternate is not None:
-        _tune_alternate(game, rules, args)
-    elif args.knobs is not None or args.target is not None:
-        policy = _policy(game, args, rules) if args.policy else None
-        if args.knobs is None or args.target is None:
-            raise UsageError("tuning rule knobs needs both --knobs A,B,... and --target RATE")
-        table = tune_rules(game, _knob_list(args.knobs), args.target, side=args.side,
-                           rules=rules, policy=policy, trials=_trials(args, 60),
-                           n_games=args.games, seed=args.seed, n_jobs=args.jobs,
-                           out=args.out)
-        emit(table, args.format, lambda: rules_summary(game, table))
+    if args.knobs is not None or args.target is not None:
+        _tune_rules(game, rules, args)
+    elif args.scan:
+        side, start, others = _tuned_side(game, rules, args)
+        table = scan_policy(game, side, start=start, against_=others, rules=rules,
+                            n_games=args.games, seed=args.seed, n_jobs=args.jobs,
+                            rotate=args.rotate_seats)
+        emit(table, args.format, lambda: scan_summary(table, shown=len(table)))
     else:
-        policy = _policy(game, args, rules) if args.policy else None
-        if args.side is None:
-            raise UsageError(f"tuning a policy needs --side ({', '.join(game.sides)}) or "
-                             "--alternate K")
-        seat = policy_side(game, args.side, rules)  # a tribe: the seat it holds
-        others = {s: n for s, n in (policy or {}).items() if s != seat}
-        mine = (policy or {}).get(seat, "").partition(":")[0] or None
-        result = tune_policy(game, args.side, policy=mine, against=others, rules=rules,
-                             trials=_trials(args, 40), n_games=args.games, seed=args.seed,
-                             n_jobs=args.jobs, out=args.out)
-        emit(pd.DataFrame([result.record()]), args.format, lambda: policy_summary(result))
+        side, start, others = _tuned_side(game, rules, args)
+        say = (lambda text: print(text, file=sys.stderr, flush=True)) \
+            if args.format == "table" else None
+        result = tune_policy(game, side, start=start, against_=others, rules=rules,
+                             trials=_trials(args, 40), restarts=args.restarts,
+                             n_games=args.games, seed=args.seed, n_jobs=args.jobs,
+                             sampler=args.sampler, rotate=args.rotate_seats, out=args.out,
+                             progress=say)
+        emit(pd.DataFrame([result.record()]), args.format, lambda: summary(result))
     if args.format == "table":
         print(f"searched in {time.perf_counter() - started:.1f} s, compiles included "
               f"(whole command {command_seconds():.1f} s)"
-              f"{'; study in ' + str(args.out) if args.out else ''}")
+              f"{'; kept in ' + str(args.out) if args.out else ''}")
 
 
 if __name__ == "__main__":

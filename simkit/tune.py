@@ -1,49 +1,70 @@
-"""Searches with optuna on common random numbers: a side's policy weights for its best
-play (``tune_policy``), every side's in turn against the others' best
-(``tune_alternate``), and rule knobs for a target win rate (``tune_rules``).
+"""The best play found for one side: a scan of each policy weight alone, then restarted,
+raced searches, checked on fresh games (``scan_weights``, ``tune_policy``).
 
-Every trial plays the same game indices of the same seed, so trials differ only by what
-they set, not by their dice. What a search finds fits those games: the best settings are
-checked again on fresh games (the next seed) with intervals, so a gain that only fits the
-training games shows as such. With ``out``, the study is kept in ``out/study.db``
-(SQLite) and a rerun continues it; the search's figure is ``out/search.png``.
+A tuned policy is only worth what its search could find, and a search whose answer
+depends on its own seed finds luck. So:
+
+1. **scan**: each weight alone at the ends of its range and a few points between, every
+   other weight at the start's, on the same games as the start: every one-weight lever
+   shows with its paired interval (``simkit tune GAME --side S --scan``);
+2. **search**: ``restarts`` independent optuna studies, each with its own sampler seed
+   (derived from the seed, the side, the round and the restart), each trying first the
+   start, the scan's levers together and each lever alone; every trial plays a prefix of
+   the same training games and goes on to the next rung only while it is among the best
+   third of the trials that reached that rung (successive halving, optuna's pruner);
+3. **check**: each restart's best is played on validation games (the next seed) against
+   the start, paired; the best there is confirmed on fresh games (the seed after), so the
+   figure printed is not the one it was chosen on. Every restart's result is printed:
+   their spread says how sure the answer is.
+
+With ``out`` each restart's study is kept (``out/restartK.db``, SQLite) with the scan and
+the result (``out/result.json``): a rerun of a finished search prints its answer without
+searching again unless ``trials`` asks for more; a trial a killed run left unfinished is
+marked failed and not counted. Rule knobs towards a target win rate live in
+``simkit.difficulty``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import math
+import zlib
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from simkit import stats
-from simkit.errors import RulesError, UsageError
-from simkit.screen import Factor, levels_of, screenable
-from simkit.sides import resolve_side, winner_categories
+from simkit.arena import Arena, against, paired_gain, rotated
+from simkit.errors import UsageError
 
-#: win-rate points a setting pays for each knob it changes from the base, so that of
-#: two settings as close to the target, the one changing fewer knobs wins
-POINTS_PER_KNOB = 0.2
-#: settings checked on fresh games after a rules search
-CHECKED = 3
-
-
-def _study(out: Path | None, direction: str, seed: int):
-    import optuna
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    storage = None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        storage = f"sqlite:///{out / 'study.db'}"
-    return optuna.create_study(study_name="simkit", storage=storage, direction=direction,
-                               sampler=optuna.samplers.TPESampler(seed=seed),
-                               load_if_exists=True)
+#: points on a weight's range the scan plays (its ends and the points between)
+SCAN_POINTS = 5
+#: the samplers a search may use (optuna's TPE, or CMA-ES from the cmaes package)
+SAMPLERS = ("tpe", "cmaes")
+#: successive halving keeps the best 1 in REDUCTION trials at each rung
+REDUCTION = 3
 
 
-def _suggest(trial, knob):
-    """A trial's value for ``knob`` within its range (integers as integers)."""
+# -- the weights searched -----------------------------------------------------------------
+def weight_values(knob, points: int = SCAN_POINTS) -> list:
+    """The values a scan plays for ``knob``: both booleans, every choice, or ``points``
+    evenly spaced values of its range (its ends included) in the knob's own steps."""
+    if knob.type is bool:
+        return [False, True]
+    if knob.choices is not None:
+        return list(knob.choices)
+    lo, hi = knob.range
+    raw = np.linspace(lo, hi, points)
+    if knob.type is int:
+        return list(dict.fromkeys(int(round(v)) for v in raw))
+    step = knob.step or (hi - lo) / 100
+    return list(dict.fromkeys(round(round(v / step) * step, 10) for v in raw))
+
+
+def suggest(trial, knob):
+    """A trial's value for ``knob`` within its range, in its own steps."""
     if knob.type is bool:
         return trial.suggest_categorical(knob.name, [False, True])
     if knob.choices is not None:
@@ -54,198 +75,18 @@ def _suggest(trial, knob):
     return trial.suggest_float(knob.name, lo, hi, step=knob.step)
 
 
-def _check_sizes(trials: int, n_games: int) -> None:
-    if trials < 1 or n_games < 1:
-        raise UsageError(f"tuning needs --trials 1 or more and --games 1 or more, got "
-                         f"--trials {trials} and --games {n_games}")
+def policy_text(name: str, weights, values: dict) -> str:
+    """``name`` with the ``values`` that differ from the weights' defaults (a --policy)."""
+    default = weights()
+    rounded = {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}
+    changed = {k: v for k, v in rounded.items() if v != getattr(default, k)}
+    return name + (":" + ",".join(f"{k}={v}" for k, v in changed.items()) if changed else "")
 
 
-def _wins(game, rules, policy, target: tuple[str, str], n_games: int, seed: int,
-          n_jobs: int) -> np.ndarray:
-    """Whether each game's ``target`` (an outcome column and its category: a side, a
-    seat) won."""
-    from simkit.runner import simulate
-
-    column, category = target
-    frame = simulate(game, n_games, seed=seed, rules=rules, policy=policy, n_jobs=n_jobs,
-                     progress=False)
-    return (frame[column] == category).to_numpy()
-
-
-def _figure(study, out: Path | None, label: str) -> None:
-    if out is None:
-        return
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    done = [t for t in study.trials if t.value is not None]
-    fig, ax = plt.subplots(figsize=(7, 3.5), layout="constrained")
-    ax.plot([t.number for t in done], [t.value for t in done], "o", ms=3, alpha=0.6)
-    best = np.minimum.accumulate if study.direction.name == "MINIMIZE" else \
-        np.maximum.accumulate
-    ax.plot([t.number for t in done], best([t.value for t in done]), "-", lw=1.5)
-    ax.set(xlabel="trial", ylabel=label, title="optuna search (the same games each trial)")
-    fig.savefig(out / "search.png", dpi=120)
-    plt.close(fig)
-
-
-# -- rule knobs towards a target ------------------------------------------------------
-def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None,
-               rules=None, policy=None, trials: int = 60, n_games: int = 2000,
-               seed: int = 0, n_jobs: int = 1, out=None, data=None) -> pd.DataFrame:
-    """Settings of ``knobs`` (within their ranges) whose ``side`` win rate comes closest
-    to ``target`` (0-1), each knob changed from ``rules`` costing ``POINTS_PER_KNOB``.
-    Returns the ``CHECKED`` best, each replayed on ``4 * n_games`` fresh games (seed + 1)
-    with its Wilson 95% interval and whether the interval holds the target."""
-    from simkit import games as registry
-
-    _check_sizes(trials, n_games)
-    if not 0 < target < 1:
-        raise UsageError(f"--target is a win rate between 0 and 1 (exclusive), got {target}")
-    game = registry.get(game) if isinstance(game, str) else game
-    game = game.with_data(data)
-    base = game.resolve_rules(rules)
-    winning = resolve_side(game, side)
-    chosen = [game.Rules.knob(name) for name in knobs]  # unknown: RulesError naming all
-    for knob in chosen:
-        _check_movable(game, base, knob)
-    study = _study(None if out is None else Path(out), "minimize", seed)
-
-    def objective(trial):
-        import optuna
-
-        try:
-            candidate = game.resolve_rules(
-                base.replace({k.name: _suggest(trial, k) for k in chosen}))
-        except RulesError as exc:
-            raise optuna.TrialPruned(str(exc)) from None
-        rate = _wins(game, candidate, policy, winning, n_games, seed, n_jobs).mean()
-        changed = sum(getattr(candidate, k.name) != getattr(base, k.name) for k in chosen)
-        trial.set_user_attr("rate", float(rate))
-        trial.set_user_attr("changed", int(changed))
-        return 100 * abs(rate - target) + POINTS_PER_KNOB * changed
-
-    study.optimize(objective, n_trials=trials)
-    _figure(study, None if out is None else Path(out), "|rate - target| (points) + knobs")
-    return _checked_settings(game, base, chosen, study, target, winning, policy,
-                             n_games, seed, n_jobs)
-
-
-def _check_movable(game, base, knob) -> None:
-    """A knob searched must have a range (or choices) and some value other than the
-    base's that the rules admit with the other knobs as they are: else a UsageError
-    before any trial."""
-    if not screenable(knob):
-        raise UsageError(f"knob {knob.name!r} of {game.name} has no range or choices")
-    values = [v for v in levels_of(Factor(knob), 4) if v != getattr(base, knob.name)]
-    for value in values:
-        try:
-            game.resolve_rules(base.replace({knob.name: value}))
-            return
-        except RulesError:
-            continue
-    raise UsageError(f"knob {knob.name!r} of {game.name} cannot be tuned from these rules: "
-                     f"its values {values} are refused with the other knobs as they are")
-
-
-def _checked_settings(game, base, chosen, study, target, winning, policy, n_games, seed,
-                      n_jobs) -> pd.DataFrame:
-    done = sorted((t for t in study.trials if t.value is not None), key=lambda t: t.value)
-    if not done:
-        raise UsageError("no trial passed the rules' checks; widen the knobs searched")
-    rows, seen = [], set()
-    for trial in done:
-        setting = {k.name: trial.params[k.name] for k in chosen}
-        if tuple(setting.values()) in seen:
-            continue
-        seen.add(tuple(setting.values()))
-        wins = _wins(game, base.replace(setting), policy, winning, 4 * n_games, seed + 1,
-                     n_jobs)
-        interval = stats.wilson(int(wins.sum()), wins.size)
-        rows.append({**setting,
-                     "knobs_changed": trial.user_attrs["changed"],
-                     "training_rate": trial.user_attrs["rate"],
-                     "holdout_rate": interval.estimate, "low": interval.low,
-                     "high": interval.high,
-                     "on_target": bool(interval.low <= target <= interval.high)})
-        if len(rows) == CHECKED:
-            break
-    table = pd.DataFrame(rows)
-    table.attrs.update(side=winning[1], target=target, trials=len(study.trials),
-                       games=n_games, holdout_games=4 * n_games, seed=seed)
-    return table
-
-
-# -- a side's policy weights ------------------------------------------------------------
-@dataclass(frozen=True)
-class TunedPolicy:
-    """A search's result: the policy as a ``--policy`` text, its training rate, and the
-    holdout comparison with the default weights on fresh games (paired)."""
-
-    side: str
-    policy: str
-    training_rate: float
-    default_rate: float
-    tuned_rate: float
-    gain: stats.Comparison
-    holdout_games: int
-    trials: int
-
-    def record(self) -> dict:
-        """One flat row (``--format csv|json``)."""
-        d = self.gain.difference
-        return {"side": self.side, "policy": self.policy, "trials": self.trials,
-                "training_rate": self.training_rate, "default_rate": self.default_rate,
-                "tuned_rate": self.tuned_rate, "gain": d.estimate, "gain_low": d.low,
-                "gain_high": d.high, "p_value": self.gain.p_value,
-                "holdout_games": self.holdout_games}
-
-
-def policy_summary(result: TunedPolicy) -> str:
-    """A policy search as ``simkit tune`` prints it."""
-    d = result.gain.difference
-    verdict = ("a gain" if d.low > 0 else "a loss" if d.high < 0 else
-               "no difference the holdout can tell")
-    return "\n".join([
-        f"{result.side}: {result.trials} trials; best on the training games "
-        f"{100 * result.training_rate:.2f}%",
-        f"  --policy {result.side}={result.policy}",
-        f"  on {result.holdout_games:,} fresh games (next seed), paired: default "
-        f"{100 * result.default_rate:.2f}%, tuned {100 * result.tuned_rate:.2f}%, "
-        f"difference {100 * d.estimate:+.2f} [{100 * d.low:+.2f}, {100 * d.high:+.2f}] "
-        f"points (McNemar p = {result.gain.p_value:.3g}): {verdict}"])
-
-
-def rules_summary(game, table: pd.DataFrame) -> str:
-    """A rules search as ``simkit tune --knobs`` prints it."""
-    a = table.attrs
-    knobs = [c for c in table.columns if c not in
-             ("knobs_changed", "training_rate", "holdout_rate", "low", "high", "on_target")]
-    lines = [f"{game.name}: {a['trials']} trials towards {a['side']} {100 * a['target']:.1f}% "
-             f"({a['games']:,} games a trial; each knob changed costs {POINTS_PER_KNOB} "
-             f"points); the best {len(table)} on {a['holdout_games']:,} fresh games:"]
-    for _, r in table.iterrows():
-        setting = ", ".join(f"{k}={r[k]}" for k in knobs)
-        lines.append(f"  {setting}  ({r['knobs_changed']} changed): training "
-                     f"{100 * r['training_rate']:.2f}%, fresh {100 * r['holdout_rate']:.2f}% "
-                     f"[{100 * r['low']:.2f}, {100 * r['high']:.2f}]"
-                     f"{'  holds the target' if r['on_target'] else ''}")
-    return "\n".join(lines)
-
-
-def policy_side(game, side: str, rules) -> str:
-    """The side whose weights ``side`` names: a side of the game, or a tribe seated
-    under ``rules`` (a Verrix tribe: its seat); else a UsageError naming both."""
-    if side in game.sides:
-        return side
-    seated = list(game.seated(rules)) if getattr(game, "seated", None) else []
-    if side in seated:
-        return game.sides[seated.index(side)]
-    tribes = f"; or a tribe seated: {', '.join(seated)}" if seated else ""
-    raise UsageError(f"unknown side {side!r} for {game.name}; sides: "
-                     f"{', '.join(game.sides)}{tribes}")
+def start_values(game, side: str, text: str, weights) -> dict:
+    """Every weight ``text`` (a policy of ``side``, with or without weights) sets."""
+    chosen = game.policy_choices({side: text})[game.sides.index(side)].weights
+    return {k.name: getattr(chosen, k.name) for k in weights.knobs()}
 
 
 def tunable(game, side: str, name: str | None):
@@ -263,204 +104,511 @@ def tunable(game, side: str, name: str | None):
     return name, weights
 
 
-def _policy_text(name: str, weights, values: dict) -> str:
-    """``name`` with the ``values`` that differ from the weights' defaults (a --policy)."""
-    default = weights()
-    rounded = {k: round(v, 3) if isinstance(v, float) else v for k, v in values.items()}
-    changed = {k: v for k, v in rounded.items() if v != getattr(default, k)}
-    return name + (":" + ",".join(f"{k}={v}" for k, v in changed.items()) if changed else "")
-
-
-def _start_values(game, side: str, text: str, weights) -> dict:
-    """The weights ``text`` (a resolved policy of ``side``) sets, every one named."""
-    chosen = game.policy_choices({side: text})[game.sides.index(side)].weights
-    return {k.name: getattr(chosen, k.name) for k in weights.knobs()}
-
-
-def _search(game, side, name, weights, *, start: str, others: dict, rules, target,
-            trials: int, n_games: int, seed: int, n_jobs: int, out: Path | None,
-            top_up: bool = False):
-    """An optuna study of ``side``'s ``name`` weights against ``others`` on the same
-    ``n_games``, its first trial the weights of ``start``. ``top_up``: run only the
-    trials a kept study lacks (a resumed --alternate), else ``trials`` more."""
-    study = _study(out, "maximize", seed)
-    if top_up:
-        _same_question(study, others, rules, n_games, seed, out)
-    if not study.trials:  # the search starts from the weights it is to beat
-        study.enqueue_trial(_start_values(game, side, start, weights))
-
-    def objective(trial):
-        values = {k.name: _suggest(trial, k) for k in weights.knobs()}
-        policy = {**others, side: _policy_text(name, weights, values)}
-        return float(_wins(game, rules, policy, target, n_games, seed, n_jobs).mean())
-
-    done = sum(t.value is not None for t in study.trials)
-    study.optimize(objective, n_trials=max(trials - done, 0) if top_up else trials)
-    _figure(study, out, f"{target[1]} win rate")
-    return study
-
-
-def _weights_target(game, side: str) -> tuple[str, str]:
-    """What a policy search of ``side`` maximises: the side's own wins where it is a
-    winner category (a side, a seat), else the game's first."""
-    named = any(side in cats for cats in winner_categories(game).values())
-    return resolve_side(game, side if named else None)
-
-
-def tune_policy(game, side: str, *, policy: str | None = None, against=None, rules=None,
-                trials: int = 40, n_games: int = 2000, holdout_games: int | None = None,
-                seed: int = 0, n_jobs: int = 1, out=None, data=None) -> TunedPolicy:
-    """The weights of ``side``'s ``policy`` (default: its first) that win most on the
-    same ``n_games``, then checked against the default weights on ``holdout_games``
-    fresh games (seed + 1; default ``2 * n_games``), paired (McNemar / Tango).
-    ``side``: a side, or a tribe (its seat plays, the tribe's wins count).
-    ``against``: the other sides' policies (default: theirs)."""
-    from simkit import games as registry
-
-    _check_sizes(trials, n_games)
-    game = registry.get(game) if isinstance(game, str) else game
-    game = game.with_data(data)
-    rules = game.resolve_rules(rules)
-    target = _weights_target(game, side)  # a tribe: its wins, from the seat it holds
-    side = policy_side(game, side, rules)
-    name, weights = tunable(game, side, policy)
-    others = dict(against or {})
-    study = _search(game, side, name, weights, start=name, others=others, rules=rules,
-                    target=target, trials=trials, n_games=n_games, seed=seed, n_jobs=n_jobs,
-                    out=None if out is None else Path(out))
-    tuned = _policy_text(name, weights, study.best_params)
-    holdout = holdout_games or 2 * n_games
-    new = _wins(game, rules, {**others, side: tuned}, target, holdout, seed + 1, n_jobs)
-    old = _wins(game, rules, {**others, side: name}, target, holdout, seed + 1, n_jobs)
-    return TunedPolicy(side, tuned, float(study.best_value), float(old.mean()),
-                       float(new.mean()), stats.paired_difference(new, old), holdout,
-                       len(study.trials))
-
-
-# -- both sides in turn -----------------------------------------------------------------
-def _alternating(game, rules, policy) -> dict[str, tuple[str, type]]:
-    """Each side's policy to tune (``policy[side]``'s name, else the side's first with
-    weights): a one-sided game, or a side with none, is a UsageError."""
-    game.resolve_policy(policy)  # an unknown side or policy: one line naming the allowed
-    playing = game.sides_in_play(rules)
-    if len(playing) < 2:
-        raise UsageError(f"--alternate tunes each side against the others; {game.name} "
-                         f"has one side in play ({', '.join(playing)}): use --side")
-    chosen = {}
-    for side in playing:
-        named = (policy or {}).get(side)
-        if named is None:
-            with_weights = list(game.policy_weights.get(side, {}))
-            if not with_weights:
-                found = ", ".join(f"{s}={p}" for s, ps in game.policy_weights.items()
-                                  for p in ps)
-                raise UsageError(f"--alternate needs weights for every side; {game.name} "
-                                 f"side {side!r} has no policy with tunable weights "
-                                 f"(tunable: {found or 'none'})")
-            named = with_weights[0]
-        chosen[side] = tunable(game, side, named.partition(":")[0])
-    return chosen
+def policy_side(game, side: str, rules) -> str:
+    """The side whose weights ``side`` names: a side of the game, or a tribe seated
+    under ``rules`` (a Verrix tribe: its seat); else a UsageError naming both."""
+    if side in game.sides:
+        return side
+    seated = list(game.seated(rules)) if getattr(game, "seated", None) else []
+    if side in seated:
+        return game.sides[seated.index(side)]
+    tribes = f"; or a tribe seated: {', '.join(seated)}" if seated else ""
+    raise UsageError(f"unknown side {side!r} for {game.name}; sides: "
+                     f"{', '.join(game.sides)}{tribes}")
 
 
 @dataclass(frozen=True)
-class Alternation:
-    """``tune --alternate``: each side's tuned policy, and the balance on fresh games
-    under the default weights and under the tuned ones (one row a side)."""
+class Player:
+    """The policy a search tunes: its side (seat) and name, its weights' class, and the
+    start as a ``--policy`` text (the default weights unless given)."""
 
-    table: pd.DataFrame
-    rounds: int
+    side: str
+    name: str
+    weights: type
+    start: str
+
+    @property
+    def knobs(self) -> list:
+        return self.weights.knobs()
+
+    def text(self, values: dict) -> str:
+        return policy_text(self.name, self.weights, values)
+
+
+def player(game, side: str, start: str | None = None) -> Player:
+    """The player of ``side`` a search tunes, from ``start`` (a policy text: its name
+    and any weights; default the side's first policy with its default weights)."""
+    name, weights = tunable(game, side, (start or "").partition(":")[0] or None)
+    text = start if start and ":" in start else name
+    game.resolve_policy({side: text})  # bad weights: one line naming what is allowed
+    return Player(side, name, weights, text)
+
+
+def check_sizes(trials: int, n_games: int) -> None:
+    if trials < 1 or n_games < 1:
+        raise UsageError(f"tuning needs --trials 1 or more and --games 1 or more, got "
+                         f"--trials {trials} and --games {n_games}")
+
+
+# -- 1. the scan ----------------------------------------------------------------------------
+def scan_weights(arena: Arena, who: Player, n_games: int, seed: int,
+                 points: int = SCAN_POINTS) -> pd.DataFrame:
+    """Each weight of ``who`` alone at ``weight_values``, every other at the start's, on
+    games ``0..n_games-1`` of ``seed``, against the start on the same games: one row per
+    (weight, value) with the rate, the paired gain, its 95% interval, the p-value and
+    Holm's adjusted p over the whole table (a lever: ``holm_p < 0.05`` and a gain)."""
+    start = start_values(arena.game, who.side, who.start, who.weights)
+    reference = arena.scores(who.start, seed, 0, n_games)
+    rows = []
+    for knob in who.knobs:
+        for value in weight_values(knob, points):
+            if value == start[knob.name]:
+                continue
+            scores = arena.scores(who.text({**start, knob.name: value}), seed, 0, n_games)
+            gain = paired_gain(scores, reference)
+            d = gain.difference
+            rows.append({"weight": knob.name, "value": value, "start": start[knob.name],
+                         "rate": float(scores.mean()), "gain": d.estimate, "low": d.low,
+                         "high": d.high, "p_value": gain.p_value})
+    table = pd.DataFrame(rows, columns=["weight", "value", "start", "rate", "gain", "low",
+                                        "high", "p_value"])
+    if len(table):
+        table["holm_p"] = stats.holm(table["p_value"].to_numpy())[0]
+    else:
+        table["holm_p"] = []
+    table.attrs.update(side=arena.label, policy=who.start, games=n_games, seed=seed,
+                       start_rate=float(reference.mean()))
+    return table.sort_values("gain", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def levers(scan: pd.DataFrame) -> dict:
+    """Each weight's best value where the scan found it a gain (Holm's p below 0.05)."""
+    found = scan[(scan["gain"] > 0) & (scan["holm_p"] < 0.05)]
+    return {r.weight: _plain(r.value) for r in found.drop_duplicates("weight").itertuples()}
+
+
+def scan_summary(scan: pd.DataFrame, shown: int = 12) -> str:
+    """The scan as ``simkit tune --scan`` prints it: the largest gains and losses."""
+    a = scan.attrs
+    lines = [f"{a['side']}: each weight of {a['policy']} alone, {a['games']:,} games of "
+             f"seed {a['seed']} (the same games for every value); the start wins "
+             f"{100 * a['start_rate']:.2f}%",
+             f"  {'weight':28} {'value':>8} {'start':>8} {'rate':>8}   "
+             f"{'gain (paired, 95%)':>24}  Holm p"]
+    for r in _shown(scan, shown).itertuples():
+        lines.append(f"  {r.weight:28} {_fmt(r.value):>8} {_fmt(r.start):>8} "
+                     f"{100 * r.rate:7.2f}%   {100 * r.gain:+7.2f} [{100 * r.low:+6.2f}, "
+                     f"{100 * r.high:+6.2f}]  {r.holm_p:.3g}")
+    found = levers(scan)
+    best = scan.iloc[0] if len(scan) else None
+    if found:
+        lines.append("levers (a gain, Holm p < 0.05): "
+                     + ", ".join(f"{k}={_fmt(v)}" for k, v in found.items()))
+    elif best is not None:
+        lines.append(f"no single weight beats the start (largest gain {100 * best.gain:+.2f} "
+                     f"points, {best.weight}={_fmt(best.value)}, Holm p {best.holm_p:.3g})")
+    return "\n".join(lines)
+
+
+def _shown(scan: pd.DataFrame, shown: int) -> pd.DataFrame:
+    if len(scan) <= shown:
+        return scan
+    half = shown // 2
+    return pd.concat([scan.head(shown - half), scan.tail(half)])
+
+
+def _fmt(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _plain(value):
+    """A numpy scalar as the Python value a weight takes."""
+    return value.item() if hasattr(value, "item") else value
+
+
+# -- 2. the search ------------------------------------------------------------------------
+def sampler_seed(seed: int, side: str, round_: int, restart: int) -> int:
+    """A restart's own sampler seed, from (seed, side, round, restart)."""
+    key = [seed, zlib.crc32(side.encode()), round_, restart]
+    return int(np.random.SeedSequence(key).generate_state(1)[0])
+
+
+def rungs(n_games: int) -> list[int]:
+    """The game counts a trial is judged at: a ninth, a third, all (successive halving
+    with a reduction of ``REDUCTION``)."""
+    first = max(1, math.ceil(n_games / REDUCTION ** 2))
+    return sorted({first, min(n_games, first * REDUCTION), n_games})
+
+
+class Race:
+    """One restart's objective: a trial's weights played on growing prefixes of the
+    training games, pruned at a rung where it is not among the best third. Scores of a
+    policy already played are kept (a sampler may propose the same weights again)."""
+
+    def __init__(self, arena: Arena, who: Player, n_games: int, seed: int, cache: dict):
+        self.arena, self.who, self.n_games, self.seed = arena, who, n_games, seed
+        self.cache = cache  # policy text -> scores of the games played so far
+
+    def __call__(self, trial) -> float:
+        import optuna
+
+        text = self.who.text({k.name: suggest(trial, k) for k in self.who.knobs})
+        trial.set_user_attr("policy", text)
+        for rung in rungs(self.n_games):
+            scores = self.played(text, rung)
+            trial.report(float(scores.mean()), rung)
+            if rung < self.n_games and trial.should_prune():
+                raise optuna.TrialPruned()
+        return float(self.played(text, self.n_games).mean())
+
+    def played(self, text: str, games: int) -> np.ndarray:
+        have = self.cache.get(text, np.zeros(0))
+        if have.size < games:
+            more = self.arena.scores(text, self.seed, have.size, games)
+            have = self.cache[text] = np.concatenate([have, more])
+        return have[:games]
+
+
+def _sampler(kind: str, seed: int, trials: int, start: dict, who: Player):
+    import optuna
+
+    if kind == "cmaes":
+        numeric = {k.name: start[k.name] for k in who.knobs
+                   if k.type is not bool and k.choices is None}
+        return optuna.samplers.CmaEsSampler(x0=numeric or None, seed=seed, n_startup_trials=0,
+                                            with_margin=True, warn_independent_sampling=False)
+    return optuna.samplers.TPESampler(seed=seed, multivariate=True,
+                                      n_startup_trials=min(10, max(3, trials // 4)))
+
+
+def _study(where: Path | None, sampler, n_games: int):
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    storage = None if where is None else f"sqlite:///{where}"
+    study = optuna.create_study(
+        study_name="simkit", storage=storage, direction="maximize", sampler=sampler,
+        pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=rungs(n_games)[0],
+                                                      reduction_factor=REDUCTION),
+        load_if_exists=True)
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        study.tell(t.number, state=optuna.trial.TrialState.FAIL)  # a killed run's trial
+    return study
+
+
+def finished(study) -> list:
+    """The trials a search counts: completed or pruned (not failed, not killed)."""
+    import optuna
+
+    done = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    return study.get_trials(deepcopy=False, states=done)
+
+
+def search(arena: Arena, who: Player, *, trials: int, n_games: int, seed: int,
+           restart: int, round_: int = 0, sampler: str = "tpe", first: list[dict] = (),
+           where: Path | None = None, cache: dict | None = None):
+    """One restart: an optuna study of ``who``'s weights, ``trials`` counted trials in
+    all (a kept study is topped up), the first ones ``first`` (the start, the levers)."""
+    start = start_values(arena.game, who.side, who.start, who.weights)
+    kind = _sampler(sampler, sampler_seed(seed, who.side, round_, restart), trials, start, who)
+    study = _study(where, kind, n_games)
+    if not study.trials:
+        for values in [start, *first]:
+            study.enqueue_trial({**start, **values}, skip_if_exists=True)
+    todo = trials - len(finished(study))
+    if todo > 0:
+        study.optimize(Race(arena, who, n_games, seed, {} if cache is None else cache),
+                       n_trials=todo)
+    return study
+
+
+# -- 3. the check on fresh games -------------------------------------------------------------
+@dataclass
+class Restart:
+    """One restart's best: its policy, its training rate, and its validation rate and
+    paired gain over the start (the next seed's games)."""
+
+    restart: int
+    sampler_seed: int
+    policy: str
     trials: int
-    n_games: int
-    holdout_games: int
-
-    def text(self, game) -> str:
-        lines = [f"{game.name}: {self.rounds} round(s) of tuning each side in turn against "
-                 f"the others' best so far ({self.trials} trials a side a round, the same "
-                 f"{self.n_games:,} games every trial); balance on {self.holdout_games:,} "
-                 "fresh games (next seed), the same games for both:"]
-        for r in self.table.itertuples():
-            lines += [f"  {r.side}: --policy {r.side}={r.policy}",
-                      f"    default weights {100 * r.default_rate:6.2f}% "
-                      f"[{100 * r.default_low:.2f}, {100 * r.default_high:.2f}]   tuned "
-                      f"{100 * r.tuned_rate:6.2f}% [{100 * r.tuned_low:.2f}, "
-                      f"{100 * r.tuned_high:.2f}]   change {100 * r.change:+.2f} "
-                      f"[{100 * r.change_low:+.2f}, {100 * r.change_high:+.2f}] points "
-                      f"(paired, McNemar p = {r.p_value:.3g})"]
-        return "\n".join(lines)
+    pruned: int
+    training_rate: float
+    validation_rate: float = float("nan")
+    gain: float = float("nan")
+    low: float = float("nan")
+    high: float = float("nan")
 
 
-def tune_alternate(game, rounds: int, *, policy: dict | None = None, rules=None,
-                   trials: int = 40, n_games: int = 2000, holdout_games: int | None = None,
-                   seed: int = 0, n_jobs: int = 1, out=None, data=None) -> Alternation:
-    """Tune each side's weights in turn against the others' current best, ``rounds``
-    times: every trial of every study plays the same ``n_games`` of ``seed``, and each
-    study starts from the side's current weights, so a side's best never falls on those
-    games. Then both balances on ``holdout_games`` fresh games (seed + 1; default
-    ``2 * n_games``): every side at its default weights, and every side tuned; each
-    side's win rate with its Wilson interval and the paired change.
+@dataclass
+class TunedPolicy:
+    """A search's answer: the chosen policy, confirmed on fresh games against the start
+    (paired), every restart's best, and the scan."""
 
-    ``policy``: {side: policy name} to tune (default: each side's first policy with
-    weights). ``out``: one study a side a round, ``out/roundR-SIDE/study.db``; a rerun
-    tops each up to ``trials`` and goes on (a finished run replays only the holdout)."""
+    side: str
+    start: str
+    policy: str
+    start_rate: float
+    tuned_rate: float
+    gain: float
+    low: float
+    high: float
+    p_value: float
+    fresh_games: int
+    trials: int
+    restarts: list[Restart] = field(default_factory=list)
+    scan: pd.DataFrame | None = None
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def verdict(self) -> str:
+        return ("a gain" if self.low > 0 else "a loss" if self.high < 0 else
+                "no difference the fresh games can tell")
+
+    def record(self) -> dict:
+        """One flat row (``--format csv|json``)."""
+        return {k: v for k, v in asdict(self).items() if k not in ("restarts", "scan",
+                                                                      "settings")}
+
+    def restart_table(self) -> pd.DataFrame:
+        return pd.DataFrame([asdict(r) for r in self.restarts])
+
+    def to_json(self) -> dict:
+        out = {**self.record(), "settings": self.settings,
+               "restarts": [asdict(r) for r in self.restarts]}
+        if self.scan is not None:
+            out["scan"] = {"rows": self.scan.to_dict("records"), "attrs": self.scan.attrs}
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> TunedPolicy:
+        data = dict(data)
+        restarts = [Restart(**r) for r in data.pop("restarts")]
+        scan = data.pop("scan", None)
+        table = None
+        if scan is not None:
+            table = pd.DataFrame(scan["rows"])
+            table.attrs.update(scan["attrs"])
+        return cls(**data, restarts=restarts, scan=table)
+
+
+def check_restarts(arena: Arena, who: Player, studies: list, seeds: list[int],
+                   n_games: int, seed: int) -> tuple[list[Restart], dict]:
+    """Each restart's best played on ``n_games`` validation games of ``seed`` against the
+    start, paired; the scores of each policy played."""
+    reference = arena.scores(who.start, seed, 0, n_games)
+    played = {who.start: reference}
+    out = []
+    for i, (study, sampler_seed_) in enumerate(zip(studies, seeds, strict=True)):
+        best = study.best_trial
+        text = best.user_attrs.get("policy") or who.text(best.params)
+        if text not in played:
+            played[text] = arena.scores(text, seed, 0, n_games)
+        gain = paired_gain(played[text], reference).difference
+        done = finished(study)
+        out.append(Restart(i + 1, sampler_seed_, text, len(done),
+                           sum(t.state.name == "PRUNED" for t in done), float(best.value),
+                           float(played[text].mean()), gain.estimate, gain.low, gain.high))
+    return out, played
+
+
+def tune(arena: Arena, who: Player, *, trials: int = 40, restarts: int = 3,
+         n_games: int = 2000, check_games: int | None = None, seed: int = 0,
+         round_: int = 0, sampler: str = "tpe", scan_points: int = SCAN_POINTS,
+         out: Path | None = None, progress=None) -> TunedPolicy:
+    """The whole search for ``who`` in ``arena``: scan, ``restarts`` raced searches of
+    ``trials`` trials on ``n_games`` training games of ``seed``, each restart's best on
+    ``check_games`` validation games (seed + 1), the best confirmed on as many fresh
+    games (seed + 2) against the start, paired."""
+    check_sizes(trials, n_games)
+    if restarts < 1:
+        raise UsageError(f"--restarts must be 1 or more, got {restarts}")
+    if sampler not in SAMPLERS:
+        raise UsageError(f"--sampler {sampler!r} is not one of: {', '.join(SAMPLERS)}")
+    check_games = check_games or 2 * n_games
+    settings = {"side": arena.label, "start": who.start, "trials": trials,
+                "restarts": restarts, "games": n_games, "check_games": check_games,
+                "seed": seed, "round": round_, "sampler": sampler,
+                "question": _question(arena)}
+    kept = _kept(out, settings)
+    if kept is not None:
+        return kept
+    say = progress or (lambda text: None)
+    say(f"scan: each weight alone on {n_games:,} games")
+    scan = _kept_scan(out, settings)
+    if scan is None:
+        scan = scan_weights(arena, who, n_games, seed, scan_points)
+    _keep_scan(out, settings, scan)
+    found = levers(scan)
+    first = ([found] if len(found) > 1 else []) + [{k: v} for k, v in found.items()]
+    studies, seeds, cache = [], [], {}
+    for r in range(restarts):
+        say(f"search: restart {r + 1} of {restarts} ({trials} trials)")
+        seeds.append(sampler_seed(seed, who.side, round_, r))
+        where = None if out is None else Path(out) / f"restart{r + 1}.db"
+        studies.append(search(arena, who, trials=trials, n_games=n_games, seed=seed,
+                              restart=r, round_=round_, sampler=sampler, first=first,
+                              where=where, cache=cache))
+    say(f"check: each restart's best on {check_games:,} validation games")
+    rows, played = check_restarts(arena, who, studies, seeds, check_games, seed + 1)
+    chosen = max(rows, key=lambda r: (r.validation_rate, -len(r.policy))).policy
+    say(f"confirm: the best on {check_games:,} fresh games")
+    new = arena.scores(chosen, seed + 2, 0, check_games)
+    old = arena.scores(who.start, seed + 2, 0, check_games)
+    gain = paired_gain(new, old)
+    d = gain.difference
+    result = TunedPolicy(arena.label, who.start, chosen, float(old.mean()), float(new.mean()),
+                         d.estimate, d.low, d.high, gain.p_value, check_games,
+                         sum(r.trials for r in rows), rows, scan, settings)
+    _keep(out, result)
+    return result
+
+
+def _question(arena: Arena) -> str:
+    """What a kept search answered: the rules and the others' policies of each entry."""
+    parts = []
+    for e in arena.entries:
+        changed = ", ".join(f"{k}={v}" for k, v in e.rules.changes().items()) or "standard"
+        others = ", ".join(f"{s}={p}" for s, p in sorted(e.others.items()))
+        parts.append(f"{e.weight:.4g} x {e.side} against {others or 'no one'} under {changed}")
+    return "; ".join(parts)
+
+
+def _kept(out: Path | None, settings: dict) -> TunedPolicy | None:
+    """A finished search kept in ``out`` for the same question and at least as many
+    trials: its answer (a rerun prints it without searching again)."""
+    if out is None or not (Path(out) / "result.json").exists():
+        return None
+    kept = json.loads((Path(out) / "result.json").read_text())
+    were = kept.get("settings", {})
+    same = {k: v for k, v in settings.items() if k != "trials"}
+    if {k: were.get(k) for k in same} != same:
+        raise UsageError(f"{out} holds a search of another question ({were.get('question')}, "
+                         f"seed {were.get('seed')}, {were.get('games')} games); give --out "
+                         "another folder")
+    if were.get("trials", 0) >= settings["trials"]:
+        return TunedPolicy.from_json(kept)
+    return None
+
+
+def _kept_scan(out: Path | None, settings: dict) -> pd.DataFrame | None:
+    path = None if out is None else Path(out) / "scan.json"
+    if path is None or not path.exists():
+        return None
+    kept = json.loads(path.read_text())
+    if kept["question"] != settings["question"] or kept["seed"] != settings["seed"]:
+        return None
+    table = pd.DataFrame(kept["rows"])
+    table.attrs.update(kept["attrs"])
+    return table
+
+
+def _keep_scan(out: Path | None, settings: dict, scan: pd.DataFrame) -> None:
+    if out is None:
+        return
+    Path(out).mkdir(parents=True, exist_ok=True)
+    _write(Path(out) / "scan.json", {"question": settings["question"],
+                                     "seed": settings["seed"],
+                                     "rows": scan.to_dict("records"), "attrs": scan.attrs})
+
+
+def _keep(out: Path | None, result: TunedPolicy) -> None:
+    if out is not None:
+        _write(Path(out) / "result.json", result.to_json())
+
+
+def _write(path: Path, data: dict) -> None:
+    """Write atomically: a killed run leaves the old file or the new one."""
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data, indent=1, default=_plain))
+    temporary.replace(path)
+
+
+def summary(result: TunedPolicy) -> str:
+    """A policy search as ``simkit tune`` prints it."""
+    s = result.settings
+    lines = [f"{result.side}: from {result.start}, {s['restarts']} restarts of "
+             f"{s['trials']} trials ({s['sampler']}, successive halving) on {s['games']:,} "
+             f"training games of seed {s['seed']}"]
+    if result.scan is not None and len(result.scan):
+        found = levers(result.scan)
+        lines.append("  scan: " + (", ".join(f"{k}={_fmt(v)}" for k, v in found.items())
+                                   if found else "no single weight beats the start"))
+    lines.append(f"  each restart's best on {result.fresh_games:,} validation games "
+                 f"(seed {s['seed'] + 1}), against the start, paired:")
+    for r in result.restarts:
+        lines.append(f"    restart {r.restart}: {100 * r.validation_rate:6.2f}%  gain "
+                     f"{100 * r.gain:+6.2f} [{100 * r.low:+.2f}, {100 * r.high:+.2f}]  "
+                     f"({r.trials} trials, {r.pruned} pruned)  {r.policy}")
+    rates = [r.validation_rate for r in result.restarts]
+    lines += [f"  spread of the restarts: {100 * (max(rates) - min(rates)):.2f} points",
+              f"  --policy {_seat(result)}={result.policy}",
+              f"  on {result.fresh_games:,} fresh games (seed {s['seed'] + 2}), paired: start "
+              f"{100 * result.start_rate:.2f}%, tuned {100 * result.tuned_rate:.2f}%, "
+              f"difference {100 * result.gain:+.2f} [{100 * result.low:+.2f}, "
+              f"{100 * result.high:+.2f}] points (p = {result.p_value:.3g}): {result.verdict}"]
+    return "\n".join(lines)
+
+
+def _seat(result: TunedPolicy) -> str:
+    return result.settings.get("seat", result.side)
+
+
+# -- the commands' entry points ---------------------------------------------------------------
+def arena_for(game, side: str, rules, others: dict | None = None, *, rotate: bool = False,
+              n_jobs: int = 1) -> tuple[Arena, str]:
+    """The arena a side (a side, a seat, or a tribe) is tuned in, and the seat it plays:
+    a tribe with ``rotate`` in every seating, its policy moving with it (``others``
+    then name tribes); otherwise at its seat against ``others``."""
+    if rotate:
+        if not getattr(game, "seated", None) or side not in game.seated(rules):
+            raise UsageError(f"--rotate-seats tunes a tribe of a seated game; {side!r} is "
+                             f"not one in {game.name}")
+        arena = rotated(game, side, rules, dict(others or {}), n_jobs)
+        return arena, policy_side(game, side, rules)
+    seat = policy_side(game, side, rules)
+    arena = against(game, seat, rules, {s: p for s, p in (others or {}).items() if s != seat},
+                    n_jobs)
+    if side != seat:  # a tribe at its seat: its wins, as a tribe
+        arena = Arena(game, arena.entries, ("winner", side), n_jobs)
+    return arena, seat
+
+
+def tune_policy(game, side: str, *, start: str | None = None, against_: dict | None = None,
+                rules=None, trials: int = 40, restarts: int = 3, n_games: int = 2000,
+                check_games: int | None = None, seed: int = 0, n_jobs: int = 1,
+                sampler: str = "tpe", rotate: bool = False, out=None, data=None,
+                progress=None) -> TunedPolicy:
+    """Tune ``side``'s policy (``start``: a policy text, default the side's first policy
+    with its default weights) against ``against_`` (the other sides' policies, default
+    theirs): see the module's docstring. ``side``: a side, a seat or a tribe (with
+    ``rotate``, the tribe in every seating)."""
     from simkit import games as registry
 
-    _check_sizes(trials, n_games)
-    if rounds < 1:
-        raise UsageError(f"--alternate needs 1 round or more, got {rounds}")
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     rules = game.resolve_rules(rules)
-    chosen = _alternating(game, rules, policy)
-    default = {side: name for side, (name, _) in chosen.items()}
-    current = dict(default)
-    for r in range(1, rounds + 1):
-        for side, (name, weights) in chosen.items():
-            where = None if out is None else Path(out) / f"round{r}-{side}"
-            others = {s: p for s, p in current.items() if s != side}
-            study = _search(game, side, name, weights, start=current[side], others=others,
-                            rules=rules, target=_weights_target(game, side), trials=trials,
-                            n_games=n_games, seed=seed, n_jobs=n_jobs, out=where,
-                            top_up=True)
-            current[side] = _policy_text(name, weights, study.best_params)
-    holdout = holdout_games or 2 * n_games
-    return Alternation(_balance(game, rules, default, current, holdout, seed + 1, n_jobs),
-                       rounds, trials, n_games, holdout)
+    game.warm_up()
+    arena, seat = arena_for(game, side, rules, against_, rotate=rotate, n_jobs=n_jobs)
+    who = player(game, seat, start)
+    result = tune(arena, who, trials=trials, restarts=restarts, n_games=n_games,
+                  check_games=check_games, seed=seed, sampler=sampler,
+                  out=None if out is None else Path(out), progress=progress)
+    result.settings["seat"] = seat
+    return result
 
 
-def _same_question(study, others: dict, rules, n_games: int, seed: int, where) -> None:
-    """A kept study searched against these opponents under these rules on these games
-    (a rerun with other rules, sizes or policies would resume a search of another
-    question): else a UsageError."""
-    changed = ", ".join(f"{k}={v}" for k, v in rules.changes().items()) or "standard"
-    question = (", ".join(f"{s}={p}" for s, p in sorted(others.items()))
-                + f" under {changed} rules on {n_games} games of seed {seed}")
-    kept = study.user_attrs.get("question")
-    if kept is None:
-        study.set_user_attr("question", question)
-    elif kept != question:
-        raise UsageError(f"{where} holds a search against {kept}, not {question}; give "
-                         "--out another folder")
+def scan_policy(game, side: str, *, start: str | None = None, against_: dict | None = None,
+                rules=None, n_games: int = 2000, seed: int = 0, n_jobs: int = 1,
+                points: int = SCAN_POINTS, rotate: bool = False, data=None) -> pd.DataFrame:
+    """``scan_weights`` for ``side`` (as ``tune_policy`` takes it)."""
+    from simkit import games as registry
 
-
-def _balance(game, rules, default: dict, tuned: dict, n_games: int, seed: int,
-             n_jobs: int) -> pd.DataFrame:
-    from simkit.runner import simulate
-
-    frames = {label: simulate(game, n_games, seed=seed, rules=rules, policy=policy,
-                              n_jobs=n_jobs, progress=False)
-              for label, policy in (("default", default), ("tuned", tuned))}
-    rows = []
-    for side in default:
-        column, category = _weights_target(game, side)
-        old, new = (frames[k][column].to_numpy() == category for k in ("default", "tuned"))
-        before = stats.wilson(int(old.sum()), n_games)
-        after = stats.wilson(int(new.sum()), n_games)
-        change = stats.paired_difference(new, old)
-        rows.append({"side": side, "policy": tuned[side],
-                     "default_rate": before.estimate, "default_low": before.low,
-                     "default_high": before.high, "tuned_rate": after.estimate,
-                     "tuned_low": after.low, "tuned_high": after.high,
-                     "change": change.difference.estimate,
-                     "change_low": change.difference.low,
-                     "change_high": change.difference.high, "p_value": change.p_value})
-    return pd.DataFrame(rows)
+    if n_games < 1:
+        raise UsageError(f"the scan needs --games 1 or more, got {n_games}")
+    game = registry.get(game) if isinstance(game, str) else game
+    game = game.with_data(data)
+    rules = game.resolve_rules(rules)
+    game.warm_up()
+    arena, seat = arena_for(game, side, rules, against_, rotate=rotate, n_jobs=n_jobs)
+    return scan_weights(arena, player(game, seat, start), n_games, seed, points)

@@ -345,7 +345,7 @@ def test_a_stepped_weight_takes_only_what_the_engine_plays():
     play as 1.43, so it is refused, naming the step; tune draws on the same grid."""
     import optuna
 
-    from simkit.tune import _suggest
+    from simkit.tune import suggest
 
     weights = get("king_in_the_north").policy_weights["carlists"]["greedy"]
     knob = weights.knob("attack_ratio")
@@ -355,6 +355,6 @@ def test_a_stepped_weight_takes_only_what_the_engine_plays():
         weights().replace(attack_ratio=1.426)
     study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=1))
     for _ in range(20):
-        value = _suggest(study.ask(), knob)
+        value = suggest(study.ask(), knob)
         assert abs(value * 100 - round(value * 100)) < 1e-6
         knob.check(value)

@@ -1,87 +1,154 @@
-"""optuna searches on common random numbers (simkit.tune): rule knobs towards a target
-win rate, and a side's policy weights, each checked again on fresh games."""
+"""The best play found for a side (simkit.tune: scan, restarted raced searches, checks on
+fresh games) and rule knobs towards a target (simkit.difficulty), on the assault
+scenario, whose games are fast and whose best Catalan answer is known."""
+
+import json
 
 import optuna
 import pytest
 
 from simkit import games
+from simkit.arena import against, paired_gain, rotated
+from simkit.difficulty import parse_knobs, rules_summary, tune_rules
 from simkit.errors import RulesError, UsageError
-from simkit.tune import policy_side, tune_alternate, tune_policy, tune_rules
+from simkit.tune import (
+    levers,
+    player,
+    policy_side,
+    rungs,
+    sampler_seed,
+    scan_policy,
+    scan_summary,
+    summary,
+    tune_policy,
+    weight_values,
+)
 
 ASSAULT = "setembre1714-assault"
 #: an ochre street, no Catalan commander, the Bourbon one adjacent: the attack (10 with
-#: him) leads the defence (9), so the cautious Catalans withdraw and give the zone up
+#: him) leads the defence (9), so the default cautious Catalans withdraw and give the zone
+#: up; standing (withdraw_above >= 1) is their known best answer
 STREET = {"terrain": "open", "defender_commander": False, "salvo_units": 0,
           "attacker_commander": True}
 
 
-def test_a_rules_search_finds_settings_near_the_target_and_checks_them_afresh(tmp_path):
-    table = tune_rules(ASSAULT, ["attacker_lead", "defender_units"], 0.5, trials=16,
-                       n_games=2000, seed=4, out=tmp_path)
-    assert 1 <= len(table) <= 3 and table.attrs["holdout_games"] == 8000
-    best = table.iloc[0]
-    assert abs(best["training_rate"] - 0.5) < 0.1
-    assert float(best["attacker_lead"]).is_integer() and 1 <= best["attacker_lead"] <= 9
-    assert (table["on_target"] == ((table["low"] <= 0.5) & (0.5 <= table["high"]))).all()
-    assert (tmp_path / "search.png").stat().st_size > 0
-    tune_rules(ASSAULT, ["attacker_lead", "defender_units"], 0.5, trials=2, n_games=200,
-               seed=4, out=tmp_path)  # continues the study
-    study = optuna.load_study(study_name="simkit", storage=f"sqlite:///{tmp_path}/study.db")
-    assert len(study.trials) == 18
+def test_weight_values_cover_the_range_in_the_knob_s_own_steps():
+    kitn = games.get("king_in_the_north").policy_weights["carlists"]["greedy"]
+    ratio = kitn.knob("attack_ratio")
+    values = weight_values(ratio)
+    assert values[0] == ratio.range[0] and values[-1] == ratio.range[1] and len(values) == 5
+    assert all(abs(v * 100 - round(v * 100)) < 1e-6 for v in values)
+    cautious = games.get(ASSAULT).policy_weights["catalans"]["cautious"]
+    assert weight_values(cautious.knob("withdraw_above")) == [-20, -10, 0, 10, 20]
+    assert rungs(2000) == [223, 669, 2000] and rungs(5) == [1, 3, 5]
 
 
-def test_a_policy_search_starts_from_the_default_weights_and_reports_a_holdout():
-    result = tune_policy("victus", "players", trials=3, n_games=200, seed=2)
-    assert result.trials == 3 and result.holdout_games == 400
-    default = tune_policy("victus", "players", trials=1, n_games=200, seed=2)
-    assert default.policy == "greedy" and default.gain.difference.estimate == 0
-    assert result.training_rate >= default.training_rate  # the default was trial 0
-    games.get("victus").resolve_policy({"players": result.policy})  # a usable --policy
-    assert result.gain.n == 400
+def test_the_scan_finds_a_planted_one_weight_lever():
+    """Under STREET the default Catalans give the zone away; standing wins it back: the
+    scan shows withdraw_above >= 1 as a lever, and withdrawing earlier (< 0) as no gain."""
+    scan = scan_policy(ASSAULT, "catalans", start="cautious", rules=STREET, n_games=3000,
+                       seed=3)
+    assert set(scan["weight"]) == {"withdraw_above"}
+    assert list(scan["value"])[:2] in ([10, 20], [20, 10])
+    assert scan.iloc[0]["low"] > 0.1 and scan.iloc[0]["holm_p"] < 1e-6
+    assert levers(scan) == {"withdraw_above": scan.iloc[0]["value"]}
+    withdraw_sooner = scan[scan["value"] < 0]
+    assert (withdraw_sooner["gain"] <= 0).all()
+    text = scan_summary(scan)
+    assert "levers (a gain, Holm p < 0.05): withdraw_above=" in text
+    assert "3,000 games of seed 3" in text
 
 
-def test_alternating_tunes_each_side_and_shows_the_balance_under_tuned_play(tmp_path):
-    result = tune_alternate(ASSAULT, 2, rules=STREET, trials=8, n_games=1000, seed=5,
-                            out=tmp_path)
-    table = result.table.set_index("side")
-    assert list(table.index) == ["bourbons", "catalans"] and result.holdout_games == 2000
-    catalans = table.loc["catalans"]
-    assert catalans["policy"].startswith("cautious:withdraw_above=")  # not the default 0
-    assert int(catalans["policy"].rpartition("=")[2]) >= 1  # 10 against 9: stand
-    assert catalans["change_low"] > 0.3 and table.loc["bourbons", "change_high"] < -0.3
-    for when in ("default", "tuned"):
-        assert ((table[f"{when}_low"] <= table[f"{when}_rate"])
-                & (table[f"{when}_rate"] <= table[f"{when}_high"])).all()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "round1-bourbons", "round1-catalans", "round2-bourbons", "round2-catalans"]
-    again = tune_alternate(ASSAULT, 2, rules=STREET, trials=8, n_games=1000, seed=5,
-                           out=tmp_path)  # resumed: every study already has its trials
-    assert again.table.equals(result.table)
-    study = optuna.load_study(study_name="simkit",
-                              storage=f"sqlite:///{tmp_path}/round2-catalans/study.db")
-    assert len(study.trials) == 8
-    for other in [dict(rules=STREET, n_games=500), dict(rules=None, n_games=1000)]:
-        with pytest.raises(UsageError, match="holds a search against"):
-            tune_alternate(ASSAULT, 1, trials=8, seed=5, out=tmp_path, **other)
+def test_restarts_with_different_seeds_agree_on_the_known_best(tmp_path):
+    """Two searches from other seeds both find the Catalans' stand, and their confirmed
+    gains agree within their intervals; each restart's sampler seed is its own."""
+    results = [tune_policy(ASSAULT, "catalans", start="cautious", rules=STREET, trials=8,
+                           restarts=3, n_games=1500, seed=seed) for seed in (1, 2)]
+    for result in results:
+        assert result.policy.startswith("cautious:withdraw_above=")
+        assert int(result.policy.rpartition("=")[2]) >= 1
+        assert result.low > 0.1 and result.verdict == "a gain"
+        assert len(result.restarts) == 3
+        assert len({r.sampler_seed for r in result.restarts}) == 3
+        assert result.fresh_games == 3000
+        assert result.tuned_rate - result.start_rate == pytest.approx(result.gain)
+    a, b = results
+    assert a.low <= b.high and b.low <= a.high
+    assert sampler_seed(1, "catalans", 0, 0) != sampler_seed(2, "catalans", 0, 0)
+    text = summary(a)
+    assert "restart 3:" in text and "spread of the restarts" in text
+    assert "--policy catalans=cautious:withdraw_above=" in text
 
 
-def test_a_tribe_names_the_seat_it_holds():
+def test_a_finished_search_is_read_back_and_a_killed_trial_is_not_counted(tmp_path):
+    first = _kept_search(tmp_path, trials=4)
+    kept = json.loads((tmp_path / "result.json").read_text())
+    assert kept["policy"] == first.policy
+    storage = f"sqlite:///{tmp_path}/restart1.db"
+    study = optuna.load_study(study_name="simkit", storage=storage)
+    counted = len(study.trials)
+    study.ask()  # a trial a killed run left RUNNING
+    again = _kept_search(tmp_path, trials=4)
+    assert again.record() == first.record()  # read back, not searched again
+    assert len(optuna.load_study(study_name="simkit", storage=storage).trials) == counted + 1
+    more = _kept_search(tmp_path, trials=6)
+    states = [t.state.name for t in optuna.load_study(study_name="simkit",
+                                                      storage=storage).trials]
+    assert states.count("FAIL") == 1 and len(states) - 1 == 6  # the killed one not counted
+    assert more.settings["trials"] == 6
+    with pytest.raises(UsageError, match="holds a search of another question"):
+        tune_policy(ASSAULT, "catalans", start="cautious", trials=4, restarts=2,
+                    n_games=300, seed=4, out=tmp_path)
+
+
+def _kept_search(out, trials: int):
+    return tune_policy(ASSAULT, "catalans", start="cautious", rules=STREET, trials=trials,
+                       restarts=2, n_games=300, seed=4, out=out)
+
+
+def test_a_tribe_is_tuned_at_its_seat_or_under_every_rotation():
     verrix = games.get("verrix")
-    rules = verrix.Rules()
-    first, second = verrix.seated(rules)[:2]
-    assert policy_side(verrix, first, rules) == "seat1"
+    rules = verrix.resolve_rules("three_players")
+    first, second, third = verrix.seated(rules)
     assert policy_side(verrix, second, rules) == "seat2"
-    assert policy_side(verrix, "seat3", rules) == "seat3"
     with pytest.raises(UsageError, match="sides: seat1, .*; or a tribe seated: "):
         policy_side(verrix, "red", rules)
+    arena = rotated(verrix, second, rules, {})
+    assert [e.side for e in arena.entries] == ["seat2", "seat1", "seat3"]
+    assert arena.target == ("winner", second) and not arena.binary
+    scores = arena.scores("greedy", 0, 0, 20)
+    assert ((0 <= scores) & (scores <= 1)).all()
+    scan = scan_policy(verrix, second, rules=rules, n_games=20, points=2, rotate=True)
+    assert scan.attrs["side"] == second and (scan["low"] <= scan["gain"]).all()
 
 
-def test_alternating_needs_weights_on_every_side():
-    game = games.get(ASSAULT)
-    one_side = type("BourbonWeightsOnly", (type(game),),
-                    {"policy_weights": {"bourbons": game.policy_weights["bourbons"]}})()
-    with pytest.raises(UsageError, match="side 'catalans' has no policy with tunable"):
-        tune_alternate(one_side, 1, trials=1, n_games=10)
+def test_paired_gain_is_mcnemar_for_wins_and_a_paired_t_for_weighted_scores():
+    import numpy as np
+
+    wins = paired_gain(np.array([1, 1, 0, 1] * 50), np.array([0, 1, 0, 1] * 50))
+    assert wins.method.startswith("McNemar") and wins.difference.estimate == 0.25
+    mixed = paired_gain(np.array([0.5, 1, 0, 1] * 50), np.array([0, 1, 0, 1] * 50))
+    assert mixed.method == "paired t" and mixed.difference.estimate == pytest.approx(0.125)
+    assert mixed.difference.low < 0.125 < mixed.difference.high
+
+
+def test_a_rules_search_reaches_the_target_at_the_least_change_and_says_how_games_end():
+    table = tune_rules(ASSAULT, ["attacker_lead", "defender_units=2..4"], 0.5, trials=16,
+                       n_games=1000, seed=4)
+    best = table.iloc[0]
+    assert abs(best["rate"] - 0.5) < 0.03 and best["on_target"] == (best["low"] <= 0.5
+                                                                      <= best["high"])
+    assert 2 <= table["defender_units"].min() and table["defender_units"].max() <= 4
+    assert table.attrs["check_games"] == 4000
+    assert len({(r.attacker_lead, r.defender_units) for r in table.itertuples()}) == len(table)
+    assert all(r.end_reasons for r in table.itertuples())
+    text = rules_summary(games.get(ASSAULT), table)
+    assert "reached:" in text and "ends: " in text and "defender_units 2..4" in text
+
+
+def test_a_target_out_of_reach_is_said_so():
+    table = tune_rules(ASSAULT, ["attacker_lead=1..2"], 0.9, trials=4, n_games=300, seed=1)
+    assert "out of reach" in rules_summary(games.get(ASSAULT), table)
 
 
 @pytest.mark.parametrize("call, error, words", [
@@ -90,25 +157,51 @@ def test_alternating_needs_weights_on_every_side():
     (lambda: tune_rules(ASSAULT, ["nope"], 0.5), RulesError, "nope"),
     (lambda: tune_rules(ASSAULT, ["attacker_lead"], 0.5, side="french"), UsageError,
      "allowed: bourbons, catalans \\(winner\\)"),
+    (lambda: tune_rules(ASSAULT, ["attacker_lead=5..3"], 0.5), UsageError, "LOW must be"),
+    (lambda: tune_rules(ASSAULT, ["attacker_lead=0..3"], 0.5), RulesError, "out of range"),
+    (lambda: tune_rules(ASSAULT, ["attacker_lead=3"], 0.5), UsageError, "NAME=LOW..HIGH"),
+    (lambda: tune_rules(ASSAULT, ["terrain=a..b"], 0.5), UsageError, "only a knob with a"),
+    (lambda: tune_rules(ASSAULT, ["attacker_lead", "attacker_lead"], 0.5), UsageError,
+     "each knob once"),
     (lambda: tune_policy(ASSAULT, "catalans"), UsageError,
      "'stand' .* no tunable weights; tunable: bourbons=assault, catalans=cautious"),
     (lambda: tune_policy("victus", "french"), UsageError, "sides: players"),
-    (lambda: tune_alternate("victus", 1), UsageError, "one side in play"),
-    (lambda: tune_alternate(ASSAULT, 0), UsageError, "1 round or more"),
-    (lambda: tune_alternate(ASSAULT, 1, trials=0), UsageError, "--trials"),
-    (lambda: tune_alternate(ASSAULT, 1, policy={"catalans": "stand"}), UsageError,
-     "'stand' .* no tunable weights"),
-    (lambda: tune_alternate(ASSAULT, 1, policy={"french": "assault"}), UsageError,
-     "unknown side 'french'"),
+    (lambda: tune_policy(ASSAULT, "catalans", start="cautious", restarts=0), UsageError,
+     "--restarts"),
+    (lambda: tune_policy(ASSAULT, "catalans", start="cautious", sampler="grid"), UsageError,
+     "--sampler"),
+    (lambda: scan_policy(ASSAULT, "bourbons", rotate=True), UsageError, "tribe of a seated"),
 ])
 def test_bad_searches_are_one_clear_error(call, error, words):
     with pytest.raises(error, match=words):
         call()
 
 
-def test_the_command_prints_a_pasteable_policy_and_refuses_bad_input(capsys):
+def test_parse_knobs_keeps_declared_ranges_unless_narrowed():
+    game = games.get(ASSAULT)
+    lead, units = parse_knobs(game, ["attacker_lead", "defender_units=2..4"])
+    assert (lead.low, lead.high) == game.Rules.knob("attacker_lead").range
+    assert (units.low, units.high) == (2, 4)
+
+
+def test_the_start_may_carry_weights():
+    game = games.get(ASSAULT)
+    who = player(game, "catalans", "cautious:withdraw_above=3")
+    assert who.start == "cautious:withdraw_above=3" and who.name == "cautious"
+    arena = against(game, "catalans", game.resolve_rules(STREET), {})
+    assert arena.binary and arena.target == ("winner", "catalans")
+
+
+def test_the_command_prints_the_scan_the_search_and_refuses_bad_input(capsys):
     from simkit.cli import main
 
+    assert main(["tune", ASSAULT, "--side", "catalans", "--policy", "catalans=cautious",
+                 "--scan", "--games", "300", *_street()]) == 0
+    assert "levers (a gain, Holm p < 0.05): withdraw_above=" in capsys.readouterr().out
+    assert main(["tune", ASSAULT, "--side", "catalans", "--policy", "catalans=cautious",
+                 "--trials", "3", "--restarts", "2", "--games", "300", *_street()]) == 0
+    out = capsys.readouterr().out
+    assert "restart 2:" in out and "--policy catalans=cautious" in out
     assert main(["tune", ASSAULT, "--knobs", "attacker_lead,defender_units", "--target",
                  "0.5", "--trials", "4", "--games", "300"]) == 0
     out = capsys.readouterr().out
@@ -124,19 +217,15 @@ def test_the_command_prints_a_pasteable_policy_and_refuses_bad_input(capsys):
                          "'spare_commander_from' = 30 is out of range -20..20"),
                         (["--knobs", "attacker_lead", "--target", "0.5", "--side", "french"],
                          "allowed: bourbons, catalans (winner)"),
-                        (["--alternate", "1", "--side", "bourbons"], "takes no --side"),
-                        (["--alternate", "0"], "1 round or more"),
-                        (["--alternate", "1", "--policy", "catalans=stand"],
-                         "no tunable weights")]:
+                        (["--knobs", "attacker_lead", "--target", "0.5", "--scan"],
+                         "--scan and --rotate-seats tune a policy")]:
         assert main(["tune", ASSAULT, *argv]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and words in err[0], err
-    assert main(["tune", "victus", "--alternate", "1"]) == 2
-    assert "one side in play" in capsys.readouterr().err
     assert main(["tune", "victus", "--knobs", "victory_level", "--target", "0.6"]) == 2
     err = capsys.readouterr().err.strip().splitlines()  # competitive scoring only
     assert len(err) == 1 and "'victory_level' of victus cannot be tuned" in err[0]
-    assert main(["tune", ASSAULT, "--alternate", "1", "--trials", "2", "--games", "200",
-                 "--format", "csv"]) == 0
-    out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("side,policy,default_rate,default_low") and len(out) == 3
+
+
+def _street() -> list[str]:
+    return [a for k, v in STREET.items() for a in ("--set", f"{k}={str(v).lower()}")]

@@ -92,9 +92,9 @@ def test_tune_searches_a_tribes_weights_from_its_seat():
     trial the defaults), its wins counted, and the result checked on fresh games."""
     from simkit.tune import tune_policy
 
-    result = tune_policy("verrix", "purple", trials=2, n_games=30, holdout_games=30)
-    assert result.side == "seat3" and result.trials == 2
+    result = tune_policy("verrix", "purple", trials=2, restarts=1, n_games=30,
+                         check_games=30)
+    assert result.settings["seat"] == "seat3" and result.side == "purple"
     assert result.policy.split(":")[0] == "greedy"
-    d = result.gain.difference
-    assert d.low <= d.estimate <= d.high
-    assert result.tuned_rate - result.default_rate == pytest.approx(d.estimate)
+    assert result.low <= result.gain <= result.high
+    assert result.tuned_rate - result.start_rate == pytest.approx(result.gain)
