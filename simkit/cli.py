@@ -1,5 +1,5 @@
 """The ``simkit`` command: games, run, compare, sweep, report, plan, ladder, calibrate,
-skill, robustness, screen, tune, data, trace, compile, prob.
+skill, robustness, screen, tune, balance, data, trace, compile, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -323,6 +323,28 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_jobs_option(p)
     _add_format_option(p)
     p.set_defaults(handler=cmd_tune)
+
+    p = sub.add_parser("balance", help="the game between the players: each side's "
+                       "policies (its scripts and the best responses the tuner finds) on "
+                       "the same games, the matrix game solved, its value with an interval "
+                       "(a seated game: each tribe's best response in turn, seats rotated)")
+    p.add_argument("game")
+    _add_game_options(p)
+    p.add_argument("--rounds", type=_integer, default=None, help="rounds of best "
+                   "responses [3; 2 for a seated game]")
+    p.add_argument("--games", type=_integer, default=None, help="games per pairing of the "
+                   "cross-table, or per rotation of a seated game's rates [2000; 1000]")
+    p.add_argument("--trials", type=_integer, default=None, help="trials a restart of each "
+                   "best response's search [20; 12]")
+    p.add_argument("--restarts", type=_integer, default=2, help="restarts of each best "
+                   "response's search [2]")
+    p.add_argument("--tune-games", type=_integer, default=None, help="training games a "
+                   "trial of a best response's search [1000; 300]")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="keep the games and "
+                   "searches in DIR (a rerun resumes) and draw DIR/balance.png")
+    _add_jobs_option(p)
+    _add_format_option(p)
+    p.set_defaults(handler=cmd_balance)
 
     p = sub.add_parser("data", help="list a game's data files (which are "
                        "reconstructions), or export them to edit (--data DIR plays them)")
@@ -1594,6 +1616,37 @@ def cmd_tune(args, _extra) -> None:
         print(f"searched in {time.perf_counter() - started:.1f} s, compiles included "
               f"(whole command {command_seconds():.1f} s)"
               f"{'; kept in ' + str(args.out) if args.out else ''}")
+
+
+def cmd_balance(args, _extra) -> None:
+    from simkit.balance import balance, balance_seated, figure
+
+    game = _game(args)
+    rules = _rules(game, args)
+    if args.policy:
+        raise UsageError("balance plays every scripted policy of each side and the best "
+                         "responses it finds; it takes no --policy")
+    started = time.perf_counter()
+    say = (lambda text: print(text, file=sys.stderr, flush=True)) \
+        if args.format == "table" else None
+    seated = getattr(game, "seated", None) is not None
+    sizes = {"rounds": args.rounds, "n_games": args.games, "trials": args.trials,
+             "tune_games": args.tune_games}
+    sizes = {k: v for k, v in sizes.items() if v is not None}
+    play = balance_seated if seated else balance
+    result = play(game, rules=rules, restarts=args.restarts, seed=args.seed, n_jobs=args.jobs,
+                  out=args.out, progress=say, **sizes)
+    if seated:
+        table = result.rates.assign(scripted=result.scripted["rate"],
+                                    policy=pd.Series(result.profile))
+    else:
+        table = result.table.reset_index()
+        if args.out is not None:
+            figure(result, Path(args.out) / "balance.png")
+    emit(table, args.format, result.text)
+    if args.format == "table":
+        print(f"balanced in {time.perf_counter() - started:.1f} s on {args.jobs} job(s), "
+              f"compiles included (whole command {command_seconds():.1f} s)")
 
 
 if __name__ == "__main__":

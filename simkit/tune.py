@@ -419,7 +419,7 @@ def tune(arena: Arena, who: Player, *, trials: int = 40, restarts: int = 3,
     """The whole search for ``who`` in ``arena``: scan, ``restarts`` raced searches of
     ``trials`` trials on ``n_games`` training games of ``seed``, each restart's best on
     ``check_games`` validation games (seed + 1), the best confirmed on as many fresh
-    games (seed + 2) against the start, paired."""
+    games (seed + 2) against the start, paired. ``scan_points`` 0: no scan."""
     check_sizes(trials, n_games)
     if restarts < 1:
         raise UsageError(f"--restarts must be 1 or more, got {restarts}")
@@ -433,13 +433,15 @@ def tune(arena: Arena, who: Player, *, trials: int = 40, restarts: int = 3,
     kept = _kept(out, settings)
     if kept is not None:
         return kept
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
     say = progress or (lambda text: None)
-    say(f"scan: each weight alone on {n_games:,} games")
     scan = _kept_scan(out, settings)
-    if scan is None:
+    if scan is None and scan_points:
+        say(f"scan: each weight alone on {n_games:,} games")
         scan = scan_weights(arena, who, n_games, seed, scan_points)
-    _keep_scan(out, settings, scan)
-    found = levers(scan)
+        _keep_scan(out, settings, scan)
+    found = levers(scan) if scan is not None else {}
     first = ([found] if len(found) > 1 else []) + [{k: v} for k, v in found.items()]
     studies, seeds, cache = [], [], {}
     for r in range(restarts):

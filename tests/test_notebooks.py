@@ -28,7 +28,7 @@ SAYS = {"01_victus_difficulty": ["are reconstructions", "Easiest:", "times** as 
         "04_king_in_the_north": ["are reconstructions", "favour the carlists",
                                  "share of all games by end reason",
                                  "games per pairing, seed 0", "Mean uses per campaign",
-                                 "with both sides tuned"],
+                                 "under the best play found"],
         "05_verrix": ["reconstruction", "Weakest tribe:", "when it plays first"]}
 CELL_TIMEOUT = 1800  # a cold numba cache compiles Victus inside the kernel (minutes)
 
