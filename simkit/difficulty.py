@@ -152,8 +152,8 @@ def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None
                data=None) -> pd.DataFrame:
     """Settings of ``knobs`` (``NAME`` or ``NAME=LOW..HIGH``) whose ``side`` win rate
     comes closest to ``target`` (0-1), at the least cost of change: see the module's
-    docstring. Returns the chosen setting and the runners-up, confirmed on
-    ``check_games`` fresh games (default ``4 * n_games``), nearest first."""
+    docstring. Returns the chosen setting, then the runners-up, confirmed on
+    ``check_games`` fresh games (default ``4 * n_games``)."""
     from simkit import games as registry
 
     check_sizes(trials, n_games)
@@ -328,8 +328,7 @@ def _confirmed(game, base, searched, settings, target, played, n, seeds) -> pd.D
                      "on_target": bool(interval.low <= target <= interval.high),
                      "end_reasons": ", ".join(f"{e} {100 * s:.0f}%" for e, s in
                                               zip(ends, shares, strict=True) if s > 0)})
-    return pd.DataFrame(rows).sort_values(
-        "rate", key=lambda r: (r - target).abs(), kind="stable").reset_index(drop=True)
+    return pd.DataFrame(rows)  # the chosen first (on the validation games), then the rest
 
 
 def reach(table: pd.DataFrame) -> str:
