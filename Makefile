@@ -5,30 +5,40 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test fuzz lint demo notebooks bench bench-memory pairing playthroughs clean
-
-install: $(STAMP)
+.PHONY: install test heavy fuzz lint demo notebooks bench bench-memory pairing playthroughs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,dask]'
-	$(BIN)/simkit compile
 	touch $(STAMP)
 
-# simkit compile again first: after an engine edit the pytest workers then load the
-# engines from numba's cache instead of each compiling every one (a no-op load otherwise)
-test: $(STAMP)
-	$(BIN)/ruff check simkit tests benchmarks notebooks
+# the engines compiled into numba's cache again after any edit of the package, before
+# pytest: its workers then load them instead of each compiling every one
+COMPILED := $(VENV)/.compiled
+SOURCES := $(shell find simkit -name '*.py' -o -name '*.toml')
+
+$(COMPILED): $(STAMP) $(SOURCES)
 	$(BIN)/simkit compile
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup --durations=25
+	touch $(COMPILED)
+
+install: $(COMPILED)
+
+# every test but the heavy ones (make heavy), on every core
+test: $(COMPILED)
+	$(BIN)/ruff check simkit tests benchmarks notebooks
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "not heavy" --durations=25
+
+# the checks too slow for every change (a whole engine compiled cold without simkit's
+# numba patches, about a minute of CPU): run them before a numba upgrade or a release
+heavy: $(COMPILED)
+	$(BIN)/python -m pytest -q -n auto -m heavy
 
 # 1,000 random legal settings (200 per game), drawn afresh, with the state checks on
-fuzz: $(STAMP)
+fuzz: $(COMPILED)
 	SIMKIT_FUZZ_EXAMPLES=200 $(BIN)/python -m pytest -q -n auto tests/test_fuzz.py
 
 # rewrite the golden playthroughs (tests/playthroughs/) after a change meant to change games
-playthroughs: $(STAMP)
+playthroughs: $(COMPILED)
 	SIMKIT_REGENERATE_PLAYTHROUGHS=1 $(BIN)/python -m pytest -q tests/test_playthroughs.py
 
 lint: $(STAMP)
@@ -38,7 +48,7 @@ lint: $(STAMP)
 # played afresh each time, then its report and difficulty ladder
 DEMO := results/demo_victus_difficulty
 
-demo: $(STAMP)
+demo: $(COMPILED)
 	$(BIN)/simkit prob setembre1714 assault --attacker 9 --defender 12
 	$(BIN)/simkit run setembre1714-assault --preset example_first_assault --games 1000000 --jobs 2 --no-progress
 	$(BIN)/simkit run setembre1714-assault --preset example_second_assault --policy catalans=cautious --games 1000000 --jobs 2 --no-progress
@@ -48,18 +58,18 @@ demo: $(STAMP)
 	$(BIN)/simkit ladder $(DEMO)
 
 # every notebook top to bottom at full size; executed copies in results/notebooks/
-notebooks: $(STAMP)
+notebooks: $(COMPILED)
 	$(BIN)/python notebooks/run.py
 
-bench: $(STAMP)
+bench: $(COMPILED)
 	$(BIN)/python benchmarks/bench.py
 
 # peak memory of a 10^8-game run with --out (several minutes)
-bench-memory: $(STAMP)
+bench-memory: $(COMPILED)
 	$(BIN)/python benchmarks/memory.py
 
 # how well common random numbers pair rule changes (Victus, eight changes, 20,000 games)
-pairing: $(STAMP)
+pairing: $(COMPILED)
 	$(BIN)/python benchmarks/pairing.py
 
 clean:

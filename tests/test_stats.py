@@ -264,6 +264,16 @@ def test_holm_known_example():
     assert reject.tolist() == [True, False, False, True]
 
 
+def test_holm_gives_statsmodels_values():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(3)
+    for size in (1, 2, 7, 40):
+        p = np.round(rng.random(size) ** 3, 3)  # ties too
+        expected = multipletests(p, alpha=0.05, method="holm")[1]
+        assert holm(p)[0] == pytest.approx(np.minimum(expected, 1.0), abs=1e-12)
+
+
 def test_holm_clips_to_one_and_handles_edge_cases():
     adjusted, reject = holm([0.5, 0.6, 0.001])
     np.testing.assert_allclose(adjusted, [1.0, 1.0, 0.003])
