@@ -895,4 +895,4 @@ def rests_on(data: ReportData, n_games: int = RESTS_ON_GAMES) -> pd.DataFrame:
     if user is None and (folder / "manifest.json").exists():
         user = (read_manifest(folder).get("data") or {}).get("user_folder")
     return robustness(data.game, rules, n_games, seed=int(data.head.get("seed", 0)),
-                      slow_games=None, data=user)
+                      slow_games=None, data=user, best_play=getattr(data, "best_play", None))

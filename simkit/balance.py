@@ -258,7 +258,9 @@ def balance(game, *, rules=None, rounds: int = 3, n_games: int = 2000, trials: i
             population[side].append(policy)
         converged = not added
         _write_state(out, rules, n_games, seed, population, history, converged)
-    return _result(game, sides, population, cells, history, converged, n_games, seed)
+    result = _result(game, sides, population, cells, history, converged, n_games, seed)
+    _write_result(out, rules, result)
+    return result
 
 
 def _best_response(game, rules, sides, side, population, mixture, wins, *, trials,
@@ -345,6 +347,52 @@ def _write_state(out, rules, n_games, seed, population, history, converged) -> N
     temporary = out / "balance.tmp"
     temporary.write_text(json.dumps(state, indent=1, default=float))
     temporary.replace(out / "balance.json")
+
+
+def _write_result(out: Path | None, rules, result) -> None:
+    """The finished answer, for ``read`` (``simkit robustness --balance DIR``)."""
+    if out is None:
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    if isinstance(result, Balance):
+        data = {"kind": "two sides", **asdict(result),
+                "table": {"index": list(result.table.index),
+                          "columns": list(result.table.columns),
+                          "values": result.table.to_numpy().tolist()}}
+    else:
+        data = {"kind": "seated", **asdict(result), "rates": result.rates.to_dict("index"),
+                "scripted": result.scripted.to_dict("index")}
+    data["rules"] = rules.changes()
+    temporary = out / "result.tmp"
+    temporary.write_text(json.dumps(data, indent=1, default=float))
+    temporary.replace(out / "result.json")
+
+
+def read(out, rules=None) -> Balance | SeatedBalance:
+    """The answer of a finished ``simkit balance --out DIR`` (a UsageError if the folder
+    holds none, or one of other rules than ``rules``)."""
+    path = Path(out) / "result.json"
+    if not path.exists():
+        raise UsageError(f"{out} holds no finished balance (result.json); run simkit "
+                         f"balance GAME --out {out} first")
+    data = json.loads(path.read_text())
+    wanted = None if rules is None else json.loads(json.dumps(rules.changes(), default=float))
+    if wanted is not None and data["rules"] != wanted:
+        held = data["rules"] or "the standard rules"
+        raise UsageError(f"{out} holds the balance of other rules ({held}), not "
+                         f"{wanted or 'the standard rules'}")
+    kind = data.pop("kind")
+    data.pop("rules")
+    if kind == "seated":
+        data["rates"] = pd.DataFrame(data["rates"]).T
+        data["scripted"] = pd.DataFrame(data["scripted"]).T
+        return SeatedBalance(**data)
+    t = data.pop("table")
+    data["table"] = pd.DataFrame(t["values"], index=t["index"], columns=t["columns"])
+    data["table"].index.name, data["table"].columns.name = data["sides"]
+    data["sides"] = tuple(data["sides"])
+    data["rounds"] = [Round(**r) for r in data["rounds"]]
+    return Balance(**data)
 
 
 def _question(rules, n_games: int, seed: int) -> str:
@@ -436,10 +484,12 @@ def balance_seated(game, *, rules=None, rounds: int = 2, n_games: int = 1000,
             break
     largest = max((g["gain"] for g in history[-1]["gains"].values()), default=0.0) \
         if history else 0.0
-    return SeatedBalance(game.name, profile,
-                         tribe_rates(game, rules, profile, n_games, seed, n_jobs),
-                         tribe_rates(game, rules, default, n_games, seed, n_jobs),
-                         history, largest, n_games)
+    result = SeatedBalance(game.name, profile,
+                           tribe_rates(game, rules, profile, n_games, seed, n_jobs),
+                           tribe_rates(game, rules, default, n_games, seed, n_jobs),
+                           history, largest, n_games)
+    _write_result(None if out is None else Path(out), rules, result)
+    return result
 
 
 def figure(result: Balance, path: Path) -> None:

@@ -175,6 +175,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    "[RESULTS_DIR]")
     p.add_argument("--side", default=None, help="whose win rate: a side, a seat or a "
                    "winner category (a Verrix tribe) [the first side that can win]")
+    p.add_argument("--balance", type=Path, default=None, metavar="DIR", help="the folder "
+                   "of a finished simkit balance of the base cell's rules: What this rests "
+                   "on gives the headline under the best play found")
     p.set_defaults(handler=cmd_report)
 
     p = sub.add_parser("plan", help="games needed: per cell of an experiment folder to "
@@ -255,6 +258,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
     p.add_argument("--figure", type=Path, default=None, metavar="PNG",
                    help="also draw the table as a figure into this file")
+    p.add_argument("--balance", type=Path, default=None, metavar="DIR", help="add the "
+                   "headline under the best play found: the answer of a finished simkit "
+                   "balance GAME --out DIR of the same rules")
     _add_data_option(p)
     _add_jobs_option(p)
     _add_format_option(p)
@@ -884,7 +890,7 @@ def sweep_summary(experiment, summary: pd.DataFrame, info, sides=None) -> str:
 def cmd_report(args, _extra) -> None:
     from simkit.report import write_report
 
-    report = write_report(args.results, args.out, side=args.side)
+    report = write_report(args.results, args.out, side=args.side, balance=args.balance)
     print(f"wrote {report.markdown}, {report.html} and {len(report.figures)} figure(s)")
     print(textwrap.fill(report.findings, width=90))
 
@@ -1286,9 +1292,14 @@ def cmd_robustness(args, _extra) -> None:
         raise UsageError("--games and --slow-games must be at least 1")
     if args.figure is not None and args.figure.suffix.lower() != ".png":
         raise UsageError(f"--figure {args.figure}: give a .png file")
+    best = None
+    if args.balance is not None:
+        from simkit.balance import read
+
+        best = read(args.balance, rules)
     started = time.perf_counter()
     table = robustness(game, rules, args.games, seed=args.seed, slow_games=args.slow_games,
-                       n_jobs=args.jobs)
+                       n_jobs=args.jobs, best_play=best)
     if args.format != "table":
         emit(table, args.format, str)
     else:
@@ -1303,7 +1314,7 @@ def cmd_robustness(args, _extra) -> None:
 
 
 def robustness_summary(game, rules, table: pd.DataFrame, preset: str | None) -> str:
-    from simkit.robustness import headline, policy_matrix
+    from simkit.robustness import best_play_lines, headline, policy_matrix
 
     categories = table.attrs["categories"]
     first = categories[0]
@@ -1331,6 +1342,7 @@ def robustness_summary(game, rules, table: pd.DataFrame, preset: str | None) -> 
         lines += ["  " + line for line in matrix.to_string().splitlines()]
     lines.append("ranges (random players left out):")
     lines += [f"  {headline(table, c)}" for c in categories]
+    lines += [f"  {line}" for line in best_play_lines(table)]
     for note in table.attrs["refused"]:
         lines.append(f"  not played: {note}")
     if game.caveat:

@@ -71,7 +71,7 @@ from simkit.experiment import (
     games_in,
     read_experiment,
 )
-from simkit.robustness import headline
+from simkit.robustness import best_play_lines, headline
 from simkit.seats import experiment_table
 from simkit.store import read_manifest
 
@@ -874,6 +874,10 @@ def rests_on_blocks(data: ReportData) -> list:
              "players (rollout players left out), on the same games; differences are "
              "paired (McNemar/Tango 95%). Ranges leave random players out: "
              + "; ".join(headline(table, c) for c in categories) + ".")
+    best = best_play_lines(table)
+    intro += (" Under the best play found (`simkit balance`): " + "; ".join(best) + "."
+              if best else " The headline under the best play found: `simkit balance "
+              f"{data.game.name} --out DIR`, then `simkit report --balance DIR`.")
     return [intro, shown, ("rests_on", robustness_figure(table))]
 
 
@@ -1345,14 +1349,21 @@ def _md_block(block, name_to_file: dict) -> str:
     return f"![{name}]({name_to_file[name].name})" + (f"\n\n{note}" if note else "")
 
 
-def write_report(path, out=None, side: str | None = None) -> Report:
+def write_report(path, out=None, side: str | None = None, balance=None) -> Report:
     """Write report.md, report.html and the PNG figures for a results or experiment
     folder ``path`` (into ``out``, default ``path``); ``side``: whose win rate (default
-    the game's first side)."""
+    the game's first side); ``balance``: the folder of a finished ``simkit balance`` of
+    the base cell's rules, whose headline under the best play found "What this rests on"
+    then gives."""
     path = Path(path)
     out = Path(out) if out is not None else path
-    out.mkdir(parents=True, exist_ok=True)
     data = collect(path, side)
+    if balance is not None:
+        from simkit.balance import read
+
+        entry = data.cells[0][0]
+        data.best_play = read(balance, data.game.Rules().replace(entry["rules"]))
+    out.mkdir(parents=True, exist_ok=True)
     title = f"Balance report: {data.head['name']}"
     figures, pngs, files = [], {}, {}
     built = sections(data)

@@ -112,14 +112,15 @@ def _policy_label(policy: dict) -> str:
 
 def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
                slow_games: int | None = 200, n_jobs: int = 1, progress=None,
-               data=None) -> pd.DataFrame:
+               data=None, best_play=None) -> pd.DataFrame:
     """The robustness table of ``rules`` (a preset name, a dict or Rules): one row per
     setting (``settings``) with each headline category's win rate and Wilson 95%
     interval, and the paired difference of the first category from the base with the
     McNemar/Tango 95% interval on the games both played. ``table.attrs`` holds the
     categories, the refused alternatives and the game count. ``slow_games=None`` leaves
     out the policies with their own (slow to compile) kernels; ``data``: a data folder
-    to play instead of the package's."""
+    to play instead of the package's. ``best_play``: a finished ``simkit.balance``
+    answer of the same rules, whose figures ``table.attrs["best_play"]`` carries."""
     from simkit import games as registry
     from simkit.runner import simulate
 
@@ -138,8 +139,37 @@ def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
             progress(setting.label)
     table = pd.DataFrame(rows)
     table.attrs.update(categories=categories, refused=refused, games=n_games, seed=seed,
-                       slow_left_out=slow_games is None)
+                       slow_left_out=slow_games is None,
+                       best_play=None if best_play is None else best_play_figures(best_play))
     return table
+
+
+def best_play_figures(result) -> dict:
+    """Each headline category's rate under the best play found, from a ``simkit.balance``
+    answer: {category: (rate, low, high)} and how it was found."""
+    if hasattr(result, "profile"):  # a seated game: each tribe under the final profile
+        rates = {t: (r["rate"], r["low"], r["high"]) for t, r in result.rates.iterrows()}
+        how = (f"each tribe's best response in turn, seats rotated, {len(result.rounds)} "
+               f"round(s); the largest gain still found {100 * result.largest_gain:+.1f}")
+        return {"rates": rates, "how": how}
+    first, second = result.sides
+    r, c = result.table.shape
+    rates = {first: (result.value, result.low, result.high),
+             second: (1 - result.value, 1 - result.high, 1 - result.low)}
+    how = (f"equilibrium of {r}x{c} policies, {result.n_games:,} games a pairing, "
+           f"{'converged' if result.converged else 'not converged'}")
+    return {"rates": rates, "how": how}
+
+
+def best_play_lines(table: pd.DataFrame) -> list[str]:
+    """The headline under the best play found, one line per category, if given."""
+    best = table.attrs.get("best_play")
+    if not best:
+        return []
+    return [f"{c} {100 * rate:.0f}% [{100 * low:.0f}, {100 * high:.0f}] under the best play "
+            f"found ({best['how']})"
+            for c, (rate, low, high) in best["rates"].items()
+            if c in table.attrs["categories"]]
 
 
 def _row(setting: Setting, winners: dict, categories: list[str]) -> dict:

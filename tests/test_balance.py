@@ -89,3 +89,37 @@ def test_the_command_prints_the_table_and_the_headline(capsys, tmp_path):
     assert (tmp_path / "balance.png").stat().st_size > 0
     assert main(["balance", ASSAULT, "--policy", "catalans=stand"]) == 2
     assert "takes no --policy" in capsys.readouterr().err
+
+
+def test_a_finished_balance_is_read_back_and_joins_the_robustness_table(capsys, tmp_path):
+    from simkit.balance import read
+    from simkit.cli import main
+
+    result = balance(ASSAULT, rounds=1, n_games=400, trials=2, restarts=1, tune_games=100,
+                     seed=3, out=tmp_path)
+    kept = read(tmp_path)
+    assert kept.value == result.value and kept.table.equals(result.table)
+    assert kept.headline() == result.headline()
+    assert main(["robustness", ASSAULT, "--games", "200", "--slow-games", "10",
+                 "--balance", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"bourbons {100 * result.value:.0f}% [" in out
+    assert "under the best play found (equilibrium of 1x3 policies, 400 games" in out
+    assert main(["robustness", ASSAULT, "--preset", "open_ground", "--balance",
+                 str(tmp_path)]) == 2
+    assert "holds the balance of other rules" in capsys.readouterr().err
+    assert main(["robustness", ASSAULT, "--balance", str(tmp_path / "none")]) == 2
+    assert "holds no finished balance" in capsys.readouterr().err
+
+
+def test_the_report_gives_the_headline_under_the_best_play_found(capsys, tmp_path):
+    from simkit.cli import main
+
+    balance(ASSAULT, rounds=1, n_games=300, trials=2, restarts=1, tune_games=100, seed=3,
+            out=tmp_path / "balance")
+    assert main(["run", ASSAULT, "--games", "300", "--out", str(tmp_path / "run"),
+                 "--no-progress"]) == 0
+    assert main(["report", str(tmp_path / "run"), "--balance", str(tmp_path / "balance")]) == 0
+    text = (tmp_path / "run" / "report.md").read_text()
+    assert "Under the best play found (`simkit balance`): bourbons" in text
+    capsys.readouterr()
