@@ -227,19 +227,25 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_backend_options(p)
     p.set_defaults(handler=cmd_calibrate)
 
-    p = sub.add_parser("skill", help="how much of each preset's win rate is the players' "
-                       "skill: every policy of a side on the same games, paired")
+    p = sub.add_parser("skill", help="how far the players' skill moves the answer: each "
+                       "side's script against its look-ahead on the same games (the player "
+                       "headroom); or, with --policy, the policies given under every preset")
     p.add_argument("game")
-    p.add_argument("--side", default=None, help="whose policies vary [the first side]")
+    p.add_argument("--side", default=None, help="one side (a Verrix tribe) [every side with "
+                   "a look-ahead; with --policy, the first side]")
     p.add_argument("--policy", action="append", default=[], metavar="NAME",
-                   help="a policy of the side, weights after a colon (repeatable) [every "
-                   "policy; the first is the reference]")
+                   help="compare these policies of the side instead, weights after a colon "
+                   "(repeatable; the first is the reference)")
     p.add_argument("--preset", action="append", default=[], metavar="PRESET",
-                   help="a preset to play (repeatable) [every preset]")
-    p.add_argument("--games", type=_integer, default=10_000, help="games per preset and "
-                   "policy [10000]")
+                   help="a preset to play (repeatable) [the standard rules; with --policy, "
+                   "every preset]")
+    p.add_argument("--games", type=_integer, default=None, help="games per player (and "
+                   "preset) [what --budget buys; 10000 with --policy]")
+    p.add_argument("--budget", type=float, default=600.0, metavar="SECONDS", help="the "
+                   "headroom's games sized to take about this long [600]")
     p.add_argument("--policy-games", action="append", default=[], metavar="NAME=N",
-                   help="fewer games for a slow policy (repeatable), e.g. lookahead=500")
+                   help="with --policy: fewer games for a slow policy (repeatable), e.g. "
+                   "lookahead=500")
     p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
     _add_data_option(p)
     _add_jobs_option(p)
@@ -1231,9 +1237,12 @@ def _p_text(p: float) -> str:
 
 
 def cmd_skill(args, _extra) -> None:
+    game = _game(args)
+    if not args.policy and not args.policy_games:
+        _player_headroom(game, args)
+        return
     from simkit.analysis import skill_sensitivity
 
-    game = _game(args)
     side = args.side or game.sides[0]
     if side not in game.sides:
         raise UsageError(f"unknown side {side!r} of {game.name}; sides: "
@@ -1244,10 +1253,29 @@ def cmd_skill(args, _extra) -> None:
     presets = args.preset or list(game.presets) or [None]
     for preset in presets:
         game.resolve_rules(preset)
-    sizes = _policy_games(args.policy_games, policies, args.games)
-    table = skill_sensitivity(game, side, policies, presets, args.games, seed=args.seed,
+    n_games = 10_000 if args.games is None else args.games
+    sizes = _policy_games(args.policy_games, policies, n_games)
+    table = skill_sensitivity(game, side, policies, presets, n_games, seed=args.seed,
                               policy_games=sizes, n_jobs=args.jobs)
     print(skill_summary(game, side, table, args.seed))
+
+
+def _player_headroom(game, args) -> None:
+    from simkit.headroom import headroom, summary
+
+    if len(args.preset) > 1:
+        raise UsageError("the player headroom plays one rule set: give at most one --preset "
+                         "(several presets: compare policies with --policy)")
+    if args.budget <= 0:
+        raise UsageError(f"--budget must be a positive number of seconds, got {args.budget:g}")
+    started = time.perf_counter()
+    table = headroom(game, side=args.side, rules=args.preset[0] if args.preset else None,
+                     n_games=args.games, budget=args.budget, seed=args.seed,
+                     n_jobs=args.jobs,
+                     progress=lambda text: print(text, file=sys.stderr, flush=True))
+    print(summary(game, table))
+    print(f"played in {time.perf_counter() - started:.1f} s on {args.jobs} job(s), compiles "
+          f"included (whole command {command_seconds():.1f} s)")
 
 
 def cmd_data(args, _extra) -> None:
