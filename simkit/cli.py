@@ -1342,7 +1342,7 @@ def cmd_robustness(args, _extra) -> None:
 
 
 def robustness_summary(game, rules, table: pd.DataFrame, preset: str | None) -> str:
-    from simkit.robustness import best_play_lines, headline, policy_matrix
+    from simkit.robustness import best_play_lines, headline, headroom_lines, policy_matrix
 
     categories = table.attrs["categories"]
     first = categories[0]
@@ -1370,7 +1370,7 @@ def robustness_summary(game, rules, table: pd.DataFrame, preset: str | None) -> 
         lines += ["  " + line for line in matrix.to_string().splitlines()]
     lines.append("ranges (random players left out):")
     lines += [f"  {headline(table, c)}" for c in categories]
-    lines += [f"  {line}" for line in best_play_lines(table)]
+    lines += [f"  {line}" for line in best_play_lines(table) + headroom_lines(table, game)]
     for note in table.attrs["refused"]:
         lines.append(f"  not played: {note}")
     if game.caveat:

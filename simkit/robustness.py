@@ -161,6 +161,33 @@ def best_play_figures(result) -> dict:
     return {"rates": rates, "how": how}
 
 
+def headroom_lines(table: pd.DataFrame, game) -> list[str]:
+    """The player headroom of each side with a look-ahead in the players' group: its
+    look-ahead against its script, the other sides at their defaults, paired (a side
+    other than the first: the first side's difference with its sign turned, every game
+    having one winner)."""
+    first = table.attrs["categories"][0]
+    base = table[table["group"] == "as played"].iloc[0]
+    lines = []
+    for side in game.sides:
+        column = f"policy_{side}"
+        if column not in table:
+            continue
+        others = [c for c in table.columns if c.startswith("policy_") and c != column]
+        rows = table[(table["group"] == "players") & (table[column] == "lookahead")]
+        rows = rows[(rows[others] == base[others]).all(axis=1)] if others else rows
+        if rows.empty:
+            continue
+        r = rows.iloc[0]
+        sign = 1 if side == first else -1
+        low, high = sorted((sign * r["difference_low"], sign * r["difference_high"]))
+        gain = 100 * sign * r["difference"]
+        lines.append(f"player headroom of the {side}: lookahead {gain:+.1f} "
+                     f"[{100 * low:+.1f}, {100 * high:+.1f}] points over {base[column]} "
+                     f"({r['games']:,} games, paired)")
+    return lines
+
+
 def best_play_lines(table: pd.DataFrame) -> list[str]:
     """The headline under the best play found, one line per category, if given."""
     best = table.attrs.get("best_play")

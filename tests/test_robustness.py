@@ -87,3 +87,17 @@ def test_a_two_sided_game_gets_its_policy_matrix():
         assert matrix.loc[bourbons, catalans].startswith(
             f"{100 * (rate == 'bourbons').mean():.1f}% [")
     assert robustness.policy_matrix(table, "bourbons", ("a", "b", "c")) is None
+
+
+def test_the_player_headroom_is_the_look_ahead_against_the_script(capsys):
+    """Victus's look-ahead row of the players' group, read as the headroom line."""
+    from simkit import games
+    from simkit.robustness import headroom_lines, robustness
+
+    victus = games.get("victus")
+    table = robustness(victus, n_games=40, slow_games=6, seed=2)
+    look = table[table["setting"] == "players=lookahead"].iloc[0]
+    (line,) = headroom_lines(table, victus)
+    assert line.startswith(f"player headroom of the players: lookahead "
+                           f"{100 * look['difference']:+.1f} [")
+    assert "over greedy (6 games, paired)" in line
