@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import re
@@ -284,9 +285,17 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_jobs_option(p)
     _add_format_option(p)
     _add_progress_options(p)
+    p.add_argument("--rotate-seats", action="store_true", help="play both settings under "
+                   "every rotation of the seats (a seated game): each tribe's and each "
+                   "seat's rate pooled over the rotations, paired over the same (game, "
+                   "rotation) pairs")
+    p.add_argument("--flipped", type=_integer, default=0, metavar="N", help="list N game "
+                   "indices that only the first setting won, and N that only the second "
+                   "won, for the first side compared (simkit trace --vs replays one) [0]")
     p.add_argument("--vs", nargs=argparse.REMAINDER, default=None, metavar="OPTION",
-                   help="the second setting, last: --set KNOB=VALUE, --preset P and "
-                   "--policy NAME|SIDE=NAME, each changing the first setting's")
+                   help="the second setting, last: --set KNOB=VALUE, --preset P, --policy "
+                   "NAME|SIDE=NAME and --data DIR (or --no-data: the package's files), "
+                   "each changing the first setting's")
     p.set_defaults(handler=cmd_compare)
 
     p = sub.add_parser("screen", help="which knobs matter: Morris elementary effects "
@@ -365,10 +374,16 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="write every data file into DIR (a new or empty folder)")
     p.set_defaults(handler=cmd_data)
 
-    p = sub.add_parser("trace", help="narrate one game turn by turn")
+    p = sub.add_parser("trace", help="narrate one game turn by turn; with --vs, the same "
+                       "game under two settings side by side from where they part")
     p.add_argument("game")
     p.add_argument("--game-index", type=_integer, default=0)
     _add_game_options(p)
+    p.add_argument("--width", type=_integer, default=160, help="with --vs: the width of the "
+                   "two columns together [160]")
+    p.add_argument("--vs", nargs=argparse.REMAINDER, default=None, metavar="OPTION",
+                   help="the second setting, last, as simkit compare takes it (--set, "
+                   "--preset, --policy, --data, --no-data)")
     p.set_defaults(handler=cmd_trace)
 
     p = sub.add_parser("compile", help="compile the engines now (every game, or those "
@@ -674,6 +689,8 @@ def _run_rotated(game, rules, policy, args) -> None:
     if args.format != "table":
         tables = [t.reset_index().assign(by=by) for by, t in
                   (("seat", result.by_seat), ("tribe", result.by_tribe))]
+        effects = result.seat_effects.rename(columns={"seat": "name", "difference": "rate"})
+        tables.append(effects.assign(by="seat effect (minus seat1, paired)"))
         emit(pd.concat(tables, ignore_index=True)[["by", "name", "wins", "games", "rate",
                                                    "low", "high"]], args.format, str)
         return
@@ -1092,17 +1109,34 @@ def _vs_options(texts: list[str] | None) -> argparse.Namespace:
     vs.add_argument("--preset", default=None)
     vs.add_argument("--set", action="append", default=[])
     vs.add_argument("--policy", action="append", default=[])
+    vs.add_argument("--data", type=Path, default=None)
+    vs.add_argument("--no-data", action="store_true")
     options, extra = vs.parse_known_args(texts)
     if extra:
-        raise UsageError(f"compare --vs takes --set, --preset and --policy only, got "
-                         f"{' '.join(extra)}; give the other options before --vs")
+        raise UsageError(f"compare --vs takes --set, --preset, --policy, --data and "
+                         f"--no-data only, got {' '.join(extra)}; give the other options "
+                         "before --vs")
+    if options.data is not None and options.no_data:
+        raise UsageError("compare --vs takes --data DIR or --no-data, not both")
     return options
 
 
+def _second_game(game, args, vs):
+    """The second setting's game: the first's, or on --vs --data DIR (--no-data: the
+    package's own files)."""
+    if vs.no_data:
+        return games.get(args.game)
+    if vs.data is not None:
+        return games.get(args.game).with_data(vs.data)
+    return game
+
+
 def compare_settings(game, args):
-    """Both settings' (rules as played, policy, label): the second starts from the first
-    and changes what its --vs options name (a knob set again takes the new value)."""
+    """Both settings' (rules as played, policy, label, game): the second starts from the
+    first and changes what its --vs options name (a knob set again takes the new value;
+    --data another data folder)."""
     vs = _vs_options(args.vs)
+    game_b = _second_game(game, args, vs)
     rules_a = game.effective(_rules(game, args))
     policy_a = _policy(game, args, rules_a)
     sets = {t.partition("=")[0].strip(): t for t in args.set}
@@ -1113,52 +1147,85 @@ def compare_settings(game, args):
                          "knob once")
     sets |= {t.partition("=")[0].strip(): t for t in vs.set}
     preset_b = vs.preset if vs.preset is not None else args.preset
-    rules_b = game.effective(game.resolve_rules(preset_b).parse_overrides(list(sets.values())))
+    rules_b = game_b.effective(game_b.resolve_rules(preset_b).parse_overrides(
+        list(sets.values())))
     everyone, chosen = _policy_choices(vs.policy)
     game.check_sides_in_play(rules_b, _policy_choices(args.policy)[1] | chosen)
     policy_b = dict(policy_a) | (dict.fromkeys(game.sides, everyone) if everyone else {})
     playing = game.sides_in_play(rules_b)
     policy_b = {side: name for side, name in game.resolve_policy(policy_b | chosen).items()
                 if side in playing}
-    if rules_a == rules_b and policy_a == policy_b:
-        raise UsageError("the two settings play the same rules and policies: change a "
-                         "knob, the preset or a policy after --vs")
-    return ((rules_a, policy_a, args.preset), (rules_b, policy_b, preset_b))
+    same_data = game.data.digest == game_b.data.digest
+    if rules_a == rules_b and policy_a == policy_b and same_data:
+        raise UsageError("the two settings play the same rules, policies and data files: "
+                         "change a knob, the preset, a policy or the data after --vs")
+    return ((rules_a, policy_a, args.preset, game), (rules_b, policy_b, preset_b, game_b))
 
 
 def cmd_compare(args, _extra) -> None:
     from simkit.runner import RunInfo, simulate
-    from simkit.sides import default_categories, resolve_side
 
     game = _game(args)
     _check_jobs(args)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games:,}")
+    if args.flipped < 0:
+        raise UsageError(f"--flipped must be 0 or more, got {args.flipped}")
     settings = compare_settings(game, args)
-    sides = ([resolve_side(game, args.side)] if args.side is not None else
-             [("winner", c) for c in default_categories(game, *(s[0] for s in settings))])
+    sides = _compared_sides(game, settings, args)
     columns = sorted({column for column, _ in sides})
     frames, seconds = [], 0.0
-    for rules, policy, _ in settings:
+    for rules, policy, _, played in settings:
         info = RunInfo()
-        frames.append(simulate(game, args.games, seed=args.seed, rules=rules, policy=policy,
-                               n_jobs=args.jobs, progress=show_progress(args),
-                               info=info)[columns])
-        seconds += info.seconds
-    table = compare_table(frames, sides)
+        started = time.perf_counter()
+        frame = simulate(played, args.games, seed=args.seed, rules=rules, policy=policy,
+                         n_jobs=args.jobs, progress=show_progress(args), info=info,
+                         rotate_seats=args.rotate_seats)
+        frames.append(frame[["game_index", *(["rotation"] if args.rotate_seats else []),
+                             *columns]])
+        seconds += info.seconds if not args.rotate_seats else time.perf_counter() - started
+    if len(frames[0]) != len(frames[1]):
+        raise UsageError("--rotate-seats: the two settings seat different numbers of tribes, "
+                         "so their rotations are not the same games; compare them without it")
+    table = compare_table(frames, sides, flipped=args.flipped)
     emit(table, args.format, lambda: compare_summary(game, settings, table, args, seconds))
 
 
+def _compared_sides(game, settings, args) -> list[tuple[str, str]]:
+    """The (column, category) pairs compared: --side, else each side that can win; with
+    --rotate-seats, every seated tribe and every seat."""
+    from simkit.sides import default_categories, resolve_side
+
+    if args.side is not None:
+        return [resolve_side(game, args.side)]
+    sides = [("winner", c) for c in default_categories(game, *(s[0] for s in settings))]
+    if args.rotate_seats:
+        if getattr(game, "seated", None) is None:
+            raise UsageError(f"{game.name} has no seats to rotate: its sides play different "
+                             "roles (--rotate-seats is for games whose seats hold tribes)")
+        seats = game.categories_in_play(settings[0][0], "winner_seat")
+        sides += [("winner_seat", seat) for seat in seats]
+    return sides
+
+
 def compare_table(frames: list[pd.DataFrame], sides: list[tuple[str, str]],
-                  power: float = 0.8) -> pd.DataFrame:
+                  power: float = 0.8, flipped: int = 0) -> pd.DataFrame:
     """Per side: both rates (Wilson 95%), the paired difference second - first (Tango's
     score interval, McNemar's p), the discordant games, and if the difference is not
-    significant at 5%, the games that would separate it (Connor 1987, 80% power)."""
+    significant at 5%, the games that would separate it (Connor 1987, 80% power).
+    ``flipped``: the first side's row also lists that many game indices each setting
+    alone won (``game#rotation`` after a rotation)."""
     first, second = frames
     rows = []
     for column, side in sides:
         a = (first[column] == side).to_numpy()
         b = (second[column] == side).to_numpy()
+        if flipped and not rows:
+            names = _game_names(first)
+            rows_extra = {"first_only_games": " ".join(names[a & ~b][:flipped]),
+                          "second_only_games": " ".join(names[b & ~a][:flipped])}
+        else:
+            rows_extra = {}
         n = len(a)
         ra, rb = stats.wilson(int(a.sum()), n), stats.wilson(int(b.sum()), n)
         d = stats.paired_difference(b, a)  # b_only: games only the first won
@@ -1174,20 +1241,32 @@ def compare_table(frames: list[pd.DataFrame], sides: list[tuple[str, str]],
                      "difference": d.difference.estimate, "difference_low": d.difference.low,
                      "difference_high": d.difference.high, "p_value": d.p_value,
                      "only_first": d.b_only, "only_second": d.a_only,
-                     "separated": bool(separated), "games_to_separate": needed})
+                     "separated": bool(separated), "games_to_separate": needed,
+                     **rows_extra})
     return pd.DataFrame(rows)
 
 
-def _setting_text(game, rules, policy, preset) -> str:
+def _game_names(frame: pd.DataFrame) -> np.ndarray:
+    """Each row's game index, with its rotation after a '#' in a rotated run."""
+    index = frame["game_index"].astype(str).to_numpy()
+    if "rotation" in frame:
+        return np.char.add(np.char.add(index, "#"), frame["rotation"].astype(str).to_numpy())
+    return index
+
+
+def _setting_text(game, rules, policy, preset, played) -> str:
+    data = "" if played.data.user is None else f"; data {played.data.user}"
     return (f"preset {preset or '(standard)'}, rules changed from standard: "
             f"{rules.played_changes_text()}; policy "
-            + " ".join(f"{side}={name}" for side, name in policy.items()))
+            + " ".join(f"{side}={name}" for side, name in policy.items()) + data)
 
 
 def compare_summary(game, settings, table: pd.DataFrame, args, seconds: float) -> str:
     n = int(table["games"].iloc[0])
-    lines = [f"{game.name}: {n:,} games per setting, seed {args.seed}, the same games for "
-             "both (common random numbers)",
+    rotated = (f" ({n // args.games} rotations of the seats x {args.games:,} games, paired "
+               "over the same game and rotation)" if args.rotate_seats else "")
+    lines = [f"{game.name}: {n:,} games per setting{rotated}, seed {args.seed}, the same "
+             "games for both (common random numbers)",
              "  first:  " + _setting_text(game, *settings[0]),
              "  second: " + _setting_text(game, *settings[1])]
     width = max(10, *(len(s) for s in table["side"]))
@@ -1215,6 +1294,14 @@ def compare_summary(game, settings, table: pd.DataFrame, args, seconds: float) -
                          f"points with 80% power at this discordance "
                          f"({(r.only_first + r.only_second) / r.games:.2%} of games; Connor "
                          "1987)")
+    if args.flipped:
+        r = table.iloc[0]
+        lines.append(f"games only the first won for the {r.side}: "
+                     f"{r.first_only_games or 'none'}")
+        lines.append(f"games only the second won for the {r.side}: "
+                     f"{r.second_only_games or 'none'}")
+        lines.append(f"replay one side by side: simkit trace {game.name} --game-index I "
+                     "[the first setting's options] --vs [the second's]")
     lines.append("differences in points: McNemar's test with Tango's score interval (each "
                  "at 95% on its own); only first / only second: the games only that "
                  "setting won")
@@ -1432,9 +1519,44 @@ def cmd_trace(args, _extra) -> None:
     if not 0 <= args.game_index <= MAX_GAMES - 1:
         raise UsageError(f"--game-index must be between 0 and {MAX_GAMES - 1:,}, got "
                          f"{args.game_index:,}")
+    if args.vs is not None:
+        _trace_side_by_side(game, args)
+        return
     rules = _rules(game, args)
     for line in game.trace(rules, _policy(game, args, rules), args.game_index, args.seed):
         print(line)
+
+
+def _trace_side_by_side(game, args) -> None:
+    """The game under both settings: the lines they share once, then both columns from
+    the first line where they part."""
+    if args.width < 40:
+        raise UsageError(f"--width must be 40 or more, got {args.width}")
+    traces = [played.trace(rules, policy, args.game_index, args.seed)
+              for rules, policy, _, played in compare_settings(game, args)]
+    first, second = traces
+    common = next((i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
+                  min(len(first), len(second)))
+    print(first[0])
+    for line in first[1:common]:
+        print(line)
+    if common == len(first) == len(second):
+        print("(the two settings play this game alike to its end)")
+        return
+    column = (args.width - 3) // 2
+    print(f"--- the settings part here (line {common + 1}); left: the first, right: --vs ---")
+    left = _wrapped(first[common:], column)
+    right = _wrapped(second[common:], column)
+    for a, b in itertools.zip_longest(left, right, fillvalue=""):
+        print(f"{a:{column}} | {b}")
+
+
+def _wrapped(lines: list[str], width: int) -> list[str]:
+    out = []
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        out += textwrap.wrap(line, width, subsequent_indent=" " * (indent + 2)) or [""]
+    return out
 
 
 # -- prob ----------------------------------------------------------------------------

@@ -133,7 +133,7 @@ def test_compare_vs_may_change_the_policy(capsys):
 @pytest.mark.parametrize("argv, words", [
     ((), ["--vs"]),
     (("--vs",), ["--vs"]),
-    (("--vs", "--games", "3"), ["--set, --preset and --policy", "--games 3"]),
+    (("--vs", "--games", "3"), ["--set, --preset, --policy, --data and --no-data", "--games 3"]),
     (("--set", "max_turns=12", "--vs", "--set", "max_turns=12"), ["the same rules"]),
     (("--vs", "--set", "terrain=swamp"), ["terrain", "blue_line"]),
     (("--side", "french", "--vs", "--set", "max_turns=3"), ["unknown side 'french'",
