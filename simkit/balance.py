@@ -202,9 +202,37 @@ def scripted_population(game, side: str) -> list[str]:
     return [p for p in game.policies[side] if (side, p) not in game.policy_kernels]
 
 
+def _planned(game, rules, arenas, rounds: int, cells: int, n_games: int, trials: int,
+             restarts: int, tune_games: int, scan_points: int) -> int:
+    """The games a balance will play, about: its table's cells and, each round, a best
+    response tuned in each arena (``arenas``: (arena, player) pairs)."""
+    from simkit.tune import games_planned
+
+    searches = sum(games_planned(arena, who, trials=trials, restarts=restarts,
+                                 n_games=tune_games, check_games=2 * tune_games,
+                                 scan_points=scan_points) for arena, who in arenas)
+    return int(cells * n_games + rounds * searches)
+
+
+def _fitted(game, rules, policy, games: int, n_games: int, tune_games: int, n_jobs: int,
+            budget, say) -> tuple[int, int, str | None]:
+    """The table's and the searches' games cut in proportion to fit ``budget``, the
+    estimate told first."""
+    from simkit.timing import Plan, announce, check_budget, fit, speed
+
+    check_budget(budget)
+    if say is None and budget is None:
+        return n_games, tune_games, None
+    plan = Plan(games, speed(game, rules, policy, n_jobs))
+    announce("the balance", plan, say or (lambda text: None))
+    fitted, cut = fit(budget, plan, n_games, "games a pairing (and a search's in proportion)")
+    return fitted, max(20, tune_games * fitted // n_games), cut
+
+
 def balance(game, *, rules=None, rounds: int = 3, n_games: int = 2000, trials: int = 20,
             restarts: int = 2, tune_games: int = 1000, scan_points: int = 3, seed: int = 0,
-            n_jobs: int = 1, out=None, data=None, progress=None) -> Balance:
+            n_jobs: int = 1, out=None, data=None, progress=None,
+            budget: float | None = None) -> Balance:
     """The double oracle between a two-sided game's commanders: see the module's
     docstring. ``n_games``: games per cell of the cross-table (seed ``seed``); each best
     response is tuned (``trials`` x ``restarts``, ``tune_games`` training games, seeds
@@ -225,11 +253,24 @@ def balance(game, *, rules=None, rounds: int = 3, n_games: int = 2000, trials: i
         tuned_policy(game, side)  # a side without weights: one line naming the tunable
     say = progress or (lambda text: None)
     out = None if out is None else Path(out)
+    game.warm_up()
+    if out is None or not (out / "balance.json").exists():
+        start = {s: scripted_population(game, s) for s in sides}
+        arenas = [(against_mix(game, side, rules, [(1.0, {o: start[o][0]})], n_jobs),
+                   player(game, side, tuned_policy(game, side)))
+                  for side, o in ((sides[0], sides[1]), (sides[1], sides[0]))]
+        size = len(start[sides[0]]) * len(start[sides[1]]) + rounds * (
+            len(start[sides[0]]) + len(start[sides[1]]) + 2)
+        games = _planned(game, rules, arenas, rounds, size, n_games, trials, restarts,
+                         tune_games, scan_points)
+        n_games, tune_games, cut = _fitted(game, rules, None, games, n_games, tune_games,
+                                           n_jobs, budget, progress)
+        if cut:
+            (progress or (lambda text: None))(cut)
     kept = _read_state(out, rules, n_games, seed)
     population = kept["population"] if kept else {s: scripted_population(game, s)
                                                   for s in sides}
     history = [Round(**r) for r in kept["rounds"]] if kept else []
-    game.warm_up()
     cells = _Cells(game, rules, sides, n_games, seed, n_jobs, out)
     converged = bool(kept and kept.get("converged"))
     for r in range(len(history) + 1, rounds + 1):
@@ -449,7 +490,7 @@ def tribe_rates(game, rules, profile: dict, n_games: int, seed: int,
 def balance_seated(game, *, rules=None, rounds: int = 2, n_games: int = 1000,
                    trials: int = 12, restarts: int = 2, tune_games: int = 300,
                    scan_points: int = 3, seed: int = 0, n_jobs: int = 1, out=None,
-                   data=None, progress=None) -> SeatedBalance:
+                   data=None, progress=None, budget: float | None = None) -> SeatedBalance:
     """Iterated best responses of a seated game's tribes, seats rotated: see the
     module's docstring."""
     from simkit import games as registry
@@ -464,6 +505,15 @@ def balance_seated(game, *, rules=None, rounds: int = 2, n_games: int = 1000,
     tribes = game.seated(rules)
     default = {t: next(iter(game.policies[game.sides[0]])) for t in tribes}
     profile = dict(default)
+    arenas = [(rotated(game, t, rules, profile, n_jobs), None) for t in tribes]
+    arenas = [(a, player(game, a.entries[0].side, profile[t]))
+              for (a, _), t in zip(arenas, tribes, strict=True)]
+    games = _planned(game, rules, arenas, rounds, 2 * len(tribes) ** 2, n_games, trials,
+                     restarts, tune_games, scan_points)
+    n_games, tune_games, cut = _fitted(game, rules, None, games, n_games, tune_games,
+                                       n_jobs, budget, progress)
+    if cut:
+        say(cut)
     history = []
     for r in range(1, rounds + 1):
         gains = {}

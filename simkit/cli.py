@@ -159,6 +159,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_integer, default=None, help="games per cell instead of the "
                    "file's (a smaller run of the same experiment; recorded in the folder, "
                    "which refuses a later run at fewer games per cell)")
+    _add_budget_option(p)
     _add_jobs_option(p)
     _add_backend_options(p)
     _add_engine_option(p)
@@ -268,6 +269,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--balance", type=Path, default=None, metavar="DIR", help="add the "
                    "headline under the best play found: the answer of a finished simkit "
                    "balance GAME --out DIR of the same rules")
+    _add_budget_option(p)
     _add_data_option(p)
     _add_jobs_option(p)
     _add_format_option(p)
@@ -309,6 +311,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    "a winner category [the first side that can win]")
     p.add_argument("--trajectories", type=_integer, default=10, help="Morris walks [10]")
     p.add_argument("--games", type=_integer, default=1000, help="games per point [1000]")
+    _add_budget_option(p)
     _add_jobs_option(p)
     _add_format_option(p)
     p.set_defaults(handler=cmd_screen)
@@ -341,6 +344,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="keep the studies "
                    "and the answer in DIR: a rerun prints a finished search's answer, or "
                    "tops it up to --trials")
+    _add_budget_option(p)
     _add_jobs_option(p)
     _add_format_option(p)
     p.set_defaults(handler=cmd_tune)
@@ -363,6 +367,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    "trial of a best response's search [1000; 300]")
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="keep the games and "
                    "searches in DIR (a rerun resumes) and draw DIR/balance.png")
+    _add_budget_option(p)
     _add_jobs_option(p)
     _add_format_option(p)
     p.set_defaults(handler=cmd_balance)
@@ -468,6 +473,17 @@ def _add_backend_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS", help="dask scheduler "
                    "address, with --backend dask (default: a local cluster of --jobs "
                    "workers)")
+
+
+def _add_budget_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--budget", type=float, default=None, metavar="SECONDS", help="fit the "
+                   "command into about this many seconds: its games cut (never raised) "
+                   "from the speed measured here, and the cut said [no limit]")
+
+
+def say(text: str) -> None:
+    """A notice on stderr (silenced by --quiet): an estimate, a cut, a step."""
+    print(f"simkit: {text}", file=sys.stderr, flush=True)
 
 
 def _add_jobs_option(p: argparse.ArgumentParser) -> None:
@@ -823,9 +839,10 @@ def cmd_sweep(args, _extra) -> None:
     game = games.get(experiment.game)
     sides = ([resolve_side(game, args.side)] if args.side is not None else
              [("winner", c) for c in default_categories(game)])
+    games_per_cell = _sweep_sized(game, experiment, args)
     info = SweepInfo()
     with _dask_client(args) as client:
-        summary = sweep(args.file, args.out, games=args.games, n_jobs=args.jobs,
+        summary = sweep(args.file, args.out, games=games_per_cell, n_jobs=args.jobs,
                         progress=show_progress(args), backend=args.backend, client=client,
                         info=info, allow_other_engine=args.allow_other_engine,
                         data=args.data)
@@ -834,6 +851,29 @@ def cmd_sweep(args, _extra) -> None:
         from simkit.seats import experiment_text
 
         print(experiment_text(info.out))
+
+
+def _sweep_sized(game, experiment, args) -> int | None:
+    """The games per cell: the estimate told first (from the speed of each policy the
+    cells play, under the base rules) and, given --budget, cut to fit it."""
+    from simkit.timing import Plan, announce, check_budget, fit, speed
+
+    check_budget(args.budget)
+    if args.backend == "dask":  # another machine's speed: no estimate from here
+        return args.games
+    played = game.with_data(args.data or experiment.data)
+    base = experiment.cells[0].rules
+    seconds = sum(experiment.games / speed(played, base, c.policy, args.jobs)
+                  for c in experiment.cells)
+    plan = Plan(experiment.games * len(experiment.cells),
+                experiment.games * len(experiment.cells) / seconds)
+    announce(f"{len(experiment.cells)} cells of {experiment.games:,} games (those already "
+             "in the folder are not played again)", plan, say)
+    fitted, cut = fit(args.budget, plan, experiment.games, "games a cell")
+    if cut:
+        say(cut)
+        return fitted
+    return args.games
 
 
 def _side_rates(summary: pd.DataFrame, out, sides) -> pd.DataFrame:
@@ -1414,7 +1454,7 @@ def cmd_robustness(args, _extra) -> None:
         best = read(args.balance, rules)
     started = time.perf_counter()
     table = robustness(game, rules, args.games, seed=args.seed, slow_games=args.slow_games,
-                       n_jobs=args.jobs, best_play=best)
+                       n_jobs=args.jobs, best_play=best, budget=args.budget, say=say)
     if args.format != "table":
         emit(table, args.format, str)
     else:
@@ -1458,6 +1498,8 @@ def robustness_summary(game, rules, table: pd.DataFrame, preset: str | None) -> 
     lines.append("ranges (random players left out):")
     lines += [f"  {headline(table, c)}" for c in categories]
     lines += [f"  {line}" for line in best_play_lines(table) + headroom_lines(table, game)]
+    if table.attrs.get("cut"):
+        lines.append(f"  {table.attrs['cut']}")
     for note in table.attrs["refused"]:
         lines.append(f"  not played: {note}")
     if game.caveat:
@@ -1712,7 +1754,7 @@ def cmd_screen(args, _extra) -> None:
     table = screen(game, rules=rules, knobs=_knob_list(args.knobs),
                    policy=_policy(game, args, rules) if args.policy else None,
                    side=args.side, trajectories=args.trajectories, n_games=args.games,
-                   seed=args.seed, n_jobs=args.jobs)
+                   seed=args.seed, n_jobs=args.jobs, budget=args.budget, say=say)
     emit(table, args.format, lambda: screen_summary(game, table) +
          f"\n{table.attrs['points']} points in {time.perf_counter() - started:.1f} s "
          f"(whole command {command_seconds():.1f} s)")
@@ -1733,7 +1775,8 @@ def _tune_rules(game, rules, args) -> None:
                          "take --knobs and --target")
     table = tune_rules(game, _knob_list(args.knobs), args.target, side=args.side,
                        rules=rules, policy=policy, trials=_trials(args, 60),
-                       n_games=args.games, seed=args.seed, n_jobs=args.jobs, out=args.out)
+                       n_games=args.games, seed=args.seed, n_jobs=args.jobs, out=args.out,
+                       budget=args.budget, say=say)
     emit(table, args.format, lambda: rules_summary(game, table))
 
 
@@ -1766,13 +1809,11 @@ def cmd_tune(args, _extra) -> None:
         emit(table, args.format, lambda: scan_summary(table, shown=len(table)))
     else:
         side, start, others = _tuned_side(game, rules, args)
-        say = (lambda text: print(text, file=sys.stderr, flush=True)) \
-            if args.format == "table" else None
         result = tune_policy(game, side, start=start, against_=others, rules=rules,
                              trials=_trials(args, 40), restarts=args.restarts,
                              n_games=args.games, seed=args.seed, n_jobs=args.jobs,
                              sampler=args.sampler, rotate=args.rotate_seats, out=args.out,
-                             progress=say)
+                             progress=say, budget=args.budget)
         emit(pd.DataFrame([result.record()]), args.format, lambda: summary(result))
     if args.format == "table":
         print(f"searched in {time.perf_counter() - started:.1f} s, compiles included "
@@ -1789,15 +1830,13 @@ def cmd_balance(args, _extra) -> None:
         raise UsageError("balance plays every scripted policy of each side and the best "
                          "responses it finds; it takes no --policy")
     started = time.perf_counter()
-    say = (lambda text: print(text, file=sys.stderr, flush=True)) \
-        if args.format == "table" else None
     seated = getattr(game, "seated", None) is not None
     sizes = {"rounds": args.rounds, "n_games": args.games, "trials": args.trials,
              "tune_games": args.tune_games}
     sizes = {k: v for k, v in sizes.items() if v is not None}
     play = balance_seated if seated else balance
     result = play(game, rules=rules, restarts=args.restarts, seed=args.seed, n_jobs=args.jobs,
-                  out=args.out, progress=say, **sizes)
+                  out=args.out, progress=say, budget=args.budget, **sizes)
     if seated:
         table = result.rates.assign(scripted=result.scripted["rate"],
                                     policy=pd.Series(result.profile))

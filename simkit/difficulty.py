@@ -149,11 +149,12 @@ class _Played:
 def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None,
                rules=None, policy=None, trials: int = 60, n_games: int = 2000,
                check_games: int | None = None, seed: int = 0, n_jobs: int = 1, out=None,
-               data=None) -> pd.DataFrame:
+               data=None, budget: float | None = None, say=None) -> pd.DataFrame:
     """Settings of ``knobs`` (``NAME`` or ``NAME=LOW..HIGH``) whose ``side`` win rate
     comes closest to ``target`` (0-1), at the least cost of change: see the module's
     docstring. Returns the chosen setting, then the runners-up, confirmed on
-    ``check_games`` fresh games (default ``4 * n_games``)."""
+    ``check_games`` fresh games (default ``4 * n_games``). ``say`` is told the estimated
+    time first; ``budget`` (seconds) cuts the games in proportion to fit it."""
     from simkit import games as registry
 
     check_sizes(trials, n_games)
@@ -168,6 +169,8 @@ def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None
     game.warm_up()
     played = _Played(game, policy, resolve_side(game, side), n_jobs)
     check_games = check_games or 4 * n_games
+    n_games, check_games, cut = _sized(game, base, policy, searched, trials, n_games,
+                                       check_games, n_jobs, budget, say)
     study = _search(game, base, searched, target, played, trials, n_games, seed, out)
     seen = [t.user_attrs["rate"] for t in study.trials if "rate" in t.user_attrs]
     chosen = _validated(game, base, searched, study, target, played, check_games, seed + 1)
@@ -179,10 +182,32 @@ def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None
                        games=n_games, check_games=check_games, seed=seed,
                        seen=(min(seen, default=math.nan), max(seen, default=math.nan)),
                        knobs=[s.name for s in searched],
-                       ranges={s.name: (s.low, s.high) for s in searched if s.numeric})
+                       ranges={s.name: (s.low, s.high) for s in searched if s.numeric},
+                       cut=cut)
     if out is not None:
         _figure(study, out)
     return table
+
+
+#: pattern-search moves the polish plays per numeric knob, about
+POLISH_MOVES = 6
+
+
+def _sized(game, base, policy, searched, trials, n_games, check_games, n_jobs, budget, say):
+    """Training and check games cut in proportion to fit ``budget``."""
+    from simkit.timing import Plan, announce, check_budget, fit, speed
+    from simkit.tune import RACED_SHARE
+
+    check_budget(budget)
+    if say is None and budget is None:
+        return n_games, check_games, None
+    numeric = sum(s.numeric for s in searched)
+    games = (trials * RACED_SHARE * n_games
+             + (VALIDATED + POLISH_MOVES * numeric + CONFIRMED) * check_games)
+    plan = Plan(int(games), speed(game, base, policy, n_jobs))
+    announce(f"the search of {len(searched)} knobs", plan, say or (lambda text: None))
+    fitted, cut = fit(budget, plan, n_games, "training games a trial")
+    return fitted, max(1, check_games * fitted // n_games), cut
 
 
 def _check_movable(game, base, searched: Searched) -> None:
@@ -365,6 +390,8 @@ def rules_summary(game, table: pd.DataFrame) -> str:
                      f"{'  holds the target' if r['on_target'] else ''}")
         lines.append(f"      ends: {r['end_reasons']}")
     lines.append(reach(table))
+    if a.get("cut"):
+        lines.append(a["cut"])
     return "\n".join(lines)
 
 

@@ -21,6 +21,7 @@ floor, not a way to play).
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +31,8 @@ from simkit import stats
 from simkit.errors import RulesError
 
 GROUPS = ("as played", "reading", "reconstruction", "players")
+#: seconds a setting's run costs beyond its games (building its rows), for a budget
+OVERHEAD = 0.2
 #: policies shown for reference but left out of the players' range
 BASELINE_POLICIES = ("random",)
 
@@ -112,7 +115,8 @@ def _policy_label(policy: dict) -> str:
 
 def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
                slow_games: int | None = 200, n_jobs: int = 1, progress=None,
-               data=None, best_play=None) -> pd.DataFrame:
+               data=None, best_play=None, budget: float | None = None,
+               say=None) -> pd.DataFrame:
     """The robustness table of ``rules`` (a preset name, a dict or Rules): one row per
     setting (``settings``) with each headline category's win rate and Wilson 95%
     interval, and the paired difference of the first category from the base with the
@@ -120,7 +124,9 @@ def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
     categories, the refused alternatives and the game count. ``slow_games=None`` leaves
     out the policies with their own (slow to compile) kernels; ``data``: a data folder
     to play instead of the package's. ``best_play``: a finished ``simkit.balance``
-    answer of the same rules, whose figures ``table.attrs["best_play"]`` carries."""
+    answer of the same rules, whose figures ``table.attrs["best_play"]`` carries.
+    ``say``: told the time the settings will take before they start; ``budget``
+    (seconds): the games cut to fit it, and said."""
     from simkit import games as registry
     from simkit.runner import simulate
 
@@ -129,6 +135,7 @@ def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
     rules = game.resolve_rules(rules)
     categories = headline_categories(game, rules)
     todo, refused = settings(game, rules, n_games, slow_games)
+    todo, cut = _sized(game, rules, todo, budget, n_jobs, say)
     winners, rows = {}, []
     for setting in todo:
         frame = simulate(game, setting.games, seed=seed, rules=setting.rules,
@@ -138,10 +145,39 @@ def robustness(game, rules=None, n_games: int = 2000, *, seed: int = 0,
         if progress is not None:
             progress(setting.label)
     table = pd.DataFrame(rows)
-    table.attrs.update(categories=categories, refused=refused, games=n_games, seed=seed,
+    table.attrs.update(categories=categories, refused=refused, games=todo[0].games,
+                       seed=seed, cut=cut,
                        slow_left_out=slow_games is None,
                        best_play=None if best_play is None else best_play_figures(best_play))
     return table
+
+
+def _sized(game, rules, todo: list[Setting], budget, n_jobs: int, say
+           ) -> tuple[list[Setting], str | None]:
+    """The settings with their games cut to fit ``budget`` (each in the same proportion),
+    after telling ``say`` the estimate; and the line saying what was cut."""
+    from dataclasses import replace
+
+    from simkit.timing import Plan, announce, check_budget, duration, speed
+
+    check_budget(budget)
+    if say is None and budget is None:
+        return todo, None
+    started = time.perf_counter()
+    seconds = sum(s.games / speed(game, rules, s.policy, n_jobs) for s in todo)
+    games = sum(s.games for s in todo)
+    plan = Plan(games, games / seconds)
+    announce(f"{len(todo)} settings", plan, say or (lambda text: None))
+    # what is left of the budget after the probes, less each run's own overhead
+    left = None if budget is None else budget - (time.perf_counter() - started) \
+        - OVERHEAD * len(todo)
+    if left is None or seconds <= left:
+        return todo, None
+    share = max(left, 0.0) / seconds
+    sized = [replace(s, games=max(20, min(s.games, int(s.games * share)))) for s in todo]
+    return sized, (f"budget {duration(budget)}: the {len(todo)} settings would take about "
+                   f"{duration(seconds)}; games a setting cut from {todo[0].games:,} to "
+                   f"{sized[0].games:,} (a slow player's in the same proportion)")
 
 
 def best_play_figures(result) -> dict:

@@ -171,18 +171,21 @@ def analyze(names: list[str], x: np.ndarray, y: np.ndarray, levels: int,
 def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
            side: str | None = None, trajectories: int = 10, levels: int = 4,
            n_games: int = 1000, seed: int = 0, n_jobs: int = 1, data=None,
-           progress=None) -> pd.DataFrame:
+           progress=None, budget: float | None = None, say=None) -> pd.DataFrame:
     """Morris screening of ``knobs`` (default: every screenable knob) around ``rules``:
     one row per knob, ranked by ``mu_star`` (points of ``side``'s win rate per the knob's
     whole range) with its 95% bootstrap interval, ``sigma`` and ``mu`` (the signed mean
     effect). ``side``: a side, a seat or a winner category (``sides.resolve_side``).
-    ``table.attrs`` holds the side, the points played and the games per point."""
+    ``say`` is told the estimated time first; ``budget`` (seconds) cuts the games per
+    point to fit. ``table.attrs`` holds the side, the points played, the games per point
+    and what the budget cut."""
     check_sizes(trajectories, levels, n_games)
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     base = game.resolve_rules(rules)
     column, side = resolve_side(game, side)  # a side, a seat or a winner category
     chosen, x, points = design(game, base, knobs, trajectories, levels, seed)
+    n_games, cut = _sized(game, base, policy, len(points), n_games, n_jobs, budget, say)
     y = np.empty(len(points))
     for i, rules_i in enumerate(points):
         frame = simulate(game, n_games, seed=seed, rules=rules_i, policy=policy,
@@ -192,8 +195,20 @@ def screen(game, *, rules=None, knobs: list[str] | None = None, policy=None,
             progress(i + 1, len(points))
     table = analyze([f.knob.name for f in chosen], x, y, levels, seed)
     table.attrs.update(side=side, points=len(points), games=n_games, seed=seed,
-                       trajectories=trajectories, levels=levels)
+                       trajectories=trajectories, levels=levels, cut=cut)
     return table
+
+
+def _sized(game, base, policy, points: int, n_games: int, n_jobs: int, budget, say):
+    """The games per point that fit ``budget`` (the estimate told to ``say`` first)."""
+    from simkit.timing import Plan, announce, check_budget, fit, speed
+
+    check_budget(budget)
+    if say is None and budget is None:
+        return n_games, None
+    plan = Plan(points * n_games, speed(game, base, policy, n_jobs))
+    announce(f"{points} points of {n_games:,} games", plan, say or (lambda text: None))
+    return fit(budget, plan, n_games, "games a point")
 
 
 def screen_summary(game, table: pd.DataFrame) -> str:
@@ -208,6 +223,8 @@ def screen_summary(game, table: pd.DataFrame) -> str:
         lines.append(f"  {r['knob']:{width}}  {r['mu_star']:7.2f}  "
                      f"[{r['mu_star_low']:6.2f}, {r['mu_star_high']:6.2f}]  "
                      f"{r['sigma']:7.2f}  {r['mu']:+7.2f}")
+    if a.get("cut"):
+        lines.append(a["cut"])
     lines.append("mu*: mean absolute effect; sigma: its spread (large beside mu*: the knob "
                  "acts non-linearly or through other knobs); mu: the signed mean")
     return "\n".join(lines)

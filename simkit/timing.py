@@ -1,0 +1,96 @@
+"""Time up front and as an input: how long a command's games will take, and how many
+games fit a budget.
+
+A long command (robustness, screen, tune, balance, sweep) knows how many games it will
+play of which settings before it starts. The engine's speed is measured on the spot: a
+probe of games of the command's own kind (its game, rules and players) is timed after
+the compile, so the estimate includes this machine's load. The command says the
+estimate on stderr before it starts; given ``--budget SECONDS`` it scales its games down
+to fit (never up) and says what it cut.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit.errors import UsageError
+
+#: a probe plays at least this many games, and for at least this long
+PROBE_GAMES, PROBE_SECONDS = 32, 0.15
+#: fewest games a budget may leave a command per setting
+FLOOR = 20
+
+_SPEEDS: dict = {}
+
+
+def speed(game, rules=None, policy=None, n_jobs: int = 1) -> float:
+    """Games per second of ``game`` under ``rules`` and ``policy`` on ``n_jobs`` threads
+    (measured once per process, a probe of at least ``PROBE_GAMES`` games after the
+    compile)."""
+    from simkit.arena import play_range
+    from simkit.runner import local_workers
+
+    game.warm_up()
+    rules = game.resolve_rules(rules)
+    key = (game.name, repr(rules), repr(policy), game.data.digest)
+    if key not in _SPEEDS:
+        play_range(game, rules, policy, 987_654, 0, 2)  # any policy kernel compiled
+        started, played, n = time.perf_counter(), 0, 8
+        while played < PROBE_GAMES or time.perf_counter() - started < PROBE_SECONDS:
+            play_range(game, rules, policy, 987_654, played, played + n)
+            played, n = played + n, min(2 * n, 4096)
+            if time.perf_counter() - started > 5 * PROBE_SECONDS and played >= 2:
+                break  # a slow player: its speed is known well enough
+        _SPEEDS[key] = played / (time.perf_counter() - started)
+    return _SPEEDS[key] * local_workers(n_jobs)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a command will play: ``games`` in all at ``rate`` games/s, so ``seconds``."""
+
+    games: int
+    rate: float
+
+    @property
+    def seconds(self) -> float:
+        return self.games / max(self.rate, 1e-9)
+
+
+def duration(seconds: float) -> str:
+    """``42 s``, ``3.5 min`` or ``1.2 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def check_budget(budget: float | None) -> None:
+    if budget is not None and not (np.isfinite(budget) and budget > 0):
+        raise UsageError(f"--budget must be a positive number of seconds, got {budget:g}")
+
+
+def fit(budget: float | None, plan: Plan, n_games: int,
+        unit: str = "games a setting") -> tuple[int, str | None]:
+    """The games per setting (``unit``) that fit ``budget`` (at most ``n_games``, at
+    least ``FLOOR``), and a line saying what was cut (None if nothing was)."""
+    if budget is None or plan.seconds <= budget:
+        return n_games, None
+    scaled = max(FLOOR, int(n_games * budget / plan.seconds))
+    if scaled >= n_games:
+        return n_games, None
+    return scaled, (f"budget {duration(budget)}: {n_games:,} {unit} would take about "
+                    f"{duration(plan.seconds)} in all; cut to {scaled:,} (checks in the same "
+                    "proportion)" if "trial" in unit else
+                    f"budget {duration(budget)}: {n_games:,} {unit} would take about "
+                    f"{duration(plan.seconds)} in all; cut to {scaled:,}")
+
+
+def announce(what: str, plan: Plan, say) -> None:
+    """The estimate, before the work starts."""
+    say(f"{what}: about {plan.games:,} games at {plan.rate:,.0f} games/s, so about "
+        f"{duration(plan.seconds)}")
