@@ -710,13 +710,30 @@ def _robustness_line(data: ReportData) -> list:
                 "reconstruction alternative and pairing of the scripted players."]
     data.rests_on_table = table
     ranges = "; ".join(headline(table, c) for c in table.attrs["categories"])
-    return [Html(f"<p><strong>Robustness</strong> (the base replayed, "
-                 f"{table.attrs['games']:,} games per setting): {html.escape(ranges)}. "
+    which = _replayed_games(data, table)
+    return [Html(f"<p><strong>Robustness</strong> ({html.escape(which)}): "
+                 f"{html.escape(ranges)}. "
                  f'Details in <a href="#what-this-rests-on">What this rests on</a>; '
-                 f"<code>{html.escape(command)}</code> plays more.</p>",
-                 f"**Robustness** (the base replayed, {table.attrs['games']:,} games per "
-                 f"setting): {ranges}. Details in [What this rests on](#what-this-rests-on); "
-                 f"`{command}` plays more.")]
+                 f"<code>{html.escape(command)}</code> plays more, rollout players too.</p>",
+                 f"**Robustness** ({which}): {ranges}. Details in "
+                 f"[What this rests on](#what-this-rests-on); `{command}` plays more, "
+                 "rollout players too.")]
+
+
+def _replayed_games(data: ReportData, table: pd.DataFrame) -> str:
+    """Which games the robustness figures come from: the base cell's first games, and
+    its rate on them beside its rate on all of its games, so the two figures on one page
+    say how they differ."""
+    n = table.attrs["games"]
+    first = table.attrs["categories"][0]
+    all_games = int(data.summary.iloc[0]["games"])
+    rate_all = data.summary.iloc[0].get(f"winner_{first}")
+    if n >= all_games or rate_all is None or pd.isna(rate_all):
+        return f"the base replayed, its {n:,} games per setting"
+    replay = float(table.loc[table["group"] == "as played", first].iloc[0])
+    return (f"the base cell's first {n:,} games replayed under every setting, rollout "
+            f"players left out; on those games the {first} win {_pct(replay)}, on all "
+            f"{all_games:,} of the cell's {_pct(rate_all)}")
 
 
 def sections(data: ReportData) -> list[tuple[str, list]]:

@@ -2,6 +2,7 @@
 numbers equal what simkit.load and simkit.stats give for the results folders."""
 
 import re
+from html import unescape
 
 import numpy as np
 import pandas as pd
@@ -9,7 +10,7 @@ import pytest
 
 import simkit
 from simkit import stats
-from simkit.analysis import collect, curves, ladder, sensitivity
+from simkit.analysis import RESTS_ON_GAMES, collect, curves, ladder, sensitivity
 from simkit.cli import main
 from simkit.experiment import cell_folders
 from simkit.report import SECTIONS, write_report
@@ -402,6 +403,15 @@ def test_the_first_screen_gives_the_answer_and_the_contents_resolve(experiment):
     assert "near the base" in first and "extremes" in first  # the per-knob headline table
     assert 'alt="tornado"' in first and "Robustness" in first
     assert "simkit robustness setembre1714-assault" in first
+    # the robustness figures say which games they come from, beside the cell's own rate
+    data = collect(out)
+    base_rate = data.summary.iloc[0]["winner_bourbons"]
+    assert data.summary.iloc[0]["games"] == N > RESTS_ON_GAMES
+    said = unescape(first)
+    assert f"the base cell's first {RESTS_ON_GAMES} games replayed" in said
+    assert f"on all {N:,} of the cell's {100 * base_rate:.2f}%" in said
+    # wide tables wrap instead of widening the page
+    assert "overflow-wrap: anywhere" in html and "max-width: 100%" in html
     # the contents: every link resolves to a section, every section is linked
     links = re.findall(r"<nav>.*?</nav>", html, re.S)[0]
     anchors = re.findall(r'href="#([^"]+)"', links)
@@ -410,7 +420,6 @@ def test_the_first_screen_gives_the_answer_and_the_contents_resolve(experiment):
     md = report.markdown.read_text()
     assert all(f'<a id="{a}"></a>' in md and f"(#{a})" in md for a in anchors)
     # the policy cells are apart from the rule cells and do not set their figures' scale
-    data = collect(out)
     rule = report_module().difference_figure(data)
     ticks = [t.get_text() for t in rule.axes[0].get_yticklabels()]
     assert not any(t.startswith("policy") for t in ticks) and len(ticks) == 5
