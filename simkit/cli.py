@@ -309,7 +309,13 @@ def _build_parser() -> argparse.ArgumentParser:
                    "[every knob the rules admit across its range]")
     p.add_argument("--side", default=None, help="the win rate screened: a side, a seat or "
                    "a winner category [the first side that can win]")
-    p.add_argument("--trajectories", type=_integer, default=10, help="Morris walks [10]")
+    p.add_argument("--trajectories", type=_integer, default=10, help="Morris walks, or "
+                   "Sobol base points [10]")
+    p.add_argument("--method", choices=("morris", "sobol"), default="morris",
+                   help="Morris elementary effects, or Sobol indices (SALib) [morris]")
+    p.add_argument("--around-default", type=_integer, default=None, metavar="K",
+                   help="each numeric knob within K steps of its value in the rules "
+                   "screened, instead of its whole range")
     p.add_argument("--games", type=_integer, default=1000, help="games per point [1000]")
     _add_budget_option(p)
     _add_jobs_option(p)
@@ -1754,7 +1760,8 @@ def cmd_screen(args, _extra) -> None:
     table = screen(game, rules=rules, knobs=_knob_list(args.knobs),
                    policy=_policy(game, args, rules) if args.policy else None,
                    side=args.side, trajectories=args.trajectories, n_games=args.games,
-                   seed=args.seed, n_jobs=args.jobs, budget=args.budget, say=say)
+                   seed=args.seed, n_jobs=args.jobs, budget=args.budget, say=say,
+                   around_default=args.around_default, method=args.method)
     emit(table, args.format, lambda: screen_summary(game, table) +
          f"\n{table.attrs['points']} points in {time.perf_counter() - started:.1f} s "
          f"(whole command {command_seconds():.1f} s)")

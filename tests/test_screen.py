@@ -6,7 +6,7 @@ import pytest
 
 from simkit import games
 from simkit.errors import RulesError, UsageError
-from simkit.screen import Factor, factors, levels_of, screen
+from simkit.screen import Factor, factors, levels_of, screen, screen_summary
 
 ASSAULT = games.get("setembre1714-assault")
 VICTUS = games.get("victus")
@@ -139,3 +139,44 @@ def test_a_bad_screen_sweep_is_one_line_naming_it(tmp_path, sweep_text, words):
     with pytest.raises(ExperimentError, match=words) as caught:
         load_experiment(path)
     assert "\n" not in str(caught.value) and "(screen)" in str(caught.value)
+
+
+def test_screening_near_the_design_keeps_each_knob_within_k_steps():
+    from simkit.screen import around, screen
+
+    game = games.get("setembre1714-assault")
+    lead = game.Rules.knob("attacker_lead")
+    assert around(lead, 5, 2).bounds == (3, 7) and around(lead, 1, 2).bounds == (1, 3)
+    assert around(game.Rules.knob("terrain"), "barricade", 1).bounds is None
+    table = screen(game, knobs=["attacker_lead", "guns_adjacent"], around_default=1,
+                   trajectories=4, n_games=300)
+    assert table.attrs["bounds"] == {"attacker_lead": (4, 6), "guns_adjacent": (0, 1)}
+    assert table.attrs["separated"] in (True, False)
+    text = screen_summary(game, table)
+    assert "within 1 steps of the design" in text and "attacker_lead 4..6" in text
+
+
+def test_sobol_indices_rank_the_knobs_that_carry_the_variance():
+    from simkit.screen import screen
+
+    game = games.get("setembre1714-assault")
+    table = screen(game, knobs=["attacker_lead", "guns_adjacent", "salvo_from"],
+                   method="sobol", trajectories=16, n_games=400)
+    assert table.attrs["points"] == 16 * 5
+    assert table.iloc[-1]["knob"] == "salvo_from" and table.iloc[-1]["total"] == 0
+    assert set(table.iloc[:2]["knob"]) == {"attacker_lead", "guns_adjacent"}
+    assert "Sobol indices of 3 knobs" in screen_summary(game, table)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"method": "fast"}, "--method 'fast' is not one of"),
+    ({"around_default": 0}, "--around-default must be 1 step"),
+    ({"knobs": ["attacker_lead", "attacker_units", "salvo_units"], "method": "sobol"},
+     "a Sobol point the rules refuse"),
+])
+def test_bad_screen_methods_are_one_clear_error(kwargs, words):
+    from simkit.screen import screen
+
+    with pytest.raises(UsageError, match=words):
+        screen("setembre1714-assault", trajectories=4, n_games=10,
+               **({"knobs": ["attacker_lead", "guns_adjacent"]} | kwargs))
