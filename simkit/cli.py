@@ -1,5 +1,5 @@
 """The ``simkit`` command: games, run, compare, sweep, report, plan, ladder, calibrate,
-skill, robustness, screen, tune, balance, data, trace, compile, prob.
+skill, robustness, screen, tune, balance, playtests, data, trace, compile, prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -377,6 +377,19 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_jobs_option(p)
     _add_format_option(p)
     p.set_defaults(handler=cmd_balance)
+
+    p = sub.add_parser("playtests", help="which scripted players, or which mix of them, "
+                       "reproduce logged human games (a CSV: winner[, preset, set])")
+    p.add_argument("game")
+    p.add_argument("file", type=Path, metavar="FILE.csv")
+    p.add_argument("--side", default=None, help="the side whose players are matched [each "
+                   "side's in turn, the others at their defaults]")
+    p.add_argument("--games", type=_integer, default=2000, help="simulated games per player "
+                   "and setting [2000]")
+    p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
+    _add_jobs_option(p)
+    _add_format_option(p)
+    p.set_defaults(handler=cmd_playtests)
 
     p = sub.add_parser("data", help="list a game's data files (which are "
                        "reconstructions), or export them to edit (--data DIR plays them)")
@@ -1855,6 +1868,17 @@ def cmd_balance(args, _extra) -> None:
     if args.format == "table":
         print(f"balanced in {time.perf_counter() - started:.1f} s on {args.jobs} job(s), "
               f"compiles included (whole command {command_seconds():.1f} s)")
+
+
+def cmd_playtests(args, _extra) -> None:
+    from simkit.playtests import match, summary
+
+    game = games.get(args.game)
+    if args.games < 10:
+        raise UsageError(f"--games must be 10 or more, got {args.games}")
+    table = match(game, args.file, side=args.side, n_games=args.games, seed=args.seed,
+                  n_jobs=args.jobs)
+    emit(table, args.format, lambda: summary(game, table))
 
 
 if __name__ == "__main__":
