@@ -36,6 +36,7 @@ from scipy.optimize import linprog
 from simkit import stats
 from simkit.arena import against_mix, paired_gain, play_range, rotated
 from simkit.errors import UsageError
+from simkit.timing import TRIAL_OVERHEAD, trials_within
 from simkit.tune import player, tunable, tune
 
 #: opponents weighing less than this in a mixture are left out of a best response's games
@@ -215,7 +216,7 @@ def _planned(game, rules, arenas, rounds: int, cells: int, n_games: int, trials:
 
 
 def _fitted(game, rules, policy, games: int, n_games: int, tune_games: int, n_jobs: int,
-            budget, say) -> tuple[int, int, str | None]:
+            budget, say, overhead: float = 0.0) -> tuple[int, int, str | None]:
     """The table's and the searches' games cut in proportion to fit ``budget``, the
     estimate told first."""
     from simkit.timing import Plan, announce, check_budget, fit, speed
@@ -223,7 +224,7 @@ def _fitted(game, rules, policy, games: int, n_games: int, tune_games: int, n_jo
     check_budget(budget)
     if say is None and budget is None:
         return n_games, tune_games, None
-    plan = Plan(games, speed(game, rules, policy, n_jobs))
+    plan = Plan(games, speed(game, rules, policy, n_jobs), overhead)
     announce("the balance", plan, say or (lambda text: None))
     fitted, cut = fit(budget, plan, n_games, "games a pairing (and a search's in proportion)")
     return fitted, max(20, tune_games * fitted // n_games), cut
@@ -263,10 +264,13 @@ def balance(game, *, rules=None, rounds: int = 3, n_games: int = 2000, trials: i
             len(start[sides[0]]) + len(start[sides[1]]) + 2)
         games = _planned(game, rules, arenas, rounds, size, n_games, trials, restarts,
                          tune_games, scan_points)
+        per_trial = TRIAL_OVERHEAD * rounds * 2 * restarts
+        trials, cut_trials = trials_within(budget, trials, per_trial)
         n_games, tune_games, cut = _fitted(game, rules, None, games, n_games, tune_games,
-                                           n_jobs, budget, progress)
-        if cut:
-            (progress or (lambda text: None))(cut)
+                                           n_jobs, budget, progress, per_trial * trials)
+        for line in (cut_trials, cut):
+            if line:
+                (progress or (lambda text: None))(line)
     kept = _read_state(out, rules, n_games, seed)
     population = kept["population"] if kept else {s: scripted_population(game, s)
                                                   for s in sides}
@@ -510,10 +514,13 @@ def balance_seated(game, *, rules=None, rounds: int = 2, n_games: int = 1000,
               for (a, _), t in zip(arenas, tribes, strict=True)]
     games = _planned(game, rules, arenas, rounds, 2 * len(tribes) ** 2, n_games, trials,
                      restarts, tune_games, scan_points)
+    per_trial = TRIAL_OVERHEAD * rounds * len(tribes) * restarts * len(tribes)
+    trials, cut_trials = trials_within(budget, trials, per_trial)
     n_games, tune_games, cut = _fitted(game, rules, None, games, n_games, tune_games,
-                                       n_jobs, budget, progress)
-    if cut:
-        say(cut)
+                                       n_jobs, budget, progress, per_trial * trials)
+    for line in (cut_trials, cut):
+        if line:
+            say(line)
     history = []
     for r in range(1, rounds + 1):
         gains = {}

@@ -1,5 +1,6 @@
 """The ``simkit`` command: games, run, compare, sweep, report, plan, ladder, calibrate,
-skill, robustness, screen, tune, balance, playtests, data, trace, compile, prob.
+skill, robustness, screen, tune, balance, study, playtests, data, trace, compile,
+prob.
 
 Bad input (unknown game, rule, value, option) prints one line naming the problem and
 what is allowed, and exits with status 2.
@@ -377,6 +378,27 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_jobs_option(p)
     _add_format_option(p)
     p.set_defaults(handler=cmd_balance)
+
+    p = sub.add_parser("study", help="the whole question in one report: what the headline "
+                       "rests on, which knobs matter near the design, the balance under the "
+                       "best play found and, given --target, the setting that reaches it, "
+                       "within --budget; a rerun resumes")
+    p.add_argument("game")
+    p.add_argument("--preset", default=None, help="named rules [the standard rules]")
+    p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+                   help="change one rule knob (repeatable)")
+    p.add_argument("--target", type=float, default=None, help="a win rate (0-1) to reach by "
+                   "the knobs that matter near the design")
+    p.add_argument("--side", default=None, help="whose rate the screen and the target are "
+                   "[the first side that can win]")
+    p.add_argument("--budget", type=float, default=600.0, metavar="SECONDS", help="the time "
+                   "the study fits into, shared by its steps [600]")
+    p.add_argument("--seed", type=_integer, default=0, help="root seed [0]")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="the study's folder: "
+                   "study.md, study.html, and every finished step (a rerun resumes)")
+    _add_data_option(p)
+    _add_jobs_option(p)
+    p.set_defaults(handler=cmd_study)
 
     p = sub.add_parser("playtests", help="which scripted players, or which mix of them, "
                        "reproduce logged human games (a CSV: winner[, preset, set])")
@@ -1879,6 +1901,24 @@ def cmd_playtests(args, _extra) -> None:
     table = match(game, args.file, side=args.side, n_games=args.games, seed=args.seed,
                   n_jobs=args.jobs)
     emit(table, args.format, lambda: summary(game, table))
+
+
+def cmd_study(args, _extra) -> None:
+    from simkit.study import study
+
+    game = _game(args)
+    rules = _rules(game, args)
+    started = time.perf_counter()
+    process = time.process_time()
+    found = study(game, rules=rules, target=args.target, side=args.side, budget=args.budget,
+                  seed=args.seed, n_jobs=args.jobs, out=args.out, say=say)
+    from simkit.study_report import answer
+
+    for paragraph in answer(game, found):
+        print(textwrap.fill(paragraph, width=100))
+    print(f"wrote {args.out / 'study.md'} and {args.out / 'study.html'}; "
+          f"{time.perf_counter() - started:.0f} s wall, {time.process_time() - process:.0f} "
+          f"s CPU (this process), budget {args.budget:.0f} s")
 
 
 if __name__ == "__main__":

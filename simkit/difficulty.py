@@ -169,8 +169,8 @@ def tune_rules(game, knobs: list[str], target: float, *, side: str | None = None
     game.warm_up()
     played = _Played(game, policy, resolve_side(game, side), n_jobs)
     check_games = check_games or 4 * n_games
-    n_games, check_games, cut = _sized(game, base, policy, searched, trials, n_games,
-                                       check_games, n_jobs, budget, say)
+    trials, n_games, check_games, cut = _sized(game, base, policy, searched, trials, n_games,
+                                               check_games, n_jobs, budget, say)
     study = _search(game, base, searched, target, played, trials, n_games, seed, out)
     seen = [t.user_attrs["rate"] for t in study.trials if "rate" in t.user_attrs]
     chosen = _validated(game, base, searched, study, target, played, check_games, seed + 1)
@@ -194,20 +194,31 @@ POLISH_MOVES = 6
 
 
 def _sized(game, base, policy, searched, trials, n_games, check_games, n_jobs, budget, say):
-    """Training and check games cut in proportion to fit ``budget``."""
-    from simkit.timing import Plan, announce, check_budget, fit, speed
+    """Trials, training and check games cut to fit ``budget`` (the trials first if their
+    fixed costs alone would take half of it)."""
+    from simkit.timing import (
+        TRIAL_OVERHEAD,
+        Plan,
+        announce,
+        check_budget,
+        fit,
+        speed,
+        trials_within,
+    )
     from simkit.tune import RACED_SHARE
 
     check_budget(budget)
     if say is None and budget is None:
-        return n_games, check_games, None
+        return trials, n_games, check_games, None
+    trials, cut_trials = trials_within(budget, trials, TRIAL_OVERHEAD)
     numeric = sum(s.numeric for s in searched)
     games = (trials * RACED_SHARE * n_games
              + (VALIDATED + POLISH_MOVES * numeric + CONFIRMED) * check_games)
-    plan = Plan(int(games), speed(game, base, policy, n_jobs))
+    plan = Plan(int(games), speed(game, base, policy, n_jobs), TRIAL_OVERHEAD * trials)
     announce(f"the search of {len(searched)} knobs", plan, say or (lambda text: None))
     fitted, cut = fit(budget, plan, n_games, "training games a trial")
-    return fitted, max(1, check_games * fitted // n_games), cut
+    cut = "; ".join(c for c in (cut_trials, cut) if c) or None
+    return trials, fitted, max(1, check_games * fitted // n_games), cut
 
 
 def _check_movable(game, base, searched: Searched) -> None:

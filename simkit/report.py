@@ -1381,9 +1381,16 @@ def write_report(path, out=None, side: str | None = None, balance=None) -> Repor
         entry = data.cells[0][0]
         data.best_play = read(balance, data.game.Rules().replace(entry["rules"]))
     out.mkdir(parents=True, exist_ok=True)
-    title = f"Balance report: {data.head['name']}"
+    return render(out, f"Balance report: {data.head['name']}", sections(data),
+                  findings(data))
+
+
+def render(out: Path, title: str, built: list[tuple[str, list]], summary: str = "",
+           stem: str = "report") -> Report:
+    """Write ``stem``.md, ``stem``.html and the figures of ``built`` ((heading, blocks)
+    in order; a block is a paragraph, a DataFrame or ``Table``, an ``Html`` block or a
+    figure (name, Figure)) into ``out``; ``summary``: the answer in words."""
     figures, pngs, files = [], {}, {}
-    built = sections(data)
     for _, blocks in built:
         for block in blocks:
             if isinstance(block, tuple):
@@ -1396,7 +1403,7 @@ def write_report(path, out=None, side: str | None = None, balance=None) -> Repor
              "html_blocks": [_html_block(b, pngs) for b in blocks],
              "md_blocks": [_md_block(b, files) for b in blocks]} for heading, blocks in built]
     env = _environment()
-    report = Report(out / "report.md", out / "report.html", figures, findings(data))
+    report = Report(out / f"{stem}.md", out / f"{stem}.html", figures, summary)
     report.markdown.write_text(env.get_template("report.md.j2").render(
         title=title, sections=view), encoding="utf-8")
     from markupsafe import Markup

@@ -22,8 +22,11 @@ from simkit.errors import UsageError
 PROBE_GAMES, PROBE_SECONDS = 32, 0.15
 #: fewest games a budget may leave a command per setting
 FLOOR = 20
+#: seconds a search's trial costs beyond its games (the sampler, the pruner, a run's set-up)
+TRIAL_OVERHEAD = 0.06
 
 _SPEEDS: dict = {}
+_LOAD: list = []
 
 
 def speed(game, rules=None, policy=None, n_jobs: int = 1) -> float:
@@ -38,26 +41,36 @@ def speed(game, rules=None, policy=None, n_jobs: int = 1) -> float:
     key = (game.name, repr(rules), repr(policy), game.data.digest)
     if key not in _SPEEDS:
         play_range(game, rules, policy, 987_654, 0, 2)  # any policy kernel compiled
-        started, played, n = time.perf_counter(), 0, 8
+        started, cpu, played, n = time.perf_counter(), time.thread_time(), 0, 8
         while played < PROBE_GAMES or time.perf_counter() - started < PROBE_SECONDS:
             play_range(game, rules, policy, 987_654, played, played + n)
             played, n = played + n, min(2 * n, 4096)
             if time.perf_counter() - started > 5 * PROBE_SECONDS and played >= 2:
                 break  # a slow player: its speed is known well enough
-        _SPEEDS[key] = played / (time.perf_counter() - started)
+        wall = time.perf_counter() - started
+        _SPEEDS[key] = played / wall
+        _LOAD.append(wall / max(time.thread_time() - cpu, 1e-6))
     return _SPEEDS[key] * local_workers(n_jobs)
+
+
+def load() -> float:
+    """How much slower than its CPU time this machine ran the last probe (1 when the
+    probe had a core to itself): the factor a search's fixed costs are taken at."""
+    return max(1.0, _LOAD[-1]) if _LOAD else 1.0
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What a command will play: ``games`` in all at ``rate`` games/s, so ``seconds``."""
+    """What a command will play: ``games`` in all at ``rate`` games/s, and ``overhead``
+    seconds that do not scale with the games (a search's trials, a run's set-up)."""
 
     games: int
     rate: float
+    overhead: float = 0.0
 
     @property
     def seconds(self) -> float:
-        return self.games / max(self.rate, 1e-9)
+        return self.games / max(self.rate, 1e-9) + self.overhead * load()
 
 
 def duration(seconds: float) -> str:
@@ -80,7 +93,9 @@ def fit(budget: float | None, plan: Plan, n_games: int,
     least ``FLOOR``), and a line saying what was cut (None if nothing was)."""
     if budget is None or plan.seconds <= budget:
         return n_games, None
-    scaled = max(FLOOR, int(n_games * budget / plan.seconds))
+    fixed = plan.overhead * load()
+    playing = plan.seconds - fixed  # only the games' share can be cut
+    scaled = max(FLOOR, int(n_games * max(budget - fixed, 0.0) / max(playing, 1e-9)))
     if scaled >= n_games:
         return n_games, None
     return scaled, (f"budget {duration(budget)}: {n_games:,} {unit} would take about "
@@ -88,6 +103,19 @@ def fit(budget: float | None, plan: Plan, n_games: int,
                     "proportion)" if "trial" in unit else
                     f"budget {duration(budget)}: {n_games:,} {unit} would take about "
                     f"{duration(plan.seconds)} in all; cut to {scaled:,}")
+
+
+def trials_within(budget: float | None, trials: int, per_trial: float,
+                  least: int = 4) -> tuple[int, str | None]:
+    """A search's trials cut so that their fixed costs (``per_trial`` seconds each, at
+    this machine's load) take at most half of ``budget`` (at least ``least``)."""
+    if budget is None or trials * per_trial * load() <= budget / 2:
+        return trials, None
+    fitted = max(least, int(budget / 2 / (per_trial * load())))
+    if fitted >= trials:
+        return trials, None
+    return fitted, (f"budget {duration(budget)}: {trials} trials' fixed costs alone would "
+                    f"take about {duration(trials * per_trial * load())}; cut to {fitted}")
 
 
 def announce(what: str, plan: Plan, say) -> None:

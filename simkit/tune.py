@@ -432,20 +432,33 @@ def games_planned(arena: Arena, who: Player, *, trials: int, restarts: int, n_ga
 
 
 def _sized(arena, who, trials, restarts, n_games, check_games, scan_points, budget, say):
-    """Training and check games cut in the same proportion to fit ``budget``."""
-    from simkit.timing import Plan, announce, check_budget, fit, speed
+    """Trials, training and check games cut to fit ``budget``: the trials first if their
+    fixed costs alone would take half of it, then the games in proportion."""
+    from simkit.timing import (
+        TRIAL_OVERHEAD,
+        Plan,
+        announce,
+        check_budget,
+        fit,
+        speed,
+        trials_within,
+    )
 
     check_budget(budget)
     if say is None and budget is None:
-        return n_games, check_games, None
+        return trials, n_games, check_games, []
     entry = arena.entries[0]
     rate = speed(arena.game, entry.rules, {**entry.others, entry.side: who.start},
                  arena.n_jobs)
+    per_trial = TRIAL_OVERHEAD * restarts * len(arena.entries)
+    trials, cut_trials = trials_within(budget, trials, per_trial)
     plan = Plan(games_planned(arena, who, trials=trials, restarts=restarts, n_games=n_games,
-                              check_games=check_games, scan_points=scan_points), rate)
+                              check_games=check_games, scan_points=scan_points), rate,
+                per_trial * trials)
     announce(f"the search of {who.side}", plan, say or (lambda text: None))
     games, cut = fit(budget, plan, n_games, "training games a trial")
-    return games, max(1, check_games * games // n_games), cut
+    return (trials, games, max(1, check_games * games // n_games),
+            [c for c in (cut_trials, cut) if c])
 
 
 def tune(arena: Arena, who: Player, *, trials: int = 40, restarts: int = 3,
@@ -464,10 +477,10 @@ def tune(arena: Arena, who: Player, *, trials: int = 40, restarts: int = 3,
     if sampler not in SAMPLERS:
         raise UsageError(f"--sampler {sampler!r} is not one of: {', '.join(SAMPLERS)}")
     check_games = check_games or 2 * n_games
-    n_games, check_games, cut = _sized(arena, who, trials, restarts, n_games, check_games,
-                                       scan_points, budget, progress)
-    if cut and progress is not None:
-        progress(cut)
+    trials, n_games, check_games, cuts = _sized(arena, who, trials, restarts, n_games,
+                                                check_games, scan_points, budget, progress)
+    for cut in cuts:
+        (progress or (lambda text: None))(cut)
     settings = {"side": arena.label, "start": who.start, "trials": trials,
                 "restarts": restarts, "games": n_games, "check_games": check_games,
                 "seed": seed, "round": round_, "sampler": sampler,
