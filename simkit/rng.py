@@ -151,16 +151,6 @@ def roll_d6(rng, purpose):
 
 
 @njit(cache=True, nogil=True)
-def count_at_least(rng, purpose, n_dice, target):
-    """Roll ``n_dice`` d6 and count the dice showing ``target`` or more."""
-    hits = 0
-    for _ in range(n_dice):
-        if roll_d6(rng, purpose) >= target:
-            hits += 1
-    return hits
-
-
-@njit(cache=True, nogil=True)
 def shuffle(rng, purpose, values):
     """Shuffle a 1-D array in place (Fisher-Yates)."""
     for i in range(values.shape[0] - 1, 0, -1):

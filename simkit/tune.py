@@ -370,9 +370,6 @@ class TunedPolicy:
         return {k: v for k, v in asdict(self).items() if k not in ("restarts", "scan",
                                                                       "settings")}
 
-    def restart_table(self) -> pd.DataFrame:
-        return pd.DataFrame([asdict(r) for r in self.restarts])
-
     def to_json(self) -> dict:
         out = {**self.record(), "settings": self.settings,
                "restarts": [asdict(r) for r in self.restarts]}
