@@ -1,18 +1,21 @@
 """Execute the notebooks top to bottom, or strip their outputs.
 
-    python notebooks/run.py [--games N] [--jobs J] [--results DIR] [--out DIR] [NOTEBOOK ...]
+    python notebooks/run.py [--games N] [--jobs J] [--results DIR] [--data DIR]
+                            [--out DIR] [NOTEBOOK ...]
     python notebooks/run.py --strip [NOTEBOOK ...]
 
 Runs each notebook (default: every ``notebooks/*.ipynb``) in a fresh kernel from the
 ``notebooks/`` folder and writes the executed copy, outputs included, to ``--out``
 (default ``results/notebooks/``); the committed notebooks are left without outputs.
-``--games``, ``--jobs`` and ``--results`` set ``SIMKIT_NOTEBOOK_GAMES``,
-``SIMKIT_NOTEBOOK_JOBS`` and ``SIMKIT_NOTEBOOK_RESULTS`` for the kernel (unset: each
-notebook's full size, every core, ``results/notebooks/``). A cell error stops with exit
-status 1, naming the notebook and the cell. ``--strip`` removes outputs and execution
-counts from the notebooks in place (do it before committing a notebook saved from
-Jupyter). ``make notebooks`` runs this at full size; tests/test_notebooks.py runs
-``execute`` at a small size.
+``--games``, ``--jobs``, ``--results`` and ``--data`` set ``SIMKIT_NOTEBOOK_GAMES``,
+``SIMKIT_NOTEBOOK_JOBS``, ``SIMKIT_NOTEBOOK_RESULTS`` and ``SIMKIT_NOTEBOOK_DATA`` for
+the kernel, which the notebooks' first cell reads (unset there: each notebook's full
+size, 2 threads, ``results/`` beside the notebook, the package's data; this script's
+own default for the results is the checkout's ``results/notebooks/``). A cell error
+stops with exit status 1, naming the notebook and the cell. ``--strip`` removes outputs
+and execution counts from the notebooks in place (do it before committing a notebook
+saved from Jupyter). ``make notebooks`` runs this at full size; tests/test_notebooks.py
+runs ``execute`` at a small size.
 """
 
 from __future__ import annotations
@@ -72,10 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("notebook", nargs="*", type=Path, help="[every notebooks/*.ipynb]")
     parser.add_argument("--games", type=int, help="games per cell or run "
                         "(SIMKIT_NOTEBOOK_GAMES) [each notebook's full size]")
-    parser.add_argument("--jobs", type=int, help="worker processes (SIMKIT_NOTEBOOK_JOBS) "
-                        "[-1: all cores]")
-    parser.add_argument("--results", type=Path, help="results folder for the runs "
-                        "(SIMKIT_NOTEBOOK_RESULTS) [results/notebooks]")
+    parser.add_argument("--jobs", type=int, help="threads (SIMKIT_NOTEBOOK_JOBS) [2]")
+    parser.add_argument("--results", type=Path, default=ROOT / "results" / "notebooks",
+                        help="results folder for the runs (SIMKIT_NOTEBOOK_RESULTS) "
+                        "[results/notebooks]")
+    parser.add_argument("--data", type=Path, help="a folder of data files the notebooks "
+                        "play instead of the package's (SIMKIT_NOTEBOOK_DATA)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "notebooks",
                         help="folder for the executed copies [results/notebooks]")
     parser.add_argument("--strip", action="store_true", help="strip outputs in place")
@@ -92,9 +97,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--games must be a positive integer, got {args.games}")
     for name, value in (("SIMKIT_NOTEBOOK_GAMES", args.games),
                         ("SIMKIT_NOTEBOOK_JOBS", args.jobs),
-                        ("SIMKIT_NOTEBOOK_RESULTS", args.results)):
+                        ("SIMKIT_NOTEBOOK_RESULTS", args.results),
+                        ("SIMKIT_NOTEBOOK_DATA", args.data)):
         if value is not None:
-            os.environ[name] = str(Path(value).resolve() if name.endswith("RESULTS")
+            os.environ[name] = str(Path(value).resolve() if isinstance(value, Path)
                                    else value)
     for path in paths:
         started = time.perf_counter()

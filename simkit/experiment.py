@@ -70,6 +70,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import re
 import sys
 import time
@@ -295,6 +296,23 @@ def _token_pattern(token):
 
 
 # -- parsing -----------------------------------------------------------------------------
+
+
+def bundled(name: str) -> Path:
+    """The experiment file ``name`` (``victus_difficulty``) that comes with simkit: from
+    the folder ``SIMKIT_EXPERIMENTS`` names, else the ``experiments/`` folder of the
+    checkout simkit is installed from, so a notebook copied anywhere still finds it."""
+    folders = [Path(os.environ["SIMKIT_EXPERIMENTS"])] if os.environ.get(
+        "SIMKIT_EXPERIMENTS") else []
+    folders.append(Path(__file__).resolve().parents[1] / "experiments")
+    for folder in folders:
+        path = folder / f"{name}.toml"
+        if path.is_file():
+            return path
+    found = sorted(p.stem for f in folders if f.is_dir() for p in f.glob("*.toml"))
+    raise UsageError(f"no experiment file {name!r} in {', '.join(map(str, folders))}"
+                     + (f"; there: {', '.join(found)}" if found else "; set "
+                        "SIMKIT_EXPERIMENTS to the folder of simkit's experiments/"))
 
 
 def load_experiment(path) -> Experiment:
