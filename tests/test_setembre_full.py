@@ -471,6 +471,38 @@ def test_example_of_combat_second_assault_with_withdrawal():
     assert B.count(s, L.BOURBONS, born) >= 1  # the attacker advances
     assert s[L.S_BARRICADE_ZONE] == L.ELIMINATED  # the barricade cannot retreat
     assert s[L.S_ACTIONS + L.CATALANS * L.N_ACTIONS + L.A_WITHDRAWALS] == 1
+    # Born is no objective (13): the Two Crowns lost their lead and killed nobody
+    used = {a: s[L.S_ACTIONS + L.BOURBONS * L.N_ACTIONS + k] for k, a in enumerate(L.ACTIONS)}
+    assert (used["objective_assaults"], used["other_zone_assaults"], used["other_zone_taken"],
+            used["other_zone_withdrawn"], used["other_zone_leads_lost"],
+            used["other_zone_kills"]) == (0, 1, 1, 1, 1, 0)
+    assert s[L.S_BLUNDERS + L.BOURBONS * L.N_BLUNDERS + L.B_FOR_NOTHING] == 1
+
+
+@pytest.mark.parametrize(("defenders", "room", "overstacked", "lone"),
+                         [(4, 5, 0, 0), (4, 1, 3, 0), (1, 5, 0, 1)])
+def test_a_withdrawal_s_overstacked_and_lone_units_are_the_defender_s_blunders(
+        defenders, room, overstacked, lone):
+    """11.3: withdrawing units "have to go to adjacent zones without enemy units on them
+    ... If he is forced to retreat towards a friendly zone where the stacking limit is
+    infringed he must eliminate enough units". Four Catalans withdraw from the Bastion of
+    Migdia, whose only open neighbour is Pla de Palau: with room for 5 nobody is lost,
+    with room for 1 three are; a single defender retreating into an empty Pla de Palau is
+    left there alone, next to the zone the enemy takes."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, cat[:defenders], "bastion_migdia")
+    put(s, cat[10:10 + 5 - room], "pla_de_palau")
+    put(s, bour[:5], "bastion_llevant")
+    put(s, bour[5:6], "ribera_lower")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("bastion_llevant"),
+                    zone("bastion_migdia"), bour[0], cat[0], -1, -1, -1, True, no_log())
+    blunders = s[L.S_BLUNDERS + L.CATALANS * L.N_BLUNDERS:][:L.N_BLUNDERS]
+    assert blunders[L.B_OVERSTACKED_WITHDRAWAL] == overstacked
+    assert blunders[L.B_LONE_WITHDRAWAL] == lone
+    assert s[L.S_OVERSTACK + L.CATALANS] == overstacked
+    assert s[L.S_ACTIONS + L.BOURBONS * L.N_ACTIONS + L.A_OBJECTIVE_ASSAULTS] == 1
 
 
 def test_defender_surrounded_is_captured_and_gun_taken():

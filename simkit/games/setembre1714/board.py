@@ -227,6 +227,11 @@ def count_action(s, side, action, n=1):
 
 
 @borrowing
+def count_blunder(s, side, blunder, n=1):
+    s[L.S_BLUNDERS + side * L.N_BLUNDERS + blunder] += n
+
+
+@borrowing
 def terrain_bonus(s, b, p, t, a):
     """Rule 11.3/12: the defender's terrain in ``t`` against an assault from ``a``: the
     zone's defence value, or the blue-line bonus, or the barricade bonus (the best)."""

@@ -521,6 +521,8 @@ def write_outcome(s, b, p, turn, reason, out):
     out[L.O_CAPTURED] = s[L.S_CAPTURED] + s[L.S_CAPTURED + 1]
     for k in range(2 * L.N_ACTIONS):
         out[L.O_ACTIONS + k] = s[L.S_ACTIONS + k]
+    for k in range(2 * L.N_BLUNDERS):
+        out[L.O_BLUNDERS + k] = s[L.S_BLUNDERS + k]
 
 
 @njit(cache=True, nogil=True)

@@ -121,12 +121,43 @@ W_BREACH_ODDS = _W("breach_odds")
 W_UNANSWERED_FIRE = _W("unanswered_fire_points")
 N_W = _W.size
 
-# -- what each side does: counted per side, the action-usage table of the report ----------------
+# -- what each side does: counted per side, the action-usage table of the report; the
+# ``other_zone_*`` count the assaults on zones that are no objective (13) and how they ended
 ACTIONS = ("artillery_shots", "moves", "salvos", "assaults", "withdrawals", "commanders_used",
-           "barricade_moves", "reinforcements", "advances", "retreats")
+           "barricade_moves", "reinforcements", "advances", "retreats", "objective_assaults",
+           "other_zone_assaults", "other_zone_taken", "other_zone_withdrawn",
+           "other_zone_leads_lost", "other_zone_kills")
 (A_SHOTS, A_MOVES, A_SALVOS, A_ASSAULTS, A_WITHDRAWALS, A_COMMANDERS, A_BARRICADES,
- A_REINFORCEMENTS, A_ADVANCES, A_RETREATS) = codes(ACTIONS)
+ A_REINFORCEMENTS, A_ADVANCES, A_RETREATS, A_OBJECTIVE_ASSAULTS, A_OTHER_ASSAULTS,
+ A_OTHER_TAKEN, A_OTHER_WITHDRAWN, A_OTHER_LEADS_LOST, A_OTHER_KILLS) = codes(ACTIONS)
 N_ACTIONS = len(ACTIONS)
+ACTION_DOCS = {
+    "objective_assaults": "assaults on a zone of a section-13 objective (Pla de Palau "
+                          "included)",
+    "other_zone_assaults": "assaults on a zone that is no objective (it scores nothing, 13)",
+    "other_zone_taken": "of those, the assaults that took the zone (won, or the defender "
+                        "withdrew, 11.3)",
+    "other_zone_withdrawn": "of those, the assaults the defender withdrew from (+2, 11.3)",
+    "other_zone_leads_lost": "of those, the assaults that cost the attacking lead unit",
+    "other_zone_kills": "enemy combat units eliminated in those assaults (the defending "
+                        "lead, and units lost in the retreat: overstacked or captured)",
+}
+
+# -- a commander's blunders, counted per side (outcome columns SIDE_NAME) ----------------------
+BLUNDERS = {
+    "withdrawal_overstack_losses": "units lost to overstacking in the retreat after the side "
+                                   "withdrew (11.3, 6.3: a withdrawal is free only when every "
+                                   "withdrawing unit has room)",
+    "lone_withdrawals": "withdrawals that left a unit alone in the zone it retreated to, next "
+                        "to the zone the enemy took (to be assaulted again)",
+    "assaults_for_nothing": "assaults on a zone that is no objective that cost the attacking "
+                            "lead and eliminated no enemy unit",
+    "objectives_given_up_at_the_end": "withdrawals from an objective in the game's last "
+                                      "half-turn (13: lost for sure, with no turn left to "
+                                      "retake it; always 0 for the Catalans, who attack in it)",
+}
+B_OVERSTACKED_WITHDRAWAL, B_LONE_WITHDRAWAL, B_FOR_NOTHING, B_GIVEN_UP = codes(tuple(BLUNDERS))
+N_BLUNDERS = len(BLUNDERS)
 
 # -- the game state: one int64 vector ---------------------------------------------------------
 _S = Fields("full-game state")
@@ -155,6 +186,7 @@ S_OVERSTACK = _S("overstack_eliminated", 2)
 S_CAPTURED = _S("captured_in_retreat", 2)
 S_FIRST_TAKEN = _S("first_objective_turn")
 S_ACTIONS = _S("actions", 2 * N_ACTIONS)  # side * N_ACTIONS + action
+S_BLUNDERS = _S("blunders", 2 * N_BLUNDERS)  # side * N_BLUNDERS + blunder
 N_STATE = _S.size
 
 # -- outcome columns ------------------------------------------------------------------------------
@@ -201,7 +233,12 @@ for _obj in OBJECTIVES:
                                                "end")
 for _side in SIDES:
     for _action in ACTIONS:
-        _columns[f"{_side}_{_action}"] = Column("int16", f"{_side}: {_action} over the game")
+        _columns[f"{_side}_{_action}"] = Column(
+            "int16", f"{_side}: {ACTION_DOCS.get(_action, _action.replace('_', ' '))} over "
+            "the game")
+for _side in SIDES:
+    for _blunder, _doc in BLUNDERS.items():
+        _columns[f"{_side}_{_blunder}"] = Column("int16", f"{_side}: {_doc}")
 OUTCOMES = Outcomes(_columns)
 O_WINNER = OUTCOMES.offset("winner")
 O_END_REASON = OUTCOMES.offset("end_reason")
@@ -227,6 +264,7 @@ O_OVERSTACK = OUTCOMES.offset("overstack_eliminated")
 O_CAPTURED = OUTCOMES.offset("captured_in_retreat")
 O_HOLDS = OUTCOMES.offset("bourbons_hold_" + OBJECTIVES[0])  # N_OBJECTIVES in order
 O_ACTIONS = OUTCOMES.offset(f"{SIDES[0]}_{ACTIONS[0]}")  # side * N_ACTIONS + action
+O_BLUNDERS = OUTCOMES.offset(f"{SIDES[0]}_{tuple(BLUNDERS)[0]}")  # side * N_BLUNDERS + b
 N_OUT = OUTCOMES.size
 
 # -- state checks (simkit.checks): the invariants ``checks.check_state`` asserts, in the
