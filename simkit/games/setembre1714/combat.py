@@ -125,7 +125,10 @@ def assault(rng, s, b, p, pol, side, a, t, use_commander, log):
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr,
                                      def_cmdr, flag)
     can_retreat = POL.retreat_destination(s, b, p, pol[foe], foe, t, rng) >= 0
-    withdrew = POL.withdraws(s, b, p, pol[foe], foe, t, defence - attack, can_retreat, rng)
+    work = np.empty(b.neighbours.shape[1] + 3, np.int64)
+    values = np.empty(5, np.float64)
+    withdrew = POL.withdraws(s, b, p, pol[foe], foe, t, defence - attack, can_retreat, rng,
+                             work, values)
     fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
                   flag, withdrew, log)
 
@@ -226,7 +229,7 @@ def retreat_zone(s, b, p, w, side, z, withdrew, rng, log):
     enemy gun, barricade or leader but no enemy combat units enters it like any other
     (``enemy_enters``): "if enemy combat units enter their zone for any reason the
     artillery unit is captured" (9). After a withdrawal (``withdrew``) the units lost to
-    overstacking and a unit left alone count as the side's blunders."""
+    overstacking count as the side's blunders, and a unit left alone is counted too."""
     last = -1
     went = np.full(b.neighbours.shape[1], -1, np.int64)
     for u in range(b.unit.shape[0]):
@@ -253,7 +256,7 @@ def retreat_zone(s, b, p, w, side, z, withdrew, rng, log):
     if withdrew:
         for i in range(went.shape[0]):
             if went[i] >= 0 and count(s, side, went[i]) == 1:
-                count_blunder(s, side, L.B_LONE_WITHDRAWAL)
+                count_action(s, side, L.A_LONE_WITHDRAWALS)
                 break
     for k in range(b.leader.shape[0]):
         if s[L.S_LEADER_ZONE + k] == z and b.leader[k, L.L_SIDE] == side:

@@ -107,15 +107,20 @@ P_DECK_RESHUFFLED = _P("exhausted_deck")  # 1: "reshuffle"
 N_PARAMS = _P.size
 
 # -- a side's row of the kernels' ``pol`` (rules.POLICY_ROWS): its policy's id, then the
-# weights its scripted player reads (chances in thousandths, the commander's step in 36ths)
+# weights its scripted player reads (chances in thousandths, VP in hundredths, the
+# commander's step in 36ths)
 _W = Fields("full-game policy weights")
 W_ID = _W("policy")
 W_OBJECTIVE_ODDS = _W("objective_odds")
 W_OBJECTIVE_ODDS_LATE = _W("objective_odds_late")
 W_OTHER_ODDS = _W("other_odds")
-W_OTHER_ODDS_LATE = _W("other_odds_late")
+W_MIN_GAIN = _W("min_gain")
+W_MIN_GAIN_LATE = _W("min_gain_late")
+W_ZONE_VALUE = _W("zone_value")
+W_UNIT_VALUE = _W("unit_value")
+W_ALONE_COST = _W("alone_cost")
+W_BARRICADE_VALUE = _W("barricade_value")
 W_WITHDRAW_BELOW = _W("withdraw_below")
-W_WITHDRAW_BARRICADE = _W("withdraw_below_barricade")
 W_COMMANDER_STEP = _W("commander_step")
 W_BREACH_ODDS = _W("breach_odds")
 W_UNANSWERED_FIRE = _W("unanswered_fire_points")
@@ -126,10 +131,11 @@ N_W = _W.size
 ACTIONS = ("artillery_shots", "moves", "salvos", "assaults", "withdrawals", "commanders_used",
            "barricade_moves", "reinforcements", "advances", "retreats", "objective_assaults",
            "other_zone_assaults", "other_zone_taken", "other_zone_withdrawn",
-           "other_zone_leads_lost", "other_zone_kills")
+           "other_zone_leads_lost", "other_zone_kills", "lone_withdrawals")
 (A_SHOTS, A_MOVES, A_SALVOS, A_ASSAULTS, A_WITHDRAWALS, A_COMMANDERS, A_BARRICADES,
  A_REINFORCEMENTS, A_ADVANCES, A_RETREATS, A_OBJECTIVE_ASSAULTS, A_OTHER_ASSAULTS,
- A_OTHER_TAKEN, A_OTHER_WITHDRAWN, A_OTHER_LEADS_LOST, A_OTHER_KILLS) = codes(ACTIONS)
+ A_OTHER_TAKEN, A_OTHER_WITHDRAWN, A_OTHER_LEADS_LOST, A_OTHER_KILLS,
+ A_LONE_WITHDRAWALS) = codes(ACTIONS)
 N_ACTIONS = len(ACTIONS)
 ACTION_DOCS = {
     "objective_assaults": "assaults on a zone of a section-13 objective (Pla de Palau "
@@ -141,6 +147,8 @@ ACTION_DOCS = {
     "other_zone_leads_lost": "of those, the assaults that cost the attacking lead unit",
     "other_zone_kills": "enemy combat units eliminated in those assaults (the defending "
                         "lead, and units lost in the retreat: overstacked or captured)",
+    "lone_withdrawals": "withdrawals that left a unit alone in the zone it retreated to, "
+                        "next to the zone the enemy took (to be assaulted again, or not)",
 }
 
 # -- a commander's blunders, counted per side (outcome columns SIDE_NAME) ----------------------
@@ -148,15 +156,13 @@ BLUNDERS = {
     "withdrawal_overstack_losses": "units lost to overstacking in the retreat after the side "
                                    "withdrew (11.3, 6.3: a withdrawal is free only when every "
                                    "withdrawing unit has room)",
-    "lone_withdrawals": "withdrawals that left a unit alone in the zone it retreated to, next "
-                        "to the zone the enemy took (to be assaulted again)",
     "assaults_for_nothing": "assaults on a zone that is no objective that cost the attacking "
                             "lead and eliminated no enemy unit",
     "objectives_given_up_at_the_end": "withdrawals from an objective in the game's last "
                                       "half-turn (13: lost for sure, with no turn left to "
                                       "retake it; always 0 for the Catalans, who attack in it)",
 }
-B_OVERSTACKED_WITHDRAWAL, B_LONE_WITHDRAWAL, B_FOR_NOTHING, B_GIVEN_UP = codes(tuple(BLUNDERS))
+B_OVERSTACKED_WITHDRAWAL, B_FOR_NOTHING, B_GIVEN_UP = codes(tuple(BLUNDERS))
 N_BLUNDERS = len(BLUNDERS)
 
 # -- the game state: one int64 vector ---------------------------------------------------------

@@ -11,7 +11,6 @@ from simkit.games.base import (
     Parameters,
     PolicyRows,
     RulesBase,
-    encode,
     knob,
     reading,
     reconstruction,
@@ -137,11 +136,16 @@ PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp,
                         exhausted_deck=lambda r: r.exhausted_deck == "reshuffle")
 
 
-# -- the scripted players' weights (``--policy greedy:objective_odds=0.4``) -------------------
+# -- the scripted players' weights (``--policy greedy:min_gain=0.5``) ----------------------
 def _odds(default: float, doc: str, *, lowest: float = 0.0):
     """A chance weight (above 1: never), which the kernels read in thousandths (its
     step)."""
     return knob(default, doc, range=(lowest, 1.01), step=0.001)
+
+
+def _vp(default: float, doc: str, *, range: tuple[float, float]):
+    """A weight in victory points (13), which the kernels read in hundredths (its step)."""
+    return knob(default, doc, range=range, step=0.01)
 
 
 _WITHDRAW = ("a defender withdraws (11.3) when it would keep the zone less often than this "
@@ -150,25 +154,35 @@ _BOURBON_COMMANDER = ("a commander's +1 (11.3) is used when it moves the assault
                       "least this many 36ths (he dies on a 6)")
 _CATALAN_COMMANDER = ("a commander's or the flag's +1 (11.3) is used when it moves the odds by "
                       "at least this many 36ths")
+_UNIT_VALUE = ("VP one of the side's own combat units is worth when it weighs an assault or "
+               "a withdrawal (13 scores 1 for the enemy; a unit also holds ground, and a "
+               "Two Crowns unit may be recreated, 10.1)")
+_ALONE_COST = ("VP the side counts against a withdrawal (11.3) that leaves a unit alone in "
+               "the zone it retreats to, next to the zone the enemy takes (to be assaulted "
+               "again)")
+_ZONE_VALUE = ("VP the side puts on a zone that is no objective changing hands (its place on "
+               "the way to the objectives; 13 scores none), added to what an assault there "
+               "gains or a withdrawal gives up")
 
 
 @dataclass(frozen=True)
 class BourbonWeights(RulesBase):
-    """The greedy Two Crowns' numbers: the lowest chance of winning at which they assault
-    (an objective or another zone, before and in the last two turns), when they give
-    ground as defenders, and when a commander's +1 is worth risking him."""
+    """The greedy Two Crowns' numbers: the expected gain (VP at the game's end, 13) at
+    which they assault, reckoned against the defender's better answer (stand or withdraw,
+    11.3), before and in the last two turns; what a zone that is no objective is worth to
+    them; when a commander's +1 is worth risking him; the ground under unanswered salvos."""
 
     KIND = "policy weight"
 
-    objective_odds: float = _odds(
-        0.3, "lowest chance of winning at which an objective is assaulted")
-    objective_odds_late: float = _odds(
-        0.25, "the same in the last two turns (above 1/6: never at 1 in 6 or worse)",
-        lowest=0.17)
-    other_odds: float = _odds(
-        0.45, "lowest chance at which a zone that is no objective is assaulted")
-    other_odds_late: float = _odds(0.3, "the same in the last two turns")
-    withdraw_below: float = _odds(0.5, _WITHDRAW)
+    min_gain: float = _vp(
+        0.5, "lowest expected gain, in VP, at which a zone is assaulted: the zone's VP (both "
+        "sides', 13) and the units eliminated, less the lead unit lost, against the "
+        "defender's better answer (stand, or withdraw for +2 and no losses, 11.3)",
+        range=(-2.0, 6.0))
+    min_gain_late: float = _vp(0.5, "the same in the last two turns", range=(-2.0, 6.0))
+    zone_value: float = _vp(0.0, _ZONE_VALUE, range=(0.0, 6.0))
+    unit_value: float = _vp(2.0, _UNIT_VALUE, range=(0.0, 4.0))
+    alone_cost: float = _vp(0.0, _ALONE_COST, range=(0.0, 4.0))
     # 5, not 3: paired on 20,000 games (seed 1714) 4 gave the Two Crowns +0.66 [+0.36,
     # +0.97] and 5 +0.78 [+0.33, +1.23] over 3, losing 1.55 commanders a game, not 2.05
     commander_step: int = knob(5, _BOURBON_COMMANDER, range=(0, 7))
@@ -192,14 +206,18 @@ class CautiousWeights(RulesBase):
     breach_odds: float = _odds(
         0.55, "lowest chance at which anything is assaulted once the Royal Breach is "
         "assured")
-    withdraw_below: float = _odds(0.5, _WITHDRAW)
+    zone_value: float = _vp(0.0, _ZONE_VALUE, range=(0.0, 6.0))
+    unit_value: float = _vp(1.0, _UNIT_VALUE, range=(0.0, 4.0))
+    alone_cost: float = _vp(0.0, _ALONE_COST, range=(0.0, 4.0))
     commander_step: int = knob(3, _BOURBON_COMMANDER, range=(0, 7))
 
 
 @dataclass(frozen=True)
 class CatalanWeights(RulesBase):
-    """The greedy Catalans' numbers: the chances at which they counter-attack, withdraw
-    (more readily behind a barricade), and risk a commander."""
+    """The greedy Catalans' numbers: the chances at which they counter-attack, what their
+    units, a unit left alone and a barricade are worth when they weigh standing against
+    withdrawing (a zone that is no objective at nothing: the Two Crowns seldom assault
+    one), and when they risk a commander."""
 
     KIND = "policy weight"
 
@@ -208,11 +226,11 @@ class CatalanWeights(RulesBase):
     objective_odds_late: float = _odds(0.4, "the same in the last two turns")
     other_odds: float = _odds(
         0.75, "lowest chance at which a zone that is no objective is assaulted")
-    withdraw_below: float = _odds(
-        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this")
-    withdraw_below_barricade: float = _odds(
-        0.6, "the same behind a barricade (12: a withdrawal loses it, a stand keeps it "
-        "only if the assault fails)")
+    unit_value: float = _vp(3.0, _UNIT_VALUE, range=(0.0, 4.0))
+    alone_cost: float = _vp(0.0, _ALONE_COST, range=(0.0, 4.0))
+    barricade_value: float = _vp(
+        0.5, "VP a barricade standing in the attacked zone is worth keeping (12: a "
+        "withdrawal loses it, a stand only if the assault succeeds)", range=(0.0, 4.0))
     commander_step: int = knob(3, _CATALAN_COMMANDER, range=(0, 7))
 
 
@@ -236,26 +254,14 @@ POLICY_WEIGHTS = {"bourbons": {"greedy": BourbonWeights, "cautious": CautiousWei
 NEVER = 2000
 
 
-def _same_as(weight: str):
-    """A field that plays another weight of the same policy (an alias): its value, in the
-    kernels' units."""
-    return lambda w: encode(w.knob(weight), getattr(w, weight))
-
-
 #: each side's row of the kernels' ``pol`` (``layout.W_*``): the policy's id, then its
-#: weights (a chance in thousandths, its step). A field a policy has no weight for holds
-#: what that policy plays: greedy's names are shared by both sides, and each side's
-#: weights fill the other's alias (the Two Crowns withdraw behind a barricade as anywhere
-#: else, the Catalans assault late as early); cautious moves as greedy did before the
-#: terreplein price; fallback never assaults. Fields no policy reads stay 0: every
-#: policy's breach_odds but cautious's, cautious's objective and other odds (it assaults
-#: on breach_odds alone), the Catalans' unanswered_fire_points, and random's row.
+#: weights (a chance in thousandths, VP in hundredths: their steps). A field a policy has
+#: no weight for holds what that policy plays: fallback never assaults. Fields no policy
+#: reads stay 0: the Two Crowns' odds (greedy assaults on min_gain, cautious on
+#: breach_odds), the Catalans' min_gain, breach_odds and unanswered_fire_points,
+#: withdraw_below but fallback's, barricade_value but the greedy Catalans', and random's
+#: row; the greedy Catalans' zone_value is 0 (a zone that is no objective is worth
+#: nothing to them as defenders).
 POLICY_ROWS = PolicyRows(L._W, POLICY_WEIGHTS, fixed={
-    "greedy": {"withdraw_below_barricade": _same_as("withdraw_below"),
-               "other_odds_late": _same_as("other_odds")},
-    "cautious": {"withdraw_below_barricade": _same_as("withdraw_below"),
-                 "unanswered_fire_points": 0},
-    "fallback": {"objective_odds": NEVER, "objective_odds_late": NEVER, "other_odds": NEVER,
-                 "other_odds_late": NEVER,
-                 "withdraw_below_barricade": _same_as("withdraw_below")},
+    "fallback": {"objective_odds": NEVER, "objective_odds_late": NEVER, "other_odds": NEVER},
 })
