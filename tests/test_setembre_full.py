@@ -283,7 +283,7 @@ def reach(s, p, side, zid, piece=M.PIECE_UNIT, allowance=3):
     stop = np.zeros(N, np.int64)
     dist = np.zeros(N, np.int64)
     parent = np.zeros(N, np.int64)
-    M.stop_zones(s, BOARD, side, stop)
+    M.stop_zones(s, BOARD, p, side, stop)
     M.reachable(s, BOARD, p, side, zone(zid), piece, allowance, stop, dist, parent)
     return dist, parent, stop
 
@@ -346,6 +346,51 @@ def test_red_lines_are_never_crossed_and_the_royal_breach_only_once_assured():
         assert BOARD.pair[L.PAIR_LINE, redoubt, bastion] == L.LINE_RED
 
 
+@pytest.mark.parametrize("reading", ["yes", "no"])
+def test_a_unit_stops_next_to_enemies_across_a_wall_under_the_yes_reading(reading):
+    """10: "when a moving unit enters a zone adjacent to enemy combat units it must stop";
+    9 fires at "adjacent zones (bordering)", across walls too. The Two Crowns hold the
+    Bastion of Santa Clara, whose flanks are red lines towards the terreplein behind the
+    Royal Breach and the Santa Clara cloister: under the reading ``stop_across_walls =
+    yes`` a Catalan unit from Rec Comtal stops on entering either; under ``no`` (2.2.1:
+    "there cannot be movement or combat through them") it moves on."""
+    s, p = blank(Rules(stop_across_walls=reading), breach=False)
+    put(s, units_of(L.BOURBONS)[:1], "bastion_santa_clara")
+    put(s, units_of(L.CATALANS)[:1], "rec_comtal")
+    dist, _, stop = reach(s, p, L.CATALANS, "rec_comtal")
+    for zid in ("breach_terreplein", "santa_clara_cloister"):
+        assert stop[zone(zid)] == (reading == "yes")
+    assert dist[zone("breach_terreplein")] == 1
+    # beyond the terreplein: the moat's side is the closed Royal Breach; through it, no
+    # unit moves (7) under either reading
+    assert dist[zone("moat_santa_clara")] == -1
+
+
+def test_salvos_are_fired_through_the_closed_royal_breach_but_no_assault_crosses_it():
+    """7: "None of the units can cross the Royal Breach until it has been assured": the
+    closed breach forbids crossing, not fire; 2.2.1 forbids "movement or combat" only
+    through red lines. Two Crowns in the Santa Clara moat and Catalans on the terreplein
+    (both open ground, 11.2's equal defence) may fire salvos at each other through the
+    closed breach; neither may assault; nor may anyone fire through the red flank of the
+    Bastion of Portal Nou."""
+    s, p = blank(breach=False)
+    put(s, units_of(L.BOURBONS)[:3], "moat_santa_clara")
+    put(s, units_of(L.CATALANS)[:2], "breach_terreplein")
+    put(s, units_of(L.BOURBONS)[3:4], "bastion_portal_nou")
+    moat, terreplein = zone("moat_santa_clara"), zone("breach_terreplein")
+    assert B.salvo_allowed(s, BOARD, p, L.BOURBONS, moat, terreplein)
+    assert B.salvo_allowed(s, BOARD, p, L.CATALANS, terreplein, moat)
+    assert not B.assault_allowed(s, BOARD, L.BOURBONS, moat, terreplein)
+    assert not B.assault_allowed(s, BOARD, L.CATALANS, terreplein, moat)
+    bastion = zone("bastion_portal_nou")
+    assert not B.salvo_allowed(s, BOARD, p, L.BOURBONS, bastion, terreplein)  # red flank
+    out = np.zeros(4, np.int64)
+    POL.next_combat(s, BOARD, p, GREEDY[L.BOURBONS], L.BOURBONS, loaded(L.N_STREAMS), out)
+    assert (out[0], out[1], out[2]) == (POL.K_SALVO, moat, terreplein)
+    s[L.S_BREACH_TURN] = 1  # assured: the breach may be crossed as well
+    assert B.assault_allowed(s, BOARD, L.BOURBONS, moat, terreplein)
+
+
 def test_stacking_limit_blocks_full_zones_and_overstack_is_eliminated():
     s, p = blank()
     put(s, units_of(L.CATALANS)[:5], "born")
@@ -375,6 +420,20 @@ def test_barricades_move_on_open_ground_and_face_open_zones():
     assert not M.barricade_side_ok(s, BOARD, zone("born"), zone("ribera_upper"))  # grey
     assert not M.barricade_side_ok(s, BOARD, zone("moat_santa_clara"),
                                    zone("breach_terreplein"))  # a breach in a red line
+
+
+@pytest.mark.parametrize("reading", ["yes", "no"])
+def test_barricades_stop_next_to_the_enemy_only_under_the_yes_reading(reading):
+    """10: "when a moving unit enters a zone adjacent to enemy combat units it must stop"
+    (barricades are special units, 2.1); 12: "They can move 3 ochre or green zones". A
+    barricade in Pla de Palau reaches Carders through Born, which borders the Two Crowns
+    in the upper Ribera: it stops in Born under ``barricades_stop = yes``, not under
+    ``no``."""
+    s, p = blank(Rules(barricades_stop=reading))
+    put(s, units_of(L.BOURBONS)[:1], "ribera_upper")
+    dist, _, stop = reach(s, p, L.CATALANS, "pla_de_palau", piece=M.PIECE_BARRICADE)
+    assert stop[zone("born")] and dist[zone("born")] == 1
+    assert dist[zone("carders")] == (-1 if reading == "yes" else 2)
 
 
 # -- Example of combat (rule 11): salvo, then two assaults -----------------------------------------
@@ -666,6 +725,24 @@ def test_an_exhausted_deck_draws_nothing_or_is_reshuffled(reading):
     assert cards == (half_turns if reading == "reshuffle" else n_cards)
 
 
+def test_annihilation_counts_the_catalan_units_still_to_come():
+    """13: the Two Crowns win automatically if they "Annihilates all the Catalan units";
+    4: "Some Catalan units don't start the game on the map, as they enter on later turns
+    as reinforcements". With the map empty of Catalans but one reinforcement still to
+    come, not every Catalan unit has been annihilated; once it is gone too, they all
+    have (and without reinforcements, an empty map is enough)."""
+    s, p = blank()
+    cat = units_of(L.CATALANS)
+    late = [u for u in cat if BOARD.unit[u, L.U_ARRIVES] > 0][0]
+    for u in cat:
+        s[L.S_UNIT_ZONE + u] = L.ELIMINATED
+    s[L.S_UNIT_ZONE + late] = L.NOT_ARRIVED
+    assert not E.annihilated(s, BOARD, p)
+    assert E.annihilated(s, BOARD, rules_vector(Rules(catalan_reinforcements=False)))
+    s[L.S_UNIT_ZONE + late] = L.ELIMINATED
+    assert E.annihilated(s, BOARD, p)
+
+
 def test_objectives_automatic_victory_and_vp_count():
     s, p = blank()
     bour = units_of(L.BOURBONS)
@@ -765,6 +842,36 @@ def test_trace_tells_the_game_and_ends_with_the_row():
     assert any("Assault from" in line for line in lines)
 
 
+@pytest.mark.parametrize("surrounded", [False, True])
+def test_a_lone_flag_falls_back_before_moving_enemies_and_is_lost_only_when_surrounded(
+        surrounded):
+    """13: the flag "moves ... exactly as a commander" and "cannot be eliminated during
+    assaults ... The only way of being eliminated is during a retreat, if it is
+    surrounded by enemies (in the same manner that the rest of units)"; 11.3: commanders
+    "must retreat if their troops do the same ... If the leader is surrounded he is
+    captured". Alone in Carders, the flag retreats when Two Crowns units move in (the
+    Example of movement: they may enter a zone without enemy combat units); it goes to
+    the Catalans in Born, or, with every zone around Carders in enemy hands, it is lost.
+    The rulebook gives a leader no other way out of a zone enemy units enter, so this
+    fall-back is the retreat of 13."""
+    s, p = blank()
+    flag = list(BOARD.leader[:, L.L_FLAG]).index(1)
+    s[L.S_LEADER_ZONE + flag] = zone("carders")
+    bour = units_of(L.BOURBONS)
+    put(s, bour[:2], "rec_comtal")  # one moves, one stays
+    if surrounded:
+        for k, zid in enumerate(("sant_agusti_church", "convent_santa_caterina", "born")):
+            put(s, bour[2 + k:3 + k], zid)
+    else:
+        put(s, units_of(L.CATALANS)[:1], "born")
+    _, parent, _ = reach(s, p, L.BOURBONS, "rec_comtal")
+    M.move_unit(s, BOARD, bour[0], zone("carders"), parent, no_log())
+    if surrounded:
+        assert s[L.S_LEADER_ZONE + flag] == L.ELIMINATED and s[L.S_FLAG_LOST] == 1
+    else:
+        assert s[L.S_LEADER_ZONE + flag] == zone("born") and s[L.S_FLAG_LOST] == 0
+
+
 def test_flag_is_lost_only_when_surrounded_in_a_retreat():
     s, p = blank()
     cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
@@ -781,6 +888,29 @@ def test_flag_is_lost_only_when_surrounded_in_a_retreat():
                     no_log())
     assert s[L.S_LEADER_ZONE + flag] == L.ELIMINATED and s[L.S_FLAG_LOST] == 1
     assert s[L.S_LEADERS_LOST + L.CATALANS] == 0  # the flag is not a commander's 2 VP
+
+
+def test_catalans_retreat_into_an_empty_two_crowns_deployment_zone():
+    """11.3: retreating units "have to go to adjacent zones without enemy units on them";
+    "If the units can't retreat because they are surrounded by enemy units they are
+    captured". Two Catalan units in the trenches before Llevant lose an assault; the Two
+    Crowns hold every zone around but the empty Right Two Crowns deployment zone (6.2:
+    no stacking limit there), so the survivor and the commander with them retreat into
+    it rather than being captured."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, cat[:2], "trenches_llevant")
+    put(s, bour[:5], "trenches_santa_clara")
+    put(s, bour[5:6], "shore_llevant")
+    put(s, bour[6:7], "moat_llevant")
+    commander = commander_of(L.CATALANS)
+    s[L.S_LEADER_ZONE + commander] = zone("trenches_llevant")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("trenches_santa_clara"),
+                    zone("trenches_llevant"), bour[0], cat[0], -1, -1, -1, False, no_log())
+    assert s[L.S_UNIT_ZONE + cat[1]] == zone("right_two_crowns")
+    assert s[L.S_CAPTURED + L.CATALANS] == 0
+    assert s[L.S_LEADER_ZONE + commander] == zone("right_two_crowns")
 
 
 def test_reinforce_event_returns_eliminated_catalans_into_r_zones():
@@ -1019,16 +1149,24 @@ def test_the_firer_chooses_the_artillery_target():
     assert s[L.S_UNIT_ZONE + coronela] == zone("bastion_llevant")
 
 
-@pytest.mark.parametrize(("flag_zone", "bonus"), [("born", 1), ("pla_de_palau", 0),
-                                                  (None, 0)])
-def test_the_flag_adds_to_a_catalan_assault(flag_zone, bonus):
+@pytest.mark.parametrize(("reading", "flag_zone", "bonus"), [
+    ("next_to_attacked_zone", "born", 1), ("next_to_attacked_zone", "pla_de_palau", 0),
+    ("next_to_attacked_zone", "convent_santa_caterina", 1),
+    ("next_to_attacked_zone", None, 0),
+    ("at_or_next_to_attacking_zone", "born", 1),
+    ("at_or_next_to_attacking_zone", "pla_de_palau", 1),
+    ("at_or_next_to_attacking_zone", "convent_santa_caterina", 0)])
+def test_the_flag_adds_to_a_catalan_assault(reading, flag_zone, bonus):
     """13: the flag "moves and affects combat exactly as a commander, contributing its
     bonus in any assault started at the zone where it is placed, or at any adjacent
     zone"; 11.3: the attacker adds "+1 if there is a friendly commander adjacent to the
     attacked zone". Five mountain fusiliers in Born assault the Two Crowns in Carders:
-    5 + 4, and 1 more with the flag in Born (next to Carders); in Pla de Palau, not next
-    to Carders, it adds nothing."""
-    s, p = blank()
+    5 + 4, and 1 more with the flag in Born (next to Carders, and where the assault
+    starts). Under ``flag_in_catalan_assaults = next_to_attacked_zone`` (a commander's
+    place) the flag also counts in Santa Caterina, next to Carders, and not in Pla de
+    Palau; under ``at_or_next_to_attacking_zone`` it counts in Pla de Palau, next to
+    Born, and not in Santa Caterina."""
+    s, p = blank(Rules(flag_in_catalan_assaults=reading))
     put(s, units_of(L.CATALANS, "mountain_fusiliers")[:5], "born")
     put(s, units_of(L.BOURBONS, "french_line")[:2], "carders")
     flag = list(BOARD.leader[:, L.L_FLAG]).index(1)

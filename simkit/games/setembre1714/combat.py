@@ -41,6 +41,7 @@ from .board import (
     place_unit,
     remove_barricade,
     salvo_allowed,
+    santa_eulalia_flag,
     terrain_bonus,
     zone_limit,
 )
@@ -115,7 +116,7 @@ def assault(rng, s, b, p, pol, side, a, t, use_commander, log):
     att_lead = POL.choose_lead(s, b, pol[side], side, a, rng)
     def_lead = POL.choose_lead(s, b, pol[foe], foe, t, rng)
     att_cmdr = leader_near(s, b, side, t, 0, False) if use_commander else -1
-    flag = santa_eulalia_flag(s, b, side, t)
+    flag = santa_eulalia_flag(s, b, p, side, a, t)
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, -1,
                                      flag)
     def_cmdr = leader_near(s, b, foe, t, 0, True)
@@ -131,17 +132,6 @@ def assault(rng, s, b, p, pol, side, a, t, use_commander, log):
                              work, values)
     fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
                   flag, withdrew, log)
-
-
-@njit(cache=True, nogil=True)
-def santa_eulalia_flag(s, b, side, t):
-    """Rule 13: the flag "affects combat exactly as a commander, contributing its bonus in
-    any assault started at the zone where it is placed, or at any adjacent zone": in or
-    next to the attacked zone ``t`` when the Catalans defend it, next to it when they
-    assault it (an attacker's commander, 11.3); -1 if it does not count."""
-    if side == L.BOURBONS:
-        return leader_near(s, b, L.CATALANS, t, 1, True)
-    return leader_near(s, b, L.CATALANS, t, 1, False)
 
 
 @njit(cache=True, nogil=True)

@@ -104,6 +104,9 @@ P_EXTRA_TURN = _P("extra_turn")
 P_ADVANCED_ATTACK = _P("advanced_units_attack")  # 1: "yes"
 P_RECREATED_SCORE = _P("recreated_units_score")  # 1: "yes"
 P_DECK_RESHUFFLED = _P("exhausted_deck")  # 1: "reshuffle"
+P_FLAG_AT_ATTACKING_ZONE = _P("flag_in_catalan_assaults")  # 1: "at_or_next_to_attacking_zone"
+P_STOP_ACROSS_WALLS = _P("stop_across_walls")  # 1: "yes"
+P_BARRICADES_STOP = _P("barricades_stop")  # 1: "yes"
 N_PARAMS = _P.size
 
 # -- a side's row of the kernels' ``pol`` (rules.POLICY_ROWS): its policy's id, then the

@@ -48,11 +48,13 @@ from .board import (
     assault_allowed,
     barricade_in,
     can_cross,
+    can_fight_across,
     count,
+    in_contact,
     leader_near,
-    next_to_enemy,
     salvo_allowed,
     salvo_reaches,
+    santa_eulalia_flag,
     terrain_bonus,
     zone_defence,
     zone_limit,
@@ -358,7 +360,7 @@ def unanswered_fire(s, b, p, side, y):
         x = b.neighbours[y, i]
         if x < 0:
             break
-        if count(s, foe, x) == 0 or not can_cross(s, b, x, y):
+        if count(s, foe, x) == 0 or not can_fight_across(b, x, y):
             continue
         if zone_defence(p, b, x) > zone_defence(p, b, y) and salvo_reaches(s, b, p, x, y):
             total += count(s, foe, x)
@@ -504,7 +506,7 @@ def assault_delta(s, b, p, side, a, t, commander):
 def _delta(s, b, p, side, a, t, commander, att_lead, def_lead):
     foe = 1 - side
     cmdr = commander and leader_near(s, b, side, t, 0, False) >= 0
-    flag = leader_near(s, b, L.CATALANS, t, 1, side == L.BOURBONS) >= 0  # 13
+    flag = santa_eulalia_flag(s, b, p, side, a, t) >= 0  # 13
     attack = attack_value(att_lead, count(s, side, a), cmdr, side == L.CATALANS and flag) + \
         s[L.S_EV_ASSAULT]
     dcmdr = leader_near(s, b, foe, t, 0, True) >= 0
@@ -559,10 +561,8 @@ def weighs_gains(w, side):
 @borrowing
 def may_retreat_into(s, b, side, z, y):
     """Rule 11.3: units leaving ``z`` "have to go to adjacent zones without enemy units on
-    them" (across a side units may cross); the Catalans keep out of the Two Crowns'
-    deployment zones."""
-    return can_cross(s, b, z, y) and count(s, 1 - side, y) == 0 and \
-        not (side == L.CATALANS and b.zone[y, L.Z_DEPLOYMENT])
+    them" (across a side units may cross): a Two Crowns deployment zone too."""
+    return can_cross(s, b, z, y) and count(s, 1 - side, y) == 0
 
 
 @borrowing
@@ -677,7 +677,7 @@ def next_combat(s, b, p, w, side, rng, out):
     best_assault, best_salvo = -1.0 * BIG, -1.0
     aa, at, sa, st = -1, -1, -1, -1
     for a in range(n):
-        if s[L.S_ACTED + a] or count(s, side, a) == 0 or not next_to_enemy(s, b, a, side):
+        if s[L.S_ACTED + a] or count(s, side, a) == 0 or not in_contact(s, b, a, side):
             continue
         plan_t, plan_score = -1, -1.0 * BIG
         for i in range(b.neighbours.shape[1]):
@@ -734,7 +734,7 @@ def _random_combat(s, b, p, side, rng, out):
             t = b.neighbours[a, i]
             if t < 0:
                 break
-            if assault_allowed(s, b, side, a, t):
+            if assault_allowed(s, b, side, a, t) or salvo_allowed(s, b, p, side, a, t):
                 seen += 1
                 if uniform_int(rng, stream(side), seen) == 0:
                     pick = a

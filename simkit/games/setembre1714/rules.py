@@ -54,6 +54,49 @@ class Rules(RulesBase):
     barricades: bool = knob(True, "the Catalan barricades are on the map (12)")
     santa_eulalia_flag: bool = knob(
         True, "the Santa Eulalia flag enters the game (13: +1, on top of a commander)")
+    flag_in_catalan_assaults: str = reading(
+        "next_to_attacked_zone", "where the Santa Eulalia flag must stand to add its +1 to an "
+        "assault the Catalans make (13; defending, it counts in the attacked zone or next to "
+        "it, as a commander)",
+        values={
+            "next_to_attacked_zone": '13: the flag "moves and affects combat exactly as a '
+                                     'commander", and 11.3 gives the attacker "+1 if there '
+                                     'is a friendly commander adjacent to the attacked zone"',
+            "at_or_next_to_attacking_zone": '13: "contributing its bonus in any assault '
+                                            'started at the zone where it is placed, or at '
+                                            'any adjacent zone": the zone the assault starts '
+                                            'from, or one next to it'},
+        why="13 opens with 'exactly as a commander', and its next words, the assault 'started "
+            "at' the flag's zone or an adjacent one, fit the commander's rule when the "
+            "assault is the one fought there (defending, 11.3 puts the commander in the "
+            "attacked zone or next to it); reading 'started at' as the attacking zone makes "
+            "the flag, alone among the leaders, count away from the fight")
+    stop_across_walls: str = reading(
+        "yes", "a moving unit stops on entering a zone bordering enemy combat units across "
+        "a red line or the closed Royal Breach (10)",
+        values={
+            "yes": '10: "when a moving unit enters a zone adjacent to enemy combat units it '
+                   'must stop"; 9 glosses adjacent as "adjacent zones (bordering)" and fires '
+                   'at them across walls: adjacent is bordering, wall or not',
+            "no": '2.2.1: a red line "is not allowed to cross ... there cannot be movement '
+                  'or combat through them, apart from artillery fire": enemies behind a wall '
+                  'cannot engage the unit, so they do not stop it'},
+        why="the rulebook uses 'adjacent' for bordering zones throughout (10's own movement "
+            "'to enter a zone it needs to be adjacent', with the red lines forbidding the "
+            "crossing apart; 9's '(bordering)', across walls), and 10 makes no exception "
+            "for a wall between the zones")
+    barricades_stop: str = reading(
+        "yes", "a barricade moving next to enemy combat units stops there, as units do (10, "
+        "12)",
+        values={
+            "yes": '10: "when a moving unit enters a zone adjacent to enemy combat units it '
+                   'must stop"; 2.1 counts barricades among the special units, and 10 calls '
+                   'the guns "artillery units"',
+            "no": '12: "They can move 3 ochre or green zones during the corresponding '
+                  'movement phase", with no stop named'},
+        why="10's stop applies to 'a moving unit', and the rulebook calls its special pieces "
+            "units too (2.1's special units; 10's 'artillery units'); 12 gives the barricades "
+            "their own ground (ochre and green zones), not their own stop rule")
     withdrawal_bonus: int = knob(
         2, "defence bonus for declaring a withdrawal (11.3: +2)", range=(0, 6))
     bourbon_recovery_percent: int = knob(
@@ -129,9 +172,14 @@ def _objective_vp(rules: Rules) -> list[int]:
 
 #: the whole game's parameter vector (offsets in ``layout``): each field is the knob
 #: or property of the same name, except the objectives' VP, one slot per kind, and the
-#: readings, 1 for "yes" (``exhausted_deck``: 1 for "reshuffle")
+#: readings, 1 for "yes" (``exhausted_deck``: 1 for "reshuffle";
+#: ``flag_in_catalan_assaults``: 1 for "at_or_next_to_attacking_zone")
 PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp,
                         advanced_units_attack=lambda r: r.advanced_units_attack == "yes",
+                        flag_in_catalan_assaults=lambda r: (
+                            r.flag_in_catalan_assaults == "at_or_next_to_attacking_zone"),
+                        stop_across_walls=lambda r: r.stop_across_walls == "yes",
+                        barricades_stop=lambda r: r.barricades_stop == "yes",
                         recreated_units_score=lambda r: r.recreated_units_score == "yes",
                         exhausted_deck=lambda r: r.exhausted_deck == "reshuffle")
 
