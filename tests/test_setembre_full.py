@@ -1270,7 +1270,7 @@ def test_the_two_crowns_weigh_the_defender_s_better_answer(target, surrounded, g
     s, p, a, t = _two_crowns_next_to(target, 2, surrounded)
     w = GREEDY[L.BOURBONS]
     delta = POL.assault_delta(s, BOARD, p, L.BOURBONS, a, t, True)
-    work, values = np.zeros(BOARD.neighbours.shape[1] + 3, np.int64), np.zeros(5)
+    work, values = np.zeros(2 * BOARD.neighbours.shape[1] + POL.PLAN_EXTRA, np.int64), np.zeros(5)
     assert POL.assault_gain(s, BOARD, p, w, L.BOURBONS, t, delta, work, values) == \
         pytest.approx(gain)
     out = np.zeros(4, np.int64)
@@ -1304,7 +1304,7 @@ def test_the_two_crowns_keep_an_objective_in_the_last_half_turn(turn, withdraws)
     s, p = blank()
     s[L.S_TURN] = turn
     rng = loaded(L.N_STREAMS)
-    work, values = np.zeros(BOARD.neighbours.shape[1] + 3, np.int64), np.zeros(5)
+    work, values = np.zeros(2 * BOARD.neighbours.shape[1] + POL.PLAN_EXTRA, np.int64), np.zeros(5)
     w = GREEDY[L.BOURBONS]
     for zid in ("bastion_llevant", "rec_comtal"):
         put(s, units_of(L.BOURBONS, "french_line")[:2], zid) if zid == "bastion_llevant" else \
@@ -1334,7 +1334,7 @@ def test_the_greedy_catalans_withdraw_only_when_every_unit_has_room(room, alone,
     put(s, cat[10:10 + 5 - room], "pla_de_palau")
     put(s, bour[:5], "bastion_llevant")
     put(s, bour[5:6], "ribera_lower")
-    work, values = np.zeros(BOARD.neighbours.shape[1] + 3, np.int64), np.zeros(5)
+    work, values = np.zeros(2 * BOARD.neighbours.shape[1] + POL.PLAN_EXTRA, np.int64), np.zeros(5)
     w = policy_rows({"catalans": f"greedy:alone_cost={alone_cost}"})[L.CATALANS]
     assert POL.withdraws(s, BOARD, p, w, L.CATALANS, zone("bastion_migdia"), -3, True,
                          loaded(L.N_STREAMS), work, values) == withdraws

@@ -126,7 +126,7 @@ def assault(rng, s, b, p, pol, side, a, t, use_commander, log):
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr,
                                      def_cmdr, flag)
     can_retreat = POL.retreat_destination(s, b, p, pol[foe], foe, t, rng) >= 0
-    work = np.empty(b.neighbours.shape[1] + 3, np.int64)
+    work = np.empty(2 * b.neighbours.shape[1] + POL.PLAN_EXTRA, np.int64)
     values = np.empty(5, np.float64)
     withdrew = POL.withdraws(s, b, p, pol[foe], foe, t, defence - attack, can_retreat, rng,
                              work, values)

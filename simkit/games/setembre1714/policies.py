@@ -574,26 +574,41 @@ def retreat_score(s, b, p, side, y, there):
         (10 if there > 0 else 0) - threat(s, b, side, y)
 
 
+#: the scratch ``retreat_plan`` and ``answer_values`` take: ``2 m + PLAN_EXTRA`` int64,
+#: m the neighbours a zone may have (``b.neighbours.shape[1]``)
+PLAN_EXTRA = 5
+
+
 @borrowing
 def retreat_plan(s, b, p, side, z, n, work):
     """Where ``n`` units of ``side`` leaving ``z`` would go, one after the other, as the
-    greedy retreat sends them (``retreat_destination``), read from the board alone:
-    ``work[k]`` the units into the zone's k-th neighbour, then at ``work[m]`` (m the
-    neighbours a zone may have) the units lost to overstacking (6.1), at ``work[m + 1]``
+    greedy retreat sends them (``retreat_destination``), read from the board alone
+    (the first ``n - 1`` go where ``n - 1`` units would: the units are alike): ``work[k]``
+    the units into the zone's k-th neighbour, then, m being the neighbours a zone may
+    have, at ``work[m]`` and ``work[m + 1]`` the units lost to overstacking (6.1) and
     those with nowhere to go (captured, 11.3), at ``work[m + 2]`` 1 if a unit would stand
-    alone where it went."""
+    alone where it went, at ``work[m + 3]`` and ``work[m + 4]`` the first two for the
+    first ``n - 1`` units; ``work[m + 5:]`` holds each neighbour's fixed part of the
+    score (-1 where no unit may go)."""
     m = b.neighbours.shape[1]
-    for i in range(m + 3):
+    for i in range(m + PLAN_EXTRA):
         work[i] = 0
-    for _ in range(n):
+    fixed = m + PLAN_EXTRA
+    for i in range(m):
+        y = b.neighbours[z, i]
+        work[fixed + i] = -BIG
+        if y >= 0 and may_retreat_into(s, b, side, z, y):
+            work[fixed + i] = retreat_score(s, b, p, side, y, 0)
+    for k in range(n):
+        if k == n - 1:
+            work[m + 3], work[m + 4] = work[m], work[m + 1]
         pick, best = -1, -BIG
         for i in range(m):
-            y = b.neighbours[z, i]
-            if y < 0:
-                break
-            if not may_retreat_into(s, b, side, z, y):
+            if work[fixed + i] == -BIG:
                 continue
-            score = retreat_score(s, b, p, side, y, count(s, side, y) + work[i])
+            y = b.neighbours[z, i]
+            there = count(s, side, y) + work[i]
+            score = work[fixed + i] + retreat_score_change(p, b, y, there)
             if score > best:
                 pick, best = i, score
         if pick < 0:
@@ -609,6 +624,14 @@ def retreat_plan(s, b, p, side, z, n, work):
 
 
 @borrowing
+def retreat_score_change(p, b, y, there):
+    """``retreat_score`` with ``there`` units in ``y`` minus with none: the room and
+    friends terms."""
+    room = zone_limit(p, b, y) - there
+    return (0 if room > 0 else -1000) + (10 if there > 0 else 0)
+
+
+@borrowing
 def answer_values(s, b, p, side, t, delta, gain, lead, unit, work, out):
     """What an assault by ``side`` on ``t`` gains the attacker, in VP at the game's end
     (13), under each answer of the defender (11.3), read from the board: ``out[0]`` if
@@ -620,13 +643,13 @@ def answer_values(s, b, p, side, t, delta, gain, lead, unit, work, out):
     unit has room, 6.1), ``out[4]`` 1 if it leaves a unit alone where it went, next to
     the zone the enemy takes. ``delta``: defence minus attack before the dice, without the
     withdrawal; ``gain``: what the zone changing hands is worth to the attacker;
-    ``lead``: what the attacking lead unit is worth, ``unit`` each defending unit."""
+    ``lead``: what the attacking lead unit is worth, ``unit`` each defending unit;
+    ``work``: scratch (``PLAN_EXTRA``)."""
     m = b.neighbours.shape[1]
     units = count(s, 1 - side, t)
     win = win_chance(delta)
-    retreat_plan(s, b, p, 1 - side, t, units - 1, work)
-    out[0] = win * (unit * (1.0 + work[m] + work[m + 1]) + gain) - (1.0 - win) * lead
     retreat_plan(s, b, p, 1 - side, t, units, work)
+    out[0] = win * (unit * (1.0 + work[m + 3] + work[m + 4]) + gain) - (1.0 - win) * lead
     keep = win_chance(delta + p[L.P_WITHDRAWAL_BONUS])
     out[1] = gain + unit * work[m] - (1.0 - keep) * lead
     out[2] = 1.0 if units > 0 and work[m + 1] == 0 else 0.0
@@ -670,7 +693,7 @@ def next_combat(s, b, p, w, side, rng, out):
     n = b.zone.shape[0]
     leads = np.empty(2 * n, np.int64)
     lead_strengths(s, b, leads)
-    work = np.empty(b.neighbours.shape[1] + 3, np.int64)
+    work = np.empty(2 * b.neighbours.shape[1] + PLAN_EXTRA, np.int64)
     values = np.empty(5, np.float64)
     gains = weighs_gains(w, side)
     bar = w[L.W_MIN_GAIN_LATE if late(s, p) else L.W_MIN_GAIN] / 100.0
