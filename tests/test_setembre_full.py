@@ -1217,6 +1217,20 @@ def test_over_stacked_reinforcements_leave_as_fast_as_they_can(born, stays):
 POL_NAMES = (tuple(POL.BOURBON_POLICIES), tuple(POL.CATALAN_POLICIES))
 
 
+def test_the_greedy_commanders_make_almost_no_blunders():
+    """Greedy v greedy: units lost to overstacking after their own withdrawal (11.3, 6.1),
+    assaults on zones that are no objective (13 scores none) that cost the lead and
+    killed nobody, objectives given up in the last half-turn. Before the Two Crowns
+    weighed the defender's answer and the Catalans withdrew only with room: 0.84 Catalan
+    units a game overstacked, and 2.8 Two Crowns assaults for nothing."""
+    cols = FULL.simulate(None, None, np.arange(400), 43)
+    for side in L.SIDES:
+        assert cols[f"{side}_withdrawal_overstack_losses"].mean() == 0
+        assert cols[f"{side}_assaults_for_nothing"].mean() < 0.05
+        assert cols[f"{side}_objectives_given_up_at_the_end"].mean() == 0
+    assert cols["bourbons_other_zone_assaults"].mean() < 0.2
+
+
 @pytest.mark.parametrize("turn", [1, 7, 8])
 def test_the_odds_players_never_assault_at_one_in_six_or_worse(turn):
     """At 6/36 the attacking lead (1 VP to the enemy, 13) is lost five times in six: the
