@@ -247,7 +247,7 @@ class BourbonWeights(RulesBase):
 @dataclass(frozen=True)
 class CautiousWeights(RulesBase):
     """``cautious``: no assault before the Royal Breach is assured, then only at good
-    odds; greedy's defence (withdrawal and commanders)."""
+    odds; greedy's defence (withdrawal, with greedy's values, and commanders)."""
 
     KIND = "policy weight"
 
@@ -255,7 +255,7 @@ class CautiousWeights(RulesBase):
         0.55, "lowest chance at which anything is assaulted once the Royal Breach is "
         "assured")
     zone_value: float = _vp(0.0, _ZONE_VALUE, range=(0.0, 6.0))
-    unit_value: float = _vp(1.0, _UNIT_VALUE, range=(0.0, 4.0))
+    unit_value: float = _vp(2.0, _UNIT_VALUE, range=(0.0, 4.0))
     alone_cost: float = _vp(0.0, _ALONE_COST, range=(0.0, 4.0))
     commander_step: int = knob(3, _BOURBON_COMMANDER, range=(0, 7))
 
