@@ -254,7 +254,6 @@ class CautiousWeights(RulesBase):
     breach_odds: float = _odds(
         0.55, "lowest chance at which anything is assaulted once the Royal Breach is "
         "assured")
-    zone_value: float = _vp(0.0, _ZONE_VALUE, range=(0.0, 6.0))
     unit_value: float = _vp(2.0, _UNIT_VALUE, range=(0.0, 4.0))
     alone_cost: float = _vp(0.0, _ALONE_COST, range=(0.0, 4.0))
     commander_step: int = knob(3, _BOURBON_COMMANDER, range=(0, 7))
@@ -308,8 +307,8 @@ NEVER = 2000
 #: reads stay 0: the Two Crowns' odds (greedy assaults on min_gain, cautious on
 #: breach_odds), the Catalans' min_gain, breach_odds and unanswered_fire_points,
 #: withdraw_below but fallback's, barricade_value but the greedy Catalans', and random's
-#: row; the greedy Catalans' zone_value is 0 (a zone that is no objective is worth
-#: nothing to them as defenders).
+#: row; zone_value is 0 but for the greedy Two Crowns (a zone that is no objective is
+#: worth nothing to the other defenders: it changed no game as a weight).
 POLICY_ROWS = PolicyRows(L._W, POLICY_WEIGHTS, fixed={
     "fallback": {"objective_odds": NEVER, "objective_odds_late": NEVER, "other_odds": NEVER},
 })
