@@ -283,7 +283,7 @@ def reach(s, p, side, zid, piece=M.PIECE_UNIT, allowance=3):
     stop = np.zeros(N, np.int64)
     dist = np.zeros(N, np.int64)
     parent = np.zeros(N, np.int64)
-    M.stop_zones(s, BOARD, side, stop)
+    M.stop_zones(s, BOARD, p, side, stop)
     M.reachable(s, BOARD, p, side, zone(zid), piece, allowance, stop, dist, parent)
     return dist, parent, stop
 
@@ -346,6 +346,51 @@ def test_red_lines_are_never_crossed_and_the_royal_breach_only_once_assured():
         assert BOARD.pair[L.PAIR_LINE, redoubt, bastion] == L.LINE_RED
 
 
+@pytest.mark.parametrize("reading", ["yes", "no"])
+def test_a_unit_stops_next_to_enemies_across_a_wall_under_the_yes_reading(reading):
+    """10: "when a moving unit enters a zone adjacent to enemy combat units it must stop";
+    9 fires at "adjacent zones (bordering)", across walls too. The Two Crowns hold the
+    Bastion of Santa Clara, whose flanks are red lines towards the terreplein behind the
+    Royal Breach and the Santa Clara cloister: under the reading ``stop_across_walls =
+    yes`` a Catalan unit from Rec Comtal stops on entering either; under ``no`` (2.2.1:
+    "there cannot be movement or combat through them") it moves on."""
+    s, p = blank(Rules(stop_across_walls=reading), breach=False)
+    put(s, units_of(L.BOURBONS)[:1], "bastion_santa_clara")
+    put(s, units_of(L.CATALANS)[:1], "rec_comtal")
+    dist, _, stop = reach(s, p, L.CATALANS, "rec_comtal")
+    for zid in ("breach_terreplein", "santa_clara_cloister"):
+        assert stop[zone(zid)] == (reading == "yes")
+    assert dist[zone("breach_terreplein")] == 1
+    # beyond the terreplein: the moat's side is the closed Royal Breach; through it, no
+    # unit moves (7) under either reading
+    assert dist[zone("moat_santa_clara")] == -1
+
+
+def test_salvos_are_fired_through_the_closed_royal_breach_but_no_assault_crosses_it():
+    """7: "None of the units can cross the Royal Breach until it has been assured": the
+    closed breach forbids crossing, not fire; 2.2.1 forbids "movement or combat" only
+    through red lines. Two Crowns in the Santa Clara moat and Catalans on the terreplein
+    (both open ground, 11.2's equal defence) may fire salvos at each other through the
+    closed breach; neither may assault; nor may anyone fire through the red flank of the
+    Bastion of Portal Nou."""
+    s, p = blank(breach=False)
+    put(s, units_of(L.BOURBONS)[:3], "moat_santa_clara")
+    put(s, units_of(L.CATALANS)[:2], "breach_terreplein")
+    put(s, units_of(L.BOURBONS)[3:4], "bastion_portal_nou")
+    moat, terreplein = zone("moat_santa_clara"), zone("breach_terreplein")
+    assert B.salvo_allowed(s, BOARD, p, L.BOURBONS, moat, terreplein)
+    assert B.salvo_allowed(s, BOARD, p, L.CATALANS, terreplein, moat)
+    assert not B.assault_allowed(s, BOARD, L.BOURBONS, moat, terreplein)
+    assert not B.assault_allowed(s, BOARD, L.CATALANS, terreplein, moat)
+    bastion = zone("bastion_portal_nou")
+    assert not B.salvo_allowed(s, BOARD, p, L.BOURBONS, bastion, terreplein)  # red flank
+    out = np.zeros(4, np.int64)
+    POL.next_combat(s, BOARD, p, GREEDY[L.BOURBONS], L.BOURBONS, loaded(L.N_STREAMS), out)
+    assert (out[0], out[1], out[2]) == (POL.K_SALVO, moat, terreplein)
+    s[L.S_BREACH_TURN] = 1  # assured: the breach may be crossed as well
+    assert B.assault_allowed(s, BOARD, L.BOURBONS, moat, terreplein)
+
+
 def test_stacking_limit_blocks_full_zones_and_overstack_is_eliminated():
     s, p = blank()
     put(s, units_of(L.CATALANS)[:5], "born")
@@ -375,6 +420,20 @@ def test_barricades_move_on_open_ground_and_face_open_zones():
     assert not M.barricade_side_ok(s, BOARD, zone("born"), zone("ribera_upper"))  # grey
     assert not M.barricade_side_ok(s, BOARD, zone("moat_santa_clara"),
                                    zone("breach_terreplein"))  # a breach in a red line
+
+
+@pytest.mark.parametrize("reading", ["yes", "no"])
+def test_barricades_stop_next_to_the_enemy_only_under_the_yes_reading(reading):
+    """10: "when a moving unit enters a zone adjacent to enemy combat units it must stop"
+    (barricades are special units, 2.1); 12: "They can move 3 ochre or green zones". A
+    barricade in Pla de Palau reaches Carders through Born, which borders the Two Crowns
+    in the upper Ribera: it stops in Born under ``barricades_stop = yes``, not under
+    ``no``."""
+    s, p = blank(Rules(barricades_stop=reading))
+    put(s, units_of(L.BOURBONS)[:1], "ribera_upper")
+    dist, _, stop = reach(s, p, L.CATALANS, "pla_de_palau", piece=M.PIECE_BARRICADE)
+    assert stop[zone("born")] and dist[zone("born")] == 1
+    assert dist[zone("carders")] == (-1 if reading == "yes" else 2)
 
 
 # -- Example of combat (rule 11): salvo, then two assaults -----------------------------------------
@@ -471,6 +530,38 @@ def test_example_of_combat_second_assault_with_withdrawal():
     assert B.count(s, L.BOURBONS, born) >= 1  # the attacker advances
     assert s[L.S_BARRICADE_ZONE] == L.ELIMINATED  # the barricade cannot retreat
     assert s[L.S_ACTIONS + L.CATALANS * L.N_ACTIONS + L.A_WITHDRAWALS] == 1
+    # Born is no objective (13): the Two Crowns lost their lead and killed nobody
+    used = {a: s[L.S_ACTIONS + L.BOURBONS * L.N_ACTIONS + k] for k, a in enumerate(L.ACTIONS)}
+    assert (used["objective_assaults"], used["other_zone_assaults"], used["other_zone_taken"],
+            used["other_zone_withdrawn"], used["other_zone_leads_lost"],
+            used["other_zone_kills"]) == (0, 1, 1, 1, 1, 0)
+    assert s[L.S_BLUNDERS + L.BOURBONS * L.N_BLUNDERS + L.B_FOR_NOTHING] == 1
+
+
+@pytest.mark.parametrize(("defenders", "room", "overstacked", "lone"),
+                         [(4, 5, 0, 0), (4, 1, 3, 0), (1, 5, 0, 1)])
+def test_a_withdrawal_s_overstacked_units_are_the_defender_s_blunders(
+        defenders, room, overstacked, lone):
+    """11.3: withdrawing units "have to go to adjacent zones without enemy units on them
+    ... If he is forced to retreat towards a friendly zone where the stacking limit is
+    infringed he must eliminate enough units". Four Catalans withdraw from the Bastion of
+    Migdia, whose only open neighbour is Pla de Palau: with room for 5 nobody is lost,
+    with room for 1 three are; a single defender retreating into an empty Pla de Palau is
+    left there alone, next to the zone the enemy takes."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, cat[:defenders], "bastion_migdia")
+    put(s, cat[10:10 + 5 - room], "pla_de_palau")
+    put(s, bour[:5], "bastion_llevant")
+    put(s, bour[5:6], "ribera_lower")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("bastion_llevant"),
+                    zone("bastion_migdia"), bour[0], cat[0], -1, -1, -1, True, no_log())
+    blunders = s[L.S_BLUNDERS + L.CATALANS * L.N_BLUNDERS:][:L.N_BLUNDERS]
+    assert blunders[L.B_OVERSTACKED_WITHDRAWAL] == overstacked
+    assert s[L.S_ACTIONS + L.CATALANS * L.N_ACTIONS + L.A_LONE_WITHDRAWALS] == lone
+    assert s[L.S_OVERSTACK + L.CATALANS] == overstacked
+    assert s[L.S_ACTIONS + L.BOURBONS * L.N_ACTIONS + L.A_OBJECTIVE_ASSAULTS] == 1
 
 
 def test_defender_surrounded_is_captured_and_gun_taken():
@@ -621,13 +712,35 @@ def test_an_exhausted_deck_draws_nothing_or_is_reshuffled(reading):
     assert drawn == (reading == "reshuffle")
     assert s[L.S_DECK_TOP] == (1 if reading == "reshuffle" else n_cards)
     assert sorted(s[L.S_DECK:L.S_DECK + n_cards]) == list(range(n_cards))
-    # over a whole 12-turn game: 18 cards, or one every half-turn
+    # over a whole 12-turn game (the first of seed 1 that lasts them): 18 cards, or one
+    # every half-turn
     rules = FULL.resolve_rules("long_day").replace(exhausted_deck=reading)
-    lines = FULL.trace(rules, None, 0, 1)
-    cards = sum(1 for line in lines if line.lstrip().startswith("Event:"))
-    half_turns = sum(1 for line in lines if line.startswith("-- "))
+    for game in range(40):
+        lines = FULL.trace(rules, None, game, 1)
+        half_turns = sum(1 for line in lines if line.startswith("-- "))
+        if half_turns >= 24:
+            break
     assert half_turns >= 24
+    cards = sum(1 for line in lines if line.lstrip().startswith("Event:"))
     assert cards == (half_turns if reading == "reshuffle" else n_cards)
+
+
+def test_annihilation_counts_the_catalan_units_still_to_come():
+    """13: the Two Crowns win automatically if they "Annihilates all the Catalan units";
+    4: "Some Catalan units don't start the game on the map, as they enter on later turns
+    as reinforcements". With the map empty of Catalans but one reinforcement still to
+    come, not every Catalan unit has been annihilated; once it is gone too, they all
+    have (and without reinforcements, an empty map is enough)."""
+    s, p = blank()
+    cat = units_of(L.CATALANS)
+    late = [u for u in cat if BOARD.unit[u, L.U_ARRIVES] > 0][0]
+    for u in cat:
+        s[L.S_UNIT_ZONE + u] = L.ELIMINATED
+    s[L.S_UNIT_ZONE + late] = L.NOT_ARRIVED
+    assert not E.annihilated(s, BOARD, p)
+    assert E.annihilated(s, BOARD, rules_vector(Rules(catalan_reinforcements=False)))
+    s[L.S_UNIT_ZONE + late] = L.ELIMINATED
+    assert E.annihilated(s, BOARD, p)
 
 
 def test_objectives_automatic_victory_and_vp_count():
@@ -729,6 +842,36 @@ def test_trace_tells_the_game_and_ends_with_the_row():
     assert any("Assault from" in line for line in lines)
 
 
+@pytest.mark.parametrize("surrounded", [False, True])
+def test_a_lone_flag_falls_back_before_moving_enemies_and_is_lost_only_when_surrounded(
+        surrounded):
+    """13: the flag "moves ... exactly as a commander" and "cannot be eliminated during
+    assaults ... The only way of being eliminated is during a retreat, if it is
+    surrounded by enemies (in the same manner that the rest of units)"; 11.3: commanders
+    "must retreat if their troops do the same ... If the leader is surrounded he is
+    captured". Alone in Carders, the flag retreats when Two Crowns units move in (the
+    Example of movement: they may enter a zone without enemy combat units); it goes to
+    the Catalans in Born, or, with every zone around Carders in enemy hands, it is lost.
+    The rulebook gives a leader no other way out of a zone enemy units enter, so this
+    fall-back is the retreat of 13."""
+    s, p = blank()
+    flag = list(BOARD.leader[:, L.L_FLAG]).index(1)
+    s[L.S_LEADER_ZONE + flag] = zone("carders")
+    bour = units_of(L.BOURBONS)
+    put(s, bour[:2], "rec_comtal")  # one moves, one stays
+    if surrounded:
+        for k, zid in enumerate(("sant_agusti_church", "convent_santa_caterina", "born")):
+            put(s, bour[2 + k:3 + k], zid)
+    else:
+        put(s, units_of(L.CATALANS)[:1], "born")
+    _, parent, _ = reach(s, p, L.BOURBONS, "rec_comtal")
+    M.move_unit(s, BOARD, bour[0], zone("carders"), parent, no_log())
+    if surrounded:
+        assert s[L.S_LEADER_ZONE + flag] == L.ELIMINATED and s[L.S_FLAG_LOST] == 1
+    else:
+        assert s[L.S_LEADER_ZONE + flag] == zone("born") and s[L.S_FLAG_LOST] == 0
+
+
 def test_flag_is_lost_only_when_surrounded_in_a_retreat():
     s, p = blank()
     cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
@@ -745,6 +888,29 @@ def test_flag_is_lost_only_when_surrounded_in_a_retreat():
                     no_log())
     assert s[L.S_LEADER_ZONE + flag] == L.ELIMINATED and s[L.S_FLAG_LOST] == 1
     assert s[L.S_LEADERS_LOST + L.CATALANS] == 0  # the flag is not a commander's 2 VP
+
+
+def test_catalans_retreat_into_an_empty_two_crowns_deployment_zone():
+    """11.3: retreating units "have to go to adjacent zones without enemy units on them";
+    "If the units can't retreat because they are surrounded by enemy units they are
+    captured". Two Catalan units in the trenches before Llevant lose an assault; the Two
+    Crowns hold every zone around but the empty Right Two Crowns deployment zone (6.2:
+    no stacking limit there), so the survivor and the commander with them retreat into
+    it rather than being captured."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, cat[:2], "trenches_llevant")
+    put(s, bour[:5], "trenches_santa_clara")
+    put(s, bour[5:6], "shore_llevant")
+    put(s, bour[6:7], "moat_llevant")
+    commander = commander_of(L.CATALANS)
+    s[L.S_LEADER_ZONE + commander] = zone("trenches_llevant")
+    rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1]})
+    C.fight_assault(rng, s, BOARD, p, GREEDY, L.BOURBONS, zone("trenches_santa_clara"),
+                    zone("trenches_llevant"), bour[0], cat[0], -1, -1, -1, False, no_log())
+    assert s[L.S_UNIT_ZONE + cat[1]] == zone("right_two_crowns")
+    assert s[L.S_CAPTURED + L.CATALANS] == 0
+    assert s[L.S_LEADER_ZONE + commander] == zone("right_two_crowns")
 
 
 def test_reinforce_event_returns_eliminated_catalans_into_r_zones():
@@ -923,7 +1089,9 @@ def test_units_that_advanced_attack_again_only_under_the_yes_reading(reading):
     put(s, bour[:5], "rec_comtal")
     rng = loaded(L.N_STREAMS, rolls={L.ST_ASSAULT: [6, 1, 6, 1]})
     log = new_log()
-    C.combat_phase(rng, s, BOARD, p, GREEDY, L.BOURBONS, log)
+    # Two Crowns that value the streets (greedy leaves zones that score nothing alone)
+    pol = policy_rows({"bourbons": "greedy:zone_value=6"})
+    C.combat_phase(rng, s, BOARD, p, pol, L.BOURBONS, log)
     declared = [(a, b) for code, a, b, c in events(log)
                 if code in (EV_ASSAULT_DECLARED, EV_SALVO_DECLARED)]
     assert declared[0] == (zone("rec_comtal"), zone("carders"))
@@ -934,6 +1102,7 @@ def test_units_that_advanced_attack_again_only_under_the_yes_reading(reading):
     if reading == "no":
         assert declared == [(zone("rec_comtal"), zone("carders"))]
     else:  # the stack chains on through the zones it takes
+        assert declared[1] == (zone("carders"), zone("born"))
         assert len(declared) > 2
 
 
@@ -980,16 +1149,24 @@ def test_the_firer_chooses_the_artillery_target():
     assert s[L.S_UNIT_ZONE + coronela] == zone("bastion_llevant")
 
 
-@pytest.mark.parametrize(("flag_zone", "bonus"), [("born", 1), ("pla_de_palau", 0),
-                                                  (None, 0)])
-def test_the_flag_adds_to_a_catalan_assault(flag_zone, bonus):
+@pytest.mark.parametrize(("reading", "flag_zone", "bonus"), [
+    ("next_to_attacked_zone", "born", 1), ("next_to_attacked_zone", "pla_de_palau", 0),
+    ("next_to_attacked_zone", "convent_santa_caterina", 1),
+    ("next_to_attacked_zone", None, 0),
+    ("at_or_next_to_attacking_zone", "born", 1),
+    ("at_or_next_to_attacking_zone", "pla_de_palau", 1),
+    ("at_or_next_to_attacking_zone", "convent_santa_caterina", 0)])
+def test_the_flag_adds_to_a_catalan_assault(reading, flag_zone, bonus):
     """13: the flag "moves and affects combat exactly as a commander, contributing its
     bonus in any assault started at the zone where it is placed, or at any adjacent
     zone"; 11.3: the attacker adds "+1 if there is a friendly commander adjacent to the
     attacked zone". Five mountain fusiliers in Born assault the Two Crowns in Carders:
-    5 + 4, and 1 more with the flag in Born (next to Carders); in Pla de Palau, not next
-    to Carders, it adds nothing."""
-    s, p = blank()
+    5 + 4, and 1 more with the flag in Born (next to Carders, and where the assault
+    starts). Under ``flag_in_catalan_assaults = next_to_attacked_zone`` (a commander's
+    place) the flag also counts in Santa Caterina, next to Carders, and not in Pla de
+    Palau; under ``at_or_next_to_attacking_zone`` it counts in Pla de Palau, next to
+    Born, and not in Santa Caterina."""
+    s, p = blank(Rules(flag_in_catalan_assaults=reading))
     put(s, units_of(L.CATALANS, "mountain_fusiliers")[:5], "born")
     put(s, units_of(L.BOURBONS, "french_line")[:2], "carders")
     flag = list(BOARD.leader[:, L.L_FLAG]).index(1)
@@ -1040,21 +1217,79 @@ def test_over_stacked_reinforcements_leave_as_fast_as_they_can(born, stays):
 POL_NAMES = (tuple(POL.BOURBON_POLICIES), tuple(POL.CATALAN_POLICIES))
 
 
+def test_the_greedy_commanders_make_almost_no_blunders():
+    """Greedy v greedy: units lost to overstacking after their own withdrawal (11.3, 6.1),
+    assaults on zones that are no objective (13 scores none) that cost the lead and
+    killed nobody, objectives given up in the last half-turn. Before the Two Crowns
+    weighed the defender's answer and the Catalans withdrew only with room: 0.84 Catalan
+    units a game overstacked, and 2.8 Two Crowns assaults for nothing."""
+    cols = FULL.simulate(None, None, np.arange(400), 43)
+    for side in L.SIDES:
+        assert cols[f"{side}_withdrawal_overstack_losses"].mean() == 0
+        assert cols[f"{side}_assaults_for_nothing"].mean() < 0.05
+        assert cols[f"{side}_objectives_given_up_at_the_end"].mean() == 0
+    assert cols["bourbons_other_zone_assaults"].mean() < 0.2
+
+
 @pytest.mark.parametrize("turn", [1, 7, 8])
-def test_no_scripted_side_assaults_at_one_in_six_or_worse(turn):
-    """At 6/36 the attacking lead (1 VP to the enemy, 13) is lost five times in six: no
-    greedy or cautious Two Crowns, greedy or fallback Catalans assault at those odds,
-    early, late or in the last turn, on an objective or not, with the default weights
-    (the Two Crowns' late odds on an objective cannot be set that low either)."""
+def test_the_odds_players_never_assault_at_one_in_six_or_worse(turn):
+    """At 6/36 the attacking lead (1 VP to the enemy, 13) is lost five times in six: the
+    players that assault on odds (cautious Two Crowns, greedy or fallback Catalans) never
+    do at those odds, early, late or in the last turn, on an objective or not, with the
+    default weights."""
     s, p = blank()
     s[L.S_TURN] = turn
-    for side, pids in ((L.BOURBONS, (POL.GREEDY, POL.CAUTIOUS)),
+    for side, pids in ((L.BOURBONS, (POL.CAUTIOUS,)),
                        (L.CATALANS, (POL.C_GREEDY, POL.FALLBACK))):
         for pid in pids:
             for worth in (0.0, 2.0, 4.0):
                 w = policy_rows({L.SIDES[side]: POL_NAMES[side][pid]})[side]
                 assert POL.go_threshold(s, p, w, side, worth) > 1000 * POL.win_chance(2)
     assert POL.win_chance(2) == pytest.approx(6 / 36)
+
+
+def _two_crowns_next_to(target, defenders, surrounded=False):
+    """Five French line units (4) in the zone next to ``target``, which two Coronela
+    companies (3) hold; with ``surrounded`` the Two Crowns hold every other zone around
+    Carders too (those have acted: only the five decide)."""
+    s, p = blank()
+    bour = units_of(L.BOURBONS, "french_line")
+    attacker = {"carders": "rec_comtal", "bastion_llevant": "moat_llevant"}[target]
+    put(s, bour[:5], attacker)
+    put(s, units_of(L.CATALANS, "coronela")[:defenders], target)
+    if surrounded:
+        for k, zid in enumerate(("sant_agusti_church", "convent_santa_caterina", "born")):
+            put(s, bour[5 + k:6 + k], zid)
+            s[L.S_ACTED + zone(zid)] = 1
+    return s, p, zone(attacker), zone(target)
+
+
+@pytest.mark.parametrize(("target", "surrounded", "gain", "kind"), [
+    ("carders", False, -10 / 36 * 2, POL.K_SALVO),
+    ("carders", True, 2 * 33 / 36 - 3 / 36 * 2, POL.K_ASSAULT),
+    ("bastion_llevant", False, 4 - 21 / 36 * 2, POL.K_ASSAULT)])
+def test_the_two_crowns_weigh_the_defender_s_better_answer(target, surrounded, gain, kind):
+    """11.3: a defender that withdraws adds +2 and loses nobody, and the zone is taken
+    either way; 13 scores 1 VP a unit and nothing for a zone that is no objective. Five
+    French line (4 + 4 = 8) against two Coronela (3 + 1): in Carders (ochre, no
+    objective, 4) a stand loses 33/36 of the time, but the Catalans withdraw (26/36), and
+    an assault that gains no VP costs the lead 10/36 of the time (the Two Crowns' own
+    unit at their ``unit_value``, 2): they fire a salvo instead. With Carders surrounded
+    (no zone to retreat to) the defender must stand and its other unit is captured when
+    the lead falls: 2 units 33/36 of the time, the lead 3/36. On the Bastion of Llevant
+    (grey, 3 + 2 + 1 = 6) the bastion is worth 2 VP to whoever holds it, 4 when it
+    changes hands; the withdrawal (the bastion for sure, the lead lost 21/36 of the
+    time) leaves the attacker less than the stand (a unit and the bastion 26/36 of the
+    time, the lead lost 10/36), so the gain is the withdrawal's."""
+    s, p, a, t = _two_crowns_next_to(target, 2, surrounded)
+    w = GREEDY[L.BOURBONS]
+    delta = POL.assault_delta(s, BOARD, p, L.BOURBONS, a, t, True)
+    work, values = np.zeros(2 * BOARD.neighbours.shape[1] + POL.PLAN_EXTRA, np.int64), np.zeros(5)
+    assert POL.assault_gain(s, BOARD, p, w, L.BOURBONS, t, delta, work, values) == \
+        pytest.approx(gain)
+    out = np.zeros(4, np.int64)
+    POL.next_combat(s, BOARD, p, w, L.BOURBONS, loaded(L.N_STREAMS), out)
+    assert (out[0], out[1], out[2]) == (kind, a, t)
 
 
 def test_commanders_are_risked_only_where_their_one_point_matters():
@@ -1082,12 +1317,41 @@ def test_the_two_crowns_keep_an_objective_in_the_last_half_turn(turn, withdraws)
     fights keeps it some of the time, and no turn is left to retake it."""
     s, p = blank()
     s[L.S_TURN] = turn
-    t = zone("bastion_llevant")
     rng = loaded(L.N_STREAMS)
-    # at delta -1 the defender holds only 15/36 of the time: withdraw, except at the end
-    assert POL.withdraws(s, BOARD, p, GREEDY[L.BOURBONS], L.BOURBONS, t, -1, True, rng) == withdraws
-    assert POL.withdraws(s, BOARD, p, GREEDY[L.BOURBONS], L.BOURBONS, zone("rec_comtal"), -1, True,
-                         rng)  # not an objective: giving ground costs nothing at the end
+    work, values = np.zeros(2 * BOARD.neighbours.shape[1] + POL.PLAN_EXTRA, np.int64), np.zeros(5)
+    w = GREEDY[L.BOURBONS]
+    for zid in ("bastion_llevant", "rec_comtal"):
+        put(s, units_of(L.BOURBONS, "french_line")[:2], zid) if zid == "bastion_llevant" else \
+            put(s, units_of(L.BOURBONS, "french_line")[2:4], zid)
+    # at delta -3 the attacker wins 30/36 of the time: giving the bastion up (+2: 21/36)
+    # leaves it less, except at the end
+    assert POL.withdraws(s, BOARD, p, w, L.BOURBONS, zone("bastion_llevant"), -3, True, rng,
+                         work, values) == withdraws
+    assert POL.withdraws(s, BOARD, p, w, L.BOURBONS, zone("rec_comtal"), -3, True, rng, work,
+                         values)  # not an objective: giving ground costs nothing at the end
+
+
+@pytest.mark.parametrize(("room", "alone", "alone_cost", "withdraws"), [
+    (5, False, 0, True), (1, False, 0, False), (5, True, 0, True), (5, True, 4, False)])
+def test_the_greedy_catalans_withdraw_only_when_every_unit_has_room(room, alone, alone_cost,
+                                                                    withdraws):
+    """11.3: withdrawing units "have to go to adjacent zones without enemy units on them.
+    ... If he is forced to retreat towards a friendly zone where the stacking limit is
+    infringed he must eliminate enough units". The Catalans in the Bastion of Migdia,
+    whose only open neighbour is Pla de Palau, face an assault they would lose 30/36 of
+    the time (-3): they give the bastion up when all of them fit in Pla de Palau, not
+    when some would be lost to the stacking limit. A lone defender withdraws too, to
+    stand alone next to the zone the enemy takes, unless ``alone_cost`` prices that."""
+    s, p = blank()
+    cat, bour = units_of(L.CATALANS), units_of(L.BOURBONS)
+    put(s, cat[:1 if alone else 3], "bastion_migdia")
+    put(s, cat[10:10 + 5 - room], "pla_de_palau")
+    put(s, bour[:5], "bastion_llevant")
+    put(s, bour[5:6], "ribera_lower")
+    work, values = np.zeros(2 * BOARD.neighbours.shape[1] + POL.PLAN_EXTRA, np.int64), np.zeros(5)
+    w = policy_rows({"catalans": f"greedy:alone_cost={alone_cost}"})[L.CATALANS]
+    assert POL.withdraws(s, BOARD, p, w, L.CATALANS, zone("bastion_migdia"), -3, True,
+                         loaded(L.N_STREAMS), work, values) == withdraws
 
 
 @pytest.mark.parametrize("assured", [False, True])

@@ -49,14 +49,55 @@ def can_cross(s, b, a, z):
 
 
 @borrowing
+def can_fight_across(b, a, z):
+    """Rule 2.2.1/7/11: may ``a`` salvo into ``z``? Any side but a red line ("there cannot
+    be movement or combat through them, apart from artillery fire"): the Royal Breach
+    too before it is assured, which 7 closes only to crossing ("None of the units can
+    cross the Royal Breach until it has been assured")."""
+    line = b.pair[L.PAIR_LINE, a, z]
+    return line != L.NO_SIDE and line != L.LINE_RED
+
+
+@borrowing
 def next_to_enemy(s, b, z, side):
-    """Is ``z`` adjacent (across a side units may cross) to enemy combat units? (10)"""
+    """Is ``z`` adjacent (across a side units may cross) to enemy combat units?"""
     foe = 1 - side
     for i in range(b.neighbours.shape[1]):
         y = b.neighbours[z, i]
         if y < 0:
             break
         if count(s, foe, y) > 0 and can_cross(s, b, z, y):
+            return True
+    return False
+
+
+@borrowing
+def in_contact(s, b, z, side):
+    """Can ``side`` in ``z`` fight enemy combat units next to it (a salvo, 11.2, or an
+    assault, 11.3; ``can_fight_across``)?"""
+    foe = 1 - side
+    for i in range(b.neighbours.shape[1]):
+        y = b.neighbours[z, i]
+        if y < 0:
+            break
+        if count(s, foe, y) > 0 and can_fight_across(b, z, y):
+            return True
+    return False
+
+
+@borrowing
+def bordering_enemy(s, b, p, z, side):
+    """Rule 10: is ``z`` "adjacent to enemy combat units"? Under the reading
+    ``stop_across_walls = yes`` any bordering zone counts, a red line or the closed Royal
+    Breach between them or not; under ``no`` only across a side units may cross."""
+    if not p[L.P_STOP_ACROSS_WALLS]:
+        return next_to_enemy(s, b, z, side)
+    foe = 1 - side
+    for i in range(b.neighbours.shape[1]):
+        y = b.neighbours[z, i]
+        if y < 0:
+            break
+        if count(s, foe, y) > 0:
             return True
     return False
 
@@ -144,7 +185,10 @@ def eliminate_leader(s, b, k, log):
 @borrowing
 def leader_refuge(s, b, side, z):
     """Where a leader of ``side`` leaving ``z`` goes: an adjacent zone with friendly combat
-    units, else one without enemy units; -1 when surrounded (11.3)."""
+    units, else one without enemy units (a Two Crowns deployment zone too, 11.3); -1 when
+    surrounded (11.3). The flag falls back the same way: enemy units entering its zone
+    make it retreat, and 13 loses it "during a retreat, if it is surrounded by enemies
+    (in the same manner that the rest of units)"."""
     best = -1
     for i in range(b.neighbours.shape[1]):
         y = b.neighbours[z, i]
@@ -154,7 +198,7 @@ def leader_refuge(s, b, side, z):
             continue
         if count(s, side, y) > 0:
             return y
-        if best < 0 and not (side == L.CATALANS and b.zone[y, L.Z_DEPLOYMENT]):
+        if best < 0:
             best = y
     return best
 
@@ -227,6 +271,11 @@ def count_action(s, side, action, n=1):
 
 
 @borrowing
+def count_blunder(s, side, blunder, n=1):
+    s[L.S_BLUNDERS + side * L.N_BLUNDERS + blunder] += n
+
+
+@borrowing
 def terrain_bonus(s, b, p, t, a):
     """Rule 11.3/12: the defender's terrain in ``t`` against an assault from ``a``: the
     zone's defence value, or the blue-line bonus, or the barricade bonus (the best)."""
@@ -247,9 +296,27 @@ def assault_allowed(s, b, side, a, t):
 
 @borrowing
 def salvo_allowed(s, b, p, side, a, t):
-    """Rule 11.2: at an adjacent zone of equal or lower defence value; blocked by a blue
-    line or a barricade covering the side of contact in an ochre or green target."""
-    return assault_allowed(s, b, side, a, t) and salvo_reaches(s, b, p, a, t)
+    """Rule 11.2: from a zone with units at an adjacent zone with enemy combat units, not
+    across a red line (the closed Royal Breach may be fired through, 7:
+    ``can_fight_across``), of equal or lower defence value; blocked by a blue line or a
+    barricade covering the side of contact in an ochre or green target."""
+    return count(s, side, a) > 0 and count(s, 1 - side, t) > 0 and \
+        can_fight_across(b, a, t) and salvo_reaches(s, b, p, a, t)
+
+
+@borrowing
+def santa_eulalia_flag(s, b, p, side, a, t):
+    """Rule 13 (reading ``flag_in_catalan_assaults``): the flag "affects combat exactly as
+    a commander, contributing its bonus in any assault started at the zone where it is
+    placed, or at any adjacent zone": defending, in the attacked zone ``t`` or next to
+    it; in a Catalan assault from ``a``, next to ``t`` (as an attacker's commander,
+    11.3), or, under ``at_or_next_to_attacking_zone``, in ``a`` or next to it; -1 if it
+    does not count."""
+    if side == L.BOURBONS:
+        return leader_near(s, b, L.CATALANS, t, 1, True)
+    if p[L.P_FLAG_AT_ATTACKING_ZONE]:
+        return leader_near(s, b, L.CATALANS, a, 1, True)
+    return leader_near(s, b, L.CATALANS, t, 1, False)
 
 
 @borrowing

@@ -31,6 +31,7 @@ from .board import (
     barricade_in,
     count,
     count_action,
+    count_blunder,
     eliminate_leader,
     eliminate_unit,
     enemy_enters,
@@ -40,6 +41,7 @@ from .board import (
     place_unit,
     remove_barricade,
     salvo_allowed,
+    santa_eulalia_flag,
     terrain_bonus,
     zone_limit,
 )
@@ -114,7 +116,7 @@ def assault(rng, s, b, p, pol, side, a, t, use_commander, log):
     att_lead = POL.choose_lead(s, b, pol[side], side, a, rng)
     def_lead = POL.choose_lead(s, b, pol[foe], foe, t, rng)
     att_cmdr = leader_near(s, b, side, t, 0, False) if use_commander else -1
-    flag = santa_eulalia_flag(s, b, side, t)
+    flag = santa_eulalia_flag(s, b, p, side, a, t)
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, -1,
                                      flag)
     def_cmdr = leader_near(s, b, foe, t, 0, True)
@@ -124,20 +126,12 @@ def assault(rng, s, b, p, pol, side, a, t, use_commander, log):
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr,
                                      def_cmdr, flag)
     can_retreat = POL.retreat_destination(s, b, p, pol[foe], foe, t, rng) >= 0
-    withdrew = POL.withdraws(s, b, p, pol[foe], foe, t, defence - attack, can_retreat, rng)
+    work = np.empty(2 * b.neighbours.shape[1] + POL.PLAN_EXTRA, np.int64)
+    values = np.empty(5, np.float64)
+    withdrew = POL.withdraws(s, b, p, pol[foe], foe, t, defence - attack, can_retreat, rng,
+                             work, values)
     fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
                   flag, withdrew, log)
-
-
-@njit(cache=True, nogil=True)
-def santa_eulalia_flag(s, b, side, t):
-    """Rule 13: the flag "affects combat exactly as a commander, contributing its bonus in
-    any assault started at the zone where it is placed, or at any adjacent zone": in or
-    next to the attacked zone ``t`` when the Catalans defend it, next to it when they
-    assault it (an attacker's commander, 11.3); -1 if it does not count."""
-    if side == L.BOURBONS:
-        return leader_near(s, b, L.CATALANS, t, 1, True)
-    return leader_near(s, b, L.CATALANS, t, 1, False)
 
 
 @njit(cache=True, nogil=True)
@@ -160,11 +154,16 @@ def fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, d
     losses, retreat, advance and the commanders' casualty rolls (the flag never rolls)."""
     foe = 1 - side
     count_action(s, side, L.A_ASSAULTS)
+    other_zone = b.zone[t, L.Z_OBJECTIVE] < 0
+    count_action(s, side, L.A_OTHER_ASSAULTS if other_zone else L.A_OBJECTIVE_ASSAULTS)
+    foes_lost = s[L.S_UNITS_LOST + foe]
     attack, defence = assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr,
                                      def_cmdr, flag)
     if withdrew:
         defence += p[L.P_WITHDRAWAL_BONUS]
         count_action(s, foe, L.A_WITHDRAWALS)
+        if not other_zone and POL.last_half_turn(s, p, foe):
+            count_blunder(s, foe, L.B_GIVEN_UP)
     if att_cmdr >= 0:
         count_action(s, side, L.A_COMMANDERS)
     if def_cmdr >= 0:
@@ -180,10 +179,25 @@ def fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, d
     else:
         eliminate_unit(s, b, att_lead, CAUSE_ASSAULT, log)
     if attacker_wins or withdrew:
-        retreat_zone(s, b, p, pol[foe], foe, t, rng, log)
+        retreat_zone(s, b, p, pol[foe], foe, t, withdrew, rng, log)
         advance(s, b, p, pol[side], side, a, t, att_lead, rng, log)
     casualty_roll(rng, s, b, side, att_cmdr, log)
     casualty_roll(rng, s, b, foe, def_cmdr, log)
+    if other_zone:
+        count_other_zone_assault(s, side, attacker_wins or withdrew, withdrew,
+                                 not attacker_wins, s[L.S_UNITS_LOST + foe] - foes_lost)
+
+
+@njit(cache=True, nogil=True)
+def count_other_zone_assault(s, side, taken, withdrew, lead_lost, kills):
+    """The usage and blunder columns of an assault on a zone that is no objective: it
+    scores nothing (13), so one that cost the lead and killed nobody gained nothing."""
+    count_action(s, side, L.A_OTHER_TAKEN, 1 if taken else 0)
+    count_action(s, side, L.A_OTHER_WITHDRAWN, 1 if withdrew else 0)
+    count_action(s, side, L.A_OTHER_LEADS_LOST, 1 if lead_lost else 0)
+    count_action(s, side, L.A_OTHER_KILLS, kills)
+    if lead_lost and kills == 0:
+        count_blunder(s, side, L.B_FOR_NOTHING)
 
 
 @njit(cache=True, nogil=True)
@@ -197,15 +211,17 @@ def casualty_roll(rng, s, b, side, commander, log):
 
 
 @njit(cache=True, nogil=True)
-def retreat_zone(s, b, p, w, side, z, rng, log):
+def retreat_zone(s, b, p, w, side, z, withdrew, rng, log):
     """Rule 11.3/12/13: every unit of ``side`` leaves ``z`` for adjacent zones without
     enemy units, as its player wishes; into a full zone it is eliminated, and with no
     zone to go to it is captured. Leaders go with their troops (captured if surrounded);
     a barricade cannot retreat and is eliminated. A unit retreating into a zone with an
     enemy gun, barricade or leader but no enemy combat units enters it like any other
     (``enemy_enters``): "if enemy combat units enter their zone for any reason the
-    artillery unit is captured" (9)."""
+    artillery unit is captured" (9). After a withdrawal (``withdrew``) the units lost to
+    overstacking count as the side's blunders, and a unit left alone is counted too."""
     last = -1
+    went = np.full(b.neighbours.shape[1], -1, np.int64)
     for u in range(b.unit.shape[0]):
         if s[L.S_UNIT_ZONE + u] != z or b.unit[u, L.U_SIDE] != side:
             continue
@@ -221,9 +237,17 @@ def retreat_zone(s, b, p, w, side, z, rng, log):
         if count(s, side, y) > zone_limit(p, b, y):
             eliminate_unit(s, b, u, CAUSE_OVERSTACK, log)
             s[L.S_OVERSTACK + side] += 1
+            if withdrew:
+                count_blunder(s, side, L.B_OVERSTACKED_WITHDRAWAL)
         else:
             last = y
             enemy_enters(s, b, side, y, log)
+            _note(went, y)
+    if withdrew:
+        for i in range(went.shape[0]):
+            if went[i] >= 0 and count(s, side, went[i]) == 1:
+                count_action(s, side, L.A_LONE_WITHDRAWALS)
+                break
     for k in range(b.leader.shape[0]):
         if s[L.S_LEADER_ZONE + k] == z and b.leader[k, L.L_SIDE] == side:
             retreat_leader(s, b, side, k, z, last, log)
@@ -281,6 +305,17 @@ def advance(s, b, p, w, side, a, t, lead, rng, log):
     if not p[L.P_ADVANCED_ATTACK]:
         s[L.S_ACTED + t] = 1
     enemy_enters(s, b, side, t, log)
+
+
+@njit(cache=True, nogil=True)
+def _note(zones, z):
+    """Add ``z`` to the distinct zones listed in ``zones`` (-1: free slots)."""
+    for i in range(zones.shape[0]):
+        if zones[i] == z:
+            return
+        if zones[i] < 0:
+            zones[i] = z
+            return
 
 
 @njit(cache=True, nogil=True)

@@ -104,29 +104,69 @@ P_EXTRA_TURN = _P("extra_turn")
 P_ADVANCED_ATTACK = _P("advanced_units_attack")  # 1: "yes"
 P_RECREATED_SCORE = _P("recreated_units_score")  # 1: "yes"
 P_DECK_RESHUFFLED = _P("exhausted_deck")  # 1: "reshuffle"
+P_FLAG_AT_ATTACKING_ZONE = _P("flag_in_catalan_assaults")  # 1: "at_or_next_to_attacking_zone"
+P_STOP_ACROSS_WALLS = _P("stop_across_walls")  # 1: "yes"
+P_BARRICADES_STOP = _P("barricades_stop")  # 1: "yes"
 N_PARAMS = _P.size
 
 # -- a side's row of the kernels' ``pol`` (rules.POLICY_ROWS): its policy's id, then the
-# weights its scripted player reads (chances in thousandths, the commander's step in 36ths)
+# weights its scripted player reads (chances in thousandths, VP in hundredths, the
+# commander's step in 36ths)
 _W = Fields("full-game policy weights")
 W_ID = _W("policy")
 W_OBJECTIVE_ODDS = _W("objective_odds")
 W_OBJECTIVE_ODDS_LATE = _W("objective_odds_late")
 W_OTHER_ODDS = _W("other_odds")
-W_OTHER_ODDS_LATE = _W("other_odds_late")
+W_MIN_GAIN = _W("min_gain")
+W_MIN_GAIN_LATE = _W("min_gain_late")
+W_ZONE_VALUE = _W("zone_value")
+W_UNIT_VALUE = _W("unit_value")
+W_ALONE_COST = _W("alone_cost")
+W_BARRICADE_VALUE = _W("barricade_value")
 W_WITHDRAW_BELOW = _W("withdraw_below")
-W_WITHDRAW_BARRICADE = _W("withdraw_below_barricade")
 W_COMMANDER_STEP = _W("commander_step")
 W_BREACH_ODDS = _W("breach_odds")
 W_UNANSWERED_FIRE = _W("unanswered_fire_points")
 N_W = _W.size
 
-# -- what each side does: counted per side, the action-usage table of the report ----------------
+# -- what each side does: counted per side, the action-usage table of the report; the
+# ``other_zone_*`` count the assaults on zones that are no objective (13) and how they ended
 ACTIONS = ("artillery_shots", "moves", "salvos", "assaults", "withdrawals", "commanders_used",
-           "barricade_moves", "reinforcements", "advances", "retreats")
+           "barricade_moves", "reinforcements", "advances", "retreats", "objective_assaults",
+           "other_zone_assaults", "other_zone_taken", "other_zone_withdrawn",
+           "other_zone_leads_lost", "other_zone_kills", "lone_withdrawals")
 (A_SHOTS, A_MOVES, A_SALVOS, A_ASSAULTS, A_WITHDRAWALS, A_COMMANDERS, A_BARRICADES,
- A_REINFORCEMENTS, A_ADVANCES, A_RETREATS) = codes(ACTIONS)
+ A_REINFORCEMENTS, A_ADVANCES, A_RETREATS, A_OBJECTIVE_ASSAULTS, A_OTHER_ASSAULTS,
+ A_OTHER_TAKEN, A_OTHER_WITHDRAWN, A_OTHER_LEADS_LOST, A_OTHER_KILLS,
+ A_LONE_WITHDRAWALS) = codes(ACTIONS)
 N_ACTIONS = len(ACTIONS)
+ACTION_DOCS = {
+    "objective_assaults": "assaults on a zone of a section-13 objective (Pla de Palau "
+                          "included)",
+    "other_zone_assaults": "assaults on a zone that is no objective (it scores nothing, 13)",
+    "other_zone_taken": "of those, the assaults that took the zone (won, or the defender "
+                        "withdrew, 11.3)",
+    "other_zone_withdrawn": "of those, the assaults the defender withdrew from (+2, 11.3)",
+    "other_zone_leads_lost": "of those, the assaults that cost the attacking lead unit",
+    "other_zone_kills": "enemy combat units eliminated in those assaults (the defending "
+                        "lead, and units lost in the retreat: overstacked or captured)",
+    "lone_withdrawals": "withdrawals that left a unit alone in the zone it retreated to, "
+                        "next to the zone the enemy took (to be assaulted again, or not)",
+}
+
+# -- a commander's blunders, counted per side (outcome columns SIDE_NAME) ----------------------
+BLUNDERS = {
+    "withdrawal_overstack_losses": "units lost to overstacking in the retreat after the side "
+                                   "withdrew (11.3, 6.3: a withdrawal is free only when every "
+                                   "withdrawing unit has room)",
+    "assaults_for_nothing": "assaults on a zone that is no objective that cost the attacking "
+                            "lead and eliminated no enemy unit",
+    "objectives_given_up_at_the_end": "withdrawals from an objective in the game's last "
+                                      "half-turn (13: lost for sure, with no turn left to "
+                                      "retake it; always 0 for the Catalans, who attack in it)",
+}
+B_OVERSTACKED_WITHDRAWAL, B_FOR_NOTHING, B_GIVEN_UP = codes(tuple(BLUNDERS))
+N_BLUNDERS = len(BLUNDERS)
 
 # -- the game state: one int64 vector ---------------------------------------------------------
 _S = Fields("full-game state")
@@ -155,6 +195,7 @@ S_OVERSTACK = _S("overstack_eliminated", 2)
 S_CAPTURED = _S("captured_in_retreat", 2)
 S_FIRST_TAKEN = _S("first_objective_turn")
 S_ACTIONS = _S("actions", 2 * N_ACTIONS)  # side * N_ACTIONS + action
+S_BLUNDERS = _S("blunders", 2 * N_BLUNDERS)  # side * N_BLUNDERS + blunder
 N_STATE = _S.size
 
 # -- outcome columns ------------------------------------------------------------------------------
@@ -201,7 +242,12 @@ for _obj in OBJECTIVES:
                                                "end")
 for _side in SIDES:
     for _action in ACTIONS:
-        _columns[f"{_side}_{_action}"] = Column("int16", f"{_side}: {_action} over the game")
+        _columns[f"{_side}_{_action}"] = Column(
+            "int16", f"{_side}: {ACTION_DOCS.get(_action, _action.replace('_', ' '))} over "
+            "the game")
+for _side in SIDES:
+    for _blunder, _doc in BLUNDERS.items():
+        _columns[f"{_side}_{_blunder}"] = Column("int16", f"{_side}: {_doc}")
 OUTCOMES = Outcomes(_columns)
 O_WINNER = OUTCOMES.offset("winner")
 O_END_REASON = OUTCOMES.offset("end_reason")
@@ -227,6 +273,7 @@ O_OVERSTACK = OUTCOMES.offset("overstack_eliminated")
 O_CAPTURED = OUTCOMES.offset("captured_in_retreat")
 O_HOLDS = OUTCOMES.offset("bourbons_hold_" + OBJECTIVES[0])  # N_OBJECTIVES in order
 O_ACTIONS = OUTCOMES.offset(f"{SIDES[0]}_{ACTIONS[0]}")  # side * N_ACTIONS + action
+O_BLUNDERS = OUTCOMES.offset(f"{SIDES[0]}_{tuple(BLUNDERS)[0]}")  # side * N_BLUNDERS + b
 N_OUT = OUTCOMES.size
 
 # -- state checks (simkit.checks): the invariants ``checks.check_state`` asserts, in the

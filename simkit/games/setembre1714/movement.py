@@ -18,12 +18,12 @@ from simkit.unmanaged import borrowing
 from . import layout as L
 from .board import (
     barricade_in,
+    bordering_enemy,
     can_cross,
     count,
     eliminate_unit,
     enemy_enters,
     lift_unit,
-    next_to_enemy,
     open_ground,
     place_unit,
     zone_limit,
@@ -34,18 +34,21 @@ PIECE_UNIT, PIECE_LEADER, PIECE_BARRICADE = 0, 1, 2
 
 
 @borrowing
-def stop_zones(s, b, side, stop):
-    """Zones where a moving piece of ``side`` must stop (10): next to enemy combat units,
-    or a Bourbon deployment zone. Enemy units do not move in this phase, so it is computed
-    once a phase."""
+def stop_zones(s, b, p, side, stop):
+    """Zones where a moving piece of ``side`` must stop (10): "adjacent to enemy combat
+    units" (``bordering_enemy``, under the reading ``stop_across_walls``), or a Bourbon
+    deployment zone. Enemy units do not move in this phase, so it is computed once a
+    phase."""
     for z in range(b.zone.shape[0]):
-        stop[z] = 1 if (b.zone[z, L.Z_DEPLOYMENT] or next_to_enemy(s, b, z, side)) else 0
+        stop[z] = 1 if (b.zone[z, L.Z_DEPLOYMENT] or bordering_enemy(s, b, p, z, side)) else 0
 
 
 @njit(cache=True, nogil=True)
 def reachable(s, b, p, side, z0, piece, allowance, stop, dist, parent):
     """Rule 10/12: fill ``dist`` (zones moved, -1 unreachable) and ``parent`` (the path)
-    for one piece of ``side`` starting in ``z0``."""
+    for one piece of ``side`` starting in ``z0``. A barricade stops next to the enemy as
+    units do under the reading ``barricades_stop = yes`` (12 gives it only "3 ochre or
+    green zones" otherwise)."""
     n = b.zone.shape[0]
     foe = 1 - side
     for z in range(n):
@@ -58,7 +61,8 @@ def reachable(s, b, p, side, z0, piece, allowance, stop, dist, parent):
     while head < tail:
         x = queue[head]
         head += 1
-        if dist[x] >= allowance or (x != z0 and stop[x]):
+        if dist[x] >= allowance or (x != z0 and stop[x] and
+                                    (piece != PIECE_BARRICADE or p[L.P_BARRICADES_STOP])):
             continue
         for i in range(b.neighbours.shape[1]):
             y = b.neighbours[x, i]

@@ -13,14 +13,20 @@ Policies per side (the first is the default):
   objective they do not hold (through the Royal Breach once assured, the ground behind it
   priced by the salvos it would take and cannot answer), concentrate stacks
   of 5 next to it, pound the zones they mean to assault, fire salvos from every zone that
-  will not assault, assault when the chance (exact two-dice odds, commanders included)
-  passes a threshold that falls as time runs out, keep garrisons in taken objectives.
-  Catalans: garrison every objective, reinforce the threatened ones to 5, hold the ground
-  behind the Royal Breach with 3 once it is assured and the enemy near, put commanders
-  and the flag where they cover most threatened zones, turn barricades towards the enemy,
-  fire every legal salvo, counter-attack objectives the enemy holds at good odds (fair
-  ones in the last turns), withdraw from a fight it is more likely to lose (or nearly so
-  behind a barricade) when a retreat is open.
+  will not assault, assault where the expected gain in VP (13: the zone's VP to both
+  sides, the units eliminated, less the lead unit risked; exact two-dice odds,
+  commanders included) reaches a threshold that falls in the last turns, reckoned
+  against the defender's better answer, stand or withdraw (11.3: +2, no losses, the
+  zone lost), as a player at the table sees it on the board (a surrounded defender
+  cannot withdraw, a retreat into full zones loses units), and keep garrisons in taken
+  objectives. Catalans: garrison every objective, reinforce the threatened ones to 5,
+  hold the ground behind the Royal Breach with 3 once it is assured and the enemy near,
+  put commanders and the flag where they cover most threatened zones, turn barricades
+  towards the enemy, fire every legal salvo, counter-attack objectives the enemy holds at
+  good odds (fair ones in the last turns). As defenders both weigh standing against
+  withdrawing by the same reckoning (their own units, a zone that is no objective and a
+  barricade at what their weights say), and withdraw only when every unit has room and
+  none is left alone to be assaulted again.
 - ``cautious`` (Two Crowns): the greedy mover, but no assault before the Royal Breach is
   assured and only at better odds; ``fallback`` (Catalans): the greedy defender that
   gives ground (withdraws) unless it holds at least 65% of the time and never
@@ -42,11 +48,13 @@ from .board import (
     assault_allowed,
     barricade_in,
     can_cross,
+    can_fight_across,
     count,
+    in_contact,
     leader_near,
-    next_to_enemy,
     salvo_allowed,
     salvo_reaches,
+    santa_eulalia_flag,
     terrain_bonus,
     zone_defence,
     zone_limit,
@@ -55,8 +63,9 @@ from .movement import barricade_can_stand, barricade_side_ok
 
 BOURBON_POLICIES = {
     "greedy": "head for the nearest objective not held, stack 5 next to it, fire at what "
-              "it will assault, salvo from every zone that will not assault, assault at "
-              "fair odds (lower as time runs out), garrison what it takes",
+              "it will assault, salvo from every zone that will not assault, assault where "
+              "the expected VP gain against the defender's better answer (stand or "
+              "withdraw) is high enough (lower as time runs out), garrison what it takes",
     "cautious": "the greedy plan, but no assault before the Royal Breach is assured and "
                 "only at good odds (waits for the breach)",
     "random": "a uniformly random legal choice at every decision",
@@ -64,7 +73,8 @@ BOURBON_POLICIES = {
 CATALAN_POLICIES = {
     "greedy": "garrison every objective, reinforce threatened ones to 5, leaders and flag "
               "where they cover most, barricades facing the enemy, every salvo, "
-              "counter-attack lost objectives at good odds, withdraw from losing fights",
+              "counter-attack lost objectives at good odds, withdraw where it pays and "
+              "every unit has room",
     "fallback": "the greedy garrison, but give ground (withdraw) from any fight it does "
                 "not hold 65% of the time and never counter-attack",
     "random": "a uniformly random legal choice at every decision",
@@ -350,7 +360,7 @@ def unanswered_fire(s, b, p, side, y):
         x = b.neighbours[y, i]
         if x < 0:
             break
-        if count(s, foe, x) == 0 or not can_cross(s, b, x, y):
+        if count(s, foe, x) == 0 or not can_fight_across(b, x, y):
             continue
         if zone_defence(p, b, x) > zone_defence(p, b, y) and salvo_reaches(s, b, p, x, y):
             total += count(s, foe, x)
@@ -496,7 +506,7 @@ def assault_delta(s, b, p, side, a, t, commander):
 def _delta(s, b, p, side, a, t, commander, att_lead, def_lead):
     foe = 1 - side
     cmdr = commander and leader_near(s, b, side, t, 0, False) >= 0
-    flag = leader_near(s, b, L.CATALANS, t, 1, side == L.BOURBONS) >= 0  # 13
+    flag = santa_eulalia_flag(s, b, p, side, a, t) >= 0  # 13
     attack = attack_value(att_lead, count(s, side, a), cmdr, side == L.CATALANS and flag) + \
         s[L.S_EV_ASSAULT]
     dcmdr = leader_near(s, b, foe, t, 0, True) >= 0
@@ -531,17 +541,145 @@ def commander_helps(w, delta):
 
 @borrowing
 def go_threshold(s, p, w, side, t_worth):
-    """The lowest chance at which a scripted side assaults (in thousandths, from its
-    weights). The defaults never go to 1 in 6 or worse: at those odds the attacking lead
-    (1 VP to the enemy, 13) is lost five times in six, and even in the last turns the
-    objective's VP do not pay for it (the Two Crowns' late 0.25 is the step above 6/36,
-    10/36). Ids are per side (the Catalans' fallback has cautious's), so the side is
-    tested too."""
+    """The lowest chance at which the Catalans (greedy, fallback) or the cautious Two
+    Crowns assault (in thousandths, from their weights); the greedy Two Crowns weigh the
+    gain instead (``assault_gain``). Ids are per side (the Catalans' fallback has
+    cautious's), so the side is tested too."""
     if side == L.BOURBONS and w[L.W_ID] == CAUTIOUS:
         return w[L.W_BREACH_ODDS] if s[L.S_BREACH_TURN] > 0 else 2000
     if t_worth > 0:
         return w[L.W_OBJECTIVE_ODDS_LATE if late(s, p) else L.W_OBJECTIVE_ODDS]
-    return w[L.W_OTHER_ODDS_LATE if late(s, p) else L.W_OTHER_ODDS]
+    return w[L.W_OTHER_ODDS]
+
+
+@borrowing
+def weighs_gains(w, side):
+    """The greedy Two Crowns choose their assaults by the gain (``assault_gain``)."""
+    return side == L.BOURBONS and w[L.W_ID] == GREEDY
+
+
+@borrowing
+def may_retreat_into(s, b, side, z, y):
+    """Rule 11.3: units leaving ``z`` "have to go to adjacent zones without enemy units on
+    them" (across a side units may cross): a Two Crowns deployment zone too."""
+    return can_cross(s, b, z, y) and count(s, 1 - side, y) == 0
+
+
+@borrowing
+def retreat_score(s, b, p, side, y, there):
+    """Greedy's preference for retreating into ``y`` holding ``there`` of its units: room
+    first, then an objective, then friends, then fewer enemies next to it."""
+    room = zone_limit(p, b, y) - there
+    return (1000 if room > 0 else 0) + (100 if b.zone[y, L.Z_OBJECTIVE] >= 0 else 0) + \
+        (10 if there > 0 else 0) - threat(s, b, side, y)
+
+
+#: the scratch ``retreat_plan`` and ``answer_values`` take: ``2 m + PLAN_EXTRA`` int64,
+#: m the neighbours a zone may have (``b.neighbours.shape[1]``)
+PLAN_EXTRA = 5
+
+
+@borrowing
+def retreat_plan(s, b, p, side, z, n, work):
+    """Where ``n`` units of ``side`` leaving ``z`` would go, one after the other, as the
+    greedy retreat sends them (``retreat_destination``), read from the board alone
+    (the first ``n - 1`` go where ``n - 1`` units would: the units are alike): ``work[k]``
+    the units into the zone's k-th neighbour, then, m being the neighbours a zone may
+    have, at ``work[m]`` and ``work[m + 1]`` the units lost to overstacking (6.1) and
+    those with nowhere to go (captured, 11.3), at ``work[m + 2]`` 1 if a unit would stand
+    alone where it went, at ``work[m + 3]`` and ``work[m + 4]`` the first two for the
+    first ``n - 1`` units; ``work[m + 5:]`` holds each neighbour's fixed part of the
+    score (-1 where no unit may go)."""
+    m = b.neighbours.shape[1]
+    for i in range(m + PLAN_EXTRA):
+        work[i] = 0
+    fixed = m + PLAN_EXTRA
+    for i in range(m):
+        y = b.neighbours[z, i]
+        work[fixed + i] = -BIG
+        if y >= 0 and may_retreat_into(s, b, side, z, y):
+            work[fixed + i] = retreat_score(s, b, p, side, y, 0)
+    for k in range(n):
+        if k == n - 1:
+            work[m + 3], work[m + 4] = work[m], work[m + 1]
+        pick, best = -1, -BIG
+        for i in range(m):
+            if work[fixed + i] == -BIG:
+                continue
+            y = b.neighbours[z, i]
+            there = count(s, side, y) + work[i]
+            score = work[fixed + i] + retreat_score_change(p, b, y, there)
+            if score > best:
+                pick, best = i, score
+        if pick < 0:
+            work[m + 1] += 1
+        elif count(s, side, b.neighbours[z, pick]) + work[pick] >= \
+                zone_limit(p, b, b.neighbours[z, pick]):
+            work[m] += 1
+        else:
+            work[pick] += 1
+    for i in range(m):
+        if work[i] == 1 and count(s, side, b.neighbours[z, i]) == 0:
+            work[m + 2] = 1
+
+
+@borrowing
+def retreat_score_change(p, b, y, there):
+    """``retreat_score`` with ``there`` units in ``y`` minus with none: the room and
+    friends terms."""
+    room = zone_limit(p, b, y) - there
+    return (0 if room > 0 else -1000) + (10 if there > 0 else 0)
+
+
+@borrowing
+def answer_values(s, b, p, side, t, delta, gain, lead, unit, work, out):
+    """What an assault by ``side`` on ``t`` gains the attacker, in VP at the game's end
+    (13), under each answer of the defender (11.3), read from the board: ``out[0]`` if
+    it stands (the attacker wins with ``win_chance(delta)``: the defending lead and the
+    units its retreat would lose, and the zone; else the attacking lead is lost),
+    ``out[1]`` if it withdraws (+2: the zone and the units its retreat would lose for
+    sure, the attacking lead lost unless the attacker still wins); ``out[2]`` 1 if it can
+    withdraw (a zone to retreat to), ``out[3]`` 1 if its withdrawal loses nobody (every
+    unit has room, 6.1), ``out[4]`` 1 if it leaves a unit alone where it went, next to
+    the zone the enemy takes. ``delta``: defence minus attack before the dice, without the
+    withdrawal; ``gain``: what the zone changing hands is worth to the attacker;
+    ``lead``: what the attacking lead unit is worth, ``unit`` each defending unit;
+    ``work``: scratch (``PLAN_EXTRA``)."""
+    m = b.neighbours.shape[1]
+    units = count(s, 1 - side, t)
+    win = win_chance(delta)
+    retreat_plan(s, b, p, 1 - side, t, units, work)
+    out[0] = win * (unit * (1.0 + work[m + 3] + work[m + 4]) + gain) - (1.0 - win) * lead
+    keep = win_chance(delta + p[L.P_WITHDRAWAL_BONUS])
+    out[1] = gain + unit * work[m] - (1.0 - keep) * lead
+    out[2] = 1.0 if units > 0 and work[m + 1] == 0 else 0.0
+    out[3] = 1.0 if out[2] > 0 and work[m] == 0 else 0.0
+    out[4] = 1.0 if work[m + 2] > 0 else 0.0
+
+
+@borrowing
+def zone_gain(p, b, w, t):
+    """What ``t`` changing hands is worth to the side whose weights are ``w``: its VP to
+    both sides (13: 2 for a bastion, 4 for a convent, split over its zones; the holder
+    scores them, so the swing is twice), else the side's ``zone_value``."""
+    worth = zone_worth(p, b, t)
+    if worth > 0:
+        return 2.0 * worth
+    return w[L.W_ZONE_VALUE] / 100.0
+
+
+@borrowing
+def assault_gain(s, b, p, w, side, t, delta, work, out):
+    """The greedy Two Crowns' value of assaulting ``t``: the gain against the defender's
+    better answer (``answer_values``: an enemy unit at the 1 VP it scores, 13, their own
+    lead at their ``unit_value``), as a player at the table reckons it from the board:
+    the enemy's answer is whichever leaves the attacker less, a surrounded defender
+    cannot withdraw (11.3), and a retreat into a full zone loses units (6.1)."""
+    answer_values(s, b, p, side, t, delta, zone_gain(p, b, w, t), w[L.W_UNIT_VALUE] / 100.0,
+                  1.0, work, out)
+    if out[2] > 0 and out[1] < out[0]:
+        return out[1]
+    return out[0]
 
 
 @njit(cache=True, nogil=True)
@@ -555,12 +693,16 @@ def next_combat(s, b, p, w, side, rng, out):
     n = b.zone.shape[0]
     leads = np.empty(2 * n, np.int64)
     lead_strengths(s, b, leads)
-    best_assault, best_salvo = -1.0, -1.0
+    work = np.empty(2 * b.neighbours.shape[1] + PLAN_EXTRA, np.int64)
+    values = np.empty(5, np.float64)
+    gains = weighs_gains(w, side)
+    bar = w[L.W_MIN_GAIN_LATE if late(s, p) else L.W_MIN_GAIN] / 100.0
+    best_assault, best_salvo = -1.0 * BIG, -1.0
     aa, at, sa, st = -1, -1, -1, -1
     for a in range(n):
-        if s[L.S_ACTED + a] or count(s, side, a) == 0 or not next_to_enemy(s, b, a, side):
+        if s[L.S_ACTED + a] or count(s, side, a) == 0 or not in_contact(s, b, a, side):
             continue
-        plan_t, plan_score = -1, -1.0
+        plan_t, plan_score = -1, -1.0 * BIG
         for i in range(b.neighbours.shape[1]):
             t = b.neighbours[a, i]
             if t < 0:
@@ -570,12 +712,17 @@ def next_combat(s, b, p, w, side, rng, out):
             worth = zone_worth(p, b, t)
             if side == L.CATALANS and worth == 0 and b.zone[a, L.Z_OBJECTIVE] >= 0:
                 continue  # a garrison does not sally out of its objective
-            chance = win_chance(_delta(s, b, p, side, a, t, True, leads[side * n + a],
-                                       leads[(1 - side) * n + t]))
-            if 1000.0 * chance >= go_threshold(s, p, w, side, worth):
+            delta = _delta(s, b, p, side, a, t, True, leads[side * n + a],
+                           leads[(1 - side) * n + t])
+            if gains:
+                score = assault_gain(s, b, p, w, side, t, delta, work, values)
+                go = score >= bar - 1e-9
+            else:
+                chance = win_chance(delta)
+                go = 1000.0 * chance >= go_threshold(s, p, w, side, worth)
                 score = chance * (1.0 + worth)
-                if score > plan_score:
-                    plan_t, plan_score = t, score
+            if go and score > plan_score:
+                plan_t, plan_score = t, score
         if plan_t >= 0:
             if plan_score > best_assault:
                 best_assault, aa, at = plan_score, a, plan_t
@@ -610,7 +757,7 @@ def _random_combat(s, b, p, side, rng, out):
             t = b.neighbours[a, i]
             if t < 0:
                 break
-            if assault_allowed(s, b, side, a, t):
+            if assault_allowed(s, b, side, a, t) or salvo_allowed(s, b, p, side, a, t):
                 seen += 1
                 if uniform_int(rng, stream(side), seen) == 0:
                     pick = a
@@ -648,42 +795,50 @@ def defender_commander(s, b, p, w, side, delta, rng):
 
 
 @borrowing
-def withdraws(s, b, p, w, side, t, delta, can_retreat, rng):
+def withdraws(s, b, p, w, side, t, delta, can_retreat, rng, work, values):
     """Rule 11.3: does the defender declare a withdrawal (+2, no losses, zone lost)?
-    ``delta`` is defence minus attack before the dice and the withdrawal."""
+    ``delta`` is defence minus attack before the dice and the withdrawal. Greedy (and
+    cautious) weigh both answers (``answer_values``, the zone at what it is worth to
+    them, a barricade there too: 12, a withdrawal loses it; a unit left alone to be
+    assaulted again at ``alone_cost``) and withdraw only when every unit has room;
+    fallback gives ground whenever it would keep the zone less often than its
+    threshold."""
     if not can_retreat:
         return False
     if is_random(w):
         return uniform_int(rng, stream(side), 2) == 1
     if last_half_turn(s, p, side) and b.zone[t, L.Z_OBJECTIVE] >= 0:
         return False  # the zone is lost for sure, and no turn is left to retake it
-    holding = 1000.0 * (1.0 - win_chance(delta))  # keeps the zone without withdrawing
-    return holding < w[L.W_WITHDRAW_BELOW] or (
-        barricade_in(s, t) >= 0 and holding < w[L.W_WITHDRAW_BARRICADE])
+    if side == L.CATALANS and w[L.W_ID] == FALLBACK:
+        holding = 1000.0 * (1.0 - win_chance(delta))  # keeps the zone without withdrawing
+        return holding < w[L.W_WITHDRAW_BELOW]
+    gain = zone_gain(p, b, w, t)
+    if barricade_in(s, t) >= 0:
+        gain += w[L.W_BARRICADE_VALUE] / 100.0
+    answer_values(s, b, p, 1 - side, t, delta, gain, 1.0, w[L.W_UNIT_VALUE] / 100.0, work,
+                  values)
+    withdrawal = values[1] + values[4] * w[L.W_ALONE_COST] / 100.0
+    return values[3] > 0 and withdrawal < values[0]
 
 
 @borrowing
 def retreat_destination(s, b, p, w, side, z, rng):
     """Where a retreating unit of ``side`` goes from ``z`` (11.3): an adjacent zone
-    without enemy units. A full zone means the unit is lost to overstacking; -1 when
-    surrounded (captured)."""
+    without enemy units (``may_retreat_into``), greedy's by ``retreat_score``. A full
+    zone means the unit is lost to overstacking; -1 when surrounded (captured)."""
     pick, best, seen = -1, -BIG, 0
     for i in range(b.neighbours.shape[1]):
         y = b.neighbours[z, i]
         if y < 0:
             break
-        if not can_cross(s, b, z, y) or count(s, 1 - side, y) > 0:
+        if not may_retreat_into(s, b, side, z, y):
             continue
-        if side == L.CATALANS and b.zone[y, L.Z_DEPLOYMENT]:
-            continue
-        room = zone_limit(p, b, y) - count(s, side, y)
         if is_random(w):
             seen += 1
             if uniform_int(rng, stream(side), seen) == 0:
                 pick = y
             continue
-        score = (1000 if room > 0 else 0) + (100 if b.zone[y, L.Z_OBJECTIVE] >= 0 else 0) + \
-            (10 if count(s, side, y) > 0 else 0) - threat(s, b, side, y)
+        score = retreat_score(s, b, p, side, y, count(s, side, y))
         if score > best:
             pick, best = y, score
     return pick

@@ -11,7 +11,6 @@ from simkit.games.base import (
     Parameters,
     PolicyRows,
     RulesBase,
-    encode,
     knob,
     reading,
     reconstruction,
@@ -55,6 +54,49 @@ class Rules(RulesBase):
     barricades: bool = knob(True, "the Catalan barricades are on the map (12)")
     santa_eulalia_flag: bool = knob(
         True, "the Santa Eulalia flag enters the game (13: +1, on top of a commander)")
+    flag_in_catalan_assaults: str = reading(
+        "next_to_attacked_zone", "where the Santa Eulalia flag must stand to add its +1 to an "
+        "assault the Catalans make (13; defending, it counts in the attacked zone or next to "
+        "it, as a commander)",
+        values={
+            "next_to_attacked_zone": '13: the flag "moves and affects combat exactly as a '
+                                     'commander", and 11.3 gives the attacker "+1 if there '
+                                     'is a friendly commander adjacent to the attacked zone"',
+            "at_or_next_to_attacking_zone": '13: "contributing its bonus in any assault '
+                                            'started at the zone where it is placed, or at '
+                                            'any adjacent zone": the zone the assault starts '
+                                            'from, or one next to it'},
+        why="13 opens with 'exactly as a commander', and its next words, the assault 'started "
+            "at' the flag's zone or an adjacent one, fit the commander's rule when the "
+            "assault is the one fought there (defending, 11.3 puts the commander in the "
+            "attacked zone or next to it); reading 'started at' as the attacking zone makes "
+            "the flag, alone among the leaders, count away from the fight")
+    stop_across_walls: str = reading(
+        "yes", "a moving unit stops on entering a zone bordering enemy combat units across "
+        "a red line or the closed Royal Breach (10)",
+        values={
+            "yes": '10: "when a moving unit enters a zone adjacent to enemy combat units it '
+                   'must stop"; 9 glosses adjacent as "adjacent zones (bordering)" and fires '
+                   'at them across walls: adjacent is bordering, wall or not',
+            "no": '2.2.1: a red line "is not allowed to cross ... there cannot be movement '
+                  'or combat through them, apart from artillery fire": enemies behind a wall '
+                  'cannot engage the unit, so they do not stop it'},
+        why="the rulebook uses 'adjacent' for bordering zones throughout (10's own movement "
+            "'to enter a zone it needs to be adjacent', with the red lines forbidding the "
+            "crossing apart; 9's '(bordering)', across walls), and 10 makes no exception "
+            "for a wall between the zones")
+    barricades_stop: str = reading(
+        "yes", "a barricade moving next to enemy combat units stops there, as units do (10, "
+        "12)",
+        values={
+            "yes": '10: "when a moving unit enters a zone adjacent to enemy combat units it '
+                   'must stop"; 2.1 counts barricades among the special units, and 10 calls '
+                   'the guns "artillery units"',
+            "no": '12: "They can move 3 ochre or green zones during the corresponding '
+                  'movement phase", with no stop named'},
+        why="10's stop applies to 'a moving unit', and the rulebook calls its special pieces "
+            "units too (2.1's special units; 10's 'artillery units'); 12 gives the barricades "
+            "their own ground (ochre and green zones), not their own stop rule")
     withdrawal_bonus: int = knob(
         2, "defence bonus for declaring a withdrawal (11.3: +2)", range=(0, 6))
     bourbon_recovery_percent: int = knob(
@@ -130,18 +172,28 @@ def _objective_vp(rules: Rules) -> list[int]:
 
 #: the whole game's parameter vector (offsets in ``layout``): each field is the knob
 #: or property of the same name, except the objectives' VP, one slot per kind, and the
-#: readings, 1 for "yes" (``exhausted_deck``: 1 for "reshuffle")
+#: readings, 1 for "yes" (``exhausted_deck``: 1 for "reshuffle";
+#: ``flag_in_catalan_assaults``: 1 for "at_or_next_to_attacking_zone")
 PARAMETERS = Parameters(L._P, Rules, vp_objective=_objective_vp,
                         advanced_units_attack=lambda r: r.advanced_units_attack == "yes",
+                        flag_in_catalan_assaults=lambda r: (
+                            r.flag_in_catalan_assaults == "at_or_next_to_attacking_zone"),
+                        stop_across_walls=lambda r: r.stop_across_walls == "yes",
+                        barricades_stop=lambda r: r.barricades_stop == "yes",
                         recreated_units_score=lambda r: r.recreated_units_score == "yes",
                         exhausted_deck=lambda r: r.exhausted_deck == "reshuffle")
 
 
-# -- the scripted players' weights (``--policy greedy:objective_odds=0.4``) -------------------
+# -- the scripted players' weights (``--policy greedy:min_gain=0.5``) ----------------------
 def _odds(default: float, doc: str, *, lowest: float = 0.0):
     """A chance weight (above 1: never), which the kernels read in thousandths (its
     step)."""
     return knob(default, doc, range=(lowest, 1.01), step=0.001)
+
+
+def _vp(default: float, doc: str, *, range: tuple[float, float]):
+    """A weight in victory points (13), which the kernels read in hundredths (its step)."""
+    return knob(default, doc, range=range, step=0.01)
 
 
 _WITHDRAW = ("a defender withdraws (11.3) when it would keep the zone less often than this "
@@ -150,25 +202,35 @@ _BOURBON_COMMANDER = ("a commander's +1 (11.3) is used when it moves the assault
                       "least this many 36ths (he dies on a 6)")
 _CATALAN_COMMANDER = ("a commander's or the flag's +1 (11.3) is used when it moves the odds by "
                       "at least this many 36ths")
+_UNIT_VALUE = ("VP one of the side's own combat units is worth when it weighs an assault or "
+               "a withdrawal (13 scores 1 for the enemy; a unit also holds ground, and a "
+               "Two Crowns unit may be recreated, 10.1)")
+_ALONE_COST = ("VP the side counts against a withdrawal (11.3) that leaves a unit alone in "
+               "the zone it retreats to, next to the zone the enemy takes (to be assaulted "
+               "again)")
+_ZONE_VALUE = ("VP the side puts on a zone that is no objective changing hands (its place on "
+               "the way to the objectives; 13 scores none), added to what an assault there "
+               "gains or a withdrawal gives up")
 
 
 @dataclass(frozen=True)
 class BourbonWeights(RulesBase):
-    """The greedy Two Crowns' numbers: the lowest chance of winning at which they assault
-    (an objective or another zone, before and in the last two turns), when they give
-    ground as defenders, and when a commander's +1 is worth risking him."""
+    """The greedy Two Crowns' numbers: the expected gain (VP at the game's end, 13) at
+    which they assault, reckoned against the defender's better answer (stand or withdraw,
+    11.3), before and in the last two turns; what a zone that is no objective is worth to
+    them; when a commander's +1 is worth risking him; the ground under unanswered salvos."""
 
     KIND = "policy weight"
 
-    objective_odds: float = _odds(
-        0.3, "lowest chance of winning at which an objective is assaulted")
-    objective_odds_late: float = _odds(
-        0.25, "the same in the last two turns (above 1/6: never at 1 in 6 or worse)",
-        lowest=0.17)
-    other_odds: float = _odds(
-        0.45, "lowest chance at which a zone that is no objective is assaulted")
-    other_odds_late: float = _odds(0.3, "the same in the last two turns")
-    withdraw_below: float = _odds(0.5, _WITHDRAW)
+    min_gain: float = _vp(
+        0.5, "lowest expected gain, in VP, at which a zone is assaulted: the zone's VP (both "
+        "sides', 13) and the units eliminated, less the lead unit lost, against the "
+        "defender's better answer (stand, or withdraw for +2 and no losses, 11.3)",
+        range=(-2.0, 6.0))
+    min_gain_late: float = _vp(0.5, "the same in the last two turns", range=(-2.0, 6.0))
+    zone_value: float = _vp(0.0, _ZONE_VALUE, range=(0.0, 6.0))
+    unit_value: float = _vp(2.0, _UNIT_VALUE, range=(0.0, 4.0))
+    alone_cost: float = _vp(0.0, _ALONE_COST, range=(0.0, 4.0))
     # 5, not 3: paired on 20,000 games (seed 1714) 4 gave the Two Crowns +0.66 [+0.36,
     # +0.97] and 5 +0.78 [+0.33, +1.23] over 3, losing 1.55 commanders a game, not 2.05
     commander_step: int = knob(5, _BOURBON_COMMANDER, range=(0, 7))
@@ -185,21 +247,24 @@ class BourbonWeights(RulesBase):
 @dataclass(frozen=True)
 class CautiousWeights(RulesBase):
     """``cautious``: no assault before the Royal Breach is assured, then only at good
-    odds; greedy's defence (withdrawal and commanders)."""
+    odds; greedy's defence (withdrawal, with greedy's values, and commanders)."""
 
     KIND = "policy weight"
 
     breach_odds: float = _odds(
         0.55, "lowest chance at which anything is assaulted once the Royal Breach is "
         "assured")
-    withdraw_below: float = _odds(0.5, _WITHDRAW)
+    unit_value: float = _vp(2.0, _UNIT_VALUE, range=(0.0, 4.0))
+    alone_cost: float = _vp(0.0, _ALONE_COST, range=(0.0, 4.0))
     commander_step: int = knob(3, _BOURBON_COMMANDER, range=(0, 7))
 
 
 @dataclass(frozen=True)
 class CatalanWeights(RulesBase):
-    """The greedy Catalans' numbers: the chances at which they counter-attack, withdraw
-    (more readily behind a barricade), and risk a commander."""
+    """The greedy Catalans' numbers: the chances at which they counter-attack, what their
+    units, a unit left alone and a barricade are worth when they weigh standing against
+    withdrawing (a zone that is no objective at nothing: the Two Crowns seldom assault
+    one), and when they risk a commander."""
 
     KIND = "policy weight"
 
@@ -208,11 +273,11 @@ class CatalanWeights(RulesBase):
     objective_odds_late: float = _odds(0.4, "the same in the last two turns")
     other_odds: float = _odds(
         0.75, "lowest chance at which a zone that is no objective is assaulted")
-    withdraw_below: float = _odds(
-        0.5, "a defender withdraws (11.3) when it would keep the zone less often than this")
-    withdraw_below_barricade: float = _odds(
-        0.6, "the same behind a barricade (12: a withdrawal loses it, a stand keeps it "
-        "only if the assault fails)")
+    unit_value: float = _vp(3.0, _UNIT_VALUE, range=(0.0, 4.0))
+    alone_cost: float = _vp(0.0, _ALONE_COST, range=(0.0, 4.0))
+    barricade_value: float = _vp(
+        0.5, "VP a barricade standing in the attacked zone is worth keeping (12: a "
+        "withdrawal loses it, a stand only if the assault succeeds)", range=(0.0, 4.0))
     commander_step: int = knob(3, _CATALAN_COMMANDER, range=(0, 7))
 
 
@@ -236,26 +301,14 @@ POLICY_WEIGHTS = {"bourbons": {"greedy": BourbonWeights, "cautious": CautiousWei
 NEVER = 2000
 
 
-def _same_as(weight: str):
-    """A field that plays another weight of the same policy (an alias): its value, in the
-    kernels' units."""
-    return lambda w: encode(w.knob(weight), getattr(w, weight))
-
-
 #: each side's row of the kernels' ``pol`` (``layout.W_*``): the policy's id, then its
-#: weights (a chance in thousandths, its step). A field a policy has no weight for holds
-#: what that policy plays: greedy's names are shared by both sides, and each side's
-#: weights fill the other's alias (the Two Crowns withdraw behind a barricade as anywhere
-#: else, the Catalans assault late as early); cautious moves as greedy did before the
-#: terreplein price; fallback never assaults. Fields no policy reads stay 0: every
-#: policy's breach_odds but cautious's, cautious's objective and other odds (it assaults
-#: on breach_odds alone), the Catalans' unanswered_fire_points, and random's row.
+#: weights (a chance in thousandths, VP in hundredths: their steps). A field a policy has
+#: no weight for holds what that policy plays: fallback never assaults. Fields no policy
+#: reads stay 0: the Two Crowns' odds (greedy assaults on min_gain, cautious on
+#: breach_odds), the Catalans' min_gain, breach_odds and unanswered_fire_points,
+#: withdraw_below but fallback's, barricade_value but the greedy Catalans', and random's
+#: row; zone_value is 0 but for the greedy Two Crowns (a zone that is no objective is
+#: worth nothing to the other defenders: it changed no game as a weight).
 POLICY_ROWS = PolicyRows(L._W, POLICY_WEIGHTS, fixed={
-    "greedy": {"withdraw_below_barricade": _same_as("withdraw_below"),
-               "other_odds_late": _same_as("other_odds")},
-    "cautious": {"withdraw_below_barricade": _same_as("withdraw_below"),
-                 "unanswered_fire_points": 0},
-    "fallback": {"objective_odds": NEVER, "objective_odds_late": NEVER, "other_odds": NEVER,
-                 "other_odds_late": NEVER,
-                 "withdraw_below_barricade": _same_as("withdraw_below")},
+    "fallback": {"objective_odds": NEVER, "objective_odds_late": NEVER, "other_odds": NEVER},
 })
