@@ -194,31 +194,20 @@ POLISH_MOVES = 6
 
 
 def _sized(game, base, policy, searched, trials, n_games, check_games, n_jobs, budget, say):
-    """Trials, training and check games cut to fit ``budget`` (the trials first if their
-    fixed costs alone would take half of it)."""
-    from simkit.timing import (
-        TRIAL_OVERHEAD,
-        Plan,
-        announce,
-        check_budget,
-        fit,
-        speed,
-        trials_within,
-    )
+    """Trials, training and check games cut to fit ``budget`` (``timing.size_search``)."""
+    from simkit.timing import TRIAL_OVERHEAD, check_budget, size_search, speed
     from simkit.tune import RACED_SHARE
 
     check_budget(budget)
     if say is None and budget is None:
         return trials, n_games, check_games, None
-    trials, cut_trials = trials_within(budget, trials, TRIAL_OVERHEAD)
-    numeric = sum(s.numeric for s in searched)
-    games = (trials * RACED_SHARE * n_games
-             + (VALIDATED + POLISH_MOVES * numeric + CONFIRMED) * check_games)
-    plan = Plan(int(games), speed(game, base, policy, n_jobs), TRIAL_OVERHEAD * trials)
-    announce(f"the search of {len(searched)} knobs", plan, say or (lambda text: None))
-    fitted, cut = fit(budget, plan, n_games, "training games a trial")
-    cut = "; ".join(c for c in (cut_trials, cut) if c) or None
-    return trials, fitted, max(1, check_games * fitted // n_games), cut
+    checks = VALIDATED + POLISH_MOVES * sum(s.numeric for s in searched) + CONFIRMED
+    trials, games, check_games, cuts = size_search(
+        f"the search of {len(searched)} knobs", budget, trials, TRIAL_OVERHEAD,
+        speed(game, base, policy, n_jobs),
+        lambda t: t * RACED_SHARE * n_games + checks * check_games,
+        n_games, check_games, say)
+    return trials, games, check_games, "; ".join(cuts) or None
 
 
 def _check_movable(game, base, searched: Searched) -> None:

@@ -118,6 +118,21 @@ def trials_within(budget: float | None, trials: int, per_trial: float,
                     f"take about {duration(trials * per_trial * load())}; cut to {fitted}")
 
 
+def size_search(what: str, budget: float | None, trials: int, per_trial: float, rate: float,
+                games_for, n_games: int, check_games: int, say
+                ) -> tuple[int, int, int, list[str]]:
+    """A search's trials, training games a trial and check games, cut to fit ``budget``
+    (the trials first, if their fixed costs alone would take half of it; then the games
+    in proportion), after the estimate is told to ``say``; and the lines saying what was
+    cut. ``games_for(trials)``: the games the search plays with that many trials."""
+    trials, cut_trials = trials_within(budget, trials, per_trial)
+    plan = Plan(int(games_for(trials)), rate, per_trial * trials)
+    announce(what, plan, say or (lambda text: None))
+    games, cut = fit(budget, plan, n_games, "training games a trial")
+    return (trials, games, max(1, check_games * games // n_games),
+            [c for c in (cut_trials, cut) if c])
+
+
 def announce(what: str, plan: Plan, say) -> None:
     """The estimate, before the work starts."""
     say(f"{what}: about {plan.games:,} games at {plan.rate:,.0f} games/s, so about "

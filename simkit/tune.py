@@ -429,17 +429,8 @@ def games_planned(arena: Arena, who: Player, *, trials: int, restarts: int, n_ga
 
 
 def _sized(arena, who, trials, restarts, n_games, check_games, scan_points, budget, say):
-    """Trials, training and check games cut to fit ``budget``: the trials first if their
-    fixed costs alone would take half of it, then the games in proportion."""
-    from simkit.timing import (
-        TRIAL_OVERHEAD,
-        Plan,
-        announce,
-        check_budget,
-        fit,
-        speed,
-        trials_within,
-    )
+    """Trials, training and check games cut to fit ``budget`` (``timing.size_search``)."""
+    from simkit.timing import TRIAL_OVERHEAD, check_budget, size_search, speed
 
     check_budget(budget)
     if say is None and budget is None:
@@ -447,15 +438,12 @@ def _sized(arena, who, trials, restarts, n_games, check_games, scan_points, budg
     entry = arena.entries[0]
     rate = speed(arena.game, entry.rules, {**entry.others, entry.side: who.start},
                  arena.n_jobs)
-    per_trial = TRIAL_OVERHEAD * restarts * len(arena.entries)
-    trials, cut_trials = trials_within(budget, trials, per_trial)
-    plan = Plan(games_planned(arena, who, trials=trials, restarts=restarts, n_games=n_games,
-                              check_games=check_games, scan_points=scan_points), rate,
-                per_trial * trials)
-    announce(f"the search of {who.side}", plan, say or (lambda text: None))
-    games, cut = fit(budget, plan, n_games, "training games a trial")
-    return (trials, games, max(1, check_games * games // n_games),
-            [c for c in (cut_trials, cut) if c])
+    return size_search(
+        f"the search of {who.side}", budget, trials,
+        TRIAL_OVERHEAD * restarts * len(arena.entries), rate,
+        lambda t: games_planned(arena, who, trials=t, restarts=restarts, n_games=n_games,
+                                check_games=check_games, scan_points=scan_points),
+        n_games, check_games, say)
 
 
 def tune(arena: Arena, who: Player, *, trials: int = 40, restarts: int = 3,
