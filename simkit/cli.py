@@ -897,9 +897,11 @@ def cmd_sweep(args, _extra) -> None:
 def _sweep_sized(game, experiment, args) -> int | None:
     """The games per cell: the estimate told first (from the speed of each policy the
     cells play, under the base rules) and, given --budget, cut to fit it."""
+    from simkit.experiment import check_folder
     from simkit.timing import Plan, announce, check_budget, fit, speed
 
     check_budget(args.budget)
+    check_folder(Path(args.out), experiment)  # a refusal comes before any estimate
     if args.backend == "dask":  # another machine's speed: no estimate from here
         return args.games
     played = game.with_data(args.data or experiment.data)

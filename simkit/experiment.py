@@ -846,6 +846,17 @@ def prepare_folder(out: Path, experiment: Experiment) -> int | None:
     """Create ``out`` with ``experiment.json``, or check it holds this experiment at no
     more games per cell than asked. Returns the folder's previous games per cell when
     this run asks for more (the run extends it), else None."""
+    extended_from = check_folder(out, experiment)
+    out.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(experiment.spec(), indent=2)
+    _write_atomic(out / EXPERIMENT_FILE, lambda tmp: Path(tmp).write_text(text))
+    return extended_from
+
+
+def check_folder(out: Path, experiment: Experiment) -> int | None:
+    """Refuse a folder this run cannot write to (another experiment, fewer games per cell
+    than it was run with, a stranger's files), writing nothing; the previous games per
+    cell when this run extends the folder, else None."""
     spec = experiment.spec()
     extended_from = None
     if out.exists() and not out.is_dir():
@@ -864,9 +875,6 @@ def prepare_folder(out: Path, experiment: Experiment) -> int | None:
     elif out.exists() and any(p.name != LOCK for p in out.iterdir()):
         raise StoreError(f"{out} is not empty and holds no {EXPERIMENT_FILE}; choose an "
                          "empty or new folder for the experiment")
-    out.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(spec, indent=2)
-    _write_atomic(out / EXPERIMENT_FILE, lambda tmp: Path(tmp).write_text(text))
     return extended_from
 
 
