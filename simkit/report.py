@@ -1350,9 +1350,13 @@ def write_report(path, out=None, side: str | None = None) -> Report:
     folder ``path`` (into ``out``, default ``path``); ``side``: whose win rate (default
     the game's first side)."""
     path = Path(path)
+    if path.is_file():
+        hint = (f"; run it first (simkit sweep {path} --out DIR) and report DIR"
+                if path.suffix == ".toml" else "")
+        raise StoreError(f"{path} is a file, not a results or experiment folder{hint}")
     out = Path(out) if out is not None else path
+    data = collect(path, side)  # the folder read whole before anything is written
     out.mkdir(parents=True, exist_ok=True)
-    data = collect(path, side)
     title = f"Balance report: {data.head['name']}"
     figures, pngs, files = [], {}, {}
     built = sections(data)
