@@ -235,6 +235,15 @@ class DataFolder:
         if unknown:
             raise ComponentError(f"--data {self.user}: {', '.join(unknown)}: not a data file "
                                  f"of this game; its files: {', '.join(self.names)}")
+        folders = [name for name in found if not (self.user / name).is_file()]
+        if folders:
+            raise ComponentError(f"--data {self.user}: {', '.join(folders)}: not a file (a "
+                                 "folder?); a data file is a TOML file")
+        if not found:  # it would play the package's files without a word
+            raise ComponentError(f"--data {self.user}: holds none of the game's data files "
+                                 f"({', '.join(self.names)}); put the files to play there "
+                                 "(simkit data GAME --export DIR writes them), or leave "
+                                 "--data out to play the package's")
         return found
 
     def __truediv__(self, name: str) -> Path:
