@@ -190,6 +190,16 @@ class DataFile:
                 raise self.error(f"[[{key}]] #{i + 1}", f"must be a table, got {row!r}")
         return rows
 
+    def printed(self, entry: str, what: str, found, rulebook, source: str,
+                holds: bool | None = None) -> None:
+        """Refuse a value that contradicts the rulebook: ``found`` must equal ``rulebook``
+        (or, for a printed fact that is not one value, ``holds`` must be true, with
+        ``rulebook`` saying it in words: "at least 6"); the error names the file, the
+        entry, the value found, the rulebook's and where it prints it (``source``)."""
+        if not (found == rulebook if holds is None else holds):
+            raise self.error(entry, f"{what} = {found!r}; the rulebook prints {rulebook} "
+                                    f"({source})")
+
     def only(self, table: Mapping, allowed, entry: str) -> None:
         """Refuse keys outside ``allowed`` (a misspelt key must not be silently ignored)."""
         if _log is not None:

@@ -46,9 +46,9 @@ def test_export_writes_every_file_and_lists_what_each_is(exported, capsys):
 def test_an_edited_die_face_plays_other_games(exported):
     shipped = simulate("victus", N, seed=4)
     assert simulate("victus", N, seed=4, data=exported).equals(shipped)  # same files
-    # the white die's third face: an Advance instead of Reinforcements 3
-    _edit(exported / "dice.toml", '"Reinforcements 3",\n         "Bombardment 1"',
-          '"Advance 2",\n         "Bombardment 1"')
+    # the white die's last face (not printed): Advance 2 instead of Advance 1
+    _edit(exported / "dice.toml", '"Bombardment 2", "Advance 1"]',
+          '"Bombardment 2", "Advance 2"]')
     for name in ("board.toml", "cards.toml"):  # any subset: the rest from the package
         (exported / name).unlink()
     edited = simulate("victus", N, seed=4, data=exported)
@@ -62,8 +62,8 @@ def test_extending_a_folder_with_other_data_is_refused_and_keeps_it(exported, tm
     out = tmp_path / "run"
     assert main(["run", "victus", "--games", str(N), "--out", str(out), "--no-progress"]) == 0
     before = _tree(out)
-    _edit(exported / "dice.toml", '"Reinforcements 3",\n         "Bombardment 1"',
-          '"Advance 2",\n         "Bombardment 1"')
+    _edit(exported / "dice.toml", '"Bombardment 2", "Advance 1"]',
+          '"Bombardment 2", "Advance 2"]')
     capsys.readouterr()
     assert main(["run", "victus", "--games", str(2 * N), "--out", str(out),
                  "--data", str(exported), "--no-progress"]) == 2
@@ -94,22 +94,24 @@ def test_bad_data_is_one_line_and_writes_nothing(problem, exported, tmp_path, ca
 
 
 def test_the_level_set_up_is_read_from_the_files_played(exported, capsys):
-    # the designer's dial: the full game's Generalitat pin starts on 3, not 5
-    _edit(exported / "markers.toml", "first_game_start = 6\nfull_start = 5",
-          "first_game_start = 6\nfull_start = 3")
+    # the designer's dial: the full game's Gunpowder Store pin (its red value is not
+    # printed) starts on 3, not 4
+    _edit(exported / "markers.toml", "first_game_start = 5\nfull_start = 4",
+          "first_game_start = 5\nfull_start = 3")
     game = games.get("victus").with_data(exported)
-    assert game.effective(game.Rules()).start_generalitat == 3
-    assert games.get("victus").Rules().effective().start_generalitat == 5
+    assert game.effective(game.Rules()).start_gunpowder_store == 3
+    assert games.get("victus").Rules().effective().start_gunpowder_store == 4
     mine = simulate("victus", N, seed=2, data=exported)
-    stated = simulate("victus", N, seed=2, data=exported, rules={"start_generalitat": 3})
+    stated = simulate("victus", N, seed=2, data=exported, rules={"start_gunpowder_store": 3})
     assert mine.equals(stated)
     assert not mine.equals(simulate("victus", N, seed=2, data=exported,
-                                    rules={"start_generalitat": 5}))
+                                    rules={"start_gunpowder_store": 4}))
     assert "your markers.toml" in game.caveat
 
 
 def test_a_start_value_the_dial_does_not_show_is_a_rules_error(exported):
-    # the designer's Generalitat dial skips 6 and tops out at 7
+    # the designer's Generalitat dial skips 6 and tops out at 7 (at least 6 is printed:
+    # a highest value of 7 keeps it; the values below 5 are not printed)
     _edit(exported / "markers.toml", "values = [1, 2, 3, 4, 5, 6]\nfirst_game_start = 6",
           "values = [1, 2, 3, 4, 5, 7]\nfirst_game_start = 7")
     with pytest.raises(RulesError, match="generalitat dial .* has no value 6; its values: 1, "
@@ -120,12 +122,81 @@ def test_a_start_value_the_dial_does_not_show_is_a_rules_error(exported):
 def test_an_experiment_resolves_its_cells_on_its_data(exported, tmp_path):
     from simkit.experiment import load_experiment
 
-    _edit(exported / "markers.toml", "first_game_start = 6\nfull_start = 5",
-          "first_game_start = 6\nfull_start = 3")
+    _edit(exported / "markers.toml", "first_game_start = 5\nfull_start = 4",
+          "first_game_start = 5\nfull_start = 3")
     path = tmp_path / "mine.toml"
     path.write_text('[experiment]\nname = "mine"\ngame = "victus"\ngames = 10\n'
                     f'data = "{exported.name}"\n\n[[sweep]]\n'
                     'kind = "one_at_a_time"\n\n[sweep.knobs]\ncoronela_threshold = [3]\n',
                     encoding="utf-8")
     experiment = load_experiment(path)
-    assert {cell.rules.start_generalitat for cell in experiment.cells} == {3}
+    assert {cell.rules.start_gunpowder_store for cell in experiment.cells} == {3}
+
+
+# -- designer data that contradicts a printed value (issue 45, item 5) ----------------------
+@pytest.mark.parametrize("file, old, new, words", [
+    # the issue's case: it played 32.8% instead of 86.8%, with only the generic caveat
+    ("markers.toml", "{ value = 0 },", "{ value = 1 },",
+     "markers.toml: [bourbon_marker] track position 0: value = 1; the rulebook prints 0 "
+     "(Component Descriptions"),
+    ("markers.toml", "{ value = 2, icons = [\"healing\"] }", "{ value = 2 }",
+     "[bourbon_marker] track position 3: icons = []; the rulebook prints ['healing']"),
+    ("markers.toml", "start = { reinforcements = 0, batteries = 1, mine = 0 }",
+     "start = { reinforcements = 0, batteries = 1, mine = 1 }",
+     "[bourbon_marker] start: start = {'reinforcements': 0, 'batteries': 1, 'mine': 1}; the "
+     "rulebook prints {'reinforcements': 0, 'batteries': 1, 'mine': 0} (Setup)"),
+    ("markers.toml", "first_game_start = 6\nfull_start = 5",
+     "first_game_start = 6\nfull_start = 3",
+     "[generalitat]: full_start = 3; the rulebook prints 5 (Examples 14, 24 and 29"),
+    ("markers.toml", "values = [-2, -1, 0, 1]", "values = [-3, -1, 0, 1]",
+     "[port]: values = [-3, -1, 0, 1]; the rulebook prints [-2, -1, 0, 1]"),
+    ("markers.toml", "values = [1, 2, 3, 4, 5, 6]\nfirst_game_start = 6\nfull_start = 5",
+     "values = [1, 2, 3, 4, 5]\nfirst_game_start = 5\nfull_start = 5",
+     "[generalitat]: values = [1, 2, 3, 4, 5]; the rulebook prints a highest value of at "
+     "least 6"),
+    ("markers.toml", 'spaces = ["36"]', 'spaces = ["35"]',
+     "[gunpowder_store]: spaces = ['35']; the rulebook prints ['36']"),
+    ("markers.toml", 'colours = ["ochre", "ochre", "ochre", "red",',
+     'colours = ["ochre", "ochre", "red", "ochre",',
+     "[sense_fury]: colours = ['ochre', 'ochre', 'red', 'ochre'"),
+    ("dice.toml", '"Reinforcements 1", "Reinforcements 2", "Reinforcements 3",',
+     '"Reinforcements 1", "Reinforcements 2", "Trench 3",',
+     "dice.toml: die 'white': faces = ["),
+    ("dice.toml", 'II = ["blue", "yellow", "red"]', 'II = ["blue", "red", "yellow"]',
+     "dice.toml: [stages]: II = ['blue', 'red', 'yellow']; the rulebook prints ['blue', "
+     "'yellow', 'red']"),
+    ("chance.toml", "stage_I = [11, 45, 46, 36, 52, 32]", "stage_I = [11, 46, 45, 36, 52, 32]",
+     "a Stage I row beginning 11, 45, 46 (Examples 4 and 29)"),
+    ("actions.toml", "[healing]\ngroup = \"movement\"\nfirst = 3\ngeneral = 4",
+     "[healing]\ngroup = \"movement\"\nfirst = 3\ngeneral = 5",
+     "actions.toml: [healing]: general = 5; the rulebook prints 4"),
+    ("board.toml", 'name = "Saint Cross"', 'name = "Holy Cross"',
+     "board.toml: space '14': name = 'Holy Cross'; the rulebook prints 'Saint Cross'"),
+    ("board.toml", 'infantry = "14"', 'infantry = "13"',
+     "[hospitals]: hospitals = {'infantry': '13', 'coronela': '34'}; the rulebook prints"),
+])
+def test_data_that_contradicts_a_printed_value_is_refused(exported, capsys, file, old, new,
+                                                          words):
+    """Each file's header lists what the rulebook prints; a replacement that says otherwise
+    is refused in one line naming the file, the entry, the value found and the
+    rulebook's, before anything plays."""
+    _edit(exported / file, old, new)
+    code = main(["run", "victus", "--games", "5", "--data", str(exported), "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert words in err[0]
+
+
+@pytest.mark.parametrize("values, start", [
+    (", ".join(map(str, range(1, 201))), 200), ("-21, 1, 2, 3, 4, 5, 6", 6)])
+def test_a_dial_value_out_of_bounds_is_refused_not_an_overflow(exported, capsys, values,
+                                                               start):
+    """Generalitat values up to 200 ended in an int8 OverflowError traceback."""
+    _edit(exported / "markers.toml", "values = [1, 2, 3, 4, 5, 6]\nfirst_game_start = 6",
+          f"values = [{values}]\nfirst_game_start = {start}")
+    code = main(["run", "victus", "--games", "5", "--data", str(exported), "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    low, high = values.split(", ")[0], values.split(", ")[-1]
+    assert (f"markers.toml: [generalitat]: 'values' run {low}..{high}; a dial's values lie "
+            "within -20..20") in err[0]
