@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simkit import RulesError, games, simulate
+from simkit import ComponentError, RulesError, games, simulate
 from simkit.cli import main
 
 N = 60
@@ -200,3 +200,74 @@ def test_a_dial_value_out_of_bounds_is_refused_not_an_overflow(exported, capsys,
     low, high = values.split(", ")[0], values.split(", ")[-1]
     assert (f"markers.toml: [generalitat]: 'values' run {low}..{high}; a dial's values lie "
             "within -20..20") in err[0]
+
+
+@pytest.fixture
+def export(tmp_path, capsys):
+    """Export a game's data files into a fresh folder (its path)."""
+    def run(game):
+        folder = tmp_path / game
+        assert main(["data", game, "--export", str(folder)]) == 0
+        capsys.readouterr()
+        return folder
+    return run
+
+
+@pytest.mark.parametrize("game, file, old, new, words", [
+    ("king_in_the_north", "blocks.toml", 'diamonds = 4\nspecial = "requete"',
+     'diamonds = 3\nspecial = "requete"',
+     "blocks.toml: the roster: blocks of Requeté with 4 diamonds = 0; the rulebook prints "
+     "one or more (the Example of a Battle (8.5))"),
+    ("king_in_the_north", "map.toml", 'id = "onate"\nkind = "city"\nresource = true',
+     'id = "onate"\nkind = "city"\nresource = false',
+     "map.toml: location 'onate': kind = 'city'; the rulebook prints a City and a Resource "
+     "Location (4.2)"),
+    ("king_in_the_north", "map.toml", 'factions = ["alava", "navarra", "castilla"]',
+     'factions = ["alava", "navarra", "castilla", "guipuzcoa"]',
+     "map.toml: faction 'guipuzcoa': its Recruitment Location = 'amezcoas'; the rulebook "
+     "prints onate (7.2.1)"),
+    ("king_in_the_north", "campaign.toml", "carlists = [3, 4, 4, 4, 3, 3]",
+     "carlists = [3, 4, 4, 4, 3, 300]", "0..40 each"),
+    ("verrix", "goods.toml", 'name = "Sword"\nvalue = 5', 'name = "Sword"\nvalue = 6',
+     "goods.toml: [[good]] 'Sword': value = 6; the rulebook prints 5 (the Trade example)"),
+    ("verrix", "tribes.toml", "battle_units = 3", "battle_units = 0",
+     "tribes.toml: [[tribe]] 'blue': 'battle_units' = 0 is out of range 1..5"),
+    ("verrix", "tribes.toml", 'name = "Niamh"\ntribe = "blue"\nclass = "warrior"\nstrength = 2',
+     'name = "Niamh"\ntribe = "blue"\nclass = "warrior"\nstrength = 3',
+     "tribes.toml: [[leader]] 'Niamh': strength = 3; the rulebook prints 2"),
+    ("verrix", "cards.toml", 'title = "Cooking"\ntype = "development"\nbasic = true\n'
+     'owners = ["blue", "orange", "purple", "green", "yellow"]\nrarity = 1\ncost = 2',
+     'title = "Cooking"\ntype = "development"\nbasic = true\n'
+     'owners = ["blue", "orange", "purple", "green", "yellow"]\nrarity = 1\ncost = 1',
+     "cards.toml: [[card]] 'Cooking': cost = 1; the rulebook prints 2"),
+    ("verrix", "map.toml",
+     [('name = "Caledonii"\nkind = "territory"\nadjacent = ["Venicones",',
+       'name = "Caledonii"\nkind = "territory"\nadjacent = ["Brigantes", "Venicones",'),
+      ('adjacent = ["Votadini", "Carvetii",', 'adjacent = ["Caledonii", "Votadini", '
+       '"Carvetii",')],
+     None, "map.toml: [[node]] 'Caledonii': the Movement Cost on tile A to Brigantes = 1; "
+     "the rulebook prints 3 (the Pillage example, Raid)"),
+    ("setembre1714", "forces.toml", 'names = ["Coronela: Velers", "Coronela: Paraires"]',
+     'names = ["Coronela: Velers", "Coronela: Velers"]',
+     "forces.toml: [[group]] #1: counter name 'Coronela: Velers' is given twice"),
+    ("setembre1714", "forces.toml", 'regulars = ["catalans", 5]',
+     'regular_army = ["catalans", 5]', "forces.toml: [kinds]: no kind 'regulars'"),
+    ("setembre1714", "forces.toml", 'coronela = ["catalans", 3]',
+     'coronela = ["bourbons", 3]', "[kinds] coronela: side = 'bourbons'; the rulebook "
+     "prints catalans (2.1)"),
+])
+def test_other_games_refuse_data_that_contradicts_a_printed_value(export, game, file, old,
+                                                                  new, words):
+    """Issue 45, items 5 and 7: every game's printed values are checked as Victus's are;
+    a Verrix battle_units = 0 ("the rulebook's 4") and a counter named twice in
+    setembre1714's forces.toml were played."""
+    folder = export(game)
+    for name in games.get(game).data.names:  # the edited file alone, the rest the package's
+        if name != file:
+            (folder / name).unlink()
+    for a, b in old if new is None else [(old, new)]:
+        _edit(folder / file, a, b)
+    with pytest.raises(ComponentError) as refused:
+        games.get(game).with_data(folder)
+    assert words in str(refused.value)
+    assert "\n" not in str(refused.value)
