@@ -6,20 +6,28 @@ column's values agree with the seats in play: a seat, side or tribe that plays h
 value the kernel wrote (a real -1 stays -1), one that does not play has none.
 
 ``make fuzz`` runs many more settings (``SIMKIT_FUZZ_EXAMPLES`` per game, drawn afresh
-each time); ``make test`` runs a few, the same ones every time.
+each time); ``make test`` runs a few, the same ones every time. The same draws edit a
+results folder's manifest without its checksum, delete parts and flip a bit in one before a
+rerun: each is refused (load, rerun), never read as fewer games, and nothing is written.
 """
 
+import json
 import os
+import shutil
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from test_contract import assert_valid_columns, row_result_line
 
-from simkit import games
-from simkit.errors import RulesError
+import simkit
+from simkit import games, store
+from simkit.errors import RulesError, StoreError
 from simkit.runner import play_chunk, to_frame
+from simkit.store import part_name
 
 GAMES = games.names()
 EXAMPLES = int(os.environ.get("SIMKIT_FUZZ_EXAMPLES", "6"))
@@ -149,3 +157,97 @@ def test_victus_seat_vp_is_missing_outside_the_table_and_the_competitive_game(ru
         assert frame[f"vp_seat{seat}"].isna().all() == (seat > seats)
     won = (frame["winner"] == "players").to_numpy() & (seats > 0)
     assert (frame["fame"].notna().to_numpy() == won).all()
+
+
+# -- results folders: edits, deletions and corruption (issue 45, items 2-4) ----------------
+STORE_GAME = "setembre1714-assault"
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """A finished 600-game folder in six parts, and its rows."""
+    out = tmp_path_factory.mktemp("stored") / "run"
+    rows = simkit.simulate(STORE_GAME, 600, seed=3, chunk_size=100, out=out)
+    return out, rows
+
+
+def _copy(stored, tmp_path, name) -> Path:
+    folder = tmp_path / name
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(stored[0], folder)
+    return folder
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.name != store.LOCK}
+
+
+def _edit_somewhere(manifest: dict, rng) -> str:
+    """One edit a hand could make: a count, a part's range, a rule, the seed, a category."""
+    part = manifest["parts"][int(rng.integers(len(manifest["parts"])))]
+    kind = str(rng.choice(["count", "stop", "rule", "seed", "category", "none"]))
+    if kind == "count":
+        counts = part["counts"]["winner"]
+        a, b = sorted(counts)[:2] if len(counts) > 1 else (next(iter(counts)),) * 2
+        counts[a] += 1
+        counts[b] -= 1 if a != b else 0
+    elif kind == "stop":
+        part["stop"] += 1
+    elif kind == "rule":
+        manifest["spec"]["rules"]["salvo_units"] += 1
+    elif kind == "seed":
+        manifest["spec"]["seed"] += 1
+    elif kind == "category":
+        manifest["schema"]["winner"]["categories"].reverse()
+    return kind
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=not FRESH, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 2**32))
+def test_a_manifest_edited_without_its_checksum_is_never_read(stored, tmp_path, draw):
+    folder = _copy(stored, tmp_path, "edited")
+    manifest = json.loads((folder / store.MANIFEST).read_text())
+    manifest.pop("checksum")
+    _edit_somewhere(manifest, np.random.default_rng(draw))
+    (folder / store.MANIFEST).write_text(json.dumps(manifest))
+    before = _files(folder)
+    with pytest.raises(StoreError, match="has no checksum"):
+        simkit.load(folder)
+    with pytest.raises(StoreError, match="has no checksum"):
+        simkit.simulate(STORE_GAME, 700, seed=3, chunk_size=100, out=folder)
+    assert _files(folder) == before
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=not FRESH, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sets(st.integers(0, 5), min_size=1, max_size=3))
+def test_deleted_parts_are_refused_never_a_smaller_folder_and_a_rerun_replays_them(
+        stored, tmp_path, deleted):
+    folder = _copy(stored, tmp_path, "deleted")
+    for k in deleted:
+        (folder / part_name(100 * k, 100 * k + 100)).unlink()
+    first = min(deleted)
+    with pytest.raises(StoreError, match=f"games {100 * first}..{100 * first + 99}"):
+        simkit.load(folder)
+    replayed = simkit.simulate(STORE_GAME, 600, seed=3, chunk_size=100, out=folder)
+    pd.testing.assert_frame_equal(replayed, stored[1])
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=not FRESH, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 5), st.floats(0, 1, exclude_max=True), st.integers(0, 7),
+       st.sampled_from([600, 800]))
+def test_resuming_into_a_corrupted_folder_writes_nothing(stored, tmp_path, victim, where,
+                                                         bit, games_asked):
+    """A flipped bit anywhere in any part: a rerun (the same games or more) is refused
+    naming the part, before anything is written."""
+    folder = _copy(stored, tmp_path, "corrupted")
+    part = folder / part_name(100 * victim, 100 * victim + 100)
+    data = bytearray(part.read_bytes())
+    data[int(where * len(data))] ^= 1 << bit
+    part.write_bytes(bytes(data))
+    before = _files(folder)
+    with pytest.raises(StoreError, match=part.name):
+        simkit.simulate(STORE_GAME, games_asked, seed=3, chunk_size=100, out=folder)
+    assert _files(folder) == before
