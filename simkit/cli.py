@@ -1070,6 +1070,11 @@ def ladder_summary(data, table: pd.DataFrame) -> str:
                  f"on the same games (McNemar, Holm over all {pairs} pairs of cells, "
                  f"intervals at the Holm-consistent level); cells sharing a tier letter are "
                  f"not separated; {unseparated} gap(s) not significant at 5%")
+    from simkit.report import unfinished_note
+
+    note = unfinished_note(data)  # a killed or running sweep: said, never silent
+    if note:
+        lines.append(note.strip())
     if data.game.caveat:
         lines.append(f"caveat: {data.game.caveat}")
     return "\n".join(lines)

@@ -1250,10 +1250,10 @@ def _intro(data: ReportData) -> str:
                "run at another size)" if head.get("file_games") else "")
     return (f"{data.game.title} ({data.game.name}): {len(data.cells)} cell(s), "
             f"{games_text} games per cell{smaller}, seed {head['seed']}; base: {base}."
-            + _unfinished(data) + _provenance(data))
+            + unfinished_note(data) + _provenance(data))
 
 
-def _unfinished(data: ReportData) -> str:
+def unfinished_note(data: ReportData) -> str:
     """The cells holding fewer games than their run asked for (a killed or running
     sweep): the report uses the games they hold, and says so."""
     short = []

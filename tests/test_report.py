@@ -376,8 +376,12 @@ def test_a_cell_short_of_its_games_is_reported_as_unfinished(experiment, tmp_pat
     last.unlink()
     report = write_report(copy)
     held = int(last.name.split("-")[1])
-    assert (f"Unfinished: {cell['label']} ({held:,} of {N:,}) games; the numbers use the "
-            "games held") in report.markdown.read_text()
+    note = (f"Unfinished: {cell['label']} ({held:,} of {N:,}) games; the numbers use the "
+            "games held")
+    assert note in report.markdown.read_text()
+    from simkit.cli import ladder_summary
+    data = collect(copy)
+    assert note in ladder_summary(data, ladder(data))  # the ladder says so too
 
 
 def test_a_large_sweep_draws_its_extreme_cells_and_compares_adjacent_rungs(
