@@ -1746,6 +1746,10 @@ def cmd_balance(args, _extra) -> None:
     from simkit.balance import balance, balance_seated, figure
 
     _check_search_folder(args.out, "--out")
+    for option, value in (("--trials", args.trials), ("--restarts", args.restarts),
+                          ("--tune-games", args.tune_games)):
+        if value is not None and value < 1:  # refused before the cross-table is played
+            raise UsageError(f"{option} must be 1 or more, got {value}")
     game = _game(args)
     rules = _rules(game, args)
     if args.policy:

@@ -58,6 +58,10 @@ def refused(capsys, argv) -> str:
      "--rate (one rate's interval) and --discordance (paired comparisons)"),
     (["plan", "--rate", "0.5", "--margin", "1", "--effect", "2"],
      "--effect is for paired comparisons"),
+    # refused only after a cross-table of 2,000 games had been played
+    (["balance", GAME, "--trials", "0"], "--trials must be 1 or more, got 0"),
+    (["balance", GAME, "--restarts", "0"], "--restarts must be 1 or more, got 0"),
+    (["balance", GAME, "--tune-games", "0"], "--tune-games must be 1 or more, got 0"),
 ])
 def test_refused_in_one_line(capsys, argv, words):
     assert words in refused(capsys, argv)

@@ -172,6 +172,9 @@ def test_an_experiment_resolves_its_cells_on_its_data(exported, tmp_path):
      "actions.toml: [healing]: general = 5; the rulebook prints 4"),
     ("board.toml", 'name = "Saint Cross"', 'name = "Holy Cross"',
      "board.toml: space '14': name = 'Holy Cross'; the rulebook prints 'Saint Cross'"),
+    ("cards.toml", 'to = ["32", "36"], each = 1, partial = true',
+     'to = ["32", "36"], each = 3000000000, partial = true',
+     "bad value each = 3000000000; allowed 0..60"),
     ("board.toml", 'infantry = "14"', 'infantry = "13"',
      "[hospitals]: hospitals = {'infantry': '13', 'coronela': '34'}; the rulebook prints"),
 ])
@@ -228,6 +231,14 @@ def export(tmp_path, capsys):
      "prints onate (7.2.1)"),
     ("king_in_the_north", "campaign.toml", "carlists = [3, 4, 4, 4, 3, 3]",
      "carlists = [3, 4, 4, 4, 3, 300]", "0..40 each"),
+    ("king_in_the_north", "blocks.toml", 'type = "lancer"\ndiamonds = 2',
+     'type = "lancer"\ndiamonds = 0', "'diamonds' = 0 is out of range 1..4"),
+    ("king_in_the_north", "map.toml", 'id = "bilbao"\nkind = "capital"\nvp = 3',
+     'id = "bilbao"\nkind = "capital"\nvp = 2',
+     "map.toml: location 'bilbao': vp = 2; the rulebook prints 3 (2.2)"),
+    ("verrix", "cards.toml", '{ op = "gain", good = "Cow", n = 1 }, { op = "gain", '
+     'good = "Provisions", n = 1 }', '{ op = "gain", good = "Cow", n = -1 }, { op = "gain", '
+     'good = "Provisions", n = 1 }', "'n' = -1 is out of range 1..10"),
     ("verrix", "goods.toml", 'name = "Sword"\nvalue = 5', 'name = "Sword"\nvalue = 6',
      "goods.toml: [[good]] 'Sword': value = 6; the rulebook prints 5 (the Trade example)"),
     ("verrix", "tribes.toml", "battle_units = 3", "battle_units = 0",

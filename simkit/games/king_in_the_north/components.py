@@ -192,9 +192,27 @@ def _printed_map(f, ids, loc, adj, fac_home, any2):
     for name, n in PRINTED_MAIN_ROAD_STEPS.items():
         f.printed(f"location {name!r}", "main-road steps from San Sebastián",
                   steps.get(at(name)), n, "7.3.5's example")
+    _printed_vp(f, ids, loc)
     f.printed("location 'lecumberri'", "main-road steps from San Sebastián",
               steps.get(at("lecumberri")), "more than 3 (reached by a secondary road)",
               "7.3.5's example", holds=steps.get(at("lecumberri"), 99) > 3)
+
+
+#: 2.2: the 4 starred Capitals (3 VP each); 2 VP for Logroño, every other City, Amezcoas
+#: and Elizondo; 1 VP for every other Resource Location; none for a town
+PRINTED_STARRED = ("san_sebastian", "bilbao", "vitoria", "pamplona")
+PRINTED_TWO_VP = ("amezcoas", "elizondo")
+
+
+def _printed_vp(f, ids, loc):
+    starred = sorted(ids[i] for i in np.flatnonzero(loc[:, L.LC_STAR]))
+    f.printed("the map", "the starred Capitals", starred, sorted(PRINTED_STARRED), "2.2")
+    for i, name in enumerate(ids):
+        kind = loc[i, L.LC_KIND]
+        vp = (3 if name in PRINTED_STARRED else
+              2 if kind >= L.CITY or name in PRINTED_TWO_VP else
+              1 if kind == L.RESOURCE or loc[i, L.LC_RESOURCE] else 0)
+        f.printed(f"location {name!r}", "vp", int(loc[i, L.LC_VP]), vp, "2.2")
 
 
 def _main_road_steps(adj, start: int) -> dict[int, int]:
@@ -209,6 +227,11 @@ def _main_road_steps(adj, start: int) -> dict[int, int]:
                     nxt.append(int(j))
         frontier = nxt
     return steps
+
+
+#: blocks that do not fight by diamonds (Partisans, Customs Officers, Decoys, Naval
+#: Squadrons: 7.3.7, 7.4): the only ones that may show none
+UNRATED = (L.PARTISANS, L.CUSTOMS, L.DECOY, L.NAVAL)
 
 
 def load_blocks(ids, path=DATA / "blocks.toml"):
@@ -259,10 +282,11 @@ def load_blocks(ids, path=DATA / "blocks.toml"):
             singles.add(name)
             if count > 1:
                 raise f.error(entry, "a Leader or special block is one block: count 1")
+        low = 0 if btype in UNRATED else 1  # 3.2: a block's strength is 1-4 diamonds
+        diamonds = f.number(row, "diamonds", entry, low, 4)
         for _ in range(count):
             names.append(name)
-            rows.append((side, fac, btype, f.number(row, "diamonds", entry, 0, 4), special,
-                         start_kind, start_loc, arrives))
+            rows.append((side, fac, btype, diamonds, special, start_kind, start_loc, arrives))
     for name in sorted(singles):
         if len(entry_of[name]) > 1:
             raise f.error(f"block {name!r}", "a Leader or special block is one block, but "

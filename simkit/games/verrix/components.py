@@ -89,33 +89,35 @@ def _resolve(f: DataFile, op, key, kind, default, where):
         return L.STEALS.index(f.choice(op, key, L.STEALS, where, default))
     if kind == "tile":
         return L.MOVE_TILES.index(f.choice(op, key, L.MOVE_TILES[1:], where, default))
+    if kind == "count":  # a number of tiles, tribesmen or goods given or taken
+        return f.number(op, key, where, 1, 10, default)
     return f.number(op, key, where, -5, 10, default)
 
 
 CARD_SPEC = {
-    "gain": [("good", "good", None), ("n", "int", 1)],
+    "gain": [("good", "good", None), ("n", "count", 1)],
     "gain_choice": [("goods", "goods", None)],
     "divine_will": [("n", "int", None)],
     "vp": [("n", "int", None)],
-    "pay": [("good", "good", None), ("n", "int", 1)],
+    "pay": [("good", "good", None), ("n", "count", 1)],
     "learn": [], "promote": [],
     "trade": [("capacity", "int", 0), ("vp", "int", 0)],
     "raid": [("strength", "int", 0), ("defence", "int", 0), ("capacity", "int", 0),
              ("steal", "steal", "any"), ("vp_per_hostage", "int", 0)],
     "types_vp": [("n", "int", None)],
     "clan_pact": [],
-    "trophy": [("value", "int", None)],
+    "trophy": [("value", "count", None)],
     "battle": [("strength", "int", 0), ("spear", "int", 0), ("enemy", "int", 0)],
 }
 EVENT_SPEC = {
-    "gain": [("good", "good", None), ("n", "int", 1)],
+    "gain": [("good", "good", None), ("n", "count", 1)],
     "the_gift": [("good", "good", None)],
     "divine_will": [("n", "int", None)],
     "vp": [("n", "int", None)],
     "tile": [("name", "tile", None)],
-    "everyone_loses": [("good", "good", None), ("n", "int", 1)],
-    "lose": [("good", "good", None), ("n", "int", 1)],
-    "rescue": [("n", "int", 1)],
+    "everyone_loses": [("good", "good", None), ("n", "count", 1)],
+    "lose": [("good", "good", None), ("n", "count", 1)],
+    "rescue": [("n", "count", 1)],
     "vp_per": [("good", "good", None), ("cap", "int", 10)],
     "free_move": [], "reorder": [],
 }
