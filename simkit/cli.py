@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
         if getattr(args, "quiet", False) and getattr(args, "progress", False):
             raise UsageError("--quiet and --progress contradict each other: give one")
+        if getattr(args, "no_progress", False) and getattr(args, "progress", False):
+            raise UsageError("--progress and --no-progress contradict each other: give one")
         if getattr(args, "quiet", False):  # no bar, no notice: only the answer (and errors)
             with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):
                 return args.handler(args, extra) or 0
@@ -192,8 +194,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="difference to separate, in points (repeatable) [1, 2, 5]")
     p.add_argument("--discordance", type=float, default=None, metavar="SHARE",
                    help="expected share of games two settings end differently (0-1)")
-    p.add_argument("--comparisons", type=_integer, default=1, help="comparisons tested together "
-                   "(Bonferroni level 0.05/m) [1]")
+    p.add_argument("--comparisons", type=_integer, default=None, help="comparisons tested "
+                   "together (Bonferroni level 0.05/m) [1]")
     p.add_argument("--power", type=float, default=0.8, help="power to separate [0.8]")
     p.add_argument("--margin", type=float, default=None, metavar="POINTS",
                    help="wanted interval half-width, in points")
@@ -226,7 +228,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="play each value until the side's 95%% half-width is below this")
     p.add_argument("--max-games", type=_integer, default=None, help="cap for --until-ci "
                    "[100 x --games]")
-    p.add_argument("--steps", type=_integer, default=21, help="grid size for a float knob [21]")
+    p.add_argument("--steps", type=_integer, default=None, help="grid size for a float knob "
+                   "(2 or more) [21]")
     _add_backend_options(p)
     p.set_defaults(handler=cmd_calibrate)
 
@@ -544,6 +547,10 @@ def _check_jobs(args) -> None:
 
 
 def _check_backend_options(args) -> None:
+    if args.scheduler is not None and not args.scheduler.strip():
+        raise UsageError("--scheduler: the address is empty; give the dask scheduler's "
+                         "address (tls://HOST:PORT), or leave --scheduler out to start a "
+                         "cluster on this machine")
     if args.scheduler and args.backend != "dask":
         raise UsageError("--scheduler needs --backend dask")
     if getattr(args, "max_games", None) is not None and args.until_ci is None:
@@ -595,6 +602,7 @@ def _policy_choices(texts: list[str]) -> tuple[str | None, dict]:
 def cmd_compile(args, _extra) -> None:
     from simkit.runner import compile_engines
 
+    _check_jobs(args)
     names = args.game or games.names()
     for name in names:
         games.get(name)  # an unknown name is refused before anything starts
@@ -1011,8 +1019,10 @@ def cmd_plan(args, _extra) -> None:
                          "(exclusive)")
     if not 0 < args.power < 1:
         raise UsageError(f"--power must lie strictly between 0 and 1, got {args.power}")
-    if args.comparisons < 1:
+    if args.comparisons is not None and args.comparisons < 1:
         raise UsageError(f"--comparisons must be at least 1, got {args.comparisons}")
+    _check_plan_question(args)
+    args.comparisons = args.comparisons or 1
     if args.margin is not None and not 0 < args.margin < 100:
         raise UsageError(f"--margin is an interval's half-width in points, between 0 and "
                          f"100 (exclusive), got {args.margin:g}")
@@ -1032,7 +1042,9 @@ def cmd_plan(args, _extra) -> None:
                              f"--rate {args.rate:g}"
                              + ("" if args.margin is not None else " and no --margin"))
         level = 1 - 0.05 / args.comparisons
-        n = stats.games_needed(args.margin / 100, p=args.rate, confidence=level)
+        n = _games_or_refuse(lambda: stats.games_needed(args.margin / 100, p=args.rate,
+                                                        confidence=level),
+                             f"--margin {args.margin:g}")
         table = pd.DataFrame([{"rate": args.rate, "margin_points": args.margin,
                                "confidence": level, "games": n}])
         emit(table, args.format, lambda: f"{n:,} games for a Wilson interval of "
@@ -1047,17 +1059,52 @@ def cmd_plan(args, _extra) -> None:
                                   args.margin))
 
 
+def _check_plan_question(args) -> None:
+    """One question a plan: a folder's cells (their own discordance and Holm over the
+    cells), an expected discordance, or a rate's interval; an option of another is
+    refused rather than ignored."""
+    given = [f"--{name}" for name in ("discordance", "rate", "margin", "comparisons")
+             if getattr(args, name) is not None]
+    if args.results is not None and given:
+        raise UsageError(f"{', '.join(given)}: not for a plan of RESULTS_DIR, which uses each "
+                         "cell's observed discordance (Holm over its cells); give "
+                         "RESULTS_DIR or those options")
+    if args.rate is not None and args.discordance is not None:
+        raise UsageError("--rate (one rate's interval) and --discordance (paired "
+                         "comparisons) plan different things: give one")
+    if args.rate is not None and args.effect is not None:
+        raise UsageError("--effect is for paired comparisons (RESULTS_DIR or "
+                         "--discordance); --rate plans one rate's interval (--margin)")
+
+
+def _games_or_refuse(needed, what: str) -> int:
+    """``needed()``, the games a plan asks for, refused in one line beyond what simkit
+    can play (a tiny effect asks for more than any run: 1e-300 points, infinitely many)."""
+    try:
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            n = needed()
+    except (OverflowError, ValueError, ZeroDivisionError):
+        n = None
+    if n is None or not n <= MAX_GAMES:
+        raise UsageError(f"{what} needs more games than simkit can play ({MAX_GAMES:,}); "
+                         "ask for a larger difference or margin")
+    return n
+
+
 def discordance_table(discordance: float, effects: list[float], power: float,
                       comparisons: int, margin: float | None) -> pd.DataFrame:
     """``discordance_plan`` as a table: goal, points, games (None: cannot be shown)."""
     alpha = 0.05 / comparisons
     rows = [{"goal": "separate", "points": effect * 100, "games":
-             None if effect > discordance else
-             stats.paired_games_to_separate(effect, discordance, alpha, power)}
+             None if effect > discordance else _games_or_refuse(
+                 lambda e=effect: stats.paired_games_to_separate(e, discordance, alpha,
+                                                                 power),
+                 f"--effect {effect * 100:g}")}
             for effect in effects]
     if margin is not None:
-        rows.append({"goal": "interval", "points": margin, "games":
-                     stats.paired_games_needed(margin / 100, discordance, 0.0, 1 - alpha)})
+        rows.append({"goal": "interval", "points": margin, "games": _games_or_refuse(
+            lambda: stats.paired_games_needed(margin / 100, discordance, 0.0, 1 - alpha),
+            f"--margin {margin:g}")})
     return pd.DataFrame(rows).assign(discordance=discordance, alpha=alpha, power=power)
 
 
@@ -1073,10 +1120,14 @@ def discordance_plan(discordance: float, effects: list[float], power: float,
             lines.append(f"  {effect * 100:g} points: cannot be shown (a difference exceeds "
                          "the discordance)")
             continue
-        n = stats.paired_games_to_separate(effect, discordance, alpha, power)
+        n = _games_or_refuse(
+            lambda e=effect: stats.paired_games_to_separate(e, discordance, alpha, power),
+            f"--effect {effect * 100:g}")
         lines.append(f"  separate {effect * 100:g} points: {n:,} games per cell")
     if margin is not None:
-        n = stats.paired_games_needed(margin / 100, discordance, 0.0, 1 - alpha)
+        n = _games_or_refuse(
+            lambda: stats.paired_games_needed(margin / 100, discordance, 0.0, 1 - alpha),
+            f"--margin {margin:g}")
         lines.append(f"  interval of +-{margin:g} points: {n:,} games per cell")
     return "\n".join(lines)
 
@@ -1131,6 +1182,11 @@ def ladder_summary(data, table: pd.DataFrame) -> str:
                  f"on the same games (McNemar, Holm over all {pairs} pairs of cells, "
                  f"intervals at the Holm-consistent level); cells sharing a tier letter are "
                  f"not separated; {unseparated} gap(s) not significant at 5%")
+    from simkit.report import unfinished_note
+
+    note = unfinished_note(data)  # a killed or running sweep: said, never silent
+    if note:
+        lines.append(note.strip())
     if data.game.caveat:
         lines.append(f"caveat: {data.game.caveat}")
     return "\n".join(lines)
@@ -1149,13 +1205,30 @@ def cmd_calibrate(args, _extra) -> None:
     game = _game(args)
     rules = _rules(game, args)
     policy = _policy(game, args, rules)
+    steps = _calibration_steps(game, args)
     with _dask_client(args) as client:
         result = calibrate(game, args.knob, args.target, side=args.side, rules=rules,
                            policy=policy, n_games=args.games, seed=args.seed,
                            until_ci=args.until_ci, max_games=args.max_games,
-                           n_jobs=args.jobs, steps=args.steps, backend=args.backend,
+                           n_jobs=args.jobs, steps=steps, backend=args.backend,
                            client=client)
     print(calibration_summary(game, result, rules, policy, args))
+
+
+def _calibration_steps(game, args) -> int:
+    """--steps: a float knob's grid of 2 or more values (an integer knob is bisected
+    over its range and takes no grid)."""
+    if args.steps is None:
+        return 21
+    if args.steps < 2:
+        raise UsageError(f"--steps is the grid of a float knob's values: 2 or more, got "
+                         f"{args.steps}")
+    knob = game.Rules.knob(args.knob)
+    if knob.type is not float:
+        raise UsageError(f"--steps sets the grid of a float knob; {args.knob} is "
+                         f"{'an integer' if knob.type is int else 'not a float'} knob, "
+                         "bisected over its range: leave --steps out")
+    return args.steps
 
 
 def calibration_summary(game, result, rules, policy, args) -> str:
@@ -1420,6 +1493,7 @@ def cmd_skill(args, _extra) -> None:
     policies = args.policy or list(game.policies[side])
     for policy in policies:
         game.resolve_policy({side: policy})  # an unknown policy or weight: one line
+    _check_skill_policies(game, side, policies, asked=bool(args.policy))
     presets = args.preset or list(game.presets) or [None]
     for preset in presets:
         game.resolve_rules(preset)
@@ -1446,6 +1520,24 @@ def _player_headroom(game, args) -> None:
     print(summary(game, table))
     print(f"played in {time.perf_counter() - started:.1f} s on {args.jobs} job(s), compiles "
           f"included (whole command {command_seconds():.1f} s)")
+
+
+def _check_skill_policies(game, side: str, policies: list[str], asked: bool) -> None:
+    """skill compares two or more different policies of one side."""
+    twice = sorted({p for p in policies if policies.count(p) > 1})
+    if twice:
+        raise UsageError(f"--policy {', '.join(twice)} given more than once; name each "
+                         "policy once")
+    if len(policies) >= 2:
+        return
+    if asked:
+        raise UsageError(f"skill compares two or more policies of {side}: one --policy "
+                         f"given ({policies[0]}); give --policy again")
+    several = [s for s in game.sides if len(game.policies[s]) > 1]
+    hint = (f"; sides with several: {', '.join(several)} (--side)" if several else
+            "; no side of this game has several")
+    raise UsageError(f"skill compares two or more policies of a side, and {game.name}'s "
+                     f"{side} has one ({policies[0]}){hint}")
 
 
 def cmd_data(args, _extra) -> None:
@@ -1763,7 +1855,7 @@ def _list_questions(family: str) -> None:
 
 def _option_assignments(extra: list[str], params_cls) -> list[str]:
     """``--name value`` / ``--name=value`` / ``--flag`` options -> ``name=value`` strings."""
-    out, i = [], 0
+    out, i, seen = [], 0, set()
     while i < len(extra):
         token = extra[i]
         if not token.startswith("--"):
@@ -1771,6 +1863,10 @@ def _option_assignments(extra: list[str], params_cls) -> list[str]:
         name, sep, value = token[2:].partition("=")
         name = name.replace("-", "_")
         knob = params_cls.knob(name)
+        if name in seen:
+            raise UsageError(f"--{token[2:].partition('=')[0]} given more than once; give "
+                             "each parameter once")
+        seen.add(name)
         if not sep:
             if knob.type is bool and (i + 1 == len(extra) or extra[i + 1].startswith("--")):
                 value = "true"
@@ -1785,7 +1881,16 @@ def _option_assignments(extra: list[str], params_cls) -> list[str]:
 
 # -- screen and tune -------------------------------------------------------------------
 def _knob_list(text: str | None) -> list[str] | None:
-    return None if text is None else [k.strip() for k in text.split(",") if k.strip()]
+    """--knobs A,B,... (each maybe NAME=LOW..HIGH), each knob named once."""
+    if text is None:
+        return None
+    knobs = [k.strip() for k in text.split(",") if k.strip()]
+    names = [k.partition("=")[0].strip() for k in knobs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise UsageError(f"--knobs names {', '.join(twice)} more than once; name each knob "
+                         "once")
+    return knobs
 
 
 def cmd_screen(args, _extra) -> None:
@@ -1837,9 +1942,28 @@ def _tuned_side(game, rules, args) -> tuple[str, str | None, dict]:
     return args.side, policy.get(seat), {s: n for s, n in policy.items() if s != seat}
 
 
+def _check_search_folder(out: Path | None, option: str) -> None:
+    """A search's --out folder holds its studies: never a file, nor a results or
+    experiment folder (its files would be mixed into one that simkit load, report or
+    sweep reads)."""
+    if out is None:
+        return
+    from simkit.experiment import EXPERIMENT_FILE
+    from simkit.store import MANIFEST
+
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{option} {out} is a file; give a folder for the searches")
+    held = [name for name in (MANIFEST, EXPERIMENT_FILE) if (out / name).exists()]
+    if held:
+        kind = "a results folder" if held[0] == MANIFEST else "an experiment folder"
+        raise UsageError(f"{option} {out} is {kind} (it holds {held[0]}); keep the searches "
+                         "in a folder of their own")
+
+
 def cmd_tune(args, _extra) -> None:
     from simkit.tune import scan_policy, scan_summary, summary, tune_policy
 
+    _check_search_folder(args.out, "--out")
     game = _game(args)
     rules = _rules(game, args)
     started = time.perf_counter()
@@ -1868,6 +1992,11 @@ def cmd_tune(args, _extra) -> None:
 def cmd_balance(args, _extra) -> None:
     from simkit.balance import balance, balance_seated, figure
 
+    _check_search_folder(args.out, "--out")
+    for option, value in (("--trials", args.trials), ("--restarts", args.restarts),
+                          ("--tune-games", args.tune_games)):
+        if value is not None and value < 1:  # refused before the cross-table is played
+            raise UsageError(f"{option} must be 1 or more, got {value}")
     game = _game(args)
     rules = _rules(game, args)
     if args.policy:

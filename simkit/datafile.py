@@ -190,6 +190,16 @@ class DataFile:
                 raise self.error(f"[[{key}]] #{i + 1}", f"must be a table, got {row!r}")
         return rows
 
+    def printed(self, entry: str, what: str, found, rulebook, source: str,
+                holds: bool | None = None) -> None:
+        """Refuse a value that contradicts the rulebook: ``found`` must equal ``rulebook``
+        (or, for a printed fact that is not one value, ``holds`` must be true, with
+        ``rulebook`` saying it in words: "at least 6"); the error names the file, the
+        entry, the value found, the rulebook's and where it prints it (``source``)."""
+        if not (found == rulebook if holds is None else holds):
+            raise self.error(entry, f"{what} = {found!r}; the rulebook prints {rulebook} "
+                                    f"({source})")
+
     def only(self, table: Mapping, allowed, entry: str) -> None:
         """Refuse keys outside ``allowed`` (a misspelt key must not be silently ignored)."""
         if _log is not None:
@@ -235,6 +245,15 @@ class DataFolder:
         if unknown:
             raise ComponentError(f"--data {self.user}: {', '.join(unknown)}: not a data file "
                                  f"of this game; its files: {', '.join(self.names)}")
+        folders = [name for name in found if not (self.user / name).is_file()]
+        if folders:
+            raise ComponentError(f"--data {self.user}: {', '.join(folders)}: not a file (a "
+                                 "folder?); a data file is a TOML file")
+        if not found:  # it would play the package's files without a word
+            raise ComponentError(f"--data {self.user}: holds none of the game's data files "
+                                 f"({', '.join(self.names)}); put the files to play there "
+                                 "(simkit data GAME --export DIR writes them), or leave "
+                                 "--data out to play the package's")
         return found
 
     def __truediv__(self, name: str) -> Path:

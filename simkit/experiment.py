@@ -929,11 +929,12 @@ def cell_folders(path) -> tuple[dict, list[tuple[dict, Path]]]:
 
 
 def games_in(folder: Path) -> int:
-    """Games [0, n) a results folder holds without a gap (capped at the most games any
-    of its runs asked for: a later, smaller run does not hide games)."""
+    """Games [0, n) a results folder's manifest lists without a gap (capped at the most
+    games any of its runs asked for: a later, smaller run does not hide games). A part
+    it lists counts even if its file was deleted since: loading the cell then refuses
+    the folder, naming the missing games, instead of reading fewer."""
     manifest = read_manifest(folder)
-    done = sorted((p["start"], p["stop"]) for p in manifest["parts"]
-                  if (folder / p["file"]).exists())
+    done = sorted((p["start"], p["stop"]) for p in manifest["parts"])
     gaps = missing_ranges(done, max((b for _, b in done), default=0))
     n = gaps[0][0] if gaps else max((b for _, b in done), default=0)
     asked = [r["n_games"] for r in manifest.get("runs") or [] if "n_games" in r]

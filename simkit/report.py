@@ -1271,10 +1271,10 @@ def _intro(data: ReportData) -> str:
                "run at another size)" if head.get("file_games") else "")
     return (f"{data.game.title} ({data.game.name}): {len(data.cells)} cell(s), "
             f"{games_text} games per cell{smaller}, seed {head['seed']}; base: {base}."
-            + _unfinished(data) + _provenance(data))
+            + unfinished_note(data) + _provenance(data))
 
 
-def _unfinished(data: ReportData) -> str:
+def unfinished_note(data: ReportData) -> str:
     """The cells holding fewer games than their run asked for (a killed or running
     sweep): the report uses the games they hold, and says so."""
     short = []
@@ -1373,8 +1373,12 @@ def write_report(path, out=None, side: str | None = None, balance=None) -> Repor
     the base cell's rules, whose headline under the best play found "What this rests on"
     then gives."""
     path = Path(path)
+    if path.is_file():
+        hint = (f"; run it first (simkit sweep {path} --out DIR) and report DIR"
+                if path.suffix == ".toml" else "")
+        raise StoreError(f"{path} is a file, not a results or experiment folder{hint}")
     out = Path(out) if out is not None else path
-    data = collect(path, side)
+    data = collect(path, side)  # the folder read whole before anything is written
     if balance is not None:
         from simkit.balance import read
 

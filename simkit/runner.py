@@ -25,7 +25,7 @@ from tqdm.auto import tqdm
 from simkit import checks, games, stats
 from simkit._workers import worker_pool
 from simkit.datafile import DataFolder
-from simkit.errors import UsageError
+from simkit.errors import StateError, UsageError
 from simkit.rng import check_seed
 from simkit.sides import resolve_side, seatings
 from simkit.store import MAX_GAMES, ResultStore, load, missing_ranges
@@ -329,17 +329,37 @@ def _with_data(name: str, folder: str, digest: str):
 
 def to_frame(game, rules, indices: np.ndarray, seed: int, columns: dict) -> pd.DataFrame:
     """The games' rows: a category keeps only the categories in play under ``rules``;
-    a column's ``absent`` value (a seat not in play) becomes a missing value."""
+    a column declared with ``when`` is a missing value in the games the game's
+    ``has_values`` says have none (a seat not in play), whatever the kernel wrote."""
     data = {"game_index": indices, "seed": np.full(indices.shape, seed, dtype=np.uint64)}
+    present = values_present(game, rules, columns)
     for name, col in game.outcome_columns.items():
         values = columns[name]
         if col.dtype == "category":
             values = pd.Categorical.from_codes(values, categories=list(col.categories))
             values = values.set_categories(list(game.categories_in_play(rules, name)))
-        elif col.absent is not None:
-            values = np.where(values == col.absent, np.nan, values.astype(np.float64))
+            if values.isna().any():  # never a category silently dropped to "missing"
+                held = sorted(set(np.asarray(col.categories)[columns[name]][values.isna()]))
+                raise StateError(f"{game.name}: outcome column {name!r} holds "
+                                 f"{', '.join(held)}, not among the categories in play "
+                                 f"under these rules: an engine or declaration bug")
+        elif name in present:
+            values = np.where(present[name], values.astype(np.float64), np.nan)
         data[name] = values
     return pd.DataFrame(data)
+
+
+def values_present(game, rules, columns: dict) -> dict[str, np.ndarray]:
+    """For each column declared with ``when``, a bool per game: it holds a value."""
+    answered = game.has_values(rules, columns)
+    declared = [n for n, c in game.outcome_columns.items() if c.when is not None]
+    if sorted(answered) != sorted(declared):
+        raise TypeError(f"{game.name}: has_values must answer for exactly the columns "
+                        f"declared with when=: {', '.join(declared) or 'none'}; it answers "
+                        f"for {', '.join(answered) or 'none'}")
+    n = len(next(iter(columns.values()))) if columns else 0
+    return {name: np.broadcast_to(np.asarray(answered[name], dtype=bool), (n,))
+            for name in declared}
 
 
 def _warm(name: str) -> list[tuple[str, float, bool]]:

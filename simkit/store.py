@@ -165,6 +165,7 @@ class ResultStore:
             store = cls(path, read_manifest(path))
             _check_same_run(path, store.manifest["spec"], spec)
             _check_same_data(path, store.manifest, data)
+            verify_parts(path, store.manifest)
             store.read_only = f"{exc.strerror or exc}"
             store._reconcile()
             return store
@@ -177,15 +178,16 @@ class ResultStore:
     @classmethod
     def _open_locked(cls, path: Path, spec: dict, schema: dict, lock: FolderLock,
                      data: dict | None):
-        for pattern in _OWN_TEMP:  # left by a killed writer (no other writer is running)
-            for stray in path.glob(pattern):
-                stray.unlink(missing_ok=True)
         new = not (path / MANIFEST).exists()
-        if not new:
+        if not new:  # everything checked before anything is written
             manifest = read_manifest(path)
             _check_same_run(path, manifest["spec"], spec)
             _check_same_data(path, manifest, data)
-        else:
+            verify_parts(path, manifest)
+        for pattern in _OWN_TEMP:  # left by a killed writer (no other writer is running)
+            for stray in path.glob(pattern):
+                stray.unlink(missing_ok=True)
+        if new:
             others = sorted(p.name for p in path.iterdir() if p.name != LOCK)
             if others:
                 raise StoreError(f"{path} is not empty and is not a results folder (it holds "
@@ -288,7 +290,8 @@ class ResultStore:
             if m is None:
                 raise StoreError(f"{file}: unexpected file name in a results folder")
             start, stop = int(m.group(1)), int(m.group(2))
-            _check_part_rows(file, start, stop, self.manifest["spec"].get("seed"))
+            _check_part_rows(file, start, stop, self.manifest["spec"].get("seed"),
+                             whole=True)
             self.manifest["parts"].append({"file": file.name, "start": start,
                                            "stop": stop, "rows": stop - start,
                                            "sha256": _sha256(file),
@@ -325,9 +328,10 @@ def manifest_checksum(manifest: dict) -> str:
 
 
 def read_manifest(path) -> dict:
-    """The folder's manifest, checked like its parts: its checksum (folders written
-    before manifests had one are read unchecked), its keys, and each part's games and
-    counts adding up; StoreError naming the problem otherwise."""
+    """The folder's manifest, checked like its parts: its checksum (a manifest without
+    one, edited or older than checksums, is refused: nothing else can tell an edited
+    rule or count), its keys, and each part's games and counts adding up; StoreError
+    naming the problem otherwise."""
     file = Path(path) / MANIFEST
     try:
         manifest = json.loads(file.read_text())
@@ -337,7 +341,12 @@ def read_manifest(path) -> dict:
         raise StoreError(f"{file}: unreadable manifest: {exc}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise StoreError(f"{file}: not a simkit manifest of format {FORMAT}")
-    if "checksum" in manifest and manifest["checksum"] != manifest_checksum(manifest):
+    if "checksum" not in manifest:
+        raise StoreError(f"{file}: has no checksum (edited, or written by a simkit from "
+                         "before manifests had one), so its rules and counts cannot be "
+                         f"trusted; rebuild the folder: move {path} aside and rerun the "
+                         "command that made it into a new folder")
+    if manifest["checksum"] != manifest_checksum(manifest):
         raise StoreError(f"{file}: its content does not match its checksum (edited or "
                          "corrupted); its parts are intact: move the folder aside and "
                          "rerun into a new one")
@@ -424,9 +433,10 @@ def _sha256(file: Path) -> str:
     return digest.hexdigest()
 
 
-def _check_part_rows(file: Path, start: int, stop: int, seed) -> None:
-    """A part holds exactly games ``[start, stop)`` of the run's seed, or is refused."""
-    table = _read_table(file, ["game_index", "seed"])
+def _check_part_rows(file: Path, start: int, stop: int, seed, whole: bool = False) -> None:
+    """A part holds exactly games ``[start, stop)`` of the run's seed, or is refused.
+    ``whole``: read every column (every page's checksum verified), not only those two."""
+    table = _read_table(file, None if whole else ["game_index", "seed"])
     index = table.column("game_index").to_numpy()
     if len(index) != stop - start or (index != np.arange(start, stop)).any():
         raise StoreError(f"{file}: its games are not exactly {start}..{stop - 1} as its name "
@@ -436,23 +446,64 @@ def _check_part_rows(file: Path, start: int, stop: int, seed) -> None:
                          "delete it and rerun to replay them")
 
 
-def _verified_parts(path: Path, manifest: dict, n_games: int | None) -> list[dict]:
-    """The manifest's parts (of the first ``n_games`` games) in game order, each checked
-    against its recorded sha256, none overlapping another: a corrupted, stray or
-    overlapping part is refused."""
+def held_games(manifest: dict) -> int:
+    """The games a folder's manifest says it holds: as many as its finished runs asked
+    for, and every game of the parts it lists (a part deleted since is still counted:
+    the folder is then refused as damaged, never read as a smaller one)."""
+    asked = [r["n_games"] for r in manifest.get("runs") or []
+             if isinstance(r, dict) and isinstance(r.get("n_games"), int)]
+    return max([*asked, *(p["stop"] for p in manifest["parts"])], default=0)
+
+
+def _sorted_parts(path: Path, manifest: dict) -> list[dict]:
+    """The manifest's parts in game order, none overlapping another."""
     parts = sorted(manifest["parts"], key=lambda p: (p["start"], p["stop"]))
     for before, part in zip(parts, parts[1:], strict=False):
         if part["start"] < before["stop"]:
             raise StoreError(f"{path / part['file']} overlaps {before['file']}: one of "
                              "them is stray; delete it (the other keeps its games)")
+    return parts
+
+
+def _check_part_file(path: Path, part: dict, seed) -> None:
+    """A listed part's file is the one written: its sha256 as recorded (a part
+    recorded without one: every page readable and exactly its games of ``seed``)."""
+    file = path / part["file"]
+    if "sha256" not in part:
+        _check_part_rows(file, part["start"], part["stop"], seed, whole=True)
+    elif _sha256(file) != part["sha256"]:
+        raise StoreError(f"{file}: its checksum does not match the manifest (the file "
+                         "is corrupted); delete it and rerun to replay its games")
+
+
+def verify_parts(path: Path, manifest: dict) -> None:
+    """Every part file the manifest lists and the folder holds is intact (a part
+    deleted since is a gap a rerun replays): checked before a run adds anything, so a
+    corrupted folder is refused with nothing written."""
+    seed = manifest["spec"].get("seed")
+    for part in _sorted_parts(path, manifest):
+        if (path / part["file"]).exists():
+            _check_part_file(path, part, seed)
+
+
+def _verified_parts(path: Path, manifest: dict, n_games: int | None) -> list[dict]:
+    """The manifest's parts (of the first ``n_games`` games) in game order, each checked
+    against its recorded sha256, none overlapping another: a corrupted, stray,
+    overlapping or deleted part is refused."""
+    parts = _sorted_parts(path, manifest)
     if n_games is not None:
         parts = [p for p in parts if p["start"] < n_games]
-    parts = [p for p in parts if (path / p["file"]).exists()]  # a deleted part is a gap
+    gone = [p for p in parts if not (path / p["file"]).exists()]
+    if gone:
+        games = ", ".join(f"{p['start']}..{p['stop'] - 1}" for p in gone[:3])
+        raise StoreError(f"{path}: games {games} are missing{' ...' if len(gone) > 3 else ''}"
+                         f" ({sum(p['stop'] - p['start'] for p in gone):,} games): its "
+                         f"manifest lists {gone[0]['file']}"
+                         f"{f' and {len(gone) - 1} more part(s)' if len(gone) > 1 else ''}"
+                         ", deleted or moved since; rerun its command to replay them")
     for part in parts:
-        file = path / part["file"]
-        if "sha256" in part and _sha256(file) != part["sha256"]:
-            raise StoreError(f"{file}: its checksum does not match the manifest (the file "
-                             "is corrupted); delete it and rerun to replay its games")
+        if "sha256" in part:
+            _check_part_file(path, part, None)
     return parts
 
 
@@ -528,7 +579,8 @@ def _runs(index: np.ndarray) -> list[tuple[int, int]]:
 
 def load(path, n_games: int | None = None, columns: list[str] | None = None) -> pd.DataFrame:
     """All rows of a results folder (or of its first ``n_games`` games), in game order:
-    every game exactly once (an unfinished folder is refused, naming the missing games).
+    every game exactly once, as many as its manifest says it holds (``held_games``: an
+    unfinished or damaged folder is refused, naming the missing games).
 
     Outcome columns declared categorical come back as pandas categoricals with the
     game's full category list, whichever categories occurred. ``columns`` reads only
@@ -562,7 +614,8 @@ def load(path, n_games: int | None = None, columns: list[str] | None = None) -> 
     if n_games is not None:
         frame = frame[frame["game_index"] < n_games].reset_index(drop=True)
     try:
-        _check_complete(path, frame["game_index"].to_numpy(), n_games)
+        _check_complete(path, frame["game_index"].to_numpy(),
+                        held_games(manifest) if n_games is None else n_games)
     except StoreError as exc:
         raise StoreError(f"{exc}{_unlisted_note(path, manifest)}") from None
     for name, column in manifest["schema"].items():

@@ -121,6 +121,67 @@ def test_parts_carry_page_checksums(finished):
         assert meta.num_rows == 1000
 
 
+# -- resuming into a corrupted folder -------------------------------------------------------
+def _damage(part, how: str, rng) -> None:
+    data = bytearray(part.read_bytes())
+    if how == "flipped byte":
+        start, stop = _data_region(part)
+        data[int(rng.integers(start, stop))] ^= 0xFF
+    elif how == "truncated":
+        del data[len(data) // 2:]
+    elif how == "garbage":
+        data = bytearray(b"not parquet" * 40)
+    else:  # "emptied"
+        data = bytearray()
+    part.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["flipped byte", "truncated", "garbage", "emptied"])
+@pytest.mark.parametrize("victim", [0, 2])
+def test_resuming_into_a_corrupted_folder_writes_nothing(finished, capsys, how, victim):
+    """Issue 45, item 4: a rerun into a folder with a corrupted part wrote its new parts
+    and manifest first, then raised (the CLI printed a full summary, exit 0). Every part
+    is verified before anything is written: the rerun (more games or the same) is one
+    line naming the part, exit 2, and every file is as it was."""
+    out, _ = finished
+    part = sorted(out.glob("part-*.parquet"))[victim]
+    _damage(part, how, np.random.default_rng(victim))
+    before = snapshot(out)
+    for games in (3000, 4000):
+        with pytest.raises(StoreError, match=part.name):
+            simkit.simulate(GAME, games, seed=5, chunk_size=1000, out=out)
+        assert part.name in one_line_error(capsys, run(out, games))
+        assert snapshot(out) == before
+
+
+def test_a_recovered_part_corrupted_in_any_column_is_not_adopted(finished, capsys):
+    """A part on disk that the manifest does not list (its writer was killed before the
+    save) is read whole before it is adopted: a flipped byte in a column other than
+    the game indices is refused, not recorded with the checksum of the damage."""
+    out, _ = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    manifest["parts"] = manifest["parts"][:2]
+    manifest.pop("runs")
+    write_signed(out, manifest)
+    part = out / "part-000000002000-000000003000.parquet"
+    meta = pq.ParquetFile(part).metadata
+    column = meta.schema.names.index("attack_value")
+    chunk = meta.row_group(0).column(column)
+    data = bytearray(part.read_bytes())
+    data[chunk.data_page_offset + chunk.total_compressed_size - 3] ^= 0xFF
+    part.write_bytes(bytes(data))
+    before = snapshot(out)
+    assert part.name in one_line_error(capsys, run(out, 3000))
+    assert snapshot(out) == before
+
+
+def test_a_corrupted_part_on_read_only_media_is_refused(finished, read_only, capsys):
+    out, _ = finished
+    part = sorted(out.glob("part-*.parquet"))[1]
+    _damage(part, "flipped byte", np.random.default_rng(1))
+    assert part.name in one_line_error(capsys, run(out))
+
+
 # -- read-only media ----------------------------------------------------------------------
 @pytest.fixture
 def read_only(monkeypatch):
@@ -312,7 +373,12 @@ def test_the_local_dask_cluster_is_tls_on_this_machine_only(capsys):
 
 
 def test_load_refuses_an_unfinished_folder_naming_the_missing_games(finished):
+    """A run killed before its middle part was recorded: the manifest does not list it."""
     out, rows = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    manifest["parts"] = [p for p in manifest["parts"] if p["start"] != 1000]
+    manifest.pop("runs")
+    write_signed(out, manifest)
     (out / "part-000000001000-000000002000.parquet").unlink()
     with pytest.raises(StoreError, match=r"unfinished: games 1000\.\.1999 are missing "
                                          r"\(1,000 games\)"):
@@ -320,6 +386,39 @@ def test_load_refuses_an_unfinished_folder_naming_the_missing_games(finished):
     pd.testing.assert_frame_equal(simkit.load(out, n_games=1000), rows.iloc[:1000])
     with pytest.raises(StoreError, match=r"games 1000\.\.1999 are missing"):
         simkit.load(out, n_games=2500)
+
+
+@pytest.mark.parametrize("deleted", [0, 1, 2])
+def test_a_deleted_part_is_refused_never_read_as_a_smaller_folder(finished, capsys, deleted):
+    """Issue 45, item 3: deleting the last part shrank the folder without a word (load
+    gave 2,000 rows, the ladder 2,000 games, exit 0). The manifest's games count: every
+    deleted part, the last one too, is refused naming its games; a rerun replays it."""
+    out, rows = finished
+    part = sorted(out.glob("part-*.parquet"))[deleted]
+    part.unlink()
+    games = f"games {deleted * 1000}..{deleted * 1000 + 999} are missing"
+    with pytest.raises(StoreError, match=games):
+        simkit.load(out)
+    for argv in (["ladder", out], ["report", out, "--out", out.parent / "report"]):
+        assert games in one_line_error(capsys, argv)
+    assert not (out.parent / "report").exists()
+    info = RunInfo()
+    again = simkit.simulate(GAME, 3000, seed=5, chunk_size=1000, out=out, info=info)
+    assert info.games_played == 1000
+    pd.testing.assert_frame_equal(again, rows)
+    pd.testing.assert_frame_equal(simkit.load(out), rows)
+
+
+def test_a_manifest_saved_without_a_replayed_part_still_counts_its_games(finished):
+    """A rerun that dropped a deleted part from the manifest and was killed before
+    replaying it: its finished runs still say 3,000 games, so load refuses 2,000."""
+    out, _ = finished
+    manifest = json.loads((out / store.MANIFEST).read_text())
+    manifest["parts"] = [p for p in manifest["parts"] if p["start"] != 2000]
+    write_signed(out, manifest)
+    (out / "part-000000002000-000000003000.parquet").unlink()
+    with pytest.raises(StoreError, match=r"unfinished: games 2000\.\.2999 are missing"):
+        simkit.load(out)
 
 
 def test_a_run_into_a_folder_holding_other_files_is_refused(tmp_path, capsys):
@@ -399,12 +498,11 @@ def test_an_edited_manifest_is_refused_in_one_line_and_kept(finished, capsys, ed
     ("stop raised", "records 1000 rows for games 0..1019"),
     ("no parts", "lacks 'parts'"),
 ])
-def test_a_manifest_from_before_checksums_is_still_checked_for_sense(finished, edit, words):
-    """A folder written before manifests had a checksum is read unchecked by it, but its
-    keys and each part's rows and counts must still add up."""
+def test_a_manifest_signed_again_is_still_checked_for_sense(finished, edit, words):
+    """A manifest whose checksum was recomputed after an edit passes the checksum, but
+    its keys and each part's rows and counts must still add up."""
     out, _ = finished
     manifest = json.loads((out / store.MANIFEST).read_text())
-    manifest.pop("checksum")
     if edit == "counts moved":
         manifest["parts"][0]["counts"]["winner"][next(iter(
             manifest["parts"][0]["counts"]["winner"]))] += 5
@@ -412,27 +510,48 @@ def test_a_manifest_from_before_checksums_is_still_checked_for_sense(finished, e
         manifest["parts"][0]["stop"] += 20
     else:
         manifest.pop("parts")
-    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    write_signed(out, manifest)
     with pytest.raises(StoreError, match=words):
         simkit.load(out)
 
 
-def test_a_category_missing_from_an_old_manifest_is_refused_not_read_as_missing(finished):
+def test_a_category_missing_from_a_signed_manifest_is_refused_not_read_as_missing(finished):
     out, _ = finished
     manifest = json.loads((out / store.MANIFEST).read_text())
-    manifest.pop("checksum")
     won = simkit.load(out)["winner"].astype(str).value_counts().index[0]
     manifest["schema"]["winner"]["categories"].remove(won)
-    (out / store.MANIFEST).write_text(json.dumps(manifest))
+    write_signed(out, manifest)
     with pytest.raises(StoreError, match=f"holds {won}, not among the manifest's categories"):
         simkit.load(out)
 
 
-def test_a_manifest_from_before_checksums_still_loads_and_gains_one(finished):
-    out, rows = finished
+def _rules_edited(manifest) -> dict:
+    """The run's rules changed: the games were played at salvo_units 6, the manifest
+    now says 4 (a rerun would add games at 4 and report them all as 4)."""
+    manifest["spec"]["rules"]["salvo_units"] = 4
+    return manifest
+
+
+@pytest.mark.parametrize("edit", ["none", "counts moved", "rules edited"])
+def test_a_manifest_without_its_checksum_is_refused_naming_the_folder_and_the_rebuild(
+        finished, capsys, edit):
+    """Issue 45, item 2: a manifest whose checksum line is deleted was read unchecked
+    (edited counts printed as the truth, games at another rule mixed in). It is refused
+    in one line naming the folder and how to rebuild it, by load and by a rerun, and
+    nothing in the folder changes."""
+    out, _ = finished
     manifest = json.loads((out / store.MANIFEST).read_text())
     manifest.pop("checksum")
+    {"none": dict, "counts moved": _counts_moved, "rules edited": _rules_edited}[edit](
+        manifest)
     (out / store.MANIFEST).write_text(json.dumps(manifest))
-    pd.testing.assert_frame_equal(simkit.load(out), rows)
-    simkit.simulate(GAME, 4000, seed=5, chunk_size=1000, out=out)
-    assert "checksum" in json.loads((out / store.MANIFEST).read_text())
+    before = snapshot(out)
+    with pytest.raises(StoreError, match="has no checksum") as refused:
+        simkit.load(out)
+    assert f"move {out} aside and rerun the command that made it" in str(refused.value)
+    rules = ["--set", "salvo_units=4"] if edit == "rules edited" else []
+    for argv in (run(out, 3000, *rules), run(out, 4000, *rules), ["ladder", out],
+                 ["report", out, "--out", out.parent / "report"]):
+        line = one_line_error(capsys, argv)
+        assert "manifest.json: has no checksum" in line and str(out) in line
+    assert snapshot(out) == before

@@ -1,6 +1,7 @@
 """Tests for simkit.report on small real runs: every section, embedded figures, and the
 numbers equal what simkit.load and simkit.stats give for the results folders."""
 
+import json
 import re
 from html import unescape
 
@@ -14,6 +15,7 @@ from simkit.analysis import RESTS_ON_GAMES, collect, curves, ladder, sensitivity
 from simkit.cli import main
 from simkit.experiment import cell_folders
 from simkit.report import SECTIONS, write_report
+from simkit.store import manifest_checksum
 
 GAME = "setembre1714-assault"
 N = 2000
@@ -231,6 +233,18 @@ def test_report_of_an_unfinished_experiment_says_so(tmp_path, capsys):
     assert "has no results yet; run the experiment (simkit sweep)" in err[0]
 
 
+def test_report_of_an_experiment_file_says_to_sweep_it_first(tmp_path, capsys):
+    """Issue 45, item 7: ``report exp.toml`` said "File exists"; it names the file and
+    the sweep to run, and writes nothing."""
+    (tmp_path / "exp.toml").write_text(EXPERIMENT)
+    code = main(["report", str(tmp_path / "exp.toml")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1
+    assert (f"{tmp_path / 'exp.toml'} is a file, not a results or experiment folder; run "
+            f"it first (simkit sweep {tmp_path / 'exp.toml'} --out DIR)") in err[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.toml"]
+
+
 # -- the difficulty ladder -----------------------------------------------------------------
 def test_ladder_orders_every_cell_by_the_summary_win_rate(experiment, frames):
     out, _ = experiment
@@ -354,11 +368,21 @@ def test_a_cell_short_of_its_games_is_reported_as_unfinished(experiment, tmp_pat
     _, cells = cell_folders(copy)
     cell, folder = cells[3]
     last = sorted(folder.glob("part-*.parquet"))[-1]
+    # a sweep killed before its last part was written: the manifest does not list it
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["parts"] = [p for p in manifest["parts"] if p["file"] != last.name]
+    manifest.pop("runs")
+    manifest["checksum"] = manifest_checksum(manifest)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
     last.unlink()
     report = write_report(copy)
     held = int(last.name.split("-")[1])
-    assert (f"Unfinished: {cell['label']} ({held:,} of {N:,}) games; the numbers use the "
-            "games held") in report.markdown.read_text()
+    note = (f"Unfinished: {cell['label']} ({held:,} of {N:,}) games; the numbers use the "
+            "games held")
+    assert note in report.markdown.read_text()
+    from simkit.cli import ladder_summary
+    data = collect(copy)
+    assert note in ladder_summary(data, ladder(data))  # the ladder says so too
 
 
 def test_a_large_sweep_draws_its_extreme_cells_and_compares_adjacent_rungs(

@@ -426,14 +426,17 @@ class Column:
 
     ``derived`` columns are computed in Python from the kernel's row (``Outcomes``);
     the others are written by the kernel at the offset their declaration gives them.
-    ``absent``: the value the kernel writes for a seat or side not in play; the results
-    hold a missing value (NaN, the column as float64) there instead."""
+    ``when``: for a column that has no value in some games (a seat or tribe not in play,
+    a rule not played, an outcome that did not happen), when it has one, in words; the
+    game's ``has_values`` says which games those are, from the rules played (never from
+    the value itself: no number a real outcome can take stands for "none"), and the
+    results hold a missing value (NaN, the column as float64) in the others."""
 
     dtype: str
     description: str
     categories: tuple[str, ...] = ()
     derived: bool = False
-    absent: int | None = None
+    when: str | None = None
 
     @property
     def numpy_dtype(self) -> str:
@@ -442,8 +445,9 @@ class Column:
 
     @property
     def frame_dtype(self) -> str:
-        """The dtype of the column in the results (float64 where ``absent`` is missing)."""
-        return "float64" if self.absent is not None else self.dtype
+        """The dtype of the column in the results (float64 where ``when`` may leave it
+        missing)."""
+        return "float64" if self.when is not None else self.dtype
 
 
 class Outcomes(Mapping):
@@ -773,6 +777,13 @@ class Game(ABC):
         """The categories ``column`` can hold under ``rules`` (a run's results keep only
         these): every declared one, unless the game says fewer are in play."""
         return tuple(self.outcome_columns[column].categories)
+
+    def has_values(self, rules, columns: Mapping[str, np.ndarray]) -> dict[str, Any]:
+        """For every outcome column declared with ``when``: whether it holds a value, one
+        bool for the whole run (a seat or tribe in play under ``rules``) or one per game
+        (from the games' other ``columns``, as ``simulate`` returns them). A game with
+        such columns answers for each of them."""
+        return {}
 
     def _category(self, row, column: str) -> str:
         return self.outcome_columns[column].categories[int(row[column])]

@@ -148,6 +148,90 @@ def _check_map(f, ids, loc, adj, fac_home, any2):
     for name in ("san_sebastian", "bilbao"):
         if name in ids and not loc[ids.index(name), L.LC_PORT]:
             raise f.error(f"location {name!r}", "is a Port Capital (rulebook 2.2)")
+    _printed_map(f, ids, loc, adj, fac_home, any2)
+
+
+#: where each side's recruits enter (rulebook 7.2.1), the "any 2 blocks" Locations (7.2.1)
+PRINTED_RECRUITMENT = {
+    "legion": "san_sebastian", "royal_guard": "miranda", "regular": "miranda",
+    "chapelgorris": "pamplona", "militia": "pamplona", "guipuzcoa": "onate",
+    "alava": "amezcoas", "navarra": "amezcoas", "castilla": "amezcoas",
+    "vizcaya": "amurrio"}
+PRINTED_ANY2 = ("elizondo", "castro_urdiales")  # by side: carlists, liberals
+#: the movement example (7.3.5): main-road steps from San Sebastián
+PRINTED_MAIN_ROAD_STEPS = {"tolosa": 2, "bergara": 3}
+
+
+def _printed_map(f, ids, loc, adj, fac_home, any2):
+    """Every map fact the rulebook prints, on the Locations it names."""
+    def at(name):
+        if name not in ids:
+            raise f.error("the map", f"has no location {name!r}; the rulebook prints it "
+                                     "(4.2, 7.2.1, 7.3.5, 7.5, 11.5)")
+        return ids.index(name)
+
+    for fac, name in PRINTED_RECRUITMENT.items():
+        home = ids[fac_home[L.FACTIONS.index(fac)]]
+        f.printed(f"faction {fac!r}", "its Recruitment Location", home, name, "7.2.1")
+    for side, name in enumerate(PRINTED_ANY2):
+        f.printed(f"the {L.SIDES[side]}", "'any2' Recruitment Location", ids[any2[side]],
+                  name, "7.2.1")
+    onate, amurrio, bilbao = at("onate"), at("amurrio"), at("bilbao")
+    f.printed("location 'onate'", "kind", L.LOC_KINDS[loc[onate, L.LC_KIND]],
+              "a City and a Resource Location", "4.2",
+              holds=loc[onate, L.LC_KIND] == L.CITY and bool(loc[onate, L.LC_RESOURCE]))
+    for name in ("pamplona", "miranda"):
+        f.printed(f"location {name!r}", "kind", L.LOC_KINDS[loc[at(name), L.LC_KIND]],
+                  "a City or Capital", "7.2.1", holds=loc[at(name), L.LC_KIND] >= L.CITY)
+    f.printed("location 'amurrio'", "fortified_house", bool(loc[amurrio, L.LC_FH]), True,
+              "7.5's example")
+    estuary = loc[bilbao, L.LC_ESTUARY]
+    f.printed("location 'bilbao'", "estuary", ids[estuary] if estuary >= 0 else None,
+              "portugalete", "11.5")
+    steps = _main_road_steps(adj, at("san_sebastian"))
+    for name, n in PRINTED_MAIN_ROAD_STEPS.items():
+        f.printed(f"location {name!r}", "main-road steps from San Sebastián",
+                  steps.get(at(name)), n, "7.3.5's example")
+    _printed_vp(f, ids, loc)
+    f.printed("location 'lecumberri'", "main-road steps from San Sebastián",
+              steps.get(at("lecumberri")), "more than 3 (reached by a secondary road)",
+              "7.3.5's example", holds=steps.get(at("lecumberri"), 99) > 3)
+
+
+#: 2.2: the 4 starred Capitals (3 VP each); 2 VP for Logroño, every other City, Amezcoas
+#: and Elizondo; 1 VP for every other Resource Location; none for a town
+PRINTED_STARRED = ("san_sebastian", "bilbao", "vitoria", "pamplona")
+PRINTED_TWO_VP = ("amezcoas", "elizondo")
+
+
+def _printed_vp(f, ids, loc):
+    starred = sorted(ids[i] for i in np.flatnonzero(loc[:, L.LC_STAR]))
+    f.printed("the map", "the starred Capitals", starred, sorted(PRINTED_STARRED), "2.2")
+    for i, name in enumerate(ids):
+        kind = loc[i, L.LC_KIND]
+        vp = (3 if name in PRINTED_STARRED else
+              2 if kind >= L.CITY or name in PRINTED_TWO_VP else
+              1 if kind == L.RESOURCE or loc[i, L.LC_RESOURCE] else 0)
+        f.printed(f"location {name!r}", "vp", int(loc[i, L.LC_VP]), vp, "2.2")
+
+
+def _main_road_steps(adj, start: int) -> dict[int, int]:
+    """Fewest main-road steps from ``start`` to each Location reached by main roads."""
+    steps, frontier = {start: 0}, [start]
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j in np.flatnonzero(adj[i] == L.MAIN):
+                if int(j) not in steps:
+                    steps[int(j)] = steps[i] + 1
+                    nxt.append(int(j))
+        frontier = nxt
+    return steps
+
+
+#: blocks that do not fight by diamonds (Partisans, Customs Officers, Decoys, Naval
+#: Squadrons: 7.3.7, 7.4): the only ones that may show none
+UNRATED = (L.PARTISANS, L.CUSTOMS, L.DECOY, L.NAVAL)
 
 
 def load_blocks(ids, path=DATA / "blocks.toml"):
@@ -198,10 +282,11 @@ def load_blocks(ids, path=DATA / "blocks.toml"):
             singles.add(name)
             if count > 1:
                 raise f.error(entry, "a Leader or special block is one block: count 1")
+        low = 0 if btype in UNRATED else 1  # 3.2: a block's strength is 1-4 diamonds
+        diamonds = f.number(row, "diamonds", entry, low, 4)
         for _ in range(count):
             names.append(name)
-            rows.append((side, fac, btype, f.number(row, "diamonds", entry, 0, 4), special,
-                         start_kind, start_loc, arrives))
+            rows.append((side, fac, btype, diamonds, special, start_kind, start_loc, arrives))
     for name in sorted(singles):
         if len(entry_of[name]) > 1:
             raise f.error(f"block {name!r}", "a Leader or special block is one block, but "
@@ -235,6 +320,42 @@ def _check_roster(f, blk):
     for side in (0, 1):
         if count(side, L.DEFECTORS) < 1:
             raise f.error("the roster", f"{L.SIDES[side]} need Defectors blocks")
+    _printed_blocks(f, blk)
+
+
+#: blocks the Example of a Battle (8.5) and the Loyalty Challenge example (8.6.1) show:
+#: (what, side, faction, types, special, diamonds, how many at least)
+PRINTED_BLOCKS = (
+    ("Zumalacárregui", None, None, None, L.SP_ZUMALACARREGUI, 4, 1),
+    ("Requeté", None, None, None, L.SP_REQUETE, 4, 1),
+    ("a Navarra block", 0, "navarra", (L.INFANTRY, L.CAVALRY, L.LANCER), L.SP_NONE, 2, 2),
+    ("a Guardia Real cavalry block", 1, "royal_guard", (L.CAVALRY,), L.SP_NONE, 1, 1),
+    ("a Legión Auxiliar Extranjera cavalry block", 1, "legion", (L.CAVALRY, L.LANCER),
+     L.SP_NONE, 1, 1),
+    ("a Chapelgorris / Legión Extranjera block", 1, "legion", (L.INFANTRY,), L.SP_NONE, 3,
+     1),
+    ("a Vizcaya block", 0, "vizcaya", (L.INFANTRY, L.CAVALRY, L.LANCER), L.SP_NONE, 3, 1,
+     "the Loyalty Challenge example (8.6.1)"),
+)
+
+
+def _printed_blocks(f, blk):
+    """The diamonds the rulebook prints: the examples' blocks (8.5, 8.6.1) and the Leaders
+    with "two or more" (3.2)."""
+    for what, side, fac, types, special, diamonds, at_least, *source in PRINTED_BLOCKS:
+        m = blk[:, L.BK_SPECIAL] == special
+        if side is not None:
+            m &= (blk[:, L.BK_SIDE] == side) & (blk[:, L.BK_FACTION] == L.FACTIONS.index(fac))
+            m &= np.isin(blk[:, L.BK_TYPE], types)
+        found = int((blk[m, L.BK_DIAMONDS] == diamonds).sum())
+        f.printed("the roster", f"blocks of {what} with {diamonds} diamonds", found,
+                  f"{'one' if at_least == 1 else at_least} or more",
+                  source[0] if source else "the Example of a Battle (8.5)",
+                  holds=found >= at_least)
+    for special in (L.SP_DON_CARLOS, L.SP_ESPARTERO, L.SP_ZUMALACARREGUI):
+        diamonds = int(blk[blk[:, L.BK_SPECIAL] == special, L.BK_DIAMONDS][0])
+        f.printed(f"block {L.SPECIALS[special]!r}", "diamonds", diamonds, "2 or more",
+                  "3.2: the most prominent Leaders", holds=diamonds >= 2)
 
 
 def load_cards(path=DATA / "cards.toml"):
@@ -310,9 +431,9 @@ def load_campaign(path=DATA / "campaign.toml"):
     table = f.table("reinforcement_track")
     for side, name in enumerate(L.SIDES):
         values = f.items(table, name, int, f"reinforcement_track.{name}")
-        if len(values) != L.N_YEARS - 1 or min(values) < 0:
-            raise f.error(f"reinforcement_track.{name}", "needs 6 non-negative numbers "
-                                                         "(1833-1838)")
+        if len(values) != L.N_YEARS - 1 or not 0 <= min(values) <= max(values) <= 40:
+            raise f.error(f"reinforcement_track.{name}", "needs 6 numbers of blocks drawn, "
+                                                         "0..40 each (1833-1838)")
         track[side, :L.N_YEARS - 1] = values
     return track, first, last
 

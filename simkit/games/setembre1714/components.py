@@ -293,6 +293,13 @@ def _distances(adj: np.ndarray) -> np.ndarray:
     return dist
 
 
+#: the kinds of combatant the rulebook names, by side, with the strength it prints (2.1,
+#: Example of combat: regulars, grenadiers and mountain fusiliers 5)
+PRINTED_KINDS = {"regulars": (L.CATALANS, 5), "mountain_fusiliers": (L.CATALANS, 5),
+                 "coronela": (L.CATALANS, None), "armed_citizens": (L.CATALANS, None),
+                 "french_grenadiers": (L.BOURBONS, 5), "spanish_grenadiers": (L.BOURBONS, 5)}
+
+
 def _forces(doc: DataFile, zmap: dict) -> dict:
     index = {zid: i for i, zid in enumerate(zmap["ids"])}
     sides = L.SIDES
@@ -311,9 +318,14 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
                 or not 1 <= spec[1] <= 9):
             raise doc.error(entry, "must be [side, strength 1..9]")
         kinds[kind] = (sides.index(spec[0]), spec[1])
-    for kind in ("regulars", "mountain_fusiliers", "french_grenadiers", "spanish_grenadiers"):
-        if kinds.get(kind, (0, 5))[1] != 5:
-            raise doc.error(f"[kinds] {kind}", "strength 5 is printed (Example of combat)")
+    for kind, (side, strength) in PRINTED_KINDS.items():
+        if kind not in kinds:
+            raise doc.error("[kinds]", f"no kind {kind!r}; the rulebook prints it (2.1, "
+                                       "Example of combat)")
+        doc.printed(f"[kinds] {kind}", "side", sides[kinds[kind][0]], sides[side], "2.1")
+        if strength is not None:
+            doc.printed(f"[kinds] {kind}", "strength", kinds[kind][1], strength,
+                        "Example of combat")
     u_side, u_str, u_start, u_arr, u_names, u_kinds, u_cmd = [], [], [], [], [], [], []
     for g, group in enumerate(doc.tables("group")):
         entry = f"[[group]] #{g + 1}"
@@ -336,6 +348,9 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
             start, arrives = L.NOT_ARRIVED, doc.number(group, "arrives", entry, 2,
                                                        L.MAX_TURNS)
         for name in doc.items(group, "names", str, entry):
+            if name in u_names:
+                raise doc.error(entry, f"counter name {name!r} is given twice; each counter "
+                                       "has its own name (traces tell them apart by it)")
             u_side.append(side)
             u_str.append(kinds[kind][1])
             u_start.append(start)
@@ -364,7 +379,11 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
     for k, leader in enumerate(doc.tables("leader")):
         entry = f"[[leader]] #{k + 1}"
         doc.only(leader, {"name", "side", "flag", "zone", "arrives"}, entry)
-        l_names.append(doc.get(leader, "name", str, entry))
+        name = doc.get(leader, "name", str, entry)
+        if name in l_names or name in u_names:
+            raise doc.error(entry, f"name {name!r} is given twice; each counter has its own "
+                                   "name (traces tell them apart by it)")
+        l_names.append(name)
         l_side.append(sides.index(doc.choice(leader, "side", sides, entry)))
         l_flag.append(doc.get(leader, "flag", bool, entry, False))
         if "zone" in leader:
@@ -378,6 +397,10 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
     if sum(1 for s, f in zip(l_side, l_flag, strict=True) if f and s == L.CATALANS) != 1 or \
             sum(l_flag) != 1:
         raise doc.error("[[leader]]", "exactly one Santa Eulalia flag, Catalan (13)")
+    for side in (L.BOURBONS, L.CATALANS):
+        commanders = sum(1 for s_, f in zip(l_side, l_flag, strict=True) if s_ == side and not f)
+        doc.printed("[[leader]]", f"{sides[side]} commanders", commanders, "one or more",
+                    "2.1: commanders for both sides", holds=commanders > 0)
     g_side, g_start = [], []
     for k, gun in enumerate(doc.tables("gun")):
         entry = f"[[gun]] #{k + 1}"
@@ -389,6 +412,10 @@ def _forces(doc: DataFile, zmap: dict) -> dict:
             g_start.append(zone)
     if len(g_side) > L.MAX_GUNS:
         raise doc.error("[[gun]]", f"{len(g_side)} guns; at most {L.MAX_GUNS}")
+    for side in (L.BOURBONS, L.CATALANS):
+        guns = g_side.count(side)
+        doc.printed("[[gun]]", f"{sides[side]} guns", guns, "one or more",
+                    "9: artillery for both sides", holds=guns > 0)
     b_start, b_faces = [], []
     colour, line = zmap["colour"], zmap["line"]
     for k, bar in enumerate(doc.tables("barricade")):

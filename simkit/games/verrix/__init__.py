@@ -92,6 +92,11 @@ class Verrix(Game):
             return L.SEATS[:rules.players]
         return super().categories_in_play(rules, column)
 
+    def has_values(self, rules, columns):
+        """A seat's and a tribe's columns hold values exactly when it is in play."""
+        playing = {*L.SEATS[:rules.players], *rules.seat_tribes}
+        return {name: who in playing for name, who in L.COLUMN_OF.items()}
+
     def kernel_inputs(self, rules, policies):
         return (_tables(rules.territory_cost, rules.sea_cost, self.data,
                         (rules.yellow_extra_slot, rules.yellow_cleanup_vp),

@@ -29,6 +29,8 @@ N_EVENT_CARDS = 20
 N_FESTIVAL_TILES = 4
 N_GREY_LEADERS = 7
 INF = 10**6
+#: units needed to declare a Battle ("Battle": 4), a tribe's unless its Ability Card says
+BATTLE_UNITS = 4
 
 
 @dataclass(frozen=True)
@@ -87,33 +89,35 @@ def _resolve(f: DataFile, op, key, kind, default, where):
         return L.STEALS.index(f.choice(op, key, L.STEALS, where, default))
     if kind == "tile":
         return L.MOVE_TILES.index(f.choice(op, key, L.MOVE_TILES[1:], where, default))
+    if kind == "count":  # a number of tiles, tribesmen or goods given or taken
+        return f.number(op, key, where, 1, 10, default)
     return f.number(op, key, where, -5, 10, default)
 
 
 CARD_SPEC = {
-    "gain": [("good", "good", None), ("n", "int", 1)],
+    "gain": [("good", "good", None), ("n", "count", 1)],
     "gain_choice": [("goods", "goods", None)],
     "divine_will": [("n", "int", None)],
     "vp": [("n", "int", None)],
-    "pay": [("good", "good", None), ("n", "int", 1)],
+    "pay": [("good", "good", None), ("n", "count", 1)],
     "learn": [], "promote": [],
     "trade": [("capacity", "int", 0), ("vp", "int", 0)],
     "raid": [("strength", "int", 0), ("defence", "int", 0), ("capacity", "int", 0),
              ("steal", "steal", "any"), ("vp_per_hostage", "int", 0)],
     "types_vp": [("n", "int", None)],
     "clan_pact": [],
-    "trophy": [("value", "int", None)],
+    "trophy": [("value", "count", None)],
     "battle": [("strength", "int", 0), ("spear", "int", 0), ("enemy", "int", 0)],
 }
 EVENT_SPEC = {
-    "gain": [("good", "good", None), ("n", "int", 1)],
+    "gain": [("good", "good", None), ("n", "count", 1)],
     "the_gift": [("good", "good", None)],
     "divine_will": [("n", "int", None)],
     "vp": [("n", "int", None)],
     "tile": [("name", "tile", None)],
-    "everyone_loses": [("good", "good", None), ("n", "int", 1)],
-    "lose": [("good", "good", None), ("n", "int", 1)],
-    "rescue": [("n", "int", 1)],
+    "everyone_loses": [("good", "good", None), ("n", "count", 1)],
+    "lose": [("good", "good", None), ("n", "count", 1)],
+    "rescue": [("n", "count", 1)],
     "vp_per": [("good", "good", None), ("cap", "int", 10)],
     "free_move": [], "reorder": [],
 }
@@ -150,9 +154,15 @@ def load_map(path: Path):
         f.only(t, {"territory", "sea"}, f"[tiles.{name}]")
         tiles[name] = (f.number(t, "territory", f"[tiles.{name}]", 0, 9),
                        f.number(t, "sea", f"[tiles.{name}]", 0, 9))
-    comp = shortest_paths(kinds[:, 0], adj, 1, 2)[0]
+    comp = shortest_paths(kinds[:, 0], adj, *PRINTED_TILE_A)[0]
     if (comp >= INF).any():
         raise f.error("[[node]]", "the map is not connected")
+    for start, end, cost, source in PRINTED_COSTS:
+        for name in (start, end):
+            if name not in names:
+                raise f.error("[[node]]", f"no node {name!r}; the rulebook prints it ({source})")
+        f.printed(f"[[node]] {start!r}", f"the Movement Cost on tile A to {end}",
+                  int(comp[names.index(start), names.index(end)]), cost, source)
     return tuple(names), kinds, adj, tiles
 
 
@@ -180,6 +190,15 @@ def shortest_paths(kinds, adj, territory, sea):
     return dist, nxt
 
 
+#: tile A's Movement Costs per territory and per sea area ("Movement")
+PRINTED_TILE_A = (1, 2)
+#: the examples' Movement Costs on tile A: (from, to, Provisions, where)
+PRINTED_COSTS = (("Iceni", "Atrebates", 2, "the Celebration example, Trade"),
+                 ("Atrebates", "Cantiaci", 1, "the Clan Pact example, Trade"),
+                 ("Caledonii", "Brigantes", 3, "the Pillage example, Raid"),
+                 ("Brigantes", "Portum Itium", 5, "the Sack example, Raid"))
+
+
 def load_goods(path: Path) -> np.ndarray:
     f = DataFile(path)
     rows = f.tables("good")
@@ -197,6 +216,7 @@ def load_goods(path: Path) -> np.ndarray:
     if t[:, L.GD_COUNT].sum() != N_GOODS_TILES:
         raise f.error("[[good]]", f"the counts must sum to {N_GOODS_TILES} tiles, got "
                                   f"{t[:, L.GD_COUNT].sum()}")
+    _printed_goods(f, t)
     return t
 
 
@@ -255,7 +275,9 @@ def load_tribes(path: Path, node_names):
         for k, t in enumerate(terr):
             tr[i, L.TR_TERRITORIES + k] = node_names.index(t)
         for k, key in enumerate(L.ABILITY_KEYS):
-            tr[i, L.TR_BATTLE_UNITS + k] = f.number(r, key, entry, 0, 5, 0)
+            low, default = (1, BATTLE_UNITS) if key == "battle_units" else (0, 0)
+            tr[i, L.TR_BATTLE_UNITS + k] = f.number(r, key, entry, low, 5, default)
+    _printed_tribes(f, leader_names, ld, tr, node_names)
     trophies = f.tables("trophy")
     tp = np.zeros((len(trophies), 1), dtype=np.int64)
     names = []
@@ -315,6 +337,7 @@ def load_cards(path: Path):
             raise f.error(entry, "a battle card has one battle operation, other cards none")
         if L.OP_LEARN not in kinds and units == 0:
             raise f.error(entry, "units: at least one class (only Learning takes none)")
+    _printed_cards(f, titles, rows)
     for k, tribe in enumerate(L.TRIBES):
         if basic_count[k] != BASIC_PER_TRIBE or special_count[k] != SPECIAL_PER_TRIBE:
             raise f.error("[[card]]", f"{tribe} owns {basic_count[k]} Basic and "
@@ -448,3 +471,117 @@ def cheapest_nodes(cost: np.ndarray, n: int) -> np.ndarray:
                 row[0] = len(on) + 1
                 row[1:len(on) + 2] = [dest, *on]
     return out
+
+
+# -- what the rulebook prints: a replacement file that says otherwise is refused ------------
+
+def _printed_goods(f: DataFile, t: np.ndarray) -> None:
+    """The Trade example's values (Sword 5, Cart 5, Hammer and Belladonna 6), the
+    Celebration example's Horse worth two Belladonna or more, the Clan Pact example's
+    Hammer (+1 STRENGTH) and the Sack example's Horse (-1 Movement Cost)."""
+    value = {name: int(t[i, L.GD_VALUE]) for i, name in enumerate(L.GOODS)}
+    source = "the Trade example"
+    f.printed("[[good]] 'Sword'", "value", value["Sword"], 5, source)
+    f.printed("[[good]] 'Cart'", "value", value["Cart"], 5, source)
+    f.printed("[[good]] 'Hammer'", "value + Belladonna's", value["Hammer"]
+              + value["Belladonna"], 6, source)
+    f.printed("[[good]] 'Horse'", "value", value["Horse"], f"at least two Belladonna's "
+              f"({2 * value['Belladonna']})", "the Celebration example, Trade",
+              holds=value["Horse"] >= 2 * value["Belladonna"])
+    for good, bonus, source in (("Hammer", "strength", "the Clan Pact example, Trade"),
+                                ("Horse", "movement", "the Sack example, Raid")):
+        f.printed(f"[[good]] {good!r}", "bonus",
+                  L.BONUSES[t[L.GOODS.index(good), L.GD_BONUS]], bonus, source)
+
+
+#: the leaders the rulebook prints: (tribe or None, class, STRENGTH, where)
+PRINTED_LEADERS = {"Niamh": ("blue", "warrior", 2), "Artghal": ("orange", "warrior", 2),
+                   "Lindsay": ("purple", "mystic", 3), "Murchad": ("green", "merchant", 2),
+                   "Ygerna": ("yellow", "craftsman", 2), "Sive": (None, "warrior", 1),
+                   "Ambigath": ("grey", None, None)}
+#: a setup territory of each tribe the examples show
+PRINTED_TERRITORIES = (("blue", "Caledonii", "the Pillage example, Raid"),
+                       ("purple", "Brigantes", "the Pillage example, Raid"),
+                       ("orange", "Brigantes", "the Sack example, Raid"),
+                       ("green", "Iceni", "the Celebration example, Trade"),
+                       ("yellow", "Atrebates", "the Clan Pact example, Trade"))
+
+
+def _printed_tribes(f: DataFile, names, ld, tr, node_names) -> None:
+    tribes = (*L.TRIBES, "grey")
+    for name, (tribe, cls, strength) in PRINTED_LEADERS.items():
+        if name not in names:
+            raise f.error("[[leader]]", f"no leader {name!r}; the rulebook prints it (Leader "
+                                        "Cards, the examples)")
+        row, entry = ld[names.index(name)], f"[[leader]] {name!r}"
+        if tribe is not None:
+            f.printed(entry, "tribe", tribes[row[L.LD_TRIBE]], tribe, "Leader Cards")
+        if cls is not None:
+            f.printed(entry, "class", L.CLASSES[row[L.LD_CLASS]], cls, "Leader Cards")
+        if strength is not None:
+            f.printed(entry, "strength", int(row[L.LD_STR]), strength,
+                      "Leader Cards (Ygerna: 3 with her Hammer)")
+    for tribe, territory, source in PRINTED_TERRITORIES:
+        held = [node_names[j] for j in tr[L.TRIBES.index(tribe),
+                                          L.TR_TERRITORIES:L.TR_TERRITORIES + 3]]
+        f.printed(f"[[tribe]] {tribe!r}", "territories", held, f"{territory} among them",
+                  source, holds=territory in held)
+    f.printed("[[tribe]] 'purple'", "redraw_event",
+              int(tr[L.TRIBES.index("purple"), L.TR_BATTLE_UNITS
+                     + L.ABILITY_KEYS.index("redraw_event")]), "1 (Benevolence)",
+              "Purple's Ability Card", holds=tr[L.TRIBES.index("purple"), L.TR_BATTLE_UNITS
+                                                + L.ABILITY_KEYS.index("redraw_event")] > 0)
+
+
+#: what the rulebook prints of named cards: fields, a cost below a bound, operations
+#: the effect must hold (keys not named are the reconstruction's), keys they must not
+PRINTED_CARDS = {
+    "Cooking": {"type": "development", "location": "village", "cost": 2,
+                "ops": [{"op": "gain", "good": "Provisions", "n": 3}]},
+    "Learning": {"cost": 0, "ops": [{"op": "learn"}]},
+    "Promote Tribesman": {"ops": [{"op": "promote"}]},
+    "Celebration": {"type": "trade", "basic": True, "location": "away", "cost": 3,
+                    "owner": "green", "ops": [{"op": "trade", "vp": 1}],
+                    "without": ("trade", "capacity")},
+    "Clan Pact": {"type": "trade", "basic": False, "location": "away", "cost": 4,
+                  "owners": list(L.TRIBES), "ops": [{"op": "clan_pact"}]},
+    "Pillage": {"type": "raid", "basic": True, "location": "away", "owner": "blue",
+                "below": 6},
+    "Sack": {"type": "raid", "basic": False, "location": "portum", "owner": "orange",
+             "below": 5, "ops": [{"op": "types_vp", "n": 1}], "without": ("raid", "capacity")},
+    "Consecrated Ground": {"basic": False, "owner": "purple", "below": 3},
+    "Supremacy": {"type": "battle", "units": ["tribesman"],
+                  "ops": [{"op": "battle", "strength": 1}]},
+    "Agonizing Wail": {"type": "battle", "units": ["tribesman", "mystic"]},
+    "Onslaught": {"type": "battle", "units": ["tribesman", "warrior"]},
+}
+
+
+def _printed_cards(f: DataFile, titles, rows) -> None:
+    source = "Action Cards and the examples of Development, Trade, Raid and Battle"
+    for title, fact in PRINTED_CARDS.items():
+        if title not in titles:
+            raise f.error("[[card]]", f"no card {title!r}; the rulebook prints it ({source})")
+        row, entry = rows[titles.index(title)], f"[[card]] {title!r}"
+        for key in ("type", "basic", "location", "cost", "owners"):
+            if key in fact:
+                f.printed(entry, key, row.get(key), fact[key], source)
+        if "units" in fact:
+            f.printed(entry, "units", sorted(row.get("units", [])), sorted(fact["units"]),
+                      source)
+        if "owner" in fact:
+            f.printed(entry, "owners", row.get("owners"), f"{fact['owner']} among them",
+                      source, holds=fact["owner"] in row.get("owners", []))
+        if "below" in fact:
+            f.printed(entry, "cost", row.get("cost"), f"below {fact['below']}", source,
+                      holds=row.get("cost", 99) < fact["below"])
+        effect = [op for op in row.get("effect", []) if isinstance(op, dict)]
+        for want in fact.get("ops", []):
+            f.printed(entry, "effect", effect, f"an operation {want}", source,
+                      holds=any(all(op.get(k) == v for k, v in want.items())
+                                for op in effect))
+        if "without" in fact:
+            op_name, key = fact["without"]
+            f.printed(entry, "effect", effect, f"a {op_name} operation without {key}",
+                      source, holds=all(key not in op for op in effect
+                                        if op.get("op") == op_name))

@@ -335,14 +335,20 @@ _cols = {
     "margin": Column("int16", "winner's VP minus the runner-up's"),
     "players": Column("int8", "tribes in play"),
 }
+#: the seat or tribe each per-seat and per-tribe column is about: the column holds a value
+#: exactly when it plays (``Verrix.has_values``), never read from the value (a tribe's
+#: battle_vp is really -1 when holding back units costs it a VP)
+COLUMN_OF: dict[str, str] = {}
 for _s in SEATS:
+    COLUMN_OF[f"vp_{_s}"] = _s
     _cols[f"vp_{_s}"] = Column("int16", f"final VP of {_s}, missing if the seat is empty",
-                               absent=-1)
+                               when=f"{_s} is in play")
 for _t in TRIBES:
     for _name, _doc in PER_TRIBE:
         key = f"vp_{_t}" if _name == "vp" else f"{_t}_{_name}"
+        COLUMN_OF[key] = _t
         _cols[key] = Column("int16", f"{_t}: {_doc}; missing if {_t} is not in play",
-                            absent=-1)
+                            when=f"{_t} is in play")
 OUTCOMES = Outcomes(_cols, raw={"card_uses": N_TRIBES * MAX_CARDS})
 O_WINNER = OUTCOMES.offset("winner")
 O_WINNER_SEAT = OUTCOMES.offset("winner_seat")

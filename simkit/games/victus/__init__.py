@@ -108,6 +108,20 @@ class Victus(Game):
         return _derived_columns(rules, self.parameters(rules), table,
                                 _static(self.data)[3])
 
+    def categories_in_play(self, rules, column):
+        """The fame winner is one of the seats at the competitive table, or none."""
+        if column == "fame_winner":
+            seats = L.FAME_WINNERS[1:1 + rules.seats] if rules.competitive else ()
+            return ("none", *seats, "shared") if rules.competitive else ("none",)
+        return super().categories_in_play(rules, column)
+
+    def has_values(self, rules, columns):
+        """A seat's VP only in the competitive game and at the table (solo: two seats),
+        the fame only on a players' victory there."""
+        won = rules.competitive & (columns["winner"] == L.WIN_PLAYERS)
+        return {**{f"vp_seat{s + 1}": rules.competitive and s < rules.seats
+                   for s in range(L.N_SEATS)}, "fame": won}
+
     def trace_heading(self, rules):
         return f" ({rules.level}, {rules.players} players)"
 

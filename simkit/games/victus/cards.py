@@ -379,11 +379,9 @@ class _Compiler:
             n = _get(m, "n", int, 1, where)
             if not n or abs(n) > 5:
                 raise _Bad(f"{where}: bad value n = {n}; -5..5, not 0")
-            cap = _get(m, "max", int, 0, where)
+            cap = _count(m, "max", 0, MAX_COUNT, where, 0)
             if cap and code != CL.MOD_BOMBARD_SPACES:
                 raise _Bad(f"{where}: 'max' is for bombard_spaces only")
-            if cap < 0:
-                raise _Bad(f"{where}: bad value max = {cap}")
             stages = _get(m, "stages", list, list(L.STAGE_NAMES), where)
             mask = 0
             for s in stages:
@@ -457,9 +455,9 @@ class _Compiler:
         allowed = ("barcelona", "box", "expedition")
         src = self.space_set(op, "from", w, allowed)
         dst = self.space_set(op, "to", w, allowed)
-        n = _get(op, "n", int, 0, w)
-        each = _get(op, "each", int, 0, w)
-        if n < 0 or each < 0 or (n == 0 and each == 0):
+        n = _count(op, "n", 0, MAX_COUNT, w, 0)
+        each = _count(op, "each", 0, MAX_COUNT, w, 0)
+        if n == 0 and each == 0:
             raise _Bad(f"{w}: bad value: give n > 0, or each > 0 (n = each x destinations)")
         partial = _get(op, "partial", bool, False, w)
         alternative = _get(op, "else", list, None, w)
@@ -588,7 +586,7 @@ class _Compiler:
         if len(cmps) != 1:
             raise _Bad(f"{w}: give exactly one of {', '.join(CL.CMP_NAMES)}")
         cmp = CL.CMP_NAMES.index(cmps[0])
-        n = _get(cond, cmps[0], int, _MISSING, w)
+        n = _count(cond, cmps[0], -MAX_COUNT, MAX_COUNT, w)
         subjects = [k for k in CL.COND_NAMES if k in cond]
         if len(subjects) != 1:
             raise _Bad(f"{w}: give exactly one subject: {', '.join(CL.COND_NAMES)}")
@@ -719,6 +717,11 @@ def _only(t: Mapping, allowed, where: str) -> None:
     if unknown:
         raise _Bad(f"{where}: unknown argument {unknown[0]!r}; allowed: "
                    f"{', '.join(a for a in allowed if a != 'op')}")
+
+
+#: the largest count a card's numbers may name (pieces moved, spaces, a condition's count):
+#: more than any box holds (the Coronela's 32, the 33 bombardment targets)
+MAX_COUNT = 60
 
 
 def _count(t: Mapping, key: str, lo: int, hi: int, where: str, default=_MISSING) -> int:

@@ -67,6 +67,9 @@ GIVEN_COUNTS = {
     "event_cards": 150, "chance_cards": 14, "bourbon_dice": 6, "marker_pins": 5,
 }
 EVENT_STAGES = {"I": (1, 50), "II": (51, 100), "III": (101, 150)}
+#: a marker dial's values: the printed ones are -2..6; a replacement stays near them (the
+#: kernels hold a dial's value and its temporary changes as small integers)
+DIAL_VALUES = (-20, 20)
 
 _FACE = re.compile(r"^(\w+) (\d+)$")
 # -- the components -----------------------------------------------------------------------
@@ -214,6 +217,7 @@ def _board(doc: DataFile) -> dict[str, Any]:
     starts = np.zeros(n + 1, np.int32)
     starts[1:] = np.cumsum(adj.sum(axis=1))
     lists = np.concatenate([np.nonzero(adj[i])[0] for i in range(n)]).astype(np.int32)
+    _printed_board(doc, spaces, index, adj, arrows, kinds, rambla, tables)
 
     return {
         "space_ids": tuple(s["id"] for s in spaces),
@@ -586,6 +590,11 @@ def _markers(doc: DataFile, board: dict) -> dict[str, Any]:
         values = doc.items(t, "values", int, where)
         if len(values) < 2 or any(b <= a for a, b in zip(values, values[1:], strict=False)):
             raise doc.error(where, f"'values' must rise clockwise (at least 2), got {values}")
+        low, high = DIAL_VALUES
+        if not low <= values[0] <= values[-1] <= high:
+            raise doc.error(where, f"'values' run {values[0]}..{values[-1]}; a dial's "
+                                   f"values lie within {low}..{high} (the printed ones are "
+                                   "-2..6)")
         for r, skey in ((L.START_FIRST_GAME, "first_game_start"), (L.START_FULL, "full_start")):
             v = doc.get(t, skey, int, where)
             if v not in values:
@@ -594,6 +603,7 @@ def _markers(doc: DataFile, board: dict) -> dict[str, Any]:
         if starts[L.START_FIRST_GAME, m] != len(values) - 1:
             raise doc.error(where, "first_game_start must be the highest value (first-game "
                                    "setup: the pins point to their highest value)")
+        _printed_marker(doc, key, names[-1], ids, values, values[starts[L.START_FULL, m]])
         lens.append(len(values))
         values_list.append(values)
     width = max(lens)
@@ -620,6 +630,7 @@ def _markers(doc: DataFile, board: dict) -> dict[str, Any]:
     start = doc.get(sf, "start", int, where)
     if not 1 <= start <= N_SENSE_FURY or labels[start - 1] != "R":
         raise doc.error(where, f"start = {start} must be the space labelled 'R' (1..9)")
+    _printed_sense_fury(doc, groups, colours, start)
 
     bm = doc.table("bourbon_marker")
     where = "[bourbon_marker]"
@@ -663,6 +674,7 @@ def _markers(doc: DataFile, board: dict) -> dict[str, Any]:
     if not 0 <= bmin <= t_start[L.DISC_BATTERIES] or t_value[bmin] < 1:
         raise doc.error(where, f"batteries_minimum = {bmin} must be a position of value >= 1 "
                                "at or before the batteries disc's start")
+    _printed_bourbon_marker(doc, t_value, t_icons, t_start, bmin)
 
     return {
         "marker_names": tuple(names),
@@ -728,6 +740,7 @@ def _dice(doc: DataFile) -> dict[str, Any]:
                 raise doc.error("[stages]", f"stage {name} rolls unknown die {colour!r}")
             stage_dice[s, k] = colours.index(colour)
         n_dice[s] = len(rolled)
+    _printed_dice(doc, colours, action, amount, stage_dice, n_dice)
     return {
         "die_colours": tuple(colours),
         "die_action": frozen(action),
@@ -791,6 +804,7 @@ def _chance(doc: DataFile, board: dict, markers: dict) -> dict[str, Any]:
                                            "space")
                 bombard[k, r, b] = j
         numbers[k] = number
+    _printed_chance(doc, numbers, advance, bombard, info)
     order = np.argsort(numbers)
     stage_row = np.array([0, 1, 2, L.STAGE_NAMES.index(iv)], np.int8)
     return {
@@ -856,3 +870,201 @@ def _tiles(doc: DataFile) -> dict[str, Any]:
         "counts": MappingProxyType(counts),
         "event_stages": frozen(stages),
     }
+
+
+# -- what the rulebook prints: a replacement file that says otherwise is refused ------------
+# (each file's header lists these facts; worked examples that follow from several files at
+# once, the fire paths of Examples 14 and 15, are checked by tests/test_victus_components.py)
+
+#: per marker: its printed name, spaces, values (or what is known of them) and red value
+PRINTED_MARKERS = {
+    "generalitat": {"name": "Generalitat", "spaces": ["32"], "red": 5,
+                    "highest": 6, "source": "Examples 14, 24 and 29: 6 AP; red value 5"},
+    "port": {"name": "Port", "spaces": ["port"], "values": [-2, -1, 0, 1], "red": 0,
+             "source": 'Healing "+1" and "-1/-2", Example 1\'s minimum, Example 29: 0'},
+    "gunpowder_store": {"name": "Gunpowder Store", "spaces": ["36"], "has": (3, 4),
+                        "source": "Examples 14, 18 and 26: values 3 and 4"},
+    "hospital": {"name": "Saint Cross/Saint Mary of the Sea", "spaces": ["14", "34"],
+                 "values": [0, 1, 2, 3], "red": 2,
+                 "source": "Healing, Example 13; Example 29: red value 2"},
+}
+
+
+def _printed_marker(doc: DataFile, key: str, name: str, spaces: list[str],
+                    values: list[int], red: int) -> None:
+    fact, where = PRINTED_MARKERS[key], f"[{key}]"
+    source = fact["source"]
+    doc.printed(where, "name", name, repr(fact["name"]), "Board Description",
+                holds=name == fact["name"])
+    doc.printed(where, "spaces", spaces, fact["spaces"], "Board Description, Example 13")
+    if "values" in fact:
+        doc.printed(where, "values", values, fact["values"], source)
+    if "highest" in fact:
+        doc.printed(where, "values", values, f"a highest value of at least {fact['highest']}",
+                    source, holds=max(values) >= fact["highest"])
+    if "has" in fact:
+        doc.printed(where, "values", values, f"values {fact['has'][0]} and {fact['has'][1]}",
+                    source, holds=set(fact["has"]) <= set(values))
+    if "red" in fact:
+        doc.printed(where, "full_start", red, fact["red"], source)
+
+
+def _printed_sense_fury(doc: DataFile, groups, colours, start: int) -> None:
+    source = ("Competitive Game: three groups of three, ochre Sense, the red centre with R "
+              "on its central space, ochre Fury")
+    doc.printed("[sense_fury]", "groups", groups, ["sense"] * 3 + ["centre"] * 3
+                + ["fury"] * 3, source)
+    doc.printed("[sense_fury]", "colours", colours, ["ochre"] * 3 + ["red"] * 3
+                + ["ochre"] * 3, source)
+    doc.printed("[sense_fury]", "start", start, 5, source)
+
+
+#: the Bourbon marker's first five positions: (value, icons) ("Component Descriptions",
+#: Examples 3, 21 and 29)
+PRINTED_TRACK = ((0, ()), (1, ()), (2, ("batteries",)), (2, ("healing",)), (2, ("mine",)))
+
+
+def _printed_bourbon_marker(doc: DataFile, value, icons, start, minimum: int) -> None:
+    source = "Component Descriptions, Examples 3, 21 and 29"
+    for p, (printed, marks) in enumerate(PRINTED_TRACK):
+        where = f"[bourbon_marker] track position {p}"
+        if p >= len(value):
+            raise doc.error("[bourbon_marker]", f"the track needs positions 0..{p}")
+        doc.printed(where, "value", int(value[p]), printed, source)
+        shown = [name for k, name in enumerate(L.ICON_NAMES) if icons[p] >> k & 1]
+        doc.printed(where, "icons", shown, list(marks), source)
+    last_two = int(np.nonzero(value == 2)[0].max())
+    doc.printed("[bourbon_marker]", "the value after the last value-2 space",
+                int(value[last_two + 1]) if last_two + 1 < len(value) else None, 3,
+                "Examples 4 and 21")
+    doc.printed("[bourbon_marker] start", "start",
+                dict(zip(L.DISC_NAMES, map(int, start), strict=True)),
+                {"reinforcements": 0, "batteries": 1, "mine": 0}, "Setup")
+    doc.printed("[bourbon_marker]", "batteries_minimum", minimum, 1,
+                'the batteries disc "can never drop to 0"')
+
+
+#: the faces the examples show on each die, and the dice each stage rolls
+PRINTED_FACES = {"white": (("Reinforcements", 1), ("Reinforcements", 2),
+                           ("Reinforcements", 3), ("Bombardment", 2)),
+                 "gray": (("Reinforcements", 1), ("Bombardment", 1), ("Advance", 1)),
+                 "blue": (("Trench", 1),), "yellow": (("Bombardment", 2),),
+                 "red": (("Trench", 3),)}
+PRINTED_STAGES = {"I": ["white", "gray"], "II": ["blue", "yellow", "red"]}
+
+
+def _printed_dice(doc: DataFile, colours, action, amount, stage_dice, n_dice) -> None:
+    for colour, shown in PRINTED_FACES.items():
+        if colour not in colours:
+            raise doc.error("[[die]]", f"no {colour} die; the rulebook prints white, gray, "
+                                       "blue, yellow and red dice (Components, Examples)")
+        d = colours.index(colour)
+        faces = {(L.ACTION_NAMES[a], int(n)) for a, n in zip(action[d], amount[d],
+                                                               strict=True)}
+        for face in shown:
+            doc.printed(f"die {colour!r}", "faces", sorted(f"{a} {n}" for a, n in faces),
+                        f"a face {face[0]} {face[1]}", "Examples 3, 4, 9, 21, 22 and 29",
+                        holds=face in faces)
+    for s, name in enumerate(L.STAGE_NAMES):
+        if name in PRINTED_STAGES:
+            rolled = [colours[d] for d in stage_dice[s, :n_dice[s]]]
+            doc.printed("[stages]", name, rolled, PRINTED_STAGES[name],
+                        "the Bourbon Action Table, Examples 3 and 22")
+
+
+#: the Stage I rows and advance rows the examples read, each a card's first boxes
+PRINTED_STAGE_I = ((11, 45, 46), (21, 48, 25), (51, 22))
+PRINTED_ADVANCE = (("YELLOW", "RED", "RED"), ("YELLOW", "YELLOW"),
+                   ("YELLOW", "RED", "YELLOW"), ("RED",))
+
+
+def _printed_chance(doc: DataFile, numbers, advance, bombard, info) -> None:
+    rows = [[int(info[j, L.S_NUMBER]) for j in row] for row in bombard[:, 0]]
+    cards = set()
+    for head in PRINTED_STAGE_I:
+        found = [k for k, row in enumerate(rows) if tuple(row[:len(head)]) == head]
+        doc.printed("[[card]] stage_I", "the rows", "none" if not found else "a card",
+                    f"a Stage I row beginning {', '.join(map(str, head))}",
+                    "Examples 4 and 29", holds=bool(found))
+        cards.add(found[0])
+    doc.printed("[[card]] stage_I", "the cards of the three rows seen", len(cards), 3,
+                "Examples 4 and 29: three draws of different cards")
+    for head in PRINTED_ADVANCE:
+        code = [L.COLOUR_NAMES.index(c) for c in head]
+        doc.printed("[[card]] advance", "the rows", "none",
+                    f"an advance row beginning {'-'.join(head)}", "Examples 5-8",
+                    holds=any(list(row[:len(code)]) == code for row in advance))
+    named = {int(info[j, L.S_NUMBER]) for j in bombard.ravel()}
+    every = {int(n) for n in info[:, L.S_NUMBER] if n}
+    doc.printed("[[card]]", "the spaces the rows name", len(named), f"all {len(every)} "
+                "numbered spaces", 'Chance Cards: "the number of Barcelona spaces that can '
+                'be targeted by bombardments"', holds=named == every)
+
+
+#: board facts the rulebook prints (named spaces, the bastions, examples' shared sides,
+#: arrows and the Rambla); ids are board.toml's
+PRINTED_NAMES = {
+    "14": "Saint Cross", "22": "Hort d'en Favà", "32": "Generalitat",
+    "34": "Saint Mary of the Sea", "36": "Gunpowder Store",
+    "41": "Bastion of Santa Madrona", "44": "Bastion of Sant Antoni",
+    "46": "Bastion of Tallers", "48": "Bastion of the Àngel", "51": "Bastion of Jonqueres",
+    "52": "Bastion of Sant Pere", "55": "Bastion of Santa Clara", "56": "Bastion of Llevant",
+    "montjuic": "Montjuïc", "port": "Port", "beach": "Beach",
+    "redoubt": "Saint Eulalia Redoubt", "mas_guinardo": "Mas Guinardó",
+    "expedition": "Military Deputy's Expedition"}
+PRINTED_BASTIONS = ("41", "44", "46", "48", "51", "52", "53", "55", "56", "montjuic")
+PRINTED_WALLS = ("45", "47")
+PRINTED_SIDES = (("15", ("13", "14", "25", "31", "41", "42")),)  # Example 11: exactly these
+PRINTED_SHARED = (("21", "22"), ("12", "45"), ("12", "46"), ("12", "47"), ("45", "44"),
+                  ("22", "51"), ("A1", "B1"), ("E3", "D2"), ("D2", "C2"), ("C2", "C1"),
+                  ("C1", "D1"), ("D1", "E1"), ("E1", "F1"))
+PRINTED_RAMBLA = ("12", "14", "15", "21", "47", "48", "58")
+PRINTED_ARROWS = (("52", "yellow", "24"), ("24", "red", "33"), ("33", "red", "26"),
+                  ("26", "red", "34"), ("51", "yellow", "22"), ("44", "red", "11"),
+                  ("11", "yellow", "13"))
+PRINTED_FROM_OUTSIDE = ("51", "52", "44")  # some outside space's yellow arrow (Ex. 5, 7, 8)
+
+
+def _printed_board(doc: DataFile, spaces, index, adj, arrows, kinds, rambla, tables):
+    def space(sid):
+        if sid not in index:
+            raise doc.error("[[space]]", f"no space {sid!r}; the rulebook prints it "
+                                         "(Board Description, Examples)")
+        return index[sid]
+
+    for sid, name in PRINTED_NAMES.items():
+        doc.printed(f"space {sid!r}", "name", spaces[space(sid)]["name"], repr(name),
+                    "Board Description, Glossary", holds=spaces[space(sid)]["name"] == name)
+    bastions = sorted(s["id"] for s in spaces if s["kind"] == L.KIND_BASTION)
+    doc.printed("[[space]]", "the bastions", bastions, sorted(PRINTED_BASTIONS),
+                "Board Description, Setup")
+    for sid in PRINTED_WALLS:
+        doc.printed(f"space {sid!r}", "kind", L.KIND_NAMES[kinds[space(sid)]], "wall",
+                    "Example 10")
+    for sid, sides in PRINTED_SIDES:
+        found = sorted(spaces[j]["id"] for j in np.nonzero(adj[space(sid)])[0])
+        doc.printed(f"space {sid!r}", "adjacent", found, sorted(sides), "Example 11")
+    for a, b in PRINTED_SHARED:
+        doc.printed(f"space {a!r}", "adjacent", "without " + b, f"{b} among them",
+                    "Examples 10, 12, 14, 16 and 25", holds=bool(adj[space(a), space(b)]))
+    found = sorted(s["id"] for i, s in enumerate(spaces) if rambla[i])
+    doc.printed("[[space]]", "the spaces touching the Rambla", found, sorted(PRINTED_RAMBLA),
+                "Example 11 (14: Example 14)")
+    for sid, colour, target in PRINTED_ARROWS:
+        j = arrows[space(sid), L.COLOUR_NAMES.index(colour.upper())]
+        doc.printed(f"space {sid!r}", colour, spaces[j]["id"] if j >= 0 else None, target,
+                    "Examples 5, 7 and 8")
+    outside = [i for i, s in enumerate(spaces) if not s["barcelona"]]
+    for target in PRINTED_FROM_OUTSIDE:
+        doc.printed("[[space]]", "the yellow arrows from outside Barcelona",
+                    f"none into {target}", f"one into {target}", "Examples 5, 7 and 8",
+                    holds=any(arrows[i, L.YELLOW] == space(target) for i in outside))
+    hospital = {key: spaces[int(j)]["id"] for key, j in zip(L.HOSPITAL_NAMES,
+                                                             tables["hospital"], strict=True)}
+    doc.printed("[hospitals]", "hospitals", hospital,
+                dict(zip(L.HOSPITAL_NAMES, ("14", "34"), strict=True)), "Glossary: Hospital")
+    doc.printed("[captured]", "next_to", spaces[tables["next_to"]]["id"], "mas_guinardo",
+                "Glossary, Example 17")
+    doc.printed("[blue_cannon]", "fire_from",
+                sorted(spaces[j]["id"] for j in tables["fire_from"]), ["41", "montjuic"],
+                "Fire 1 cannon")

@@ -238,13 +238,16 @@ OUTCOMES = Outcomes({
     "mine_explosions": Column("int16", "mine explosions that hit something"),
     "cards_played": Column("int16", "event/leader cards played"),
     **{f"vp_seat{s + 1}": Column("int16", f"competitive: seat {s + 1}'s VP (solo: seat 1 "
-                                 "Villarroel, seat 2 Casanova; 0 beyond the table)")
+                                 "Villarroel, seat 2 Casanova); missing beyond the table "
+                                 "and outside the competitive game",
+                                 when=f"the competitive game seats seat {s + 1}")
        for s in range(N_SEATS)},
     "fame_winner": Column("category", "competitive: the seat with the most VP (the fame), "
                           "shared on a tie, none outside the competitive game",
                           FAME_WINNERS, derived=True),
-    "fame": Column("int16", "competitive: the fame of a players' victory (0 on a defeat)",
-                   derived=True),
+    "fame": Column("int16", "competitive: the fame of a players' victory (missing on a "
+                   "defeat and outside the competitive game)", derived=True,
+                   when="the players win the competitive game"),
     "dice_order_chosen_stages": Column("int8", "partial dice order: stages (I-IV) in which "
                                        "the players chose the order", derived=True),
     "cards_cancelled": Column("int16", "solo: Casanova cards cancelled with resignation "

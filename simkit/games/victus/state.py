@@ -66,9 +66,23 @@ def printed_counts(c: Components) -> np.ndarray:
     return counts
 
 
+#: the rulebook's action tables ("5. Barcelonan Actions", first game and full game): the
+#: full game's group, then the first-game cost (0: not in the first game), the General and
+#: the Priority Cost; actions.toml holds them, and a file that says otherwise is refused
+PRINTED_ACTION_COSTS = {
+    "move_troops": ("movement", 1, 2, 1), "healing": ("movement", 3, 4, 3),
+    "worm": ("movement", 0, 2, 1), "improve_marker_troop_present": ("markers", 1, 2, 1),
+    "improve_marker_no_troop": ("markers", 2, 3, 2), "change_card": ("markers", 0, 3, 2),
+    "move_cannon": ("artillery", 1, 2, 1), "fire_cannon": ("artillery", 1, 2, 1),
+    "repair_cannon": ("artillery", 3, 4, 3), "remove_rubble": ("defense", 1, 2, 1),
+    "bastion_defense": ("defense", 1, 2, 1), "barricade": ("defense", 0, 2, 1),
+}
+
+
 @cache
 def action_costs(data_dir: DataFolder | Path = DATA) -> np.ndarray:
-    """``data/actions.toml`` as int8[N_ACTIONS, 4]: group, first, general, priority."""
+    """``data/actions.toml`` as int8[N_ACTIONS, 4]: group, first, general, priority, each
+    the rulebook's (``PRINTED_ACTION_COSTS``)."""
     doc = DataFile(as_folder(data_dir) / "actions.toml")
     names = L.BARCELONAN_ACTION_NAMES
     doc.only(doc.data, names, "file")
@@ -76,10 +90,16 @@ def action_costs(data_dir: DataFolder | Path = DATA) -> np.ndarray:
     for a, name in enumerate(names):
         entry = doc.table(name)
         group = doc.choice(entry, "group", L.WAR_COUNCIL_NAMES[:4], f"[{name}]")
+        printed = PRINTED_ACTION_COSTS[name]
+        doc.printed(f"[{name}]", "group", group, printed[0],
+                    "the full game's action table, 5. Barcelonan Actions")
         costs[a, L.COST_GROUP] = L.WAR_COUNCIL_NAMES.index(group)
-        for col, key in ((L.COST_FIRST, "first"), (L.COST_GENERAL, "general"),
-                         (L.COST_PRIORITY, "priority")):
+        for k, (col, key) in enumerate(((L.COST_FIRST, "first"), (L.COST_GENERAL, "general"),
+                                        (L.COST_PRIORITY, "priority")), start=1):
             costs[a, col] = doc.number(entry, key, f"[{name}]", 0, 9)
+            doc.printed(f"[{name}]", key, int(costs[a, col]), printed[k],
+                        "the first game's action table" if key == "first" else
+                        "the full game's action table, 5. Barcelonan Actions")
     return frozen(costs)
 
 
