@@ -851,12 +851,15 @@ def test_blocks_conserved_and_states_valid():
 
 def test_greedy_commanders_make_almost_no_blunders(results):
     """Greedy v greedy: movement cards paid with no stack moved (7.1), attacks that deploy
-    nothing (a 0-0 tie is the defender's, 8.7.1), Leaders paid for though free (8.2.4).
-    Before the commanders looked ahead: 1.90/0.76, 0.55/0.36 and 0.35/0.14 a game."""
+    nothing (a 0-0 tie is the defender's, 8.7.1), Leaders paid for though free (8.2.4),
+    Cities left with no block (4.2). Before the commanders looked ahead: 1.90/0.76,
+    0.55/0.36 and 0.35/0.14 a game; before the City guard was fixed, 0.43/1.64 Cities
+    abandoned."""
     for side in L.SIDES:
         assert results[f"{side}_unused_movement_cards"].mean() < 0.1
         assert results[f"{side}_empty_attacks"].mean() < 0.05
         assert results[f"{side}_paid_free_leaders"].mean() < 0.01
+        assert results[f"{side}_cities_abandoned"].mean() < 0.01
 
 
 def test_no_movement_cards_when_no_stack_would_move():
@@ -1192,9 +1195,11 @@ def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
     """4.2: "The player who has at least one block or Garrison cube on the City controls
     it (so long as their opponent has none)"; 7.5: cubes "may be placed ... after moving
     a stack through a Location ... to maintain control of Locations". The whole Carlist
-    stack leaves Estella for Liberal Amezcoas and drops a cube: Estella stays Carlist
-    and still scores its 2 VP (it became nobody's: control was adjusted before the cube
-    was down)."""
+    stack (a commander that keeps no guard, ``city_guard=0``) leaves Estella for Liberal
+    Amezcoas and drops a cube: Estella stays Carlist and still scores its 2 VP (it
+    became nobody's: control was adjusted before the cube was down); the column
+    ``carlists_cities_abandoned`` counts it."""
+    pol = POLICY_ROWS.build(GAME.policy_choices({"carlists": "greedy:city_guard=0"}))
     p, s, rng = fresh_state()
     estella, amezcoas = loc("estella"), loc("amezcoas")
     for i in range(COMP.loc.shape[0]):
@@ -1204,13 +1209,47 @@ def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
     s[L.S_CUBE + amezcoas] = L.LIBERALS + 1
     stack = blocks("Navarra battalion")[:2]
     put(s, stack, estella)
-    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, pol,
                                L.CARLISTS, estella, False,
                                movement.workspace(COMP.loc, COMP.card), no_log())
     assert all(s[L.S_B_LOC + b] == amezcoas for b in stack)
     assert s[L.S_CUBE + estella] == L.CARLISTS + 1
     assert s[L.S_OWNER + estella] == L.CARLISTS
     assert state.victory_points(s, COMP.loc, L.CARLISTS) == 2 + 2  # Estella and Amezcoas
+    assert s[L.S_BLUNDERS + L.CARLISTS * L.N_BLUNDERS + L.B_CITY_ABANDONED] == 1
+
+
+@pytest.mark.parametrize("city, side, names, stay", [
+    ("estella", L.CARLISTS, ["Navarra battalion", "Guipúzcoa battalion"], 1),
+    ("vitoria", L.LIBERALS, ["Militia battalion", "Regular Army battalion",
+                             "Guardia Real battalion"], 2),
+])
+def test_a_stack_of_one_more_than_its_guard_leaves_its_guard(city, side, names, stay):
+    """greedy holds a City it controls with ``city_guard`` blocks (1), one more in a
+    Capital, when blocks move out (4.2: "The player who has at least one block or Garrison
+    cube on the City controls it"): a stack of exactly guard + 1 leaving its City (2
+    blocks at Estella, 3 at the Capital Vitoria) leaves its weakest, and the strongest
+    takes the empty enemy Location next door (Amezcoas, Miranda). Before the fix the
+    whole stack of guard + 1 left."""
+    p, s, rng = fresh_state()
+    where = loc(city)
+    target = loc("amezcoas" if city == "estella" else "miranda")
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    s[L.S_OWNER + where] = side
+    s[L.S_OWNER + target] = 1 - side
+    s[L.S_CUBE + target] = 1 - side + 1
+    stack = []
+    for name in names:  # 2, 3 diamonds at Estella; 1, 2, 3 at Vitoria
+        stack += [b for b in blocks(name) if COMP.blk[b, L.BK_DIAMONDS] == len(stack) + 1
+                  + (side == L.CARLISTS)][:1]
+    put(s, stack, where)
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               side, where, False, movement.workspace(COMP.loc, COMP.card),
+                               no_log())
+    assert [s[L.S_B_LOC + b] for b in stack] == [where] * stay + [target]
+    assert s[L.S_OWNER + where] == side
+    assert s[L.S_BLUNDERS + side * L.N_BLUNDERS + L.B_CITY_ABANDONED] == 0
 
 
 def test_more_than_five_blocks_never_move_along_trails():

@@ -226,8 +226,15 @@ BLUNDERS = {
                      "defender's, 8.7.1, and costs the attacker a block); not counting "
                      "the battles a retreat into enemy blocks forces (8.8.6)",
     "paid_free_leaders": "Leaders deployed with a card while they could deploy free (8.2.4)",
+    "cities_abandoned": "Cities and Capitals the side controlled that its own stack move or "
+                        "naval transport left with no block of its own (a Garrison cube "
+                        "may keep control, 4.2, but any enemy block entering takes it, 7.5)",
+    "overpaid_movement_cards": "cards discarded for movement (7.1) beyond the fewest that "
+                               "allowed the stack moves, recruitments, Trail moves and "
+                               "Barrels the turn made",
 }
-B_UNUSED_MOVE, B_EMPTY_ATTACK, B_PAID_LEADER = codes(tuple(BLUNDERS))
+(B_UNUSED_MOVE, B_EMPTY_ATTACK, B_PAID_LEADER, B_CITY_ABANDONED,
+ B_OVERPAID_MOVE) = codes(tuple(BLUNDERS))
 N_BLUNDERS = len(BLUNDERS)
 
 # -- game state vector ---------------------------------------------------------------------

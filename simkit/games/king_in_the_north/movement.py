@@ -401,14 +401,23 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
         count_action(s, side, L.A_TRAIL_MOVES)
     ws.fresh[0] = 0  # the stack moves: the map is read again before the next
     record_stack_moved(adj, s, parents[dest_mode[dest]], origin, dest, m)
+    held = holds_city(loc, s, origin, side)
     end = walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest,
                     parents[dest_mode[dest]], movers, m, log)
+    if held and count_at(s, blk, origin, side) == 0:
+        count_blunder(s, side, L.B_CITY_ABANDONED)
     if count_at(s, blk, origin, side) == 0 and loc[origin, L.LC_VP] > 0 \
             and count_at(s, blk, origin, 1 - side) == 0:
         maybe_garrison(p, loc, blk, s, rng, pol, side, origin, log)
     count_action(s, side, L.A_STACK_MOVES)
     log_event(log, EV_MOVE, side * 1000 + origin, end, m)
     return True
+
+
+@borrowing
+def holds_city(loc, s, where, side):
+    """``where`` is a City or Capital ``side`` controls (4.2)."""
+    return s[L.S_OWNER + where] == side and loc[where, L.LC_KIND] >= L.CITY
 
 
 @borrowing
@@ -857,6 +866,7 @@ def naval_transport(p, loc, blk, s, rng, pol, log):
                 or count_at(s, blk, dest, L.LIBERALS) + min(2, n) > stack_limit(p, loc, dest):
             continue
         order_strong_first(blk, cargo, n)
+        held = holds_city(loc, s, here, L.LIBERALS)
         for i in range(min(2, n)):
             c = cargo[i]
             s[L.S_B_FROM + c] = here
@@ -864,6 +874,8 @@ def naval_transport(p, loc, blk, s, rng, pol, log):
             s[L.S_B_MOVED + c] = 1
         s[L.S_B_LOC + b] = dest
         s[L.S_B_MOVED + b] = 1
+        if held and count_at(s, blk, here, L.LIBERALS) == 0:
+            count_blunder(s, L.LIBERALS, L.B_CITY_ABANDONED)
         refresh_control(s, loc, blk, here)
         enter(s, loc, blk, L.LIBERALS, dest)
         count_action(s, L.LIBERALS, L.A_TRANSPORTS)
@@ -949,8 +961,11 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws
     n_cards = 2 if free else movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate,
                                               ws)
     paid = 0 if free else n_cards - rebate
+    barrels = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_BARRELS]
     if not free:
         pay_movement(loc, card, s, rng, pol, side, n_cards, paid, log)
+    barrels = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_BARRELS] > barrels
+    trails = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_TRAIL_MOVES]
     moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, ws, log)
     if moved < 0:
         return
@@ -962,14 +977,36 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws
     if n_cards == 1 and moved > 2:
         recruits = 0
     first = -1
+    made = 0
     for _ in range(recruits):
         first = recruit(p, loc, fac_home, any2, blk, card, s, rng, pol, side, first, log)
+        if first != -1:
+            made += 1
         if after_step(p, loc, blk, card, s, log, L.STEP_RECRUITMENT[side]):
             return
+    trails = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_TRAIL_MOVES] > trails
+    needed = cards_needed(moved, made, trails, barrels)
+    if paid > max(0, needed - rebate):
+        count_blunder(s, side, L.B_OVERPAID_MOVE, paid - max(0, needed - rebate))
     if side == L.LIBERALS:
         naval_moves(loc, blk, s, rng, pol, log)
     if n_cards == 0:
         redraw(card, s, rng, pol, side)
+
+
+@borrowing
+def cards_needed(moved, recruited, trails, barrels):
+    """The fewest cards that buy ``moved`` stack moves and ``recruited`` recruitments
+    (7.1: 0 cards, 1 stack or 1 recruitment; 1, 3 stacks or 2 and 1 recruitment; 2, all
+    stacks and 1 recruitment; 3, all stacks and 2 recruitments, the Liberals' Barrels),
+    with a Carlist Trail move (7.3.3: "The Carlist Player discards 2 or 3 cards")."""
+    if recruited >= 2 or barrels:
+        return 3
+    if trails or moved > 3 or moved + recruited > 3:
+        return 2
+    if moved + recruited > 1:
+        return 1
+    return 0
 
 
 @borrowing

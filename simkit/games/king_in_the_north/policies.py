@@ -279,21 +279,19 @@ def next_stack(w, loc, blk, s, rng, side, look, weight):
 
 @borrowing
 def blocks_to_keep(w, loc, blk, s, rng, side, origin, ids, n):
-    """Blocks left behind (the weakest): greedy holds a City/Capital it controls with
-    1 block (2 in a Capital) when it moves out with more."""
+    """How many of the ``n`` blocks that may move from ``origin`` stay (the weakest):
+    greedy holds a City/Capital it controls with ``city_guard`` blocks (one more in a
+    Capital), counting those that stay there anyway (moved in this turn), and moves
+    only what is left over; a stack besieging a City stays."""
     pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, n + 1)
-    if s[L.S_OWNER + origin] == side and loc[origin, L.LC_KIND] >= L.CITY:
-        keep = w[L.W_CITY_GUARD] + (1 if loc[origin, L.LC_KIND] == L.CAPITAL else 0)
-        if count_at(s, blk, origin, 1 - side) > 0:
-            return n  # a besieger stays
-        if n > keep + 1:
-            return keep
-        if n <= keep:
-            return n
     if count_at(s, blk, origin, 1 - side) > 0:
         return n  # a stack besieging a City stays
+    if s[L.S_OWNER + origin] == side and loc[origin, L.LC_KIND] >= L.CITY:
+        keep = w[L.W_CITY_GUARD] + (1 if loc[origin, L.LC_KIND] == L.CAPITAL else 0)
+        keep = max(0, keep - (count_at(s, blk, origin, side) - n))  # those that cannot move
+        return min(keep, n)
     return 0
 
 

@@ -206,8 +206,9 @@ class Weights(RulesBase):
     reserve_per_battle: int = knob(
         3, "... plus this many per battle its earlier moves already made", range=(0, 6))
     city_guard: int = knob(
-        1, "blocks left behind in a City it controls when a bigger stack moves out (one "
-        "more in a Capital)", range=(0, 5))
+        1, "blocks it keeps in a City it controls when blocks move out of it (one more in a "
+        "Capital), counting those that cannot move; a City holding no more keeps them all",
+        range=(0, 5))
     retreat_ratio: float = knob(
         1.5, "retreat before combat (8.8.7) when the enemy's expected Impact is more than "
         "this times its own (cautious: diamonds) ...", range=(0.5, 4.0), step=0.01)

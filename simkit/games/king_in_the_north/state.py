@@ -225,8 +225,8 @@ def count_action(s, side, action, n=1):
 
 
 @borrowing
-def count_blunder(s, side, blunder):
-    s[L.S_BLUNDERS + side * L.N_BLUNDERS + blunder] += 1
+def count_blunder(s, side, blunder, n=1):
+    s[L.S_BLUNDERS + side * L.N_BLUNDERS + blunder] += n
 
 
 # -- control and Victory Points ------------------------------------------------------------
