@@ -18,7 +18,12 @@ from simkit.eventlog import events, new_log, no_log
 from simkit.games.king_in_the_north import combat, engine, movement, policies, prob, state
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
-from simkit.games.king_in_the_north.events import EV_BATTLE_END, EV_DEPLOY, EV_LOSS
+from simkit.games.king_in_the_north.events import (
+    EV_BATTLE_END,
+    EV_DEPLOY,
+    EV_LOSS,
+    EV_MOVEMENT_CARDS,
+)
 from simkit.games.king_in_the_north.rules import PARAMETERS, POLICY_ROWS, Rules
 from simkit.rng import game_streams
 
@@ -862,6 +867,12 @@ def test_greedy_commanders_make_almost_no_blunders(results):
         assert results[f"{side}_cities_abandoned"].mean() < 0.01
 
 
+def _movement_cards(pol, s, rng, side=0):
+    return movement.movement_cards(P, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk,
+                                   COMP.card, s, rng, pol, side, 0,
+                                   movement.workspace(COMP.loc, COMP.card))
+
+
 def test_no_movement_cards_when_no_stack_would_move():
     """7.1: 0 cards allow 1 stack or 1 recruitment, so a commander with nothing to move
     discards nothing, however many blocks wait in the Recruitment Box."""
@@ -871,18 +882,45 @@ def test_no_movement_cards_when_no_stack_would_move():
     put(s, blocks("Navarra battalion")[:3], loc("tolosa"))  # holding its City
     for b in blocks("Álava battalion")[:4]:
         s[L.S_B_WHERE + b] = L.W_BOX
-    assert movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                                     0, 8, 4, movement.workspace(COMP.loc, COMP.card)) == 0
+    ws = movement.workspace(COMP.loc, COMP.card)
+    before = s.copy()
+    assert movement.planned_moves(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, 0,
+                                  2, 2, ws) == 0
+    assert (s == before).all()  # played on a copy
     for pol in (POL, CAUTIOUS):
-        assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
+        assert _movement_cards(pol, s, rng) == 0
     s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.NOBODY  # Locations to take: it goes
     s[L.S_OWNER + loc("tolosa")] = L.CARLISTS
-    planned = movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng,
-                                        POL, 0, 8, 4, movement.workspace(COMP.loc, COMP.card))
-    assert planned >= 1
+    assert movement.planned_moves(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, 0,
+                                  1, 1, ws) >= 1
     for pol in (POL, CAUTIOUS):
-        assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0,
-                                       planned) > 0
+        assert _movement_cards(pol, s, rng) > 0
+
+
+def test_movement_cards_pay_for_the_moves_made_one_after_another():
+    """7.1: 0 cards allow 1 stack, 1 card 3 stacks. Two Carlist stacks can each take
+    Liberal Bergara (1 VP), but once the bigger one (from Villarreal) has taken it the
+    other has nothing to go for (it holds Azpeitia, 1 VP): the commander plays its moves
+    ahead one after another, pays nothing and moves one stack (counting each stack
+    alone, it paid 1 card for 2 moves and made 1)."""
+    p, s, rng = fresh_state()
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.CARLISTS
+    target = loc("bergara")
+    s[L.S_OWNER + target] = L.LIBERALS
+    s[L.S_CUBE + target] = L.LIBERALS + 1
+    give(s, cards("carlists", "navarra")[:8])
+    navarra = blocks("Navarra battalion")[:3]
+    put(s, navarra[:2], loc("villarreal"))
+    put(s, navarra[2:], loc("azpeitia"))
+    log = new_log()
+    movement.movement_phase(P, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk,
+                            COMP.card, s, rng, POL, L.CARLISTS,
+                            movement.workspace(COMP.loc, COMP.card), log)
+    rows = [tuple(int(x) for x in e) for e in events(log)]
+    assert (EV_MOVEMENT_CARDS, L.CARLISTS, 0, 0) in rows
+    assert [s[L.S_B_LOC + b] for b in navarra] == [target, target, loc("azpeitia")]
+    assert s[L.S_OWNER + target] == L.CARLISTS
+    assert s[L.S_BLUNDERS + L.B_OVERPAID_MOVE] == 0
 
 
 def test_attacker_deploys_a_lone_leader_rather_than_lose_a_0_0_tie():

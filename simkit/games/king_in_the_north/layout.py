@@ -220,8 +220,9 @@ ACTIONS = ("bids", "initiative_challenges", "minimum_movements", "limited_moveme
 N_ACTIONS = len(ACTIONS)
 # -- a commander's blunders counted per side (outcome columns SIDE_NAME) -------------------
 BLUNDERS = {
-    "unused_movement_cards": "turns that discarded 1+ cards for movement (7.1) and moved no "
-                             "stack (0 cards would have allowed the recruitment)",
+    "unused_movement_cards": "turns that discarded 1+ cards for movement (7.1), moved no "
+                             "stack and made at most 1 recruitment (0 cards would have "
+                             "allowed it)",
     "empty_attacks": "battles the side attacked and deployed no block in (a 0-0 tie is the "
                      "defender's, 8.7.1, and costs the attacker a block); not counting "
                      "the battles a retreat into enemy blocks forces (8.8.6)",
@@ -284,6 +285,9 @@ S_DEFECTORS_NEW = _S("defectors_this_semester", 2)
 # the largest stack moved this Movement Phase, and along a Trail (7.3.6)
 S_MOVED_STACK = _S("largest_stack_moved")
 S_TRAIL_STACK = _S("largest_stack_moved_along_trails")
+# 1 in the copy of the game a commander plays its moves on before paying for them
+# (``movement.planned_moves``): what the enemy would do on its way is not known there
+S_PLANNING = _S("planning")
 N_STATE = _S.size
 
 # -- state checks (simkit.checks, checks.py): the invariants and the rule steps ----------

@@ -13,7 +13,9 @@ from collections import namedtuple
 
 import numpy as np
 
+from simkit.eventlog import WIDTH as LOG_WIDTH
 from simkit.eventlog import log_event
+from simkit.rng import WIDTH
 from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
@@ -45,12 +47,15 @@ M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 #: Scratch for the Movement Phases' look-aheads and stack moves (``workspace``, one for
 #: all the games of a run), so the 150-odd stacks a campaign weighs allocate nothing:
 #: ``ids`` (a stack's blocks), ``dest_mode``, ``dest_fm``, ``parents`` (``destinations``),
-#: ``work`` and ``allow`` (``destinations_in``), ``seen`` (a slot per Location), ``hand``
-#: (a slot per card), ``look`` (``policies.Look``) and ``fresh[0]``, 1 while ``look``
-#: holds the state as it stands: only a stack that moves changes what it holds, so a
-#: commander weighing stack after stack that stay reads the map once.
+#: ``work`` and ``allow`` (``destinations_in``), ``seen`` (a slot per Location), ``look``
+#: (``policies.Look``) and ``fresh[0]``, 1 while ``look`` holds the state as it stands:
+#: only a stack that moves changes what it holds, so a commander weighing stack after
+#: stack that stay reads the map once; ``shadow``, ``shadow_rng`` and ``quiet`` (an empty
+#: log): the copy of the game a commander plays its moves on before paying for them
+#: (``planned_moves``).
 Workspace = namedtuple("Workspace", ("ids", "dest_mode", "dest_fm", "parents", "work",
-                                     "allow", "seen", "hand", "look", "fresh"))
+                                     "allow", "seen", "look", "fresh", "shadow",
+                                     "shadow_rng", "quiet"))
 
 
 @borrowing
@@ -309,7 +314,7 @@ def blown_bridge(p, loc, blk, card, s, rng, pol, path, k, n, log):
     blocks moving along ``path[k-1] .. path[0]``? The Location one space short (the
     origin of a one-step move) must be free of Carlist blocks and have room."""
     bb = holds_special(s, card, L.CARLISTS, L.EV_BLOWN_BRIDGE)
-    if bb < 0 or s[L.S_YEAR] >= L.N_YEARS - 1:
+    if bb < 0 or s[L.S_YEAR] >= L.N_YEARS - 1 or s[L.S_PLANNING]:
         return False
     if k >= 2 and (count_at(s, blk, path[1], L.CARLISTS) > 0
                    or count_at(s, blk, path[1], L.LIBERALS) + n > stack_limit(p, loc, path[1])):
@@ -355,8 +360,10 @@ def workspace(loc, card):
                      np.empty((MODES, L.MAX_LOC), dtype=np.int64),
                      np.empty((MODES + 2, nl), dtype=np.int64),
                      np.empty((2, MODES), dtype=np.int64), np.empty(nl, dtype=np.int64),
-                     np.empty(card.shape[0], dtype=np.int64), P.new_look(loc, card),
-                     np.zeros(1, dtype=np.int64))
+                     P.new_look(loc, card), np.zeros(1, dtype=np.int64),
+                     np.empty(L.N_STATE, dtype=np.int64),
+                     np.empty((L.N_STREAMS, WIDTH), dtype=np.uint64),
+                     np.zeros((0, LOG_WIDTH), dtype=np.int64))
 
 
 @borrowing
@@ -387,8 +394,7 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
                     ws.allow)
     dest = P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
                                    m, dest_mode, dest_fm, look.hands[side, 0],
-                                   P.reserve_cards(pol[side], blk, s, side, look), False,
-                                   look)
+                                   P.reserve_cards(pol[side], blk, s, side, look), look)
     if dest < 0:
         return False
     if dest_fm[dest]:
@@ -431,51 +437,6 @@ def look_at_map(loc, blk, card, s, ws):
 
 
 @borrowing
-def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap, ws):
-    """How many stacks the policy would move now (counted up to ``cap``), each with the
-    hand at ``spare`` cards: a scripted commander looks ahead before discarding cards
-    for movement (7.1). The state does not change while it looks ahead, so the map is
-    read once (``policies.read_map``) and each origin's blocks come from its bucket.
-    ``ws``: ``workspace``; its ``look`` is left holding the hand looked ahead with."""
-    look = ws.look
-    P.read_map(loc, blk, card, s, look)
-    ws.fresh[0] = 0  # the caller restores the hand it discarded to look ahead
-    order, start = look.order, look.start
-    ids, seen = ws.ids, ws.seen
-    seen[:] = 0
-    counts = look.strength[2:]  # ``army_counts``
-    reserve = P.reserve_cards(pol[side], blk, s, side, look)
-    nl = loc.shape[0]
-    k = 0
-    for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
-            continue
-        origin = s[L.S_B_LOC + b]
-        if seen[origin]:
-            continue
-        seen[origin] = 1
-        lo, hi = start[side * nl + origin], start[side * nl + origin + 1]
-        n = movable_in(blk, s, order, lo, hi, side, origin, ids)
-        if n == 0:
-            continue
-        keep = P.blocks_to_keep(pol[side], loc, blk, s, rng, side, origin, ids, n)
-        if keep >= n:
-            continue
-        order_weak_first(blk, ids, n)
-        movers = ids[keep:n]
-        destinations_in(p, loc, adj, blk, s, counts, side, origin, movers, n - keep, True,
-                        ws.dest_mode, ws.dest_fm, ws.parents, leader_in(blk, order, lo, hi),
-                        ws.work, ws.allow)
-        if P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
-                                   n - keep, ws.dest_mode, ws.dest_fm, spare, reserve, True,
-                                   look) >= 0:
-            k += 1
-            if k >= cap:
-                break
-    return k
-
-
-@borrowing
 def movable_in(blk, s, order, lo, hi, side, where, out):
     """``movable_group`` from ``order[lo:hi]``, ``side``'s blocks at ``where`` (a bucket of
     ``bucket_blocks``, or ``blocks_at``'s list, which ``out`` may be: it is compacted in
@@ -502,21 +463,33 @@ def leader_in(blk, order, lo, hi):
 
 
 @borrowing
-def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards, cap, ws):
-    """``stacks_that_move`` (up to ``cap``) once the ``n_cards`` the policy would discard
-    are gone (the hand restored after)."""
-    saved = ws.hand
-    for c in range(card.shape[0]):
-        saved[c] = s[L.S_C_WHERE + c]
-    for _ in range(n_cards):
-        c = P.worst_card(pol[side], card, s, rng, side)
+def shadow_copy(s, rng, ws):
+    """The game and its random streams copied into ``ws.shadow`` and ``ws.shadow_rng``
+    (a commander's rehearsal, ``planned_moves``)."""
+    shadow, srng = ws.shadow, ws.shadow_rng
+    for i in range(s.shape[0]):
+        shadow[i] = s[i]
+    for i in range(rng.shape[0]):
+        for j in range(rng.shape[1]):
+            srng[i, j] = rng[i, j]
+    shadow[L.S_PLANNING] = 1
+    return shadow, srng
+
+
+@borrowing
+def planned_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, paid, ws):
+    """The stack moves ``side``'s commander would make with ``n_cards``' worth of
+    movement (7.1) once ``paid`` cards are discarded: it plays them on a copy of the game
+    (``ws.shadow``) before deciding what to pay, not knowing whether the enemy holds
+    «Blown Bridge» (``S_PLANNING``). ``ws``: ``workspace``; its ``look`` is left stale."""
+    shadow, srng = shadow_copy(s, rng, ws)
+    for _ in range(paid):
+        c = P.worst_card(pol[side], card, shadow, srng, side)
         if c >= 0:
-            discard(s, c)
-    k = stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, hand_size(s, card, side),
-                         cap, ws)
-    for c in range(card.shape[0]):
-        s[L.S_C_WHERE + c] = saved[c]
-    return k
+            discard(shadow, c)
+    moved = stack_moves(p, loc, adj, blk, card, shadow, srng, pol, side, n_cards, ws, ws.quiet)
+    ws.fresh[0] = 0
+    return moved
 
 
 @borrowing
@@ -958,8 +931,8 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws
         return
     free = levied and not p[L.P_LEVIES_ONE_CARD]  # reading forced_levies = "unlimited"
     rebate = 1 if levied and not free else 0  # "one_card": one card fewer to discard
-    n_cards = 2 if free else movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate,
-                                              ws)
+    n_cards = 2 if free else movement_cards(p, loc, adj, fac_home, any2, blk, card, s, rng,
+                                              pol, side, rebate, ws)
     paid = 0 if free else n_cards - rebate
     barrels = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_BARRELS]
     if not free:
@@ -969,8 +942,6 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws
     moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, ws, log)
     if moved < 0:
         return
-    if paid > 0 and moved == 0:
-        count_blunder(s, side, L.B_UNUSED_MOVE)
     recruits = (1, 1, 1, 2)[n_cards]
     if n_cards == 0 and moved > 0:
         recruits = 0
@@ -984,6 +955,8 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws
             made += 1
         if after_step(p, loc, blk, card, s, log, L.STEP_RECRUITMENT[side]):
             return
+    if paid > 0 and moved == 0 and made <= 1:
+        count_blunder(s, side, L.B_UNUSED_MOVE)
     trails = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_TRAIL_MOVES] > trails
     needed = cards_needed(moved, made, trails, barrels)
     if paid > max(0, needed - rebate):
@@ -1010,23 +983,37 @@ def cards_needed(moved, recruited, trails, barrels):
 
 
 @borrowing
-def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate, ws):
-    """The cards' worth of movement the policy takes (7.1): a scripted commander looks
-    ahead with the hand it would keep before paying, and pays nothing when the stacks
-    it would move are gone once paid. ``rebate``: cards Forced Levies saves (at least
-    Limited Movement is then taken, it costs nothing). The policy tells 0-1, 2-3 and 4+
-    stacks apart (``policies.movement_cards``), so the look-ahead stops counting at 4,
-    and at 1 when it asks whether any stack still moves. ``ws``: ``workspace``."""
-    n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
-    planned = -1
-    if n_cards > 0 and pol[side, L.W_ID] != P.RANDOM:  # look ahead only to pay
-        planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1 - rebate, 4,
-                                     ws)
-        n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
-    if n_cards > 1 and planned > 0 and moves_after_paying(
-            p, loc, adj, blk, card, s, rng, pol, side, n_cards - rebate, 1, ws) == 0:
-        n_cards = 0
-    return max(n_cards, rebate)
+def movement_cards(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, rebate, ws):
+    """The cards' worth of movement the policy takes (7.1): a scripted commander plays
+    its moves ahead (``planned_moves``) with Limited Movement and the hand it would keep,
+    and with Unlimited Movement when Limited runs out of stacks, and counts the
+    recruitments it can make (``recruitments_possible``), then pays for what it would do
+    (``policies.movement_cards``). ``rebate``: cards Forced Levies saves (at least Limited
+    Movement is then taken, it costs nothing). ``ws``: ``workspace``."""
+    w = pol[side]
+    if w[L.W_ID] == P.RANDOM:
+        return max(P.movement_cards(w, card, s, rng, side, 0, 0, 0), rebate)
+    limited = planned_moves(p, loc, adj, blk, card, s, rng, pol, side, 1, 1 - rebate, ws)
+    unlimited = limited
+    if limited >= 3 and hand_size(s, card, side) >= 2 - rebate:
+        unlimited = planned_moves(p, loc, adj, blk, card, s, rng, pol, side, 2, 2 - rebate,
+                                  ws)
+    r = recruitments_possible(p, loc, fac_home, any2, blk, card, s, rng, pol, side, ws)
+    return max(P.movement_cards(w, card, s, rng, side, limited, unlimited, r), rebate)
+
+
+@borrowing
+def recruitments_possible(p, loc, fac_home, any2, blk, card, s, rng, pol, side, ws):
+    """Recruitment actions (7.2) ``side``'s commander would make now: 0, 1, or 2 (the
+    Total option's, in two Locations, 7.2.1), made on a copy of the game (``ws.shadow``,
+    as ``planned_moves``)."""
+    shadow, srng = shadow_copy(s, rng, ws)
+    first = recruit(p, loc, fac_home, any2, blk, card, shadow, srng, pol, side, -1, ws.quiet)
+    if first == -1:
+        return 0
+    second = recruit(p, loc, fac_home, any2, blk, card, shadow, srng, pol, side, first,
+                     ws.quiet)
+    return 1 if second == -1 else 2
 
 
 @borrowing

@@ -207,44 +207,35 @@ def play_night(w, s, rng, lead, carlists_next):
 
 # -- movement ------------------------------------------------------------------------------
 @borrowing
-def movement_cards(w, loc, blk, card, s, rng, side, planned):
-    """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game). ``planned``:
-    the stacks the commander would move (``movement.stacks_that_move``); with none, or
-    one and nothing to recruit, 0 cards allow it all."""
+def movement_cards(w, card, s, rng, side, limited, unlimited, recruits):
+    """Cards spent for movement (7.1): 0, 1, 2 or 3 (Total, once per game), given the
+    stack moves the commander would make with Limited and with Unlimited Movement
+    (``movement.planned_moves``: at most 3 with Limited) and the recruitments it can
+    make (0-2, ``movement.recruitments_possible``). It pays for no more than it would
+    do: 0 cards for 1 stack or 1 recruitment, 1 for up to 3 stacks or 2 and a
+    recruitment (with ``limited_hand`` cards in hand), 2 for more (with
+    ``unlimited_hand``), 3 for 2 recruitments (with 8 cards and 4 blocks waiting): cards
+    kept are Impact in battle."""
     pid = w[L.W_ID]
     h = hand_size(s, card, side)
     top = min(3 if s[L.S_TOTAL_USED + side] == 0 else 2, h)
     if pid == RANDOM:
         return _rand(s, rng, side, top + 1)
-    box = 0
-    for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side:
-            box += 1
-    want = min(planned, army_stacks(loc, blk, s, side)) + (1 if box > 0 else 0)
-    if planned == 0 or want <= 1:
+    if limited + min(recruits, 1) <= 1:
         return 0
-    if top == 3 and box >= 4 and h >= 8:
+    if top == 3 and recruits >= 2 and h >= 8 and box_size(s, side) >= 4:
         return 3
-    few, many = w[L.W_LIMITED_HAND], w[L.W_UNLIMITED_HAND]
-    if pid == CAUTIOUS:
-        return 2 if h >= many else (1 if h >= few else 0)
-    # greedy pays for the moves it has: the cards kept are its Impact in battle
-    if (want <= 3 or h < many) and h >= few:
-        return 1
-    return 2 if h >= many else 0
+    if (unlimited > 3 or unlimited + min(recruits, 1) > 3) and h >= w[L.W_UNLIMITED_HAND]:
+        return 2
+    return 1 if h >= w[L.W_LIMITED_HAND] else 0
 
 
-@allocating
-def army_stacks(loc, blk, s, side):
-    """Stacks worth a move: Locations (not besieged inside) with 2+ blocks or a Leader."""
-    k = np.zeros(loc.shape[0], dtype=np.int64)
-    for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] == L.W_MAP and s[L.S_B_SIDE + b] == side \
-                and blk[b, L.BK_TYPE] != L.NAVAL:
-            k[s[L.S_B_LOC + b]] += 2 if blk[b, L.BK_TYPE] == L.LEADER else 1
+@borrowing
+def box_size(s, side):
+    """Blocks waiting in ``side``'s Recruitment Box."""
     n = 0
-    for i in range(loc.shape[0]):
-        if k[i] >= 2 and not inside_besieged(s, i, side):
+    for b in range(L.MAX_BLOCKS):
+        if s[L.S_B_WHERE + b] == L.W_BOX and s[L.S_B_SIDE + b] == side:
             n += 1
     return n
 
@@ -496,7 +487,7 @@ def choose_destination(w, p, loc, blk, card, s, rng, side, origin, movers, m, de
     read_map(loc, blk, card, s, look)
     return choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
                                  dest_mode, dest_fm, spare,
-                                 reserve_cards(w, blk, s, side, look), False, look)
+                                 reserve_cards(w, blk, s, side, look), look)
 
 
 @borrowing
@@ -509,12 +500,10 @@ def reserve_cards(w, blk, s, side, look):
 
 @borrowing
 def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m, dest_mode,
-                          dest_fm, spare, reserve, first, look):
+                          dest_fm, spare, reserve, look):
     """``choose_destination`` given the map as read (``look``: ``read_map`` of the state
     as it stands) and the cards ``reserve``d for the turn's other battles
-    (``reserve_cards``), which a look-ahead over every stack computes once. ``first``:
-    the look-ahead only asks whether the stack moves, so the first Location better than
-    staying answers (-1 exactly when the full search gives -1)."""
+    (``reserve_cards``)."""
     pid = w[L.W_ID]
     n_loc = loc.shape[0]
     strength, order, start, hands = look.strength, look.order, look.start, look.hands
@@ -593,8 +582,6 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
         score = score * 10 - dest_fm[v] * 5
         if score > best_v * 10 or (best < 0 and score > stay * 10):
             best, best_v = v, score // 10
-            if first:
-                return best
     return best
 
 
