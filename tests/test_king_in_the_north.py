@@ -1630,3 +1630,62 @@ def test_the_map_is_read_again_only_after_a_stack_moves():
     look = policies.new_look(COMP.loc, COMP.card)
     policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look)
     assert look.strength[2, loc("logrono")] == 3 and kept[0][2, loc("logrono")] == 0
+
+
+# -- the commanders' blunders (issue: Don Carlos, artillery, cards, attacks) --------------
+def _choice(s, rng, where, attacker, army, side=L.CARLISTS, siege=0, pol=POL):
+    """The deployment greedy makes first for ``side`` in a battle (or siege) at ``where``
+    with its hand in ``s``: (kind, block) or None for a pass."""
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, attacker, siege)
+    opts = np.empty((L.MAX_OPTIONS, L.N_OP), dtype=np.int64)
+    hand = np.empty(L.MAX_DECK, dtype=np.int64)
+    nc = state.hand(s, COMP.card, side, hand)
+    n = combat.deployment_options(P, COMP.loc, COMP.blk, COMP.card, s, bt, side,
+                                  np.array(army, dtype=np.int64), len(army), hand, nc, opts)
+    k = policies.choose_deployment(pol[side], P, COMP.loc, COMP.blk, COMP.card, s, bt, rng,
+                                   side, opts, n)
+    return None if k < 0 else (int(opts[k, L.OP_KIND]), int(opts[k, L.OP_B1]))
+
+
+def test_don_carlos_is_kept_back_except_in_a_siege_he_lays():
+    """8.7.3: "Players must select as losses those blocks that were deployed in the battle
+    before choosing any that were not", and 2.1: "The Liberals win instantly if Don Carlos
+    is captured in combat": greedy never deploys him in a battle, though he deploys free
+    (8.2.4), but does as a besieger, who takes no losses (8.9.3: "No losses are inflicted
+    on an attacking force during a siege")."""
+    p, s, rng = fresh_state()
+    don = blocks("Don Carlos")[0]
+    navarra = blocks("Navarra battalion")[:1]
+    give(s, cards("carlists", "navarra")[:1])
+    town = loc("los_arcos")
+    put(s, [don] + navarra, town)
+    put(s, blocks("Militia battalion")[:1], town)
+    assert _choice(s, rng, town, L.CARLISTS, [don] + navarra) == (L.OPT_CARD, navarra[0])
+    city = loc("tudela")
+    s[L.S_OWNER + city] = L.LIBERALS
+    put(s, [don] + navarra, city)
+    put(s, blocks("Militia battalion")[:1], city)
+    assert _choice(s, rng, city, L.CARLISTS, [don] + navarra, siege=1) \
+        == (L.OPT_FREE_LEADER, don)
+
+
+def test_a_stack_with_don_carlos_retreats_before_a_battle_it_could_lose():
+    """8.8.7: "A Carlist stack comprising 4 or fewer blocks may retreat from a battle
+    Location"; greedy takes it whenever the enemy can expect as much Impact as the stack
+    with Don Carlos (2.1), though it would hold the same stack without him."""
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
+    navarra = blocks("Navarra battalion")[:2]
+    liberals = blocks("Regular Army battalion")[:3]
+    give(s, cards("carlists", "navarra")[:2] + cards("liberals", "regular")[:3])
+    s[L.S_OWNER + where] = L.CARLISTS
+    put(s, navarra, where)
+    put(s, liberals, where, came_from=loc("viana"))
+
+    def retreats():
+        return policies.retreat_before_combat(POL[0], COMP.loc, COMP.blk, COMP.card, s, rng,
+                                              L.CARLISTS, where, 0, 0)
+    assert not retreats()
+    put(s, blocks("Don Carlos"), where)
+    assert retreats()

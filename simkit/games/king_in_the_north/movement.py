@@ -507,13 +507,13 @@ def record_stack_moved(adj, s, parent, origin, dest, m):
 
 @borrowing
 def order_weak_first(blk, ids, n):
-    """Sort by diamonds, weakest first (the blocks left behind are the first ``keep``)."""
+    """Sort by ``policies.stay_rank``, the blocks a commander leaves behind first (the
+    first ``keep``)."""
     for i in range(1, n):
         x = ids[i]
-        v = blk[x, L.BK_DIAMONDS] + (10 if blk[x, L.BK_TYPE] == L.LEADER else 0)
+        v = P.stay_rank(blk, x)
         j = i - 1
-        while j >= 0 and blk[ids[j], L.BK_DIAMONDS] + (
-                10 if blk[ids[j], L.BK_TYPE] == L.LEADER else 0) > v:
+        while j >= 0 and P.stay_rank(blk, ids[j]) > v:
             ids[j + 1] = ids[j]
             j -= 1
         ids[j + 1] = x

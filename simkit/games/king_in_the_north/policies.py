@@ -287,6 +287,13 @@ def blocks_to_keep(w, loc, blk, s, rng, side, origin, ids, n):
 
 
 @borrowing
+def stay_rank(blk, b):
+    """The order in which a commander leaves blocks behind when a stack divides
+    (``blocks_to_keep``): the weakest blocks first, Leaders last."""
+    return blk[b, L.BK_DIAMONDS] + (10 if blk[b, L.BK_TYPE] == L.LEADER else 0)
+
+
+@borrowing
 def location_worth(w, loc, s, side, v):
     """What taking Location ``v`` is worth to ``side`` (weights ``w``): its VP times the
     swing if the enemy holds it, its VP if nobody does; enemy Recruitment Locations and,
@@ -751,8 +758,9 @@ def retreat_before_combat(w, loc, blk, card, s, rng, side, where, mine, enemy):
     """Retreat before combat (8.8.7, 11.1) from a battle it expects to lose? Greedy
     compares the Impact each side can put in (blocks matched to the cards in hand, not
     bare diamonds) and leaves a fight the enemy wins by ``retreat_ratio`` and
-    ``retreat_edge``, holding a Location worth VP unless outmatched by ``hold_ratio``;
-    cautious compares diamonds, by ``retreat_ratio`` and ``retreat_edge``."""
+    ``retreat_edge``, holding a Location worth VP unless outmatched by ``hold_ratio``,
+    and any fight it could lose with Don Carlos there (2.1); cautious compares diamonds,
+    by ``retreat_ratio`` and ``retreat_edge``."""
     pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 3) == 0
@@ -761,9 +769,21 @@ def retreat_before_combat(w, loc, blk, card, s, rng, side, where, mine, enemy):
         return enemy * 100 > mine * w[L.W_RETREAT_RATIO] + edge
     mp = battle_power_at(blk, card, s, side, where)
     ep = battle_power_at(blk, card, s, 1 - side, where)
+    if side == L.CARLISTS and don_carlos_at(blk, s, where):
+        return ep >= mp  # 2.1: losing him loses the game
     if loc[where, L.LC_VP] > 0 and s[L.S_OWNER + where] == side:
         return ep * 100 > mp * w[L.W_HOLD_RATIO] + edge
     return ep * 100 > mp * w[L.W_RETREAT_RATIO] + edge
+
+
+@borrowing
+def don_carlos_at(blk, s, where):
+    """Does Don Carlos stand at ``where``?"""
+    for b in range(blk.shape[0]):
+        if blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS and s[L.S_B_WHERE + b] == L.W_MAP \
+                and s[L.S_B_LOC + b] == where:
+            return True
+    return False
 
 
 @allocating
@@ -867,15 +887,13 @@ def choose_loss(w, blk, s, bt, rng, side, army, n_army):
 
 @borrowing
 def option_value(w, blk, card, s, bt, side, opts, k):
-    """Impact per card spent, free deployments first; Don Carlos kept back; a Lancer
+    """Impact per card spent, free deployments first; a Lancer
     (Carlists) or a cavalry block (Liberals) is worth 2 Impact more while the event it
     enables is in hand and not yet possible: «Lancer Charge» needs a Lancer deployed,
     «Cavalry Pursuit» a cavalry block (12.1, 12.2)."""
     kind = opts[k, L.OP_KIND]
     gain = opts[k, L.OP_GAIN]
     b = opts[k, L.OP_B1]
-    if b >= 0 and blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS:
-        gain -= 6
     if b >= 0 and enables_event(blk, card, s, bt, side, b):
         gain += 2
     if kind == L.OPT_FREE_LEADER or kind == L.OPT_FREE_ART:
@@ -941,6 +959,8 @@ def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
         # more Impact only helps if it kills one more block
         best, best_v = -1, -1 << 30
         for k in range(n):
+            if risks_don_carlos(blk, bt, side, opts, k):
+                continue
             if (me + opts[k, L.OP_GAIN]) // rate > me // rate:
                 v = option_value(w, blk, card, s, bt, side, opts, k)
                 if v > best_v:
@@ -953,6 +973,8 @@ def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
             free[opts[k, L.OP_B1]] = 1
     best, best_v = -1, -1 << 30
     for k in range(n):
+        if risks_don_carlos(blk, bt, side, opts, k):
+            continue
         if opts[k, L.OP_KIND] == L.OPT_FREE_LEADER and backing < 3 and bt[L.BT_SIEGE] == 0 \
                 and (me > foe or me == foe and side != bt[L.BT_ATTACKER]):
             continue  # a lone leader deployed first would be the first loss (8.7.3);
@@ -966,6 +988,18 @@ def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
     if best_v <= 0:
         return -1
     return best
+
+
+@borrowing
+def risks_don_carlos(blk, bt, side, opts, k):
+    """Would deployment ``k`` put Don Carlos first in line for the losses? 8.7.3:
+    "Players must select as losses those blocks that were deployed in the battle before
+    choosing any that were not", and losing him loses the game (2.1); only a besieger
+    takes no losses (8.9.3: "No losses are inflicted on an attacking force during a
+    siege"). The commanders keep him back otherwise, free or not."""
+    b = opts[k, L.OP_B1]
+    return b >= 0 and blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS \
+        and not (bt[L.BT_SIEGE] == 1 and side == bt[L.BT_ATTACKER])
 
 
 @borrowing
