@@ -1689,3 +1689,26 @@ def test_a_stack_with_don_carlos_retreats_before_a_battle_it_could_lose():
     assert not retreats()
     put(s, blocks("Don Carlos"), where)
     assert retreats()
+
+
+def test_a_beaten_side_gives_its_deployed_artillery_as_its_loss():
+    """8.8.4: "A defeated army that retreats may not take Artillery Blocks it had deployed
+    during the battle. These blocks are removed from play"; 8.7.3: the deployed blocks are
+    the losses. The Carlists attack Los Arcos with Field Artillery (deployed free, 8.2.4)
+    and a Navarra battalion and lose 3 to 5: their 1 loss is the artillery, which could
+    not retreat anyway, and the battalion goes back to Estella (giving the battalion,
+    as before, lost both)."""
+    p, s, rng = fresh_state()
+    where, came = loc("los_arcos"), loc("estella")
+    art = [b for b in blocks("Field artillery") if COMP.blk[b, L.BK_SIDE] == L.CARLISTS][:1]
+    navarra = blocks("Navarra battalion")[:1]
+    put(s, art + navarra, where, came_from=came)
+    put(s, blocks("Regular Army battalion")[:2], where)
+    s[L.S_OWNER + where] = L.LIBERALS
+    give(s, cards("carlists", "navarra", bugle=False)[:1] + cards("liberals", "regular")[:2])
+    log = new_log()
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
+                          L.CARLISTS, log)
+    assert (EV_BATTLE_END, 3, 5, L.LIBERALS) in [tuple(int(x) for x in e) for e in events(log)]
+    assert s[L.S_B_WHERE + art[0]] == L.W_DEAD and s[L.S_LOST + L.CARLISTS] == 1
+    assert s[L.S_B_WHERE + navarra[0]] == L.W_MAP and s[L.S_B_LOC + navarra[0]] == came

@@ -711,6 +711,7 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
             n += 1
         lost[side] = n
     log_event(log, EV_BATTLE_END, imp[L.CARLISTS], imp[L.LIBERALS], winner)
+    bt[L.BT_LOSER] = loser + 1  # its deployed artillery will not retreat (8.8.4)
     counted = np.zeros(2, dtype=np.int64)
     for side in (attacker, defender):
         counted[side] = take_losses(blk, s, bt, rng, pol, side, armies[side], n_armies[side],

@@ -385,6 +385,7 @@ BT_FORTIFY = _BT("fortification")
 BT_NIGHT = _BT("night")
 BT_PURSUIT = _BT("pursuit")
 BT_CAV_CHARGE = _BT("cavalry_charge_event")
+BT_LOSER = _BT("loser")  # the side that lost the battle + 1 (0: not decided yet)
 BT_DEPLOYED = _BT("deployed", MAX_BLOCKS)  # DEPLOYED or DEFECTED, 0 neither
 DEPLOYED, DEFECTED = 1, 2  # a defected block is "removed from the battle" (8.6.1)
 N_BT = _BT.size

@@ -855,7 +855,9 @@ def shelter_inside(w, s, rng, side, inside, n_left):
 @borrowing
 def choose_loss(w, blk, s, bt, rng, side, army, n_army):
     """The next block to lose (8.7.3): deployed blocks before the others,
-    Customs Officers and Partisans last; greedy gives the least valuable."""
+    Customs Officers and Partisans last; greedy gives the least valuable, and the
+    battle's loser its deployed artillery first, which it loses anyway (8.8.4: "A defeated
+    army that retreats may not take Artillery Blocks it had deployed")."""
     pid = w[L.W_ID]
     for tier in range(3):
         best, best_v, k = -1, 1 << 30, 0
@@ -878,6 +880,9 @@ def choose_loss(w, blk, s, bt, rng, side, army, n_army):
                     best = b
                 continue
             v = block_value(blk, b)
+            if deployed and bt[L.BT_LOSER] == side + 1 \
+                    and (t == L.FIELD_ART or t == L.MOUNTAIN_ART):
+                v = -1
             if v < best_v:
                 best, best_v = b, v
         if best >= 0:
