@@ -1712,3 +1712,31 @@ def test_a_beaten_side_gives_its_deployed_artillery_as_its_loss():
     assert (EV_BATTLE_END, 3, 5, L.LIBERALS) in [tuple(int(x) for x in e) for e in events(log)]
     assert s[L.S_B_WHERE + art[0]] == L.W_DEAD and s[L.S_LOST + L.CARLISTS] == 1
     assert s[L.S_B_WHERE + navarra[0]] == L.W_MAP and s[L.S_B_LOC + navarra[0]] == came
+
+
+def test_the_only_matching_card_is_not_spent_on_a_block_any_card_deploys():
+    """8.2.2: "Each card used to deploy a block must show the same Faction as the block
+    deployed. Exception: cards from any Faction may be used to deploy ... Requetés".
+    With a Navarra and an Álava card, the Requetés (any card) go in with the Álava card,
+    keeping the Navarra card for the Navarra battalion only it can deploy (both cards
+    deploy the Requetés for the same Impact: greedy took the first, the Navarra card)."""
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
+    req = blocks("Requetés")
+    nav = [b for b in blocks("Navarra battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][:1]
+    put(s, req + nav, where)
+    put(s, blocks("Militia battalion")[:1], where)
+    navarra_card = cards("carlists", "navarra", bugle=False)[0]
+    alava_card = cards("carlists", "alava", bugle=False)[0]
+    give(s, [navarra_card, alava_card])
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, L.CARLISTS, 0)
+    opts = np.empty((L.MAX_OPTIONS, L.N_OP), dtype=np.int64)
+    hand = np.empty(L.MAX_DECK, dtype=np.int64)
+    nc = state.hand(s, COMP.card, L.CARLISTS, hand)
+    army = np.array(req + nav, dtype=np.int64)
+    n = combat.deployment_options(P, COMP.loc, COMP.blk, COMP.card, s, bt, L.CARLISTS, army,
+                                  2, hand, nc, opts)
+    k = policies.choose_deployment(POL[0], P, COMP.loc, COMP.blk, COMP.card, s, bt, rng,
+                                   L.CARLISTS, opts, n)
+    assert (opts[k, L.OP_CARD], opts[k, L.OP_B1]) == (alava_card, req[0])

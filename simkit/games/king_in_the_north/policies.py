@@ -45,6 +45,7 @@ from .state import (
     blocks_at,
     bucket_blocks,
     count_at,
+    hand,
     hand_size,
     inside_besieged,
 )
@@ -959,6 +960,10 @@ def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
                 else p[L.P_SIEGE_CITY_NO_ART]
         if me >= rate * defenders + w[L.W_SIEGE_OVERKILL]:
             return -1
+    army = np.empty(L.MAX_BLOCKS, dtype=np.int64)
+    n_army = blocks_at(s, blk, bt[L.BT_LOC], side, army)
+    cards = np.empty(card.shape[0], dtype=np.int64)
+    n_cards = hand(s, card, side, cards)
     if not siege and bt[L.BT_PASSED + 1 - side] == 1 and me > foe:
         rate = p[L.P_LOSS_RATE]
         # more Impact only helps if it kills one more block
@@ -967,7 +972,8 @@ def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
             if risks_don_carlos(blk, bt, side, opts, k):
                 continue
             if (me + opts[k, L.OP_GAIN]) // rate > me // rate:
-                v = option_value(w, blk, card, s, bt, side, opts, k)
+                v = option_value(w, blk, card, s, bt, side, opts, k) \
+                    - 10 * card_stranded(blk, card, bt, army, n_army, cards, n_cards, opts, k)
                 if v > best_v:
                     best, best_v = k, v
         return best
@@ -987,12 +993,57 @@ def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
         if opts[k, L.OP_KIND] == L.OPT_CARD and opts[k, L.OP_B2] < 0 \
                 and free[opts[k, L.OP_B1]] == 1:
             continue  # no card for a Leader that deploys free
-        v = option_value(w, blk, card, s, bt, side, opts, k)
+        v = option_value(w, blk, card, s, bt, side, opts, k) \
+            - 10 * card_stranded(blk, card, bt, army, n_army, cards, n_cards, opts, k)
         if v > best_v:
             best, best_v = k, v
     if best_v <= 0:
         return -1
     return best
+
+
+@borrowing
+def card_stranded(blk, card, bt, army, n_army, cards, n_cards, opts, k):
+    """``stranded`` by option ``k`` if it deploys with a Faction card, else 0."""
+    if opts[k, L.OP_KIND] != L.OPT_CARD:
+        return 0
+    return stranded(blk, card, bt, army, n_army, cards, n_cards, opts[k, L.OP_CARD],
+                    opts[k, L.OP_B1], opts[k, L.OP_B2])
+
+
+@borrowing
+def stranded(blk, card, bt, army, n_army, cards, n_cards, c, b1, b2):
+    """The Impact (diamonds + 1) of the best block card ``c`` alone could still deploy,
+    if ``c`` is spent on ``b1`` that another card in hand deploys too: the only matching
+    Faction card spent on a block any card could deploy (8.2.2: "Each card used to
+    deploy a block must show the same Faction as the block deployed. Exception: cards
+    from any Faction may be used to deploy Artillery ..., Guerrillas, Requetés, Hussars
+    of the Princess, Carabineers, and Defectors"). ``army``: the side's blocks at the
+    battle; ``cards``: its hand."""
+    if not other_card(blk, card, cards, n_cards, c, b1):
+        return 0
+    best = 0
+    for i in range(n_army):
+        b = army[i]
+        if b == b1 or b == b2 or bt[L.BT_DEPLOYED + b] != 0 or blk[b, L.BK_TYPE] == L.LEADER:
+            continue
+        t = blk[b, L.BK_TYPE]
+        if t == L.NAVAL or t == L.DECOY or t == L.CUSTOMS or t == L.PARTISANS:
+            continue
+        if deploys(blk, card, c, b) and not other_card(blk, card, cards, n_cards, c, b):
+            best = max(best, blk[b, L.BK_DIAMONDS] + 1)
+    return best
+
+
+@borrowing
+def other_card(blk, card, cards, n_cards, c, b):
+    """Does a card of the hand ``cards`` other than ``c`` (the Headquarters apart)
+    deploy block ``b``?"""
+    for j in range(n_cards):
+        o = cards[j]
+        if o != c and card[o, L.CD_SPECIAL] == L.CS_NONE and deploys(blk, card, o, b):
+            return True
+    return False
 
 
 @borrowing
