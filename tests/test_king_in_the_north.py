@@ -1740,3 +1740,35 @@ def test_the_only_matching_card_is_not_spent_on_a_block_any_card_deploys():
     k = policies.choose_deployment(POL[0], P, COMP.loc, COMP.blk, COMP.card, s, bt, rng,
                                    L.CARLISTS, opts, n)
     assert (opts[k, L.OP_CARD], opts[k, L.OP_B1]) == (alava_card, req[0])
+
+
+def test_an_attack_that_gains_nothing_is_not_made():
+    """8.7.1: "Players lose 1 block for every 7 points of Impact made by their opponent
+    ... The losing side then loses 1 additional block". Five Carlist battalions with
+    their cards (25 Impact) can beat the Hussars of the Princess at Salvatierra (4, +2
+    with the Headquarters, +4 with a Fortified House card in a Fortified House, 11.2):
+    the win would kill the one block and cost one, in a town worth no VP, so greedy does
+    not go; without the Fortified House card it would lose nothing, and it goes (before,
+    any attack it expected to win by its margin scored 4 and half the enemy's
+    diamonds)."""
+    p, s, rng = fresh_state()
+    origin, target = loc("irurzun"), loc("salvatierra")
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.CARLISTS
+    s[L.S_OWNER + target] = L.LIBERALS
+    nav = [b for b in blocks("Navarra battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][:4]
+    stack = nav + blocks("Requetés")
+    put(s, stack, origin)
+    put(s, blocks("Hussars of the Princess"), target)
+    give(s, cards("carlists", "navarra")[:7] + cards("liberals", special="headquarters")
+         + cards("liberals", special="fortified_house")[:1])
+    dest_mode = np.full(L.MAX_LOC, -1, dtype=np.int64)
+    dest_fm = np.zeros(L.MAX_LOC, dtype=np.int64)
+    dest_mode[target] = 0
+
+    def dest():
+        return policies.choose_destination(POL[0], P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
+                                           origin, np.array(stack), len(stack), dest_mode,
+                                           dest_fm, state.hand_size(s, COMP.card, 0))
+    assert dest() == -1
+    s[L.S_C_WHERE + cards("liberals", special="fortified_house")[0]] = L.CW_DRAW
+    assert dest() == target

@@ -350,7 +350,7 @@ def next_combat(blk, card, s, rng, pol, side, loc, done):
         if s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == side \
                 and not moved_in(s, blk, i, side):
             done[i] = 1
-            if P.sally(pol[side], blk, card, s, rng, side, i):
+            if P.sally(pol[side], loc, blk, card, s, rng, side, i):
                 return i, side, True
             continue
         return i, side, False

@@ -156,6 +156,7 @@ W_HQ_WORTH = _W("hq_worth")
 W_LOYALTY_WORTH = _W("loyalty_worth")
 W_EVENT_WORTH = _W("event_worth")
 W_SIEGE_OVERKILL = _W("siege_overkill")
+W_BLOCK_WORTH = _W("block_worth")
 N_W = _W.size
 
 # -- the parameter vector (rules.params) ---------------------------------------------------

@@ -359,32 +359,54 @@ def list_hands(card, s, hands):
 
 
 @borrowing
-def battle_power(blk, card, ids, n, order, lo, hi, hands, side, skip, spare, scratch):
-    """Impact a side can expect in a fight: up to 2 Leaders free, then each card of its
-    hand (``list_hands``, but card ``skip``; all but ``spare``) matched to the best block
-    it can deploy (``deploys``). The blocks are ``ids[:n]`` then ``order[lo:hi]`` (the
-    side's blocks at the battle's Location, from ``bucket_blocks``); each is read once
-    into what it is worth (diamonds + 1, ``scratch[0]``) and what card deploys it
-    (``scratch[1]``)."""
+def battle_power(blk, card, ids, n, order, lo, hi, hands, side, skip, spare, scratch, own):
+    """Impact a side can expect in a fight (8.2-8.4): up to 2 Leaders free (8.2.4; with
+    ``own``, the commander weighing its own forces, not Don Carlos, whom it keeps back,
+    ``risks_don_carlos``) and
+    one artillery block free (1, 8.4.2), then each card of its hand (``list_hands``, but
+    card ``skip``; all but ``spare``) matched to the block it adds most with (``deploys``):
+    its diamonds (artillery 1, 8.4.2), +1 per block of its Faction already matched
+    (8.3.3), +2 for a cavalry charge on a bugle card (8.4.1), +2 with the Headquarters
+    (11.1); a Double card deploys a second block of its Faction (8.4.5). The blocks are
+    ``ids[:n]`` then ``order[lo:hi]`` (the side's blocks at the battle's Location, from
+    ``bucket_blocks``); each is read once into ``scratch`` (``SCRATCH_ROWS`` rows): its
+    Impact (0: not deployable by a card, or used), what card deploys it, the Faction
+    its bonus counts for, whether it charges; then the Factions' counts."""
     k = min(n + hi - lo, L.MAX_BLOCKS)
     power = 0
     leaders = 0
+    art = -1
+    for f in range(L.N_FACTIONS):
+        scratch[4, f] = 0
     for i in range(k):
         b = ids[i] if i < n else order[lo + i - n]
         t = blk[b, L.BK_TYPE]
-        scratch[0, i] = blk[b, L.BK_DIAMONDS] + 1  # 0: not deployable by a card, or used
-        if t == L.NAVAL or t == L.DECOY or t == L.CUSTOMS or t == L.PARTISANS:
+        scratch[0, i] = blk[b, L.BK_DIAMONDS]
+        scratch[2, i] = blk[b, L.BK_FACTION]
+        scratch[3, i] = 0
+        if t == L.NAVAL or t == L.DECOY or t == L.CUSTOMS or t == L.PARTISANS \
+                or (own and blk[b, L.BK_SPECIAL] == L.SP_DON_CARLOS):
             scratch[0, i] = 0
         elif t == L.LEADER and leaders < 2:
             power += blk[b, L.BK_DIAMONDS]
             leaders += 1
             scratch[0, i] = 0
+        if t == L.LEADER or t == L.DEFECTORS or t == L.GUERRILLA:
+            scratch[2, i] = L.NO_FACTION  # no Faction bonus (8.3.3)
+        if (t == L.CAVALRY or t == L.LANCER) and blk[b, L.BK_SPECIAL] != L.SP_HUSSARS:
+            scratch[3, i] = 1
         if t == L.FIELD_ART or t == L.MOUNTAIN_ART:  # NEEDS_ANY, NEEDS_BUGLE or a Faction
+            scratch[0, i] = 1
             scratch[1, i] = NEEDS_BUGLE
+            if art < 0:
+                art = i
         elif blk[b, L.BK_FACTION] == L.NO_FACTION or blk[b, L.BK_SPECIAL] != L.SP_NONE:
             scratch[1, i] = NEEDS_ANY
         else:
             scratch[1, i] = blk[b, L.BK_FACTION]
+    if art >= 0:
+        power += 1  # the first artillery block, free before any card (8.2.4)
+        scratch[0, art] = 0
     budget = -spare
     for j in range(1, hands[side, 0] + 1):
         c = hands[side, j]
@@ -397,32 +419,94 @@ def battle_power(blk, card, ids, n, order, lo, hi, hands, side, skip, spare, scr
         if sp != L.CS_NONE and sp != L.CS_HQ:
             continue
         hq = sp == L.CS_HQ
-        bugle = card[c, L.CD_BUGLE] == 1
+        bugle = hq or card[c, L.CD_BUGLE] == 1
         f1, f2 = card[c, L.CD_FAC1], card[c, L.CD_FAC2]
         best, best_v = -1, 0
         for i in range(k):
-            v = scratch[0, i]
-            if v <= best_v:
+            if scratch[0, i] == 0:
                 continue
             need = scratch[1, i]
             if hq or need == NEEDS_ANY or (need == NEEDS_BUGLE and bugle) \
                     or (need >= 0 and (f1 == need or f2 == need)):
-                best, best_v = i, v
-        if best >= 0:
-            scratch[0, best] = 0
-            power += best_v
+                v = added_impact(scratch, i, bugle, hq)
+                if v > best_v:
+                    best, best_v = i, v
+        if best < 0:
+            continue
+        power += take_block(scratch, best, best_v)
+        f = scratch[1, best]
+        if card[c, L.CD_DOUBLE] == 1 and not hq and f >= 0:  # a second block (8.4.5)
+            second, second_v = -1, 0
+            for i in range(k):
+                if scratch[0, i] > 0 and scratch[1, i] == f:
+                    v = added_impact(scratch, i, bugle, False)
+                    if v > second_v:
+                        second, second_v = i, v
+            if second >= 0:
+                power += take_block(scratch, second, second_v)
     return power
 
 
+#: rows of ``battle_power``'s scratch
+SCRATCH_ROWS = 5
+
+
+@borrowing
+def added_impact(scratch, i, bugle, hq):
+    """What block ``i`` of ``battle_power``'s scratch adds deployed now."""
+    v = scratch[0, i]
+    if scratch[2, i] >= 0:
+        v += scratch[4, scratch[2, i]]
+    if bugle and scratch[3, i] == 1:
+        v += 2
+    if hq:
+        v += 2
+    return v
+
+
+@borrowing
+def take_block(scratch, i, v):
+    """Block ``i`` of ``battle_power``'s scratch is deployed for ``v``: returns ``v``."""
+    scratch[0, i] = 0
+    if scratch[2, i] >= 0:
+        scratch[4, scratch[2, i]] += 1
+    return v
+
+
+@borrowing
+def defence_bonus(loc, card, hands, side, where):
+    """The Impact ``side``'s cards add defending a battle at ``where``: a Fortified House
+    card (11.2: 4 with the icon, else 2; not in a Capital) and, for the Liberals, the
+    Defensive Battery in a City or Capital (12.2: 4)."""
+    bonus = 0
+    fh = False
+    for j in range(1, hands[side, 0] + 1):
+        sp = card[hands[side, j], L.CD_SPECIAL]
+        if sp == L.CS_FORTIFIED_HOUSE and not fh and loc[where, L.LC_KIND] != L.CAPITAL:
+            bonus += 4 if loc[where, L.LC_FH] else 2
+            fh = True
+        elif sp == L.EV_BATTERY and loc[where, L.LC_KIND] >= L.CITY:
+            bonus += 4
+    return bonus
+
+
 @allocating
-def battle_power_at(blk, card, s, side, where):
+def battle_power_at(blk, card, s, side, where, own):
     """``battle_power`` of ``side``'s blocks at ``where`` with its whole hand."""
     order = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     n = blocks_at(s, blk, where, side, order)
     hands = np.empty((2, card.shape[0] + 1), dtype=np.int64)
     list_hands(card, s, hands)
-    scratch = np.empty((2, L.MAX_BLOCKS), dtype=np.int64)
-    return battle_power(blk, card, order, 0, order, 0, n, hands, side, -1, 0, scratch)
+    scratch = np.empty((SCRATCH_ROWS, L.MAX_BLOCKS), dtype=np.int64)
+    return battle_power(blk, card, order, 0, order, 0, n, hands, side, -1, 0, scratch, own)
+
+
+@allocating
+def defence_at(loc, card, s, side, where):
+    """``defence_bonus`` of ``side``'s whole hand."""
+    hands = np.empty((2, card.shape[0] + 1), dtype=np.int64)
+    list_hands(card, s, hands)
+    return defence_bonus(loc, card, hands, side, where)
 
 
 #: What ``choose_destination_in`` reads of the map while the state stands still
@@ -441,7 +525,8 @@ def new_look(loc, card):
     return Look(np.empty((4, nl), dtype=np.int64), np.empty(L.MAX_BLOCKS, dtype=np.int64),
                 np.empty(2 * nl + 1, dtype=np.int64),
                 np.empty((2, card.shape[0] + 1), dtype=np.int64),
-                np.empty((2, L.MAX_BLOCKS), dtype=np.int64), np.empty(nl, dtype=np.int64))
+                np.empty((SCRATCH_ROWS, L.MAX_BLOCKS), dtype=np.int64),
+                np.empty(nl, dtype=np.int64))
 
 
 @borrowing
@@ -467,6 +552,24 @@ def strengths_into(loc, blk, s, out):
             out[side, where] += d
             if blk[b, L.BK_TYPE] != L.NAVAL:
                 out[2 + side, where] += 1
+
+
+@borrowing
+def battle_gain(p, loc, side, where, n_def, mp, ep):
+    """Blocks a won battle at ``where`` is expected to gain: the enemy's losses less
+    ``side``'s (8.7.1: "Players lose 1 block for every 7 points of Impact made by their
+    opponent ... The losing side then loses 1 additional block"; 8 against Carlists in
+    Mountainous Areas, 8.7.2), with ``mp`` Impact against ``ep``."""
+    kills = min(n_def, mp // loss_rate(p, loc, where, 1 - side) + 1)
+    return kills - ep // loss_rate(p, loc, where, side)
+
+
+@borrowing
+def loss_rate(p, loc, where, victim):
+    """Impact per block ``victim`` loses in a battle at ``where`` (8.7.1-8.7.2)."""
+    if victim == L.CARLISTS and loc[where, L.LC_MOUNTAIN]:
+        return p[L.P_MOUNTAIN_RATE]
+    return p[L.P_LOSS_RATE]
 
 
 @borrowing
@@ -543,7 +646,6 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
     for v in range(n_loc):
         if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
             continue
-        enemy = strength[1 - side, v]
         own = strength[side, v]
         score = location_worth(w, loc, s, side, v)
         n_def = strength[3 - side, v]  # count_at(s, blk, v, 1 - side)
@@ -566,20 +668,22 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
                     score = -5
                 elif battle_power(blk, card, movers, m, order, start[side * n_loc + v],
                                   start[side * n_loc + v + 1], hands, side, marched, reserve,
-                                  scratch) < rate * n_def + w[L.W_SIEGE_SPARE]:
+                                  scratch, True) < rate * n_def + w[L.W_SIEGE_SPARE]:
                     score = -2
             else:
                 mp = battle_power(blk, card, movers, m, order, start[side * n_loc + v],
                                   start[side * n_loc + v + 1], hands, side, marched, reserve,
-                                  scratch)
+                                  scratch, True)
                 if enemy_power[v] < 0:
                     e = (1 - side) * n_loc + v
                     enemy_power[v] = battle_power(blk, card, movers, 0, order, start[e],
                                                   start[e + 1], hands, 1 - side, -1, 0,
-                                                  scratch)
+                                                  scratch, False) \
+                        + defence_bonus(loc, card, hands, 1 - side, v)
                 ep = enemy_power[v]
-                if mp * 100 >= ep * w[L.W_ATTACK_RATIO] + 100 * w[L.W_ATTACK_EDGE]:
-                    score += 4 + enemy // 2
+                if mp > ep and mp * 100 >= ep * w[L.W_ATTACK_RATIO] \
+                        + 100 * w[L.W_ATTACK_EDGE]:
+                    score += w[L.W_BLOCK_WORTH] * battle_gain(p, loc, side, v, n_def, mp, ep)
                 else:
                     score = -10
             if marched >= 0:
@@ -768,8 +872,9 @@ def retreat_before_combat(w, loc, blk, card, s, rng, side, where, mine, enemy):
     edge = 100 * w[L.W_RETREAT_EDGE]
     if pid == CAUTIOUS:
         return enemy * 100 > mine * w[L.W_RETREAT_RATIO] + edge
-    mp = battle_power_at(blk, card, s, side, where)
-    ep = battle_power_at(blk, card, s, 1 - side, where)
+    mp = battle_power_at(blk, card, s, side, where, True) \
+        + defence_at(loc, card, s, side, where)
+    ep = battle_power_at(blk, card, s, 1 - side, where, False)
     if side == L.CARLISTS and don_carlos_at(blk, s, where):
         return ep >= mp  # 2.1: losing him loses the game
     if loc[where, L.LC_VP] > 0 and s[L.S_OWNER + where] == side:
@@ -788,15 +893,16 @@ def don_carlos_at(blk, s, where):
 
 
 @allocating
-def sally(w, blk, card, s, rng, side, where):
+def sally(w, loc, blk, card, s, rng, side, where):
     """Do the besieged sally out and fight the besiegers (8.9.5)? Greedy and cautious
     weigh the Impact each side can deploy (the sally is their attack: a tie loses) and
     sally when theirs is more than ``sally_ratio`` times the besiegers'."""
     pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 4) == 0
-    mp = battle_power_at(blk, card, s, side, where)
-    ep = battle_power_at(blk, card, s, 1 - side, where)
+    mp = battle_power_at(blk, card, s, side, where, True)
+    ep = battle_power_at(blk, card, s, 1 - side, where, False) \
+        + defence_at(loc, card, s, 1 - side, where)
     return mp > 0 and mp * 100 > ep * w[L.W_SALLY_RATIO]
 
 

@@ -196,7 +196,12 @@ class Weights(RulesBase):
         1.2, "a stack attacks enemy blocks when its expected Impact (its blocks matched to "
         "the cards it keeps) is at least this times the enemy's ...", range=(0.5, 3.0), step=0.01)
     attack_edge: int = knob(
-        2, "... plus this much Impact", range=(0, 10))
+        2, "... plus this much Impact (and always more: a tie is the defender's, 8.2.1)",
+        range=(0, 10))
+    block_worth: int = knob(
+        4, "what each block an attack is expected to gain counts when choosing where a "
+        "stack goes (the enemy's expected losses less its own, 8.7.1; a VP of a Location "
+        "counts 1, see vp_swing)", range=(0, 12))
     siege_spare: int = knob(
         0, "Impact beyond the siege rate times the defenders (8.9.3) a stack wants before "
         "it moves to lay a siege", range=(0, 12))
