@@ -249,6 +249,12 @@ def test_example_2_recruitment_one_faction_per_action():
 
 
 def test_recruitment_blocked_by_two_enemy_blocks():
+    """7.2.1: "A Recruitment Location controlled by an enemy stack of 2 or more blocks may
+    not receive new blocks. However, a Recruitment Location controlled by an enemy stack
+    of 1 block may receive new blocks", a Carlist block there or not (before, one let the
+    Carlists recruit); "Troops under siege in a City / Capital Recruitment Location ...
+    may not receive reinforcements, but the sieging player may recruit blocks even if
+    there are 2 or more enemy blocks present"."""
     p, s, rng = fresh_state()
     amez = loc("amezcoas")
     put(s, blocks("Regular Army battalion")[:1], amez)
@@ -257,6 +263,18 @@ def test_recruitment_blocked_by_two_enemy_blocks():
     put(s, blocks("Regular Army battalion")[1:2], amez)
     counts = movement.army_counts(COMP.loc, COMP.blk, s)
     assert movement.recruit_blocked(s, counts, amez, 0)
+    put(s, blocks("Navarra battalion")[:1], amez)
+    counts = movement.army_counts(COMP.loc, COMP.blk, s)
+    assert movement.recruit_blocked(s, counts, amez, 0)
+    onate = loc("onate")  # Liberal-held, Carlists besieging it; then the other way round
+    put(s, blocks("Regular Army battalion")[2:4], onate)
+    put(s, blocks("Guipúzcoa battalion")[:1], onate)
+    s[L.S_OWNER + onate] = L.LIBERALS
+    s[L.S_BESIEGED + onate] = 1
+    counts = movement.army_counts(COMP.loc, COMP.blk, s)
+    assert not movement.recruit_blocked(s, counts, onate, 0)
+    s[L.S_OWNER + onate] = L.CARLISTS
+    assert movement.recruit_blocked(s, counts, onate, 0)
 
 
 # -- Ex 3-4: movement allowance (7.3.3-7.3.5) ----------------------------------------------
@@ -409,6 +427,7 @@ def test_example_7_battle_impacts():
     assert deploy(lib, L.OPT_CARD, legion_plain, chapel) == 4  # 3 + 1 Legion deployed
     assert bt[L.BT_IMPACT + c] == 15 and bt[L.BT_IMPACT + lib] == 13
     assert bt[L.BT_CARDS + c] == 3 and bt[L.BT_CARDS + lib] == 3
+    assert bt[L.BT_DEPLOY_CARDS + c] == 3 and bt[L.BT_DEPLOY_CARDS + lib] == 3
     # losses: the Liberals lose floor(15/7) + 1 = 3, the Carlists floor(13/7) = 1
     assert combat.battle_losses(15, 7, True, False) == 3
     assert combat.battle_losses(13, 7, False, False) == 1
@@ -425,9 +444,37 @@ def test_example_7_card_replenishment():
         s[L.S_C_WHERE + c] = L.CW_PLAYED
     rebuild_piles(s)
     bt[L.BT_CARDS + 1] = 3
+    bt[L.BT_DEPLOY_CARDS + 1] = 3
     combat.finish_cards(COMP.card, s, rng, bt, 1, 3 // 2)
     assert state.hand_size(s, COMP.card, 1) == 4
     assert all(s[L.S_C_WHERE + c] != L.CW_PLAYED for c in used)
+
+
+def test_only_the_cards_that_deployed_blocks_are_redrawn():
+    """8.10: "both sides discard all cards used to deploy blocks during combat and redraw
+    the same number of cards". The Liberals defend Los Arcos (a Fortified House) against a
+    Navarra battalion with their free artillery, the Fortified House card (11.2: +4) and
+    «Canister Shot» (12.2: +2), keeping their Militia card: neither card they played
+    deployed a block, so they redraw none (nor 1 for every 2 blocks lost, none here);
+    their hand is the Militia card (before, they redrew the 2)."""
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
+    art = [b for b in blocks("Field artillery") if COMP.blk[b, L.BK_SIDE] == L.LIBERALS][:1]
+    militia = blocks("Militia battalion")[:1]
+    put(s, art + militia, where)
+    put(s, blocks("Navarra battalion")[:1], where, came_from=loc("estella"))
+    s[L.S_OWNER + where] = L.LIBERALS
+    played = (cards("liberals", "militia", bugle=False)[:1]
+              + cards("liberals", special="fortified_house")[:1]
+              + cards("liberals", special="canister_shot"))
+    give(s, played + cards("carlists", "navarra", bugle=False)[:1])
+    log = new_log()
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
+                          L.CARLISTS, log)
+    deployed = [int(e[3]) for e in events(log) if e[0] == EV_DEPLOY and e[1] // 1000 == 1]
+    assert sorted(c for c in deployed if c >= 0) == sorted(played[1:])
+    assert s[L.S_LOST + L.LIBERALS] == 0
+    assert state.hand_size(s, COMP.card, L.LIBERALS) == 1
 
 
 def test_repeated_charge_flat_and_cumulative():
@@ -1772,3 +1819,20 @@ def test_an_attack_that_gains_nothing_is_not_made():
     assert dest() == -1
     s[L.S_C_WHERE + cards("liberals", special="fortified_house")[0]] = L.CW_DRAW
     assert dest() == target
+
+
+def test_siege_attrition_eliminates_a_card():
+    """6.5: "If there are one or more sieges still unresolved after the end of the Year, the
+    besieging player must eliminate 1 and only 1 card of their choice from their hand":
+    the Carlists besieging Tudela lose their worst card for the rest of the game (before,
+    it went to their discards and came back)."""
+    p, s, rng = fresh_state()
+    city = loc("tudela")
+    put(s, blocks("Militia battalion")[:1], city)
+    put(s, blocks("Navarra battalion")[:2], city)
+    s[L.S_OWNER + city] = L.LIBERALS
+    s[L.S_BESIEGED + city] = 1
+    hand = cards("carlists", "navarra")[:2] + cards("carlists", special="local_informants")
+    give(s, hand)
+    engine.siege_attrition(COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
+    assert [s[L.S_C_WHERE + c] for c in hand] == [L.CW_HAND, L.CW_HAND, L.CW_REMOVED]

@@ -381,7 +381,9 @@ def holds_recruitment(loc, s, side):
 def check_sudden(p, loc, s, side, log):
     """Sudden victories of the active side (2.1-2.2): VP leads from 1836 A and 1837 A
     (Carlists with a Port Capital), the Carlist 5 Cities/Capitals from 1838 A, the enemy
-    Recruitment Locations from the end of 1837."""
+    Recruitment Locations from the end of 1837; and in the Carlists' turn the Liberals'
+    20 VP lead from 1836 A (2.2: "the Liberals win instantly if they obtain a 20 VP
+    lead", reading ``liberal_lead_1836_turn``)."""
     if s[L.S_DONE]:
         return
     sem = s[L.S_SEMESTER]
@@ -401,6 +403,9 @@ def check_sudden(p, loc, s, side, log):
             end_game(s, L.WIN_LIBERALS, L.END_VP_LEAD, log)
         elif sem >= p1837 and lead >= p[L.P_LIBERAL_LEAD_1837]:
             end_game(s, L.WIN_LIBERALS, L.END_VP_LEAD, log)
+    if side == L.CARLISTS and p[L.P_LEAD_ANY_TURN] and sem >= p1836 \
+            and -lead >= p[L.P_LIBERAL_LEAD_1836]:  # reading liberal_lead_1836_turn
+        end_game(s, L.WIN_LIBERALS, L.END_VP_LEAD, log)
     if not s[L.S_DONE] and sem >= p1838 and holds_recruitment(loc, s, side):
         end_game(s, side, L.END_RECRUITMENT, log)
 
@@ -472,14 +477,16 @@ def draw_block(blk, s, rng, side):
 
 @borrowing
 def siege_attrition(loc, blk, card, s, rng, pol, log):
-    """A besieger with an unresolved siege at the end of the Year discards 1 card (6.5)."""
+    """6.5: "If there are one or more sieges still unresolved after the end of the Year,
+    the besieging player must eliminate 1 and only 1 card of their choice from their
+    hand": the card leaves play, as a Special Event used for its effect (3.3)."""
     for side in range(2):
         for i in range(loc.shape[0]):
             if s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == 1 - side \
                     and count_at(s, blk, i, side) > 0:
                 c = P.worst_card(pol[side], card, s, rng, side)
                 if c >= 0:
-                    discard(s, c)
+                    s[L.S_C_WHERE + c] = L.CW_REMOVED
                     log_event(log, EV_ATTRITION, side, 0, 0)
                 break
 

@@ -36,6 +36,7 @@ from .state import (
     hand_size,
     holds_special,
     inside_besieged,
+    lose_in_combat,
     refresh_control,
     use_event,
 )
@@ -60,9 +61,12 @@ Workspace = namedtuple("Workspace", ("ids", "dest_mode", "dest_fm", "parents", "
 
 @borrowing
 def overrunnable(p, loc, blk, s, where, side, n_blocks):
-    """Overrun (7.6): 4x the enemy's blocks, not in a City/Capital, Fortified House or
-    Mountainous Area."""
-    return overrun_allowed(p, loc, where, n_blocks, count_at(s, blk, where, 1 - side))
+    """Overrun (7.6): 4x the enemy's blocks with the ``n_blocks`` arriving and those of
+    ``side`` already there (7.6.2: "Any forces already committed to fighting in a
+    particular Location also offer their strength in Overrunning an enemy force"), not in
+    a City/Capital, Fortified House or Mountainous Area."""
+    return overrun_allowed(p, loc, where, n_blocks + count_at(s, blk, where, side),
+                           count_at(s, blk, where, 1 - side))
 
 
 @borrowing
@@ -98,11 +102,13 @@ def garrison_stops(loc, s, where, side, diamonds):
 @borrowing
 def stops_at(p, loc, s, counts, side, n_blocks, diamonds, out):
     """``out[u]`` = 1 where a moving stack of ``n_blocks`` blocks with ``diamonds`` must
-    stop (``counts``: ``army_counts``): enemy blocks it cannot Overrun (7.6), an enemy
-    Garrison it has not the diamonds to pass (7.5). One pass, before the searches."""
+    stop (``counts``: ``army_counts``): enemy blocks it cannot Overrun with the friendly
+    blocks already there (7.6), an enemy Garrison it has not the diamonds to pass (7.5).
+    One pass, before the searches."""
     for u in range(loc.shape[0]):
         e = counts[1 - side, u]
-        out[u] = 1 if (e > 0 and not overrun_allowed(p, loc, u, n_blocks, e)) \
+        out[u] = 1 if (e > 0 and not overrun_allowed(p, loc, u, n_blocks + counts[side, u],
+                                                      e)) \
             or garrison_stops(loc, s, u, side, diamonds) else 0
 
 
@@ -285,7 +291,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         if s[L.S_CUBE + u] == 2 - side:
             s[L.S_CUBE + u] = 0
         if count_at(s, blk, u, 1 - side) > 0 and overrunnable(p, loc, blk, s, u, side, n):
-            overrun(blk, s, u, side, log)
+            overrun(p, blk, s, u, side, log)
         if loc[u, L.LC_RESOURCE] and count_at(s, blk, u, 1 - side) == 0:
             s[L.S_OWNER + u] = side
         if i > 0 and count_at(s, blk, u, side) == 0 and loc[u, L.LC_VP] > 0 \
@@ -327,12 +333,17 @@ def blown_bridge(p, loc, blk, card, s, rng, pol, path, k, n, log):
 
 
 @borrowing
-def overrun(blk, s, where, side, log):
-    """The overrun blocks are eliminated; the mover loses nothing (7.6.2)."""
+def overrun(p, blk, s, where, side, log):
+    """The overrun blocks are eliminated; the mover loses nothing (7.6.2). Don Carlos
+    overrun wins the game for the Liberals only with the reading ``don_carlos_overrun``
+    = "victory" (2.1)."""
     for b in range(blk.shape[0]):
         if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == 1 - side and blk[b, L.BK_TYPE] != L.NAVAL:
-            eliminate(s, blk, b)
+            if p[L.P_OVERRUN_CAPTURES]:
+                lose_in_combat(s, blk, b)
+            else:
+                eliminate(s, blk, b)
     count_action(s, side, L.A_OVERRUNS)
     log_event(log, EV_OVERRUN, side, where, 0)
 
@@ -522,12 +533,13 @@ def order_weak_first(blk, ids, n):
 # -- recruitment (7.2) ---------------------------------------------------------------------
 @borrowing
 def recruit_blocked(s, counts, where, side):
-    """A Recruitment Location held by 2+ enemy blocks, or where ``side`` is besieged,
-    cannot take recruits; a besieger may recruit there (7.2.1). ``counts``:
+    """7.2.1: "A Recruitment Location controlled by an enemy stack of 2 or more blocks may
+    not receive new blocks", nor one where ``side`` is besieged; "the sieging player may
+    recruit blocks even if there are 2 or more enemy blocks present". ``counts``:
     ``army_counts``."""
     if inside_besieged(s, where, side):
         return True
-    return counts[1 - side, where] >= 2 and counts[side, where] == 0
+    return counts[1 - side, where] >= 2 and not inside_besieged(s, where, 1 - side)
 
 
 @borrowing
@@ -670,6 +682,20 @@ def join_stack(p, loc, blk, s, rng, pol, side):
     return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
 
 
+@allocating
+def any_location(p, loc, blk, s, rng, pol, side):
+    """A Location with room for one more block of ``side`` (7.1), not besieged inside:
+    the policy picks (as a block joining a stack); -1 if none."""
+    cands = np.empty(L.MAX_LOC, dtype=np.int64)
+    counts = army_counts(loc, blk, s)
+    n = 0
+    for i in range(loc.shape[0]):
+        if not inside_besieged(s, i, side) and counts[side, i] < stack_limit(p, loc, i):
+            cands[n] = i
+            n += 1
+    return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
+
+
 @borrowing
 def has_room(p, loc, blk, s, where, side):
     """Can one more block of ``side`` be placed at ``where``? 7.1: "The maximum number of
@@ -725,8 +751,9 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
 
 @allocating
 def place_guerrillas(p, loc, blk, s, rng, pol, side):
-    """The 3 Guerrilla blocks enter non-City Locations free of enemy blocks, at most 2
-    per Location (12.1) and within the stacking limit (7.1); a Resource Location they
+    """The 3 Guerrilla blocks enter non-City Locations, at most 2 per Location (12.1: "in
+    any non-City/Capital Location (max. 2 per Location)", enemy blocks there or not: a
+    combat follows, 8.1) and within the stacking limit (7.1); a Resource Location they
     enter becomes Carlist (4.1.1)."""
     placed = 0
     cands = np.empty(L.MAX_LOC, dtype=np.int64)
@@ -736,7 +763,6 @@ def place_guerrillas(p, loc, blk, s, rng, pol, side):
         n = 0
         for i in range(loc.shape[0]):
             if loc[i, L.LC_KIND] < L.CITY and guerrillas_at(blk, s, i) < 2 \
-                    and count_at(s, blk, i, 1 - side) == 0 \
                     and has_room(p, loc, blk, s, i, side):
                 cands[n] = i
                 n += 1
@@ -762,23 +788,30 @@ def guerrillas_at(blk, s, where):
 
 @borrowing
 def place_special(p, loc, blk, s, rng, pol, side, special):
-    """«El Abuelo» or Ceballos joins a friendly stack (12.1, 12.2)."""
+    """«El Abuelo» joins a friendly stack (12.1: "place it with a friendly stack");
+    Ceballos goes to any Location with room (12.2: "You may place on any location on the
+    board the Ceballos leader block"; 7.1), the policy's pick."""
     for b in range(blk.shape[0]):
         if blk[b, L.BK_SPECIAL] == special and s[L.S_B_WHERE + b] == L.W_RESERVE:
-            where = join_stack(p, loc, blk, s, rng, pol, side)
+            if special == L.SP_CEBALLOS:
+                where = any_location(p, loc, blk, s, rng, pol, side)
+            else:
+                where = join_stack(p, loc, blk, s, rng, pol, side)
             if where < 0:
                 return False
             place(s, b, where)
             s[L.S_B_MOVED + b] = 0
+            enter(s, loc, blk, side, where)  # an enemy Garrison there is eliminated (7.5)
             return True
     return False
 
 
 @allocating
 def forced_levies(p, loc, blk, s, rng, pol, side):
-    """Forced Levies: 4 blocks from the Recruitment Box to 4 different Locations not
-    besieged by the enemy, strongest blocks first (12.1), within the stacking limit
-    (7.1); the policy picks each."""
+    """Forced Levies: 4 blocks from the Recruitment Box to 4 different Locations, 12.1:
+    "(max. 1 Block per Location) that are not currently under siege by the Liberal
+    player" (enemy blocks there or not), strongest blocks first, within the stacking
+    limit (7.1); the policy picks each."""
     tmp = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     m = box_blocks(blk, s, side, -1, True, tmp)
     order_strong_first(blk, tmp, m)
@@ -788,7 +821,6 @@ def forced_levies(p, loc, blk, s, rng, pol, side):
         n = 0
         for i in range(loc.shape[0]):
             if not used[i] and not inside_besieged(s, i, side) \
-                    and count_at(s, blk, i, 1 - side) == 0 \
                     and has_room(p, loc, blk, s, i, side):
                 cands[n] = i
                 n += 1
@@ -963,8 +995,8 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws
         count_blunder(s, side, L.B_OVERPAID_MOVE, paid - max(0, needed - rebate))
     if side == L.LIBERALS:
         naval_moves(loc, blk, s, rng, pol, log)
-    if n_cards == 0:
-        redraw(card, s, rng, pol, side)
+    if n_cards == 0 or (n_cards == 3 and side == L.LIBERALS and p[L.P_TOTAL_REDRAW]):
+        redraw(card, s, rng, pol, side)  # Minimum Movement; the Liberals' Total (7.1)
 
 
 @borrowing

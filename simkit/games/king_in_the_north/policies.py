@@ -222,10 +222,10 @@ def movement_cards(w, card, s, rng, side, limited, unlimited, recruits):
     top = min(3 if s[L.S_TOTAL_USED + side] == 0 else 2, h)
     if pid == RANDOM:
         return _rand(s, rng, side, top + 1)
-    if limited + min(recruits, 1) <= 1:
-        return 0
     if top == 3 and recruits >= 2 and h >= 8 and box_size(s, side) >= 4:
         return 3
+    if limited + min(recruits, 1) <= 1:
+        return 0
     if (unlimited > 3 or unlimited + min(recruits, 1) > 3) and h >= w[L.W_UNLIMITED_HAND]:
         return 2
     return 1 if h >= w[L.W_LIMITED_HAND] else 0
@@ -751,7 +751,8 @@ def pick_location(w, loc, blk, s, rng, side, cands, n, purpose):
     """One of the ``n`` legal Locations ``cands`` (-1 if none). Greedy: new blocks join
     the biggest friendly stack; Guerrillas go to enemy Resource Locations first (they
     change hands), then any Resource Location; levies go to friendly stacks first; a
-    retreat goes to the biggest friendly stack, else to a Location it controls."""
+    retreat goes to the biggest friendly stack, else to a Location it controls. A block
+    placed alone never goes into enemy blocks (it would attack them, 8.1)."""
     pid = w[L.W_ID]
     if n == 0:
         return -1
@@ -761,6 +762,8 @@ def pick_location(w, loc, blk, s, rng, side, cands, n, purpose):
     for k in range(n):
         v = cands[k]
         own = count_at(s, blk, v, side)
+        if purpose != PICK_RETREAT and own == 0 and count_at(s, blk, v, 1 - side) > 0:
+            continue
         if purpose == PICK_JOIN:
             score = own
         elif purpose == PICK_GUERRILLA:
