@@ -32,6 +32,9 @@ COMP = C.components()
 P = PARAMETERS.build(Rules())
 POL = POLICY_ROWS.build(GAME.policy_choices("greedy"))  # each side's id and weights
 CAUTIOUS = POLICY_ROWS.build(GAME.policy_choices("cautious"))
+#: greedy with the full view (every hidden block and hand seen), for the tests of a rule
+#: or a choice that do not turn on what a commander can see
+FULL = POLICY_ROWS.build(GAME.policy_choices({side: "greedy:sees_hidden=1" for side in L.SIDES}))
 S0 = np.zeros(L.N_STATE, dtype=np.int64)
 
 
@@ -62,13 +65,15 @@ def cards(side, faction=None, bugle=None, double=False, special="none", dual=Fal
 
 
 def fresh_state(rules=None):
-    """A set-up state with every block off the map and every card in its draw pile."""
+    """A set-up state with every block off the map and every card in its draw pile,
+    nothing known to the enemy (``view``)."""
     p = PARAMETERS.build(rules or Rules())
     s = np.zeros(L.N_STATE, dtype=np.int64)
     rng = game_streams(0, 0, L.N_STREAMS)
     engine.set_up(p, COMP.loc, COMP.blk, COMP.card, s, rng)
     for b in range(COMP.blk.shape[0]):
         s[L.S_B_WHERE + b] = L.W_RESERVE
+        s[L.S_B_SEEN + b] = 0
     for c in range(COMP.card.shape[0]):
         if s[L.S_C_WHERE + c] == L.CW_HAND:
             s[L.S_C_WHERE + c] = L.CW_DRAW
@@ -1231,10 +1236,9 @@ def test_holds_card_against_monte_carlo():
 
 def test_action_usage_table_uses_every_event_with_an_effect():
     """The action-usage table (benchmarks/kitn_action_usage.py): over the three commanders
-    every Special Event card is played for its effect, except Local Informants (the
-    commanders already see every hand) and perhaps Siege Mortar (it needs a Carlist
-    siege of a City, not a Capital, with an artillery block deployed and the card in
-    hand: about 1 campaign in 50)."""
+    every Special Event card is played for its effect, except perhaps Siege Mortar (it
+    needs a Carlist siege of a City, not a Capital, with an artillery block deployed and
+    the card in hand: about 1 campaign in 50)."""
     import importlib.util
     from pathlib import Path
     path = Path(__file__).parents[1] / "benchmarks" / "kitn_action_usage.py"
@@ -1246,7 +1250,7 @@ def test_action_usage_table_uses_every_event_with_an_effect():
     events = [r for r in table.index if r.startswith("event: ")]
     assert len(events) == 16
     unused = {r for r in events if used[r] == 0}
-    assert unused <= {"event: local_informants", "event: siege_mortar"}
+    assert unused <= {"event: siege_mortar"}
     for action in ("bids", "stack_moves", "battles", "sieges", "card_deployments",
                    "loyalty_challenges", "retreats_before_combat", "headquarters"):
         assert used[f"action: {action}"] > 0
@@ -1633,7 +1637,7 @@ def test_look_ahead_buckets_and_hands_match_the_scans():
     shared = s[L.S_B_LOC + carlist]
     put(s, [b for b in on_map if s[L.S_B_SIDE + b] == L.LIBERALS][:2], shared)  # both sides
     look = policies.new_look(COMP.loc, COMP.card)
-    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look)
+    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look, 0)
     order, start, hands = look.order, look.start, look.hands
     nl = COMP.loc.shape[0]
     out = np.empty(COMP.card.shape[0], dtype=np.int64)
@@ -1675,7 +1679,7 @@ def test_the_map_is_read_again_only_after_a_stack_moves():
                                L.CARLISTS, viana, False, ws, no_log())
     assert ws.fresh[0] == 0  # the next stack reads the map again
     look = policies.new_look(COMP.loc, COMP.card)
-    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look)
+    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look, 0)
     assert look.strength[2, loc("logrono")] == 3 and kept[0][2, loc("logrono")] == 0
 
 
@@ -1730,8 +1734,8 @@ def test_a_stack_with_don_carlos_retreats_before_a_battle_it_could_lose():
     put(s, navarra, where)
     put(s, liberals, where, came_from=loc("viana"))
 
-    def retreats():
-        return policies.retreat_before_combat(POL[0], COMP.loc, COMP.blk, COMP.card, s, rng,
+    def retreats():  # the enemy's blocks and hand as they are (``FULL``)
+        return policies.retreat_before_combat(FULL[0], COMP.loc, COMP.blk, COMP.card, s, rng,
                                               L.CARLISTS, where, 0, 0)
     assert not retreats()
     put(s, blocks("Don Carlos"), where)
@@ -1812,9 +1816,9 @@ def test_an_attack_that_gains_nothing_is_not_made():
     dest_fm = np.zeros(L.MAX_LOC, dtype=np.int64)
     dest_mode[target] = 0
 
-    def dest():
-        return policies.choose_destination(POL[0], P, COMP.loc, COMP.blk, COMP.card, s, rng, 0,
-                                           origin, np.array(stack), len(stack), dest_mode,
+    def dest():  # the enemy's hand as it is (``FULL``)
+        return policies.choose_destination(FULL[0], P, COMP.loc, COMP.blk, COMP.card, s, rng,
+                                           0, origin, np.array(stack), len(stack), dest_mode,
                                            dest_fm, state.hand_size(s, COMP.card, 0))
     assert dest() == -1
     s[L.S_C_WHERE + cards("liberals", special="fortified_house")[0]] = L.CW_DRAW
@@ -1832,7 +1836,8 @@ def test_siege_attrition_eliminates_a_card():
     put(s, blocks("Navarra battalion")[:2], city)
     s[L.S_OWNER + city] = L.LIBERALS
     s[L.S_BESIEGED + city] = 1
-    hand = cards("carlists", "navarra")[:2] + cards("carlists", special="local_informants")
+    hand = cards("carlists", special="headquarters") + cards("carlists", "navarra",
+                                                             bugle=False)[:1]
     give(s, hand)
     engine.siege_attrition(COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
-    assert [s[L.S_C_WHERE + c] for c in hand] == [L.CW_HAND, L.CW_HAND, L.CW_REMOVED]
+    assert [s[L.S_C_WHERE + c] for c in hand] == [L.CW_HAND, L.CW_REMOVED]

@@ -6,7 +6,7 @@ with the real blocks and cards, quoting the rulebook.
 """
 
 import numpy as np
-from test_king_in_the_north import COMP, POL, blocks, cards, fresh_state, give, loc, put
+from test_king_in_the_north import COMP, FULL, POL, blocks, cards, fresh_state, give, loc, put
 
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.king_in_the_north import combat, engine, movement, policies, state
@@ -232,7 +232,7 @@ def test_headquarters_retreat_two_spaces_for_four_blocks_or_fewer():
         hq = cards("liberals", special="headquarters")[0]
         give(s, [hq] + cards("carlists", "navarra")[:5])
         log = new_log(50)
-        left = engine.retreat_before(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+        left = engine.retreat_before(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, FULL,
                                      her, L.LIBERALS, log)
         assert left == leaves
         if leaves:

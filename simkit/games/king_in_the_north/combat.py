@@ -45,6 +45,7 @@ from .state import (
     refresh_control,
     use_event,
 )
+from .view import forget_stack, reveal
 
 
 # -- who may deploy what (8.2.2, 8.2.4, 8.4) -----------------------------------------------
@@ -464,11 +465,12 @@ def loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, b, c_played, b2,
     if lc < 0:
         return
     refute = refuting_card(blk, card, s, side, b, c_played)
-    if not P.challenge_loyalty(pol[foe], s, rng, foe, gain, refute >= 0):
+    if not P.challenge_loyalty(pol[foe], blk, card, s, rng, foe, b, gain, refute >= 0):
         return
     bt[L.BT_LOYALTY + foe] = 1
     count_action(s, foe, L.A_LOYALTY)
     if refute >= 0:
+        s[L.S_C_SEEN + refute] = 1  # shown, it "returns to the player's hand" (8.6.1)
         if card[refute, L.CD_SPECIAL] == L.CS_HQ:
             discard(s, refute)
             discard(s, lc)
@@ -740,6 +742,7 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
         lost[side] = n
     log_event(log, EV_BATTLE_END, imp[L.CARLISTS], imp[L.LIBERALS], winner)
     bt[L.BT_LOSER] = loser + 1  # its deployed artillery will not retreat (8.8.4)
+    reveal_deployed(s, bt, armies, n_armies)
     counted = np.zeros(2, dtype=np.int64)
     for side in (attacker, defender):
         counted[side] = take_losses(blk, s, bt, rng, pol, side, armies[side], n_armies[side],
@@ -754,6 +757,16 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     for side in range(2):
         finish_cards(card, s, rng, bt, side, counted[side] // 2)
     refresh_control(s, loc, blk, where)
+
+
+@borrowing
+def reveal_deployed(s, bt, armies, n_armies):
+    """The blocks deployed in a battle or siege were shown (8.2.3: "They then show the
+    chosen block"): their enemy knows them while it can follow them (``view``)."""
+    for side in range(2):
+        for i in range(n_armies[side]):
+            if bt[L.BT_DEPLOYED + armies[side, i]] != 0:
+                reveal(s, armies[side, i])
 
 
 @borrowing
@@ -868,6 +881,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
             if p[L.P_CAPTURED_ART]:
                 s[L.S_B_SIDE + b] = foe
                 s[L.S_B_FROM + b] = L.FROM_NONE
+                reveal(s, b)
             else:
                 eliminate(s, blk, b)
                 counted += 1
@@ -894,6 +908,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
         s[L.S_BESIEGED + where] = 1
         order_by_value(blk, left, n_left)  # keep the best blocks inside
         if n_left > inside:
+            forget_stack(s, blk, where, side)  # which blocks went inside is not shown
             if dest < 0 or extra:
                 for i in range(inside, n_left):
                     lose_in_combat(s, blk, left[i])
@@ -1146,6 +1161,7 @@ def resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
             bt[L.BT_DEF_ART] += 1
             bt[L.BT_IMPACT + defender] = 0
     kills = siege_kills(p, loc, s, bt, attacker, blockade)
+    reveal_deployed(s, bt, armies, n_armies)
     log_event(log, EV_SIEGE_END, bt[L.BT_IMPACT + attacker], siege_rate(p, loc, bt), kills)
     counted = take_siege_losses(blk, s, bt, rng, pol, defender, armies[defender],
                                 n_armies[defender], kills, log)

@@ -49,6 +49,7 @@ from .state import (
     use_event,
     victory_points,
 )
+from .view import dummy, reveal
 
 SEM_1836A = L.semester_index(1836, "A")
 SEM_1837A = L.semester_index(1837, "A")
@@ -59,7 +60,10 @@ SEM_1838A = L.semester_index(1838, "A")
 @allocating
 def set_up(p, loc, blk, card, s, rng):
     """Blocks to the map, bags and reserves; control and cubes; decks shuffled; opening
-    hands. Optional 13.1 removes 1 Field and 1 Mountain artillery from each bag."""
+    hands. Optional 13.1 removes 1 Field and 1 Mountain artillery from each bag. The
+    blocks the Playbook deploys are known to the enemy, not the Decoys, Partisans and
+    Customs Officers, which "may be placed in any Location where there is at least 1
+    friendly block" (7.3.7)."""
     s[:] = 0
     s[L.S_WINNER] = L.WIN_TIE
     s[L.S_FORTIFY_LOC] = -1
@@ -74,6 +78,8 @@ def set_up(p, loc, blk, card, s, rng):
         if start == L.START_MAP:
             s[L.S_B_WHERE + b] = L.W_MAP
             s[L.S_B_LOC + b] = blk[b, L.BK_START_LOC]
+            if not dummy(blk, b):
+                reveal(s, b)  # the Playbook's deployment (5); see ``view``
         elif start == L.START_BAG:
             s[L.S_B_WHERE + b] = L.W_BAG
             t = blk[b, L.BK_TYPE]
@@ -180,6 +186,7 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
             if where < 0:
                 continue
             place(s, b, where)
+            reveal(s, b)  # the Playbook names the historical reinforcements (6.3)
             s[L.S_B_MOVED + b] = 0
             enter(s, loc, blk, side, where)
             log_event(log, EV_ARRIVE, b, where, 0)
@@ -189,6 +196,7 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
             where = join_stack(p, loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
+                reveal(s, b)  # a Defectors block, taken in view (8.6.1)
                 s[L.S_B_MOVED + b] = 0
                 log_event(log, EV_ARRIVE, b, where, 0)
 

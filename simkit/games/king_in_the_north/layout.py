@@ -157,6 +157,25 @@ W_LOYALTY_WORTH = _W("loyalty_worth")
 W_EVENT_WORTH = _W("event_worth")
 W_SIEGE_OVERKILL = _W("siege_overkill")
 W_BLOCK_WORTH = _W("block_worth")
+W_SEES_HIDDEN = _W("sees_hidden")
+
+# -- what a commander can see of its enemy (``view.see``): expectations over the pieces
+# whose identity it does not know, in a float vector --------------------------------------
+_V = Fields("view")
+V_POOL = _V("unseen_blocks")  # enemy blocks the roster can still hold, identity unknown
+V_LEADER = _V("leader_share")  # shares of the pool: Leaders (not Don Carlos) ...
+V_LEADER_D = _V("leader_diamonds")  # ... with their mean diamonds,
+V_FIGHTER = _V("fighter_share")  # blocks a card deploys, not Leaders ...
+V_FIGHTER_D = _V("fighter_impact")  # ... with their mean battle Impact,
+V_ART = _V("artillery_share")  # artillery (one deploys free, 8.2.4)
+V_SAME = _V("same_faction")  # chance two fighters share a Faction (8.3.3)
+V_DIAMONDS = _V("diamonds")  # mean diamonds of a pool block
+V_CARDS = _V("unseen_cards")  # enemy cards its hand may hold, unknown
+V_DEPLOY = _V("deploying_share")  # shares of those: Faction cards and the Headquarters
+V_MATCH = _V("match")  # chance such a card deploys a fighter of the pool
+V_FH = _V("fortified_house_share")  # Fortified House cards (11.2)
+V_BATTERY = _V("battery_share")  # «Defensive Battery» (12.2)
+N_V = _V.size
 N_W = _W.size
 
 # -- the parameter vector (rules.params) ---------------------------------------------------
@@ -282,6 +301,12 @@ S_B_LOC = _S("block_loc", MAX_BLOCKS)
 S_B_MOVED = _S("block_moved", MAX_BLOCKS)
 S_B_FROM = _S("block_from", MAX_BLOCKS)  # origin of this turn's move (-1: did not move)
 S_C_WHERE = _S("card_where", MAX_CARDS)
+# what each side knows of the other's hidden pieces (``view``): a block whose identity
+# its enemy knows (the Playbook's set-up, a historical arrival, a block deployed in a
+# battle or seen by the Customs Officers, until its stack divides), a card its enemy
+# knows to be in its holder's hand (Local Informants, a refuted Loyalty Challenge)
+S_B_SEEN = _S("block_seen", MAX_BLOCKS)
+S_C_SEEN = _S("card_seen", MAX_CARDS)
 S_TURN = _S("turn")  # Semesters begun (0 during set-up): the turn the state checks name
 # Defectors blocks each side is owed: one per Loyalty Challenge it won (8.6.1), one per
 # block drawn from its empty bag (6.4); the state checks compare them with the pool

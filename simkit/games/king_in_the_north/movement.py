@@ -40,6 +40,7 @@ from .state import (
     refresh_control,
     use_event,
 )
+from .view import UNKNOWN, forget_stack, reveal, reveal_hand, reveal_stack
 
 MODES = 4
 SEM_1834B = L.semester_index(1834, "B")  # the Squadrons arrive: no transport (7.4)
@@ -305,6 +306,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         s[L.S_B_MOVED + b] = 1
         if side == L.CARLISTS and blk[b, L.BK_TYPE] == L.CUSTOMS \
                 and count_at(s, blk, dest, L.LIBERALS) > 0:
+            reveal_stack(s, blk, dest, L.LIBERALS)  # "may look at the block(s)" (7.3.7)
             s[L.S_B_WHERE + b] = L.W_REMOVED  # "removed from play" (7.3.7), not a loss
     if side == L.LIBERALS:  # Barrels travel with the stack (10)
         s[L.S_BARRELS + dest] += s[L.S_BARRELS + origin]
@@ -386,7 +388,7 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     each such move counting as one. Not modelled: one stack dividing on its way to end
     in two Locations as a single move (7.1), or picking up and dropping blocks as it
     goes (7.3.1). ``ws``: ``workspace``."""
-    look = look_at_map(loc, blk, card, s, ws)
+    look = look_at_map(loc, blk, card, s, side, ws)
     k = side * loc.shape[0] + origin
     ids = ws.ids
     n = movable_in(blk, s, look.order, look.start[k], look.start[k + 1], side, origin, ids)
@@ -419,6 +421,8 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     ws.fresh[0] = 0  # the stack moves: the map is read again before the next
     record_stack_moved(adj, s, parents[dest_mode[dest]], origin, dest, m)
     held = holds_city(loc, s, origin, side)
+    if count_at(s, blk, origin, side) > m:
+        forget_stack(s, blk, origin, side)  # which blocks stayed is not shown (7.3.1)
     end = walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest,
                     parents[dest_mode[dest]], movers, m, log)
     if held and count_at(s, blk, origin, side) == 0:
@@ -438,11 +442,11 @@ def holds_city(loc, s, where, side):
 
 
 @borrowing
-def look_at_map(loc, blk, card, s, ws):
-    """``ws.look``, read again (``policies.read_map``) unless it holds the state as it
-    stands (``ws.fresh[0]``)."""
+def look_at_map(loc, blk, card, s, side, ws):
+    """``ws.look``, read again for ``side`` (``policies.read_map``) unless it holds the
+    state as it stands (``ws.fresh[0]``)."""
     if ws.fresh[0] == 0:
-        P.read_map(loc, blk, card, s, ws.look)
+        P.read_map(loc, blk, card, s, ws.look, side)
         ws.fresh[0] = 1
     return ws.look
 
@@ -661,6 +665,9 @@ def order_strong_first(blk, ids, n):
 
 @borrowing
 def place(s, b, where):
+    """Block ``b`` enters the map at ``where``, unknown to the enemy (the callers reveal
+    the blocks the enemy sees enter, ``view``)."""
+    s[L.S_B_SEEN + b] = UNKNOWN
     s[L.S_B_WHERE + b] = L.W_MAP
     s[L.S_B_LOC + b] = where
     s[L.S_B_MOVED + b] = 1  # recruits do not move this turn (7.2)
@@ -714,6 +721,7 @@ def place_box_defectors(p, loc, blk, s, rng, pol, side, log):
             where = join_stack(p, loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
+                reveal(s, b)  # a Defectors block (6.4)
                 n += 1
     return n
 
@@ -721,7 +729,8 @@ def place_box_defectors(p, loc, blk, s, rng, pol, side, log):
 # -- events of the Movement Phase (12) -----------------------------------------------------
 @borrowing
 def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
-    """Events played before moving: Guerrillas, «El Abuelo», Forced Levies (Carlists),
+    """Events played before moving: Guerrillas, «El Abuelo», Forced Levies, Local
+    Informants (Carlists: "the opposing player shows you their hand of cards", 12.1),
     Field Promotion (Liberals). Returns True if Forced Levies pays for the movement."""
     free_move = False
     for c in range(card.shape[0]):
@@ -729,7 +738,7 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
             continue
         sp = card[c, L.CD_SPECIAL]
         if sp == L.EV_GUERRILLAS or sp == L.EV_EL_ABUELO or sp == L.EV_PROMOTION \
-                or (sp == L.EV_LEVIES and s[L.S_YEAR] < L.N_YEARS - 2):
+                or sp == L.EV_INFORMANTS or (sp == L.EV_LEVIES and s[L.S_YEAR] < L.N_YEARS - 2):
             if sp == L.EV_PROMOTION and s[L.S_LIB_LEADERS_LOST] < 2:
                 continue
             if not P.play_event(pol[side], s, rng, side, sp):
@@ -737,6 +746,9 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
             done = False
             if sp == L.EV_GUERRILLAS:
                 done = place_guerrillas(p, loc, blk, s, rng, pol, side)
+            elif sp == L.EV_INFORMANTS:
+                reveal_hand(s, card, 1 - side)
+                done = True
             elif sp == L.EV_EL_ABUELO or sp == L.EV_PROMOTION:
                 done = place_special(p, loc, blk, s, rng, pol, side,
                                      L.SP_EL_ABUELO if sp == L.EV_EL_ABUELO else L.SP_CEBALLOS)
@@ -770,6 +782,7 @@ def place_guerrillas(p, loc, blk, s, rng, pol, side):
         if where < 0:
             break
         place(s, b, where)
+        reveal(s, b)  # the Guerrilla blocks the card names (12.1)
         s[L.S_B_MOVED + b] = 0
         enter(s, loc, blk, side, where)  # a Resource Location becomes Carlist (4.1.1)
         placed += 1
@@ -800,6 +813,7 @@ def place_special(p, loc, blk, s, rng, pol, side, special):
             if where < 0:
                 return False
             place(s, b, where)
+            reveal(s, b)  # the block the card names
             s[L.S_B_MOVED + b] = 0
             enter(s, loc, blk, side, where)  # an enemy Garrison there is eliminated (7.5)
             return True
@@ -872,6 +886,8 @@ def naval_transport(p, loc, blk, s, rng, pol, log):
             continue
         order_strong_first(blk, cargo, n)
         held = holds_city(loc, s, here, L.LIBERALS)
+        if count_at(s, blk, here, L.LIBERALS) > 2:
+            forget_stack(s, blk, here, L.LIBERALS)  # which 2 sailed is not shown
         for i in range(min(2, n)):
             c = cargo[i]
             s[L.S_B_FROM + c] = here
@@ -1064,7 +1080,7 @@ def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, ws, log):
     for _ in range(2 * loc.shape[0]):  # an origin comes back for the blocks left there
         if moved >= stacks_allowed or s[L.S_DONE]:
             break
-        look = look_at_map(loc, blk, card, s, ws)
+        look = look_at_map(loc, blk, card, s, side, ws)
         origin = P.next_stack(pol[side], loc, blk, s, rng, side, look, ws.seen)
         if origin < 0:
             break

@@ -2,24 +2,29 @@
 
 Every decision of the game is one function here; the rules offer the legal choices
 (with what each does: the Impact a deployment adds, the Locations a stack reaches) and
-the policy picks. Hidden information (blocks, hands) is visible to the policies in this
-version, so Local Informants, the Customs Officers' peek and hiding Don Carlos change
-nothing.
+the policy picks. A commander plays on what a player at the table sees (``view``): the
+enemy's blocks as they stand upright (how many, where), their identities only as far as
+they were shown and followed, else as expectations over what the roster can still hold;
+the enemy's hand as its size and the cards shown. The policy weight ``sees_hidden`` (0)
+gives a commander the full view instead (every hidden block and hand).
 
-- ``greedy``: reads the options. Bids high cards when it can, spends the fewest cards
-  that move the stacks it would move (it looks ahead with the hand it would keep: 0
-  for none or one, 1 for up to 3 moves, 2 for more; 3 for Total once, with 4+ recruits
-  waiting): cards kept are Impact in battle; sends each stack to the best-scored
+- ``greedy``: reads the options. Bids high cards when it can; plays its moves ahead on
+  a copy of the game and pays the fewest cards that buy them (cards kept are Impact in
+  battle; 3 for Total once, for 2 recruitments); sends each stack to the best-scored
   reachable Location (enemy VP Locations it can take, weaker enemy stacks, sieges it can
-  win at the siege rate, its own threatened Cities), weighing every enemy block, Decoys
-  too, with the cards left after a Forced March and the turn's other battles;
-  garrisons what it leaves, recruits where most blocks enter (into enemy blocks only
-  with a card for them), deploys the option with the most Impact (free ones first; a
-  lone Leader free rather than lose a 0-0 tie), challenges loyalty when the block
-  cannot be vouched for, retreats before a battle it would lose, sallies only with
-  Impact to deploy, shelters in Cities, plays every event where it helps. The outcome
-  columns ``SIDE_unused_movement_cards``, ``SIDE_empty_attacks`` and
-  ``SIDE_paid_free_leaders`` count the blunders this avoids.
+  win at the siege rate, its own threatened Cities), judging an attack by the blocks it
+  is expected to gain against the Impact it expects of the enemy, with the cards left
+  after a Forced March and the turn's other battles; keeps a guard in each City it
+  leaves, garrisons what it leaves, recruits where most blocks enter (into enemy blocks
+  only with a card for them), deploys the option with the most Impact (free ones first;
+  a lone Leader free rather than lose a 0-0 tie; never Don Carlos but as a besieger; not
+  the only card for a block on one another card deploys), loses its deployed artillery
+  first when beaten, challenges loyalty when the block more likely cannot be vouched
+  for, retreats before a battle it would lose (any it could lose with Don Carlos),
+  sallies only with Impact to deploy, shelters in Cities, plays every event where it
+  helps. The outcome columns ``SIDE_unused_movement_cards``, ``SIDE_empty_attacks``,
+  ``SIDE_paid_free_leaders``, ``SIDE_cities_abandoned`` and
+  ``SIDE_overpaid_movement_cards`` count the blunders this avoids.
 - ``random``: a uniformly random legal choice at every decision.
 - ``cautious``: greedy's evaluation with wider margins: attacks at 1.6 times the
   enemy's expected Impact (greedy 1.2), sieges with 4 Impact to spare, one more block
@@ -49,9 +54,11 @@ from .state import (
     hand_size,
     inside_besieged,
 )
+from .view import KNOWN, battle_impact, hidden_card, see
 
 CARLIST_POLICIES = {
-    "greedy": "scores every legal choice by what it does and takes the best (full view)",
+    "greedy": "scores every legal choice by what it does and takes the best, seeing what a "
+              "player at the table sees",
     "random": "a uniformly random legal choice at every decision",
     "cautious": "greedy's reading of the options, but attacks and sieges only with a wide "
                 "margin, holds Cities with more blocks, spends fewer cards on movement",
@@ -82,8 +89,8 @@ def card_value(w, card, c):
         return w[L.W_HQ_WORTH]
     if sp == L.CS_LOYALTY:
         return w[L.W_LOYALTY_WORTH]
-    if sp == L.EV_INFORMANTS:
-        return 0
+    if sp == L.EV_INFORMANTS:  # it shows the enemy's hand (12.1): nothing to a full view
+        return 0 if w[L.W_SEES_HIDDEN] else w[L.W_EVENT_WORTH]
     return w[L.W_EVENT_WORTH]
 
 
@@ -512,10 +519,13 @@ def defence_at(loc, card, s, side, where):
 #: What ``choose_destination_in`` reads of the map while the state stands still
 #: (``read_map``): ``strength``, ``strengths_into``; ``order`` and ``start``, the blocks
 #: bucketed by side and Location (``bucket_blocks``); both ``hands`` (``list_hands``);
-#: ``battle_power``'s ``scratch``; ``enemy_power[v]``, the enemy's ``battle_power`` at
-#: ``v`` once weighed (-1 before), which holds until a stack moves (only a move, an
-#: Overrun or a «Blown Bridge» on its way, changes the enemy's blocks or hand).
-Look = namedtuple("Look", ("strength", "order", "start", "hands", "scratch", "enemy_power"))
+#: ``battle_power``'s ``scratch``; ``enemy_power[v]``, the enemy's Impact at ``v`` in
+#: hundredths once weighed (``enemy_impact``, -1 before), which holds until a stack
+#: moves (only a move, an Overrun or a «Blown Bridge» on its way, changes the enemy's
+#: blocks or hand); ``sight``, the moving side's view of its enemy (``view.see``, with
+#: ``factions`` its scratch).
+Look = namedtuple("Look", ("strength", "order", "start", "hands", "scratch", "enemy_power",
+                           "sight", "factions"))
 
 
 @allocating
@@ -526,16 +536,19 @@ def new_look(loc, card):
                 np.empty(2 * nl + 1, dtype=np.int64),
                 np.empty((2, card.shape[0] + 1), dtype=np.int64),
                 np.empty((SCRATCH_ROWS, L.MAX_BLOCKS), dtype=np.int64),
-                np.empty(nl, dtype=np.int64))
+                np.empty(nl, dtype=np.int64), np.empty(L.N_V, dtype=np.float64),
+                np.empty(2 * L.N_FACTIONS, dtype=np.float64))
 
 
 @borrowing
-def read_map(loc, blk, card, s, look):
-    """Fill ``look`` from the state as it stands."""
+def read_map(loc, blk, card, s, look, side):
+    """Fill ``look`` from the state as it stands, and ``side``'s view of its enemy
+    (``view.see``)."""
     strengths_into(loc, blk, s, look.strength)
     bucket_blocks(blk, s, loc.shape[0], look.order, look.start)
     list_hands(card, s, look.hands)
     look.enemy_power[:] = -1
+    see(blk, card, s, side, look.factions, look.sight)
 
 
 @borrowing
@@ -595,7 +608,7 @@ def choose_destination(w, p, loc, blk, card, s, rng, side, origin, movers, m, de
                        dest_fm, spare):
     """Where the moving blocks go (-1: they stay)."""
     look = new_look(loc, card)
-    read_map(loc, blk, card, s, look)
+    read_map(loc, blk, card, s, look, side)
     return choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
                                  dest_mode, dest_fm, spare,
                                  reserve_cards(w, blk, s, side, look), look)
@@ -676,14 +689,14 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
                                   scratch, True)
                 if enemy_power[v] < 0:
                     e = (1 - side) * n_loc + v
-                    enemy_power[v] = battle_power(blk, card, movers, 0, order, start[e],
-                                                  start[e + 1], hands, 1 - side, -1, 0,
-                                                  scratch, False) \
-                        + defence_bonus(loc, card, hands, 1 - side, v)
-                ep = enemy_power[v]
-                if mp > ep and mp * 100 >= ep * w[L.W_ATTACK_RATIO] \
-                        + 100 * w[L.W_ATTACK_EDGE]:
-                    score += w[L.W_BLOCK_WORTH] * battle_gain(p, loc, side, v, n_def, mp, ep)
+                    enemy_power[v] = enemy_impact(w, loc, blk, card, s, look.sight, order,
+                                                  start[e], start[e + 1], hands, 1 - side,
+                                                  v, True, scratch)
+                ep = enemy_power[v]  # hundredths
+                if mp * 100 > ep and mp * 10000 >= ep * w[L.W_ATTACK_RATIO] \
+                        + 10000 * w[L.W_ATTACK_EDGE]:
+                    score += w[L.W_BLOCK_WORTH] * battle_gain(p, loc, side, v, n_def, mp,
+                                                              ep // 100)
                 else:
                     score = -10
             if marched >= 0:
@@ -873,16 +886,18 @@ def retreat_before_combat(w, loc, blk, card, s, rng, side, where, mine, enemy):
     if pid == RANDOM:
         return _rand(s, rng, side, 3) == 0
     edge = 100 * w[L.W_RETREAT_EDGE]
-    if pid == CAUTIOUS:
-        return enemy * 100 > mine * w[L.W_RETREAT_RATIO] + edge
+    if pid == CAUTIOUS:  # the diamonds (hundredths): as they are, or as seen
+        enemy = 100 * enemy if w[L.W_SEES_HIDDEN] else enemy_diamonds(blk, card, s, side,
+                                                                        where)
+        return enemy > mine * w[L.W_RETREAT_RATIO] + edge
     mp = battle_power_at(blk, card, s, side, where, True) \
         + defence_at(loc, card, s, side, where)
-    ep = battle_power_at(blk, card, s, 1 - side, where, False)
+    ep = enemy_impact_at(w, loc, blk, card, s, 1 - side, where, False)  # hundredths
     if side == L.CARLISTS and don_carlos_at(blk, s, where):
-        return ep >= mp  # 2.1: losing him loses the game
+        return ep >= mp * 100  # 2.1: losing him loses the game
     if loc[where, L.LC_VP] > 0 and s[L.S_OWNER + where] == side:
-        return ep * 100 > mp * w[L.W_HOLD_RATIO] + edge
-    return ep * 100 > mp * w[L.W_RETREAT_RATIO] + edge
+        return ep > mp * w[L.W_HOLD_RATIO] + edge
+    return ep > mp * w[L.W_RETREAT_RATIO] + edge
 
 
 @borrowing
@@ -904,9 +919,8 @@ def sally(w, loc, blk, card, s, rng, side, where):
     if pid == RANDOM:
         return _rand(s, rng, side, 4) == 0
     mp = battle_power_at(blk, card, s, side, where, True)
-    ep = battle_power_at(blk, card, s, 1 - side, where, False) \
-        + defence_at(loc, card, s, 1 - side, where)
-    return mp > 0 and mp * 100 > ep * w[L.W_SALLY_RATIO]
+    ep = enemy_impact_at(w, loc, blk, card, s, 1 - side, where, True)  # hundredths
+    return mp > 0 and mp * 10000 > ep * w[L.W_SALLY_RATIO]
 
 
 @borrowing
@@ -944,13 +958,20 @@ def show_partisans(w, s, rng):
 
 
 @borrowing
-def challenge_loyalty(w, s, rng, side, gain, refutable):
-    """Challenge a block just deployed? Greedy: only one that cannot be vouched for and
-    brought 2+ Impact (it sees the hand)."""
+def challenge_loyalty(w, blk, card, s, rng, side, b, gain, refutable):
+    """Challenge block ``b`` just deployed by the enemy? Greedy: one that brought 2+
+    Impact and that the enemy's hand more likely cannot vouch for (8.6.1: "If the player
+    who has just deployed the block is able to show another card from their hand that
+    can be used to deploy that same block, the unit in question remains"): the chance
+    ``refute_chance`` at most 1/2; with ``sees_hidden`` it sees whether (``refutable``)."""
     pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 2) == 0
-    return gain >= 2 and not refutable
+    if gain < 2:
+        return False
+    if w[L.W_SEES_HIDDEN]:
+        return not refutable
+    return refute_chance(blk, card, s, side, b) <= 0.5
 
 
 @borrowing
@@ -1174,3 +1195,156 @@ def deployed_count(bt, blk, s, side):
         if bt[L.BT_DEPLOYED + b] == 1 and s[L.S_B_SIDE + b] == side:
             n += 1
     return n
+
+
+# -- the enemy as a commander sees it (``view``) ------------------------------------------
+@borrowing
+def enemy_impact(w, loc, blk, card, s, view, order, lo, hi, hands, e, where, defending,
+                 scratch):
+    """The Impact (hundredths) side ``e``'s blocks ``order[lo:hi]`` at ``where`` can bring
+    in a battle, as its enemy weighs them: with ``sees_hidden``, ``battle_power`` of the
+    blocks and hand as they are (and the cards a defender plays, ``defence_bonus``); else
+    ``expected_impact`` over what the enemy can see (``view``: ``view.see``)."""
+    if w[L.W_SEES_HIDDEN]:
+        v = battle_power(blk, card, order, 0, order, lo, hi, hands, e, -1, 0, scratch, False)
+        if defending:
+            v += defence_bonus(loc, card, hands, e, where)
+        return 100 * v
+    return expected_impact(loc, blk, card, s, view, order, lo, hi, hands, e, where,
+                           defending, scratch)
+
+
+@allocating
+def enemy_impact_at(w, loc, blk, card, s, e, where, defending):
+    """``enemy_impact`` of side ``e``'s blocks at ``where``, the view read afresh."""
+    look = new_look(loc, card)
+    n = blocks_at(s, blk, where, e, look.order)
+    list_hands(card, s, look.hands)
+    see(blk, card, s, 1 - e, look.factions, look.sight)
+    return enemy_impact(w, loc, blk, card, s, look.sight, look.order, 0, n, look.hands, e,
+                        where, defending, look.scratch)
+
+
+@borrowing
+def expected_impact(loc, blk, card, s, view, order, lo, hi, hands, e, where, defending,
+                    scratch):
+    """The Impact (hundredths) side ``e``'s blocks ``order[lo:hi]`` at ``where`` can be
+    expected to bring, from what its enemy sees (``view``): the blocks it knows as they
+    are (Leaders free, 8.2.4; one artillery block free, 1; the others by their Impact);
+    each block it does not know as the expectation over the candidates (``view.see``: a
+    Leader's share of its diamonds, up to 2 Leaders; a share of the free artillery; a
+    fighter's share of the mean Impact); deployed by the cards it knows in the hand and
+    by each card it does not know as the chance it deploys such a block, the best blocks
+    first, +1 a pair for the Faction bonus (8.3.3) by the chance two share a Faction;
+    defending, a Fortified House card (11.2) and, for the Liberals in a City, «Defensive
+    Battery» (12.2) by the chance the hand holds one."""
+    power = 0.0
+    leaders = 0
+    art = False
+    k = 0
+    u = 0
+    for j in range(lo, hi):
+        b = order[j]
+        t = blk[b, L.BK_TYPE]
+        if t == L.NAVAL:
+            continue
+        if s[L.S_B_SEEN + b] != KNOWN:
+            u += 1
+        elif t == L.LEADER:
+            if leaders < 2:
+                power += blk[b, L.BK_DIAMONDS]
+                leaders += 1
+        elif (t == L.FIELD_ART or t == L.MOUNTAIN_ART) and not art:
+            art = True
+            power += 1
+        elif battle_impact(blk, b) > 0:
+            scratch[0, k] = battle_impact(blk, b)
+            k += 1
+    power += min(2.0 - leaders, u * view[L.V_LEADER]) * view[L.V_LEADER_D]
+    free_art = 0.0 if art else min(1.0, u * view[L.V_ART])
+    power += free_art
+    slots = max(0.0, u * view[L.V_FIGHTER] - free_art)
+    seen = deploying = 0
+    fh = battery = False
+    for j in range(1, hands[e, 0] + 1):
+        c = hands[e, j]
+        if s[L.S_C_SEEN + c] == 0:
+            continue
+        seen += 1
+        sp = card[c, L.CD_SPECIAL]
+        deploying += sp == L.CS_NONE or sp == L.CS_HQ
+        fh = fh or sp == L.CS_FORTIFIED_HOUSE
+        battery = battery or sp == L.EV_BATTERY
+    unseen = hands[e, 0] - seen
+    cards = deploying + unseen * view[L.V_DEPLOY] * view[L.V_MATCH]
+    for i in range(1, k):  # the blocks it knows, the strongest first
+        x = scratch[0, i]
+        j = i - 1
+        while j >= 0 and scratch[0, j] < x:
+            scratch[0, j + 1] = scratch[0, j]
+            j -= 1
+        scratch[0, j + 1] = x
+    deployed = min(k + slots, cards)
+    left = deployed
+    i = 0
+    while left > 1e-9:
+        if i < k and (scratch[0, i] >= view[L.V_FIGHTER_D] or slots <= 1e-9):
+            power += min(1.0, left) * scratch[0, i]
+            i += 1
+            left -= 1.0
+        elif slots > 1e-9:
+            x = min(1.0, left, slots)
+            power += x * view[L.V_FIGHTER_D]
+            slots -= x
+            left -= x
+        else:
+            break
+    power += deployed * (deployed - 1) / 2 * view[L.V_SAME]
+    if defending:
+        if loc[where, L.LC_KIND] != L.CAPITAL:
+            p_fh = 1.0 if fh else 1.0 - (1.0 - view[L.V_FH]) ** unseen
+            power += p_fh * (4 if loc[where, L.LC_FH] else 2)
+        if e == L.LIBERALS and loc[where, L.LC_KIND] >= L.CITY:
+            power += 4 * (1.0 if battery else 1.0 - (1.0 - view[L.V_BATTERY]) ** unseen)
+    return int(100 * power)
+
+
+@allocating
+def enemy_diamonds(blk, card, s, me, where):
+    """The diamonds (in hundredths) ``me`` can expect of its enemy's blocks at
+    ``where``: those it knows, and the mean of the candidates for each it does not
+    (``view.see``)."""
+    v = np.empty(L.N_V, dtype=np.float64)
+    see(blk, card, s, me, np.empty(2 * L.N_FACTIONS, dtype=np.float64), v)
+    total = 0.0
+    for b in range(blk.shape[0]):
+        if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_LOC + b] != where \
+                or s[L.S_B_SIDE + b] == me or blk[b, L.BK_TYPE] == L.NAVAL:
+            continue
+        total += blk[b, L.BK_DIAMONDS] if s[L.S_B_SEEN + b] == KNOWN else v[L.V_DIAMONDS]
+    return int(100 * total)
+
+
+@borrowing
+def refute_chance(blk, card, s, me, b):
+    """The chance ``me``'s enemy can show a card that deploys its block ``b`` (or the
+    Headquarters) to refute a Loyalty Challenge (8.6.1), from what ``me`` sees: 1 if a
+    card it knows is in that hand does, else 1 - (1 - f) ** n for the n cards of the hand
+    it does not know, each deploying ``b`` with the share f of such cards among those the
+    hand may hold (``view.hidden_card``)."""
+    e = 1 - me
+    unseen = pool = able = 0
+    for c in range(card.shape[0]):
+        if card[c, L.CD_SIDE] != e:
+            continue
+        if s[L.S_C_WHERE + c] == L.CW_HAND and s[L.S_C_SEEN + c] == 1:
+            if card[c, L.CD_SPECIAL] == L.CS_HQ or deploys(blk, card, c, b):
+                return 1.0
+            continue
+        unseen += s[L.S_C_WHERE + c] == L.CW_HAND
+        if hidden_card(card, s, me, c):
+            pool += 1
+            able += card[c, L.CD_SPECIAL] == L.CS_HQ or deploys(blk, card, c, b)
+    if pool == 0:
+        return 0.0
+    return 1.0 - (1.0 - able / pool) ** unseen

@@ -311,6 +311,11 @@ class Weights(RulesBase):
         5, "a Loyalty card's worth in hand (8.5)", range=(0, 12))
     event_worth: int = knob(
         4, "another Special Event's worth in hand (12; Local Informants: 0)", range=(0, 12))
+    sees_hidden: int = knob(
+        0, "1: the commander sees every hidden block and card (the enemy's block "
+        "identities, 3.1, its hand and Recruitment Box), as the scripts played before "
+        "they were given a player's view; 0: what a player at the table sees (view.py)",
+        range=(0, 1))
     siege_overkill: int = knob(
         3, "a besieger stops deploying once its Impact exceeds the siege rate times the "
         "defenders by this much (8.9.3)", range=(0, 10))
