@@ -18,7 +18,12 @@ from simkit.eventlog import events, new_log, no_log
 from simkit.games.king_in_the_north import combat, engine, movement, policies, prob, state
 from simkit.games.king_in_the_north import components as C
 from simkit.games.king_in_the_north import layout as L
-from simkit.games.king_in_the_north.events import EV_BATTLE_END, EV_DEPLOY, EV_LOSS
+from simkit.games.king_in_the_north.events import (
+    EV_BATTLE_END,
+    EV_DEPLOY,
+    EV_LOSS,
+    EV_MOVEMENT_CARDS,
+)
 from simkit.games.king_in_the_north.rules import PARAMETERS, POLICY_ROWS, Rules
 from simkit.rng import game_streams
 
@@ -27,6 +32,9 @@ COMP = C.components()
 P = PARAMETERS.build(Rules())
 POL = POLICY_ROWS.build(GAME.policy_choices("greedy"))  # each side's id and weights
 CAUTIOUS = POLICY_ROWS.build(GAME.policy_choices("cautious"))
+#: greedy with the full view (every hidden block and hand seen), for the tests of a rule
+#: or a choice that do not turn on what a commander can see
+FULL = POLICY_ROWS.build(GAME.policy_choices({side: "greedy:sees_hidden=1" for side in L.SIDES}))
 S0 = np.zeros(L.N_STATE, dtype=np.int64)
 
 
@@ -57,13 +65,15 @@ def cards(side, faction=None, bugle=None, double=False, special="none", dual=Fal
 
 
 def fresh_state(rules=None):
-    """A set-up state with every block off the map and every card in its draw pile."""
+    """A set-up state with every block off the map and every card in its draw pile,
+    nothing known to the enemy (``view``)."""
     p = PARAMETERS.build(rules or Rules())
     s = np.zeros(L.N_STATE, dtype=np.int64)
     rng = game_streams(0, 0, L.N_STREAMS)
     engine.set_up(p, COMP.loc, COMP.blk, COMP.card, s, rng)
     for b in range(COMP.blk.shape[0]):
         s[L.S_B_WHERE + b] = L.W_RESERVE
+        s[L.S_B_SEEN + b] = 0
     for c in range(COMP.card.shape[0]):
         if s[L.S_C_WHERE + c] == L.CW_HAND:
             s[L.S_C_WHERE + c] = L.CW_DRAW
@@ -244,6 +254,12 @@ def test_example_2_recruitment_one_faction_per_action():
 
 
 def test_recruitment_blocked_by_two_enemy_blocks():
+    """7.2.1: "A Recruitment Location controlled by an enemy stack of 2 or more blocks may
+    not receive new blocks. However, a Recruitment Location controlled by an enemy stack
+    of 1 block may receive new blocks", a Carlist block there or not (before, one let the
+    Carlists recruit); "Troops under siege in a City / Capital Recruitment Location ...
+    may not receive reinforcements, but the sieging player may recruit blocks even if
+    there are 2 or more enemy blocks present"."""
     p, s, rng = fresh_state()
     amez = loc("amezcoas")
     put(s, blocks("Regular Army battalion")[:1], amez)
@@ -252,6 +268,18 @@ def test_recruitment_blocked_by_two_enemy_blocks():
     put(s, blocks("Regular Army battalion")[1:2], amez)
     counts = movement.army_counts(COMP.loc, COMP.blk, s)
     assert movement.recruit_blocked(s, counts, amez, 0)
+    put(s, blocks("Navarra battalion")[:1], amez)
+    counts = movement.army_counts(COMP.loc, COMP.blk, s)
+    assert movement.recruit_blocked(s, counts, amez, 0)
+    onate = loc("onate")  # Liberal-held, Carlists besieging it; then the other way round
+    put(s, blocks("Regular Army battalion")[2:4], onate)
+    put(s, blocks("Guipúzcoa battalion")[:1], onate)
+    s[L.S_OWNER + onate] = L.LIBERALS
+    s[L.S_BESIEGED + onate] = 1
+    counts = movement.army_counts(COMP.loc, COMP.blk, s)
+    assert not movement.recruit_blocked(s, counts, onate, 0)
+    s[L.S_OWNER + onate] = L.CARLISTS
+    assert movement.recruit_blocked(s, counts, onate, 0)
 
 
 # -- Ex 3-4: movement allowance (7.3.3-7.3.5) ----------------------------------------------
@@ -404,6 +432,7 @@ def test_example_7_battle_impacts():
     assert deploy(lib, L.OPT_CARD, legion_plain, chapel) == 4  # 3 + 1 Legion deployed
     assert bt[L.BT_IMPACT + c] == 15 and bt[L.BT_IMPACT + lib] == 13
     assert bt[L.BT_CARDS + c] == 3 and bt[L.BT_CARDS + lib] == 3
+    assert bt[L.BT_DEPLOY_CARDS + c] == 3 and bt[L.BT_DEPLOY_CARDS + lib] == 3
     # losses: the Liberals lose floor(15/7) + 1 = 3, the Carlists floor(13/7) = 1
     assert combat.battle_losses(15, 7, True, False) == 3
     assert combat.battle_losses(13, 7, False, False) == 1
@@ -420,9 +449,37 @@ def test_example_7_card_replenishment():
         s[L.S_C_WHERE + c] = L.CW_PLAYED
     rebuild_piles(s)
     bt[L.BT_CARDS + 1] = 3
+    bt[L.BT_DEPLOY_CARDS + 1] = 3
     combat.finish_cards(COMP.card, s, rng, bt, 1, 3 // 2)
     assert state.hand_size(s, COMP.card, 1) == 4
     assert all(s[L.S_C_WHERE + c] != L.CW_PLAYED for c in used)
+
+
+def test_only_the_cards_that_deployed_blocks_are_redrawn():
+    """8.10: "both sides discard all cards used to deploy blocks during combat and redraw
+    the same number of cards". The Liberals defend Los Arcos (a Fortified House) against a
+    Navarra battalion with their free artillery, the Fortified House card (11.2: +4) and
+    «Canister Shot» (12.2: +2), keeping their Militia card: neither card they played
+    deployed a block, so they redraw none (nor 1 for every 2 blocks lost, none here);
+    their hand is the Militia card (before, they redrew the 2)."""
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
+    art = [b for b in blocks("Field artillery") if COMP.blk[b, L.BK_SIDE] == L.LIBERALS][:1]
+    militia = blocks("Militia battalion")[:1]
+    put(s, art + militia, where)
+    put(s, blocks("Navarra battalion")[:1], where, came_from=loc("estella"))
+    s[L.S_OWNER + where] = L.LIBERALS
+    played = (cards("liberals", "militia", bugle=False)[:1]
+              + cards("liberals", special="fortified_house")[:1]
+              + cards("liberals", special="canister_shot"))
+    give(s, played + cards("carlists", "navarra", bugle=False)[:1])
+    log = new_log()
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
+                          L.CARLISTS, log)
+    deployed = [int(e[3]) for e in events(log) if e[0] == EV_DEPLOY and e[1] // 1000 == 1]
+    assert sorted(c for c in deployed if c >= 0) == sorted(played[1:])
+    assert s[L.S_LOST + L.LIBERALS] == 0
+    assert state.hand_size(s, COMP.card, L.LIBERALS) == 1
 
 
 def test_repeated_charge_flat_and_cumulative():
@@ -851,12 +908,21 @@ def test_blocks_conserved_and_states_valid():
 
 def test_greedy_commanders_make_almost_no_blunders(results):
     """Greedy v greedy: movement cards paid with no stack moved (7.1), attacks that deploy
-    nothing (a 0-0 tie is the defender's, 8.7.1), Leaders paid for though free (8.2.4).
-    Before the commanders looked ahead: 1.90/0.76, 0.55/0.36 and 0.35/0.14 a game."""
+    nothing (a 0-0 tie is the defender's, 8.7.1), Leaders paid for though free (8.2.4),
+    Cities left with no block (4.2). Before the commanders looked ahead: 1.90/0.76,
+    0.55/0.36 and 0.35/0.14 a game; before the City guard was fixed, 0.43/1.64 Cities
+    abandoned."""
     for side in L.SIDES:
         assert results[f"{side}_unused_movement_cards"].mean() < 0.1
         assert results[f"{side}_empty_attacks"].mean() < 0.05
         assert results[f"{side}_paid_free_leaders"].mean() < 0.01
+        assert results[f"{side}_cities_abandoned"].mean() < 0.01
+
+
+def _movement_cards(pol, s, rng, side=0):
+    return movement.movement_cards(P, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk,
+                                   COMP.card, s, rng, pol, side, 0,
+                                   movement.workspace(COMP.loc, COMP.card))
 
 
 def test_no_movement_cards_when_no_stack_would_move():
@@ -868,18 +934,45 @@ def test_no_movement_cards_when_no_stack_would_move():
     put(s, blocks("Navarra battalion")[:3], loc("tolosa"))  # holding its City
     for b in blocks("Álava battalion")[:4]:
         s[L.S_B_WHERE + b] = L.W_BOX
-    assert movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                                     0, 8, 4, movement.workspace(COMP.loc, COMP.card)) == 0
+    ws = movement.workspace(COMP.loc, COMP.card)
+    before = s.copy()
+    assert movement.planned_moves(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, 0,
+                                  2, 2, ws) == 0
+    assert (s == before).all()  # played on a copy
     for pol in (POL, CAUTIOUS):
-        assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0, 0) == 0
+        assert _movement_cards(pol, s, rng) == 0
     s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.NOBODY  # Locations to take: it goes
     s[L.S_OWNER + loc("tolosa")] = L.CARLISTS
-    planned = movement.stacks_that_move(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng,
-                                        POL, 0, 8, 4, movement.workspace(COMP.loc, COMP.card))
-    assert planned >= 1
+    assert movement.planned_moves(P, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, 0,
+                                  1, 1, ws) >= 1
     for pol in (POL, CAUTIOUS):
-        assert policies.movement_cards(pol[0], COMP.loc, COMP.blk, COMP.card, s, rng, 0,
-                                       planned) > 0
+        assert _movement_cards(pol, s, rng) > 0
+
+
+def test_movement_cards_pay_for_the_moves_made_one_after_another():
+    """7.1: 0 cards allow 1 stack, 1 card 3 stacks. Two Carlist stacks can each take
+    Liberal Bergara (1 VP), but once the bigger one (from Villarreal) has taken it the
+    other has nothing to go for (it holds Azpeitia, 1 VP): the commander plays its moves
+    ahead one after another, pays nothing and moves one stack (counting each stack
+    alone, it paid 1 card for 2 moves and made 1)."""
+    p, s, rng = fresh_state()
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.CARLISTS
+    target = loc("bergara")
+    s[L.S_OWNER + target] = L.LIBERALS
+    s[L.S_CUBE + target] = L.LIBERALS + 1
+    give(s, cards("carlists", "navarra")[:8])
+    navarra = blocks("Navarra battalion")[:3]
+    put(s, navarra[:2], loc("villarreal"))
+    put(s, navarra[2:], loc("azpeitia"))
+    log = new_log()
+    movement.movement_phase(P, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk,
+                            COMP.card, s, rng, POL, L.CARLISTS,
+                            movement.workspace(COMP.loc, COMP.card), log)
+    rows = [tuple(int(x) for x in e) for e in events(log)]
+    assert (EV_MOVEMENT_CARDS, L.CARLISTS, 0, 0) in rows
+    assert [s[L.S_B_LOC + b] for b in navarra] == [target, target, loc("azpeitia")]
+    assert s[L.S_OWNER + target] == L.CARLISTS
+    assert s[L.S_BLUNDERS + L.B_OVERPAID_MOVE] == 0
 
 
 def test_attacker_deploys_a_lone_leader_rather_than_lose_a_0_0_tie():
@@ -1143,10 +1236,9 @@ def test_holds_card_against_monte_carlo():
 
 def test_action_usage_table_uses_every_event_with_an_effect():
     """The action-usage table (benchmarks/kitn_action_usage.py): over the three commanders
-    every Special Event card is played for its effect, except Local Informants (the
-    commanders already see every hand) and perhaps Siege Mortar (it needs a Carlist
-    siege of a City, not a Capital, with an artillery block deployed and the card in
-    hand: about 1 campaign in 50)."""
+    every Special Event card is played for its effect, except perhaps Siege Mortar (it
+    needs a Carlist siege of a City, not a Capital, with an artillery block deployed and
+    the card in hand: about 1 campaign in 50)."""
     import importlib.util
     from pathlib import Path
     path = Path(__file__).parents[1] / "benchmarks" / "kitn_action_usage.py"
@@ -1158,7 +1250,7 @@ def test_action_usage_table_uses_every_event_with_an_effect():
     events = [r for r in table.index if r.startswith("event: ")]
     assert len(events) == 16
     unused = {r for r in events if used[r] == 0}
-    assert unused <= {"event: local_informants", "event: siege_mortar"}
+    assert unused <= {"event: siege_mortar"}
     for action in ("bids", "stack_moves", "battles", "sieges", "card_deployments",
                    "loyalty_challenges", "retreats_before_combat", "headquarters"):
         assert used[f"action: {action}"] > 0
@@ -1192,9 +1284,11 @@ def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
     """4.2: "The player who has at least one block or Garrison cube on the City controls
     it (so long as their opponent has none)"; 7.5: cubes "may be placed ... after moving
     a stack through a Location ... to maintain control of Locations". The whole Carlist
-    stack leaves Estella for Liberal Amezcoas and drops a cube: Estella stays Carlist
-    and still scores its 2 VP (it became nobody's: control was adjusted before the cube
-    was down)."""
+    stack (a commander that keeps no guard, ``city_guard=0``) leaves Estella for Liberal
+    Amezcoas and drops a cube: Estella stays Carlist and still scores its 2 VP (it
+    became nobody's: control was adjusted before the cube was down); the column
+    ``carlists_cities_abandoned`` counts it."""
+    pol = POLICY_ROWS.build(GAME.policy_choices({"carlists": "greedy:city_guard=0"}))
     p, s, rng = fresh_state()
     estella, amezcoas = loc("estella"), loc("amezcoas")
     for i in range(COMP.loc.shape[0]):
@@ -1204,13 +1298,47 @@ def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
     s[L.S_CUBE + amezcoas] = L.LIBERALS + 1
     stack = blocks("Navarra battalion")[:2]
     put(s, stack, estella)
-    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, pol,
                                L.CARLISTS, estella, False,
                                movement.workspace(COMP.loc, COMP.card), no_log())
     assert all(s[L.S_B_LOC + b] == amezcoas for b in stack)
     assert s[L.S_CUBE + estella] == L.CARLISTS + 1
     assert s[L.S_OWNER + estella] == L.CARLISTS
     assert state.victory_points(s, COMP.loc, L.CARLISTS) == 2 + 2  # Estella and Amezcoas
+    assert s[L.S_BLUNDERS + L.CARLISTS * L.N_BLUNDERS + L.B_CITY_ABANDONED] == 1
+
+
+@pytest.mark.parametrize("city, side, names, stay", [
+    ("estella", L.CARLISTS, ["Navarra battalion", "Guipúzcoa battalion"], 1),
+    ("vitoria", L.LIBERALS, ["Militia battalion", "Regular Army battalion",
+                             "Guardia Real battalion"], 2),
+])
+def test_a_stack_of_one_more_than_its_guard_leaves_its_guard(city, side, names, stay):
+    """greedy holds a City it controls with ``city_guard`` blocks (1), one more in a
+    Capital, when blocks move out (4.2: "The player who has at least one block or Garrison
+    cube on the City controls it"): a stack of exactly guard + 1 leaving its City (2
+    blocks at Estella, 3 at the Capital Vitoria) leaves its weakest, and the strongest
+    takes the empty enemy Location next door (Amezcoas, Miranda). Before the fix the
+    whole stack of guard + 1 left."""
+    p, s, rng = fresh_state()
+    where = loc(city)
+    target = loc("amezcoas" if city == "estella" else "miranda")
+    for i in range(COMP.loc.shape[0]):
+        s[L.S_OWNER + i] = L.NOBODY
+    s[L.S_OWNER + where] = side
+    s[L.S_OWNER + target] = 1 - side
+    s[L.S_CUBE + target] = 1 - side + 1
+    stack = []
+    for name in names:  # 2, 3 diamonds at Estella; 1, 2, 3 at Vitoria
+        stack += [b for b in blocks(name) if COMP.blk[b, L.BK_DIAMONDS] == len(stack) + 1
+                  + (side == L.CARLISTS)][:1]
+    put(s, stack, where)
+    assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+                               side, where, False, movement.workspace(COMP.loc, COMP.card),
+                               no_log())
+    assert [s[L.S_B_LOC + b] for b in stack] == [where] * stay + [target]
+    assert s[L.S_OWNER + where] == side
+    assert s[L.S_BLUNDERS + side * L.N_BLUNDERS + L.B_CITY_ABANDONED] == 0
 
 
 def test_more_than_five_blocks_never_move_along_trails():
@@ -1509,7 +1637,7 @@ def test_look_ahead_buckets_and_hands_match_the_scans():
     shared = s[L.S_B_LOC + carlist]
     put(s, [b for b in on_map if s[L.S_B_SIDE + b] == L.LIBERALS][:2], shared)  # both sides
     look = policies.new_look(COMP.loc, COMP.card)
-    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look)
+    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look, 0)
     order, start, hands = look.order, look.start, look.hands
     nl = COMP.loc.shape[0]
     out = np.empty(COMP.card.shape[0], dtype=np.int64)
@@ -1551,5 +1679,165 @@ def test_the_map_is_read_again_only_after_a_stack_moves():
                                L.CARLISTS, viana, False, ws, no_log())
     assert ws.fresh[0] == 0  # the next stack reads the map again
     look = policies.new_look(COMP.loc, COMP.card)
-    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look)
+    policies.read_map(COMP.loc, COMP.blk, COMP.card, s, look, 0)
     assert look.strength[2, loc("logrono")] == 3 and kept[0][2, loc("logrono")] == 0
+
+
+# -- the commanders' blunders (issue: Don Carlos, artillery, cards, attacks) --------------
+def _choice(s, rng, where, attacker, army, side=L.CARLISTS, siege=0, pol=POL):
+    """The deployment greedy makes first for ``side`` in a battle (or siege) at ``where``
+    with its hand in ``s``: (kind, block) or None for a pass."""
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, attacker, siege)
+    opts = np.empty((L.MAX_OPTIONS, L.N_OP), dtype=np.int64)
+    hand = np.empty(L.MAX_DECK, dtype=np.int64)
+    nc = state.hand(s, COMP.card, side, hand)
+    n = combat.deployment_options(P, COMP.loc, COMP.blk, COMP.card, s, bt, side,
+                                  np.array(army, dtype=np.int64), len(army), hand, nc, opts)
+    k = policies.choose_deployment(pol[side], P, COMP.loc, COMP.blk, COMP.card, s, bt, rng,
+                                   side, opts, n)
+    return None if k < 0 else (int(opts[k, L.OP_KIND]), int(opts[k, L.OP_B1]))
+
+
+def test_don_carlos_is_kept_back_except_in_a_siege_he_lays():
+    """8.7.3: "Players must select as losses those blocks that were deployed in the battle
+    before choosing any that were not", and 2.1: "The Liberals win instantly if Don Carlos
+    is captured in combat": greedy never deploys him in a battle, though he deploys free
+    (8.2.4), but does as a besieger, who takes no losses (8.9.3: "No losses are inflicted
+    on an attacking force during a siege")."""
+    p, s, rng = fresh_state()
+    don = blocks("Don Carlos")[0]
+    navarra = blocks("Navarra battalion")[:1]
+    give(s, cards("carlists", "navarra")[:1])
+    town = loc("los_arcos")
+    put(s, [don] + navarra, town)
+    put(s, blocks("Militia battalion")[:1], town)
+    assert _choice(s, rng, town, L.CARLISTS, [don] + navarra) == (L.OPT_CARD, navarra[0])
+    city = loc("tudela")
+    s[L.S_OWNER + city] = L.LIBERALS
+    put(s, [don] + navarra, city)
+    put(s, blocks("Militia battalion")[:1], city)
+    assert _choice(s, rng, city, L.CARLISTS, [don] + navarra, siege=1) \
+        == (L.OPT_FREE_LEADER, don)
+
+
+def test_a_stack_with_don_carlos_retreats_before_a_battle_it_could_lose():
+    """8.8.7: "A Carlist stack comprising 4 or fewer blocks may retreat from a battle
+    Location"; greedy takes it whenever the enemy can expect as much Impact as the stack
+    with Don Carlos (2.1), though it would hold the same stack without him."""
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
+    navarra = blocks("Navarra battalion")[:2]
+    liberals = blocks("Regular Army battalion")[:3]
+    give(s, cards("carlists", "navarra")[:2] + cards("liberals", "regular")[:3])
+    s[L.S_OWNER + where] = L.CARLISTS
+    put(s, navarra, where)
+    put(s, liberals, where, came_from=loc("viana"))
+
+    def retreats():  # the enemy's blocks and hand as they are (``FULL``)
+        return policies.retreat_before_combat(FULL[0], COMP.loc, COMP.blk, COMP.card, s, rng,
+                                              L.CARLISTS, where, 0, 0)
+    assert not retreats()
+    put(s, blocks("Don Carlos"), where)
+    assert retreats()
+
+
+def test_a_beaten_side_gives_its_deployed_artillery_as_its_loss():
+    """8.8.4: "A defeated army that retreats may not take Artillery Blocks it had deployed
+    during the battle. These blocks are removed from play"; 8.7.3: the deployed blocks are
+    the losses. The Carlists attack Los Arcos with Field Artillery (deployed free, 8.2.4)
+    and a Navarra battalion and lose 3 to 5: their 1 loss is the artillery, which could
+    not retreat anyway, and the battalion goes back to Estella (giving the battalion,
+    as before, lost both)."""
+    p, s, rng = fresh_state()
+    where, came = loc("los_arcos"), loc("estella")
+    art = [b for b in blocks("Field artillery") if COMP.blk[b, L.BK_SIDE] == L.CARLISTS][:1]
+    navarra = blocks("Navarra battalion")[:1]
+    put(s, art + navarra, where, came_from=came)
+    put(s, blocks("Regular Army battalion")[:2], where)
+    s[L.S_OWNER + where] = L.LIBERALS
+    give(s, cards("carlists", "navarra", bugle=False)[:1] + cards("liberals", "regular")[:2])
+    log = new_log()
+    combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
+                          L.CARLISTS, log)
+    assert (EV_BATTLE_END, 3, 5, L.LIBERALS) in [tuple(int(x) for x in e) for e in events(log)]
+    assert s[L.S_B_WHERE + art[0]] == L.W_DEAD and s[L.S_LOST + L.CARLISTS] == 1
+    assert s[L.S_B_WHERE + navarra[0]] == L.W_MAP and s[L.S_B_LOC + navarra[0]] == came
+
+
+def test_the_only_matching_card_is_not_spent_on_a_block_any_card_deploys():
+    """8.2.2: "Each card used to deploy a block must show the same Faction as the block
+    deployed. Exception: cards from any Faction may be used to deploy ... Requetés".
+    With a Navarra and an Álava card, the Requetés (any card) go in with the Álava card,
+    keeping the Navarra card for the Navarra battalion only it can deploy (both cards
+    deploy the Requetés for the same Impact: greedy took the first, the Navarra card)."""
+    p, s, rng = fresh_state()
+    where = loc("los_arcos")
+    req = blocks("Requetés")
+    nav = [b for b in blocks("Navarra battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][:1]
+    put(s, req + nav, where)
+    put(s, blocks("Militia battalion")[:1], where)
+    navarra_card = cards("carlists", "navarra", bugle=False)[0]
+    alava_card = cards("carlists", "alava", bugle=False)[0]
+    give(s, [navarra_card, alava_card])
+    bt = np.zeros(L.N_BT, dtype=np.int64)
+    combat.start_battle(COMP.loc, COMP.blk, s, bt, where, L.CARLISTS, 0)
+    opts = np.empty((L.MAX_OPTIONS, L.N_OP), dtype=np.int64)
+    hand = np.empty(L.MAX_DECK, dtype=np.int64)
+    nc = state.hand(s, COMP.card, L.CARLISTS, hand)
+    army = np.array(req + nav, dtype=np.int64)
+    n = combat.deployment_options(P, COMP.loc, COMP.blk, COMP.card, s, bt, L.CARLISTS, army,
+                                  2, hand, nc, opts)
+    k = policies.choose_deployment(POL[0], P, COMP.loc, COMP.blk, COMP.card, s, bt, rng,
+                                   L.CARLISTS, opts, n)
+    assert (opts[k, L.OP_CARD], opts[k, L.OP_B1]) == (alava_card, req[0])
+
+
+def test_an_attack_that_gains_nothing_is_not_made():
+    """8.7.1: "Players lose 1 block for every 7 points of Impact made by their opponent
+    ... The losing side then loses 1 additional block". Five Carlist battalions with
+    their cards (25 Impact) can beat the Hussars of the Princess at Salvatierra (4, +2
+    with the Headquarters, +4 with a Fortified House card in a Fortified House, 11.2):
+    the win would kill the one block and cost one, in a town worth no VP, so greedy does
+    not go; without the Fortified House card it would lose nothing, and it goes (before,
+    any attack it expected to win by its margin scored 4 and half the enemy's
+    diamonds)."""
+    p, s, rng = fresh_state()
+    origin, target = loc("irurzun"), loc("salvatierra")
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.CARLISTS
+    s[L.S_OWNER + target] = L.LIBERALS
+    nav = [b for b in blocks("Navarra battalion") if COMP.blk[b, L.BK_DIAMONDS] == 3][:4]
+    stack = nav + blocks("Requetés")
+    put(s, stack, origin)
+    put(s, blocks("Hussars of the Princess"), target)
+    give(s, cards("carlists", "navarra")[:7] + cards("liberals", special="headquarters")
+         + cards("liberals", special="fortified_house")[:1])
+    dest_mode = np.full(L.MAX_LOC, -1, dtype=np.int64)
+    dest_fm = np.zeros(L.MAX_LOC, dtype=np.int64)
+    dest_mode[target] = 0
+
+    def dest():  # the enemy's hand as it is (``FULL``)
+        return policies.choose_destination(FULL[0], P, COMP.loc, COMP.blk, COMP.card, s, rng,
+                                           0, origin, np.array(stack), len(stack), dest_mode,
+                                           dest_fm, state.hand_size(s, COMP.card, 0))
+    assert dest() == -1
+    s[L.S_C_WHERE + cards("liberals", special="fortified_house")[0]] = L.CW_DRAW
+    assert dest() == target
+
+
+def test_siege_attrition_eliminates_a_card():
+    """6.5: "If there are one or more sieges still unresolved after the end of the Year, the
+    besieging player must eliminate 1 and only 1 card of their choice from their hand":
+    the Carlists besieging Tudela lose their worst card for the rest of the game (before,
+    it went to their discards and came back)."""
+    p, s, rng = fresh_state()
+    city = loc("tudela")
+    put(s, blocks("Militia battalion")[:1], city)
+    put(s, blocks("Navarra battalion")[:2], city)
+    s[L.S_OWNER + city] = L.LIBERALS
+    s[L.S_BESIEGED + city] = 1
+    hand = cards("carlists", special="headquarters") + cards("carlists", "navarra",
+                                                             bugle=False)[:1]
+    give(s, hand)
+    engine.siege_attrition(COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
+    assert [s[L.S_C_WHERE + c] for c in hand] == [L.CW_HAND, L.CW_REMOVED]

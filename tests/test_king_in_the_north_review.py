@@ -6,7 +6,7 @@ with the real blocks and cards, quoting the rulebook.
 """
 
 import numpy as np
-from test_king_in_the_north import COMP, POL, blocks, cards, fresh_state, give, loc, put
+from test_king_in_the_north import COMP, FULL, POL, blocks, cards, fresh_state, give, loc, put
 
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.king_in_the_north import combat, engine, movement, policies, state
@@ -232,7 +232,7 @@ def test_headquarters_retreat_two_spaces_for_four_blocks_or_fewer():
         hq = cards("liberals", special="headquarters")[0]
         give(s, [hq] + cards("carlists", "navarra")[:5])
         log = new_log(50)
-        left = engine.retreat_before(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
+        left = engine.retreat_before(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, FULL,
                                      her, L.LIBERALS, log)
         assert left == leaves
         if leaves:
@@ -319,14 +319,16 @@ def test_a_double_card_deploying_a_leader_deploys_no_second_block():
 def test_don_carlos_overrun_is_no_sudden_victory():
     """2.1: "The Liberals win instantly if Don Carlos is captured in combat (the block
     that represents him is eliminated in a Battle or Siege)". An Overrun (7.6) is no
-    battle: Don Carlos is lost, the game goes on; lost in a battle, the game ends."""
-    p, s, rng = fresh_state()
+    battle: Don Carlos is lost, the game goes on (the reading ``don_carlos_overrun`` =
+    "victory" ends it); lost in a battle, the game ends."""
     viana = loc("viana")
     dc = blocks("Don Carlos")[0]
-    put(s, [dc], viana)
-    put(s, blocks("Regular Army battalion")[:4], viana)
-    movement.overrun(COMP.blk, s, viana, L.LIBERALS, no_log())
-    assert s[L.S_B_WHERE + dc] == L.W_DEAD and s[L.S_DONE] == 0
+    for reading, done in (("no_victory", 0), ("victory", 1)):
+        p, s, rng = fresh_state(Rules(don_carlos_overrun=reading))
+        put(s, [dc], viana)
+        put(s, blocks("Regular Army battalion")[:4], viana)
+        movement.overrun(p, COMP.blk, s, viana, L.LIBERALS, no_log())
+        assert s[L.S_B_WHERE + dc] == L.W_DEAD and s[L.S_DONE] == done
     p, s, rng = fresh_state()
     put(s, [dc], viana)
     put(s, blocks("Regular Army battalion")[:4], viana)
@@ -385,3 +387,166 @@ def test_greedy_deploys_a_lancer_while_it_holds_lancer_charge():
         k = policies.choose_deployment(POL[0], p, COMP.loc, COMP.blk, COMP.card, s,
                                        bt, rng, L.CARLISTS, opts, len(opts))
         assert opts[k, L.OP_B1] == want
+
+
+# -- the deviations a later review listed (issue 42) ---------------------------------------
+def test_the_headquarters_deploys_in_a_siege_for_the_besieger():
+    """11.1: the Headquarters is used "In combat to deploy a block belonging to any
+    friendly Faction (including those with Special Attacks, see 8.4) ... It also adds 2
+    points of Impact", and 8.1: "Combat will be either a battle or a siege". The Carlists
+    besieging Tudela may deploy a Navarra battalion with it (2 + 2), and with the
+    Requetés and a Navarra card it brings them to the 8 Impact a kill needs (8.9.3 C:
+    "The attacker may never initiate a siege if they are not able to accrue the minimum
+    points of Impact"); the besieged, who "may only play cards with Special Attacks to
+    deploy artillery" (8.9.3), may not."""
+    p, s, rng = fresh_state()
+    city = loc("tudela")
+    nav = blocks("Navarra battalion")[:1] + blocks("Requetés")
+    art = [b for b in blocks("Field artillery") if COMP.blk[b, L.BK_SIDE] == L.LIBERALS][:1]
+    put(s, nav, city)
+    put(s, art, city)
+    s[L.S_OWNER + city] = L.LIBERALS
+    hq_c = cards("carlists", special="headquarters")[0]
+    hq_l = cards("liberals", special="headquarters")[0]
+    give(s, [hq_c, hq_l] + cards("carlists", "navarra", bugle=False)[:1])
+    bt = _start(s, "tudela", L.CARLISTS, siege=1)
+    assert _gain(_options(p, s, bt, L.CARLISTS, nav), L.OPT_HQ, hq_c, nav[0]) == 4
+    assert _gain(_options(p, s, bt, L.LIBERALS, art), L.OPT_HQ, hq_l, art[0]) is None
+    assert combat.siege_possible(p, COMP.loc, COMP.blk, COMP.card, s, city, L.CARLISTS)
+    s[L.S_C_WHERE + hq_c] = L.CW_DRAW
+    assert not combat.siege_possible(p, COMP.loc, COMP.blk, COMP.card, s, city, L.CARLISTS)
+
+
+def test_forces_already_committed_help_overrun():
+    """7.6.2: "Any forces already committed to fighting in a particular Location also
+    offer their strength in Overrunning an enemy force": 3 Liberal blocks arriving at
+    Hernani, where a Liberal block already stands with a Navarra battalion, are 4 to 1
+    and Overrun it (7.6.1: "at least 4 times more blocks"); on the way they are not
+    stopped there (7.3.2). Without the block already there, 3 to 1 is not enough."""
+    p, s, rng = fresh_state()
+    her = loc("hernani")
+    put(s, blocks("Navarra battalion")[:1], her)
+    counts = movement.army_counts(COMP.loc, COMP.blk, s)
+    stops = np.zeros(COMP.loc.shape[0], dtype=np.int64)
+    assert not movement.overrunnable(p, COMP.loc, COMP.blk, s, her, L.LIBERALS, 3)
+    movement.stops_at(p, COMP.loc, s, counts, L.LIBERALS, 3, 6, stops)
+    assert stops[her] == 1
+    put(s, blocks("Militia battalion")[:1], her)
+    counts = movement.army_counts(COMP.loc, COMP.blk, s)
+    assert movement.overrunnable(p, COMP.loc, COMP.blk, s, her, L.LIBERALS, 3)
+    movement.stops_at(p, COMP.loc, s, counts, L.LIBERALS, 3, 6, stops)
+    assert stops[her] == 0
+
+
+def test_guerrillas_and_levies_may_enter_where_enemy_blocks_stand():
+    """12.1 «Guerrillas»: "deploy the 3 Guerrilla Blocks in any non-City/Capital Location
+    (max. 2 per Location)"; «Forced Levies»: "place them in 4 different Locations (max. 1
+    Block per Location) that are not currently under siege by the Liberal player". Enemy
+    blocks do not forbid a Location: greedy sends 2 Guerrillas to Liberal Bergara, where
+    a Carlist battalion faces a Liberal one, and a levy to Tudela, which Carlists besiege
+    (before, both were refused). A block placed alone is never sent into enemy blocks."""
+    p, s, rng = fresh_state()
+    s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.CARLISTS
+    berg, tud = loc("bergara"), loc("tudela")
+    s[L.S_OWNER + berg] = L.LIBERALS
+    put(s, blocks("Navarra battalion")[:1], berg)
+    put(s, blocks("Militia battalion")[:1], berg)
+    assert movement.place_guerrillas(p, COMP.loc, COMP.blk, s, rng, POL, L.CARLISTS)
+    guerrillas = blocks("Guerrillas")
+    assert sum(s[L.S_B_LOC + b] == berg for b in guerrillas) == 2
+    s[L.S_OWNER + tud] = L.LIBERALS
+    s[L.S_BESIEGED + tud] = 1
+    put(s, blocks("Militia battalion")[1:2], tud)
+    put(s, blocks("Navarra battalion")[1:2], tud)
+    put(s, blocks("Militia battalion")[2:3], loc("viana"))  # alone: no levy goes there
+    levies = blocks("Álava battalion")[:4]
+    for b in levies:
+        s[L.S_B_WHERE + b] = L.W_BOX
+    assert movement.forced_levies(p, COMP.loc, COMP.blk, s, rng, POL, L.CARLISTS)
+    where = [s[L.S_B_LOC + b] for b in levies]
+    assert tud in where and loc("viana") not in where
+
+
+def test_field_promotion_places_ceballos_anywhere():
+    """12.2 «Field Promotion»: "You may place on any location on the board the Ceballos
+    leader block. May only be played if 2 Liberal Leaders have been eliminated." With no
+    Liberal block left on the map he still enters (before, he could only join a friendly
+    stack, and the card stayed in hand)."""
+    p, s, rng = fresh_state()
+    s[L.S_LIB_LEADERS_LOST] = 2
+    promotion = cards("liberals", special="field_promotion")
+    give(s, promotion)
+    log = new_log()
+    movement.movement_events(p, COMP.loc, COMP.fac_home, COMP.blk, COMP.card, s, rng, POL,
+                             L.LIBERALS, log)
+    ceballos = blocks("Ceballos")[0]
+    assert s[L.S_B_WHERE + ceballos] == L.W_MAP
+    assert s[L.S_C_WHERE + promotion[0]] == L.CW_REMOVED
+
+
+def test_liberal_total_movement_redraws_with_its_barrels():
+    """7.1's table, 3 cards: "Total. Move any number of stacks and recruit 2 blocks ...
+    Liberal option: Take 2 Barrels - Redraw any number of cards" (reading
+    ``liberal_total_movement``: the default redraws, "barrels" does not, as before)."""
+    for reading, redraws in (("barrels_and_redraw", True), ("barrels", False)):
+        p, s, rng = fresh_state(Rules(liberal_total_movement=reading))
+        s[L.S_OWNER + loc("vitoria")] = L.LIBERALS
+        give(s, cards("liberals", "regular")[:5] + cards("liberals", "militia")[:5])
+        for b in blocks("Regular Army battalion")[:4] + blocks("Militia battalion")[:4]:
+            s[L.S_B_WHERE + b] = L.W_BOX
+        put(s, blocks("Guardia Real battalion")[:1], loc("vitoria"))
+        log = new_log()
+        movement.movement_phase(p, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk,
+                                COMP.card, s, rng, POL, L.LIBERALS,
+                                movement.workspace(COMP.loc, COMP.card), log)
+        assert (EV_MOVEMENT_CARDS, L.LIBERALS, 3, 3) in _rows(log)
+        assert (s[L.S_ACTIONS + L.LIBERALS * L.N_ACTIONS + L.A_REDRAWS] > 0) == redraws
+
+
+def test_the_liberal_20_vp_lead_wins_in_either_turn():
+    """2.2: "Starting in 1836 A, the Liberals win instantly if they obtain a 20 VP lead"
+    names no turn (the Carlist 1836 lead is "during their turn", the 1837 leads "during
+    one of their turns"): with the default reading ``liberal_lead_1836_turn`` =
+    "any_turn" a 20 VP Liberal lead in the Carlists' turn ends the game; "own_turn" waits
+    for the Liberals' turn."""
+    for reading, done in (("any_turn", 1), ("own_turn", 0)):
+        p, s, rng = fresh_state(Rules(liberal_lead_1836_turn=reading))
+        s[L.S_SEMESTER] = L.semester_index(1836, "A")
+        s[L.S_OWNER:L.S_OWNER + COMP.loc.shape[0]] = L.LIBERALS
+        engine.check_sudden(p, COMP.loc, s, L.CARLISTS, no_log())
+        assert s[L.S_DONE] == done
+        if done:
+            assert s[L.S_WINNER] == L.WIN_LIBERALS and s[L.S_REASON] == L.END_VP_LEAD
+
+
+def test_bayonet_charge_counts_the_infantry_deployed_after_it():
+    """12.2 «Bayonet Charge»: "Each own Infantry Block deployed adds 1 point of Impact": a
+    Militia battalion deployed after the card adds 1 more (reading ``bayonet_charge`` =
+    "whole_battle"; "deployed_before" counts only those deployed when it is played)."""
+    militia = blocks("Militia battalion")[:2]
+    for reading, extra in (("whole_battle", 1), ("deployed_before", 0)):
+        p, s, rng = fresh_state(Rules(bayonet_charge=reading))
+        put(s, militia, loc("los_arcos"))
+        bt = _start(s, "los_arcos", L.CARLISTS)
+        combat.record_deploy(p, COMP.loc, COMP.blk, bt, L.LIBERALS, militia[0], False, False)
+        combat.apply_event(s, bt, L.LIBERALS, L.EV_BAYONET, 1)
+        gain = combat.record_deploy(p, COMP.loc, COMP.blk, bt, L.LIBERALS, militia[1], False,
+                                    False)
+        assert gain == COMP.blk[militia[1], L.BK_DIAMONDS] + 1 + extra  # + the Faction bonus
+
+
+def test_free_leaders_after_the_enemys_card_by_reading():
+    """8.2.4: "Up to 2 Leader Blocks may be deployed without the need to play a card, but
+    only if during this battle no other deployment has occurred requiring the use of a
+    card" and then "the defender performs their first deployment (first by deploying any
+    blocks for free ...)": with the default reading ``free_leaders`` = "own_cards" the
+    Liberal Rodil deploys free after a Carlist card deployment; with "any_card" he needs
+    a card."""
+    rodil = blocks("Rodil")
+    for reading, free in (("own_cards", True), ("any_card", False)):
+        p, s, rng = fresh_state(Rules(free_leaders=reading))
+        put(s, rodil, loc("los_arcos"))
+        bt = _start(s, "los_arcos", L.CARLISTS)
+        bt[L.BT_CARD_DEPLOYED + L.CARLISTS] = 1
+        kinds = {int(o[L.OP_KIND]) for o in _options(p, s, bt, L.LIBERALS, rodil)}
+        assert (L.OPT_FREE_LEADER in kinds) == free

@@ -21,16 +21,23 @@ deployed, charging, with any Faction card; a historical reinforcement whose Loca
 full (7.1) joins a friendly stack with room, as one whose Location the enemy holds;
 «Blown Bridge» stops a stack only where it has room to end its move (7.1); a retreat may
 leave more blocks in a Location than 7.1 allows (8.8.1: "There is no limit to the size
-of the force that may be moved together when retreating"). Not modelled: hiding Don
-Carlos among 3 Locations and the Customs Officers' peek (the commanders see everything,
-so they change nothing), Barrels as ammunition (Barrels supply the Liberals on trails),
-relocating Garrison cubes during a turn (cubes are dropped as stacks move and lost
-to enemy entries), and a stack dividing on its way to end in two Locations as one stack
-move, or picking up and dropping blocks as it goes (7.1, 7.3.1): the blocks it leaves
-behind may move later as another stack. The commanders recruit after their stack moves
-(7.1 allows any order; recruits cannot move that turn, 7.2). After a lost relief battle
-(8.9.5) the originally besieged blocks always stay inside (the rule says they "may";
-staying keeps the City).
+of the force that may be moved together when retreating"). The readings a designer may
+switch are knobs (``rules.Rules``, each value with the rulebook's words).
+
+Player options the engine does not offer (declared, not played): a stack dividing on its
+way to end in two Locations as one stack move, or picking up and dropping blocks as it
+goes (7.1: "Once a stack has been chosen to move, it may be divided and moved in two
+different directions"; 7.3.1: "A stack may pick up and drop additional blocks as it
+moves"): the blocks it leaves behind may move later as another stack move; relocating
+Garrison cubes (7.5: "During their turn, players may remove any Garrison cubes and
+relocate them to other Locations"): cubes are dropped as stacks move, at most 12 on the
+map, and lost to enemy entries; Barrels as ammunition (10.1: "the player who controls
+it may take one of the last 3 Faction-specific cards in their discard pile"): Barrels
+only supply the Liberals on Trails; hiding Don Carlos (7.1 A: "Don Carlos' Block can be
+exchanged with 2 other blocks from different Locations"). The commanders recruit after
+their stack moves (7.1 allows any order; recruits cannot move that turn, 7.2). After a
+lost relief battle (8.9.5) the originally besieged blocks always stay inside (the rule
+says they "may"; staying keeps the City).
 """
 
 from simkit.games.base import Game

@@ -45,6 +45,7 @@ from .state import (
     refresh_control,
     use_event,
 )
+from .view import forget_stack, reveal
 
 
 # -- who may deploy what (8.2.2, 8.2.4, 8.4) -----------------------------------------------
@@ -113,7 +114,8 @@ def block_impact(p, loc, blk, bt, side, b, bugle, hq):
     """Impact of deploying ``b`` now (8.3-8.4): diamonds (artillery 1 in battle, 3 in a
     siege with a bugle; Mountain Artillery 2 in mountains/trails), +1 per same-Faction
     block already deployed, cavalry charge with a bugle (battles only), Headquarters +2,
-    and the out-of-supply +2 on the first Carlist block (10)."""
+    the out-of-supply +2 on the first Carlist block (10), and +1 for a Liberal infantry
+    block after «Bayonet Charge» (12.2, reading ``bayonet_charge``)."""
     where = bt[L.BT_LOC]
     siege = bt[L.BT_SIEGE] == 1
     t = blk[b, L.BK_TYPE]
@@ -144,6 +146,9 @@ def block_impact(p, loc, blk, bt, side, b, bugle, hq):
         v += 2
     if side == L.CARLISTS and bt[L.BT_SUPPLY] == 1:
         v += 2
+    if side == L.LIBERALS and bt[L.BT_BAYONET] == 1 and p[L.P_BAYONET_ALL] \
+            and (t == L.INFANTRY or t == L.DEFECTORS):
+        v += 1  # «Bayonet Charge» played before (reading bayonet_charge = "whole_battle")
     return v
 
 
@@ -192,8 +197,9 @@ def add_option(opts, n, kind, c, b1, b2, gain):
 
 @borrowing
 def free_leader_ok(p, blk, bt, side, b):
-    """Up to 2 Leaders free before any card deployment (8.2.4); main leaders at any point
-    with optional rule 13.2."""
+    """Up to 2 Leaders free before any card deployment of ``side`` (of either side with
+    the reading ``free_leaders`` = "any_card") (8.2.4); main leaders at any point with
+    optional rule 13.2."""
     if blk[b, L.BK_TYPE] != L.LEADER:
         return False
     sp = blk[b, L.BK_SPECIAL]
@@ -202,7 +208,24 @@ def free_leader_ok(p, blk, bt, side, b):
         return True
     if bt[L.BT_SIEGE] == 1 and side != bt[L.BT_ATTACKER]:
         return False
+    if p[L.P_FREE_ANY_CARD] and bt[L.BT_CARD_DEPLOYED + 1 - side] != 0:
+        return False  # reading free_leaders = "any_card"
     return bt[L.BT_CARD_DEPLOYED + side] == 0 and bt[L.BT_FREE_LEADERS + side] < 2
+
+
+@borrowing
+def headquarters_siege_ok(loc, blk, bt, side, b):
+    """May the Headquarters deploy ``b`` in a siege? 11.1: "In combat to deploy a block
+    belonging to any friendly Faction (including those with Special Attacks, see 8.4)",
+    and combat is "either a battle or a siege" (8.1): the besieger deploys any block with
+    it, Field Artillery first against a Capital (8.9.3 A; the Headquarters deploys it as
+    a Special Attack card would); the besieged, who "may only play cards with Special
+    Attacks to deploy artillery" (8.9.3), cannot."""
+    if side != bt[L.BT_ATTACKER]:
+        return False
+    if loc[bt[L.BT_LOC], L.LC_KIND] == L.CAPITAL and bt[L.BT_CARD_DEPLOYED + side] == 0:
+        return blk[b, L.BK_TYPE] == L.FIELD_ART
+    return True
 
 
 @borrowing
@@ -245,9 +268,10 @@ def deployment_options(p, loc, blk, card, s, bt, side, army, n_army, cards, n_ca
                            block_impact(p, loc, blk, bt, side, b, True, False))
         for j in range(n_cards):
             c = cards[j]
-            if card[c, L.CD_SPECIAL] == L.CS_HQ and not siege:
-                n = add_option(opts, n, L.OPT_HQ, c, b, -1,
-                               block_impact(p, loc, blk, bt, side, b, True, True))
+            if card[c, L.CD_SPECIAL] == L.CS_HQ:
+                if not siege or headquarters_siege_ok(loc, blk, bt, side, b):
+                    n = add_option(opts, n, L.OPT_HQ, c, b, -1,
+                                   block_impact(p, loc, blk, bt, side, b, True, True))
                 continue
             charge = charge_any_card(blk, card, bt, side, c, b)
             if not charge and not card_deploys(blk, card, c, b, siege, barred):
@@ -361,6 +385,8 @@ def apply_option(p, loc, blk, card, s, bt, side, opts, k, log):
         log_event(log, EV_DEPLOY, side * 1000 + b1, v, -1)
         return -1
     play_card(s, bt, side, c)
+    if kind == L.OPT_CARD or kind == L.OPT_HQ or kind == L.OPT_NAVAL:  # it deploys a block
+        bt[L.BT_DEPLOY_CARDS + side] += 1  # (8.4.3: "used to deploy the Naval Squadron")
     if kind == L.OPT_CARD or kind == L.OPT_HQ:
         hq = kind == L.OPT_HQ
         bugle = hq or card[c, L.CD_BUGLE] == 1
@@ -439,11 +465,12 @@ def loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, b, c_played, b2,
     if lc < 0:
         return
     refute = refuting_card(blk, card, s, side, b, c_played)
-    if not P.challenge_loyalty(pol[foe], s, rng, foe, gain, refute >= 0):
+    if not P.challenge_loyalty(pol[foe], blk, card, s, rng, foe, b, gain, refute >= 0):
         return
     bt[L.BT_LOYALTY + foe] = 1
     count_action(s, foe, L.A_LOYALTY)
     if refute >= 0:
+        s[L.S_C_SEEN + refute] = 1  # shown, it "returns to the player's hand" (8.6.1)
         if card[refute, L.CD_SPECIAL] == L.CS_HQ:
             discard(s, refute)
             discard(s, lc)
@@ -669,11 +696,14 @@ def shield_played(card, s, side):
 
 @borrowing
 def finish_cards(card, s, rng, bt, side, extra):
-    """Card replenishment (8.10): discard the cards used, draw as many plus ``extra``."""
+    """Card replenishment (8.10): "both sides discard all cards used to deploy blocks
+    during combat and redraw the same number of cards", plus ``extra``; a Fortified House
+    card goes to the discards too (3.3: "placed as normal in the discard pile") but is not
+    redrawn, nor are the events played (removed from play, 3.3)."""
     for c in range(card.shape[0]):
         if card[c, L.CD_SIDE] == side and s[L.S_C_WHERE + c] == L.CW_PLAYED:
             s[L.S_C_WHERE + c] = L.CW_DISCARD
-    draw_cards(s, card, rng, side, bt[L.BT_CARDS + side] + extra)
+    draw_cards(s, card, rng, side, bt[L.BT_DEPLOY_CARDS + side] + extra)
 
 
 @allocating
@@ -711,6 +741,8 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
             n += 1
         lost[side] = n
     log_event(log, EV_BATTLE_END, imp[L.CARLISTS], imp[L.LIBERALS], winner)
+    bt[L.BT_LOSER] = loser + 1  # its deployed artillery will not retreat (8.8.4)
+    reveal_deployed(s, bt, armies, n_armies)
     counted = np.zeros(2, dtype=np.int64)
     for side in (attacker, defender):
         counted[side] = take_losses(blk, s, bt, rng, pol, side, armies[side], n_armies[side],
@@ -725,6 +757,16 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     for side in range(2):
         finish_cards(card, s, rng, bt, side, counted[side] // 2)
     refresh_control(s, loc, blk, where)
+
+
+@borrowing
+def reveal_deployed(s, bt, armies, n_armies):
+    """The blocks deployed in a battle or siege were shown (8.2.3: "They then show the
+    chosen block"): their enemy knows them while it can follow them (``view``)."""
+    for side in range(2):
+        for i in range(n_armies[side]):
+            if bt[L.BT_DEPLOYED + armies[side, i]] != 0:
+                reveal(s, armies[side, i])
 
 
 @borrowing
@@ -839,6 +881,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
             if p[L.P_CAPTURED_ART]:
                 s[L.S_B_SIDE + b] = foe
                 s[L.S_B_FROM + b] = L.FROM_NONE
+                reveal(s, b)
             else:
                 eliminate(s, blk, b)
                 counted += 1
@@ -865,6 +908,7 @@ def retreat_loser(p, loc, adj, blk, s, bt, rng, pol, side, army, n_army, log):
         s[L.S_BESIEGED + where] = 1
         order_by_value(blk, left, n_left)  # keep the best blocks inside
         if n_left > inside:
+            forget_stack(s, blk, where, side)  # which blocks went inside is not shown
             if dest < 0 or extra:
                 for i in range(inside, n_left):
                     lose_in_combat(s, blk, left[i])
@@ -928,8 +972,8 @@ def retreat_into_combat(p, loc, blk, s, dest, side, log):
         return
     if inside_besieged(s, dest, side):
         s[L.S_BESIEGED + dest] = 0
-    if overrunnable(p, loc, blk, s, dest, side, count_at(s, blk, dest, side)):
-        overrun(blk, s, dest, side, log)
+    if overrunnable(p, loc, blk, s, dest, side, 0):  # the retreating blocks are there
+        overrun(p, blk, s, dest, side, log)
         refresh_control(s, loc, blk, dest)
     else:
         s[L.S_RETREAT_IN + dest] = side + 1
@@ -1117,6 +1161,7 @@ def resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
             bt[L.BT_DEF_ART] += 1
             bt[L.BT_IMPACT + defender] = 0
     kills = siege_kills(p, loc, s, bt, attacker, blockade)
+    reveal_deployed(s, bt, armies, n_armies)
     log_event(log, EV_SIEGE_END, bt[L.BT_IMPACT + attacker], siege_rate(p, loc, bt), kills)
     counted = take_siege_losses(blk, s, bt, rng, pol, defender, armies[defender],
                                 n_armies[defender], kills, log)
@@ -1204,7 +1249,8 @@ def take_siege_losses(blk, s, bt, rng, pol, side, army, n_army, n_loss, log):
 @allocating
 def siege_possible(p, loc, blk, card, s, where, attacker):
     """Can the besieger reach the Impact for 1 kill (8.9.3)? Its leaders (2 free) and
-    each card of its hand matched to the best block that card deploys; a Capital needs
+    each card of its hand matched to the best block that card deploys (the Headquarters
+    any block, +2, ``headquarters_siege_ok``); a Capital needs
     Field Artillery on a bugle card; Field Artillery (and «El Abuelo») cannot deploy in a
     Mountainous or trail-only Location (8.4.2), as in ``deployment_options``."""
     army = np.empty(L.MAX_BLOCKS, dtype=np.int64)
@@ -1230,16 +1276,17 @@ def siege_possible(p, loc, blk, card, s, where, attacker):
     capital = loc[where, L.LC_KIND] == L.CAPITAL
     for j in range(n_cards):
         c = cards[j]
+        hq = card[c, L.CD_SPECIAL] == L.CS_HQ  # any block, +2 (11.1)
         best, best_v = -1, 0
         for i in range(n):
             b = army[i]
             if used[i] or not fighting_block(blk, b) \
-                    or not card_deploys(blk, card, c, b, True, False):
+                    or not (hq or card_deploys(blk, card, c, b, True, False)):
                 continue
             t = blk[b, L.BK_TYPE]
             if t == L.FIELD_ART and field_art_barred(loc, where):
                 continue  # no Field Artillery in Mountainous or trail-only Locations
-            v = siege_value(p, loc, blk, where, b)
+            v = siege_value(p, loc, blk, where, b) + (2 if hq else 0)
             if v > best_v:
                 best, best_v = i, v
         if best >= 0:

@@ -49,6 +49,7 @@ from .state import (
     use_event,
     victory_points,
 )
+from .view import dummy, reveal
 
 SEM_1836A = L.semester_index(1836, "A")
 SEM_1837A = L.semester_index(1837, "A")
@@ -59,7 +60,10 @@ SEM_1838A = L.semester_index(1838, "A")
 @allocating
 def set_up(p, loc, blk, card, s, rng):
     """Blocks to the map, bags and reserves; control and cubes; decks shuffled; opening
-    hands. Optional 13.1 removes 1 Field and 1 Mountain artillery from each bag."""
+    hands. Optional 13.1 removes 1 Field and 1 Mountain artillery from each bag. The
+    blocks the Playbook deploys are known to the enemy, not the Decoys, Partisans and
+    Customs Officers, which "may be placed in any Location where there is at least 1
+    friendly block" (7.3.7)."""
     s[:] = 0
     s[L.S_WINNER] = L.WIN_TIE
     s[L.S_FORTIFY_LOC] = -1
@@ -74,6 +78,8 @@ def set_up(p, loc, blk, card, s, rng):
         if start == L.START_MAP:
             s[L.S_B_WHERE + b] = L.W_MAP
             s[L.S_B_LOC + b] = blk[b, L.BK_START_LOC]
+            if not dummy(blk, b):
+                reveal(s, b)  # the Playbook's deployment (5); see ``view``
         elif start == L.START_BAG:
             s[L.S_B_WHERE + b] = L.W_BAG
             t = blk[b, L.BK_TYPE]
@@ -180,6 +186,7 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
             if where < 0:
                 continue
             place(s, b, where)
+            reveal(s, b)  # the Playbook names the historical reinforcements (6.3)
             s[L.S_B_MOVED + b] = 0
             enter(s, loc, blk, side, where)
             log_event(log, EV_ARRIVE, b, where, 0)
@@ -189,6 +196,7 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
             where = join_stack(p, loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
+                reveal(s, b)  # a Defectors block, taken in view (8.6.1)
                 s[L.S_B_MOVED + b] = 0
                 log_event(log, EV_ARRIVE, b, where, 0)
 
@@ -350,7 +358,7 @@ def next_combat(blk, card, s, rng, pol, side, loc, done):
         if s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == side \
                 and not moved_in(s, blk, i, side):
             done[i] = 1
-            if P.sally(pol[side], blk, card, s, rng, side, i):
+            if P.sally(pol[side], loc, blk, card, s, rng, side, i):
                 return i, side, True
             continue
         return i, side, False
@@ -381,7 +389,9 @@ def holds_recruitment(loc, s, side):
 def check_sudden(p, loc, s, side, log):
     """Sudden victories of the active side (2.1-2.2): VP leads from 1836 A and 1837 A
     (Carlists with a Port Capital), the Carlist 5 Cities/Capitals from 1838 A, the enemy
-    Recruitment Locations from the end of 1837."""
+    Recruitment Locations from the end of 1837; and in the Carlists' turn the Liberals'
+    20 VP lead from 1836 A (2.2: "the Liberals win instantly if they obtain a 20 VP
+    lead", reading ``liberal_lead_1836_turn``)."""
     if s[L.S_DONE]:
         return
     sem = s[L.S_SEMESTER]
@@ -401,6 +411,9 @@ def check_sudden(p, loc, s, side, log):
             end_game(s, L.WIN_LIBERALS, L.END_VP_LEAD, log)
         elif sem >= p1837 and lead >= p[L.P_LIBERAL_LEAD_1837]:
             end_game(s, L.WIN_LIBERALS, L.END_VP_LEAD, log)
+    if side == L.CARLISTS and p[L.P_LEAD_ANY_TURN] and sem >= p1836 \
+            and -lead >= p[L.P_LIBERAL_LEAD_1836]:  # reading liberal_lead_1836_turn
+        end_game(s, L.WIN_LIBERALS, L.END_VP_LEAD, log)
     if not s[L.S_DONE] and sem >= p1838 and holds_recruitment(loc, s, side):
         end_game(s, side, L.END_RECRUITMENT, log)
 
@@ -472,14 +485,16 @@ def draw_block(blk, s, rng, side):
 
 @borrowing
 def siege_attrition(loc, blk, card, s, rng, pol, log):
-    """A besieger with an unresolved siege at the end of the Year discards 1 card (6.5)."""
+    """6.5: "If there are one or more sieges still unresolved after the end of the Year,
+    the besieging player must eliminate 1 and only 1 card of their choice from their
+    hand": the card leaves play, as a Special Event used for its effect (3.3)."""
     for side in range(2):
         for i in range(loc.shape[0]):
             if s[L.S_BESIEGED + i] == 1 and s[L.S_OWNER + i] == 1 - side \
                     and count_at(s, blk, i, side) > 0:
                 c = P.worst_card(pol[side], card, s, rng, side)
                 if c >= 0:
-                    discard(s, c)
+                    s[L.S_C_WHERE + c] = L.CW_REMOVED
                     log_event(log, EV_ATTRITION, side, 0, 0)
                 break
 

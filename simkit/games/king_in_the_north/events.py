@@ -102,7 +102,7 @@ EV_REINFORCEMENT = EVENTS.add(
                        "block(s)")
 EV_ATTRITION = EVENTS.add(
     "attrition", "a = side",
-    lambda x, a, b, c: f"Siege Attrition: the {_side(a)} discard 1 card")
+    lambda x, a, b, c: f"Siege Attrition: the {_side(a)} eliminate 1 card")
 EV_VICTORY = EVENTS.add(
     "victory", "a = winner, b = end reason",
     lambda x, a, b, c: f"Game over: {L.WINNERS[a]} ({L.END_REASONS[b].replace('_', ' ')})")

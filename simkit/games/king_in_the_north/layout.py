@@ -156,6 +156,26 @@ W_HQ_WORTH = _W("hq_worth")
 W_LOYALTY_WORTH = _W("loyalty_worth")
 W_EVENT_WORTH = _W("event_worth")
 W_SIEGE_OVERKILL = _W("siege_overkill")
+W_BLOCK_WORTH = _W("block_worth")
+W_SEES_HIDDEN = _W("sees_hidden")
+
+# -- what a commander can see of its enemy (``view.see``): expectations over the pieces
+# whose identity it does not know, in a float vector --------------------------------------
+_V = Fields("view")
+V_POOL = _V("unseen_blocks")  # enemy blocks the roster can still hold, identity unknown
+V_LEADER = _V("leader_share")  # shares of the pool: Leaders (not Don Carlos) ...
+V_LEADER_D = _V("leader_diamonds")  # ... with their mean diamonds,
+V_FIGHTER = _V("fighter_share")  # blocks a card deploys, not Leaders ...
+V_FIGHTER_D = _V("fighter_impact")  # ... with their mean battle Impact,
+V_ART = _V("artillery_share")  # artillery (one deploys free, 8.2.4)
+V_SAME = _V("same_faction")  # chance two fighters share a Faction (8.3.3)
+V_DIAMONDS = _V("diamonds")  # mean diamonds of a pool block
+V_CARDS = _V("unseen_cards")  # enemy cards its hand may hold, unknown
+V_DEPLOY = _V("deploying_share")  # shares of those: Faction cards and the Headquarters
+V_MATCH = _V("match")  # chance such a card deploys a fighter of the pool
+V_FH = _V("fortified_house_share")  # Fortified House cards (11.2)
+V_BATTERY = _V("battery_share")  # «Defensive Battery» (12.2)
+N_V = _V.size
 N_W = _W.size
 
 # -- the parameter vector (rules.params) ---------------------------------------------------
@@ -189,6 +209,11 @@ P_BID_TIE = _P("bid_tie_side")
 P_LEVIES_ONE_CARD = _P("levies_one_card")  # reading forced_levies
 P_MOUNTAIN_SIEGE_3 = _P("mountain_siege_3")  # reading mountain_artillery_siege
 P_MORTAR_CAPITALS = _P("mortar_capitals")  # reading siege_mortar
+P_TOTAL_REDRAW = _P("liberal_total_redraw")  # reading liberal_total_movement
+P_LEAD_ANY_TURN = _P("liberal_lead_any_turn")  # reading liberal_lead_1836_turn
+P_BAYONET_ALL = _P("bayonet_whole_battle")  # reading bayonet_charge
+P_FREE_ANY_CARD = _P("free_leaders_any_card")  # reading free_leaders
+P_OVERRUN_CAPTURES = _P("overrun_captures_don_carlos")  # reading don_carlos_overrun
 P_FIRST_SEM = _P("first_year_semester")
 P_LAST_SEM = _P("last_year_semester")
 P_TRACK = _P("reinforcement_track", 2 * N_YEARS)
@@ -220,14 +245,22 @@ ACTIONS = ("bids", "initiative_challenges", "minimum_movements", "limited_moveme
 N_ACTIONS = len(ACTIONS)
 # -- a commander's blunders counted per side (outcome columns SIDE_NAME) -------------------
 BLUNDERS = {
-    "unused_movement_cards": "turns that discarded 1+ cards for movement (7.1) and moved no "
-                             "stack (0 cards would have allowed the recruitment)",
+    "unused_movement_cards": "turns that discarded 1+ cards for movement (7.1), moved no "
+                             "stack and made at most 1 recruitment (0 cards would have "
+                             "allowed it)",
     "empty_attacks": "battles the side attacked and deployed no block in (a 0-0 tie is the "
                      "defender's, 8.7.1, and costs the attacker a block); not counting "
                      "the battles a retreat into enemy blocks forces (8.8.6)",
     "paid_free_leaders": "Leaders deployed with a card while they could deploy free (8.2.4)",
+    "cities_abandoned": "Cities and Capitals the side controlled that its own stack move or "
+                        "naval transport left with no block of its own (a Garrison cube "
+                        "may keep control, 4.2, but any enemy block entering takes it, 7.5)",
+    "overpaid_movement_cards": "cards discarded for movement (7.1) beyond the fewest that "
+                               "allowed the stack moves, recruitments, Trail moves and "
+                               "Barrels the turn made",
 }
-B_UNUSED_MOVE, B_EMPTY_ATTACK, B_PAID_LEADER = codes(tuple(BLUNDERS))
+(B_UNUSED_MOVE, B_EMPTY_ATTACK, B_PAID_LEADER, B_CITY_ABANDONED,
+ B_OVERPAID_MOVE) = codes(tuple(BLUNDERS))
 N_BLUNDERS = len(BLUNDERS)
 
 # -- game state vector ---------------------------------------------------------------------
@@ -268,6 +301,12 @@ S_B_LOC = _S("block_loc", MAX_BLOCKS)
 S_B_MOVED = _S("block_moved", MAX_BLOCKS)
 S_B_FROM = _S("block_from", MAX_BLOCKS)  # origin of this turn's move (-1: did not move)
 S_C_WHERE = _S("card_where", MAX_CARDS)
+# what each side knows of the other's hidden pieces (``view``): a block whose identity
+# its enemy knows (the Playbook's set-up, a historical arrival, a block deployed in a
+# battle or seen by the Customs Officers, until its stack divides), a card its enemy
+# knows to be in its holder's hand (Local Informants, a refuted Loyalty Challenge)
+S_B_SEEN = _S("block_seen", MAX_BLOCKS)
+S_C_SEEN = _S("card_seen", MAX_CARDS)
 S_TURN = _S("turn")  # Semesters begun (0 during set-up): the turn the state checks name
 # Defectors blocks each side is owed: one per Loyalty Challenge it won (8.6.1), one per
 # block drawn from its empty bag (6.4); the state checks compare them with the pool
@@ -277,6 +316,9 @@ S_DEFECTORS_NEW = _S("defectors_this_semester", 2)
 # the largest stack moved this Movement Phase, and along a Trail (7.3.6)
 S_MOVED_STACK = _S("largest_stack_moved")
 S_TRAIL_STACK = _S("largest_stack_moved_along_trails")
+# 1 in the copy of the game a commander plays its moves on before paying for them
+# (``movement.planned_moves``): what the enemy would do on its way is not known there
+S_PLANNING = _S("planning")
 N_STATE = _S.size
 
 # -- state checks (simkit.checks, checks.py): the invariants and the rule steps ----------
@@ -355,7 +397,8 @@ BT_FAC = _BT("faction_deployed", 2 * N_FACTIONS)
 BT_CHARGES = _BT("charges", 2)
 BT_FH = _BT("fortified_house_played")
 BT_NAVAL = _BT("naval_support", 2)
-BT_CARDS = _BT("cards_used", 2)
+BT_CARDS = _BT("cards_used", 2)  # every card played (12.2 «Under Cover of Night»)
+BT_DEPLOY_CARDS = _BT("deploying_cards", 2)  # the cards that deployed blocks (8.10)
 BT_SNOW = _BT("snow")
 BT_LANCER = _BT("lancer_charge")
 BT_LANCER_DEPLOYED = _BT("lancer_deployed")
@@ -374,6 +417,7 @@ BT_FORTIFY = _BT("fortification")
 BT_NIGHT = _BT("night")
 BT_PURSUIT = _BT("pursuit")
 BT_CAV_CHARGE = _BT("cavalry_charge_event")
+BT_LOSER = _BT("loser")  # the side that lost the battle + 1 (0: not decided yet)
 BT_DEPLOYED = _BT("deployed", MAX_BLOCKS)  # DEPLOYED or DEFECTED, 0 neither
 DEPLOYED, DEFECTED = 1, 2  # a defected block is "removed from the battle" (8.6.1)
 N_BT = _BT.size

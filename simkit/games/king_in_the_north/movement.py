@@ -13,7 +13,9 @@ from collections import namedtuple
 
 import numpy as np
 
+from simkit.eventlog import WIDTH as LOG_WIDTH
 from simkit.eventlog import log_event
+from simkit.rng import WIDTH
 from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
@@ -34,9 +36,11 @@ from .state import (
     hand_size,
     holds_special,
     inside_besieged,
+    lose_in_combat,
     refresh_control,
     use_event,
 )
+from .view import UNKNOWN, forget_stack, reveal, reveal_hand, reveal_stack
 
 MODES = 4
 SEM_1834B = L.semester_index(1834, "B")  # the Squadrons arrive: no transport (7.4)
@@ -45,19 +49,25 @@ M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 #: Scratch for the Movement Phases' look-aheads and stack moves (``workspace``, one for
 #: all the games of a run), so the 150-odd stacks a campaign weighs allocate nothing:
 #: ``ids`` (a stack's blocks), ``dest_mode``, ``dest_fm``, ``parents`` (``destinations``),
-#: ``work`` and ``allow`` (``destinations_in``), ``seen`` (a slot per Location), ``hand``
-#: (a slot per card), ``look`` (``policies.Look``) and ``fresh[0]``, 1 while ``look``
-#: holds the state as it stands: only a stack that moves changes what it holds, so a
-#: commander weighing stack after stack that stay reads the map once.
+#: ``work`` and ``allow`` (``destinations_in``), ``seen`` (a slot per Location), ``look``
+#: (``policies.Look``) and ``fresh[0]``, 1 while ``look`` holds the state as it stands:
+#: only a stack that moves changes what it holds, so a commander weighing stack after
+#: stack that stay reads the map once; ``shadow``, ``shadow_rng`` and ``quiet`` (an empty
+#: log): the copy of the game a commander plays its moves on before paying for them
+#: (``planned_moves``).
 Workspace = namedtuple("Workspace", ("ids", "dest_mode", "dest_fm", "parents", "work",
-                                     "allow", "seen", "hand", "look", "fresh"))
+                                     "allow", "seen", "look", "fresh", "shadow",
+                                     "shadow_rng", "quiet"))
 
 
 @borrowing
 def overrunnable(p, loc, blk, s, where, side, n_blocks):
-    """Overrun (7.6): 4x the enemy's blocks, not in a City/Capital, Fortified House or
-    Mountainous Area."""
-    return overrun_allowed(p, loc, where, n_blocks, count_at(s, blk, where, 1 - side))
+    """Overrun (7.6): 4x the enemy's blocks with the ``n_blocks`` arriving and those of
+    ``side`` already there (7.6.2: "Any forces already committed to fighting in a
+    particular Location also offer their strength in Overrunning an enemy force"), not in
+    a City/Capital, Fortified House or Mountainous Area."""
+    return overrun_allowed(p, loc, where, n_blocks + count_at(s, blk, where, side),
+                           count_at(s, blk, where, 1 - side))
 
 
 @borrowing
@@ -93,11 +103,13 @@ def garrison_stops(loc, s, where, side, diamonds):
 @borrowing
 def stops_at(p, loc, s, counts, side, n_blocks, diamonds, out):
     """``out[u]`` = 1 where a moving stack of ``n_blocks`` blocks with ``diamonds`` must
-    stop (``counts``: ``army_counts``): enemy blocks it cannot Overrun (7.6), an enemy
-    Garrison it has not the diamonds to pass (7.5). One pass, before the searches."""
+    stop (``counts``: ``army_counts``): enemy blocks it cannot Overrun with the friendly
+    blocks already there (7.6), an enemy Garrison it has not the diamonds to pass (7.5).
+    One pass, before the searches."""
     for u in range(loc.shape[0]):
         e = counts[1 - side, u]
-        out[u] = 1 if (e > 0 and not overrun_allowed(p, loc, u, n_blocks, e)) \
+        out[u] = 1 if (e > 0 and not overrun_allowed(p, loc, u, n_blocks + counts[side, u],
+                                                      e)) \
             or garrison_stops(loc, s, u, side, diamonds) else 0
 
 
@@ -280,7 +292,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         if s[L.S_CUBE + u] == 2 - side:
             s[L.S_CUBE + u] = 0
         if count_at(s, blk, u, 1 - side) > 0 and overrunnable(p, loc, blk, s, u, side, n):
-            overrun(blk, s, u, side, log)
+            overrun(p, blk, s, u, side, log)
         if loc[u, L.LC_RESOURCE] and count_at(s, blk, u, 1 - side) == 0:
             s[L.S_OWNER + u] = side
         if i > 0 and count_at(s, blk, u, side) == 0 and loc[u, L.LC_VP] > 0 \
@@ -294,6 +306,7 @@ def walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest, parent, ids, n
         s[L.S_B_MOVED + b] = 1
         if side == L.CARLISTS and blk[b, L.BK_TYPE] == L.CUSTOMS \
                 and count_at(s, blk, dest, L.LIBERALS) > 0:
+            reveal_stack(s, blk, dest, L.LIBERALS)  # "may look at the block(s)" (7.3.7)
             s[L.S_B_WHERE + b] = L.W_REMOVED  # "removed from play" (7.3.7), not a loss
     if side == L.LIBERALS:  # Barrels travel with the stack (10)
         s[L.S_BARRELS + dest] += s[L.S_BARRELS + origin]
@@ -309,7 +322,7 @@ def blown_bridge(p, loc, blk, card, s, rng, pol, path, k, n, log):
     blocks moving along ``path[k-1] .. path[0]``? The Location one space short (the
     origin of a one-step move) must be free of Carlist blocks and have room."""
     bb = holds_special(s, card, L.CARLISTS, L.EV_BLOWN_BRIDGE)
-    if bb < 0 or s[L.S_YEAR] >= L.N_YEARS - 1:
+    if bb < 0 or s[L.S_YEAR] >= L.N_YEARS - 1 or s[L.S_PLANNING]:
         return False
     if k >= 2 and (count_at(s, blk, path[1], L.CARLISTS) > 0
                    or count_at(s, blk, path[1], L.LIBERALS) + n > stack_limit(p, loc, path[1])):
@@ -322,12 +335,17 @@ def blown_bridge(p, loc, blk, card, s, rng, pol, path, k, n, log):
 
 
 @borrowing
-def overrun(blk, s, where, side, log):
-    """The overrun blocks are eliminated; the mover loses nothing (7.6.2)."""
+def overrun(p, blk, s, where, side, log):
+    """The overrun blocks are eliminated; the mover loses nothing (7.6.2). Don Carlos
+    overrun wins the game for the Liberals only with the reading ``don_carlos_overrun``
+    = "victory" (2.1)."""
     for b in range(blk.shape[0]):
         if s[L.S_B_LOC + b] == where and s[L.S_B_WHERE + b] == L.W_MAP \
                 and s[L.S_B_SIDE + b] == 1 - side and blk[b, L.BK_TYPE] != L.NAVAL:
-            eliminate(s, blk, b)
+            if p[L.P_OVERRUN_CAPTURES]:
+                lose_in_combat(s, blk, b)
+            else:
+                eliminate(s, blk, b)
     count_action(s, side, L.A_OVERRUNS)
     log_event(log, EV_OVERRUN, side, where, 0)
 
@@ -355,8 +373,10 @@ def workspace(loc, card):
                      np.empty((MODES, L.MAX_LOC), dtype=np.int64),
                      np.empty((MODES + 2, nl), dtype=np.int64),
                      np.empty((2, MODES), dtype=np.int64), np.empty(nl, dtype=np.int64),
-                     np.empty(card.shape[0], dtype=np.int64), P.new_look(loc, card),
-                     np.zeros(1, dtype=np.int64))
+                     P.new_look(loc, card), np.zeros(1, dtype=np.int64),
+                     np.empty(L.N_STATE, dtype=np.int64),
+                     np.empty((L.N_STREAMS, WIDTH), dtype=np.uint64),
+                     np.zeros((0, LOG_WIDTH), dtype=np.int64))
 
 
 @borrowing
@@ -368,7 +388,7 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     each such move counting as one. Not modelled: one stack dividing on its way to end
     in two Locations as a single move (7.1), or picking up and dropping blocks as it
     goes (7.3.1). ``ws``: ``workspace``."""
-    look = look_at_map(loc, blk, card, s, ws)
+    look = look_at_map(loc, blk, card, s, side, ws)
     k = side * loc.shape[0] + origin
     ids = ws.ids
     n = movable_in(blk, s, look.order, look.start[k], look.start[k + 1], side, origin, ids)
@@ -387,8 +407,7 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
                     ws.allow)
     dest = P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
                                    m, dest_mode, dest_fm, look.hands[side, 0],
-                                   P.reserve_cards(pol[side], blk, s, side, look), False,
-                                   look)
+                                   P.reserve_cards(pol[side], blk, s, side, look), look)
     if dest < 0:
         return False
     if dest_fm[dest]:
@@ -401,8 +420,13 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
         count_action(s, side, L.A_TRAIL_MOVES)
     ws.fresh[0] = 0  # the stack moves: the map is read again before the next
     record_stack_moved(adj, s, parents[dest_mode[dest]], origin, dest, m)
+    held = holds_city(loc, s, origin, side)
+    if count_at(s, blk, origin, side) > m:
+        forget_stack(s, blk, origin, side)  # which blocks stayed is not shown (7.3.1)
     end = walk_path(p, loc, blk, card, s, rng, pol, side, origin, dest,
                     parents[dest_mode[dest]], movers, m, log)
+    if held and count_at(s, blk, origin, side) == 0:
+        count_blunder(s, side, L.B_CITY_ABANDONED)
     if count_at(s, blk, origin, side) == 0 and loc[origin, L.LC_VP] > 0 \
             and count_at(s, blk, origin, 1 - side) == 0:
         maybe_garrison(p, loc, blk, s, rng, pol, side, origin, log)
@@ -412,58 +436,19 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
 
 
 @borrowing
-def look_at_map(loc, blk, card, s, ws):
-    """``ws.look``, read again (``policies.read_map``) unless it holds the state as it
-    stands (``ws.fresh[0]``)."""
-    if ws.fresh[0] == 0:
-        P.read_map(loc, blk, card, s, ws.look)
-        ws.fresh[0] = 1
-    return ws.look
+def holds_city(loc, s, where, side):
+    """``where`` is a City or Capital ``side`` controls (4.2)."""
+    return s[L.S_OWNER + where] == side and loc[where, L.LC_KIND] >= L.CITY
 
 
 @borrowing
-def stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, spare, cap, ws):
-    """How many stacks the policy would move now (counted up to ``cap``), each with the
-    hand at ``spare`` cards: a scripted commander looks ahead before discarding cards
-    for movement (7.1). The state does not change while it looks ahead, so the map is
-    read once (``policies.read_map``) and each origin's blocks come from its bucket.
-    ``ws``: ``workspace``; its ``look`` is left holding the hand looked ahead with."""
-    look = ws.look
-    P.read_map(loc, blk, card, s, look)
-    ws.fresh[0] = 0  # the caller restores the hand it discarded to look ahead
-    order, start = look.order, look.start
-    ids, seen = ws.ids, ws.seen
-    seen[:] = 0
-    counts = look.strength[2:]  # ``army_counts``
-    reserve = P.reserve_cards(pol[side], blk, s, side, look)
-    nl = loc.shape[0]
-    k = 0
-    for b in range(blk.shape[0]):
-        if s[L.S_B_WHERE + b] != L.W_MAP or s[L.S_B_SIDE + b] != side:
-            continue
-        origin = s[L.S_B_LOC + b]
-        if seen[origin]:
-            continue
-        seen[origin] = 1
-        lo, hi = start[side * nl + origin], start[side * nl + origin + 1]
-        n = movable_in(blk, s, order, lo, hi, side, origin, ids)
-        if n == 0:
-            continue
-        keep = P.blocks_to_keep(pol[side], loc, blk, s, rng, side, origin, ids, n)
-        if keep >= n:
-            continue
-        order_weak_first(blk, ids, n)
-        movers = ids[keep:n]
-        destinations_in(p, loc, adj, blk, s, counts, side, origin, movers, n - keep, True,
-                        ws.dest_mode, ws.dest_fm, ws.parents, leader_in(blk, order, lo, hi),
-                        ws.work, ws.allow)
-        if P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
-                                   n - keep, ws.dest_mode, ws.dest_fm, spare, reserve, True,
-                                   look) >= 0:
-            k += 1
-            if k >= cap:
-                break
-    return k
+def look_at_map(loc, blk, card, s, side, ws):
+    """``ws.look``, read again for ``side`` (``policies.read_map``) unless it holds the
+    state as it stands (``ws.fresh[0]``)."""
+    if ws.fresh[0] == 0:
+        P.read_map(loc, blk, card, s, ws.look, side)
+        ws.fresh[0] = 1
+    return ws.look
 
 
 @borrowing
@@ -493,21 +478,33 @@ def leader_in(blk, order, lo, hi):
 
 
 @borrowing
-def moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, n_cards, cap, ws):
-    """``stacks_that_move`` (up to ``cap``) once the ``n_cards`` the policy would discard
-    are gone (the hand restored after)."""
-    saved = ws.hand
-    for c in range(card.shape[0]):
-        saved[c] = s[L.S_C_WHERE + c]
-    for _ in range(n_cards):
-        c = P.worst_card(pol[side], card, s, rng, side)
+def shadow_copy(s, rng, ws):
+    """The game and its random streams copied into ``ws.shadow`` and ``ws.shadow_rng``
+    (a commander's rehearsal, ``planned_moves``)."""
+    shadow, srng = ws.shadow, ws.shadow_rng
+    for i in range(s.shape[0]):
+        shadow[i] = s[i]
+    for i in range(rng.shape[0]):
+        for j in range(rng.shape[1]):
+            srng[i, j] = rng[i, j]
+    shadow[L.S_PLANNING] = 1
+    return shadow, srng
+
+
+@borrowing
+def planned_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, paid, ws):
+    """The stack moves ``side``'s commander would make with ``n_cards``' worth of
+    movement (7.1) once ``paid`` cards are discarded: it plays them on a copy of the game
+    (``ws.shadow``) before deciding what to pay, not knowing whether the enemy holds
+    «Blown Bridge» (``S_PLANNING``). ``ws``: ``workspace``; its ``look`` is left stale."""
+    shadow, srng = shadow_copy(s, rng, ws)
+    for _ in range(paid):
+        c = P.worst_card(pol[side], card, shadow, srng, side)
         if c >= 0:
-            discard(s, c)
-    k = stacks_that_move(p, loc, adj, blk, card, s, rng, pol, side, hand_size(s, card, side),
-                         cap, ws)
-    for c in range(card.shape[0]):
-        s[L.S_C_WHERE + c] = saved[c]
-    return k
+            discard(shadow, c)
+    moved = stack_moves(p, loc, adj, blk, card, shadow, srng, pol, side, n_cards, ws, ws.quiet)
+    ws.fresh[0] = 0
+    return moved
 
 
 @borrowing
@@ -525,13 +522,13 @@ def record_stack_moved(adj, s, parent, origin, dest, m):
 
 @borrowing
 def order_weak_first(blk, ids, n):
-    """Sort by diamonds, weakest first (the blocks left behind are the first ``keep``)."""
+    """Sort by ``policies.stay_rank``, the blocks a commander leaves behind first (the
+    first ``keep``)."""
     for i in range(1, n):
         x = ids[i]
-        v = blk[x, L.BK_DIAMONDS] + (10 if blk[x, L.BK_TYPE] == L.LEADER else 0)
+        v = P.stay_rank(blk, x)
         j = i - 1
-        while j >= 0 and blk[ids[j], L.BK_DIAMONDS] + (
-                10 if blk[ids[j], L.BK_TYPE] == L.LEADER else 0) > v:
+        while j >= 0 and P.stay_rank(blk, ids[j]) > v:
             ids[j + 1] = ids[j]
             j -= 1
         ids[j + 1] = x
@@ -540,12 +537,13 @@ def order_weak_first(blk, ids, n):
 # -- recruitment (7.2) ---------------------------------------------------------------------
 @borrowing
 def recruit_blocked(s, counts, where, side):
-    """A Recruitment Location held by 2+ enemy blocks, or where ``side`` is besieged,
-    cannot take recruits; a besieger may recruit there (7.2.1). ``counts``:
+    """7.2.1: "A Recruitment Location controlled by an enemy stack of 2 or more blocks may
+    not receive new blocks", nor one where ``side`` is besieged; "the sieging player may
+    recruit blocks even if there are 2 or more enemy blocks present". ``counts``:
     ``army_counts``."""
     if inside_besieged(s, where, side):
         return True
-    return counts[1 - side, where] >= 2 and counts[side, where] == 0
+    return counts[1 - side, where] >= 2 and not inside_besieged(s, where, 1 - side)
 
 
 @borrowing
@@ -667,6 +665,9 @@ def order_strong_first(blk, ids, n):
 
 @borrowing
 def place(s, b, where):
+    """Block ``b`` enters the map at ``where``, unknown to the enemy (the callers reveal
+    the blocks the enemy sees enter, ``view``)."""
+    s[L.S_B_SEEN + b] = UNKNOWN
     s[L.S_B_WHERE + b] = L.W_MAP
     s[L.S_B_LOC + b] = where
     s[L.S_B_MOVED + b] = 1  # recruits do not move this turn (7.2)
@@ -684,6 +685,20 @@ def join_stack(p, loc, blk, s, rng, pol, side):
     for i in range(loc.shape[0]):
         if not inside_besieged(s, i, side) and 0 < counts[side, i] < stack_limit(p, loc, i):
             cands[n] = i  # a friendly block there and room for one more (``has_room``)
+            n += 1
+    return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
+
+
+@allocating
+def any_location(p, loc, blk, s, rng, pol, side):
+    """A Location with room for one more block of ``side`` (7.1), not besieged inside:
+    the policy picks (as a block joining a stack); -1 if none."""
+    cands = np.empty(L.MAX_LOC, dtype=np.int64)
+    counts = army_counts(loc, blk, s)
+    n = 0
+    for i in range(loc.shape[0]):
+        if not inside_besieged(s, i, side) and counts[side, i] < stack_limit(p, loc, i):
+            cands[n] = i
             n += 1
     return P.pick_location(pol[side], loc, blk, s, rng, side, cands, n, P.PICK_JOIN)
 
@@ -706,6 +721,7 @@ def place_box_defectors(p, loc, blk, s, rng, pol, side, log):
             where = join_stack(p, loc, blk, s, rng, pol, side)
             if where >= 0:
                 place(s, b, where)
+                reveal(s, b)  # a Defectors block (6.4)
                 n += 1
     return n
 
@@ -713,7 +729,8 @@ def place_box_defectors(p, loc, blk, s, rng, pol, side, log):
 # -- events of the Movement Phase (12) -----------------------------------------------------
 @borrowing
 def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
-    """Events played before moving: Guerrillas, «El Abuelo», Forced Levies (Carlists),
+    """Events played before moving: Guerrillas, «El Abuelo», Forced Levies, Local
+    Informants (Carlists: "the opposing player shows you their hand of cards", 12.1),
     Field Promotion (Liberals). Returns True if Forced Levies pays for the movement."""
     free_move = False
     for c in range(card.shape[0]):
@@ -721,7 +738,7 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
             continue
         sp = card[c, L.CD_SPECIAL]
         if sp == L.EV_GUERRILLAS or sp == L.EV_EL_ABUELO or sp == L.EV_PROMOTION \
-                or (sp == L.EV_LEVIES and s[L.S_YEAR] < L.N_YEARS - 2):
+                or sp == L.EV_INFORMANTS or (sp == L.EV_LEVIES and s[L.S_YEAR] < L.N_YEARS - 2):
             if sp == L.EV_PROMOTION and s[L.S_LIB_LEADERS_LOST] < 2:
                 continue
             if not P.play_event(pol[side], s, rng, side, sp):
@@ -729,6 +746,9 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
             done = False
             if sp == L.EV_GUERRILLAS:
                 done = place_guerrillas(p, loc, blk, s, rng, pol, side)
+            elif sp == L.EV_INFORMANTS:
+                reveal_hand(s, card, 1 - side)
+                done = True
             elif sp == L.EV_EL_ABUELO or sp == L.EV_PROMOTION:
                 done = place_special(p, loc, blk, s, rng, pol, side,
                                      L.SP_EL_ABUELO if sp == L.EV_EL_ABUELO else L.SP_CEBALLOS)
@@ -743,8 +763,9 @@ def movement_events(p, loc, fac_home, blk, card, s, rng, pol, side, log):
 
 @allocating
 def place_guerrillas(p, loc, blk, s, rng, pol, side):
-    """The 3 Guerrilla blocks enter non-City Locations free of enemy blocks, at most 2
-    per Location (12.1) and within the stacking limit (7.1); a Resource Location they
+    """The 3 Guerrilla blocks enter non-City Locations, at most 2 per Location (12.1: "in
+    any non-City/Capital Location (max. 2 per Location)", enemy blocks there or not: a
+    combat follows, 8.1) and within the stacking limit (7.1); a Resource Location they
     enter becomes Carlist (4.1.1)."""
     placed = 0
     cands = np.empty(L.MAX_LOC, dtype=np.int64)
@@ -754,7 +775,6 @@ def place_guerrillas(p, loc, blk, s, rng, pol, side):
         n = 0
         for i in range(loc.shape[0]):
             if loc[i, L.LC_KIND] < L.CITY and guerrillas_at(blk, s, i) < 2 \
-                    and count_at(s, blk, i, 1 - side) == 0 \
                     and has_room(p, loc, blk, s, i, side):
                 cands[n] = i
                 n += 1
@@ -762,6 +782,7 @@ def place_guerrillas(p, loc, blk, s, rng, pol, side):
         if where < 0:
             break
         place(s, b, where)
+        reveal(s, b)  # the Guerrilla blocks the card names (12.1)
         s[L.S_B_MOVED + b] = 0
         enter(s, loc, blk, side, where)  # a Resource Location becomes Carlist (4.1.1)
         placed += 1
@@ -780,23 +801,31 @@ def guerrillas_at(blk, s, where):
 
 @borrowing
 def place_special(p, loc, blk, s, rng, pol, side, special):
-    """«El Abuelo» or Ceballos joins a friendly stack (12.1, 12.2)."""
+    """«El Abuelo» joins a friendly stack (12.1: "place it with a friendly stack");
+    Ceballos goes to any Location with room (12.2: "You may place on any location on the
+    board the Ceballos leader block"; 7.1), the policy's pick."""
     for b in range(blk.shape[0]):
         if blk[b, L.BK_SPECIAL] == special and s[L.S_B_WHERE + b] == L.W_RESERVE:
-            where = join_stack(p, loc, blk, s, rng, pol, side)
+            if special == L.SP_CEBALLOS:
+                where = any_location(p, loc, blk, s, rng, pol, side)
+            else:
+                where = join_stack(p, loc, blk, s, rng, pol, side)
             if where < 0:
                 return False
             place(s, b, where)
+            reveal(s, b)  # the block the card names
             s[L.S_B_MOVED + b] = 0
+            enter(s, loc, blk, side, where)  # an enemy Garrison there is eliminated (7.5)
             return True
     return False
 
 
 @allocating
 def forced_levies(p, loc, blk, s, rng, pol, side):
-    """Forced Levies: 4 blocks from the Recruitment Box to 4 different Locations not
-    besieged by the enemy, strongest blocks first (12.1), within the stacking limit
-    (7.1); the policy picks each."""
+    """Forced Levies: 4 blocks from the Recruitment Box to 4 different Locations, 12.1:
+    "(max. 1 Block per Location) that are not currently under siege by the Liberal
+    player" (enemy blocks there or not), strongest blocks first, within the stacking
+    limit (7.1); the policy picks each."""
     tmp = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     m = box_blocks(blk, s, side, -1, True, tmp)
     order_strong_first(blk, tmp, m)
@@ -806,7 +835,6 @@ def forced_levies(p, loc, blk, s, rng, pol, side):
         n = 0
         for i in range(loc.shape[0]):
             if not used[i] and not inside_besieged(s, i, side) \
-                    and count_at(s, blk, i, 1 - side) == 0 \
                     and has_room(p, loc, blk, s, i, side):
                 cands[n] = i
                 n += 1
@@ -857,6 +885,9 @@ def naval_transport(p, loc, blk, s, rng, pol, log):
                 or count_at(s, blk, dest, L.LIBERALS) + min(2, n) > stack_limit(p, loc, dest):
             continue
         order_strong_first(blk, cargo, n)
+        held = holds_city(loc, s, here, L.LIBERALS)
+        if count_at(s, blk, here, L.LIBERALS) > 2:
+            forget_stack(s, blk, here, L.LIBERALS)  # which 2 sailed is not shown
         for i in range(min(2, n)):
             c = cargo[i]
             s[L.S_B_FROM + c] = here
@@ -864,6 +895,8 @@ def naval_transport(p, loc, blk, s, rng, pol, log):
             s[L.S_B_MOVED + c] = 1
         s[L.S_B_LOC + b] = dest
         s[L.S_B_MOVED + b] = 1
+        if held and count_at(s, blk, here, L.LIBERALS) == 0:
+            count_blunder(s, L.LIBERALS, L.B_CITY_ABANDONED)
         refresh_control(s, loc, blk, here)
         enter(s, loc, blk, L.LIBERALS, dest)
         count_action(s, L.LIBERALS, L.A_TRANSPORTS)
@@ -946,50 +979,89 @@ def movement_phase(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws
         return
     free = levied and not p[L.P_LEVIES_ONE_CARD]  # reading forced_levies = "unlimited"
     rebate = 1 if levied and not free else 0  # "one_card": one card fewer to discard
-    n_cards = 2 if free else movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate,
-                                              ws)
+    n_cards = 2 if free else movement_cards(p, loc, adj, fac_home, any2, blk, card, s, rng,
+                                              pol, side, rebate, ws)
     paid = 0 if free else n_cards - rebate
+    barrels = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_BARRELS]
     if not free:
         pay_movement(loc, card, s, rng, pol, side, n_cards, paid, log)
+    barrels = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_BARRELS] > barrels
+    trails = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_TRAIL_MOVES]
     moved = stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, ws, log)
     if moved < 0:
         return
-    if paid > 0 and moved == 0:
-        count_blunder(s, side, L.B_UNUSED_MOVE)
     recruits = (1, 1, 1, 2)[n_cards]
     if n_cards == 0 and moved > 0:
         recruits = 0
     if n_cards == 1 and moved > 2:
         recruits = 0
     first = -1
+    made = 0
     for _ in range(recruits):
         first = recruit(p, loc, fac_home, any2, blk, card, s, rng, pol, side, first, log)
+        if first != -1:
+            made += 1
         if after_step(p, loc, blk, card, s, log, L.STEP_RECRUITMENT[side]):
             return
+    if paid > 0 and moved == 0 and made <= 1:
+        count_blunder(s, side, L.B_UNUSED_MOVE)
+    trails = s[L.S_ACTIONS + side * L.N_ACTIONS + L.A_TRAIL_MOVES] > trails
+    needed = cards_needed(moved, made, trails, barrels)
+    if paid > max(0, needed - rebate):
+        count_blunder(s, side, L.B_OVERPAID_MOVE, paid - max(0, needed - rebate))
     if side == L.LIBERALS:
         naval_moves(loc, blk, s, rng, pol, log)
-    if n_cards == 0:
-        redraw(card, s, rng, pol, side)
+    if n_cards == 0 or (n_cards == 3 and side == L.LIBERALS and p[L.P_TOTAL_REDRAW]):
+        redraw(card, s, rng, pol, side)  # Minimum Movement; the Liberals' Total (7.1)
 
 
 @borrowing
-def movement_cards(p, loc, adj, blk, card, s, rng, pol, side, rebate, ws):
-    """The cards' worth of movement the policy takes (7.1): a scripted commander looks
-    ahead with the hand it would keep before paying, and pays nothing when the stacks
-    it would move are gone once paid. ``rebate``: cards Forced Levies saves (at least
-    Limited Movement is then taken, it costs nothing). The policy tells 0-1, 2-3 and 4+
-    stacks apart (``policies.movement_cards``), so the look-ahead stops counting at 4,
-    and at 1 when it asks whether any stack still moves. ``ws``: ``workspace``."""
-    n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, 99)
-    planned = -1
-    if n_cards > 0 and pol[side, L.W_ID] != P.RANDOM:  # look ahead only to pay
-        planned = moves_after_paying(p, loc, adj, blk, card, s, rng, pol, side, 1 - rebate, 4,
-                                     ws)
-        n_cards = P.movement_cards(pol[side], loc, blk, card, s, rng, side, planned)
-    if n_cards > 1 and planned > 0 and moves_after_paying(
-            p, loc, adj, blk, card, s, rng, pol, side, n_cards - rebate, 1, ws) == 0:
-        n_cards = 0
-    return max(n_cards, rebate)
+def cards_needed(moved, recruited, trails, barrels):
+    """The fewest cards that buy ``moved`` stack moves and ``recruited`` recruitments
+    (7.1: 0 cards, 1 stack or 1 recruitment; 1, 3 stacks or 2 and 1 recruitment; 2, all
+    stacks and 1 recruitment; 3, all stacks and 2 recruitments, the Liberals' Barrels),
+    with a Carlist Trail move (7.3.3: "The Carlist Player discards 2 or 3 cards")."""
+    if recruited >= 2 or barrels:
+        return 3
+    if trails or moved > 3 or moved + recruited > 3:
+        return 2
+    if moved + recruited > 1:
+        return 1
+    return 0
+
+
+@borrowing
+def movement_cards(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, rebate, ws):
+    """The cards' worth of movement the policy takes (7.1): a scripted commander plays
+    its moves ahead (``planned_moves``) with Limited Movement and the hand it would keep,
+    and with Unlimited Movement when Limited runs out of stacks, and counts the
+    recruitments it can make (``recruitments_possible``), then pays for what it would do
+    (``policies.movement_cards``). ``rebate``: cards Forced Levies saves (at least Limited
+    Movement is then taken, it costs nothing). ``ws``: ``workspace``."""
+    w = pol[side]
+    if w[L.W_ID] == P.RANDOM:
+        return max(P.movement_cards(w, card, s, rng, side, 0, 0, 0), rebate)
+    limited = planned_moves(p, loc, adj, blk, card, s, rng, pol, side, 1, 1 - rebate, ws)
+    unlimited = limited
+    if limited >= 3 and hand_size(s, card, side) >= 2 - rebate:
+        unlimited = planned_moves(p, loc, adj, blk, card, s, rng, pol, side, 2, 2 - rebate,
+                                  ws)
+    r = recruitments_possible(p, loc, fac_home, any2, blk, card, s, rng, pol, side, ws)
+    return max(P.movement_cards(w, card, s, rng, side, limited, unlimited, r), rebate)
+
+
+@borrowing
+def recruitments_possible(p, loc, fac_home, any2, blk, card, s, rng, pol, side, ws):
+    """Recruitment actions (7.2) ``side``'s commander would make now: 0, 1, or 2 (the
+    Total option's, in two Locations, 7.2.1), made on a copy of the game (``ws.shadow``,
+    as ``planned_moves``)."""
+    shadow, srng = shadow_copy(s, rng, ws)
+    first = recruit(p, loc, fac_home, any2, blk, card, shadow, srng, pol, side, -1, ws.quiet)
+    if first == -1:
+        return 0
+    second = recruit(p, loc, fac_home, any2, blk, card, shadow, srng, pol, side, first,
+                     ws.quiet)
+    return 1 if second == -1 else 2
 
 
 @borrowing
@@ -1008,7 +1080,7 @@ def stack_moves(p, loc, adj, blk, card, s, rng, pol, side, n_cards, ws, log):
     for _ in range(2 * loc.shape[0]):  # an origin comes back for the blocks left there
         if moved >= stacks_allowed or s[L.S_DONE]:
             break
-        look = look_at_map(loc, blk, card, s, ws)
+        look = look_at_map(loc, blk, card, s, side, ws)
         origin = P.next_stack(pol[side], loc, blk, s, rng, side, look, ws.seen)
         if origin < 0:
             break

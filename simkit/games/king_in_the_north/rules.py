@@ -112,6 +112,64 @@ class Rules(RulesBase):
                             'unfortified (Cities)": a Capital is a city too'},
         why="the rulebook names both kinds \"cities\" in 4.2 and tells them apart in "
             "8.9.1; the City reading was played before this was declared")
+    liberal_total_movement: str = reading(
+        "barrels_and_redraw", "what the Liberals' 3-card Total movement gives besides 2 "
+        "recruitments (7.1)",
+        values={
+            "barrels_and_redraw": '7.1\'s Movement Cost table, 3 cards: "Liberal option: '
+                                  'Take 2 Barrels - Redraw any number of cards"',
+            "barrels": '7.1\'s text: "Liberal bonuses: Two barrels may be placed in any '
+                       'controlled Capital Location" (the redraw is Minimum Movement\'s, '
+                       '"0 cards ... In addition, the player may discard any number of '
+                       'cards from their hand and draw that same amount")'},
+        why="the table prints the redraw in the Liberal option of the 3-card row; the text "
+            "above it names only the Barrels")
+    liberal_lead_1836_turn: str = reading(
+        "any_turn", "when the Liberals' 20 VP lead from 1836 A wins (2.2)",
+        values={
+            "any_turn": '2.2: "Starting in 1836 A, the Liberals win instantly if they obtain '
+                        'a 20 VP lead" (no turn named, while the Carlists\' 1836 lead counts '
+                        '"during their turn" and both 1837 leads "during one of their '
+                        'turns"): checked in either side\'s turn',
+            "own_turn": '2.2\'s Note: "Both players should monitor the difference in VPs at '
+                        'all times during the active player\'s turn", read as the Liberals\' '
+                        'turns only, as the other leads'},
+        why="the sentence names no turn where every other lead does")
+    bayonet_charge: str = reading(
+        "whole_battle", "the infantry «Bayonet Charge» counts (12.2)",
+        values={
+            "whole_battle": '12.2: "Each own Infantry Block deployed adds 1 point of Impact": '
+                            'every infantry block the Liberals deploy in the battle, before '
+                            'the card or after',
+            "deployed_before": 'the same words read at the moment the card is played: the '
+                               'infantry blocks already deployed'},
+        why="the card names no moment; every infantry block deployed in the battle is the "
+            "plain reading (the deployed_before reading was played before this was "
+            "declared)")
+    free_leaders: str = reading(
+        "own_cards", "whose card deployment ends the free deployment of Leaders (8.2.4)",
+        values={
+            "own_cards": '8.2.4: "After deploying the first Faction-specific block with the '
+                         'use of a card, deploying 1 Leader Block is no longer free" and the '
+                         'artillery\'s "if that side has not already deployed a block '
+                         'requiring the use of a card": a side\'s own card deployments',
+            "any_card": '8.2.4: "Up to 2 Leader Blocks may be deployed without the need to '
+                        'play a card, but only if during this battle no other deployment has '
+                        'occurred requiring the use of a card": either side\'s'},
+        why="8.2.4 goes on: the attacker deploys its first block with a card, then \"the "
+            "defender performs their first deployment (first by deploying any blocks for "
+            "free ...)\": a free deployment after the enemy's card")
+    don_carlos_overrun: str = reading(
+        "no_victory", "whether Don Carlos eliminated by an Overrun (7.6) wins the game for "
+        "the Liberals (2.1)",
+        values={
+            "no_victory": '2.1: "The Liberals win instantly if Don Carlos is captured in '
+                          'combat (the block that represents him is eliminated in a Battle or '
+                          'Siege)": an Overrun is neither (7.6.2: "Units being Overrun are '
+                          'eliminated")',
+            "victory": '2.1\'s "captured in combat" read to cover his elimination by an '
+                       'Overrun, which 7.6.1 makes part of a force\'s movement or retreat'},
+        why="the parenthesis names a Battle or Siege")
     captured_artillery: bool = knob(
         False, "optional 13.1: the winner captures the loser's deployed artillery; 1 Field "
         "and 1 Mountain artillery leave each bag at set-up")
@@ -167,6 +225,11 @@ PARAMETERS = Parameters(
     levies_one_card=lambda r: r.forced_levies == "one_card",
     mountain_siege_3=lambda r: r.mountain_artillery_siege == "three",
     mortar_capitals=lambda r: r.siege_mortar == "capitals_too",
+    liberal_total_redraw=lambda r: r.liberal_total_movement == "barrels_and_redraw",
+    liberal_lead_any_turn=lambda r: r.liberal_lead_1836_turn == "any_turn",
+    bayonet_whole_battle=lambda r: r.bayonet_charge == "whole_battle",
+    free_leaders_any_card=lambda r: r.free_leaders == "any_card",
+    overrun_captures_don_carlos=lambda r: r.don_carlos_overrun == "victory",
     package_data=DATA,
     from_data={
         "first_year_semester": lambda d: L.SEMESTERS.index(components(d).first_year_semester),
@@ -196,7 +259,12 @@ class Weights(RulesBase):
         1.2, "a stack attacks enemy blocks when its expected Impact (its blocks matched to "
         "the cards it keeps) is at least this times the enemy's ...", range=(0.5, 3.0), step=0.01)
     attack_edge: int = knob(
-        2, "... plus this much Impact", range=(0, 10))
+        2, "... plus this much Impact (and always more: a tie is the defender's, 8.2.1)",
+        range=(0, 10))
+    block_worth: int = knob(
+        4, "what each block an attack is expected to gain counts when choosing where a "
+        "stack goes (the enemy's expected losses less its own, 8.7.1; a VP of a Location "
+        "counts 1, see vp_swing)", range=(0, 12))
     siege_spare: int = knob(
         0, "Impact beyond the siege rate times the defenders (8.9.3) a stack wants before "
         "it moves to lay a siege", range=(0, 12))
@@ -206,8 +274,9 @@ class Weights(RulesBase):
     reserve_per_battle: int = knob(
         3, "... plus this many per battle its earlier moves already made", range=(0, 6))
     city_guard: int = knob(
-        1, "blocks left behind in a City it controls when a bigger stack moves out (one "
-        "more in a Capital)", range=(0, 5))
+        1, "blocks it keeps in a City it controls when blocks move out of it (one more in a "
+        "Capital), counting those that cannot move; a City holding no more keeps them all",
+        range=(0, 5))
     retreat_ratio: float = knob(
         1.5, "retreat before combat (8.8.7) when the enemy's expected Impact is more than "
         "this times its own (cautious: diamonds) ...", range=(0.5, 4.0), step=0.01)
@@ -242,6 +311,11 @@ class Weights(RulesBase):
         5, "a Loyalty card's worth in hand (8.5)", range=(0, 12))
     event_worth: int = knob(
         4, "another Special Event's worth in hand (12; Local Informants: 0)", range=(0, 12))
+    sees_hidden: int = knob(
+        0, "1: the commander sees every hidden block and card (the enemy's block "
+        "identities, 3.1, its hand and Recruitment Box), as the scripts played before "
+        "they were given a player's view; 0: what a player at the table sees (view.py)",
+        range=(0, 1))
     siege_overkill: int = knob(
         3, "a besieger stops deploying once its Impact exceeds the siege rate times the "
         "defenders by this much (8.9.3)", range=(0, 10))

@@ -171,6 +171,7 @@ def draw_cards(s, card, rng, side, n):
         c = s[L.S_DRAW + side * L.MAX_DECK + k]
         s[L.S_DRAW_N + side] = k
         s[L.S_C_WHERE + c] = L.CW_HAND
+        s[L.S_C_SEEN + c] = 0  # the enemy does not see what is drawn
         drawn += 1
     return drawn
 
@@ -225,8 +226,8 @@ def count_action(s, side, action, n=1):
 
 
 @borrowing
-def count_blunder(s, side, blunder):
-    s[L.S_BLUNDERS + side * L.N_BLUNDERS + blunder] += 1
+def count_blunder(s, side, blunder, n=1):
+    s[L.S_BLUNDERS + side * L.N_BLUNDERS + blunder] += n
 
 
 # -- control and Victory Points ------------------------------------------------------------
