@@ -7,7 +7,7 @@ import pytest
 from loaded_dice import loaded
 
 from simkit.errors import RulesError
-from simkit.games.verrix import _tables
+from simkit.games.verrix import GAME, _tables
 from simkit.games.verrix import actions as A
 from simkit.games.verrix import battle as B
 from simkit.games.verrix import engine as E
@@ -864,36 +864,65 @@ def test_support_for_a_raided_village():
 
 
 # -- the players' choices (issue 27, item 3) ---------------------------------------------------
-def _setup_score(x, tribe, v):
-    """The greedy set-up appraisal, recomputed from the tables: 45 per free neighbouring
-    territory, less 6 per Provision of the trip to Portum Itium."""
-    pi = x.node("Portum Itium")
-    free = sum(1 for u in range(len(x.comp.node_names))
-               if u != v and x.S[L.S_NODES][u, 0] == L.NODE_TERRITORY
-               and x.g[L.G_VILLAGE + u] < 0 and x.S[L.S_NEXT][v, u] == u)
-    return 45 * free - 6 * x.S[L.S_COST][v, pi]
-
-
-def test_setup_territory_is_chosen_among_the_free_ones():
-    """Setup: each tribe places its village on one of its Setup Card's 3 territories;
-    the greedy tribe takes the free one it appraises best, not the card's first."""
-    x = Game()
-    chosen_not_first = 0
+def _site_worth(x, seat, v, placed=5):
+    """The set-up appraisal recomputed from the map: 40 per Provision of the opponents'
+    mean trip to v (each from its nearest village; from anywhere without one: the seats
+    from ``placed`` on), less 6 per Provision of the trip from v to Portum Itium."""
+    names = x.comp.node_names
+    cost = x.S[L.S_COST]
+    territories = [u for u in range(len(names)) if x.S[L.S_NODES][u, 0] == L.NODE_TERRITORY]
+    trips = []
     for s in range(5):
-        x.villages()
-        x[s, L.PL_TRIBE] = s
+        if s == seat:
+            continue
+        homes = [x[s, L.PL_VILLAGE_NODE + k] for k in range(x[s, L.PL_VILLAGES])
+                 if s < placed]
+        trips.append(min(cost[u, v] for u in homes) if homes else
+                     np.mean([cost[u, v] for u in territories if u != v]))
+    return 40 * np.mean(trips) - 6 * cost[v, names.index("Portum Itium")]
+
+
+def test_setup_territory_is_chosen_by_its_worth():
+    """Setup: each tribe places its village on one of its Setup Card's 3 territories;
+    the greedy tribe takes the free one it appraises best (the opponents' trips to it
+    against its own trip to Portum Itium), not the card's first. Blue, the first to
+    place, takes remote Caledonii."""
+    x = Game()
+    for s in range(5):
         card = [x.S[L.S_TRIBES][s, L.TR_TERRITORIES + k] for k in range(3)]
-        site = PO.setup_site(x.S, x.p, x.pol, x.g, s)
-        assert _setup_score(x, s, site) == max(_setup_score(x, s, v) for v in card)
-        chosen_not_first += site != card[0]
-        x.g[L.G_VILLAGE + site] = 4 - s if s != 4 else 0  # taken: another is chosen
-        other = PO.setup_site(x.S, x.p, x.pol, x.g, s)
-        assert other != site and other in card
-    assert chosen_not_first > 0
+        worth = {v: _site_worth(x, s, v, placed=s) for v in card  # in playing order
+                 if x.g[L.G_VILLAGE + v] < 0 or x.g[L.G_VILLAGE + v] >= s}
+        top = max(worth.values())
+        best = [v for v in card if v in worth and worth[v] > top - 1e-9]
+        if len(best) > 1:  # a tie: the cheaper trip to Portum Itium, then more neighbours
+            best.sort(key=lambda v: (PO.harbour_trip(x.S, x.p, v),
+                                     -PO.free_neighbours(x.S, x.p, x.g, v)))
+        assert x[s, L.PL_VILLAGE_NODE] == best[0]  # the set-up chose it
+    assert x.comp.node_names[x[BLUE, L.PL_VILLAGE_NODE]] == "Caledonii"
+    x.villages(orange="Caledonii", green="Iceni")  # taken: the next best, farther from Iceni
+    assert _site_worth(x, BLUE, x.node("Novantae")) > _site_worth(x, BLUE, x.node("Votadini"))
+    assert x.comp.node_names[PO.setup_site(x.S, x.p, x.pol, x.g, BLUE)] == "Novantae"
     x.villages()
-    for v in card:
+    for v in [x.S[L.S_TRIBES][YELLOW, L.TR_TERRITORIES + k] for k in range(3)]:
         x.g[L.G_VILLAGE + v] = 0
-    assert PO.setup_site(x.S, x.p, x.pol, x.g, 4) == card[0]  # all taken: share the first
+    assert PO.setup_site(x.S, x.p, x.pol, x.g, YELLOW) == x.node("Atrebates")  # all taken
+
+
+def test_setup_ties_go_to_the_worth_not_the_card_order():
+    """Without the opponents' trips in the appraisal (``site_distance_points=0``), Blue's
+    three sites cost the same 6 Provisions to Portum Itium: the tie goes to the site with
+    more free neighbouring territories (later Clan Pact sites), not to Caledonii, the
+    card's first."""
+    x = Game()
+    x.pol = POLICY_ROWS.build(GAME.policy_choices("greedy:site_distance_points=0"))
+    x.villages()
+    card = [x.comp.node_names[x.S[L.S_TRIBES][BLUE, L.TR_TERRITORIES + k]] for k in range(3)]
+    assert card[0] == "Caledonii"
+    assert {PO.harbour_trip(x.S, x.p, x.node(v)) for v in card} == {6}
+    site = PO.setup_site(x.S, x.p, x.pol, x.g, BLUE)
+    assert x.comp.node_names[site] in ("Votadini", "Novantae")
+    assert PO.free_neighbours(x.S, x.p, x.g, site) == 3 > \
+        PO.free_neighbours(x.S, x.p, x.g, x.node("Caledonii"))
 
 
 def test_attacker_commits_what_the_win_needs():

@@ -930,35 +930,110 @@ def pay_pick(S, p, pol, g, seat):
 
 
 @borrowing
-def setup_site(S, p, pol, g, seat):
-    """Setup: the first village's territory among the free ones of the Setup Card: the
-    one with most free neighbouring territories (Clan Pact sites, ``clan_pact_points``
-    each) less ``provision_points`` per Provision of the trip to Portum Itium (Trades at the
-    market, Sack); ties: the card's order. All three taken: share the first."""
-    tribe = g[pl(seat) + L.PL_TRIBE]
+def distance_sum(S, p, v):
+    """The Movement Cost (tile A) of a trip to territory v from every other territory of
+    the map, summed (their number: ``other_territories``)."""
     base = L.TILE_A * L.MAX_NODES
-    best = S[L.S_TRIBES][tribe, L.TR_TERRITORIES]
-    best_v = -(1 << 30)
-    harbour = -1
-    for v in range(p[L.P_N_NODES]):
-        if S[L.S_NODES][v, 0] == L.NODE_HARBOUR:
-            harbour = v
+    total = 0
+    for u in range(p[L.P_N_NODES]):
+        if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY:
+            total += S[L.S_COST][base + u, v]
+    return total
+
+
+@borrowing
+def other_territories(S, p):
+    n = -1
+    for u in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][u, 0] == L.NODE_TERRITORY:
+            n += 1
+    return n
+
+
+@borrowing
+def opponents_distance(S, p, g, seat, v):
+    """The opponents' Movement Cost (tile A) to reach territory v, each from its nearest
+    village (one without a village yet: the mean from anywhere, ``distance_sum``),
+    summed and scaled by ``other_territories`` to stay exact. The farther, the dearer
+    their Raids, Battles and Trades there (Territories, Sea Areas and Movement: "always
+    consider carefully the distance between your village tokens and your opponent's")."""
+    base = L.TILE_A * L.MAX_NODES
+    scale = other_territories(S, p)
+    total = 0
+    for s in range(p[L.P_PLAYERS]):
+        if s == seat:
+            continue
+        b = pl(s)
+        if g[b + L.PL_VILLAGES] == 0:
+            total += distance_sum(S, p, v)
+            continue
+        best = 1 << 30
+        for k in range(g[b + L.PL_VILLAGES]):
+            best = min(best, S[L.S_COST][base + g[b + L.PL_VILLAGE_NODE + k], v])
+        total += scale * best
+    return total
+
+
+@borrowing
+def free_neighbours(S, p, g, v):
+    """Free territories next to v (the sites a later Clan Pact could take)."""
+    base = L.TILE_A * L.MAX_NODES
+    n = 0
+    for u in range(p[L.P_N_NODES]):
+        if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY and \
+                g[L.G_VILLAGE + u] < 0 and S[L.S_NEXT][base + v, u] == u:
+            n += 1
+    return n
+
+
+@borrowing
+def harbour_trip(S, p, v):
+    """Provisions of the trip (tile A) from territory v to Portum Itium."""
+    for u in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][u, 0] == L.NODE_HARBOUR:
+            return S[L.S_COST][L.TILE_A * L.MAX_NODES + v, u]
+    return 0
+
+
+@borrowing
+def site_value(S, p, pol, g, seat, v):
+    """What a village in territory v is worth to the seat, in value points times the
+    opponents and ``other_territories`` (exact to compare): ``site_distance_points`` per
+    Provision of the opponents' mean trip to it (the village they would raid, battle and
+    trade with), less ``provision_points`` per Provision of the seat's own trip from it
+    to Portum Itium (Trades at the market, Sack)."""
+    scale = (p[L.P_PLAYERS] - 1) * other_territories(S, p)
+    return pol[seat, L.W_SITE_DISTANCE_POINTS] * opponents_distance(S, p, g, seat, v) - \
+        scale * pol[seat, L.W_PROVISION_POINTS] * harbour_trip(S, p, v)
+
+
+@borrowing
+def better_site(S, p, g, v, value, u, u_value):
+    """Is site v (worth ``value``) better than u? Ties go to the cheaper trip to Portum
+    Itium, then to more free neighbouring territories (Clan Pact sites); u < 0: yes."""
+    if u < 0 or value != u_value:
+        return u < 0 or value > u_value
+    if harbour_trip(S, p, v) != harbour_trip(S, p, u):
+        return harbour_trip(S, p, v) < harbour_trip(S, p, u)
+    return free_neighbours(S, p, g, v) > free_neighbours(S, p, g, u)
+
+
+@borrowing
+def setup_site(S, p, pol, g, seat):
+    """Setup: the first village's territory among the free ones of the Setup Card, the
+    one ``site_value`` appraises best (ties: ``better_site``; the card's order last). All
+    three taken: share the first."""
+    tribe = g[pl(seat) + L.PL_TRIBE]
+    best = -1
+    best_v = 0
     for k in range(3):
         v = S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]
         if g[L.G_VILLAGE + v] >= 0:
             continue
-        free = 0
-        for u in range(p[L.P_N_NODES]):
-            if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY and \
-                    g[L.G_VILLAGE + u] < 0 and S[L.S_NEXT][base + v, u] == u:
-                free += 1
-        score = pol[seat, L.W_CLAN_PACT_POINTS] * free - \
-            (pol[seat, L.W_PROVISION_POINTS] * S[L.S_COST][base + v, harbour]
-             if harbour >= 0 else 0)
-        if score > best_v:
-            best_v = score
-            best = v
-    return best
+        value = site_value(S, p, pol, g, seat, v)
+        if better_site(S, p, g, v, value, best, best_v):
+            best, best_v = v, value
+    return best if best >= 0 else S[L.S_TRIBES][tribe, L.TR_TERRITORIES]
 
 
 @borrowing

@@ -214,8 +214,11 @@ class Weights(RulesBase):
         4, "a Divine Will cube beyond the Events it can still draw (Mórrígan draws, the "
         "tie-break)", range=(0, 30))
     clan_pact_points: int = knob(
-        45, "a Clan Pact's new village (and, at set-up, each free neighbouring territory "
-        "of a village site: a later Clan Pact site)", range=(0, 120))
+        45, "a Clan Pact's new village", range=(0, 120))
+    site_distance_points: int = knob(
+        40, "a village site's worth per Provision of the opponents' mean trip to it (the "
+        "set-up village and a Clan Pact's: the farther, the dearer their Raids and "
+        "Battles there)", range=(0, 120))
     raid_extra_units: int = knob(
         10, "units a raider engages beyond the card's cost, as far as it has them (10: all "
         "of them)", range=(0, 10))
