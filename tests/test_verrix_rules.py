@@ -290,7 +290,7 @@ def test_trade_valued_after_the_trip():
         x.goods(YELLOW, Belladonna=1)
         x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0
         x[GREEN, L.PL_MEN] = 1
-        men, lmask = A.legal_engagement(x.S, x.p, x.g, GREEN, c, YELLOW, 0)
+        men, lmask = A.legal_engagement(x.S, x.p, x.pol, x.g, GREEN, c, YELLOW, 0)
         gain = AP.trade_gain(x.S, x.p, x.pol, x.g, GREEN, c, YELLOW, men, lmask, 0, 1)
         valued = gain != PO.NO_TRADE
         A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, c, YELLOW, 0, NOLOG)
@@ -321,7 +321,7 @@ def test_clan_pact_needs_a_free_adjacent_territory():
     x = Game()
     x.villages(yellow="Dumnonii", blue="Durotriges")
     x[YELLOW, L.PL_CARD + x.card("Clan Pact")] = L.CARD_HAND
-    men, _ = A.legal_engagement(x.S, x.p, x.g, YELLOW, x.card("Clan Pact"), -1, 0)
+    men, _ = A.legal_engagement(x.S, x.p, x.pol, x.g, YELLOW, x.card("Clan Pact"), -1, 0)
     assert men == -1
 
 
@@ -571,19 +571,29 @@ def on_top(x, title):
 
 def test_the_gift_example():
     # Event Phase, the Gift example, through the Event Phase's draw: 3 Divine Will, then
-    # 1 Cow from the market (or another Village Card) and a tribesman to the Travel Card.
+    # 1 Cow "from the Portum Itium market or, if available, from another player's Village
+    # Card" and a tribesman to the Travel Card. The drawer chooses: greedy takes it from
+    # the rival with most VP among those holding a Cow, else from the market.
     x = Game()
+    for s in range(5):
+        x.goods(s, Cow=0)
+    x.goods(GREEN, Cow=2)
+    x.goods(YELLOW, Cow=1)
+    x[YELLOW, L.PL_VP] = x[GREEN, L.PL_VP] + 2  # Yellow leads: its Cow
     cows = x.g[L.G_MARKET + L.COW]
     dw = x[BLUE, L.PL_DW]
     on_top(x, "The Gift")
-    E.event_draw(x.S, x.p, x.pol, x.g, BLUE, NOLOG)
+    E.event_draw(x.S, x.p, x.pol, x.g, x.rng, BLUE, NOLOG)
     assert x[BLUE, L.PL_DW] == dw - 3 and x[BLUE, L.PL_HELD_EVENT] == -1  # immediate
-    assert x.g[L.G_MARKET + L.COW] == cows - 1
+    assert x[YELLOW, L.PL_GOODS + L.COW] == 0 and x[GREEN, L.PL_GOODS + L.COW] == 2
+    assert x.g[L.G_MARKET + L.COW] == cows
     assert x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 1 and x[BLUE, L.PL_MEN_TRAVEL] == 1
-    x.goods(GREEN, Cow=2)
-    x.g[L.G_MARKET + L.COW] = 0  # none left: from the opponent Village holding most
-    E.the_gift(x.p, x.g, BLUE, L.COW, NOLOG)
+    E.the_gift(x.p, x.pol, x.g, x.rng, BLUE, L.COW, NOLOG)  # Green now the only holder
     assert x[GREEN, L.PL_GOODS + L.COW] == 1 and x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 2
+    x.goods(GREEN, Cow=0)  # no rival holds one: the market's
+    cows = x.g[L.G_MARKET + L.COW]
+    E.the_gift(x.p, x.pol, x.g, x.rng, BLUE, L.COW, NOLOG)
+    assert x.g[L.G_MARKET + L.COW] == cows - 1 and x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 3
 
 
 def test_arianrhod_example():
@@ -592,7 +602,7 @@ def test_arianrhod_example():
     x = Game()
     titles = x.comp.event_titles
     on_top(x, "Arianrhod")
-    E.event_draw(x.S, x.p, x.pol, x.g, BLUE, NOLOG)
+    E.event_draw(x.S, x.p, x.pol, x.g, x.rng, BLUE, NOLOG)
     assert x[BLUE, L.PL_HELD_EVENT] == titles.index("Arianrhod")  # delayed: kept
     top = x.g[L.G_EVENT_TOP]
     three = [titles.index("Sea Raiders"), titles.index("Blight"),
@@ -601,7 +611,7 @@ def test_arianrhod_example():
         deck = x.g[L.G_DECK:L.G_DECK + len(titles)]
         j = list(deck).index(ev)
         deck[top + k], deck[j] = deck[j], deck[top + k]
-    E.play_delayed(x.S, x.p, x.pol, x.g, BLUE, NOLOG)
+    E.play_delayed(x.S, x.p, x.pol, x.g, x.rng, BLUE, NOLOG)
     assert x[BLUE, L.PL_HELD_EVENT] == -1
     assert x.g[L.G_DECK + top] == titles.index("Omen of Victory")  # the best first
     assert sorted(x.g[L.G_DECK + top:L.G_DECK + top + 3]) == sorted(three)

@@ -136,10 +136,12 @@ def any_clan_pact_site(S, p, g, seat):
 
 
 @allocating
-def clan_pact_site(S, p, g, seat):
-    """The site the seat's Clan Pact would take (``PO.pick_site``), or -1."""
+def clan_pact_site(S, p, pol, g, seat, reduction):
+    """The site the seat's Clan Pact would take (``PO.pick_site``; ``reduction``: the
+    trip's bonuses), or -1."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
-    return PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+    return PO.pick_site(S, p, pol, g, seat, buf, clan_pact_sites(S, p, g, seat, buf),
+                        reduction)
 
 
 # -- legality ---------------------------------------------------------------------------------
@@ -221,7 +223,7 @@ def playable(S, p, g, seat, c):
 
 
 @allocating
-def legal_engagement(S, p, g, seat, c, target, extra):
+def legal_engagement(S, p, pol, g, seat, c, target, extra):
     """The units a legal play of card c would engage (tribesmen, leader mask), or
     (-1, 0) if the card cannot be played: not in hand, not enough STRENGTH, a condition
     unmet, or not enough Provisions for the Movement Cost. Away, the leaders of the
@@ -233,11 +235,11 @@ def legal_engagement(S, p, g, seat, c, target, extra):
         return 0, 0
     men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
                                       S[L.S_CARDS][c, L.CD_UNITS], extra)
-    return trip_engagement(S, p, g, seat, c, target, men, lmask)
+    return trip_engagement(S, p, pol, g, seat, c, target, men, lmask)
 
 
 @borrowing
-def trip_engagement(S, p, g, seat, c, target, men, lmask):
+def trip_engagement(S, p, pol, g, seat, c, target, men, lmask):
     """``legal_engagement`` once the card is playable and its units chosen (men < 0:
     not enough STRENGTH): the riders that lower the Movement Cost join, and the trip
     must be affordable."""
@@ -247,7 +249,7 @@ def trip_engagement(S, p, g, seat, c, target, men, lmask):
         return -1, 0
     dest = destination(S, p, g, seat, c, target)
     if find_op(S, c, L.OP_CLAN_PACT) >= 0:
-        dest = clan_pact_site(S, p, g, seat)
+        dest = clan_pact_site(S, p, pol, g, seat, travel_reduction(S, g, seat, c, lmask))
     if dest >= 0:
         price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
         riders = PO.riders(S, g, seat, S[L.S_CARDS][c, L.CD_UNITS], lmask)
@@ -694,7 +696,7 @@ def play_card(S, p, pol, g, rng, seat, c, target, extra, log):
     the discard pile until Cleanup (or the box: Promote Tribesman, a finished Learning or
     Clan Pact)."""
     b = pl(seat)
-    men, lmask = legal_engagement(S, p, g, seat, c, target, extra)
+    men, lmask = legal_engagement(S, p, pol, g, seat, c, target, extra)
     log_event(log, EV_CARD, seat, c, target)
     g[b + L.PL_CARD + c] = L.CARD_DISCARD
     g[b + L.PL_USES + c] += 1
@@ -711,7 +713,7 @@ def play_card(S, p, pol, g, rng, seat, c, target, extra, log):
     site = -1
     dest = destination(S, p, g, seat, c, target)
     if find_op(S, c, L.OP_CLAN_PACT) >= 0:
-        site = clan_pact_site(S, p, g, seat)
+        site = clan_pact_site(S, p, pol, g, seat, travel_reduction(S, g, seat, c, lmask))
         dest = site
     if dest >= 0:
         pay_movement(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask), log)

@@ -132,7 +132,7 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
         elif op == L.OP_TROPHY:
             v += 90 - 10 * a
     if card_op(S, c, 0, 0) == L.OP_CLAN_PACT:
-        dest = clan_pact_site(S, p, g, seat)
+        dest = clan_pact_site(S, p, pol, g, seat, travel_reduction(S, g, seat, c, lmask))
         price = 0
         if dest >= 0:
             price = move_price(S, p, g, seat, dest,
@@ -160,7 +160,7 @@ def best_special(S, p, pol, g, seat):
             for t in range(-2, p[L.P_PLAYERS]):
                 if t == seat:
                     continue
-                men, lmask = legal_engagement(S, p, g, seat, c, t, 0)
+                men, lmask = legal_engagement(S, p, pol, g, seat, c, t, 0)
                 if men >= 0:
                     v = max(v, card_value(S, p, pol, g, seat, c, t, men, lmask))
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED

@@ -134,7 +134,7 @@ def setup_player(S, p, g, s, tribe):
 
 # -- events ------------------------------------------------------------------------------------
 @borrowing
-def event_op(S, p, pol, g, seat, ev, k, log):
+def event_op(S, p, pol, g, rng, seat, ev, k, log):
     """One operation of an Event card (events take priority over the rules)."""
     o = L.EV_OPS + k * L.OP_WIDTH
     op = S[L.S_EVENTS][ev, o]
@@ -143,7 +143,7 @@ def event_op(S, p, pol, g, seat, ev, k, log):
     if op == L.EO_GAIN:
         log_event(log, EV_GAIN, seat, a, gain_goods(g, seat, a, b))
     elif op == L.EO_THE_GIFT:
-        the_gift(p, g, seat, a, log)
+        the_gift(p, pol, g, rng, seat, a, log)
     elif op == L.EO_DIVINE_WILL:
         log_event(log, EV_DW, seat, gain_dw(g, seat, a))
     elif op == L.EO_VP:
@@ -169,22 +169,18 @@ def event_op(S, p, pol, g, seat, ev, k, log):
 
 
 @borrowing
-def the_gift(p, g, seat, good, log):
-    """The Gift (Event Phase: its example): a Cow from the market or, if there is none, from the
-    opponent Village holding most; it and one of the drawer's tribesmen go to the Travel
-    Card."""
+def the_gift(p, pol, g, rng, seat, good, log):
+    """The Gift (Event Phase: its example): a Cow "from the Portum Itium market or, if
+    available, from another player's Village Card", where the drawer chooses
+    (``PO.gift_source``); it and one of the drawer's tribesmen go to the Travel Card."""
     b = pl(seat)
-    if g[L.G_MARKET + good] > 0:
+    source = PO.gift_source(p, pol, g, rng, seat, good)
+    if source == PO.NO_SOURCE:
+        return
+    if source == PO.TAKE_FROM_MARKET:
         g[L.G_MARKET + good] -= 1
     else:
-        best = -1
-        for s in range(p[L.P_PLAYERS]):
-            if s != seat and g[pl(s) + L.PL_GOODS + good] > 0:
-                if best < 0 or g[pl(s) + L.PL_GOODS + good] > g[pl(best) + L.PL_GOODS + good]:
-                    best = s
-        if best < 0:
-            return
-        g[pl(best) + L.PL_GOODS + good] -= 1
+        g[pl(source) + L.PL_GOODS + good] -= 1
     g[b + L.PL_TRAVEL_GOODS + good] += 1
     log_event(log, EV_GAIN, seat, good, 1)
     if g[b + L.PL_MEN] > 0:
@@ -208,9 +204,9 @@ def arianrhod(S, p, pol, g, seat):
 
 
 @borrowing
-def apply_event(S, p, pol, g, seat, ev, log):
+def apply_event(S, p, pol, g, rng, seat, ev, log):
     for k in range(S[L.S_EVENTS][ev, L.EV_N_OPS]):
-        event_op(S, p, pol, g, seat, ev, k, log)
+        event_op(S, p, pol, g, rng, seat, ev, k, log)
 
 
 @borrowing
@@ -242,13 +238,13 @@ def event_phase(S, p, pol, g, rng, log):
             draw_event(p, g, log)
             step_checked(S, p, g, log, L.STEP_EVENT_DRAW)
             return
-        event_draw(S, p, pol, g, s, log)
+        event_draw(S, p, pol, g, rng, s, log)
         if step_checked(S, p, g, log, L.STEP_EVENT_DRAW):
             return
 
 
 @borrowing
-def event_draw(S, p, pol, g, s, log):
+def event_draw(S, p, pol, g, rng, s, log):
     """One player's draw in the Event Phase: 3 Divine Will to the Common Pool, the card
     (Benevolence: maybe discarded for a second), applied at once or kept face down."""
     b = pl(s)
@@ -263,7 +259,7 @@ def event_draw(S, p, pol, g, s, log):
         redrawn = 1
     log_event(log, EV_DRAW, s, ev, redrawn)
     if S[L.S_EVENTS][ev, L.EV_TIMING] == L.TIMING_IMMEDIATE:
-        apply_event(S, p, pol, g, s, ev, log)
+        apply_event(S, p, pol, g, rng, s, ev, log)
     elif g[b + L.PL_HELD_EVENT] < 0 or \
             PO.keeps_new_delayed(S, p, pol, g, s, g[b + L.PL_HELD_EVENT], ev):
         g[b + L.PL_HELD_EVENT] = ev
@@ -275,11 +271,11 @@ KIND_CARD, KIND_BATTLE = 0, 1
 
 
 @borrowing
-def play_delayed(S, p, pol, g, seat, log):
+def play_delayed(S, p, pol, g, rng, seat, log):
     ev = g[pl(seat) + L.PL_HELD_EVENT]
     g[pl(seat) + L.PL_HELD_EVENT] = -1
     log_event(log, EV_DELAYED, seat, ev)
-    apply_event(S, p, pol, g, seat, ev, log)
+    apply_event(S, p, pol, g, rng, seat, ev, log)
 
 
 @borrowing
@@ -305,7 +301,7 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
                 continue
             if t == seat or not target_fits(S, c, t, seat):
                 continue
-            men, lmask = trip_engagement(S, p, g, seat, c, t, men0, lmask0)
+            men, lmask = trip_engagement(S, p, pol, g, seat, c, t, men0, lmask0)
             if men < 0:
                 continue
             kind[n] = KIND_CARD
@@ -334,7 +330,7 @@ def player_turn(S, p, pol, g, rng, seat, log):
     b = pl(seat)
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0 and PO.plays_delayed_now(S, p, g, seat, ev):
-        play_delayed(S, p, pol, g, seat, log)
+        play_delayed(S, p, pol, g, rng, seat, log)
         if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
             return False
     kind = np.zeros(MAX_CANDIDATES, dtype=np.int64)
@@ -358,7 +354,7 @@ def player_turn(S, p, pol, g, rng, seat, log):
     if ev >= 0:
         dest = destination(S, p, g, seat, c, target[i])
         if dest >= 0 and move_price(S, p, g, seat, dest, 0)[0] >= 2:
-            play_delayed(S, p, pol, g, seat, log)  # Hidden Path: this trip is free
+            play_delayed(S, p, pol, g, rng, seat, log)  # Hidden Path: this trip is free
             if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
                 return False
     play_card(S, p, pol, g, rng, seat, c, target[i], PL.extra_units(S, pol, seat, c), log)
@@ -518,12 +514,12 @@ def festival(S, p, g, tile, log):
 
 
 @borrowing
-def final_delayed_events(S, p, pol, g, log):
+def final_delayed_events(S, p, pol, g, rng, log):
     """End of the Game: delayed events still held are played."""
     for i in range(p[L.P_PLAYERS]):
         s = g[L.G_ORDER + i]
         if g[pl(s) + L.PL_HELD_EVENT] >= 0:
-            play_delayed(S, p, pol, g, s, log)
+            play_delayed(S, p, pol, g, rng, s, log)
 
 
 @borrowing
@@ -588,7 +584,7 @@ def play_game(S, p, pol, rng, g, out, log):
             continue
         if month_turn(S, p, pol, rng, g, log):
             return
-    final_delayed_events(S, p, pol, g, log)
+    final_delayed_events(S, p, pol, g, rng, log)
     if step_checked(S, p, g, log, L.STEP_END):
         return
     write_outcome(S, p, g, out, log)

@@ -28,6 +28,7 @@ from .state import (
     leader_class,
     leader_slots,
     leader_strength,
+    move_price,
     pl,
     strength_at,
     strip_slot,
@@ -48,6 +49,7 @@ POLICIES = {
                      "goods or trophies score a style bonus",
 }
 assert tuple(POLICIES) == L.POLICY_NAMES
+TAKE_FROM_MARKET, NO_SOURCE = -2, -1  # gift_source's answers besides a seat
 
 
 
@@ -1037,9 +1039,65 @@ def setup_site(S, p, pol, g, seat):
 
 
 @borrowing
-def pick_site(S, p, g, seat, sites, n):
-    """Clan Pact: the free territory cheapest to reach from Portum Itium (trade)."""
-    return sites[0] if n > 0 else -1
+def pick_site(S, p, pol, g, seat, sites, n, reduction):
+    """Clan Pact: the site the player chooses among the free territories next to its
+    villages (Trade, Clan Pact: "The village token must be placed in an unoccupied
+    territory adjacent to a territory where there is already a Village of your tribe"):
+    the one ``site_value`` appraises best, less ``provision_points`` per Provision of the
+    trip there now (``reduction``: the trip's bonuses), among those it can pay for (ties:
+    ``better_site``); none affordable: the cheapest to reach, which the card's
+    legality then refuses. -1: no site."""
+    scale = (p[L.P_PLAYERS] - 1) * other_territories(S, p)
+    best, best_v = -1, 0
+    cheapest, cheapest_price = -1, 1 << 30
+    for i in range(n):
+        v = sites[i]
+        price = move_price(S, p, g, seat, v, reduction)[0]
+        if price < cheapest_price:
+            cheapest, cheapest_price = v, price
+        if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+            continue
+        value = site_value(S, p, pol, g, seat, v) - \
+            scale * pol[seat, L.W_PROVISION_POINTS] * price
+        if better_site(S, p, g, v, value, best, best_v):
+            best, best_v = v, value
+    return best if best >= 0 else cheapest
+
+
+@borrowing
+def gift_source(p, pol, g, rng, seat, good):
+    """The Gift (Event Phase, its example): take the good "from the Portum Itium market
+    or, if available, from another player's Village Card". Greedy takes it from the
+    rival with most VP among those holding one (a tile its rival loses), else from the
+    market; random chooses uniformly among the market (if it has one) and the rivals
+    holding one. Returns the seat to take it from, TAKE_FROM_MARKET, or NO_SOURCE."""
+    n = 0
+    best = NO_SOURCE
+    if g[L.G_MARKET + good] > 0:
+        n += 1
+        best = TAKE_FROM_MARKET
+    for s in range(p[L.P_PLAYERS]):
+        if s != seat and g[pl(s) + L.PL_GOODS + good] > 0:
+            n += 1
+    if n == 0:
+        return NO_SOURCE
+    if pol[seat, L.W_ID] == L.POL_RANDOM:
+        k = uniform_int(rng, L.ST_POLICY + seat, n)
+        if g[L.G_MARKET + good] > 0:
+            if k == 0:
+                return TAKE_FROM_MARKET
+            k -= 1
+        for s in range(p[L.P_PLAYERS]):
+            if s != seat and g[pl(s) + L.PL_GOODS + good] > 0:
+                if k == 0:
+                    return s
+                k -= 1
+    top = -1
+    for s in range(p[L.P_PLAYERS]):
+        if s != seat and g[pl(s) + L.PL_GOODS + good] > 0 and \
+                (top < 0 or g[pl(s) + L.PL_VP] > g[pl(top) + L.PL_VP]):
+            top = s
+    return top if top >= 0 else best
 
 
 @borrowing
