@@ -155,7 +155,7 @@ def test_cooking_example_with_cauldron():
     for s in (BLUE, ORANGE, PURPLE):
         x.goods(s, Provisions=1)
     x.goods(GREEN, Provisions=4)  # the Village holding most Provisions
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Cooking"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Cooking"), -1, NOLOG)
     assert x[YELLOW, L.PL_MEN_VILLAGE] == 2  # 2 tribesmen engaged: STRENGTH 2 = cost
     assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == 3 + 1
     assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == 3
@@ -171,7 +171,7 @@ def test_learning_example_consecrated_ground():
             x[PURPLE, L.PL_CARD + c] = L.CARD_HAND
     x[PURPLE, L.PL_MEN] = 0  # Lindsay (STR 3) alone
     vp = x[PURPLE, L.PL_VP]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, PURPLE, x.card("Learning"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, PURPLE, x.card("Learning"), -1, NOLOG)
     assert x[PURPLE, L.PL_CARD + cg] == L.CARD_HAND  # usable this Month Turn
     assert x[PURPLE, L.PL_LEADER_AT] == L.AT_VILLAGE
     assert x[PURPLE, L.PL_VP] == vp + 1
@@ -183,7 +183,7 @@ def test_learning_example_consecrated_ground():
 def test_promote_tribesman_example():
     x = Game()
     market = x.g[L.G_MARKET_MEN + L.BLUE]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, BLUE, x.card("Promote Tribesman"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, BLUE, x.card("Promote Tribesman"), -1, NOLOG)
     assert x.g[L.G_MARKET_MEN + L.BLUE] == market + 1
     assert x[BLUE, L.PL_MEN] + x[BLUE, L.PL_MEN_VILLAGE] == 4
     assert x.comp.leader_names[x[BLUE, L.PL_LEADER + 1]] == "Ambigath"
@@ -222,7 +222,7 @@ def test_celebration_example():
     before = x.g[L.G_MARKET + L.PROVISIONS]
     assert ST.move_price(x.S, x.p, x.g, GREEN, x.node("Atrebates"), 0)[0] == 2
     vp = x[GREEN, L.PL_VP]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, NOLOG)
     assert x[GREEN, L.PL_LEADER_AT] == L.AT_TRAVEL and x[GREEN, L.PL_MEN_TRAVEL] == 1
     assert x.g[L.G_MARKET + L.PROVISIONS] == before + 2  # no tribute
     assert x[GREEN, L.PL_GOODS + L.HORSE] == 0 and x[YELLOW, L.PL_GOODS + L.HORSE] == 1
@@ -290,10 +290,10 @@ def test_trade_valued_after_the_trip():
         x.goods(YELLOW, Belladonna=1)
         x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0
         x[GREEN, L.PL_MEN] = 1
-        men, lmask = A.legal_engagement(x.S, x.p, x.pol, x.g, GREEN, c, YELLOW, 0)
+        men, lmask = A.legal_engagement(x.S, x.p, x.pol, x.g, GREEN, c, YELLOW)
         gain = AP.trade_gain(x.S, x.p, x.pol, x.g, GREEN, c, YELLOW, men, lmask, 0, 1)
         valued = gain != PO.NO_TRADE
-        A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, c, YELLOW, 0, NOLOG)
+        A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, c, YELLOW, NOLOG)
         assert valued == (x[GREEN, L.PL_TRAVEL_GOODS + L.BELLADONNA] == 1), provisions
         assert valued == (provisions >= 4), provisions  # 2 left after the trip pay 2
 
@@ -308,7 +308,7 @@ def test_clan_pact_example():
     x.goods(YELLOW, Provisions=3)
     assert x.strength(YELLOW, 1, 1) == 4  # Ygerna 3 with the Hammer + 1
     market_men = x.g[L.G_MARKET_MEN + L.YELLOW]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Clan Pact"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Clan Pact"), -1, NOLOG)
     assert x.g[L.G_VILLAGE + x.node("Cantiaci")] == YELLOW
     assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == 2  # 1 Provisions to Cantiaci
     assert x.g[L.G_MARKET_MEN + L.YELLOW] == market_men - 1
@@ -321,7 +321,7 @@ def test_clan_pact_needs_a_free_adjacent_territory():
     x = Game()
     x.villages(yellow="Dumnonii", blue="Durotriges")
     x[YELLOW, L.PL_CARD + x.card("Clan Pact")] = L.CARD_HAND
-    men, _ = A.legal_engagement(x.S, x.p, x.pol, x.g, YELLOW, x.card("Clan Pact"), -1, 0)
+    men, _ = A.legal_engagement(x.S, x.p, x.pol, x.g, YELLOW, x.card("Clan Pact"), -1)
     assert men == -1
 
 
@@ -337,7 +337,7 @@ def test_pillage_example_fails_on_a_tie():
     goods = x.g[x.b(PURPLE) + L.PL_GOODS:x.b(PURPLE) + L.PL_GOODS + 9].copy()
     # the bag holds 0,0,1,1,2,2,3: the fifth token is a 2
     rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [5]}, sides=7)
-    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, NOLOG)
     assert x[BLUE, L.PL_GOODS + L.PROVISIONS] == 0  # 3 Provisions: Caledonii -> Brigantes
     assert x[BLUE, L.PL_MEN_TRAVEL] == 4 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
     assert x[PURPLE, L.PL_MEN_VILLAGE] == 4  # 2 must defend, 2 more engaged
@@ -355,7 +355,7 @@ def test_raid_succeeds_when_stronger():
     x[PURPLE, L.PL_MEN] = 0
     x[PURPLE, L.PL_DW] = 0
     rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [1]}, sides=7)  # a 0 token
-    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, NOLOG)
     assert x[BLUE, L.PL_N_RAID_WON] == 1
     taken = sum(x[BLUE, L.PL_TRAVEL_GOODS + k] for k in range(9))
     assert 0 < taken <= 5  # capacity: Niamh + 4 tribesmen
@@ -391,7 +391,7 @@ def test_sack_example():
     yellow = x[YELLOW, L.PL_GOODS + L.PROVISIONS]
     bag = x.g[L.G_BAG:L.G_BAG + 7].copy()
     vp = x[ORANGE, L.PL_VP]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 10, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, NOLOG)
     assert x[ORANGE, L.PL_LEADER_AT] == L.AT_TRAVEL  # Artghal
     assert x[ORANGE, L.PL_LEADER_AT + 1] == L.AT_TRAVEL  # Sive rides along: his Horse
     assert x[ORANGE, L.PL_MEN_TRAVEL] == 2
@@ -848,14 +848,15 @@ def test_trade_buys_a_hostage_from_a_village():
 def test_support_for_a_raided_village():
     # "Siding with ... an opposing player who is making a Reaction to defend himself, is
     # considered Support"; "A player who already passed their hand ... cannot provide
-    # Support." Green, behind the raider, engages its tribesmen on its Travel Card.
+    # Support." Green, behind the raider, engages on its Travel Card the tribesmen "they
+    # want to add": 3 of its 5, which bring the defence to the attack (a tie stops it).
     x = Game()
     x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
     x[ORANGE, L.PL_PASSED] = 1
     x[YELLOW, L.PL_PASSED] = 1
     x[BLUE, L.PL_VP] = 10
     x[GREEN, L.PL_VP] = 5
-    x[GREEN, L.PL_MEN] = 3
+    x[GREEN, L.PL_MEN] = 5
     x.goods(GREEN, Provisions=8)
     tribesmen = 1  # Pillage-like: only tribesmen count
     token10 = PO.mean_token10(x.p, x.g)
@@ -864,7 +865,7 @@ def test_support_for_a_raided_village():
     provisions = x[GREEN, L.PL_GOODS + L.PROVISIONS]
     added = A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, tribesmen, attack, defence, NOLOG)
     assert added == 3
-    assert x[GREEN, L.PL_MEN] == 0 and x[GREEN, L.PL_MEN_TRAVEL] == 3
+    assert x[GREEN, L.PL_MEN] == 2 and x[GREEN, L.PL_MEN_TRAVEL] == 3
     assert x[GREEN, L.PL_GOODS + L.PROVISIONS] < provisions  # paid the Movement Cost
     assert x[GREEN, L.PL_N_SUPPORT] == 1
     x[GREEN, L.PL_MEN] = 3
@@ -1034,3 +1035,39 @@ def test_reconstruction_knobs_yellow_ability_and_forge():
     assert no_fibula[L.S_CARDS][forge, choice] == base[L.S_CARDS][forge, choice] - (1 << L.FIBULA)
     with pytest.raises(RulesError, match="yellow_extra_slot"):
         Rules(yellow_extra_slot=2)
+
+
+def test_raider_commits_what_wins_the_raid_with_a_margin():
+    """Raid: "place on the Travel Card a number of available tribesmen and leaders who
+    have a total STRENGTH value equal to or greater than the commitment cost". Against an
+    empty Village holding one good, Blue commits Pillage's cost with its 5 tribesmen,
+    keeping Niamh for later actions, not its 6 available units; against 3 defending
+    tribesmen it commits them all (7 against 3 succeeds whatever the token)."""
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes")
+    x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(PURPLE, Cow=1)
+    x.g[x.b(PURPLE) + L.PL_HOSTAGES:x.b(PURPLE) + L.PL_HOSTAGES + 5] = 0
+    x[BLUE, L.PL_MEN] = 5
+    x[PURPLE, L.PL_MEN] = 0
+    x[PURPLE, L.PL_LEADER_AT] = L.AT_TRAVEL
+    pillage = x.card("Pillage")
+    men, lmask = PO.action_units(x.S, x.p, x.pol, x.g, BLUE, pillage, PURPLE)
+    assert (men, lmask) == (5, 0)
+    x[PURPLE, L.PL_MEN] = 3
+    men, lmask = PO.action_units(x.S, x.p, x.pol, x.g, BLUE, pillage, PURPLE)
+    assert (men, lmask) == (5, 1)
+
+
+def test_battle_supporter_adds_the_units_it_wants():
+    """Battle, Support: each supporter engages "the available tribesmen and leaders that
+    they want to add". Green (5 tribesmen, Murchad a merchant) joining attackers already
+    3 STRENGTH ahead adds one tribesman, enough to share the winners' VP; joining a
+    defender 2 behind it adds what turns the forecast."""
+    x = Game()
+    x[GREEN, L.PL_MEN] = 5
+    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.ATTACK, 8, 5)
+    assert (men, lmask) == (1, 0) and value > x.pol[GREEN, L.W_VP_POINTS]
+    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 8, 5) == B.ATTACK
+    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.DEFEND, 7, 5)
+    assert men == 3 and lmask == 0

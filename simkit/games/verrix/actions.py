@@ -43,6 +43,7 @@ from .events import (
 )
 from .state import (
     add_vp,
+    card_op,
     engage,
     engagement_capacity,
     engagement_horses,
@@ -55,6 +56,7 @@ from .state import (
     pay_tribute,
     pl,
     place_village,
+    reavers,
     strength_at,
     trophy_holder,
     village_value,
@@ -69,12 +71,6 @@ def vp(g, seat, n, log):
     d = add_vp(g, seat, n)
     log_event(log, EV_VP, seat, d, g[pl(seat) + L.PL_VP])
     return d
-
-
-@borrowing
-def card_op(S, c, k, j):
-    """Argument j (0 = opcode) of operation k of card c."""
-    return S[L.S_CARDS][c, L.CD_OPS + k * L.OP_WIDTH + j]
 
 
 @borrowing
@@ -223,18 +219,17 @@ def playable(S, p, g, seat, c):
 
 
 @allocating
-def legal_engagement(S, p, pol, g, seat, c, target, extra):
-    """The units a legal play of card c would engage (tribesmen, leader mask), or
-    (-1, 0) if the card cannot be played: not in hand, not enough STRENGTH, a condition
-    unmet, or not enough Provisions for the Movement Cost. Away, the leaders of the
-    card's classes that ``PO.riders`` offers join when their Horse lowers the Movement
-    Cost (the Sack example, Raid: Sive rides along)."""
+def legal_engagement(S, p, pol, g, seat, c, target):
+    """The units a legal play of card c would engage (tribesmen, leader mask), as the
+    seat chooses them (``PO.action_units``), or (-1, 0) if the card cannot be played: not
+    in hand, not enough STRENGTH, a condition unmet, or not enough Provisions for the
+    Movement Cost. Away, the leaders of the card's classes that ``PO.riders`` offers join
+    when their Horse lowers the Movement Cost (the Sack example, Raid: Sive rides along)."""
     if not target_fits(S, c, target, seat) or not playable(S, p, g, seat, c):
         return -1, 0
     if find_op(S, c, L.OP_LEARN) >= 0:
         return 0, 0
-    men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
-                                      S[L.S_CARDS][c, L.CD_UNITS], extra)
+    men, lmask = PO.action_units(S, p, pol, g, seat, c, target)
     return trip_engagement(S, p, pol, g, seat, c, target, men, lmask)
 
 
@@ -292,15 +287,6 @@ def trade_capacity(S, g, seat, c, men, lmask, extra):
     if market_trade(S, c):
         cap += S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
     return cap
-
-
-@borrowing
-def reavers(S, g, seat, target, field):
-    """Orange's ability (``field`` of its tribe row) counts only in Raids on a Village:
-    the Sack example (Raid) shows it adds nothing to a Sack of Portum Itium."""
-    if target < 0:
-        return 0
-    return S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], field]
 
 
 # -- movement --------------------------------------------------------------------------------
@@ -585,6 +571,9 @@ def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
         if add == 0 or not PO.supports_raid_defence(p, g, s, raider, attack,
                                                     defence + added, add):
             continue
+        # the units they want to add: the fewest that bring the defence to the attack
+        m, lm = PO.fewest_units(S, g, s, mask, attack - defence - added)
+        add = engagement_strength(S, g, s, m, lm)
         if not PO.accepts_raid_support(p, g, target, attack, defence + added):
             continue
         dest = nearest_village(S, p, g, s, target)
@@ -691,12 +680,12 @@ def run_ops(S, p, pol, g, rng, seat, c, target, men, lmask, site, log):
 
 
 @njit(cache=True, nogil=True)
-def play_card(S, p, pol, g, rng, seat, c, target, extra, log):
+def play_card(S, p, pol, g, rng, seat, c, target, log):
     """Play an Action card: engage its units, travel, apply its effect; the card goes to
     the discard pile until Cleanup (or the box: Promote Tribesman, a finished Learning or
     Clan Pact)."""
     b = pl(seat)
-    men, lmask = legal_engagement(S, p, pol, g, seat, c, target, extra)
+    men, lmask = legal_engagement(S, p, pol, g, seat, c, target)
     log_event(log, EV_CARD, seat, c, target)
     g[b + L.PL_CARD + c] = L.CARD_DISCARD
     g[b + L.PL_USES + c] += 1

@@ -199,7 +199,8 @@ def battle_round(S, p, pol, g, rng, side, men, lmask, leader, first, log):
 def deploy_supporters(S, p, pol, g, rng, side, men, lmask, attacker, defender, dest,
                       log):
     """Support: players who have not passed, in playing order, offer to join a faction
-    (paying the Movement Cost); the player leading the faction may refuse an offer
+    with the units they want to add (``PO.support_units``), paying the Movement Cost;
+    the player leading the faction may refuse an offer
     ("The player leading the faction that receives that Support offer can refuse the
     proposal"). A refused supporter pays nothing and engages nothing."""
     for i in range(p[L.P_PLAYERS]):
@@ -211,7 +212,7 @@ def deploy_supporters(S, p, pol, g, rng, side, men, lmask, attacker, defender, d
         choice = PO.support_side(S, p, pol, g, rng, s, att, dfn)
         if choice == NO_SIDE:
             continue
-        m, lm = PO.all_available(S, g, s, L.BATTLE_UNITS)
+        m, lm = PO.support_units(S, p, pol, g, s, choice, att, dfn)[1:]
         chief = attacker if choice == ATTACK else defender
         if not PO.accepts_support(S, p, g, rng, chief, pol[chief, L.W_ID], s, choice, att, dfn,
                                   engagement_strength(S, g, s, m, lm)):

@@ -288,10 +288,9 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
             continue
         loc = S[L.S_CARDS][c, L.CD_LOCATION]
         targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
-        extra = PL.extra_units(S, pol, seat, c)
-        # the units do not depend on the target (``legal_engagement``, in two steps)
-        men0, lmask0 = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
-                                            S[L.S_CARDS][c, L.CD_UNITS], extra)
+        raid = find_op(S, c, L.OP_RAID) >= 0
+        # the units depend on the target only in a Raid (``legal_engagement``, in steps)
+        men0, lmask0 = PO.action_units(S, p, pol, g, seat, c, TARGET_NONE)
         for t in range(-2, p[L.P_PLAYERS]):
             if loc == L.LOC_AWAY and (t < 0 if targeted else t != TARGET_NONE):
                 continue
@@ -301,6 +300,8 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
                 continue
             if t == seat or not target_fits(S, c, t, seat):
                 continue
+            if raid:
+                men0, lmask0 = PO.action_units(S, p, pol, g, seat, c, t)
             men, lmask = trip_engagement(S, p, pol, g, seat, c, t, men0, lmask0)
             if men < 0:
                 continue
@@ -357,7 +358,7 @@ def player_turn(S, p, pol, g, rng, seat, log):
             play_delayed(S, p, pol, g, rng, seat, log)  # Hidden Path: this trip is free
             if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
                 return False
-    play_card(S, p, pol, g, rng, seat, c, target[i], PL.extra_units(S, pol, seat, c), log)
+    play_card(S, p, pol, g, rng, seat, c, target[i], log)
     return False
 
 

@@ -21,6 +21,8 @@ from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from .state import (
+    card_op,
+    engagement_capacity,
     engagement_strength,
     equipped,
     held,
@@ -30,8 +32,10 @@ from .state import (
     leader_strength,
     move_price,
     pl,
+    reavers,
     strength_at,
     strip_slot,
+    trophy_holder,
 )
 
 POLICIES = {
@@ -168,6 +172,93 @@ def riders(S, g, seat, mask, lmask):
                 leader_bonus(S, g, seat, k, L.BONUS_MOVE) > 0:
             out |= 1 << k
     return out
+
+
+@borrowing
+def find_card_op(S, c, op):
+    """The index of card c's first operation ``op``, or -1."""
+    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+        if card_op(S, c, k, 0) == op:
+            return k
+    return -1
+
+
+@borrowing
+def action_units(S, p, pol, g, seat, c, target):
+    """The units the seat engages to play card c against ``target`` (before the riders
+    a trip adds): a Raid's are ``raid_units``; a Trade's the fewest reaching the card's
+    cost and ``trade_extra_units`` more (each carries one more good); any other card's
+    the fewest. (-1, 0): not enough STRENGTH."""
+    cost = S[L.S_CARDS][c, L.CD_COST]
+    mask = S[L.S_CARDS][c, L.CD_UNITS]
+    k = find_card_op(S, c, L.OP_RAID)
+    if k >= 0:
+        return raid_units(S, p, pol, g, seat, c, k, target)
+    extra = 0
+    if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE:
+        extra = pol[seat, L.W_TRADE_EXTRA_UNITS]
+    return choose_engagement(S, g, seat, cost, mask, extra)
+
+
+@borrowing
+def raid_units(S, p, pol, g, seat, c, k, target):
+    """Raid (operation k of card c): the engagement reaching the card's cost whose
+    expected loot (``raid_value``: the chance its STRENGTH beats the defender's whole
+    defence and token, times what it can carry) less ``engaged_points`` per STRENGTH
+    engaged is the largest (ties: fewer leaders, then fewer tribesmen): a raider commits
+    what wins the raid with a margin against the tokens, not every unit. (-1, 0): not
+    enough STRENGTH."""
+    cost = S[L.S_CARDS][c, L.CD_COST]
+    mask = S[L.S_CARDS][c, L.CD_UNITS]
+    men, lmask = all_available(S, g, seat, mask)
+    best_m, best_l = -1, 0
+    best_v = -(1 << 40)
+    for lm in range(lmask + 1):
+        if lm & ~lmask:
+            continue
+        lstr = engagement_strength(S, g, seat, 0, lm)
+        for m in range(men + 1):
+            if m + lstr < cost or (m == 0 and lm == 0):
+                continue
+            v = raid_value(S, p, pol, g, seat, c, k, target, m, lm) - \
+                pol[seat, L.W_ENGAGED_POINTS] * (m + lstr)
+            if v > best_v:
+                best_v, best_m, best_l = v, m, lm
+    return best_m, best_l
+
+
+@borrowing
+def raid_value(S, p, pol, g, seat, c, k, target, men, lmask):
+    """Expected loot of a raid with these units: the chance the attacker beats the
+    defender's full STRENGTH (its units of the card's classes on its Village Card and
+    available, the card's bonus or malus, the Sword of Nuada) and token, times what the
+    capacity can carry; a Sack of the market always succeeds."""
+    capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
+        reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
+    steal = card_op(S, c, k, 4)
+    if target < 0:
+        return capacity * 35
+    mask = S[L.S_CARDS][c, L.CD_UNITS]
+    attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
+        reavers(S, g, seat, target, L.TR_RAID_STR)
+    dfn = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
+    dfn += strength_at(S, g, target, mask, L.AT_AVAILABLE)
+    holder = trophy_holder(S, g, L.TP_STRENGTH)
+    attack += 1 if holder == seat else 0
+    dfn += 1 if holder == target else 0
+    hits, n = tokens_at_most(p, g, attack - max(dfn, 0) - 1)
+    best = loot_worth(S, p, pol, g, seat, target, steal)
+    vp_points = pol[seat, L.W_VP_POINTS]
+    if steal != L.STEAL_ANIMALS:
+        for col in range(L.N_TRIBES):
+            if g[pl(target) + L.PL_HOSTAGES + col] > 0:
+                best = max(best, vp_points * month_turns_left(p, g) // 2 + 20)
+    items = 0
+    for good in range(L.N_GOODS):
+        items += g[pl(target) + L.PL_GOODS + good]
+    loot = best * min(capacity, max(items, 1)) * 2 // 3 + \
+        vp_points * reavers(S, g, seat, target, L.TR_RAID_VP)
+    return hits * loot // max(n, 1)
 
 
 @borrowing
@@ -581,13 +672,37 @@ def raid_token_margin(p, g, attack, defence):
 @borrowing
 def supports_raid_defence(p, g, seat, raider, attack, defence, add):
     """Offer Support to a raided Village? Greedy helps only to stop a raider level with
-    it or ahead on VP, and only when its STRENGTH turns a raid expected to succeed (at
-    the average token) into one expected to fail: the units are lost for its own
-    actions this Month Turn and it gains no VP."""
+    it or ahead on VP, and only when its STRENGTH ``add`` (all it could bring) turns a
+    raid expected to succeed (at the average token) into one expected to fail: the units
+    are lost for its own actions this Month Turn and it gains no VP."""
     if g[pl(raider) + L.PL_VP] < g[pl(seat) + L.PL_VP]:
         return False
     token = mean_token10(p, g)
     return 10 * defence + token < 10 * attack <= 10 * (defence + add) + token
+
+
+@borrowing
+def fewest_units(S, g, seat, mask, need):
+    """The fewest available units of classes ``mask`` whose STRENGTH reaches ``need``
+    (tribesmen first, then leaders in order), or all of them if even all fall short:
+    (tribesmen, leader mask)."""
+    men, lmask = all_available(S, g, seat, mask)
+    if need <= 0:
+        return 0, 0
+    take = min(need, men)
+    lm = 0
+    s = take
+    for k in range(L.MAX_LEADERS):
+        if s >= need:
+            break
+        if (lmask >> k) & 1:
+            lm |= 1 << k
+            s += leader_strength(S, g, seat, k)
+    if s >= need:  # the leaders may spare tribesmen
+        while take > 0 and s - 1 >= need:
+            take -= 1
+            s -= 1
+    return take, lm
 
 
 @borrowing
@@ -766,23 +881,48 @@ def defender_extra(S, p, pol, g, rng, seat, must, attack):
 
 
 @borrowing
+def support_units(S, p, pol, g, seat, side, att_str, def_str):
+    """The units the seat would add to ``side`` (1 attackers, 2 defenders) of a Battle
+    whose factions stand at ``att_str`` and ``def_str``: "the available tribesmen and
+    leaders that they want to add" (Battle, Support), the deployment whose expected disc
+    pays the most VP less ``unit_points`` per STRENGTH engaged (ties: fewer units).
+    Returns (value, tribesmen, leader mask); (value, 0, 0) adds nothing."""
+    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
+    vp_points = pol[seat, L.W_VP_POINTS]
+    unit_points = pol[seat, L.W_UNIT_POINTS]
+    best_v, best_m, best_l = -(1 << 40), 0, 0
+    for lm in range(lmask + 1):
+        if lm & ~lmask:
+            continue
+        lstr = engagement_strength(S, g, seat, 0, lm)
+        for m in range(men + 1):
+            add = m + lstr
+            if add == 0:
+                continue
+            a = att_str + (add if side == 1 else 0)
+            d = def_str + (add if side == 2 else 0)
+            v = vp_points * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, a, d), side) - \
+                unit_points * add
+            if v > best_v:
+                best_v, best_m, best_l = v, m, lm
+    return best_v, best_m, best_l
+
+
+@borrowing
 def support_side(S, p, pol, g, rng, seat, att_str, def_str):
     """Offer Support: 0 none, 1 the attacking faction, 2 the defending one. Greedy joins
-    the faction where its units earn the most expected VP (the track pays most for a
-    narrow win); random joins at random."""
+    the faction where the units it would add (``support_units``) earn the most expected
+    VP less what they could do elsewhere, if that is worth more than 1 VP; random joins
+    at random."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
-    add = engagement_strength(S, g, seat, men, lmask)
-    if add == 0:
+    if engagement_strength(S, g, seat, men, lmask) == 0:
         return 0
     if pol[seat, L.W_ID] == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, 3)
     best = 0
-    vp_points = pol[seat, L.W_VP_POINTS]
-    best_v = pol[seat, L.W_UNIT_POINTS] * add + vp_points
+    best_v = pol[seat, L.W_VP_POINTS]
     for side in range(1, 3):
-        a = att_str + (add if side == 1 else 0)
-        d = def_str + (add if side == 2 else 0)
-        v = vp_points * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, a, d), side)
+        v = support_units(S, p, pol, g, seat, side, att_str, def_str)[0]
         if v > best_v:
             best_v = v
             best = side

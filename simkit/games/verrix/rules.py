@@ -219,9 +219,6 @@ class Weights(RulesBase):
         40, "a village site's worth per Provision of the opponents' mean trip to it (the "
         "set-up village and a Clan Pact's: the farther, the dearer their Raids and "
         "Battles there)", range=(0, 120))
-    raid_extra_units: int = knob(
-        10, "units a raider engages beyond the card's cost, as far as it has them (10: all "
-        "of them)", range=(0, 10))
     trade_extra_units: int = knob(
         2, "units a trader engages beyond the card's cost (each carries more goods)",
         range=(0, 6))
