@@ -1071,3 +1071,30 @@ def test_battle_supporter_adds_the_units_it_wants():
     assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 8, 5) == B.ATTACK
     value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.DEFEND, 7, 5)
     assert men == 3 and lmask == 0
+
+
+def test_last_month_turn_values_only_what_can_still_be_spent():
+    """How to Play: 12 turns, the last Month Turn the 11th; after its Action Phase only
+    its Cleanup and the Lughnasadh Festival score. Provisions Cooking makes then are
+    worth something only while a Feast or a trip left in hand can spend them, so a
+    Yellow tribe whose hand spends none values Cooking at a loss in turn 11 and at a gain
+    in turn 10; with a Feast in hand, Provisions short of its 3 still count."""
+    from simkit.games.verrix import appraisal as AP
+    x = Game()
+    cooking = x.card("Cooking")
+    for c in range(len(x.comp.card_titles)):
+        if x[YELLOW, L.PL_CARD + c] == L.CARD_HAND and c != cooking:
+            x[YELLOW, L.PL_CARD + c] = L.CARD_DISCARD  # played this Month Turn
+    x.goods(YELLOW, Provisions=1)
+
+    def cooking_value(turn):
+        x.g[L.G_TURN] = turn
+        return AP.card_value(x.S, x.p, x.pol, x.g, YELLOW, cooking, -1, 2, 0)
+
+    assert cooking_value(10) > 0
+    assert cooking_value(11) < 0
+    assert PO.worth(x.S, x.p, x.pol, x.g, YELLOW, L.PROVISIONS) == 0
+    x[YELLOW, L.PL_CARD + x.card("Feast")] = L.CARD_HAND  # 3 Provisions for 3 VP
+    assert PO.provisions_to_spend(x.S, x.p, x.g, YELLOW) == 3
+    assert PO.worth(x.S, x.p, x.pol, x.g, YELLOW, L.PROVISIONS) > 0
+    assert cooking_value(11) > 0

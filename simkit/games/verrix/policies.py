@@ -91,8 +91,85 @@ def fibula_wanted(g, seat):
 
 
 @borrowing
+def last_month_turn(p, g):
+    """Is this the game's last Month Turn (only Festivals follow)? What the tribe holds
+    after its Action Phase earns only at that Cleanup and at the last Festivals."""
+    return month_turns_left(p, g) <= 1 and g[L.G_TURN] % p[L.P_FESTIVAL_EVERY] != 0
+
+
+@borrowing
+def trip_price(S, p, g, seat, c):
+    """Provisions the cheapest trip of card c would cost now (0 at the Village)."""
+    loc = S[L.S_CARDS][c, L.CD_LOCATION]
+    if loc == L.LOC_VILLAGE:
+        return 0
+    best = 1 << 30
+    for v in range(p[L.P_N_NODES]):
+        if loc == L.LOC_PORTUM and S[L.S_NODES][v, 0] == L.NODE_HARBOUR or \
+                loc == L.LOC_AWAY and g[L.G_VILLAGE + v] >= 0 and g[L.G_VILLAGE + v] != seat:
+            best = min(best, move_price(S, p, g, seat, v, 0)[0])
+    return best if best < 1 << 30 else 0
+
+
+@borrowing
+def provisions_to_spend(S, p, g, seat):
+    """The Provisions the seat can still spend in this Action Phase: what the cards in
+    its hand pay (Feast, Forge) and the trip of each card it would play away."""
+    n = 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND or \
+                S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
+            continue
+        n += trip_price(S, p, g, seat, c)
+        for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+            if card_op(S, c, k, 0) == L.OP_PAY and card_op(S, c, k, 1) == L.PROVISIONS:
+                n += card_op(S, c, k, 2)
+    return n
+
+
+@borrowing
+def spent_later(S, p, g, seat, good, have):
+    """Can the unit of ``good`` that raises the seat's Village Card from ``have`` still be
+    spent? Always but in the last Month Turn; there, a Provision while the Feasts, Forges
+    and trips left in its hand take that many, another good while a card in its hand
+    pays with it (Masterwork's trophy takes any)."""
+    if not last_month_turn(p, g):
+        return True
+    if good == L.PROVISIONS:
+        return have < provisions_to_spend(S, p, g, seat)
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
+            continue
+        for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+            op = card_op(S, c, k, 0)
+            if op == L.OP_TROPHY or op == L.OP_PAY and card_op(S, c, k, 1) == good:
+                return True
+    return False
+
+
+@borrowing
+def end_worth(S, pol, seat, good, held_k, slots, lacking_fibula):
+    """What a good no card will spend is still worth in the last Month Turn: a Fibula a
+    leader lacks (1 VP at this Cleanup), an animal (the tie-break), a type the tribe
+    lacks (the last Festival's variety objective); its trade value and any other leader
+    bonus buy nothing more."""
+    value = 0
+    if good == L.FIBULA and slots and lacking_fibula:
+        value += pol[seat, L.W_VP_POINTS]
+    if S[L.S_GOODS][good, L.GD_ANIMAL]:
+        value += 5
+    if held_k == 0:
+        value += pol[seat, L.W_NEW_TYPE_POINTS]
+    return value
+
+
+@borrowing
 def worth(S, p, pol, g, seat, good):
-    """What one more of ``good`` is worth to the seat, in value points."""
+    """What one more of ``good`` is worth to the seat, in value points (in the last
+    Month Turn, a good it can no longer spend: ``end_worth``)."""
+    if not spent_later(S, p, g, seat, good, g[pl(seat) + L.PL_GOODS + good]):
+        return end_worth(S, pol, seat, good, held(g, seat, good),
+                         free_slots(S, g, seat) > 0, fibula_wanted(g, seat))
     value = S[L.S_GOODS][good, L.GD_VALUE] * 10
     if good == L.PROVISIONS:
         if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < pol[seat, L.W_MIN_PROVISIONS]:
@@ -421,19 +498,28 @@ def unit_worth(S, p, pol, g, seat, k, have):
 
 
 @borrowing
-def held_worth(S, pol, g, seat, k, have, slots, turns, lacking):
+def held_worth(S, pol, g, seat, k, have, slots, turns, lacking, spend):
     """``unit_worth`` of good k with the seat's Village Card holding ``have``, from the
     parts of ``worth`` a trade does not change, computed once per plan (``slots``: a
     leader has a free space; ``turns``: Month Turns left; ``lacking``: leaders without a
-    Fibula): the same values, without writing the state."""
+    Fibula; ``spend``: -1 before the last Month Turn, else the Provisions the seat can
+    still spend, ``spent_later``, with bit 40 + k set for the other goods a card in its
+    hand still pays with): the same values, without writing the state."""
     b = pl(seat)
+    held_k = have
+    for j in range(L.MAX_LEADERS):
+        held_k += equipped(g, seat, j, k)
+    if spend >= 0:
+        can = have < (spend & ((1 << 40) - 1)) if k == L.PROVISIONS else (spend >> (40 + k)) & 1
+        if not can:
+            fibulas = have if k == L.FIBULA else g[b + L.PL_GOODS + L.FIBULA]
+            wanted = lacking > fibulas + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]
+            return max(end_worth(S, pol, seat, k, held_k, slots, wanted) -
+                       (30 if k != L.PROVISIONS and held_k > 1 else 0), 1)
     if k == L.PROVISIONS:
         if have < pol[seat, L.W_MIN_PROVISIONS]:
             return pol[seat, L.W_SHORT_PROVISION_POINTS]
         return pol[seat, L.W_PROVISION_POINTS]
-    held_k = have
-    for j in range(L.MAX_LEADERS):
-        held_k += equipped(g, seat, j, k)
     value = S[L.S_GOODS][k, L.GD_VALUE] * 10
     bonus = S[L.S_GOODS][k, L.GD_BONUS]
     if bonus != L.BONUS_NONE and slots:
@@ -450,6 +536,19 @@ def held_worth(S, pol, g, seat, k, have, slots, turns, lacking):
     if held_k > 1:
         value -= 30
     return max(value, 1)
+
+
+@borrowing
+def spending(S, p, g, seat):
+    """``held_worth``'s ``spend``: -1 before the last Month Turn; then the Provisions the
+    seat can still spend, and bit 40 + k for each other good k it still can."""
+    if not last_month_turn(p, g):
+        return -1
+    out = provisions_to_spend(S, p, g, seat)
+    for k in range(1, L.N_GOODS):
+        if spent_later(S, p, g, seat, k, 0):
+            out |= 1 << (40 + k)
+    return out
 
 
 @borrowing
@@ -554,6 +653,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
     slots = free_slots(S, g, seat) > 0
     turns = month_turns_left(p, g)
     lacking = leaders_lacking_fibula(g, seat)
+    spend = spending(S, p, g, seat)
     low = LOW
     high = HIGH
     # the items and value the kinds so far can reach: no state beyond is ever filled
@@ -569,7 +669,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
                 cum[m] = cum[m - 1] + (hostage_worth(p, pol, g, seat, k - L.N_GOODS)
                                        if k >= L.N_GOODS else
                                        held_worth(S, pol, g, seat, k, have + m - 1, slots, turns,
-                                                  lacking))
+                                                  lacking, spend))
             bj_reach = min(cap, bj_reach + n)
             bv_reach = min(vbuy, bv_reach + n * val)
             for j in range(bj_reach, 0, -1):  # in place: the smaller states are this kind's
@@ -587,7 +687,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
                     cum[m] = cum[m - 1] + sale_cost(S, p, pol, g, seat, target, k, have - m)
                 else:
                     cum[m] = cum[m - 1] + held_worth(S, pol, g, seat, k, have - m, slots, turns,
-                                                     lacking)
+                                                     lacking, spend)
             pj_reach = min(cap, pj_reach + n)
             pv_reach = min(vpay, pv_reach + n * val)
             for j in range(pj_reach, 0, -1):
