@@ -912,11 +912,11 @@ def test_setup_territory_is_chosen_by_its_worth():
     assert x.comp.node_names[x[BLUE, L.PL_VILLAGE_NODE]] == "Caledonii"
     x.villages(orange="Caledonii", green="Iceni")  # taken: the next best, farther from Iceni
     assert _site_worth(x, BLUE, x.node("Novantae")) > _site_worth(x, BLUE, x.node("Votadini"))
-    assert x.comp.node_names[PO.setup_site(x.S, x.p, x.pol, x.g, BLUE)] == "Novantae"
+    assert x.comp.node_names[PO.setup_site(x.S, x.p, x.pol, x.g, x.rng, BLUE)] == "Novantae"
     x.villages()
     for v in [x.S[L.S_TRIBES][YELLOW, L.TR_TERRITORIES + k] for k in range(3)]:
         x.g[L.G_VILLAGE + v] = 0
-    assert PO.setup_site(x.S, x.p, x.pol, x.g, YELLOW) == x.node("Atrebates")  # all taken
+    assert PO.setup_site(x.S, x.p, x.pol, x.g, x.rng, YELLOW) == x.node("Atrebates")  # all taken
 
 
 def test_setup_ties_go_to_the_worth_not_the_card_order():
@@ -930,7 +930,7 @@ def test_setup_ties_go_to_the_worth_not_the_card_order():
     card = [x.comp.node_names[x.S[L.S_TRIBES][BLUE, L.TR_TERRITORIES + k]] for k in range(3)]
     assert card[0] == "Caledonii"
     assert {PO.harbour_trip(x.S, x.p, x.node(v)) for v in card} == {6}
-    site = PO.setup_site(x.S, x.p, x.pol, x.g, BLUE)
+    site = PO.setup_site(x.S, x.p, x.pol, x.g, x.rng, BLUE)
     assert x.comp.node_names[site] in ("Votadini", "Novantae")
     assert PO.free_neighbours(x.S, x.p, x.g, site) == 3 > \
         PO.free_neighbours(x.S, x.p, x.g, x.node("Caledonii"))
@@ -1098,3 +1098,26 @@ def test_last_month_turn_values_only_what_can_still_be_spent():
     assert PO.provisions_to_spend(x.S, x.p, x.g, YELLOW) == 3
     assert PO.worth(x.S, x.p, x.pol, x.g, YELLOW, L.PROVISIONS) > 0
     assert cooking_value(11) > 0
+
+
+def test_random_chooses_uniformly():
+    """``random`` plays a uniformly random legal action, and chooses uniformly where the
+    action leaves a choice: the Special card Learning adds, the set-up territory, the
+    set-up hostage's colour, Forge's good, The Gift's source."""
+    x = Game()
+    x.pol = POLICY_ROWS.build(GAME.policy_choices("random"))
+    cards = np.array([3, 5, 8, 13])
+    picks = {PO.pick_special(x.pol, x.rng, BLUE, cards, 4) for _ in range(200)}
+    assert picks == set(cards.tolist())
+    x.villages()
+    sites = {PO.setup_site(x.S, x.p, x.pol, x.g, x.rng, BLUE) for _ in range(200)}
+    assert sites == {x.S[L.S_TRIBES][BLUE, L.TR_TERRITORIES + k] for k in range(3)}
+    colours = {PO.hostage_pick(x.pol, x.g, x.rng, YELLOW, L.YELLOW) for _ in range(200)}
+    assert colours == {c for c in range(5) if c != L.YELLOW and x.g[L.G_MARKET_MEN + c] > 0}
+    forge = x.S[L.S_CARDS][x.card("Forge"), L.CD_OPS + 1 * L.OP_WIDTH + 1]
+    goods = {PO.choose_good(x.S, x.p, x.pol, x.g, x.rng, YELLOW, forge) for _ in range(200)}
+    assert goods == {L.SWORD, L.HAMMER, L.FIBULA, L.SPEAR}
+    x.goods(GREEN, Cow=1)
+    sources = {PO.gift_source(x.p, x.pol, x.g, x.rng, BLUE, L.COW) for _ in range(200)}
+    holders = {s for s in range(5) if s != BLUE and x[s, L.PL_GOODS + L.COW] > 0}
+    assert sources == holders | {PO.TAKE_FROM_MARKET}

@@ -140,6 +140,14 @@ def clan_pact_site(S, p, pol, g, seat, reduction):
                         reduction)
 
 
+@allocating
+def random_clan_pact_site(S, p, g, rng, seat, reduction):
+    """The site ``random``'s Clan Pact takes (``PO.random_site``), or -1."""
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    return PO.random_site(S, p, g, rng, seat, buf, clan_pact_sites(S, p, g, seat, buf),
+                          reduction)
+
+
 # -- legality ---------------------------------------------------------------------------------
 @borrowing
 def any_learnable(S, p, g, seat):
@@ -334,12 +342,12 @@ def cauldron(S, p, g, seat, log):
 
 
 @njit(cache=True, nogil=True)
-def op_learn(S, p, g, seat, log):
+def op_learn(S, p, pol, g, rng, seat, log):
     """Learning: add a Special card to the deck, usable this Month Turn, engaging units
     for its cost; +1 VP. Learning is boxed once every Special card is learned."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     n = learnable(S, p, g, seat, buf)
-    c = PO.pick_special(S, g, seat, buf, n)
+    c = PO.pick_special(pol, rng, seat, buf, n)
     chosen = g[pl(seat) + L.PL_LEARN_CHOICE]
     for i in range(n):
         if buf[i] == chosen:
@@ -645,7 +653,7 @@ def run_ops(S, p, pol, g, rng, seat, c, target, men, lmask, site, log):
             if a == L.PROVISIONS:
                 cauldron(S, p, g, seat, log)
         elif op == L.OP_GAIN_CHOICE:
-            good = PO.pick_good(S, p, pol, g, seat, a)
+            good = PO.choose_good(S, p, pol, g, rng, seat, a)
             if good >= 0:
                 op_gain(S, p, g, seat, good, 1, log)
         elif op == L.OP_DIVINE_WILL:
@@ -656,7 +664,7 @@ def run_ops(S, p, pol, g, rng, seat, c, target, men, lmask, site, log):
             g[b + L.PL_GOODS + a] -= a2
             g[L.G_MARKET + a] += a2
         elif op == L.OP_LEARN:
-            op_learn(S, p, g, seat, log)
+            op_learn(S, p, pol, g, rng, seat, log)
             if all_learned(p, g, seat):
                 g[b + L.PL_CARD + c] = L.CARD_BOXED
         elif op == L.OP_PROMOTE:
@@ -703,6 +711,9 @@ def play_card(S, p, pol, g, rng, seat, c, target, log):
     dest = destination(S, p, g, seat, c, target)
     if find_op(S, c, L.OP_CLAN_PACT) >= 0:
         site = clan_pact_site(S, p, pol, g, seat, travel_reduction(S, g, seat, c, lmask))
+        if pol[seat, L.W_ID] == L.POL_RANDOM:
+            site = random_clan_pact_site(S, p, g, rng, seat, travel_reduction(S, g, seat, c,
+                                                                               lmask))
         dest = site
     if dest >= 0:
         pay_movement(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask), log)

@@ -75,7 +75,7 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
             if good >= 0:
                 v += PO.worth(S, p, pol, g, seat, good)
         elif op == L.OP_DIVINE_WILL:
-            v += PO.divine_will_worth(p, pol, g, seat, min(a, g[L.G_POOL_DW]))
+            v += PO.divine_will_worth(S, p, pol, g, seat, min(a, g[L.G_POOL_DW]))
         elif op == L.OP_VP:
             v += vp_points * a
         elif op == L.OP_PAY:

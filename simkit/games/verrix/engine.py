@@ -67,8 +67,9 @@ from .state import (
 @borrowing
 def setup(S, p, pol, g, rng, log):
     """Common Area Setup and Player Area Setup; the first player takes the Kings' Ring
-    and 1 VP; in playing order each tribe places its first village token on one of the 3
-    territories of its Setup Card (the first one free)."""
+    and 1 VP; in playing order each tribe takes its hostage, if its Setup Card entitles
+    it to one, and places its first village token on one of the 3 territories of its
+    Setup Card (``PO.hostage_pick``, ``PO.setup_site``)."""
     g[:] = 0
     n = p[L.P_PLAYERS]
     for good in range(L.N_GOODS):
@@ -95,11 +96,11 @@ def setup(S, p, pol, g, rng, log):
         g[L.G_ORDER + s] = s
         colour = -1
         if S[L.S_TRIBES][g[pl(s) + L.PL_TRIBE], L.TR_HOSTAGE]:
-            colour = PO.hostage_pick(g, g[pl(s) + L.PL_TRIBE])
+            colour = PO.hostage_pick(pol, g, rng, s, g[pl(s) + L.PL_TRIBE])
             if colour >= 0:
                 g[L.G_MARKET_MEN + colour] -= 1
                 g[pl(s) + L.PL_HOSTAGES + colour] += 1
-        site = PO.setup_site(S, p, pol, g, s)
+        site = PO.setup_site(S, p, pol, g, rng, s)
         place_village(g, s, site)
         log_event(log, EV_SETUP, s, site, colour)
     add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])

@@ -377,18 +377,50 @@ def mean_token10(p, g):
 
 # -- the Event Phase -------------------------------------------------------------------------
 @borrowing
-def divine_will_worth(p, pol, g, seat, n):
-    """What ``n`` more Divine Will cubes are worth: a third of an Event card each while
-    they fund Events the seat can still draw (one per Event Phase, while the deck lasts),
-    little beyond that."""
+def event_phases_after(p, g):
+    """Event Phases still to come after the current turn's."""
+    n = month_turns_left(p, g)
+    if g[L.G_TURN] % p[L.P_FESTIVAL_EVERY] != 0:
+        n -= 1  # this Month Turn's Event Phase is done or under way
+    return max(n, 0)
+
+
+@borrowing
+def festival_dw_vp(S, p, g, seat, n):
+    """VP the Festivals still to come pay for ``n`` more Divine Will: each objective of
+    Divine Will "at least" (Imbolc's) the seat falls short of and the cubes reach."""
+    dw = g[pl(seat) + L.PL_DW]
+    vp = 0
+    for i in range(p[L.P_N_FESTIVALS]):
+        turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
+        if turn <= g[L.G_TURN] or turn > p[L.P_TURNS]:
+            continue
+        for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
+            o = L.FE_OBJ + 4 * k
+            if S[L.S_FESTIVALS][i, o] == L.OB_DW_AT_LEAST:
+                need = S[L.S_FESTIVALS][i, o + 1]
+                if dw < need <= dw + n:
+                    vp += S[L.S_FESTIVALS][i, o + 2]
+    return vp
+
+
+@borrowing
+def divine_will_worth(S, p, pol, g, seat, n):
+    """What ``n`` more Divine Will cubes are worth, by what they buy: a third of an Event
+    card each (``event_points``) while they fund Events the seat can still draw (one per
+    Event Phase to come, its share of the cards left in the deck), ``spare_dw_points``
+    beyond (Mórrígan draws, the tie-break), and the VP of a Festival's Divine Will
+    objective they reach."""
     if g[L.G_EVENTS_OVER]:
         draws = 0
     else:
-        draws = min(month_turns_left(p, g), p[L.P_N_EVENTS] - g[L.G_EVENT_TOP])
+        left = p[L.P_N_EVENTS] - g[L.G_EVENT_TOP]
+        draws = min(event_phases_after(p, g), (left + p[L.P_PLAYERS] - 1) // p[L.P_PLAYERS])
     useful = max(0, draws * p[L.P_EVENT_COST] - g[pl(seat) + L.PL_DW])
     k = min(n, useful)
     return k * pol[seat, L.W_EVENT_POINTS] // max(p[L.P_EVENT_COST], 1) + \
-        (n - k) * pol[seat, L.W_SPARE_DW_POINTS]
+        (n - k) * pol[seat, L.W_SPARE_DW_POINTS] + \
+        pol[seat, L.W_VP_POINTS] * festival_dw_vp(S, p, g, seat, n)
 
 
 @borrowing
@@ -405,7 +437,7 @@ def event_value(S, p, pol, g, seat, ev):
         elif op == L.EO_THE_GIFT:
             v += worth(S, p, pol, g, seat, a) - 10
         elif op == L.EO_DIVINE_WILL:
-            v += divine_will_worth(p, pol, g, seat, a)
+            v += divine_will_worth(S, p, pol, g, seat, a)
         elif op == L.EO_VP:
             v += pol[seat, L.W_VP_POINTS] * a
         elif op == L.EO_EVERYONE_LOSES or op == L.EO_LOSE:
@@ -1146,6 +1178,26 @@ def pick_good(S, p, pol, g, seat, mask):
 
 
 @borrowing
+def choose_good(S, p, pol, g, rng, seat, mask):
+    """gain_choice as played: ``pick_good``; random: uniformly among the goods of
+    ``mask`` the market still has."""
+    if pol[seat, L.W_ID] != L.POL_RANDOM:
+        return pick_good(S, p, pol, g, seat, mask)
+    n = 0
+    for good in range(L.N_GOODS):
+        n += (mask >> good) & 1 and g[L.G_MARKET + good] > 0
+    if n == 0:
+        return -1
+    k = uniform_int(rng, L.ST_POLICY + seat, n)
+    for good in range(L.N_GOODS):
+        if (mask >> good) & 1 and g[L.G_MARKET + good] > 0:
+            if k == 0:
+                return good
+            k -= 1
+    return -1
+
+
+@borrowing
 def pick_trophy(S, g):
     """Masterwork: Spear of Gorias first (VP every Cleanup), then table order."""
     for t in range(L.N_TROPHIES):
@@ -1261,16 +1313,26 @@ def better_site(S, p, g, v, value, u, u_value):
 
 
 @borrowing
-def setup_site(S, p, pol, g, seat):
+def setup_site(S, p, pol, g, rng, seat):
     """Setup: the first village's territory among the free ones of the Setup Card, the
-    one ``site_value`` appraises best (ties: ``better_site``; the card's order last). All
-    three taken: share the first."""
+    one ``site_value`` appraises best (ties: ``better_site``; the card's order last);
+    random: one of them uniformly. All three taken: share the first."""
     tribe = g[pl(seat) + L.PL_TRIBE]
     best = -1
     best_v = 0
+    free = 0
+    for k in range(3):
+        free += g[L.G_VILLAGE + S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]] < 0
+    pick = uniform_int(rng, L.ST_POLICY + seat, free) \
+        if pol[seat, L.W_ID] == L.POL_RANDOM and free > 0 else -1
     for k in range(3):
         v = S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]
         if g[L.G_VILLAGE + v] >= 0:
+            continue
+        if pick >= 0:
+            if pick == 0:
+                return v
+            pick -= 1
             continue
         value = site_value(S, p, pol, g, seat, v)
         if better_site(S, p, g, v, value, best, best_v):
@@ -1302,6 +1364,25 @@ def pick_site(S, p, pol, g, seat, sites, n, reduction):
         if better_site(S, p, g, v, value, best, best_v):
             best, best_v = v, value
     return best if best >= 0 else cheapest
+
+
+@borrowing
+def random_site(S, p, g, rng, seat, sites, n, reduction):
+    """Clan Pact for ``random``: one of the sites it can pay for, uniformly (-1: none)."""
+    k = 0
+    for i in range(n):
+        k += move_price(S, p, g, seat, sites[i], reduction)[0] <= \
+            g[pl(seat) + L.PL_GOODS + L.PROVISIONS]
+    if k == 0:
+        return -1
+    pick = uniform_int(rng, L.ST_POLICY + seat, k)
+    for i in range(n):
+        if move_price(S, p, g, seat, sites[i], reduction)[0] <= \
+                g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+            if pick == 0:
+                return sites[i]
+            pick -= 1
+    return -1
 
 
 @borrowing
@@ -1341,15 +1422,32 @@ def gift_source(p, pol, g, rng, seat, good):
 
 
 @borrowing
-def pick_special(S, g, seat, cards_ok, n):
-    """Learning: the Special card to learn among those playable (the first listed;
-    the greedy tribe chooses beforehand, ``appraisal.best_special``)."""
-    return cards_ok[0] if n > 0 else -1
+def pick_special(pol, rng, seat, cards_ok, n):
+    """Learning: the Special card to learn among those playable: random one uniformly;
+    the greedy tribe chooses beforehand (``appraisal.best_special``), else the first."""
+    if n == 0:
+        return -1
+    if pol[seat, L.W_ID] == L.POL_RANDOM:
+        return cards_ok[uniform_int(rng, L.ST_POLICY + seat, n)]
+    return cards_ok[0]
 
 
 @borrowing
-def hostage_pick(g, own):
-    """Set-up hostage: the market tribesman of the colour with most left (not own)."""
+def hostage_pick(pol, g, rng, seat, own):
+    """Set-up hostage: a market tribesman not of the tribe's own colour: the colour with
+    most left; random: uniformly among the colours there."""
+    if pol[seat, L.W_ID] == L.POL_RANDOM:
+        n = 0
+        for c in range(L.N_TRIBES):
+            n += c != own and g[L.G_MARKET_MEN + c] > 0
+        if n == 0:
+            return -1
+        k = uniform_int(rng, L.ST_POLICY + seat, n)
+        for c in range(L.N_TRIBES):
+            if c != own and g[L.G_MARKET_MEN + c] > 0:
+                if k == 0:
+                    return c
+                k -= 1
     best = -1
     for c in range(L.N_TRIBES):
         if c != own and g[L.G_MARKET_MEN + c] > 0:
