@@ -250,28 +250,29 @@ def test_trade_values_example():
 
 
 def test_trade_sells_a_hostage():
-    # Trade: "sell up to 3 goods and/or hostages". Late in the game a hostage scores few
-    # Cleanups more: the planner sells it with a Belladonna (3 + 2 = 5) for a Sword.
-    x = Game()
-    x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
-    x.goods(PURPLE, Belladonna=1)
-    x.g[x.b(PURPLE) + L.PL_HOSTAGES:x.b(PURPLE) + L.PL_HOSTAGES + 5] = 0
-    x[PURPLE, L.PL_HOSTAGES + L.ORANGE] = 1
-    x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0
-    x.g[L.G_MARKET + L.SWORD] = 1
-    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
-    x.g[L.G_TURN] = 11
-    A.op_trade(x.S, x.p, x.pol, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG)
-    assert x[PURPLE, L.PL_TRAVEL_GOODS + L.SWORD] == 1
-    assert x[PURPLE, L.PL_HOSTAGES + L.ORANGE] == 0 and x[PURPLE, L.PL_GOODS + L.BELLADONNA] == 0
-    assert x.g[L.G_MARKET_MEN + L.ORANGE] == 1  # a tribesman in the market: a hostage
-    x.g[L.G_TURN] = 1  # early, the hostage's Cleanup VP are worth more than the Sword
-    x[PURPLE, L.PL_HOSTAGES + L.ORANGE] = 1
-    x.goods(PURPLE, Belladonna=1)
-    x.g[L.G_MARKET + L.SWORD] = 1
-    x.g[L.G_MARKET_MEN + L.ORANGE] = 0
-    assert A.op_trade(x.S, x.p, x.pol, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG) == 0
-    assert x[PURPLE, L.PL_HOSTAGES + L.ORANGE] == 1
+    # Trade: "sell up to 3 goods and/or hostages". A hostage scores 1 VP each Cleanup and
+    # at the Festivals paying per hostage (Lughnasadh: 2 each, at most 3). In the last
+    # Month Turn Purple keeps its one hostage (3 VP more) rather than pay it (value 3)
+    # for a Fibula (1 VP at this Cleanup on Lindsay); holding 3 hostages besides, the
+    # fourth scores only its Cleanup VP, and it buys the Fibula.
+    def sells(others):
+        x = Game()
+        x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
+        x.g[x.b(PURPLE) + L.PL_HOSTAGES:x.b(PURPLE) + L.PL_HOSTAGES + 5] = 0
+        x[PURPLE, L.PL_HOSTAGES + L.ORANGE] = 1
+        x[PURPLE, L.PL_HOSTAGES + L.BLUE] = others
+        x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0
+        x.g[L.G_MARKET + L.FIBULA] = 1
+        x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
+        x.g[L.G_TURN] = 11
+        A.op_trade(x.S, x.p, x.pol, x.g, PURPLE, A.TARGET_MARKET, 1, 0, NOLOG)
+        sold = x[PURPLE, L.PL_TRAVEL_GOODS + L.FIBULA] == 1
+        assert sold == (ST.hostages(x.g, PURPLE) == others)  # one of them paid
+        assert sold == (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5].sum() == 1)  # a hostage there
+        return sold
+
+    assert not sells(0)
+    assert sells(3)
 
 
 def test_trade_valued_after_the_trip():
@@ -380,6 +381,7 @@ def test_sack_example():
     sack = x.card("Sack")
     x[ORANGE, L.PL_CARD + sack] = L.CARD_HAND
     x.g[L.G_TURN] = 10  # the example's turn is not printed: late, goods beat hostages
+    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0  # [until the Sack's reading is declared]
     assert x.strength(ORANGE, 2, 3) == 5
     pi = ST.harbour(x.S, x.p)
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 0)[0] == 5

@@ -26,6 +26,7 @@ from .state import (
     engagement_strength,
     equipped,
     held,
+    hostages,
     leader_bonus,
     leader_class,
     leader_slots,
@@ -329,7 +330,7 @@ def raid_value(S, p, pol, g, seat, c, k, target, men, lmask):
     if steal != L.STEAL_ANIMALS:
         for col in range(L.N_TRIBES):
             if g[pl(target) + L.PL_HOSTAGES + col] > 0:
-                best = max(best, vp_points * month_turns_left(p, g) // 2 + 20)
+                best = max(best, hostage_worth(S, p, pol, g, seat, col, hostages(g, seat)))
     items = 0
     for good in range(L.N_GOODS):
         items += g[pl(target) + L.PL_GOODS + good]
@@ -497,12 +498,31 @@ MAX_TRADE = 12  # the capacity a plan considers (more than any engagement carrie
 
 
 @borrowing
-def hostage_worth(p, pol, g, seat, colour):
-    """What holding one more tribesman of ``colour`` is worth: one's own is a unit again
-    after Cleanup, another tribe's scores 1 VP each Cleanup left."""
+def hostage_vp_left(S, p, g, have):
+    """VP a hostage held from now on still scores, the tribe holding ``have`` other
+    hostages besides: 1 each Cleanup left (this Month Turn's too), and each Festival
+    still to come that pays per hostage below its cap (Samhain, Lughnasadh)."""
+    vp = month_turns_left(p, g)
+    for i in range(p[L.P_N_FESTIVALS]):
+        turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
+        if turn <= g[L.G_TURN] or turn > p[L.P_TURNS]:
+            continue
+        for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
+            o = L.FE_OBJ + 4 * k
+            if S[L.S_FESTIVALS][i, o] == L.OB_PER_HOSTAGE and have < S[L.S_FESTIVALS][i, o + 2]:
+                vp += S[L.S_FESTIVALS][i, o + 1]
+    return vp
+
+
+@borrowing
+def hostage_worth(S, p, pol, g, seat, colour, have):
+    """What holding one more tribesman of ``colour`` is worth, ``have`` other tribes'
+    hostages held besides: one's own is a unit again after Cleanup, another tribe's
+    scores what ``hostage_vp_left`` counts (half of it: a hostage can be raided or
+    bought away)."""
     if colour == g[pl(seat) + L.PL_TRIBE]:
         return pol[seat, L.W_UNIT_POINTS] * month_turns_left(p, g) + 20
-    return pol[seat, L.W_VP_POINTS] * month_turns_left(p, g) // 2 + 20
+    return pol[seat, L.W_VP_POINTS] * hostage_vp_left(S, p, g, have) // 2 + 20
 
 
 @borrowing
@@ -517,8 +537,9 @@ def kind_value(S, k):
 def unit_worth(S, p, pol, g, seat, k, have):
     """What the unit of kind k that raises the seat's Village Card from ``have`` to
     ``have + 1`` is worth (a third good of a type or more is worth 30 less; at least 1)."""
-    if k >= L.N_GOODS:
-        return hostage_worth(p, pol, g, seat, k - L.N_GOODS)
+    if k >= L.N_GOODS:  # ``have`` of this colour: the others held stay besides
+        return hostage_worth(S, p, pol, g, seat, k - L.N_GOODS,
+                             hostages(g, seat) - own_stock(g, seat, k) + have)
     at = pl(seat) + L.PL_GOODS + k
     keep = g[at]
     g[at] = have
@@ -698,7 +719,8 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
         if n > 0:
             have = own_stock(g, seat, k) if k < L.N_GOODS else 0
             for m in range(1, n + 1):
-                cum[m] = cum[m - 1] + (hostage_worth(p, pol, g, seat, k - L.N_GOODS)
+                cum[m] = cum[m - 1] + (hostage_worth(S, p, pol, g, seat, k - L.N_GOODS,
+                                                     hostages(g, seat) + m - 1)
                                        if k >= L.N_GOODS else
                                        held_worth(S, pol, g, seat, k, have + m - 1, slots, turns,
                                                   lacking, spend))
@@ -891,13 +913,11 @@ def steal_pick(S, p, pol, g, seat, victim, steal, at_market, types_vp, taken, ro
                     best_w = 80
                     best = L.N_GOODS + t
     if steal != L.STEAL_ANIMALS:
-        own = g[pl(seat) + L.PL_TRIBE]
         for c in range(L.N_TRIBES):
             n = g[L.G_MARKET_MEN + c] if at_market else g[pl(victim) + L.PL_HOSTAGES + c]
             if n > 0:
-                # a hostage scores 1 VP per Cleanup; one's own tribesman is a unit again
-                w = vp_points * month_turns_left(p, g) // 2 + 20 if c != own else \
-                    pol[seat, L.W_UNIT_POINTS] * month_turns_left(p, g) + 20
+                # a hostage scores VP; one's own tribesman is a unit again
+                w = hostage_worth(S, p, pol, g, seat, c, hostages(g, seat))
                 if w > best_w:
                     best_w = w
                     best = L.N_GOODS + L.N_TROPHIES + c
