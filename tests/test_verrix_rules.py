@@ -381,7 +381,6 @@ def test_sack_example():
     sack = x.card("Sack")
     x[ORANGE, L.PL_CARD + sack] = L.CARD_HAND
     x.g[L.G_TURN] = 10  # the example's turn is not printed: late, goods beat hostages
-    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0  # [until the Sack's reading is declared]
     assert x.strength(ORANGE, 2, 3) == 5
     pi = ST.harbour(x.S, x.p)
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 0)[0] == 5
@@ -493,14 +492,6 @@ def test_battle_example_with_the_engines_own_cards():
     assert x.g[L.G_BATTLE_DISC] == 1
     assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [6, 0, 0, 6, 0]
     assert x.g[L.G_BAG:L.G_BAG + L.N_TOKENS].all()  # the tokens are back in the bag
-
-
-def test_battle_tie_pays_everyone_3():
-    x = Game()
-    side = np.array([B.ATTACK, B.NO_SIDE, B.DEFEND, B.ATTACK, B.NO_SIDE])
-    vp = [x[s, L.PL_VP] for s in range(5)]
-    B.battle_outcome(x.S, x.p, x.g, side, 0, NOLOG)
-    assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [3, 0, 3, 3, 0]
 
 
 def test_battle_declaration_and_defender():
@@ -732,10 +723,12 @@ def test_rules_errors():
 
 
 # -- rules added with the promotion ------------------------------------------------------------
-def test_sack_takes_hostages_from_the_market():
+@pytest.mark.parametrize("reading", ["goods", "hostages_too"])
+def test_sack_hostages_reading(reading):
     # "A hostage is ... any tribesman in the Portum Itium market"; Sack "is the only one
-    # that allows you to raid Portum Itium market": its loot may be market tribesmen.
-    x = Game()
+    # that allows you to raid Portum Itium market" (hostages_too: its loot may be the
+    # market's tribesmen); the Sack example takes goods only (goods: the card's options).
+    x = Game(sack_hostages=reading)
     x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0  # an empty market but for its tribesmen
     men = x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5].copy()
     assert men.sum() == 8
@@ -744,6 +737,9 @@ def test_sack_takes_hostages_from_the_market():
     ST.engage(x.g, ORANGE, 4, 0, L.AT_TRAVEL)
     A.run_ops(x.S, x.p, x.pol, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 4, 0, -1, NOLOG)
     travel = x.g[x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES:x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES + 5].copy()
+    if reading == "goods":
+        assert travel.sum() == 0 and (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == men).all()
+        return
     assert travel.sum() == 4  # capacity: 4 tribesmen
     assert (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == men - travel).all()
     own = travel[L.ORANGE]
@@ -970,19 +966,83 @@ def test_defender_weighs_hold_back_vp():
     assert extra(1) == (5, 1)
 
 
-def test_village_merchants_are_deployed_in_battle():
+@pytest.mark.parametrize("reading", ["every_class", "battle_classes"])
+def test_battle_leaders_reading(reading):
     """Battle (B): "the tribesmen and leaders that were already engaged in previous
-    Actions on their tribe's Village Card" are deployed, a merchant too; it fights in
-    a round without a Battle card (open to every class)."""
-    x = Game()
+    Actions on their tribe's Village Card" are deployed, a merchant too (every_class);
+    it fights in a round without a Battle card (open to every class). Read with the
+    declaration's "tribesmen, mystic leaders and/or warrior leaders" (battle_classes),
+    it stays out, as it would for an attacker or a supporter."""
+    x = Game(battle_leaders=reading)
     x[GREEN, L.PL_MEN_VILLAGE] = 1
     x[GREEN, L.PL_LEADER_AT] = L.AT_VILLAGE  # Murchad, a merchant, engaged at home
-    assert B.village_units(x.g, GREEN) == (1, 1)
+    x[PURPLE, L.PL_LEADER_AT] = L.AT_VILLAGE  # Lindsay, a mystic
+    assert B.village_units(x.S, x.p, x.g, GREEN) == (1, 1 if reading == "every_class" else 0)
+    assert B.village_units(x.S, x.p, x.g, PURPLE) == (0, 1)
     side = np.array([B.ATTACK, 0, 0, B.DEFEND, 0])
     men = np.array([4, 0, 0, 1, 0])
     lmask = np.array([0, 0, 0, 1, 0])
     everything = L.BATTLE_UNITS | (1 << L.MERCHANT) | (1 << L.CRAFTSMAN)
     assert B.side_strength(x.S, x.g, side, B.DEFEND, men, lmask, everything, 0) == 1 + 2
+
+
+@pytest.mark.parametrize("reading", ["defenders", "none"])
+def test_raid_support_reading(reading):
+    """Raid Support: under "defenders" Green, behind the raider, supports the raided
+    Village (test_support_for_a_raided_village); under "none" nobody does."""
+    x = Game(raid_support=reading)
+    x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
+    x[ORANGE, L.PL_PASSED] = 1
+    x[YELLOW, L.PL_PASSED] = 1
+    x[BLUE, L.PL_VP] = 10
+    x[GREEN, L.PL_VP] = 5
+    x[GREEN, L.PL_MEN] = 5
+    x.goods(GREEN, Provisions=8)
+    added = A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, 1, 5, 2, NOLOG)
+    assert added == (3 if reading == "defenders" else 0)
+    assert x[GREEN, L.PL_N_SUPPORT] == (reading == "defenders")
+
+
+@pytest.mark.parametrize("reading", ["battle_players", "all_players"])
+def test_battle_tie_vp_reading(reading):
+    """Battle: "in case of a tie all players gain 3 Victory Points": the players of
+    both factions (battle_players), or every player of the game (all_players)."""
+    x = Game(battle_tie_vp=reading)
+    side = np.array([B.ATTACK, B.NO_SIDE, B.DEFEND, B.ATTACK, B.NO_SIDE])
+    vp = [x[s, L.PL_VP] for s in range(5)]
+    B.battle_outcome(x.S, x.p, x.g, side, 0, NOLOG)
+    outside = 3 if reading == "all_players" else 0
+    assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [3, outside, 3, 3, outside]
+    B.battle_outcome(x.S, x.p, x.g, side, 1, NOLOG)  # a win pays the winners only
+    assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [9, outside, 3, 9, outside]
+
+
+@pytest.mark.parametrize("reading, winner", [("bottom", ORANGE), ("top", PURPLE)])
+def test_tie_order_reading(reading, winner):
+    """End of the Game: "the player whose tribe's disc is placed in the lowest space on
+    the Play Order Track wins": the bottom disc, the last to pass (bottom), or the
+    first space (top)."""
+    x = Game(players=3, tie_order=reading)
+    for s in range(3):
+        x[s, L.PL_VP] = 20
+        x[s, L.PL_DW] = 2
+        x.goods(s, Cow=0, Horse=0)
+    x.g[L.G_ORDER:L.G_ORDER + 3] = [PURPLE, BLUE, ORANGE]
+    assert E.winner(x.S, x.p, x.g) == (winner, L.END_TB_ORDER)
+
+
+@pytest.mark.parametrize("reading", ["choice", "market_first"])
+def test_the_gift_source_reading(reading):
+    """The Gift: "from the Portum Itium market or, if available, from another player's
+    Village Card": the drawer's choice (greedy: the leading rival's Cow), or the market
+    first (market_first)."""
+    x = Game(the_gift_source=reading)
+    x.goods(GREEN, Cow=2)
+    cows = x.g[L.G_MARKET + L.COW]
+    assert cows > 0
+    E.the_gift(x.p, x.pol, x.g, x.rng, BLUE, L.COW, NOLOG)
+    from_market = x.g[L.G_MARKET + L.COW] == cows - 1
+    assert from_market == (reading == "market_first")
 
 
 def test_raid_defender_draws_a_second_token_only_when_it_can_help():

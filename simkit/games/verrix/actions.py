@@ -5,14 +5,15 @@ A card is played by ``play_card``: mark it played (or boxed), engage its units (
 Card for Village actions, Travel Card otherwise), pay the Movement Cost, run its
 operations. The policies choose units, targets, trades and loot (``policies``).
 
-Readings where the rulebook is silent: hostages trade at one value for every tribe, the
+Where the rulebook is silent: hostages trade at one value for every tribe, the
 ``[hostage]`` value of ``data/goods.toml`` (reconstructed: the Portum Itium Card's values
-are not printed); a Trade's goods and hostages are priced together, in one plan.
-Sack may take the market's tribesmen (any tribesman there is a hostage); one's own come
-home as tribesmen at Cleanup. Support for a raided Village (the rulebook defines it but
-details Support only for Battles) follows the Battle's: players who have not passed pay
-the Movement Cost to the defender's village, engage units of the raid card's classes on
-their Travel Cards and gain nothing; the defender may refuse.
+are not printed); a Trade's goods and hostages are priced together, in one plan. Two
+declared readings (``rules``) act here: ``sack_hostages``, whether a Sack may take the
+market's tribesmen (any tribesman there is a hostage; one's own come home as tribesmen
+at Cleanup), and ``raid_support``, whether others may Support a raided Village, as in a
+Battle: players who have not passed pay the Movement Cost to the defender's village,
+engage units of the raid card's classes on their Travel Cards and gain nothing; the
+defender may refuse.
 """
 
 import numpy as np
@@ -567,9 +568,12 @@ def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
     have not passed and can pay the Movement Cost to the target's village may engage
     available units of the raid card's classes on their Travel Cards, adding their
     STRENGTH to the defence; the defender may refuse. Returns the STRENGTH added.
-    [Reading: the rulebook details Support only for Battles; the supporters travel and
-    engage as in a Battle and gain nothing but the raid's failure.]"""
+    The reading ``raid_support`` (the rulebook details Support only for Battles):
+    ``defenders``, the supporters travel and engage as in a Battle and gain nothing but
+    the raid's failure; ``none``, no one supports a raided Village."""
     added = 0
+    if p[L.P_RAID_SUPPORT] == L.RAID_SUPPORT_NONE:  # the reading raid_support
+        return 0
     for i in range(p[L.P_PLAYERS]):
         s = g[L.G_ORDER + i]
         if s == raider or s == target or g[pl(s) + L.PL_PASSED]:

@@ -536,7 +536,8 @@ def tie_key(S, g, seat, level):
 @njit(cache=True, nogil=True)
 def winner(S, p, g):
     """End of the Game: most VP; ties by Divine Will, trophies, animals (equipped
-    included), then the disc lowest on the Play Order track. Returns (seat, reason)."""
+    included), then the disc lowest on the Play Order track (the reading ``tie_order``:
+    the bottom one, the last to pass in the last Month Turn). Returns (seat, reason)."""
     n = p[L.P_PLAYERS]
     tied = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     best = 0
@@ -561,7 +562,8 @@ def winner(S, p, g):
             count += tied[s]
         if count == 1:
             return np.argmax(tied), reasons[level]
-    for i in range(n - 1, -1, -1):
+    for j in range(n):  # the reading tie_order: the bottom disc, or the top one
+        i = n - 1 - j if p[L.P_TIE_ORDER] == L.ORDER_BOTTOM else j
         s = g[L.G_ORDER + i]
         if tied[s]:
             return s, L.END_TB_ORDER

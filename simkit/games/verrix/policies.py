@@ -912,7 +912,8 @@ def steal_pick(S, p, pol, g, seat, victim, steal, at_market, types_vp, taken, ro
                 if 80 > best_w:
                     best_w = 80
                     best = L.N_GOODS + t
-    if steal != L.STEAL_ANIMALS:
+    if steal != L.STEAL_ANIMALS and (not at_market or
+                                     p[L.P_SACK_HOSTAGES] == L.SACK_HOSTAGES_TOO):
         for c in range(L.N_TRIBES):
             n = g[L.G_MARKET_MEN + c] if at_market else g[pl(victim) + L.PL_HOSTAGES + c]
             if n > 0:
@@ -1411,10 +1412,14 @@ def gift_source(p, pol, g, rng, seat, good):
     or, if available, from another player's Village Card". Greedy takes it from the
     rival with most VP among those holding one (a tile its rival loses), else from the
     market; random chooses uniformly among the market (if it has one) and the rivals
-    holding one. Returns the seat to take it from, TAKE_FROM_MARKET, or NO_SOURCE."""
+    holding one. Under the reading ``the_gift_source``'s ``market_first`` the market's
+    Cow while it has one. Returns the seat to take it from, TAKE_FROM_MARKET, or
+    NO_SOURCE."""
     n = 0
     best = NO_SOURCE
     if g[L.G_MARKET + good] > 0:
+        if p[L.P_GIFT_SOURCE] == L.GIFT_MARKET_FIRST:  # the reading the_gift_source
+            return TAKE_FROM_MARKET
         n += 1
         best = TAKE_FROM_MARKET
     for s in range(p[L.P_PLAYERS]):
