@@ -794,12 +794,24 @@ def test_support_can_be_refused():
     # the defender, losing, welcomes help that changes the expected outcome
     assert PO.accepts_support(x.S, x.p, x.g, x.rng, PURPLE, L.POL_GREEDY, GREEN,
                               B.DEFEND, att, dfn, 9)
+    # a greedy Green foresees the refusal and offers nothing; a random one may offer
+    brigantes = x.node("Brigantes")
+    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, att, dfn, BLUE, PURPLE,
+                           brigantes) != B.ATTACK
+    x.pol = POLICY_ROWS.build(GAME.policy_choices({"seat4": "random"}))
+    x[PURPLE, L.PL_PASSED] = 1
     provisions = x[GREEN, L.PL_GOODS + L.PROVISIONS]
     green_men = x[GREEN, L.PL_MEN]
-    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, att, dfn) == B.ATTACK
-    x[PURPLE, L.PL_PASSED] = 1
-    B.deploy_supporters(x.S, x.p, x.pol, x.g, x.rng, side, men, lmask, BLUE, PURPLE,
-                        x.node("Brigantes"), NOLOG)
+    for i in range(100):  # streams whose random Green offers to join Blue
+        rng = game_streams(np.uint64(3), i, L.N_STREAMS)
+        if PO.support_side(x.S, x.p, x.pol, x.g, rng, GREEN, att, dfn, BLUE, PURPLE,
+                           brigantes) == B.ATTACK:
+            break
+    else:
+        raise AssertionError("no stream where a random Green offers to join Blue")
+    rng = game_streams(np.uint64(3), i, L.N_STREAMS)
+    B.deploy_supporters(x.S, x.p, x.pol, x.g, rng, side, men, lmask, BLUE, PURPLE,
+                        brigantes, NOLOG)
     assert side[GREEN] == B.NO_SIDE  # Green offered to join Blue; Blue refused
     assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == provisions
     assert x[GREEN, L.PL_MEN] == green_men and x[GREEN, L.PL_N_SUPPORT] == 0
@@ -1130,7 +1142,8 @@ def test_battle_supporter_adds_the_units_it_wants():
     x[GREEN, L.PL_MEN] = 5
     value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.ATTACK, 8, 5)
     assert (men, lmask) == (1, 0) and value > x.pol[GREEN, L.W_VP_POINTS]
-    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 8, 5) == B.ATTACK
+    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 8, 5, BLUE, PURPLE,
+                           x.node("Brigantes")) == B.ATTACK
     value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.DEFEND, 7, 5)
     assert men == 3 and lmask == 0
 

@@ -191,7 +191,7 @@ def battle_forecast(S, p, pol, g, seat, target, own, opp, a_cards, d_cards):
         disc10 = max(-30, min(30, disc10))
     v = PO.faction_vp(S, p, g, seat, disc10, 1)
     return pol[seat, L.W_VP_POINTS] * v - \
-        pol[seat, L.W_UNIT_POINTS] * own.sum()
+        PO.spare_unit_points(S, p, pol, g, seat) * own.sum()
 
 
 @borrowing

@@ -209,7 +209,7 @@ def deploy_supporters(S, p, pol, g, rng, side, men, lmask, attacker, defender, d
             continue
         att = side_strength(S, g, side, ATTACK, men, lmask, 0x1F, 0)
         dfn = side_strength(S, g, side, DEFEND, men, lmask, 0x1F, 0)
-        choice = PO.support_side(S, p, pol, g, rng, s, att, dfn)
+        choice = PO.support_side(S, p, pol, g, rng, s, att, dfn, attacker, defender, dest)
         if choice == NO_SIDE:
             continue
         m, lm = PO.support_units(S, p, pol, g, s, choice, att, dfn)[1:]

@@ -23,6 +23,7 @@ from . import layout as L
 from .state import (
     card_op,
     engagement_capacity,
+    engagement_horses,
     engagement_strength,
     equipped,
     held,
@@ -958,29 +959,31 @@ def faction_vp(S, p, g, seat, disc10, side):
 
 
 @borrowing
-def battle_vp_estimate(S, p, pol, g, seat, target):
-    """What declaring a Battle on ``target`` is worth (value points): the VP of the
-    expected disc, less what the units could have done."""
-    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
-    att = engagement_strength(S, g, seat, men, lmask)
-    dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
-        strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
-    v = faction_vp(S, p, g, seat, battle_disc_estimate(p, g, att, dfn), 1)
-    return pol[seat, L.W_VP_POINTS] * v - pol[seat, L.W_UNIT_POINTS] * att
+def spare_unit_points(S, p, pol, g, seat):
+    """What a point of STRENGTH engaged now gives up this Month Turn: ``unit_points``
+    while the seat has not passed and still holds an Action card to play, nothing once
+    no card in its hand could use the units (they would stand idle until Cleanup)."""
+    if g[pl(seat) + L.PL_PASSED]:
+        return 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] == L.CARD_HAND and \
+                S[L.S_CARDS][c, L.CD_TYPE] != L.CT_BATTLE:
+            return pol[seat, L.W_UNIT_POINTS]
+    return 0
 
 
 @borrowing
 def attack_commit(S, p, pol, g, seat, target, least, required):
     """The units an attacker places in the Camp (at least ``least``, the leaders of
     ``required`` among them): the deployment whose expected disc pays the most VP less
-    what its units could have done elsewhere; ties keep more units. (-1, 0): fewer than
-    ``least`` available."""
+    what its units could have done elsewhere (``spare_unit_points``); ties keep more
+    units. (-1, 0): fewer than ``least`` available."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
         strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
     token = mean_token10(p, g)
     vp_points = pol[seat, L.W_VP_POINTS]
-    unit_points = pol[seat, L.W_UNIT_POINTS]
+    unit_points = spare_unit_points(S, p, pol, g, seat)
     best_m, best_l = -1, 0
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -1005,13 +1008,13 @@ def attack_commit(S, p, pol, g, seat, target, least, required):
 def defender_extra(S, p, pol, g, rng, seat, must, attack):
     """Available units a defender adds to the Village spaces. Greedy: the deployment
     worth most, the expected disc's VP less ``hold_back_vp`` for each unit held back
-    and, before passing, what the added units could have done elsewhere (``must``: the
+    and what the added units could have done elsewhere (``spare_unit_points``; ``must``: the
     STRENGTH already in the Village, ``attack``: the Camp's); ties add more. Random: a
     random number of its tribesmen and every leader."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     if pol[seat, L.W_ID] == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, men + 1), lmask
-    spare = 0 if g[pl(seat) + L.PL_PASSED] else pol[seat, L.W_UNIT_POINTS]
+    spare = spare_unit_points(S, p, pol, g, seat)
     token = mean_token10(p, g)
     vp_points = pol[seat, L.W_VP_POINTS]
     best_m, best_l = men, lmask
@@ -1038,11 +1041,12 @@ def support_units(S, p, pol, g, seat, side, att_str, def_str):
     """The units the seat would add to ``side`` (1 attackers, 2 defenders) of a Battle
     whose factions stand at ``att_str`` and ``def_str``: "the available tribesmen and
     leaders that they want to add" (Battle, Support), the deployment whose expected disc
-    pays the most VP less ``unit_points`` per STRENGTH engaged (ties: fewer units).
-    Returns (value, tribesmen, leader mask); (value, 0, 0) adds nothing."""
+    pays the most VP less what its units could have done elsewhere
+    (``spare_unit_points``; ties: fewer units). Returns (value, tribesmen, leader mask);
+    (value, 0, 0) adds nothing."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     vp_points = pol[seat, L.W_VP_POINTS]
-    unit_points = pol[seat, L.W_UNIT_POINTS]
+    unit_points = spare_unit_points(S, p, pol, g, seat)
     best_v, best_m, best_l = -(1 << 40), 0, 0
     for lm in range(lmask + 1):
         if lm & ~lmask:
@@ -1062,23 +1066,33 @@ def support_units(S, p, pol, g, seat, side, att_str, def_str):
 
 
 @borrowing
-def support_side(S, p, pol, g, rng, seat, att_str, def_str):
+def support_side(S, p, pol, g, rng, seat, att_str, def_str, attacker, defender, dest):
     """Offer Support: 0 none, 1 the attacking faction, 2 the defending one. Greedy joins
     the faction where the units it would add (``support_units``) earn the most expected
-    VP less what they could do elsewhere, if that is worth more than 1 VP; random joins
-    at random."""
+    VP less what they could do elsewhere and less ``provision_points`` per Provision of
+    the trip to the Battle (``dest``), if that is worth something and the player leading
+    that faction would accept it (``accepts_support``, for a greedy leader); random
+    joins at random."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     if engagement_strength(S, g, seat, men, lmask) == 0:
         return 0
     if pol[seat, L.W_ID] == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, 3)
     best = 0
-    best_v = pol[seat, L.W_VP_POINTS]
+    best_v = 0
     for side in range(1, 3):
-        v = support_units(S, p, pol, g, seat, side, att_str, def_str)[0]
-        if v > best_v:
-            best_v = v
-            best = side
+        v, m, lm = support_units(S, p, pol, g, seat, side, att_str, def_str)
+        price = move_price(S, p, g, seat, dest, engagement_horses(S, g, seat, lm))[0]
+        if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+            continue
+        v -= pol[seat, L.W_PROVISION_POINTS] * price
+        chief = attacker if side == 1 else defender
+        if v <= best_v or pol[chief, L.W_ID] != L.POL_RANDOM and not accepts_support(
+                S, p, g, rng, chief, pol[chief, L.W_ID], seat, side, att_str, def_str,
+                engagement_strength(S, g, seat, m, lm)):
+            continue
+        best_v = v
+        best = side
     return best
 
 
