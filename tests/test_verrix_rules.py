@@ -203,18 +203,18 @@ def test_examples7_11_capacity():
 
 # -- Trade: the Celebration example (movement, no tribute at the destination, +1 VP) -----------
 def test_celebration_example():
-    # Through play_card, the planner choosing the trade: Murchad (2) + 1 tribesman = 3 =
-    # cost on the Travel Card; 2 Provisions Iceni -> Atrebates (Green's ability adds
-    # nothing to a Village trade); 1 Horse to Yellow's Village Card, 2 Belladonna (not
-    # the Spear) to the Travel Card, value 4 for 4; +1 VP. The example prints neither
-    # Green's other goods nor Murchad's equipment: here the trip takes every Provisions
-    # and Murchad already carries a Spear, so a second Spear is worth less than 2
-    # Belladonna. Yellow's Village holds what the example shows.
+    # Trade, the Celebration example, from the book's position through play_card, the
+    # planner choosing the trade: Murchad (2) + 1 tribesman = 3 = cost on the Travel Card;
+    # 2 Provisions Iceni -> Atrebates (Green's ability adds nothing to a Village trade);
+    # 1 Horse to Yellow's Village Card, 2 Belladonna (not the Spear) to the Travel Card,
+    # value 4 for 4; +1 VP. Green holds what the example shows (2 Provisions, a Horse),
+    # Yellow's Village the Spear and 2 Belladonna. The Spear's battle bonus is nothing
+    # to a merchant, so it is worth what 2 Belladonna are: of two purchases as good the
+    # planner takes more tiles.
     x = Game()
     x.villages(green="Iceni", yellow="Atrebates")
     x.goods(GREEN, **dict.fromkeys(L.GOODS, 0))
     x.goods(GREEN, Provisions=2, Horse=1)
-    x.leader(GREEN, 0, "Murchad", ("Spear", "Fibula"))
     x.goods(YELLOW, **dict.fromkeys(L.GOODS, 0))
     x.goods(YELLOW, Spear=1, Belladonna=2)
     x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0

@@ -82,6 +82,29 @@ def free_slots(S, g, seat):
 
 
 @borrowing
+def useful_bonuses(S, p, g, seat):
+    """The leader bonuses (a bit per ``L.BONUSES`` code) one more equipped good would
+    give the seat: none without a free equipment space; a battle good only on a leader
+    of a class some Battle card rewards it for (Onslaught, Berserkers: warriors); the
+    others on any leader."""
+    if free_slots(S, g, seat) == 0:
+        return 0
+    out = (1 << L.BONUS_MOVE) | (1 << L.BONUS_STR) | (1 << L.BONUS_VP) | \
+        (1 << L.BONUS_CAPACITY)
+    for k in range(L.MAX_LEADERS):
+        if g[pl(seat) + L.PL_LEADER + k] < 0:
+            continue
+        cl = leader_class(S, g, seat, k)
+        for c in range(p[L.P_N_CARDS]):
+            row = S[L.S_CARDS][c]
+            for j in range(row[L.CD_N_OPS]):
+                o = L.CD_OPS + j * L.OP_WIDTH
+                if row[o] == L.OP_BATTLE and row[o + 2] > 0 and (row[L.CD_UNITS] >> cl) & 1:
+                    out |= 1 << L.BONUS_BATTLE
+    return out
+
+
+@borrowing
 def fibula_wanted(g, seat):
     """Has a leader no Fibula yet (and none waits on the Village Card)?"""
     b = pl(seat)
@@ -150,13 +173,13 @@ def spent_later(S, p, g, seat, good, have):
 
 
 @borrowing
-def end_worth(S, pol, seat, good, held_k, slots, lacking_fibula):
+def end_worth(S, pol, seat, good, held_k, bonuses, lacking_fibula):
     """What a good no card will spend is still worth in the last Month Turn: a Fibula a
     leader lacks (1 VP at this Cleanup), an animal (the tie-break), a type the tribe
     lacks (the last Festival's variety objective); its trade value and any other leader
     bonus buy nothing more."""
     value = 0
-    if good == L.FIBULA and slots and lacking_fibula:
+    if good == L.FIBULA and (bonuses >> L.BONUS_VP) & 1 and lacking_fibula:
         value += pol[seat, L.W_VP_POINTS]
     if S[L.S_GOODS][good, L.GD_ANIMAL]:
         value += 5
@@ -171,14 +194,14 @@ def worth(S, p, pol, g, seat, good):
     Month Turn, a good it can no longer spend: ``end_worth``)."""
     if not spent_later(S, p, g, seat, good, g[pl(seat) + L.PL_GOODS + good]):
         return end_worth(S, pol, seat, good, held(g, seat, good),
-                         free_slots(S, g, seat) > 0, fibula_wanted(g, seat))
+                         useful_bonuses(S, p, g, seat), fibula_wanted(g, seat))
     value = S[L.S_GOODS][good, L.GD_VALUE] * 10
     if good == L.PROVISIONS:
         if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < pol[seat, L.W_MIN_PROVISIONS]:
             return pol[seat, L.W_SHORT_PROVISION_POINTS]
         return pol[seat, L.W_PROVISION_POINTS]
     bonus = S[L.S_GOODS][good, L.GD_BONUS]
-    if bonus != L.BONUS_NONE and free_slots(S, g, seat) > 0:
+    if bonus != L.BONUS_NONE and (useful_bonuses(S, p, g, seat) >> bonus) & 1:
         if bonus == L.BONUS_VP:
             if fibula_wanted(g, seat):
                 value += pol[seat, L.W_VP_POINTS] * month_turns_left(p, g) // 2
@@ -552,13 +575,14 @@ def unit_worth(S, p, pol, g, seat, k, have):
 
 
 @borrowing
-def held_worth(S, pol, g, seat, k, have, slots, turns, lacking, spend):
+def held_worth(S, pol, g, seat, k, have, bonuses, turns, lacking, spend):
     """``unit_worth`` of good k with the seat's Village Card holding ``have``, from the
-    parts of ``worth`` a trade does not change, computed once per plan (``slots``: a
-    leader has a free space; ``turns``: Month Turns left; ``lacking``: leaders without a
-    Fibula; ``spend``: -1 before the last Month Turn, else the Provisions the seat can
-    still spend, ``spent_later``, with bit 40 + k set for the other goods a card in its
-    hand still pays with): the same values, without writing the state."""
+    parts of ``worth`` a trade does not change, computed once per plan (``bonuses``: the
+    leader bonuses an equipped good would give, ``useful_bonuses``; ``turns``: Month
+    Turns left; ``lacking``: leaders without a Fibula; ``spend``: -1 before the last
+    Month Turn, else the Provisions the seat can still spend, ``spent_later``, with bit
+    40 + k set for the other goods a card in its hand still pays with): the same values,
+    without writing the state."""
     b = pl(seat)
     held_k = have
     for j in range(L.MAX_LEADERS):
@@ -568,7 +592,7 @@ def held_worth(S, pol, g, seat, k, have, slots, turns, lacking, spend):
         if not can:
             fibulas = have if k == L.FIBULA else g[b + L.PL_GOODS + L.FIBULA]
             wanted = lacking > fibulas + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]
-            return max(end_worth(S, pol, seat, k, held_k, slots, wanted) -
+            return max(end_worth(S, pol, seat, k, held_k, bonuses, wanted) -
                        (30 if k != L.PROVISIONS and held_k > 1 else 0), 1)
     if k == L.PROVISIONS:
         if have < pol[seat, L.W_MIN_PROVISIONS]:
@@ -576,7 +600,7 @@ def held_worth(S, pol, g, seat, k, have, slots, turns, lacking, spend):
         return pol[seat, L.W_PROVISION_POINTS]
     value = S[L.S_GOODS][k, L.GD_VALUE] * 10
     bonus = S[L.S_GOODS][k, L.GD_BONUS]
-    if bonus != L.BONUS_NONE and slots:
+    if bonus != L.BONUS_NONE and (bonuses >> bonus) & 1:
         if bonus == L.BONUS_VP:
             fibulas = have if k == L.FIBULA else g[b + L.PL_GOODS + L.FIBULA]
             if lacking > fibulas + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]:
@@ -672,10 +696,11 @@ def trade_plan(S, p, pol, g, seat, target, capacity, bonus, plan):
     hostages from the market (``target`` < 0) or the target's Village Card and sell up
     to ``capacity`` of the seat's own, the value sold at least the value bought (no
     change: the surplus is lost), for the largest gain in value points (worth bought
-    less worth sold), each unit valued at the holding it leaves. A trade whose card pays
-    ``bonus`` points when done may lose up to that. Fills ``plan`` (PLAN_SIZE: sold by
-    kind, then bought); returns the gain, or NO_TRADE with an empty plan. Valued on the
-    state as it is: the caller pays the trip first."""
+    less worth sold), each unit valued at the holding it leaves; of two purchases as
+    good, the one of more items (smaller tiles pay later trades with less surplus lost).
+    A trade whose card pays ``bonus`` points when done may lose up to that. Fills
+    ``plan`` (PLAN_SIZE: sold by kind, then bought); returns the gain, or NO_TRADE with
+    an empty plan. Valued on the state as it is: the caller pays the trip first."""
     plan[:] = 0
     cap = min(capacity, MAX_TRADE)
     vpay, in_stock = trade_bounds(S, g, seat, target, cap)
@@ -704,7 +729,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
     """``trade_plan`` on its arrays (``vpay``: the most value the seat can pay): the
     loops run without reference counting."""
     vbuy = vpay
-    slots = free_slots(S, g, seat) > 0
+    slots = useful_bonuses(S, p, g, seat)
     turns = month_turns_left(p, g)
     lacking = leaders_lacking_fibula(g, seat)
     spend = spending(S, p, g, seat)
@@ -767,7 +792,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
             if buy[j, v] == low:
                 continue
             gain = buy[j, v] - least[v]
-            if gain + bonus > 0 and gain > best:
+            if gain + bonus > 0 and (gain > best or gain == best and j > bj):
                 best, bj, bv, pj, pv = gain, j, v, lj[v], lv[v]
     if bj < 0:
         return NO_TRADE
