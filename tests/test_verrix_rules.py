@@ -193,12 +193,52 @@ def test_promote_tribesman_example():
 
 
 # -- Trade and Raid: the capacity examples -----------------------------------------------------
-def test_examples7_11_capacity():
+def test_trade_capacity_example():
+    """Trade, the capacity example, through play_card: "A player who engages in a Trade
+    Action a leader with no bonus increasing transport capacity and 2 tribesmen, has a
+    transport capacity equal to 3. They can then sell up to 3 goods and/or hostages and
+    buy up to 3". Green (Murchad and 2 tribesmen available) plays Celebration on Yellow,
+    whose Village holds 4 hostages Green wants: it engages all three and buys 3."""
     x = Game()
-    assert ST.engagement_capacity(x.S, x.g, GREEN, 2, 1) == 3
-    assert ST.engagement_capacity(x.S, x.g, BLUE, 4, 1) == 5
-    x.leader(BLUE, 0, "Niamh", ("Cart",))
-    assert ST.engagement_capacity(x.S, x.g, BLUE, 4, 1) == 6  # a capacity good
+    x.villages(green="Iceni", yellow="Atrebates")
+    x.goods(GREEN, **dict.fromkeys(L.GOODS, 0))
+    x.goods(GREEN, Provisions=6, Cart=3)
+    x.goods(YELLOW, **dict.fromkeys(L.GOODS, 0))
+    x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0
+    x[YELLOW, L.PL_HOSTAGES + L.BLUE] = 2
+    x[YELLOW, L.PL_HOSTAGES + L.ORANGE] = 2
+    x[GREEN, L.PL_MEN] = 2
+    assert ST.leader_bonus(x.S, x.g, GREEN, 0, L.BONUS_CAPACITY) == 0
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, NOLOG)
+    assert x[GREEN, L.PL_LEADER_AT] == L.AT_TRAVEL and x[GREEN, L.PL_MEN_TRAVEL] == 2
+    bought = x.g[x.b(GREEN) + L.PL_TRAVEL_HOSTAGES:x.b(GREEN) + L.PL_TRAVEL_HOSTAGES + 5]
+    sold = 3 - x[GREEN, L.PL_GOODS + L.CART] + 6 - 2 - x[GREEN, L.PL_GOODS + L.PROVISIONS]
+    assert bought.sum() == 3 and 0 < sold <= 3  # 4 on offer: the capacity binds
+
+
+def test_raid_capacity_example():
+    """Raid, the capacity example, through play_card: "A player who engages in a Raid
+    Action a leader with no bonus increasing transport capacity and 4 tribesmen, has a
+    transport capacity equal to 5. Therefore they can steal up to 5 goods and/or
+    hostages." Blue (Niamh and 4 tribesmen) pillages Purple's undefended Village of 7
+    goods: it engages all five and takes 5."""
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes")
+    x.goods(BLUE, Provisions=3)
+    x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(PURPLE, Cow=2, Sword=2, Hammer=2, Cart=1)
+    x.g[x.b(PURPLE) + L.PL_HOSTAGES:x.b(PURPLE) + L.PL_HOSTAGES + 5] = 0
+    x[BLUE, L.PL_MEN] = 4
+    x[PURPLE, L.PL_MEN] = 0
+    x[PURPLE, L.PL_LEADER_AT] = L.AT_TRAVEL
+    x[PURPLE, L.PL_DW] = 0
+    assert ST.leader_bonus(x.S, x.g, BLUE, 0, L.BONUS_CAPACITY) == 0
+    rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [1]}, sides=7)  # a 0 token
+    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, NOLOG)
+    assert x[BLUE, L.PL_MEN_TRAVEL] == 4 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
+    assert x[BLUE, L.PL_N_RAID_WON] == 1
+    taken = x.g[x.b(BLUE) + L.PL_TRAVEL_GOODS:x.b(BLUE) + L.PL_TRAVEL_GOODS + 9]
+    assert taken.sum() == 5  # capacity 5 of the 7 goods
 
 
 # -- Trade: the Celebration example (movement, no tribute at the destination, +1 VP) -----------
@@ -301,16 +341,26 @@ def test_trade_valued_after_the_trip():
 
 # -- Trade: the Clan Pact example --------------------------------------------------------------
 def test_clan_pact_example():
+    """Trade, the Clan Pact example, through play_card from the book's position (Yellow's
+    village in Atrebates, the only village it prints; Ygerna with a Hammer, STRENGTH 3,
+    and 1 tribesman): the engine chooses the site among Atrebates' four free neighbours
+    and takes Cantiaci, 1 Provisions away, the nearest to Portum Itium; a tribesman of
+    Yellow's comes from the market to the Travel Card."""
     x = Game()
-    x.villages(yellow="Atrebates", blue="Dobunni", orange="Catuvellauni", purple="Belgae")
+    x.villages(yellow="Atrebates")
     x.leader(YELLOW, 0, "Ygerna", ("Hammer",))
     x[YELLOW, L.PL_MEN] = 1
     x[YELLOW, L.PL_CARD + x.card("Clan Pact")] = L.CARD_HAND
     x.goods(YELLOW, Provisions=3)
     assert x.strength(YELLOW, 1, 1) == 4  # Ygerna 3 with the Hammer + 1
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    n = A.clan_pact_sites(x.S, x.p, x.g, YELLOW, buf)
+    assert sorted(x.comp.node_names[v] for v in buf[:n]) == \
+        ["Belgae", "Cantiaci", "Catuvellauni", "Dobunni"]
     market_men = x.g[L.G_MARKET_MEN + L.YELLOW]
     A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Clan Pact"), -1, NOLOG)
     assert x.g[L.G_VILLAGE + x.node("Cantiaci")] == YELLOW
+    assert x[YELLOW, L.PL_LEADER_AT] == L.AT_TRAVEL and x[YELLOW, L.PL_MEN_TRAVEL] == 1
     assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == 2  # 1 Provisions to Cantiaci
     assert x.g[L.G_MARKET_MEN + L.YELLOW] == market_men - 1
     assert x[YELLOW, L.PL_TRAVEL_HOSTAGES + L.YELLOW] == 1
@@ -363,24 +413,24 @@ def test_raid_succeeds_when_stronger():
 
 
 # -- Raid: the Sack example --------------------------------------------------------------------
-def test_sack_example():
+@pytest.mark.parametrize("turn", [1, 2, 4, 5, 7, 8, 10, 11])
+def test_sack_example(turn):
     # Through play_card, the engine choosing units and loot: Artghal (2) and Sive (1),
     # each with a Horse, and 2 tribesmen engage (5 > cost); Brigantes -> Portum Itium
     # costs 5, the Horses make it 3, all to the market (no tribute); 4 units carry 4
-    # goods; 3 types taken: +1 VP. The villages on the Setup Cards' first territories
-    # (Yellow's Atrebates lies on a cheapest route; an equally cheap one crosses none).
+    # goods; 3 types taken: +1 VP. The book prints no turn: the example holds in every
+    # Month Turn. The other villages on the territories of the other examples (Yellow's
+    # Atrebates lies on a cheapest route; an equally cheap one crosses none).
     x = Game()
     x.villages(blue="Caledonii", orange="Brigantes", purple="Ordovices", green="Iceni",
                yellow="Atrebates")
-    assert x.g[L.G_VILLAGE + x.node("Brigantes")] == ORANGE
-    assert x.g[L.G_VILLAGE + x.node("Atrebates")] == YELLOW
+    x.g[L.G_TURN] = turn
     x.leader(ORANGE, 0, "Artghal", ("Horse",))
     x.leader(ORANGE, 1, "Sive", ("Horse",))
     x[ORANGE, L.PL_MEN] = 2
     x.goods(ORANGE, Provisions=5)
     sack = x.card("Sack")
     x[ORANGE, L.PL_CARD + sack] = L.CARD_HAND
-    x.g[L.G_TURN] = 10  # the example's turn is not printed: late, goods beat hostages
     assert x.strength(ORANGE, 2, 3) == 5
     pi = ST.harbour(x.S, x.p)
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 0)[0] == 5
@@ -469,27 +519,40 @@ def test_battle_example():
     assert x[PURPLE, L.PL_VP] == vp[PURPLE]
 
 
-def test_battle_example_with_the_engines_own_cards():
-    """The example's deployment with the three Battle cards it plays in the two
-    factions' hands from the start: the engine chooses which card each round (it plays
-    Onslaught first and Supremacy last, the book the other way round), the Mórrígan
-    tokens are the book's 3, 1 and 0 in order of drawing, and the rounds and the score run
-    through ``fight_battle``, as ``declare_battle`` runs them. The book's outcome holds:
-    the disc ends 1 space towards the attackers, Blue and Green gain 6 VP each, Purple
-    nothing."""
-    x, side, men, lmask = battle_example_deployment()
+def test_battle_example_through_declare_battle():
+    """The Battle example from the book's position through ``declare_battle``, the engine
+    making every choice: Blue, with Niamh (2) and 4 tribesmen available and nothing else
+    to play, declares on Purple (Lindsay 3 and 5 tribesmen available); the hands hold the
+    three Battle cards the example plays; Green, level with Purple on VP and with 2
+    tribesmen, can reach Brigantes; the others have passed; nobody has Divine Will; the
+    Mórrígan tokens are the book's 3, 1 and 0. The engine deploys the book's factions
+    (Camp: Niamh, 4 Blue and 2 Green tribesmen, 8; Village: Lindsay and 5 tribesmen, 8),
+    Purple refusing nothing because Green offers to the side that would accept it, and
+    the Battle ends 1 space towards the attackers: Blue and Green gain 6 VP each."""
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")  # the examples' villages
+    for s in range(5):
+        x[s, L.PL_DW] = 0
+        for c in range(len(x.comp.card_titles)):
+            if x[s, L.PL_CARD + c] == L.CARD_HAND:
+                x[s, L.PL_CARD + c] = L.CARD_DISCARD  # played earlier this Month Turn
     for seat, title in ((BLUE, "Supremacy"), (BLUE, "Onslaught"),
                         (PURPLE, "Agonizing Wail")):
         x[seat, L.PL_CARD + x.card(title)] = L.CARD_HAND
-    leader = np.array([0, BLUE, PURPLE])
-    rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
-    x.g[L.G_BATTLE_DISC] = 2  # a disc left by an earlier Battle: the reading puts it back
+    x[BLUE, L.PL_MEN] = 4
+    x[PURPLE, L.PL_MEN] = 5
+    x[GREEN, L.PL_MEN] = 2
+    x[GREEN, L.PL_LEADER_AT] = L.AT_TRAVEL  # Murchad away (a merchant: no Battle anyway)
+    x[GREEN, L.PL_VP] = x[PURPLE, L.PL_VP]
+    for s in (ORANGE, YELLOW):
+        x[s, L.PL_PASSED] = 1
     vp = [x[s, L.PL_VP] for s in range(5)]
-    assert B.fight_battle(x.S, x.p, x.pol, x.g, rng, side, men, lmask, leader, NOLOG) == 1
-    for title in ("Supremacy", "Onslaught", "Agonizing Wail"):  # every card was played
-        assert x[BLUE, L.PL_CARD + x.card(title)] != L.CARD_HAND
-        assert x[PURPLE, L.PL_CARD + x.card(title)] != L.CARD_HAND
-    assert x.g[L.G_BATTLE_DISC] == 1
+    x.rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
+    disc = B.declare_battle(x.S, x.p, x.pol, x.g, x.rng, BLUE, PURPLE, NOLOG)
+    assert x[BLUE, L.PL_MEN_TRAVEL] == 4 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
+    assert x[GREEN, L.PL_MEN_TRAVEL] == 2 and x[GREEN, L.PL_N_SUPPORT] == 1
+    assert x[PURPLE, L.PL_MEN_VILLAGE] == 5 and x[PURPLE, L.PL_LEADER_AT] == L.AT_VILLAGE
+    assert disc == 1
     assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [6, 0, 0, 6, 0]
     assert x.g[L.G_BAG:L.G_BAG + L.N_TOKENS].all()  # the tokens are back in the bag
 
