@@ -191,3 +191,23 @@ def test_divine_will_worth_follows_what_it_buys():
     assert PO.divine_will_worth(S, p, pol, g, 0, 2) == 2 * w.spare_dw_points + 2 * w.vp_points
     g[L.G_TURN] = 7  # Imbolc is past
     assert PO.divine_will_worth(S, p, pol, g, 0, 2) == 2 * w.spare_dw_points
+
+
+def test_clan_pact_counts_the_village_objectives_it_reaches():
+    """Festivals: Imbolc pays 3 VP for 2 villages or more, Lughnasadh 4 for 3. A Clan
+    Pact making a tribe's second village before Imbolc reaches Imbolc's objective; after
+    Imbolc, only a third village pays (Lughnasadh's)."""
+    from simkit.games.verrix import policies as PO
+    r = Rules()
+    S = _tables(r.territory_cost, r.sea_cost)
+    p = PARAMETERS.build(r)
+    pol = POLICY_ROWS.build(())
+    g = np.zeros(L.N_STATE, dtype=np.int64)
+    E.setup(S, p, pol, g, game_streams(np.uint64(0), 0, L.N_STREAMS), NOLOG)
+    b = L.N_GLOBALS  # seat 0, one village
+    g[L.G_TURN] = 4
+    assert PO.village_objectives_vp(S, p, g, 0) == 3
+    g[L.G_TURN] = 7
+    assert PO.village_objectives_vp(S, p, g, 0) == 0
+    g[b + L.PL_VILLAGES] = 2
+    assert PO.village_objectives_vp(S, p, g, 0) == 4

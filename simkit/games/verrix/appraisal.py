@@ -93,8 +93,9 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
             v += PO.raid_value(S, p, pol, g, seat, c, k, target, men, lmask)
         elif op == L.OP_TYPES_VP:
             v += vp_points * a // 2
-        elif op == L.OP_CLAN_PACT:
-            v += pol[seat, L.W_CLAN_PACT_POINTS] + \
+        elif op == L.OP_CLAN_PACT:  # the village objectives it reaches, and the rest
+            v += vp_points * PO.village_objectives_vp(S, p, g, seat) + \
+                pol[seat, L.W_CLAN_PACT_POINTS] + \
                 (30 if g[L.G_MARKET_MEN + g[b + L.PL_TRIBE]] > 0 else 0)
         elif op == L.OP_TROPHY:
             v += 90 - 10 * a

@@ -430,6 +430,24 @@ def festival_dw_vp(S, p, g, seat, n):
 
 
 @borrowing
+def village_objectives_vp(S, p, g, seat):
+    """VP the Festivals still to come pay for one more village: each objective of
+    villages "at least" (Imbolc's 2, Lughnasadh's 3) it reaches."""
+    have = g[pl(seat) + L.PL_VILLAGES]
+    vp = 0
+    for i in range(p[L.P_N_FESTIVALS]):
+        turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
+        if turn <= g[L.G_TURN] or turn > p[L.P_TURNS]:
+            continue
+        for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
+            o = L.FE_OBJ + 4 * k
+            if S[L.S_FESTIVALS][i, o] == L.OB_VILLAGES_AT_LEAST and \
+                    S[L.S_FESTIVALS][i, o + 1] == have + 1:
+                vp += S[L.S_FESTIVALS][i, o + 2]
+    return vp
+
+
+@borrowing
 def divine_will_worth(S, p, pol, g, seat, n):
     """What ``n`` more Divine Will cubes are worth, by what they buy: a third of an Event
     card each (``event_points``) while they fund Events the seat can still draw (one per

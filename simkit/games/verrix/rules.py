@@ -307,7 +307,8 @@ class Weights(RulesBase):
         4, "a Divine Will cube beyond the Events it can still draw (Mórrígan draws, the "
         "tie-break)", range=(0, 30))
     clan_pact_points: int = knob(
-        45, "a Clan Pact's new village", range=(0, 120))
+        45, "a Clan Pact's new village besides the VP of the Festivals' village objectives "
+        "it reaches (shorter trips, tribute, later Clan Pact sites)", range=(0, 120))
     site_distance_points: int = knob(
         40, "a village site's worth per Provision of the opponents' mean trip to it (the "
         "set-up village and a Clan Pact's: the farther, the dearer their Raids and "
