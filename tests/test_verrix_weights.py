@@ -74,14 +74,15 @@ def test_weights_reach_the_choices_that_read_them():
     assert PO.second_token(pol, g, 1, 3)  # seat 2 keeps the default margin 3
 
 
-def test_a_tribe_that_prices_its_units_high_never_declares_a_battle():
-    """``unit_points`` is what a point of STRENGTH could earn elsewhere: at 40 no Battle
-    pays for the units it engages, so Blue (seat 1) declares none; at the default it
-    declares several a game. The other seats keep fighting."""
+def test_a_tribe_that_prices_its_units_high_almost_never_declares_a_battle():
+    """``unit_points`` is what a point of STRENGTH could earn elsewhere in a Month Turn
+    (while a card in hand could use it): at 40 a Battle seldom pays for the units it
+    engages, so Blue (seat 1) declares almost none; at the default it declares several a
+    game. The other seats keep fighting."""
     default = simkit.simulate("verrix", 30, seed=1)
     dear = simkit.simulate("verrix", 30, seed=1, policy={"seat1": "greedy:unit_points=40"})
     assert default["blue_battles"].mean() > 1
-    assert dear["blue_battles"].sum() == 0
+    assert dear["blue_battles"].mean() < default["blue_battles"].mean() / 10
     assert dear["orange_battles"].sum() > 0
 
 

@@ -80,8 +80,9 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
             v += vp_points * a
         elif op == L.OP_PAY:
             v -= a2 * PO.worth(S, p, pol, g, seat, a)
-        elif op == L.OP_LEARN:
-            v += vp_points + 30
+        elif op == L.OP_LEARN:  # its VP, the card, and the Special's cost engaged
+            v += vp_points + pol[seat, L.W_LEARN_POINTS] - \
+                pol[seat, L.W_ENGAGED_POINTS] * learning_cost(S, p, g, seat)
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
@@ -105,10 +106,28 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
         if dest >= 0:
             price = move_price(S, p, g, seat, dest,
                                travel_reduction(S, g, seat, c, lmask))[0]
+            v += PO.exposure(S, p, pol, g, seat, dest)
     v -= price * pol[seat, L.W_PROVISION_POINTS]
     # units left for later actions
     v -= pol[seat, L.W_ENGAGED_POINTS] * engagement_strength(S, g, seat, men, lmask)
     return v
+
+
+@allocating
+def learning_cost(S, p, g, seat):
+    """The least STRENGTH a Learning engages (its Special card's cost and units: the
+    Learning example): the cheapest Special the seat can learn."""
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    n = learnable(S, p, g, seat, buf)
+    least = 0
+    for i in range(n):
+        c = buf[i]
+        men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
+                                          S[L.S_CARDS][c, L.CD_UNITS], 0)
+        cost = engagement_strength(S, g, seat, men, lmask)
+        if i == 0 or cost < least:
+            least = cost
+    return least
 
 
 @allocating

@@ -1380,6 +1380,21 @@ def site_value(S, p, pol, g, seat, v):
 
 
 @borrowing
+def exposure(S, p, pol, g, seat, v):
+    """What a new village in territory v costs the seat in value points (0 or less): the
+    opponents reach a tribe at its nearest village, so a village ``site_value`` rates
+    below the seat's best one brings them closer by the difference; one rated above
+    leaves the old ones as close as they were."""
+    best = -(1 << 40)
+    for k in range(g[pl(seat) + L.PL_VILLAGES]):
+        best = max(best, site_value(S, p, pol, g, seat, g[pl(seat) + L.PL_VILLAGE_NODE + k]))
+    if best == -(1 << 40):
+        return 0
+    scale = (p[L.P_PLAYERS] - 1) * other_territories(S, p)
+    return min(0, site_value(S, p, pol, g, seat, v) - best) // scale
+
+
+@borrowing
 def better_site(S, p, g, v, value, u, u_value):
     """Is site v (worth ``value``) better than u? Ties go to the cheaper trip to Portum
     Itium, then to more free neighbouring territories (Clan Pact sites); u < 0: yes."""
