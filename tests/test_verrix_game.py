@@ -166,7 +166,7 @@ def test_trait_styles_favour_their_trait():
     assert PO.style_score(S, pol, 1, -1, 40) == 40
 
 
-def test_divine_will_worth_follows_the_events_left():
+def test_divine_will_worth_follows_what_it_buys():
     from simkit.games.verrix import policies as PO
     r = Rules()
     S = _tables(r.territory_cost, r.sea_cost)
@@ -178,10 +178,36 @@ def test_divine_will_worth_follows_the_events_left():
     g[L.G_TURN] = 1
     g[b + L.PL_DW] = 0
     w = StyleWeights()
-    early = PO.divine_will_worth(p, pol, g, 0, 3)
+    early = PO.divine_will_worth(S, p, pol, g, 0, 3)
     assert early == 3 * w.event_points // 3  # funds one Event card
     g[b + L.PL_DW] = 30  # more than every Event left could use
-    assert PO.divine_will_worth(p, pol, g, 0, 3) == 3 * w.spare_dw_points
+    assert PO.divine_will_worth(S, p, pol, g, 0, 3) == 3 * w.spare_dw_points
     g[b + L.PL_DW] = 0
     g[L.G_EVENTS_OVER] = 1
-    assert PO.divine_will_worth(p, pol, g, 0, 2) == 2 * w.spare_dw_points
+    assert PO.divine_will_worth(S, p, pol, g, 0, 2) == 2 * w.spare_dw_points
+    # Imbolc (turn 6) pays 2 VP for 4 Divine Will or more: 2 cubes on 2 reach it
+    g[b + L.PL_DW] = 2
+    g[L.G_TURN] = 5
+    assert PO.divine_will_worth(S, p, pol, g, 0, 2) == 2 * w.spare_dw_points + 2 * w.vp_points
+    g[L.G_TURN] = 7  # Imbolc is past
+    assert PO.divine_will_worth(S, p, pol, g, 0, 2) == 2 * w.spare_dw_points
+
+
+def test_clan_pact_counts_the_village_objectives_it_reaches():
+    """Festivals: Imbolc pays 3 VP for 2 villages or more, Lughnasadh 4 for 3. A Clan
+    Pact making a tribe's second village before Imbolc reaches Imbolc's objective; after
+    Imbolc, only a third village pays (Lughnasadh's)."""
+    from simkit.games.verrix import policies as PO
+    r = Rules()
+    S = _tables(r.territory_cost, r.sea_cost)
+    p = PARAMETERS.build(r)
+    pol = POLICY_ROWS.build(())
+    g = np.zeros(L.N_STATE, dtype=np.int64)
+    E.setup(S, p, pol, g, game_streams(np.uint64(0), 0, L.N_STREAMS), NOLOG)
+    b = L.N_GLOBALS  # seat 0, one village
+    g[L.G_TURN] = 4
+    assert PO.village_objectives_vp(S, p, g, 0) == 3
+    g[L.G_TURN] = 7
+    assert PO.village_objectives_vp(S, p, g, 0) == 0
+    g[b + L.PL_VILLAGES] = 2
+    assert PO.village_objectives_vp(S, p, g, 0) == 4

@@ -7,7 +7,7 @@ import pytest
 from loaded_dice import loaded
 
 from simkit.errors import RulesError
-from simkit.games.verrix import _tables
+from simkit.games.verrix import GAME, _tables
 from simkit.games.verrix import actions as A
 from simkit.games.verrix import battle as B
 from simkit.games.verrix import engine as E
@@ -155,7 +155,7 @@ def test_cooking_example_with_cauldron():
     for s in (BLUE, ORANGE, PURPLE):
         x.goods(s, Provisions=1)
     x.goods(GREEN, Provisions=4)  # the Village holding most Provisions
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Cooking"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Cooking"), -1, NOLOG)
     assert x[YELLOW, L.PL_MEN_VILLAGE] == 2  # 2 tribesmen engaged: STRENGTH 2 = cost
     assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == 3 + 1
     assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == 3
@@ -171,7 +171,7 @@ def test_learning_example_consecrated_ground():
             x[PURPLE, L.PL_CARD + c] = L.CARD_HAND
     x[PURPLE, L.PL_MEN] = 0  # Lindsay (STR 3) alone
     vp = x[PURPLE, L.PL_VP]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, PURPLE, x.card("Learning"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, PURPLE, x.card("Learning"), -1, NOLOG)
     assert x[PURPLE, L.PL_CARD + cg] == L.CARD_HAND  # usable this Month Turn
     assert x[PURPLE, L.PL_LEADER_AT] == L.AT_VILLAGE
     assert x[PURPLE, L.PL_VP] == vp + 1
@@ -183,7 +183,7 @@ def test_learning_example_consecrated_ground():
 def test_promote_tribesman_example():
     x = Game()
     market = x.g[L.G_MARKET_MEN + L.BLUE]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, BLUE, x.card("Promote Tribesman"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, BLUE, x.card("Promote Tribesman"), -1, NOLOG)
     assert x.g[L.G_MARKET_MEN + L.BLUE] == market + 1
     assert x[BLUE, L.PL_MEN] + x[BLUE, L.PL_MEN_VILLAGE] == 4
     assert x.comp.leader_names[x[BLUE, L.PL_LEADER + 1]] == "Ambigath"
@@ -193,28 +193,68 @@ def test_promote_tribesman_example():
 
 
 # -- Trade and Raid: the capacity examples -----------------------------------------------------
-def test_examples7_11_capacity():
+def test_trade_capacity_example():
+    """Trade, the capacity example, through play_card: "A player who engages in a Trade
+    Action a leader with no bonus increasing transport capacity and 2 tribesmen, has a
+    transport capacity equal to 3. They can then sell up to 3 goods and/or hostages and
+    buy up to 3". Green (Murchad and 2 tribesmen available) plays Celebration on Yellow,
+    whose Village holds 4 hostages Green wants: it engages all three and buys 3."""
     x = Game()
-    assert ST.engagement_capacity(x.S, x.g, GREEN, 2, 1) == 3
-    assert ST.engagement_capacity(x.S, x.g, BLUE, 4, 1) == 5
-    x.leader(BLUE, 0, "Niamh", ("Cart",))
-    assert ST.engagement_capacity(x.S, x.g, BLUE, 4, 1) == 6  # a capacity good
+    x.villages(green="Iceni", yellow="Atrebates")
+    x.goods(GREEN, **dict.fromkeys(L.GOODS, 0))
+    x.goods(GREEN, Provisions=6, Cart=3)
+    x.goods(YELLOW, **dict.fromkeys(L.GOODS, 0))
+    x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0
+    x[YELLOW, L.PL_HOSTAGES + L.BLUE] = 2
+    x[YELLOW, L.PL_HOSTAGES + L.ORANGE] = 2
+    x[GREEN, L.PL_MEN] = 2
+    assert ST.leader_bonus(x.S, x.g, GREEN, 0, L.BONUS_CAPACITY) == 0
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, NOLOG)
+    assert x[GREEN, L.PL_LEADER_AT] == L.AT_TRAVEL and x[GREEN, L.PL_MEN_TRAVEL] == 2
+    bought = x.g[x.b(GREEN) + L.PL_TRAVEL_HOSTAGES:x.b(GREEN) + L.PL_TRAVEL_HOSTAGES + 5]
+    sold = 3 - x[GREEN, L.PL_GOODS + L.CART] + 6 - 2 - x[GREEN, L.PL_GOODS + L.PROVISIONS]
+    assert bought.sum() == 3 and 0 < sold <= 3  # 4 on offer: the capacity binds
+
+
+def test_raid_capacity_example():
+    """Raid, the capacity example, through play_card: "A player who engages in a Raid
+    Action a leader with no bonus increasing transport capacity and 4 tribesmen, has a
+    transport capacity equal to 5. Therefore they can steal up to 5 goods and/or
+    hostages." Blue (Niamh and 4 tribesmen) pillages Purple's undefended Village of 7
+    goods: it engages all five and takes 5."""
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes")
+    x.goods(BLUE, Provisions=3)
+    x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(PURPLE, Cow=2, Sword=2, Hammer=2, Cart=1)
+    x.g[x.b(PURPLE) + L.PL_HOSTAGES:x.b(PURPLE) + L.PL_HOSTAGES + 5] = 0
+    x[BLUE, L.PL_MEN] = 4
+    x[PURPLE, L.PL_MEN] = 0
+    x[PURPLE, L.PL_LEADER_AT] = L.AT_TRAVEL
+    x[PURPLE, L.PL_DW] = 0
+    assert ST.leader_bonus(x.S, x.g, BLUE, 0, L.BONUS_CAPACITY) == 0
+    rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [1]}, sides=7)  # a 0 token
+    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, NOLOG)
+    assert x[BLUE, L.PL_MEN_TRAVEL] == 4 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
+    assert x[BLUE, L.PL_N_RAID_WON] == 1
+    taken = x.g[x.b(BLUE) + L.PL_TRAVEL_GOODS:x.b(BLUE) + L.PL_TRAVEL_GOODS + 9]
+    assert taken.sum() == 5  # capacity 5 of the 7 goods
 
 
 # -- Trade: the Celebration example (movement, no tribute at the destination, +1 VP) -----------
 def test_celebration_example():
-    # Through play_card, the planner choosing the trade: Murchad (2) + 1 tribesman = 3 =
-    # cost on the Travel Card; 2 Provisions Iceni -> Atrebates (Green's ability adds
-    # nothing to a Village trade); 1 Horse to Yellow's Village Card, 2 Belladonna (not
-    # the Spear) to the Travel Card, value 4 for 4; +1 VP. The example prints neither
-    # Green's other goods nor Murchad's equipment: here the trip takes every Provisions
-    # and Murchad already carries a Spear, so a second Spear is worth less than 2
-    # Belladonna. Yellow's Village holds what the example shows.
+    # Trade, the Celebration example, from the book's position through play_card, the
+    # planner choosing the trade: Murchad (2) + 1 tribesman = 3 = cost on the Travel Card;
+    # 2 Provisions Iceni -> Atrebates (Green's ability adds nothing to a Village trade);
+    # 1 Horse to Yellow's Village Card, 2 Belladonna (not the Spear) to the Travel Card,
+    # value 4 for 4; +1 VP. Green holds what the example shows (2 Provisions, a Horse),
+    # Yellow's Village the Spear and 2 Belladonna. The Spear's battle bonus is nothing
+    # to a merchant, so it is worth what 2 Belladonna are: of two purchases as good the
+    # planner takes more tiles.
     x = Game()
     x.villages(green="Iceni", yellow="Atrebates")
     x.goods(GREEN, **dict.fromkeys(L.GOODS, 0))
     x.goods(GREEN, Provisions=2, Horse=1)
-    x.leader(GREEN, 0, "Murchad", ("Spear", "Fibula"))
     x.goods(YELLOW, **dict.fromkeys(L.GOODS, 0))
     x.goods(YELLOW, Spear=1, Belladonna=2)
     x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0
@@ -222,7 +262,7 @@ def test_celebration_example():
     before = x.g[L.G_MARKET + L.PROVISIONS]
     assert ST.move_price(x.S, x.p, x.g, GREEN, x.node("Atrebates"), 0)[0] == 2
     vp = x[GREEN, L.PL_VP]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, x.card("Celebration"), YELLOW, NOLOG)
     assert x[GREEN, L.PL_LEADER_AT] == L.AT_TRAVEL and x[GREEN, L.PL_MEN_TRAVEL] == 1
     assert x.g[L.G_MARKET + L.PROVISIONS] == before + 2  # no tribute
     assert x[GREEN, L.PL_GOODS + L.HORSE] == 0 and x[YELLOW, L.PL_GOODS + L.HORSE] == 1
@@ -250,28 +290,29 @@ def test_trade_values_example():
 
 
 def test_trade_sells_a_hostage():
-    # Trade: "sell up to 3 goods and/or hostages". Late in the game a hostage scores few
-    # Cleanups more: the planner sells it with a Belladonna (3 + 2 = 5) for a Sword.
-    x = Game()
-    x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
-    x.goods(PURPLE, Belladonna=1)
-    x.g[x.b(PURPLE) + L.PL_HOSTAGES:x.b(PURPLE) + L.PL_HOSTAGES + 5] = 0
-    x[PURPLE, L.PL_HOSTAGES + L.ORANGE] = 1
-    x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0
-    x.g[L.G_MARKET + L.SWORD] = 1
-    x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
-    x.g[L.G_TURN] = 11
-    A.op_trade(x.S, x.p, x.pol, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG)
-    assert x[PURPLE, L.PL_TRAVEL_GOODS + L.SWORD] == 1
-    assert x[PURPLE, L.PL_HOSTAGES + L.ORANGE] == 0 and x[PURPLE, L.PL_GOODS + L.BELLADONNA] == 0
-    assert x.g[L.G_MARKET_MEN + L.ORANGE] == 1  # a tribesman in the market: a hostage
-    x.g[L.G_TURN] = 1  # early, the hostage's Cleanup VP are worth more than the Sword
-    x[PURPLE, L.PL_HOSTAGES + L.ORANGE] = 1
-    x.goods(PURPLE, Belladonna=1)
-    x.g[L.G_MARKET + L.SWORD] = 1
-    x.g[L.G_MARKET_MEN + L.ORANGE] = 0
-    assert A.op_trade(x.S, x.p, x.pol, x.g, PURPLE, A.TARGET_MARKET, 2, 0, NOLOG) == 0
-    assert x[PURPLE, L.PL_HOSTAGES + L.ORANGE] == 1
+    # Trade: "sell up to 3 goods and/or hostages". A hostage scores 1 VP each Cleanup and
+    # at the Festivals paying per hostage (Lughnasadh: 2 each, at most 3). In the last
+    # Month Turn Purple keeps its one hostage (3 VP more) rather than pay it (value 3)
+    # for a Fibula (1 VP at this Cleanup on Lindsay); holding 3 hostages besides, the
+    # fourth scores only its Cleanup VP, and it buys the Fibula.
+    def sells(others):
+        x = Game()
+        x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
+        x.g[x.b(PURPLE) + L.PL_HOSTAGES:x.b(PURPLE) + L.PL_HOSTAGES + 5] = 0
+        x[PURPLE, L.PL_HOSTAGES + L.ORANGE] = 1
+        x[PURPLE, L.PL_HOSTAGES + L.BLUE] = others
+        x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0
+        x.g[L.G_MARKET + L.FIBULA] = 1
+        x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] = 0
+        x.g[L.G_TURN] = 11
+        A.op_trade(x.S, x.p, x.pol, x.g, PURPLE, A.TARGET_MARKET, 1, 0, NOLOG)
+        sold = x[PURPLE, L.PL_TRAVEL_GOODS + L.FIBULA] == 1
+        assert sold == (ST.hostages(x.g, PURPLE) == others)  # one of them paid
+        assert sold == (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5].sum() == 1)  # a hostage there
+        return sold
+
+    assert not sells(0)
+    assert sells(3)
 
 
 def test_trade_valued_after_the_trip():
@@ -290,26 +331,36 @@ def test_trade_valued_after_the_trip():
         x.goods(YELLOW, Belladonna=1)
         x.g[x.b(YELLOW) + L.PL_HOSTAGES:x.b(YELLOW) + L.PL_HOSTAGES + 5] = 0
         x[GREEN, L.PL_MEN] = 1
-        men, lmask = A.legal_engagement(x.S, x.p, x.g, GREEN, c, YELLOW, 0)
+        men, lmask = A.legal_engagement(x.S, x.p, x.pol, x.g, GREEN, c, YELLOW)
         gain = AP.trade_gain(x.S, x.p, x.pol, x.g, GREEN, c, YELLOW, men, lmask, 0, 1)
         valued = gain != PO.NO_TRADE
-        A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, c, YELLOW, 0, NOLOG)
+        A.play_card(x.S, x.p, x.pol, x.g, x.rng, GREEN, c, YELLOW, NOLOG)
         assert valued == (x[GREEN, L.PL_TRAVEL_GOODS + L.BELLADONNA] == 1), provisions
         assert valued == (provisions >= 4), provisions  # 2 left after the trip pay 2
 
 
 # -- Trade: the Clan Pact example --------------------------------------------------------------
 def test_clan_pact_example():
+    """Trade, the Clan Pact example, through play_card from the book's position (Yellow's
+    village in Atrebates, the only village it prints; Ygerna with a Hammer, STRENGTH 3,
+    and 1 tribesman): the engine chooses the site among Atrebates' four free neighbours
+    and takes Cantiaci, 1 Provisions away, the nearest to Portum Itium; a tribesman of
+    Yellow's comes from the market to the Travel Card."""
     x = Game()
-    x.villages(yellow="Atrebates", blue="Dobunni", orange="Catuvellauni", purple="Belgae")
+    x.villages(yellow="Atrebates")
     x.leader(YELLOW, 0, "Ygerna", ("Hammer",))
     x[YELLOW, L.PL_MEN] = 1
     x[YELLOW, L.PL_CARD + x.card("Clan Pact")] = L.CARD_HAND
     x.goods(YELLOW, Provisions=3)
     assert x.strength(YELLOW, 1, 1) == 4  # Ygerna 3 with the Hammer + 1
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    n = A.clan_pact_sites(x.S, x.p, x.g, YELLOW, buf)
+    assert sorted(x.comp.node_names[v] for v in buf[:n]) == \
+        ["Belgae", "Cantiaci", "Catuvellauni", "Dobunni"]
     market_men = x.g[L.G_MARKET_MEN + L.YELLOW]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Clan Pact"), -1, 0, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, YELLOW, x.card("Clan Pact"), -1, NOLOG)
     assert x.g[L.G_VILLAGE + x.node("Cantiaci")] == YELLOW
+    assert x[YELLOW, L.PL_LEADER_AT] == L.AT_TRAVEL and x[YELLOW, L.PL_MEN_TRAVEL] == 1
     assert x[YELLOW, L.PL_GOODS + L.PROVISIONS] == 2  # 1 Provisions to Cantiaci
     assert x.g[L.G_MARKET_MEN + L.YELLOW] == market_men - 1
     assert x[YELLOW, L.PL_TRAVEL_HOSTAGES + L.YELLOW] == 1
@@ -321,7 +372,7 @@ def test_clan_pact_needs_a_free_adjacent_territory():
     x = Game()
     x.villages(yellow="Dumnonii", blue="Durotriges")
     x[YELLOW, L.PL_CARD + x.card("Clan Pact")] = L.CARD_HAND
-    men, _ = A.legal_engagement(x.S, x.p, x.g, YELLOW, x.card("Clan Pact"), -1, 0)
+    men, _ = A.legal_engagement(x.S, x.p, x.pol, x.g, YELLOW, x.card("Clan Pact"), -1)
     assert men == -1
 
 
@@ -337,7 +388,7 @@ def test_pillage_example_fails_on_a_tie():
     goods = x.g[x.b(PURPLE) + L.PL_GOODS:x.b(PURPLE) + L.PL_GOODS + 9].copy()
     # the bag holds 0,0,1,1,2,2,3: the fifth token is a 2
     rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [5]}, sides=7)
-    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, NOLOG)
     assert x[BLUE, L.PL_GOODS + L.PROVISIONS] == 0  # 3 Provisions: Caledonii -> Brigantes
     assert x[BLUE, L.PL_MEN_TRAVEL] == 4 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
     assert x[PURPLE, L.PL_MEN_VILLAGE] == 4  # 2 must defend, 2 more engaged
@@ -355,31 +406,31 @@ def test_raid_succeeds_when_stronger():
     x[PURPLE, L.PL_MEN] = 0
     x[PURPLE, L.PL_DW] = 0
     rng = loaded(L.N_STREAMS, rolls={L.ST_MORRIGAN: [1]}, sides=7)  # a 0 token
-    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, 1, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, rng, BLUE, x.card("Pillage"), PURPLE, NOLOG)
     assert x[BLUE, L.PL_N_RAID_WON] == 1
     taken = sum(x[BLUE, L.PL_TRAVEL_GOODS + k] for k in range(9))
     assert 0 < taken <= 5  # capacity: Niamh + 4 tribesmen
 
 
 # -- Raid: the Sack example --------------------------------------------------------------------
-def test_sack_example():
+@pytest.mark.parametrize("turn", [1, 2, 4, 5, 7, 8, 10, 11])
+def test_sack_example(turn):
     # Through play_card, the engine choosing units and loot: Artghal (2) and Sive (1),
     # each with a Horse, and 2 tribesmen engage (5 > cost); Brigantes -> Portum Itium
     # costs 5, the Horses make it 3, all to the market (no tribute); 4 units carry 4
-    # goods; 3 types taken: +1 VP. The villages on the Setup Cards' first territories
-    # (Yellow's Atrebates lies on a cheapest route; an equally cheap one crosses none).
+    # goods; 3 types taken: +1 VP. The book prints no turn: the example holds in every
+    # Month Turn. The other villages on the territories of the other examples (Yellow's
+    # Atrebates lies on a cheapest route; an equally cheap one crosses none).
     x = Game()
     x.villages(blue="Caledonii", orange="Brigantes", purple="Ordovices", green="Iceni",
                yellow="Atrebates")
-    assert x.g[L.G_VILLAGE + x.node("Brigantes")] == ORANGE
-    assert x.g[L.G_VILLAGE + x.node("Atrebates")] == YELLOW
+    x.g[L.G_TURN] = turn
     x.leader(ORANGE, 0, "Artghal", ("Horse",))
     x.leader(ORANGE, 1, "Sive", ("Horse",))
     x[ORANGE, L.PL_MEN] = 2
     x.goods(ORANGE, Provisions=5)
     sack = x.card("Sack")
     x[ORANGE, L.PL_CARD + sack] = L.CARD_HAND
-    x.g[L.G_TURN] = 10  # the example's turn is not printed: late, goods beat hostages
     assert x.strength(ORANGE, 2, 3) == 5
     pi = ST.harbour(x.S, x.p)
     assert ST.move_price(x.S, x.p, x.g, ORANGE, pi, 0)[0] == 5
@@ -391,7 +442,7 @@ def test_sack_example():
     yellow = x[YELLOW, L.PL_GOODS + L.PROVISIONS]
     bag = x.g[L.G_BAG:L.G_BAG + 7].copy()
     vp = x[ORANGE, L.PL_VP]
-    A.play_card(x.S, x.p, x.pol, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 10, NOLOG)
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, NOLOG)
     assert x[ORANGE, L.PL_LEADER_AT] == L.AT_TRAVEL  # Artghal
     assert x[ORANGE, L.PL_LEADER_AT + 1] == L.AT_TRAVEL  # Sive rides along: his Horse
     assert x[ORANGE, L.PL_MEN_TRAVEL] == 2
@@ -468,37 +519,42 @@ def test_battle_example():
     assert x[PURPLE, L.PL_VP] == vp[PURPLE]
 
 
-def test_battle_example_with_the_engines_own_cards():
-    """The example's deployment with the three Battle cards it plays in the two
-    factions' hands from the start: the engine chooses which card each round (it plays
-    Onslaught first and Supremacy last, the book the other way round), the Mórrígan
-    tokens are the book's 3, 1 and 0 in order of drawing, and the rounds and the score run
-    through ``fight_battle``, as ``declare_battle`` runs them. The book's outcome holds:
-    the disc ends 1 space towards the attackers, Blue and Green gain 6 VP each, Purple
-    nothing."""
-    x, side, men, lmask = battle_example_deployment()
+def test_battle_example_through_declare_battle():
+    """The Battle example from the book's position through ``declare_battle``, the engine
+    making every choice: Blue, with Niamh (2) and 4 tribesmen available and nothing else
+    to play, declares on Purple (Lindsay 3 and 5 tribesmen available); the hands hold the
+    three Battle cards the example plays; Green, level with Purple on VP and with 2
+    tribesmen, can reach Brigantes; the others have passed; nobody has Divine Will; the
+    Mórrígan tokens are the book's 3, 1 and 0. The engine deploys the book's factions
+    (Camp: Niamh, 4 Blue and 2 Green tribesmen, 8; Village: Lindsay and 5 tribesmen, 8),
+    Purple refusing nothing because Green offers to the side that would accept it, and
+    the Battle ends 1 space towards the attackers: Blue and Green gain 6 VP each."""
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")  # the examples' villages
+    for s in range(5):
+        x[s, L.PL_DW] = 0
+        for c in range(len(x.comp.card_titles)):
+            if x[s, L.PL_CARD + c] == L.CARD_HAND:
+                x[s, L.PL_CARD + c] = L.CARD_DISCARD  # played earlier this Month Turn
     for seat, title in ((BLUE, "Supremacy"), (BLUE, "Onslaught"),
                         (PURPLE, "Agonizing Wail")):
         x[seat, L.PL_CARD + x.card(title)] = L.CARD_HAND
-    leader = np.array([0, BLUE, PURPLE])
-    rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
-    x.g[L.G_BATTLE_DISC] = 2  # a disc left by an earlier Battle: the reading puts it back
+    x[BLUE, L.PL_MEN] = 4
+    x[PURPLE, L.PL_MEN] = 5
+    x[GREEN, L.PL_MEN] = 2
+    x[GREEN, L.PL_LEADER_AT] = L.AT_TRAVEL  # Murchad away (a merchant: no Battle anyway)
+    x[GREEN, L.PL_VP] = x[PURPLE, L.PL_VP]
+    for s in (ORANGE, YELLOW):
+        x[s, L.PL_PASSED] = 1
     vp = [x[s, L.PL_VP] for s in range(5)]
-    assert B.fight_battle(x.S, x.p, x.pol, x.g, rng, side, men, lmask, leader, NOLOG) == 1
-    for title in ("Supremacy", "Onslaught", "Agonizing Wail"):  # every card was played
-        assert x[BLUE, L.PL_CARD + x.card(title)] != L.CARD_HAND
-        assert x[PURPLE, L.PL_CARD + x.card(title)] != L.CARD_HAND
-    assert x.g[L.G_BATTLE_DISC] == 1
+    x.rng = streams_with_tokens(x.p, x.g, [3, 1, 0])
+    disc = B.declare_battle(x.S, x.p, x.pol, x.g, x.rng, BLUE, PURPLE, NOLOG)
+    assert x[BLUE, L.PL_MEN_TRAVEL] == 4 and x[BLUE, L.PL_LEADER_AT] == L.AT_TRAVEL
+    assert x[GREEN, L.PL_MEN_TRAVEL] == 2 and x[GREEN, L.PL_N_SUPPORT] == 1
+    assert x[PURPLE, L.PL_MEN_VILLAGE] == 5 and x[PURPLE, L.PL_LEADER_AT] == L.AT_VILLAGE
+    assert disc == 1
     assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [6, 0, 0, 6, 0]
     assert x.g[L.G_BAG:L.G_BAG + L.N_TOKENS].all()  # the tokens are back in the bag
-
-
-def test_battle_tie_pays_everyone_3():
-    x = Game()
-    side = np.array([B.ATTACK, B.NO_SIDE, B.DEFEND, B.ATTACK, B.NO_SIDE])
-    vp = [x[s, L.PL_VP] for s in range(5)]
-    B.battle_outcome(x.S, x.p, x.g, side, 0, NOLOG)
-    assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [3, 0, 3, 3, 0]
 
 
 def test_battle_declaration_and_defender():
@@ -571,19 +627,29 @@ def on_top(x, title):
 
 def test_the_gift_example():
     # Event Phase, the Gift example, through the Event Phase's draw: 3 Divine Will, then
-    # 1 Cow from the market (or another Village Card) and a tribesman to the Travel Card.
+    # 1 Cow "from the Portum Itium market or, if available, from another player's Village
+    # Card" and a tribesman to the Travel Card. The drawer chooses: greedy takes it from
+    # the rival with most VP among those holding a Cow, else from the market.
     x = Game()
+    for s in range(5):
+        x.goods(s, Cow=0)
+    x.goods(GREEN, Cow=2)
+    x.goods(YELLOW, Cow=1)
+    x[YELLOW, L.PL_VP] = x[GREEN, L.PL_VP] + 2  # Yellow leads: its Cow
     cows = x.g[L.G_MARKET + L.COW]
     dw = x[BLUE, L.PL_DW]
     on_top(x, "The Gift")
-    E.event_draw(x.S, x.p, x.pol, x.g, BLUE, NOLOG)
+    E.event_draw(x.S, x.p, x.pol, x.g, x.rng, BLUE, NOLOG)
     assert x[BLUE, L.PL_DW] == dw - 3 and x[BLUE, L.PL_HELD_EVENT] == -1  # immediate
-    assert x.g[L.G_MARKET + L.COW] == cows - 1
+    assert x[YELLOW, L.PL_GOODS + L.COW] == 0 and x[GREEN, L.PL_GOODS + L.COW] == 2
+    assert x.g[L.G_MARKET + L.COW] == cows
     assert x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 1 and x[BLUE, L.PL_MEN_TRAVEL] == 1
-    x.goods(GREEN, Cow=2)
-    x.g[L.G_MARKET + L.COW] = 0  # none left: from the opponent Village holding most
-    E.the_gift(x.p, x.g, BLUE, L.COW, NOLOG)
+    E.the_gift(x.p, x.pol, x.g, x.rng, BLUE, L.COW, NOLOG)  # Green now the only holder
     assert x[GREEN, L.PL_GOODS + L.COW] == 1 and x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 2
+    x.goods(GREEN, Cow=0)  # no rival holds one: the market's
+    cows = x.g[L.G_MARKET + L.COW]
+    E.the_gift(x.p, x.pol, x.g, x.rng, BLUE, L.COW, NOLOG)
+    assert x.g[L.G_MARKET + L.COW] == cows - 1 and x[BLUE, L.PL_TRAVEL_GOODS + L.COW] == 3
 
 
 def test_arianrhod_example():
@@ -592,7 +658,7 @@ def test_arianrhod_example():
     x = Game()
     titles = x.comp.event_titles
     on_top(x, "Arianrhod")
-    E.event_draw(x.S, x.p, x.pol, x.g, BLUE, NOLOG)
+    E.event_draw(x.S, x.p, x.pol, x.g, x.rng, BLUE, NOLOG)
     assert x[BLUE, L.PL_HELD_EVENT] == titles.index("Arianrhod")  # delayed: kept
     top = x.g[L.G_EVENT_TOP]
     three = [titles.index("Sea Raiders"), titles.index("Blight"),
@@ -601,7 +667,7 @@ def test_arianrhod_example():
         deck = x.g[L.G_DECK:L.G_DECK + len(titles)]
         j = list(deck).index(ev)
         deck[top + k], deck[j] = deck[j], deck[top + k]
-    E.play_delayed(x.S, x.p, x.pol, x.g, BLUE, NOLOG)
+    E.play_delayed(x.S, x.p, x.pol, x.g, x.rng, BLUE, NOLOG)
     assert x[BLUE, L.PL_HELD_EVENT] == -1
     assert x.g[L.G_DECK + top] == titles.index("Omen of Victory")  # the best first
     assert sorted(x.g[L.G_DECK + top:L.G_DECK + top + 3]) == sorted(three)
@@ -720,10 +786,12 @@ def test_rules_errors():
 
 
 # -- rules added with the promotion ------------------------------------------------------------
-def test_sack_takes_hostages_from_the_market():
+@pytest.mark.parametrize("reading", ["goods", "hostages_too"])
+def test_sack_hostages_reading(reading):
     # "A hostage is ... any tribesman in the Portum Itium market"; Sack "is the only one
-    # that allows you to raid Portum Itium market": its loot may be market tribesmen.
-    x = Game()
+    # that allows you to raid Portum Itium market" (hostages_too: its loot may be the
+    # market's tribesmen); the Sack example takes goods only (goods: the card's options).
+    x = Game(sack_hostages=reading)
     x.g[L.G_MARKET:L.G_MARKET + L.N_GOODS] = 0  # an empty market but for its tribesmen
     men = x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5].copy()
     assert men.sum() == 8
@@ -732,6 +800,9 @@ def test_sack_takes_hostages_from_the_market():
     ST.engage(x.g, ORANGE, 4, 0, L.AT_TRAVEL)
     A.run_ops(x.S, x.p, x.pol, x.g, x.rng, ORANGE, sack, A.TARGET_MARKET, 4, 0, -1, NOLOG)
     travel = x.g[x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES:x.b(ORANGE) + L.PL_TRAVEL_HOSTAGES + 5].copy()
+    if reading == "goods":
+        assert travel.sum() == 0 and (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == men).all()
+        return
     assert travel.sum() == 4  # capacity: 4 tribesmen
     assert (x.g[L.G_MARKET_MEN:L.G_MARKET_MEN + 5] == men - travel).all()
     own = travel[L.ORANGE]
@@ -786,12 +857,24 @@ def test_support_can_be_refused():
     # the defender, losing, welcomes help that changes the expected outcome
     assert PO.accepts_support(x.S, x.p, x.g, x.rng, PURPLE, L.POL_GREEDY, GREEN,
                               B.DEFEND, att, dfn, 9)
+    # a greedy Green foresees the refusal and offers nothing; a random one may offer
+    brigantes = x.node("Brigantes")
+    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, att, dfn, BLUE, PURPLE,
+                           brigantes) != B.ATTACK
+    x.pol = POLICY_ROWS.build(GAME.policy_choices({"seat4": "random"}))
+    x[PURPLE, L.PL_PASSED] = 1
     provisions = x[GREEN, L.PL_GOODS + L.PROVISIONS]
     green_men = x[GREEN, L.PL_MEN]
-    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, att, dfn) == B.ATTACK
-    x[PURPLE, L.PL_PASSED] = 1
-    B.deploy_supporters(x.S, x.p, x.pol, x.g, x.rng, side, men, lmask, BLUE, PURPLE,
-                        x.node("Brigantes"), NOLOG)
+    for i in range(100):  # streams whose random Green offers to join Blue
+        rng = game_streams(np.uint64(3), i, L.N_STREAMS)
+        if PO.support_side(x.S, x.p, x.pol, x.g, rng, GREEN, att, dfn, BLUE, PURPLE,
+                           brigantes) == B.ATTACK:
+            break
+    else:
+        raise AssertionError("no stream where a random Green offers to join Blue")
+    rng = game_streams(np.uint64(3), i, L.N_STREAMS)
+    B.deploy_supporters(x.S, x.p, x.pol, x.g, rng, side, men, lmask, BLUE, PURPLE,
+                        brigantes, NOLOG)
     assert side[GREEN] == B.NO_SIDE  # Green offered to join Blue; Blue refused
     assert x[GREEN, L.PL_GOODS + L.PROVISIONS] == provisions
     assert x[GREEN, L.PL_MEN] == green_men and x[GREEN, L.PL_N_SUPPORT] == 0
@@ -838,14 +921,15 @@ def test_trade_buys_a_hostage_from_a_village():
 def test_support_for_a_raided_village():
     # "Siding with ... an opposing player who is making a Reaction to defend himself, is
     # considered Support"; "A player who already passed their hand ... cannot provide
-    # Support." Green, behind the raider, engages its tribesmen on its Travel Card.
+    # Support." Green, behind the raider, engages on its Travel Card the tribesmen "they
+    # want to add": 3 of its 5, which bring the defence to the attack (a tie stops it).
     x = Game()
     x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
     x[ORANGE, L.PL_PASSED] = 1
     x[YELLOW, L.PL_PASSED] = 1
     x[BLUE, L.PL_VP] = 10
     x[GREEN, L.PL_VP] = 5
-    x[GREEN, L.PL_MEN] = 3
+    x[GREEN, L.PL_MEN] = 5
     x.goods(GREEN, Provisions=8)
     tribesmen = 1  # Pillage-like: only tribesmen count
     token10 = PO.mean_token10(x.p, x.g)
@@ -854,7 +938,7 @@ def test_support_for_a_raided_village():
     provisions = x[GREEN, L.PL_GOODS + L.PROVISIONS]
     added = A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, tribesmen, attack, defence, NOLOG)
     assert added == 3
-    assert x[GREEN, L.PL_MEN] == 0 and x[GREEN, L.PL_MEN_TRAVEL] == 3
+    assert x[GREEN, L.PL_MEN] == 2 and x[GREEN, L.PL_MEN_TRAVEL] == 3
     assert x[GREEN, L.PL_GOODS + L.PROVISIONS] < provisions  # paid the Movement Cost
     assert x[GREEN, L.PL_N_SUPPORT] == 1
     x[GREEN, L.PL_MEN] = 3
@@ -864,36 +948,65 @@ def test_support_for_a_raided_village():
 
 
 # -- the players' choices (issue 27, item 3) ---------------------------------------------------
-def _setup_score(x, tribe, v):
-    """The greedy set-up appraisal, recomputed from the tables: 45 per free neighbouring
-    territory, less 6 per Provision of the trip to Portum Itium."""
-    pi = x.node("Portum Itium")
-    free = sum(1 for u in range(len(x.comp.node_names))
-               if u != v and x.S[L.S_NODES][u, 0] == L.NODE_TERRITORY
-               and x.g[L.G_VILLAGE + u] < 0 and x.S[L.S_NEXT][v, u] == u)
-    return 45 * free - 6 * x.S[L.S_COST][v, pi]
-
-
-def test_setup_territory_is_chosen_among_the_free_ones():
-    """Setup: each tribe places its village on one of its Setup Card's 3 territories;
-    the greedy tribe takes the free one it appraises best, not the card's first."""
-    x = Game()
-    chosen_not_first = 0
+def _site_worth(x, seat, v, placed=5):
+    """The set-up appraisal recomputed from the map: 40 per Provision of the opponents'
+    mean trip to v (each from its nearest village; from anywhere without one: the seats
+    from ``placed`` on), less 6 per Provision of the trip from v to Portum Itium."""
+    names = x.comp.node_names
+    cost = x.S[L.S_COST]
+    territories = [u for u in range(len(names)) if x.S[L.S_NODES][u, 0] == L.NODE_TERRITORY]
+    trips = []
     for s in range(5):
-        x.villages()
-        x[s, L.PL_TRIBE] = s
+        if s == seat:
+            continue
+        homes = [x[s, L.PL_VILLAGE_NODE + k] for k in range(x[s, L.PL_VILLAGES])
+                 if s < placed]
+        trips.append(min(cost[u, v] for u in homes) if homes else
+                     np.mean([cost[u, v] for u in territories if u != v]))
+    return 40 * np.mean(trips) - 6 * cost[v, names.index("Portum Itium")]
+
+
+def test_setup_territory_is_chosen_by_its_worth():
+    """Setup: each tribe places its village on one of its Setup Card's 3 territories;
+    the greedy tribe takes the free one it appraises best (the opponents' trips to it
+    against its own trip to Portum Itium), not the card's first. Blue, the first to
+    place, takes remote Caledonii."""
+    x = Game()
+    for s in range(5):
         card = [x.S[L.S_TRIBES][s, L.TR_TERRITORIES + k] for k in range(3)]
-        site = PO.setup_site(x.S, x.p, x.pol, x.g, s)
-        assert _setup_score(x, s, site) == max(_setup_score(x, s, v) for v in card)
-        chosen_not_first += site != card[0]
-        x.g[L.G_VILLAGE + site] = 4 - s if s != 4 else 0  # taken: another is chosen
-        other = PO.setup_site(x.S, x.p, x.pol, x.g, s)
-        assert other != site and other in card
-    assert chosen_not_first > 0
+        worth = {v: _site_worth(x, s, v, placed=s) for v in card  # in playing order
+                 if x.g[L.G_VILLAGE + v] < 0 or x.g[L.G_VILLAGE + v] >= s}
+        top = max(worth.values())
+        best = [v for v in card if v in worth and worth[v] > top - 1e-9]
+        if len(best) > 1:  # a tie: the cheaper trip to Portum Itium, then more neighbours
+            best.sort(key=lambda v: (PO.harbour_trip(x.S, x.p, v),
+                                     -PO.free_neighbours(x.S, x.p, x.g, v)))
+        assert x[s, L.PL_VILLAGE_NODE] == best[0]  # the set-up chose it
+    assert x.comp.node_names[x[BLUE, L.PL_VILLAGE_NODE]] == "Caledonii"
+    x.villages(orange="Caledonii", green="Iceni")  # taken: the next best, farther from Iceni
+    assert _site_worth(x, BLUE, x.node("Novantae")) > _site_worth(x, BLUE, x.node("Votadini"))
+    assert x.comp.node_names[PO.setup_site(x.S, x.p, x.pol, x.g, x.rng, BLUE)] == "Novantae"
     x.villages()
-    for v in card:
+    for v in [x.S[L.S_TRIBES][YELLOW, L.TR_TERRITORIES + k] for k in range(3)]:
         x.g[L.G_VILLAGE + v] = 0
-    assert PO.setup_site(x.S, x.p, x.pol, x.g, 4) == card[0]  # all taken: share the first
+    assert PO.setup_site(x.S, x.p, x.pol, x.g, x.rng, YELLOW) == x.node("Atrebates")  # all taken
+
+
+def test_setup_ties_go_to_the_worth_not_the_card_order():
+    """Without the opponents' trips in the appraisal (``site_distance_points=0``), Blue's
+    three sites cost the same 6 Provisions to Portum Itium: the tie goes to the site with
+    more free neighbouring territories (later Clan Pact sites), not to Caledonii, the
+    card's first."""
+    x = Game()
+    x.pol = POLICY_ROWS.build(GAME.policy_choices("greedy:site_distance_points=0"))
+    x.villages()
+    card = [x.comp.node_names[x.S[L.S_TRIBES][BLUE, L.TR_TERRITORIES + k]] for k in range(3)]
+    assert card[0] == "Caledonii"
+    assert {PO.harbour_trip(x.S, x.p, x.node(v)) for v in card} == {6}
+    site = PO.setup_site(x.S, x.p, x.pol, x.g, x.rng, BLUE)
+    assert x.comp.node_names[site] in ("Votadini", "Novantae")
+    assert PO.free_neighbours(x.S, x.p, x.g, site) == 3 > \
+        PO.free_neighbours(x.S, x.p, x.g, x.node("Caledonii"))
 
 
 def test_attacker_commits_what_the_win_needs():
@@ -928,19 +1041,83 @@ def test_defender_weighs_hold_back_vp():
     assert extra(1) == (5, 1)
 
 
-def test_village_merchants_are_deployed_in_battle():
+@pytest.mark.parametrize("reading", ["every_class", "battle_classes"])
+def test_battle_leaders_reading(reading):
     """Battle (B): "the tribesmen and leaders that were already engaged in previous
-    Actions on their tribe's Village Card" are deployed, a merchant too; it fights in
-    a round without a Battle card (open to every class)."""
-    x = Game()
+    Actions on their tribe's Village Card" are deployed, a merchant too (every_class);
+    it fights in a round without a Battle card (open to every class). Read with the
+    declaration's "tribesmen, mystic leaders and/or warrior leaders" (battle_classes),
+    it stays out, as it would for an attacker or a supporter."""
+    x = Game(battle_leaders=reading)
     x[GREEN, L.PL_MEN_VILLAGE] = 1
     x[GREEN, L.PL_LEADER_AT] = L.AT_VILLAGE  # Murchad, a merchant, engaged at home
-    assert B.village_units(x.g, GREEN) == (1, 1)
+    x[PURPLE, L.PL_LEADER_AT] = L.AT_VILLAGE  # Lindsay, a mystic
+    assert B.village_units(x.S, x.p, x.g, GREEN) == (1, 1 if reading == "every_class" else 0)
+    assert B.village_units(x.S, x.p, x.g, PURPLE) == (0, 1)
     side = np.array([B.ATTACK, 0, 0, B.DEFEND, 0])
     men = np.array([4, 0, 0, 1, 0])
     lmask = np.array([0, 0, 0, 1, 0])
     everything = L.BATTLE_UNITS | (1 << L.MERCHANT) | (1 << L.CRAFTSMAN)
     assert B.side_strength(x.S, x.g, side, B.DEFEND, men, lmask, everything, 0) == 1 + 2
+
+
+@pytest.mark.parametrize("reading", ["defenders", "none"])
+def test_raid_support_reading(reading):
+    """Raid Support: under "defenders" Green, behind the raider, supports the raided
+    Village (test_support_for_a_raided_village); under "none" nobody does."""
+    x = Game(raid_support=reading)
+    x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
+    x[ORANGE, L.PL_PASSED] = 1
+    x[YELLOW, L.PL_PASSED] = 1
+    x[BLUE, L.PL_VP] = 10
+    x[GREEN, L.PL_VP] = 5
+    x[GREEN, L.PL_MEN] = 5
+    x.goods(GREEN, Provisions=8)
+    added = A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, 1, 5, 2, NOLOG)
+    assert added == (3 if reading == "defenders" else 0)
+    assert x[GREEN, L.PL_N_SUPPORT] == (reading == "defenders")
+
+
+@pytest.mark.parametrize("reading", ["battle_players", "all_players"])
+def test_battle_tie_vp_reading(reading):
+    """Battle: "in case of a tie all players gain 3 Victory Points": the players of
+    both factions (battle_players), or every player of the game (all_players)."""
+    x = Game(battle_tie_vp=reading)
+    side = np.array([B.ATTACK, B.NO_SIDE, B.DEFEND, B.ATTACK, B.NO_SIDE])
+    vp = [x[s, L.PL_VP] for s in range(5)]
+    B.battle_outcome(x.S, x.p, x.g, side, 0, NOLOG)
+    outside = 3 if reading == "all_players" else 0
+    assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [3, outside, 3, 3, outside]
+    B.battle_outcome(x.S, x.p, x.g, side, 1, NOLOG)  # a win pays the winners only
+    assert [x[s, L.PL_VP] - vp[s] for s in range(5)] == [9, outside, 3, 9, outside]
+
+
+@pytest.mark.parametrize("reading, winner", [("bottom", ORANGE), ("top", PURPLE)])
+def test_tie_order_reading(reading, winner):
+    """End of the Game: "the player whose tribe's disc is placed in the lowest space on
+    the Play Order Track wins": the bottom disc, the last to pass (bottom), or the
+    first space (top)."""
+    x = Game(players=3, tie_order=reading)
+    for s in range(3):
+        x[s, L.PL_VP] = 20
+        x[s, L.PL_DW] = 2
+        x.goods(s, Cow=0, Horse=0)
+    x.g[L.G_ORDER:L.G_ORDER + 3] = [PURPLE, BLUE, ORANGE]
+    assert E.winner(x.S, x.p, x.g) == (winner, L.END_TB_ORDER)
+
+
+@pytest.mark.parametrize("reading", ["choice", "market_first"])
+def test_the_gift_source_reading(reading):
+    """The Gift: "from the Portum Itium market or, if available, from another player's
+    Village Card": the drawer's choice (greedy: the leading rival's Cow), or the market
+    first (market_first)."""
+    x = Game(the_gift_source=reading)
+    x.goods(GREEN, Cow=2)
+    cows = x.g[L.G_MARKET + L.COW]
+    assert cows > 0
+    E.the_gift(x.p, x.pol, x.g, x.rng, BLUE, L.COW, NOLOG)
+    from_market = x.g[L.G_MARKET + L.COW] == cows - 1
+    assert from_market == (reading == "market_first")
 
 
 def test_raid_defender_draws_a_second_token_only_when_it_can_help():
@@ -995,3 +1172,90 @@ def test_reconstruction_knobs_yellow_ability_and_forge():
     assert no_fibula[L.S_CARDS][forge, choice] == base[L.S_CARDS][forge, choice] - (1 << L.FIBULA)
     with pytest.raises(RulesError, match="yellow_extra_slot"):
         Rules(yellow_extra_slot=2)
+
+
+def test_raider_commits_what_wins_the_raid_with_a_margin():
+    """Raid: "place on the Travel Card a number of available tribesmen and leaders who
+    have a total STRENGTH value equal to or greater than the commitment cost". Against an
+    empty Village holding one good, Blue commits Pillage's cost with its 5 tribesmen,
+    keeping Niamh for later actions, not its 6 available units; against 3 defending
+    tribesmen it commits them all (7 against 3 succeeds whatever the token)."""
+    x = Game()
+    x.villages(blue="Caledonii", purple="Brigantes")
+    x.goods(PURPLE, **dict.fromkeys(L.GOODS, 0))
+    x.goods(PURPLE, Cow=1)
+    x.g[x.b(PURPLE) + L.PL_HOSTAGES:x.b(PURPLE) + L.PL_HOSTAGES + 5] = 0
+    x[BLUE, L.PL_MEN] = 5
+    x[PURPLE, L.PL_MEN] = 0
+    x[PURPLE, L.PL_LEADER_AT] = L.AT_TRAVEL
+    pillage = x.card("Pillage")
+    men, lmask = PO.action_units(x.S, x.p, x.pol, x.g, BLUE, pillage, PURPLE)
+    assert (men, lmask) == (5, 0)
+    x[PURPLE, L.PL_MEN] = 3
+    men, lmask = PO.action_units(x.S, x.p, x.pol, x.g, BLUE, pillage, PURPLE)
+    assert (men, lmask) == (5, 1)
+
+
+def test_battle_supporter_adds_the_units_it_wants():
+    """Battle, Support: each supporter engages "the available tribesmen and leaders that
+    they want to add". Green (5 tribesmen, Murchad a merchant) joining attackers already
+    3 STRENGTH ahead adds one tribesman, enough to share the winners' VP; joining a
+    defender 2 behind it adds what turns the forecast."""
+    x = Game()
+    x[GREEN, L.PL_MEN] = 5
+    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.ATTACK, 8, 5)
+    assert (men, lmask) == (1, 0) and value > x.pol[GREEN, L.W_VP_POINTS]
+    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 8, 5, BLUE, PURPLE,
+                           x.node("Brigantes")) == B.ATTACK
+    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.DEFEND, 7, 5)
+    assert men == 3 and lmask == 0
+
+
+def test_last_month_turn_values_only_what_can_still_be_spent():
+    """How to Play: 12 turns, the last Month Turn the 11th; after its Action Phase only
+    its Cleanup and the Lughnasadh Festival score. Provisions Cooking makes then are
+    worth something only while a Feast or a trip left in hand can spend them, so a
+    Yellow tribe whose hand spends none values Cooking at a loss in turn 11 and at a gain
+    in turn 10; with a Feast in hand, Provisions short of its 3 still count."""
+    from simkit.games.verrix import appraisal as AP
+    x = Game()
+    cooking = x.card("Cooking")
+    for c in range(len(x.comp.card_titles)):
+        if x[YELLOW, L.PL_CARD + c] == L.CARD_HAND and c != cooking:
+            x[YELLOW, L.PL_CARD + c] = L.CARD_DISCARD  # played this Month Turn
+    x.goods(YELLOW, Provisions=1)
+
+    def cooking_value(turn):
+        x.g[L.G_TURN] = turn
+        return AP.card_value(x.S, x.p, x.pol, x.g, YELLOW, cooking, -1, 2, 0)
+
+    assert cooking_value(10) > 0
+    assert cooking_value(11) < 0
+    assert PO.worth(x.S, x.p, x.pol, x.g, YELLOW, L.PROVISIONS) == 0
+    x[YELLOW, L.PL_CARD + x.card("Feast")] = L.CARD_HAND  # 3 Provisions for 3 VP
+    assert PO.provisions_to_spend(x.S, x.p, x.g, YELLOW) == 3
+    assert PO.worth(x.S, x.p, x.pol, x.g, YELLOW, L.PROVISIONS) > 0
+    assert cooking_value(11) > 0
+
+
+def test_random_chooses_uniformly():
+    """``random`` plays a uniformly random legal action, and chooses uniformly where the
+    action leaves a choice: the Special card Learning adds, the set-up territory, the
+    set-up hostage's colour, Forge's good, The Gift's source."""
+    x = Game()
+    x.pol = POLICY_ROWS.build(GAME.policy_choices("random"))
+    cards = np.array([3, 5, 8, 13])
+    picks = {PO.pick_special(x.pol, x.rng, BLUE, cards, 4) for _ in range(200)}
+    assert picks == set(cards.tolist())
+    x.villages()
+    sites = {PO.setup_site(x.S, x.p, x.pol, x.g, x.rng, BLUE) for _ in range(200)}
+    assert sites == {x.S[L.S_TRIBES][BLUE, L.TR_TERRITORIES + k] for k in range(3)}
+    colours = {PO.hostage_pick(x.pol, x.g, x.rng, YELLOW, L.YELLOW) for _ in range(200)}
+    assert colours == {c for c in range(5) if c != L.YELLOW and x.g[L.G_MARKET_MEN + c] > 0}
+    forge = x.S[L.S_CARDS][x.card("Forge"), L.CD_OPS + 1 * L.OP_WIDTH + 1]
+    goods = {PO.choose_good(x.S, x.p, x.pol, x.g, x.rng, YELLOW, forge) for _ in range(200)}
+    assert goods == {L.SWORD, L.HAMMER, L.FIBULA, L.SPEAR}
+    x.goods(GREEN, Cow=1)
+    sources = {PO.gift_source(x.p, x.pol, x.g, x.rng, BLUE, L.COW) for _ in range(200)}
+    holders = {s for s in range(5) if s != BLUE and x[s, L.PL_GOODS + L.COW] > 0}
+    assert sources == holders | {PO.TAKE_FROM_MARKET}

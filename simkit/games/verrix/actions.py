@@ -5,14 +5,15 @@ A card is played by ``play_card``: mark it played (or boxed), engage its units (
 Card for Village actions, Travel Card otherwise), pay the Movement Cost, run its
 operations. The policies choose units, targets, trades and loot (``policies``).
 
-Readings where the rulebook is silent: hostages trade at one value for every tribe, the
+Where the rulebook is silent: hostages trade at one value for every tribe, the
 ``[hostage]`` value of ``data/goods.toml`` (reconstructed: the Portum Itium Card's values
-are not printed); a Trade's goods and hostages are priced together, in one plan.
-Sack may take the market's tribesmen (any tribesman there is a hostage); one's own come
-home as tribesmen at Cleanup. Support for a raided Village (the rulebook defines it but
-details Support only for Battles) follows the Battle's: players who have not passed pay
-the Movement Cost to the defender's village, engage units of the raid card's classes on
-their Travel Cards and gain nothing; the defender may refuse.
+are not printed); a Trade's goods and hostages are priced together, in one plan. Two
+declared readings (``rules``) act here: ``sack_hostages``, whether a Sack may take the
+market's tribesmen (any tribesman there is a hostage; one's own come home as tribesmen
+at Cleanup), and ``raid_support``, whether others may Support a raided Village, as in a
+Battle: players who have not passed pay the Movement Cost to the defender's village,
+engage units of the raid card's classes on their Travel Cards and gain nothing; the
+defender may refuse.
 """
 
 import numpy as np
@@ -43,6 +44,7 @@ from .events import (
 )
 from .state import (
     add_vp,
+    card_op,
     engage,
     engagement_capacity,
     engagement_horses,
@@ -55,6 +57,7 @@ from .state import (
     pay_tribute,
     pl,
     place_village,
+    reavers,
     strength_at,
     trophy_holder,
     village_value,
@@ -69,12 +72,6 @@ def vp(g, seat, n, log):
     d = add_vp(g, seat, n)
     log_event(log, EV_VP, seat, d, g[pl(seat) + L.PL_VP])
     return d
-
-
-@borrowing
-def card_op(S, c, k, j):
-    """Argument j (0 = opcode) of operation k of card c."""
-    return S[L.S_CARDS][c, L.CD_OPS + k * L.OP_WIDTH + j]
 
 
 @borrowing
@@ -136,10 +133,20 @@ def any_clan_pact_site(S, p, g, seat):
 
 
 @allocating
-def clan_pact_site(S, p, g, seat):
-    """The site the seat's Clan Pact would take (``PO.pick_site``), or -1."""
+def clan_pact_site(S, p, pol, g, seat, reduction):
+    """The site the seat's Clan Pact would take (``PO.pick_site``; ``reduction``: the
+    trip's bonuses), or -1."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
-    return PO.pick_site(S, p, g, seat, buf, clan_pact_sites(S, p, g, seat, buf))
+    return PO.pick_site(S, p, pol, g, seat, buf, clan_pact_sites(S, p, g, seat, buf),
+                        reduction)
+
+
+@allocating
+def random_clan_pact_site(S, p, g, rng, seat, reduction):
+    """The site ``random``'s Clan Pact takes (``PO.random_site``), or -1."""
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    return PO.random_site(S, p, g, rng, seat, buf, clan_pact_sites(S, p, g, seat, buf),
+                          reduction)
 
 
 # -- legality ---------------------------------------------------------------------------------
@@ -221,23 +228,22 @@ def playable(S, p, g, seat, c):
 
 
 @allocating
-def legal_engagement(S, p, g, seat, c, target, extra):
-    """The units a legal play of card c would engage (tribesmen, leader mask), or
-    (-1, 0) if the card cannot be played: not in hand, not enough STRENGTH, a condition
-    unmet, or not enough Provisions for the Movement Cost. Away, the leaders of the
-    card's classes that ``PO.riders`` offers join when their Horse lowers the Movement
-    Cost (the Sack example, Raid: Sive rides along)."""
+def legal_engagement(S, p, pol, g, seat, c, target):
+    """The units a legal play of card c would engage (tribesmen, leader mask), as the
+    seat chooses them (``PO.action_units``), or (-1, 0) if the card cannot be played: not
+    in hand, not enough STRENGTH, a condition unmet, or not enough Provisions for the
+    Movement Cost. Away, the leaders of the card's classes that ``PO.riders`` offers join
+    when their Horse lowers the Movement Cost (the Sack example, Raid: Sive rides along)."""
     if not target_fits(S, c, target, seat) or not playable(S, p, g, seat, c):
         return -1, 0
     if find_op(S, c, L.OP_LEARN) >= 0:
         return 0, 0
-    men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
-                                      S[L.S_CARDS][c, L.CD_UNITS], extra)
-    return trip_engagement(S, p, g, seat, c, target, men, lmask)
+    men, lmask = PO.action_units(S, p, pol, g, seat, c, target)
+    return trip_engagement(S, p, pol, g, seat, c, target, men, lmask)
 
 
 @borrowing
-def trip_engagement(S, p, g, seat, c, target, men, lmask):
+def trip_engagement(S, p, pol, g, seat, c, target, men, lmask):
     """``legal_engagement`` once the card is playable and its units chosen (men < 0:
     not enough STRENGTH): the riders that lower the Movement Cost join, and the trip
     must be affordable."""
@@ -247,7 +253,7 @@ def trip_engagement(S, p, g, seat, c, target, men, lmask):
         return -1, 0
     dest = destination(S, p, g, seat, c, target)
     if find_op(S, c, L.OP_CLAN_PACT) >= 0:
-        dest = clan_pact_site(S, p, g, seat)
+        dest = clan_pact_site(S, p, pol, g, seat, travel_reduction(S, g, seat, c, lmask))
     if dest >= 0:
         price, _ = move_price(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask))
         riders = PO.riders(S, g, seat, S[L.S_CARDS][c, L.CD_UNITS], lmask)
@@ -290,15 +296,6 @@ def trade_capacity(S, g, seat, c, men, lmask, extra):
     if market_trade(S, c):
         cap += S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_TRADE_CAPACITY]
     return cap
-
-
-@borrowing
-def reavers(S, g, seat, target, field):
-    """Orange's ability (``field`` of its tribe row) counts only in Raids on a Village:
-    the Sack example (Raid) shows it adds nothing to a Sack of Portum Itium."""
-    if target < 0:
-        return 0
-    return S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], field]
 
 
 # -- movement --------------------------------------------------------------------------------
@@ -346,12 +343,12 @@ def cauldron(S, p, g, seat, log):
 
 
 @njit(cache=True, nogil=True)
-def op_learn(S, p, g, seat, log):
+def op_learn(S, p, pol, g, rng, seat, log):
     """Learning: add a Special card to the deck, usable this Month Turn, engaging units
     for its cost; +1 VP. Learning is boxed once every Special card is learned."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     n = learnable(S, p, g, seat, buf)
-    c = PO.pick_special(S, g, seat, buf, n)
+    c = PO.pick_special(pol, rng, seat, buf, n)
     chosen = g[pl(seat) + L.PL_LEARN_CHOICE]
     for i in range(n):
         if buf[i] == chosen:
@@ -571,9 +568,12 @@ def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
     have not passed and can pay the Movement Cost to the target's village may engage
     available units of the raid card's classes on their Travel Cards, adding their
     STRENGTH to the defence; the defender may refuse. Returns the STRENGTH added.
-    [Reading: the rulebook details Support only for Battles; the supporters travel and
-    engage as in a Battle and gain nothing but the raid's failure.]"""
+    The reading ``raid_support`` (the rulebook details Support only for Battles):
+    ``defenders``, the supporters travel and engage as in a Battle and gain nothing but
+    the raid's failure; ``none``, no one supports a raided Village."""
     added = 0
+    if p[L.P_RAID_SUPPORT] == L.RAID_SUPPORT_NONE:  # the reading raid_support
+        return 0
     for i in range(p[L.P_PLAYERS]):
         s = g[L.G_ORDER + i]
         if s == raider or s == target or g[pl(s) + L.PL_PASSED]:
@@ -583,6 +583,9 @@ def raid_supporters(S, p, g, raider, target, mask, attack, defence, log):
         if add == 0 or not PO.supports_raid_defence(p, g, s, raider, attack,
                                                     defence + added, add):
             continue
+        # the units they want to add: the fewest that bring the defence to the attack
+        m, lm = PO.fewest_units(S, g, s, mask, attack - defence - added)
+        add = engagement_strength(S, g, s, m, lm)
         if not PO.accepts_raid_support(p, g, target, attack, defence + added):
             continue
         dest = nearest_village(S, p, g, s, target)
@@ -654,7 +657,7 @@ def run_ops(S, p, pol, g, rng, seat, c, target, men, lmask, site, log):
             if a == L.PROVISIONS:
                 cauldron(S, p, g, seat, log)
         elif op == L.OP_GAIN_CHOICE:
-            good = PO.pick_good(S, p, pol, g, seat, a)
+            good = PO.choose_good(S, p, pol, g, rng, seat, a)
             if good >= 0:
                 op_gain(S, p, g, seat, good, 1, log)
         elif op == L.OP_DIVINE_WILL:
@@ -665,7 +668,7 @@ def run_ops(S, p, pol, g, rng, seat, c, target, men, lmask, site, log):
             g[b + L.PL_GOODS + a] -= a2
             g[L.G_MARKET + a] += a2
         elif op == L.OP_LEARN:
-            op_learn(S, p, g, seat, log)
+            op_learn(S, p, pol, g, rng, seat, log)
             if all_learned(p, g, seat):
                 g[b + L.PL_CARD + c] = L.CARD_BOXED
         elif op == L.OP_PROMOTE:
@@ -689,12 +692,12 @@ def run_ops(S, p, pol, g, rng, seat, c, target, men, lmask, site, log):
 
 
 @njit(cache=True, nogil=True)
-def play_card(S, p, pol, g, rng, seat, c, target, extra, log):
+def play_card(S, p, pol, g, rng, seat, c, target, log):
     """Play an Action card: engage its units, travel, apply its effect; the card goes to
     the discard pile until Cleanup (or the box: Promote Tribesman, a finished Learning or
     Clan Pact)."""
     b = pl(seat)
-    men, lmask = legal_engagement(S, p, g, seat, c, target, extra)
+    men, lmask = legal_engagement(S, p, pol, g, seat, c, target)
     log_event(log, EV_CARD, seat, c, target)
     g[b + L.PL_CARD + c] = L.CARD_DISCARD
     g[b + L.PL_USES + c] += 1
@@ -711,7 +714,10 @@ def play_card(S, p, pol, g, rng, seat, c, target, extra, log):
     site = -1
     dest = destination(S, p, g, seat, c, target)
     if find_op(S, c, L.OP_CLAN_PACT) >= 0:
-        site = clan_pact_site(S, p, g, seat)
+        site = clan_pact_site(S, p, pol, g, seat, travel_reduction(S, g, seat, c, lmask))
+        if pol[seat, L.W_ID] == L.POL_RANDOM:
+            site = random_clan_pact_site(S, p, g, rng, seat, travel_reduction(S, g, seat, c,
+                                                                               lmask))
         dest = site
     if dest >= 0:
         pay_movement(S, p, g, seat, dest, travel_reduction(S, g, seat, c, lmask), log)

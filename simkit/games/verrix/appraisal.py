@@ -11,55 +11,22 @@ from simkit.unmanaged import allocating, borrowing
 from . import layout as L
 from . import policies as PO
 from .actions import (
-    TARGET_MARKET,
     card_op,
     clan_pact_site,
     destination,
     learnable,
     legal_engagement,
-    reavers,
     trade_capacity,
     travel_reduction,
 )
 from .battle import camp_units, can_declare
 from .state import (
-    engagement_capacity,
     engagement_strength,
     leader_class,
     leader_strength,
     move_price,
     pl,
-    strength_at,
 )
-
-
-@borrowing
-def raid_value(S, p, pol, g, seat, c, k, target, men, lmask):
-    """Expected loot of a raid: the chance the attacker beats the defender's full
-    STRENGTH and token, times what the capacity can carry."""
-    capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
-        reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
-    steal = card_op(S, c, k, 4)
-    if target == TARGET_MARKET:
-        return capacity * 35
-    mask = S[L.S_CARDS][c, L.CD_UNITS]
-    attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
-        reavers(S, g, seat, target, L.TR_RAID_STR)
-    dfn = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
-    dfn += strength_at(S, g, target, mask, L.AT_AVAILABLE)
-    hits, n = PO.tokens_at_most(p, g, attack - max(dfn, 0) - 1)
-    best = PO.loot_worth(S, p, pol, g, seat, target, steal)
-    vp_points = pol[seat, L.W_VP_POINTS]
-    if steal != L.STEAL_ANIMALS:
-        for col in range(L.N_TRIBES):
-            if g[pl(target) + L.PL_HOSTAGES + col] > 0:
-                best = max(best, vp_points * PO.month_turns_left(p, g) // 2 + 20)
-    items = 0
-    for good in range(L.N_GOODS):
-        items += g[pl(target) + L.PL_GOODS + good]
-    loot = best * min(capacity, max(items, 1)) * 2 // 3 + \
-        vp_points * reavers(S, g, seat, target, L.TR_RAID_VP)
-    return hits * loot // max(n, 1)
 
 
 @borrowing
@@ -108,13 +75,14 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
             if good >= 0:
                 v += PO.worth(S, p, pol, g, seat, good)
         elif op == L.OP_DIVINE_WILL:
-            v += PO.divine_will_worth(p, pol, g, seat, min(a, g[L.G_POOL_DW]))
+            v += PO.divine_will_worth(S, p, pol, g, seat, min(a, g[L.G_POOL_DW]))
         elif op == L.OP_VP:
             v += vp_points * a
         elif op == L.OP_PAY:
             v -= a2 * PO.worth(S, p, pol, g, seat, a)
-        elif op == L.OP_LEARN:
-            v += vp_points + 30
+        elif op == L.OP_LEARN:  # its VP, the card, and the Special's cost engaged
+            v += vp_points + pol[seat, L.W_LEARN_POINTS] - \
+                pol[seat, L.W_ENGAGED_POINTS] * learning_cost(S, p, g, seat)
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
@@ -123,24 +91,43 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
                 return -1
             v += gain + vp_points * a2
         elif op == L.OP_RAID:
-            v += raid_value(S, p, pol, g, seat, c, k, target, men, lmask)
+            v += PO.raid_value(S, p, pol, g, seat, c, k, target, men, lmask)
         elif op == L.OP_TYPES_VP:
             v += vp_points * a // 2
-        elif op == L.OP_CLAN_PACT:
-            v += pol[seat, L.W_CLAN_PACT_POINTS] + \
+        elif op == L.OP_CLAN_PACT:  # the village objectives it reaches, and the rest
+            v += vp_points * PO.village_objectives_vp(S, p, g, seat) + \
+                pol[seat, L.W_CLAN_PACT_POINTS] + \
                 (30 if g[L.G_MARKET_MEN + g[b + L.PL_TRIBE]] > 0 else 0)
         elif op == L.OP_TROPHY:
             v += 90 - 10 * a
     if card_op(S, c, 0, 0) == L.OP_CLAN_PACT:
-        dest = clan_pact_site(S, p, g, seat)
+        dest = clan_pact_site(S, p, pol, g, seat, travel_reduction(S, g, seat, c, lmask))
         price = 0
         if dest >= 0:
             price = move_price(S, p, g, seat, dest,
                                travel_reduction(S, g, seat, c, lmask))[0]
+            v += PO.exposure(S, p, pol, g, seat, dest)
     v -= price * pol[seat, L.W_PROVISION_POINTS]
     # units left for later actions
     v -= pol[seat, L.W_ENGAGED_POINTS] * engagement_strength(S, g, seat, men, lmask)
     return v
+
+
+@allocating
+def learning_cost(S, p, g, seat):
+    """The least STRENGTH a Learning engages (its Special card's cost and units: the
+    Learning example): the cheapest Special the seat can learn."""
+    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
+    n = learnable(S, p, g, seat, buf)
+    least = 0
+    for i in range(n):
+        c = buf[i]
+        men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
+                                          S[L.S_CARDS][c, L.CD_UNITS], 0)
+        cost = engagement_strength(S, g, seat, men, lmask)
+        if i == 0 or cost < least:
+            least = cost
+    return least
 
 
 @allocating
@@ -160,7 +147,7 @@ def best_special(S, p, pol, g, seat):
             for t in range(-2, p[L.P_PLAYERS]):
                 if t == seat:
                     continue
-                men, lmask = legal_engagement(S, p, g, seat, c, t, 0)
+                men, lmask = legal_engagement(S, p, pol, g, seat, c, t)
                 if men >= 0:
                     v = max(v, card_value(S, p, pol, g, seat, c, t, men, lmask))
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
@@ -224,7 +211,7 @@ def battle_forecast(S, p, pol, g, seat, target, own, opp, a_cards, d_cards):
         disc10 = max(-30, min(30, disc10))
     v = PO.faction_vp(S, p, g, seat, disc10, 1)
     return pol[seat, L.W_VP_POINTS] * v - \
-        pol[seat, L.W_UNIT_POINTS] * own.sum()
+        PO.spare_unit_points(S, p, pol, g, seat) * own.sum()
 
 
 @borrowing
@@ -259,15 +246,3 @@ def card_lead(S, c, own, opp):
         if row[o] == L.OP_BATTLE:
             v += row[o + 1] - row[o + 3]
     return v
-
-
-@borrowing
-def extra_units(S, pol, seat, c):
-    """Units a greedy tribe adds beyond card c's cost: a raider ``raid_extra_units`` (all
-    it has by default), a trader ``trade_extra_units``, none for other cards."""
-    kind = S[L.S_CARDS][c, L.CD_TYPE]
-    if kind == L.CT_RAID:
-        return pol[seat, L.W_RAID_EXTRA_UNITS]
-    if kind == L.CT_TRADE:
-        return pol[seat, L.W_TRADE_EXTRA_UNITS]
-    return 0

@@ -199,7 +199,8 @@ def battle_round(S, p, pol, g, rng, side, men, lmask, leader, first, log):
 def deploy_supporters(S, p, pol, g, rng, side, men, lmask, attacker, defender, dest,
                       log):
     """Support: players who have not passed, in playing order, offer to join a faction
-    (paying the Movement Cost); the player leading the faction may refuse an offer
+    with the units they want to add (``PO.support_units``), paying the Movement Cost;
+    the player leading the faction may refuse an offer
     ("The player leading the faction that receives that Support offer can refuse the
     proposal"). A refused supporter pays nothing and engages nothing."""
     for i in range(p[L.P_PLAYERS]):
@@ -208,10 +209,10 @@ def deploy_supporters(S, p, pol, g, rng, side, men, lmask, attacker, defender, d
             continue
         att = side_strength(S, g, side, ATTACK, men, lmask, 0x1F, 0)
         dfn = side_strength(S, g, side, DEFEND, men, lmask, 0x1F, 0)
-        choice = PO.support_side(S, p, pol, g, rng, s, att, dfn)
+        choice = PO.support_side(S, p, pol, g, rng, s, att, dfn, attacker, defender, dest)
         if choice == NO_SIDE:
             continue
-        m, lm = PO.all_available(S, g, s, L.BATTLE_UNITS)
+        m, lm = PO.support_units(S, p, pol, g, s, choice, att, dfn)[1:]
         chief = attacker if choice == ATTACK else defender
         if not PO.accepts_support(S, p, g, rng, chief, pol[chief, L.W_ID], s, choice, att, dfn,
                                   engagement_strength(S, g, s, m, lm)):
@@ -232,10 +233,12 @@ def deploy_supporters(S, p, pol, g, rng, side, men, lmask, attacker, defender, d
 @borrowing
 def battle_outcome(S, p, g, side, disc, log):
     """The end of a Battle: every player of the winning faction gains the VP of the
-    disc's space; on a tie every player in the Battle gains the centre's VP."""
+    disc's space; on a tie every player in the Battle gains the centre's VP (the reading
+    ``battle_tie_vp``: or every player of the game)."""
     step = min(abs(disc), L.BATTLE_REACH)
+    everyone = disc == 0 and p[L.P_BATTLE_TIE_VP] == L.TIE_VP_ALL_PLAYERS
     for s in range(p[L.P_PLAYERS]):
-        if side[s] == NO_SIDE:
+        if side[s] == NO_SIDE and not everyone:
             continue
         won = (disc > 0 and side[s] == ATTACK) or (disc < 0 and side[s] == DEFEND)
         gain = 0
@@ -249,14 +252,17 @@ def battle_outcome(S, p, g, side, disc, log):
 
 
 @borrowing
-def village_units(g, seat):
+def village_units(S, p, g, seat):
     """The units engaged on the seat's Village Card (tribesmen, leader mask), all of which
-    a defender deploys ("(B) ... this is mandatory"), merchants and craftsmen too: they
-    fight in the rounds open to their class."""
+    a defender deploys ("(B) ... this is mandatory"): under the reading
+    ``battle_leaders``'s ``every_class`` merchants and craftsmen too (they fight in the
+    rounds open to their class), under ``battle_classes`` only warriors and mystics."""
     b = pl(seat)
     lmask = 0
+    classes = 0x1F if p[L.P_BATTLE_LEADERS] == L.LEADERS_EVERY_CLASS else L.BATTLE_UNITS
     for k in range(L.MAX_LEADERS):
-        if g[b + L.PL_LEADER + k] >= 0 and g[b + L.PL_LEADER_AT + k] == L.AT_VILLAGE:
+        if g[b + L.PL_LEADER + k] >= 0 and g[b + L.PL_LEADER_AT + k] == L.AT_VILLAGE and \
+                (classes >> leader_class(S, g, seat, k)) & 1:
             lmask |= 1 << k
     return g[b + L.PL_MEN_VILLAGE], lmask
 
@@ -300,7 +306,7 @@ def declare_battle(S, p, pol, g, rng, attacker, defender, log):
     men[attacker] = m
     lmask[attacker] = lm
     # the defender: its units engaged on the Village must fight; it may add available ones
-    dm, dl = village_units(g, defender)
+    dm, dl = village_units(S, p, g, defender)
     must = engagement_strength(S, g, defender, dm, dl)
     xm, xl = PO.defender_extra(S, p, pol, g, rng, defender, must,
                                engagement_strength(S, g, attacker, m, lm))

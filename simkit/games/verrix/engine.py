@@ -67,8 +67,9 @@ from .state import (
 @borrowing
 def setup(S, p, pol, g, rng, log):
     """Common Area Setup and Player Area Setup; the first player takes the Kings' Ring
-    and 1 VP; in playing order each tribe places its first village token on one of the 3
-    territories of its Setup Card (the first one free)."""
+    and 1 VP; in playing order each tribe takes its hostage, if its Setup Card entitles
+    it to one, and places its first village token on one of the 3 territories of its
+    Setup Card (``PO.hostage_pick``, ``PO.setup_site``)."""
     g[:] = 0
     n = p[L.P_PLAYERS]
     for good in range(L.N_GOODS):
@@ -95,11 +96,11 @@ def setup(S, p, pol, g, rng, log):
         g[L.G_ORDER + s] = s
         colour = -1
         if S[L.S_TRIBES][g[pl(s) + L.PL_TRIBE], L.TR_HOSTAGE]:
-            colour = PO.hostage_pick(g, g[pl(s) + L.PL_TRIBE])
+            colour = PO.hostage_pick(pol, g, rng, s, g[pl(s) + L.PL_TRIBE])
             if colour >= 0:
                 g[L.G_MARKET_MEN + colour] -= 1
                 g[pl(s) + L.PL_HOSTAGES + colour] += 1
-        site = PO.setup_site(S, p, pol, g, s)
+        site = PO.setup_site(S, p, pol, g, rng, s)
         place_village(g, s, site)
         log_event(log, EV_SETUP, s, site, colour)
     add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])
@@ -134,7 +135,7 @@ def setup_player(S, p, g, s, tribe):
 
 # -- events ------------------------------------------------------------------------------------
 @borrowing
-def event_op(S, p, pol, g, seat, ev, k, log):
+def event_op(S, p, pol, g, rng, seat, ev, k, log):
     """One operation of an Event card (events take priority over the rules)."""
     o = L.EV_OPS + k * L.OP_WIDTH
     op = S[L.S_EVENTS][ev, o]
@@ -143,7 +144,7 @@ def event_op(S, p, pol, g, seat, ev, k, log):
     if op == L.EO_GAIN:
         log_event(log, EV_GAIN, seat, a, gain_goods(g, seat, a, b))
     elif op == L.EO_THE_GIFT:
-        the_gift(p, g, seat, a, log)
+        the_gift(p, pol, g, rng, seat, a, log)
     elif op == L.EO_DIVINE_WILL:
         log_event(log, EV_DW, seat, gain_dw(g, seat, a))
     elif op == L.EO_VP:
@@ -169,22 +170,18 @@ def event_op(S, p, pol, g, seat, ev, k, log):
 
 
 @borrowing
-def the_gift(p, g, seat, good, log):
-    """The Gift (Event Phase: its example): a Cow from the market or, if there is none, from the
-    opponent Village holding most; it and one of the drawer's tribesmen go to the Travel
-    Card."""
+def the_gift(p, pol, g, rng, seat, good, log):
+    """The Gift (Event Phase: its example): a Cow "from the Portum Itium market or, if
+    available, from another player's Village Card", where the drawer chooses
+    (``PO.gift_source``); it and one of the drawer's tribesmen go to the Travel Card."""
     b = pl(seat)
-    if g[L.G_MARKET + good] > 0:
+    source = PO.gift_source(p, pol, g, rng, seat, good)
+    if source == PO.NO_SOURCE:
+        return
+    if source == PO.TAKE_FROM_MARKET:
         g[L.G_MARKET + good] -= 1
     else:
-        best = -1
-        for s in range(p[L.P_PLAYERS]):
-            if s != seat and g[pl(s) + L.PL_GOODS + good] > 0:
-                if best < 0 or g[pl(s) + L.PL_GOODS + good] > g[pl(best) + L.PL_GOODS + good]:
-                    best = s
-        if best < 0:
-            return
-        g[pl(best) + L.PL_GOODS + good] -= 1
+        g[pl(source) + L.PL_GOODS + good] -= 1
     g[b + L.PL_TRAVEL_GOODS + good] += 1
     log_event(log, EV_GAIN, seat, good, 1)
     if g[b + L.PL_MEN] > 0:
@@ -208,9 +205,9 @@ def arianrhod(S, p, pol, g, seat):
 
 
 @borrowing
-def apply_event(S, p, pol, g, seat, ev, log):
+def apply_event(S, p, pol, g, rng, seat, ev, log):
     for k in range(S[L.S_EVENTS][ev, L.EV_N_OPS]):
-        event_op(S, p, pol, g, seat, ev, k, log)
+        event_op(S, p, pol, g, rng, seat, ev, k, log)
 
 
 @borrowing
@@ -242,13 +239,13 @@ def event_phase(S, p, pol, g, rng, log):
             draw_event(p, g, log)
             step_checked(S, p, g, log, L.STEP_EVENT_DRAW)
             return
-        event_draw(S, p, pol, g, s, log)
+        event_draw(S, p, pol, g, rng, s, log)
         if step_checked(S, p, g, log, L.STEP_EVENT_DRAW):
             return
 
 
 @borrowing
-def event_draw(S, p, pol, g, s, log):
+def event_draw(S, p, pol, g, rng, s, log):
     """One player's draw in the Event Phase: 3 Divine Will to the Common Pool, the card
     (Benevolence: maybe discarded for a second), applied at once or kept face down."""
     b = pl(s)
@@ -263,7 +260,7 @@ def event_draw(S, p, pol, g, s, log):
         redrawn = 1
     log_event(log, EV_DRAW, s, ev, redrawn)
     if S[L.S_EVENTS][ev, L.EV_TIMING] == L.TIMING_IMMEDIATE:
-        apply_event(S, p, pol, g, s, ev, log)
+        apply_event(S, p, pol, g, rng, s, ev, log)
     elif g[b + L.PL_HELD_EVENT] < 0 or \
             PO.keeps_new_delayed(S, p, pol, g, s, g[b + L.PL_HELD_EVENT], ev):
         g[b + L.PL_HELD_EVENT] = ev
@@ -275,11 +272,11 @@ KIND_CARD, KIND_BATTLE = 0, 1
 
 
 @borrowing
-def play_delayed(S, p, pol, g, seat, log):
+def play_delayed(S, p, pol, g, rng, seat, log):
     ev = g[pl(seat) + L.PL_HELD_EVENT]
     g[pl(seat) + L.PL_HELD_EVENT] = -1
     log_event(log, EV_DELAYED, seat, ev)
-    apply_event(S, p, pol, g, seat, ev, log)
+    apply_event(S, p, pol, g, rng, seat, ev, log)
 
 
 @borrowing
@@ -292,10 +289,9 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
             continue
         loc = S[L.S_CARDS][c, L.CD_LOCATION]
         targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
-        extra = PL.extra_units(S, pol, seat, c)
-        # the units do not depend on the target (``legal_engagement``, in two steps)
-        men0, lmask0 = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
-                                            S[L.S_CARDS][c, L.CD_UNITS], extra)
+        raid = find_op(S, c, L.OP_RAID) >= 0
+        # the units depend on the target only in a Raid (``legal_engagement``, in steps)
+        men0, lmask0 = PO.action_units(S, p, pol, g, seat, c, TARGET_NONE)
         for t in range(-2, p[L.P_PLAYERS]):
             if loc == L.LOC_AWAY and (t < 0 if targeted else t != TARGET_NONE):
                 continue
@@ -305,7 +301,9 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
                 continue
             if t == seat or not target_fits(S, c, t, seat):
                 continue
-            men, lmask = trip_engagement(S, p, g, seat, c, t, men0, lmask0)
+            if raid:
+                men0, lmask0 = PO.action_units(S, p, pol, g, seat, c, t)
+            men, lmask = trip_engagement(S, p, pol, g, seat, c, t, men0, lmask0)
             if men < 0:
                 continue
             kind[n] = KIND_CARD
@@ -334,7 +332,7 @@ def player_turn(S, p, pol, g, rng, seat, log):
     b = pl(seat)
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0 and PO.plays_delayed_now(S, p, g, seat, ev):
-        play_delayed(S, p, pol, g, seat, log)
+        play_delayed(S, p, pol, g, rng, seat, log)
         if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
             return False
     kind = np.zeros(MAX_CANDIDATES, dtype=np.int64)
@@ -358,10 +356,10 @@ def player_turn(S, p, pol, g, rng, seat, log):
     if ev >= 0:
         dest = destination(S, p, g, seat, c, target[i])
         if dest >= 0 and move_price(S, p, g, seat, dest, 0)[0] >= 2:
-            play_delayed(S, p, pol, g, seat, log)  # Hidden Path: this trip is free
+            play_delayed(S, p, pol, g, rng, seat, log)  # Hidden Path: this trip is free
             if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
                 return False
-    play_card(S, p, pol, g, rng, seat, c, target[i], PL.extra_units(S, pol, seat, c), log)
+    play_card(S, p, pol, g, rng, seat, c, target[i], log)
     return False
 
 
@@ -518,12 +516,12 @@ def festival(S, p, g, tile, log):
 
 
 @borrowing
-def final_delayed_events(S, p, pol, g, log):
+def final_delayed_events(S, p, pol, g, rng, log):
     """End of the Game: delayed events still held are played."""
     for i in range(p[L.P_PLAYERS]):
         s = g[L.G_ORDER + i]
         if g[pl(s) + L.PL_HELD_EVENT] >= 0:
-            play_delayed(S, p, pol, g, s, log)
+            play_delayed(S, p, pol, g, rng, s, log)
 
 
 @borrowing
@@ -538,7 +536,8 @@ def tie_key(S, g, seat, level):
 @njit(cache=True, nogil=True)
 def winner(S, p, g):
     """End of the Game: most VP; ties by Divine Will, trophies, animals (equipped
-    included), then the disc lowest on the Play Order track. Returns (seat, reason)."""
+    included), then the disc lowest on the Play Order track (the reading ``tie_order``:
+    the bottom one, the last to pass in the last Month Turn). Returns (seat, reason)."""
     n = p[L.P_PLAYERS]
     tied = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     best = 0
@@ -563,7 +562,8 @@ def winner(S, p, g):
             count += tied[s]
         if count == 1:
             return np.argmax(tied), reasons[level]
-    for i in range(n - 1, -1, -1):
+    for j in range(n):  # the reading tie_order: the bottom disc, or the top one
+        i = n - 1 - j if p[L.P_TIE_ORDER] == L.ORDER_BOTTOM else j
         s = g[L.G_ORDER + i]
         if tied[s]:
             return s, L.END_TB_ORDER
@@ -588,7 +588,7 @@ def play_game(S, p, pol, rng, g, out, log):
             continue
         if month_turn(S, p, pol, rng, g, log):
             return
-    final_delayed_events(S, p, pol, g, log)
+    final_delayed_events(S, p, pol, g, rng, log)
     if step_checked(S, p, g, log, L.STEP_END):
         return
     write_outcome(S, p, g, out, log)

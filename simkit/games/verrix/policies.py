@@ -21,16 +21,23 @@ from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from .state import (
+    card_op,
+    engagement_capacity,
+    engagement_horses,
     engagement_strength,
     equipped,
     held,
+    hostages,
     leader_bonus,
     leader_class,
     leader_slots,
     leader_strength,
+    move_price,
     pl,
+    reavers,
     strength_at,
     strip_slot,
+    trophy_holder,
 )
 
 POLICIES = {
@@ -48,6 +55,7 @@ POLICIES = {
                      "goods or trophies score a style bonus",
 }
 assert tuple(POLICIES) == L.POLICY_NAMES
+TAKE_FROM_MARKET, NO_SOURCE = -2, -1  # gift_source's answers besides a seat
 
 
 
@@ -74,6 +82,29 @@ def free_slots(S, g, seat):
 
 
 @borrowing
+def useful_bonuses(S, p, g, seat):
+    """The leader bonuses (a bit per ``L.BONUSES`` code) one more equipped good would
+    give the seat: none without a free equipment space; a battle good only on a leader
+    of a class some Battle card rewards it for (Onslaught, Berserkers: warriors); the
+    others on any leader."""
+    if free_slots(S, g, seat) == 0:
+        return 0
+    out = (1 << L.BONUS_MOVE) | (1 << L.BONUS_STR) | (1 << L.BONUS_VP) | \
+        (1 << L.BONUS_CAPACITY)
+    for k in range(L.MAX_LEADERS):
+        if g[pl(seat) + L.PL_LEADER + k] < 0:
+            continue
+        cl = leader_class(S, g, seat, k)
+        for c in range(p[L.P_N_CARDS]):
+            row = S[L.S_CARDS][c]
+            for j in range(row[L.CD_N_OPS]):
+                o = L.CD_OPS + j * L.OP_WIDTH
+                if row[o] == L.OP_BATTLE and row[o + 2] > 0 and (row[L.CD_UNITS] >> cl) & 1:
+                    out |= 1 << L.BONUS_BATTLE
+    return out
+
+
+@borrowing
 def fibula_wanted(g, seat):
     """Has a leader no Fibula yet (and none waits on the Village Card)?"""
     b = pl(seat)
@@ -85,15 +116,92 @@ def fibula_wanted(g, seat):
 
 
 @borrowing
+def last_month_turn(p, g):
+    """Is this the game's last Month Turn (only Festivals follow)? What the tribe holds
+    after its Action Phase earns only at that Cleanup and at the last Festivals."""
+    return month_turns_left(p, g) <= 1 and g[L.G_TURN] % p[L.P_FESTIVAL_EVERY] != 0
+
+
+@borrowing
+def trip_price(S, p, g, seat, c):
+    """Provisions the cheapest trip of card c would cost now (0 at the Village)."""
+    loc = S[L.S_CARDS][c, L.CD_LOCATION]
+    if loc == L.LOC_VILLAGE:
+        return 0
+    best = 1 << 30
+    for v in range(p[L.P_N_NODES]):
+        if loc == L.LOC_PORTUM and S[L.S_NODES][v, 0] == L.NODE_HARBOUR or \
+                loc == L.LOC_AWAY and g[L.G_VILLAGE + v] >= 0 and g[L.G_VILLAGE + v] != seat:
+            best = min(best, move_price(S, p, g, seat, v, 0)[0])
+    return best if best < 1 << 30 else 0
+
+
+@borrowing
+def provisions_to_spend(S, p, g, seat):
+    """The Provisions the seat can still spend in this Action Phase: what the cards in
+    its hand pay (Feast, Forge) and the trip of each card it would play away."""
+    n = 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND or \
+                S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
+            continue
+        n += trip_price(S, p, g, seat, c)
+        for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+            if card_op(S, c, k, 0) == L.OP_PAY and card_op(S, c, k, 1) == L.PROVISIONS:
+                n += card_op(S, c, k, 2)
+    return n
+
+
+@borrowing
+def spent_later(S, p, g, seat, good, have):
+    """Can the unit of ``good`` that raises the seat's Village Card from ``have`` still be
+    spent? Always but in the last Month Turn; there, a Provision while the Feasts, Forges
+    and trips left in its hand take that many, another good while a card in its hand
+    pays with it (Masterwork's trophy takes any)."""
+    if not last_month_turn(p, g):
+        return True
+    if good == L.PROVISIONS:
+        return have < provisions_to_spend(S, p, g, seat)
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND:
+            continue
+        for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+            op = card_op(S, c, k, 0)
+            if op == L.OP_TROPHY or op == L.OP_PAY and card_op(S, c, k, 1) == good:
+                return True
+    return False
+
+
+@borrowing
+def end_worth(S, pol, seat, good, held_k, bonuses, lacking_fibula):
+    """What a good no card will spend is still worth in the last Month Turn: a Fibula a
+    leader lacks (1 VP at this Cleanup), an animal (the tie-break), a type the tribe
+    lacks (the last Festival's variety objective); its trade value and any other leader
+    bonus buy nothing more."""
+    value = 0
+    if good == L.FIBULA and (bonuses >> L.BONUS_VP) & 1 and lacking_fibula:
+        value += pol[seat, L.W_VP_POINTS]
+    if S[L.S_GOODS][good, L.GD_ANIMAL]:
+        value += 5
+    if held_k == 0:
+        value += pol[seat, L.W_NEW_TYPE_POINTS]
+    return value
+
+
+@borrowing
 def worth(S, p, pol, g, seat, good):
-    """What one more of ``good`` is worth to the seat, in value points."""
+    """What one more of ``good`` is worth to the seat, in value points (in the last
+    Month Turn, a good it can no longer spend: ``end_worth``)."""
+    if not spent_later(S, p, g, seat, good, g[pl(seat) + L.PL_GOODS + good]):
+        return end_worth(S, pol, seat, good, held(g, seat, good),
+                         useful_bonuses(S, p, g, seat), fibula_wanted(g, seat))
     value = S[L.S_GOODS][good, L.GD_VALUE] * 10
     if good == L.PROVISIONS:
         if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < pol[seat, L.W_MIN_PROVISIONS]:
             return pol[seat, L.W_SHORT_PROVISION_POINTS]
         return pol[seat, L.W_PROVISION_POINTS]
     bonus = S[L.S_GOODS][good, L.GD_BONUS]
-    if bonus != L.BONUS_NONE and free_slots(S, g, seat) > 0:
+    if bonus != L.BONUS_NONE and (useful_bonuses(S, p, g, seat) >> bonus) & 1:
         if bonus == L.BONUS_VP:
             if fibula_wanted(g, seat):
                 value += pol[seat, L.W_VP_POINTS] * month_turns_left(p, g) // 2
@@ -169,6 +277,93 @@ def riders(S, g, seat, mask, lmask):
 
 
 @borrowing
+def find_card_op(S, c, op):
+    """The index of card c's first operation ``op``, or -1."""
+    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+        if card_op(S, c, k, 0) == op:
+            return k
+    return -1
+
+
+@borrowing
+def action_units(S, p, pol, g, seat, c, target):
+    """The units the seat engages to play card c against ``target`` (before the riders
+    a trip adds): a Raid's are ``raid_units``; a Trade's the fewest reaching the card's
+    cost and ``trade_extra_units`` more (each carries one more good); any other card's
+    the fewest. (-1, 0): not enough STRENGTH."""
+    cost = S[L.S_CARDS][c, L.CD_COST]
+    mask = S[L.S_CARDS][c, L.CD_UNITS]
+    k = find_card_op(S, c, L.OP_RAID)
+    if k >= 0:
+        return raid_units(S, p, pol, g, seat, c, k, target)
+    extra = 0
+    if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE:
+        extra = pol[seat, L.W_TRADE_EXTRA_UNITS]
+    return choose_engagement(S, g, seat, cost, mask, extra)
+
+
+@borrowing
+def raid_units(S, p, pol, g, seat, c, k, target):
+    """Raid (operation k of card c): the engagement reaching the card's cost whose
+    expected loot (``raid_value``: the chance its STRENGTH beats the defender's whole
+    defence and token, times what it can carry) less ``engaged_points`` per STRENGTH
+    engaged is the largest (ties: fewer leaders, then fewer tribesmen): a raider commits
+    what wins the raid with a margin against the tokens, not every unit. (-1, 0): not
+    enough STRENGTH."""
+    cost = S[L.S_CARDS][c, L.CD_COST]
+    mask = S[L.S_CARDS][c, L.CD_UNITS]
+    men, lmask = all_available(S, g, seat, mask)
+    best_m, best_l = -1, 0
+    best_v = -(1 << 40)
+    for lm in range(lmask + 1):
+        if lm & ~lmask:
+            continue
+        lstr = engagement_strength(S, g, seat, 0, lm)
+        for m in range(men + 1):
+            if m + lstr < cost or (m == 0 and lm == 0):
+                continue
+            v = raid_value(S, p, pol, g, seat, c, k, target, m, lm) - \
+                pol[seat, L.W_ENGAGED_POINTS] * (m + lstr)
+            if v > best_v:
+                best_v, best_m, best_l = v, m, lm
+    return best_m, best_l
+
+
+@borrowing
+def raid_value(S, p, pol, g, seat, c, k, target, men, lmask):
+    """Expected loot of a raid with these units: the chance the attacker beats the
+    defender's full STRENGTH (its units of the card's classes on its Village Card and
+    available, the card's bonus or malus, the Sword of Nuada) and token, times what the
+    capacity can carry; a Sack of the market always succeeds."""
+    capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
+        reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
+    steal = card_op(S, c, k, 4)
+    if target < 0:
+        return capacity * 35
+    mask = S[L.S_CARDS][c, L.CD_UNITS]
+    attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
+        reavers(S, g, seat, target, L.TR_RAID_STR)
+    dfn = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
+    dfn += strength_at(S, g, target, mask, L.AT_AVAILABLE)
+    holder = trophy_holder(S, g, L.TP_STRENGTH)
+    attack += 1 if holder == seat else 0
+    dfn += 1 if holder == target else 0
+    hits, n = tokens_at_most(p, g, attack - max(dfn, 0) - 1)
+    best = loot_worth(S, p, pol, g, seat, target, steal)
+    vp_points = pol[seat, L.W_VP_POINTS]
+    if steal != L.STEAL_ANIMALS:
+        for col in range(L.N_TRIBES):
+            if g[pl(target) + L.PL_HOSTAGES + col] > 0:
+                best = max(best, hostage_worth(S, p, pol, g, seat, col, hostages(g, seat)))
+    items = 0
+    for good in range(L.N_GOODS):
+        items += g[pl(target) + L.PL_GOODS + good]
+    loot = best * min(capacity, max(items, 1)) * 2 // 3 + \
+        vp_points * reavers(S, g, seat, target, L.TR_RAID_VP)
+    return hits * loot // max(n, 1)
+
+
+@borrowing
 def all_available(S, g, seat, mask):
     """Every available unit of classes ``mask`` (tribesmen, leader mask)."""
     b = pl(seat)
@@ -207,18 +402,68 @@ def mean_token10(p, g):
 
 # -- the Event Phase -------------------------------------------------------------------------
 @borrowing
-def divine_will_worth(p, pol, g, seat, n):
-    """What ``n`` more Divine Will cubes are worth: a third of an Event card each while
-    they fund Events the seat can still draw (one per Event Phase, while the deck lasts),
-    little beyond that."""
+def event_phases_after(p, g):
+    """Event Phases still to come after the current turn's."""
+    n = month_turns_left(p, g)
+    if g[L.G_TURN] % p[L.P_FESTIVAL_EVERY] != 0:
+        n -= 1  # this Month Turn's Event Phase is done or under way
+    return max(n, 0)
+
+
+@borrowing
+def festival_dw_vp(S, p, g, seat, n):
+    """VP the Festivals still to come pay for ``n`` more Divine Will: each objective of
+    Divine Will "at least" (Imbolc's) the seat falls short of and the cubes reach."""
+    dw = g[pl(seat) + L.PL_DW]
+    vp = 0
+    for i in range(p[L.P_N_FESTIVALS]):
+        turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
+        if turn <= g[L.G_TURN] or turn > p[L.P_TURNS]:
+            continue
+        for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
+            o = L.FE_OBJ + 4 * k
+            if S[L.S_FESTIVALS][i, o] == L.OB_DW_AT_LEAST:
+                need = S[L.S_FESTIVALS][i, o + 1]
+                if dw < need <= dw + n:
+                    vp += S[L.S_FESTIVALS][i, o + 2]
+    return vp
+
+
+@borrowing
+def village_objectives_vp(S, p, g, seat):
+    """VP the Festivals still to come pay for one more village: each objective of
+    villages "at least" (Imbolc's 2, Lughnasadh's 3) it reaches."""
+    have = g[pl(seat) + L.PL_VILLAGES]
+    vp = 0
+    for i in range(p[L.P_N_FESTIVALS]):
+        turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
+        if turn <= g[L.G_TURN] or turn > p[L.P_TURNS]:
+            continue
+        for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
+            o = L.FE_OBJ + 4 * k
+            if S[L.S_FESTIVALS][i, o] == L.OB_VILLAGES_AT_LEAST and \
+                    S[L.S_FESTIVALS][i, o + 1] == have + 1:
+                vp += S[L.S_FESTIVALS][i, o + 2]
+    return vp
+
+
+@borrowing
+def divine_will_worth(S, p, pol, g, seat, n):
+    """What ``n`` more Divine Will cubes are worth, by what they buy: a third of an Event
+    card each (``event_points``) while they fund Events the seat can still draw (one per
+    Event Phase to come, its share of the cards left in the deck), ``spare_dw_points``
+    beyond (Mórrígan draws, the tie-break), and the VP of a Festival's Divine Will
+    objective they reach."""
     if g[L.G_EVENTS_OVER]:
         draws = 0
     else:
-        draws = min(month_turns_left(p, g), p[L.P_N_EVENTS] - g[L.G_EVENT_TOP])
+        left = p[L.P_N_EVENTS] - g[L.G_EVENT_TOP]
+        draws = min(event_phases_after(p, g), (left + p[L.P_PLAYERS] - 1) // p[L.P_PLAYERS])
     useful = max(0, draws * p[L.P_EVENT_COST] - g[pl(seat) + L.PL_DW])
     k = min(n, useful)
     return k * pol[seat, L.W_EVENT_POINTS] // max(p[L.P_EVENT_COST], 1) + \
-        (n - k) * pol[seat, L.W_SPARE_DW_POINTS]
+        (n - k) * pol[seat, L.W_SPARE_DW_POINTS] + \
+        pol[seat, L.W_VP_POINTS] * festival_dw_vp(S, p, g, seat, n)
 
 
 @borrowing
@@ -235,7 +480,7 @@ def event_value(S, p, pol, g, seat, ev):
         elif op == L.EO_THE_GIFT:
             v += worth(S, p, pol, g, seat, a) - 10
         elif op == L.EO_DIVINE_WILL:
-            v += divine_will_worth(p, pol, g, seat, a)
+            v += divine_will_worth(S, p, pol, g, seat, a)
         elif op == L.EO_VP:
             v += pol[seat, L.W_VP_POINTS] * a
         elif op == L.EO_EVERYONE_LOSES or op == L.EO_LOSE:
@@ -295,12 +540,31 @@ MAX_TRADE = 12  # the capacity a plan considers (more than any engagement carrie
 
 
 @borrowing
-def hostage_worth(p, pol, g, seat, colour):
-    """What holding one more tribesman of ``colour`` is worth: one's own is a unit again
-    after Cleanup, another tribe's scores 1 VP each Cleanup left."""
+def hostage_vp_left(S, p, g, have):
+    """VP a hostage held from now on still scores, the tribe holding ``have`` other
+    hostages besides: 1 each Cleanup left (this Month Turn's too), and each Festival
+    still to come that pays per hostage below its cap (Samhain, Lughnasadh)."""
+    vp = month_turns_left(p, g)
+    for i in range(p[L.P_N_FESTIVALS]):
+        turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
+        if turn <= g[L.G_TURN] or turn > p[L.P_TURNS]:
+            continue
+        for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
+            o = L.FE_OBJ + 4 * k
+            if S[L.S_FESTIVALS][i, o] == L.OB_PER_HOSTAGE and have < S[L.S_FESTIVALS][i, o + 2]:
+                vp += S[L.S_FESTIVALS][i, o + 1]
+    return vp
+
+
+@borrowing
+def hostage_worth(S, p, pol, g, seat, colour, have):
+    """What holding one more tribesman of ``colour`` is worth, ``have`` other tribes'
+    hostages held besides: one's own is a unit again after Cleanup, another tribe's
+    scores what ``hostage_vp_left`` counts (half of it: a hostage can be raided or
+    bought away)."""
     if colour == g[pl(seat) + L.PL_TRIBE]:
         return pol[seat, L.W_UNIT_POINTS] * month_turns_left(p, g) + 20
-    return pol[seat, L.W_VP_POINTS] * month_turns_left(p, g) // 2 + 20
+    return pol[seat, L.W_VP_POINTS] * hostage_vp_left(S, p, g, have) // 2 + 20
 
 
 @borrowing
@@ -315,8 +579,9 @@ def kind_value(S, k):
 def unit_worth(S, p, pol, g, seat, k, have):
     """What the unit of kind k that raises the seat's Village Card from ``have`` to
     ``have + 1`` is worth (a third good of a type or more is worth 30 less; at least 1)."""
-    if k >= L.N_GOODS:
-        return hostage_worth(p, pol, g, seat, k - L.N_GOODS)
+    if k >= L.N_GOODS:  # ``have`` of this colour: the others held stay besides
+        return hostage_worth(S, p, pol, g, seat, k - L.N_GOODS,
+                             hostages(g, seat) - own_stock(g, seat, k) + have)
     at = pl(seat) + L.PL_GOODS + k
     keep = g[at]
     g[at] = have
@@ -328,22 +593,32 @@ def unit_worth(S, p, pol, g, seat, k, have):
 
 
 @borrowing
-def held_worth(S, pol, g, seat, k, have, slots, turns, lacking):
+def held_worth(S, pol, g, seat, k, have, bonuses, turns, lacking, spend):
     """``unit_worth`` of good k with the seat's Village Card holding ``have``, from the
-    parts of ``worth`` a trade does not change, computed once per plan (``slots``: a
-    leader has a free space; ``turns``: Month Turns left; ``lacking``: leaders without a
-    Fibula): the same values, without writing the state."""
+    parts of ``worth`` a trade does not change, computed once per plan (``bonuses``: the
+    leader bonuses an equipped good would give, ``useful_bonuses``; ``turns``: Month
+    Turns left; ``lacking``: leaders without a Fibula; ``spend``: -1 before the last
+    Month Turn, else the Provisions the seat can still spend, ``spent_later``, with bit
+    40 + k set for the other goods a card in its hand still pays with): the same values,
+    without writing the state."""
     b = pl(seat)
+    held_k = have
+    for j in range(L.MAX_LEADERS):
+        held_k += equipped(g, seat, j, k)
+    if spend >= 0:
+        can = have < (spend & ((1 << 40) - 1)) if k == L.PROVISIONS else (spend >> (40 + k)) & 1
+        if not can:
+            fibulas = have if k == L.FIBULA else g[b + L.PL_GOODS + L.FIBULA]
+            wanted = lacking > fibulas + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]
+            return max(end_worth(S, pol, seat, k, held_k, bonuses, wanted) -
+                       (30 if k != L.PROVISIONS and held_k > 1 else 0), 1)
     if k == L.PROVISIONS:
         if have < pol[seat, L.W_MIN_PROVISIONS]:
             return pol[seat, L.W_SHORT_PROVISION_POINTS]
         return pol[seat, L.W_PROVISION_POINTS]
-    held_k = have
-    for j in range(L.MAX_LEADERS):
-        held_k += equipped(g, seat, j, k)
     value = S[L.S_GOODS][k, L.GD_VALUE] * 10
     bonus = S[L.S_GOODS][k, L.GD_BONUS]
-    if bonus != L.BONUS_NONE and slots:
+    if bonus != L.BONUS_NONE and (bonuses >> bonus) & 1:
         if bonus == L.BONUS_VP:
             fibulas = have if k == L.FIBULA else g[b + L.PL_GOODS + L.FIBULA]
             if lacking > fibulas + g[b + L.PL_TRAVEL_GOODS + L.FIBULA]:
@@ -357,6 +632,19 @@ def held_worth(S, pol, g, seat, k, have, slots, turns, lacking):
     if held_k > 1:
         value -= 30
     return max(value, 1)
+
+
+@borrowing
+def spending(S, p, g, seat):
+    """``held_worth``'s ``spend``: -1 before the last Month Turn; then the Provisions the
+    seat can still spend, and bit 40 + k for each other good k it still can."""
+    if not last_month_turn(p, g):
+        return -1
+    out = provisions_to_spend(S, p, g, seat)
+    for k in range(1, L.N_GOODS):
+        if spent_later(S, p, g, seat, k, 0):
+            out |= 1 << (40 + k)
+    return out
 
 
 @borrowing
@@ -426,10 +714,11 @@ def trade_plan(S, p, pol, g, seat, target, capacity, bonus, plan):
     hostages from the market (``target`` < 0) or the target's Village Card and sell up
     to ``capacity`` of the seat's own, the value sold at least the value bought (no
     change: the surplus is lost), for the largest gain in value points (worth bought
-    less worth sold), each unit valued at the holding it leaves. A trade whose card pays
-    ``bonus`` points when done may lose up to that. Fills ``plan`` (PLAN_SIZE: sold by
-    kind, then bought); returns the gain, or NO_TRADE with an empty plan. Valued on the
-    state as it is: the caller pays the trip first."""
+    less worth sold), each unit valued at the holding it leaves; of two purchases as
+    good, the one of more items (smaller tiles pay later trades with less surplus lost).
+    A trade whose card pays ``bonus`` points when done may lose up to that. Fills
+    ``plan`` (PLAN_SIZE: sold by kind, then bought); returns the gain, or NO_TRADE with
+    an empty plan. Valued on the state as it is: the caller pays the trip first."""
     plan[:] = 0
     cap = min(capacity, MAX_TRADE)
     vpay, in_stock = trade_bounds(S, g, seat, target, cap)
@@ -458,9 +747,10 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
     """``trade_plan`` on its arrays (``vpay``: the most value the seat can pay): the
     loops run without reference counting."""
     vbuy = vpay
-    slots = free_slots(S, g, seat) > 0
+    slots = useful_bonuses(S, p, g, seat)
     turns = month_turns_left(p, g)
     lacking = leaders_lacking_fibula(g, seat)
+    spend = spending(S, p, g, seat)
     low = LOW
     high = HIGH
     # the items and value the kinds so far can reach: no state beyond is ever filled
@@ -473,10 +763,11 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
         if n > 0:
             have = own_stock(g, seat, k) if k < L.N_GOODS else 0
             for m in range(1, n + 1):
-                cum[m] = cum[m - 1] + (hostage_worth(p, pol, g, seat, k - L.N_GOODS)
+                cum[m] = cum[m - 1] + (hostage_worth(S, p, pol, g, seat, k - L.N_GOODS,
+                                                     hostages(g, seat) + m - 1)
                                        if k >= L.N_GOODS else
                                        held_worth(S, pol, g, seat, k, have + m - 1, slots, turns,
-                                                  lacking))
+                                                  lacking, spend))
             bj_reach = min(cap, bj_reach + n)
             bv_reach = min(vbuy, bv_reach + n * val)
             for j in range(bj_reach, 0, -1):  # in place: the smaller states are this kind's
@@ -494,7 +785,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
                     cum[m] = cum[m - 1] + sale_cost(S, p, pol, g, seat, target, k, have - m)
                 else:
                     cum[m] = cum[m - 1] + held_worth(S, pol, g, seat, k, have - m, slots, turns,
-                                                     lacking)
+                                                     lacking, spend)
             pj_reach = min(cap, pj_reach + n)
             pv_reach = min(vpay, pv_reach + n * val)
             for j in range(pj_reach, 0, -1):
@@ -519,7 +810,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
             if buy[j, v] == low:
                 continue
             gain = buy[j, v] - least[v]
-            if gain + bonus > 0 and gain > best:
+            if gain + bonus > 0 and (gain > best or gain == best and j > bj):
                 best, bj, bv, pj, pv = gain, j, v, lj[v], lv[v]
     if bj < 0:
         return NO_TRADE
@@ -579,13 +870,37 @@ def raid_token_margin(p, g, attack, defence):
 @borrowing
 def supports_raid_defence(p, g, seat, raider, attack, defence, add):
     """Offer Support to a raided Village? Greedy helps only to stop a raider level with
-    it or ahead on VP, and only when its STRENGTH turns a raid expected to succeed (at
-    the average token) into one expected to fail: the units are lost for its own
-    actions this Month Turn and it gains no VP."""
+    it or ahead on VP, and only when its STRENGTH ``add`` (all it could bring) turns a
+    raid expected to succeed (at the average token) into one expected to fail: the units
+    are lost for its own actions this Month Turn and it gains no VP."""
     if g[pl(raider) + L.PL_VP] < g[pl(seat) + L.PL_VP]:
         return False
     token = mean_token10(p, g)
     return 10 * defence + token < 10 * attack <= 10 * (defence + add) + token
+
+
+@borrowing
+def fewest_units(S, g, seat, mask, need):
+    """The fewest available units of classes ``mask`` whose STRENGTH reaches ``need``
+    (tribesmen first, then leaders in order), or all of them if even all fall short:
+    (tribesmen, leader mask)."""
+    men, lmask = all_available(S, g, seat, mask)
+    if need <= 0:
+        return 0, 0
+    take = min(need, men)
+    lm = 0
+    s = take
+    for k in range(L.MAX_LEADERS):
+        if s >= need:
+            break
+        if (lmask >> k) & 1:
+            lm |= 1 << k
+            s += leader_strength(S, g, seat, k)
+    if s >= need:  # the leaders may spare tribesmen
+        while take > 0 and s - 1 >= need:
+            take -= 1
+            s -= 1
+    return take, lm
 
 
 @borrowing
@@ -641,14 +956,13 @@ def steal_pick(S, p, pol, g, seat, victim, steal, at_market, types_vp, taken, ro
                 if 80 > best_w:
                     best_w = 80
                     best = L.N_GOODS + t
-    if steal != L.STEAL_ANIMALS:
-        own = g[pl(seat) + L.PL_TRIBE]
+    if steal != L.STEAL_ANIMALS and (not at_market or
+                                     p[L.P_SACK_HOSTAGES] == L.SACK_HOSTAGES_TOO):
         for c in range(L.N_TRIBES):
             n = g[L.G_MARKET_MEN + c] if at_market else g[pl(victim) + L.PL_HOSTAGES + c]
             if n > 0:
-                # a hostage scores 1 VP per Cleanup; one's own tribesman is a unit again
-                w = vp_points * month_turns_left(p, g) // 2 + 20 if c != own else \
-                    pol[seat, L.W_UNIT_POINTS] * month_turns_left(p, g) + 20
+                # a hostage scores VP; one's own tribesman is a unit again
+                w = hostage_worth(S, p, pol, g, seat, c, hostages(g, seat))
                 if w > best_w:
                     best_w = w
                     best = L.N_GOODS + L.N_TROPHIES + c
@@ -688,29 +1002,31 @@ def faction_vp(S, p, g, seat, disc10, side):
 
 
 @borrowing
-def battle_vp_estimate(S, p, pol, g, seat, target):
-    """What declaring a Battle on ``target`` is worth (value points): the VP of the
-    expected disc, less what the units could have done."""
-    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
-    att = engagement_strength(S, g, seat, men, lmask)
-    dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
-        strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
-    v = faction_vp(S, p, g, seat, battle_disc_estimate(p, g, att, dfn), 1)
-    return pol[seat, L.W_VP_POINTS] * v - pol[seat, L.W_UNIT_POINTS] * att
+def spare_unit_points(S, p, pol, g, seat):
+    """What a point of STRENGTH engaged now gives up this Month Turn: ``unit_points``
+    while the seat has not passed and still holds an Action card to play, nothing once
+    no card in its hand could use the units (they would stand idle until Cleanup)."""
+    if g[pl(seat) + L.PL_PASSED]:
+        return 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] == L.CARD_HAND and \
+                S[L.S_CARDS][c, L.CD_TYPE] != L.CT_BATTLE:
+            return pol[seat, L.W_UNIT_POINTS]
+    return 0
 
 
 @borrowing
 def attack_commit(S, p, pol, g, seat, target, least, required):
     """The units an attacker places in the Camp (at least ``least``, the leaders of
     ``required`` among them): the deployment whose expected disc pays the most VP less
-    what its units could have done elsewhere; ties keep more units. (-1, 0): fewer than
-    ``least`` available."""
+    what its units could have done elsewhere (``spare_unit_points``); ties keep more
+    units. (-1, 0): fewer than ``least`` available."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
         strength_at(S, g, target, L.BATTLE_UNITS, L.AT_AVAILABLE)
     token = mean_token10(p, g)
     vp_points = pol[seat, L.W_VP_POINTS]
-    unit_points = pol[seat, L.W_UNIT_POINTS]
+    unit_points = spare_unit_points(S, p, pol, g, seat)
     best_m, best_l = -1, 0
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -735,13 +1051,13 @@ def attack_commit(S, p, pol, g, seat, target, least, required):
 def defender_extra(S, p, pol, g, rng, seat, must, attack):
     """Available units a defender adds to the Village spaces. Greedy: the deployment
     worth most, the expected disc's VP less ``hold_back_vp`` for each unit held back
-    and, before passing, what the added units could have done elsewhere (``must``: the
+    and what the added units could have done elsewhere (``spare_unit_points``; ``must``: the
     STRENGTH already in the Village, ``attack``: the Camp's); ties add more. Random: a
     random number of its tribesmen and every leader."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     if pol[seat, L.W_ID] == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, men + 1), lmask
-    spare = 0 if g[pl(seat) + L.PL_PASSED] else pol[seat, L.W_UNIT_POINTS]
+    spare = spare_unit_points(S, p, pol, g, seat)
     token = mean_token10(p, g)
     vp_points = pol[seat, L.W_VP_POINTS]
     best_m, best_l = men, lmask
@@ -764,26 +1080,62 @@ def defender_extra(S, p, pol, g, rng, seat, must, attack):
 
 
 @borrowing
-def support_side(S, p, pol, g, rng, seat, att_str, def_str):
-    """Offer Support: 0 none, 1 the attacking faction, 2 the defending one. Greedy joins
-    the faction where its units earn the most expected VP (the track pays most for a
-    narrow win); random joins at random."""
+def support_units(S, p, pol, g, seat, side, att_str, def_str):
+    """The units the seat would add to ``side`` (1 attackers, 2 defenders) of a Battle
+    whose factions stand at ``att_str`` and ``def_str``: "the available tribesmen and
+    leaders that they want to add" (Battle, Support), the deployment whose expected disc
+    pays the most VP less what its units could have done elsewhere
+    (``spare_unit_points``; ties: fewer units). Returns (value, tribesmen, leader mask);
+    (value, 0, 0) adds nothing."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
-    add = engagement_strength(S, g, seat, men, lmask)
-    if add == 0:
+    vp_points = pol[seat, L.W_VP_POINTS]
+    unit_points = spare_unit_points(S, p, pol, g, seat)
+    best_v, best_m, best_l = -(1 << 40), 0, 0
+    for lm in range(lmask + 1):
+        if lm & ~lmask:
+            continue
+        lstr = engagement_strength(S, g, seat, 0, lm)
+        for m in range(men + 1):
+            add = m + lstr
+            if add == 0:
+                continue
+            a = att_str + (add if side == 1 else 0)
+            d = def_str + (add if side == 2 else 0)
+            v = vp_points * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, a, d), side) - \
+                unit_points * add
+            if v > best_v:
+                best_v, best_m, best_l = v, m, lm
+    return best_v, best_m, best_l
+
+
+@borrowing
+def support_side(S, p, pol, g, rng, seat, att_str, def_str, attacker, defender, dest):
+    """Offer Support: 0 none, 1 the attacking faction, 2 the defending one. Greedy joins
+    the faction where the units it would add (``support_units``) earn the most expected
+    VP less what they could do elsewhere and less ``provision_points`` per Provision of
+    the trip to the Battle (``dest``), if that is worth something and the player leading
+    that faction would accept it (``accepts_support``, for a greedy leader); random
+    joins at random."""
+    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
+    if engagement_strength(S, g, seat, men, lmask) == 0:
         return 0
     if pol[seat, L.W_ID] == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, 3)
     best = 0
-    vp_points = pol[seat, L.W_VP_POINTS]
-    best_v = pol[seat, L.W_UNIT_POINTS] * add + vp_points
+    best_v = 0
     for side in range(1, 3):
-        a = att_str + (add if side == 1 else 0)
-        d = def_str + (add if side == 2 else 0)
-        v = vp_points * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, a, d), side)
-        if v > best_v:
-            best_v = v
-            best = side
+        v, m, lm = support_units(S, p, pol, g, seat, side, att_str, def_str)
+        price = move_price(S, p, g, seat, dest, engagement_horses(S, g, seat, lm))[0]
+        if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+            continue
+        v -= pol[seat, L.W_PROVISION_POINTS] * price
+        chief = attacker if side == 1 else defender
+        if v <= best_v or pol[chief, L.W_ID] != L.POL_RANDOM and not accepts_support(
+                S, p, g, rng, chief, pol[chief, L.W_ID], seat, side, att_str, def_str,
+                engagement_strength(S, g, seat, m, lm)):
+            continue
+        best_v = v
+        best = side
     return best
 
 
@@ -904,6 +1256,26 @@ def pick_good(S, p, pol, g, seat, mask):
 
 
 @borrowing
+def choose_good(S, p, pol, g, rng, seat, mask):
+    """gain_choice as played: ``pick_good``; random: uniformly among the goods of
+    ``mask`` the market still has."""
+    if pol[seat, L.W_ID] != L.POL_RANDOM:
+        return pick_good(S, p, pol, g, seat, mask)
+    n = 0
+    for good in range(L.N_GOODS):
+        n += (mask >> good) & 1 and g[L.G_MARKET + good] > 0
+    if n == 0:
+        return -1
+    k = uniform_int(rng, L.ST_POLICY + seat, n)
+    for good in range(L.N_GOODS):
+        if (mask >> good) & 1 and g[L.G_MARKET + good] > 0:
+            if k == 0:
+                return good
+            k -= 1
+    return -1
+
+
+@borrowing
 def pick_trophy(S, g):
     """Masterwork: Spear of Gorias first (VP every Cleanup), then table order."""
     for t in range(L.N_TROPHIES):
@@ -930,53 +1302,249 @@ def pay_pick(S, p, pol, g, seat):
 
 
 @borrowing
-def setup_site(S, p, pol, g, seat):
-    """Setup: the first village's territory among the free ones of the Setup Card: the
-    one with most free neighbouring territories (Clan Pact sites, ``clan_pact_points``
-    each) less ``provision_points`` per Provision of the trip to Portum Itium (Trades at the
-    market, Sack); ties: the card's order. All three taken: share the first."""
-    tribe = g[pl(seat) + L.PL_TRIBE]
+def distance_sum(S, p, v):
+    """The Movement Cost (tile A) of a trip to territory v from every other territory of
+    the map, summed (their number: ``other_territories``)."""
     base = L.TILE_A * L.MAX_NODES
-    best = S[L.S_TRIBES][tribe, L.TR_TERRITORIES]
-    best_v = -(1 << 30)
-    harbour = -1
-    for v in range(p[L.P_N_NODES]):
-        if S[L.S_NODES][v, 0] == L.NODE_HARBOUR:
-            harbour = v
+    total = 0
+    for u in range(p[L.P_N_NODES]):
+        if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY:
+            total += S[L.S_COST][base + u, v]
+    return total
+
+
+@borrowing
+def other_territories(S, p):
+    n = -1
+    for u in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][u, 0] == L.NODE_TERRITORY:
+            n += 1
+    return n
+
+
+@borrowing
+def opponents_distance(S, p, g, seat, v):
+    """The opponents' Movement Cost (tile A) to reach territory v, each from its nearest
+    village (one without a village yet: the mean from anywhere, ``distance_sum``),
+    summed and scaled by ``other_territories`` to stay exact. The farther, the dearer
+    their Raids, Battles and Trades there (Territories, Sea Areas and Movement: "always
+    consider carefully the distance between your village tokens and your opponent's")."""
+    base = L.TILE_A * L.MAX_NODES
+    scale = other_territories(S, p)
+    total = 0
+    for s in range(p[L.P_PLAYERS]):
+        if s == seat:
+            continue
+        b = pl(s)
+        if g[b + L.PL_VILLAGES] == 0:
+            total += distance_sum(S, p, v)
+            continue
+        best = 1 << 30
+        for k in range(g[b + L.PL_VILLAGES]):
+            best = min(best, S[L.S_COST][base + g[b + L.PL_VILLAGE_NODE + k], v])
+        total += scale * best
+    return total
+
+
+@borrowing
+def free_neighbours(S, p, g, v):
+    """Free territories next to v (the sites a later Clan Pact could take)."""
+    base = L.TILE_A * L.MAX_NODES
+    n = 0
+    for u in range(p[L.P_N_NODES]):
+        if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY and \
+                g[L.G_VILLAGE + u] < 0 and S[L.S_NEXT][base + v, u] == u:
+            n += 1
+    return n
+
+
+@borrowing
+def harbour_trip(S, p, v):
+    """Provisions of the trip (tile A) from territory v to Portum Itium."""
+    for u in range(p[L.P_N_NODES]):
+        if S[L.S_NODES][u, 0] == L.NODE_HARBOUR:
+            return S[L.S_COST][L.TILE_A * L.MAX_NODES + v, u]
+    return 0
+
+
+@borrowing
+def site_value(S, p, pol, g, seat, v):
+    """What a village in territory v is worth to the seat, in value points times the
+    opponents and ``other_territories`` (exact to compare): ``site_distance_points`` per
+    Provision of the opponents' mean trip to it (the village they would raid, battle and
+    trade with), less ``provision_points`` per Provision of the seat's own trip from it
+    to Portum Itium (Trades at the market, Sack)."""
+    scale = (p[L.P_PLAYERS] - 1) * other_territories(S, p)
+    return pol[seat, L.W_SITE_DISTANCE_POINTS] * opponents_distance(S, p, g, seat, v) - \
+        scale * pol[seat, L.W_PROVISION_POINTS] * harbour_trip(S, p, v)
+
+
+@borrowing
+def exposure(S, p, pol, g, seat, v):
+    """What a new village in territory v costs the seat in value points (0 or less): the
+    opponents reach a tribe at its nearest village, so a village ``site_value`` rates
+    below the seat's best one brings them closer by the difference; one rated above
+    leaves the old ones as close as they were."""
+    best = -(1 << 40)
+    for k in range(g[pl(seat) + L.PL_VILLAGES]):
+        best = max(best, site_value(S, p, pol, g, seat, g[pl(seat) + L.PL_VILLAGE_NODE + k]))
+    if best == -(1 << 40):
+        return 0
+    scale = (p[L.P_PLAYERS] - 1) * other_territories(S, p)
+    return min(0, site_value(S, p, pol, g, seat, v) - best) // scale
+
+
+@borrowing
+def better_site(S, p, g, v, value, u, u_value):
+    """Is site v (worth ``value``) better than u? Ties go to the cheaper trip to Portum
+    Itium, then to more free neighbouring territories (Clan Pact sites); u < 0: yes."""
+    if u < 0 or value != u_value:
+        return u < 0 or value > u_value
+    if harbour_trip(S, p, v) != harbour_trip(S, p, u):
+        return harbour_trip(S, p, v) < harbour_trip(S, p, u)
+    return free_neighbours(S, p, g, v) > free_neighbours(S, p, g, u)
+
+
+@borrowing
+def setup_site(S, p, pol, g, rng, seat):
+    """Setup: the first village's territory among the free ones of the Setup Card, the
+    one ``site_value`` appraises best (ties: ``better_site``; the card's order last);
+    random: one of them uniformly. All three taken: share the first."""
+    tribe = g[pl(seat) + L.PL_TRIBE]
+    best = -1
+    best_v = 0
+    free = 0
+    for k in range(3):
+        free += g[L.G_VILLAGE + S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]] < 0
+    pick = uniform_int(rng, L.ST_POLICY + seat, free) \
+        if pol[seat, L.W_ID] == L.POL_RANDOM and free > 0 else -1
     for k in range(3):
         v = S[L.S_TRIBES][tribe, L.TR_TERRITORIES + k]
         if g[L.G_VILLAGE + v] >= 0:
             continue
-        free = 0
-        for u in range(p[L.P_N_NODES]):
-            if u != v and S[L.S_NODES][u, 0] == L.NODE_TERRITORY and \
-                    g[L.G_VILLAGE + u] < 0 and S[L.S_NEXT][base + v, u] == u:
-                free += 1
-        score = pol[seat, L.W_CLAN_PACT_POINTS] * free - \
-            (pol[seat, L.W_PROVISION_POINTS] * S[L.S_COST][base + v, harbour]
-             if harbour >= 0 else 0)
-        if score > best_v:
-            best_v = score
-            best = v
-    return best
+        if pick >= 0:
+            if pick == 0:
+                return v
+            pick -= 1
+            continue
+        value = site_value(S, p, pol, g, seat, v)
+        if better_site(S, p, g, v, value, best, best_v):
+            best, best_v = v, value
+    return best if best >= 0 else S[L.S_TRIBES][tribe, L.TR_TERRITORIES]
 
 
 @borrowing
-def pick_site(S, p, g, seat, sites, n):
-    """Clan Pact: the free territory cheapest to reach from Portum Itium (trade)."""
-    return sites[0] if n > 0 else -1
+def pick_site(S, p, pol, g, seat, sites, n, reduction):
+    """Clan Pact: the site the player chooses among the free territories next to its
+    villages (Trade, Clan Pact: "The village token must be placed in an unoccupied
+    territory adjacent to a territory where there is already a Village of your tribe"):
+    the one ``site_value`` appraises best, less ``provision_points`` per Provision of the
+    trip there now (``reduction``: the trip's bonuses), among those it can pay for (ties:
+    ``better_site``); none affordable: the cheapest to reach, which the card's
+    legality then refuses. -1: no site."""
+    scale = (p[L.P_PLAYERS] - 1) * other_territories(S, p)
+    best, best_v = -1, 0
+    cheapest, cheapest_price = -1, 1 << 30
+    for i in range(n):
+        v = sites[i]
+        price = move_price(S, p, g, seat, v, reduction)[0]
+        if price < cheapest_price:
+            cheapest, cheapest_price = v, price
+        if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+            continue
+        value = site_value(S, p, pol, g, seat, v) - \
+            scale * pol[seat, L.W_PROVISION_POINTS] * price
+        if better_site(S, p, g, v, value, best, best_v):
+            best, best_v = v, value
+    return best if best >= 0 else cheapest
 
 
 @borrowing
-def pick_special(S, g, seat, cards_ok, n):
-    """Learning: the Special card to learn among those playable (the first listed;
-    the greedy tribe chooses beforehand, ``appraisal.best_special``)."""
-    return cards_ok[0] if n > 0 else -1
+def random_site(S, p, g, rng, seat, sites, n, reduction):
+    """Clan Pact for ``random``: one of the sites it can pay for, uniformly (-1: none)."""
+    k = 0
+    for i in range(n):
+        k += move_price(S, p, g, seat, sites[i], reduction)[0] <= \
+            g[pl(seat) + L.PL_GOODS + L.PROVISIONS]
+    if k == 0:
+        return -1
+    pick = uniform_int(rng, L.ST_POLICY + seat, k)
+    for i in range(n):
+        if move_price(S, p, g, seat, sites[i], reduction)[0] <= \
+                g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+            if pick == 0:
+                return sites[i]
+            pick -= 1
+    return -1
 
 
 @borrowing
-def hostage_pick(g, own):
-    """Set-up hostage: the market tribesman of the colour with most left (not own)."""
+def gift_source(p, pol, g, rng, seat, good):
+    """The Gift (Event Phase, its example): take the good "from the Portum Itium market
+    or, if available, from another player's Village Card". Greedy takes it from the
+    rival with most VP among those holding one (a tile its rival loses), else from the
+    market; random chooses uniformly among the market (if it has one) and the rivals
+    holding one. Under the reading ``the_gift_source``'s ``market_first`` the market's
+    Cow while it has one. Returns the seat to take it from, TAKE_FROM_MARKET, or
+    NO_SOURCE."""
+    n = 0
+    best = NO_SOURCE
+    if g[L.G_MARKET + good] > 0:
+        if p[L.P_GIFT_SOURCE] == L.GIFT_MARKET_FIRST:  # the reading the_gift_source
+            return TAKE_FROM_MARKET
+        n += 1
+        best = TAKE_FROM_MARKET
+    for s in range(p[L.P_PLAYERS]):
+        if s != seat and g[pl(s) + L.PL_GOODS + good] > 0:
+            n += 1
+    if n == 0:
+        return NO_SOURCE
+    if pol[seat, L.W_ID] == L.POL_RANDOM:
+        k = uniform_int(rng, L.ST_POLICY + seat, n)
+        if g[L.G_MARKET + good] > 0:
+            if k == 0:
+                return TAKE_FROM_MARKET
+            k -= 1
+        for s in range(p[L.P_PLAYERS]):
+            if s != seat and g[pl(s) + L.PL_GOODS + good] > 0:
+                if k == 0:
+                    return s
+                k -= 1
+    top = -1
+    for s in range(p[L.P_PLAYERS]):
+        if s != seat and g[pl(s) + L.PL_GOODS + good] > 0 and \
+                (top < 0 or g[pl(s) + L.PL_VP] > g[pl(top) + L.PL_VP]):
+            top = s
+    return top if top >= 0 else best
+
+
+@borrowing
+def pick_special(pol, rng, seat, cards_ok, n):
+    """Learning: the Special card to learn among those playable: random one uniformly;
+    the greedy tribe chooses beforehand (``appraisal.best_special``), else the first."""
+    if n == 0:
+        return -1
+    if pol[seat, L.W_ID] == L.POL_RANDOM:
+        return cards_ok[uniform_int(rng, L.ST_POLICY + seat, n)]
+    return cards_ok[0]
+
+
+@borrowing
+def hostage_pick(pol, g, rng, seat, own):
+    """Set-up hostage: a market tribesman not of the tribe's own colour: the colour with
+    most left; random: uniformly among the colours there."""
+    if pol[seat, L.W_ID] == L.POL_RANDOM:
+        n = 0
+        for c in range(L.N_TRIBES):
+            n += c != own and g[L.G_MARKET_MEN + c] > 0
+        if n == 0:
+            return -1
+        k = uniform_int(rng, L.ST_POLICY + seat, n)
+        for c in range(L.N_TRIBES):
+            if c != own and g[L.G_MARKET_MEN + c] > 0:
+                if k == 0:
+                    return c
+                k -= 1
     best = -1
     for c in range(L.N_TRIBES):
         if c != own and g[L.G_MARKET_MEN + c] > 0:

@@ -120,6 +120,93 @@ class Rules(RulesBase):
                       "55 + 55 = 110 and Fame stops there"},
         why="the rulebook counts Fame, and a disc past its last token still has the VP; "
             "the tokens mark laps, they do not limit them")
+    raid_support: str = reading(
+        "defenders", "whether other players may Support a raided Village (travel there and "
+        "engage units of the raid card's classes to add their STRENGTH to the defence)",
+        values={
+            "defenders": 'Action, Reaction and Support: "Defending your own Village from an '
+                         'opposing player\'s Raid Action is considered a Reaction. Siding with '
+                         '... an opposing player who is making a Reaction to defend himself, is '
+                         'considered Support": a raided player\'s defence is the Reaction the '
+                         'same paragraph names, and others may side with it (as in a Battle: '
+                         'paying the Movement Cost, gaining nothing but the raid\'s failure)',
+            "none": 'Raid: the target "takes into account that their units that can '
+                    'participate in the Action are those described by the Raid Action Card"; '
+                    'the Raid section lists only the attacker\'s and the target\'s units, and '
+                    'Support is detailed only for Battles'},
+        why="the definition of Support names the player defending itself with a Reaction, "
+            "which the same paragraph defines as defending one's Village from a Raid")
+    battle_tie_vp: str = reading(
+        "battle_players", "who gains the centre's VP when a Battle ends on a tie",
+        values={
+            "battle_players": 'Battle: "each player of the winning faction gains all the '
+                              'Victory Points indicated in the space where the black disc is '
+                              'located ..., in case of a tie all players gain 3 Victory '
+                              'Points": the sentence pays the factions; on a tie, every '
+                              'player of both',
+            "all_players": 'Battle: "in case of a tie all players gain 3 Victory Points": '
+                           'every player of the game, in the Battle or not'},
+        why="the sentence is about the factions' reward, and the Battle's Note says "
+            '"Battle rewards risk": a player who took no part gains nothing from it')
+    sack_hostages: str = reading(
+        "goods", "what Sack (Orange's raid on Portum Itium) may take from the market",
+        values={
+            "goods": 'Raid, the Sack example: "there are 2 options on the card. The player '
+                     'having engaged 4 units ... chooses a Sword, a Spear and 2 Provisions, '
+                     'takes them from the Portum Itium market ...; they gain 1 Victory Point '
+                     'for having taken 3 different types of goods": the card\'s options are '
+                     'goods',
+            "hostages_too": 'Tribesman, Hostage and Leader: "A hostage is ... any tribesman '
+                            'in the Portum Itium market"; Raid: these cards "try to steal '
+                            'goods, trophies and hostages": the market\'s tribesmen are loot '
+                            'too'},
+        why="the rulebook's only Sack takes goods and pays for their types; the card's "
+            "options, which the example mentions, are not printed")
+    battle_leaders: str = reading(
+        "every_class", "which leaders the factions of a Battle deploy: every class, or only "
+        "warriors and mystics (with tribesmen), the same rule for attacker, defender and "
+        "supporters",
+        values={
+            "every_class": 'Battle: the attacker places "at least 4 units available among '
+                           'tribesmen and leaders of their tribe" in the Camp, the defender '
+                           '"the tribesmen and leaders that were already engaged in previous '
+                           'Actions on their tribe\'s Village Card (this is mandatory)", '
+                           'supporters "the available tribesmen and leaders that they want to '
+                           'add": any leader, a merchant or craftsman fighting in the rounds '
+                           'open to its class (a round without a Battle card). The scripted '
+                           'players add only tribesmen, warriors and mystics of their own '
+                           'choice: the others fight in no Battle card\'s round',
+            "battle_classes": 'Battle: "you must be able to use at least 4 units available '
+                              'among tribesmen, mystic leaders and/or warrior leaders", and the '
+                              'defender loses VP "for each available unit (tribesman, warrior '
+                              'leader, mystic leader)" it holds back: the units of a Battle '
+                              'are these, so merchants and craftsmen stay out, the defender\'s '
+                              'engaged ones too'},
+        why="the deployment's three steps all say \"tribesmen and leaders\"; the "
+            "declaration's count and the hold-back penalty name the classes that are "
+            "counted, not those allowed")
+    tie_order: str = reading(
+        "bottom", "the last tie-break: which disc on the Play Order Track wins",
+        values={
+            "bottom": 'End of the Game: "the player whose tribe\'s disc is placed in the '
+                      'lowest space on the Play Order Track wins"; discs fill a column '
+                      '"(top to bottom)" as players pass: the lowest space is the last '
+                      'passer\'s',
+            "top": 'End of the Game: "the lowest space" read as the space numbered lowest, '
+                   'the first of the column: the first to pass, who plays first'},
+        why="the Action Phase fills the order columns top to bottom, so the lowest space "
+            "is the bottom one")
+    the_gift_source: str = reading(
+        "choice", "where The Gift's Cow comes from",
+        values={
+            "choice": 'Event Phase, The Gift example: the player "takes 1 Cow tile from the '
+                      'Portum Itium market or, if available, from another player\'s Village '
+                      'Card": either, as the drawer chooses ("if available": if a Village '
+                      'Card has one)',
+            "market_first": 'the same words read as a fallback: from the market, and from '
+                            'another player\'s Village Card only when the market has none'},
+        why='"or" offers two sources; "if available" says the second needs a Cow on '
+            "another Village Card, not that the market must be empty")
     event_cost: int = knob(3, "Divine Will paid to draw an Event card (rulebook: 3)",
                            range=(0, 10))
     start_vp: int = knob(3, "VP disc's starting space (rulebook: 3)", range=(1, 10))
@@ -169,6 +256,12 @@ PARAMETERS = Parameters(
     battle_vp=lambda r: _ints(r.battle_track_vp, "battle_track_vp", 4, 0, 30),
     battle_disc_start=lambda r: L.BATTLE_DISC_STARTS.index(r.battle_disc_start),
     vp_past_110=lambda r: L.VP_PAST_110.index(r.vp_past_110),
+    raid_support=lambda r: L.RAID_SUPPORTS.index(r.raid_support),
+    battle_tie_vp=lambda r: L.BATTLE_TIE_VPS.index(r.battle_tie_vp),
+    sack_hostages=lambda r: L.SACK_TAKES.index(r.sack_hostages),
+    battle_leaders=lambda r: L.BATTLE_LEADER_READINGS.index(r.battle_leaders),
+    tie_order=lambda r: L.TIE_ORDERS.index(r.tie_order),
+    the_gift_source=lambda r: L.GIFT_SOURCES.index(r.the_gift_source),
     n_festival_tiles=lambda r: FESTIVAL_TILES,
     package_data=DATA,
     from_data={"n_cards": lambda d: len(load_components(d).card_titles),
@@ -214,11 +307,16 @@ class Weights(RulesBase):
         4, "a Divine Will cube beyond the Events it can still draw (Mórrígan draws, the "
         "tie-break)", range=(0, 30))
     clan_pact_points: int = knob(
-        45, "a Clan Pact's new village (and, at set-up, each free neighbouring territory "
-        "of a village site: a later Clan Pact site)", range=(0, 120))
-    raid_extra_units: int = knob(
-        10, "units a raider engages beyond the card's cost, as far as it has them (10: all "
-        "of them)", range=(0, 10))
+        45, "a Clan Pact's new village besides the VP of the Festivals' village objectives "
+        "it reaches (shorter trips, tribute, later Clan Pact sites)", range=(0, 120))
+    learn_points: int = knob(
+        30, "what a Special card added by Learning is worth besides Learning's VP (it "
+        "stays in the deck for the rest of the game; Learning also engages the Special's "
+        "cost, priced at engaged_points)", range=(0, 120))
+    site_distance_points: int = knob(
+        40, "a village site's worth per Provision of the opponents' mean trip to it (the "
+        "set-up village and a Clan Pact's: the farther, the dearer their Raids and "
+        "Battles there)", range=(0, 120))
     trade_extra_units: int = knob(
         2, "units a trader engages beyond the card's cost (each carries more goods)",
         range=(0, 6))

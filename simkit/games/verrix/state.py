@@ -412,6 +412,21 @@ def trophies(g, seat):
 
 
 @borrowing
+def card_op(S, c, k, j):
+    """Argument j (0 = opcode) of operation k of card c."""
+    return S[L.S_CARDS][c, L.CD_OPS + k * L.OP_WIDTH + j]
+
+
+@borrowing
+def reavers(S, g, seat, target, field):
+    """Orange's ability (``field`` of its tribe row) counts only in Raids on a Village:
+    the Sack example (Raid) shows it adds nothing to a Sack of Portum Itium."""
+    if target < 0:
+        return 0
+    return S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], field]
+
+
+@borrowing
 def trophy_holder(S, g, power):
     """The seat holding the trophy with ``power`` on its Village Card, or -1."""
     for t in range(L.N_TROPHIES):
