@@ -46,9 +46,10 @@ def position(preset="full", seed=1):
 def mid_game(preset="full", rounds=2):
     """``position`` after ``rounds`` rounds of Stage I played by the greedy players."""
     p, sp, g, rng = position(preset)
-    for rnd in range(rounds):
-        g[L.G_ROUND] = rnd
-        assert engine.play_round(K, DICE, CARDS, p, W, sp, g, rng, no_log()) == L.END_NONE
+    g[L.G_NEXT] = L.NEXT_ROUND  # the position stands at the first round's start
+    for _ in range(rounds):
+        reached = engine.play_until(K, DICE, CARDS, p, W, sp, g, rng, L.STOP_ROUND, no_log())
+        assert reached == L.STOP_ROUND, "the game goes on to the next round"
     return p, sp, g
 
 

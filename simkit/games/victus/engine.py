@@ -11,6 +11,12 @@ Stage IV: the Flag holder draws one card at random from the three left in each h
 plays a normal turn with it. Surviving it is the victory, unless the competitive players'
 VP fall short of the victory level. The solo game's card flow is ``solo.py``; scoring is
 ``scoring.py``.
+
+The sequence is played as resumable steps (``play_until``): where the game stands is part
+of its state, so a copy of the state is a position to play on from, and the players'
+decisions a search makes (the card put face down, the next Bourbon die) are stops the
+caller may ask for. Every game, the default kernel's and the look-ahead's and each of its
+rollouts, is played by that one loop.
 """
 
 import numpy as np
@@ -18,7 +24,7 @@ import numpy as np
 from simkit.checks import at_game, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, uniform_int
-from simkit.unmanaged import allocating, borrowing, unmanaged
+from simkit.unmanaged import allocating, borrowing, stepping, unmanaged
 
 from . import card_layout as CL
 from . import layout as L
@@ -71,19 +77,6 @@ def roll_bourbon_dice(DICE, CARDS, g, rng, log):
         faces[k, 1] = die_amount(g, CARDS, faces[k, 0], amount[die, face])
         log_event(log, EV_DIE, die, faces[k, 0], faces[k, 1])
     return faces
-
-
-@borrowing
-def resolve_bourbon_dice(K, CARDS, p, w, sp, g, rng, faces, order, log):
-    """Resolve the rolled dice one by one in ``order`` ("Each die (Bourbon action) must be
-    fully resolved before resolving the next one")."""
-    flag_turn = g[L.G_FLAG_TURN] == 1
-    g[L.G_BOURBON_DICE_ROLLED] += faces.shape[0]
-    for k in order:
-        if faces[k, 1] > 0:
-            resolve_die(K, p, w, sp, g, rng, faces[k, 0], faces[k, 1], flag_turn, log)
-            if checked(K, CARDS, p, sp, g, log, L.STEP_BOURBON_DIE):
-                return
 
 
 @borrowing
@@ -162,21 +155,6 @@ def end_turn(K, CARDS, p, w, sp, g, rng, seat, log):
     return reason
 
 
-@allocating
-def play_turn(K, DICE, CARDS, p, w, sp, g, rng, seat, card, log):
-    """One turn; returns the end reason if the defeat check ends the game (a broken state
-    invariant ends it too: ``failed(log)``)."""
-    begin_turn(K, CARDS, p, w, sp, g, rng, seat, card, log)
-    if failed(log):
-        return L.END_NONE
-    faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
-    order = order_dice(K, CARDS, p, w, sp, g, rng, faces, faces.shape[0])
-    resolve_bourbon_dice(K, CARDS, p, w, sp, g, rng, faces, order, log)
-    if failed(log):
-        return L.END_NONE
-    return end_turn(K, CARDS, p, w, sp, g, rng, seat, log)
-
-
 # -- rounds and stages ------------------------------------------------------------------------
 
 
@@ -190,19 +168,6 @@ def start_of_round(K, CARDS, p, w, sp, g, rng, log):
     g[L.G_RANDOM_ROUND] = g[L.G_RANDOM_CHOICE]
     g[L.G_RANDOM_CHOICE] = 0
     receive_resignation_tile(K, p, g, False)
-
-
-@borrowing
-def turn_card(CARDS, p, w, g, rng, seat, chosen, log):
-    """The card a seat plays: chosen at the start of the round, or in the solo game
-    Villarroel's choice at the start of his turn and the top of Casanova's pile."""
-    if not p[L.P_SOLO]:
-        return chosen[seat]
-    if seat == CASANOVA:
-        card = casanova_card(CARDS, p, w, g, rng, log)
-        g[L.G_FACE_DOWN + seat] = card  # drawn, played at once
-        return card
-    return put_face_down(g, seat, choose_card(CARDS, p, w, g, rng, seat))
 
 
 @borrowing
@@ -232,56 +197,10 @@ def discard_round_cards(g):
         g[L.G_ROUND_CARD + seat] = 0
 
 
-@allocating
-def choose_cards(CARDS, p, w, g, rng):
-    """Each seat puts a card face down (not solo: Villarroel chooses at his turn); the
-    cards by seat."""
-    restart(rng, L.ST_POLICY, 2 * g[L.G_TURN] + 1)  # the round's card choices
-    chosen = np.zeros(4, dtype=np.int64)
-    if not p[L.P_SOLO]:
-        for seat in range(g[L.G_SEATS]):
-            chosen[seat] = put_face_down(g, seat, choose_card(CARDS, p, w, g, rng, seat))
-    return chosen
-
-
 @borrowing
 def seat_at(g, k):
     """The seat taking the ``k``-th turn of a round: from the Flag holder clockwise."""
     return (g[L.G_FLAG] + k) % g[L.G_SEATS]
-
-
-@borrowing
-def finish_round(K, DICE, CARDS, p, w, sp, g, rng, chosen, first, log):
-    """The round's turns from its ``first``-th on, then the end of the round."""
-    for k in range(first, g[L.G_SEATS]):
-        seat = seat_at(g, k)
-        card = turn_card(CARDS, p, w, g, rng, seat, chosen, log)
-        if p[L.P_SOLO] and checked(K, CARDS, p, sp, g, log, solo_card_step(seat)):
-            return L.END_NONE
-        reason = play_turn(K, DICE, CARDS, p, w, sp, g, rng, seat, card, log)
-        if reason != L.END_NONE or failed(log):
-            return reason
-    end_of_round(K, CARDS, p, w, sp, g, rng, log)
-    checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_ROUND)
-    return L.END_NONE
-
-
-@borrowing
-def solo_card_step(seat):
-    """The solo game's step that gives a seat its card: Casanova's top card (after any
-    resignation tiles), or the card Villarroel chooses at the start of his turn."""
-    return L.STEP_CASANOVA_CARD if seat == CASANOVA else L.STEP_VILLARROEL_CARD
-
-
-@allocating
-def play_round(K, DICE, CARDS, p, w, sp, g, rng, log):
-    start_of_round(K, CARDS, p, w, sp, g, rng, log)
-    if checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_ROUND):
-        return L.END_NONE
-    chosen = choose_cards(CARDS, p, w, g, rng)
-    if checked(K, CARDS, p, sp, g, log, L.STEP_CARDS_CHOSEN):
-        return L.END_NONE
-    return finish_round(K, DICE, CARDS, p, w, sp, g, rng, chosen, 0, log)
 
 
 @allocating
@@ -305,16 +224,6 @@ def stage_iv_turn_card(p, g, rng):
     card = stage_iv_card(g, rng)
     g[L.G_STAGE_IV_CARD] = card
     return card
-
-
-@borrowing
-def play_stage_iv(K, DICE, CARDS, p, w, sp, g, rng, log):
-    """One normal turn by the starting player with the Stage IV card; in the competitive
-    game it is not scored (it counts in the fame)."""
-    card = stage_iv_turn_card(p, g, rng)
-    if checked(K, CARDS, p, sp, g, log, L.STEP_STAGE_IV_CARD) or card == 0:
-        return L.END_NONE
-    return play_turn(K, DICE, CARDS, p, w, sp, g, rng, g[L.G_FLAG], card, log)
 
 
 @borrowing
@@ -369,37 +278,280 @@ def set_up_game(CARDS, p, g, rng):
         g[L.G_FLAG] = uniform_int(rng, L.ST_SET_UP, g[L.G_SEATS])
 
 
+# -- the sequence of play as resumable steps ----------------------------------------------------
+#
+# Where the game stands lives in ``g`` (``G_NEXT`` and the fields after it), so a copy of
+# ``sp`` and ``g`` is a position: ``play_until`` plays it on from whatever step it stands
+# at. The default kernel asks for no stop and plays a whole game in one call. The
+# look-ahead (``lookahead.py``) asks it to stop at its decisions, writes its choice into
+# ``G_CHOICE`` and calls it again, and plays its rollouts with it from copies: one play
+# loop for both.
+
+
 @borrowing
-def play_from(K, DICE, CARDS, p, w, sp, g, rng, stage, first_round, log):
-    """The game from round ``first_round`` of ``stage`` (already started) to its end;
-    returns the end reason."""
-    for s in range(stage, 3):
-        if s != stage and begin_stage(K, CARDS, p, w, sp, g, rng, s, log):
-            return L.END_NONE
-        for rnd in range(first_round if s == stage else 0, p[L.P_ROUNDS]):
-            g[L.G_ROUND] = rnd
-            reason = play_round(K, DICE, CARDS, p, w, sp, g, rng, log)
-            if reason != L.END_NONE or failed(log):
-                return reason
-    if begin_stage(K, CARDS, p, w, sp, g, rng, L.STAGE_IV, log):
-        return L.END_NONE
-    reason = play_stage_iv(K, DICE, CARDS, p, w, sp, g, rng, log)
+def play_until(K, DICE, CARDS, p, w, sp, g, rng, stop, log):
+    """Play the position on, to the end of the game (returns 0) or to the first stop
+    asked for in ``stop`` (bits ``STOP_*``; returns that bit). At a decision's stop
+    ``G_CHOICE`` holds the players' script's choice; play resumes with whatever it holds
+    then."""
+    while g[L.G_NEXT] != L.NEXT_OVER:
+        reached = play_step(K, DICE, CARDS, p, w, sp, g, rng, stop, log)
+        if reached:
+            return reached
+    return 0
+
+
+@stepping
+def play_step(K, DICE, CARDS, p, w, sp, g, rng, stop, log):
+    """The step ``G_NEXT`` names; the stop it reached (0: none)."""
+    step = g[L.G_NEXT]
+    if step == L.NEXT_SET_UP:
+        return set_up_step(K, CARDS, p, w, sp, g, rng, stop, log)
+    if step == L.NEXT_ROUND:
+        return round_step(K, CARDS, p, w, sp, g, rng, log)
+    if step == L.NEXT_CARD_CHOICE:
+        return card_choice_step(K, CARDS, p, w, sp, g, rng, stop, log)
+    if step == L.NEXT_PLACE_CARD:
+        put_face_down(g, np.int64(g[L.G_CHOOSER]), np.int64(g[L.G_CHOICE]))
+        g[L.G_CHOOSER] += 1
+        g[L.G_NEXT] = L.NEXT_CARD_CHOICE
+        return 0
+    if step == L.NEXT_TURN:
+        return turn_step(K, CARDS, p, w, sp, g, rng, stop, log)
+    if step == L.NEXT_PLACE_SOLO_CARD:
+        return place_solo_card_step(K, CARDS, p, sp, g, log)
+    if step == L.NEXT_BEGIN_TURN:
+        return begin_turn_step(K, DICE, CARDS, p, w, sp, g, rng, log)
+    if step == L.NEXT_DIE:
+        return die_step(g, stop)
+    if step == L.NEXT_RESOLVE_DIE:
+        return resolve_die_step(K, CARDS, p, w, sp, g, rng, log)
+    if step == L.NEXT_END_TURN:
+        return end_turn_step(K, CARDS, p, w, sp, g, rng, log)
+    return stage_iv_step(K, CARDS, p, sp, g, rng, log)
+
+
+@stepping
+def game_over(K, CARDS, p, sp, g, reason, log):
+    """The game ends with ``reason`` (``END_NONE`` when a broken state invariant stopped
+    it); its state is checked once more unless it already failed."""
+    g[L.G_END_REASON] = reason
+    g[L.G_NEXT] = L.NEXT_OVER
+    if not failed(log):
+        checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_GAME)
+    return 0
+
+
+@stepping
+def to_round(g, rnd, stop):
+    """Round ``rnd`` of the stage comes next (a stop if asked for)."""
+    g[L.G_ROUND] = rnd
+    g[L.G_NEXT] = L.NEXT_ROUND
+    return stop & L.STOP_ROUND
+
+
+@stepping
+def set_up_step(K, CARDS, p, w, sp, g, rng, stop, log):
+    """Set-up, then the start of Stage I."""
+    set_up_game(CARDS, p, g, rng)
+    if (checked(K, CARDS, p, sp, g, log, L.STEP_SETUP)
+            or begin_stage(K, CARDS, p, w, sp, g, rng, L.STAGE_I, log)):
+        return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+    return to_round(g, 0, stop)
+
+
+@stepping
+def round_step(K, CARDS, p, w, sp, g, rng, log):
+    """The start of the round; the card choices come next (the round's own policy
+    stream)."""
+    start_of_round(K, CARDS, p, w, sp, g, rng, log)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_ROUND):
+        return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+    restart(rng, L.ST_POLICY, 2 * g[L.G_TURN] + 1)  # the round's card choices
+    g[L.G_CHOOSER] = 0
+    g[L.G_NEXT] = L.NEXT_CARD_CHOICE
+    return 0
+
+
+@stepping
+def card_choice_step(K, CARDS, p, w, sp, g, rng, stop, log):
+    """The next seat chooses the card it puts face down (a decision, unless a card
+    makes the choice random); once every seat has (solo: none does, Villarroel chooses
+    at his turn), the turns."""
+    seat = np.int64(g[L.G_CHOOSER])
+    if p[L.P_SOLO] or seat == g[L.G_SEATS]:
+        if checked(K, CARDS, p, sp, g, log, L.STEP_CARDS_CHOSEN):
+            return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+        g[L.G_TURN_OF_ROUND] = 0
+        g[L.G_NEXT] = L.NEXT_TURN
+        return 0
+    g[L.G_CHOICE] = choose_card(CARDS, p, w, g, rng, seat)
+    g[L.G_NEXT] = L.NEXT_PLACE_CARD
+    return 0 if g[L.G_RANDOM_ROUND] else stop & L.STOP_CARD
+
+
+@stepping
+def turn_step(K, CARDS, p, w, sp, g, rng, stop, log):
+    """The round's next turn, from the Flag holder clockwise, with the card its seat put
+    face down; solo: Casanova's top card, or Villarroel's choice (a decision). After the
+    last turn, the end of the round."""
+    k = g[L.G_TURN_OF_ROUND]
+    if k == g[L.G_SEATS]:
+        return round_end_step(K, CARDS, p, w, sp, g, rng, stop, log)
+    seat = seat_at(g, k)
+    g[L.G_TURN_SEAT] = seat
+    if not p[L.P_SOLO]:
+        g[L.G_TURN_CARD] = g[L.G_FACE_DOWN + seat]
+    elif seat == CASANOVA:
+        card = casanova_card(CARDS, p, w, g, rng, log)
+        g[L.G_FACE_DOWN + seat] = card  # drawn, played at once
+        g[L.G_TURN_CARD] = card
+        if checked(K, CARDS, p, sp, g, log, L.STEP_CASANOVA_CARD):
+            return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+    else:
+        g[L.G_CHOICE] = choose_card(CARDS, p, w, g, rng, VILLARROEL)
+        g[L.G_NEXT] = L.NEXT_PLACE_SOLO_CARD
+        return 0 if g[L.G_RANDOM_ROUND] else stop & L.STOP_CARD
+    g[L.G_NEXT] = L.NEXT_BEGIN_TURN
+    return 0
+
+
+@stepping
+def place_solo_card_step(K, CARDS, p, sp, g, log):
+    """Villarroel plays the card chosen at the start of his turn."""
+    g[L.G_TURN_CARD] = put_face_down(g, VILLARROEL, np.int64(g[L.G_CHOICE]))
+    if checked(K, CARDS, p, sp, g, log, L.STEP_VILLARROEL_CARD):
+        return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+    g[L.G_NEXT] = L.NEXT_BEGIN_TURN
+    return 0
+
+
+@stepping
+def begin_turn_step(K, DICE, CARDS, p, w, sp, g, rng, log):
+    """The turn up to the Bourbon dice, and their roll."""
+    begin_turn(K, CARDS, p, w, sp, g, rng, np.int64(g[L.G_TURN_SEAT]),
+               np.int64(g[L.G_TURN_CARD]), log)
+    if failed(log):
+        return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+    roll_dice(K, DICE, CARDS, p, w, sp, g, rng, log)
+    g[L.G_NEXT] = L.NEXT_DIE
+    return 0
+
+
+@allocating
+def roll_dice(K, DICE, CARDS, p, w, sp, g, rng, log):
+    """Roll the stage's dice; their faces, and the order the players' script resolves
+    them in (``policies.order_dice``), go into ``g``."""
+    faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
+    n = faces.shape[0]
+    order = order_dice(K, CARDS, p, w, sp, g, rng, faces, n)
+    g[L.G_ROLLED] = n
+    g[L.G_RESOLVED] = 0
+    for k in range(n):
+        g[L.G_FACES + 2 * k] = faces[k, 0]
+        g[L.G_FACES + 2 * k + 1] = faces[k, 1]
+        g[L.G_DIE_ORDER + k] = order[k]
+    g[L.G_BOURBON_DICE_ROLLED] += n
+
+
+@stepping
+def die_step(g, stop):
+    """The next die to resolve: the next in the order so far, or, when the players order
+    the dice and more than one is left, a decision; after the last, the rest of the
+    turn."""
+    place = g[L.G_RESOLVED]
+    if place == g[L.G_ROLLED]:
+        g[L.G_NEXT] = L.NEXT_END_TURN
+        return 0
+    g[L.G_CHOICE] = g[L.G_DIE_ORDER + place]
+    g[L.G_NEXT] = L.NEXT_RESOLVE_DIE
+    if g[L.G_DICE_ORDER_FREE] and place < g[L.G_ROLLED] - 1:
+        return stop & L.STOP_DIE
+    return 0
+
+
+@stepping
+def resolve_die_step(K, CARDS, p, w, sp, g, rng, log):
+    """Resolve the chosen die ("Each die (Bourbon action) must be fully resolved before
+    resolving the next one"); the dice after it keep their order."""
+    place, die = np.int64(g[L.G_RESOLVED]), np.int64(g[L.G_CHOICE])
+    bring_forward(g, place, die)
+    g[L.G_RESOLVED] = place + 1
+    g[L.G_NEXT] = L.NEXT_DIE
+    amount = np.int64(g[L.G_FACES + 2 * die + 1])
+    if amount > 0:
+        resolve_die(K, p, w, sp, g, rng, np.int64(g[L.G_FACES + 2 * die]), amount,
+                    g[L.G_FLAG_TURN] == 1, log)
+        if checked(K, CARDS, p, sp, g, log, L.STEP_BOURBON_DIE):
+            return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+    return 0
+
+
+@stepping
+def bring_forward(g, place, die):
+    """``die`` to ``place`` of the dice order, the dice it passes one place later."""
+    k = place
+    while g[L.G_DIE_ORDER + k] != die:
+        k += 1
+    while k > place:
+        g[L.G_DIE_ORDER + k] = g[L.G_DIE_ORDER + k - 1]
+        k -= 1
+    g[L.G_DIE_ORDER + place] = die
+
+
+@stepping
+def end_turn_step(K, CARDS, p, w, sp, g, rng, log):
+    """The turn after the Bourbon dice; the game ends on a defeat, or after Stage IV's
+    turn."""
+    reason = end_turn(K, CARDS, p, w, sp, g, rng, np.int64(g[L.G_TURN_SEAT]), log)
     if reason != L.END_NONE or failed(log):
-        return reason
-    return end_of_game(p, g, log)
+        return game_over(K, CARDS, p, sp, g, reason, log)
+    if g[L.G_STAGE] == L.STAGE_IV:
+        return game_over(K, CARDS, p, sp, g, end_of_game(p, g, log), log)
+    g[L.G_TURN_OF_ROUND] += 1
+    g[L.G_NEXT] = L.NEXT_TURN
+    return 0
+
+
+@stepping
+def round_end_step(K, CARDS, p, w, sp, g, rng, stop, log):
+    """The end of the round; then the next round, the next stage, or Stage IV."""
+    end_of_round(K, CARDS, p, w, sp, g, rng, log)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_ROUND):
+        return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+    if g[L.G_ROUND] + 1 < p[L.P_ROUNDS]:
+        return to_round(g, g[L.G_ROUND] + 1, stop)
+    stage = g[L.G_STAGE] + 1
+    if begin_stage(K, CARDS, p, w, sp, g, rng, stage, log):
+        return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+    if stage < L.STAGE_IV:
+        return to_round(g, 0, stop)
+    g[L.G_NEXT] = L.NEXT_STAGE_IV
+    return 0
+
+
+@stepping
+def stage_iv_step(K, CARDS, p, sp, g, rng, log):
+    """Stage IV's card, drawn at random: one normal turn by the starting player with it
+    (in the competitive game it is not scored: it counts in the fame); none left, the
+    end of the game."""
+    card = stage_iv_turn_card(p, g, rng)
+    if checked(K, CARDS, p, sp, g, log, L.STEP_STAGE_IV_CARD):
+        return game_over(K, CARDS, p, sp, g, L.END_NONE, log)
+    if card == 0:
+        return game_over(K, CARDS, p, sp, g, end_of_game(p, g, log), log)
+    g[L.G_TURN_SEAT] = g[L.G_FLAG]
+    g[L.G_TURN_CARD] = card
+    g[L.G_NEXT] = L.NEXT_BEGIN_TURN
+    return 0
 
 
 @borrowing
 def play_game(K, DICE, CARDS, p, w, sp, g, rng, log):
-    """A whole game from the set-up position; returns the end reason."""
-    set_up_game(CARDS, p, g, rng)
-    if (checked(K, CARDS, p, sp, g, log, L.STEP_SETUP)
-            or begin_stage(K, CARDS, p, w, sp, g, rng, L.STAGE_I, log)):
-        return L.END_NONE
-    reason = play_from(K, DICE, CARDS, p, w, sp, g, rng, 0, 0, log)
-    if not failed(log):
-        checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_GAME)
-    return reason
+    """A whole game from the set-up position, every decision the players' script's;
+    returns the end reason."""
+    play_until(K, DICE, CARDS, p, w, sp, g, rng, 0, log)
+    return g[L.G_END_REASON]
 
 
 @allocating

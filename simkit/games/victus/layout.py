@@ -91,6 +91,8 @@ ALL_SKILLS = (1 << len(SKILL_NAMES)) - 1
 DEFAULT_SKILLS = ALL_SKILLS & ~(1 << SKILL_ARTILLERY) & ~(1 << SKILL_DICE_EVERY_ORDER)
 LOOKAHEAD_DECISIONS = ("cards_and_dice", "cards", "dice")  # what lookahead decides by rollouts
 DECIDES_CARDS_AND_DICE, DECIDES_CARDS, DECIDES_DICE = codes(LOOKAHEAD_DECISIONS)
+LOOKAHEAD_TIES = ("none", "margin")  # what else lookahead's rollouts score (lookahead.py)
+TIES_NONE, TIES_MARGIN = codes(LOOKAHEAD_TIES)
 
 # -- random streams (simkit.rng): one per purpose, so a rule change that draws more or
 # less of one kind shifts no other. Bourbon dice and the players' choices restart every
@@ -136,6 +138,7 @@ PLAY_FIELDS = (SP_CORONELA, SP_INFANTRY, SP_CANNON)
 N_CHANCE = 14  # chance cards
 N_CARDS = 150  # event/leader cards, 50 per stage I-III
 N_SEATS = 4  # 1-4 players; solo uses 2 seats (Villarroel, Casanova)
+N_DICE = 6  # Bourbon action dice in the box
 PILE_SIZE = N_CARDS // 3
 HAND_SIZE = 24
 # solo: Villarroel is seat 0, Casanova seat 1. Casanova's pile of cards to play lies in his
@@ -171,6 +174,21 @@ G_SEAT_AP = _G("seat_ap")  # AP left in the current Barcelonan actions step
 G_AP_GROUP = _G("ap_group")  # WAR_* group the AP being spent are restricted to, -1: any
 G_STAGE_IV_CARD = _G("stage_iv_card")
 G_END_REASON = _G("end_reason")  # END_* once the game is over
+# where the game stands in its sequence of play, so that a copy of ``sp`` and ``g`` is a
+# position the game can be played on from (``engine.play_until``): the next step, the seat
+# putting its card face down, the turn of the round with its seat and card, the Bourbon dice
+# rolled this turn and the order they are resolved in, and the choice of the decision the
+# engine stopped at
+G_NEXT = _G("next")  # NEXT_*: the engine's next step
+G_CHOOSER = _G("chooser")  # start of round: the seat putting its card face down
+G_TURN_OF_ROUND = _G("turn_of_round")  # the k-th turn of the round, from the Flag holder
+G_TURN_SEAT = _G("turn_seat")  # the seat taking the turn
+G_TURN_CARD = _G("turn_card")  # the card it plays
+G_ROLLED = _G("rolled")  # Bourbon dice rolled this turn
+G_RESOLVED = _G("resolved")  # of them resolved so far
+G_FACES = _G("faces", 2 * N_DICE)  # + 2 * die: its action (ACT_*), + 1: its amount
+G_DIE_ORDER = _G("die_order", N_DICE)  # + place: the die resolved at that place
+G_CHOICE = _G("choice")  # at a decision: the players' script's choice, or the search's
 # event and leader cards (card_effects.py)
 G_CARD_PLAYED = _G("card_played")  # number of the card being resolved this turn, 0 if none
 G_WAR_COUNCIL = _G("war_council")  # WAR_COUNCIL_* of the card played this turn
@@ -212,6 +230,19 @@ G_TROOPS_CAPTURED = _G("troops_captured")  # Barcelonan troops captured by cards
 G_OPS_RUN = _G("ops_run")  # card ops executed
 G_CARDS_CANCELLED = _G("cards_cancelled")  # solo: resignation tiles spent on Casanova's cards
 N_G = _G.size
+
+# the engine's steps (G_NEXT; engine.py plays them): each leads to the next, and the steps
+# that apply a decision (place_card, place_solo_card, resolve_die) follow the step that
+# stopped for it
+NEXT_NAMES = ("set_up", "round", "card_choice", "place_card", "turn", "place_solo_card",
+              "begin_turn", "die", "resolve_die", "end_turn", "stage_iv", "over")
+(NEXT_SET_UP, NEXT_ROUND, NEXT_CARD_CHOICE, NEXT_PLACE_CARD, NEXT_TURN, NEXT_PLACE_SOLO_CARD,
+ NEXT_BEGIN_TURN, NEXT_DIE, NEXT_RESOLVE_DIE, NEXT_END_TURN, NEXT_STAGE_IV,
+ NEXT_OVER) = codes(NEXT_NAMES)
+# where ``engine.play_until`` may stop (bits of its ``stop``): a decision a search makes, a
+# card to put face down (solo: Villarroel's card at his turn) or the next Bourbon die to
+# resolve (when the players order them), or the start of a round
+STOP_CARD, STOP_DIE, STOP_ROUND = 1, 2, 4
 
 END_NONE = -1
 END_NAMES = ("survived", "coronela", "beach", "rubble", "victory_points")
@@ -306,8 +337,9 @@ W_CORONELA_WEIGHT = _W("coronela_weight")  # how dear a Coronela is (tenths)
 W_GREED = _W("greed")  # competitive: points against the city's safety (tenths)
 W_DICE_CHOICE_FROM_STAGE = _W("dice_choice_from_stage")  # partial dice order: choose from
 W_RESIGN_BELOW = _W("resign_below")  # solo: cancel a Casanova card scoring below this
-W_ROLLOUTS = _W("rollouts")  # lookahead: rollouts per option of a decision
+W_ROLLOUTS = _W("rollouts")  # lookahead: a decision's budget of rollouts
 W_DECIDES = _W("decides")  # DECIDES_*: which decisions lookahead makes by rollouts
+W_TIES = _W("ties")  # TIES_*: what lookahead's rollouts score beside the win
 W_SKILLS = _W("skills")  # bit SKILL_* set: the strong players use that piece of skill
 W_CARD_EFFECTS = _W("card_effects")  # how much a card's ops count beside its Almanac (tenths)
 W_CHANGE_CARD_BELOW = _W("change_card_below")  # strong players change a card scoring <= this

@@ -1,81 +1,77 @@
 """The ``lookahead`` player: the skill ceiling the scripted players are measured against.
 
-It plays the game as ``greedy`` does, except at two kinds of decision, where it tries
-every option by rollouts: the card each seat puts face down (solo: Villarroel's card at
-the start of his turn) and, when the players order the Bourbon dice, the order. For each
-option it copies the position and plays ``rollouts`` games from it to the end with the
-greedy players, then keeps the option that survives most often; ties (most often, all
-rollouts survive or none do) go to the option whose lost rollouts lasted longest, then to
-greedy's own choice, which is tried first.
+It plays as ``greedy`` does, except at the decisions it searches: the card each seat puts
+face down (solo: Villarroel's card at the start of his turn) and, when the players order
+the Bourbon dice, which die to resolve next (after seeing what the ones before it did).
+The engine (``engine.play_until``) plays the game and stops at those decisions with
+greedy's choice in ``G_CHOICE``; the search tries greedy's choice and every other
+(``decision_options``) by rollouts, playing the rest of the game from copies of the
+position with greedy's players, writes its choice and lets the engine play on. The
+engine's loop plays the real game and every rollout: there is no second copy of it.
 
-It does not see the future: each rollout has its own random streams (new dice, chance
-cards and tie-breaks) and reshuffles what is still face down, the undrawn event piles and
-chance deck. The options of one decision share their rollouts' streams (common random
-numbers), so they are compared on the same dice.
+The search is ``simkit.search``'s, as every game's: the ``rollouts`` weight is a
+decision's budget of rollouts, spread over its options by successive halving (every
+option on a few rollouts, the better half on more, ...), on common random numbers (the
+options of a decision are played on the same rollout streams), greedy's choice first so
+that it wins ties. A rollout scores 1 if Barcelona holds to the end and 0 if not; the
+``ties`` weight may add, below any difference of one rollout, how well the game ended
+(``margin``: the end position's ``judgement.evaluate_position`` if won, the turns
+lasted if lost).
 
-The dice order is chosen one die at a time: which die to resolve first, the rest in
-greedy's order; then which second, and so on; greedy's own order is tried first. That
-evaluates at most 5 + 4 + 3 + 2 orders of five dice instead of 5! = 120, and identical
-dice are one option.
+It does not see the future or the hidden (``resample_hidden``): each rollout puts what the
+players cannot see, the undrawn event piles and chance deck (solo: with Casanova's face
+down pile, stage by stage), in a canonical order and shuffles it from its own streams,
+and draws its dice, chance reshuffles and Casanova's and Stage IV's cards from its own
+streams (``simkit.search.rollout_streams``), so its choice does not depend on the order
+of any hidden card. The players of a cooperative table share their hands (they may talk);
+in the competitive game the search, playing for the table's survival, also reads the
+other hands' Sense/Fury values, which the rulebook forbids players to tell each other.
 
-The look-ahead has its own turn loop (``play_lookahead_game``) built from the engine's
-steps, so that the rollouts can call the engine's ``play_from`` without the engine ever
-calling back into the look-ahead: the default kernel does not contain it and compiles as
-fast as before. Its ``decides`` weight limits the rollouts to the card choices or to the
-dice orders, to measure which of greedy's decisions lose games. It is slow by design
-(about a thousand times slower than ``greedy``): use it on a few thousand games to
-measure how far the scripted players are from better play.
+Its ``decides`` weight limits the search to the card choices or to the dice, to measure
+which of greedy's decisions lose games. It has its own kernel (``play_lookahead_games``),
+compiled on first use: the default kernel does not contain the search.
 """
 
 import numpy as np
 
 from simkit.checks import at_game, failed
-from simkit.rng import game_streams, restart, shuffle, splitmix64
+from simkit.rng import game_streams, restart, shuffle
+from simkit.search import (
+    halving_best,
+    halving_cut,
+    halving_per_option,
+    halving_rounds,
+    halving_start,
+    rollout_streams,
+)
 from simkit.unmanaged import allocating, borrowing, unmanaged
 
+from . import card_layout as CL
 from . import layout as L
-from .checks import checked
-from .engine import (
-    begin_stage,
-    begin_turn,
-    end_of_game,
-    end_of_round,
-    end_turn,
-    finish_round,
-    play_from,
-    play_turn,
-    record,
-    resolve_bourbon_dice,
-    roll_bourbon_dice,
-    seat_at,
-    set_up_game,
-    solo_card_step,
-    stage_iv_turn_card,
-    start_of_round,
-    turn_card,
-)
-from .hands import put_face_down
-from .policies import choose_card, order_dice
-from .solo import VILLARROEL
+from .engine import play_until, record
+from .judgement import evaluate_position
+from .policies import restore
 
-ROLLOUT_SALT = np.uint64(0x6C6F6F6B61686561)  # keeps rollout streams apart from the game's
-MAX_ROLLOUTS = 256  # rollouts per option (the ``rollouts`` weight's range)
-LOST_TURN = 1  # a lost rollout scores its turns; a survived one scores above any turn count
-SURVIVED = 1 << 20
-
-
-# -- the game loop --------------------------------------------------------------------------
+#: below one rollout's difference in a decision's mean score (budgets stay under 1 / TIE)
+TIE = 1e-6
+#: ``ties = margin``: the end position's score, squashed into [0, 1) by this scale
+MARGIN_SCALE = 1000.0
+#: the stops the ``decides`` weight asks for (index: ``DECIDES_*``)
+DECIDES_STOPS = np.array([L.STOP_CARD | L.STOP_DIE, L.STOP_CARD, L.STOP_DIE])
 
 
 def greedy_rows(pol):
-    """The policy rows the look-ahead plays with: its own weights (rollouts, what it
+    """The policy rows the look-ahead plays with: its own weights (budget, what it
     decides, and greedy's weights for everything else), under greedy's id, so that every
-    choice it does not make by rollouts, and every choice in its rollouts, is greedy's
-    with those weights. Built here, in Python, so that the caller owns it for the whole
-    kernel call (``unmanaged`` views do not own arrays)."""
+    choice it does not search, and every choice in its rollouts, is greedy's with those
+    weights. Built here, in Python, so that the caller owns it for the whole kernel call
+    (``unmanaged`` views do not own arrays)."""
     rows = pol.copy()
     rows[:, L.W_POLICY] = L.GREEDY
     return rows
+
+
+# -- the game loop ----------------------------------------------------------------------------
 
 
 @allocating
@@ -84,11 +80,14 @@ def play_lookahead_games(K, DICE, CARDS, p, pol, sp0, g0, game_indices, root_see
     outcome row per game."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     w = pol[L.PLAYERS]
+    stop = DECIDES_STOPS[w[L.W_DECIDES]]
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
         sp, g = sp0.copy(), g0.copy()
-        reason = play_lookahead_unmanaged(K, DICE, CARDS, p, w, sp, g, rng, log)
+        reason = play_searched(unmanaged(K), unmanaged(DICE), unmanaged(CARDS), unmanaged(p),
+                               unmanaged(w), unmanaged(sp), unmanaged(g), unmanaged(rng), stop,
+                               unmanaged(log))
         if failed(log):
             break  # the state checks stop at the first broken invariant
         record(K, sp, g, reason, out[row])
@@ -96,287 +95,159 @@ def play_lookahead_games(K, DICE, CARDS, p, pol, sp0, g0, game_indices, root_see
 
 
 @allocating
-def play_lookahead_unmanaged(K, DICE, CARDS, p, w, sp, g, rng, log):
-    decides = w[L.W_DECIDES]
-    card_rollouts = 0 if decides == L.DECIDES_DICE else w[L.W_ROLLOUTS]
-    dice_rollouts = 0 if decides == L.DECIDES_CARDS else w[L.W_ROLLOUTS]
-    return play_lookahead_game(unmanaged(K), unmanaged(DICE), unmanaged(CARDS), card_rollouts,
-                               dice_rollouts, unmanaged(p), unmanaged(w), unmanaged(sp),
-                               unmanaged(g), unmanaged(rng), unmanaged(log))
+def play_searched(K, DICE, CARDS, p, w, sp, g, rng, stop, log):
+    """A whole game from the set-up position, the decisions in ``stop`` searched; the end
+    reason."""
+    reached = play_until(K, DICE, CARDS, p, w, sp, g, rng, stop, log)
+    while reached:
+        g[L.G_CHOICE] = search(K, DICE, CARDS, p, w, sp, g, rng)
+        reached = play_until(K, DICE, CARDS, p, w, sp, g, rng, stop, log)
+    return g[L.G_END_REASON]
+
+
+# -- one decision -----------------------------------------------------------------------------
 
 
 @allocating
-def play_lookahead_game(K, DICE, CARDS, card_rollouts, dice_rollouts, p, w, sp, g, rng, log):
-    """``engine.play_game`` with the look-ahead's card choices and dice orders (with no
-    rollouts, a decision is greedy's), checking the state after the same steps."""
-    set_up_game(CARDS, p, g, rng)
-    if checked(K, CARDS, p, sp, g, log, L.STEP_SETUP):
-        return L.END_NONE
-    for stage in range(3):
-        if begin_stage(K, CARDS, p, w, sp, g, rng, stage, log):
-            return L.END_NONE
-        for rnd in range(p[L.P_ROUNDS]):
-            g[L.G_ROUND] = rnd
-            reason = lookahead_round(K, DICE, CARDS, card_rollouts, dice_rollouts, p, w, sp, g,
-                                     rng, log)
-            if reason != L.END_NONE or failed(log):
-                return reason
-    if begin_stage(K, CARDS, p, w, sp, g, rng, L.STAGE_IV, log):
-        return L.END_NONE
-    card = stage_iv_turn_card(p, g, rng)
-    if checked(K, CARDS, p, sp, g, log, L.STEP_STAGE_IV_CARD):
-        return L.END_NONE
-    if card != 0:
-        reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, p, w, sp, g, rng,
-                                np.zeros(4, np.int64), 0, g[L.G_FLAG], card, log)
-        if reason != L.END_NONE or failed(log):
-            return reason
-    reason = end_of_game(p, g, log)
-    checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_GAME)
-    return reason
+def search(K, DICE, CARDS, p, w, sp, g, rng):
+    """The choice of the decision the engine stopped at: successive halving over its
+    options with a budget of ``rollouts`` (``simkit.search``)."""
+    options = decision_options(p, g)
+    n = options.shape[0]
+    if n == 1:
+        return options[0]
+    budget, ties = w[L.W_ROLLOUTS], w[L.W_TIES]
+    decision = decision_index(g)
+    rsp, rg = sp.copy(), g.copy()  # every rollout's position, reset from the decision's
+    alive, total, played = halving_start(n)
+    rounds = halving_rounds(n)
+    for _ in range(rounds):
+        per = halving_per_option(alive, budget, rounds)
+        for o in range(n):
+            if alive[o]:
+                for r in range(played[o], played[o] + per):
+                    total[o] += rollout(K, DICE, CARDS, p, w, sp, g, rng, rsp, rg, options[o],
+                                        decision, r, ties)
+                played[o] += per
+        halving_cut(alive, total, played)
+    return options[halving_best(alive, total, played)]
 
 
 @allocating
-def lookahead_round(K, DICE, CARDS, card_rollouts, dice_rollouts, p, w, sp, g, rng, log):
-    """``engine.play_round`` with the look-ahead's choices; returns the end reason."""
-    start_of_round(K, CARDS, p, w, sp, g, rng, log)
-    if checked(K, CARDS, p, sp, g, log, L.STEP_START_OF_ROUND):
-        return L.END_NONE
-    chosen = choose_cards(K, DICE, CARDS, card_rollouts, p, w, sp, g, rng)
-    if checked(K, CARDS, p, sp, g, log, L.STEP_CARDS_CHOSEN):
-        return L.END_NONE
-    for k in range(g[L.G_SEATS]):
-        seat = seat_at(g, k)
-        if p[L.P_SOLO] and seat == VILLARROEL:
-            card = solo_card(K, DICE, CARDS, card_rollouts, p, w, sp, g, rng, chosen, k)
-        else:
-            card = turn_card(CARDS, p, w, g, rng, seat, chosen, log)
-        if p[L.P_SOLO] and checked(K, CARDS, p, sp, g, log, solo_card_step(seat)):
-            return L.END_NONE
-        reason = lookahead_turn(K, DICE, CARDS, dice_rollouts, p, w, sp, g, rng, chosen,
-                                k, seat, card, log)
-        if reason != L.END_NONE or failed(log):
-            return reason
-    end_of_round(K, CARDS, p, w, sp, g, rng, log)
-    checked(K, CARDS, p, sp, g, log, L.STEP_END_OF_ROUND)
-    return L.END_NONE
-
-
-@allocating
-def lookahead_turn(K, DICE, CARDS, rollouts, p, w, sp, g, rng, chosen, k, seat, card, log):
-    """``engine.play_turn`` with the dice order chosen by rollouts."""
-    begin_turn(K, CARDS, p, w, sp, g, rng, seat, card, log)
-    if failed(log):
-        return L.END_NONE
-    faces = roll_bourbon_dice(DICE, CARDS, g, rng, log)
-    if g[L.G_DICE_ORDER_FREE] and rollouts > 0:
-        order = choose_dice_order(K, DICE, CARDS, rollouts, p, w, sp, g, rng, chosen, k, seat,
-                                  faces)
+def decision_options(p, g):
+    """The choices open at the decision the engine stopped at, greedy's (``G_CHOICE``)
+    first: each card of the seat's hand (hand slots), or each die left to resolve whose
+    face (action and amount) differs from those listed before it (dice indices; a die a
+    leader brought to 0 does nothing and is no option)."""
+    default = g[L.G_CHOICE]
+    options = np.empty(L.HAND_SIZE, dtype=np.int64)
+    options[0] = default
+    n = 1
+    if g[L.G_NEXT] == L.NEXT_RESOLVE_DIE:
+        for place in range(g[L.G_RESOLVED], g[L.G_ROLLED]):
+            die = g[L.G_DIE_ORDER + place]
+            if g[L.G_FACES + 2 * die + 1] > 0 and not face_listed(g, options, n, die):
+                options[n] = die
+                n += 1
     else:
-        order = order_dice(K, CARDS, p, w, sp, g, rng, faces, faces.shape[0])
-    resolve_bourbon_dice(K, CARDS, p, w, sp, g, rng, faces, order, log)
-    if failed(log):
-        return L.END_NONE
-    return end_turn(K, CARDS, p, w, sp, g, rng, seat, log)
-
-
-# -- rollouts -------------------------------------------------------------------------------
-
-
-@allocating
-def rollout_streams(rng, g, decision, r):
-    """Rollout ``r``'s own streams for one decision: a function of the game, the turn and
-    the decision, never a stream of the game itself."""
-    root = splitmix64(rng[0, 4] ^ ROLLOUT_SALT)
-    index = (g[L.G_TURN] * 64 + decision) * MAX_ROLLOUTS + r
-    return game_streams(root, index, L.N_STREAMS)
+        seat = g[L.G_CHOOSER] if g[L.G_NEXT] == L.NEXT_PLACE_CARD else L.VILLARROEL
+        for slot in range(L.HAND_SIZE):
+            if slot != default and g[L.G_HAND + seat * L.HAND_SIZE + slot] != 0:
+                options[n] = slot
+                n += 1
+    return options[:n]
 
 
 @borrowing
-def forget_future(g, rng):
-    """Reshuffle what the players cannot see: the undrawn event piles and chance cards."""
-    restart(rng, L.ST_EVENT_PILES, 0)
-    for stage in range(3):
-        start = L.G_PILE + stage * L.PILE_SIZE
-        shuffle(rng, L.ST_EVENT_PILES, g[start + g[L.G_PILE_NEXT + stage]:
-                                         start + g[L.G_PILE_COUNT + stage]])
-    restart(rng, L.ST_CHANCE, 0)
-    shuffle(rng, L.ST_CHANCE, g[L.G_CHANCE_DECK + g[L.G_CHANCE_NEXT]:
-                                L.G_CHANCE_DECK + L.N_CHANCE])
-
-
-@borrowing
-def finish_game(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, log):
-    """The game after the ``k``-th turn of the current round (-1: before the first), to
-    its end; returns the end reason."""
-    stage = g[L.G_STAGE]
-    if stage == L.STAGE_IV:
-        return end_of_game(p, g, log)
-    reason = finish_round(K, DICE, CARDS, p, w, sp, g, rng, chosen, k + 1, log)
-    if reason != L.END_NONE:
-        return reason
-    return play_from(K, DICE, CARDS, p, w, sp, g, rng, stage, g[L.G_ROUND] + 1, log)
-
-
-@borrowing
-def rollout_score(g, reason):
-    return SURVIVED if reason == L.END_SURVIVED else LOST_TURN * g[L.G_TURN]
-
-
-# -- the card choices -------------------------------------------------------------------------
-
-
-@allocating
-def choose_cards(K, DICE, CARDS, rollouts, p, w, sp, g, rng):
-    """``engine.choose_cards`` by rollouts: greedy's cards first, then each seat in turn
-    keeps the card of its hand whose rollouts (the other seats playing the cards chosen
-    so far) score best. Solo: nothing to choose here."""
-    restart(rng, L.ST_POLICY, 2 * g[L.G_TURN] + 1)
-    seats = g[L.G_SEATS]
-    slots = np.full(4, -1, dtype=np.int64)
-    chosen = np.zeros(4, dtype=np.int64)
-    if p[L.P_SOLO]:
-        return chosen
-    for seat in range(seats):
-        slots[seat] = choose_card(CARDS, p, w, g, rng, seat)
-    if rollouts > 0 and not g[L.G_RANDOM_ROUND]:  # (a card may make the choice random)
-        for seat in range(seats):
-            slots[seat] = best_slot(K, DICE, CARDS, rollouts, p, w, sp, g, rng, slots, seat)
-    for seat in range(seats):
-        chosen[seat] = put_face_down(g, seat, slots[seat])
-    return chosen
-
-
-@borrowing
-def option_slot(g, seat, default, option):
-    """The hand slot a card choice tries as ``option`` (-1: greedy's ``default``, tried
-    first so that it wins ties; then every other slot), or -1 if it holds no card."""
-    slot = default if option < 0 else option
-    if g[L.G_HAND + seat * L.HAND_SIZE + slot] == 0 or (option >= 0 and slot == default):
-        return -1
-    return slot
-
-
-@allocating
-def best_slot(K, DICE, CARDS, rollouts, p, w, sp, g, rng, slots, seat):
-    """The hand slot of ``seat`` whose rollouts score best, the others' slots fixed."""
-    best, best_score = slots[seat], -1
-    trial = slots.copy()
-    for option in range(-1, L.HAND_SIZE):
-        slot = option_slot(g, seat, slots[seat], option)
-        if slot < 0:
-            continue
-        trial[seat] = slot
-        score = 0
-        for r in range(rollouts):
-            score += card_rollout(K, DICE, CARDS, p, w, sp, g, rng, trial, seat, r)
-        if score > best_score:
-            best, best_score = slot, score
-    return best
-
-
-@allocating
-def card_rollout(K, DICE, CARDS, p, w, sp, g, rng, slots, seat, r):
-    """One rollout of the round from its first turn with the seats' cards in ``slots``."""
-    rsp, rg = sp.copy(), g.copy()
-    rrng = rollout_streams(rng, g, seat, r)
-    forget_future(rg, rrng)
-    chosen = np.zeros(4, dtype=np.int64)
-    for s in range(g[L.G_SEATS]):
-        chosen[s] = put_face_down(rg, s, slots[s])
-    return rollout_score(rg, finish_game(K, DICE, CARDS, p, w, rsp, rg, rrng, chosen, -1,
-                                          np.zeros((0, 4), dtype=np.int64)))
-
-
-@allocating
-def solo_card(K, DICE, CARDS, rollouts, p, w, sp, g, rng, chosen, k):
-    """Villarroel's card at the start of his turn, by rollouts of the whole turn."""
-    default = choose_card(CARDS, p, w, g, rng, VILLARROEL)
-    best, best_score = default, -1
-    for option in range(-1, L.HAND_SIZE):
-        slot = option_slot(g, VILLARROEL, default, option)
-        if slot < 0:
-            continue
-        score = 0
-        for r in range(rollouts):
-            score += solo_rollout(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, slot, r)
-        if score > best_score:
-            best, best_score = slot, score
-    return put_face_down(g, VILLARROEL, best)
-
-
-@allocating
-def solo_rollout(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, slot, r):
-    """One rollout of Villarroel's turn with the card in ``slot``, then of the game."""
-    rsp, rg = sp.copy(), g.copy()
-    rrng = rollout_streams(rng, g, 4, r)
-    forget_future(rg, rrng)
-    card = put_face_down(rg, VILLARROEL, slot)
-    log = np.zeros((0, 4), dtype=np.int64)
-    reason = play_turn(K, DICE, CARDS, p, w, rsp, rg, rrng, VILLARROEL, card, log)
-    if reason == L.END_NONE:
-        reason = finish_game(K, DICE, CARDS, p, w, rsp, rg, rrng, chosen, k, log)
-    return rollout_score(rg, reason)
-
-
-# -- the dice order ---------------------------------------------------------------------------
-
-
-@allocating
-def choose_dice_order(K, DICE, CARDS, rollouts, p, w, sp, g, rng, chosen, k, seat, faces):
-    """The dice order by rollouts, one die at a time: at each place, the die (among the
-    distinct ones left) whose order (the places fixed so far, this die, then the rest in
-    greedy's order) scores best."""
-    n = faces.shape[0]
-    order = order_dice(K, CARDS, p, w, sp, g, rng, faces, n)
-    for place in range(n - 1):
-        best, best_score = place, -1
-        for option in range(place, n):
-            if option > place and repeats_a_die(faces, order, place, option):
-                continue
-            trial = with_die_at(order, place, option)
-            score = 0
-            for r in range(rollouts):
-                score += dice_rollout(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, seat, faces,
-                                      trial, 8 + place, r)
-            if score > best_score:
-                best, best_score = option, score
-        order = with_die_at(order, place, best)
-    return order
-
-
-@borrowing
-def repeats_a_die(faces, order, place, option):
-    """Is the die at ``option`` the same (action and amount) as one tried before it?"""
-    die = order[option]
-    for other in range(place, option):
-        if (faces[order[other], 0] == faces[die, 0]
-                and faces[order[other], 1] == faces[die, 1]):
+def face_listed(g, options, n, die):
+    """Does one of the first ``n`` options show ``die``'s face?"""
+    for k in range(n):
+        other = options[k]
+        if (g[L.G_FACES + 2 * other] == g[L.G_FACES + 2 * die]
+                and g[L.G_FACES + 2 * other + 1] == g[L.G_FACES + 2 * die + 1]):
             return True
     return False
 
 
-@allocating
-def with_die_at(order, place, option):
-    """``order`` with the die at ``option`` moved to ``place``, the others after it in
-    their order so far (at first greedy's)."""
-    trial = order.copy()
-    die = order[option]
-    for j in range(option, place, -1):
-        trial[j] = trial[j - 1]
-    trial[place] = die
-    return trial
+@borrowing
+def decision_index(g):
+    """The decision's number within its turn (its rollouts' streams): a seat's card
+    choice 0-3, Villarroel's card 4, the die at place k 8 + k."""
+    if g[L.G_NEXT] == L.NEXT_RESOLVE_DIE:
+        return 8 + g[L.G_RESOLVED]
+    if g[L.G_NEXT] == L.NEXT_PLACE_CARD:
+        return g[L.G_CHOOSER]
+    return 4
 
 
 @allocating
-def dice_rollout(K, DICE, CARDS, p, w, sp, g, rng, chosen, k, seat, faces, order, decision, r):
-    """One rollout of the turn's dice in ``order``, the rest of the turn and the game."""
-    rsp, rg = sp.copy(), g.copy()
-    rrng = rollout_streams(rng, g, decision, r)
-    forget_future(rg, rrng)
-    log = np.zeros((0, 4), dtype=np.int64)
-    resolve_bourbon_dice(K, CARDS, p, w, rsp, rg, rrng, faces, order, log)
-    reason = end_turn(K, CARDS, p, w, rsp, rg, rrng, seat, log)
-    if reason == L.END_NONE:
-        reason = finish_game(K, DICE, CARDS, p, w, rsp, rg, rrng, chosen, k, log)
-    return rollout_score(rg, reason)
+def rollout(K, DICE, CARDS, p, w, sp, g, rng, rsp, rg, choice, decision, r, ties):
+    """Rollout ``r`` of ``choice``: the decision's position copied into ``rsp``/``rg``,
+    the hidden cards resampled from the rollout's own streams, the choice made, and the
+    rest of the game played by greedy; its score."""
+    restore(rsp, sp)
+    restore(rg, g)
+    rrng = rollout_streams(rng, g[L.G_TURN], decision, r, L.N_STREAMS)
+    resample_hidden(CARDS, p, rg, rrng)
+    rg[L.G_CHOICE] = choice
+    play_until(K, DICE, CARDS, p, w, rsp, rg, rrng, 0, np.zeros((0, 4), dtype=np.int64))
+    return rollout_score(K, CARDS, p, rsp, rg, ties)
+
+
+@borrowing
+def rollout_score(K, CARDS, p, sp, g, ties):
+    """1 if Barcelona held, 0 if not; with ``ties = margin``, plus less than one
+    rollout's worth for how well it ended (``TIE`` times a number in [0, 1))."""
+    won = g[L.G_END_REASON] == L.END_SURVIVED
+    if ties == L.TIES_NONE:
+        return 1.0 if won else 0.0
+    if won:
+        margin = max(evaluate_position(K, CARDS, p, sp, g), 0) / MARGIN_SCALE
+        return 1.0 + TIE * margin / (1.0 + margin)
+    return TIE * g[L.G_TURN] / (g[L.G_TURN] + 1.0)
+
+
+# -- what the players cannot see ----------------------------------------------------------------
+
+
+@allocating
+def resample_hidden(CARDS, p, g, rng):
+    """Deal afresh, from ``rng``, what the players cannot see: each stage's undrawn event
+    cards (solo: with the cards of that stage in Casanova's face-down pile, which
+    Villarroel has not seen either) and the chance cards not yet drawn. Each set is first
+    put in a canonical order (sorted), so what comes out depends on ``rng`` and on what
+    the players know, never on the hidden order."""
+    stage_of = CARDS[CL.C_META][:, CL.M_STAGE]
+    solo = p[L.P_SOLO]
+    for stage in range(3):
+        start = L.G_PILE + stage * L.PILE_SIZE
+        first, count = start + g[L.G_PILE_NEXT + stage], start + g[L.G_PILE_COUNT + stage]
+        unseen = np.empty(count - first + L.PILE_SLOTS, dtype=np.int64)
+        n = 0
+        if solo:
+            for slot in range(L.PILE_SLOTS):
+                card = g[L.G_HAND + L.CASANOVA * L.HAND_SIZE + slot]
+                if card != 0 and stage_of[card] == stage:
+                    unseen[n] = card
+                    n += 1
+        for i in range(first, count):
+            unseen[n] = g[i]
+            n += 1
+        cards = np.sort(unseen[:n])
+        restart(rng, L.ST_SET_UP, 1 + stage)  # the rollout's own deal of the hidden cards
+        shuffle(rng, L.ST_SET_UP, cards)
+        n = 0
+        if solo:
+            for slot in range(L.PILE_SLOTS):
+                card = g[L.G_HAND + L.CASANOVA * L.HAND_SIZE + slot]
+                if card != 0 and stage_of[card] == stage:
+                    g[L.G_HAND + L.CASANOVA * L.HAND_SIZE + slot] = cards[n]
+                    n += 1
+        for i in range(first, count):
+            g[i] = cards[n]
+            n += 1
+    deck = np.sort(g[L.G_CHANCE_DECK + g[L.G_CHANCE_NEXT]:L.G_CHANCE_DECK + L.N_CHANCE])
+    restart(rng, L.ST_SET_UP, 0)
+    shuffle(rng, L.ST_SET_UP, deck)
+    for k in range(deck.shape[0]):
+        g[L.G_CHANCE_DECK + g[L.G_CHANCE_NEXT] + k] = deck[k]

@@ -312,15 +312,21 @@ def card_effects(data=None) -> np.ndarray:
 
 @dataclass(frozen=True)
 class LookaheadWeights(Weights):
-    """The ``lookahead`` player's weights: greedy's, and its rollouts."""
+    """The ``lookahead`` player's weights: greedy's (its rollouts and every choice it does
+    not search are greedy's), its budget, what it searches and how rollouts score."""
 
     rollouts: int = knob(
-        8, "games played to the end from each option of a card choice or dice order (more "
-        "is stronger and slower)", range=(1, 256))
+        64, "rollouts a searched decision may play, spread over its options by successive "
+        "halving (more is stronger and slower)", range=(1, 2048))
     decides: str = knob(
-        "cards_and_dice", "which decisions use rollouts: cards_and_dice, cards (the dice "
+        "cards_and_dice", "which decisions are searched: cards_and_dice, cards (the dice "
         "orders are greedy's) or dice (the cards are greedy's)",
         choices=L.LOOKAHEAD_DECISIONS)
+    ties: str = knob(
+        "none", "what a rollout scores beside Barcelona holding (1) or falling (0), "
+        "worth less than one rollout: none (a tie goes to greedy's choice) or margin (how "
+        "well the end position looks if held, how many turns were lasted if not)",
+        choices=L.LOOKAHEAD_TIES)
 
 
 #: the rules part of the kernels' vector ``p`` (offsets ``layout.P_*``): each field is the

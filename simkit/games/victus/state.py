@@ -113,6 +113,7 @@ def empty_state(c: Components) -> tuple[np.ndarray, np.ndarray]:
     g[L.G_CHANCE_NEXT] = N_CHANCE  # empty: the first draw shuffles
     g[L.G_RUBBLE_SUPPLY] = c.counts["rubble_ruined"]
     g[L.G_END_REASON] = L.END_NONE
+    g[L.G_NEXT] = L.NEXT_SET_UP  # the game has not begun
     g[L.G_AP_GROUP] = -1
     return sp, g
 
