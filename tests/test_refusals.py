@@ -22,7 +22,7 @@ def refused(capsys, argv) -> str:
 @pytest.mark.parametrize("argv, words", [
     # item 6: tracebacks
     (["skill", GAME, "--games", "20"],
-     "setembre1714-assault's bourbons has one (assault); sides with several: catalans"),
+     "setembre1714-assault has no lookahead player for any side"),
     (["skill", GAME, "--side", "catalans", "--policy", "stand", "--games", "20"],
      "one --policy given (stand)"),
     (["skill", GAME, "--side", "catalans", "--policy", "stand", "--policy", "stand"],

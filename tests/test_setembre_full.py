@@ -147,7 +147,7 @@ def test_loader_names_file_entry_and_problem(tmp_path):
     forces = (DATA / "forces.toml").read_text().replace('regulars = ["catalans", 5]',
                                                         'regulars = ["catalans", 4]')
     (tmp_path / "forces.toml").write_text(forces)
-    with pytest.raises(ComponentError, match="strength 5 is printed"):
+    with pytest.raises(ComponentError, match=r"regulars: strength = 4; the rulebook prints 5"):
         load_board(tmp_path)
     forces = (DATA / "forces.toml").read_text().replace('coronela = ["catalans", 3]',
                                                         'coronela = ["catalans", true]')

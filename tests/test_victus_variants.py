@@ -77,10 +77,13 @@ def test_sense_fury_moves_and_scoring_match_the_end_of_round_table_cell_by_cell(
             assert scoring.card_scores(CARDS, moderating, int(start), end) == (cell[2] == "M")
 
 
-def test_the_sense_fury_track_is_read_from_its_data_file(tmp_path):
-    """A designer who edits markers.toml [sense_fury] changes what scores."""
+def test_the_sense_fury_track_is_checked_against_the_printed_one(tmp_path):
+    """markers.toml [sense_fury]'s colours are printed (three groups of three, the red
+    centre): a designer's file that moves the red group is refused, naming the rulebook's,
+    rather than played as Victus."""
     import shutil
 
+    from simkit.errors import ComponentError
     from simkit.games.victus.cards import load_cards
     from simkit.games.victus.components import DATA
 
@@ -92,10 +95,11 @@ def test_the_sense_fury_track_is_read_from_its_data_file(tmp_path):
     assert old in text
     markers.write_text(text.replace(old, 'colours = ["ochre", "ochre", "red", "red", "red", '
                                          '"red",'), encoding="utf-8")
-    edited = load_cards(folder).as_tuple()
+    with pytest.raises(ComponentError, match=r"\[sense_fury\]: colours = .*the rulebook "
+                                             r"prints \['ochre', 'ochre', 'ochre', 'red'"):
+        load_cards(folder)
     moderating = competitive(moderating_sense_fury=True)
-    assert scoring.card_scores(CARDS, moderating, 5, 3)  # red -> ochre: scores
-    assert not scoring.card_scores(edited, moderating, 5, 3)  # space 3 is red now
+    assert scoring.card_scores(CARDS, moderating, 5, 3)  # the printed space 3 is ochre
 
 
 def test_example_27_end_of_round_scoring_and_the_next_starting_player():
