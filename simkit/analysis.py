@@ -885,7 +885,8 @@ RESTS_ON_GAMES = 500
 
 def rests_on(data: ReportData, n_games: int = RESTS_ON_GAMES) -> pd.DataFrame:
     """The robustness table (``simkit.robustness``) of the report's base cell: its rules,
-    seed and data files, ``n_games`` per setting, the rollout players left out."""
+    seed and data files, ``n_games`` per setting (no more than the cell holds: a small
+    run's report replays its own games, not more), the rollout players left out."""
     from simkit.robustness import robustness
     from simkit.store import read_manifest
 
@@ -894,5 +895,6 @@ def rests_on(data: ReportData, n_games: int = RESTS_ON_GAMES) -> pd.DataFrame:
     user = data.head.get("data")
     if user is None and (folder / "manifest.json").exists():
         user = (read_manifest(folder).get("data") or {}).get("user_folder")
+    n_games = min(n_games, int(data.summary.iloc[0]["games"]))
     return robustness(data.game, rules, n_games, seed=int(data.head.get("seed", 0)),
                       slow_games=None, data=user, best_play=getattr(data, "best_play", None))

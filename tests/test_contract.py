@@ -405,6 +405,10 @@ def changes_games(game, knob, variants, values=None) -> bool:
 #: King in the North ``tied_bid`` changed none of 400 standard games (are bids ever tied
 #: under the scripted commanders?)
 UNREACHED = {"king_in_the_north": ("tied_bid",)}
+#: players tried first for a knob that acts only on a position the default players
+#: seldom reach (the Carlists lead in 1836 mostly against random Liberals): the same
+#: test, the players that show the effect tried first (20 s less)
+PLAYERS_FIRST = {("king_in_the_north", "carlist_lead_1836"): {"liberals": "random"}}
 
 
 @pytest.mark.slow
@@ -421,9 +425,13 @@ def test_every_knob_changes_the_games(name):
     def variants(base, value, knob, policies):
         return legal(game, base, {knob.name: value}), policies
 
+    def players_for(knob):
+        first = PLAYERS_FIRST.get((name, knob.name))
+        return players if first is None else [game.policy_choices(first), *players]
+
     dead = [k.name for k in game.Rules.knobs() if k.name not in UNREACHED.get(name, ())
             and not any(changes_games(game, k, lambda b, v, k=k, c=c: variants(b, v, k, c))
-                        for c in players)]
+                        for c in players_for(k))]
     assert not dead, f"knobs that change no game of {CHANGE_GAMES}: {dead}"
 
 
