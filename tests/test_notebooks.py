@@ -68,6 +68,19 @@ def test_committed_notebooks_have_no_outputs(name):
             f"{name}: strip the outputs (python notebooks/run.py --strip) before committing")
 
 
+@pytest.mark.parametrize("name", sorted(SIZES))
+def test_the_first_code_cell_is_the_parameters(name):
+    """One place to change a notebook's size, cores, results and data folder: the first
+    code cell (tagged ``parameters``), and no later cell reads the environment."""
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    first, *later = [cell for cell in nb.cells if cell.cell_type == "code"]
+    assert first.source.startswith("# Parameters:") and "parameters" in first.metadata.get(
+        "tags", [])
+    for variable in ("SIMKIT_NOTEBOOK_GAMES", "SIMKIT_NOTEBOOK_JOBS"):
+        assert variable in first.source
+    assert not [cell for cell in later if "os.environ" in cell.source]
+
+
 def test_strip_removes_outputs(tmp_path):
     nb = new_notebook(cells=[new_code_cell("1 + 1", execution_count=3, outputs=[
         new_output("execute_result", data={"text/plain": "2"}, execution_count=3)])])
