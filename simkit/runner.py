@@ -262,10 +262,11 @@ class TimedChunks:
     and seconds already timed in this run (a later --until-ci batch starts at speed)."""
 
     def __init__(self, ranges: list[tuple[int, int]], cap: int, fixed: bool = False,
-                 measured: tuple[int, float] = (0, 0.0)):
+                 measured: tuple[int, float] = (0, 0.0), resumed_size: int = 0):
         self.ranges, self.cap, self.fixed = ranges, cap, fixed
         self.games, self.seconds = measured  # a speed measured earlier in the run
-        self.size = cap if fixed else min(cap, FIRST_CHUNK)
+        # a resumed folder's parts say how large the chunks had grown before it stopped
+        self.size = cap if fixed else min(cap, max(FIRST_CHUNK, resumed_size))
         if not fixed and self.seconds > 0:
             self.size = self._sized()
 
@@ -449,19 +450,43 @@ class _Run:
         if self.store is not None:
             self.store.check_engine()
         cap = self.chunk_size or default_chunk_size(todo, self.workers)
+        done = n_games - todo
         chunks = TimedChunks(gaps, cap, fixed=self.chunk_size is not None,
-                             measured=self.measured)
+                             measured=self.measured, resumed_size=self._largest_part())
         report = self.progress if callable(self.progress) else None
-        with tqdm(total=todo, unit=" games", unit_scale=True, desc=self.game.name,
+        desc = self.game.name + (f" (resumed: {done:,} already played)" if done else "")
+        with tqdm(total=n_games, initial=done, unit=" games", unit_scale=True, desc=desc,
                   disable=not self.progress or report is not None, file=sys.stderr,
                   smoothing=0.1) as bar:
-            for start, stop, frame in self._execute(chunks):
-                chunks.played(stop - start, frame.attrs.pop("seconds", None))
-                self.measured = (chunks.games, chunks.seconds)  # the next batch's speed
-                self._keep(start, stop, frame)
-                bar.update(stop - start)
-                if report is not None:
-                    report(stop - start)
+            try:
+                for start, stop, frame in self._execute(chunks):
+                    chunks.played(stop - start, frame.attrs.pop("seconds", None))
+                    self.measured = (chunks.games, chunks.seconds)  # the next batch's speed
+                    self._keep(start, stop, frame)
+                    bar.update(stop - start)
+                    if report is not None:
+                        report(stop - start)
+            except KeyboardInterrupt:
+                bar.close()
+                print(self.standing(), file=sys.stderr, flush=True)
+                raise
+
+    def _largest_part(self) -> int:
+        return max((stop - start for start, (stop, _) in self.part_counts.items()), default=0)
+
+    def standing(self) -> str:
+        """Where an interrupted run stands: the games kept and their rates (Wilson 95%)."""
+        total = {name: Counter() for name in self.rate_columns}
+        for _, counts in self.part_counts.values():
+            for name, counter in counts.items():
+                total[name].update(counter)
+        games = sum(stop - start for start, (stop, _) in self.part_counts.items())
+        column = "winner" if "winner" in total else next(iter(total), None)
+        if not games or column is None:
+            return "simkit: interrupted before any game was kept"
+        rates = ", ".join(f"{value} {_percent(stats.wilson(n, games))}"
+                          for value, n in total[column].most_common())
+        return f"simkit: interrupted after {games:,} games kept; {column}: {rates}"
 
     def _execute(self, chunks):
         """Each chunk's rows as it finishes, with a few chunks in flight per worker: the
@@ -528,6 +553,10 @@ class _Run:
         frames = [f for start, f in sorted(self.frames.items()) if start < n_games]
         frame = pd.concat(frames, ignore_index=True)
         return frame[frame["game_index"] < n_games].reset_index(drop=True)
+
+
+def _percent(ci) -> str:
+    return f"{ci.estimate:.2%} [{100 * ci.low:.2f}, {100 * ci.high:.2f}]"
 
 
 #: chunks submitted per worker ahead of the one it plays (enough to never idle)

@@ -45,3 +45,27 @@ def test_a_prob_py_holds_registered_questions(package):
     module = importlib.import_module(f"simkit.games.{package}.prob")
     registered = [games.questions(f) for f in games.question_sets()]
     assert any(q is module.QUESTIONS for q in registered), f"{package}/prob.py is never asked"
+
+
+def test_the_caveat_on_a_designers_file_names_only_the_reconstructions_still_played(tmp_path):
+    """A designer's dice.toml is theirs: the caveat no longer calls the dice faces a
+    reconstruction, and still names every other reconstructed file."""
+    victus = games.get("victus")
+    text = (victus.data.package / "dice.toml").read_text(encoding="utf-8")
+    mine = text.replace('"Bombardment 2", "Advance 1", "Advance 2"]',
+                        '"Bombardment 2", "Advance 1", "Bombardment 2"]')
+    assert mine != text
+    (tmp_path / "dice.toml").write_text(mine, encoding="utf-8")
+    caveat = victus.with_data(tmp_path).caveat
+    assert caveat.startswith(f"these results play your dice.toml (from {tmp_path})")
+    assert "dice faces" not in caveat
+    for name in set(type(victus).reconstructions) - {"dice.toml"}:
+        assert f"({name})" in caveat
+    assert set(type(victus).reconstructions) <= set(victus.data.names)
+
+
+@pytest.mark.parametrize("name", ["victus", "king_in_the_north", "setembre1714", "verrix"])
+def test_every_reconstructed_file_named_is_a_file_of_the_game(name):
+    game = games.get(name)
+    assert type(game).reconstructions
+    assert set(type(game).reconstructions) <= set(game.data.names)

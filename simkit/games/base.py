@@ -566,6 +566,9 @@ class Game(ABC):
     outcome_columns: ClassVar[Mapping[str, Column]]
     #: what the results rest on that the rulebook does not print (shown with results)
     caveat: ClassVar[str] = ""
+    #: the package's data files that hold reconstructions, each with what it reconstructs
+    #: (the caveat of a game played on a designer's files names only the others)
+    reconstructions: ClassVar[dict[str, str]] = {}
     #: cold numba compile of the engine, seconds on a 2-core machine (``make bench``)
     compile_seconds: ClassVar[int] = 0
     #: (side, policy) -> cold compile seconds, for a policy played by its own kernel
@@ -602,10 +605,24 @@ class Game(ABC):
         game = type(self)(user_data)
         game.load_data()
         if game.data.edited_files:
-            game.caveat = (f"these results play your {', '.join(game.data.edited_files)} "
-                           f"(from {game.data.user}); of the package's other files: "
-                           f"{type(self).caveat or 'none is a reconstruction'}")
+            game.caveat = self.caveat_with(game.data.edited_files, game.data.user)
         return game
+
+    def caveat_with(self, edited: list[str], folder) -> str:
+        """The caveat of this game played on a designer's ``edited`` files (from
+        ``folder``): those files are theirs; the reconstructions named are only those of
+        the package's files still played."""
+        left = [f"{what} ({name})" for name, what in type(self).reconstructions.items()
+                if name not in edited]
+        knobs = [k.name for k in self.Rules.knobs() if k.role == "reconstruction"]
+        if knobs:
+            left.append(f"the reconstructed rule knobs {', '.join(knobs)}")
+        theirs = f"these results play your {', '.join(edited)} (from {folder})"
+        if not left:
+            return f"{theirs}; no package file they play is a reconstruction"
+        return (f"{theirs}; the package's files they also play hold reconstructions: "
+                f"{'; '.join(left)}: rates describe your files with these, not the printed "
+                "game")
 
     def effective(self, rules: RulesBase) -> RulesBase:
         """``rules`` at the values played on this game's data (``RulesBase.effective``):

@@ -86,6 +86,11 @@ class KingInTheNorth(Game):
     invariants = L.INVARIANTS
     steps = L.STEPS
     compile_seconds = 23  # measured: 23 s of CPU for a cold compile (2026-12-01)
+    reconstructions = {"map.toml": "the map",
+                       "blocks.toml": "the block roster, bags, initial deployment and "
+                                      "historical reinforcements",
+                       "campaign.toml": "the Reinforcement Track",
+                       "cards.toml": "the decks"}
     caveat = ("The map, block roster, bags, decks, Reinforcement Track, initial deployment "
               "and historical reinforcements are reconstructions (the rulebook prints none "
               "of them and its Playbook is not available): results describe the "

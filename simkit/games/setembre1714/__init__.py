@@ -42,6 +42,10 @@ class Setembre1714(Game):
     invariants = L.INVARIANTS
     steps = L.STEPS
     compile_seconds = 13  # measured: 13 s of CPU for a cold compile (2026-12-01)
+    reconstructions = {"map.toml": "the map",
+                       "forces.toml": "the counter manifest, deployment and reinforcement "
+                                      "schedules",
+                       "events.toml": "the event cards"}
     caveat = ("The rulebook prints no map, counter manifest, deployment, game length, "
               "reinforcement schedule or event cards: results describe the reconstruction "
               "in setembre1714/data (map.toml, forces.toml, events.toml), 8 turns by "

@@ -65,6 +65,10 @@ class Verrix(Game):
     invariants = L.INVARIANTS
     steps = L.STEPS
     compile_seconds = 20  # measured: 20 s of CPU for a cold compile (2026-12-01)
+    reconstructions = {"map.toml": "the map", "cards.toml": "the 70 action cards",
+                       "events.toml": "the 20 events", "festivals.toml": "the 4 festivals",
+                       "tribes.toml": "the tribes' abilities, set-up cards and trophies",
+                       "goods.toml": "goods values and counts, the hostage trade value"}
     caveat = ("Verrix results describe a reconstruction: the map, the 70 action cards, 20 "
               "events, 4 festivals, trophies, abilities of 4 tribes, goods values and "
               "counts, Mórrígan token values and battle-track VP are not printed in the "

@@ -72,6 +72,11 @@ class Victus(Game):
     compile_seconds = 26  # measured: 26 s of CPU for a cold compile (2026-12-01)
     # measured: 9 s after the engine; 39 s in a process that loaded the engine (2026-12-01)
     policy_kernels = {("players", "lookahead"): 9}
+    reconstructions = {"board.toml": "the board graph",
+                       "markers.toml": "marker dials beyond the printed values",
+                       "dice.toml": "dice faces", "chance.toml": "the chance cards",
+                       "cards.toml": "all 150 event/leader cards",
+                       "tiles.toml": "the mix of Bourbon troop and victory point tiles"}
     caveat = ("the board graph, marker dials beyond the printed values, dice faces, chance "
               "cards and all 150 event/leader cards are reconstructions (the rulebook does "
               "not print them): rates describe this reconstruction, not the printed game")
