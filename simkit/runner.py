@@ -120,7 +120,6 @@ def simulate(game, n_games: int, *, seed: int = 0, rules=None, policy=None, n_jo
             store.close()
 
 
-
 def _rotated_frame(game, n_games: int, *, seed: int = 0, rules=None, out=None, data=None,
                    **options) -> pd.DataFrame:
     """The rows of every rotation of the seats (``sides.seatings``), one after the
@@ -229,14 +228,6 @@ def _next_target(counts: dict[str, Counter], n: int, until_ci: float) -> int:
     needed = max((stats.games_needed(until_ci, p=k / c.total())
                   for c in counts.values() for k in c.values()), default=n)
     return max(math.ceil(1.5 * n), math.ceil(1.1 * needed))
-
-
-def chunk_ranges(ranges: list[tuple[int, int]], chunk_size: int):
-    """The chunks of ``ranges``, generated as they are consumed: a run of 10**15 games
-    holds a few chunks in memory, not 10**10."""
-    for start, stop in ranges:
-        for a in range(start, stop, chunk_size):
-            yield a, min(a + chunk_size, stop)
 
 
 #: the wall time a chunk should take when simulate sizes the chunks itself, at first

@@ -25,7 +25,7 @@ def interrupt_after(chunks: int):
 def test_an_interrupt_prints_the_rates_kept_and_a_resume_goes_on_from_there(tmp_path, capsys):
     out = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
-        simkit.simulate(GAME, 20_000, seed=3, out=out, progress=interrupt_after(6))
+        simkit.simulate(GAME, 10**6, seed=3, out=out, progress=interrupt_after(4))
     parts = read_manifest(out)["parts"]
     kept = sum(p["stop"] - p["start"] for p in parts)
     frame = simkit.load(out)

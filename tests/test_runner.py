@@ -9,7 +9,7 @@ import pytest
 
 import simkit
 from simkit import RulesError, UsageError
-from simkit.runner import RunInfo, chunk_ranges
+from simkit.runner import RunInfo, TimedChunks
 
 GAME = "setembre1714-assault"
 Z95 = 1.959963984540054
@@ -75,7 +75,7 @@ def test_a_run_keeping_no_rows_counts_every_categorical_column_and_turns(baselin
 
 
 def test_chunks_are_generated_as_they_are_consumed():
-    chunks = chunk_ranges([(0, 10**15)], 100_000)
+    chunks = iter(TimedChunks([(0, 10**15)], 100_000, fixed=True))
     assert next(chunks) == (0, 100_000) and next(chunks) == (100_000, 200_000)
 
 

@@ -202,14 +202,10 @@ def arrivals(p, loc, blk, s, rng, pol, side, log):
 
 
 # -- the Combat Phase (8.1, 8.8.7, 8.9.2, 13.3) --------------------------------------------
-@borrowing
-def contested(s, blk, where):
-    return count_at(s, blk, where, 0) > 0 and count_at(s, blk, where, 1) > 0
-
-
 @allocating
 def contested_locations(loc, blk, s):
-    """``contested`` for every Location, in one pass over the blocks."""
+    """Whether both sides have blocks on the map at each Location (1 or 0), in one pass
+    over the blocks."""
     seen = np.zeros((2, loc.shape[0]), dtype=np.int64)
     for b in range(blk.shape[0]):
         if s[L.S_B_WHERE + b] == L.W_MAP and blk[b, L.BK_TYPE] != L.NAVAL:

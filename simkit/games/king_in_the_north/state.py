@@ -18,11 +18,6 @@ def on_map(s, b):
 
 
 @borrowing
-def bside(s, b):
-    return s[L.S_B_SIDE + b]
-
-
-@borrowing
 def blocks_at(s, blk, where, side, out):
     """Fill ``out`` with the ids of ``side``'s blocks at ``where``; returns the count."""
     n = 0
@@ -325,6 +320,3 @@ def inside_besieged(s, where, side):
     return s[L.S_BESIEGED + where] == 1 and s[L.S_OWNER + where] == side
 
 
-@borrowing
-def semester_of(s):
-    return s[L.S_SEMESTER]

@@ -21,14 +21,13 @@ from .board import (
     bordering_enemy,
     can_cross,
     count,
-    eliminate_unit,
     enemy_enters,
     lift_unit,
     open_ground,
     place_unit,
     zone_limit,
 )
-from .events import CAUSE_OVERSTACK, EV_BARRICADE_MOVE, EV_LEADER_MOVE, EV_MOVE
+from .events import EV_BARRICADE_MOVE, EV_LEADER_MOVE, EV_MOVE
 
 PIECE_UNIT, PIECE_LEADER, PIECE_BARRICADE = 0, 1, 2
 
@@ -132,8 +131,3 @@ def overstacked(s, b, p, side, z):
     return count(s, side, z) - zone_limit(p, b, z)
 
 
-@borrowing
-def eliminate_excess(s, b, p, side, z, victim, log):
-    """Rule 6.1: a zone found overstacked loses ``victim`` (the owner's choice)."""
-    eliminate_unit(s, b, victim, CAUSE_OVERSTACK, log)
-    s[L.S_OVERSTACK + side] += 1

@@ -177,13 +177,6 @@ def learnable(S, p, g, seat, out):
 
 
 @borrowing
-def effect_possible(S, p, g, seat, c, target):
-    """The card's conditions besides units and movement (rulebook: the effect 'including
-    any other condition that must be met')."""
-    return target_fits(S, c, target, seat) and conditions_met(S, p, g, seat, c)
-
-
-@borrowing
 def target_fits(S, c, target, seat):
     """A Trade or Raid away needs an opponent as target; at Portum Itium, the market."""
     if find_op(S, c, L.OP_TRADE) < 0 and find_op(S, c, L.OP_RAID) < 0:

@@ -62,16 +62,6 @@ def gain_dw(g, seat, n):
 
 
 @borrowing
-def pay_dw(g, seat, n):
-    b = pl(seat)
-    if g[b + L.PL_DW] < n:
-        return False
-    g[b + L.PL_DW] -= n
-    g[L.G_POOL_DW] += n
-    return True
-
-
-@borrowing
 def equipped(g, seat, k, good):
     """Goods of a type equipped on the seat's leader k."""
     b = pl(seat)
