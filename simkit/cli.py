@@ -1740,19 +1740,22 @@ def _wrapped(lines: list[str], width: int) -> list[str]:
 
 
 PROB_USAGE = """usage: simkit prob [FAMILY [QUESTION [--PARAMETER VALUE ...]]]
-                   [--format table|csv|json]
+                   [--format table|csv|json] [--data DIR]
        simkit prob FAMILY QUESTION --help
 
 Exact answers to rules-probability questions. Every answer is a table with one row per
 event: the columns that say what the event is, then `p` (the chance, a float) and
 `fraction` (the same chance exactly, a/b). A rules table (deterministic) has no chances.
---format: table (default), csv, or json (records; fraction as an "a/b" string)."""
+--format: table (default), csv, or json (records; fraction as an "a/b" string).
+--data DIR: answer on your data files in DIR (victus reads dice, chance cards, deck and
+markers; the other families read no data file)."""
 
 
 def cmd_prob(args, extra) -> None:
     wants_help = any(a in ("-h", "--help") for a in extra)
     extra = [a for a in extra if a not in ("-h", "--help", "--quiet")]  # prob prints no
     extra, fmt = _prob_format(extra)  # notice: --quiet changes nothing
+    extra, data = _prob_data(extra)
     if args.family is None:
         if wants_help:
             print(PROB_USAGE)
@@ -1771,7 +1774,44 @@ def cmd_prob(args, extra) -> None:
         _question_help(args.family, question)
         return
     params = question.params().parse_overrides(_option_assignments(extra, question.params))
-    _print_answer(args.family, question, params, question.answer(params), fmt)
+    with _prob_data_folder(args.family, data) as folder:
+        _print_answer(args.family, question, params, question.answer(params), fmt)
+        if folder is not None and fmt == "table":
+            print(f"answered on your {', '.join(folder.edited_files) or 'copies of the '}"
+                  f"{'' if folder.edited_files else 'package files'} (from {data}): a note "
+                  "above that calls them a reconstruction is about the package's")
+
+
+def _prob_data(extra: list[str]) -> tuple[list[str], str | None]:
+    """Take ``--data DIR`` / ``--data=DIR`` out of the question's options."""
+    rest, data, i = [], None, 0
+    while i < len(extra):
+        name, sep, value = extra[i].partition("=")
+        if name != "--data":
+            rest.append(extra[i])
+        elif data is not None:
+            raise UsageError("--data given more than once; give one folder")
+        elif sep:
+            data = value
+        elif i + 1 < len(extra):
+            i += 1
+            data = extra[i]
+        else:
+            raise UsageError("--data needs a folder of the game's data files")
+        i += 1
+    return rest, data
+
+
+def _prob_data_folder(family: str, data: str | None):
+    """The family's answers read from ``data`` (its module's ``with_data``), or as they
+    are; a family whose answers read no data file refuses ``--data``."""
+    if data is None:
+        return contextlib.nullcontext()
+    with_data = getattr(games.question_module(family), "with_data", None)
+    if with_data is None:
+        raise UsageError(f"{family}'s questions read no data file: --data changes nothing "
+                         "there (families that take it: victus)")
+    return with_data(data)
 
 
 def _prob_format(extra: list[str]) -> tuple[list[str], str]:
@@ -1796,7 +1836,8 @@ def _prob_format(extra: list[str]) -> tuple[list[str], str]:
 
 def _question_help(family: str, question) -> None:
     print(f"usage: simkit prob {family} {question.name} [--PARAMETER VALUE ...] "
-          f"[--format table|csv|json]")
+          f"[--format table|csv|json]"
+          + (" [--data DIR]" if hasattr(games.question_module(family), "with_data") else ""))
     print(f"{question.description}")
     if question.deterministic:
         print("a rules table: the answer does not depend on chance (no p, fraction)")

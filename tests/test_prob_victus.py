@@ -432,3 +432,26 @@ def test_bastion_and_barricades_need_a_barcelona_space():
     with pytest.raises(RulesError, match="parameter 'bastion_defense'"):
         VP.Defence(in_barcelona=False)
     VP.Defence(in_barcelona=False, bastion_defense=0)
+
+
+def test_prob_answers_on_a_designers_dice(tmp_path, capsys):
+    """``simkit prob victus ... --data DIR``: gray's reconstructed Advance 2 face made a
+    Reinforcements 3 moves Stage I's mean disc movement from 3/2 to 2 (6/6 + 6/6); the
+    package's answer is unchanged afterwards, and a family that reads no data refuses."""
+    from simkit.cli import main
+    from simkit.games.victus.components import DATA
+
+    text = (DATA / "dice.toml").read_text(encoding="utf-8")
+    edited = text.replace('"Bombardment 2", "Advance 1", "Advance 2"]',
+                          '"Bombardment 2", "Advance 1", "Reinforcements 3"]')
+    assert edited != text
+    (tmp_path / "dice.toml").write_text(edited, encoding="utf-8")
+    argv = ["prob", "victus", "reinforcements", "--stage", "I"]
+    assert main([*argv, "--data", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "expected reinforcements-disc spaces per turn: 2 (2.000000)" in out
+    assert f"answered on your dice.toml (from {tmp_path})" in out
+    assert main(argv) == 0
+    assert "per turn: 3/2 (1.500000)" in capsys.readouterr().out
+    assert main(["prob", "verrix", "raid", "--data", str(tmp_path)]) == 2
+    assert "verrix's questions read no data file" in capsys.readouterr().err

@@ -73,6 +73,13 @@ def question_sets() -> list[str]:
     return list(_QUESTIONS)
 
 
+def question_module(family: str):
+    """The module that answers a family's questions (its ``with_data``, if it has one,
+    answers from a designer's data files)."""
+    questions(family)  # an unknown family: one clear error
+    return importlib.import_module(_QUESTIONS[family].split(":")[0])
+
+
 @cache
 def questions(family: str):
     """The exact questions of a game family, name -> Question."""

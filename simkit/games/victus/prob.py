@@ -23,22 +23,25 @@ Rulebook sections each question rests on:
   the rulebook names the actions and some faces but prints no face list.
 """
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 
 import pandas as pd
 
 from simkit import prob as P
+from simkit.datafile import DataFolder
 from simkit.errors import RulesError
 from simkit.games.base import Question, QuestionParams, knob
 
 from . import card_layout as CL
 from . import layout as L
 from .cards import load_cards
-from .components import load_components
+from .components import DATA, load_components
 from .rules import Rules
 
 C = load_components()
+_DATA = DATA  # the files the answers read: the package's, or a designer's (with_data)
 _GS = C.marker_values[L.MARKER_GUNPOWDER_STORE][:C.marker_len[L.MARKER_GUNPOWDER_STORE]]
 GUNPOWDER_RANGE = (int(min(_GS)), int(max(_GS)))
 CASUALTY_READINGS = Rules.knob("winner_casualties").choices
@@ -47,6 +50,22 @@ MOST_POINTS = 5  # a card's Sense or Fury points: 1..5 (cards.py checks every ca
 N_CHANCE = len(C.chance_number)
 STAGES_I_III = L.STAGE_NAMES[:3]
 POPOLI_STAGES = (L.STAGE_I, L.STAGE_II)  # "During Stages I and II" (Example 29)
+
+@contextmanager
+def with_data(folder):
+    """Answer from a designer's data files (``simkit prob victus ... --data DIR``):
+    ``folder`` holds any of Victus's files, validated as a run validates them; the
+    package's for the others. The parameters' ranges stay the package's."""
+    global C, _DATA
+    saved = C, _DATA
+    data = DataFolder(DATA, folder)
+    C, _DATA = load_components(data), data
+    load_cards(data)  # a bad cards.toml is refused before any answer
+    try:
+        yield data
+    finally:
+        C, _DATA = saved
+
 
 BOURBONS_WIN = "Bourbons win"
 BARCELONANS_WIN = "Barcelonans win"
@@ -227,7 +246,7 @@ class DealtParams(TableParams):
 
 def stage_pile(stage: int, full: bool) -> int:
     """The cards of a stage's pile (data/cards.toml): all 50, or the First Game's •."""
-    meta = load_cards().meta[1:]
+    meta = load_cards(_DATA).meta[1:]
     in_stage = meta[:, CL.M_STAGE] == stage
     return int((in_stage if full else in_stage & (meta[:, CL.M_FIRST_GAME] == 1)).sum())
 
@@ -251,9 +270,9 @@ class ChanceParams(QuestionParams):
 def answer_chance_cycle(q: ChanceParams) -> pd.DataFrame:
     return P.answer_table([
         {"draws": q.draws, "event": "a given chance card is among them",
-         "p": Fraction(q.draws, N_CHANCE)},
+         "p": Fraction(q.draws, len(C.chance_number))},
         {"draws": q.draws, "event": "a given chance card is the last of them",
-         "p": Fraction(1, N_CHANCE)}])
+         "p": Fraction(1, len(C.chance_number))}])
 
 
 # -- competitive scoring ----------------------------------------------------------------------
