@@ -78,17 +78,23 @@ def decision_kinds(game, seat: str) -> list[str]:
     return [LOOKAHEAD, *kinds]
 
 
-def games_for(who: list[Who], budget: float, seed: int, n_jobs: int) -> int:
-    """The games per run that ``budget`` seconds buy: a look-ahead game of each side
-    timed (compiles left out), times the runs to play."""
-    runs, per_game = 0, 0.0
+def look_seconds(who: list[Who], seed: int) -> float:
+    """Seconds of one core a game index costs over every look-ahead run to play: a
+    look-ahead game of each side timed (compiles left out), times its runs."""
+    per_game = 0.0
     for w in who:
         kinds = decision_kinds(w.arena.game, w.seat)
         w.arena.scores(LOOKAHEAD, seed, 0, 1)  # the look-ahead's kernel compiled
         started = time.perf_counter()
         w.arena.scores(LOOKAHEAD, seed + 7, 0, 2)
         per_game += (time.perf_counter() - started) / 2 * len(kinds)
-        runs += len(kinds)
+    return per_game
+
+
+def games_for(who: list[Who], budget: float, seed: int, n_jobs: int,
+              per_game: float | None = None) -> int:
+    """The games per run that ``budget`` seconds buy (``look_seconds`` a game index)."""
+    per_game = look_seconds(who, seed) if per_game is None else per_game
     workers = max(1, n_jobs)
     return int(min(MAX_GAMES, max(MIN_GAMES, budget * workers / max(per_game, 1e-9))))
 
@@ -109,8 +115,13 @@ def headroom(game, *, side: str | None = None, rules=None, n_games: int | None =
     if n_games is not None and n_games < 2:
         raise UsageError(f"--games must be 2 or more, got {n_games}")
     sized = n_games is None
-    n_games = n_games or games_for(who, budget, seed, n_jobs)
     say = progress or (lambda text: None)
+    per_game = look_seconds(who, seed)
+    n_games = n_games or games_for(who, budget, seed, n_jobs, per_game)
+    runs = sum(len(decision_kinds(game, w.seat)) for w in who)
+    say(f"the player headroom: {runs} look-ahead run(s) of {n_games:,} games (and the "
+        f"scripts), about {n_games * per_game / max(1, n_jobs):.0f} s from a timed "
+        f"look-ahead game" + (f" (sized to the {budget:g} s budget)" if sized else ""))
     rows = []
     for w in who:
         script = next(iter(game.policies[w.seat]))

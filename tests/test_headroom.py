@@ -13,7 +13,10 @@ def test_the_script_and_each_look_ahead_play_the_same_games():
     victus = games.get("victus")
     assert decision_kinds(victus, "players") == [
         "lookahead", "lookahead:decides=cards", "lookahead:decides=dice"]
-    table = headroom(victus, n_games=4, seed=5)
+    said = []
+    table = headroom(victus, n_games=4, seed=5, progress=said.append)
+    assert said[0].startswith("the player headroom: 3 look-ahead run(s) of 4 games (and the "
+                              "scripts), about ") and "budget" not in said[0]
     assert list(table["policy"]) == ["greedy", *decision_kinds(victus, "players")]
     assert (table["games"] == 4).all() and not table.attrs["sized_by_budget"]
     look = table.iloc[1]
@@ -25,13 +28,15 @@ def test_the_script_and_each_look_ahead_play_the_same_games():
 
 def test_the_budget_sizes_the_games():
     from simkit import games
-    from simkit.headroom import MAX_GAMES, MIN_GAMES, contenders, games_for
+    from simkit.headroom import MAX_GAMES, MIN_GAMES, contenders, games_for, look_seconds
 
     victus = games.get("victus")
     who = contenders(victus, victus.resolve_rules(None), None, 1)
-    assert games_for(who, 0.01, 5, 1) == MIN_GAMES
-    assert games_for(who, 1e9, 5, 1) == MAX_GAMES
-    assert MIN_GAMES < games_for(who, 120.0, 5, 2) < MAX_GAMES
+    assert look_seconds(who, 5) > 0  # a look-ahead game of each side, timed
+    # the sizing from a game index's seconds (not timed here: the load would decide it)
+    assert games_for(who, 0.01, 5, 1, per_game=1.0) == MIN_GAMES
+    assert games_for(who, 1e9, 5, 1, per_game=1.0) == MAX_GAMES
+    assert games_for(who, 120.0, 5, 2, per_game=1.0) == 240  # 2 workers
 
 
 def test_a_game_without_a_look_ahead_says_so(capsys):
