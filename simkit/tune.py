@@ -129,7 +129,9 @@ class Player:
 
     @property
     def knobs(self) -> list:
-        return self.weights.knobs()
+        """The weights searched and scanned: every one but a sight option (a policy that
+        sees hidden information is no player's best response)."""
+        return [k for k in self.weights.knobs() if k.role != "sight"]
 
     def text(self, values: dict) -> str:
         return policy_text(self.name, self.weights, values)

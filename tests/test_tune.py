@@ -229,3 +229,18 @@ def test_the_command_prints_the_scan_the_search_and_refuses_bad_input(capsys):
 
 def _street() -> list[str]:
     return [a for k, v in STREET.items() for a in ("--set", f"{k}={str(v).lower()}")]
+
+
+def test_a_sight_option_is_never_searched():
+    """King in the North's ``sees_hidden`` lets a commander see hidden blocks and hands:
+    declared to measure what hidden information is worth, never part of a best response
+    (the scan and the search leave it at the start's value)."""
+    from simkit import games
+    from simkit.tune import player
+
+    kitn = games.get("king_in_the_north")
+    for side in kitn.sides:
+        who = player(kitn, side)
+        names = [k.name for k in who.knobs]
+        assert "sees_hidden" not in names and len(names) > 10
+        assert "sees_hidden" in [k.name for k in who.weights.knobs()]

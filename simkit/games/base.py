@@ -43,6 +43,14 @@ def knob(default, doc: str, *, range: tuple | None = None, choices: tuple | None
                                             "step": step})
 
 
+def sight(default, doc: str, *, range: tuple | None = None):
+    """A player option that lets a policy see what a player at the table cannot (hidden
+    blocks, hands): declared to measure what the hidden information is worth, never
+    searched by ``simkit tune`` or ``simkit balance`` (a best response must not cheat)."""
+    return field(default=default, metadata={"doc": doc, "range": range, "choices": None,
+                                            "role": "sight"})
+
+
 def reading(default, doc: str, *, values: Mapping[Any, str], why: str):
     """A rule the rulebook leaves open or states ambiguously, as a knob: ``values`` maps
     every allowed reading to the rulebook's words it rests on (section and a short

@@ -8,7 +8,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from simkit.errors import RulesError
-from simkit.games.base import Parameters, PolicyRows, RulesBase, knob, reading
+from simkit.games.base import Parameters, PolicyRows, RulesBase, knob, reading, sight
 
 from . import layout as L
 from .components import DATA, components
@@ -311,7 +311,7 @@ class Weights(RulesBase):
         5, "a Loyalty card's worth in hand (8.5)", range=(0, 12))
     event_worth: int = knob(
         4, "another Special Event's worth in hand (12; Local Informants: 0)", range=(0, 12))
-    sees_hidden: int = knob(
+    sees_hidden: int = sight(
         0, "1: the commander sees every hidden block and card (the enemy's block "
         "identities, 3.1, its hand and Recruitment Box), as the scripts played before "
         "they were given a player's view; 0: what a player at the table sees (view.py)",
