@@ -2014,7 +2014,7 @@ def cmd_tune(args, _extra) -> None:
         side, start, others = _tuned_side(game, rules, args)
         table = scan_policy(game, side, start=start, against_=others, rules=rules,
                             n_games=args.games, seed=args.seed, n_jobs=args.jobs,
-                            rotate=args.rotate_seats)
+                            rotate=args.rotate_seats, budget=args.budget, progress=say)
         emit(table, args.format, lambda: scan_summary(table, shown=len(table)))
     else:
         side, start, others = _tuned_side(game, rules, args)

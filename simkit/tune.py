@@ -644,15 +644,31 @@ def tune_policy(game, side: str, *, start: str | None = None, against_: dict | N
 
 def scan_policy(game, side: str, *, start: str | None = None, against_: dict | None = None,
                 rules=None, n_games: int = 2000, seed: int = 0, n_jobs: int = 1,
-                points: int = SCAN_POINTS, rotate: bool = False, data=None) -> pd.DataFrame:
-    """``scan_weights`` for ``side`` (as ``tune_policy`` takes it)."""
+                points: int = SCAN_POINTS, rotate: bool = False, data=None,
+                budget: float | None = None, progress=None) -> pd.DataFrame:
+    """``scan_weights`` for ``side`` (as ``tune_policy`` takes it), its games told to
+    ``progress`` first and, given ``budget`` seconds, cut to fit it."""
     from simkit import games as registry
+    from simkit.timing import Plan, announce, check_budget, fit, speed
 
     if n_games < 1:
         raise UsageError(f"the scan needs --games 1 or more, got {n_games}")
+    check_budget(budget)
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
     rules = game.resolve_rules(rules)
     game.warm_up()
     arena, seat = arena_for(game, side, rules, against_, rotate=rotate, n_jobs=n_jobs)
-    return scan_weights(arena, player(game, seat, start), n_games, seed, points)
+    who = player(game, seat, start)
+    say = progress or (lambda text: None)
+    values = 1 + sum(len(weight_values(k, points)) - 1 for k in who.knobs)
+    rotations = len(arena.entries)
+    rate = speed(game, rules, None, n_jobs)
+    plan = Plan(values * rotations * n_games, rate)
+    announce(f"the scan of {len(who.knobs)} weights ({values} settings of {n_games:,} games"
+             + (f" under each of {rotations} rotations" if rotations > 1 else "") + ")",
+             plan, say)
+    n_games, cut = fit(budget, plan, n_games, "games a setting")
+    if cut:
+        say(cut)
+    return scan_weights(arena, who, n_games, seed, points)

@@ -59,6 +59,18 @@ def test_the_scan_finds_a_planted_one_weight_lever():
     assert "3,000 games of seed 3" in text
 
 
+def test_the_scan_says_its_games_first_and_fits_a_budget():
+    from simkit.timing import FLOOR
+
+    said = []
+    scan = scan_policy(ASSAULT, "catalans", start="cautious", rules=STREET, n_games=10**7,
+                       seed=3, budget=0.5, progress=said.append)
+    assert said[0].startswith("the scan of 1 weights (") and " settings of 10,000,000 games)"\
+        in said[0] and "so about" in said[0]
+    assert said[1].startswith("budget ") and "games a setting would take about" in said[1]
+    assert FLOOR <= scan.attrs["games"] < 10**7
+
+
 def test_restarts_with_different_seeds_agree_on_the_known_best(tmp_path):
     """Two searches from other seeds both find the Catalans' stand, and their confirmed
     gains agree within their intervals; each restart's sampler seed is its own."""
