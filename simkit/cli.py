@@ -681,7 +681,10 @@ def _knob_table(knobs, indent: str = "  ", played=None) -> str:
         value = getattr(played, k.name, k.default)
         return f"{k.default!s} (plays {value})" if value != k.default else str(k.default)
 
-    return "\n".join(f"{indent}{k.name:22} default {default(k):10} allowed {k.allowed:14} "
+    def name(k) -> str:  # a flag (after "--") is spelled with dashes, as the docs do
+        return k.name.replace("_", "-") if indent.endswith("--") else k.name
+
+    return "\n".join(f"{indent}{name(k):22} default {default(k):10} allowed {k.allowed:14} "
                      f"{k.doc}" for k in knobs)
 
 
@@ -1915,7 +1918,7 @@ def _option_assignments(extra: list[str], params_cls) -> list[str]:
                 i += 1
                 value = extra[i]
             else:
-                raise UsageError(f"--{name} needs a value ({knob.allowed})")
+                raise UsageError(f"--{name.replace('_', '-')} needs a value ({knob.allowed})")
         out.append(f"{name}={value}")
         i += 1
     return out
