@@ -843,15 +843,7 @@ def defence_commit(S, p, g, seat, mask, attack, base):
     need = attack - base
     if need <= 0:
         return 0, 0
-    take = min(need, men)
-    lm = 0
-    s = take
-    for k in range(L.MAX_LEADERS):
-        if s >= need:
-            break
-        if (lmask >> k) & 1:
-            lm |= 1 << k
-            s += leader_strength(S, g, seat, k)
+    take, lm, _ = tribesmen_then_leaders(S, g, seat, men, lmask, need)
     return take, lm
 
 
@@ -880,13 +872,9 @@ def supports_raid_defence(p, g, seat, raider, attack, defence, add):
 
 
 @borrowing
-def fewest_units(S, g, seat, mask, need):
-    """The fewest available units of classes ``mask`` whose STRENGTH reaches ``need``
-    (tribesmen first, then leaders in order), or all of them if even all fall short:
-    (tribesmen, leader mask)."""
-    men, lmask = all_available(S, g, seat, mask)
-    if need <= 0:
-        return 0, 0
+def tribesmen_then_leaders(S, g, seat, men, lmask, need):
+    """Up to ``need`` of the ``men`` tribesmen, then the leaders of ``lmask`` in order
+    until the STRENGTH reaches ``need``: (tribesmen, leader mask, STRENGTH)."""
     take = min(need, men)
     lm = 0
     s = take
@@ -896,6 +884,18 @@ def fewest_units(S, g, seat, mask, need):
         if (lmask >> k) & 1:
             lm |= 1 << k
             s += leader_strength(S, g, seat, k)
+    return take, lm, s
+
+
+@borrowing
+def fewest_units(S, g, seat, mask, need):
+    """The fewest available units of classes ``mask`` whose STRENGTH reaches ``need``
+    (tribesmen first, then leaders in order), or all of them if even all fall short:
+    (tribesmen, leader mask)."""
+    men, lmask = all_available(S, g, seat, mask)
+    if need <= 0:
+        return 0, 0
+    take, lm, s = tribesmen_then_leaders(S, g, seat, men, lmask, need)
     if s >= need:  # the leaders may spare tribesmen
         while take > 0 and s - 1 >= need:
             take -= 1
