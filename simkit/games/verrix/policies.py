@@ -26,6 +26,7 @@ from .state import (
     engagement_horses,
     engagement_strength,
     equipped,
+    find_op,
     held,
     hostages,
     leader_bonus,
@@ -277,15 +278,6 @@ def riders(S, g, seat, mask, lmask):
 
 
 @borrowing
-def find_card_op(S, c, op):
-    """The index of card c's first operation ``op``, or -1."""
-    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
-        if card_op(S, c, k, 0) == op:
-            return k
-    return -1
-
-
-@borrowing
 def action_units(S, p, pol, g, seat, c, target):
     """The units the seat engages to play card c against ``target`` (before the riders
     a trip adds): a Raid's are ``raid_units``; a Trade's the fewest reaching the card's
@@ -293,7 +285,7 @@ def action_units(S, p, pol, g, seat, c, target):
     the fewest. (-1, 0): not enough STRENGTH."""
     cost = S[L.S_CARDS][c, L.CD_COST]
     mask = S[L.S_CARDS][c, L.CD_UNITS]
-    k = find_card_op(S, c, L.OP_RAID)
+    k = find_op(S, c, L.OP_RAID)
     if k >= 0:
         return raid_units(S, p, pol, g, seat, c, k, target)
     extra = 0
@@ -411,10 +403,9 @@ def event_phases_after(p, g):
 
 
 @borrowing
-def festival_dw_vp(S, p, g, seat, n):
-    """VP the Festivals still to come pay for ``n`` more Divine Will: each objective of
-    Divine Will "at least" (Imbolc's) the seat falls short of and the cubes reach."""
-    dw = g[pl(seat) + L.PL_DW]
+def objectives_reached_vp(S, p, g, kind, have, more):
+    """VP the Festivals still to come pay for ``more`` of what an "at least" objective of
+    ``kind`` counts, from ``have``: each such objective short of now that they reach."""
     vp = 0
     for i in range(p[L.P_N_FESTIVALS]):
         turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
@@ -422,29 +413,25 @@ def festival_dw_vp(S, p, g, seat, n):
             continue
         for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
             o = L.FE_OBJ + 4 * k
-            if S[L.S_FESTIVALS][i, o] == L.OB_DW_AT_LEAST:
-                need = S[L.S_FESTIVALS][i, o + 1]
-                if dw < need <= dw + n:
-                    vp += S[L.S_FESTIVALS][i, o + 2]
+            if S[L.S_FESTIVALS][i, o] == kind and \
+                    have < S[L.S_FESTIVALS][i, o + 1] <= have + more:
+                vp += S[L.S_FESTIVALS][i, o + 2]
     return vp
+
+
+@borrowing
+def festival_dw_vp(S, p, g, seat, n):
+    """VP the Festivals still to come pay for ``n`` more Divine Will: each objective of
+    Divine Will "at least" (Imbolc's) the seat falls short of and the cubes reach."""
+    return objectives_reached_vp(S, p, g, L.OB_DW_AT_LEAST, g[pl(seat) + L.PL_DW], n)
 
 
 @borrowing
 def village_objectives_vp(S, p, g, seat):
     """VP the Festivals still to come pay for one more village: each objective of
     villages "at least" (Imbolc's 2, Lughnasadh's 3) it reaches."""
-    have = g[pl(seat) + L.PL_VILLAGES]
-    vp = 0
-    for i in range(p[L.P_N_FESTIVALS]):
-        turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
-        if turn <= g[L.G_TURN] or turn > p[L.P_TURNS]:
-            continue
-        for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
-            o = L.FE_OBJ + 4 * k
-            if S[L.S_FESTIVALS][i, o] == L.OB_VILLAGES_AT_LEAST and \
-                    S[L.S_FESTIVALS][i, o + 1] == have + 1:
-                vp += S[L.S_FESTIVALS][i, o + 2]
-    return vp
+    return objectives_reached_vp(S, p, g, L.OB_VILLAGES_AT_LEAST,
+                                 g[pl(seat) + L.PL_VILLAGES], 1)
 
 
 @borrowing
