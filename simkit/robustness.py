@@ -168,7 +168,8 @@ def _sized(game, rules, todo: list[Setting], budget, n_jobs: int, say
     if say is None and budget is None:
         return todo, None
     started = time.perf_counter()
-    seconds = sum(s.games / speed(game, rules, s.policy, n_jobs) for s in todo)
+    cost = [s.games / speed(game, rules, s.policy, n_jobs) for s in todo]
+    seconds = sum(cost)
     games = sum(s.games for s in todo)
     plan = Plan(games, games / seconds)
     announce(f"{len(todo)} settings", plan, say or (lambda text: None))
@@ -180,7 +181,6 @@ def _sized(game, rules, todo: list[Setting], budget, n_jobs: int, say
     # a slow (rollout) player's games go first, down to SLOW_FLOOR, so that one look-ahead
     # row does not cut every scripted setting to a few dozen games
     slow = [_slow(game, s.policy) for s in todo]
-    cost = [s.games / speed(game, rules, s.policy, n_jobs) for s in todo]
     fast_seconds = sum(c for c, x in zip(cost, slow, strict=True) if not x)
     slow_least = sum(c * min(1.0, SLOW_FLOOR / s.games)
                      for c, s, x in zip(cost, todo, slow, strict=True) if x)
