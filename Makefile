@@ -7,9 +7,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install test heavy fuzz lint demo notebooks bench bench-memory pairing playthroughs clean
 
+# uv installs the same packages from PyPI as pip, several at a time: on a fresh 2-core
+# machine with no download cache about 20 s instead of 90-230 s (pip also byte-compiles
+# every module of every package; uv leaves that to the first import)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[dev,dask]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev,dask]'
 	touch $(STAMP)
 
 # the engines compiled into numba's cache again after any edit of the package, before

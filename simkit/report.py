@@ -601,8 +601,10 @@ def curve_figure(data: ReportData, knob: str, points: pd.DataFrame,
 
 
 def _png(fig: Figure) -> bytes:
+    """The figure as PNG bytes. Every report figure lays itself out (``constrained``), so
+    it is saved as drawn: ``bbox_inches="tight"`` would draw it a second time to crop it."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight", pad_inches=0.15)
+    fig.savefig(buffer, format="png", dpi=110)
     return buffer.getvalue()
 
 

@@ -14,7 +14,7 @@ NOTEBOOKS = ROOT / "notebooks"
 # (01: 100 games x 50 cells, plus 8 x 3 x 100 games for the replicate demonstration and
 # 4 Morris walks x 13 points x 100 games for the screening)
 SIZES = {"01_victus_difficulty": 100, "02_rules_probability": 3000,
-         "03_setembre1714_assault": 500, "04_king_in_the_north": 300, "05_verrix": 200}
+         "03_setembre1714_assault": 200, "04_king_in_the_north": 100, "05_verrix": 100}
 # figures each notebook must draw (at least)
 FIGURES = {"01_victus_difficulty": 10, "02_rules_probability": 0, "03_setembre1714_assault": 3,
            "04_king_in_the_north": 3, "05_verrix": 2}
