@@ -458,21 +458,48 @@ def test_every_policy_weight_changes_the_games(name, side, policy):
     choices = game.policy_choices({side: policy})
     k = game.sides.index(side)
 
-    cheapest, values = {}, {}
+    cheapest, values, tried = {}, {}, weights_cls.knobs()
     if is_search(game, choices):
         budget = {w.name: w for w in weights_cls.knobs()}[SEARCH_BUDGET]
         cheapest = {SEARCH_BUDGET: budget.range[0]}
         values = {SEARCH_BUDGET: [budget.range[0]]}  # the budget itself: its default or 1
+        tried = search_weights_to_play(game, side, policy)
 
     def variants(base, value, knob=None):
         weights = weights_cls(**{**cheapest, knob.name: value})
         changed = PolicyChoice(policy, choices[k].id, weights)
         return game.resolve_rules(base), (*choices[:k], changed, *choices[k + 1:])
 
-    dead = [w.name for w in weights_cls.knobs()
+    dead = [w.name for w in tried
             if not changes_games(game, w, lambda b, v, w=w: variants(b, v, w),
                                  values.get(w.name))]
     assert not dead, f"{policy} weights that change no game of {CHANGE_GAMES}: {dead}"
+
+
+def search_weights_to_play(game, side: str, policy: str) -> list:
+    """The weights of a rollout player to try through its games: its own, and the first
+    of the script's it plays with (a rollout player is its side's default script at every
+    choice it does not search, and in its rollouts). Each other script weight is checked
+    to reach the kernel in the script's own field, as the script's does: the script's
+    test shows that each of those fields changes games, and the one played here that the
+    rollout player's kernel reads them (a rollout game costs a hundred script games)."""
+    script = next(iter(game.policies[side]))
+    own = {w.name: w for w in game.policy_weights[side][policy].knobs()}
+    scripts = [w for w in game.policy_weights[side][script].knobs() if w.name in own]
+    k = game.sides.index(side)
+    fields = list(game.policy_rows.fields.fields)
+    for weight in scripts:
+        for value in other_values(weight)[:CHANGE_VALUES]:
+            rows = {}
+            for name in (policy, script):
+                choices = list(game.policy_choices({side: name}))
+                weights = game.policy_weights[side][name](**{weight.name: value})
+                choices[k] = PolicyChoice(name, choices[k].id, weights)
+                rows[name] = game.policy_rows.build(tuple(choices))[k]
+            column = fields.index(weight.name)
+            assert rows[policy][column] == rows[script][column], (weight.name, value)
+    return [w for name, w in own.items() if name not in {s.name for s in scripts}] + \
+        scripts[:1]
 
 
 @pytest.mark.parametrize("name", GAMES)
