@@ -14,16 +14,16 @@ def test_the_script_and_each_look_ahead_play_the_same_games():
     assert decision_kinds(victus, "players") == [
         "lookahead", "lookahead:decides=cards", "lookahead:decides=dice"]
     said = []
-    table = headroom(victus, n_games=4, seed=5, progress=said.append)
-    assert said[0].startswith("the player headroom: 3 look-ahead run(s) of 4 games (and the "
+    table = headroom(victus, n_games=2, seed=5, progress=said.append)
+    assert said[0].startswith("the player headroom: 3 look-ahead run(s) of 2 games (and the "
                               "scripts), about ") and "budget" not in said[0]
     assert list(table["policy"]) == ["greedy", *decision_kinds(victus, "players")]
-    assert (table["games"] == 4).all() and not table.attrs["sized_by_budget"]
+    assert (table["games"] == 2).all() and not table.attrs["sized_by_budget"]
     look = table.iloc[1]
     assert look.headroom == pytest.approx(look.rate - table.iloc[0].rate)
     assert look.low <= look.headroom <= look.high
     text = summary(victus, table)
-    assert "each side's script against its look-ahead on the same 4 games" in text
+    assert "each side's script against its look-ahead on the same 2 games" in text
 
 
 def test_the_budget_sizes_the_games():

@@ -95,12 +95,12 @@ def test_the_player_headroom_is_the_look_ahead_against_the_script(capsys):
     from simkit.robustness import headroom_lines, robustness
 
     victus = games.get("victus")
-    table = robustness(victus, n_games=40, slow_games=6, seed=2)
+    table = robustness(victus, n_games=40, slow_games=3, seed=2)
     look = table[table["setting"] == "players=lookahead"].iloc[0]
     (line,) = headroom_lines(table, victus)
     assert line.startswith(f"player headroom of the players: lookahead "
                            f"{100 * look['difference']:+.1f} [")
-    assert "over greedy (6 games, paired)" in line
+    assert "over greedy (3 games, paired)" in line
 
 
 def test_a_budget_cuts_the_slow_players_games_first(monkeypatch):
