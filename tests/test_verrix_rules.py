@@ -396,6 +396,36 @@ def test_only_the_provisions_short_of_the_reserve_are_dear():
     assert scores["Feast"] > scores["Cooking"]
 
 
+def test_master_smiths_value_the_second_good_a_leader_carries():
+    # Yellow's Master Smiths: "+1 VP in Cleanup if a leader carries 2 goods or more". With
+    # one Spear for Ygerna, a second is worth the VP of every Cleanup left (half, as a
+    # Fibula's), so greedy's choice (gain_choice) takes it over a Cow of a type it lacks;
+    # a third adds nothing, nor does a good no leader carries, nor a tribe without it
+    # (Purple, whose mystic has no use for a Spear, takes the Cow).
+    from simkit.games.verrix.rules import Weights
+    w = Weights()
+    x = Game()
+    for seat in (PURPLE, YELLOW):
+        x.goods(seat, **dict.fromkeys(L.GOODS, 0))
+        x.goods(seat, Spear=1)
+        for k in range(L.MAX_LEADERS):
+            for j in range(L.MAX_SLOTS):
+                x[seat, L.PL_EQUIP + k * L.MAX_SLOTS + j] = -1
+    turns = PO.month_turns_left(x.p, x.g)
+    spear, cow = L.GOODS.index("Spear"), L.GOODS.index("Cow")
+    assert PO.smith_worth(x.S, x.pol, x.g, YELLOW, spear, 1, turns) == \
+        w.vp_points * turns // 2 > 0
+    assert PO.smith_worth(x.S, x.pol, x.g, YELLOW, spear, 2, turns) == 0
+    assert PO.smith_worth(x.S, x.pol, x.g, YELLOW, cow, 0, turns) == 0
+    assert PO.smith_worth(x.S, x.pol, x.g, PURPLE, spear, 1, turns) == 0
+    mask = (1 << spear) | (1 << cow)
+    assert PO.pick_good(x.S, x.p, x.pol, x.g, YELLOW, mask) == spear
+    # before, a held Spear for a craftsman (40) lost to a new Cow (45)
+    assert PO.worth(x.S, x.p, x.pol, x.g, PURPLE, cow) > \
+        PO.worth(x.S, x.p, x.pol, x.g, PURPLE, spear)
+    assert PO.pick_good(x.S, x.p, x.pol, x.g, PURPLE, mask) == cow
+
+
 # -- Trade: the Clan Pact example --------------------------------------------------------------
 def test_clan_pact_example():
     """Trade, the Clan Pact example, through play_card from the book's position (Yellow's

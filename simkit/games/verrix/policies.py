@@ -196,6 +196,26 @@ def spent_later(S, p, g, seat, good, have):
 
 
 @borrowing
+def smith_worth(S, pol, g, seat, good, held_k, turns):
+    """What one more ``good`` earns by the tribe's Master Smiths (Yellow: "+1 VP in
+    Cleanup if a leader carries 2 goods or more"), ``held_k`` of it held: the VP of every
+    Cleanup left (``turns``; half, as a Fibula's) when it is the second good a leader
+    would carry (the goods leaders are equipped with, ``EQUIP_ORDER``; a Horse or Fibula
+    once), else nothing."""
+    if S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_CLEANUP_VP_EQUIPPED] == 0 or \
+            equip_rank(good) < 0:
+        return 0
+    n = 0
+    for other in EQUIP_ORDER:
+        h = held_k if other == good else held(g, seat, other)
+        n += min(h, 1) if other == L.HORSE or other == L.FIBULA else h
+    if n != 1 or (good == L.HORSE or good == L.FIBULA) and held_k > 0:
+        return 0
+    return S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_CLEANUP_VP_EQUIPPED] * \
+        pol[seat, L.W_VP_POINTS] * turns // 2
+
+
+@borrowing
 def end_worth(S, pol, seat, good, held_k, bonuses, lacking_fibula):
     """What a good no card will spend is still worth in the last Month Turn: a Fibula a
     leader lacks (1 VP at this Cleanup), an animal (the tie-break), a type the tribe
@@ -234,6 +254,7 @@ def worth(S, p, pol, g, seat, good):
         value += 5
     if held(g, seat, good) == 0:
         value += pol[seat, L.W_NEW_TYPE_POINTS]  # the Festivals' variety objectives
+    value += smith_worth(S, pol, g, seat, good, held(g, seat, good), month_turns_left(p, g))
     return value
 
 
@@ -671,6 +692,7 @@ def held_worth(S, pol, g, seat, k, have, bonuses, turns, lacking, spend, reserve
         value += 5
     if held_k == 0:
         value += pol[seat, L.W_NEW_TYPE_POINTS]
+    value += smith_worth(S, pol, g, seat, k, held_k, turns)
     if held_k > 1:
         value -= 30
     return max(value, 1)
