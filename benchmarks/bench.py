@@ -8,7 +8,8 @@ Run with ``make bench``. Each kernel is measured three ways:
   counting and DataFrame assembly included), and their ratio (2.0 is perfect scaling).
 Cold compiles are given in wall seconds and in CPU seconds (the wall time of a busy
 machine says little; the CPU time does not depend on what else runs).
-Peak memory is the resident set of this process and of its largest worker.
+Then every rollout (look-ahead) player's games per CPU-second, and peak memory: the
+resident set of this process and of its largest worker.
 """
 
 from __future__ import annotations
@@ -94,6 +95,22 @@ def end_to_end(game_name: str, rules, policy, n: int, jobs: int) -> float:
     return n / (time.perf_counter() - start)
 
 
+def rollout_players(n: int) -> str:
+    """Every player with its own kernel (a look-ahead): games per CPU-second of this
+    process over ``n`` games of seed 0, the other sides at their defaults, after a first
+    game that compiles it."""
+    lines = [f"rollout players ({n} games each, one thread):"]
+    for name in simkit.games.names():
+        game = simkit.games.get(name)
+        for side, policy in sorted(game.policy_kernels):
+            simkit.simulate(game, 1, seed=99, policy={side: policy})  # compiled
+            started = time.process_time()
+            simkit.simulate(game, n, policy={side: policy})
+            cpu = time.process_time() - started
+            lines.append(f"  {name} {side}={policy}: {n / cpu:,.2f} games per CPU-second")
+    return "\n".join(lines)
+
+
 def peak_mib(who: int) -> float:
     return resource.getrusage(who).ru_maxrss / 1024  # Linux reports KiB
 
@@ -131,6 +148,8 @@ def main(argv=None) -> None:
                            end_to_end(game, preset, policy, n, 2)))
         print(f"{label:60} {cold:7.2f} {cold_cpu:10.2f} {cached:8.2f} {kernel:15,.0f} "
               f"{single:13,.0f} {double:14,.0f} {double / single:6.2f}", flush=True)
+    if not args.only:
+        print(rollout_players(max(4, int(20 * args.scale))))
     print(f"peak memory: this process {peak_mib(resource.RUSAGE_SELF):,.0f} MiB, "
           f"largest child {peak_mib(resource.RUSAGE_CHILDREN):,.0f} MiB")
 

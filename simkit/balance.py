@@ -247,9 +247,7 @@ def balance(game, *, rules=None, rounds: int = 3, n_games: int = 2000, trials: i
     if len(sides) != 2 or getattr(game, "seated", None):
         raise UsageError(f"{game.name} is not a two-sided game; balance_seated plays a "
                          "seated one, and a one-sided game has no opponent")
-    if rounds < 0 or n_games < 2:
-        raise UsageError(f"balance needs --rounds 0 or more and --games 2 or more, got "
-                         f"--rounds {rounds} and --games {n_games}")
+    _check_sizes(rounds, n_games)
     for side in sides:
         tuned_policy(game, side)  # a side without weights: one line naming the tunable
     say = progress or (lambda text: None)
@@ -491,6 +489,15 @@ def tribe_rates(game, rules, profile: dict, n_games: int, seed: int,
     return pd.DataFrame(rows).T
 
 
+def _check_sizes(rounds: int, n_games: int) -> None:
+    """A balance searches best responses: at least one round (the scripts' own table is
+    ``simkit robustness``'s policy matrix), on at least 2 games."""
+    if rounds < 1 or n_games < 2:
+        raise UsageError(f"balance needs --rounds 1 or more and --games 2 or more, got "
+                         f"--rounds {rounds} and --games {n_games} (the scripts' own "
+                         "cross-table without a search: simkit robustness)")
+
+
 def balance_seated(game, *, rules=None, rounds: int = 2, n_games: int = 1000,
                    trials: int = 12, restarts: int = 2, tune_games: int = 300,
                    scan_points: int = 3, seed: int = 0, n_jobs: int = 1, out=None,
@@ -504,6 +511,7 @@ def balance_seated(game, *, rules=None, rounds: int = 2, n_games: int = 1000,
     rules = game.resolve_rules(rules)
     if not getattr(game, "seated", None):
         raise UsageError(f"{game.name} has no seated tribes; balance plays its two sides")
+    _check_sizes(rounds, n_games)
     say = progress or (lambda text: None)
     game.warm_up()
     tribes = game.seated(rules)

@@ -681,7 +681,10 @@ def _knob_table(knobs, indent: str = "  ", played=None) -> str:
         value = getattr(played, k.name, k.default)
         return f"{k.default!s} (plays {value})" if value != k.default else str(k.default)
 
-    return "\n".join(f"{indent}{k.name:22} default {default(k):10} allowed {k.allowed:14} "
+    def name(k) -> str:  # a flag (after "--") is spelled with dashes, as the docs do
+        return k.name.replace("_", "-") if indent.endswith("--") else k.name
+
+    return "\n".join(f"{indent}{name(k):22} default {default(k):10} allowed {k.allowed:14} "
                      f"{k.doc}" for k in knobs)
 
 
@@ -1784,22 +1787,10 @@ def cmd_prob(args, extra) -> None:
 
 def _prob_data(extra: list[str]) -> tuple[list[str], str | None]:
     """Take ``--data DIR`` / ``--data=DIR`` out of the question's options."""
-    rest, data, i = [], None, 0
-    while i < len(extra):
-        name, sep, value = extra[i].partition("=")
-        if name != "--data":
-            rest.append(extra[i])
-        elif data is not None:
-            raise UsageError("--data given more than once; give one folder")
-        elif sep:
-            data = value
-        elif i + 1 < len(extra):
-            i += 1
-            data = extra[i]
-        else:
-            raise UsageError("--data needs a folder of the game's data files")
-        i += 1
-    return rest, data
+    rest, values = _take_option(extra, "--data", "a folder of the game's data files")
+    if len(values) > 1:
+        raise UsageError("--data given more than once; give one folder")
+    return rest, values[0] if values else None
 
 
 def _prob_data_folder(family: str, data: str | None):
@@ -1814,24 +1805,33 @@ def _prob_data_folder(family: str, data: str | None):
     return with_data(data)
 
 
-def _prob_format(extra: list[str]) -> tuple[list[str], str]:
-    """Take ``--format X`` / ``--format=X`` out of the question's options."""
-    rest, fmt, i = [], "table", 0
+def _take_option(extra: list[str], name: str, needs: str) -> tuple[list[str], list[str]]:
+    """Take every ``NAME VALUE`` / ``NAME=VALUE`` out of a question's options: (the rest,
+    the values in order); ``needs`` says what a NAME with no value lacks."""
+    rest, values, i = [], [], 0
     while i < len(extra):
-        name, sep, value = extra[i].partition("=")
-        if name == "--format":
-            if not sep:
-                if i + 1 == len(extra):
-                    raise UsageError(f"--format needs a value ({' | '.join(FORMATS)})")
-                i += 1
-                value = extra[i]
-            if value not in FORMATS:
-                raise UsageError(f"--format {value!r} is not one of: {' | '.join(FORMATS)}")
-            fmt = value
-        else:
+        key, sep, value = extra[i].partition("=")
+        if key != name:
             rest.append(extra[i])
+        elif sep:
+            values.append(value)
+        elif i + 1 < len(extra):
+            i += 1
+            values.append(extra[i])
+        else:
+            raise UsageError(f"{name} needs {needs}")
         i += 1
-    return rest, fmt
+    return rest, values
+
+
+def _prob_format(extra: list[str]) -> tuple[list[str], str]:
+    """Take ``--format X`` / ``--format=X`` out of the question's options (the last
+    one given counts)."""
+    rest, values = _take_option(extra, "--format", f"a value ({' | '.join(FORMATS)})")
+    for value in values:
+        if value not in FORMATS:
+            raise UsageError(f"--format {value!r} is not one of: {' | '.join(FORMATS)}")
+    return rest, values[-1] if values else "table"
 
 
 def _question_help(family: str, question) -> None:
@@ -1915,7 +1915,7 @@ def _option_assignments(extra: list[str], params_cls) -> list[str]:
                 i += 1
                 value = extra[i]
             else:
-                raise UsageError(f"--{name} needs a value ({knob.allowed})")
+                raise UsageError(f"--{name.replace('_', '-')} needs a value ({knob.allowed})")
         out.append(f"{name}={value}")
         i += 1
     return out

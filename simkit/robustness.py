@@ -37,6 +37,10 @@ OVERHEAD = 0.2
 BASELINE_POLICIES = ("random",)
 
 
+#: the fewest games a budget leaves a slow (rollout) player's setting
+SLOW_FLOOR = 20
+
+
 @dataclass(frozen=True)
 class Setting:
     group: str
@@ -164,7 +168,8 @@ def _sized(game, rules, todo: list[Setting], budget, n_jobs: int, say
     if say is None and budget is None:
         return todo, None
     started = time.perf_counter()
-    seconds = sum(s.games / speed(game, rules, s.policy, n_jobs) for s in todo)
+    cost = [s.games / speed(game, rules, s.policy, n_jobs) for s in todo]
+    seconds = sum(cost)
     games = sum(s.games for s in todo)
     plan = Plan(games, games / seconds)
     announce(f"{len(todo)} settings", plan, say or (lambda text: None))
@@ -173,11 +178,31 @@ def _sized(game, rules, todo: list[Setting], budget, n_jobs: int, say
         - OVERHEAD * len(todo)
     if left is None or seconds <= left:
         return todo, None
-    share = max(left, 0.0) / seconds
-    sized = [replace(s, games=max(20, min(s.games, int(s.games * share)))) for s in todo]
-    return sized, (f"budget {duration(budget)}: the {len(todo)} settings would take about "
-                   f"{duration(seconds)}; games a setting cut from {todo[0].games:,} to "
-                   f"{sized[0].games:,} (a slow player's in the same proportion)")
+    # a slow (rollout) player's games go first, down to SLOW_FLOOR, so that one look-ahead
+    # row does not cut every scripted setting to a few dozen games
+    slow = [_slow(game, s.policy) for s in todo]
+    fast_seconds = sum(c for c, x in zip(cost, slow, strict=True) if not x)
+    slow_least = sum(c * min(1.0, SLOW_FLOOR / s.games)
+                     for c, s, x in zip(cost, todo, slow, strict=True) if x)
+    if fast_seconds + slow_least <= left:
+        fast_share = 1.0
+        slow_share = (left - fast_seconds) / max(seconds - fast_seconds, 1e-9)
+    else:
+        fast_share = max(left - slow_least, 0.0) / max(fast_seconds, 1e-9)
+        slow_share = 0.0
+    floors = [SLOW_FLOOR if x else 20 for x in slow]
+    sized = [replace(s, games=max(min(f, s.games), min(s.games, int(
+        s.games * (slow_share if x else fast_share)))))
+        for s, x, f in zip(todo, slow, floors, strict=True)]
+    kept = [s.games for s, x in zip(sized, slow, strict=True) if not x]
+    slow_kept = [s.games for s, x in zip(sized, slow, strict=True) if x]
+    said = (f"budget {duration(budget)}: the {len(todo)} settings would take about "
+            f"{duration(seconds)}; games a setting cut from {todo[0].games:,} to "
+            f"{kept[0] if kept else sized[0].games:,}")
+    if slow_kept:
+        said += (f", a slow player's to {min(slow_kept):,} (cut first)"
+                 if fast_share >= 1.0 else f", a slow player's to {min(slow_kept):,}")
+    return sized, said
 
 
 def best_play_figures(result) -> dict:

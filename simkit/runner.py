@@ -467,10 +467,8 @@ class _Run:
 
     def standing(self) -> str:
         """Where an interrupted run stands: the games kept and their rates (Wilson 95%)."""
-        total = {name: Counter() for name in self.rate_columns}
-        for _, counts in self.part_counts.values():
-            for name, counter in counts.items():
-                total[name].update(counter)
+        # every part kept lies below the last one's stop, so counts() reads none partly
+        total = self.counts(max((stop for stop, _ in self.part_counts.values()), default=0))
         games = sum(stop - start for start, (stop, _) in self.part_counts.items())
         column = "winner" if "winner" in total else next(iter(total), None)
         if not games or column is None:

@@ -5,7 +5,7 @@ answer is known."""
 import numpy as np
 import pytest
 
-from simkit.balance import balance, scripted_population, solve, value_interval
+from simkit.balance import balance, balance_seated, scripted_population, solve, value_interval
 from simkit.errors import UsageError
 
 ASSAULT = "setembre1714-assault"
@@ -75,6 +75,9 @@ def test_balance_refuses_what_it_cannot_play():
         balance("victus")
     with pytest.raises(UsageError, match="--games 2 or more"):
         balance(ASSAULT, n_games=1)
+    for call in (lambda: balance(ASSAULT, rounds=0), lambda: balance_seated("verrix", rounds=0)):
+        with pytest.raises(UsageError, match="--rounds 1 or more .* simkit robustness"):
+            call()
 
 
 def test_the_command_prints_the_table_and_the_headline(capsys, tmp_path):

@@ -47,7 +47,8 @@ def test_question_help_lists_its_parameters(capsys, family, name):
     assert code == 0
     assert out.startswith(f"usage: simkit prob {family} {name}")
     for k in games.questions(family)[name].params.knobs():
-        line = next(x for x in out.splitlines() if x.strip().startswith(f"--{k.name} "))
+        flag = k.name.replace("_", "-")
+        line = next(x for x in out.splitlines() if x.strip().startswith(f"--{flag} "))
         assert f"default {k.default}" in line and f"allowed {k.allowed}" in line
 
 

@@ -455,3 +455,14 @@ def test_prob_answers_on_a_designers_dice(tmp_path, capsys):
     assert "per turn: 3/2 (1.500000)" in capsys.readouterr().out
     assert main(["prob", "verrix", "raid", "--data", str(tmp_path)]) == 2
     assert "verrix's questions read no data file" in capsys.readouterr().err
+
+
+def test_a_questions_help_spells_its_flags_with_dashes_as_the_docs_do(capsys):
+    from simkit.cli import main
+
+    assert main(["prob", "victus", "combat", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "  --bastion-defense " in text and "--bastion_defense" not in text
+    assert main(["prob", "victus", "combat", "--bastion_defense", "1", "--bastion-defense",
+                 "1"]) == 2  # both spellings are one parameter
+    assert "given more than once" in capsys.readouterr().err

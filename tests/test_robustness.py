@@ -101,3 +101,28 @@ def test_the_player_headroom_is_the_look_ahead_against_the_script(capsys):
     assert line.startswith(f"player headroom of the players: lookahead "
                            f"{100 * look['difference']:+.1f} [")
     assert "over greedy (6 games, paired)" in line
+
+
+def test_a_budget_cuts_the_slow_players_games_first(monkeypatch):
+    """Victus's look-ahead plays at a few games a second: a budget takes its games first
+    (down to SLOW_FLOOR) and leaves the scripted settings theirs, then cuts those."""
+    from simkit import games, timing
+    from simkit.robustness import SLOW_FLOOR, _sized, _slow, settings
+
+    victus = games.get("victus")
+    rules = victus.resolve_rules(None)
+    todo, _ = settings(victus, rules, 2000, 200)
+    slow = [_slow(victus, s.policy) for s in todo]
+    assert any(slow) and not all(slow)
+    monkeypatch.setattr(timing, "speed",
+                        lambda game, rules, policy, n_jobs: 10.0 if _slow(game, policy)
+                        else 1000.0)
+    fast_seconds = 2.0 * (len(todo) - sum(slow))  # 2,000 games at 1,000 games/s each
+    sized, said = _sized(victus, rules, todo, fast_seconds + 5.0, 1, None)
+    assert [s.games for s, x in zip(sized, slow, strict=True) if not x] == [2000] * (
+        len(todo) - sum(slow))
+    assert all(SLOW_FLOOR <= s.games < 200 for s, x in zip(sized, slow, strict=True) if x)
+    assert "a slow player's to" in said and "(cut first)" in said
+    sized, said = _sized(victus, rules, todo, fast_seconds / 2, 1, None)
+    assert all(s.games == SLOW_FLOOR for s, x in zip(sized, slow, strict=True) if x)
+    assert all(20 <= s.games < 2000 for s, x in zip(sized, slow, strict=True) if not x)

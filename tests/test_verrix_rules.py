@@ -1005,12 +1005,10 @@ def test_trade_buys_a_hostage_from_a_village():
     assert x[BLUE, L.PL_GOODS + L.SWORD] == 1 and x[PURPLE, L.PL_GOODS + L.SWORD] == 1
 
 
-def test_support_for_a_raided_village():
-    # "Siding with ... an opposing player who is making a Reaction to defend himself, is
-    # considered Support"; "A player who already passed their hand ... cannot provide
-    # Support." Green, behind the raider, engages on its Travel Card the tribesmen "they
-    # want to add": 3 of its 5, which bring the defence to the attack (a tie stops it).
-    x = Game()
+def raided_village(**rules) -> Game:
+    """Blue raids Purple's Brigantes; Orange and Yellow have passed; Green (5 VP, behind
+    Blue's 10) at Iceni holds 5 tribesmen and 8 Provisions."""
+    x = Game(**rules)
     x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
     x[ORANGE, L.PL_PASSED] = 1
     x[YELLOW, L.PL_PASSED] = 1
@@ -1018,6 +1016,15 @@ def test_support_for_a_raided_village():
     x[GREEN, L.PL_VP] = 5
     x[GREEN, L.PL_MEN] = 5
     x.goods(GREEN, Provisions=8)
+    return x
+
+
+def test_support_for_a_raided_village():
+    # "Siding with ... an opposing player who is making a Reaction to defend himself, is
+    # considered Support"; "A player who already passed their hand ... cannot provide
+    # Support." Green, behind the raider, engages on its Travel Card the tribesmen "they
+    # want to add": 3 of its 5, which bring the defence to the attack (a tie stops it).
+    x = raided_village()
     tribesmen = 1  # Pillage-like: only tribesmen count
     token10 = PO.mean_token10(x.p, x.g)
     attack, defence = 5, 2  # expected to succeed (2 + mean token < 5); 2 + 3 holds
@@ -1152,14 +1159,7 @@ def test_battle_leaders_reading(reading):
 def test_raid_support_reading(reading):
     """Raid Support: under "defenders" Green, behind the raider, supports the raided
     Village (test_support_for_a_raided_village); under "none" nobody does."""
-    x = Game(raid_support=reading)
-    x.villages(blue="Caledonii", purple="Brigantes", green="Iceni")
-    x[ORANGE, L.PL_PASSED] = 1
-    x[YELLOW, L.PL_PASSED] = 1
-    x[BLUE, L.PL_VP] = 10
-    x[GREEN, L.PL_VP] = 5
-    x[GREEN, L.PL_MEN] = 5
-    x.goods(GREEN, Provisions=8)
+    x = raided_village(raid_support=reading)
     added = A.raid_supporters(x.S, x.p, x.g, BLUE, PURPLE, 1, 5, 2, NOLOG)
     assert added == (3 if reading == "defenders" else 0)
     assert x[GREEN, L.PL_N_SUPPORT] == (reading == "defenders")

@@ -49,6 +49,7 @@ from .state import (
     engagement_capacity,
     engagement_horses,
     engagement_strength,
+    find_op,
     gain_dw,
     gain_goods,
     harbour,
@@ -72,14 +73,6 @@ def vp(g, seat, n, log):
     d = add_vp(g, seat, n)
     log_event(log, EV_VP, seat, d, g[pl(seat) + L.PL_VP])
     return d
-
-
-@borrowing
-def find_op(S, c, op):
-    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
-        if card_op(S, c, k, 0) == op:
-            return k
-    return -1
 
 
 @borrowing

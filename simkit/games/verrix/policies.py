@@ -26,6 +26,7 @@ from .state import (
     engagement_horses,
     engagement_strength,
     equipped,
+    find_op,
     held,
     hostages,
     leader_bonus,
@@ -339,15 +340,6 @@ def riders(S, g, seat, mask, lmask):
 
 
 @borrowing
-def find_card_op(S, c, op):
-    """The index of card c's first operation ``op``, or -1."""
-    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
-        if card_op(S, c, k, 0) == op:
-            return k
-    return -1
-
-
-@borrowing
 def action_units(S, p, pol, g, seat, c, target):
     """The units the seat engages to play card c against ``target`` (before the riders
     a trip adds): a Raid's are ``raid_units``; a Trade's the fewest reaching the card's
@@ -355,7 +347,7 @@ def action_units(S, p, pol, g, seat, c, target):
     the fewest. (-1, 0): not enough STRENGTH."""
     cost = S[L.S_CARDS][c, L.CD_COST]
     mask = S[L.S_CARDS][c, L.CD_UNITS]
-    k = find_card_op(S, c, L.OP_RAID)
+    k = find_op(S, c, L.OP_RAID)
     if k >= 0:
         return raid_units(S, p, pol, g, seat, c, k, target)
     extra = 0
@@ -473,10 +465,9 @@ def event_phases_after(p, g):
 
 
 @borrowing
-def festival_dw_vp(S, p, g, seat, n):
-    """VP the Festivals still to come pay for ``n`` more Divine Will: each objective of
-    Divine Will "at least" (Imbolc's) the seat falls short of and the cubes reach."""
-    dw = g[pl(seat) + L.PL_DW]
+def objectives_reached_vp(S, p, g, kind, have, more):
+    """VP the Festivals still to come pay for ``more`` of what an "at least" objective of
+    ``kind`` counts, from ``have``: each such objective short of now that they reach."""
     vp = 0
     for i in range(p[L.P_N_FESTIVALS]):
         turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
@@ -484,29 +475,25 @@ def festival_dw_vp(S, p, g, seat, n):
             continue
         for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
             o = L.FE_OBJ + 4 * k
-            if S[L.S_FESTIVALS][i, o] == L.OB_DW_AT_LEAST:
-                need = S[L.S_FESTIVALS][i, o + 1]
-                if dw < need <= dw + n:
-                    vp += S[L.S_FESTIVALS][i, o + 2]
+            if S[L.S_FESTIVALS][i, o] == kind and \
+                    have < S[L.S_FESTIVALS][i, o + 1] <= have + more:
+                vp += S[L.S_FESTIVALS][i, o + 2]
     return vp
+
+
+@borrowing
+def festival_dw_vp(S, p, g, seat, n):
+    """VP the Festivals still to come pay for ``n`` more Divine Will: each objective of
+    Divine Will "at least" (Imbolc's) the seat falls short of and the cubes reach."""
+    return objectives_reached_vp(S, p, g, L.OB_DW_AT_LEAST, g[pl(seat) + L.PL_DW], n)
 
 
 @borrowing
 def village_objectives_vp(S, p, g, seat):
     """VP the Festivals still to come pay for one more village: each objective of
     villages "at least" (Imbolc's 2, Lughnasadh's 3) it reaches."""
-    have = g[pl(seat) + L.PL_VILLAGES]
-    vp = 0
-    for i in range(p[L.P_N_FESTIVALS]):
-        turn = (i + 1) * p[L.P_FESTIVAL_EVERY]
-        if turn <= g[L.G_TURN] or turn > p[L.P_TURNS]:
-            continue
-        for k in range(S[L.S_FESTIVALS][i, L.FE_N]):
-            o = L.FE_OBJ + 4 * k
-            if S[L.S_FESTIVALS][i, o] == L.OB_VILLAGES_AT_LEAST and \
-                    S[L.S_FESTIVALS][i, o + 1] == have + 1:
-                vp += S[L.S_FESTIVALS][i, o + 2]
-    return vp
+    return objectives_reached_vp(S, p, g, L.OB_VILLAGES_AT_LEAST,
+                                 g[pl(seat) + L.PL_VILLAGES], 1)
 
 
 @borrowing
@@ -908,15 +895,7 @@ def defence_commit(S, p, g, seat, mask, attack, base):
     need = attack - base
     if need <= 0:
         return 0, 0
-    take = min(need, men)
-    lm = 0
-    s = take
-    for k in range(L.MAX_LEADERS):
-        if s >= need:
-            break
-        if (lmask >> k) & 1:
-            lm |= 1 << k
-            s += leader_strength(S, g, seat, k)
+    take, lm, _ = tribesmen_then_leaders(S, g, seat, men, lmask, need)
     return take, lm
 
 
@@ -945,13 +924,9 @@ def supports_raid_defence(p, g, seat, raider, attack, defence, add):
 
 
 @borrowing
-def fewest_units(S, g, seat, mask, need):
-    """The fewest available units of classes ``mask`` whose STRENGTH reaches ``need``
-    (tribesmen first, then leaders in order), or all of them if even all fall short:
-    (tribesmen, leader mask)."""
-    men, lmask = all_available(S, g, seat, mask)
-    if need <= 0:
-        return 0, 0
+def tribesmen_then_leaders(S, g, seat, men, lmask, need):
+    """Up to ``need`` of the ``men`` tribesmen, then the leaders of ``lmask`` in order
+    until the STRENGTH reaches ``need``: (tribesmen, leader mask, STRENGTH)."""
     take = min(need, men)
     lm = 0
     s = take
@@ -961,6 +936,18 @@ def fewest_units(S, g, seat, mask, need):
         if (lmask >> k) & 1:
             lm |= 1 << k
             s += leader_strength(S, g, seat, k)
+    return take, lm, s
+
+
+@borrowing
+def fewest_units(S, g, seat, mask, need):
+    """The fewest available units of classes ``mask`` whose STRENGTH reaches ``need``
+    (tribesmen first, then leaders in order), or all of them if even all fall short:
+    (tribesmen, leader mask)."""
+    men, lmask = all_available(S, g, seat, mask)
+    if need <= 0:
+        return 0, 0
+    take, lm, s = tribesmen_then_leaders(S, g, seat, men, lmask, need)
     if s >= need:  # the leaders may spare tribesmen
         while take > 0 and s - 1 >= need:
             take -= 1

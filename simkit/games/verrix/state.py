@@ -408,6 +408,15 @@ def card_op(S, c, k, j):
 
 
 @borrowing
+def find_op(S, c, op):
+    """The index of card c's first operation ``op``, or -1."""
+    for k in range(S[L.S_CARDS][c, L.CD_N_OPS]):
+        if card_op(S, c, k, 0) == op:
+            return k
+    return -1
+
+
+@borrowing
 def reavers(S, g, seat, target, field):
     """Orange's ability (``field`` of its tribe row) counts only in Raids on a Village:
     the Sack example (Raid) shows it adds nothing to a Sack of Portum Itium."""
