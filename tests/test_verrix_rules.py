@@ -339,6 +339,93 @@ def test_trade_valued_after_the_trip():
         assert valued == (provisions >= 4), provisions  # 2 left after the trip pay 2
 
 
+def greedy_scores(x, seat):
+    """The greedy appraisal of each legal action of the seat: {card title: score}."""
+    n = 64
+    kind, card, target, score = (np.zeros(n, dtype=np.int64) for _ in range(4))
+    k = E.candidates(x.S, x.p, x.pol, x.g, seat, kind, card, target, score)
+    return {x.comp.card_titles[card[i]]: score[i] for i in range(k) if card[i] >= 0}
+
+
+def hand(x, seat, *titles):
+    for c in range(x.p[L.P_N_CARDS]):
+        if x[seat, L.PL_CARD + c] == L.CARD_HAND:
+            x[seat, L.PL_CARD + c] = L.CARD_DISCARD
+    for title in titles:
+        x[seat, L.PL_CARD + x.card(title)] = L.CARD_HAND
+
+
+def test_provisions_kept_are_the_dearest_trip_in_hand():
+    # Territories, Sea Areas and Movement: without the Provisions of its trip "the action
+    # cannot be carried out". The greedy tribe keeps what the dearest trip of a card in its
+    # hand takes: Green's Caravan from Iceni to Portum Itium, less Merchant Roads' 1;
+    # Orange's Barter from Brigantes, in full; nothing while no card travels.
+    x = Game()
+    x.villages(green="Iceni", orange="Brigantes", yellow="Atrebates")
+    hand(x, GREEN, "Cooking", "Caravan")
+    hand(x, ORANGE, "Cooking", "Barter")
+    assert PO.provision_reserve(x.S, x.p, x.g, GREEN) == \
+        PO.harbour_trip(x.S, x.p, x.node("Iceni")) - 1 == 3
+    assert PO.provision_reserve(x.S, x.p, x.g, ORANGE) == \
+        PO.harbour_trip(x.S, x.p, x.node("Brigantes")) == 5
+    hand(x, GREEN, "Cooking", "Feast")
+    assert PO.provision_reserve(x.S, x.p, x.g, GREEN) == 0
+
+
+def test_only_the_provisions_short_of_the_reserve_are_dear():
+    # Cooking's 3 Provisions, unit by unit: with 2 held and 3 kept (the Caravan's trip) the
+    # first is short (short_provision_points), the other two beyond (provision_points);
+    # Cooking engages its cost, 2 tribesmen (engaged_points each).
+    from simkit.games.verrix import appraisal as AP
+    from simkit.games.verrix.rules import Weights
+    w = Weights()
+    x = Game()
+    x.villages(green="Iceni", orange="Brigantes", yellow="Atrebates")
+    hand(x, GREEN, "Cooking", "Caravan")
+    x.goods(GREEN, Provisions=2)
+    c = x.card("Cooking")
+    men, lmask = A.legal_engagement(x.S, x.p, x.pol, x.g, GREEN, c, -1)
+    assert AP.card_value(x.S, x.p, x.pol, x.g, GREEN, c, -1, men, lmask) == \
+        w.short_provision_points + 2 * w.provision_points - 2 * w.engaged_points
+    # a tribe whose hand travels nowhere feasts on its 3 Provisions rather than cook more
+    # (before, a fixed reserve of 5 made them 20 each: Cooking 54, Feast 24)
+    hand(x, GREEN, "Cooking", "Feast")
+    x.goods(GREEN, Provisions=3)
+    scores = greedy_scores(x, GREEN)
+    assert scores["Feast"] == 3 * w.vp_points - 3 * w.provision_points - 2 * w.engaged_points
+    assert scores["Feast"] > scores["Cooking"]
+
+
+def test_master_smiths_value_the_second_good_a_leader_carries():
+    # Yellow's Master Smiths: "+1 VP in Cleanup if a leader carries 2 goods or more". With
+    # one Spear for Ygerna, a second is worth the VP of every Cleanup left (half, as a
+    # Fibula's), so greedy's choice (gain_choice) takes it over a Cow of a type it lacks;
+    # a third adds nothing, nor does a good no leader carries, nor a tribe without it
+    # (Purple, whose mystic has no use for a Spear, takes the Cow).
+    from simkit.games.verrix.rules import Weights
+    w = Weights()
+    x = Game()
+    for seat in (PURPLE, YELLOW):
+        x.goods(seat, **dict.fromkeys(L.GOODS, 0))
+        x.goods(seat, Spear=1)
+        for k in range(L.MAX_LEADERS):
+            for j in range(L.MAX_SLOTS):
+                x[seat, L.PL_EQUIP + k * L.MAX_SLOTS + j] = -1
+    turns = PO.month_turns_left(x.p, x.g)
+    spear, cow = L.GOODS.index("Spear"), L.GOODS.index("Cow")
+    assert PO.smith_worth(x.S, x.pol, x.g, YELLOW, spear, 1, turns) == \
+        w.vp_points * turns // 2 > 0
+    assert PO.smith_worth(x.S, x.pol, x.g, YELLOW, spear, 2, turns) == 0
+    assert PO.smith_worth(x.S, x.pol, x.g, YELLOW, cow, 0, turns) == 0
+    assert PO.smith_worth(x.S, x.pol, x.g, PURPLE, spear, 1, turns) == 0
+    mask = (1 << spear) | (1 << cow)
+    assert PO.pick_good(x.S, x.p, x.pol, x.g, YELLOW, mask) == spear
+    # before, a held Spear for a craftsman (40) lost to a new Cow (45)
+    assert PO.worth(x.S, x.p, x.pol, x.g, PURPLE, cow) > \
+        PO.worth(x.S, x.p, x.pol, x.g, PURPLE, spear)
+    assert PO.pick_good(x.S, x.p, x.pol, x.g, PURPLE, mask) == cow
+
+
 # -- Trade: the Clan Pact example --------------------------------------------------------------
 def test_clan_pact_example():
     """Trade, the Clan Pact example, through play_card from the book's position (Yellow's

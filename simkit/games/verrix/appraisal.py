@@ -69,7 +69,7 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
         a = card_op(S, c, k, 1)
         a2 = card_op(S, c, k, 2)
         if op == L.OP_GAIN:
-            v += min(a2, g[L.G_MARKET + a]) * PO.worth(S, p, pol, g, seat, a)
+            v += PO.units_worth(S, p, pol, g, seat, a, min(a2, g[L.G_MARKET + a]))
         elif op == L.OP_GAIN_CHOICE:
             good = PO.pick_good(S, p, pol, g, seat, a)
             if good >= 0:
@@ -79,7 +79,7 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
         elif op == L.OP_VP:
             v += vp_points * a
         elif op == L.OP_PAY:
-            v -= a2 * PO.worth(S, p, pol, g, seat, a)
+            v -= PO.units_worth(S, p, pol, g, seat, a, -a2)
         elif op == L.OP_LEARN:  # its VP, the card, and the Special's cost engaged
             v += vp_points + pol[seat, L.W_LEARN_POINTS] - \
                 pol[seat, L.W_ENGAGED_POINTS] * learning_cost(S, p, g, seat)

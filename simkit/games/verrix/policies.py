@@ -154,6 +154,29 @@ def provisions_to_spend(S, p, g, seat):
 
 
 @borrowing
+def provision_reserve(S, p, g, seat):
+    """The Provisions the seat keeps for travel (Territories, Sea Areas and Movement:
+    without them "the action cannot be carried out"): the dearest trip a card in its hand
+    would take now (``trip_price``; a Trade at Portum Itium less the tribe's discount,
+    Green's Merchant Roads), so that every card it holds can still be played; a Provision
+    short of it is worth ``short_provision_points``, one beyond ``provision_points``. A
+    tribe near the market keeps fewer than one far from it; what a card pays (Feast,
+    Forge) is that card's use of them, not a reason to keep them."""
+    tribe = g[pl(seat) + L.PL_TRIBE]
+    n = 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND or \
+                S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
+            continue
+        trip = trip_price(S, p, g, seat, c)
+        if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE and \
+                S[L.S_CARDS][c, L.CD_LOCATION] == L.LOC_PORTUM:
+            trip = max(trip - S[L.S_TRIBES][tribe, L.TR_TRADE_DISCOUNT], 0)
+        n = max(n, trip)
+    return n
+
+
+@borrowing
 def spent_later(S, p, g, seat, good, have):
     """Can the unit of ``good`` that raises the seat's Village Card from ``have`` still be
     spent? Always but in the last Month Turn; there, a Provision while the Feasts, Forges
@@ -171,6 +194,26 @@ def spent_later(S, p, g, seat, good, have):
             if op == L.OP_TROPHY or op == L.OP_PAY and card_op(S, c, k, 1) == good:
                 return True
     return False
+
+
+@borrowing
+def smith_worth(S, pol, g, seat, good, held_k, turns):
+    """What one more ``good`` earns by the tribe's Master Smiths (Yellow: "+1 VP in
+    Cleanup if a leader carries 2 goods or more"), ``held_k`` of it held: the VP of every
+    Cleanup left (``turns``; half, as a Fibula's) when it is the second good a leader
+    would carry (the goods leaders are equipped with, ``EQUIP_ORDER``; a Horse or Fibula
+    once), else nothing."""
+    if S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_CLEANUP_VP_EQUIPPED] == 0 or \
+            equip_rank(good) < 0:
+        return 0
+    n = 0
+    for other in EQUIP_ORDER:
+        h = held_k if other == good else held(g, seat, other)
+        n += min(h, 1) if other == L.HORSE or other == L.FIBULA else h
+    if n != 1 or (good == L.HORSE or good == L.FIBULA) and held_k > 0:
+        return 0
+    return S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_CLEANUP_VP_EQUIPPED] * \
+        pol[seat, L.W_VP_POINTS] * turns // 2
 
 
 @borrowing
@@ -198,7 +241,7 @@ def worth(S, p, pol, g, seat, good):
                          useful_bonuses(S, p, g, seat), fibula_wanted(g, seat))
     value = S[L.S_GOODS][good, L.GD_VALUE] * 10
     if good == L.PROVISIONS:
-        if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < pol[seat, L.W_MIN_PROVISIONS]:
+        if g[pl(seat) + L.PL_GOODS + L.PROVISIONS] < provision_reserve(S, p, g, seat):
             return pol[seat, L.W_SHORT_PROVISION_POINTS]
         return pol[seat, L.W_PROVISION_POINTS]
     bonus = S[L.S_GOODS][good, L.GD_BONUS]
@@ -212,7 +255,26 @@ def worth(S, p, pol, g, seat, good):
         value += 5
     if held(g, seat, good) == 0:
         value += pol[seat, L.W_NEW_TYPE_POINTS]  # the Festivals' variety objectives
+    value += smith_worth(S, pol, g, seat, good, held(g, seat, good), month_turns_left(p, g))
     return value
+
+
+@borrowing
+def units_worth(S, p, pol, g, seat, good, n):
+    """What ``n`` more of ``good`` are worth, unit by unit as the Village Card fills
+    (``worth`` of each at the holding it raises): of Cooking's 3 Provisions only those
+    short of ``provision_reserve`` are worth ``short_provision_points``. ``n`` < 0: what
+    giving up -n costs (Feast's, Forge's payment), the last held first."""
+    at = pl(seat) + L.PL_GOODS + good
+    keep = g[at]
+    total = 0
+    for i in range(abs(n)):
+        g[at] = keep + i if n > 0 else keep - i - 1
+        if g[at] < 0:
+            break
+        total += worth(S, p, pol, g, seat, good)
+    g[at] = keep
+    return total
 
 
 @borrowing
@@ -463,7 +525,7 @@ def event_value(S, p, pol, g, seat, ev):
         a = S[L.S_EVENTS][ev, o + 1]
         b = S[L.S_EVENTS][ev, o + 2]
         if op == L.EO_GAIN:
-            v += a * 0 + b * worth(S, p, pol, g, seat, a)
+            v += units_worth(S, p, pol, g, seat, a, b)
         elif op == L.EO_THE_GIFT:
             v += worth(S, p, pol, g, seat, a) - 10
         elif op == L.EO_DIVINE_WILL:
@@ -471,7 +533,7 @@ def event_value(S, p, pol, g, seat, ev):
         elif op == L.EO_VP:
             v += pol[seat, L.W_VP_POINTS] * a
         elif op == L.EO_EVERYONE_LOSES or op == L.EO_LOSE:
-            v -= min(b, g[pl(seat) + L.PL_GOODS + a]) * worth(S, p, pol, g, seat, a)
+            v -= units_worth(S, p, pol, g, seat, a, -min(b, g[pl(seat) + L.PL_GOODS + a]))
         elif op == L.EO_RESCUE:
             v += 30 * min(a, g[L.G_MARKET_MEN + g[pl(seat) + L.PL_TRIBE]])
         elif op == L.EO_VP_PER:
@@ -580,14 +642,15 @@ def unit_worth(S, p, pol, g, seat, k, have):
 
 
 @borrowing
-def held_worth(S, pol, g, seat, k, have, bonuses, turns, lacking, spend):
+def held_worth(S, pol, g, seat, k, have, bonuses, turns, lacking, spend, reserve):
     """``unit_worth`` of good k with the seat's Village Card holding ``have``, from the
     parts of ``worth`` a trade does not change, computed once per plan (``bonuses``: the
     leader bonuses an equipped good would give, ``useful_bonuses``; ``turns``: Month
     Turns left; ``lacking``: leaders without a Fibula; ``spend``: -1 before the last
     Month Turn, else the Provisions the seat can still spend, ``spent_later``, with bit
-    40 + k set for the other goods a card in its hand still pays with): the same values,
-    without writing the state."""
+    40 + k set for the other goods a card in its hand still pays with; ``reserve``: the
+    Provisions it keeps, ``provision_reserve``): the same values, without writing the
+    state."""
     b = pl(seat)
     held_k = have
     for j in range(L.MAX_LEADERS):
@@ -600,7 +663,7 @@ def held_worth(S, pol, g, seat, k, have, bonuses, turns, lacking, spend):
             return max(end_worth(S, pol, seat, k, held_k, bonuses, wanted) -
                        (30 if k != L.PROVISIONS and held_k > 1 else 0), 1)
     if k == L.PROVISIONS:
-        if have < pol[seat, L.W_MIN_PROVISIONS]:
+        if have < reserve:
             return pol[seat, L.W_SHORT_PROVISION_POINTS]
         return pol[seat, L.W_PROVISION_POINTS]
     value = S[L.S_GOODS][k, L.GD_VALUE] * 10
@@ -616,6 +679,7 @@ def held_worth(S, pol, g, seat, k, have, bonuses, turns, lacking, spend):
         value += 5
     if held_k == 0:
         value += pol[seat, L.W_NEW_TYPE_POINTS]
+    value += smith_worth(S, pol, g, seat, k, held_k, turns)
     if held_k > 1:
         value -= 30
     return max(value, 1)
@@ -738,6 +802,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
     turns = month_turns_left(p, g)
     lacking = leaders_lacking_fibula(g, seat)
     spend = spending(S, p, g, seat)
+    reserve = provision_reserve(S, p, g, seat)
     low = LOW
     high = HIGH
     # the items and value the kinds so far can reach: no state beyond is ever filled
@@ -754,7 +819,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
                                                      hostages(g, seat) + m - 1)
                                        if k >= L.N_GOODS else
                                        held_worth(S, pol, g, seat, k, have + m - 1, slots, turns,
-                                                  lacking, spend))
+                                                  lacking, spend, reserve))
             bj_reach = min(cap, bj_reach + n)
             bv_reach = min(vbuy, bv_reach + n * val)
             for j in range(bj_reach, 0, -1):  # in place: the smaller states are this kind's
@@ -772,7 +837,7 @@ def best_trade(S, p, pol, g, seat, target, cap, vpay, bonus, plan, cum, buy, bch
                     cum[m] = cum[m - 1] + sale_cost(S, p, pol, g, seat, target, k, have - m)
                 else:
                     cum[m] = cum[m - 1] + held_worth(S, pol, g, seat, k, have - m, slots, turns,
-                                                     lacking, spend)
+                                                     lacking, spend, reserve)
             pj_reach = min(cap, pj_reach + n)
             pv_reach = min(vpay, pv_reach + n * val)
             for j in range(pj_reach, 0, -1):

@@ -286,15 +286,12 @@ class Weights(RulesBase):
     engaged_points: int = knob(
         3, "value points an action gives up per point of STRENGTH it engages (units left "
         "for later actions of the Month Turn)", range=(0, 15))
-    min_provisions: int = knob(
-        5, "Provisions kept for travel: below this a Provision is worth "
-        "short_provision_points, so the tribe neither sells nor spends them lightly",
-        range=(0, 12))
     short_provision_points: int = knob(
-        20, "a Provision's worth while the tribe holds fewer than min_provisions",
-        range=(0, 60))
+        20, "a Provision's worth while the tribe holds fewer than the dearest trip of a "
+        "card in its hand takes (its Provisions reserve, kept so that it neither sells "
+        "nor spends them lightly)", range=(0, 60))
     provision_points: int = knob(
-        6, "a Provision's worth beyond min_provisions, and the cost of each Provision a "
+        6, "a Provision's worth beyond its reserve, and the cost of each Provision a "
         "trip takes (an action away, the set-up village's trip to Portum Itium)",
         range=(0, 20))
     new_type_points: int = knob(
