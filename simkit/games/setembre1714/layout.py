@@ -127,6 +127,8 @@ W_WITHDRAW_BELOW = _W("withdraw_below")
 W_COMMANDER_STEP = _W("commander_step")
 W_BREACH_ODDS = _W("breach_odds")
 W_UNANSWERED_FIRE = _W("unanswered_fire_points")
+W_ROLLOUTS = _W("rollouts")  # lookahead: a searched decision's budget of rollouts
+W_DECIDES = _W("decides")  # lookahead: LOOKAHEAD_DECIDES, which decisions it searches
 N_W = _W.size
 
 # -- the decisions a look-ahead player searches (``engine.play_from`` stops before each is
@@ -135,6 +137,10 @@ DECISIONS = ("assault", "withdrawal")
 D_ASSAULT, D_WITHDRAWAL = codes(DECISIONS)
 N_DECISIONS = len(DECISIONS)
 D_NONE = -1  # the game is over (or a state check failed): no decision
+#: the lookahead's ``decides`` weight: which of its side's decisions it searches, and the
+#: bits of ``engine.play_from``'s ``searched`` each one asks for (shifted by the side)
+LOOKAHEAD_DECIDES = ("assaults_and_withdrawals", "assaults", "withdrawals")
+DECIDES_BITS = ((1 << D_ASSAULT) | (1 << D_WITHDRAWAL), 1 << D_ASSAULT, 1 << D_WITHDRAWAL)
 
 # -- where the sequence of play (5) stands: the state's ``S_AT``, so a game can stop at a
 # decision and go on from a copy of its state (``engine.play_from``)

@@ -32,6 +32,8 @@ Policies per side (the first is the default):
   gives ground (withdraws) unless it holds at least 65% of the time and never
   counter-attacks.
 - ``random``: a uniformly random legal choice at every decision.
+- ``lookahead`` (both sides): greedy, except at the decisions it searches (its assaults,
+  the defender's withdrawals) by rollouts of the rest of the game (``lookahead``).
 """
 
 import numpy as np
@@ -68,6 +70,8 @@ BOURBON_POLICIES = {
     "cautious": "the greedy plan, but no assault before the Royal Breach is assured and "
                 "only at good odds (waits for the breach)",
     "random": "a uniformly random legal choice at every decision",
+    "lookahead": "greedy, but chooses its assaults and its withdrawals by playing rollouts "
+                 "of the rest of the game (the undrawn event cards reshuffled)",
 }
 CATALAN_POLICIES = {
     "greedy": "garrison every objective, reinforce threatened ones to 5, leaders and flag "
@@ -77,11 +81,14 @@ CATALAN_POLICIES = {
     "fallback": "the greedy garrison, but give ground (withdraw) from any fight it does "
                 "not hold 65% of the time and never counter-attack",
     "random": "a uniformly random legal choice at every decision",
+    "lookahead": "greedy, but chooses its counter-attacks and its withdrawals by playing "
+                 "rollouts of the rest of the game (the undrawn event cards reshuffled)",
 }
-GREEDY, CAUTIOUS, B_RANDOM = codes(tuple(BOURBON_POLICIES))
-C_GREEDY, FALLBACK, C_RANDOM = codes(tuple(CATALAN_POLICIES))
-RANDOM = B_RANDOM
-assert B_RANDOM == C_RANDOM
+GREEDY, CAUTIOUS, B_RANDOM, B_LOOKAHEAD = codes(tuple(BOURBON_POLICIES))
+C_GREEDY, FALLBACK, C_RANDOM, C_LOOKAHEAD = codes(tuple(CATALAN_POLICIES))
+RANDOM, LOOKAHEAD = B_RANDOM, B_LOOKAHEAD
+assert (B_RANDOM, B_LOOKAHEAD) == (C_RANDOM, C_LOOKAHEAD)
+assert GREEDY == C_GREEDY  # the look-ahead plays its rollouts with greedy's id (lookahead.py)
 
 COMBAT_KINDS = ("none", "pass", "salvo", "assault")
 K_NONE, K_PASS, K_SALVO, K_ASSAULT = codes(COMBAT_KINDS)

@@ -293,9 +293,37 @@ class FallbackWeights(RulesBase):
     commander_step: int = knob(3, _CATALAN_COMMANDER, range=(0, 7))
 
 
-#: the weights each scripted policy takes (random takes none)
-POLICY_WEIGHTS = {"bourbons": {"greedy": BourbonWeights, "cautious": CautiousWeights},
-                  "catalans": {"greedy": CatalanWeights, "fallback": FallbackWeights}}
+_ROLLOUTS = ("rollouts a searched decision may play, spread over its options by successive "
+             "halving (more is stronger and slower)")
+_DECIDES = ("which of the side's decisions are searched: assaults_and_withdrawals, assaults "
+            "(which assault it declares next, or none: 11, 11.3; its withdrawals are "
+            "greedy's) or withdrawals (as the defender, stand or withdraw: 11.3; its assaults "
+            "are greedy's)")
+
+
+@dataclass(frozen=True)
+class BourbonLookaheadWeights(BourbonWeights):
+    """The Two Crowns' ``lookahead``: greedy's weights (every choice it does not search,
+    and every choice in its rollouts, is greedy's), its budget and what it searches."""
+
+    rollouts: int = knob(48, _ROLLOUTS, range=(1, 2048))
+    decides: str = knob("assaults_and_withdrawals", _DECIDES, choices=L.LOOKAHEAD_DECIDES)
+
+
+@dataclass(frozen=True)
+class CatalanLookaheadWeights(CatalanWeights):
+    """The Catalans' ``lookahead``: greedy's weights, its budget and what it searches."""
+
+    rollouts: int = knob(48, _ROLLOUTS, range=(1, 2048))
+    decides: str = knob("assaults_and_withdrawals", _DECIDES, choices=L.LOOKAHEAD_DECIDES)
+
+
+#: the weights each policy takes (random takes none); a look-ahead's rollouts are played
+#: with its own row under greedy's id (``lookahead.greedy_rows``)
+POLICY_WEIGHTS = {"bourbons": {"greedy": BourbonWeights, "cautious": CautiousWeights,
+                               "lookahead": BourbonLookaheadWeights},
+                  "catalans": {"greedy": CatalanWeights, "fallback": FallbackWeights,
+                               "lookahead": CatalanLookaheadWeights}}
 
 #: "never": a threshold in thousandths no chance reaches (a chance weight may be 1.01)
 NEVER = 2000
