@@ -206,3 +206,17 @@ def test_searched_decisions_follow_the_decides_weight():
         1 << L.D_WITHDRAWAL | (L.DECIDES_BITS[0] << L.N_DECISIONS))
     assert (LA.greedy_rows(rows)[:, L.W_ID] == POL.GREEDY).all()
     assert LA.searched_decisions(FULL.policy_rows.build(FULL.policy_choices(None))) == 0
+
+
+def test_an_option_must_beat_greedys_on_the_same_rollouts_surely():
+    """``confidence``: the paired difference's mean must clear z standard errors."""
+    greedys = np.array([1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 1.0])
+    same_games_won = greedys.copy()
+    one_more_won = greedys.copy()
+    one_more_won[2] = 1.0
+    all_won = np.ones(8)
+    assert not LA.surely_better(same_games_won, greedys, 8, 0.0), "a tie stays greedy's"
+    assert LA.surely_better(one_more_won, greedys, 8, 0.0)
+    assert not LA.surely_better(one_more_won, greedys, 8, 1.0), "1/8 with an error of 1/8"
+    assert LA.surely_better(all_won, greedys, 8, 1.0)
+    assert not LA.surely_better(all_won, greedys, 8, 2.0)

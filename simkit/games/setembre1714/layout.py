@@ -129,6 +129,8 @@ W_BREACH_ODDS = _W("breach_odds")
 W_UNANSWERED_FIRE = _W("unanswered_fire_points")
 W_ROLLOUTS = _W("rollouts")  # lookahead: a searched decision's budget of rollouts
 W_DECIDES = _W("decides")  # lookahead: LOOKAHEAD_DECIDES, which decisions it searches
+W_MARGIN_WEIGHT = _W("margin_weight")  # lookahead: a VP of final margin in a rollout's score
+W_CONFIDENCE = _W("confidence")  # lookahead: standard errors to leave greedy's choice (tenths)
 N_W = _W.size
 
 # -- the decisions a look-ahead player searches (``engine.play_from`` stops before each is

@@ -300,6 +300,13 @@ _DECIDES = ("which of the side's decisions are searched: assaults_and_withdrawal
             "greedy's) or withdrawals (as the defender, stand or withdraw: 11.3; its assaults "
             "are greedy's)")
 
+_MARGIN = ("what one VP of the final margin (13: the side's VP less the enemy's) adds to a "
+           "rollout's score, which is 1 for a win, 1/2 for a draw and 0 for a loss")
+
+_CONFIDENCE = ("standard errors of the paired difference by which another option must beat "
+               "greedy's choice on the same rollouts to be played instead (0: the best mean "
+               "is played)")
+
 
 @dataclass(frozen=True)
 class BourbonLookaheadWeights(BourbonWeights):
@@ -308,6 +315,8 @@ class BourbonLookaheadWeights(BourbonWeights):
 
     rollouts: int = knob(48, _ROLLOUTS, range=(1, 2048))
     decides: str = knob("assaults_and_withdrawals", _DECIDES, choices=L.LOOKAHEAD_DECIDES)
+    margin_weight: float = knob(0.0, _MARGIN, range=(0.0, 1.0), step=0.001)
+    confidence: float = knob(0.0, _CONFIDENCE, range=(0.0, 4.0), step=0.1)
 
 
 @dataclass(frozen=True)
@@ -316,6 +325,8 @@ class CatalanLookaheadWeights(CatalanWeights):
 
     rollouts: int = knob(48, _ROLLOUTS, range=(1, 2048))
     decides: str = knob("assaults_and_withdrawals", _DECIDES, choices=L.LOOKAHEAD_DECIDES)
+    margin_weight: float = knob(0.0, _MARGIN, range=(0.0, 1.0), step=0.001)
+    confidence: float = knob(0.0, _CONFIDENCE, range=(0.0, 4.0), step=0.1)
 
 
 #: the weights each policy takes (random takes none); a look-ahead's rollouts are played
