@@ -24,7 +24,8 @@ from . import layout as L
 from .components import DATA, largest_set_up_stack, load_board
 from .engine import play_games
 from .events import EVENTS
-from .policies import BOURBON_POLICIES, CATALAN_POLICIES
+from .lookahead import greedy_rows, play_lookahead_games, searched_decisions
+from .policies import BOURBON_POLICIES, CATALAN_POLICIES, LOOKAHEAD
 from .rules import PARAMETERS, POLICY_ROWS, POLICY_WEIGHTS, Rules
 
 
@@ -42,6 +43,7 @@ class Setembre1714(Game):
     invariants = L.INVARIANTS
     steps = L.STEPS
     compile_seconds = 13  # measured: 13 s of CPU for a cold compile (2026-12-01)
+    policy_kernels = {("bourbons", "lookahead"): 20, ("catalans", "lookahead"): 20}
     reconstructions = {"map.toml": "the map",
                        "forces.toml": "the counter manifest, deployment and reinforcement "
                                       "schedules",
@@ -67,8 +69,14 @@ class Setembre1714(Game):
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
         board, _ = load_board(self.data)
-        return play_games(board, *self.kernel_inputs(rules, policies), game_indices,
-                          root_seed, log)
+        p, pol = self.kernel_inputs(rules, policies)
+        searched = searched_decisions(pol)
+        if not searched:
+            return play_games(board, p, pol, game_indices, root_seed, log)
+        side = next(s for s, row in zip(L.SIDES, pol, strict=True) if row[L.W_ID] == LOOKAHEAD)
+        with self.compiling_policy(side, "lookahead"):
+            return play_lookahead_games(board, p, greedy_rows(pol), searched, game_indices,
+                                        root_seed, log)
 
     def narration(self, rules, log):
         return EVENTS.narrate(log, load_board(self.data)[1])

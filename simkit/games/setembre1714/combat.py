@@ -10,7 +10,6 @@ over-stacking eliminated), advance after combat, leaders and barricades.
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.checks import checking, failed
 from simkit.eventlog import log_event
@@ -23,6 +22,7 @@ from simkit.games.setembre1714_assault.combat_system import (
     resolve_assault,
     salvo_fire,
 )
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from . import policies as POL
@@ -61,7 +61,7 @@ from .events import (
 )
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def artillery_phase(rng, s, b, p, pol, side, log):
     """Rule 9: each gun of the active side fires at one enemy combat unit "the active
     player defines": Catalan guns at adjacent zones (4-6), Bourbon guns also two zones
@@ -83,7 +83,7 @@ def artillery_phase(rng, s, b, p, pol, side, log):
                 eliminate_unit(s, b, u, CAUSE_ARTILLERY, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def lose_units(s, b, w, side, z, n, cause, rng, log):
     """``side`` loses ``n`` combat units in ``z``, chosen by its player (11.2)."""
     for _ in range(n):
@@ -93,7 +93,7 @@ def lose_units(s, b, w, side, z, n, cause, rng, log):
         eliminate_unit(s, b, u, cause, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def salvo(rng, s, b, p, pol, side, a, t, log):
     """Rule 11.2: one die per combat unit in ``a`` (plus an event's dice); each 6
     eliminates a defender of the defender's choice."""
@@ -107,11 +107,21 @@ def salvo(rng, s, b, p, pol, side, a, t, log):
     lose_units(s, b, pol[foe], foe, t, kills, CAUSE_SALVO, rng, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def assault(rng, s, b, p, pol, side, a, t, use_commander, log):
     """Rule 11.3 (and 12, 13), the players' choices: lead units (attacker first), the
     attacker's commander, the defender's commander, then the defender's withdrawal once
-    the modifiers are known; ``fight_assault`` resolves it."""
+    the modifiers are known (``declare_assault``); ``fight_assault`` resolves it."""
+    declare_assault(rng, s, b, p, pol, side, a, t, use_commander)
+    fight_declared(rng, s, b, p, pol, side, a, t, log)
+
+
+@allocating
+def declare_assault(rng, s, b, p, pol, side, a, t, use_commander):
+    """Rule 11.3 up to the dice: the lead units (attacker first), the attacker's
+    commander, the defender's commander, then the defender's answer once the modifiers
+    are known, all written in the state (``S_ASSAULT``); whether the defender could
+    withdraw (a zone to retreat to), i.e. had a choice."""
     foe = 1 - side
     att_lead = POL.choose_lead(s, b, pol[side], side, a, rng)
     def_lead = POL.choose_lead(s, b, pol[foe], foe, t, rng)
@@ -130,11 +140,25 @@ def assault(rng, s, b, p, pol, side, a, t, use_commander, log):
     values = np.empty(5, np.float64)
     withdrew = POL.withdraws(s, b, p, pol[foe], foe, t, defence - attack, can_retreat, rng,
                              work, values)
-    fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
-                  flag, withdrew, log)
+    s[L.S_ASSAULT + L.AS_ATT_LEAD] = att_lead
+    s[L.S_ASSAULT + L.AS_DEF_LEAD] = def_lead
+    s[L.S_ASSAULT + L.AS_ATT_CMDR] = att_cmdr
+    s[L.S_ASSAULT + L.AS_DEF_CMDR] = def_cmdr
+    s[L.S_ASSAULT + L.AS_FLAG] = flag
+    s[L.S_ASSAULT + L.AS_WITHDREW] = withdrew
+    return can_retreat
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def fight_declared(rng, s, b, p, pol, side, a, t, log):
+    """``fight_assault`` with the choices ``declare_assault`` wrote in the state."""
+    k = L.S_ASSAULT
+    fight_assault(rng, s, b, p, pol, side, a, t, s[k + L.AS_ATT_LEAD], s[k + L.AS_DEF_LEAD],
+                  s[k + L.AS_ATT_CMDR], s[k + L.AS_DEF_CMDR], s[k + L.AS_FLAG],
+                  s[k + L.AS_WITHDREW] == 1, log)
+
+
+@allocating
 def assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr, flag):
     """Rule 11.3 and 13: both assault values before the dice and any withdrawal (the
     flag, ``santa_eulalia_flag``, counts for the Catalans attacking or defending)."""
@@ -147,7 +171,7 @@ def assault_totals(s, b, p, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr, 
     return attack, defence
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, def_cmdr,
                   flag, withdrew, log):
     """Rule 11.3: add the withdrawal bonus, roll a die each (ties to the defender), then
@@ -188,7 +212,7 @@ def fight_assault(rng, s, b, p, pol, side, a, t, att_lead, def_lead, att_cmdr, d
                                  not attacker_wins, s[L.S_UNITS_LOST + foe] - foes_lost)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def count_other_zone_assault(s, side, taken, withdrew, lead_lost, kills):
     """The usage and blunder columns of an assault on a zone that is no objective: it
     scores nothing (13), so one that cost the lead and killed nobody gained nothing."""
@@ -200,7 +224,7 @@ def count_other_zone_assault(s, side, taken, withdrew, lead_lost, kills):
         count_blunder(s, side, L.B_FOR_NOTHING)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def casualty_roll(rng, s, b, side, commander, log):
     """Rule 11.3: "players roll a die for each commander involved in the combat"; a 6
     eliminates him. A commander already captured in the combat (surrounded when enemy
@@ -210,7 +234,7 @@ def casualty_roll(rng, s, b, side, commander, log):
         eliminate_leader(s, b, commander, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def retreat_zone(s, b, p, w, side, z, withdrew, rng, log):
     """Rule 11.3/12/13: every unit of ``side`` leaves ``z`` for adjacent zones without
     enemy units, as its player wishes; into a full zone it is eliminated, and with no
@@ -257,7 +281,7 @@ def retreat_zone(s, b, p, w, side, z, withdrew, rng, log):
             remove_barricade(s, k, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def retreat_leader(s, b, side, k, z, troops, log):
     """Rule 11.3/13: a leader in the zone retreats with his troops (to ``troops``, where
     the last of them went), or on his own when none is left (all fell or were lost to
@@ -270,7 +294,7 @@ def retreat_leader(s, b, side, k, z, troops, log):
         eliminate_leader(s, b, k, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def advance(s, b, p, w, side, a, t, lead, rng, log):
     """Rule 11.3: the attacker must occupy the emptied zone with its lead unit (another
     unit if the lead fell) and may bring more units that began the assault in ``a``.
@@ -307,7 +331,7 @@ def advance(s, b, p, w, side, a, t, lead, rng, log):
     enemy_enters(s, b, side, t, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def _note(zones, z):
     """Add ``z`` to the distinct zones listed in ``zones`` (-1: free slots)."""
     for i in range(zones.shape[0]):
@@ -318,7 +342,7 @@ def _note(zones, z):
             return
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def _listed(items, n, v):
     for i in range(n):
         if items[i] == v:
@@ -326,31 +350,81 @@ def _listed(items, n, v):
     return False
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def combat_phase(rng, s, b, p, pol, side, log):
     """Rule 11: the active side declares combats one zone at a time, each zone at most
     once (a salvo or an assault), until its player declares no more; a zone that has
-    acted (or was taken by units that had, ``advance``) declares nothing more."""
-    n = b.zone.shape[0]
-    for z in range(n):
+    acted (or was taken by units that had, ``advance``) declares nothing more. The steps
+    ``engine.play_from`` plays, one after the other."""
+    s[L.S_SIDE] = side
+    begin_combat_phase(s, b)
+    while s[L.S_AT] != L.AT_HALF_TURN_OVER and not failed(log):
+        if s[L.S_AT] == L.AT_COMBAT:
+            next_combat(rng, s, b, p, pol)
+        elif s[L.S_AT] == L.AT_COMBAT_CHOSEN:
+            carry_out_combat(rng, s, b, p, pol, log)
+        else:
+            fight_answered(rng, s, b, p, pol, log)
+
+
+@borrowing
+def begin_combat_phase(s, b):
+    """Rule 11: no zone has acted yet this phase."""
+    for z in range(b.zone.shape[0]):
         s[L.S_ACTED + z] = 0
-    decision = np.zeros(4, np.int64)
-    for _ in range(n + 1):
-        POL.next_combat(s, b, p, pol[side], side, rng, decision)
-        kind, a, t = decision[0], decision[1], decision[2]
-        if kind == POL.K_NONE:
-            return
-        acted = s[L.S_ACTED + a]
-        s[L.S_ACTED + a] = 1
-        if acted:
-            continue
-        if kind == POL.K_SALVO and salvo_allowed(s, b, p, side, a, t):
-            salvo(rng, s, b, p, pol, side, a, t, log)
-            if checking(log):
-                check_state(s, b, p, log, L.STEP_SALVO, s[L.S_TURN])
-        elif kind == POL.K_ASSAULT and assault_allowed(s, b, side, a, t):
-            assault(rng, s, b, p, pol, side, a, t, decision[3] == 1, log)
-            if checking(log):
-                check_state(s, b, p, log, L.STEP_ASSAULT, s[L.S_TURN])
-        if failed(log):
-            return
+    s[L.S_COMBATS] = 0
+    s[L.S_AT] = L.AT_COMBAT
+
+
+@borrowing
+def next_combat(rng, s, b, p, pol):
+    """The active side's player chooses its next combat (``S_COMBAT``: a salvo, an
+    assault or none), not yet carried out; a zone may act once, so a phase asks at most
+    once a zone and once more. Returns ``D_ASSAULT`` where the choice is which assault,
+    if any (the player chose an assault or to declare no more), else ``D_NONE``."""
+    if s[L.S_COMBATS] > b.zone.shape[0]:
+        s[L.S_AT] = L.AT_HALF_TURN_OVER
+        return L.D_NONE
+    s[L.S_COMBATS] += 1
+    side = s[L.S_SIDE]
+    POL.next_combat(s, b, p, pol[side], side, rng, s[L.S_COMBAT:L.S_COMBAT + 4])
+    s[L.S_AT] = L.AT_COMBAT_CHOSEN
+    kind = s[L.S_COMBAT]
+    return L.D_ASSAULT if kind == POL.K_ASSAULT or kind == POL.K_NONE else L.D_NONE
+
+
+@borrowing
+def carry_out_combat(rng, s, b, p, pol, log):
+    """The chosen combat (``S_COMBAT``): a salvo fired, an assault declared up to the
+    defender's answer (``declare_assault``), or the phase over. Returns
+    ``D_WITHDRAWAL`` where the defender could withdraw (its answer is the choice), else
+    ``D_NONE``."""
+    kind, a, t = s[L.S_COMBAT], s[L.S_COMBAT + 1], s[L.S_COMBAT + 2]
+    if kind == POL.K_NONE:
+        s[L.S_AT] = L.AT_HALF_TURN_OVER
+        return L.D_NONE
+    s[L.S_AT] = L.AT_COMBAT
+    acted = s[L.S_ACTED + a]
+    s[L.S_ACTED + a] = 1
+    if acted:
+        return L.D_NONE
+    side = s[L.S_SIDE]
+    if kind == POL.K_SALVO and salvo_allowed(s, b, p, side, a, t):
+        salvo(rng, s, b, p, pol, side, a, t, log)
+        if checking(log):
+            check_state(s, b, p, log, L.STEP_SALVO, s[L.S_TURN])
+    elif kind == POL.K_ASSAULT and assault_allowed(s, b, side, a, t):
+        s[L.S_AT] = L.AT_ASSAULT_ANSWERED
+        if declare_assault(rng, s, b, p, pol, side, a, t, s[L.S_COMBAT + 3] == 1):
+            return L.D_WITHDRAWAL
+    return L.D_NONE
+
+
+@borrowing
+def fight_answered(rng, s, b, p, pol, log):
+    """The declared and answered assault fought (``fight_declared``)."""
+    side = s[L.S_SIDE]
+    fight_declared(rng, s, b, p, pol, side, s[L.S_COMBAT + 1], s[L.S_COMBAT + 2], log)
+    if checking(log):
+        check_state(s, b, p, log, L.STEP_ASSAULT, s[L.S_TURN])
+    s[L.S_AT] = L.AT_COMBAT

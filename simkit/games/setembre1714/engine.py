@@ -10,13 +10,12 @@ Breach.
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.checks import at_game, checking, failed
 from simkit.eventlog import log_event
 from simkit.games.setembre1714_assault.combat_system import royal_breach_check
 from simkit.rng import game_streams, restart, shuffle
-from simkit.unmanaged import unmanaged
+from simkit.unmanaged import allocating, borrowing, unmanaged
 
 from . import layout as L
 from . import policies as POL
@@ -30,7 +29,14 @@ from .board import (
     zone_limit,
 )
 from .checks import check_state, check_victory
-from .combat import artillery_phase, combat_phase, lose_units
+from .combat import (
+    artillery_phase,
+    begin_combat_phase,
+    carry_out_combat,
+    fight_answered,
+    lose_units,
+    next_combat,
+)
 from .events import (
     CAUSE_OVERSTACK,
     EV_AUTOMATIC,
@@ -57,7 +63,7 @@ from .movement import (
 )
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def set_up(rng, s, b, p):
     """Rule 4: the Catalans deploy, then the Two Crowns; leaders, guns and barricades
     take their places; the event deck is shuffled (its own stream, once)."""
@@ -86,9 +92,12 @@ def set_up(rng, s, b, p):
     restart(rng, L.ST_EVENTS, 0)
     shuffle(rng, L.ST_EVENTS, deck)
     s[L.S_DECK:L.S_DECK + n_cards] = deck
+    s[L.S_AT] = L.AT_TURN  # the first turn begins (S_TURN is 0 until it does)
+    s[L.S_LAST_TURN] = p[L.P_TURNS]
+    s[L.S_END_REASON] = -1
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def restart_half_turn(rng, side, turn):
     """Each half-turn's dice and choices come from sub-streams keyed on the half-turn, so
     a variant that rolls one die more now rolls the same dice later."""
@@ -98,7 +107,7 @@ def restart_half_turn(rng, side, turn):
     restart(rng, POL.stream(side), key)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def reshuffle_deck(rng, s, b, key):
     """Reading ``exhausted_deck = reshuffle``: every discarded card back in the deck,
     shuffled on the events stream keyed on the half-turn (set-up used key 0)."""
@@ -110,7 +119,7 @@ def reshuffle_deck(rng, s, b, key):
     s[L.S_DECK_TOP] = 0
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def event_phase(rng, s, b, p, pol, side, turn, log):
     """Rule 8: draw the top card; its effect lasts the drawing side's half-turn."""
     s[L.S_EV_MOVEMENT] = 0
@@ -145,7 +154,7 @@ def event_phase(rng, s, b, p, pol, side, turn, log):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def catalan_reinforcements(rng, s, b, p, w, turn, returning, field, log):
     """Rule 10.1: the turn's Catalan reinforcements enter R zones not held by the enemy
     (a unit with no such zone waits); an event may return eliminated units the same way."""
@@ -173,7 +182,7 @@ def catalan_reinforcements(rng, s, b, p, w, turn, returning, field, log):
             log_event(log, EV_LEADER_ENTERS, k, z)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def enter_reinforcement(rng, s, b, p, w, side, u, field, log):
     """Rule 10.1: unit ``u`` enters where its player places it (Catalans: an R zone not
     controlled by enemy units; Two Crowns: a deployment zone); False if there is none.
@@ -192,7 +201,7 @@ def enter_reinforcement(rng, s, b, p, w, side, u, field, log):
     return True
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def bourbon_recovery(rng, s, b, p, w, turn, extra, field, log):
     """Rule 10.1: on a reinforcement turn the Two Crowns recreate eliminated units up to
     the turn's allowance into their deployment zones; the remainder are lost. An event
@@ -214,7 +223,7 @@ def bourbon_recovery(rng, s, b, p, w, turn, extra, field, log):
         log_event(log, EV_RECOVERY, made, allowance, lost)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def movement_phase(rng, s, b, p, pol, side, turn, returning, log):
     """Rule 10/12/6: reinforcements enter, then every unit, leader and barricade may
     move; zones still over the stacking limit lose the excess."""
@@ -238,7 +247,7 @@ def movement_phase(rng, s, b, p, pol, side, turn, returning, log):
         check_state(s, b, p, log, L.STEP_MOVEMENT, turn)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def move_pieces(rng, s, b, p, w, side, field, want, log):
     """Rule 10/12: every unit, then every leader, then (Catalans) every barricade may
     move up to the movement allowance (an event may change it, never below 1 zone), to
@@ -283,7 +292,7 @@ def move_pieces(rng, s, b, p, w, side, field, want, log):
         barricade_moves(rng, s, b, p, w, allowance, stop, dist, parent, log)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def barricade_moves(rng, s, b, p, w, allowance, stop, dist, parent, log):
     """Rule 12: each barricade may move up to 3 ochre/green zones and is set facing an
     adjacent ochre/green zone (no blue or red line on that side)."""
@@ -299,7 +308,7 @@ def barricade_moves(rng, s, b, p, w, allowance, stop, dist, parent, log):
             count_action(s, L.CATALANS, L.A_BARRICADES)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def enforce_stacking(rng, s, b, p, w, side, log):
     """Rule 6.1: a zone found over the limit loses the excess, chosen by its owner; 10.1:
     reinforcements placed over it "have to comply to them as fast as he can move", so
@@ -335,7 +344,7 @@ def enforce_stacking(rng, s, b, p, w, side, log):
             s[L.S_NEWCOMER + u] = 0
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def newcomers_in(s, b, side, z):
     """Reinforcements of ``side`` placed over the stacking limit still in ``z`` (10.1)."""
     k = 0
@@ -345,9 +354,21 @@ def newcomers_in(s, b, side, z):
     return k
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def half_turn(rng, s, b, p, pol, side, turn, log):
-    """Rule 5.1/5.2: one side's half of a turn."""
+    """Rule 5.1/5.2: one side's half of a turn (the steps ``play_from`` plays)."""
+    s[L.S_TURN] = turn
+    s[L.S_SIDE] = side
+    s[L.S_AT] = L.AT_HALF_TURN
+    while s[L.S_AT] != L.AT_HALF_TURN_OVER and not failed(log):
+        step(rng, s, b, p, pol, log)
+
+
+@borrowing
+def begin_half_turn(rng, s, b, p, pol, log):
+    """Rule 5.1/5.2: the active side's half-turn up to its combat phase: the Royal Breach
+    check (the Two Crowns), the event, artillery, reinforcements and movement."""
+    side, turn = s[L.S_SIDE], s[L.S_TURN]
     restart_half_turn(rng, side, turn)
     log_event(log, EV_HALF, side)
     if side == L.BOURBONS and s[L.S_BREACH_TURN] == 0:
@@ -367,10 +388,10 @@ def half_turn(rng, s, b, p, pol, side, turn, log):
     movement_phase(rng, s, b, p, pol, side, turn, returning, log)
     if failed(log):
         return
-    combat_phase(rng, s, b, p, pol, side, log)
+    begin_combat_phase(s, b)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def objectives_held(s, b, side):
     """Section-13 objectives ``side`` holds (Pla de Palau apart)."""
     held = 0
@@ -380,7 +401,7 @@ def objectives_held(s, b, side):
     return held
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def annihilated(s, b, p):
     """Rule 13: the Two Crowns win if they "Annihilates all the Catalan units": none on
     the map, and none still to come (4: "Some Catalan units don't start the game on the
@@ -399,7 +420,7 @@ def annihilated(s, b, p):
     return True
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def eliminated_units(s, b, side):
     """Rule 13 (reading ``recreated_units_score``): the enemy units that score, ``side``'s
     eliminated every time (``yes``) or those in its eliminated pile now, the units lost
@@ -412,7 +433,7 @@ def eliminated_units(s, b, side):
     return pile
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def victory_points(s, b, p, side):
     """Rule 13: 1 per eliminated enemy unit, 2 per enemy commander, 2 per bastion or
     redoubt, 4 per convent or monastery, 4 for Pla de Palau (knob values)."""
@@ -425,17 +446,24 @@ def victory_points(s, b, p, side):
     return vp
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_turn(rng, s, b, p, pol, turn, log):
-    """One turn; returns the automatic-victory end reason, or -1 (5.3, 13)."""
-    s[L.S_TURN] = turn
-    log_event(log, EV_TURN, turn)
-    half_turn(rng, s, b, p, pol, L.BOURBONS, turn, log)
-    if failed(log):
-        return -1
-    half_turn(rng, s, b, p, pol, L.CATALANS, turn, log)
-    if failed(log):
-        return -1
+    """One turn (the steps ``play_from`` plays); returns the automatic-victory end
+    reason, or -1 (5.3, 13)."""
+    s[L.S_TURN] = turn - 1
+    s[L.S_AT] = L.AT_TURN
+    while s[L.S_AT] != L.AT_TURN_OVER:
+        if failed(log):
+            return -1
+        step(rng, s, b, p, pol, log)
+    return turn_end(s, b, p, log)
+
+
+@borrowing
+def turn_end(s, b, p, log):
+    """Rule 5.3 and 13: the turn's end: the automatic victories (every Catalan unit
+    annihilated, or every objective held); returns its end reason, or -1."""
+    turn = s[L.S_TURN]
     held = objectives_held(s, b, L.BOURBONS)
     if held > 0 and s[L.S_FIRST_TAKEN] == 0:
         s[L.S_FIRST_TAKEN] = turn
@@ -451,7 +479,80 @@ def play_turn(rng, s, b, p, pol, turn, log):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def game_goes_on(s, b, p, log):
+    """Rule 13 after a turn: an automatic victory, else after the last turn the VP count
+    (a draw plays one more turn, once); the game is over (``AT_GAME_OVER``, its end
+    reason in ``S_END_REASON``) or the next turn begins (``AT_TURN``)."""
+    reason = turn_end(s, b, p, log)
+    if failed(log):
+        return
+    turn = s[L.S_TURN]
+    if reason < 0 and turn >= s[L.S_LAST_TURN]:
+        bvp, cvp = victory_points(s, b, p, L.BOURBONS), victory_points(s, b, p, L.CATALANS)
+        log_event(log, EV_VP, bvp, cvp, turn)
+        if bvp != cvp:
+            reason = L.END_VP if turn == p[L.P_TURNS] else L.END_VP_EXTRA
+        elif turn > p[L.P_TURNS] or not p[L.P_EXTRA_TURN]:
+            reason = L.END_DRAW
+        else:
+            s[L.S_LAST_TURN] += 1
+            log_event(log, EV_EXTRA_TURN, turn + 1)
+    s[L.S_END_REASON] = reason
+    s[L.S_AT] = L.AT_GAME_OVER if reason >= 0 else L.AT_TURN
+
+
+@borrowing
+def step(rng, s, b, p, pol, log):
+    """Carry out the step of the sequence of play (5) the state is at (``S_AT``) and move
+    it to the next; returns the decision the next step carries out (``D_ASSAULT``: the
+    player's next combat, ``D_WITHDRAWAL``: the defender's answer, each chosen by the
+    side's policy and written in the state) or ``D_NONE``."""
+    at = s[L.S_AT]
+    if at == L.AT_COMBAT:
+        return next_combat(rng, s, b, p, pol)
+    if at == L.AT_COMBAT_CHOSEN:
+        return carry_out_combat(rng, s, b, p, pol, log)
+    if at == L.AT_ASSAULT_ANSWERED:
+        fight_answered(rng, s, b, p, pol, log)
+    elif at == L.AT_HALF_TURN:
+        begin_half_turn(rng, s, b, p, pol, log)
+    elif at == L.AT_HALF_TURN_OVER:
+        if s[L.S_SIDE] == L.BOURBONS:
+            s[L.S_SIDE] = L.CATALANS
+            s[L.S_AT] = L.AT_HALF_TURN
+        else:
+            s[L.S_AT] = L.AT_TURN_OVER
+    elif at == L.AT_TURN:
+        s[L.S_TURN] += 1
+        s[L.S_SEARCHED] = 0
+        log_event(log, EV_TURN, s[L.S_TURN])
+        s[L.S_SIDE] = L.BOURBONS
+        s[L.S_AT] = L.AT_HALF_TURN
+    elif at == L.AT_TURN_OVER:
+        game_goes_on(s, b, p, log)
+    return L.D_NONE
+
+
+@borrowing
+def play_from(rng, s, b, p, pol, searched, log):
+    """Play the game on from the position the state holds, every choice by the sides'
+    policies (``pol``), to its end (``AT_GAME_OVER``) or to the first decision
+    ``searched`` names (bit ``side * N_DECISIONS + decision``: the side that decides),
+    before that decision is carried out, its policy's choice written in the state (a
+    look-ahead may change it, then play on). Returns that decision, or ``D_NONE`` at the
+    end of the game (or at a state check that failed). With ``searched`` 0 it plays the
+    whole game as the policies would: the default kernel's loop."""
+    while s[L.S_AT] != L.AT_GAME_OVER and not failed(log):
+        decision = step(rng, s, b, p, pol, log)
+        if searched != 0 and decision >= 0:
+            side = s[L.S_SIDE] if decision == L.D_ASSAULT else 1 - s[L.S_SIDE]
+            if searched & (1 << (side * L.N_DECISIONS + decision)):
+                return decision
+    return L.D_NONE
+
+
+@borrowing
 def play_game(rng, s, b, p, pol, out, log):
     """One whole game: turns until an automatic victory or the last turn, then the VP
     count (one more turn on a draw, 13)."""
@@ -460,42 +561,36 @@ def play_game(rng, s, b, p, pol, out, log):
         check_state(s, b, p, log, L.STEP_SET_UP, 0)
     if failed(log):
         return
-    last = p[L.P_TURNS]
-    reason = -1
-    turn = 0
-    while reason < 0:
-        turn += 1
-        reason = play_turn(rng, s, b, p, pol, turn, log)
-        if failed(log):
-            return
-        if reason >= 0 or turn < last:
-            continue
-        bvp, cvp = victory_points(s, b, p, L.BOURBONS), victory_points(s, b, p, L.CATALANS)
-        log_event(log, EV_VP, bvp, cvp, turn)
-        if bvp != cvp:
-            reason = L.END_VP if turn == p[L.P_TURNS] else L.END_VP_EXTRA
-        elif turn > p[L.P_TURNS] or not p[L.P_EXTRA_TURN]:
-            reason = L.END_DRAW
-        else:
-            last += 1
-            log_event(log, EV_EXTRA_TURN, turn + 1)
-    write_outcome(s, b, p, turn, reason, out)
+    play_from(rng, s, b, p, pol, 0, log)
+    if failed(log):
+        return
+    end_game(s, b, p, out, log)
+
+
+@borrowing
+def end_game(s, b, p, out, log):
+    """The game's outcome row, checked (13)."""
+    write_outcome(s, b, p, s[L.S_TURN], s[L.S_END_REASON], out)
     if checking(log):
-        check_victory(s, b, p, out, log, turn)
+        check_victory(s, b, p, out, log, s[L.S_TURN])
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def winner(s, b, p, reason):
+    """Rule 13: who won a game that ended for ``reason`` (``WIN_*``): the Two Crowns by
+    an automatic victory, else the side with more VP (a tie: neither)."""
+    if reason == L.END_ANNIHILATION or reason == L.END_OBJECTIVES:
+        return L.WIN_BOURBONS
+    bvp, cvp = victory_points(s, b, p, L.BOURBONS), victory_points(s, b, p, L.CATALANS)
+    if bvp > cvp:
+        return L.WIN_BOURBONS
+    return L.WIN_CATALANS if cvp > bvp else L.WIN_TIE
+
+
+@allocating
 def write_outcome(s, b, p, turn, reason, out):
     bvp, cvp = victory_points(s, b, p, L.BOURBONS), victory_points(s, b, p, L.CATALANS)
-    if reason == L.END_ANNIHILATION or reason == L.END_OBJECTIVES:
-        winner = L.WIN_BOURBONS
-    elif bvp > cvp:
-        winner = L.WIN_BOURBONS
-    elif cvp > bvp:
-        winner = L.WIN_CATALANS
-    else:
-        winner = L.WIN_TIE
-    out[L.O_WINNER] = winner
+    out[L.O_WINNER] = winner(s, b, p, reason)
     out[L.O_END_REASON] = reason
     out[L.O_TURNS] = turn
     out[L.O_BREACH_TURN] = s[L.S_BREACH_TURN]
@@ -531,7 +626,7 @@ def write_outcome(s, b, p, turn, reason, out):
         out[L.O_BLUNDERS + k] = s[L.S_BLUNDERS + k]
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def play_games(b, p, pol, game_indices, root_seed, log):
     """Play one whole game per index; returns the ``(n, N_OUT)`` outcome table. ``pol``:
     each side's row (``rules.POLICY_ROWS``), its policy's id and weights; the policy
@@ -543,7 +638,16 @@ def play_games(b, p, pol, game_indices, root_seed, log):
     for row in range(game_indices.shape[0]):
         at_game(log, row)
         rng = game_streams(root_seed, game_indices[row], L.N_STREAMS)
-        play_game(rng, s, board, p, rows, out[row], log)
+        play_unmanaged(rng, s, board, p, rows, out[row], log)
         if failed(log):
             break
     return out
+
+
+@allocating
+def play_unmanaged(rng, s, b, p, pol, out, log):
+    """``play_game`` on views that need no reference counting: its caller owns the
+    arrays for the whole call (they are this function's parameters), and the steps pass
+    them down many calls deep each combat."""
+    play_game(unmanaged(rng), unmanaged(s), b, unmanaged(p), pol, unmanaged(out),
+              unmanaged(log))

@@ -127,7 +127,35 @@ W_WITHDRAW_BELOW = _W("withdraw_below")
 W_COMMANDER_STEP = _W("commander_step")
 W_BREACH_ODDS = _W("breach_odds")
 W_UNANSWERED_FIRE = _W("unanswered_fire_points")
+W_ROLLOUTS = _W("rollouts")  # lookahead: a searched decision's budget of rollouts
+W_DECIDES = _W("decides")  # lookahead: LOOKAHEAD_DECIDES, which decisions it searches
+W_MARGIN_WEIGHT = _W("margin_weight")  # lookahead: a VP of final margin in a rollout's score
+W_CONFIDENCE = _W("confidence")  # lookahead: standard errors to leave greedy's choice (tenths)
 N_W = _W.size
+
+# -- the decisions a look-ahead player searches (``engine.play_from`` stops before each is
+# carried out, the script's choice written in the state), and its ``decides`` weight
+DECISIONS = ("assault", "withdrawal")
+D_ASSAULT, D_WITHDRAWAL = codes(DECISIONS)
+N_DECISIONS = len(DECISIONS)
+D_NONE = -1  # the game is over (or a state check failed): no decision
+#: the lookahead's ``decides`` weight: which of its side's decisions it searches, and the
+#: bits of ``engine.play_from``'s ``searched`` each one asks for (shifted by the side)
+LOOKAHEAD_DECIDES = ("assaults_and_withdrawals", "assaults", "withdrawals")
+DECIDES_BITS = ((1 << D_ASSAULT) | (1 << D_WITHDRAWAL), 1 << D_ASSAULT, 1 << D_WITHDRAWAL)
+
+# -- where the sequence of play (5) stands: the state's ``S_AT``, so a game can stop at a
+# decision and go on from a copy of its state (``engine.play_from``)
+POSITIONS = ("turn", "half_turn", "combat", "combat_chosen", "assault_answered",
+             "half_turn_over", "turn_over", "game_over")
+(AT_TURN, AT_HALF_TURN, AT_COMBAT, AT_COMBAT_CHOSEN, AT_ASSAULT_ANSWERED, AT_HALF_TURN_OVER,
+ AT_TURN_OVER, AT_GAME_OVER) = codes(POSITIONS)
+# the assault declared and answered (``S_ASSAULT``): lead units, commanders (-1: none), the
+# flag (-1: not there) and the defender's answer (1: a withdrawal)
+ASSAULT_FIELDS = ("attacking_lead", "defending_lead", "attacking_commander",
+                  "defending_commander", "flag", "withdrew")
+(AS_ATT_LEAD, AS_DEF_LEAD, AS_ATT_CMDR, AS_DEF_CMDR, AS_FLAG,
+ AS_WITHDREW) = codes(ASSAULT_FIELDS)
 
 # -- what each side does: counted per side, the action-usage table of the report; the
 # ``other_zone_*`` count the assaults on zones that are no objective (13) and how they ended
@@ -196,6 +224,14 @@ S_CAPTURED = _S("captured_in_retreat", 2)
 S_FIRST_TAKEN = _S("first_objective_turn")
 S_ACTIONS = _S("actions", 2 * N_ACTIONS)  # side * N_ACTIONS + action
 S_BLUNDERS = _S("blunders", 2 * N_BLUNDERS)  # side * N_BLUNDERS + blunder
+S_AT = _S("position")  # AT_*: the step of the sequence of play the game is at
+S_SIDE = _S("active_side")  # the side whose half-turn it is
+S_LAST_TURN = _S("last_turn")  # the turn the VP are counted after (13: one more on a draw)
+S_END_REASON = _S("end_reason")  # END_* once the game is over, else -1
+S_COMBATS = _S("combats_declared")  # this combat phase (11: at most one a zone)
+S_COMBAT = _S("next_combat", 4)  # kind (policies.K_*), attacking zone, target, commander
+S_ASSAULT = _S("assault_declared", len(ASSAULT_FIELDS))  # AS_*
+S_SEARCHED = _S("decisions_searched")  # this turn, by a look-ahead (its rollouts' streams)
 N_STATE = _S.size
 
 # -- outcome columns ------------------------------------------------------------------------------

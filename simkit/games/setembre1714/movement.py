@@ -10,10 +10,9 @@ leaders it passes (Example of movement).
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.eventlog import log_event
-from simkit.unmanaged import borrowing
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from .board import (
@@ -42,7 +41,7 @@ def stop_zones(s, b, p, side, stop):
         stop[z] = 1 if (b.zone[z, L.Z_DEPLOYMENT] or bordering_enemy(s, b, p, z, side)) else 0
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def reachable(s, b, p, side, z0, piece, allowance, stop, dist, parent):
     """Rule 10/12: fill ``dist`` (zones moved, -1 unreachable) and ``parent`` (the path)
     for one piece of ``side`` starting in ``z0``. A barricade stops next to the enemy as

@@ -32,15 +32,16 @@ Policies per side (the first is the default):
   gives ground (withdraws) unless it holds at least 65% of the time and never
   counter-attacks.
 - ``random``: a uniformly random legal choice at every decision.
+- ``lookahead`` (both sides): greedy, except at the decisions it searches (its assaults,
+  the defender's withdrawals) by rollouts of the rest of the game (``lookahead``).
 """
 
 import numpy as np
-from numba import njit
 
 from simkit.games.setembre1714_assault.combat_system import attack_value, defence_value
 from simkit.layout import codes
 from simkit.rng import uniform_int
-from simkit.unmanaged import borrowing
+from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
 from .board import (
@@ -69,6 +70,8 @@ BOURBON_POLICIES = {
     "cautious": "the greedy plan, but no assault before the Royal Breach is assured and "
                 "only at good odds (waits for the breach)",
     "random": "a uniformly random legal choice at every decision",
+    "lookahead": "greedy, but chooses its assaults and its withdrawals by playing rollouts "
+                 "of the rest of the game (the undrawn event cards reshuffled)",
 }
 CATALAN_POLICIES = {
     "greedy": "garrison every objective, reinforce threatened ones to 5, leaders and flag "
@@ -78,11 +81,14 @@ CATALAN_POLICIES = {
     "fallback": "the greedy garrison, but give ground (withdraw) from any fight it does "
                 "not hold 65% of the time and never counter-attack",
     "random": "a uniformly random legal choice at every decision",
+    "lookahead": "greedy, but chooses its counter-attacks and its withdrawals by playing "
+                 "rollouts of the rest of the game (the undrawn event cards reshuffled)",
 }
-GREEDY, CAUTIOUS, B_RANDOM = codes(tuple(BOURBON_POLICIES))
-C_GREEDY, FALLBACK, C_RANDOM = codes(tuple(CATALAN_POLICIES))
-RANDOM = B_RANDOM
-assert B_RANDOM == C_RANDOM
+GREEDY, CAUTIOUS, B_RANDOM, B_LOOKAHEAD = codes(tuple(BOURBON_POLICIES))
+C_GREEDY, FALLBACK, C_RANDOM, C_LOOKAHEAD = codes(tuple(CATALAN_POLICIES))
+RANDOM, LOOKAHEAD = B_RANDOM, B_LOOKAHEAD
+assert (B_RANDOM, B_LOOKAHEAD) == (C_RANDOM, C_LOOKAHEAD)
+assert GREEDY == C_GREEDY  # the look-ahead plays its rollouts with greedy's id (lookahead.py)
 
 COMBAT_KINDS = ("none", "pass", "salvo", "assault")
 K_NONE, K_PASS, K_SALVO, K_ASSAULT = codes(COMBAT_KINDS)
@@ -241,7 +247,7 @@ def choose_gun_victim(s, b, w, side, t, rng):
 
 
 # -- movement (10, 12) ---------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@allocating
 def prepare_movement(s, b, p, w, side, field, want):
     """Once per movement phase. Two Crowns: ``field`` = zones from the nearest objective
     zone they do not hold. Catalans: ``want`` = units each zone should hold, ``field`` =
@@ -278,7 +284,7 @@ def prepare_movement(s, b, p, w, side, field, want):
     _spread(s, b, field)
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def _spread(s, b, field):
     """Multi-source breadth-first distances from the zones where ``field`` is 0."""
     n = b.zone.shape[0]
@@ -682,7 +688,29 @@ def assault_gain(s, b, p, w, side, t, delta, work, out):
     return out[0]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
+def assault_score(s, b, p, w, side, a, t, leads, work, values):
+    """How the script values assaulting ``t`` from ``a`` (``leads``: ``lead_strengths``):
+    the greedy Two Crowns, the gain (``assault_gain``); the others, the chance of taking
+    the zone (left in ``values[0]``) times one plus the zone's worth."""
+    n = b.zone.shape[0]
+    delta = _delta(s, b, p, side, a, t, True, leads[side * n + a], leads[(1 - side) * n + t])
+    if weighs_gains(w, side):
+        return assault_gain(s, b, p, w, side, t, delta, work, values)
+    values[0] = win_chance(delta)
+    return values[0] * (1.0 + zone_worth(p, b, t))
+
+
+@borrowing
+def assault_commander(s, b, p, w, side, a, t):
+    """Does the attacker add his commander's +1 (11.3), risking him on a 6? Only where
+    one is near and his +1 changes the odds enough (``commander_helps``)."""
+    if leader_near(s, b, side, t, 0, False) < 0:
+        return 0
+    return 1 if commander_helps(w, assault_delta(s, b, p, side, a, t, True)) else 0
+
+
+@allocating
 def next_combat(s, b, p, w, side, rng, out):
     """The next combat of ``side``'s combat phase: ``out`` = (kind, attacking zone, target,
     commander used). Each zone acts once (11): the engine marks it."""
@@ -712,15 +740,11 @@ def next_combat(s, b, p, w, side, rng, out):
             worth = zone_worth(p, b, t)
             if side == L.CATALANS and worth == 0 and b.zone[a, L.Z_OBJECTIVE] >= 0:
                 continue  # a garrison does not sally out of its objective
-            delta = _delta(s, b, p, side, a, t, True, leads[side * n + a],
-                           leads[(1 - side) * n + t])
+            score = assault_score(s, b, p, w, side, a, t, leads, work, values)
             if gains:
-                score = assault_gain(s, b, p, w, side, t, delta, work, values)
                 go = score >= bar - 1e-9
             else:
-                chance = win_chance(delta)
-                go = 1000.0 * chance >= go_threshold(s, p, w, side, worth)
-                score = chance * (1.0 + worth)
+                go = 1000.0 * values[0] >= go_threshold(s, p, w, side, worth)
             if go and score > plan_score:
                 plan_t, plan_score = t, score
         if plan_t >= 0:
@@ -740,10 +764,8 @@ def next_combat(s, b, p, w, side, rng, out):
     if sa >= 0:  # salvos first: they weaken the zones the assaults will strike
         out[0], out[1], out[2] = K_SALVO, sa, st
     elif aa >= 0:
-        delta = assault_delta(s, b, p, side, aa, at, True)
         out[0], out[1], out[2] = K_ASSAULT, aa, at
-        with_commander = leader_near(s, b, side, at, 0, False) >= 0
-        out[3] = 1 if with_commander and commander_helps(w, delta) else 0
+        out[3] = assault_commander(s, b, p, w, side, aa, at)
 
 
 @borrowing

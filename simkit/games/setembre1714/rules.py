@@ -293,9 +293,52 @@ class FallbackWeights(RulesBase):
     commander_step: int = knob(3, _CATALAN_COMMANDER, range=(0, 7))
 
 
-#: the weights each scripted policy takes (random takes none)
-POLICY_WEIGHTS = {"bourbons": {"greedy": BourbonWeights, "cautious": CautiousWeights},
-                  "catalans": {"greedy": CatalanWeights, "fallback": FallbackWeights}}
+_ROLLOUTS = ("rollouts a searched decision may play, spread over its options by successive "
+             "halving (more is stronger and slower)")
+# 192, not 48: on the same 500 games (seed 41) the Two Crowns' lookahead won 2.4 points
+# less than greedy with 48 rollouts [-5.5, +0.7] and 2.6 more with 192 [-0.0, +5.4]: with
+# 48, the best of several noisy means at a 93% win rate is often a worse option
+# (docs/games/setembre1714.md, the look-ahead)
+_DECIDES = ("which of the side's decisions are searched: assaults_and_withdrawals, assaults "
+            "(which assault it declares next, or none: 11, 11.3; its withdrawals are "
+            "greedy's) or withdrawals (as the defender, stand or withdraw: 11.3; its assaults "
+            "are greedy's)")
+
+_MARGIN = ("what one VP of the final margin (13: the side's VP less the enemy's) adds to a "
+           "rollout's score, which is 1 for a win, 1/2 for a draw and 0 for a loss")
+
+_CONFIDENCE = ("standard errors of the paired difference by which another option must beat "
+               "greedy's choice on the same rollouts to be played instead (0: the best mean "
+               "is played)")
+
+
+@dataclass(frozen=True)
+class BourbonLookaheadWeights(BourbonWeights):
+    """The Two Crowns' ``lookahead``: greedy's weights (every choice it does not search,
+    and every choice in its rollouts, is greedy's), its budget and what it searches."""
+
+    rollouts: int = knob(192, _ROLLOUTS, range=(1, 2048))
+    decides: str = knob("assaults_and_withdrawals", _DECIDES, choices=L.LOOKAHEAD_DECIDES)
+    margin_weight: float = knob(0.0, _MARGIN, range=(0.0, 1.0), step=0.001)
+    confidence: float = knob(0.0, _CONFIDENCE, range=(0.0, 4.0), step=0.1)
+
+
+@dataclass(frozen=True)
+class CatalanLookaheadWeights(CatalanWeights):
+    """The Catalans' ``lookahead``: greedy's weights, its budget and what it searches."""
+
+    rollouts: int = knob(192, _ROLLOUTS, range=(1, 2048))
+    decides: str = knob("assaults_and_withdrawals", _DECIDES, choices=L.LOOKAHEAD_DECIDES)
+    margin_weight: float = knob(0.0, _MARGIN, range=(0.0, 1.0), step=0.001)
+    confidence: float = knob(0.0, _CONFIDENCE, range=(0.0, 4.0), step=0.1)
+
+
+#: the weights each policy takes (random takes none); a look-ahead's rollouts are played
+#: with its own row under greedy's id (``lookahead.greedy_rows``)
+POLICY_WEIGHTS = {"bourbons": {"greedy": BourbonWeights, "cautious": CautiousWeights,
+                               "lookahead": BourbonLookaheadWeights},
+                  "catalans": {"greedy": CatalanWeights, "fallback": FallbackWeights,
+                               "lookahead": CatalanLookaheadWeights}}
 
 #: "never": a threshold in thousandths no chance reaches (a chance weight may be 1.01)
 NEVER = 2000
