@@ -40,12 +40,15 @@ lost relief battle (8.9.5) the originally besieged blocks always stay inside (th
 says they "may"; staying keeps the City).
 """
 
+import numpy as np
+
 from simkit.games.base import Game
 
 from . import components as _components
 from . import layout as L
 from .engine import play_games
 from .events import EVENTS
+from .lookahead import greedy_rows, play_lookahead_games
 from .policies import CARLIST_POLICIES, LIBERAL_POLICIES
 from .rules import PARAMETERS, POLICY_ROWS, POLICY_WEIGHTS, Rules
 
@@ -86,6 +89,7 @@ class KingInTheNorth(Game):
     invariants = L.INVARIANTS
     steps = L.STEPS
     compile_seconds = 23  # measured: 23 s of CPU for a cold compile (2026-12-01)
+    policy_kernels = {("carlists", "lookahead"): 30, ("liberals", "lookahead"): 30}
     reconstructions = {"map.toml": "the map",
                        "blocks.toml": "the block roster, bags, initial deployment and "
                                       "historical reinforcements",
@@ -103,8 +107,14 @@ class KingInTheNorth(Game):
     def kernel(self, rules, policies, game_indices, root_seed, log):
         c = _components.components(self.data)
         p, pol = self.kernel_inputs(rules, policies)
-        return play_games(p, c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card, pol,
-                          game_indices, root_seed, log)
+        rows, searching = greedy_rows(pol)
+        if not searching.any():
+            return play_games(p, c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card, pol,
+                              game_indices, root_seed, log)
+        side = L.SIDES[int(np.flatnonzero(searching)[0])]
+        with self.compiling_policy(side, "lookahead"):
+            return play_lookahead_games(p, c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card,
+                                        rows, searching, game_indices, root_seed, log)
 
     def narration(self, rules, log):
         return EVENTS.narrate(log, _Names(self.data))
