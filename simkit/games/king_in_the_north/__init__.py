@@ -7,11 +7,13 @@ caps, trails, cavalry, Forced March, stacking, Garrisons, Overruns, recruitment,
 moves, movement events), ``combat`` (8: deployment and Initiative, Impact, special
 attacks, Loyalty Challenges, losses, retreats, card replenishment, sieges; 10 supply; 11
 Headquarters and Fortified House cards; 12 battle events; 13.1-13.4), ``policies`` (the
-scripted commanders), ``state`` (blocks, cards, control and VP helpers), ``rules`` (the
-knobs), ``layout`` (offsets, codes, outcome columns, random streams), ``events`` (the
-trace), ``components`` (the reconstructed map, roster, decks and calendar), ``prob``
-(exact answers), ``checks`` (the state invariants a checking run asserts after every
-rule step: control, Garrisons, blocks, Defectors, stacking, sieges, decks, markers).
+scripted commanders), ``lookahead`` (the rollout commander, its own kernel) with
+``plan`` (what the engine does at a decision it searches), ``state`` (blocks, cards,
+control and VP helpers), ``rules`` (the knobs), ``layout`` (offsets, codes, outcome
+columns, random streams), ``events`` (the trace), ``components`` (the reconstructed map,
+roster, decks and calendar), ``prob`` (exact answers), ``checks`` (the state invariants
+a checking run asserts after every rule step: control, Garrisons, blocks, Defectors,
+stacking, sieges, decks, markers).
 
 Readings where the rulebook is silent (each in its function's docstring): «Under Cover
 of Night» may be played before any deployment once both sides have played 2 cards (it

@@ -26,6 +26,8 @@ gives a commander the full view instead (every hidden block and hand).
   ``SIDE_paid_free_leaders``, ``SIDE_cities_abandoned`` and
   ``SIDE_overpaid_movement_cards`` count the blunders this avoids.
 - ``random``: a uniformly random legal choice at every decision.
+- ``lookahead``: greedy, except each stack's destination, which it chooses by rollouts
+  of the rest of the game (``lookahead``; its own kernel).
 - ``cautious``: greedy's evaluation with wider margins: attacks at 1.6 times the
   enemy's expected Impact (greedy 1.2), sieges with 4 Impact to spare, one more block
   left in each City, Unlimited Movement only with 8+ cards, sallies at 2 to 1.
