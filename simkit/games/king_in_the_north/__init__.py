@@ -91,7 +91,9 @@ class KingInTheNorth(Game):
     invariants = L.INVARIANTS
     steps = L.STEPS
     compile_seconds = 23  # measured: 23 s of CPU for a cold compile (2026-12-01)
-    policy_kernels = {("carlists", "lookahead"): 30, ("liberals", "lookahead"): 30}
+    # measured: 20 s of CPU after the engine (whose cold compile took 56 s that day, a
+    # busy machine), one kernel for both sides (2026-12-07)
+    policy_kernels = {("carlists", "lookahead"): 20, ("liberals", "lookahead"): 20}
     reconstructions = {"map.toml": "the map",
                        "blocks.toml": "the block roster, bags, initial deployment and "
                                       "historical reinforcements",
