@@ -345,8 +345,9 @@ CHANGE_VALUES = 3
 
 
 #: games per try for a policy with a kernel of its own (a rollout player), enough for
-#: each of its weights to change one
-CHANGE_GAMES_SEARCH = 2
+#: each of its weights to change one (King in the North: a Liberal retreat before combat,
+#: which `retreat_ratio` weighs, is rare: 2 games of its look-ahead held none)
+CHANGE_GAMES_SEARCH = 4
 #: a rollout player's weight that sets what its games cost: its other weights are tried
 #: at its lowest value (the same code reads them at any value, 10x faster at Victus's 1)
 SEARCH_BUDGET = "rollouts"

@@ -120,12 +120,15 @@ def test_resample_keeps_what_the_side_sees_and_every_rule():
     out = np.empty_like(s)
     pool = np.empty(POOL, dtype=np.int64)
     rng = game_streams(5, 0, L.N_STREAMS)
-    engine.set_up(p, COMP.loc, COMP.blk, COMP.card, s, rng)
     ws = movement.workspace(COMP.loc, COMP.card)
+    out_row = np.zeros(L.N_OUT, dtype=np.int32)
     changed = 0
-    for semester, year in ((1, 0), (0, 1), (1, 1), (0, 2)):
-        engine.play_semester(p, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk,
-                             COMP.card, s, rng, POL, year, semester, ws, no_log())
+    s[L.S_NEXT] = L.NEXT_SET_UP
+    for year in range(4):  # the states after each of the first four Semesters
+        played = s[L.S_PLAYED]
+        while s[L.S_PLAYED] == played:
+            engine.play_step(p, COMP.loc, COMP.adj, COMP.fac_home, COMP.any2, COMP.blk,
+                             COMP.card, s, rng, POL, ws, out_row, no_log())
         for me in (L.CARLISTS, L.LIBERALS):
             view.resample(COMP.blk, COMP.card, s, me, game_streams(9, year, L.N_STREAMS), 0,
                           out, pool)

@@ -502,49 +502,151 @@ def play_game(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out, log)
     and last Years), Reinforcement Phase, Siege Attrition; then the final victory. A
     run that checks states stops at the first broken invariant (``checks``). ``ws``:
     ``movement.workspace``, scratch the Movement Phases share."""
-    restart(rng, L.ST_SET_UP, 0)
-    set_up(p, loc, blk, card, s, rng)
-    if after_step(p, loc, blk, card, s, log, L.STEP_SET_UP):
+    s[L.S_NEXT] = L.NEXT_SET_UP
+    play_from(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out, log)
+
+
+@borrowing
+def play_from(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out, log):
+    """The campaign from the position ``s`` (with its streams ``rng``) to its end, step
+    by step (``play_step``): a copy of ``s`` and ``rng`` between two steps plays on as
+    the original would. ``out`` gets the outcome row unless a state check failed."""
+    while s[L.S_NEXT] != L.NEXT_OVER:
+        play_step(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out, log)
+
+
+@borrowing
+def turn_side(s):
+    """The side whose turn is the next step, -1 if the next step is not a side's turn
+    (the look-ahead plans a side's turn before it is played)."""
+    if s[L.S_NEXT] != L.NEXT_SIDE_TURN:
+        return -1
+    return s[L.S_FIRST] if s[L.S_SIDE_TURN] == 0 else 1 - s[L.S_FIRST]
+
+
+@borrowing
+def play_step(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out, log):
+    """The step ``S_NEXT`` names (``layout.NEXT_*``): the set-up, a Year's Turn Order, a
+    Semester's start, one side's turn, the end of a Year, the final victory. Where the
+    campaign stands lives in ``s`` (``S_YEAR``, ``S_SEM``, ``S_SIDE_TURN``,
+    ``S_PLAYED``); a broken invariant ends it (``NEXT_OVER``, no outcome written)."""
+    step = s[L.S_NEXT]
+    if step == L.NEXT_SET_UP:
+        restart(rng, L.ST_SET_UP, 0)
+        set_up(p, loc, blk, card, s, rng)  # zeroes the state: where it stands too
+        s[L.S_NEXT] = L.NEXT_YEAR
+        if after_step(p, loc, blk, card, s, log, L.STEP_SET_UP):
+            s[L.S_NEXT] = L.NEXT_OVER
+    elif step == L.NEXT_YEAR:
+        year_step(p, card, s, rng, pol, log, loc, blk)
+    elif step == L.NEXT_SEMESTER:
+        semester_step(p, loc, blk, card, s, rng, pol, log)
+    elif step == L.NEXT_SIDE_TURN:
+        side = turn_side(s)
+        if side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, log):
+            s[L.S_NEXT] = L.NEXT_OVER
+        elif s[L.S_DONE] or s[L.S_SIDE_TURN] == 1:
+            end_semester(p, s)
+        else:
+            s[L.S_SIDE_TURN] = 1
+    elif step == L.NEXT_YEAR_END:
+        year_end_step(p, loc, blk, card, s, rng, pol, log)
+    elif step == L.NEXT_FINAL:
+        s[L.S_NEXT] = L.NEXT_OVER
+        if not s[L.S_DONE]:
+            final_victory(loc, s, log)
+        if not after_step(p, loc, blk, card, s, log, L.STEP_END):
+            write_outcome(loc, blk, s, s[L.S_PLAYED], out)
+
+
+@borrowing
+def plays_semester(p, year, sem):
+    """Is Semester ``sem`` of ``year`` played (one in the first and last Years, 6.1)?"""
+    if year == 0 and sem != p[L.P_FIRST_SEM]:
+        return False
+    return not (year == L.N_YEARS - 1 and sem != p[L.P_LAST_SEM])
+
+
+@borrowing
+def year_step(p, card, s, rng, pol, log, loc, blk):
+    """A Year begins: the Turn Marker to its Semester A, the Turn Order Phase (6.2); its
+    first Semester played comes next."""
+    year = s[L.S_YEAR]
+    s[L.S_SEMESTER] = 2 * year  # the Turn Marker goes to Semester A (6.2)
+    restart(rng, L.ST_POLICY[0], 1000 + year)
+    restart(rng, L.ST_POLICY[1], 1000 + year)
+    turn_order(p, card, s, rng, pol, log)
+    if after_step(p, loc, blk, card, s, log, L.STEP_TURN_ORDER):
+        s[L.S_NEXT] = L.NEXT_OVER
         return
-    played = 0
-    for year in range(L.N_YEARS):
-        s[L.S_YEAR] = year
-        s[L.S_SEMESTER] = 2 * year  # the Turn Marker goes to Semester A (6.2)
-        restart(rng, L.ST_POLICY[0], 1000 + year)
-        restart(rng, L.ST_POLICY[1], 1000 + year)
-        turn_order(p, card, s, rng, pol, log)
-        if after_step(p, loc, blk, card, s, log, L.STEP_TURN_ORDER):
+    to_semester(p, s, 0)
+
+
+@borrowing
+def to_semester(p, s, sem):
+    """The first Semester from ``sem`` on that the Year plays comes next, else the end
+    of the Year."""
+    year = s[L.S_YEAR]
+    for k in range(sem, 2):
+        if plays_semester(p, year, k):
+            s[L.S_SEM] = k
+            s[L.S_NEXT] = L.NEXT_SEMESTER
             return
-        for sem in range(2):
-            if year == 0 and sem != p[L.P_FIRST_SEM]:
-                continue
-            if year == L.N_YEARS - 1 and sem != p[L.P_LAST_SEM]:
-                continue
-            if play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem,
-                             ws, log):
-                return
-            played += 1
-            if s[L.S_DONE]:
-                break
-        if s[L.S_DONE] or year == L.N_YEARS - 1:
-            break
-        if 2 * year + 1 >= SEM_1838A - 1:
-            for side in range(2):
-                if not s[L.S_DONE] and holds_recruitment(loc, s, side):
-                    end_game(s, side, L.END_RECRUITMENT, log)
-        if s[L.S_DONE]:
-            break
-        reinforcement_phase(p, loc, blk, card, s, rng, pol, log)
-        if after_step(p, loc, blk, card, s, log, L.STEP_REINFORCEMENT):
+    s[L.S_NEXT] = L.NEXT_YEAR_END
+
+
+@borrowing
+def semester_step(p, loc, blk, card, s, rng, pol, log):
+    """A Semester begins (6.3): the Initiative Challenge in Semester B; the side with the
+    Initiative plays its turn next."""
+    year, sem = s[L.S_YEAR], s[L.S_SEM]
+    begin_semester(s, year, sem)
+    if sem == 1 and 0 < year < L.N_YEARS - 1:
+        initiative_challenge(p, card, s, rng, pol, log)
+        if after_step(p, loc, blk, card, s, log, L.STEP_CHALLENGE):
+            s[L.S_NEXT] = L.NEXT_OVER
             return
-        siege_attrition(loc, blk, card, s, rng, pol, log)
-        if after_step(p, loc, blk, card, s, log, L.STEP_ATTRITION):
-            return
-    if not s[L.S_DONE]:
-        final_victory(loc, s, log)
-    if after_step(p, loc, blk, card, s, log, L.STEP_END):
+    log_event(log, EV_SEMESTER, L.FIRST_YEAR + year, sem, s[L.S_FIRST])
+    s[L.S_SIDE_TURN] = 0
+    s[L.S_NEXT] = L.NEXT_SIDE_TURN
+
+
+@borrowing
+def end_semester(p, s):
+    """Both turns played, or the game won: the Year's next Semester, else its end; the
+    final victory once the game is won."""
+    s[L.S_PLAYED] += 1
+    if s[L.S_DONE]:
+        s[L.S_NEXT] = L.NEXT_FINAL
+    else:
+        to_semester(p, s, s[L.S_SEM] + 1)
+
+
+@borrowing
+def year_end_step(p, loc, blk, card, s, rng, pol, log):
+    """The end of a Year (6.4, 6.5): the final victory after the last; else the enemy
+    Recruitment Locations from the end of 1837 (2.2), the Reinforcement Phase and Siege
+    Attrition, and the next Year."""
+    year = s[L.S_YEAR]
+    s[L.S_NEXT] = L.NEXT_FINAL
+    if year == L.N_YEARS - 1:
         return
-    write_outcome(loc, blk, s, played, out)
+    if 2 * year + 1 >= SEM_1838A - 1:
+        for side in range(2):
+            if not s[L.S_DONE] and holds_recruitment(loc, s, side):
+                end_game(s, side, L.END_RECRUITMENT, log)
+    if s[L.S_DONE]:
+        return
+    reinforcement_phase(p, loc, blk, card, s, rng, pol, log)
+    if after_step(p, loc, blk, card, s, log, L.STEP_REINFORCEMENT):
+        s[L.S_NEXT] = L.NEXT_OVER
+        return
+    siege_attrition(loc, blk, card, s, rng, pol, log)
+    if after_step(p, loc, blk, card, s, log, L.STEP_ATTRITION):
+        s[L.S_NEXT] = L.NEXT_OVER
+        return
+    s[L.S_YEAR] = year + 1
+    s[L.S_NEXT] = L.NEXT_YEAR
 
 
 @borrowing
@@ -556,25 +658,6 @@ def begin_semester(s, year, sem):
     for side in range(2):
         s[L.S_RETREAT_USED + side] = 0
         s[L.S_DEFECTORS_NEW + side] = 0
-
-
-@borrowing
-def play_semester(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, year, sem, ws, log):
-    """One Semester (6.3): the Initiative Challenge in Semester B, then each side's turn
-    (Historical Reinforcements, Movement, Combat). Returns True if a state check failed."""
-    begin_semester(s, year, sem)
-    if sem == 1 and 0 < year < L.N_YEARS - 1:
-        initiative_challenge(p, card, s, rng, pol, log)
-        if after_step(p, loc, blk, card, s, log, L.STEP_CHALLENGE):
-            return True
-    log_event(log, EV_SEMESTER, L.FIRST_YEAR + year, sem, s[L.S_FIRST])
-    for k in range(2):
-        side = s[L.S_FIRST] if k == 0 else 1 - s[L.S_FIRST]
-        if side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, log):
-            return True
-        if s[L.S_DONE]:
-            break
-    return False
 
 
 @borrowing

@@ -158,6 +158,9 @@ W_EVENT_WORTH = _W("event_worth")
 W_SIEGE_OVERKILL = _W("siege_overkill")
 W_BLOCK_WORTH = _W("block_worth")
 W_SEES_HIDDEN = _W("sees_hidden")
+W_ROLLOUTS = _W("rollouts")  # lookahead: a searched decision's budget of rollouts
+W_WIDTH = _W("width")  # lookahead: the options a decision searches (greedy's and the next)
+W_TIES = _W("ties")  # lookahead: TIES_*, what its rollouts score beside the win
 
 # -- what a commander can see of its enemy (``view.see``): expectations over the pieces
 # whose identity it does not know, in a float vector --------------------------------------
@@ -319,7 +322,45 @@ S_TRAIL_STACK = _S("largest_stack_moved_along_trails")
 # 1 in the copy of the game a commander plays its moves on before paying for them
 # (``movement.planned_moves``): what the enemy would do on its way is not known there
 S_PLANNING = _S("planning")
+# where the campaign stands between its steps (``engine.play_step``): the step that comes
+# next (``NEXT_*``), the Semester of the Year (0: A, 1: B) and the turn of the Semester
+# (0: the side with the Initiative, 1: the other) it is at, the Semesters played
+S_NEXT = _S("next_step")
+S_SEM = _S("semester_of_year")
+S_SIDE_TURN = _S("turn_of_semester")
+S_PLAYED = _S("semesters_played")
 N_STATE = _S.size
+
+#: the campaign's resumable steps (6.1): set-up; a Year's Turn Order; a Semester's start
+#: (the Initiative Challenge); a side's turn; the end of a Year (Reinforcement Phase,
+#: Siege Attrition); the final victory; over
+NEXT_STEPS = ("set_up", "year", "semester", "side_turn", "year_end", "final", "over")
+(NEXT_SET_UP, NEXT_YEAR, NEXT_SEMESTER, NEXT_SIDE_TURN, NEXT_YEAR_END, NEXT_FINAL,
+ NEXT_OVER) = codes(NEXT_STEPS)
+
+# -- a look-ahead's plan of a side's turn (``lookahead``; ``movement.Workspace.plan``) -----
+# The engine counts the decisions the look-ahead searches (each stack's destination) as
+# ``side``'s turn plays them; the first ``at`` take the choices in ``PL_FORCE`` (a replay
+# of the real turn: all of them); at decision ``at`` a probe records the options
+# (``PL_OPTIONS``, greedy's first) and a rollout switches to its own world (what the side
+# cannot see dealt again, its own streams) and takes ``choice``.
+LOOKAHEAD_TIES = ("none", "margin")  # what lookahead's rollouts score beside the win
+TIES_NONE, TIES_MARGIN = codes(LOOKAHEAD_TIES)
+PLAN_MODES = ("off", "probe", "rollout", "replay")
+PLAN_OFF, PLAN_PROBE, PLAN_ROLLOUT, PLAN_REPLAY = codes(PLAN_MODES)
+MAX_TURN_DECISIONS = 128  # stack moves a turn may weigh (at most 2 per Location, 7.1)
+_PL = Fields("look-ahead plan")
+PL_MODE = _PL("mode")
+PL_SIDE = _PL("side")
+PL_COUNT = _PL("decisions_seen")
+PL_AT = _PL("at")
+PL_CHOICE = _PL("choice")
+PL_FOUND = _PL("found")
+PL_N_OPTIONS = _PL("options_listed")
+PL_OPTIONS = _PL("options", MAX_LOC + 1)
+PL_SCORES = _PL("option_scores", MAX_LOC + 1)
+PL_FORCE = _PL("forced", MAX_TURN_DECISIONS)
+N_PLAN = _PL.size
 
 # -- state checks (simkit.checks, checks.py): the invariants and the rule steps ----------
 INVARIANTS = (

@@ -22,6 +22,7 @@ from . import layout as L
 from . import policies as P
 from .checks import after_step
 from .events import EV_EVENT, EV_GARRISON, EV_MOVE, EV_MOVEMENT_CARDS, EV_OVERRUN, EV_RECRUIT
+from .plan import planned_destination
 from .state import (
     blocks_at,
     count_action,
@@ -54,10 +55,12 @@ M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 #: only a stack that moves changes what it holds, so a commander weighing stack after
 #: stack that stay reads the map once; ``shadow``, ``shadow_rng`` and ``quiet`` (an empty
 #: log): the copy of the game a commander plays its moves on before paying for them
-#: (``planned_moves``).
+#: (``planned_moves``); ``plan`` (``layout.PL_*``; off but in a look-ahead's copies),
+#: ``plan_rng`` (a rollout's streams) and ``pool`` (``view.resample``'s scratch): a
+#: look-ahead's plan of a side's turn (``plan``).
 Workspace = namedtuple("Workspace", ("ids", "dest_mode", "dest_fm", "parents", "work",
                                      "allow", "seen", "look", "fresh", "shadow",
-                                     "shadow_rng", "quiet"))
+                                     "shadow_rng", "quiet", "plan", "plan_rng", "pool"))
 
 
 @borrowing
@@ -376,7 +379,9 @@ def workspace(loc, card):
                      P.new_look(loc, card), np.zeros(1, dtype=np.int64),
                      np.empty(L.N_STATE, dtype=np.int64),
                      np.empty((L.N_STREAMS, WIDTH), dtype=np.uint64),
-                     np.zeros((0, LOG_WIDTH), dtype=np.int64))
+                     np.zeros((0, LOG_WIDTH), dtype=np.int64), np.zeros(L.N_PLAN, dtype=np.int64),
+                     np.empty((L.N_STREAMS, WIDTH), dtype=np.uint64),
+                     np.empty(3 * L.MAX_BLOCKS + L.MAX_CARDS, dtype=np.int64))
 
 
 @borrowing
@@ -408,6 +413,8 @@ def move_stack(p, loc, adj, blk, card, s, rng, pol, side, origin, trail_option, 
     dest = P.choose_destination_in(pol[side], p, loc, blk, card, s, rng, side, origin, movers,
                                    m, dest_mode, dest_fm, look.hands[side, 0],
                                    P.reserve_cards(pol[side], blk, s, side, look), look)
+    if ws.plan[L.PL_MODE] != L.PLAN_OFF:  # a look-ahead's copy of the game
+        dest = planned_destination(blk, card, s, rng, side, dest, dest_mode, dest_fm, look, ws)
     if dest < 0:
         return False
     if dest_fm[dest]:

@@ -26,6 +26,8 @@ gives a commander the full view instead (every hidden block and hand).
   ``SIDE_paid_free_leaders``, ``SIDE_cities_abandoned`` and
   ``SIDE_overpaid_movement_cards`` count the blunders this avoids.
 - ``random``: a uniformly random legal choice at every decision.
+- ``lookahead``: greedy, except each stack's destination, which it chooses by rollouts
+  of the rest of the game (``lookahead``; its own kernel).
 - ``cautious``: greedy's evaluation with wider margins: attacks at 1.6 times the
   enemy's expected Impact (greedy 1.2), sieges with 4 Impact to spare, one more block
   left in each City, Unlimited Movement only with 8+ cards, sallies at 2 to 1.
@@ -62,9 +64,11 @@ CARLIST_POLICIES = {
     "random": "a uniformly random legal choice at every decision",
     "cautious": "greedy's reading of the options, but attacks and sieges only with a wide "
                 "margin, holds Cities with more blocks, spends fewer cards on movement",
+    "lookahead": "greedy, except that it sends each stack where rollouts of the rest of the "
+                 "game (greedy for both sides, the hidden dealt again) win most",
 }
 LIBERAL_POLICIES = dict(CARLIST_POLICIES)
-GREEDY, RANDOM, CAUTIOUS = codes(tuple(CARLIST_POLICIES))
+GREEDY, RANDOM, CAUTIOUS, LOOKAHEAD = codes(tuple(CARLIST_POLICIES))
 
 
 @borrowing
@@ -523,9 +527,13 @@ def defence_at(loc, card, s, side, where):
 #: hundredths once weighed (``enemy_impact``, -1 before), which holds until a stack
 #: moves (only a move, an Overrun or a «Blown Bridge» on its way, changes the enemy's
 #: blocks or hand); ``sight``, the moving side's view of its enemy (``view.see``, with
-#: ``factions`` its scratch).
+#: ``factions`` its scratch); ``dest_score[v]``, the score ``choose_destination_in`` last
+#: gave Location ``v`` (slot ``len(loc)``: staying; ``UNSCORED``, a Location it did not
+#: weigh), by which a look-ahead ranks the options (``plan``).
 Look = namedtuple("Look", ("strength", "order", "start", "hands", "scratch", "enemy_power",
-                           "sight", "factions"))
+                           "sight", "factions", "dest_score"))
+#: ``Look.dest_score`` of a Location ``choose_destination_in`` did not weigh
+UNSCORED = -(1 << 40)
 
 
 @allocating
@@ -537,7 +545,8 @@ def new_look(loc, card):
                 np.empty((2, card.shape[0] + 1), dtype=np.int64),
                 np.empty((SCRATCH_ROWS, L.MAX_BLOCKS), dtype=np.int64),
                 np.empty(nl, dtype=np.int64), np.empty(L.N_V, dtype=np.float64),
-                np.empty(2 * L.N_FACTIONS, dtype=np.float64))
+                np.empty(2 * L.N_FACTIONS, dtype=np.float64),
+                np.full(nl + 1, UNSCORED, dtype=np.int64))
 
 
 @borrowing
@@ -656,7 +665,10 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
         stay = loc[origin, L.LC_VP]
     best, best_v = -1, stay
     fm_card = -2  # the card a Forced March costs (``worst_card``), once asked
+    dest_score = look.dest_score  # slot n_loc: staying
+    dest_score[n_loc] = stay * 10
     for v in range(n_loc):
+        dest_score[v] = UNSCORED
         if dest_mode[v] < 0 or (dest_fm[v] == 1 and spare < 3):
             continue
         own = strength[side, v]
@@ -705,6 +717,7 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
             # join or support: small bonus for concentrating near enemies
             score += 0 if own == 0 else 1
         score = score * 10 - dest_fm[v] * 5
+        dest_score[v] = score
         if score > best_v * 10 or (best < 0 and score > stay * 10):
             best, best_v = v, score // 10
     return best

@@ -372,9 +372,37 @@ CautiousWeights = _cautious(Weights, "The Liberal ``cautious`` commander's weigh
 CautiousCarlistWeights = _cautious(_CarlistWeights,
                                    "The Carlist ``cautious`` commander's weights.")
 
+def _lookahead(cls, doc):
+    """``cls`` (a side's greedy weights) with the ``lookahead`` commander's own: its
+    rollouts and every choice it does not search are greedy's with these weights."""
+    namespace = {"__annotations__": {"rollouts": int, "width": int, "ties": str},
+                 "__doc__": doc,
+                 "rollouts": knob(
+                     24, "rollouts of the rest of the game a stack's destination may play, "
+                     "spread over its options by successive halving (more is stronger and "
+                     "slower)", range=(1, 2048)),
+                 "width": knob(
+                     4, "the destinations a stack move weighs by rollouts: greedy's and the "
+                     "next best by greedy's score (staying is one); 1 plays greedy's games",
+                     range=(1, L.MAX_LOC + 1)),
+                 "ties": knob(
+                     "none", "what a rollout scores beside the side winning (1) or not (0), "
+                     "worth less than one rollout: none (a tie goes to greedy's choice) or "
+                     "margin (the final VP lead, 2.2; the Carlists won 5.5 points fewer "
+                     "games with it, 200 games)", choices=L.LOOKAHEAD_TIES)}
+    return dataclass(frozen=True)(type(cls.__name__.replace("Greedy", "Lookahead"), (cls,),
+                                       namespace))
+
+
+LookaheadWeights = _lookahead(GreedyWeights, "The Liberal ``lookahead`` commander's weights.")
+CarlistLookaheadWeights = _lookahead(CarlistGreedyWeights,
+                                     "The Carlist ``lookahead`` commander's weights.")
+
 #: side -> policy -> its weights (``random`` takes none)
-POLICY_WEIGHTS = {"carlists": {"greedy": CarlistGreedyWeights, "cautious": CautiousCarlistWeights},
-                  "liberals": {"greedy": GreedyWeights, "cautious": CautiousWeights}}
+POLICY_WEIGHTS = {"carlists": {"greedy": CarlistGreedyWeights, "cautious": CautiousCarlistWeights,
+                               "lookahead": CarlistLookaheadWeights},
+                  "liberals": {"greedy": GreedyWeights, "cautious": CautiousWeights,
+                               "lookahead": LookaheadWeights}}
 
 #: each side's row of the kernels' ``pol`` (``layout.W_*``): the policy's id, then its
 #: weights (a ratio in hundredths, its step); ``random`` reads greedy's
