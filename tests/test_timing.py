@@ -28,7 +28,8 @@ def test_speed_is_measured_once_per_setting():
 def test_long_commands_say_their_time_and_fit_a_budget(capsys):
     game = "setembre1714"
     for argv, cut_words in [
-            (["robustness", game, "--budget", "1"], "settings would take about"),
+            (["robustness", game, "--slow-games", "2", "--budget", "1"],
+             "settings would take about"),
             (["screen", game, "--knobs", "turns,barricades", "--trajectories", "2",
               "--games", "4000", "--budget", "1"], "4,000 games a point would take"),
             (["tune", game, "--knobs", "turns", "--target", "0.5", "--trials", "4",
