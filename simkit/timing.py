@@ -40,8 +40,9 @@ def speed(game, rules=None, policy=None, n_jobs: int = 1) -> float:
     rules = game.resolve_rules(rules)
     key = (game.name, repr(rules), repr(policy), game.data.digest)
     if key not in _SPEEDS:
-        play_range(game, rules, policy, 987_654, 0, 2)  # any policy kernel compiled
-        started, cpu, played, n = time.perf_counter(), time.thread_time(), 0, 8
+        play_range(game, rules, policy, 987_654, 0, 0)  # any policy kernel loaded, no game
+        # batches of 1, 2, 4... games: a look-ahead (about a game a second) stops after 3
+        started, cpu, played, n = time.perf_counter(), time.thread_time(), 0, 1
         while played < PROBE_GAMES or time.perf_counter() - started < PROBE_SECONDS:
             play_range(game, rules, policy, 987_654, played, played + n)
             played, n = played + n, min(2 * n, 4096)
