@@ -337,8 +337,8 @@ def test_every_policy_weight_reaches_the_kernel(name, side, policy):
     assert not dead, f"{policy} weights that change nothing the kernel is given: {dead}"
 
 
-#: games played per try when asking whether a knob changes the games (the first
-#: differing row ends the search; most knobs differ in the first few games)
+#: games played per try when asking whether a knob changes the games (the first value
+#: that changes them ends the search)
 CHANGE_GAMES = 40
 #: values tried per base rules, the most different first
 CHANGE_VALUES = 3
@@ -362,20 +362,27 @@ def is_search(game, policies) -> bool:
 _played: dict = {}
 
 
-def games_played(game, rules, policies) -> bytes:
-    """The outcome rows of ``CHANGE_GAMES`` games (``CHANGE_GAMES_SEARCH`` with a rollout
-    player), as bytes to compare; each base's default games are played once for all the
+def games_differ(game, default, variant) -> bool:
+    """Whether (rules, policies) ``variant`` plays any of the ``CHANGE_GAMES`` games
+    (``CHANGE_GAMES_SEARCH`` with a rollout player) otherwise than ``default``. A rollout
+    player's games are compared one at a time, so a weight that changes the first game
+    costs one of its games, not all of them; each default game is played once for all the
     knobs tried from it."""
-    key = (game.name, repr(rules), repr(tuple(policies)))
+    search = is_search(game, default[1])
+    n = CHANGE_GAMES_SEARCH if search else CHANGE_GAMES
+    step = 1 if search else n
+    return any(games_played(game, *default, start, step)
+               != games_played(game, *variant, start, step) for start in range(0, n, step))
+
+
+def games_played(game, rules, policies, start: int, n: int) -> bytes:
+    """The outcome rows of games ``start`` to ``start + n``, as bytes to compare."""
+    key = (game.name, repr(rules), repr(tuple(policies)), start, n)
     if key not in _played:
-        _played[key] = _rows_played(game, rules, policies)
+        indices = np.arange(start, start + n, dtype=np.int64)
+        cols = game.play(rules, tuple(policies), indices, np.uint64(SEED))
+        _played[key] = b"".join(np.ascontiguousarray(v).tobytes() for v in cols.values())
     return _played[key]
-
-
-def _rows_played(game, rules, policies) -> bytes:
-    n = CHANGE_GAMES_SEARCH if is_search(game, policies) else CHANGE_GAMES
-    cols = game.play(rules, tuple(policies), np.arange(n, dtype=np.int64), np.uint64(SEED))
-    return b"".join(np.ascontiguousarray(v).tobytes() for v in cols.values())
 
 
 def bases(game, skip: str = ""):
@@ -402,14 +409,12 @@ def changes_games(game, knob, variants, values=None, first=None) -> bool:
     games: ``variants(base, value)`` gives (rules, policies) or raises RulesError."""
     tried_first = [legal(game, game.Rules(), first)] if first else []
     for base in [*tried_first, *bases(game, skip=knob.name)]:
-        played = None
         for value in (values or other_values(knob))[:CHANGE_VALUES]:
             try:
-                rules, policies = variants(base, value)
+                variant = variants(base, value)
             except RulesError:
                 continue
-            played = played or games_played(game, *variants(base, knob.default))
-            if games_played(game, rules, policies) != played:
+            if games_differ(game, variants(base, knob.default), variant):
                 return True
     return False
 
