@@ -184,6 +184,28 @@ def test_the_chosen_dice_order_is_the_best_scored_order():
     assert score(chosen) == max(score(o) for o in itertools.permutations(range(3)))
 
 
+@pytest.mark.parametrize("every_order", [False, True])
+def test_the_dice_search_does_not_depend_on_the_hidden_chance_order(every_order):
+    """The copies shuffle the chance cards a player has not seen from a canonical order:
+    reordering only those cards leaves the chosen order as it was."""
+    p, w, sp, g = strong_setup()
+    w[L.W_DICE_SEARCH_FROM_STAGE] = 1
+    if every_order:
+        w[L.W_SKILLS] |= 1 << L.SKILL_DICE_EVERY_ORDER
+    g[L.G_STAGE] = L.STAGE_III
+    g[L.G_CHANCE_NEXT] = 3
+    faces = np.array([[L.ACT_BOMBARDMENT, 2], [L.ACT_ADVANCE, 2], [L.ACT_BOMBARDMENT, 1],
+                      [L.ACT_ADVANCE, 1]])
+    shuffler = np.random.default_rng(0)
+    orders = set()
+    for _ in range(8):
+        other = g.copy()
+        deck = slice(L.G_CHANCE_DECK + 3, L.G_CHANCE_DECK + L.N_CHANCE)
+        other[deck] = shuffler.permutation(other[deck])
+        orders.add(tuple(policies.order_dice(K, CARDS, p, w, sp, other, streams(5), faces, 4)))
+    assert len(orders) == 1
+
+
 def test_evaluate_position_prices_the_defeats_and_the_threats():
     """End of the Game: fewer Coronela than the threshold, a Bourbon tile on the Beach or
     too many rubble tiles lose."""

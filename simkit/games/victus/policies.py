@@ -982,11 +982,18 @@ def next_permutation(a):
 @borrowing
 def shuffle_unseen_chance(g, rng):
     """Shuffle the chance cards not yet drawn (``g`` and ``rng`` are copies): a player
-    knows which cards are left, not their order. The copy's chance stream gets a new key,
-    so a reshuffle during the look is not the game's next reshuffle either. Draws come
-    from the copy's policy stream."""
+    knows which cards are left, not their order, so they are sorted first and the
+    shuffle's outcome does not depend on their hidden order. The copy's chance stream
+    gets a new key, so a reshuffle during the look is not the game's next reshuffle
+    either. Draws come from the copy's policy stream."""
     first = g[L.G_CHANCE_NEXT]
     deck = L.G_CHANCE_DECK
+    for i in range(first + 1, L.N_CHANCE):  # insertion sort: at most 14 cards, in place
+        card, j = g[deck + i], i
+        while j > first and g[deck + j - 1] > card:
+            g[deck + j] = g[deck + j - 1]
+            j -= 1
+        g[deck + j] = card
     for i in range(L.N_CHANCE - 1, first, -1):
         j = first + uniform_int(rng, L.ST_POLICY, i - first + 1)
         g[deck + i], g[deck + j] = g[deck + j], g[deck + i]
