@@ -179,6 +179,40 @@ def test_learning_example_consecrated_ground():
     assert x[PURPLE, L.PL_CARD + x.card("Learning")] == L.CARD_BOXED
 
 
+def test_learning_is_scored_by_the_special_it_would_learn():
+    # The Learning card has no cost of its own: the Special card chosen brings its cost and
+    # units (the Learning example). Blue at set-up would learn Cattle Raid (engaging 4
+    # STRENGTH), not its cheapest Special (Shield Wall, 1): greedy's appraisal of the
+    # Learning engages Cattle Raid's 4.
+    from simkit.games.verrix import appraisal as AP
+    from simkit.games.verrix.rules import Weights
+    w = Weights()
+    x = Game()
+    hand(x, BLUE, "Learning")
+    special = AP.best_special(x.S, x.p, x.pol, x.g, BLUE)
+    assert x.comp.card_titles[special] == "Cattle Raid"
+    assert AP.learning_cost(x.S, x.g, BLUE, special) == 4
+    assert AP.learning_cost(x.S, x.g, BLUE, x.card("Shield Wall")) == 1
+    c = x.card("Learning")
+    assert AP.card_value(x.S, x.p, x.pol, x.g, BLUE, c, -1, 0, 0) == \
+        w.vp_points + w.learn_points - 4 * w.engaged_points
+
+
+def test_greedy_chooses_uniformly_among_actions_scored_alike():
+    # Two actions the appraisal scores the same give the player no reason to prefer
+    # either: greedy takes each about as often (the seat's policy stream), never a worse
+    # one, and an action worth no more than passing is not played.
+    scores = np.array([5, 9, 9, 3], dtype=np.int64)
+    picks = [PO.choose(scores, 4, game_streams(np.uint64(3), i, L.N_STREAMS), BLUE,
+                       L.POL_GREEDY, 0) for i in range(200)]
+    assert set(picks) == {1, 2} and 70 < picks.count(1) < 130
+    alone = np.array([5, 9, 8, 3], dtype=np.int64)
+    assert PO.choose(alone, 4, game_streams(np.uint64(3), 0, L.N_STREAMS), BLUE,
+                     L.POL_GREEDY, 0) == 1
+    assert PO.choose(alone, 4, game_streams(np.uint64(3), 0, L.N_STREAMS), BLUE,
+                     L.POL_GREEDY, 9) == -1
+
+
 # -- Development: the Promote Tribesman example ------------------------------------------------
 def test_promote_tribesman_example():
     x = Game()

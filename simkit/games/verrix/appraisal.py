@@ -22,6 +22,7 @@ from .actions import (
 from .battle import camp_units, can_declare
 from .state import (
     engagement_strength,
+    find_op,
     leader_class,
     leader_strength,
     move_price,
@@ -56,7 +57,19 @@ def paid_trade_gain(S, p, pol, g, seat, c, target, men, lmask, extra, bonus_vp, 
 
 @borrowing
 def card_value(S, p, pol, g, seat, c, target, men, lmask):
-    """What playing card c against ``target`` with these units is worth to the seat."""
+    """What playing card c against ``target`` with these units is worth to the seat; a
+    Learning by the Special card it would learn (``best_special``: that card's cost and
+    units are the ones engaged, the Learning example)."""
+    learned = -1
+    if find_op(S, c, L.OP_LEARN) >= 0:
+        learned = best_special(S, p, pol, g, seat)
+    return play_value(S, p, pol, g, seat, c, target, men, lmask, learned)
+
+
+@borrowing
+def play_value(S, p, pol, g, seat, c, target, men, lmask, learned):
+    """``card_value`` once a Learning's Special card, ``learned``, is chosen (-1: none;
+    a Special card has no Learning, so ``best_special`` appraises them here)."""
     v = 0
     b = pl(seat)
     vp_points = pol[seat, L.W_VP_POINTS]
@@ -80,9 +93,9 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
             v += vp_points * a
         elif op == L.OP_PAY:
             v -= PO.units_worth(S, p, pol, g, seat, a, -a2)
-        elif op == L.OP_LEARN:  # its VP, the card, and the Special's cost engaged
+        elif op == L.OP_LEARN:  # its VP, the card, and the learned Special's cost engaged
             v += vp_points + pol[seat, L.W_LEARN_POINTS] - \
-                pol[seat, L.W_ENGAGED_POINTS] * learning_cost(S, p, g, seat)
+                pol[seat, L.W_ENGAGED_POINTS] * learning_cost(S, g, seat, learned)
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
         elif op == L.OP_TRADE:
@@ -113,21 +126,15 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
     return v
 
 
-@allocating
-def learning_cost(S, p, g, seat):
-    """The least STRENGTH a Learning engages (its Special card's cost and units: the
-    Learning example): the cheapest Special the seat can learn."""
-    buf = np.zeros(L.MAX_NODES, dtype=np.int64)
-    n = learnable(S, p, g, seat, buf)
-    least = 0
-    for i in range(n):
-        c = buf[i]
-        men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][c, L.CD_COST],
-                                          S[L.S_CARDS][c, L.CD_UNITS], 0)
-        cost = engagement_strength(S, g, seat, men, lmask)
-        if i == 0 or cost < least:
-            least = cost
-    return least
+@borrowing
+def learning_cost(S, g, seat, special):
+    """The STRENGTH a Learning of Special card ``special`` engages (its cost and units:
+    the Learning example, Lindsay engaged for Consecrated Ground; 0 for none)."""
+    if special < 0:
+        return 0
+    men, lmask = PO.choose_engagement(S, g, seat, S[L.S_CARDS][special, L.CD_COST],
+                                      S[L.S_CARDS][special, L.CD_UNITS], 0)
+    return engagement_strength(S, g, seat, max(men, 0), lmask)
 
 
 @allocating
@@ -149,7 +156,7 @@ def best_special(S, p, pol, g, seat):
                     continue
                 men, lmask = legal_engagement(S, p, pol, g, seat, c, t)
                 if men >= 0:
-                    v = max(v, card_value(S, p, pol, g, seat, c, t, men, lmask))
+                    v = max(v, play_value(S, p, pol, g, seat, c, t, men, lmask, -1))
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
             if v == -(1 << 30):
                 v = 10  # not playable now: a later use

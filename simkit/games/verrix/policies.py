@@ -1646,17 +1646,32 @@ def style_score(S, pol, seat, c, score):
 
 @borrowing
 def choose(scores, n, rng, seat, policy, pass_score):
-    """The action to play: index into the candidates, or -1 to pass."""
+    """The action to play: index into the candidates, or -1 to pass. Greedy plays the
+    best score above passing's (an action worth no more than passing is not played); of
+    actions scored alike it takes one uniformly (the seat's policy stream): an appraisal
+    that scores two actions the same gives the player no reason to prefer either, and the
+    order of the candidates (the cards' order in the data, the seats') is no
+    preference of a player at the table."""
     if policy == L.POL_RANDOM:
         k = uniform_int(rng, L.ST_POLICY + seat, n + 1)
         return k - 1
-    best = -1
     best_s = pass_score
+    tied = 0
     for i in range(n):
         if scores[i] > best_s:
             best_s = scores[i]
-            best = i
-    return best
+            tied = 1
+        elif scores[i] == best_s and tied > 0:
+            tied += 1
+    if tied == 0:
+        return -1
+    pick = uniform_int(rng, L.ST_POLICY + seat, tied) if tied > 1 else 0
+    for i in range(n):
+        if scores[i] == best_s:
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1
 
 
 @borrowing
