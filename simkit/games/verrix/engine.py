@@ -17,7 +17,7 @@ from numba import njit
 from simkit.checks import at_game, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, shuffle
-from simkit.unmanaged import borrowing, unmanaged
+from simkit.unmanaged import allocating, borrowing, unmanaged
 
 from . import appraisal as PL
 from . import layout as L
@@ -332,7 +332,7 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
     return n
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def choose_action(S, p, pol, g, rng, seat, log):
     """The first half of a player's turn in the Action Phase: maybe a delayed event, then
     the action its policy chooses among the candidates, or a pass, written in the state
@@ -370,7 +370,7 @@ def write_choice(g, kind, card, target):
     g[L.G_CHOICE + 2] = target
 
 
-@njit(cache=True, nogil=True)
+@allocating
 def carry_out(S, p, pol, g, rng, seat, log):
     """The second half of a player's turn: the action written in the state (a Battle, a
     card, or a pass). Returns True if the seat passed."""
@@ -420,7 +420,7 @@ def begin_action_phase(p, g, rng):
     g[L.G_NEXT] = L.NEXT_ACTION
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def next_action(S, p, pol, g, rng, log):
     """Action Phase, the next player in playing order who has not passed chooses its
     action (``choose_action``: ``D_ACTION``); once all have passed, the pass order is the
@@ -448,7 +448,7 @@ def acting_seat(g):
     return g[L.G_ORDER + g[L.G_ACTOR]]
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def chosen_action(S, p, pol, g, rng, log):
     """The chosen action carried out, the state checked, the turn to the next player."""
     i = g[L.G_ACTOR]
@@ -655,7 +655,7 @@ def play_game(S, p, pol, rng, g, out, log):
     write_outcome(S, p, g, out, log)
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def play_from(S, p, pol, g, rng, searched, log):
     """Play the game on from the position the state holds (``G_NEXT``), every choice by
     the seats' policies (``pol``), to its end (``NEXT_OVER``) or to the first action
@@ -671,7 +671,7 @@ def play_from(S, p, pol, g, rng, searched, log):
     return L.D_NONE
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def step(S, p, pol, g, rng, log):
     """Carry out the step of the sequence of play the state is at (``G_NEXT``) and move
     it to the next; returns ``D_ACTION`` when a player's action was chosen (written in
@@ -694,7 +694,7 @@ def step(S, p, pol, g, rng, log):
     return L.D_NONE
 
 
-@njit(cache=True, nogil=True)
+@borrowing
 def begin_turn(S, p, pol, g, rng, log):
     """The next turn: a Festival Turn (then the next turn), or a Month Turn's Event
     Phase and the start of its Action Phase; after the last turn, the End of the Game."""
