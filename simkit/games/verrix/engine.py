@@ -365,6 +365,7 @@ def pass_score(p, pol, g, seat):
 
 @borrowing
 def write_choice(g, kind, card, target):
+    """The action chosen, before it is carried out (``G_CHOICE``)."""
     g[L.G_CHOICE] = kind
     g[L.G_CHOICE + 1] = card
     g[L.G_CHOICE + 2] = target
