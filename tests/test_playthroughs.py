@@ -4,7 +4,8 @@ as text under ``tests/playthroughs/<game>/`` and diffed here.
 A rules change shows up as a readable diff of these files; speed work proves "same
 games" by leaving them untouched. The cases come from each game's declaration alone (the
 standard rules and every preset with the default policies, and every other policy of
-each side under the standard rules), so a new game needs no code here.
+each side under the standard rules; a seated game's rollout player at its first seat
+only), so a new game needs no code here.
 ``make playthroughs`` (``SIMKIT_REGENERATE_PLAYTHROUGHS=1``) rewrites them on purpose.
 """
 
@@ -34,8 +35,15 @@ def playthrough_cases():
         for side in game.sides:
             default = next(iter(game.policies[side]))
             out += [(name, None, {side: policy}) for policy in game.policies[side]
-                    if policy != default]
+                    if policy != default and not other_seats_search(game, side, policy)]
     return out
+
+
+def other_seats_search(game, side, policy) -> bool:
+    """A rollout player (a kernel of its own, seconds a game) of a seated game beyond its
+    first seat: every seat plays the same policies, one seat's trace covers it."""
+    return ((side, policy) in game.policy_kernels and getattr(game, "seated", None) is not None
+            and side != game.sides[0])
 
 
 def case_id(name, preset, policy) -> str:

@@ -8,9 +8,10 @@ Turn: Event Phase, Action Phase, Cleanup; Festival Turn; End of the Game), ``act
 (Action cards: Development, Trade, Raid, Clan Pact, Learning, Promote), ``battle``
 (Battle with Support), ``checks`` (the state invariants, from Components, Setup, How to
 Play and Battle, asserted after every rule step when asked), ``policies`` (the scripted
-tribes), ``appraisal`` (the greedy tribe's appraisal of an action), ``weights`` (their
-tunable numbers, and each seat's row of the kernels' ``pol``), ``events`` (the
-trace's sentences), ``prob`` (exact raid and battle answers).
+tribes), ``lookahead`` (the rollout tribe, its own kernel), ``appraisal`` (the greedy
+tribe's appraisal of an action), ``weights`` (their tunable numbers, and each seat's row
+of the kernels' ``pol``), ``events`` (the trace's sentences), ``prob`` (exact raid and
+battle answers).
 """
 
 from functools import cache
@@ -23,6 +24,7 @@ from . import layout as L
 from .components import DATA, load_components, tables
 from .engine import play_games
 from .events import EVENTS
+from .lookahead import LOOKAHEAD_POLICY, greedy_rows, play_lookahead_games, searched_seats
 from .policies import POLICIES
 from .rules import PARAMETERS, POLICY_ROWS, POLICY_WEIGHTS, Rules
 
@@ -51,6 +53,9 @@ def _tables(territory_cost: int, sea_cost: int, data=DATA, yellow=None, forge_fi
     return tuple(out)
 
 
+assert len(POLICIES) == L.POL_LOOKAHEAD  # the look-ahead's id: after the scripts
+
+
 class Verrix(Game):
     name = "verrix"
     title = "Verrix: Celtic tribes of Britannia (2-5 players)"
@@ -58,13 +63,16 @@ class Verrix(Game):
     Rules = Rules
     rule_parameters = PARAMETERS
     data = DATA
-    policies = {seat: POLICIES for seat in L.SEATS}
+    policies = {seat: {**POLICIES, **LOOKAHEAD_POLICY} for seat in L.SEATS}
     policy_weights = POLICY_WEIGHTS
     policy_rows = POLICY_ROWS
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
     compile_seconds = 20  # measured: 20 s of CPU for a cold compile (2026-12-01)
+    # measured: 12 s of CPU after the engine (whose cold compile took 31 s), one kernel
+    # for every seat, compiled at the first seat's first use (2026-12-07)
+    policy_kernels = {(seat, "lookahead"): 12 for seat in L.SEATS}
     reconstructions = {"map.toml": "the map", "cards.toml": "the 70 action cards",
                        "events.toml": "the 20 events", "festivals.toml": "the 4 festivals",
                        "tribes.toml": "the tribes' abilities, set-up cards and trophies",
@@ -112,7 +120,17 @@ class Verrix(Game):
         load_components(self.data)
 
     def kernel(self, rules, policies, game_indices, root_seed, log):
-        return play_games(*self.kernel_inputs(rules, policies), game_indices, root_seed, log)
+        S, p, pol = self.kernel_inputs(rules, policies)
+        searched = searched_seats(pol[:rules.players])
+        if not searched:
+            return play_games(S, p, greedy_rows(pol), game_indices, root_seed, log)
+        seat = L.SEATS[(searched & -searched).bit_length() - 1]
+        with self.compiling_policy(seat, "lookahead"):
+            out = play_lookahead_games(S, p, greedy_rows(pol), searched, game_indices,
+                                       root_seed, log)
+        for other in L.SEATS:  # one kernel plays every seat's look-ahead: compiled for all
+            self._mark_compiled(f"{other}-lookahead")
+        return out
 
     def narration(self, rules, log):
         x = context(load_components(self.data), rules)

@@ -4,7 +4,10 @@ Game).
 ``setup`` (Common and Player Area Setup, Playing Order and End of Setup), then 12 turns:
 Month Turns (``event_phase``, ``action_phase``, ``cleanup``) and a Festival Turn after
 every 2 Month Turns (``festival``); then ``final_delayed_events`` and ``winner`` with the
-tie-breaks. Actions are in ``actions`` and ``battle``; choices in ``policies`` and
+tie-breaks. ``play_from`` plays them as steps (``step``, the state's ``G_NEXT``) from any
+position, and may stop where a player has chosen its action before it is carried out
+(``choose_action``, ``carry_out``): the default kernel and the look-ahead's rollouts play
+the same loop. Actions are in ``actions`` and ``battle``; choices in ``policies`` and
 ``appraisal``.
 """
 
@@ -14,7 +17,7 @@ from numba import njit
 from simkit.checks import at_game, failed
 from simkit.eventlog import log_event
 from simkit.rng import game_streams, restart, shuffle
-from simkit.unmanaged import borrowing, unmanaged
+from simkit.unmanaged import allocating, borrowing, unmanaged
 
 from . import appraisal as PL
 from . import layout as L
@@ -80,6 +83,8 @@ def setup(S, p, pol, g, rng, log):
         g[L.G_TROPHY_OWNER + t] = -1
     for t in range(L.N_TOKENS):
         g[L.G_BAG + t] = 1
+    g[L.G_NEXT] = L.NEXT_TURN
+    g[L.G_SEEN_BY] = -1
     g[L.G_GREY_MEEPLES] = n
     g[L.G_POOL_DW] = p[L.P_DIVINE_WILL]
     # the reading vp_past_110: one '55' token per tribe marks a lap, or the last space
@@ -195,6 +200,8 @@ def arianrhod(S, p, pol, g, seat):
     order the holder prefers (the best for it on top)."""
     top = g[L.G_EVENT_TOP]
     n = min(3, p[L.P_N_EVENTS] - top)
+    g[L.G_SEEN_BY] = seat  # what it saw, the others did not (the look-ahead's view)
+    g[L.G_SEEN_END] = top + n
     for i in range(n):
         for j in range(n - 1 - i):
             x = g[L.G_DECK + top + j]
@@ -268,7 +275,7 @@ def event_draw(S, p, pol, g, rng, s, log):
 
 # -- the Action Phase ------------------------------------------------------------------------
 MAX_CANDIDATES = 256
-KIND_CARD, KIND_BATTLE = 0, 1
+KIND_CARD, KIND_BATTLE, KIND_PASS = 0, 1, 2
 
 
 @borrowing
@@ -325,10 +332,12 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
     return n
 
 
-@njit(cache=True, nogil=True)
-def player_turn(S, p, pol, g, rng, seat, log):
-    """One turn of the Action Phase: maybe a delayed event, then one action or a pass.
-    Returns True if the seat passed."""
+@allocating
+def choose_action(S, p, pol, g, rng, seat, log):
+    """The first half of a player's turn in the Action Phase: maybe a delayed event, then
+    the action its policy chooses among the candidates, or a pass, written in the state
+    (``G_CHOICE``: kind, card, target) for ``carry_out`` (a look-ahead may change it
+    first). Returns False if a checked run found a broken invariant."""
     b = pl(seat)
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0 and PO.plays_delayed_now(S, p, g, seat, ev):
@@ -340,26 +349,50 @@ def player_turn(S, p, pol, g, rng, seat, log):
     target = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     score = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     n = candidates(S, p, pol, g, seat, kind, card, target, score)
-    pass_score = pol[seat, L.W_VP_POINTS] * p[L.P_FIRST_PASS_VP] \
-        if g[L.G_N_PASSED] == 0 else 0
-    i = PO.choose(score, n, rng, seat, pol[seat, L.W_ID], pass_score)
+    i = PO.choose(score, n, rng, seat, pol[seat, L.W_ID], pass_score(p, pol, g, seat))
     if i < 0:
+        write_choice(g, KIND_PASS, -1, -1)
+    else:
+        write_choice(g, kind[i], card[i], target[i])
+    return True
+
+
+@borrowing
+def pass_score(p, pol, g, seat):
+    """What passing is worth to the seat's appraisal: the first pass's VP."""
+    return pol[seat, L.W_VP_POINTS] * p[L.P_FIRST_PASS_VP] if g[L.G_N_PASSED] == 0 else 0
+
+
+@borrowing
+def write_choice(g, kind, card, target):
+    """The action chosen, before it is carried out (``G_CHOICE``)."""
+    g[L.G_CHOICE] = kind
+    g[L.G_CHOICE + 1] = card
+    g[L.G_CHOICE + 2] = target
+
+
+@allocating
+def carry_out(S, p, pol, g, rng, seat, log):
+    """The second half of a player's turn: the action written in the state (a Battle, a
+    card, or a pass). Returns True if the seat passed."""
+    b = pl(seat)
+    kind, c, t = g[L.G_CHOICE], g[L.G_CHOICE + 1], g[L.G_CHOICE + 2]
+    if kind == KIND_PASS:
         return True
-    if kind[i] == KIND_BATTLE:
-        declare_battle(S, p, pol, g, rng, seat, target[i], log)
+    if kind == KIND_BATTLE:
+        declare_battle(S, p, pol, g, rng, seat, t, log)
         return False
-    c = card[i]
     if S[L.S_CARDS][c, L.CD_N_OPS] > 0 and \
             S[L.S_CARDS][c, L.CD_OPS] == L.OP_LEARN and pol[seat, L.W_ID] != L.POL_RANDOM:
         g[b + L.PL_LEARN_CHOICE] = PL.best_special(S, p, pol, g, seat)
     ev = g[b + L.PL_HELD_EVENT]
     if ev >= 0:
-        dest = destination(S, p, g, seat, c, target[i])
+        dest = destination(S, p, g, seat, c, t)
         if dest >= 0 and move_price(S, p, g, seat, dest, 0)[0] >= 2:
             play_delayed(S, p, pol, g, rng, seat, log)  # Hidden Path: this trip is free
             if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
                 return False
-    play_card(S, p, pol, g, rng, seat, c, target[i], log)
+    play_card(S, p, pol, g, rng, seat, c, t, log)
     return False
 
 
@@ -378,29 +411,69 @@ def pass_turn(p, g, seat, log):
         vp(g, seat, p[L.P_FIRST_PASS_VP], log)
 
 
+@borrowing
+def begin_action_phase(p, g, rng):
+    """Action Phase: nobody has passed; the first in playing order is to play."""
+    g[L.G_N_PASSED] = 0
+    for s in range(p[L.P_PLAYERS]):
+        restart(rng, L.ST_POLICY + s, g[L.G_TURN])
+    g[L.G_ACTOR] = 0
+    g[L.G_NEXT] = L.NEXT_ACTION
+
+
+@borrowing
+def next_action(S, p, pol, g, rng, log):
+    """Action Phase, the next player in playing order who has not passed chooses its
+    action (``choose_action``: ``D_ACTION``); once all have passed, the pass order is the
+    next Month Turn's playing order and Cleanup comes. Returns the decision made."""
+    n = p[L.P_PLAYERS]
+    if g[L.G_N_PASSED] >= n:
+        for i in range(n):
+            g[L.G_ORDER + i] = g[L.G_NEXT_ORDER + i]
+        g[L.G_NEXT] = L.NEXT_CLEANUP
+        return L.D_NONE
+    i = g[L.G_ACTOR]
+    s = g[L.G_ORDER + i]
+    if g[pl(s) + L.PL_PASSED]:
+        g[L.G_ACTOR] = (i + 1) % n
+        return L.D_NONE
+    if not choose_action(S, p, pol, g, rng, s, log):
+        return L.D_NONE
+    g[L.G_NEXT] = L.NEXT_CHOSEN
+    return L.D_ACTION
+
+
+@borrowing
+def acting_seat(g):
+    """The seat whose turn of the Action Phase it is."""
+    return g[L.G_ORDER + g[L.G_ACTOR]]
+
+
+@borrowing
+def chosen_action(S, p, pol, g, rng, log):
+    """The chosen action carried out, the state checked, the turn to the next player."""
+    i = g[L.G_ACTOR]
+    s = g[L.G_ORDER + i]
+    passes = carry_out(S, p, pol, g, rng, s, log)
+    if failed(log):
+        return
+    if passes:
+        pass_turn(p, g, s, log)
+    if step_checked(S, p, g, log, L.STEP_PASS if passes else L.STEP_ACTION):
+        return
+    g[L.G_ACTOR] = (i + 1) % p[L.P_PLAYERS]
+    g[L.G_NEXT] = L.NEXT_ACTION
+
+
 @njit(cache=True, nogil=True)
 def action_phase(S, p, pol, g, rng, log):
     """Action Phase: in playing order, each player plays one action or passes, until all
     have passed; the pass order is the next Month Turn's playing order. Stops at the
     first broken invariant of a checked run."""
-    n = p[L.P_PLAYERS]
-    g[L.G_N_PASSED] = 0
-    for s in range(n):
-        restart(rng, L.ST_POLICY + s, g[L.G_TURN])
-    while g[L.G_N_PASSED] < n:
-        for i in range(n):
-            s = g[L.G_ORDER + i]
-            if g[pl(s) + L.PL_PASSED]:
-                continue
-            passes = player_turn(S, p, pol, g, rng, s, log)
-            if failed(log):
-                return
-            if passes:
-                pass_turn(p, g, s, log)
-            if step_checked(S, p, g, log, L.STEP_PASS if passes else L.STEP_ACTION):
-                return
-    for i in range(n):
-        g[L.G_ORDER + i] = g[L.G_NEXT_ORDER + i]
+    begin_action_phase(p, g, rng)
+    while (g[L.G_NEXT] == L.NEXT_ACTION or g[L.G_NEXT] == L.NEXT_CHOSEN) and \
+            not failed(log):
+        step(S, p, pol, g, rng, log)
 
 
 # -- Cleanup --------------------------------------------------------------------------------
@@ -577,36 +650,72 @@ def play_game(S, p, pol, rng, g, out, log):
     setup(S, p, pol, g, rng, log)
     if step_checked(S, p, g, log, L.STEP_SETUP):
         return
-    for turn in range(1, p[L.P_TURNS] + 1):
-        g[L.G_TURN] = turn
-        is_festival = turn % p[L.P_FESTIVAL_EVERY] == 0
-        log_event(log, EV_TURN, turn, is_festival)
-        if is_festival:
-            festival(S, p, g, turn // p[L.P_FESTIVAL_EVERY] - 1, log)
-            if step_checked(S, p, g, log, L.STEP_FESTIVAL):
-                return
-            continue
-        if month_turn(S, p, pol, rng, g, log):
-            return
-    final_delayed_events(S, p, pol, g, rng, log)
-    if step_checked(S, p, g, log, L.STEP_END):
+    play_from(S, p, pol, g, rng, 0, log)
+    if failed(log):
         return
     write_outcome(S, p, g, out, log)
 
 
-@njit(cache=True, nogil=True)
-def month_turn(S, p, pol, rng, g, log):
-    """Month Turn: Event Phase, Action Phase, Cleanup Phase. Returns whether a checked
-    run found a broken invariant."""
-    restart(rng, L.ST_MORRIGAN, g[L.G_TURN])
+@borrowing
+def play_from(S, p, pol, g, rng, searched, log):
+    """Play the game on from the position the state holds (``G_NEXT``), every choice by
+    the seats' policies (``pol``), to its end (``NEXT_OVER``) or to the first action
+    choice of a seat in ``searched`` (bit ``seat``), before it is carried out, its
+    policy's choice written in the state (``G_CHOICE``: a look-ahead may change it, then
+    play on). Returns that decision (``D_ACTION``), or ``D_NONE`` at the end of the game
+    (or at a state check that failed). With ``searched`` 0 it plays the whole game as
+    the policies would: the default kernel's loop."""
+    while g[L.G_NEXT] != L.NEXT_OVER and not failed(log):
+        decision = step(S, p, pol, g, rng, log)
+        if searched != 0 and decision == L.D_ACTION and (searched >> acting_seat(g)) & 1:
+            return decision
+    return L.D_NONE
+
+
+@borrowing
+def step(S, p, pol, g, rng, log):
+    """Carry out the step of the sequence of play the state is at (``G_NEXT``) and move
+    it to the next; returns ``D_ACTION`` when a player's action was chosen (written in
+    the state, carried out by the next step), else ``D_NONE``."""
+    at = g[L.G_NEXT]
+    if at == L.NEXT_ACTION:
+        return next_action(S, p, pol, g, rng, log)
+    if at == L.NEXT_CHOSEN:
+        chosen_action(S, p, pol, g, rng, log)
+    elif at == L.NEXT_TURN:
+        begin_turn(S, p, pol, g, rng, log)
+    elif at == L.NEXT_CLEANUP:
+        cleanup(S, p, g, log)
+        step_checked(S, p, g, log, L.STEP_CLEANUP)
+        g[L.G_NEXT] = L.NEXT_TURN
+    elif at == L.NEXT_END:
+        final_delayed_events(S, p, pol, g, rng, log)
+        step_checked(S, p, g, log, L.STEP_END)
+        g[L.G_NEXT] = L.NEXT_OVER
+    return L.D_NONE
+
+
+@borrowing
+def begin_turn(S, p, pol, g, rng, log):
+    """The next turn: a Festival Turn (then the next turn), or a Month Turn's Event
+    Phase and the start of its Action Phase; after the last turn, the End of the Game."""
+    turn = g[L.G_TURN] + 1
+    if turn > p[L.P_TURNS]:
+        g[L.G_NEXT] = L.NEXT_END
+        return
+    g[L.G_TURN] = turn
+    g[L.G_SEARCHED] = 0
+    is_festival = turn % p[L.P_FESTIVAL_EVERY] == 0
+    log_event(log, EV_TURN, turn, is_festival)
+    if is_festival:
+        festival(S, p, g, turn // p[L.P_FESTIVAL_EVERY] - 1, log)
+        step_checked(S, p, g, log, L.STEP_FESTIVAL)
+        return
+    restart(rng, L.ST_MORRIGAN, turn)
     event_phase(S, p, pol, g, rng, log)
     if failed(log):
-        return True
-    action_phase(S, p, pol, g, rng, log)
-    if failed(log):
-        return True
-    cleanup(S, p, g, log)
-    return step_checked(S, p, g, log, L.STEP_CLEANUP)
+        return
+    begin_action_phase(p, g, rng)
 
 
 @njit(cache=True, nogil=True)

@@ -156,6 +156,9 @@ W_SITE_DISTANCE_POINTS = _W("site_distance_points")
 W_TRADE_EXTRA_UNITS = _W("trade_extra_units")
 W_SECOND_TOKEN_MARGIN = _W("second_token_margin")
 W_STYLE_BONUS = _W("style_bonus")
+W_ROLLOUTS = _W("rollouts")  # the look-ahead's (lookahead.py): a decision's budget,
+W_WIDTH = _W("width")  # the actions it weighs, what a VP of margin adds (thousandths)
+W_MARGIN_WEIGHT = _W("margin_weight")
 N_W = _W.size
 
 # -- parameter vector --------------------------------------------------------------------
@@ -232,6 +235,17 @@ G_N_PASSED = _G("n_passed")
 G_BAG = _G("bag", N_TOKENS)  # 1: the token is in the bag
 G_BATTLE_DISC = _G("battle_disc")  # Battle Progression Track: spaces from the centre (+ attacker)
 G_VP_CAP = _G("vp_cap")  # the most VP a tribe can hold (the reading vp_past_110)
+# where the sequence of play stands (engine.play_from): the next step (NEXT_*), the
+# Action Phase's place in the playing order, the action chosen before it is carried out
+# (kind: engine.KIND_*, card, target), the look-ahead decisions made so far this turn
+G_NEXT = _G("next")
+G_ACTOR = _G("actor")
+G_CHOICE = _G("choice", 3)
+G_SEARCHED = _G("searched")
+# Arianrhod (Event Phase): the seat that looked at the top of the Event deck and the
+# deck position after the cards it saw (-1: nobody has); what the others cannot see
+G_SEEN_BY = _G("seen_by")
+G_SEEN_END = _G("seen_end")
 N_GLOBALS = _G.size
 
 _PL = Fields("player block")
@@ -276,6 +290,11 @@ N_PL = _PL.size
 N_STATE = N_GLOBALS + MAX_PLAYERS * N_PL
 
 AT_NONE, AT_AVAILABLE, AT_VILLAGE, AT_TRAVEL = 0, 1, 2, 3
+# the steps of engine.play_from (G_NEXT): a turn begins, a player of the Action Phase
+# chooses, the choice is carried out, Cleanup, the End of the Game, the game is over
+NEXT_TURN, NEXT_ACTION, NEXT_CHOSEN, NEXT_CLEANUP, NEXT_END, NEXT_OVER = range(6)
+# the decisions play_from stops at for a look-ahead (D_NONE: the game is over)
+D_NONE, D_ACTION = -1, 0
 CARD_NONE, CARD_UNLEARNED, CARD_HAND, CARD_DISCARD, CARD_BOXED = 0, 1, 2, 3, 4
 
 # -- state checks (simkit.checks): what holds after every rule step, and the steps ---------
@@ -324,6 +343,9 @@ N_STREAMS = len(STREAMS)
 POLICY_NAMES = ("greedy", "random", "battle", "raid", "mysticism", "trade", "craftsmanship")
 (POL_GREEDY, POL_RANDOM, POL_BATTLE, POL_RAID, POL_MYSTICISM, POL_TRADE,
  POL_CRAFTSMANSHIP) = codes(POLICY_NAMES)
+# the rollout player (lookahead.py), listed after the scripts: it has its own kernel,
+# which plays it under greedy's id (``lookahead.greedy_rows``)
+POL_LOOKAHEAD = len(POLICY_NAMES)
 
 # -- outcome columns ------------------------------------------------------------------------
 END_REASONS = ("most_vp", "tie_break_divine_will", "tie_break_trophies", "tie_break_animals",

@@ -332,9 +332,29 @@ class StyleWeights(Weights):
         "Special cards of its trait when Learning): about 0.8 VP", range=(0, 120))
 
 
-#: seat -> {policy: weights}, the same at every seat: every policy but ``random``
+@dataclass(frozen=True)
+class LookaheadWeights(Weights):
+    """The ``lookahead`` tribe's weights (``lookahead``): greedy's (every choice it does
+    not search, and every choice in its rollouts, is greedy's), its budget and width."""
+
+    rollouts: int = knob(
+        24, "rollouts of the rest of the game an action choice may play, spread over its "
+        "options by successive halving (more is stronger and slower)", range=(1, 2048))
+    width: int = knob(
+        4, "the options an action choice weighs by rollouts: greedy's choice and the "
+        "next best by greedy's own score (passing is one)", range=(1, 16))
+    margin_weight: float = knob(
+        0.0, "what one VP of the final margin (the tribe's VP less the best other "
+        "tribe's) adds to a rollout's score, which is 1 for a win and 0 otherwise",
+        range=(0.0, 1.0), step=0.001)
+
+
+#: seat -> {policy: weights}, the same at every seat: every policy but ``random``; a
+#: look-ahead's rollouts are played with its own row under greedy's id
+#: (``lookahead.greedy_rows``)
 POLICY_WEIGHTS = {seat: {"greedy": Weights, **{name: StyleWeights for name in L.POLICY_NAMES
-                                               if name not in ("greedy", "random")}}
+                                               if name not in ("greedy", "random")},
+                         "lookahead": LookaheadWeights}
                   for seat in L.SEATS}
 
 #: the kernels' ``pol``: a row for every seat the kernel could seat (``MAX_PLAYERS``); a
