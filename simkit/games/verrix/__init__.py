@@ -2,15 +2,15 @@
 
 ``GAME`` (registered as ``verrix``). Modules by rulebook section: ``components`` (the
 reconstructed map, goods, tribes, leaders, trophies, cards, events, festivals:
-``data/*.toml``), ``rules`` (the knobs), ``layout`` (offsets, codes, outcome columns,
+``data/*.toml``), ``rules`` (the knobs, and the tribes' weights with each seat's row of
+the kernels' ``pol``), ``layout`` (offsets, codes, outcome columns,
 random streams), ``state`` (VP, goods, units, movement quotes), ``engine`` (Setup, Month
 Turn: Event Phase, Action Phase, Cleanup; Festival Turn; End of the Game), ``actions``
 (Action cards: Development, Trade, Raid, Clan Pact, Learning, Promote), ``battle``
 (Battle with Support), ``checks`` (the state invariants, from Components, Setup, How to
 Play and Battle, asserted after every rule step when asked), ``policies`` (the scripted
 tribes), ``lookahead`` (the rollout tribe, its own kernel), ``appraisal`` (the greedy
-tribe's appraisal of an action), ``weights`` (their tunable numbers, and each seat's row
-of the kernels' ``pol``), ``events`` (the trace's sentences), ``prob`` (exact raid and
+tribe's appraisal of an action), ``events`` (the trace's sentences), ``prob`` (exact raid and
 battle answers).
 """
 
