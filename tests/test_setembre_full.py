@@ -25,6 +25,7 @@ from simkit.games.setembre1714.components import (
     DATA,
     _distances,
     behind_royal_breach,
+    breach_cards_in,
     load_board,
     wall_zones,
 )
@@ -696,6 +697,41 @@ def test_a_breach_card_after_the_breach_is_assured_does_nothing():
     E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 5, log)
     assert s[L.S_BREACH_TURN] == 2 and s[L.S_DECK_TOP] == 1
     assert [code for code, *_ in events(log)] == [EV_CARD]
+
+
+@pytest.mark.parametrize("kept", [0, 1, 2])
+def test_breach_cards_keeps_the_first_breach_cards_of_the_deck(kept):
+    """The reconstruction knob breach_cards: the first ``kept`` breach cards of
+    events.toml assure the Royal Breach (8, 7); the others are drawn as blanks."""
+    breach = list(breach_cards_in(BOARD))
+    assert len(breach) == 2
+    p = rules_vector(Rules(breach_cards=kept))
+    for rank, card in enumerate(breach):
+        s, _ = blank(breach=False)
+        s[L.S_DECK] = card
+        E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 3, no_log())
+        assert s[L.S_DECK_TOP] == 1
+        assert s[L.S_BREACH_TURN] == (3 if rank < kept else 0)
+
+
+def test_breach_cards_beyond_the_deck_s_are_refused():
+    with pytest.raises(RulesError, match="holds 2 breach cards, so it can be 0..2"):
+        FULL.resolve_rules({"breach_cards": 3})
+    with pytest.raises(RulesError, match="breach_cards"):
+        FULL.resolve_rules({"breach_cards": -1})
+
+
+@pytest.mark.parametrize(("knob", "value"), [("breach_cards", 0),
+                                             ("bourbon_recovery_percent", 17)])
+def test_the_reconstruction_knobs_change_games_and_default_to_today_s(knob, value):
+    """Each declared reconstruction changes games; the defaults are the data files'."""
+    assert Rules.knob("breach_cards").default == len(breach_cards_in(BOARD))
+    assert Rules.knob("bourbon_recovery_percent").default == 100
+    assert Rules.knob(knob).role == "reconstruction"
+    columns = ["winner", "breach_turn", "bourbon_vp", "catalan_vp"]
+    base = simulate(FULL, 200, seed=5)[columns].to_numpy()
+    other = simulate(FULL, 200, seed=5, rules={knob: value})[columns].to_numpy()
+    assert (base != other).any()
 
 
 @pytest.mark.parametrize("reading", ["no_events", "reshuffle"])

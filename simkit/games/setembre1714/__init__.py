@@ -21,7 +21,7 @@ from simkit.errors import RulesError
 from simkit.games.base import Game
 
 from . import layout as L
-from .components import DATA, largest_set_up_stack, load_board
+from .components import DATA, breach_cards_in, largest_set_up_stack, load_board
 from .engine import play_games
 from .events import EVENTS
 from .lookahead import greedy_rows, play_lookahead_games, searched_decisions
@@ -59,8 +59,15 @@ class Setembre1714(Game):
 
     def check_rules(self, rules):
         """6.1 holds from the set-up on: a stacking limit below a stack forces.toml
-        deploys outside the deployment zones could not be set up."""
-        zone, units = largest_set_up_stack(*load_board(self.data))
+        deploys outside the deployment zones could not be set up; ``breach_cards``
+        keeps at most the breach cards events.toml holds."""
+        board, names = load_board(self.data)
+        held = len(breach_cards_in(board))
+        if rules.breach_cards > held:
+            raise RulesError(f"breach_cards = {rules.breach_cards}: the event deck "
+                             f"(events.toml) holds {held} breach cards, so it can be "
+                             f"0..{held}")
+        zone, units = largest_set_up_stack(board, names)
         if rules.stacking_limit < units:
             raise RulesError(f"stacking_limit = {rules.stacking_limit}: the set-up "
                              f"(forces.toml) stacks {units} units in {zone}, so with these "

@@ -99,9 +99,31 @@ class Rules(RulesBase):
             "their own ground (ochre and green zones), not their own stop rule")
     withdrawal_bonus: int = knob(
         2, "defence bonus for declaring a withdrawal (11.3: +2)", range=(0, 6))
-    bourbon_recovery_percent: int = knob(
+    bourbon_recovery_percent: int = reconstruction(
         100, "Bourbon recovery allowance as a percentage of the schedule in "
-        "data/forces.toml (10.1)", range=(0, 400))
+        "data/forces.toml (10.1: the Bourbons recreate 'as many eliminated units as the "
+        "number that is given in the rules for this turn'; the number is not printed, and "
+        "0 would contradict 10.1's 'Both sides have reinforcements')",
+        alternatives={
+            50: "3 units at turns 3, 5 and 7: 10.1 prints no number (its 'turn 5, 20 "
+                "units' is 'for instance'), and a smaller allowance is as consistent",
+            17: "1 unit at turns 3, 5 and 7, the least schedule that keeps 10.1's 'Both "
+                "sides have reinforcements available at specific moments of the game'"},
+        why="6 units at turns 3, 5 and 7 (18 in all), the reconstruction's guess of the "
+            "reserves the Two Crowns fed into the assault through the day",
+        range=(0, 400))
+    breach_cards: int = reconstruction(
+        2, "how many of events.toml's breach cards assure the Royal Breach (7, 8), the "
+        "first ones listed; the others stay in the deck as blanks for the Two Crowns (8 "
+        "prints neither the deck's size nor its texts)",
+        alternatives={
+            0: "no breach card: 7 makes the die the mine's only clock ('None of the units "
+               "can cross the Royal Breach until it has been assured', on a 6), and its "
+               "history, the breach 'wasn't crossed by the attackers until mid-day'",
+            1: "one breach card"},
+        why="two cards, the reconstructed deck's guess that events may cut the mine's "
+            "delay short (8: events 'modify movement and combat')",
+        range=(0, L.MAX_CARDS))
     catalan_reinforcements: bool = knob(
         True, "the Catalan reinforcements of data/forces.toml enter (10.1)")
     vp_unit: int = knob(1, "VP per eliminated enemy combat unit (13)", range=(0, 10))
