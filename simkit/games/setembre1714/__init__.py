@@ -51,7 +51,8 @@ class Setembre1714(Game):
     caveat = ("The rulebook prints no map, counter manifest, deployment, game length, "
               "reinforcement schedule or event cards: results describe the reconstruction "
               "in setembre1714/data (map.toml, forces.toml, events.toml), 8 turns by "
-              "default, played by scripted policies.")
+              "default, calibrated (the Bourbon recovery and the breach cards) so that "
+              "each side wins 30-70% under greedy play, played by scripted policies.")
 
     def load_data(self):
         super().load_data()
