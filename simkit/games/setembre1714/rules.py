@@ -129,7 +129,8 @@ class Rules(RulesBase):
         alternatives={
             2: "both breach cards, the reconstruction of 2025 (preset reconstruction_2025): "
                "events may cut the mine's delay short (8: events 'modify movement and "
-               "combat'); with them the breach was assured by turn 2.9 on average",
+               "combat'); with them the breach was assured in 92.8% of games, by turn "
+               "3.0 on average (the die alone: 76.4%, by turn 3.5; 4,000 games, seed 1714)",
             1: "one breach card"},
         why="A CALIBRATION, not a finding, with the text's support: 7 makes the die the "
             "mine's only clock ('None of the units can cross the Royal Breach until it has "
