@@ -25,6 +25,7 @@ from simkit.games.setembre1714.components import (
     DATA,
     _distances,
     behind_royal_breach,
+    breach_cards_in,
     load_board,
     wall_zones,
 )
@@ -619,7 +620,7 @@ def test_terrain_is_the_best_of_zone_blue_line_and_barricade():
 @pytest.mark.parametrize(("eliminated", "recreated", "lost"), [(16, 16, 0), (25, 20, 5)])
 def test_reinforcement_illustration(eliminated, recreated, lost):
     board = BOARD._replace(recovery=np.where(np.arange(BOARD.recovery.shape[0]) == 5, 20, 0))
-    s, p = blank()
+    s, p = blank(Rules(bourbon_recovery_percent=100))  # the schedule as written: 20
     for u in units_of(L.BOURBONS)[:eliminated]:
         s[L.S_UNIT_ZONE + u] = L.ELIMINATED
     field = np.zeros(N, np.int64)
@@ -663,7 +664,7 @@ def test_events_off_draws_no_card_and_a_breach_card_assures_the_breach():
     s, _ = blank()
     assert E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, 0, 1, no_log()) == 0
     assert s[L.S_DECK_TOP] == 0
-    p = rules_vector(Rules())
+    p = rules_vector(Rules(breach_cards=2))
     breach_card = [k for k in range(len(NAMES.cards))
                    if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
     s, _ = blank(breach=False)
@@ -677,7 +678,7 @@ def test_a_breach_card_does_nothing_when_the_breach_is_never_assured():
     no breach card assures it then, so the setting plays the game without the breach."""
     breach_card = [k for k in range(len(NAMES.cards))
                    if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
-    p = rules_vector(Rules(breach_roll=7))
+    p = rules_vector(Rules(breach_roll=7, breach_cards=2))
     s, _ = blank(breach=False)
     s[L.S_DECK] = breach_card
     E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 3, no_log())
@@ -689,13 +690,54 @@ def test_a_breach_card_after_the_breach_is_assured_does_nothing():
     on the game"."""
     breach_card = [k for k in range(len(NAMES.cards))
                    if BOARD.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH][0]
-    s, p = blank(breach=False)
+    s, p = blank(Rules(breach_cards=2), breach=False)
     s[L.S_BREACH_TURN] = 2
     s[L.S_DECK] = breach_card
     log = new_log(64)
     E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 5, log)
     assert s[L.S_BREACH_TURN] == 2 and s[L.S_DECK_TOP] == 1
     assert [code for code, *_ in events(log)] == [EV_CARD]
+
+
+@pytest.mark.parametrize("kept", [0, 1, 2])
+def test_breach_cards_keeps_the_first_breach_cards_of_the_deck(kept):
+    """The reconstruction knob breach_cards: the first ``kept`` breach cards of
+    events.toml assure the Royal Breach (8, 7); the others are drawn as blanks."""
+    breach = list(breach_cards_in(BOARD))
+    assert len(breach) == 2
+    p = rules_vector(Rules(breach_cards=kept))
+    for rank, card in enumerate(breach):
+        s, _ = blank(breach=False)
+        s[L.S_DECK] = card
+        E.event_phase(loaded(L.N_STREAMS), s, BOARD, p, GREEDY, L.BOURBONS, 3, no_log())
+        assert s[L.S_DECK_TOP] == 1
+        assert s[L.S_BREACH_TURN] == (3 if rank < kept else 0)
+
+
+def test_breach_cards_beyond_the_deck_s_are_refused():
+    with pytest.raises(RulesError, match="holds 2 breach cards, so it can be 0..2"):
+        FULL.resolve_rules({"breach_cards": 3})
+    with pytest.raises(RulesError, match="breach_cards"):
+        FULL.resolve_rules({"breach_cards": -1})
+
+
+@pytest.mark.parametrize(("knob", "value"), [("breach_cards", 2),
+                                             ("bourbon_recovery_percent", 100)])
+def test_the_calibrated_reconstruction_knobs_change_games(knob, value):
+    """Each declared reconstruction changes games; the calibration's defaults (17%: 1
+    unit at each scheduled turn, no breach card) and reconstruction_2025 (the data files'
+    full schedule and both breach cards) are declared as such."""
+    assert Rules.knob("breach_cards").default == 0
+    assert Rules.knob("bourbon_recovery_percent").default == 17
+    assert 6 * Rules().bourbon_recovery_percent // 100 == 1
+    assert Rules.knob(knob).role == "reconstruction" and value in Rules.knob(knob).alternatives
+    before = FULL.presets["reconstruction_2025"].rules
+    assert (before.breach_cards, before.bourbon_recovery_percent) == (
+        len(breach_cards_in(BOARD)), 100)
+    columns = ["winner", "breach_turn", "bourbon_vp", "catalan_vp"]
+    base = simulate(FULL, 200, seed=5)[columns].to_numpy()
+    other = simulate(FULL, 200, seed=5, rules={knob: value})[columns].to_numpy()
+    assert (base != other).any()
 
 
 @pytest.mark.parametrize("reading", ["no_events", "reshuffle"])
@@ -1031,7 +1073,7 @@ def test_no_unit_is_recreated_when_the_enemy_holds_every_deployment_zone():
     zones"; with Catalan units in all three (6.1: one side a zone) none can be, and the
     turn's remainder is lost as usual."""
     board = BOARD._replace(recovery=np.where(np.arange(BOARD.recovery.shape[0]) == 5, 3, 0))
-    s, p = blank()
+    s, p = blank(Rules(bourbon_recovery_percent=100))
     cat = units_of(L.CATALANS)
     for i, zid in enumerate(("left_two_crowns", "centre_two_crowns", "right_two_crowns")):
         put(s, cat[i:i + 1], zid)
@@ -1113,7 +1155,7 @@ def test_recreated_units_score_only_under_the_yes_reading(reading, vp):
     recreated units must be deployed into one of the 3 special deployment zones". Three
     Bourbon units fall, all three are recreated on turn 3, and one falls again: four
     eliminations, one unit in the eliminated pile at the count."""
-    s, p = blank(Rules(recreated_units_score=reading))
+    s, p = blank(Rules(recreated_units_score=reading, bourbon_recovery_percent=100))
     bour = units_of(L.BOURBONS, "french_line")[:3]
     put(s, bour, "moat_llevant")
     rng = loaded(L.N_STREAMS)

@@ -21,7 +21,7 @@ from simkit.errors import RulesError
 from simkit.games.base import Game
 
 from . import layout as L
-from .components import DATA, largest_set_up_stack, load_board
+from .components import DATA, breach_cards_in, largest_set_up_stack, load_board
 from .engine import play_games
 from .events import EVENTS
 from .lookahead import greedy_rows, play_lookahead_games, searched_decisions
@@ -51,7 +51,8 @@ class Setembre1714(Game):
     caveat = ("The rulebook prints no map, counter manifest, deployment, game length, "
               "reinforcement schedule or event cards: results describe the reconstruction "
               "in setembre1714/data (map.toml, forces.toml, events.toml), 8 turns by "
-              "default, played by scripted policies.")
+              "default, calibrated (the Bourbon recovery and the breach cards) so that "
+              "each side wins 30-70% under greedy play, played by scripted policies.")
 
     def load_data(self):
         super().load_data()
@@ -59,8 +60,15 @@ class Setembre1714(Game):
 
     def check_rules(self, rules):
         """6.1 holds from the set-up on: a stacking limit below a stack forces.toml
-        deploys outside the deployment zones could not be set up."""
-        zone, units = largest_set_up_stack(*load_board(self.data))
+        deploys outside the deployment zones could not be set up; ``breach_cards``
+        keeps at most the breach cards events.toml holds."""
+        board, names = load_board(self.data)
+        held = len(breach_cards_in(board))
+        if rules.breach_cards > held:
+            raise RulesError(f"breach_cards = {rules.breach_cards}: the event deck "
+                             f"(events.toml) holds {held} breach cards, so it can be "
+                             f"0..{held}")
+        zone, units = largest_set_up_stack(board, names)
         if rules.stacking_limit < units:
             raise RulesError(f"stacking_limit = {rules.stacking_limit}: the set-up "
                              f"(forces.toml) stacks {units} units in {zone}, so with these "

@@ -90,6 +90,12 @@ def _load_board(data_dir: DataFolder) -> tuple[Board, Names]:
     return board, names
 
 
+def breach_cards_in(board: Board) -> np.ndarray:
+    """The cards (in events.toml's order) whose Two Crowns effect assures the Royal
+    Breach (7, 8)."""
+    return np.flatnonzero(board.card[:, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH)
+
+
 def _map(doc: DataFile) -> dict:
     zones = doc.tables("zone")
     if not 1 <= len(zones) <= L.MAX_ZONES:

@@ -119,6 +119,16 @@ def reshuffle_deck(rng, s, b, key):
     s[L.S_DECK_TOP] = 0
 
 
+@borrowing
+def breach_card_rank(b, card):
+    """How many breach cards events.toml lists before ``card`` (the knob breach_cards
+    keeps the first ones)."""
+    rank = 0
+    for k in range(card):
+        rank += b.card[k, L.BOURBONS, L.C_EFFECT] == L.EFF_BREACH
+    return rank
+
+
 @allocating
 def event_phase(rng, s, b, p, pol, side, turn, log):
     """Rule 8: draw the top card; its effect lasts the drawing side's half-turn."""
@@ -136,6 +146,8 @@ def event_phase(rng, s, b, p, pol, side, turn, log):
     s[L.S_DECK_TOP] += 1
     effect, value = b.card[card, side, L.C_EFFECT], b.card[card, side, L.C_VALUE]
     log_event(log, EV_CARD, card, side, value)
+    if effect == L.EFF_BREACH and breach_card_rank(b, card) >= p[L.P_BREACH_CARDS]:
+        effect = L.EFF_NONE  # the knob breach_cards: a breach card beyond it is a blank
     if effect == L.EFF_BREACH and s[L.S_BREACH_TURN] == 0 and p[L.P_BREACH_ROLL] <= 6:
         s[L.S_BREACH_TURN] = turn  # breach_roll = 7 is "never": no card assures it either
         log_event(log, EV_BREACH_BY_EVENT, turn)
