@@ -105,11 +105,10 @@ def _pairings(game, rules, default: dict, n_games: int, slow_games: int | None
         playing = game.sides_in_play(rules)
         names = list(dict.fromkeys(n for side in playing for n in game.policies[side]))
         pairings = [dict.fromkeys(playing, name) for name in names]
-        # a look-ahead at every seat measures no seat's headroom (each searches against
-        # the others' scripts) at five times a look-ahead game's cost: `simkit skill`
-        # gives a seated game's headroom, seats rotated
-        pairings = [p for p in pairings if not _slow(game, p)]
-    if slow_games is None:
+    # a look-ahead at every seat measures no seat's headroom (each searches against the
+    # others' scripts) at five times a look-ahead game's cost: `simkit skill` gives a
+    # seated game's headroom, seats rotated
+    if slow_games is None or len(game.sides) > 2:
         pairings = [p for p in pairings if not _slow(game, p)]
     return [setting(p) for p in pairings if p != {side: default[side] for side in p}]
 

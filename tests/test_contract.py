@@ -409,12 +409,14 @@ def changes_games(game, knob, variants, values=None, first=None) -> bool:
     games: ``variants(base, value)`` gives (rules, policies) or raises RulesError."""
     tried_first = [legal(game, game.Rules(), first)] if first else []
     for base in [*tried_first, *bases(game, skip=knob.name)]:
+        default = None
         for value in (values or other_values(knob))[:CHANGE_VALUES]:
             try:
                 variant = variants(base, value)
             except RulesError:
                 continue
-            if games_differ(game, variants(base, knob.default), variant):
+            default = default or variants(base, knob.default)
+            if games_differ(game, default, variant):
                 return True
     return False
 
