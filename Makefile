@@ -1,5 +1,6 @@
-# simkit: every target creates .venv with python3 if missing and installs into it, then
-# compiles every game's engine into numba's cache (in parallel), so runs start at once.
+# simkit: every target creates .venv with python3 if missing and installs into it; all
+# but test and lint then compile every game's engine into numba's cache (in parallel), so
+# runs start at once.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -27,8 +28,10 @@ $(COMPILED): $(STAMP) $(SOURCES)
 
 install: $(COMPILED)
 
-# every test but the heavy ones (make heavy), on every core
-test: $(COMPILED)
+# every test but the heavy ones (make heavy), on every core. No `simkit compile` first:
+# the suite compiles each engine whole in the worker that runs its rule tests, which then
+# reuse what that compile typed (tests/test_engines_compile.py)
+test: $(STAMP)
 	$(BIN)/ruff check simkit tests benchmarks notebooks
 	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "not heavy" --durations=25
 

@@ -95,20 +95,36 @@ def _freeze_the_heap():
     yield
 
 
-#: test modules that call one game's engine functions from Python, by name prefix: each
-#: game's run in one xdist worker (``make test`` runs ``--dist loadgroup``), so only that
-#: worker compiles the game's functions (light-mode builds are not cached: about 20 s a
-#: game in each worker that calls them)
-ENGINE_GROUPS = {"test_victus_": "victus", "test_prob_victus": "victus",
-                 "test_king_in_the_north": "king_in_the_north", "test_verrix_": "verrix",
-                 "test_setembre_": "setembre1714"}
+#: the games whose rule tests share one xdist worker (``make test`` runs ``--dist
+#: loadgroup``), each group about half the engines' compile: the group's first test
+#: (``test_engines_compile.py``) compiles its games' kernels whole into numba's cache in
+#: that worker, and the group's rule tests then compile each engine function they call
+#: from Python on top of the functions the kernels typed (a fresh Verrix checks test: 28
+#: CPU-s alone, 5 after the kernel's 34), instead of typing the engine a second time
+ENGINE_GROUPS = {"engines_a": ("victus", "setembre1714", "setembre1714-assault"),
+                 "engines_b": ("king_in_the_north", "verrix")}
+#: test modules that call a game's engine functions from Python, by name prefix
+MODULE_GROUPS = {"test_victus_": "engines_a", "test_prob_victus": "engines_a",
+                 "test_setembre_": "engines_a", "test_king_in_the_north": "engines_b",
+                 "test_verrix_": "engines_b"}
+#: the test that compiles a group's kernels, run first in it
+COMPILE_MODULE = "test_engines_compile"
+
+
+def _group(item) -> str | None:
+    module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+    if module == COMPILE_MODULE:
+        return item.callspec.params["group"]
+    return next((g for prefix, g in MODULE_GROUPS.items() if module.startswith(prefix)),
+                None)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
-        group = next((g for prefix, g in ENGINE_GROUPS.items() if module.startswith(prefix)),
-                     None)
-        if group:
+        if group := _group(item):
             item.add_marker(pytest.mark.xdist_group(group))
+    # the compiles first: in a group a worker runs its tests in this order, and every
+    # other test then finds the kernels in the cache
+    items.sort(key=lambda item: _group(item) is None or not item.nodeid.startswith(
+        f"tests/{COMPILE_MODULE}.py"))

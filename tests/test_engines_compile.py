@@ -1,0 +1,43 @@
+"""Every game's engine and each player with a kernel of its own compile whole into numba's
+cache (``simkit compile``'s ``compile_engines``, in this process).
+
+``make test`` runs no ``simkit compile`` first: each engine group of ``conftest.py`` begins
+with its case here, so the worker that runs the group's rule tests types each engine once,
+for its kernels and for the functions those tests call from Python (the suite's light
+mode, ``simkit/_numba_link.py``), and the tests in other workers, subprocesses and
+notebooks load the kernels from the cache.
+"""
+
+import os
+from contextlib import contextmanager
+
+import pytest
+from conftest import ENGINE_GROUPS
+
+from simkit import games
+from simkit.runner import compile_engines
+
+
+@contextmanager
+def whole_compiles():
+    """Kernels compiled as ``simkit compile`` compiles them (optimised and cached), not in
+    the suite's light mode."""
+    light = os.environ.pop("SIMKIT_TEST_COMPILE", None)
+    try:
+        yield
+    finally:
+        if light is not None:
+            os.environ["SIMKIT_TEST_COMPILE"] = light
+
+
+@pytest.mark.parametrize("group", sorted(ENGINE_GROUPS))
+def test_each_engine_and_its_players_kernels_compile_into_the_cache(group):
+    names = list(ENGINE_GROUPS[group])
+    with whole_compiles():
+        labels = [label for label, _, _ in compile_engines(names, n_jobs=1)]
+    for name in names:
+        game = games.get(name)
+        assert name in labels and game.is_compiled()
+        for side, policy in game.policy_kernels:
+            assert f"{name} {side}={policy}" in labels
+            assert game.is_policy_compiled(side, policy)
