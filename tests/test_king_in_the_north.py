@@ -311,10 +311,16 @@ def test_set_up_knobs_refuse_what_the_data_cannot_set_up(tmp_path):
 
 @pytest.mark.parametrize(("knob", "value"), [
     ("carlist_track_extra", 2), ("liberal_track_extra", -1),
-    ("carlist_capitals_at_set_up", "vitoria_and_bilbao"), ("liberal_militia_at_set_up", "bag")])
+    ("carlist_capitals_at_set_up", "none"), ("liberal_militia_at_set_up", "garrisons")])
 def test_the_reconstruction_knobs_change_games(knob, value):
-    """Each declared reconstruction of the set-up and the track changes games."""
+    """Each declared reconstruction of the set-up and the track changes games; the set-up's
+    defaults are the calibration, and the preset reconstruction_2025 the set-up before it."""
     assert Rules.knob(knob).role == "reconstruction"
+    assert (Rules().carlist_capitals_at_set_up, Rules().liberal_militia_at_set_up) \
+        == ("vitoria", "bag")
+    before = GAME.presets["reconstruction_2025"].rules
+    assert (before.carlist_capitals_at_set_up, before.liberal_militia_at_set_up) \
+        == ("none", "garrisons")
     columns = ["winner", "end_reason", "carlist_vp", "liberal_vp", "battles"]
     base = simulate(GAME, 100, seed=5)[columns].to_numpy()
     other = simulate(GAME, 100, seed=5, rules={knob: value})[columns].to_numpy()

@@ -102,7 +102,9 @@ class KingInTheNorth(Game):
     caveat = ("The map, block roster, bags, decks, Reinforcement Track, initial deployment "
               "and historical reinforcements are reconstructions (the rulebook prints none "
               "of them and its Playbook is not available): results describe the "
-              "reconstruction, not the published game.")
+              "reconstruction, not the published game; its set-up (Vitoria Carlist, the "
+              "Liberal Militia in the bag) is calibrated so that each side wins 30-70% "
+              "under the best play found.")
 
     def check_rules(self, rules):
         """The set-up knobs need what they move in the data files: the Capitals they
