@@ -26,6 +26,7 @@ from simkit.games.king_in_the_north.events import (
 )
 from simkit.games.king_in_the_north.rules import PARAMETERS, POLICY_ROWS, Rules
 from simkit.rng import game_streams
+from simkit.runner import simulate
 
 GAME = games.get("king_in_the_north")
 COMP = C.components()
@@ -230,6 +231,100 @@ def test_more_cities_draw_one_more_card_and_resources_one_more_block():
               if s[L.S_B_SIDE + b] == 1)
     # the Carlists hold more Resource Locations at set-up: the Liberals draw the track only
     assert box - box_before == COMP.track[1, 0]
+
+
+@pytest.mark.parametrize(("carlist", "liberal"), [(0, 0), (2, -1), (-3, -3)])
+def test_track_extra_adds_to_every_year_s_track_number(carlist, liberal):
+    """The reconstruction knobs carlist_track_extra and liberal_track_extra: 6.4's
+    "Players draw at random from their bag a number of blocks as written on the
+    Reinforcement Track" (not printed) draws campaign.toml's number plus the knob's, never
+    below 0; the side with more Resource Locations (here the Carlists) draws 1 more."""
+    p, s, rng = fresh_state(Rules(carlist_track_extra=carlist, liberal_track_extra=liberal))
+    engine.set_up(p, COMP.loc, COMP.blk, COMP.card, s, rng)
+
+    def box(side):
+        return sum(s[L.S_B_WHERE + b] == L.W_BOX for b in range(COMP.blk.shape[0])
+                   if s[L.S_B_SIDE + b] == side)
+    engine.reinforcement_phase(p, COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
+    assert box(0) == max(0, COMP.track[0, 0] + carlist) + 1
+    assert box(1) == max(0, COMP.track[1, 0] + liberal)
+
+
+def test_carlist_capitals_at_set_up_moves_the_blocks_rising_names():
+    """The reconstruction knob carlist_capitals_at_set_up (5: "See Playbook"): the
+    Carlists control Vitoria and Bilbao at set-up with the blocks whose rising names
+    them; the Liberal blocks set up there start where their rising says."""
+    c = C.set_up(capitals="vitoria_and_bilbao")
+    assert C.set_up() is COMP
+    for name, liberals_to in (("vitoria", "miranda"), ("bilbao", "portugalete")):
+        i = loc(name)
+        assert COMP.loc[i, L.LC_OWNER] == L.LIBERALS and c.loc[i, L.LC_OWNER] == L.CARLISTS
+        at = (c.blk[:, L.BK_START] == L.START_MAP) & (c.blk[:, L.BK_START_LOC] == i)
+        assert set(c.blk[at, L.BK_SIDE]) == {L.CARLISTS}
+        moved = np.flatnonzero((COMP.blk[:, L.BK_START] == L.START_MAP)
+                               & (COMP.blk[:, L.BK_START_LOC] == i))
+        assert len(moved) and (c.blk[moved, L.BK_START_LOC] == loc(liberals_to)).all()
+    vitoria = np.flatnonzero((c.blk[:, L.BK_START] == L.START_MAP)
+                             & (c.blk[:, L.BK_START_LOC] == loc("vitoria")))
+    assert [COMP.block_names[b] for b in vitoria] == ["Álava battalion"] * 2
+    assert (c.blk[:, L.BK_START] == L.START_BAG).sum() \
+        == (COMP.blk[:, L.BK_START] == L.START_BAG).sum() - 1  # one Álava from the bag
+    only_vitoria = C.set_up(capitals="vitoria")
+    assert only_vitoria.loc[loc("bilbao"), L.LC_OWNER] == L.LIBERALS
+    p = PARAMETERS.build(Rules())
+    s = np.zeros(L.N_STATE, dtype=np.int64)
+    engine.set_up(p, c.loc, c.blk, c.card, s, game_streams(0, 0, L.N_STREAMS))
+    assert s[L.S_OWNER + loc("vitoria")] == L.CARLISTS
+    assert state.count_at(s, c.blk, loc("bilbao"), L.CARLISTS) == 1
+
+
+def test_liberal_militia_at_set_up_bag_puts_the_garrisons_in_the_bag():
+    """The reconstruction knob liberal_militia_at_set_up: "bag" starts the Militia
+    blocks blocks.toml sets up on the map in the Liberal bag (6.4 draws them)."""
+    c = C.set_up(militia="bag")
+    militia = COMP.blk[:, L.BK_FACTION] == L.FACTIONS.index("militia")
+    on_map = militia & (COMP.blk[:, L.BK_START] == L.START_MAP)
+    assert on_map.sum() == 5
+    assert (c.blk[on_map, L.BK_START] == L.START_BAG).all()
+    assert (c.blk[~on_map] == COMP.blk[~on_map]).all()
+    assert (c.loc == COMP.loc).all()
+
+
+def test_set_up_knobs_refuse_what_the_data_cannot_set_up(tmp_path):
+    with pytest.raises(RulesError, match="carlist_capitals_at_set_up"):
+        GAME.resolve_rules({"carlist_capitals_at_set_up": "pamplona"})
+    with pytest.raises(RulesError, match="carlist_track_extra"):
+        GAME.resolve_rules({"carlist_track_extra": 7})
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for f in C.DATA.glob("*.toml"):
+        (folder / f.name).write_text(f.read_text())
+    text = (folder / "blocks.toml").read_text()
+    old = 'start = "vitoria"\nrising = ["vitoria", "miranda"]'
+    assert old in text
+    (folder / "blocks.toml").write_text(text.replace(old, 'start = "vitoria"', 1))
+    game = GAME.with_data(folder)
+    game.resolve_rules({"carlist_capitals_at_set_up": "bilbao"})
+    with pytest.raises(RulesError, match=r"sets up in vitoria need rising = \['vitoria'"):
+        game.resolve_rules({"carlist_capitals_at_set_up": "vitoria"})
+
+
+@pytest.mark.parametrize(("knob", "value"), [
+    ("carlist_track_extra", 2), ("liberal_track_extra", -1),
+    ("carlist_capitals_at_set_up", "none"), ("liberal_militia_at_set_up", "garrisons")])
+def test_the_reconstruction_knobs_change_games(knob, value):
+    """Each declared reconstruction of the set-up and the track changes games; the set-up's
+    defaults are the calibration, and the preset reconstruction_2025 the set-up before it."""
+    assert Rules.knob(knob).role == "reconstruction"
+    assert (Rules().carlist_capitals_at_set_up, Rules().liberal_militia_at_set_up) \
+        == ("vitoria", "bag")
+    before = GAME.presets["reconstruction_2025"].rules
+    assert (before.carlist_capitals_at_set_up, before.liberal_militia_at_set_up) \
+        == ("none", "garrisons")
+    columns = ["winner", "end_reason", "carlist_vp", "liberal_vp", "battles"]
+    base = simulate(GAME, 100, seed=5)[columns].to_numpy()
+    other = simulate(GAME, 100, seed=5, rules={knob: value})[columns].to_numpy()
+    assert (base != other).any()
 
 
 # -- Ex 2: recruitment limits (7.2.1) ------------------------------------------------------

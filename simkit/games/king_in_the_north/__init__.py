@@ -102,15 +102,35 @@ class KingInTheNorth(Game):
     caveat = ("The map, block roster, bags, decks, Reinforcement Track, initial deployment "
               "and historical reinforcements are reconstructions (the rulebook prints none "
               "of them and its Playbook is not available): results describe the "
-              "reconstruction, not the published game.")
+              "reconstruction, not the published game; its set-up (Vitoria Carlist, the "
+              "Liberal Militia in the bag) is calibrated so that each side wins 30-70% "
+              "under the best play found.")
+
+    def check_rules(self, rules):
+        """The set-up knobs need what they move in the data files: the Capitals they
+        give the Carlists (map.toml) and a ``rising`` start for each Liberal block set up
+        in one (blocks.toml)."""
+        self.set_up(rules)
 
     def load_data(self):
         super().load_data()
         _components.components(self.data)
 
+    def kernel_inputs(self, rules, policies):
+        """The parameter vector and policy rows, then the Locations and blocks of the
+        set-up the knobs carlist_capitals_at_set_up and liberal_militia_at_set_up
+        choose (their control and where each block starts)."""
+        c = self.set_up(rules)
+        return (*super().kernel_inputs(rules, policies), (c.loc, c.blk))
+
+    def set_up(self, rules):
+        """The components with the set-up ``rules`` choose (``components.set_up``)."""
+        return _components.set_up(self.data, rules.carlist_capitals_at_set_up,
+                                  rules.liberal_militia_at_set_up)
+
     def kernel(self, rules, policies, game_indices, root_seed, log):
-        c = _components.components(self.data)
-        p, pol = self.kernel_inputs(rules, policies)
+        c = self.set_up(rules)
+        p, pol, _ = self.kernel_inputs(rules, policies)
         rows, searching = greedy_rows(pol)
         if not searching.any():
             return play_games(p, c.loc, c.adj, c.fac_home, c.any2, c.blk, c.card, pol,

@@ -22,7 +22,7 @@ from simkit.checks import broken, checking, failed
 from simkit.unmanaged import allocating, borrowing
 
 from . import layout as L
-from .state import victory_points
+from .state import track_blocks, victory_points
 
 
 @borrowing
@@ -300,7 +300,7 @@ def reinforcement_track(p, blk, s, step):
                 drawn += 1
         least = 0
         for year in range(min(years, L.N_YEARS)):
-            least += p[L.P_TRACK + side * L.N_YEARS + year]
+            least += track_blocks(p, side, year)
         if drawn < min(in_bags, least) or drawn > min(in_bags, least + years):
             return side
     return -1

@@ -7,6 +7,7 @@ every fact the rulebook prints is checked here on load, so a replacement file th
 breaks one is refused with the file, the entry and the problem.
 """
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from simkit.datafile import DataFile, DataFolder, as_folder, frozen
+from simkit.errors import RulesError
 
 from . import layout as L
 
@@ -33,6 +35,9 @@ class Components:
     track: np.ndarray  # (2, N_YEARS) blocks from the bag per Year
     first_year_semester: str
     last_year_semester: str
+    #: (n_blocks, 2): the Capital whose Carlist set-up moves the block (blocks.toml
+    #: ``rising``) and where it then starts; -1 for the others
+    rising: np.ndarray
 
     def loc_index(self, name: str) -> int:
         return self.loc_ids.index(name)
@@ -234,11 +239,16 @@ def _main_road_steps(adj, start: int) -> dict[int, int]:
 UNRATED = (L.PARTISANS, L.CUSTOMS, L.DECOY, L.NAVAL)
 
 
-def load_blocks(ids, path=DATA / "blocks.toml"):
+def load_blocks(ids, path=DATA / "blocks.toml", kinds=None):
+    """The roster: block names and their rows, and each block's ``rising`` (the Capital
+    that moves it when the Carlists hold it at set-up, and where it then starts; -1 for
+    the others). ``kinds``: each Location's kind (map.toml), to check that ``rising``
+    names a Capital."""
     f = DataFile(path)
     names, rows, entry_of, singles = [], [], {}, set()  # entry_of: name -> entries
+    risings = []
     allowed = {"name", "side", "faction", "type", "diamonds", "special", "start", "count",
-               "arrives", "at"}
+               "arrives", "at", "rising"}
     for i, row in enumerate(f.tables("block")):
         entry = f"[[block]] #{i + 1}"
         f.only(row, allowed, entry)
@@ -284,9 +294,11 @@ def load_blocks(ids, path=DATA / "blocks.toml"):
                 raise f.error(entry, "a Leader or special block is one block: count 1")
         low = 0 if btype in UNRATED else 1  # 3.2: a block's strength is 1-4 diamonds
         diamonds = f.number(row, "diamonds", entry, low, 4)
+        rising = _rising(f, row, entry, ids, kinds, start_kind)
         for _ in range(count):
             names.append(name)
             rows.append((side, fac, btype, diamonds, special, start_kind, start_loc, arrives))
+            risings.append(rising)
     for name in sorted(singles):
         if len(entry_of[name]) > 1:
             raise f.error(f"block {name!r}", "a Leader or special block is one block, but "
@@ -295,7 +307,71 @@ def load_blocks(ids, path=DATA / "blocks.toml"):
         raise f.error("[[block]]", f"{len(rows)} blocks, at most {L.MAX_BLOCKS}")
     blk = np.array(rows, dtype=np.int64).reshape(-1, L.N_BK)
     _check_roster(f, blk)
-    return tuple(names), blk
+    return tuple(names), blk, np.array(risings, dtype=np.int64).reshape(-1, 2)
+
+
+def _rising(f, row, entry, ids, kinds, start_kind):
+    """A block's ``rising = [capital, location]``: it starts at ``location`` when the
+    reconstruction knob ``carlist_capitals_at_set_up`` gives the Carlists ``capital``."""
+    if "rising" not in row:
+        return (-1, -1)
+    pair = f.items(row, "rising", str, entry)
+    if len(pair) != 2 or any(name not in ids for name in pair):
+        raise f.error(entry, f"rising = {pair!r} must be [a Capital, a Location] of map.toml")
+    capital, where = ids.index(pair[0]), ids.index(pair[1])
+    if kinds is not None and kinds[capital] != L.CAPITAL:
+        raise f.error(entry, f"rising names {pair[0]!r}, which is not a Capital")
+    if start_kind not in (L.START_MAP, L.START_BAG):
+        raise f.error(entry, "rising moves a block the set-up places on the map or in the "
+                             "bag")
+    return (capital, where)
+
+
+#: the values of the reconstruction knob carlist_capitals_at_set_up: the Capitals the
+#: Carlists hold at set-up
+RISEN_CAPITALS = {"none": (), "vitoria": ("vitoria",), "bilbao": ("bilbao",),
+                  "vitoria_and_bilbao": ("vitoria", "bilbao")}
+
+
+def set_up(data: DataFolder | Path | str = DATA, capitals: str = "none",
+           militia: str = "garrisons") -> Components:
+    """The components in ``data`` with the set-up the reconstruction knobs choose
+    (``carlist_capitals_at_set_up``, ``liberal_militia_at_set_up``): the Carlists hold the
+    Capitals ``capitals`` names (each one's Liberal blocks and the Carlist blocks whose
+    ``rising`` names it start where ``rising`` says, its control is the Carlists'), and
+    with ``militia`` = "bag" the Liberal Militia blocks the set-up places on the map start
+    in the Liberal bag instead. Raises RulesError when the map has no such Capital or a
+    Liberal block set up in it has nowhere to go."""
+    if capitals == "none" and militia == "garrisons":
+        return components(data)
+    return _set_up(as_folder(data), capitals, militia)
+
+
+@cache
+def _set_up(data: DataFolder, capitals: str, militia: str) -> Components:
+    c = components(data)
+    loc, blk = c.loc.copy(), c.blk.copy()
+    for name in RISEN_CAPITALS[capitals]:
+        if name not in c.loc_ids or loc[c.loc_index(name), L.LC_KIND] != L.CAPITAL:
+            raise RulesError(f"carlist_capitals_at_set_up = {capitals!r}: map.toml has no "
+                             f"Capital {name!r}")
+        i = c.loc_index(name)
+        loc[i, L.LC_OWNER] = L.CARLISTS
+        moved = c.rising[:, 0] == i
+        blk[moved, L.BK_START] = L.START_MAP
+        blk[moved, L.BK_START_LOC] = c.rising[moved, 1]
+        left = (blk[:, L.BK_START] == L.START_MAP) & (blk[:, L.BK_START_LOC] == i) \
+            & (blk[:, L.BK_SIDE] == L.LIBERALS)
+        if left.any():
+            raise RulesError(f"carlist_capitals_at_set_up = {capitals!r}: the Liberal "
+                             f"blocks blocks.toml sets up in {name} need rising = "
+                             f"[{name!r}, a Location] to start elsewhere")
+    if militia == "bag":
+        raised = (blk[:, L.BK_SIDE] == L.LIBERALS) & (blk[:, L.BK_START] == L.START_MAP) \
+            & (blk[:, L.BK_FACTION] == L.FACTIONS.index("militia"))
+        blk[raised, L.BK_START] = L.START_BAG
+        blk[raised, L.BK_START_LOC] = -1
+    return dataclasses.replace(c, loc=frozen(loc), blk=frozen(blk))
 
 
 def _check_roster(f, blk):
@@ -447,9 +523,9 @@ def components(data: DataFolder | Path | str = DATA) -> Components:
 @cache
 def _components(data: DataFolder) -> Components:
     ids, loc, adj, fac_home, any2 = load_map(data / "map.toml")
-    names, blk = load_blocks(ids, data / "blocks.toml")
+    names, blk, rising = load_blocks(ids, data / "blocks.toml", loc[:, L.LC_KIND])
     card = load_cards(data / "cards.toml")
     track, first, last = load_campaign(data / "campaign.toml")
     return Components(ids, frozen(loc), frozen(adj), frozen(fac_home), frozen(any2), names,
-                      frozen(blk), frozen(card), frozen(track), first, last)
+                      frozen(blk), frozen(card), frozen(track), first, last, frozen(rising))
 

@@ -46,6 +46,7 @@ from .state import (
     holds_special,
     refresh_control,
     resources,
+    track_blocks,
     use_event,
     victory_points,
 )
@@ -446,8 +447,7 @@ def reinforcement_phase(p, loc, blk, card, s, rng, pol, log):
             discard(s, P.worst_card(pol[side], card, s, rng, side))
         n_cards = p[L.P_DRAW] + (1 if cc[side] > cc[1 - side] else 0)
         draw_cards(s, card, rng, side, n_cards)
-        n_blocks = p[L.P_TRACK + side * L.N_YEARS + year] + (1 if rs[side] > rs[1 - side]
-                                                            else 0)
+        n_blocks = track_blocks(p, side, year) + (1 if rs[side] > rs[1 - side] else 0)
         restart(rng, L.ST_BAG[side], year)
         for _ in range(n_blocks):
             draw_block(blk, s, rng, side)

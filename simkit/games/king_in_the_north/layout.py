@@ -220,6 +220,7 @@ P_OVERRUN_CAPTURES = _P("overrun_captures_don_carlos")  # reading don_carlos_ove
 P_FIRST_SEM = _P("first_year_semester")
 P_LAST_SEM = _P("last_year_semester")
 P_TRACK = _P("reinforcement_track", 2 * N_YEARS)
+P_TRACK_EXTRA = _P("track_extra", 2)  # carlist_track_extra, liberal_track_extra
 N_PARAMS = _P.size
 
 # -- random streams ------------------------------------------------------------------------

@@ -102,6 +102,14 @@ def strength_at(s, blk, where, side):
 
 
 @borrowing
+def track_blocks(p, side, year):
+    """The blocks ``side`` draws from its bag at the end of ``year`` by the Reinforcement
+    Track (6.4), before the +1 for more Resource Locations: campaign.toml's number plus
+    the reconstruction knob ``SIDE_track_extra`` (never below 0)."""
+    return max(0, p[L.P_TRACK + side * L.N_YEARS + year] + p[L.P_TRACK_EXTRA + side])
+
+
+@borrowing
 def eliminate(s, blk, b):
     """Remove a block from play (rulebook 8.7.4). Don Carlos lost outside a battle or a
     siege (an Overrun, 7.6; the block a big Carlist stack pays to retreat before combat,
