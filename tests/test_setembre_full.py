@@ -1334,6 +1334,40 @@ def test_the_two_crowns_weigh_the_defender_s_better_answer(target, surrounded, g
     assert (out[0], out[1], out[2]) == (kind, a, t)
 
 
+@pytest.mark.parametrize(("turn", "surrounded", "assaults"), [
+    (1, False, False), (7, False, True), (1, True, True)])
+def test_the_catalans_counter_attack_at_the_odds_the_defender_leaves_them(turn, surrounded,
+                                                                          assaults):
+    """11.3: a defender that withdraws adds +2 and loses nobody; the attacker's lead is
+    eliminated unless it is still higher. Five strength-5 Catalan units in Pla d'en Llull
+    (5 + 4 = 9) against two French line in the Bastion of Llevant (4 + 2 + 1 = 7): a
+    stand is beaten 26/36 of the time, over the greedy Catalans' 70% for an objective,
+    but the Two Crowns can give the bastion up to the moat, and then the lead is kept
+    only 15/36 of the time; giving the bastion up leaves the Catalans less, so they do
+    not counter-attack on turn 1. In the last two turns (40%) they do: holding the
+    bastion at the end scores (13). Surrounded, the Two Crowns must stand: 26/36."""
+    s, p = blank()
+    s[L.S_TURN] = turn
+    fives = [u for u in units_of(L.CATALANS) if BOARD.unit[u, L.U_STRENGTH] == 5]
+    put(s, fives[:5], "pla_llull")
+    put(s, units_of(L.BOURBONS, "french_line")[:2], "bastion_llevant")
+    if surrounded:
+        for k, zid in enumerate(("moat_llevant", "bastion_santa_clara", "bastion_migdia")):
+            put(s, fives[5 + k:6 + k], zid)
+            s[L.S_ACTED + zone(zid)] = 1
+    a, t = zone("pla_llull"), zone("bastion_llevant")
+    delta = POL.assault_delta(s, BOARD, p, L.CATALANS, a, t, True)
+    assert POL.win_chance(delta) == pytest.approx(26 / 36)
+    work, values = np.zeros(2 * BOARD.neighbours.shape[1] + POL.PLAN_EXTRA, np.int64), np.zeros(5)
+    chance = POL.answered_chance(s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, t, delta, work,
+                                 values)
+    assert chance == pytest.approx(26 / 36 if surrounded else 15 / 36)
+    out = np.zeros(4, np.int64)
+    POL.next_combat(s, BOARD, p, GREEDY[L.CATALANS], L.CATALANS, loaded(L.N_STREAMS), out)
+    assert (out[0], out[1], out[2]) == ((POL.K_ASSAULT, a, t) if assaults else
+                                        (POL.K_NONE, -1, -1))
+
+
 def test_commanders_are_risked_only_where_their_one_point_matters():
     """11.3: a commander adds +1 and dies on a 6. Greedy commits him when the +1 moves
     the attacker's chance by at least 5/36 (Two Crowns: a difference of -2 to 0 before

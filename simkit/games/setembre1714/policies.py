@@ -23,7 +23,9 @@ Policies per side (the first is the default):
   hold the ground behind the Royal Breach with 3 once it is assured and the enemy near,
   put commanders and the flag where they cover most threatened zones, turn barricades
   towards the enemy, fire every legal salvo, counter-attack objectives the enemy holds at
-  good odds (fair ones in the last turns). As defenders both weigh standing against
+  good odds (fair ones in the last turns), reckoned against the defender's better answer
+  (one that withdraws gives the zone up, and the attacking lead is kept only if it still
+  wins with the defender's +2). As defenders both weigh standing against
   withdrawing by the same reckoning (their own units, a zone that is no objective and a
   barricade at what their weights say), and withdraw only when every unit has room and
   none is left alone to be assaulted again.
@@ -76,7 +78,8 @@ BOURBON_POLICIES = {
 CATALAN_POLICIES = {
     "greedy": "garrison every objective, reinforce threatened ones to 5, leaders and flag "
               "where they cover most, barricades facing the enemy, every salvo, "
-              "counter-attack lost objectives at good odds, withdraw where it pays and "
+              "counter-attack lost objectives at good odds against the defender's better "
+              "answer, withdraw where it pays and "
               "every unit has room",
     "fallback": "the greedy garrison, but give ground (withdraw) from any fight it does "
                 "not hold 65% of the time and never counter-attack",
@@ -689,16 +692,43 @@ def assault_gain(s, b, p, w, side, t, delta, work, out):
 
 
 @borrowing
+def weighs_answers(w, side):
+    """The greedy Catalans (and their look-ahead, which assaults as greedy does) judge an
+    assault by its chance against the defender's better answer (``answered_chance``)."""
+    return side == L.CATALANS and w[L.W_ID] != FALLBACK
+
+
+@borrowing
+def answered_chance(s, b, p, w, side, t, delta, work, out):
+    """The chance that ``side``'s assault on ``t`` takes the zone and keeps its lead unit,
+    against the defender's better answer as a player at the table reckons it from the
+    board (``answer_values``: the zone at what it is worth to the attacker, an enemy unit
+    at the 1 VP it scores, 13, the attacker's lead at its ``unit_value``): whichever
+    answer leaves the attacker less. A defender who stands is beaten with
+    ``win_chance(delta)``; one who withdraws (11.3: "+2", no losses) gives the zone up,
+    and the attacker keeps its lead only if it still wins, ``win_chance(delta + 2)``."""
+    answer_values(s, b, p, side, t, delta, zone_gain(p, b, w, t), w[L.W_UNIT_VALUE] / 100.0,
+                  1.0, work, out)
+    if out[2] > 0 and out[1] < out[0]:
+        return win_chance(delta + p[L.P_WITHDRAWAL_BONUS])
+    return win_chance(delta)
+
+
+@borrowing
 def assault_score(s, b, p, w, side, a, t, leads, work, values):
     """How the script values assaulting ``t`` from ``a`` (``leads``: ``lead_strengths``):
     the greedy Two Crowns, the gain (``assault_gain``); the others, the chance of taking
-    the zone (left in ``values[0]``) times one plus the zone's worth."""
+    the zone (left in ``values[0]``; the greedy Catalans', against the defender's better
+    answer: ``answered_chance``) times one plus the zone's worth."""
     n = b.zone.shape[0]
     delta = _delta(s, b, p, side, a, t, True, leads[side * n + a], leads[(1 - side) * n + t])
     if weighs_gains(w, side):
         return assault_gain(s, b, p, w, side, t, delta, work, values)
-    values[0] = win_chance(delta)
-    return values[0] * (1.0 + zone_worth(p, b, t))
+    chance = win_chance(delta)
+    if weighs_answers(w, side):
+        chance = answered_chance(s, b, p, w, side, t, delta, work, values)
+    values[0] = chance
+    return chance * (1.0 + zone_worth(p, b, t))
 
 
 @borrowing

@@ -305,7 +305,9 @@ class CatalanWeights(RulesBase):
     KIND = "policy weight"
 
     objective_odds: float = _odds(
-        0.7, "lowest chance at which an objective the enemy holds is counter-attacked")
+        0.7, "lowest chance at which an objective the enemy holds is counter-attacked: of "
+             "taking it and keeping the lead against the defender's better answer (11.3: "
+             "one that withdraws adds +2 and gives the zone up)")
     objective_odds_late: float = _odds(0.4, "the same in the last two turns")
     other_odds: float = _odds(
         0.75, "lowest chance at which a zone that is no objective is assaulted")
