@@ -109,6 +109,8 @@ def setup(S, p, pol, g, rng, log):
         place_village(g, s, site)
         log_event(log, EV_SETUP, s, site, colour)
     add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])
+    for s in range(n):
+        PL.keep_reserve(S, p, pol, g, s)
 
 
 @borrowing
@@ -344,6 +346,7 @@ def choose_action(S, p, pol, g, rng, seat, log):
         play_delayed(S, p, pol, g, rng, seat, log)
         if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
             return False
+    PL.keep_reserve(S, p, pol, g, seat)
     kind = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     card = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     target = np.zeros(MAX_CANDIDATES, dtype=np.int64)
