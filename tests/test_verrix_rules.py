@@ -1375,6 +1375,24 @@ def test_battle_forecast_counts_the_support_the_others_would_bring():
     assert supported > AP.battle_value(x.S, x.p, x.pol, x.g, BLUE, ORANGE)
 
 
+def test_a_card_costs_what_the_battle_after_it_loses():
+    """The Action Phase goes on until every player passes, so a card played now leaves
+    its units out of a Battle declared later. Blue (5 tribesmen, a Battle worth 90 on
+    the best target) loses little of it to a card engaging 1 to 3 of them (no more than
+    engaged_points per STRENGTH) and most of it to one engaging 4; the units of a tribe
+    with no Battle worth declaring cost only engaged_points."""
+    from simkit.games.verrix import appraisal as AP
+    x = Game()
+    for seat in range(5):
+        x[seat, L.PL_MEN] = 5
+    best = AP.best_battle(x.S, x.p, x.pol, x.g, BLUE)
+    assert best > 0
+    loss = [AP.battle_loss(x.S, x.p, x.pol, x.g, BLUE, men, 0, best) for men in range(5)]
+    assert loss[:3] == [0, 0, 0] and loss[4] > 2 * x.pol[BLUE, L.W_VP_POINTS]
+    assert x[BLUE, L.PL_MEN] == 5  # the units are back
+    assert AP.battle_loss(x.S, x.p, x.pol, x.g, BLUE, 4, 0, 0) == 0
+
+
 def test_last_month_turn_values_only_what_can_still_be_spent():
     """How to Play: 12 turns, the last Month Turn the 11th; after its Action Phase only
     its Cleanup and the Lughnasadh Festival score. Provisions Cooking makes then are

@@ -300,6 +300,40 @@ def forecast_support(S, p, pol, g, seat, target, own, opp):
             class_strengths(S, g, s, m, lm, opp)
 
 
+@allocating
+def best_battle(S, p, pol, g, seat):
+    """The most a Battle the seat could declare now is worth (``battle_value``, a trait
+    style's bonus added; 0 if none is worth anything)."""
+    best = 0
+    for t in range(p[L.P_PLAYERS]):
+        if t != seat:
+            best = max(best, PO.style_score(S, pol, seat, -1, battle_value(S, p, pol, g, seat, t)))
+    return best
+
+
+@allocating
+def battle_loss(S, p, pol, g, seat, men, lmask, best):
+    """What engaging these units for a card costs beyond ``engaged_points`` per STRENGTH
+    (which ``play_value`` counts): the Action Phase goes on, so a Battle the seat could
+    declare (worth ``best``, ``best_battle``) is declared after the card with the units
+    left, or not at all; the loss is what that Battle is worth less, if it exceeds
+    ``engaged_points`` per STRENGTH engaged (units for later actions)."""
+    if best <= 0 or men + lmask == 0:
+        return 0
+    b = pl(seat)
+    g[b + L.PL_MEN] -= men  # the units engaged are available ones: engaged, then back
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            g[b + L.PL_LEADER_AT + k] = L.AT_TRAVEL
+    after = best_battle(S, p, pol, g, seat)
+    g[b + L.PL_MEN] += men
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            g[b + L.PL_LEADER_AT + k] = L.AT_AVAILABLE
+    return max(0, best - after -
+               pol[seat, L.W_ENGAGED_POINTS] * engagement_strength(S, g, seat, men, lmask))
+
+
 @borrowing
 def class_strengths(S, g, seat, men, lmask, out):
     out[L.TRIBESMAN] += men

@@ -291,8 +291,11 @@ def play_delayed(S, p, pol, g, rng, seat, log):
 @borrowing
 def candidates(S, p, pol, g, seat, kind, card, target, score):
     """Every legal action of the seat (cards by target, Battle declarations) with the
-    greedy appraisal of each (a trait style's bonus added, ``policies.style_score``)."""
+    greedy appraisal of each (a trait style's bonus added, ``policies.style_score``); a
+    card's units cost at least what the best Battle the seat could declare loses by
+    them (``PL.battle_loss``)."""
     n = 0
+    best_battle = PL.best_battle(S, p, pol, g, seat)
     for c in range(p[L.P_N_CARDS]):
         if not playable(S, p, g, seat, c):
             continue
@@ -319,7 +322,8 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
             card[n] = c
             target[n] = t
             score[n] = PO.style_score(S, pol, seat, c,
-                                      PL.card_value(S, p, pol, g, seat, c, t, men, lmask))
+                                      PL.card_value(S, p, pol, g, seat, c, t, men, lmask)) - \
+                PL.battle_loss(S, p, pol, g, seat, men, lmask, best_battle)
             n += 1
     for t in range(p[L.P_PLAYERS]):
         if t == seat:
