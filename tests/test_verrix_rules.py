@@ -449,6 +449,7 @@ def test_only_the_provisions_short_of_the_reserve_are_dear():
     # (before, a fixed reserve of 5 made them 20 each: Cooking 54, Feast 24)
     hand(x, GREEN, "Cooking", "Feast")
     x.goods(GREEN, Provisions=3)
+    x[GREEN, L.PL_MEN] = 2  # too few units for a Battle its units could be kept for
     scores = greedy_scores(x, GREEN)
     assert scores["Feast"] == 3 * w.vp_points - 3 * w.provision_points - 2 * w.engaged_points
     assert scores["Feast"] > scores["Cooking"]
