@@ -95,7 +95,7 @@ def test_an_action_choice_lists_greedys_first_then_the_best_by_greedys_score(nth
     rows = [tuple(int(v) for v in o) for o in options[:n]]
     legal = legal_actions(S, p, pol, g, seat)
     assert rows[0] == tuple(g[L.G_CHOICE:L.G_CHOICE + 3]), "greedy's own choice first"
-    assert rows[0] == max(legal, key=legal.get), "greedy plays its best-scored action"
+    assert legal[rows[0]] == max(legal.values()), "greedy plays a best-scored action"
     assert len(set(rows)) == n == min(width, len(legal)), "each legal option once"
     assert set(rows) <= set(legal)
     scores = [legal[o] for o in rows[1:]]

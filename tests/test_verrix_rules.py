@@ -387,23 +387,47 @@ def hand(x, seat, *titles):
             x[seat, L.PL_CARD + c] = L.CARD_DISCARD
     for title in titles:
         x[seat, L.PL_CARD + x.card(title)] = L.CARD_HAND
+    from simkit.games.verrix import appraisal as AP
+    AP.keep_reserve(x.S, x.p, x.pol, x.g, seat)  # as at the seat's next action choice
+
+
+def reserve(x, seat):
+    from simkit.games.verrix import appraisal as AP
+    AP.keep_reserve(x.S, x.p, x.pol, x.g, seat)
+    return PO.provision_reserve(x.S, x.p, x.g, seat)
 
 
 def test_provisions_kept_are_the_dearest_trip_in_hand():
     # Territories, Sea Areas and Movement: without the Provisions of its trip "the action
     # cannot be carried out". The greedy tribe keeps what the dearest trip of a card in its
-    # hand takes: Green's Caravan from Iceni to Portum Itium, less Merchant Roads' 1;
-    # Orange's Barter from Brigantes, in full; nothing while no card travels.
+    # hand worth playing takes: Green's Caravan from Iceni to Portum Itium, less Merchant
+    # Roads' 1; Orange's Barter from Brigantes, in full; nothing while no card travels.
     x = Game()
     x.villages(green="Iceni", orange="Brigantes", yellow="Atrebates")
     hand(x, GREEN, "Cooking", "Caravan")
     hand(x, ORANGE, "Cooking", "Barter")
-    assert PO.provision_reserve(x.S, x.p, x.g, GREEN) == \
-        PO.harbour_trip(x.S, x.p, x.node("Iceni")) - 1 == 3
-    assert PO.provision_reserve(x.S, x.p, x.g, ORANGE) == \
-        PO.harbour_trip(x.S, x.p, x.node("Brigantes")) == 5
+    assert reserve(x, GREEN) == PO.harbour_trip(x.S, x.p, x.node("Iceni")) - 1 == 3
+    assert reserve(x, ORANGE) == PO.harbour_trip(x.S, x.p, x.node("Brigantes")) == 5
     hand(x, GREEN, "Cooking", "Feast")
-    assert PO.provision_reserve(x.S, x.p, x.g, GREEN) == 0
+    assert reserve(x, GREEN) == 0
+
+
+def test_no_provisions_kept_for_a_card_not_worth_playing():
+    # A Celebration (a Trade away, +1 VP) is worth its trip while the village it would
+    # reach holds goods worth trading for; with every Village Card and the market empty
+    # of what Green lacks, its trip is not kept. Its tribe keeps the trip of a card it
+    # cannot play for want of STRENGTH (its units come back at Cleanup).
+    x = Game()
+    x.villages(green="Iceni", orange="Brigantes", yellow="Atrebates")
+    hand(x, GREEN, "Cooking", "Celebration")
+    kept = reserve(x, GREEN)
+    assert kept > 0
+    for seat in range(x.p[L.P_PLAYERS]):
+        for good in range(L.N_GOODS):
+            x.g[ST.pl(seat) + L.PL_GOODS + good] = 0
+    assert reserve(x, GREEN) == 0
+    x.g[ST.pl(GREEN) + L.PL_MEN] = 0
+    assert reserve(x, GREEN) == kept
 
 
 def test_only_the_provisions_short_of_the_reserve_are_dear():
@@ -425,6 +449,7 @@ def test_only_the_provisions_short_of_the_reserve_are_dear():
     # (before, a fixed reserve of 5 made them 20 each: Cooking 54, Feast 24)
     hand(x, GREEN, "Cooking", "Feast")
     x.goods(GREEN, Provisions=3)
+    x[GREEN, L.PL_MEN] = 2  # too few units for a Battle its units could be kept for
     scores = greedy_scores(x, GREEN)
     assert scores["Feast"] == 3 * w.vp_points - 3 * w.provision_points - 2 * w.engaged_points
     assert scores["Feast"] > scores["Cooking"]
@@ -1330,6 +1355,43 @@ def test_battle_supporter_adds_the_units_it_wants():
                            x.node("Brigantes")) == B.ATTACK
     value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.DEFEND, 7, 5)
     assert men == 3 and lmask == 0
+
+
+def test_battle_forecast_counts_the_support_the_others_would_bring():
+    """Battle, Support: players who have not passed may join either faction with the
+    units they want to add. Blue's forecast of a Battle on Orange counts them: Purple,
+    Green and Yellow (5 tribesmen each) would each add a tribesman to Blue's attack (a
+    share of the winners' VP), so the declaration is worth more than once they have all
+    passed and only Blue's and Orange's units fight."""
+    from simkit.games.verrix import appraisal as AP
+    x = Game()
+    for seat in range(5):
+        x[seat, L.PL_MEN] = 5
+    dest = ST.nearest_village(x.S, x.p, x.g, BLUE, ORANGE)
+    assert PO.expected_support(x.S, x.p, x.pol, x.g, PURPLE, 5, 5, BLUE, ORANGE, dest) == \
+        (B.ATTACK, 1, 0)
+    supported = AP.battle_value(x.S, x.p, x.pol, x.g, BLUE, ORANGE)
+    for seat in (PURPLE, GREEN, YELLOW):
+        x[seat, L.PL_PASSED] = 1
+    assert supported > AP.battle_value(x.S, x.p, x.pol, x.g, BLUE, ORANGE)
+
+
+def test_a_card_costs_what_the_battle_after_it_loses():
+    """The Action Phase goes on until every player passes, so a card played now leaves
+    its units out of a Battle declared later. Blue (5 tribesmen, a Battle worth 90 on
+    the best target) loses little of it to a card engaging 1 to 3 of them (no more than
+    engaged_points per STRENGTH) and most of it to one engaging 4; the units of a tribe
+    with no Battle worth declaring cost only engaged_points."""
+    from simkit.games.verrix import appraisal as AP
+    x = Game()
+    for seat in range(5):
+        x[seat, L.PL_MEN] = 5
+    best = AP.best_battle(x.S, x.p, x.pol, x.g, BLUE)
+    assert best > 0
+    loss = [AP.battle_loss(x.S, x.p, x.pol, x.g, BLUE, men, 0, best) for men in range(5)]
+    assert loss[:3] == [0, 0, 0] and loss[4] > 2 * x.pol[BLUE, L.W_VP_POINTS]
+    assert x[BLUE, L.PL_MEN] == 5  # the units are back
+    assert AP.battle_loss(x.S, x.p, x.pol, x.g, BLUE, 4, 0, 0) == 0
 
 
 def test_last_month_turn_values_only_what_can_still_be_spent():

@@ -16,8 +16,11 @@ from .actions import (
     destination,
     learnable,
     legal_engagement,
+    playable,
+    target_fits,
     trade_capacity,
     travel_reduction,
+    trip_engagement,
 )
 from .battle import camp_units, can_declare
 from .state import (
@@ -26,6 +29,7 @@ from .state import (
     leader_class,
     leader_strength,
     move_price,
+    nearest_village,
     pl,
 )
 
@@ -127,6 +131,58 @@ def play_value(S, p, pol, g, seat, c, target, men, lmask, learned):
 
 
 @borrowing
+def keep_reserve(S, p, pol, g, seat):
+    """Set the Provisions the seat keeps for travel (``PO.provision_reserve``): the
+    dearest trip (``PO.card_trip``) of a card in its hand whose best play, had it the
+    Provisions of that trip, is worth something (``card_value`` above 0, the trip's
+    Provisions at ``provision_points`` and the units engaged counted in it); a card it
+    cannot play now for want of STRENGTH still counts (its units come back at
+    Cleanup). A Provision kept for a card the tribe would not play (a Celebration with
+    nothing worth trading) is not short."""
+    b = pl(seat)
+    at = b + L.PL_GOODS + L.PROVISIONS
+    keep = g[at]
+    n = 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[b + L.PL_CARD + c] != L.CARD_HAND or S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
+            continue
+        trip = PO.card_trip(S, p, g, seat, c)
+        if trip <= n:
+            continue
+        g[at] = max(keep, trip)
+        if worth_playing(S, p, pol, g, seat, c):
+            n = trip
+        g[at] = keep
+    g[b + L.PL_RESERVE] = n
+
+
+@borrowing
+def worth_playing(S, p, pol, g, seat, c):
+    """Is card c, at one of its targets, worth more than nothing now (``card_value``,
+    a trait style's bonus added)? A card the seat has not the STRENGTH to play is, its
+    units coming back; one whose conditions are unmet (goods to pay, a site) is not."""
+    if not playable(S, p, g, seat, c):
+        return False
+    units = False
+    loc = S[L.S_CARDS][c, L.CD_LOCATION]
+    targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
+    for t in range(-2, p[L.P_PLAYERS]):  # the targets ``engine.candidates`` lists
+        if loc == L.LOC_AWAY and (t < 0 if targeted else t != -1) or \
+                loc == L.LOC_PORTUM and t != -2 or loc == L.LOC_VILLAGE and t != -1 or \
+                t == seat or not target_fits(S, c, t, seat):
+            continue
+        men, lmask = PO.action_units(S, p, pol, g, seat, c, t)
+        if men < 0:
+            continue
+        units = True
+        men, lmask = trip_engagement(S, p, pol, g, seat, c, t, men, lmask)
+        if men >= 0 and PO.style_score(
+                S, pol, seat, c, card_value(S, p, pol, g, seat, c, t, men, lmask)) > 0:
+            return True
+    return not units
+
+
+@borrowing
 def learning_cost(S, g, seat, special):
     """The STRENGTH a Learning of Special card ``special`` engages (its cost and units:
     the Learning example, Lindsay engaged for Consecrated Ground; 0 for none)."""
@@ -170,8 +226,9 @@ def best_special(S, p, pol, g, seat):
 @allocating
 def battle_value(S, p, pol, g, seat, target):
     """A Battle declaration on ``target``: the VP of the disc forecast round by round
-    (each faction playing its best Battle card, the other adding an average token), less
-    what the units could have done."""
+    (each faction, with the Support the others would bring it, playing its best Battle
+    card, the other adding an average token), less what the seat's units could have
+    done."""
     if not can_declare(S, p, g, seat, target):
         return -(1 << 20)
     own = np.zeros(len(L.CLASSES), dtype=np.int64)
@@ -198,6 +255,8 @@ def battle_forecast(S, p, pol, g, seat, target, own, opp, a_cards, d_cards):
     for cl in range(len(L.CLASSES)):
         if not (L.BATTLE_UNITS >> cl) & 1:
             opp[cl] = 0
+    attack_units = own.sum()
+    forecast_support(S, p, pol, g, seat, target, own, opp)
     token = PO.mean_token10(p, g)
     na = battle_hand(S, p, g, seat, a_cards)
     nd = battle_hand(S, p, g, target, d_cards)
@@ -218,7 +277,61 @@ def battle_forecast(S, p, pol, g, seat, target, own, opp, a_cards, d_cards):
         disc10 = max(-30, min(30, disc10))
     v = PO.faction_vp(S, p, g, seat, disc10, 1)
     return pol[seat, L.W_VP_POINTS] * v - \
-        PO.spare_unit_points(S, p, pol, g, seat) * own.sum()
+        PO.spare_unit_points(S, p, pol, g, seat) * attack_units
+
+
+@borrowing
+def forecast_support(S, p, pol, g, seat, target, own, opp):
+    """The Support the other players who have not passed would bring, in playing order
+    (Battle, Support: "the available tribesmen and leaders that they want to add"), as
+    ``PO.expected_support`` forecasts each offer from the units it holds available,
+    added to the class strengths ``own`` (the seat's attack) and ``opp`` (the
+    defence)."""
+    dest = nearest_village(S, p, g, seat, target)
+    for i in range(p[L.P_PLAYERS]):
+        s = g[L.G_ORDER + i]
+        if s == seat or s == target or g[pl(s) + L.PL_PASSED]:
+            continue
+        side, m, lm = PO.expected_support(S, p, pol, g, s, own.sum(), opp.sum(), seat,
+                                          target, dest)
+        if side == 1:
+            class_strengths(S, g, s, m, lm, own)
+        elif side == 2:
+            class_strengths(S, g, s, m, lm, opp)
+
+
+@allocating
+def best_battle(S, p, pol, g, seat):
+    """The most a Battle the seat could declare now is worth (``battle_value``, a trait
+    style's bonus added; 0 if none is worth anything)."""
+    best = 0
+    for t in range(p[L.P_PLAYERS]):
+        if t != seat:
+            best = max(best, PO.style_score(S, pol, seat, -1, battle_value(S, p, pol, g, seat, t)))
+    return best
+
+
+@allocating
+def battle_loss(S, p, pol, g, seat, men, lmask, best):
+    """What engaging these units for a card costs beyond ``engaged_points`` per STRENGTH
+    (which ``play_value`` counts): the Action Phase goes on, so a Battle the seat could
+    declare (worth ``best``, ``best_battle``) is declared after the card with the units
+    left, or not at all; the loss is what that Battle is worth less, if it exceeds
+    ``engaged_points`` per STRENGTH engaged (units for later actions)."""
+    if best <= 0 or men + lmask == 0:
+        return 0
+    b = pl(seat)
+    g[b + L.PL_MEN] -= men  # the units engaged are available ones: engaged, then back
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            g[b + L.PL_LEADER_AT + k] = L.AT_TRAVEL
+    after = best_battle(S, p, pol, g, seat)
+    g[b + L.PL_MEN] += men
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            g[b + L.PL_LEADER_AT + k] = L.AT_AVAILABLE
+    return max(0, best - after -
+               pol[seat, L.W_ENGAGED_POINTS] * engagement_strength(S, g, seat, men, lmask))
 
 
 @borrowing

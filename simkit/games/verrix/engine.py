@@ -109,6 +109,8 @@ def setup(S, p, pol, g, rng, log):
         place_village(g, s, site)
         log_event(log, EV_SETUP, s, site, colour)
     add_vp(g, 0, p[L.P_FIRST_PLAYER_VP])
+    for s in range(n):
+        PL.keep_reserve(S, p, pol, g, s)
 
 
 @borrowing
@@ -289,8 +291,11 @@ def play_delayed(S, p, pol, g, rng, seat, log):
 @borrowing
 def candidates(S, p, pol, g, seat, kind, card, target, score):
     """Every legal action of the seat (cards by target, Battle declarations) with the
-    greedy appraisal of each (a trait style's bonus added, ``policies.style_score``)."""
+    greedy appraisal of each (a trait style's bonus added, ``policies.style_score``); a
+    card's units cost at least what the best Battle the seat could declare loses by
+    them (``PL.battle_loss``)."""
     n = 0
+    best_battle = PL.best_battle(S, p, pol, g, seat)
     for c in range(p[L.P_N_CARDS]):
         if not playable(S, p, g, seat, c):
             continue
@@ -317,7 +322,8 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
             card[n] = c
             target[n] = t
             score[n] = PO.style_score(S, pol, seat, c,
-                                      PL.card_value(S, p, pol, g, seat, c, t, men, lmask))
+                                      PL.card_value(S, p, pol, g, seat, c, t, men, lmask)) - \
+                PL.battle_loss(S, p, pol, g, seat, men, lmask, best_battle)
             n += 1
     for t in range(p[L.P_PLAYERS]):
         if t == seat:
@@ -344,6 +350,7 @@ def choose_action(S, p, pol, g, rng, seat, log):
         play_delayed(S, p, pol, g, rng, seat, log)
         if step_checked(S, p, g, log, L.STEP_DELAYED_EVENT):
             return False
+    PL.keep_reserve(S, p, pol, g, seat)
     kind = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     card = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     target = np.zeros(MAX_CANDIDATES, dtype=np.int64)

@@ -154,26 +154,26 @@ def provisions_to_spend(S, p, g, seat):
 
 
 @borrowing
+def card_trip(S, p, g, seat, c):
+    """The Provisions card c's cheapest trip takes now (``trip_price``; a Trade at
+    Portum Itium less the tribe's discount, Green's Merchant Roads)."""
+    trip = trip_price(S, p, g, seat, c)
+    if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE and \
+            S[L.S_CARDS][c, L.CD_LOCATION] == L.LOC_PORTUM:
+        trip = max(trip - S[L.S_TRIBES][g[pl(seat) + L.PL_TRIBE], L.TR_TRADE_DISCOUNT], 0)
+    return trip
+
+
+@borrowing
 def provision_reserve(S, p, g, seat):
     """The Provisions the seat keeps for travel (Territories, Sea Areas and Movement:
-    without them "the action cannot be carried out"): the dearest trip a card in its hand
-    would take now (``trip_price``; a Trade at Portum Itium less the tribe's discount,
-    Green's Merchant Roads), so that every card it holds can still be played; a Provision
-    short of it is worth ``short_provision_points``, one beyond ``provision_points``. A
-    tribe near the market keeps fewer than one far from it; what a card pays (Feast,
-    Forge) is that card's use of them, not a reason to keep them."""
-    tribe = g[pl(seat) + L.PL_TRIBE]
-    n = 0
-    for c in range(p[L.P_N_CARDS]):
-        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND or \
-                S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
-            continue
-        trip = trip_price(S, p, g, seat, c)
-        if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE and \
-                S[L.S_CARDS][c, L.CD_LOCATION] == L.LOC_PORTUM:
-            trip = max(trip - S[L.S_TRIBES][tribe, L.TR_TRADE_DISCOUNT], 0)
-        n = max(n, trip)
-    return n
+    without them "the action cannot be carried out"), as it set them at its last action
+    choice (``appraisal.keep_reserve``): the dearest trip (``card_trip``) of a card in its
+    hand worth playing, so that those cards can still be played; a Provision short of it
+    is worth ``short_provision_points``, one beyond ``provision_points``. A tribe near
+    the market keeps fewer than one far from it; what a card pays (Feast, Forge) is that
+    card's use of them, not a reason to keep them."""
+    return g[pl(seat) + L.PL_RESERVE]
 
 
 @borrowing
@@ -1176,19 +1176,49 @@ def support_side(S, p, pol, g, rng, seat, att_str, def_str, attacker, defender, 
     best = 0
     best_v = 0
     for side in range(1, 3):
-        v, m, lm = support_units(S, p, pol, g, seat, side, att_str, def_str)
-        price = move_price(S, p, g, seat, dest, engagement_horses(S, g, seat, lm))[0]
-        if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
-            continue
-        v -= pol[seat, L.W_PROVISION_POINTS] * price
+        v, m, lm = support_offer(S, p, pol, g, seat, side, att_str, def_str, dest)
         chief = attacker if side == 1 else defender
-        if v <= best_v or pol[chief, L.W_ID] != L.POL_RANDOM and not accepts_support(
-                S, p, g, rng, chief, pol[chief, L.W_ID], seat, side, att_str, def_str,
+        if v <= best_v or pol[chief, L.W_ID] != L.POL_RANDOM and not greedy_accepts(
+                S, p, g, chief, seat, side, att_str, def_str,
                 engagement_strength(S, g, seat, m, lm)):
             continue
         best_v = v
         best = side
     return best
+
+
+@borrowing
+def support_offer(S, p, pol, g, seat, side, att_str, def_str, dest):
+    """What the units the seat would add to ``side`` (``support_units``) are worth less
+    ``provision_points`` per Provision of the trip to the Battle (``dest``); (value,
+    tribesmen, leader mask), the value below any offer's if it cannot pay the trip."""
+    v, m, lm = support_units(S, p, pol, g, seat, side, att_str, def_str)
+    price = move_price(S, p, g, seat, dest, engagement_horses(S, g, seat, lm))[0]
+    if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
+        return -(1 << 40), 0, 0
+    return v - pol[seat, L.W_PROVISION_POINTS] * price, m, lm
+
+
+@borrowing
+def expected_support(S, p, pol, g, seat, att_str, def_str, attacker, defender, dest):
+    """The Support the seat can be expected to bring to a Battle of ``attacker`` on
+    ``defender`` whose factions stand at ``att_str`` and ``def_str``, as a greedy player
+    offers it and a greedy leader accepts it (``support_side``; a player at the table
+    does not know whether another plays at random): (side, tribesmen, leader mask),
+    side 0 for none."""
+    men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
+    if engagement_strength(S, g, seat, men, lmask) == 0:
+        return 0, 0, 0
+    best, best_m, best_l = 0, 0, 0
+    best_v = 0
+    for side in range(1, 3):
+        v, m, lm = support_offer(S, p, pol, g, seat, side, att_str, def_str, dest)
+        chief = attacker if side == 1 else defender
+        if v <= best_v or not greedy_accepts(S, p, g, chief, seat, side, att_str, def_str,
+                                             engagement_strength(S, g, seat, m, lm)):
+            continue
+        best_v, best, best_m, best_l = v, side, m, lm
+    return best, best_m, best_l
 
 
 @borrowing
@@ -1200,6 +1230,12 @@ def accepts_support(S, p, g, rng, chief, policy, supporter, side, att_str, def_s
     offers."""
     if policy == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + chief, 2) == 1
+    return greedy_accepts(S, p, g, chief, supporter, side, att_str, def_str, add)
+
+
+@borrowing
+def greedy_accepts(S, p, g, chief, supporter, side, att_str, def_str, add):
+    """``accepts_support`` for a greedy leader."""
     a = att_str + (add if side == 1 else 0)
     d = def_str + (add if side == 2 else 0)
     with_it = faction_vp(S, p, g, chief, battle_disc_estimate(p, g, a, d), side)
