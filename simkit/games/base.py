@@ -865,9 +865,11 @@ class Game(ABC):
         return time.perf_counter() - started
 
     def warm_up_policy(self, side: str, policy: str) -> float:
-        """``warm_up`` for a policy with its own kernel (``policy_kernels``)."""
+        """``warm_up`` for a policy with its own kernel (``policy_kernels``): the kernel
+        compiled or loaded by a call that plays no game (a look-ahead's game costs about a
+        second, and one kernel may serve several seats: Verrix's five)."""
         started = time.perf_counter()
-        self.simulate(None, {side: policy}, np.arange(1), 0)
+        self.simulate(None, {side: policy}, np.arange(0), 0)
         return time.perf_counter() - started
 
     def is_policy_compiled(self, side: str, policy: str) -> bool:
