@@ -3,7 +3,9 @@
 For each policy (both sides playing it) the table gives, per side, the mean number of
 times per campaign each action kind (``layout.ACTIONS``) and each Special Event card
 (``layout.CARD_SPECIALS``, counted when played for its effect) is used, over the same
-games. A kind used 0 times needs a reason (see the game's notes).
+games, under ``rules``' set-up (the calibrated one by default). A kind used 0 times needs
+a reason (see the game's notes). The look-ahead, which plays in a kernel of its own, is
+left out: this table counts the scripts' choices.
 
 Run: ``python benchmarks/kitn_action_usage.py [--games 400] [--seed 1]``; ``usage()``
 gives the table as a DataFrame (the tests use it).
@@ -30,7 +32,7 @@ NOT_EVENTS = ("none", "loyalty", "headquarters", "fortified_house", "breach")
 
 def _games(policy: str, games: int, seed: int, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Per game: the action counts (2, N_ACTIONS) and the events played per kind."""
-    comp = C.components()
+    comp = GAME.set_up(rules)  # the Locations and blocks the set-up knobs choose
     pol = POLICY_ROWS.build(GAME.policy_choices(policy))  # each side's id and default weights
     p = PARAMETERS.build(rules)
     s = np.zeros(L.N_STATE, dtype=np.int64)
@@ -50,13 +52,14 @@ def _games(policy: str, games: int, seed: int, rules: Rules) -> tuple[np.ndarray
 def usage(games: int = 400, seed: int = 1, rules: Rules | None = None) -> pd.DataFrame:
     """Mean uses per campaign: rows are action kinds then events, columns
     (policy, side)."""
-    rules = rules or Rules()
+    rules = GAME.resolve_rules(rules or Rules())
     table = {}
     card_side = {}
     comp = C.components()
     for c in range(comp.card.shape[0]):
         card_side[int(comp.card[c, L.CD_SPECIAL])] = int(comp.card[c, L.CD_SIDE])
-    for policy in CARLIST_POLICIES:
+    scripts = [name for name in CARLIST_POLICIES if ("carlists", name) not in GAME.policy_kernels]
+    for policy in scripts:
         actions, events = _games(policy, games, seed, rules)
         for side, side_name in enumerate(L.SIDES):
             col = {f"action: {a}": actions[:, side, k].mean()
