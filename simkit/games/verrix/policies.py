@@ -1173,18 +1173,8 @@ def support_side(S, p, pol, g, rng, seat, att_str, def_str, attacker, defender, 
         return 0
     if pol[seat, L.W_ID] == L.POL_RANDOM:
         return uniform_int(rng, L.ST_POLICY + seat, 3)
-    best = 0
-    best_v = 0
-    for side in range(1, 3):
-        v, m, lm = support_offer(S, p, pol, g, seat, side, att_str, def_str, dest)
-        chief = attacker if side == 1 else defender
-        if v <= best_v or pol[chief, L.W_ID] != L.POL_RANDOM and not greedy_accepts(
-                S, p, g, chief, seat, side, att_str, def_str,
-                engagement_strength(S, g, seat, m, lm)):
-            continue
-        best_v = v
-        best = side
-    return best
+    return best_offer(S, p, pol, g, seat, att_str, def_str, attacker, defender, dest,
+                      True)[0]
 
 
 @borrowing
@@ -1209,13 +1199,27 @@ def expected_support(S, p, pol, g, seat, att_str, def_str, attacker, defender, d
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     if engagement_strength(S, g, seat, men, lmask) == 0:
         return 0, 0, 0
+    return best_offer(S, p, pol, g, seat, att_str, def_str, attacker, defender, dest,
+                      False)
+
+
+@borrowing
+def best_offer(S, p, pol, g, seat, att_str, def_str, attacker, defender, dest,
+               random_leaders_known):
+    """The faction a greedy seat offers Support to (``support_offer`` worth most, above
+    nothing, and accepted by the player leading that faction as ``greedy_accepts``
+    reckons): (side, tribesmen, leader mask), side 0 for none. With
+    ``random_leaders_known`` a random leader is offered without that reckoning
+    (``support_side``: it will answer at random); the forecast (``expected_support``)
+    cannot tell a random player from a greedy one."""
     best, best_m, best_l = 0, 0, 0
     best_v = 0
     for side in range(1, 3):
         v, m, lm = support_offer(S, p, pol, g, seat, side, att_str, def_str, dest)
         chief = attacker if side == 1 else defender
-        if v <= best_v or not greedy_accepts(S, p, g, chief, seat, side, att_str, def_str,
-                                             engagement_strength(S, g, seat, m, lm)):
+        if v <= best_v or not (random_leaders_known and pol[chief, L.W_ID] == L.POL_RANDOM) \
+                and not greedy_accepts(S, p, g, chief, seat, side, att_str, def_str,
+                                       engagement_strength(S, g, seat, m, lm)):
             continue
         best_v, best, best_m, best_l = v, side, m, lm
     return best, best_m, best_l
