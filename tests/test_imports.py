@@ -36,22 +36,26 @@ def imported(name: str, path: Path) -> set[str]:
     return {m for m in out if m in MODULES and m != name}
 
 
-GRAPH = {name: imported(name, path) for name, path in MODULES.items()}
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """Each simkit module's imports (parsed when a test asks, not when pytest collects
+    this file in every worker)."""
+    return {name: imported(name, path) for name, path in MODULES.items()}
 
 
-def test_no_import_cycle():
+def test_no_import_cycle(graph):
     try:
-        graphlib.TopologicalSorter(GRAPH).prepare()
+        graphlib.TopologicalSorter(graph).prepare()
     except graphlib.CycleError as exc:
         pytest.fail(f"import cycle: {' -> '.join(exc.args[1])}")
 
 
-def test_the_cycle_finder_finds_a_cycle():
-    graph = {**GRAPH, "simkit.sides": GRAPH["simkit.sides"] | {"simkit.runner"}}
+def test_the_cycle_finder_finds_a_cycle(graph):
+    cyclic = {**graph, "simkit.sides": graph["simkit.sides"] | {"simkit.runner"}}
     with pytest.raises(graphlib.CycleError):
-        graphlib.TopologicalSorter(graph).prepare()
+        graphlib.TopologicalSorter(cyclic).prepare()
 
 
-def test_side_naming_imports_no_runner_or_experiment():
-    assert not GRAPH["simkit.sides"] & {"simkit.runner", "simkit.experiment", "simkit.seats"}
-    assert "simkit.sides" in GRAPH["simkit.runner"]
+def test_side_naming_imports_no_runner_or_experiment(graph):
+    assert not graph["simkit.sides"] & {"simkit.runner", "simkit.experiment", "simkit.seats"}
+    assert "simkit.sides" in graph["simkit.runner"]

@@ -180,23 +180,32 @@ class RulesBase:
 
     @classmethod
     def knobs(cls) -> list[Knob]:
-        out = []
-        for f in dataclasses.fields(cls):
-            meta = f.metadata
-            kind = type(f.default)
-            out.append(Knob(f.name, kind, f.default, meta.get("doc", ""),
-                            meta.get("range"), meta.get("choices"), cls.KIND,
-                            meta.get("role", "rule"), meta.get("words"), meta.get("why", ""),
-                            meta.get("step")))
-        return out
+        return list(cls._knobs_by_name().values())
 
     @classmethod
     def knob(cls, name: str) -> Knob:
-        for k in cls.knobs():
-            if k.name == name:
-                return k
-        allowed = ", ".join(k.name for k in cls.knobs())
+        by_name = cls._knobs_by_name()
+        if name in by_name:
+            return by_name[name]
+        allowed = ", ".join(by_name)
         raise RulesError(f"unknown {cls.KIND} {name!r}; allowed: {allowed or '(none)'}")
+
+    @classmethod
+    def _knobs_by_name(cls) -> dict[str, Knob]:
+        """The class's knobs, read from its fields once (every policy row and every
+        set of rules built looks them up: rebuilding them each time was most of what
+        building a Verrix kernel's inputs cost)."""
+        cached = cls.__dict__.get("_knob_cache")
+        if cached is None:
+            cached = {}
+            for f in dataclasses.fields(cls):
+                meta = f.metadata
+                cached[f.name] = Knob(f.name, type(f.default), f.default, meta.get("doc", ""),
+                                      meta.get("range"), meta.get("choices"), cls.KIND,
+                                      meta.get("role", "rule"), meta.get("words"),
+                                      meta.get("why", ""), meta.get("step"))
+            cls._knob_cache = cached
+        return cached
 
     def replace(self, overrides: Mapping[str, Any] | None = None, **more) -> Self:
         """A copy with some knobs changed; unknown names are errors."""
