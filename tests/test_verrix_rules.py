@@ -1394,6 +1394,32 @@ def test_a_card_costs_what_the_battle_after_it_loses():
     assert AP.battle_loss(x.S, x.p, x.pol, x.g, BLUE, 4, 0, 0) == 0
 
 
+def test_a_support_costs_what_the_supporters_best_action_loses():
+    """Battle, Support: supporters "place them on their Travel Card" after the Battle, so
+    the units a player adds stay out of its later actions until Cleanup. Orange (5
+    tribesmen, Artghal, its Raids in hand) prices a point of STRENGTH at what its best
+    action loses with its Battle units engaged, more than ``unit_points``: adding 5 units
+    to a defence 4 behind is worth something at the flat price and less than nothing at
+    its own; with no card left to play its units cost nothing and the price stays
+    ``unit_points``."""
+    from simkit.games.verrix import appraisal as AP
+    x = Game()
+    for seat in range(5):
+        x[seat, L.PL_MEN] = 5
+    price = AP.support_price(x.S, x.p, x.pol, x.g, ORANGE)
+    assert price > x.pol[ORANGE, L.W_UNIT_POINTS]
+    assert x[ORANGE, L.PL_MEN] == 5 and x[ORANGE, L.PL_LEADER_AT] == L.AT_AVAILABLE
+    flat = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5)
+    x[ORANGE, L.PL_UNIT_PRICE] = price
+    priced = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5)
+    assert flat[0] > 0 > priced[0]
+    for c in range(x.p[L.P_N_CARDS]):
+        if x[ORANGE, L.PL_CARD + c] == L.CARD_HAND and \
+                x.S[L.S_CARDS][c, L.CD_TYPE] != L.CT_BATTLE:
+            x[ORANGE, L.PL_CARD + c] = L.CARD_DISCARD
+    assert AP.support_price(x.S, x.p, x.pol, x.g, ORANGE) == 0
+
+
 def test_last_month_turn_values_only_what_can_still_be_spent():
     """How to Play: 12 turns, the last Month Turn the 11th; after its Action Phase only
     its Cleanup and the Lughnasadh Festival score. Provisions Cooking makes then are
