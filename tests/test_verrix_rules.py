@@ -1320,6 +1320,42 @@ def test_reconstruction_knobs_yellow_ability_and_forge():
         Rules(yellow_extra_slot=2)
 
 
+@pytest.mark.parametrize("knob, value, tribe, column", [
+    ("orange_raid_vp", 0, "orange", L.TR_RAID_VP),
+    ("orange_hostage", False, "orange", L.TR_HOSTAGE),
+    ("purple_hostage", True, "purple", L.TR_HOSTAGE),
+    ("purple_divine_will", 3, "purple", L.TR_DW),
+])
+def test_reconstruction_knobs_set_the_tribes_cards(knob, value, tribe, column):
+    """Orange's Reavers VP, the Setup Cards' hostage entitlement (Setup: "Players who
+    are entitled to a hostage") and Purple's Setup Card Divine Will are unprinted
+    numbers of the tribes' cards: each knob sets what the kernel plays, its default the
+    data file's, and the set-up takes what the card says."""
+    from simkit.games.verrix import GAME
+    comp = load_components()
+    row = L.TRIBES.index(tribe)
+
+    def tribes(**rules):
+        r = GAME.resolve_rules(rules)
+        return GAME.kernel_inputs(r, GAME.policy_choices("greedy"))[0][L.S_TRIBES]
+
+    assert tribes()[row, column] == comp.tribes[row, column]
+    assert tribes(**{knob: value})[row, column] == int(value) != comp.tribes[row, column]
+    x = Game()
+    x.S = GAME.kernel_inputs(GAME.resolve_rules({knob: value}),
+                             GAME.policy_choices("greedy"))[0]
+    x.g[:] = 0
+    E.setup(x.S, x.p, x.pol, x.g, x.rng, NOLOG)
+    seat = L.TRIBES.index(tribe)  # the standard seating: seat k plays the k-th tribe
+    if column == L.TR_HOSTAGE:
+        assert ST.hostages(x.g, seat) == int(value)
+    elif column == L.TR_DW:
+        assert x[seat, L.PL_DW] == value
+    if column != L.TR_HOSTAGE:
+        with pytest.raises(RulesError, match=knob):
+            Rules(**{knob: 9})
+
+
 def test_raider_commits_what_wins_the_raid_with_a_margin():
     """Raid: "place on the Travel Card a number of available tribesmen and leaders who
     have a total STRENGTH value equal to or greater than the commitment cost". Against an
