@@ -1320,6 +1320,42 @@ def test_reconstruction_knobs_yellow_ability_and_forge():
         Rules(yellow_extra_slot=2)
 
 
+@pytest.mark.parametrize("knob, value, tribe, column", [
+    ("orange_raid_vp", 0, "orange", L.TR_RAID_VP),
+    ("orange_hostage", False, "orange", L.TR_HOSTAGE),
+    ("purple_hostage", True, "purple", L.TR_HOSTAGE),
+    ("purple_divine_will", 3, "purple", L.TR_DW),
+])
+def test_reconstruction_knobs_set_the_tribes_cards(knob, value, tribe, column):
+    """Orange's Reavers VP, the Setup Cards' hostage entitlement (Setup: "Players who
+    are entitled to a hostage") and Purple's Setup Card Divine Will are unprinted
+    numbers of the tribes' cards: each knob sets what the kernel plays, its default the
+    data file's, and the set-up takes what the card says."""
+    from simkit.games.verrix import GAME
+    comp = load_components()
+    row = L.TRIBES.index(tribe)
+
+    def tribes(**rules):
+        r = GAME.resolve_rules(rules)
+        return GAME.kernel_inputs(r, GAME.policy_choices("greedy"))[0][L.S_TRIBES]
+
+    assert tribes()[row, column] == comp.tribes[row, column]
+    assert tribes(**{knob: value})[row, column] == int(value) != comp.tribes[row, column]
+    x = Game()
+    x.S = GAME.kernel_inputs(GAME.resolve_rules({knob: value}),
+                             GAME.policy_choices("greedy"))[0]
+    x.g[:] = 0
+    E.setup(x.S, x.p, x.pol, x.g, x.rng, NOLOG)
+    seat = L.TRIBES.index(tribe)  # the standard seating: seat k plays the k-th tribe
+    if column == L.TR_HOSTAGE:
+        assert ST.hostages(x.g, seat) == int(value)
+    elif column == L.TR_DW:
+        assert x[seat, L.PL_DW] == value
+    if column != L.TR_HOSTAGE:
+        with pytest.raises(RulesError, match=knob):
+            Rules(**{knob: 9})
+
+
 def test_raider_commits_what_wins_the_raid_with_a_margin():
     """Raid: "place on the Travel Card a number of available tribesmen and leaders who
     have a total STRENGTH value equal to or greater than the commitment cost". Against an
@@ -1392,6 +1428,32 @@ def test_a_card_costs_what_the_battle_after_it_loses():
     assert loss[:3] == [0, 0, 0] and loss[4] > 2 * x.pol[BLUE, L.W_VP_POINTS]
     assert x[BLUE, L.PL_MEN] == 5  # the units are back
     assert AP.battle_loss(x.S, x.p, x.pol, x.g, BLUE, 4, 0, 0) == 0
+
+
+def test_a_support_costs_what_the_supporters_best_action_loses():
+    """Battle, Support: supporters "place them on their Travel Card" after the Battle, so
+    the units a player adds stay out of its later actions until Cleanup. Orange (5
+    tribesmen, Artghal, its Raids in hand) prices a point of STRENGTH at what its best
+    action loses with its Battle units engaged, more than ``unit_points``: adding 5 units
+    to a defence 4 behind is worth something at the flat price and less than nothing at
+    its own; with no card left to play its units cost nothing and the price stays
+    ``unit_points``."""
+    from simkit.games.verrix import appraisal as AP
+    x = Game()
+    for seat in range(5):
+        x[seat, L.PL_MEN] = 5
+    price = AP.support_price(x.S, x.p, x.pol, x.g, ORANGE)
+    assert price > x.pol[ORANGE, L.W_UNIT_POINTS]
+    assert x[ORANGE, L.PL_MEN] == 5 and x[ORANGE, L.PL_LEADER_AT] == L.AT_AVAILABLE
+    flat = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5)
+    x[ORANGE, L.PL_UNIT_PRICE] = price
+    priced = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5)
+    assert flat[0] > 0 > priced[0]
+    for c in range(x.p[L.P_N_CARDS]):
+        if x[ORANGE, L.PL_CARD + c] == L.CARD_HAND and \
+                x.S[L.S_CARDS][c, L.CD_TYPE] != L.CT_BATTLE:
+            x[ORANGE, L.PL_CARD + c] = L.CARD_DISCARD
+    assert AP.support_price(x.S, x.p, x.pol, x.g, ORANGE) == 0
 
 
 def test_last_month_turn_values_only_what_can_still_be_spent():

@@ -28,19 +28,31 @@ from .lookahead import LOOKAHEAD_POLICY, greedy_rows, play_lookahead_games, sear
 from .policies import POLICIES
 from .rules import PARAMETERS, POLICY_ROWS, POLICY_WEIGHTS, Rules
 
+#: the reconstruction knobs that set a number of a tribe's cards (data/tribes.toml):
+#: knob -> (tribe, column of the tribes' table)
+TRIBE_CARD_KNOBS = {
+    "yellow_extra_slot": ("yellow", L.TR_EXTRA_SLOT),
+    "yellow_cleanup_vp": ("yellow", L.TR_CLEANUP_VP_EQUIPPED),
+    "orange_raid_vp": ("orange", L.TR_RAID_VP),
+    "orange_hostage": ("orange", L.TR_HOSTAGE),
+    "purple_hostage": ("purple", L.TR_HOSTAGE),
+    "purple_divine_will": ("purple", L.TR_DW),
+}
+
 
 @cache
-def _tables(territory_cost: int, sea_cost: int, data=DATA, yellow=None, forge_fibula=True):
+def _tables(territory_cost: int, sea_cost: int, data=DATA, tribe_cards=(), forge_fibula=True):
     """The read-only component tables the kernel takes, for one Movement Cost tile.
-    ``yellow``: Yellow's Ability Card as (extra_slot, cleanup_vp_equipped), the knobs
-    ``yellow_extra_slot`` and ``yellow_cleanup_vp`` (None: the data file's);
+    ``tribe_cards``: (knob, value) pairs of ``TRIBE_CARD_KNOBS`` (Yellow's Ability Card,
+    Orange's, Orange's and Purple's Setup Cards), each setting the data file's number;
     ``forge_fibula`` False: Forge's choice without the Fibula."""
     comp = load_components(data)
     out = list(tables(comp, territory_cost, sea_cost))
-    if yellow is not None:
+    if tribe_cards:
         tribes_ = out[L.S_TRIBES].copy()
-        row = L.TRIBES.index("yellow")
-        tribes_[row, L.TR_EXTRA_SLOT], tribes_[row, L.TR_CLEANUP_VP_EQUIPPED] = yellow
+        for name, value in tribe_cards:
+            tribe, column = TRIBE_CARD_KNOBS[name]
+            tribes_[L.TRIBES.index(tribe), column] = int(value)
         out[L.S_TRIBES] = frozen(tribes_)
     if not forge_fibula and "Forge" in comp.card_titles:
         cards = out[L.S_CARDS].copy()
@@ -111,7 +123,7 @@ class Verrix(Game):
 
     def kernel_inputs(self, rules, policies):
         return (_tables(rules.territory_cost, rules.sea_cost, self.data,
-                        (rules.yellow_extra_slot, rules.yellow_cleanup_vp),
+                        tuple((k, getattr(rules, k)) for k in TRIBE_CARD_KNOBS),
                         rules.forge_fibula),
                 *super().kernel_inputs(rules, policies))
 

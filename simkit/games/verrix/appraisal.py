@@ -164,12 +164,8 @@ def worth_playing(S, p, pol, g, seat, c):
     if not playable(S, p, g, seat, c):
         return False
     units = False
-    loc = S[L.S_CARDS][c, L.CD_LOCATION]
-    targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
-    for t in range(-2, p[L.P_PLAYERS]):  # the targets ``engine.candidates`` lists
-        if loc == L.LOC_AWAY and (t < 0 if targeted else t != -1) or \
-                loc == L.LOC_PORTUM and t != -2 or loc == L.LOC_VILLAGE and t != -1 or \
-                t == seat or not target_fits(S, c, t, seat):
+    for t in range(-2, p[L.P_PLAYERS]):
+        if not listed_target(S, seat, c, t):
             continue
         men, lmask = PO.action_units(S, p, pol, g, seat, c, t)
         if men < 0:
@@ -180,6 +176,18 @@ def worth_playing(S, p, pol, g, seat, c):
                 S, pol, seat, c, card_value(S, p, pol, g, seat, c, t, men, lmask)) > 0:
             return True
     return not units
+
+
+@borrowing
+def listed_target(S, seat, c, t):
+    """Is ``t`` one of card c's targets as ``engine.candidates`` lists them (-2 the
+    market, -1 none, else a player): a Trade or Raid away targets a player, any other
+    card away none, a card at Portum Itium the market, a card at the Village none."""
+    loc = S[L.S_CARDS][c, L.CD_LOCATION]
+    targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
+    return not (loc == L.LOC_AWAY and (t < 0 if targeted else t != -1) or
+                loc == L.LOC_PORTUM and t != -2 or loc == L.LOC_VILLAGE and t != -1 or
+                t == seat or not target_fits(S, c, t, seat))
 
 
 @borrowing
@@ -332,6 +340,53 @@ def battle_loss(S, p, pol, g, seat, men, lmask, best):
             g[b + L.PL_LEADER_AT + k] = L.AT_AVAILABLE
     return max(0, best - after -
                pol[seat, L.W_ENGAGED_POINTS] * engagement_strength(S, g, seat, men, lmask))
+
+
+@allocating
+def best_play(S, p, pol, g, seat):
+    """The most an action the seat could take now is worth (0 if none is worth
+    anything): a card in its hand at its best target (``card_value``, as
+    ``worth_playing`` lists them) or a Battle it could declare (``best_battle``)."""
+    best = best_battle(S, p, pol, g, seat)
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND or \
+                S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE or not playable(S, p, g, seat, c):
+            continue
+        for t in range(-2, p[L.P_PLAYERS]):
+            if not listed_target(S, seat, c, t):
+                continue
+            men, lmask = PO.action_units(S, p, pol, g, seat, c, t)
+            if men < 0:
+                continue
+            men, lmask = trip_engagement(S, p, pol, g, seat, c, t, men, lmask)
+            if men >= 0:
+                best = max(best, PO.style_score(S, pol, seat, c,
+                                                card_value(S, p, pol, g, seat, c, t, men, lmask)))
+    return best
+
+
+@allocating
+def support_price(S, p, pol, g, seat):
+    """What a point of STRENGTH the seat engages in a Support costs it: what its best
+    action (``best_play``) is worth less with every available Battle unit engaged, per
+    STRENGTH of them (the Support's units stay on its Travel Card until Cleanup: the
+    Raids, Trades and Battles it could still make lose them)."""
+    men, lmask = PO.all_available(S, g, seat, L.BATTLE_UNITS)
+    strength = engagement_strength(S, g, seat, men, lmask)
+    if strength == 0:
+        return 0
+    now = best_play(S, p, pol, g, seat)
+    b = pl(seat)
+    g[b + L.PL_MEN] -= men
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            g[b + L.PL_LEADER_AT + k] = L.AT_TRAVEL
+    after = best_play(S, p, pol, g, seat)
+    g[b + L.PL_MEN] += men
+    for k in range(L.MAX_LEADERS):
+        if (lmask >> k) & 1:
+            g[b + L.PL_LEADER_AT + k] = L.AT_AVAILABLE
+    return max(0, now - after) // strength
 
 
 @borrowing

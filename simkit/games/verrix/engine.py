@@ -387,7 +387,9 @@ def carry_out(S, p, pol, g, rng, seat, log):
     if kind == KIND_PASS:
         return True
     if kind == KIND_BATTLE:
+        support_prices(S, p, pol, g, seat, t, True)
         declare_battle(S, p, pol, g, rng, seat, t, log)
+        support_prices(S, p, pol, g, seat, t, False)
         return False
     if S[L.S_CARDS][c, L.CD_N_OPS] > 0 and \
             S[L.S_CARDS][c, L.CD_OPS] == L.OP_LEARN and pol[seat, L.W_ID] != L.POL_RANDOM:
@@ -401,6 +403,19 @@ def carry_out(S, p, pol, g, rng, seat, log):
                 return False
     play_card(S, p, pol, g, rng, seat, c, t, log)
     return False
+
+
+@borrowing
+def support_prices(S, p, pol, g, attacker, defender, on):
+    """Before a Battle (``on``): each greedy player who may Support it prices its
+    Support's STRENGTH by what its best action loses (``PL.support_price``), above
+    ``unit_points``; after it, the price is ``unit_points`` again."""
+    for s in range(p[L.P_PLAYERS]):
+        at = pl(s) + L.PL_UNIT_PRICE
+        g[at] = 0
+        if on and s != attacker and s != defender and not g[pl(s) + L.PL_PASSED] and \
+                pol[s, L.W_ID] != L.POL_RANDOM:
+            g[at] = PL.support_price(S, p, pol, g, s)
 
 
 @borrowing

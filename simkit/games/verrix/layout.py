@@ -272,6 +272,7 @@ PL_VILLAGES = _PL("villages")  # tokens on the map
 PL_VILLAGE_NODE = _PL("village_node", 3)  # their territories, in the order placed
 PL_LEARN_CHOICE = _PL("learn_choice")  # the Special card a Learning will add (-1: ask)
 PL_RESERVE = _PL("provision_reserve")  # Provisions kept for travel (policies.provision_reserve)
+PL_UNIT_PRICE = _PL("unit_price")  # a Support's STRENGTH to this seat (appraisal.support_price)
 # counters copied to the outcome row
 PL_N_DEV = _PL("n_development")
 PL_N_TRADE = _PL("n_trade")

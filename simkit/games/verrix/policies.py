@@ -1057,13 +1057,17 @@ def faction_vp(S, p, g, seat, disc10, side):
 def spare_unit_points(S, p, pol, g, seat):
     """What a point of STRENGTH engaged now gives up this Month Turn: ``unit_points``
     while the seat has not passed and still holds an Action card to play, nothing once
-    no card in its hand could use the units (they would stand idle until Cleanup)."""
+    no card in its hand could use the units (they would stand idle until Cleanup). A
+    player deciding its Support of a Battle declared now prices it by what its best action
+    loses (``appraisal.support_price``, set in the state by ``engine.support_prices``)
+    where that is more; the forecast of its Support (``expected_support``), made at every
+    action choice, keeps ``unit_points``."""
     if g[pl(seat) + L.PL_PASSED]:
         return 0
     for c in range(p[L.P_N_CARDS]):
         if g[pl(seat) + L.PL_CARD + c] == L.CARD_HAND and \
                 S[L.S_CARDS][c, L.CD_TYPE] != L.CT_BATTLE:
-            return pol[seat, L.W_UNIT_POINTS]
+            return max(pol[seat, L.W_UNIT_POINTS], g[pl(seat) + L.PL_UNIT_PRICE])
     return 0
 
 

@@ -90,6 +90,32 @@ class Rules(RulesBase):
         alternatives={0: "no Cleanup VP: the extra space alone is the ability"},
         why="1 VP, the size of every other recurring Cleanup VP (hostages, a Fibula, the "
             "Spear of Gorias)", range=(0, 1))
+    orange_raid_vp: int = reconstruction(
+        1, "Orange's Ability Card (Reavers): VP for each of its Raids on a Village that "
+        "succeeds (data/tribes.toml's raid_vp for Orange; this knob sets it)",
+        alternatives={0: "no VP: +1 STRENGTH and +1 transport capacity alone are the "
+                         "raiders' ability"},
+        why="the Raid trait's reward in the size of the Sack's 1 VP for 3 types of goods "
+            "(the Sack example), which the ability does not add to", range=(0, 1))
+    orange_hostage: bool = reconstruction(
+        True, "Orange's Setup Card entitles it to a hostage from the Portum Itium market "
+        "(data/tribes.toml's hostage for Orange; this knob sets it)",
+        alternatives={False: "no hostage: Yellow's Setup Card alone shows one"},
+        why='Setup: "Players who are entitled to a hostage must choose one tribesman '
+            'meeple from the Portum Itium market": the raiders start with a captive')
+    purple_hostage: bool = reconstruction(
+        False, "Purple's Setup Card entitles it to a hostage from the Portum Itium market "
+        "(data/tribes.toml's hostage for Purple; this knob sets it)",
+        alternatives={True: "a hostage, as Orange's and Yellow's Setup Cards show one"},
+        why="Setup names hostage entitlement without the tribes entitled; Purple's Setup "
+            "Card gives Divine Will instead (purple_divine_will)")
+    purple_divine_will: int = reconstruction(
+        6, "Divine Will on Purple's Setup Card (data/tribes.toml's divine_will for "
+        "Purple; this knob sets it; the other tribes take 3 of the 20 cubes)",
+        alternatives={3: "the other Setup Cards' 3: mysticism in Benevolence alone",
+                      8: "the most the 20 cubes allow beside the others' 12"},
+        why="the Mysticism trait's resource: two Events' worth (3 each, Event Phase)",
+        range=(0, 8))
     forge_fibula: bool = reconstruction(
         True, "Forge (Yellow's Basic Development card) may make a Fibula (data/cards.toml "
         "lists Sword, Hammer, Fibula, Spear; false plays it without the Fibula)",
