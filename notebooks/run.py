@@ -29,6 +29,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
+from nbformat.v4 import new_code_cell
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -39,20 +40,42 @@ def notebooks() -> list[Path]:
     return sorted(HERE.glob("*.ipynb"))
 
 
-def execute(path: Path, out: Path | None = None, timeout: int = CELL_TIMEOUT):
+def execute(path: Path, out: Path | None = None, timeout: int = CELL_TIMEOUT,
+            kernel=None, env: dict[str, str] | None = None):
     """Run the notebook at ``path`` top to bottom in a new kernel started in its folder
     (the kernel inherits this process's environment); write the executed copy to ``out``
-    if given and return it. Raises CellExecutionError at the first failing cell."""
+    if given and return it. Raises CellExecutionError at the first failing cell.
+
+    With ``kernel`` (a jupyter_client ``AsyncKernelManager``, started by its first
+    notebook and shut down by its owner: the tests share one), the notebook runs in that
+    kernel after a first cell, left out of the result, that clears its namespace
+    (``%reset -f``), moves to the notebook's folder and sets ``env``: the modules an
+    earlier notebook imported stay imported, nothing it defined stays defined."""
     nb = nbformat.read(path, as_version=4)
+    prelude = None
+    if kernel is not None:
+        prelude = new_code_cell(PRELUDE.format(env=dict(env or {}), cwd=str(path.parent)))
+        nb.cells.insert(0, prelude)
     client = NotebookClient(nb, timeout=timeout, startup_timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
+                            km=kernel, resources={"metadata": {"path": str(path.parent)}})
     try:
         client.execute()
     finally:
+        if prelude is not None:
+            nb.cells.remove(prelude)
+            if client.kc is not None:  # a shared kernel's client is this call's to close
+                client.kc.stop_channels()
         if out is not None:
             out.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, out)
     return nb
+
+
+PRELUDE = """%reset -f
+import os as _os
+_os.environ.update({env!r})
+_os.chdir({cwd!r})
+del _os"""
 
 
 def strip(path: Path) -> bool:
