@@ -340,6 +340,8 @@ def test_every_policy_weight_reaches_the_kernel(name, side, policy):
 #: games played per try when asking whether a knob changes the games (the first value
 #: that changes them ends the search)
 CHANGE_GAMES = 40
+#: of which played first
+CHANGE_GAMES_FIRST = 8
 #: values tried per base rules, the most different first
 CHANGE_VALUES = 3
 
@@ -365,14 +367,15 @@ _played: dict = {}
 def games_differ(game, default, variant) -> bool:
     """Whether (rules, policies) ``variant`` plays any of the ``CHANGE_GAMES`` games
     (``CHANGE_GAMES_SEARCH`` with a rollout player) otherwise than ``default``. A rollout
-    player's games are compared one at a time, so a weight that changes the first game
-    costs one of its games, not all of them; each default game is played once for all the
-    knobs tried from it."""
-    search = is_search(game, default[1])
-    n = CHANGE_GAMES_SEARCH if search else CHANGE_GAMES
-    step = 1 if search else n
-    return any(games_played(game, *default, start, step)
-               != games_played(game, *variant, start, step) for start in range(0, n, step))
+    player's games are compared one at a time and a script's first ``CHANGE_GAMES_FIRST``
+    before the rest, so a knob that changes the first games costs only those; each
+    default game is played once for all the knobs tried from it."""
+    if is_search(game, default[1]):
+        chunks = [(start, 1) for start in range(CHANGE_GAMES_SEARCH)]
+    else:  # most changes show in the first few games: the rest only if they do not
+        chunks = [(0, CHANGE_GAMES_FIRST), (CHANGE_GAMES_FIRST, CHANGE_GAMES - CHANGE_GAMES_FIRST)]
+    return any(games_played(game, *default, start, n) != games_played(game, *variant, start, n)
+               for start, n in chunks)
 
 
 def games_played(game, rules, policies, start: int, n: int) -> bytes:

@@ -84,6 +84,8 @@ def test_every_numeric_knob_of_every_game_is_drawn_at_its_played_value(name):
         for v in values:
             stated = base.replace({knob.name: v})
             x = getattr(stated.effective(), knob.name)
+            if base.replace({knob.name: x}) == stated:
+                continue  # played as stated: the same rules, nothing to compare
             a = game.simulate(stated, None, np.arange(8), 11)
             b = game.simulate(base.replace({knob.name: x}), None, np.arange(8), 11)
             for column in a:
