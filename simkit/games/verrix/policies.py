@@ -369,6 +369,7 @@ def raid_units(S, p, pol, g, seat, c, k, target):
     men, lmask = all_available(S, g, seat, mask)
     best_m, best_l = -1, 0
     best_v = -(1 << 40)
+    prospect = raid_prospect(S, p, pol, g, seat, c, k, target)
     for lm in range(lmask + 1):
         if lm & ~lmask:
             continue
@@ -376,7 +377,7 @@ def raid_units(S, p, pol, g, seat, c, k, target):
         for m in range(men + 1):
             if m + lstr < cost or (m == 0 and lm == 0):
                 continue
-            v = raid_value(S, p, pol, g, seat, c, k, target, m, lm) - \
+            v = raid_value_of(S, p, g, seat, target, m, lm, prospect) - \
                 pol[seat, L.W_ENGAGED_POINTS] * (m + lstr)
             if v > best_v:
                 best_v, best_m, best_l = v, m, lm
@@ -389,22 +390,28 @@ def raid_value(S, p, pol, g, seat, c, k, target, men, lmask):
     defender's full STRENGTH (its units of the card's classes on its Village Card and
     available, the card's bonus or malus, the Sword of Nuada) and token, times what the
     capacity can carry; a Sack of the market always succeeds."""
-    capacity = engagement_capacity(S, g, seat, men, lmask) + card_op(S, c, k, 3) + \
-        reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
-    steal = card_op(S, c, k, 4)
+    return raid_value_of(S, p, g, seat, target, men, lmask,
+                         raid_prospect(S, p, pol, g, seat, c, k, target))
+
+
+@borrowing
+def raid_prospect(S, p, pol, g, seat, c, k, target):
+    """What a raid (operation k of card c) on ``target`` faces and can win whatever
+    units it engages, computed once for the engagements ``raid_units`` weighs: the
+    capacity and STRENGTH the card and Reavers add, the defence to beat, the worth of the
+    best thing to carry off, the goods there, and the VP a success adds."""
+    capacity = card_op(S, c, k, 3) + reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
     if target < 0:
-        return capacity * 35
+        return capacity, 0, 0, 0, 0, 0
+    steal = card_op(S, c, k, 4)
     mask = S[L.S_CARDS][c, L.CD_UNITS]
-    attack = engagement_strength(S, g, seat, men, lmask) + card_op(S, c, k, 1) + \
-        reavers(S, g, seat, target, L.TR_RAID_STR)
+    holder = trophy_holder(S, g, L.TP_STRENGTH)
+    attack = card_op(S, c, k, 1) + reavers(S, g, seat, target, L.TR_RAID_STR) + \
+        (1 if holder == seat else 0)
     dfn = strength_at(S, g, target, mask, L.AT_VILLAGE) + card_op(S, c, k, 2)
     dfn += strength_at(S, g, target, mask, L.AT_AVAILABLE)
-    holder = trophy_holder(S, g, L.TP_STRENGTH)
-    attack += 1 if holder == seat else 0
     dfn += 1 if holder == target else 0
-    hits, n = tokens_at_most(p, g, attack - max(dfn, 0) - 1)
     best = loot_worth(S, p, pol, g, seat, target, steal)
-    vp_points = pol[seat, L.W_VP_POINTS]
     if steal != L.STEAL_ANIMALS:
         for col in range(L.N_TRIBES):
             if g[pl(target) + L.PL_HOSTAGES + col] > 0:
@@ -412,8 +419,20 @@ def raid_value(S, p, pol, g, seat, c, k, target, men, lmask):
     items = 0
     for good in range(L.N_GOODS):
         items += g[pl(target) + L.PL_GOODS + good]
-    loot = best * min(capacity, max(items, 1)) * 2 // 3 + \
-        vp_points * reavers(S, g, seat, target, L.TR_RAID_VP)
+    vp = pol[seat, L.W_VP_POINTS] * reavers(S, g, seat, target, L.TR_RAID_VP)
+    return capacity, attack, dfn, best, items, vp
+
+
+@borrowing
+def raid_value_of(S, p, g, seat, target, men, lmask, prospect):
+    """``raid_value`` with these units, from the raid's ``raid_prospect``."""
+    capacity, attack, dfn, best, items, vp = prospect
+    capacity += engagement_capacity(S, g, seat, men, lmask)
+    if target < 0:
+        return capacity * 35
+    attack += engagement_strength(S, g, seat, men, lmask)
+    hits, n = tokens_at_most(p, g, attack - max(dfn, 0) - 1)
+    loot = best * min(capacity, max(items, 1)) * 2 // 3 + vp
     return hits * loot // max(n, 1)
 
 
