@@ -369,11 +369,13 @@ class Weights(RulesBase):
         60, "Turn Order (6.2): it bids its highest number when at least this and the card "
         "is a plain one, else its worst card", range=(0, 100))
     challenge_from: int = knob(
-        80, "Semester B (6.3.1): it challenges for the Initiative with a number at least "
-        "this (and 6+ cards in hand)", range=(0, 100))
+        100, "Semester B (6.3.1): it challenges for the Initiative with a number at least "
+        "this (and 6+ cards in hand); 100, no bid reaching it, never: it chooses to move "
+        "second (6.2), and a challenge can only make it move first", range=(0, 100))
     accept_from: int = knob(
-        70, "Semester B (6.3.1): the Initiative holder accepts a challenge with a number "
-        "at least this, else gives the Initiative up", range=(0, 100))
+        100, "Semester B (6.3.1): the Initiative holder accepts a challenge with a number "
+        "at least this, else gives the Initiative up; 100: never, for declining lets it "
+        "move second for no card", range=(0, 100))
     bugle_worth: int = knob(
         2, "what a bugle (Special Attack) adds to a Faction card's worth in hand (a plain "
         "card is worth 2; the worst card goes first)", range=(0, 10))
@@ -384,7 +386,11 @@ class Weights(RulesBase):
     loyalty_worth: int = knob(
         5, "a Loyalty card's worth in hand (8.5)", range=(0, 12))
     event_worth: int = knob(
-        4, "another Special Event's worth in hand (12; Local Informants: 0)", range=(0, 12))
+        1, "another Special Event's (and a Fortified House card's) worth in hand (12; Local "
+        "Informants: 0): below a plain Faction card's 2, which deploys a block in any battle, "
+        "for the Liberals, whose 8 events all wait on a condition (7 on a battle of their "
+        "kind, 12.2; Field Promotion on two Leaders lost), so a plain card is spent or "
+        "redrawn after them", range=(0, 12))
     sees_hidden: int = sight(
         0, "1: the commander sees every hidden block and card (the enemy's block "
         "identities, 3.1, its hand and Recruitment Box), as the scripts played before "
@@ -405,6 +411,14 @@ class GreedyWeights(Weights):
         range=(0.5, 5.0), step=0.01)
 
 
+def _carlist_event_worth():
+    return knob(4, "another Special Event's (and a Fortified House card's) worth in hand (12; "
+                "Local Informants: 0): the Carlists play four of theirs in their Movement "
+                "Phase as soon as they hold them (Guerrillas, «El Abuelo», Forced Levies, Local "
+                "Informants, 12.1), so one in hand is a sure effect, worth more than a plain "
+                "Faction card's 2", range=(0, 12))
+
+
 def _port_capital():
     return knob(3, "Carlists: added to the worth of a Capital with a Port they do not hold "
                 "(2.2: their sudden victories need one)", range=(0, 10))
@@ -414,6 +428,7 @@ def _port_capital():
 class CarlistGreedyWeights(GreedyWeights):
     """The Carlist ``greedy`` commander's weights."""
 
+    event_worth: int = _carlist_event_worth()
     port_capital_bonus: int = _port_capital()
 
 
@@ -439,6 +454,7 @@ def _cautious(cls, doc):
 
 @dataclass(frozen=True)
 class _CarlistWeights(Weights):
+    event_worth: int = _carlist_event_worth()
     port_capital_bonus: int = _port_capital()
 
 
