@@ -323,9 +323,11 @@ class Weights(RulesBase):
     KIND = "policy weight"
 
     vp_swing: int = knob(
-        2, "what a VP of a Location the enemy holds counts when choosing where a stack goes "
-        "(the VP it takes from the enemy and gains; a Location nobody holds counts its VP "
-        "once)", range=(0, 6))
+        4, "what a VP of a Location the enemy holds counts when choosing where a stack goes "
+        "(a Location nobody holds counts its VP once): twice the 2 a capture moves the VP "
+        "difference by at once, for a Location taken keeps counting, at every Reinforcement "
+        "Phase's majorities (6.4) and towards the sudden victories and the final count "
+        "(2.1-2.2), while a block gained counts block_worth", range=(0, 6))
     recruitment_bonus: int = knob(
         2, "added to an enemy Recruitment Location's worth as a destination (2.2: holding "
         "all four wins)", range=(0, 10))
@@ -384,7 +386,9 @@ class Weights(RulesBase):
     hq_worth: int = knob(
         7, "the Headquarters card's worth in hand (11.1)", range=(0, 12))
     loyalty_worth: int = knob(
-        5, "a Loyalty card's worth in hand (8.5)", range=(0, 12))
+        3, "a Loyalty card's worth in hand (8.5): below a bugle or Double card's 4, above a "
+        "plain card's 2, for it is played only in a battle against a block it can challenge "
+        "and deploys nothing", range=(0, 12))
     event_worth: int = knob(
         1, "another Special Event's (and a Fortified House card's) worth in hand (12; Local "
         "Informants: 0): below a plain Faction card's 2, which deploys a block in any battle, "
