@@ -209,25 +209,22 @@ class Rules(RulesBase):
 
     carlist_track_extra: int = reconstruction(
         0, "blocks added to every Year's Carlist number of the Reinforcement Track "
-        "(campaign.toml: 3, 4, 4, 4, 3, 3 for 1833-1838); 6.4: 'Players draw at random from "
-        "their bag a number of blocks as written on the Reinforcement Track on the board', "
-        "whose numbers the rulebook does not print",
+        "(campaign.toml's reconstructed track); 6.4: 'Players draw at random from their bag "
+        "a number of blocks as written on the Reinforcement Track on the board', whose "
+        "numbers the rulebook does not print",
         alternatives={
-            1: "one block more each Year (4, 5, 5, 5, 4, 4): the track is not printed, and "
-               "the Carlist bag (29 blocks) holds more than the 21 the reconstruction draws",
-            2: "two blocks more each Year (5, 6, 6, 6, 5, 5; 33 in all, the bag's 29 then "
-               "Defectors, 6.4)"},
+            1: "one block more each Year: the track is not printed",
+            2: "two blocks more each Year (a Defectors block for each drawn from an empty "
+               "bag, 6.4)"},
         why="the reconstruction of 2025's numbers: the calibration leaves the track (under "
             "the 2025 set-up, 2 more Carlist blocks a Year gave the Carlists +1.2 points "
             "[+0.3, +2.1], 2,000 games, seed 42)",
         range=(-3, 6))
     liberal_track_extra: int = reconstruction(
         0, "blocks added to every Year's Liberal number of the Reinforcement Track "
-        "(campaign.toml: 3, 4, 5, 4, 4, 3 for 1833-1838; 6.4, numbers not printed)",
+        "(campaign.toml's reconstructed track; 6.4, numbers not printed)",
         alternatives={
-            -1: "one block fewer each Year (2, 3, 4, 3, 3, 2): the track is not printed; "
-                "the Liberal bag (22 blocks) is emptied by the reconstruction's 23 and "
-                "the rest are Defectors (6.4), a sign the numbers may be too high"},
+            -1: "one block fewer each Year: the track is not printed"},
         why="the reconstruction of 2025's numbers, kept until a calibration is declared",
         range=(-3, 6))
 
@@ -238,19 +235,19 @@ class Rules(RulesBase):
         alternatives={
             "none": "every Capital Liberal, the reconstruction of 2025 (preset "
                     "reconstruction_2025), as after the Liberals retook Bilbao and Vitoria "
-                    "in November 1833; with the Militia garrisons the Carlists won 1.8% "
+                    "late in 1833; with the Militia garrisons the Carlists won 1.8% "
                     "under greedy play (2,000 games, seed 42)",
-            "vitoria_and_bilbao": "the whole rising of October 1833, when the game's first "
-                                  "Semester (1833 B, campaign.toml) begins: Bilbao and "
-                                  "Vitoria proclaimed Don Carlos that month and were "
-                                  "retaken only by late November; with the Carlists' 3 "
+            "vitoria_and_bilbao": "the rising of October 1833, when Bilbao and Vitoria "
+                                  "proclaimed Don Carlos (the reconstructed calendar, "
+                                  "campaign.toml, opens in 1833 B; the rulebook prints 7 "
+                                  "Years, the first with one Semester, 6); with the Carlists' 3 "
                                   "Cities it meets 2.2's 5-Location condition from the "
                                   "start (it counts from 1838 A)",
             "bilbao": "Bilbao only (a Port Capital, 2.2)"},
         why="A CALIBRATION, not a finding: Vitoria, which proclaimed Don Carlos in October "
-            "1833 (the game's first Semester is 1833 B), is Carlist at set-up; not Bilbao, "
-            "a Port Capital, which with the Carlists' 3 Cities would meet 2.2's 5-Location "
-            "win at set-up. Chosen (with liberal_militia_at_set_up = bag) so that each side "
+            "1833 (the reconstructed calendar opens in 1833 B), is Carlist at set-up; not "
+            "Bilbao as well, a Port Capital, with which the Carlists' 2 Capitals and 3 Cities "
+            "would meet 2.2's 5-Location win at set-up. Chosen (with liberal_militia_at_set_up = bag) so that each side "
             "wins 30-70% under the best play found (docs/games/king_in_the_north.md, the "
             "calibration)",
         choices=tuple(RISEN_CAPITALS))
