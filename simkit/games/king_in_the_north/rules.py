@@ -342,8 +342,10 @@ class Weights(RulesBase):
         0, "Impact beyond the siege rate times the defenders (8.9.3) a stack wants before "
         "it moves to lay a siege", range=(0, 12))
     reserve_cards: int = knob(
-        2, "cards a stack moving to attack leaves out of its expected Impact, kept for "
-        "the turn's other battles ...", range=(0, 8))
+        0, "cards a stack moving to attack leaves out of its expected Impact, kept for "
+        "the turn's other battles (0: a card kept for a battle not yet planned is Impact "
+        "missing from this one; each battle already coming keeps its own) ...",
+        range=(0, 8))
     reserve_per_battle: int = knob(
         3, "... plus this many per battle its earlier moves already made", range=(0, 6))
     city_guard: int = knob(
