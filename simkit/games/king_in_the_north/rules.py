@@ -248,8 +248,8 @@ class Rules(RulesBase):
             "1833 (the reconstructed calendar opens in 1833 B), is Carlist at set-up; not "
             "Bilbao as well, a Port Capital, with which the Carlists' 2 Capitals and 3 Cities "
             "would meet 2.2's 5-Location win at set-up. Chosen (with "
-            "liberal_militia_at_set_up = bag) so that each side wins 30-70% under the best play found (docs/games/king_in_the_north.md, the "
-            "calibration)",
+            "liberal_militia_at_set_up = bag) so that each side wins 30-70% under the best "
+            "play found (docs/games/king_in_the_north.md, the calibration)",
         choices=tuple(RISEN_CAPITALS))
     liberal_militia_at_set_up: str = reconstruction(
         "bag", "where the Liberal Militia blocks blocks.toml sets up on the map start "
