@@ -436,6 +436,11 @@ UNREACHED = {"king_in_the_north": ("tied_bid",)}
 PLAYERS_FIRST = {("king_in_the_north", "carlist_lead_1836"): {"liberals": "random"},
                  ("king_in_the_north", "liberal_lead_1836_turn"): {"carlists": "random"},
                  ("king_in_the_north", "cavalry_charge"): {"carlists": "cautious"}}
+#: the other side's player for a policy weight that answers only what the default player
+#: never does (King in the North: greedy never challenges for the Initiative, so only a
+#: random challenger meets a commander's ``accept_from``)
+OPPONENTS_FOR = {("king_in_the_north", "accept_from"): {"carlists": "random",
+                                                       "liberals": "random"}}
 #: rules tried first as the base for a knob that acts only where another knob is off its
 #: default (found by this test's own search, which tries every base in turn; 10 s less)
 BASE_FIRST = {("king_in_the_north", "carlist_lead_1837"): {"loss_rate": 14},
@@ -502,8 +507,10 @@ def test_every_policy_weight_changes_the_games(name, side, policy):
 
     def variants(base, value, knob=None):
         weights = weights_cls(**{**cheapest, knob.name: value})
-        changed = PolicyChoice(policy, choices[k].id, weights)
-        return game.resolve_rules(base), (*choices[:k], changed, *choices[k + 1:])
+        opponents = OPPONENTS_FOR.get((name, knob.name))
+        played = game.policy_choices({**opponents, side: policy}) if opponents else choices
+        changed = PolicyChoice(policy, played[k].id, weights)
+        return game.resolve_rules(base), (*played[:k], changed, *played[k + 1:])
 
     dead = [w.name for w in tried
             if not changes_games(game, w, lambda b, v, w=w: variants(b, v, w),

@@ -966,8 +966,10 @@ def test_every_action_kind_is_used_by_greedy(results):
     unused = [f"{side}_{a}" for side in L.SIDES for a in L.ACTIONS
               if results[f"{side}_{a}"].sum() == 0]
     # no Liberal trail moves (a Carlist option), no Carlist naval support (no squadrons),
-    # Barrels are a Liberal option
-    assert set(unused) <= {"liberals_trail_moves", "carlists_naval_support", "carlists_barrels",
+    # Barrels are a Liberal option; greedy never challenges for the Initiative (it chooses
+    # to move second: test_greedy_moves_second_and_leaves_the_initiative_alone)
+    assert set(unused) <= {"carlists_initiative_challenges", "liberals_initiative_challenges",
+                           "liberals_trail_moves", "carlists_naval_support", "carlists_barrels",
                            "carlists_naval_transports", "liberals_naval_transports",
                            "liberals_partisans_shown", "carlists_redraws", "liberals_redraws",
                            "liberals_overruns", "carlists_overruns",
@@ -1150,7 +1152,8 @@ def test_policy_weights_change_what_greedy_does():
 def test_tied_bid_chooser():
     """6.2 names no tie rule. The package's bid numbers never tie (odd Carlist, even
     Liberal, and no hand empty at Turn Order); with a deck that repeats a number
-    the reading decides who chooses, and a greedy chooser moves first."""
+    the reading decides who chooses, and a greedy chooser lets the other side move
+    first (``policies.choose_first``)."""
     bids = [int(r[L.CD_BID]) for r in COMP.card]
     assert len(set(bids)) == len(bids)
     tied = COMP.card.copy()
@@ -1159,7 +1162,42 @@ def test_tied_bid_chooser():
         p, s, rng = fresh_state(Rules(tied_bid=reading))
         give(s, cards("carlists", "navarra")[:2] + cards("liberals", "legion")[:2])
         engine.turn_order(p, tied, s, rng, POL, no_log())
-        assert s[L.S_FIRST] == L.SIDES.index(reading)
+        assert s[L.S_FIRST] == 1 - L.SIDES.index(reading)
+
+
+def test_greedy_moves_second_and_leaves_the_initiative_alone():
+    """6.2: "The player whose card has the highest number shown ... chooses who will move
+    first for both Semesters"; 6.3.1: the side without Initiative may challenge, and if
+    the holder "does not accept the challenge, Initiative passes to the challenging
+    player". Greedy, winning the bid, lets the enemy move first (its moves are then each
+    Semester's last); with its highest numbers and a full hand it does not challenge (a
+    challenge could only make it move first) and, challenged, it declines (it then moves
+    second for no card). The old numbers (challenge from 80, accept from 70) did both."""
+    p, s, rng = fresh_state()
+    give(s, cards("carlists") + cards("liberals"))
+    old = POLICY_ROWS.build(GAME.policy_choices("greedy:challenge_from=80,accept_from=70"))
+    for side in (L.CARLISTS, L.LIBERALS):
+        assert policies.choose_first(POL[side], s, rng, side) == 1 - side
+        assert policies.initiative_challenge(POL[side], COMP.card, s, rng, side) == -1
+        assert policies.accept_challenge(POL[side], COMP.card, s, rng, side) == -1
+        assert policies.initiative_challenge(old[side], COMP.card, s, rng, side) >= 0
+        assert policies.accept_challenge(old[side], COMP.card, s, rng, side) >= 0
+
+
+def test_special_events_worth_by_side():
+    """A Liberal Special Event waits on a condition (12.2: seven on a battle of their
+    kind, Field Promotion on two Leaders lost): greedy gives it up for movement before a
+    plain Faction card, which deploys a block in any battle. The Carlists play four of
+    theirs in their Movement Phase as soon as they hold them (12.1): they give up the
+    plain card."""
+    p, s, rng = fresh_state()
+    plain_l = cards("liberals", "legion", bugle=0)[0]
+    event_l = cards("liberals", special="canister_shot")[0]
+    plain_c = cards("carlists", "navarra", bugle=0)[0]
+    event_c = cards("carlists", special="guerrillas")[0]
+    give(s, [plain_l, event_l, plain_c, event_c])
+    assert policies.worst_card(POL[L.LIBERALS], COMP.card, s, rng, L.LIBERALS) == event_l
+    assert policies.worst_card(POL[L.CARLISTS], COMP.card, s, rng, L.CARLISTS) == plain_c
 
 
 @pytest.mark.parametrize("preset", ["morale", "captured_artillery", "main_leaders_free",

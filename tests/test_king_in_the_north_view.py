@@ -10,7 +10,9 @@ import pytest
 from test_king_in_the_north import (
     COMP,
     FULL,
+    GAME,
     POL,
+    POLICY_ROWS,
     P,
     blocks,
     cards,
@@ -95,19 +97,24 @@ def test_a_decision_does_not_change_with_what_the_side_cannot_see():
     recruits at Salvatierra are and whichever cards their hand holds, dealt anew ten
     times (``view.resample``: the same 2 blocks there, the same hand size, the same
     bag); the commander with the full view (``sees_hidden``) attacks some deals and not
-    others (the Hussars of the Princess and the Fortified House card, 11.2-11.3)."""
+    others (the Hussars of the Princess and the Fortified House card, 11.2-11.3). Both
+    keep 2 cards back (``reserve_cards``; with none the full view attacks every deal)."""
     s, decide = _irurzun()
+    keep2 = POLICY_ROWS.build(GAME.policy_choices("greedy:reserve_cards=2"))
+    full2 = POLICY_ROWS.build(GAME.policy_choices("greedy:reserve_cards=2,sees_hidden=1"))
     out = np.empty_like(s)
     pool = np.empty(POOL, dtype=np.int64)
-    choices, full = set(), set()
+    choices, choices2, full, full0 = set(), set(), set(), set()
     for seed in range(10):
         view.resample(COMP.blk, COMP.card, s, L.CARLISTS, game_streams(seed, 0, L.N_STREAMS),
                       0, out, pool)
         assert visible(out, L.CARLISTS) == visible(s, L.CARLISTS)
         choices.add(decide(POL, out))
-        full.add(decide(FULL, out))
-    assert choices == {decide(POL, s)}
-    assert len(full) == 2
+        choices2.add(decide(keep2, out))
+        full.add(decide(full2, out))
+        full0.add(decide(FULL, out))
+    assert choices == {decide(POL, s)} and choices2 == {decide(keep2, s)}
+    assert len(full) == 2 and len(full0) == 1
 
 
 def test_resample_keeps_what_the_side_sees_and_every_rule():

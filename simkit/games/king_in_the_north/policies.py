@@ -142,16 +142,22 @@ def bid_card(w, card, s, rng, side):
 
 @borrowing
 def choose_first(w, s, rng, side):
-    """The bid winner chooses who moves first: greedy moves first."""
+    """The bid winner chooses who moves first (6.2): greedy lets the enemy move first.
+    Moving second, its moves are the Semester's last: what it takes stands until the
+    enemy's next turn, at the Reinforcement Phase's count of Cities and Resource
+    Locations (6.4) and, in the last Year, at the final count (2.2)."""
     pid = w[L.W_ID]
     if pid == RANDOM:
         return _rand(s, rng, side, 2)
-    return side
+    return 1 - side
 
 
 @borrowing
 def initiative_challenge(w, card, s, rng, side):
-    """Semester B (6.3.1): the side without Initiative may bid face down."""
+    """Semester B (6.3.1): the side without Initiative may bid face down. Greedy, which
+    chooses to move second (``choose_first``), challenges only from ``challenge_from``
+    (default 100: never, no bid reaches it): a challenge can only give it the first
+    move."""
     pid = w[L.W_ID]
     if pid == RANDOM:
         if _rand(s, rng, side, 2) == 0:
@@ -165,7 +171,9 @@ def initiative_challenge(w, card, s, rng, side):
 
 @borrowing
 def accept_challenge(w, card, s, rng, side):
-    """The Initiative holder accepts with a card (or -1: declines)."""
+    """The Initiative holder accepts with a card (or -1: declines). Greedy accepts only
+    from ``accept_from`` (default 100: never): declining, it moves second for no card
+    (6.3.1: "Initiative passes to the challenging player")."""
     pid = w[L.W_ID]
     if pid == RANDOM:
         if _rand(s, rng, side, 2) == 0:

@@ -209,25 +209,22 @@ class Rules(RulesBase):
 
     carlist_track_extra: int = reconstruction(
         0, "blocks added to every Year's Carlist number of the Reinforcement Track "
-        "(campaign.toml: 3, 4, 4, 4, 3, 3 for 1833-1838); 6.4: 'Players draw at random from "
-        "their bag a number of blocks as written on the Reinforcement Track on the board', "
-        "whose numbers the rulebook does not print",
+        "(campaign.toml's reconstructed track); 6.4: 'Players draw at random from their bag "
+        "a number of blocks as written on the Reinforcement Track on the board', whose "
+        "numbers the rulebook does not print",
         alternatives={
-            1: "one block more each Year (4, 5, 5, 5, 4, 4): the track is not printed, and "
-               "the Carlist bag (29 blocks) holds more than the 21 the reconstruction draws",
-            2: "two blocks more each Year (5, 6, 6, 6, 5, 5; 33 in all, the bag's 29 then "
-               "Defectors, 6.4)"},
+            1: "one block more each Year: the track is not printed",
+            2: "two blocks more each Year (a Defectors block for each drawn from an empty "
+               "bag, 6.4)"},
         why="the reconstruction of 2025's numbers: the calibration leaves the track (under "
             "the 2025 set-up, 2 more Carlist blocks a Year gave the Carlists +1.2 points "
             "[+0.3, +2.1], 2,000 games, seed 42)",
         range=(-3, 6))
     liberal_track_extra: int = reconstruction(
         0, "blocks added to every Year's Liberal number of the Reinforcement Track "
-        "(campaign.toml: 3, 4, 5, 4, 4, 3 for 1833-1838; 6.4, numbers not printed)",
+        "(campaign.toml's reconstructed track; 6.4, numbers not printed)",
         alternatives={
-            -1: "one block fewer each Year (2, 3, 4, 3, 3, 2): the track is not printed; "
-                "the Liberal bag (22 blocks) is emptied by the reconstruction's 23 and "
-                "the rest are Defectors (6.4), a sign the numbers may be too high"},
+            -1: "one block fewer each Year: the track is not printed"},
         why="the reconstruction of 2025's numbers, kept until a calibration is declared",
         range=(-3, 6))
 
@@ -238,21 +235,21 @@ class Rules(RulesBase):
         alternatives={
             "none": "every Capital Liberal, the reconstruction of 2025 (preset "
                     "reconstruction_2025), as after the Liberals retook Bilbao and Vitoria "
-                    "in November 1833; with the Militia garrisons the Carlists won 1.8% "
+                    "late in 1833; with the Militia garrisons the Carlists won 1.8% "
                     "under greedy play (2,000 games, seed 42)",
-            "vitoria_and_bilbao": "the whole rising of October 1833, when the game's first "
-                                  "Semester (1833 B, campaign.toml) begins: Bilbao and "
-                                  "Vitoria proclaimed Don Carlos that month and were "
-                                  "retaken only by late November; with the Carlists' 3 "
+            "vitoria_and_bilbao": "the rising of October 1833, when Bilbao and Vitoria "
+                                  "proclaimed Don Carlos (the reconstructed calendar, "
+                                  "campaign.toml, opens in 1833 B; the rulebook prints 7 "
+                                  "Years, the first with one Semester, 6); with the Carlists' 3 "
                                   "Cities it meets 2.2's 5-Location condition from the "
                                   "start (it counts from 1838 A)",
             "bilbao": "Bilbao only (a Port Capital, 2.2)"},
         why="A CALIBRATION, not a finding: Vitoria, which proclaimed Don Carlos in October "
-            "1833 (the game's first Semester is 1833 B), is Carlist at set-up; not Bilbao, "
-            "a Port Capital, which with the Carlists' 3 Cities would meet 2.2's 5-Location "
-            "win at set-up. Chosen (with liberal_militia_at_set_up = bag) so that each side "
-            "wins 30-70% under the best play found (docs/games/king_in_the_north.md, the "
-            "calibration)",
+            "1833 (the reconstructed calendar opens in 1833 B), is Carlist at set-up; not "
+            "Bilbao as well, a Port Capital, with which the Carlists' 2 Capitals and 3 Cities "
+            "would meet 2.2's 5-Location win at set-up. Chosen (with "
+            "liberal_militia_at_set_up = bag) so that each side wins 30-70% under the best "
+            "play found (docs/games/king_in_the_north.md, the calibration)",
         choices=tuple(RISEN_CAPITALS))
     liberal_militia_at_set_up: str = reconstruction(
         "bag", "where the Liberal Militia blocks blocks.toml sets up on the map start "
@@ -323,9 +320,11 @@ class Weights(RulesBase):
     KIND = "policy weight"
 
     vp_swing: int = knob(
-        2, "what a VP of a Location the enemy holds counts when choosing where a stack goes "
-        "(the VP it takes from the enemy and gains; a Location nobody holds counts its VP "
-        "once)", range=(0, 6))
+        4, "what a VP of a Location the enemy holds counts when choosing where a stack goes "
+        "(a Location nobody holds counts its VP once): twice the 2 a capture moves the VP "
+        "difference by at once, for a Location taken keeps counting, at every Reinforcement "
+        "Phase's majorities (6.4) and towards the sudden victories and the final count "
+        "(2.1-2.2), while a block gained counts block_worth", range=(0, 6))
     recruitment_bonus: int = knob(
         2, "added to an enemy Recruitment Location's worth as a destination (2.2: holding "
         "all four wins)", range=(0, 10))
@@ -343,8 +342,10 @@ class Weights(RulesBase):
         0, "Impact beyond the siege rate times the defenders (8.9.3) a stack wants before "
         "it moves to lay a siege", range=(0, 12))
     reserve_cards: int = knob(
-        2, "cards a stack moving to attack leaves out of its expected Impact, kept for "
-        "the turn's other battles ...", range=(0, 8))
+        0, "cards a stack moving to attack leaves out of its expected Impact, kept for "
+        "the turn's other battles (0: a card kept for a battle not yet planned is Impact "
+        "missing from this one; each battle already coming keeps its own) ...",
+        range=(0, 8))
     reserve_per_battle: int = knob(
         3, "... plus this many per battle its earlier moves already made", range=(0, 6))
     city_guard: int = knob(
@@ -369,11 +370,13 @@ class Weights(RulesBase):
         60, "Turn Order (6.2): it bids its highest number when at least this and the card "
         "is a plain one, else its worst card", range=(0, 100))
     challenge_from: int = knob(
-        80, "Semester B (6.3.1): it challenges for the Initiative with a number at least "
-        "this (and 6+ cards in hand)", range=(0, 100))
+        100, "Semester B (6.3.1): it challenges for the Initiative with a number at least "
+        "this (and 6+ cards in hand); 100, no bid reaching it, never: it chooses to move "
+        "second (6.2), and a challenge can only make it move first", range=(0, 100))
     accept_from: int = knob(
-        70, "Semester B (6.3.1): the Initiative holder accepts a challenge with a number "
-        "at least this, else gives the Initiative up", range=(0, 100))
+        100, "Semester B (6.3.1): the Initiative holder accepts a challenge with a number "
+        "at least this, else gives the Initiative up; 100: never, for declining lets it "
+        "move second for no card", range=(0, 100))
     bugle_worth: int = knob(
         2, "what a bugle (Special Attack) adds to a Faction card's worth in hand (a plain "
         "card is worth 2; the worst card goes first)", range=(0, 10))
@@ -382,9 +385,15 @@ class Weights(RulesBase):
     hq_worth: int = knob(
         7, "the Headquarters card's worth in hand (11.1)", range=(0, 12))
     loyalty_worth: int = knob(
-        5, "a Loyalty card's worth in hand (8.5)", range=(0, 12))
+        3, "a Loyalty card's worth in hand (8.5): below a bugle or Double card's 4, above a "
+        "plain card's 2, for it is played only in a battle against a block it can challenge "
+        "and deploys nothing", range=(0, 12))
     event_worth: int = knob(
-        4, "another Special Event's worth in hand (12; Local Informants: 0)", range=(0, 12))
+        1, "another Special Event's (and a Fortified House card's) worth in hand (12; Local "
+        "Informants: 0): below a plain Faction card's 2, which deploys a block in any battle, "
+        "for the Liberals, whose 8 events all wait on a condition (7 on a battle of their "
+        "kind, 12.2; Field Promotion on two Leaders lost), so a plain card is spent or "
+        "redrawn after them", range=(0, 12))
     sees_hidden: int = sight(
         0, "1: the commander sees every hidden block and card (the enemy's block "
         "identities, 3.1, its hand and Recruitment Box), as the scripts played before "
@@ -405,6 +414,14 @@ class GreedyWeights(Weights):
         range=(0.5, 5.0), step=0.01)
 
 
+def _carlist_event_worth():
+    return knob(4, "another Special Event's (and a Fortified House card's) worth in hand (12; "
+                "Local Informants: 0): the Carlists play four of theirs in their Movement "
+                "Phase as soon as they hold them (Guerrillas, «El Abuelo», Forced Levies, Local "
+                "Informants, 12.1), so one in hand is a sure effect, worth more than a plain "
+                "Faction card's 2", range=(0, 12))
+
+
 def _port_capital():
     return knob(3, "Carlists: added to the worth of a Capital with a Port they do not hold "
                 "(2.2: their sudden victories need one)", range=(0, 10))
@@ -414,6 +431,7 @@ def _port_capital():
 class CarlistGreedyWeights(GreedyWeights):
     """The Carlist ``greedy`` commander's weights."""
 
+    event_worth: int = _carlist_event_worth()
     port_capital_bonus: int = _port_capital()
 
 
@@ -439,6 +457,7 @@ def _cautious(cls, doc):
 
 @dataclass(frozen=True)
 class _CarlistWeights(Weights):
+    event_worth: int = _carlist_event_worth()
     port_capital_bonus: int = _port_capital()
 
 
