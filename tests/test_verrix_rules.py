@@ -1456,29 +1456,6 @@ def test_a_support_costs_what_the_supporters_best_action_loses():
     assert AP.support_price(x.S, x.p, x.pol, x.g, ORANGE) == 0
 
 
-def test_a_battle_forecasts_the_others_support_at_their_own_price():
-    """A Battle's Support is decided at each supporter's own price (what its best action
-    loses), so Blue's appraisal of its actions forecasts it at that price: while Blue
-    scores its candidates every other player who has not passed holds the price it would
-    set (its Action cards, Village and units are on the table); a player who passed
-    and Blue itself hold none, and after the appraisal every price is back to none
-    (``unit_points``)."""
-    from simkit.games.verrix import appraisal as AP
-    x = Game()
-    for seat in range(5):
-        x[seat, L.PL_MEN] = 5
-    x[GREEN, L.PL_PASSED] = 1
-    E.forecast_prices(x.S, x.p, x.pol, x.g, BLUE, True)
-    for seat in (ORANGE, PURPLE, YELLOW):
-        assert x[seat, L.PL_UNIT_PRICE] == AP.support_price(x.S, x.p, x.pol, x.g, seat)
-    assert x[ORANGE, L.PL_UNIT_PRICE] > x.pol[ORANGE, L.W_UNIT_POINTS]
-    assert x[BLUE, L.PL_UNIT_PRICE] == 0 and x[GREEN, L.PL_UNIT_PRICE] == 0
-    n = E.MAX_CANDIDATES
-    kind, card, target, score = (np.zeros(n, dtype=np.int64) for _ in range(4))
-    assert E.candidates(x.S, x.p, x.pol, x.g, BLUE, kind, card, target, score) > 0
-    assert all(x[seat, L.PL_UNIT_PRICE] == 0 for seat in range(5))
-
-
 def test_last_month_turn_values_only_what_can_still_be_spent():
     """How to Play: 12 turns, the last Month Turn the 11th; after its Action Phase only
     its Cleanup and the Lughnasadh Festival score. Provisions Cooking makes then are

@@ -293,17 +293,7 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
     """Every legal action of the seat (cards by target, Battle declarations) with the
     greedy appraisal of each (a trait style's bonus added, ``policies.style_score``); a
     card's units cost at least what the best Battle the seat could declare loses by
-    them (``PL.battle_loss``); the Support its Battles would draw is forecast at the
-    price each other player would put on it (``forecast_prices``)."""
-    forecast_prices(S, p, pol, g, seat, pol[seat, L.W_ID] != L.POL_RANDOM)
-    n = score_candidates(S, p, pol, g, seat, kind, card, target, score)
-    forecast_prices(S, p, pol, g, seat, False)
-    return n
-
-
-@borrowing
-def score_candidates(S, p, pol, g, seat, kind, card, target, score):
-    """``candidates`` once the others' Support prices are set."""
+    them (``PL.battle_loss``)."""
     n = 0
     best_battle = PL.best_battle(S, p, pol, g, seat)
     for c in range(p[L.P_N_CARDS]):
@@ -413,22 +403,6 @@ def carry_out(S, p, pol, g, rng, seat, log):
                 return False
     play_card(S, p, pol, g, rng, seat, c, t, log)
     return False
-
-
-@borrowing
-def forecast_prices(S, p, pol, g, seat, on):
-    """While the seat appraises its actions (``on``): each other player who has not
-    passed prices its Support's STRENGTH as it would were a Battle declared now
-    (``PL.support_price``: what its best action loses; its Action cards, Village and
-    units are on the table), so that the seat forecasts their Support
-    (``PO.expected_support``) as they will decide it; off, ``unit_points`` again."""
-    for s in range(p[L.P_PLAYERS]):
-        g[pl(s) + L.PL_UNIT_PRICE] = 0
-    if not on:
-        return
-    for s in range(p[L.P_PLAYERS]):
-        if s != seat and not g[pl(s) + L.PL_PASSED]:
-            g[pl(s) + L.PL_UNIT_PRICE] = PL.support_price(S, p, pol, g, s)
 
 
 @borrowing
