@@ -69,6 +69,10 @@ def test_weights_reach_the_choices_that_read_them():
     assert PO.action_units(S, p, pol, g, 1, card["Celebration"], 0) == \
         (cost + Weights().trade_extra_units, 0)
     assert PO.action_units(S, p, pol, g, 0, card["Cooking"], -1) == (2, 0)  # the cost
+    # a Clan Pact is a Trade card that carries nothing: its cost only (the Clan Pact
+    # example engages STRENGTH 4 for its cost 4), whatever trade_extra_units is
+    pact = card["Clan Pact"]
+    assert PO.action_units(S, p, pol, g, 0, pact, -1) == (S[L.S_CARDS][pact, L.CD_COST], 0)
     assert not PO.second_token(pol, g, 0, 1)  # a token must win it outright
     assert PO.second_token(pol, g, 0, 0)
     assert PO.second_token(pol, g, 1, 3)  # seat 2 keeps the default margin 3

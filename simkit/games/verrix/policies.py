@@ -342,16 +342,19 @@ def riders(S, g, seat, mask, lmask):
 @borrowing
 def action_units(S, p, pol, g, seat, c, target):
     """The units the seat engages to play card c against ``target`` (before the riders
-    a trip adds): a Raid's are ``raid_units``; a Trade's the fewest reaching the card's
-    cost and ``trade_extra_units`` more (each carries one more good); any other card's
-    the fewest. (-1, 0): not enough STRENGTH."""
+    a trip adds): a Raid's are ``raid_units``; a card that trades (its trade
+    operation) the fewest reaching the card's cost and ``trade_extra_units`` more (each
+    carries one more good); any other card's the fewest: a Clan Pact, a Trade card that
+    carries nothing, engages its cost (the Clan Pact example: STRENGTH 4 for its cost
+    4), not units kept from the Month Turn's other actions and defence for nothing.
+    (-1, 0): not enough STRENGTH."""
     cost = S[L.S_CARDS][c, L.CD_COST]
     mask = S[L.S_CARDS][c, L.CD_UNITS]
     k = find_op(S, c, L.OP_RAID)
     if k >= 0:
         return raid_units(S, p, pol, g, seat, c, k, target)
     extra = 0
-    if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_TRADE:
+    if find_op(S, c, L.OP_TRADE) >= 0:
         extra = pol[seat, L.W_TRADE_EXTRA_UNITS]
     return choose_engagement(S, g, seat, cost, mask, extra)
 
