@@ -328,16 +328,9 @@ def battle_loss(S, p, pol, g, seat, men, lmask, best):
     ``engaged_points`` per STRENGTH engaged (units for later actions)."""
     if best <= 0 or men + lmask == 0:
         return 0
-    b = pl(seat)
-    g[b + L.PL_MEN] -= men  # the units engaged are available ones: engaged, then back
-    for k in range(L.MAX_LEADERS):
-        if (lmask >> k) & 1:
-            g[b + L.PL_LEADER_AT + k] = L.AT_TRAVEL
+    set_aside(g, seat, men, lmask, True)  # the units engaged are available ones
     after = best_battle(S, p, pol, g, seat)
-    g[b + L.PL_MEN] += men
-    for k in range(L.MAX_LEADERS):
-        if (lmask >> k) & 1:
-            g[b + L.PL_LEADER_AT + k] = L.AT_AVAILABLE
+    set_aside(g, seat, men, lmask, False)
     return max(0, best - after -
                pol[seat, L.W_ENGAGED_POINTS] * engagement_strength(S, g, seat, men, lmask))
 
@@ -376,17 +369,22 @@ def support_price(S, p, pol, g, seat):
     if strength == 0:
         return 0
     now = best_play(S, p, pol, g, seat)
-    b = pl(seat)
-    g[b + L.PL_MEN] -= men
-    for k in range(L.MAX_LEADERS):
-        if (lmask >> k) & 1:
-            g[b + L.PL_LEADER_AT + k] = L.AT_TRAVEL
+    set_aside(g, seat, men, lmask, True)
     after = best_play(S, p, pol, g, seat)
-    g[b + L.PL_MEN] += men
+    set_aside(g, seat, men, lmask, False)
+    return max(0, now - after) // strength
+
+
+@borrowing
+def set_aside(g, seat, men, lmask, aside):
+    """Move ``men`` available tribesmen and the available leaders of ``lmask`` onto the
+    seat's Travel Card (``aside``) or back, so that an appraisal sees what the seat could
+    do without them (the caller puts back what it set aside)."""
+    b = pl(seat)
+    g[b + L.PL_MEN] += -men if aside else men
     for k in range(L.MAX_LEADERS):
         if (lmask >> k) & 1:
-            g[b + L.PL_LEADER_AT + k] = L.AT_AVAILABLE
-    return max(0, now - after) // strength
+            g[b + L.PL_LEADER_AT + k] = L.AT_TRAVEL if aside else L.AT_AVAILABLE
 
 
 @borrowing
