@@ -156,6 +156,10 @@ def keep_reserve(S, p, pol, g, seat):
     g[b + L.PL_RESERVE] = n
 
 
+#: below any card's value: a card that cannot be played at a target
+NO_VALUE = -(1 << 40)
+
+
 @borrowing
 def worth_playing(S, p, pol, g, seat, c):
     """Is card c, at one of its targets, worth more than nothing now (``card_value``,
@@ -165,22 +169,34 @@ def worth_playing(S, p, pol, g, seat, c):
         return False
     units = False
     for t in range(-2, p[L.P_PLAYERS]):
-        if not listed_target(S, seat, c, t):
-            continue
-        men, lmask = PO.action_units(S, p, pol, g, seat, c, t)
-        if men < 0:
-            continue
-        units = True
-        men, lmask = trip_engagement(S, p, pol, g, seat, c, t, men, lmask)
-        if men >= 0 and PO.style_score(
-                S, pol, seat, c, card_value(S, p, pol, g, seat, c, t, men, lmask)) > 0:
+        strong_enough, v = value_at(S, p, pol, g, seat, c, t)
+        units |= strong_enough
+        if v > 0:
             return True
     return not units
 
 
 @borrowing
+def value_at(S, p, pol, g, seat, c, t):
+    """Card c played at ``t`` as greedy would play it (the units ``PO.action_units``
+    engages, a trip's riders): (whether ``t`` is a listed target the seat has the
+    STRENGTH for, ``card_value`` with a trait style's bonus), the value ``NO_VALUE``
+    where the card cannot be played there."""
+    if not listed_target(S, seat, c, t):
+        return False, NO_VALUE
+    men, lmask = PO.action_units(S, p, pol, g, seat, c, t)
+    if men < 0:
+        return False, NO_VALUE
+    men, lmask = trip_engagement(S, p, pol, g, seat, c, t, men, lmask)
+    if men < 0:
+        return True, NO_VALUE
+    return True, PO.style_score(S, pol, seat, c,
+                                card_value(S, p, pol, g, seat, c, t, men, lmask))
+
+
+@borrowing
 def listed_target(S, seat, c, t):
-    """Is ``t`` one of card c's targets as ``engine.candidates`` lists them (-2 the
+    """Is ``t`` one of card c's targets (the targets ``engine.candidates`` lists: -2 the
     market, -1 none, else a player): a Trade or Raid away targets a player, any other
     card away none, a card at Portum Itium the market, a card at the Village none."""
     loc = S[L.S_CARDS][c, L.CD_LOCATION]
@@ -338,7 +354,7 @@ def battle_loss(S, p, pol, g, seat, men, lmask, best):
 @allocating
 def best_play(S, p, pol, g, seat):
     """The most an action the seat could take now is worth (0 if none is worth
-    anything): a card in its hand at its best target (``card_value``, as
+    anything): a card in its hand at its best target (``value_at``, as
     ``worth_playing`` lists them) or a Battle it could declare (``best_battle``)."""
     best = best_battle(S, p, pol, g, seat)
     for c in range(p[L.P_N_CARDS]):
@@ -346,15 +362,7 @@ def best_play(S, p, pol, g, seat):
                 S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE or not playable(S, p, g, seat, c):
             continue
         for t in range(-2, p[L.P_PLAYERS]):
-            if not listed_target(S, seat, c, t):
-                continue
-            men, lmask = PO.action_units(S, p, pol, g, seat, c, t)
-            if men < 0:
-                continue
-            men, lmask = trip_engagement(S, p, pol, g, seat, c, t, men, lmask)
-            if men >= 0:
-                best = max(best, PO.style_score(S, pol, seat, c,
-                                                card_value(S, p, pol, g, seat, c, t, men, lmask)))
+            best = max(best, value_at(S, p, pol, g, seat, c, t)[1])
     return best
 
 

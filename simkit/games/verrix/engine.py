@@ -23,13 +23,11 @@ from . import appraisal as PL
 from . import layout as L
 from . import policies as PO
 from .actions import (
-    TARGET_MARKET,
     TARGET_NONE,
     destination,
     find_op,
     play_card,
     playable,
-    target_fits,
     trip_engagement,
     vp,
 )
@@ -299,19 +297,11 @@ def candidates(S, p, pol, g, seat, kind, card, target, score):
     for c in range(p[L.P_N_CARDS]):
         if not playable(S, p, g, seat, c):
             continue
-        loc = S[L.S_CARDS][c, L.CD_LOCATION]
-        targeted = find_op(S, c, L.OP_TRADE) >= 0 or find_op(S, c, L.OP_RAID) >= 0
         raid = find_op(S, c, L.OP_RAID) >= 0
         # the units depend on the target only in a Raid (``legal_engagement``, in steps)
         men0, lmask0 = PO.action_units(S, p, pol, g, seat, c, TARGET_NONE)
         for t in range(-2, p[L.P_PLAYERS]):
-            if loc == L.LOC_AWAY and (t < 0 if targeted else t != TARGET_NONE):
-                continue
-            if loc == L.LOC_PORTUM and t != TARGET_MARKET:
-                continue
-            if loc == L.LOC_VILLAGE and t != TARGET_NONE:
-                continue
-            if t == seat or not target_fits(S, c, t, seat):
+            if not PL.listed_target(S, seat, c, t):
                 continue
             if raid:
                 men0, lmask0 = PO.action_units(S, p, pol, g, seat, c, t)
