@@ -8,9 +8,6 @@ mode, ``simkit/_numba_link.py``), and the tests in other workers, subprocesses a
 notebooks load the kernels from the cache.
 """
 
-import os
-from contextlib import contextmanager
-
 import pytest
 from conftest import ENGINE_GROUPS
 
@@ -18,23 +15,13 @@ from simkit import games
 from simkit.runner import compile_engines
 
 
-@contextmanager
-def whole_compiles():
-    """Kernels compiled as ``simkit compile`` compiles them (optimised and cached), not in
-    the suite's light mode."""
-    light = os.environ.pop("SIMKIT_TEST_COMPILE", None)
-    try:
-        yield
-    finally:
-        if light is not None:
-            os.environ["SIMKIT_TEST_COMPILE"] = light
-
-
 @pytest.mark.parametrize("group", sorted(ENGINE_GROUPS))
-def test_each_engine_and_its_players_kernels_compile_into_the_cache(group):
+def test_each_engine_and_its_players_kernels_compile_into_the_cache(group, monkeypatch):
     names = list(ENGINE_GROUPS[group])
-    with whole_compiles():
-        labels = [label for label, _, _ in compile_engines(names, n_jobs=1)]
+    # compiled as ``simkit compile`` compiles them (optimised and cached), not in the
+    # suite's light mode
+    monkeypatch.delenv("SIMKIT_TEST_COMPILE", raising=False)
+    labels = [label for label, _, _ in compile_engines(names, n_jobs=1)]
     for name in names:
         game = games.get(name)
         assert name in labels and game.is_compiled()
