@@ -101,7 +101,7 @@ def test_other_seed_gives_other_rows(baseline):
 def dask_client():
     distributed = pytest.importorskip("dask.distributed")
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                       processes=True, dashboard_address=None)
+                                       processes=True, dashboard_address=":0")
     client = distributed.Client(cluster, set_as_default=False)
     try:
         yield client
