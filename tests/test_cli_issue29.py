@@ -252,18 +252,18 @@ def test_dask_workers_of_another_engine_are_refused():
 
 def test_verrix_calibrate_compare_and_sweep_take_a_tribe_or_a_seat(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "calibrate", "verrix", "--knob", "start_vp", "--games",
-                           "60", "--side", "seat2")
+                           "20", "--side", "seat2")
     assert code == 0 and "for the seat2 to win" in out
     code, _, err = run_cli(capsys, "calibrate", "verrix", "--knob", "start_vp", "--side",
                            "seat9")
     assert code == 2 and "allowed: blue, orange, purple, green, yellow (winner); seat1" in err
-    code, out, _ = run_cli(capsys, "compare", "verrix", "--games", "60", "--format", "json",
+    code, out, _ = run_cli(capsys, "compare", "verrix", "--games", "20", "--format", "json",
                            "--vs", "--set", "start_vp=1")
     assert code == 0
     assert [r["side"] for r in json.loads(out)] == ["blue", "orange", "purple", "green",
                                                     "yellow"]
     experiment = tmp_path / "v.toml"
-    experiment.write_text('[experiment]\nname = "v"\ngame = "verrix"\ngames = 40\nseed = 1\n'
+    experiment.write_text('[experiment]\nname = "v"\ngame = "verrix"\ngames = 20\nseed = 1\n'
                           '\n[[sweep]]\nkind = "one_at_a_time"\n\n[sweep.knobs]\n'
                           'start_vp = [1]\n')
     code, out, _ = run_cli(capsys, "sweep", str(experiment), "--out", str(tmp_path / "o"))

@@ -99,9 +99,12 @@ def test_other_seed_gives_other_rows(baseline):
 
 @pytest.fixture(scope="module")
 def dask_client():
+    """Two in-process workers, so chunks may finish out of order (worker processes are
+    played through by test_faults's TLS cluster; each would start its own interpreter
+    and load the engine, about 4 s of CPU)."""
     distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                       processes=True, dashboard_address=":0")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                       dashboard_address=":0")
     client = distributed.Client(cluster, set_as_default=False)
     try:
         yield client

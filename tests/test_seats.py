@@ -8,7 +8,7 @@ import pytest
 from simkit import UsageError, games, rotated_rates, simulate, stats
 from simkit.cli import main
 
-N = 120
+N = 40
 
 
 def test_rotations_seat_every_tribe_in_every_seat_once():
@@ -78,7 +78,7 @@ ROTATED = """\
 name = "rotated"
 game = "verrix"
 rules = { players = 3 }
-games = 60
+games = 20
 seed = 5
 rotate_seats = true
 
@@ -107,7 +107,7 @@ def test_an_experiment_file_rotates_every_cell_and_pools_the_rotations(tmp_path,
     assert "pooled over the rotations" in out and "seat effect" in out
     rates = experiment_rates(tmp_path / "out")
     assert set(rates) == {"base", "festival_every=4", "tribes=orange,purple,blue,green,yellow"}
-    played = rotated_rates("verrix", 60, seed=5, rules={"players": 3})
+    played = rotated_rates("verrix", 20, seed=5, rules={"players": 3})
     for table in ("by_seat", "by_tribe", "seat_effects"):
         assert getattr(rates["base"], table).equals(getattr(played, table))
     # the alias's rotations are the base's, in its own order of seatings

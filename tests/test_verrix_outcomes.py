@@ -55,7 +55,7 @@ def swept_three_players(tmp_path, knobs: str, games: int):
 
 
 def test_the_tools_read_a_three_player_run(tmp_path, capsys):
-    out = swept_three_players(tmp_path, "festival_every = [4]", 60)
+    out = swept_three_players(tmp_path, "festival_every = [4]", 20)
     assert main(["report", str(out)]) == 0
     report = (out / "report.md").read_text()
     sections = {part.split("\n")[0]: part for part in report.split("\n## ")}
@@ -66,7 +66,7 @@ def test_the_tools_read_a_three_player_run(tmp_path, capsys):
         assert headers and not any("yellow" in h or "green" in h for h in headers)
     assert "seat3" in sections["Seat balance"] and "seat4" not in sections["Seat balance"]
     assert main(["ladder", str(out), "--side", "orange"]) == 0
-    assert main(["compare", "verrix", "--games", "40", "--set", "players=3",
+    assert main(["compare", "verrix", "--games", "20", "--set", "players=3",
                  "--no-progress", "--vs", "--set", "festival_every=4"]) == 0
     printed = capsys.readouterr().out.split("seats: ")[-1]  # the compare's table
     assert "orange" in printed and "yellow" not in printed

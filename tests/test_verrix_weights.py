@@ -102,8 +102,8 @@ def test_tune_searches_a_tribes_weights_from_its_seat():
     trial the defaults), its wins counted, and the result checked on fresh games."""
     from simkit.tune import tune_policy
 
-    result = tune_policy("verrix", "purple", trials=2, restarts=1, n_games=30,
-                         check_games=30)
+    result = tune_policy("verrix", "purple", trials=2, restarts=1, n_games=10,
+                         check_games=10)
     assert result.settings["seat"] == "seat3" and result.side == "purple"
     assert result.policy.split(":")[0] == "greedy"
     assert result.low <= result.gain <= result.high
