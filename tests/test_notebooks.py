@@ -11,10 +11,10 @@ from nbformat.v4 import new_code_cell, new_notebook, new_output
 ROOT = Path(__file__).parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 # games per cell (or per run) for the test: small, yet every section has something to show
-# (01: 100 games x 50 cells, plus 8 x 3 x 100 games for the replicate demonstration and
-# 4 Morris walks x 13 points x 100 games for the screening)
-SIZES = {"01_victus_difficulty": 100, "02_rules_probability": 3000,
-         "03_setembre1714_assault": 200, "04_king_in_the_north": 100, "05_verrix": 100}
+# (01: 50 games x 50 cells, plus 8 x 3 x 50 games for the replicate demonstration and
+# 4 Morris walks x 13 points x 50 games for the screening)
+SIZES = {"01_victus_difficulty": 50, "02_rules_probability": 3000,
+         "03_setembre1714_assault": 200, "04_king_in_the_north": 50, "05_verrix": 50}
 # figures each notebook must draw (at least)
 FIGURES = {"01_victus_difficulty": 10, "02_rules_probability": 0, "03_setembre1714_assault": 3,
            "04_king_in_the_north": 3, "05_verrix": 2}
