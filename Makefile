@@ -6,6 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
+# Python's bytecode is written (into .venv and the checkout's __pycache__, both ignored by
+# git) even where the environment says not to: uv installs no bytecode, so without it
+# every process (each pytest worker, notebook kernel, CLI subprocess and joblib or dask
+# worker) compiled numba, pandas, scipy and matplotlib from source again, about 2.5 s of
+# CPU each, and pytest rewrote every test module's asserts in each worker
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: install test heavy fuzz lint demo notebooks bench bench-memory pairing playthroughs clean
 
 # uv installs the same packages from PyPI as pip, several at a time: on a fresh 2-core
