@@ -81,10 +81,10 @@ class Verrix(Game):
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
-    compile_seconds = 20  # measured: 20 s of CPU for a cold compile (2026-12-01)
+    compile_seconds = 33  # measured: 33 s of CPU for a cold compile (2026-12-07)
     # measured: 12 s of CPU after the engine (whose cold compile took 31 s), one kernel
     # for every seat, compiled at the first seat's first use (2026-12-07)
-    policy_kernels = {(seat, "lookahead"): 12 for seat in L.SEATS}
+    policy_kernels = {(seat, "lookahead"): 13 for seat in L.SEATS}
     reconstructions = {"map.toml": "the map", "cards.toml": "the 70 action cards",
                        "events.toml": "the 20 events", "festivals.toml": "the 4 festivals",
                        "tribes.toml": "the tribes' abilities, set-up cards and trophies",

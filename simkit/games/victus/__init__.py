@@ -69,9 +69,9 @@ class Victus(Game):
     outcome_columns = L.OUTCOMES
     invariants = L.INVARIANTS
     steps = L.STEPS
-    compile_seconds = 26  # measured: 26 s of CPU for a cold compile (2026-12-01)
+    compile_seconds = 38  # measured: 38 s of CPU for a cold compile (2026-12-07)
     # measured: 9 s after the engine; 39 s in a process that loaded the engine (2026-12-01)
-    policy_kernels = {("players", "lookahead"): 9}
+    policy_kernels = {("players", "lookahead"): 11}
     reconstructions = {"board.toml": "the board graph",
                        "markers.toml": "marker dials beyond the printed values",
                        "dice.toml": "dice faces", "chance.toml": "the chance cards",
