@@ -94,7 +94,7 @@ def test_strip_removes_outputs(tmp_path):
 
 @pytest.fixture(scope="module")
 def kernel():
-    """One kernel for the notebooks this worker runs: each starts from a cleared
+    """One kernel for the notebooks (all in one worker): each starts from a cleared
     namespace (``run.execute``), without a kernel's start and imports of its own (about
     4 CPU-s each). Shut down when the last of them is done."""
     from jupyter_client.manager import AsyncKernelManager
@@ -108,6 +108,7 @@ def kernel():
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("notebooks")  # one worker, so one kernel starts, not one a worker
 @pytest.mark.parametrize("name", sorted(SIZES))
 def test_notebook_runs_top_to_bottom(name, tmp_path, kernel):
     env = {"SIMKIT_NOTEBOOK_GAMES": str(SIZES[name]), "SIMKIT_NOTEBOOK_JOBS": "1",
