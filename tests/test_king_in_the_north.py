@@ -1974,3 +1974,31 @@ def test_siege_attrition_eliminates_a_card():
     give(s, hand)
     engine.siege_attrition(COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
     assert [s[L.S_C_WHERE + c] for c in hand] == [L.CW_HAND, L.CW_REMOVED]
+
+
+def test_no_blocks_are_expected_from_a_stack_that_can_retreat_before_combat():
+    """8.8.7: "A Carlist stack comprising 4 or fewer blocks may retreat from a battle
+    Location ... Only one of this type of retreat is allowed per Semester". Four Liberal
+    battalions with their cards could beat two Navarra battalions at Salvatierra, a town
+    worth no VP: while the Carlists' retreat of the Semester is unused, the attack gains
+    no block (they would leave before the battle), so greedy does not go; once they have
+    used it, the battle's blocks count and it goes."""
+    p, s, rng = fresh_state()
+    origin, target = loc("irurzun"), loc("salvatierra")
+    s[L.S_OWNER + origin] = s[L.S_OWNER + target] = L.NOBODY
+    stack = blocks("Regular Army battalion")
+    put(s, stack, origin)
+    put(s, blocks("Navarra battalion")[:2], target)
+    give(s, cards("liberals", "regular")[:7])
+    dest_mode = np.full(L.MAX_LOC, -1, dtype=np.int64)
+    dest_fm = np.zeros(L.MAX_LOC, dtype=np.int64)
+    dest_mode[target] = 0
+
+    def dest():
+        return policies.choose_destination(POL[1], P, COMP.loc, COMP.blk, COMP.card, s, rng,
+                                           L.LIBERALS, origin, np.array(stack), len(stack),
+                                           dest_mode, dest_fm,
+                                           state.hand_size(s, COMP.card, L.LIBERALS))
+    assert dest() == -1
+    s[L.S_RETREAT_USED + L.CARLISTS] = 1
+    assert dest() == target

@@ -595,6 +595,18 @@ def battle_gain(p, loc, side, where, n_def, mp, ep):
 
 
 @borrowing
+def may_retreat_before(s, side, n):
+    """Can ``side``'s stack of ``n`` blocks leave an attack before combat, as a player at
+    the table sees it (8.8.7: "A Carlist stack comprising 4 or fewer blocks may retreat
+    ... A Carlist force of 5 or more blocks may also retreat, but doing so would result in
+    the loss of 1 block ... Only one of this type of retreat is allowed per Semester")? A
+    Carlist stack can while its retreat of the Semester is unused; a Liberal stack only
+    of cavalry and Leaders, whose identities the Carlists may not see, and the
+    Headquarters card in a hand they do not see (11.1) are left out."""
+    return side == L.CARLISTS and n > 0 and s[L.S_RETREAT_USED + side] == 0
+
+
+@borrowing
 def loss_rate(p, loc, where, victim):
     """Impact per block ``victim`` loses in a battle at ``where`` (8.7.1-8.7.2)."""
     if victim == L.CARLISTS and loc[where, L.LC_MOUNTAIN]:
@@ -715,8 +727,10 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
                 ep = enemy_power[v]  # hundredths
                 if mp * 100 > ep and mp * 10000 >= ep * w[L.W_ATTACK_RATIO] \
                         + 10000 * w[L.W_ATTACK_EDGE]:
-                    score += w[L.W_BLOCK_WORTH] * battle_gain(p, loc, side, v, n_def, mp,
-                                                              ep // 100)
+                    gain = battle_gain(p, loc, side, v, n_def, mp, ep // 100)
+                    if may_retreat_before(s, 1 - side, n_def):
+                        gain = min(gain, 1 if n_def >= 5 else 0)
+                    score += w[L.W_BLOCK_WORTH] * gain
                 else:
                     score = -10
             if marched >= 0:

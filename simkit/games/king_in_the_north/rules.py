@@ -336,8 +336,9 @@ class Weights(RulesBase):
         range=(0, 10))
     block_worth: int = knob(
         4, "what each block an attack is expected to gain counts when choosing where a "
-        "stack goes (the enemy's expected losses less its own, 8.7.1; a VP of a Location "
-        "counts 1, see vp_swing)", range=(0, 12))
+        "stack goes (the enemy's expected losses less its own, 8.7.1; none from a Carlist "
+        "stack that can still retreat before combat, 8.8.7; a VP of a Location counts 1, "
+        "see vp_swing)", range=(0, 12))
     siege_spare: int = knob(
         0, "Impact beyond the siege rate times the defenders (8.9.3) a stack wants before "
         "it moves to lay a siege", range=(0, 12))
