@@ -2002,3 +2002,20 @@ def test_no_blocks_are_expected_from_a_stack_that_can_retreat_before_combat():
     assert dest() == -1
     s[L.S_RETREAT_USED + L.CARLISTS] = 1
     assert dest() == target
+
+
+def test_greedy_gives_up_lancer_charge_before_a_plain_card():
+    """12.1: «Lancer Charge» needs "at least one Lancer Cavalry Block ... deployed during
+    the battle" (the Carlists have 2) and «Siege Mortar» a siege with Artillery deployed:
+    greedy's worst card is either of them before a plain Faction card, which deploys a
+    block in any battle, and it keeps «Snow-covered Fields» (any battle it defends in the
+    field) over the plain card."""
+    p, s, rng = fresh_state()
+    plain = cards("carlists", "navarra", bugle=False)[:1]
+    for special in ("lancer_charge", "siege_mortar"):
+        event = cards("carlists", special=special)
+        give(s, plain + event)
+        assert policies.worst_card(POL[0], COMP.card, s, rng, L.CARLISTS) == event[0]
+        s[L.S_C_WHERE + event[0]] = L.CW_DRAW
+    give(s, cards("carlists", special="snow_covered_fields"))
+    assert policies.worst_card(POL[0], COMP.card, s, rng, L.CARLISTS) == plain[0]

@@ -80,8 +80,9 @@ def _rand(s, rng, side, n):
 @borrowing
 def card_value(w, card, c):
     """A card's worth in hand (weights ``w``): Faction cards by what they deploy (2, more
-    with a bugle, a Double, a shield 6, two Factions), the Headquarters, Loyalty and the
-    other Special Events at their worths, Local Informants nothing."""
+    with a bugle, a Double, a shield 6, two Factions), the Headquarters, Loyalty,
+    «Lancer Charge» and «Siege Mortar», and the other Special Events at their worths,
+    Local Informants nothing to a full view."""
     sp = card[c, L.CD_SPECIAL]
     if sp == L.CS_NONE:
         v = 2 + w[L.W_BUGLE_WORTH] * card[c, L.CD_BUGLE] \
@@ -95,6 +96,8 @@ def card_value(w, card, c):
         return w[L.W_LOYALTY_WORTH]
     if sp == L.EV_INFORMANTS:  # it shows the enemy's hand (12.1): nothing to a full view
         return 0 if w[L.W_SEES_HIDDEN] else w[L.W_EVENT_WORTH]
+    if sp == L.EV_LANCER or sp == L.EV_MORTAR:  # each waits on a rare block deployed
+        return w[L.W_LANCER_MORTAR_WORTH]
     return w[L.W_EVENT_WORTH]
 
 

@@ -423,6 +423,14 @@ def _carlist_event_worth():
                 "Faction card's 2", range=(0, 12))
 
 
+def _lancer_mortar():
+    return knob(1, "Carlists: «Lancer Charge»'s and «Siege Mortar»'s worth in hand (12.1): each "
+                "waits on a block they have few of deployed in its battle (one of their 2 "
+                "Lancers; an Artillery block in a City siege), so it is worth less than a plain "
+                "Faction card's 2, which deploys a block in any battle (held at 4, Lancer "
+                "Charge was still in hand at the end of 6 games in 10)", range=(0, 12))
+
+
 def _port_capital():
     return knob(3, "Carlists: added to the worth of a Capital with a Port they do not hold "
                 "(2.2: their sudden victories need one)", range=(0, 10))
@@ -433,6 +441,7 @@ class CarlistGreedyWeights(GreedyWeights):
     """The Carlist ``greedy`` commander's weights."""
 
     event_worth: int = _carlist_event_worth()
+    lancer_mortar_worth: int = _lancer_mortar()
     port_capital_bonus: int = _port_capital()
 
 
@@ -459,6 +468,7 @@ def _cautious(cls, doc):
 @dataclass(frozen=True)
 class _CarlistWeights(Weights):
     event_worth: int = _carlist_event_worth()
+    lancer_mortar_worth: int = _lancer_mortar()
     port_capital_bonus: int = _port_capital()
 
 
