@@ -1442,17 +1442,18 @@ def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
 
 
 @pytest.mark.parametrize("city, side, names, stay", [
-    ("estella", L.CARLISTS, ["Navarra battalion", "Guipúzcoa battalion"], 1),
+    ("estella", L.CARLISTS, ["Navarra battalion", "Guipúzcoa battalion", "Requetés"], 2),
     ("vitoria", L.LIBERALS, ["Militia battalion", "Regular Army battalion",
                              "Guardia Real battalion"], 2),
 ])
 def test_a_stack_of_one_more_than_its_guard_leaves_its_guard(city, side, names, stay):
-    """greedy holds a City it controls with ``city_guard`` blocks (1), one more in a
-    Capital, when blocks move out (4.2: "The player who has at least one block or Garrison
-    cube on the City controls it"): a stack of exactly guard + 1 leaving its City (2
-    blocks at Estella, 3 at the Capital Vitoria) leaves its weakest, and the strongest
-    takes the empty enemy Location next door (Amezcoas, Miranda). Before the fix the
-    whole stack of guard + 1 left."""
+    """greedy holds a City it controls with ``city_guard`` blocks (the Liberals 1, the
+    Carlists 2, the most a City holds inside, 8.9.2), one more in a Capital, when blocks
+    move out (4.2: "The player who has at least one block or Garrison cube on the City
+    controls it"): a stack of exactly guard + 1 leaving its City (3 Carlist blocks at
+    Estella, 3 Liberal blocks at the Capital Vitoria) leaves its weakest, and the
+    strongest takes the empty enemy Location next door (Amezcoas, Miranda). Before the
+    fix the whole stack of guard + 1 left."""
     p, s, rng = fresh_state()
     where = loc(city)
     target = loc("amezcoas" if city == "estella" else "miranda")
@@ -1462,7 +1463,7 @@ def test_a_stack_of_one_more_than_its_guard_leaves_its_guard(city, side, names, 
     s[L.S_OWNER + target] = 1 - side
     s[L.S_CUBE + target] = 1 - side + 1
     stack = []
-    for name in names:  # 2, 3 diamonds at Estella; 1, 2, 3 at Vitoria
+    for name in names:  # 2, 3, 4 diamonds at Estella; 1, 2, 3 at Vitoria
         stack += [b for b in blocks(name) if COMP.blk[b, L.BK_DIAMONDS] == len(stack) + 1
                   + (side == L.CARLISTS)][:1]
     put(s, stack, where)
