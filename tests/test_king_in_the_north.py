@@ -1442,17 +1442,18 @@ def test_a_stack_leaving_a_city_keeps_it_with_its_garrison():
 
 
 @pytest.mark.parametrize("city, side, names, stay", [
-    ("estella", L.CARLISTS, ["Navarra battalion", "Guipúzcoa battalion"], 1),
+    ("estella", L.CARLISTS, ["Navarra battalion", "Guipúzcoa battalion", "Requetés"], 2),
     ("vitoria", L.LIBERALS, ["Militia battalion", "Regular Army battalion",
                              "Guardia Real battalion"], 2),
 ])
 def test_a_stack_of_one_more_than_its_guard_leaves_its_guard(city, side, names, stay):
-    """greedy holds a City it controls with ``city_guard`` blocks (1), one more in a
-    Capital, when blocks move out (4.2: "The player who has at least one block or Garrison
-    cube on the City controls it"): a stack of exactly guard + 1 leaving its City (2
-    blocks at Estella, 3 at the Capital Vitoria) leaves its weakest, and the strongest
-    takes the empty enemy Location next door (Amezcoas, Miranda). Before the fix the
-    whole stack of guard + 1 left."""
+    """greedy holds a City it controls with ``city_guard`` blocks (the Liberals 1, the
+    Carlists 2, the most a City holds inside, 8.9.2), one more in a Capital, when blocks
+    move out (4.2: "The player who has at least one block or Garrison cube on the City
+    controls it"): a stack of exactly guard + 1 leaving its City (3 Carlist blocks at
+    Estella, 3 Liberal blocks at the Capital Vitoria) leaves its weakest, and the
+    strongest takes the empty enemy Location next door (Amezcoas, Miranda). Before the
+    fix the whole stack of guard + 1 left."""
     p, s, rng = fresh_state()
     where = loc(city)
     target = loc("amezcoas" if city == "estella" else "miranda")
@@ -1462,7 +1463,7 @@ def test_a_stack_of_one_more_than_its_guard_leaves_its_guard(city, side, names, 
     s[L.S_OWNER + target] = 1 - side
     s[L.S_CUBE + target] = 1 - side + 1
     stack = []
-    for name in names:  # 2, 3 diamonds at Estella; 1, 2, 3 at Vitoria
+    for name in names:  # 2, 3, 4 diamonds at Estella; 1, 2, 3 at Vitoria
         stack += [b for b in blocks(name) if COMP.blk[b, L.BK_DIAMONDS] == len(stack) + 1
                   + (side == L.CARLISTS)][:1]
     put(s, stack, where)
@@ -1974,3 +1975,48 @@ def test_siege_attrition_eliminates_a_card():
     give(s, hand)
     engine.siege_attrition(COMP.loc, COMP.blk, COMP.card, s, rng, POL, no_log())
     assert [s[L.S_C_WHERE + c] for c in hand] == [L.CW_HAND, L.CW_REMOVED]
+
+
+def test_no_blocks_are_expected_from_a_stack_that_can_retreat_before_combat():
+    """8.8.7: "A Carlist stack comprising 4 or fewer blocks may retreat from a battle
+    Location ... Only one of this type of retreat is allowed per Semester". Four Liberal
+    battalions with their cards could beat two Navarra battalions at Salvatierra, a town
+    worth no VP: while the Carlists' retreat of the Semester is unused, the attack gains
+    no block (they would leave before the battle), so greedy does not go; once they have
+    used it, the battle's blocks count and it goes."""
+    p, s, rng = fresh_state()
+    origin, target = loc("irurzun"), loc("salvatierra")
+    s[L.S_OWNER + origin] = s[L.S_OWNER + target] = L.NOBODY
+    stack = blocks("Regular Army battalion")
+    put(s, stack, origin)
+    put(s, blocks("Navarra battalion")[:2], target)
+    give(s, cards("liberals", "regular")[:7])
+    dest_mode = np.full(L.MAX_LOC, -1, dtype=np.int64)
+    dest_fm = np.zeros(L.MAX_LOC, dtype=np.int64)
+    dest_mode[target] = 0
+
+    def dest():
+        return policies.choose_destination(POL[1], P, COMP.loc, COMP.blk, COMP.card, s, rng,
+                                           L.LIBERALS, origin, np.array(stack), len(stack),
+                                           dest_mode, dest_fm,
+                                           state.hand_size(s, COMP.card, L.LIBERALS))
+    assert dest() == -1
+    s[L.S_RETREAT_USED + L.CARLISTS] = 1
+    assert dest() == target
+
+
+def test_greedy_gives_up_lancer_charge_before_a_plain_card():
+    """12.1: «Lancer Charge» needs "at least one Lancer Cavalry Block ... deployed during
+    the battle" (the Carlists have 2) and «Siege Mortar» a siege with Artillery deployed:
+    greedy's worst card is either of them before a plain Faction card, which deploys a
+    block in any battle, and it keeps «Snow-covered Fields» (any battle it defends in the
+    field) over the plain card."""
+    p, s, rng = fresh_state()
+    plain = cards("carlists", "navarra", bugle=False)[:1]
+    for special in ("lancer_charge", "siege_mortar"):
+        event = cards("carlists", special=special)
+        give(s, plain + event)
+        assert policies.worst_card(POL[0], COMP.card, s, rng, L.CARLISTS) == event[0]
+        s[L.S_C_WHERE + event[0]] = L.CW_DRAW
+    give(s, cards("carlists", special="snow_covered_fields"))
+    assert policies.worst_card(POL[0], COMP.card, s, rng, L.CARLISTS) == plain[0]

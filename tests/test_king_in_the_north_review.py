@@ -135,7 +135,8 @@ def test_blocks_left_behind_may_still_move():
     """7.3.1: "Blocks beginning this phase in the same Location do not necessarily have
     to move along the same paths nor end up in the same Location. Some blocks may be
     moved together from one Location and be left behind as the rest of the stack
-    continues on to another." The block greedy leaves to hold Estella is not frozen."""
+    continues on to another." The blocks greedy leaves to hold Estella (its Carlist City
+    guard, 2) are not frozen."""
     p, s, rng = fresh_state()
     est = loc("estella")
     s[L.S_OWNER + est] = L.CARLISTS
@@ -149,7 +150,8 @@ def test_blocks_left_behind_may_still_move():
                                movement.workspace(COMP.loc, COMP.card), no_log())
     ids = np.empty(L.MAX_BLOCKS, dtype=np.int64)
     left = movement.movable_group(COMP.blk, s, est, L.CARLISTS, ids)
-    assert left == 1 and ids[0] in stack and s[L.S_B_MOVED + ids[0]] == 0
+    assert left == 2 and all(ids[i] in stack and s[L.S_B_MOVED + ids[i]] == 0
+                             for i in range(left))
 
 
 # -- 8.6.1 Defectors -----------------------------------------------------------------------

@@ -173,10 +173,10 @@ def test_the_knowledge_the_rules_keep():
     for b in stack:
         s[L.S_B_MOVED + b] = 0
     amez = loc("amezcoas")
-    s[L.S_OWNER + amez] = L.LIBERALS  # Amezcoas to take: one block guards Estella
+    s[L.S_OWNER + amez] = L.LIBERALS  # Amezcoas to take: two blocks guard Estella
     assert movement.move_stack(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
                                L.CARLISTS, est, False, ws, no_log())
-    assert sorted(s[L.S_B_LOC + b] for b in stack) == sorted([est, amez, amez])
+    assert sorted(s[L.S_B_LOC + b] for b in stack) == sorted([est, est, amez])
     assert all(s[L.S_B_SEEN + b] == view.FORGOTTEN for b in stack)
     p, s, rng = fresh_state()
     her, tol = loc("hernani"), loc("tolosa")

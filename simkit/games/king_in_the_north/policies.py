@@ -80,8 +80,9 @@ def _rand(s, rng, side, n):
 @borrowing
 def card_value(w, card, c):
     """A card's worth in hand (weights ``w``): Faction cards by what they deploy (2, more
-    with a bugle, a Double, a shield 6, two Factions), the Headquarters, Loyalty and the
-    other Special Events at their worths, Local Informants nothing."""
+    with a bugle, a Double, a shield 6, two Factions), the Headquarters, Loyalty,
+    «Lancer Charge» and «Siege Mortar», and the other Special Events at their worths,
+    Local Informants nothing to a full view."""
     sp = card[c, L.CD_SPECIAL]
     if sp == L.CS_NONE:
         v = 2 + w[L.W_BUGLE_WORTH] * card[c, L.CD_BUGLE] \
@@ -95,6 +96,8 @@ def card_value(w, card, c):
         return w[L.W_LOYALTY_WORTH]
     if sp == L.EV_INFORMANTS:  # it shows the enemy's hand (12.1): nothing to a full view
         return 0 if w[L.W_SEES_HIDDEN] else w[L.W_EVENT_WORTH]
+    if sp == L.EV_LANCER or sp == L.EV_MORTAR:  # each waits on a rare block deployed
+        return w[L.W_LANCER_MORTAR_WORTH]
     return w[L.W_EVENT_WORTH]
 
 
@@ -595,6 +598,18 @@ def battle_gain(p, loc, side, where, n_def, mp, ep):
 
 
 @borrowing
+def may_retreat_before(s, side, n):
+    """Can ``side``'s stack of ``n`` blocks leave an attack before combat, as a player at
+    the table sees it (8.8.7: "A Carlist stack comprising 4 or fewer blocks may retreat
+    ... A Carlist force of 5 or more blocks may also retreat, but doing so would result in
+    the loss of 1 block ... Only one of this type of retreat is allowed per Semester")? A
+    Carlist stack can while its retreat of the Semester is unused; a Liberal stack only
+    of cavalry and Leaders, whose identities the Carlists may not see, and the
+    Headquarters card in a hand they do not see (11.1) are left out."""
+    return side == L.CARLISTS and n > 0 and s[L.S_RETREAT_USED + side] == 0
+
+
+@borrowing
 def loss_rate(p, loc, where, victim):
     """Impact per block ``victim`` loses in a battle at ``where`` (8.7.1-8.7.2)."""
     if victim == L.CARLISTS and loc[where, L.LC_MOUNTAIN]:
@@ -715,8 +730,10 @@ def choose_destination_in(w, p, loc, blk, card, s, rng, side, origin, movers, m,
                 ep = enemy_power[v]  # hundredths
                 if mp * 100 > ep and mp * 10000 >= ep * w[L.W_ATTACK_RATIO] \
                         + 10000 * w[L.W_ATTACK_EDGE]:
-                    score += w[L.W_BLOCK_WORTH] * battle_gain(p, loc, side, v, n_def, mp,
-                                                              ep // 100)
+                    gain = battle_gain(p, loc, side, v, n_def, mp, ep // 100)
+                    if may_retreat_before(s, 1 - side, n_def):
+                        gain = min(gain, 1 if n_def >= 5 else 0)
+                    score += w[L.W_BLOCK_WORTH] * gain
                 else:
                     score = -10
             if marched >= 0:

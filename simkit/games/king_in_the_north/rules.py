@@ -336,8 +336,9 @@ class Weights(RulesBase):
         range=(0, 10))
     block_worth: int = knob(
         4, "what each block an attack is expected to gain counts when choosing where a "
-        "stack goes (the enemy's expected losses less its own, 8.7.1; a VP of a Location "
-        "counts 1, see vp_swing)", range=(0, 12))
+        "stack goes (the enemy's expected losses less its own, 8.7.1; none from a Carlist "
+        "stack that can still retreat before combat, 8.8.7; a VP of a Location counts 1, "
+        "see vp_swing)", range=(0, 12))
     siege_spare: int = knob(
         0, "Impact beyond the siege rate times the defenders (8.9.3) a stack wants before "
         "it moves to lay a siege", range=(0, 12))
@@ -422,6 +423,23 @@ def _carlist_event_worth():
                 "Faction card's 2", range=(0, 12))
 
 
+def _carlist_city_guard():
+    return knob(2, "blocks it keeps in a City it controls when blocks move out of it (one more "
+                "in a Capital), counting those that cannot move; a City holding no more keeps "
+                "them all. Carlists: 2, the most a City holds inside (8.9.2), for a City left "
+                "with one falls to any Liberal siege of 8 Impact (8.9.3), two to 16: the "
+                "Liberals retook 0.7 fewer a game (the Liberals, who hold most Cities at set-up, "
+                "keep 1: a second block in each is a field army fewer)", range=(0, 5))
+
+
+def _lancer_mortar():
+    return knob(1, "Carlists: «Lancer Charge»'s and «Siege Mortar»'s worth in hand (12.1): each "
+                "waits on a block they have few of deployed in its battle (one of their 2 "
+                "Lancers; an Artillery block in a City siege), so it is worth less than a plain "
+                "Faction card's 2, which deploys a block in any battle (held at 4, Lancer "
+                "Charge was still in hand at the end of 6 games in 10)", range=(0, 12))
+
+
 def _port_capital():
     return knob(3, "Carlists: added to the worth of a Capital with a Port they do not hold "
                 "(2.2: their sudden victories need one)", range=(0, 10))
@@ -432,6 +450,8 @@ class CarlistGreedyWeights(GreedyWeights):
     """The Carlist ``greedy`` commander's weights."""
 
     event_worth: int = _carlist_event_worth()
+    city_guard: int = _carlist_city_guard()
+    lancer_mortar_worth: int = _lancer_mortar()
     port_capital_bonus: int = _port_capital()
 
 
@@ -458,6 +478,7 @@ def _cautious(cls, doc):
 @dataclass(frozen=True)
 class _CarlistWeights(Weights):
     event_worth: int = _carlist_event_worth()
+    lancer_mortar_worth: int = _lancer_mortar()
     port_capital_bonus: int = _port_capital()
 
 
