@@ -1188,7 +1188,7 @@ def test_defender_weighs_hold_back_vp():
     def extra(hold_back):
         x = Game(hold_back_vp=hold_back)
         x[PURPLE, L.PL_MEN] = 5
-        return PO.defender_extra(x.S, x.p, x.pol, x.g, x.rng, PURPLE, 0, 1)
+        return PO.defender_extra(x.S, x.p, x.pol, x.g, x.rng, PURPLE, 0, 1, BLUE)
     men, lmask = extra(0)
     assert men < 5
     assert extra(1) == (5, 1)
@@ -1385,12 +1385,34 @@ def test_battle_supporter_adds_the_units_it_wants():
     defender 2 behind it adds what turns the forecast."""
     x = Game()
     x[GREEN, L.PL_MEN] = 5
-    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.ATTACK, 8, 5)
+    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.ATTACK, 8, 5, 0)
     assert (men, lmask) == (1, 0) and value > x.pol[GREEN, L.W_VP_POINTS]
     assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 8, 5, BLUE, PURPLE,
                            x.node("Brigantes")) == B.ATTACK
-    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.DEFEND, 7, 5)
+    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.DEFEND, 7, 5, 0)
     assert men == 3 and lmask == 0
+
+
+def test_greedy_rival_term_declines_a_support_that_wins_the_leader_its_battle():
+    """greedy's ``rival_percent``: a player at the table plays to win and sees every
+    tribe's VP. Blue leads the VP track and attacks Purple 5 STRENGTH to 7; Green's 3
+    tribesmen would turn the Battle, winning Green a share of the VP and Blue its VP. At 0
+    Green joins Blue's attack; at 100 Blue's VP counts as much as its own and it stays
+    out (Purple, level with Green, refuses its help)."""
+    x = Game()
+    x.pol = x.pol.copy()
+    x[GREEN, L.PL_MEN] = 5
+    x[BLUE, L.PL_VP] = 20
+    assert PO.rival_side(x.p, x.g, GREEN, BLUE, PURPLE) == B.ATTACK
+    brigantes = x.node("Brigantes")
+    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 5, 7, BLUE, PURPLE,
+                           brigantes) == B.ATTACK
+    x.pol[GREEN, L.W_RIVAL_PERCENT] = 100
+    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 5, 7, BLUE, PURPLE,
+                           brigantes) == B.NO_SIDE
+    x[ORANGE, L.PL_VP] = 30  # Orange, out of this Battle, leads: Green joins again
+    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 5, 7, BLUE, PURPLE,
+                           brigantes) == B.ATTACK
 
 
 def test_battle_forecast_counts_the_support_the_others_would_bring():
@@ -1445,9 +1467,9 @@ def test_a_support_costs_what_the_supporters_best_action_loses():
     price = AP.support_price(x.S, x.p, x.pol, x.g, ORANGE)
     assert price > x.pol[ORANGE, L.W_UNIT_POINTS]
     assert x[ORANGE, L.PL_MEN] == 5 and x[ORANGE, L.PL_LEADER_AT] == L.AT_AVAILABLE
-    flat = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5)
+    flat = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5, 0)
     x[ORANGE, L.PL_UNIT_PRICE] = price
-    priced = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5)
+    priced = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5, 0)
     assert flat[0] > 0 > priced[0]
     for c in range(x.p[L.P_N_CARDS]):
         if x[ORANGE, L.PL_CARD + c] == L.CARD_HAND and \
