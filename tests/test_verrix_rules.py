@@ -1188,7 +1188,7 @@ def test_defender_weighs_hold_back_vp():
     def extra(hold_back):
         x = Game(hold_back_vp=hold_back)
         x[PURPLE, L.PL_MEN] = 5
-        return PO.defender_extra(x.S, x.p, x.pol, x.g, x.rng, PURPLE, 0, 1, BLUE)
+        return PO.defender_extra(x.S, x.p, x.pol, x.g, x.rng, PURPLE, 0, 1)
     men, lmask = extra(0)
     assert men < 5
     assert extra(1) == (5, 1)
@@ -1385,34 +1385,12 @@ def test_battle_supporter_adds_the_units_it_wants():
     defender 2 behind it adds what turns the forecast."""
     x = Game()
     x[GREEN, L.PL_MEN] = 5
-    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.ATTACK, 8, 5, 0)
+    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.ATTACK, 8, 5)
     assert (men, lmask) == (1, 0) and value > x.pol[GREEN, L.W_VP_POINTS]
     assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 8, 5, BLUE, PURPLE,
                            x.node("Brigantes")) == B.ATTACK
-    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.DEFEND, 7, 5, 0)
+    value, men, lmask = PO.support_units(x.S, x.p, x.pol, x.g, GREEN, B.DEFEND, 7, 5)
     assert men == 3 and lmask == 0
-
-
-def test_greedy_rival_term_declines_a_support_that_wins_the_leader_its_battle():
-    """greedy's ``rival_percent``: a player at the table plays to win and sees every
-    tribe's VP. Blue leads the VP track and attacks Purple 5 STRENGTH to 7; Green's 3
-    tribesmen would turn the Battle, winning Green a share of the VP and Blue its VP. At 0
-    Green joins Blue's attack; at 100 Blue's VP counts as much as its own and it stays
-    out (Purple, level with Green, refuses its help)."""
-    x = Game()
-    x.pol = x.pol.copy()
-    x[GREEN, L.PL_MEN] = 5
-    x[BLUE, L.PL_VP] = 20
-    assert PO.rival_side(x.p, x.g, GREEN, BLUE, PURPLE) == B.ATTACK
-    brigantes = x.node("Brigantes")
-    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 5, 7, BLUE, PURPLE,
-                           brigantes) == B.ATTACK
-    x.pol[GREEN, L.W_RIVAL_PERCENT] = 100
-    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 5, 7, BLUE, PURPLE,
-                           brigantes) == B.NO_SIDE
-    x[ORANGE, L.PL_VP] = 30  # Orange, out of this Battle, leads: Green joins again
-    assert PO.support_side(x.S, x.p, x.pol, x.g, x.rng, GREEN, 5, 7, BLUE, PURPLE,
-                           brigantes) == B.ATTACK
 
 
 def test_battle_forecast_counts_the_support_the_others_would_bring():
@@ -1434,14 +1412,41 @@ def test_battle_forecast_counts_the_support_the_others_would_bring():
     assert supported > AP.battle_value(x.S, x.p, x.pol, x.g, BLUE, ORANGE)
 
 
+def test_greedy_rival_term_declares_no_battle_that_pays_the_nearest_rival():
+    """greedy's ``rival_percent``: a player at the table plays to win and sees every
+    tribe's VP. Blue leads the VP track (30) and Purple (20) is next; each of Blue's
+    Battles on Orange, Green or Yellow is forecast with Purple's tribesman in its attack
+    (Blue accepts a trailing rival's help), so Purple would win the Battle's VP with it.
+    At 0 Blue declares one (the best worth 60); at 100 Purple's VP counts as one Blue
+    loses and no Battle is worth declaring, until Purple has passed."""
+    from simkit.games.verrix import appraisal as AP
+    x = Game()
+    x.pol = x.pol.copy()
+    for seat in range(5):
+        x[seat, L.PL_MEN] = 5
+    x[BLUE, L.PL_VP] = 30
+    x[PURPLE, L.PL_VP] = 20
+    assert PO.leading_rival(x.p, x.g, BLUE) == PURPLE
+    x.pol[BLUE, L.W_RIVAL_PERCENT] = 0
+    assert AP.best_battle(x.S, x.p, x.pol, x.g, BLUE) == 60
+    x.pol[BLUE, L.W_RIVAL_PERCENT] = 100
+    assert AP.best_battle(x.S, x.p, x.pol, x.g, BLUE) == 0
+    x[PURPLE, L.PL_PASSED] = 1
+    assert AP.best_battle(x.S, x.p, x.pol, x.g, BLUE) > 0
+
+
 def test_a_card_costs_what_the_battle_after_it_loses():
     """The Action Phase goes on until every player passes, so a card played now leaves
     its units out of a Battle declared later. Blue (5 tribesmen, a Battle worth 90 on
     the best target) loses little of it to a card engaging 1 to 3 of them (no more than
     engaged_points per STRENGTH) and most of it to one engaging 4; the units of a tribe
-    with no Battle worth declaring cost only engaged_points."""
+    with no Battle worth declaring cost only engaged_points. (Blue plays for its own VP,
+    ``rival_percent=0``: at the default the VP its forecast supporters would win count
+    against the Battle too.)"""
     from simkit.games.verrix import appraisal as AP
     x = Game()
+    x.pol = x.pol.copy()
+    x.pol[BLUE, L.W_RIVAL_PERCENT] = 0
     for seat in range(5):
         x[seat, L.PL_MEN] = 5
     best = AP.best_battle(x.S, x.p, x.pol, x.g, BLUE)
@@ -1467,9 +1472,9 @@ def test_a_support_costs_what_the_supporters_best_action_loses():
     price = AP.support_price(x.S, x.p, x.pol, x.g, ORANGE)
     assert price > x.pol[ORANGE, L.W_UNIT_POINTS]
     assert x[ORANGE, L.PL_MEN] == 5 and x[ORANGE, L.PL_LEADER_AT] == L.AT_AVAILABLE
-    flat = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5, 0)
+    flat = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5)
     x[ORANGE, L.PL_UNIT_PRICE] = price
-    priced = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5, 0)
+    priced = PO.support_units(x.S, x.p, x.pol, x.g, ORANGE, B.DEFEND, 9, 5)
     assert flat[0] > 0 > priced[0]
     for c in range(x.p[L.P_N_CARDS]):
         if x[ORANGE, L.PL_CARD + c] == L.CARD_HAND and \

@@ -212,8 +212,7 @@ def deploy_supporters(S, p, pol, g, rng, side, men, lmask, attacker, defender, d
         choice = PO.support_side(S, p, pol, g, rng, s, att, dfn, attacker, defender, dest)
         if choice == NO_SIDE:
             continue
-        m, lm = PO.support_units(S, p, pol, g, s, choice, att, dfn,
-                                 PO.rival_side(p, g, s, attacker, defender))[1:]
+        m, lm = PO.support_units(S, p, pol, g, s, choice, att, dfn)[1:]
         chief = attacker if choice == ATTACK else defender
         if not PO.accepts_support(S, p, g, rng, chief, pol[chief, L.W_ID], s, choice, att, dfn,
                                   engagement_strength(S, g, s, m, lm)):
@@ -310,7 +309,7 @@ def declare_battle(S, p, pol, g, rng, attacker, defender, log):
     dm, dl = village_units(S, p, g, defender)
     must = engagement_strength(S, g, defender, dm, dl)
     xm, xl = PO.defender_extra(S, p, pol, g, rng, defender, must,
-                               engagement_strength(S, g, attacker, m, lm), attacker)
+                               engagement_strength(S, g, attacker, m, lm))
     log_event(log, EV_ENGAGE, m, lm, engagement_strength(S, g, attacker, m, lm))
     deploy_defender(S, p, g, defender, xm, xl, log)
     side[defender] = DEFEND

@@ -402,9 +402,7 @@ def raid_prospect(S, p, pol, g, seat, c, k, target):
     """What a raid (operation k of card c) on ``target`` faces and can win whatever
     units it engages, computed once for the engagements ``raid_units`` weighs: the
     capacity and STRENGTH the card and Reavers add, the defence to beat, the worth of the
-    best thing to carry off, the goods there, and the VP a success adds. At the leading
-    rival's Village (``leading_rival``) an item is worth ``rival_percent`` more: what the
-    leader loses, at the raider's prices."""
+    best thing to carry off, the goods there, and the VP a success adds."""
     capacity = card_op(S, c, k, 3) + reavers(S, g, seat, target, L.TR_RAID_CAPACITY)
     if target < 0:
         return capacity, 0, 0, 0, 0, 0
@@ -421,8 +419,6 @@ def raid_prospect(S, p, pol, g, seat, c, k, target):
         for col in range(L.N_TRIBES):
             if g[pl(target) + L.PL_HOSTAGES + col] > 0:
                 best = max(best, hostage_worth(S, p, pol, g, seat, col, hostages(g, seat)))
-    if target == leading_rival(p, g, seat):  # what the leader loses, at the seat's prices
-        best += rival_cost(pol, seat, best)
     items = 0
     for good in range(L.N_GOODS):
         items += g[pl(target) + L.PL_GOODS + good]
@@ -1099,14 +1095,6 @@ def rival_cost(pol, seat, points):
 
 
 @borrowing
-def rival_side(p, g, seat, attacker, defender):
-    """The faction the seat's leading rival leads in a Battle of ``attacker`` on
-    ``defender`` (1 attackers, 2 defenders), 0 if it leads neither."""
-    rival = leading_rival(p, g, seat)
-    return 1 if rival == attacker else 2 if rival == defender else 0
-
-
-@borrowing
 def won_vp(S, p, g, disc10, side):
     """The Battle VP a faction's players expect when the disc ends near ``disc10`` (as
     ``faction_vp``, but a lost Battle pays nothing)."""
@@ -1135,8 +1123,7 @@ def spare_unit_points(S, p, pol, g, seat):
 def attack_commit(S, p, pol, g, seat, target, least, required):
     """The units an attacker places in the Camp (at least ``least``, the leaders of
     ``required`` among them): the deployment whose expected disc pays the most VP less
-    what its units could have done elsewhere (``spare_unit_points``) and, against the
-    leading rival, ``rival_cost`` of the VP the defence can expect; ties keep more
+    what its units could have done elsewhere (``spare_unit_points``); ties keep more
     units. (-1, 0): fewer than ``least`` available."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     dfn = strength_at(S, g, target, L.BATTLE_UNITS, L.AT_VILLAGE) + \
@@ -1144,7 +1131,6 @@ def attack_commit(S, p, pol, g, seat, target, least, required):
     token = mean_token10(p, g)
     vp_points = pol[seat, L.W_VP_POINTS]
     unit_points = spare_unit_points(S, p, pol, g, seat)
-    rside = 2 * (leading_rival(p, g, seat) == target)  # the defender's VP if it wins
     best_m, best_l = -1, 0
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -1159,20 +1145,18 @@ def attack_commit(S, p, pol, g, seat, target, least, required):
                 break
             att = m + lstr
             disc = 30 * (att - dfn) + 10 - token  # battle_disc_estimate, token hoisted
-            v = vp_points * faction_vp(S, p, g, seat, disc, 1) - unit_points * att - \
-                rival_cost(pol, seat, vp_points * won_vp(S, p, g, disc, rside))
+            v = vp_points * faction_vp(S, p, g, seat, disc, 1) - unit_points * att
             if v > best_v:
                 best_v, best_m, best_l = v, m, lm
     return best_m, best_l
 
 
 @borrowing
-def defender_extra(S, p, pol, g, rng, seat, must, attack, attacker):
+def defender_extra(S, p, pol, g, rng, seat, must, attack):
     """Available units a defender adds to the Village spaces. Greedy: the deployment
     worth most, the expected disc's VP less ``hold_back_vp`` for each unit held back
     and what the added units could have done elsewhere (``spare_unit_points``; ``must``: the
-    STRENGTH already in the Village, ``attack``: the Camp's) and, if ``attacker`` is the
-    leading rival, ``rival_cost`` of the VP it can expect; ties add more. Random: a
+    STRENGTH already in the Village, ``attack``: the Camp's); ties add more. Random: a
     random number of its tribesmen and every leader."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     if pol[seat, L.W_ID] == L.POL_RANDOM:
@@ -1180,7 +1164,6 @@ def defender_extra(S, p, pol, g, rng, seat, must, attack, attacker):
     spare = spare_unit_points(S, p, pol, g, seat)
     token = mean_token10(p, g)
     vp_points = pol[seat, L.W_VP_POINTS]
-    rside = 1 if leading_rival(p, g, seat) == attacker else 0  # the attacker's VP
     best_m, best_l = men, lmask
     best_v = -(1 << 40)
     for lm in range(lmask, -1, -1):
@@ -1194,27 +1177,23 @@ def defender_extra(S, p, pol, g, rng, seat, must, attack, attacker):
             added = m + lstr
             disc = 30 * (attack - must - added) + 10 - token  # battle_disc_estimate
             v = vp_points * (faction_vp(S, p, g, seat, disc, 2) -
-                             p[L.P_HOLD_BACK_VP] * (men - m + held_leaders)) - spare * added - \
-                rival_cost(pol, seat, vp_points * won_vp(S, p, g, disc, rside))
+                             p[L.P_HOLD_BACK_VP] * (men - m + held_leaders)) - spare * added
             if v > best_v:
                 best_v, best_m, best_l = v, m, lm
     return best_m, best_l
 
 
 @borrowing
-def support_units(S, p, pol, g, seat, side, att_str, def_str, rside):
+def support_units(S, p, pol, g, seat, side, att_str, def_str):
     """The units the seat would add to ``side`` (1 attackers, 2 defenders) of a Battle
     whose factions stand at ``att_str`` and ``def_str``: "the available tribesmen and
     leaders that they want to add" (Battle, Support), the deployment whose expected disc
     pays the most VP less what its units could have done elsewhere
-    (``spare_unit_points``) and less ``rival_cost`` of the VP they add to the leading
-    rival's faction (``rside``, ``rival_side``: 1 it leads the attack, 2 the defence, 0
-    neither; a Support against it counts what it takes away); ties: fewer units.
-    Returns (value, tribesmen, leader mask); (value, 0, 0) adds nothing."""
+    (``spare_unit_points``; ties: fewer units). Returns (value, tribesmen, leader mask);
+    (value, 0, 0) adds nothing."""
     men, lmask = all_available(S, g, seat, L.BATTLE_UNITS)
     vp_points = pol[seat, L.W_VP_POINTS]
     unit_points = spare_unit_points(S, p, pol, g, seat)
-    rival_base = won_vp(S, p, g, battle_disc_estimate(p, g, att_str, def_str), rside)
     best_v, best_m, best_l = -(1 << 40), 0, 0
     for lm in range(lmask + 1):
         if lm & ~lmask:
@@ -1226,9 +1205,8 @@ def support_units(S, p, pol, g, seat, side, att_str, def_str, rside):
                 continue
             a = att_str + (add if side == 1 else 0)
             d = def_str + (add if side == 2 else 0)
-            disc = battle_disc_estimate(p, g, a, d)
-            v = vp_points * faction_vp(S, p, g, seat, disc, side) - unit_points * add - \
-                rival_cost(pol, seat, vp_points * (won_vp(S, p, g, disc, rside) - rival_base))
+            v = vp_points * faction_vp(S, p, g, seat, battle_disc_estimate(p, g, a, d), side) - \
+                unit_points * add
             if v > best_v:
                 best_v, best_m, best_l = v, m, lm
     return best_v, best_m, best_l
@@ -1252,11 +1230,11 @@ def support_side(S, p, pol, g, rng, seat, att_str, def_str, attacker, defender, 
 
 
 @borrowing
-def support_offer(S, p, pol, g, seat, side, att_str, def_str, dest, rside):
+def support_offer(S, p, pol, g, seat, side, att_str, def_str, dest):
     """What the units the seat would add to ``side`` (``support_units``) are worth less
     ``provision_points`` per Provision of the trip to the Battle (``dest``); (value,
     tribesmen, leader mask), the value below any offer's if it cannot pay the trip."""
-    v, m, lm = support_units(S, p, pol, g, seat, side, att_str, def_str, rside)
+    v, m, lm = support_units(S, p, pol, g, seat, side, att_str, def_str)
     price = move_price(S, p, g, seat, dest, engagement_horses(S, g, seat, lm))[0]
     if price > g[pl(seat) + L.PL_GOODS + L.PROVISIONS]:
         return -(1 << 40), 0, 0
@@ -1289,8 +1267,7 @@ def best_offer(S, p, pol, g, seat, att_str, def_str, attacker, defender, dest,
     best, best_m, best_l = 0, 0, 0
     best_v = 0
     for side in range(1, 3):
-        v, m, lm = support_offer(S, p, pol, g, seat, side, att_str, def_str, dest,
-                                 rival_side(p, g, seat, attacker, defender))
+        v, m, lm = support_offer(S, p, pol, g, seat, side, att_str, def_str, dest)
         chief = attacker if side == 1 else defender
         if v <= best_v or not (random_leaders_known and pol[chief, L.W_ID] == L.POL_RANDOM) \
                 and not greedy_accepts(S, p, g, chief, seat, side, att_str, def_str,
