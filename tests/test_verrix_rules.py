@@ -1412,14 +1412,41 @@ def test_battle_forecast_counts_the_support_the_others_would_bring():
     assert supported > AP.battle_value(x.S, x.p, x.pol, x.g, BLUE, ORANGE)
 
 
+def test_greedy_rival_term_declares_no_battle_that_pays_the_nearest_rival():
+    """greedy's ``rival_percent``: a player at the table plays to win and sees every
+    tribe's VP. Blue leads the VP track (30) and Purple (20) is next; each of Blue's
+    Battles on Orange, Green or Yellow is forecast with Purple's tribesman in its attack
+    (Blue accepts a trailing rival's help), so Purple would win the Battle's VP with it.
+    At 0 Blue declares one (the best worth 60); at 100 Purple's VP counts as one Blue
+    loses and no Battle is worth declaring, until Purple has passed."""
+    from simkit.games.verrix import appraisal as AP
+    x = Game()
+    x.pol = x.pol.copy()
+    for seat in range(5):
+        x[seat, L.PL_MEN] = 5
+    x[BLUE, L.PL_VP] = 30
+    x[PURPLE, L.PL_VP] = 20
+    assert PO.leading_rival(x.p, x.g, BLUE) == PURPLE
+    x.pol[BLUE, L.W_RIVAL_PERCENT] = 0
+    assert AP.best_battle(x.S, x.p, x.pol, x.g, BLUE) == 60
+    x.pol[BLUE, L.W_RIVAL_PERCENT] = 100
+    assert AP.best_battle(x.S, x.p, x.pol, x.g, BLUE) == 0
+    x[PURPLE, L.PL_PASSED] = 1
+    assert AP.best_battle(x.S, x.p, x.pol, x.g, BLUE) > 0
+
+
 def test_a_card_costs_what_the_battle_after_it_loses():
     """The Action Phase goes on until every player passes, so a card played now leaves
     its units out of a Battle declared later. Blue (5 tribesmen, a Battle worth 90 on
     the best target) loses little of it to a card engaging 1 to 3 of them (no more than
     engaged_points per STRENGTH) and most of it to one engaging 4; the units of a tribe
-    with no Battle worth declaring cost only engaged_points."""
+    with no Battle worth declaring cost only engaged_points. (Blue plays for its own VP,
+    ``rival_percent=0``: at the default the VP its forecast supporters would win count
+    against the Battle too.)"""
     from simkit.games.verrix import appraisal as AP
     x = Game()
+    x.pol = x.pol.copy()
+    x.pol[BLUE, L.W_RIVAL_PERCENT] = 0
     for seat in range(5):
         x[seat, L.PL_MEN] = 5
     best = AP.best_battle(x.S, x.p, x.pol, x.g, BLUE)

@@ -48,7 +48,9 @@ def trade_gain(S, p, pol, g, seat, c, target, men, lmask, extra, bonus_vp):
 @allocating
 def paid_trade_gain(S, p, pol, g, seat, c, target, men, lmask, extra, bonus_vp, price):
     """``trade_gain`` for a trip of ``price`` Provisions (``card_value`` prices the trip
-    once for the plan and the card's cost)."""
+    once for the plan and the card's cost); at the leading rival's Village, less
+    ``rival_percent`` of the surplus the trade leaves it (the value sold beyond the value
+    bought, 10 value points a point: the rulebook's Trade gives no change)."""
     b = pl(seat)
     cap = trade_capacity(S, g, seat, c, men, lmask, extra)
     g[b + L.PL_GOODS + L.PROVISIONS] -= price
@@ -56,6 +58,11 @@ def paid_trade_gain(S, p, pol, g, seat, c, target, men, lmask, extra, bonus_vp, 
     gain = PO.trade_plan(S, p, pol, g, seat, target, cap,
                          pol[seat, L.W_VP_POINTS] * bonus_vp, plan)
     g[b + L.PL_GOODS + L.PROVISIONS] += price
+    if gain != PO.NO_TRADE and target >= 0 and target == PO.leading_rival(p, g, seat):
+        surplus = 0
+        for k in range(PO.N_KINDS):
+            surplus += (plan[k] - plan[PO.N_KINDS + k]) * PO.kind_value(S, k)
+        gain -= PO.rival_cost(pol, seat, 10 * surplus)
     return gain
 
 
@@ -252,7 +259,8 @@ def battle_value(S, p, pol, g, seat, target):
     """A Battle declaration on ``target``: the VP of the disc forecast round by round
     (each faction, with the Support the others would bring it, playing its best Battle
     card, the other adding an average token), less what the seat's units could have
-    done."""
+    done, and less ``rival_percent`` of the Battle VP the leading rival can expect (as
+    the defender or a forecast supporter: ``PO.won_vp``)."""
     if not can_declare(S, p, g, seat, target):
         return -(1 << 20)
     own = np.zeros(len(L.CLASSES), dtype=np.int64)
@@ -280,7 +288,8 @@ def battle_forecast(S, p, pol, g, seat, target, own, opp, a_cards, d_cards):
         if not (L.BATTLE_UNITS >> cl) & 1:
             opp[cl] = 0
     attack_units = own.sum()
-    forecast_support(S, p, pol, g, seat, target, own, opp)
+    rival = PO.leading_rival(p, g, seat)
+    rside = forecast_support(S, p, pol, g, seat, target, own, opp, rival)
     token = PO.mean_token10(p, g)
     na = battle_hand(S, p, g, seat, a_cards)
     nd = battle_hand(S, p, g, target, d_cards)
@@ -299,19 +308,23 @@ def battle_forecast(S, p, pol, g, seat, target, own, opp, a_cards, d_cards):
         else:
             disc10 += 10 * (own.sum() - opp.sum())
         disc10 = max(-30, min(30, disc10))
-    v = PO.faction_vp(S, p, g, seat, disc10, 1)
-    return pol[seat, L.W_VP_POINTS] * v - \
-        PO.spare_unit_points(S, p, pol, g, seat) * attack_units
+    vp_points = pol[seat, L.W_VP_POINTS]
+    if rival == target:
+        rside = 2
+    return vp_points * PO.faction_vp(S, p, g, seat, disc10, 1) - \
+        PO.spare_unit_points(S, p, pol, g, seat) * attack_units - \
+        PO.rival_cost(pol, seat, vp_points * PO.won_vp(S, p, g, disc10, rside))
 
 
 @borrowing
-def forecast_support(S, p, pol, g, seat, target, own, opp):
+def forecast_support(S, p, pol, g, seat, target, own, opp, rival):
     """The Support the other players who have not passed would bring, in playing order
     (Battle, Support: "the available tribesmen and leaders that they want to add"), as
     ``PO.expected_support`` forecasts each offer from the units it holds available,
     added to the class strengths ``own`` (the seat's attack) and ``opp`` (the
-    defence)."""
+    defence). Returns the faction ``rival`` is forecast to join (0: none)."""
     dest = nearest_village(S, p, g, seat, target)
+    rside = 0
     for i in range(p[L.P_PLAYERS]):
         s = g[L.G_ORDER + i]
         if s == seat or s == target or g[pl(s) + L.PL_PASSED]:
@@ -322,6 +335,9 @@ def forecast_support(S, p, pol, g, seat, target, own, opp):
             class_strengths(S, g, s, m, lm, own)
         elif side == 2:
             class_strengths(S, g, s, m, lm, opp)
+        if s == rival:
+            rside = side
+    return rside
 
 
 @allocating

@@ -155,6 +155,7 @@ W_LEARN_POINTS = _W("learn_points")
 W_SITE_DISTANCE_POINTS = _W("site_distance_points")
 W_TRADE_EXTRA_UNITS = _W("trade_extra_units")
 W_SECOND_TOKEN_MARGIN = _W("second_token_margin")
+W_RIVAL_PERCENT = _W("rival_percent")
 W_STYLE_BONUS = _W("style_bonus")
 W_ROLLOUTS = _W("rollouts")  # the look-ahead's (lookahead.py): a decision's budget,
 W_WIDTH = _W("width")  # the actions it weighs, what a VP of margin adds (thousandths)

@@ -1076,6 +1076,32 @@ def faction_vp(S, p, g, seat, disc10, side):
 
 
 @borrowing
+def leading_rival(p, g, seat):
+    """The other tribe with the most VP on the track (public), the first seat of those
+    level: the one a tribe must pass to win, and, for the tribe ahead, the one nearest
+    it."""
+    best, best_vp = -1, -(1 << 30)
+    for s in range(p[L.P_PLAYERS]):
+        if s != seat and g[pl(s) + L.PL_VP] > best_vp:
+            best, best_vp = s, g[pl(s) + L.PL_VP]
+    return best
+
+
+@borrowing
+def rival_cost(pol, seat, points):
+    """What ``points`` (value points, the seat's own prices) an action gives the leading
+    rival cost the seat: ``rival_percent`` of them."""
+    return pol[seat, L.W_RIVAL_PERCENT] * points // 100
+
+
+@borrowing
+def won_vp(S, p, g, disc10, side):
+    """The Battle VP a faction's players expect when the disc ends near ``disc10`` (as
+    ``faction_vp``, but a lost Battle pays nothing)."""
+    return 0 if side == 0 else max(0, faction_vp(S, p, g, 0, disc10, side))
+
+
+@borrowing
 def spare_unit_points(S, p, pol, g, seat):
     """What a point of STRENGTH engaged now gives up this Month Turn: ``unit_points``
     while the seat has not passed and still holds an Action card to play, nothing once
