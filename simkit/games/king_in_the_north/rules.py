@@ -423,15 +423,6 @@ def _carlist_event_worth():
                 "Faction card's 2", range=(0, 12))
 
 
-def _carlist_city_guard():
-    return knob(2, "blocks it keeps in a City it controls when blocks move out of it (one more "
-                "in a Capital), counting those that cannot move; a City holding no more keeps "
-                "them all. Carlists: 2, the most a City holds inside (8.9.2), for a City left "
-                "with one falls to any Liberal siege of 8 Impact (8.9.3), two to 16: the "
-                "Liberals retook 0.7 fewer a game (the Liberals, who hold most Cities at set-up, "
-                "keep 1: a second block in each is a field army fewer)", range=(0, 5))
-
-
 def _lancer_mortar():
     return knob(1, "Carlists: «Lancer Charge»'s and «Siege Mortar»'s worth in hand (12.1): each "
                 "waits on a block they have few of deployed in its battle (one of their 2 "
@@ -450,7 +441,13 @@ class CarlistGreedyWeights(GreedyWeights):
     """The Carlist ``greedy`` commander's weights."""
 
     event_worth: int = _carlist_event_worth()
-    city_guard: int = _carlist_city_guard()
+    city_guard: int = knob(
+        2, "blocks it keeps in a City it controls when blocks move out of it (one more in a "
+        "Capital), counting those that cannot move; a City holding no more keeps them all. "
+        "Carlists: 2, the most a City holds inside (8.9.2), for a City left with one falls to "
+        "any Liberal siege of 8 Impact (8.9.3), two to 16: the Liberals retook 0.7 fewer a "
+        "game (the Liberals, who hold most Cities at set-up, keep 1: a second block in each "
+        "is a field army fewer)", range=(0, 5))
     lancer_mortar_worth: int = _lancer_mortar()
     port_capital_bonus: int = _port_capital()
 
