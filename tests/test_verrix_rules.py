@@ -1435,6 +1435,24 @@ def test_greedy_rival_term_declares_no_battle_that_pays_the_nearest_rival():
     assert AP.best_battle(x.S, x.p, x.pol, x.g, BLUE) > 0
 
 
+def test_no_leading_rival_among_tribes_level_at_the_most_vp():
+    """The leading rival is the other tribe with the most VP alone: where several are
+    level at the most (at the start the four behind seat 1's +1 VP), none is singled out
+    by seat order, so the rival term costs nothing; once one of them pulls ahead it is
+    the rival, and the leader's rival is the one nearest it."""
+    x = Game()
+    for seat in range(5):
+        x[seat, L.PL_VP] = 0
+    x[BLUE, L.PL_VP] = 1
+    assert PO.leading_rival(x.p, x.g, BLUE) == -1
+    assert PO.leading_rival(x.p, x.g, ORANGE) == BLUE
+    x[GREEN, L.PL_VP] = 1
+    assert PO.leading_rival(x.p, x.g, ORANGE) == -1
+    assert PO.leading_rival(x.p, x.g, BLUE) == GREEN
+    x[YELLOW, L.PL_VP] = 2
+    assert PO.leading_rival(x.p, x.g, BLUE) == YELLOW
+
+
 def test_a_card_costs_what_the_battle_after_it_loses():
     """The Action Phase goes on until every player passes, so a card played now leaves
     its units out of a Battle declared later. Blue (5 tribesmen, a Battle worth 90 on

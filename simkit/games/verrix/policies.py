@@ -1077,14 +1077,21 @@ def faction_vp(S, p, g, seat, disc10, side):
 
 @borrowing
 def leading_rival(p, g, seat):
-    """The other tribe with the most VP on the track (public), the first seat of those
-    level: the one a tribe must pass to win, and, for the tribe ahead, the one nearest
-    it."""
-    best, best_vp = -1, -(1 << 30)
+    """The other tribe with the most VP on the track (public): the one a tribe must pass
+    to win, and, for the tribe ahead, the one nearest it; -1 (none) when several others
+    are level at the most. Seat order is no reason to single one of them out: the first
+    seat of those level was the rival once, and at the start, where seat 1's +1 VP
+    leaves the other four level, seat 1 played against seat 2 (seat 2 -4.3 points)."""
+    best, best_vp, level = -1, -(1 << 30), False
     for s in range(p[L.P_PLAYERS]):
-        if s != seat and g[pl(s) + L.PL_VP] > best_vp:
-            best, best_vp = s, g[pl(s) + L.PL_VP]
-    return best
+        if s == seat:
+            continue
+        vp = g[pl(s) + L.PL_VP]
+        if vp > best_vp:
+            best, best_vp, level = s, vp, False
+        elif vp == best_vp:
+            level = True
+    return -1 if level else best
 
 
 @borrowing

@@ -348,8 +348,9 @@ class Weights(RulesBase):
         "draw two Mórrígan tokens and keep the higher", range=(0, 6))
     rival_percent: int = knob(
         100, "percent of what an action gives the leading rival (the other tribe with the "
-        "most VP on the track: the VP it can expect as the defender or a supporter of a "
-        "Battle the tribe declares, the surplus a Trade leaves on its Village) taken off "
+        "most VP on the track, none while several are level at the most: the VP it can "
+        "expect as the defender or a supporter of a Battle the tribe declares, the surplus "
+        "a Trade leaves on its Village) taken off "
         "the action's worth: 0 plays for the tribe's own VP, 100 counts a VP the leader "
         "gains as one the tribe loses", range=(0, 200))
 
