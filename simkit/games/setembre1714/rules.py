@@ -339,8 +339,10 @@ _ROLLOUTS = ("rollouts a searched decision may play, spread over its options by 
 # (docs/games/setembre1714.md, the look-ahead)
 _DECIDES = ("which of the side's decisions are searched: assaults_and_withdrawals, assaults "
             "(which assault it declares next, or none: 11, 11.3; its withdrawals are "
-            "greedy's) or withdrawals (as the defender, stand or withdraw: 11.3; its assaults "
-            "are greedy's)")
+            "greedy's), withdrawals (as the defender, stand or withdraw: 11.3; its assaults "
+            "are greedy's), plans (each half-turn's movement plan, 10: greedy's, a stack "
+            "held, a stack sent elsewhere or no unit moved; its combats are greedy's) or "
+            "all (plans, assaults and withdrawals)")
 
 _MARGIN = ("what one VP of the final margin (13: the side's VP less the enemy's) adds to a "
            "rollout's score, which is 1 for a win, 1/2 for a draw and 0 for a loss")
