@@ -266,7 +266,7 @@ def test_searched_decisions_follow_the_decides_weight():
     rows = FULL.policy_rows.build(FULL.policy_choices(
         {"bourbons": "lookahead:decides=withdrawals", "catalans": "lookahead"}))
     assert LA.searched_decisions(rows) == (
-        1 << L.D_WITHDRAWAL | (L.DECIDES_BITS[0] << L.N_DECISIONS))
+        1 << L.D_WITHDRAWAL | (ALL << L.N_DECISIONS)), "the default: every decision"
     assert (LA.greedy_rows(rows)[:, L.W_ID] == POL.GREEDY).all()
     assert LA.searched_decisions(FULL.policy_rows.build(FULL.policy_choices(None))) == 0
     rows = FULL.policy_rows.build(FULL.policy_choices(
