@@ -278,8 +278,8 @@ def carry_out_movement(rng, s, b, p, pol, log):
 
 
 @borrowing
-def planned_destination(s, u, z0, dest, reach):
-    """Where unit ``u`` (in ``z0``, greedy sending it to ``dest``) goes under the phase's
+def planned_destination(s, z0, dest, reach):
+    """Where a unit in ``z0`` that greedy sends to ``dest`` goes under the phase's
     plan (``S_PLAN``); ``reach``: the zones it can reach now (>0: a move)."""
     kind, zone = s[L.S_PLAN + L.PLAN_KIND], s[L.S_PLAN + L.PLAN_ZONE]
     if kind == L.PLAN_HOLD_ALL or (kind == L.PLAN_HOLD and z0 == zone):
@@ -319,7 +319,7 @@ def move_pieces(rng, s, b, p, w, side, field, want, log):
         dest = POL.unit_destination(s, b, p, w, side, u, dists[z0], field, want, stop,
                                     rng)
         if s[L.S_PLAN + L.PLAN_KIND] != L.PLAN_GREEDY:
-            dest = planned_destination(s, u, z0, dest, dists[z0])
+            dest = planned_destination(s, z0, dest, dists[z0])
         if dest != z0 and dest >= 0 and dists[z0, dest] > 0:
             move_unit(s, b, u, dest, parents[z0], log)
             count_action(s, side, L.A_MOVES)
