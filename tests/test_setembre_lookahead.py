@@ -1,28 +1,30 @@
 """11 de Setembre, the whole game: the resumable engine and the look-ahead player.
 Stopping at the searched decisions changes no game, a copied position plays on like the
-original, each decision lists its legal options with greedy's first, a search leaves
-the game untouched and picks the option its rollouts score best, and no choice depends
-on the order of the undrawn event cards (8: face down) or on the game's future dice."""
+original, each decision (an assault, a withdrawal, a half-turn's movement plan) lists its
+legal options with greedy's first, a search leaves the game untouched and picks the
+option its rollouts score best, and no choice depends on the order of the undrawn event
+cards (8: face down) or on the game's future dice."""
 
 import numpy as np
 import pytest
 
 from simkit import simulate
+from simkit.checks import broken_state
 from simkit.eventlog import no_log
 from simkit.games.setembre1714 import GAME as FULL
 from simkit.games.setembre1714 import engine as E
 from simkit.games.setembre1714 import layout as L
 from simkit.games.setembre1714 import lookahead as LA
 from simkit.games.setembre1714 import policies as POL
-from simkit.games.setembre1714.board import assault_allowed, count
+from simkit.games.setembre1714.board import assault_allowed, count, zone_limit
 from simkit.games.setembre1714.components import load_board
 from simkit.rng import KEY, game_streams, restart
 
 BOARD, _ = load_board()
 SEED = 1714
+ALL = L.DECIDES_BITS[L.LOOKAHEAD_DECIDES.index("all")]
 #: every decision of both sides
-EVERY = sum(bits << (side * L.N_DECISIONS) for side, bits in
-            enumerate((L.DECIDES_BITS[0], L.DECIDES_BITS[0])))
+EVERY = ALL | (ALL << L.N_DECISIONS)
 
 
 def position(policy=None, game_index=0):
@@ -59,6 +61,7 @@ def test_stopping_at_every_decision_changes_nothing():
     while (reached := E.play_from(rng, s, BOARD, p, pol, EVERY, no_log())) != L.D_NONE:
         stops[reached] += 1  # greedy's choice stays in the state
     assert stops[L.D_ASSAULT] > 10 and stops[L.D_WITHDRAWAL] > 0
+    assert stops[L.D_PLAN] >= 2 * s[L.S_TURN] - 1, "a plan each half-turn"
     assert s[L.S_AT] == L.AT_GAME_OVER
     assert (s == whole).all() and (rng == whole_rng).all()
 
@@ -120,7 +123,63 @@ def test_a_withdrawal_decision_is_stand_or_withdraw_greedys_first():
     assert {options[0, 0], options[1, 0]} == {0, 1}
 
 
-@pytest.mark.parametrize("decision", [L.D_ASSAULT, L.D_WITHDRAWAL])
+def carried_out(p, pol, s, rng, option):
+    """The position after the movement phase under the plan ``option``, the state
+    checks on: the state and the check log."""
+    after, after_rng = s.copy(), rng.copy()
+    LA.write_option(after, L.D_PLAN, option)
+    log = no_log(check_state=True)
+    E.carry_out_movement(after_rng, after, BOARD, p, pol, log)
+    return after, log
+
+
+def unit_zones(s, side):
+    units = np.flatnonzero(BOARD.unit[:, L.U_SIDE] == side)
+    return units, s[L.S_UNIT_ZONE + units]
+
+
+@pytest.mark.parametrize(("nth", "game_index"), [(1, 0), (4, 0), (7, 1), (10, 2)])
+def test_a_plan_decision_lists_greedys_plan_first_then_legal_changes_to_it(nth, game_index):
+    p, pol, s, rng = stop_at(L.D_PLAN, nth, game_index)
+    side = s[L.S_SIDE]
+    assert s[L.S_AT] == L.AT_MOVEMENT
+    options = np.empty((LA.MAX_OPTIONS, 4), np.int64)
+    n = LA.plan_options(rng.copy(), s, BOARD, p, pol, options)
+    rows = [tuple(o[:L.N_PLAN]) for o in options[:n]]
+    assert rows[0] == (L.PLAN_GREEDY, -1, -1) == tuple(s[L.S_PLAN:L.S_PLAN + L.N_PLAN])
+    assert len(set(rows)) == n and n <= 2 + LA.MAX_PLAN_HOLDS + LA.MAX_PLAN_REDIRECTS
+    units, before = unit_zones(s, side)
+    greedy, log = carried_out(p, pol, s, rng, options[0])
+    assert broken_state(log) is None
+    _, by_greedy = unit_zones(greedy, side)
+    left = {z for z, y in zip(before, by_greedy, strict=True) if z >= 0 and y != z}
+    whole, whole_rng = s.copy(), rng.copy()  # greedy's plan is the unsearched game's
+    E.play_from(whole_rng, whole, BOARD, p, pol, 0, no_log())
+    again, again_rng = s.copy(), rng.copy()
+    LA.write_option(again, L.D_PLAN, options[0])
+    E.play_from(again_rng, again, BOARD, p, pol, 0, no_log())
+    assert (whole == again).all()
+    kinds = [r[0] for r in rows]
+    assert kinds.count(L.PLAN_HOLD_ALL) == (len(left) > 1)
+    for o in range(1, n):
+        kind, zone, dest = rows[o]
+        after, log = carried_out(p, pol, s, rng, options[o])
+        assert broken_state(log) is None, "a legal plan: the state checks hold"
+        _, zones = unit_zones(after, side)
+        if kind == L.PLAN_HOLD_ALL:
+            assert (zones[before >= 0] == before[before >= 0]).all(), "no unit moved"
+        elif kind == L.PLAN_HOLD:
+            assert zone in left, "a stack greedy's plan moves"
+            assert (zones[before == zone] == zone).all(), "that stack holds"
+        else:
+            assert kind == L.PLAN_REDIRECT and zone in left and dest != zone
+            assert dest not in set(by_greedy[before == zone]), "not where greedy sends it"
+            assert dest in set(zones[before == zone]) or \
+                count(after, side, dest) == zone_limit(p, BOARD, dest), \
+                "the stack goes there while it has room"
+
+
+@pytest.mark.parametrize("decision", [L.D_ASSAULT, L.D_WITHDRAWAL, L.D_PLAN])
 def test_a_search_changes_only_the_choice_and_the_decisions_count(decision):
     p, pol, s, rng = stop_at(decision, 1)
     before, before_rng = s.copy(), rng.copy()
@@ -128,7 +187,8 @@ def test_a_search_changes_only_the_choice_and_the_decisions_count(decision):
     assert (rng == before_rng).all(), "the game's streams are not drawn from"
     changed = set(np.flatnonzero(s != before))
     allowed = set(range(L.S_COMBAT, L.S_COMBAT + 4)) | {L.S_ASSAULT + L.AS_WITHDREW,
-                                                         L.S_SEARCHED}
+                                                         L.S_SEARCHED} | \
+        set(range(L.S_PLAN, L.S_PLAN + L.N_PLAN))
     assert changed <= allowed and L.S_SEARCHED in changed
 
 
@@ -173,7 +233,8 @@ def test_resampling_keeps_the_drawn_cards_and_forgets_the_undrawn_order():
 
 
 @pytest.mark.parametrize(("decision", "nth"), [(L.D_ASSAULT, 0), (L.D_ASSAULT, 4),
-                                               (L.D_WITHDRAWAL, 0)])
+                                               (L.D_WITHDRAWAL, 0), (L.D_PLAN, 1),
+                                               (L.D_PLAN, 4)])
 def test_the_choice_ignores_the_hidden_order_and_the_future_dice(decision, nth):
     p, pol, s, rng = stop_at(decision, nth)
     other, other_rng = s.copy(), rng.copy()
@@ -185,7 +246,8 @@ def test_the_choice_ignores_the_hidden_order_and_the_future_dice(decision, nth):
     for state, streams in ((s, rng), (other, other_rng)):
         LA.search(streams, state, BOARD, p, pol, decision, np.zeros_like(state))
         choices.append((tuple(state[L.S_COMBAT:L.S_COMBAT + 4]),
-                        state[L.S_ASSAULT + L.AS_WITHDREW]))
+                        state[L.S_ASSAULT + L.AS_WITHDREW],
+                        tuple(state[L.S_PLAN:L.S_PLAN + L.N_PLAN])))
     assert choices[0] == choices[1]
 
 
@@ -193,8 +255,9 @@ def test_the_choice_ignores_the_hidden_order_and_the_future_dice(decision, nth):
 
 
 @pytest.mark.parametrize("side", L.SIDES)
-def test_the_lookahead_plays_whole_games_with_the_state_checks_on(side):
-    table = simulate(FULL, 2, seed=3, policy={side: "lookahead:rollouts=4"},
+@pytest.mark.parametrize("decides", ["assaults_and_withdrawals", "all"])
+def test_the_lookahead_plays_whole_games_with_the_state_checks_on(side, decides):
+    table = simulate(FULL, 2, seed=3, policy={side: f"lookahead:rollouts=4,decides={decides}"},
                      check_state=True)
     assert len(table) == 2 and table["turns"].min() >= 1
 
@@ -203,9 +266,12 @@ def test_searched_decisions_follow_the_decides_weight():
     rows = FULL.policy_rows.build(FULL.policy_choices(
         {"bourbons": "lookahead:decides=withdrawals", "catalans": "lookahead"}))
     assert LA.searched_decisions(rows) == (
-        1 << L.D_WITHDRAWAL | (L.DECIDES_BITS[0] << L.N_DECISIONS))
+        1 << L.D_WITHDRAWAL | (ALL << L.N_DECISIONS)), "the default: every decision"
     assert (LA.greedy_rows(rows)[:, L.W_ID] == POL.GREEDY).all()
     assert LA.searched_decisions(FULL.policy_rows.build(FULL.policy_choices(None))) == 0
+    rows = FULL.policy_rows.build(FULL.policy_choices(
+        {"bourbons": "lookahead:decides=plans", "catalans": "lookahead:decides=all"}))
+    assert LA.searched_decisions(rows) == (1 << L.D_PLAN | (ALL << L.N_DECISIONS))
 
 
 def test_an_option_must_beat_greedys_on_the_same_rollouts_surely():

@@ -237,26 +237,58 @@ def bourbon_recovery(rng, s, b, p, w, turn, extra, field, log):
 
 @allocating
 def movement_phase(rng, s, b, p, pol, side, turn, returning, log):
-    """Rule 10/12/6: reinforcements enter, then every unit, leader and barricade may
-    move; zones still over the stacking limit lose the excess."""
+    """Rule 10/12: reinforcements enter, and the side's player draws its plan for the
+    phase (``POL.prepare_movement``: kept in the state, with greedy's plan ``S_PLAN``,
+    so that the phase can be carried out from a copy, ``carry_out_movement``)."""
     n = b.zone.shape[0]
     w = pol[side]
-    field = np.full(n, -1, np.int64)
-    want = np.zeros(n, np.int64)
+    field = s[L.S_FIELD:L.S_FIELD + n]
+    want = s[L.S_WANT:L.S_WANT + n]
+    field[:] = -1
+    want[:] = 0
     if side == L.CATALANS:  # their R zones are chosen without the plan; it counts them
         catalan_reinforcements(rng, s, b, p, w, turn, returning, field, log)
         POL.prepare_movement(s, b, p, w, side, field, want)
     else:  # recreated units enter deployment zones, which change no Two Crowns goal
         POL.prepare_movement(s, b, p, w, side, field, want)
         bourbon_recovery(rng, s, b, p, w, turn, returning, field, log)
+    s[L.S_PLAN + L.PLAN_KIND] = L.PLAN_GREEDY
+    s[L.S_PLAN + L.PLAN_ZONE] = -1
+    s[L.S_PLAN + L.PLAN_DESTINATION] = -1
     if checking(log):
         check_state(s, b, p, log, L.STEP_REINFORCEMENTS, turn)
-    if failed(log):
-        return
-    move_pieces(rng, s, b, p, w, side, field, want, log)
+
+
+@borrowing
+def carry_out_movement(rng, s, b, p, pol, log):
+    """Rule 10/12/6: every unit, leader and barricade may move, to the phase's plan
+    (``S_PLAN``); zones still over the stacking limit lose the excess; the combat phase
+    begins."""
+    side, turn = s[L.S_SIDE], s[L.S_TURN]
+    n = b.zone.shape[0]
+    w = pol[side]
+    move_pieces(rng, s, b, p, w, side, s[L.S_FIELD:L.S_FIELD + n], s[L.S_WANT:L.S_WANT + n],
+                log)
     enforce_stacking(rng, s, b, p, w, side, log)
     if checking(log):
         check_state(s, b, p, log, L.STEP_MOVEMENT, turn)
+    if failed(log):
+        return
+    begin_combat_phase(s, b)
+
+
+@borrowing
+def planned_destination(s, z0, dest, reach):
+    """Where a unit in ``z0`` that greedy sends to ``dest`` goes under the phase's
+    plan (``S_PLAN``); ``reach``: the zones it can reach now (>0: a move)."""
+    kind, zone = s[L.S_PLAN + L.PLAN_KIND], s[L.S_PLAN + L.PLAN_ZONE]
+    if kind == L.PLAN_HOLD_ALL or (kind == L.PLAN_HOLD and z0 == zone):
+        return z0  # moving is optional (10: "may move")
+    if kind == L.PLAN_REDIRECT and z0 == zone and dest != z0:
+        y = s[L.S_PLAN + L.PLAN_DESTINATION]
+        if reach[y] > 0:  # still open to it (the stacking limit), else greedy's
+            return y
+    return dest
 
 
 @allocating
@@ -286,6 +318,8 @@ def move_pieces(rng, s, b, p, w, side, field, want, log):
             version[z0] = changes
         dest = POL.unit_destination(s, b, p, w, side, u, dists[z0], field, want, stop,
                                     rng)
+        if s[L.S_PLAN + L.PLAN_KIND] != L.PLAN_GREEDY:
+            dest = planned_destination(s, z0, dest, dists[z0])
         if dest != z0 and dest >= 0 and dists[z0, dest] > 0:
             move_unit(s, b, u, dest, parents[z0], log)
             count_action(s, side, L.A_MOVES)
@@ -398,9 +432,7 @@ def begin_half_turn(rng, s, b, p, pol, log):
     if failed(log):
         return
     movement_phase(rng, s, b, p, pol, side, turn, returning, log)
-    if failed(log):
-        return
-    begin_combat_phase(s, b)
+    s[L.S_AT] = L.AT_MOVEMENT
 
 
 @allocating
@@ -519,8 +551,9 @@ def game_goes_on(s, b, p, log):
 def step(rng, s, b, p, pol, log):
     """Carry out the step of the sequence of play (5) the state is at (``S_AT``) and move
     it to the next; returns the decision the next step carries out (``D_ASSAULT``: the
-    player's next combat, ``D_WITHDRAWAL``: the defender's answer, each chosen by the
-    side's policy and written in the state) or ``D_NONE``."""
+    player's next combat, ``D_WITHDRAWAL``: the defender's answer, ``D_PLAN``: the active
+    side's movement plan, each chosen by the side's policy and written in the state) or
+    ``D_NONE``."""
     at = s[L.S_AT]
     if at == L.AT_COMBAT:
         return next_combat(rng, s, b, p, pol)
@@ -530,6 +563,10 @@ def step(rng, s, b, p, pol, log):
         fight_answered(rng, s, b, p, pol, log)
     elif at == L.AT_HALF_TURN:
         begin_half_turn(rng, s, b, p, pol, log)
+        if s[L.S_AT] == L.AT_MOVEMENT and not failed(log):
+            return L.D_PLAN
+    elif at == L.AT_MOVEMENT:
+        carry_out_movement(rng, s, b, p, pol, log)
     elif at == L.AT_HALF_TURN_OVER:
         if s[L.S_SIDE] == L.BOURBONS:
             s[L.S_SIDE] = L.CATALANS
@@ -559,7 +596,7 @@ def play_from(rng, s, b, p, pol, searched, log):
     while s[L.S_AT] != L.AT_GAME_OVER and not failed(log):
         decision = step(rng, s, b, p, pol, log)
         if searched != 0 and decision >= 0:
-            side = s[L.S_SIDE] if decision == L.D_ASSAULT else 1 - s[L.S_SIDE]
+            side = 1 - s[L.S_SIDE] if decision == L.D_WITHDRAWAL else s[L.S_SIDE]
             if searched & (1 << (side * L.N_DECISIONS + decision)):
                 return decision
     return L.D_NONE

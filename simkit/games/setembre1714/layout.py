@@ -136,21 +136,30 @@ N_W = _W.size
 
 # -- the decisions a look-ahead player searches (``engine.play_from`` stops before each is
 # carried out, the script's choice written in the state), and its ``decides`` weight
-DECISIONS = ("assault", "withdrawal")
-D_ASSAULT, D_WITHDRAWAL = codes(DECISIONS)
+DECISIONS = ("assault", "withdrawal", "plan")
+D_ASSAULT, D_WITHDRAWAL, D_PLAN = codes(DECISIONS)
 N_DECISIONS = len(DECISIONS)
 D_NONE = -1  # the game is over (or a state check failed): no decision
 #: the lookahead's ``decides`` weight: which of its side's decisions it searches, and the
 #: bits of ``engine.play_from``'s ``searched`` each one asks for (shifted by the side)
-LOOKAHEAD_DECIDES = ("assaults_and_withdrawals", "assaults", "withdrawals")
-DECIDES_BITS = ((1 << D_ASSAULT) | (1 << D_WITHDRAWAL), 1 << D_ASSAULT, 1 << D_WITHDRAWAL)
+LOOKAHEAD_DECIDES = ("assaults_and_withdrawals", "assaults", "withdrawals", "plans", "all")
+DECIDES_BITS = ((1 << D_ASSAULT) | (1 << D_WITHDRAWAL), 1 << D_ASSAULT, 1 << D_WITHDRAWAL,
+                1 << D_PLAN, (1 << D_ASSAULT) | (1 << D_WITHDRAWAL) | (1 << D_PLAN))
+# -- a half-turn's movement plan (10, 12; ``S_PLAN``): greedy's, or greedy's with one
+# change a look-ahead tries: a stack holds its zone, a stack goes to another destination,
+# or no combat unit moves (leaders and barricades move as greedy's either way)
+PLAN_KINDS = ("greedy", "hold", "redirect", "hold_all")
+PLAN_GREEDY, PLAN_HOLD, PLAN_REDIRECT, PLAN_HOLD_ALL = codes(PLAN_KINDS)
+PLAN_FIELDS = ("kind", "zone", "destination")  # the stack's starting zone, where it goes
+PLAN_KIND, PLAN_ZONE, PLAN_DESTINATION = codes(PLAN_FIELDS)
+N_PLAN = len(PLAN_FIELDS)
 
 # -- where the sequence of play (5) stands: the state's ``S_AT``, so a game can stop at a
 # decision and go on from a copy of its state (``engine.play_from``)
 POSITIONS = ("turn", "half_turn", "combat", "combat_chosen", "assault_answered",
-             "half_turn_over", "turn_over", "game_over")
+             "half_turn_over", "turn_over", "game_over", "movement")
 (AT_TURN, AT_HALF_TURN, AT_COMBAT, AT_COMBAT_CHOSEN, AT_ASSAULT_ANSWERED, AT_HALF_TURN_OVER,
- AT_TURN_OVER, AT_GAME_OVER) = codes(POSITIONS)
+ AT_TURN_OVER, AT_GAME_OVER, AT_MOVEMENT) = codes(POSITIONS)
 # the assault declared and answered (``S_ASSAULT``): lead units, commanders (-1: none), the
 # flag (-1: not there) and the defender's answer (1: a withdrawal)
 ASSAULT_FIELDS = ("attacking_lead", "defending_lead", "attacking_commander",
@@ -233,6 +242,9 @@ S_COMBATS = _S("combats_declared")  # this combat phase (11: at most one a zone)
 S_COMBAT = _S("next_combat", 4)  # kind (policies.K_*), attacking zone, target, commander
 S_ASSAULT = _S("assault_declared", len(ASSAULT_FIELDS))  # AS_*
 S_SEARCHED = _S("decisions_searched")  # this turn, by a look-ahead (its rollouts' streams)
+S_PLAN = _S("movement_plan", N_PLAN)  # this half-turn's (PLAN_FIELDS), carried out next
+S_FIELD = _S("movement_field", MAX_ZONES)  # policies.prepare_movement's, this half-turn
+S_WANT = _S("movement_want", MAX_ZONES)
 N_STATE = _S.size
 
 # -- outcome columns ------------------------------------------------------------------------------

@@ -2,16 +2,21 @@
 measured against (``simkit skill setembre1714``).
 
 It plays as ``greedy`` does, except at the decisions it searches (its ``decides``
-weight): its own assaults (11: which assault its combat phase declares next, or none)
-and, when the enemy assaults one of its zones and it could withdraw, its answer (11.3:
-stand or withdraw for +2). The engine (``engine.play_from``) plays the game and stops
-before such a decision is carried out, greedy's choice written in the state; the search
-tries greedy's choice and the best few others (``assault_options``,
-``withdrawal_options``) by rollouts, each playing the rest of the game from a copy of
-the position with greedy's players, writes its choice and lets the engine play on. The
-engine's loop plays the real game and every rollout: there is no second copy of it.
-Each half-turn's movement plan (``policies.prepare_movement``) is greedy's: it is not
-searched.
+weight): each half-turn's movement plan (10, 12: where its units go), its own assaults
+(11: which assault its combat phase declares next, or none) and, when the enemy assaults
+one of its zones and it could withdraw, its answer (11.3: stand or withdraw for +2). The
+engine (``engine.play_from``) plays the game and stops before such a decision is carried
+out, greedy's choice written in the state; the search tries greedy's choice and the best
+few others (``plan_options``, ``assault_options``, ``withdrawal_options``) by rollouts,
+each playing the rest of the game from a copy of the position with greedy's players,
+writes its choice and lets the engine play on. The engine's loop plays the real game and
+every rollout: there is no second copy of it.
+
+The options of a movement plan, greedy's first: greedy's plan (``policies.
+prepare_movement``, then each unit's ``unit_destination``); no combat unit moving (10:
+a unit "may move"); a stack greedy moves that it values least holding its zone; a stack
+it values most sent to its next-best destination by greedy's own order
+(``policies.destination_score``). Leaders and barricades move as greedy's in every plan.
 
 The options of an assault decision, greedy's first (a tie goes to it): greedy's own
 choice; not assaulting from its zone this phase and going on with the others (11: a
@@ -57,9 +62,10 @@ from simkit.unmanaged import allocating, borrowing, unmanaged
 
 from . import layout as L
 from . import policies as POL
-from .board import assault_allowed, count
+from .board import BIG, assault_allowed, count, zone_limit
 from .checks import check_state
-from .engine import end_game, play_from, set_up, victory_points, winner
+from .engine import end_game, move_pieces, play_from, set_up, victory_points, winner
+from .movement import PIECE_UNIT, reachable, stop_zones
 
 assert (L.WIN_BOURBONS, L.WIN_CATALANS) == (L.BOURBONS, L.CATALANS)  # a side's win, its code
 
@@ -68,6 +74,12 @@ assert (L.WIN_BOURBONS, L.WIN_CATALANS) == (L.BOURBONS, L.CATALANS)  # a side's 
 MAX_OTHER_ASSAULTS = 4
 #: an assault decision's options at most (a row each: ``S_COMBAT``'s four fields)
 MAX_OPTIONS = 3 + MAX_OTHER_ASSAULTS
+#: a movement plan's options beside greedy's and "no unit moves": the stacks greedy's
+#: plan moves that it values least, each held; those it values most, each sent on to its
+#: next-best destination
+MAX_PLAN_HOLDS = 2
+MAX_PLAN_REDIRECTS = 2
+assert 2 + MAX_PLAN_HOLDS + MAX_PLAN_REDIRECTS <= MAX_OPTIONS
 
 
 def searched_decisions(pol):
@@ -137,8 +149,9 @@ def play_searched(rng, s, b, p, pol, searched, rs, log):
 
 @borrowing
 def decider(s, decision):
-    """The side that makes ``decision``: the active side assaults, the other withdraws."""
-    return s[L.S_SIDE] if decision == L.D_ASSAULT else 1 - s[L.S_SIDE]
+    """The side that makes ``decision``: the active side moves and assaults, the other
+    withdraws."""
+    return 1 - s[L.S_SIDE] if decision == L.D_WITHDRAWAL else s[L.S_SIDE]
 
 
 @allocating
@@ -147,11 +160,14 @@ def search(rng, s, b, p, pol, decision, rs):
     a budget of the decider's ``rollouts`` (``simkit.search``), the choice written in the
     state. The game's streams are not drawn from."""
     options = np.empty((MAX_OPTIONS, 4), dtype=np.int64)
+    index = s[L.S_SEARCHED]  # the decision's number within its turn: its rollouts' streams
     if decision == L.D_ASSAULT:
         n = assault_options(s, b, p, pol, options)
+    elif decision == L.D_PLAN:
+        n = plan_options(rollout_streams(rng, s[L.S_TURN], index, 0, L.N_STREAMS), s, b, p,
+                         pol, options)
     else:
         n = withdrawal_options(s, options)
-    index = s[L.S_SEARCHED]  # the decision's number within its turn: its rollouts' streams
     s[L.S_SEARCHED] = min(index + 1, MAX_DECISIONS - 1)
     if n == 1:
         return
@@ -198,10 +214,14 @@ def surely_better(scores, greedys, m, z):
 @borrowing
 def write_option(s, decision, option):
     """Make ``option`` the decision's choice in the state: the next combat (kind,
-    attacking zone, target, commander) or the defender's answer (1: withdraw)."""
+    attacking zone, target, commander), the movement plan (``PLAN_FIELDS``) or the
+    defender's answer (1: withdraw)."""
     if decision == L.D_ASSAULT:
         for k in range(4):
             s[L.S_COMBAT + k] = option[k]
+    elif decision == L.D_PLAN:
+        for k in range(L.N_PLAN):
+            s[L.S_PLAN + k] = option[k]
     else:
         s[L.S_ASSAULT + L.AS_WITHDREW] = option[0]
 
@@ -259,6 +279,82 @@ def assault_options(s, b, p, pol, options):
         options[n, 0], options[n, 1], options[n, 2] = POL.K_ASSAULT, a, t
         options[n, 3] = POL.assault_commander(s, b, p, w, side, a, t)
         n += 1
+    return n
+
+
+@allocating
+def plan_options(rng, s, b, p, pol, options):
+    """The movement plans open to the active side (10: each unit "may move" up to its
+    allowance, or stay), greedy's (``S_PLAN``) first, one row each (``PLAN_FIELDS``):
+    no combat unit moves (where greedy's plan moves more than one stack); each of the
+    ``MAX_PLAN_HOLDS`` stacks greedy's plan moves that it values least (by its own
+    ``destination_score``: where they stand against where it sends them) holds its
+    zone; each of the ``MAX_PLAN_REDIRECTS`` it values most goes to its next-best
+    destination instead (not one greedy sends any of them to, and with room for the
+    units greedy moves out of it; they go there while it has room as they move,
+    ``engine.planned_destination``). Greedy's plan is played on a copy of the position
+    (``rng``: the search's own streams) to see which stacks it moves and where. Their
+    number."""
+    side = s[L.S_SIDE]
+    w = pol[side]
+    zones = b.zone.shape[0]
+    for k in range(L.N_PLAN):
+        options[0, k] = s[L.S_PLAN + k]
+    after = s.copy()
+    move_pieces(rng, after, b, p, w, side, after[L.S_FIELD:L.S_FIELD + zones],
+                after[L.S_WANT:L.S_WANT + zones], np.zeros((0, 4), dtype=np.int64))
+    dest = np.full(zones, -1, np.int64)  # where greedy sends the stack of each zone
+    leaving = np.zeros(zones, np.int64)  # and how many of its units
+    sent = np.zeros((zones, zones), np.bool_)  # every zone greedy sends them to
+    for u in range(b.unit.shape[0]):
+        z0, z1 = s[L.S_UNIT_ZONE + u], after[L.S_UNIT_ZONE + u]
+        if b.unit[u, L.U_SIDE] == side and z0 >= 0 and z1 >= 0 and z1 != z0:
+            leaving[z0] += 1
+            sent[z0, z1] = True
+            if dest[z0] < 0:
+                dest[z0] = z1
+    field = s[L.S_FIELD:L.S_FIELD + zones]
+    want = s[L.S_WANT:L.S_WANT + zones]
+    stop = np.empty(zones, np.int64)
+    dist = np.empty(zones, np.int64)
+    parent = np.empty(zones, np.int64)
+    stop_zones(s, b, p, side, stop)
+    allowance = max(1, p[L.P_MOVEMENT] + s[L.S_EV_MOVEMENT])
+    gain = np.full(zones, np.inf)
+    next_best = np.full(zones, -1, np.int64)
+    moved = 0
+    for z0 in range(zones):
+        if dest[z0] < 0:
+            continue
+        moved += 1
+        reachable(s, b, p, side, z0, PIECE_UNIT, allowance, stop, dist, parent)
+        gain[z0] = POL.destination_score(s, b, p, w, side, z0, z0, dist, field, want, stop) \
+            - POL.destination_score(s, b, p, w, side, z0, dest[z0], dist, field, want, stop)
+        best = BIG
+        for y in range(zones):
+            if y == z0 or sent[z0, y] or dist[y] <= 0 or \
+                    count(s, side, y) + leaving[z0] > zone_limit(p, b, y):
+                continue  # room for the stack, as the phase begins (6.1)
+            score = POL.destination_score(s, b, p, w, side, z0, y, dist, field, want, stop)
+            if score < best:
+                next_best[z0], best = y, score
+    n = 1
+    if moved > 1:
+        options[n, 0], options[n, 1], options[n, 2] = L.PLAN_HOLD_ALL, -1, -1
+        n += 1
+    order = np.argsort(gain, kind="mergesort")  # least valued first; a tie: lower zone
+    for i in range(min(moved, MAX_PLAN_HOLDS)):
+        options[n, 0], options[n, 1], options[n, 2] = L.PLAN_HOLD, order[i], -1
+        n += 1
+    redirected = 0
+    for i in range(moved - 1, -1, -1):
+        z0 = order[i]
+        if redirected == MAX_PLAN_REDIRECTS:
+            break
+        if next_best[z0] >= 0:
+            options[n, 0], options[n, 1], options[n, 2] = L.PLAN_REDIRECT, z0, next_best[z0]
+            n += 1
+            redirected += 1
     return n
 
 

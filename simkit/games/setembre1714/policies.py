@@ -34,8 +34,9 @@ Policies per side (the first is the default):
   gives ground (withdraws) unless it holds at least 65% of the time and never
   counter-attacks.
 - ``random``: a uniformly random legal choice at every decision.
-- ``lookahead`` (both sides): greedy, except at the decisions it searches (its assaults,
-  the defender's withdrawals) by rollouts of the rest of the game (``lookahead``).
+- ``lookahead`` (both sides): greedy, except at the decisions it searches (its movement
+  plans, its assaults, the defender's withdrawals: its ``decides`` weight) by rollouts of
+  the rest of the game (``lookahead``).
 """
 
 import numpy as np
@@ -72,8 +73,9 @@ BOURBON_POLICIES = {
     "cautious": "the greedy plan, but no assault before the Royal Breach is assured and "
                 "only at good odds (waits for the breach)",
     "random": "a uniformly random legal choice at every decision",
-    "lookahead": "greedy, but chooses its assaults and its withdrawals by playing rollouts "
-                 "of the rest of the game (the undrawn event cards reshuffled)",
+    "lookahead": "greedy, but chooses its movement plan, its assaults and its withdrawals "
+                 "by playing rollouts of the rest of the game (the undrawn event cards "
+                 "reshuffled)",
 }
 CATALAN_POLICIES = {
     "greedy": "garrison every objective, reinforce threatened ones to 5, leaders and flag "
@@ -84,8 +86,9 @@ CATALAN_POLICIES = {
     "fallback": "the greedy garrison, but give ground (withdraw) from any fight it does "
                 "not hold 65% of the time and never counter-attack",
     "random": "a uniformly random legal choice at every decision",
-    "lookahead": "greedy, but chooses its counter-attacks and its withdrawals by playing "
-                 "rollouts of the rest of the game (the undrawn event cards reshuffled)",
+    "lookahead": "greedy, but chooses its movement plan, its counter-attacks and its "
+                 "withdrawals by playing rollouts of the rest of the game (the undrawn "
+                 "event cards reshuffled)",
 }
 GREEDY, CAUTIOUS, B_RANDOM, B_LOOKAHEAD = codes(tuple(BOURBON_POLICIES))
 C_GREEDY, FALLBACK, C_RANDOM, C_LOOKAHEAD = codes(tuple(CATALAN_POLICIES))
@@ -346,17 +349,48 @@ def _bourbon_destination(s, b, p, w, z0, dist, field, stop):
     for y in range(b.zone.shape[0]):
         if dist[y] < 0 or field[y] < 0:
             continue
-        here = 0  # join a stack that can assault next to the enemy
-        if not b.zone[y, L.Z_DEPLOYMENT] and stop[y]:  # next to the enemy
-            here = count(s, side, y) - (1 if y == z0 else 0)
-            if here > p[L.P_STACKING] - 1:
-                here = p[L.P_STACKING] - 1
-        score = field[y] * 10 - 2 * here + (0 if y == z0 else 1)
-        if b.zone[y, L.Z_BEHIND_BREACH] and s[L.S_BREACH_TURN] > 0:
-            score += w[L.W_UNANSWERED_FIRE] * unanswered_fire(s, b, p, side, y)
+        score = _bourbon_score(s, b, p, w, z0, y, field, stop)
         if score < best:
             pick, best = y, score
     return pick
+
+
+@borrowing
+def _bourbon_score(s, b, p, w, z0, y, field, stop):
+    """How greedy rates ``y`` for a Two Crowns unit in ``z0`` (lower is better; ``y``
+    within reach and on the way to a goal, ``field[y] >= 0``)."""
+    side = L.BOURBONS
+    here = 0  # join a stack that can assault next to the enemy
+    if not b.zone[y, L.Z_DEPLOYMENT] and stop[y]:  # next to the enemy
+        here = count(s, side, y) - (1 if y == z0 else 0)
+        if here > p[L.P_STACKING] - 1:
+            here = p[L.P_STACKING] - 1
+    score = field[y] * 10 - 2 * here + (0 if y == z0 else 1)
+    if b.zone[y, L.Z_BEHIND_BREACH] and s[L.S_BREACH_TURN] > 0:
+        score += w[L.W_UNANSWERED_FIRE] * unanswered_fire(s, b, p, side, y)
+    return score
+
+
+@borrowing
+def destination_score(s, b, p, w, side, z0, y, dist, field, want, stop):
+    """Greedy's own order of the places a unit of ``side`` in ``z0`` may end its move
+    (``dist``: the zones it reaches, ``z0`` itself at 0), lower first, ``BIG`` where
+    greedy never sends it: the Two Crowns' score (``_bourbon_destination``); the
+    Catalans', the zone short of the most units it wants, a nearer one first, then the
+    zone nearest one that is (``_catalan_destination``). The look-ahead's movement plans
+    use it to tell which moves greedy values least and where a stack would go next."""
+    if dist[y] < 0 or (field[y] < 0 and side == L.BOURBONS):
+        return BIG
+    if side == L.BOURBONS:
+        return _bourbon_score(s, b, p, w, z0, y, field, stop)
+    if b.zone[y, L.Z_DEPLOYMENT] and y != z0:
+        return BIG
+    short = want[y] - count(s, side, y) + (1 if y == z0 else 0)
+    if short > 0:
+        return -1000 * short + dist[y]
+    if field[y] >= 0:
+        return 1000 + 10 * field[y] + dist[y]
+    return BIG
 
 
 @borrowing
