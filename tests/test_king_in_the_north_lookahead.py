@@ -291,6 +291,43 @@ def test_a_probe_lists_greedys_choice_first_and_each_legal_option_once(kind):
             assert (replay == greedy).all()
 
 
+def checked(ws):
+    """``ws`` whose probes and rollouts check the state as the real game does (their log,
+    ``quiet``, says to check)."""
+    return ws._replace(quiet=no_log(check_state=True))
+
+
+@pytest.mark.parametrize("side", [L.CARLISTS, L.LIBERALS])
+def test_the_rollouts_worlds_keep_the_state_checks(side):
+    """A world dealt again in the middle of a battle (the enemy's army read again) plays
+    on with every state check passing, in either side's turn."""
+    for nth in range(2):
+        s, rng, ws = at_decision(side, L.D_DEPLOYMENT, DEPLOYMENTS, nth=nth, own_turn=False)
+        ws = checked(ws)
+        assert len(plan_of(s, rng, ws, side, DEPLOYMENTS)) >= 1
+        assert not failed(ws.quiet)
+
+
+def test_a_challenge_declined_or_accepted_keeps_the_state_checks():
+    """Holding the Initiative against ``random`` Liberals, who challenge (6.3.1), the
+    Carlists' rollouts deal the challenger's face-down card again (the card it would bid
+    there) and play on with every state check passing."""
+    pol, _ = greedy_rows(POLICY_ROWS.build(GAME.policy_choices(
+        {"carlists": "lookahead:rollouts=4,width=3,decides=bids", "liberals": "random"})))
+    held = 0
+    for game_index in range(8):
+        s, rng, ws = start(game_index)
+        while s[L.S_NEXT] != L.NEXT_OVER and held < 2:
+            if s[L.S_NEXT] == L.NEXT_SEMESTER and s[L.S_SEM] == 1 \
+                    and s[L.S_FIRST] == L.CARLISTS and 0 < s[L.S_YEAR] < L.N_YEARS - 1:
+                ws = checked(ws)
+                held += len(plan_of(s, rng, ws, L.CARLISTS, pol)) >= 1  # a challenge made
+                assert not failed(ws.quiet)
+            ws.plan[L.PL_MODE] = L.PLAN_OFF
+            step(s, rng, ws)
+    assert held >= 1
+
+
 def test_a_width_of_one_plays_greedys_games():
     for side in L.SIDES:
         greedy = GAME.simulate(None, {side: "greedy"}, np.arange(3), SEED)
