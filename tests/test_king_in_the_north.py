@@ -32,6 +32,12 @@ GAME = games.get("king_in_the_north")
 COMP = C.components()
 P = PARAMETERS.build(Rules())
 POL = POLICY_ROWS.build(GAME.policy_choices("greedy"))  # each side's id and weights
+
+
+def battle_ws():
+    """The engine's scratch (``movement.workspace``, no look-ahead plan) for a step of the
+    campaign called alone: a Turn Order, a combat."""
+    return movement.workspace(COMP.loc, COMP.card)
 CAUTIOUS = POLICY_ROWS.build(GAME.policy_choices("cautious"))
 #: greedy with the full view (every hidden block and hand seen), for the tests of a rule
 #: or a choice that do not turn on what a commander can see
@@ -570,7 +576,7 @@ def test_only_the_cards_that_deployed_blocks_are_redrawn():
     give(s, played + cards("carlists", "navarra", bugle=False)[:1])
     log = new_log()
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
-                          L.CARLISTS, log)
+                          L.CARLISTS, battle_ws(), log)
     deployed = [int(e[3]) for e in events(log) if e[0] == EV_DEPLOY and e[1] // 1000 == 1]
     assert sorted(c for c in deployed if c >= 0) == sorted(played[1:])
     assert s[L.S_LOST + L.LIBERALS] == 0
@@ -727,7 +733,7 @@ def test_example_8_vizcaya_defects():
     give(s, [loyalty])
     log = new_log(200)
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
-                          L.CARLISTS, log)
+                          L.CARLISTS, battle_ws(), log)
     rows = [tuple(int(x) for x in e) for e in events(log)]
     deployed = [e[1:] for e in rows if e[0] == EV_DEPLOY]
     assert deployed == [(viz, 3, played)]  # Vizcaya, 3 Impact, with the Vizcaya card
@@ -1161,7 +1167,7 @@ def test_tied_bid_chooser():
     for reading in ("liberals", "carlists"):
         p, s, rng = fresh_state(Rules(tied_bid=reading))
         give(s, cards("carlists", "navarra")[:2] + cards("liberals", "legion")[:2])
-        engine.turn_order(p, tied, s, rng, POL, no_log())
+        engine.turn_order(p, COMP.blk, tied, s, rng, POL, battle_ws(), no_log())
         assert s[L.S_FIRST] == 1 - L.SIDES.index(reading)
 
 
@@ -1542,7 +1548,7 @@ def test_a_defected_block_is_no_loss_and_brings_a_defectors_block():
     give(s, cards("liberals", special="loyalty")[:1] + cards("liberals", "regular")[:3])
     rebuild_piles(s)
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, arcos,
-                          L.CARLISTS, no_log())
+                          L.CARLISTS, battle_ws(), no_log())
     assert s[L.S_B_WHERE + viz] == L.W_DEAD  # removed from play after the battle
     assert sorted(s[L.S_B_WHERE + b] for b in nav) == [L.W_MAP, L.W_DEAD]
     assert s[L.S_LOST + L.CARLISTS] == 2  # the loss and the defection
@@ -1589,7 +1595,7 @@ def test_a_retreat_eliminates_an_enemy_garrison_and_takes_control():
     give(s, cards("liberals", "regular")[:3])
     rebuild_piles(s)
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, arcos,
-                          L.CARLISTS, no_log())
+                          L.CARLISTS, battle_ws(), no_log())
     survivors = [b for b in nav if s[L.S_B_WHERE + b] == L.W_MAP]
     assert survivors and all(s[L.S_B_LOC + b] == estella for b in survivors)
     assert s[L.S_CUBE + estella] == 0 and s[L.S_OWNER + estella] == L.CARLISTS
@@ -1690,11 +1696,11 @@ def test_a_retreat_into_combat_is_fought_even_where_combat_was_over():
     pending, the siege flag up, because San Sebastián's combat was over)."""
     p, s, rng, ss, defenders = _hernani_retreat(4)
     engine.combat_phase(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                        L.CARLISTS, no_log())
+                        L.CARLISTS, battle_ws(), no_log())
     assert s[L.S_BATTLES] == 2 and s[L.S_RETREAT_IN + ss] == 0
     p, s, rng, ss, defenders = _hernani_retreat(4)
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                          loc("hernani"), L.CARLISTS, no_log())
+                          loc("hernani"), L.CARLISTS, battle_ws(), no_log())
     assert sum(s[L.S_B_LOC + b] == ss for b in defenders) == 2
     assert s[L.S_BESIEGED + ss] == 0 and s[L.S_RETREAT_IN + ss] == L.LIBERALS + 1
 
@@ -1705,7 +1711,7 @@ def test_no_retreat_into_combat_when_nobody_is_left_to_retreat():
     battle by nobody was left pending in San Sebastián)."""
     p, s, rng, ss, defenders = _hernani_retreat(2)
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL,
-                          loc("hernani"), L.CARLISTS, no_log())
+                          loc("hernani"), L.CARLISTS, battle_ws(), no_log())
     assert all(s[L.S_B_WHERE + b] == L.W_DEAD for b in defenders)
     assert s[L.S_RETREAT_IN + ss] == 0 and s[L.S_BESIEGED + ss] == 1
 
@@ -1731,7 +1737,7 @@ def test_a_beaten_relief_force_retreats_and_only_the_besieged_stay():
     for k, where in enumerate(("bergara", "azpeitia", "hernani", "lecumberri")):
         put(s, around[k:k + 1], loc(where))
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, tol,
-                          L.LIBERALS, no_log())
+                          L.LIBERALS, battle_ws(), no_log())
     assert s[L.S_B_LOC + rodil[0]] == tol and s[L.S_BESIEGED + tol] == 1
     assert sorted(s[L.S_B_WHERE + b] for b in relief) == [L.W_MAP, L.W_DEAD, L.W_DEAD]
     assert [s[L.S_B_LOC + b] for b in relief if s[L.S_B_WHERE + b] == L.W_MAP] == [ber]
@@ -1893,7 +1899,7 @@ def test_a_beaten_side_gives_its_deployed_artillery_as_its_loss():
     give(s, cards("carlists", "navarra", bugle=False)[:1] + cards("liberals", "regular")[:2])
     log = new_log()
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
-                          L.CARLISTS, log)
+                          L.CARLISTS, battle_ws(), log)
     assert (EV_BATTLE_END, 3, 5, L.LIBERALS) in [tuple(int(x) for x in e) for e in events(log)]
     assert s[L.S_B_WHERE + art[0]] == L.W_DEAD and s[L.S_LOST + L.CARLISTS] == 1
     assert s[L.S_B_WHERE + navarra[0]] == L.W_MAP and s[L.S_B_LOC + navarra[0]] == came

@@ -6,7 +6,18 @@ with the real blocks and cards, quoting the rulebook.
 """
 
 import numpy as np
-from test_king_in_the_north import COMP, FULL, POL, blocks, cards, fresh_state, give, loc, put
+from test_king_in_the_north import (
+    COMP,
+    FULL,
+    POL,
+    battle_ws,
+    blocks,
+    cards,
+    fresh_state,
+    give,
+    loc,
+    put,
+)
 
 from simkit.eventlog import events, new_log, no_log
 from simkit.games.king_in_the_north import combat, engine, movement, policies, state
@@ -171,7 +182,7 @@ def test_defectors_enter_next_semester_not_the_same_one():
     give(s, [cards("carlists", "vizcaya")[0]] + cards("carlists", "navarra")[:2])
     give(s, cards("liberals", special="loyalty")[:1])
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
-                          L.CARLISTS, no_log())
+                          L.CARLISTS, battle_ws(), no_log())
     blue = [b for b in range(COMP.blk.shape[0]) if s[L.S_B_WHERE + b] == L.W_PENDING]
     assert len(blue) == 1
     engine.arrivals(p, COMP.loc, COMP.blk, s, rng, POL, L.LIBERALS, no_log())
@@ -195,7 +206,7 @@ def test_a_force_once_inside_may_declare_itself_outside():
     give(s, cards("carlists", "navarra")[:3] + cards("liberals", "regular")[:3])
     log = new_log(200)
     engine.fight_at(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, est,
-                    L.CARLISTS, log)
+                    L.CARLISTS, battle_ws(), log)
     kinds = [r[0] for r in _rows(log)]
     assert EV_BATTLE in kinds and EV_SIEGE not in kinds
 

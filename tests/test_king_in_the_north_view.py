@@ -14,6 +14,7 @@ from test_king_in_the_north import (
     POL,
     POLICY_ROWS,
     P,
+    battle_ws,
     blocks,
     cards,
     fresh_state,
@@ -204,7 +205,7 @@ def test_deployed_blocks_are_shown_and_local_informants_shows_the_hand():
     give(s, cards("carlists", "navarra")[:2] + cards("liberals", "militia")[:1])
     log = new_log()
     combat.resolve_battle(p, COMP.loc, COMP.adj, COMP.blk, COMP.card, s, rng, POL, where,
-                          L.CARLISTS, log)
+                          L.CARLISTS, battle_ws(), log)
     deployed = {int(e[1]) % 1000 for e in events(log) if e[0] == EV_DEPLOY}
     assert deployed & set(nav) and deployed & set(mil)
     for b in nav + mil:

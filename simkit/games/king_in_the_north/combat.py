@@ -27,6 +27,7 @@ from .events import (
     EV_SIEGE_END,
 )
 from .movement import overrun, overrunnable
+from .plan import insert_option, own_world, plan_at
 from .state import (
     block_value,
     count_action,
@@ -516,13 +517,18 @@ def show_partisans(blk, card, s, bt, rng, pol, army, n_army, log):
 
 
 @allocating
-def deployment_step(p, loc, blk, card, s, bt, rng, pol, side, army, n_army, log):
-    """One deployment by ``side`` (or its pass); returns False on a pass."""
+def deployment_step(p, loc, blk, card, s, bt, rng, pol, side, armies, n_armies, ws, log):
+    """One deployment by ``side`` (or its pass); returns False on a pass. ``ws``:
+    ``movement.workspace`` (a look-ahead's plan, ``planned_deployment``)."""
+    army, n_army = armies[side], n_armies[side]
     cards = np.empty(L.MAX_DECK, dtype=np.int64)
     n_cards = hand(s, card, side, cards)
     opts = np.empty((L.MAX_OPTIONS, L.N_OP), dtype=np.int64)
     n = deployment_options(p, loc, blk, card, s, bt, side, army, n_army, cards, n_cards, opts)
     k = P.choose_deployment(pol[side], p, loc, blk, card, s, bt, rng, side, opts, n)
+    if ws.plan[L.PL_MODE] != L.PLAN_OFF:  # a look-ahead's copy of the game
+        k = planned_deployment(blk, card, s, bt, rng, pol[side], side, armies, n_armies, cards,
+                               n_cards, opts, n, k, ws)
     if k < 0:
         return False
     if opts[k, L.OP_KIND] == L.OPT_CARD and opts[k, L.OP_B2] < 0 \
@@ -536,6 +542,48 @@ def deployment_step(p, loc, blk, card, s, bt, rng, pol, side, army, n_army, log)
         loyalty_challenge(p, loc, blk, card, s, bt, rng, pol, side, target, opts[k, L.OP_CARD],
                           opts[k, L.OP_B2], opts[k, L.OP_GAIN], log)
     return True
+
+
+@borrowing
+def planned_deployment(blk, card, s, bt, rng, w, side, armies, n_armies, cards, n_cards, opts,
+                       n, k, ws):
+    """The deployment (row of ``opts``, -1 passing) ``side`` makes where greedy makes
+    ``k``, as ``ws.plan`` asks (``plan.plan_at``). A probe lists greedy's first, then the
+    others by greedy's score (``policies.deployment_worth``; passing scores 0, as greedy
+    passes when nothing scores more; a deployment that puts Don Carlos first in line for
+    the losses last). A rollout's world is dealt again with the blocks deployed so far
+    known to both sides (8.2.3: "They then show the chosen block"), and the enemy's army
+    here read again: its unseen blocks may be others now."""
+    at, choice = plan_at(s, side, L.D_DEPLOYMENT, ws)
+    if at == L.AT_GREEDY:
+        return k
+    if at == L.AT_FORCED:
+        return choice
+    plan = ws.plan
+    if at == L.AT_LIST:
+        out = plan[L.PL_OPTIONS:L.PL_OPTIONS + L.MAX_PLAN_OPTIONS]
+        scores = plan[L.PL_SCORES:L.PL_SCORES + L.MAX_PLAN_OPTIONS]
+        out[0], scores[0] = k, 1 << 50
+        m = 1
+        if k >= 0:
+            m = insert_option(out, scores, m, -1, 0)
+        for o in range(n):
+            if o == k:
+                continue
+            v = P.deployment_worth(w, blk, card, s, bt, side, armies[side], n_armies[side],
+                                   cards, n_cards, opts, o)
+            if P.risks_don_carlos(blk, bt, side, opts, o):
+                v -= 1 << 40
+            m = insert_option(out, scores, m, o, v)
+        plan[L.PL_N_OPTIONS] = m
+        return k
+    foe = 1 - side
+    for i in range(n_armies[foe]):
+        if bt[L.BT_DEPLOYED + armies[foe, i]] != 0:
+            reveal(s, armies[foe, i])
+    own_world(blk, card, s, rng, side, ws)
+    n_armies[foe] = army_at(blk, s, bt[L.BT_LOC], foe, armies[foe])
+    return choice
 
 
 @borrowing
@@ -558,7 +606,7 @@ def diego_extra(p, loc, blk, s, bt, side, army, n_army, log):
 
 
 @borrowing
-def deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, log):
+def deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, ws, log):
     """Initiative (8.5): the side behind (the attacker on a tie) deploys until it is no
     longer behind; once a side passes, the other deploys until it passes too."""
     att = bt[L.BT_ATTACKER]
@@ -575,8 +623,8 @@ def deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, log):
             side = 1 - att
         if night_falls(card, s, bt, rng, pol, side):
             return
-        if not deployment_step(p, loc, blk, card, s, bt, rng, pol, side, armies[side],
-                               n_armies[side], log):
+        if not deployment_step(p, loc, blk, card, s, bt, rng, pol, side, armies, n_armies,
+                               ws, log):
             bt[L.BT_PASSED + side] = 1
 
 
@@ -707,7 +755,7 @@ def finish_cards(card, s, rng, bt, side, extra):
 
 
 @allocating
-def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
+def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, ws, log):
     """A battle at ``where`` (8.2-8.8, 8.10)."""
     bt = np.zeros(L.N_BT, dtype=np.int64)
     start_battle(loc, blk, s, bt, where, attacker, 0)
@@ -719,7 +767,7 @@ def resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     count_action(s, attacker, L.A_BATTLES)
     log_event(log, EV_BATTLE, where, attacker, n_armies[attacker] * 100 + n_armies[1 - attacker])
     show_partisans(blk, card, s, bt, rng, pol, armies[L.CARLISTS], n_armies[L.CARLISTS], log)
-    deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, log)
+    deploy_battle(p, loc, blk, card, s, bt, rng, pol, armies, n_armies, ws, log)
     if s[L.S_FORCED_BATTLE] == 0 and deployed_none(bt, armies[attacker], n_armies[attacker]):
         count_blunder(s, attacker, L.B_EMPTY_ATTACK)
     defender = 1 - attacker
@@ -1132,7 +1180,7 @@ def siege_kills(p, loc, s, bt, attacker, blockade):
 
 
 @allocating
-def resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
+def resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, ws, log):
     """A siege at ``where`` (8.9.3): the attacker deploys (leaders free, a Capital needs
     Field Artillery with a bugle first), the defender answers with artillery, the
     defender loses a block per ``rate`` Impact; all lost: the City changes hands."""
@@ -1149,13 +1197,13 @@ def resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
     blockade = attacker == L.LIBERALS and loc[where, L.LC_PORT] and naval_at(s, blk, where)
     siege_events(loc, card, s, bt, rng, pol, attacker)
     for _ in range(100):
-        if not deployment_step(p, loc, blk, card, s, bt, rng, pol, attacker,
-                               armies[attacker], n_armies[attacker], log):
+        if not deployment_step(p, loc, blk, card, s, bt, rng, pol, attacker, armies,
+                               n_armies, ws, log):
             break
     siege_mortar(p, loc, card, s, bt, rng, pol, attacker)
     for _ in range(20):
-        if not deployment_step(p, loc, blk, card, s, bt, rng, pol, defender,
-                               armies[defender], n_armies[defender], log):
+        if not deployment_step(p, loc, blk, card, s, bt, rng, pol, defender, armies,
+                               n_armies, ws, log):
             break
         if bt[L.BT_IMPACT + defender] > 0:
             bt[L.BT_DEF_ART] += 1

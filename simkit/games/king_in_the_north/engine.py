@@ -33,6 +33,7 @@ from .events import (
     EV_VICTORY,
 )
 from .movement import has_room, join_stack, movement_phase, place, workspace
+from .plan import planned_card, planned_first
 from .state import (
     cities_and_capitals,
     count_action,
@@ -118,11 +119,23 @@ def set_up(p, loc, blk, card, s, rng):
 
 # -- turn order (6.2, 6.3.1) ---------------------------------------------------------------
 @allocating
-def turn_order(p, card, s, rng, pol, log):
-    """Both sides bid a card face up; the higher number chooses who moves first."""
+def turn_order(p, blk, card, s, rng, pol, ws, log):
+    """Both sides bid a card face up; the higher number chooses who moves first. The
+    bids are chosen before either is shown: a look-ahead's side chooses first
+    (``plan.planned_card``), so that its rollouts' world, dealt again at its bid, holds
+    no enemy bid it could not have seen (the enemy bids in that world)."""
     bids = np.full(2, -1, dtype=np.int64)
+    chosen = np.full(2, -1, dtype=np.int64)
+    planning = ws.plan[L.PL_MODE] != L.PLAN_OFF
+    first = ws.plan[L.PL_SIDE] if planning else 0
+    for i in range(2):
+        side = first if i == 0 else 1 - first
+        chosen[side] = P.bid_card(pol[side], card, s, rng, side)
+        if planning:
+            chosen[side] = planned_card(blk, card, s, rng, pol[side], side, chosen[side],
+                                        False, ws)
     for side in range(2):
-        c = P.bid_card(pol[side], card, s, rng, side)
+        c = chosen[side]
         if c >= 0:
             bids[side] = card[c, L.CD_BID]
             discard(s, c)
@@ -133,21 +146,38 @@ def turn_order(p, card, s, rng, pol, log):
         chooser = L.LIBERALS
     else:
         chooser = p[L.P_BID_TIE]
-    s[L.S_FIRST] = P.choose_first(pol[chooser], s, rng, chooser)
+    s[L.S_FIRST] = choose_first(blk, card, s, rng, pol, chooser, ws)
     log_event(log, EV_BID, bids[0], bids[1], s[L.S_FIRST])
 
 
 @borrowing
-def initiative_challenge(p, card, s, rng, pol, log):
+def choose_first(blk, card, s, rng, pol, chooser, ws):
+    """Who moves first, as ``chooser`` chooses (6.2, 6.3.1)."""
+    first = P.choose_first(pol[chooser], s, rng, chooser)
+    if ws.plan[L.PL_MODE] != L.PLAN_OFF:
+        first = planned_first(blk, card, s, rng, chooser, first, ws)
+    return first
+
+
+@borrowing
+def initiative_challenge(p, blk, card, s, rng, pol, ws, log):
     """Semester B: the side without Initiative may bid face down; the holder accepts
     (both cards compared and discarded) or declines (Initiative passes) (6.3.1)."""
     holder = s[L.S_FIRST]
     challenger = 1 - holder
+    planning = ws.plan[L.PL_MODE] != L.PLAN_OFF
     c = P.initiative_challenge(pol[challenger], card, s, rng, challenger)
+    if planning:
+        c = planned_card(blk, card, s, rng, pol[challenger], challenger, c, True, ws)
     if c < 0:
         return
     count_action(s, challenger, L.A_CHALLENGES)
     a = P.accept_challenge(pol[holder], card, s, rng, holder)
+    if planning:
+        dealt = ws.plan[L.PL_DEALT]
+        a = planned_card(blk, card, s, rng, pol[holder], holder, a, True, ws)
+        if ws.plan[L.PL_DEALT] and not dealt:
+            c = challenge_card(card, s, rng, pol, challenger)
     discard(s, c)
     if a < 0:
         s[L.S_FIRST] = challenger
@@ -155,10 +185,18 @@ def initiative_challenge(p, card, s, rng, pol, log):
         return
     discard(s, a)
     if card[c, L.CD_BID] > card[a, L.CD_BID]:
-        s[L.S_FIRST] = P.choose_first(pol[challenger], s, rng, challenger)
+        s[L.S_FIRST] = choose_first(blk, card, s, rng, pol, challenger, ws)
     else:
-        s[L.S_FIRST] = P.choose_first(pol[holder], s, rng, holder)
+        s[L.S_FIRST] = choose_first(blk, card, s, rng, pol, holder, ws)
     log_event(log, EV_CHALLENGE, challenger, 1, s[L.S_FIRST])
+
+
+@borrowing
+def challenge_card(card, s, rng, pol, challenger):
+    """The challenger's face-down card in a world the holder's look-ahead dealt again
+    (``plan.own_world``): the one it would bid there, its highest number if none."""
+    c = P.initiative_challenge(pol[challenger], card, s, rng, challenger)
+    return c if c >= 0 else P.best_bid(card, s, challenger)
 
 
 # -- historical reinforcements and Defectors (6.3, 8.6.1, 7.4) -----------------------------
@@ -280,7 +318,7 @@ def retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
 
 
 @borrowing
-def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
+def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, ws, log):
     """Declare and resolve the combat at ``where``: a siege if the defender controls the
     City/Capital and stays inside (at most 2 / 3 blocks), else a battle (8.9.1-8.9.2)."""
     defender = 1 - attacker
@@ -301,19 +339,19 @@ def fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log):
                                              count_at(s, blk, where, attacker), n_def):
                 use_event(s, card, breach)
                 s[L.S_BESIEGED + where] = 0
-                resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+                resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, ws, log)
                 return
             if siege_possible(p, loc, blk, card, s, where, attacker) \
                     and P.lay_siege(pol[attacker], s, rng, attacker):
-                resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+                resolve_siege(p, loc, adj, blk, card, s, rng, pol, where, attacker, ws, log)
             return
     if retreat_before(p, loc, adj, blk, card, s, rng, pol, where, defender, log):
         return
-    resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+    resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, attacker, ws, log)
 
 
 @allocating
-def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
+def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, ws, log):
     """Every Location holding both sides' blocks is fought, one at a time (8.1). A
     besieged side may sally (a battle, 8.9.5); a retreat into enemy blocks makes the
     retreating side the attacker there, even where a combat was fought already this
@@ -330,11 +368,11 @@ def combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log):
         if sally:
             s[L.S_BESIEGED + where] = 0  # a sally is a battle (8.9.5)
             count_action(s, side, L.A_SALLIES)
-            resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, side, log)
+            resolve_battle(p, loc, adj, blk, card, s, rng, pol, where, side, ws, log)
         else:
             s[L.S_FORCED_BATTLE] = 1 if s[L.S_RETREAT_IN + where] > 0 else 0
             s[L.S_RETREAT_IN + where] = 0
-            fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, log)
+            fight_at(p, loc, adj, blk, card, s, rng, pol, where, attacker, ws, log)
             s[L.S_FORCED_BATTLE] = 0
         check_sudden(p, loc, s, side, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_COMBAT[side]):
@@ -538,9 +576,9 @@ def play_step(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_SET_UP):
             s[L.S_NEXT] = L.NEXT_OVER
     elif step == L.NEXT_YEAR:
-        year_step(p, card, s, rng, pol, log, loc, blk)
+        year_step(p, card, s, rng, pol, ws, log, loc, blk)
     elif step == L.NEXT_SEMESTER:
-        semester_step(p, loc, blk, card, s, rng, pol, log)
+        semester_step(p, loc, blk, card, s, rng, pol, ws, log)
     elif step == L.NEXT_SIDE_TURN:
         side = turn_side(s)
         if side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, log):
@@ -568,14 +606,14 @@ def plays_semester(p, year, sem):
 
 
 @borrowing
-def year_step(p, card, s, rng, pol, log, loc, blk):
+def year_step(p, card, s, rng, pol, ws, log, loc, blk):
     """A Year begins: the Turn Marker to its Semester A, the Turn Order Phase (6.2); its
     first Semester played comes next."""
     year = s[L.S_YEAR]
     s[L.S_SEMESTER] = 2 * year  # the Turn Marker goes to Semester A (6.2)
     restart(rng, L.ST_POLICY[0], 1000 + year)
     restart(rng, L.ST_POLICY[1], 1000 + year)
-    turn_order(p, card, s, rng, pol, log)
+    turn_order(p, blk, card, s, rng, pol, ws, log)
     if after_step(p, loc, blk, card, s, log, L.STEP_TURN_ORDER):
         s[L.S_NEXT] = L.NEXT_OVER
         return
@@ -596,13 +634,13 @@ def to_semester(p, s, sem):
 
 
 @borrowing
-def semester_step(p, loc, blk, card, s, rng, pol, log):
+def semester_step(p, loc, blk, card, s, rng, pol, ws, log):
     """A Semester begins (6.3): the Initiative Challenge in Semester B; the side with the
     Initiative plays its turn next."""
     year, sem = s[L.S_YEAR], s[L.S_SEM]
     begin_semester(s, year, sem)
     if sem == 1 and 0 < year < L.N_YEARS - 1:
-        initiative_challenge(p, card, s, rng, pol, log)
+        initiative_challenge(p, blk, card, s, rng, pol, ws, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_CHALLENGE):
             s[L.S_NEXT] = L.NEXT_OVER
             return
@@ -677,7 +715,7 @@ def side_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, log
         return True
     check_sudden(p, loc, s, side, log)
     if not s[L.S_DONE]:
-        combat_phase(p, loc, adj, blk, card, s, rng, pol, side, log)
+        combat_phase(p, loc, adj, blk, card, s, rng, pol, side, ws, log)
         if after_step(p, loc, blk, card, s, log, L.STEP_COMBAT_PHASE[side]):
             return True
         check_sudden(p, loc, s, side, log)

@@ -162,6 +162,7 @@ W_SEES_HIDDEN = _W("sees_hidden")
 W_ROLLOUTS = _W("rollouts")  # lookahead: a searched decision's budget of rollouts
 W_WIDTH = _W("width")  # lookahead: the options a decision searches (greedy's and the next)
 W_TIES = _W("ties")  # lookahead: TIES_*, what its rollouts score beside the win
+W_DECIDES = _W("decides")  # lookahead: LOOKAHEAD_DECIDES, which decisions it searches
 
 # -- what a commander can see of its enemy (``view.see``): expectations over the pieces
 # whose identity it does not know, in a float vector --------------------------------------
@@ -340,28 +341,47 @@ NEXT_STEPS = ("set_up", "year", "semester", "side_turn", "year_end", "final", "o
 (NEXT_SET_UP, NEXT_YEAR, NEXT_SEMESTER, NEXT_SIDE_TURN, NEXT_YEAR_END, NEXT_FINAL,
  NEXT_OVER) = codes(NEXT_STEPS)
 
-# -- a look-ahead's plan of a side's turn (``lookahead``; ``movement.Workspace.plan``) -----
-# The engine counts the decisions the look-ahead searches (each stack's destination) as
-# ``side``'s turn plays them; the first ``at`` take the choices in ``PL_FORCE`` (a replay
-# of the real turn: all of them); at decision ``at`` a probe records the options
+MAX_OPTIONS = 400  # the rows of a deployment's options table (``combat.deployment_options``)
+
+# -- a look-ahead's plan of a step (``lookahead``; ``movement.Workspace.plan``) ----------
+# The engine counts the decisions of ``side`` the look-ahead searches (the kinds in
+# ``PL_KINDS``: D_*) as a step of the campaign plays them (a Year's Turn Order, a
+# Semester's start, either side's turn); the first ``at`` take the choices in ``PL_FORCE``
+# (a replay of the real step: all of them); at decision ``at`` a probe records the options
 # (``PL_OPTIONS``, greedy's first) and a rollout switches to its own world (what the side
-# cannot see dealt again, its own streams) and takes ``choice``.
+# cannot see dealt again, its own streams: ``PL_DEALT``) and takes ``choice``.
 LOOKAHEAD_TIES = ("none", "margin")  # what lookahead's rollouts score beside the win
 TIES_NONE, TIES_MARGIN = codes(LOOKAHEAD_TIES)
+#: the kinds of decision a look-ahead searches: each stack's destination (7.1, 7.3), the
+#: bids (the Turn Order bid and who moves first, 6.2; the Initiative Challenge and its
+#: acceptance, 6.3.1), each deployment in a battle or siege (8.2-8.4, 8.9.3)
+DECISION_KINDS = ("destination", "bid", "deployment")
+D_DESTINATION, D_BID, D_DEPLOYMENT = codes(DECISION_KINDS)
+#: the lookahead's ``decides`` weight: which of its side's decisions it searches
+LOOKAHEAD_DECIDES = ("all", "destinations", "bids", "deployments", "destinations_and_bids")
+DECIDES_BITS = ((1 << D_DESTINATION) | (1 << D_BID) | (1 << D_DEPLOYMENT), 1 << D_DESTINATION,
+                1 << D_BID, 1 << D_DEPLOYMENT, (1 << D_DESTINATION) | (1 << D_BID))
 PLAN_MODES = ("off", "probe", "rollout", "replay")
 PLAN_OFF, PLAN_PROBE, PLAN_ROLLOUT, PLAN_REPLAY = codes(PLAN_MODES)
-MAX_TURN_DECISIONS = 128  # stack moves a turn may weigh (at most 2 per Location, 7.1)
+#: what the plan asks at a decision (``plan.plan_at``): greedy's choice, the one forced,
+#: the options listed (a probe), the world dealt again and the option tried (a rollout)
+AT_GREEDY, AT_FORCED, AT_LIST, AT_TRY = 0, 1, 2, 3
+MAX_STEP_DECISIONS = 256  # decisions a step may weigh (stack moves, deployments, bids)
+MAX_PLAN_OPTIONS = MAX_OPTIONS + 1  # a deployment's options and passing: the most a decision has
 _PL = Fields("look-ahead plan")
 PL_MODE = _PL("mode")
 PL_SIDE = _PL("side")
+PL_KINDS = _PL("kinds")
 PL_COUNT = _PL("decisions_seen")
 PL_AT = _PL("at")
 PL_CHOICE = _PL("choice")
 PL_FOUND = _PL("found")
+PL_KIND = _PL("kind_found")
+PL_DEALT = _PL("dealt")
 PL_N_OPTIONS = _PL("options_listed")
-PL_OPTIONS = _PL("options", MAX_LOC + 1)
-PL_SCORES = _PL("option_scores", MAX_LOC + 1)
-PL_FORCE = _PL("forced", MAX_TURN_DECISIONS)
+PL_OPTIONS = _PL("options", MAX_PLAN_OPTIONS)
+PL_SCORES = _PL("option_scores", MAX_PLAN_OPTIONS)
+PL_FORCE = _PL("forced", MAX_STEP_DECISIONS)
 N_PLAN = _PL.size
 
 # -- state checks (simkit.checks, checks.py): the invariants and the rule steps ----------
@@ -477,7 +497,6 @@ OP_B1 = _OP("block")
 OP_B2 = _OP("block_2")
 OP_GAIN = _OP("impact_gain")
 N_OP = _OP.size
-MAX_OPTIONS = 400
 
 # -- categories ----------------------------------------------------------------------------
 WINNERS = ("carlists", "liberals", "tie")

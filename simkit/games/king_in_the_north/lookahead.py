@@ -1,15 +1,24 @@
 """The ``lookahead`` commander: the skill ceiling the scripted commanders are measured
 against (issue 41's player headroom, ``simkit skill king_in_the_north``).
 
-It plays as ``greedy`` does (with greedy's weights, which it takes), except where each
-of its stacks goes (7.1, 7.3: the decision a Movement Phase turns on): before each of
-its turns it plans them one by one. For the turn's ``k``-th stack move it tries
-greedy's destination and the next best ``width - 1`` by greedy's score (staying is one:
-``plan.destination_options``) by rollouts, each playing the rest of the game with
-greedy for both sides from a copy of the position at that decision, and keeps the
-destination whose rollouts win most; the engine then plays the turn with the
-destinations chosen. The engine's own loop (``engine.play_step``, ``play_from``) plays
-the real game and every rollout: there is no second copy of it.
+It plays as ``greedy`` does (with greedy's weights, which it takes), except at the
+decisions its ``decides`` weight names (``layout.LOOKAHEAD_DECIDES``; default ``all``):
+where each of its stacks goes (7.1, 7.3), its bids (the Turn Order bid and who moves
+first, 6.2; the Initiative Challenge and its acceptance, 6.3.1) and each of its
+deployments in a battle or siege, or its pass (8.2-8.4, 8.9.3), as the attacker in its
+own turn and as the defender in the enemy's. Before each step of the campaign with such
+a decision (a Year's Turn Order, a Semester's start, either side's turn:
+``engine.play_step``) it plans the step's decisions one by one. For the step's ``k``-th
+it tries greedy's choice and the next best ``width - 1`` by greedy's score
+(``plan.destination_options``, ``plan.card_options``, ``plan.planned_first``,
+``combat.planned_deployment``) by rollouts, each playing the rest of the game with the
+game's players (greedy for a ``lookahead`` side) from a copy of the position at that
+decision, and keeps the option whose rollouts win most; the engine then plays the step
+with the choices made. The engine's own loop (``engine.play_step``, ``play_from``) plays
+the real game and every rollout: there is no second copy of it. One side plans a step:
+when both sides search, the side whose turn it is plans it (the enemy's deployments in
+it are greedy's) and the Carlists plan a Year's or Semester's start (the Liberals' bids
+are greedy's).
 
 The search is ``simkit.search``'s, as every game's: the ``rollouts`` weight is a
 decision's budget, spread over its options by successive halving, on common random
@@ -17,18 +26,22 @@ numbers (the options of a decision are played on the same rollout streams), gree
 choice first so that it wins ties. A rollout scores 1 if the side wins (2.1-2.2) and 0
 if not (a tie is no win, as the win rates count it); the ``ties`` weight may add
 (``margin``), below any difference of one rollout, the side's final VP lead (2.2), so
-that a side whose rollouts all lose still prefers the destination that loses by less.
+that a side whose rollouts all lose still prefers the option that loses by less.
 It is off by default: with it the Carlists won 5.5 points [0.2, 11.1] fewer games (200
 games): losing by less is not winning, and greedy's choice keeps the ties.
 
-It does not see the future or the hidden: a rollout replays the turn from its start on
+It does not see the future or the hidden: a rollout replays the step from its start on
 the game's own streams up to the decision (what the table has played, the side's
 present), then deals again what the side cannot see (``plan.own_world``: the enemy's
 unseen blocks on the map, Recruitment Box and bag, its unseen hand, draw pile and
-discards, ``view.resample``; the side's own draw pile order) and plays on with the
-rollout's own streams (``simkit.search.rollout_streams``: dice, draws, bags and
-tie-breaks). The turn's probes, which list a decision's options, play the real game's
-turn on a copy up to that decision, and no further than the present either.
+discards, ``view.resample``; the side's own draw pile order; in a battle, the blocks
+deployed so far are known, 8.2.3) and plays on with the rollout's own streams
+(``simkit.search.rollout_streams``: dice, draws, bags and tie-breaks). The Turn Order's
+bids are made face up but together: the searching side bids first (``engine.turn_order``)
+so that no enemy bid stands in the world it deals; an Initiative Challenge is made face
+down: the holder's world holds the challenger's card it would bid there
+(``engine.challenge_card``). The step's probes, which list a decision's options, play the
+real game's step on a copy up to that decision, and no further than the present either.
 
 It has its own kernel (``play_lookahead_games``), compiled on first use: the default
 kernel does not contain the search.
@@ -84,7 +97,7 @@ def greedy_rows(pol):
 @allocating
 def play_lookahead_games(p, loc, adj, fac_home, any2, blk, card, pol, searching, game_indices,
                          root_seed, log):
-    """``engine.play_games`` with the sides in ``searching`` planning their turns
+    """``engine.play_games`` with the sides in ``searching`` planning their decisions
     (``pol``: ``greedy_rows``): one outcome row per game."""
     out = np.zeros((game_indices.shape[0], L.N_OUT), dtype=np.int32)
     s = np.zeros(L.N_STATE, dtype=np.int64)
@@ -107,59 +120,108 @@ def play_lookahead_games(p, loc, adj, fac_home, any2, blk, card, pol, searching,
 @allocating
 def play_searched(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, searching, ws, scratch,
                   out, log):
-    """A whole game from the position ``s``, each turn of a side in ``searching`` planned
-    (``plan_turn``) before the engine plays it with the destinations chosen."""
+    """A whole game from the position ``s``, each step with a decision a side in
+    ``searching`` searches planned (``plan_step``) before the engine plays it with the
+    choices made."""
     plan = ws.plan
     while s[L.S_NEXT] != L.NEXT_OVER:
-        side = turn_side(s)
-        if side >= 0 and searching[side] and pol[side, L.W_WIDTH] > 1:
-            n = plan_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws,
+        side = planner(s, pol, searching)
+        if side >= 0:
+            n = plan_step(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws,
                           scratch)
-            set_plan(plan, L.PLAN_REPLAY, side, n, 0)
+            set_plan(plan, L.PLAN_REPLAY, side, kinds_of(pol, side), n, 0)
         play_step(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, ws, out, log)
         plan[L.PL_MODE] = L.PLAN_OFF
 
 
 @borrowing
-def set_plan(plan, mode, side, at, choice):
-    """``ws.plan`` for a copy of ``side``'s turn: ``mode``, the decision ``at`` (the
-    ``at`` before it forced), the option ``choice`` a rollout takes there."""
+def kinds_of(pol, side):
+    """The kinds of decision ``side`` searches (``layout.D_*`` bits, its ``decides``)."""
+    return L.DECIDES_BITS[pol[side, L.W_DECIDES]]
+
+
+@borrowing
+def planner(s, pol, searching):
+    """The side whose decisions of the next step are planned, -1 if none: a side's turn
+    by that side (its destinations and deployments), else by the enemy (its deployments
+    as the defender); a Year's Turn Order and a Semester's start (the bids) by the
+    Carlists before the Liberals. One plan a step: when both sides search, the enemy's
+    deployments in a side's turn, and the Liberals' bids, are greedy's."""
+    step = s[L.S_NEXT]
+    if step == L.NEXT_SIDE_TURN:
+        turn = turn_side(s)
+        for side in (turn, 1 - turn):
+            need = (1 << L.D_DEPLOYMENT) | ((1 << L.D_DESTINATION) if side == turn else 0)
+            if searches(pol, searching, side, need):
+                return side
+    elif step == L.NEXT_YEAR or step == L.NEXT_SEMESTER:
+        for side in range(2):
+            if searches(pol, searching, side, 1 << L.D_BID):
+                return side
+    return -1
+
+
+@borrowing
+def searches(pol, searching, side, need):
+    """Does ``side`` search a decision of a kind in ``need`` (bits)?"""
+    return searching[side] == 1 and pol[side, L.W_WIDTH] > 1 and kinds_of(pol, side) & need != 0
+
+
+@borrowing
+def set_plan(plan, mode, side, kinds, at, choice):
+    """``ws.plan`` for a copy of a step ``side`` plans the decisions of ``kinds`` (bits)
+    of: ``mode``, the decision ``at`` (the ``at`` before it forced), the option
+    ``choice`` a rollout takes there."""
     plan[L.PL_MODE] = mode
     plan[L.PL_SIDE] = side
+    plan[L.PL_KINDS] = kinds
     plan[L.PL_COUNT] = 0
     plan[L.PL_AT] = at
     plan[L.PL_CHOICE] = choice
     plan[L.PL_FOUND] = 0
+    plan[L.PL_KIND] = -1
+    plan[L.PL_DEALT] = 0
     plan[L.PL_N_OPTIONS] = 0
 
 
-# -- one turn, decision by decision -----------------------------------------------------------
+# -- one step, decision by decision -----------------------------------------------------------
+
+
+@borrowing
+def step_key(s, side):
+    """The step's number among the game's, for its rollouts' streams: a side's turn is
+    ``2 * S_TURN`` plus the side whose turn it is, a Year's Turn Order and a Semester's
+    start are numbered apart."""
+    if s[L.S_NEXT] == L.NEXT_SIDE_TURN:
+        return 2 * s[L.S_TURN] + turn_side(s)
+    return (s[L.S_NEXT] << 20) + 2 * s[L.S_TURN] + side
 
 
 @allocating
-def plan_turn(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, scratch):
-    """``side``'s destinations for the turn about to be played from ``s``, chosen one
-    by one (``PL_FORCE``); their number. ``s`` and ``rng`` are left as they were."""
+def plan_step(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, scratch):
+    """``side``'s choices at its searched decisions of the step about to be played from
+    ``s``, chosen one by one (``PL_FORCE``); their number. ``s`` and ``rng`` are left as
+    they were."""
     plan = ws.plan
-    turn = 2 * s[L.S_TURN] + side
-    for k in range(L.MAX_TURN_DECISIONS):
+    key = step_key(s, side)
+    for k in range(L.MAX_STEP_DECISIONS):
         n = probe(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, scratch, k)
         if n == 0:
             return k
         width = min(n, pol[side, L.W_WIDTH])
         options = plan[L.PL_OPTIONS:L.PL_OPTIONS + width].copy()
         plan[L.PL_FORCE + k] = search(p, loc, adj, fac_home, any2, blk, card, s, rng, pol,
-                                      side, ws, scratch, k, options, turn)
-    return L.MAX_TURN_DECISIONS
+                                      side, ws, scratch, k, options, key)
+    return L.MAX_STEP_DECISIONS
 
 
 @borrowing
 def probe(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, scratch, k):
-    """The turn played on a copy with the ``k`` destinations chosen so far: the legal
-    destinations of its ``k``-th stack move, greedy's first (``ws.plan``'s options), how
-    many (0: the turn makes no ``k``-th move)."""
+    """The step played on a copy with the ``k`` choices made so far: the legal options
+    of its ``k``-th searched decision, greedy's first (``ws.plan``'s options), how many
+    (0: the step makes no ``k``-th decision)."""
     sw, rw = copy_position(s, rng, ws, scratch)
-    set_plan(ws.plan, L.PLAN_PROBE, side, k, 0)
+    set_plan(ws.plan, L.PLAN_PROBE, side, kinds_of(pol, side), k, 0)
     play_step(p, loc, adj, fac_home, any2, blk, card, sw, rw, pol, ws, scratch.out, ws.quiet)
     return ws.plan[L.PL_N_OPTIONS] if ws.plan[L.PL_FOUND] else 0
 
@@ -178,9 +240,9 @@ def copy_position(s, rng, ws, scratch):
 
 @allocating
 def search(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, scratch, k,
-           options, turn):
-    """The destination of the ``k``-th stack move: successive halving over ``options``
-    with a budget of ``rollouts`` (``simkit.search``)."""
+           options, key):
+    """The choice at the step's ``k``-th searched decision: successive halving over
+    ``options`` with a budget of ``rollouts`` (``simkit.search``)."""
     n = options.shape[0]
     if n == 1:
         return options[0]
@@ -194,7 +256,7 @@ def search(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, scratc
             if alive[o]:
                 for r in range(played[o], played[o] + per):
                     total[o] += rollout(p, loc, adj, fac_home, any2, blk, card, s, rng, pol,
-                                        side, ws, scratch, k, options[o], turn, r, rrng)
+                                        side, ws, scratch, k, options[o], key, r, rrng)
                 played[o] += per
         halving_cut(alive, total, played)
     return options[halving_best(alive, total, played)]
@@ -202,12 +264,12 @@ def search(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, scratc
 
 @allocating
 def rollout(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, scratch, k, choice,
-            turn, r, rrng):
-    """Rollout ``r`` of ``choice`` at the turn's ``k``-th stack move: the turn replayed
-    on a copy to that decision, the world dealt again there from the rollout's own
-    streams (``plan.own_world``), ``choice`` taken, the rest of the game played by
+            key, r, rrng):
+    """Rollout ``r`` of ``choice`` at the step's ``k``-th searched decision: the step
+    replayed on a copy to that decision, the world dealt again there from the rollout's
+    own streams (``plan.own_world``), ``choice`` taken, the rest of the game played by
     greedy; 1 if ``side`` won."""
-    streams = rollout_streams(rng, turn, k, r, L.N_STREAMS)
+    streams = rollout_streams(rng, key, k, r, L.N_STREAMS)
     for i in range(streams.shape[0]):
         for j in range(streams.shape[1]):
             ws.plan_rng[i, j] = streams[i, j]
@@ -217,7 +279,7 @@ def rollout(p, loc, adj, fac_home, any2, blk, card, s, rng, pol, side, ws, scrat
     for i in range(rng.shape[0]):
         for j in range(rng.shape[1]):
             rrng[i, j] = rng[i, j]
-    set_plan(ws.plan, L.PLAN_ROLLOUT, side, k, choice)
+    set_plan(ws.plan, L.PLAN_ROLLOUT, side, kinds_of(pol, side), k, choice)
     play_from(p, loc, adj, fac_home, any2, blk, card, sw, rrng, pol, ws, scratch.out, ws.quiet)
     return rollout_score(loc, sw, side, pol[side, L.W_TIES])
 

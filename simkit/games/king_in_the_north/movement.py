@@ -57,7 +57,7 @@ M_ANY, M_MAIN, M_TRAIL, M_ROADS = 0, 1, 2, 3
 #: log): the copy of the game a commander plays its moves on before paying for them
 #: (``planned_moves``); ``plan`` (``layout.PL_*``; off but in a look-ahead's copies),
 #: ``plan_rng`` (a rollout's streams) and ``pool`` (``view.resample``'s scratch): a
-#: look-ahead's plan of a side's turn (``plan``).
+#: look-ahead's plan of a step (``plan``).
 Workspace = namedtuple("Workspace", ("ids", "dest_mode", "dest_fm", "parents", "work",
                                      "allow", "seen", "look", "fresh", "shadow",
                                      "shadow_rng", "quiet", "plan", "plan_rng", "pool"))

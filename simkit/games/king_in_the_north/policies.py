@@ -1140,8 +1140,8 @@ def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
             if risks_don_carlos(blk, bt, side, opts, k):
                 continue
             if (me + opts[k, L.OP_GAIN]) // rate > me // rate:
-                v = option_value(w, blk, card, s, bt, side, opts, k) \
-                    - 10 * card_stranded(blk, card, bt, army, n_army, cards, n_cards, opts, k)
+                v = deployment_worth(w, blk, card, s, bt, side, army, n_army, cards, n_cards,
+                                     opts, k)
                 if v > best_v:
                     best, best_v = k, v
         return best
@@ -1161,13 +1161,20 @@ def choose_deployment(w, p, loc, blk, card, s, bt, rng, side, opts, n):
         if opts[k, L.OP_KIND] == L.OPT_CARD and opts[k, L.OP_B2] < 0 \
                 and free[opts[k, L.OP_B1]] == 1:
             continue  # no card for a Leader that deploys free
-        v = option_value(w, blk, card, s, bt, side, opts, k) \
-            - 10 * card_stranded(blk, card, bt, army, n_army, cards, n_cards, opts, k)
+        v = deployment_worth(w, blk, card, s, bt, side, army, n_army, cards, n_cards, opts, k)
         if v > best_v:
             best, best_v = k, v
     if best_v <= 0:
         return -1
     return best
+
+
+@borrowing
+def deployment_worth(w, blk, card, s, bt, side, army, n_army, cards, n_cards, opts, k):
+    """Greedy's score of deployment ``k``: its Impact per card spent (``option_value``)
+    less 10 per Impact of the block its card strands (``card_stranded``)."""
+    return option_value(w, blk, card, s, bt, side, opts, k) \
+        - 10 * card_stranded(blk, card, bt, army, n_army, cards, n_cards, opts, k)
 
 
 @borrowing

@@ -483,19 +483,29 @@ CautiousWeights = _cautious(Weights, "The Liberal ``cautious`` commander's weigh
 CautiousCarlistWeights = _cautious(_CarlistWeights,
                                    "The Carlist ``cautious`` commander's weights.")
 
+_DECIDES = ("which of the side's decisions are searched (the others are greedy's): all; "
+            "destinations (each stack's destination, 7.1, 7.3); bids (the Turn Order bid and "
+            "who moves first, 6.2; the Initiative Challenge and its acceptance, 6.3.1); "
+            "deployments (each deployment or pass in a battle or siege, its own and as the "
+            "defender in the enemy's turn, 8.2-8.4, 8.9.3); destinations_and_bids")
+
+
 def _lookahead(cls, doc):
     """``cls`` (a side's greedy weights) with the ``lookahead`` commander's own: its
     rollouts and every choice it does not search are greedy's with these weights."""
-    namespace = {"__annotations__": {"rollouts": int, "width": int, "ties": str},
+    namespace = {"__annotations__": {"rollouts": int, "width": int, "ties": str,
+                                     "decides": str},
                  "__doc__": doc,
                  "rollouts": knob(
-                     24, "rollouts of the rest of the game a stack's destination may play, "
+                     24, "rollouts of the rest of the game a searched decision may play, "
                      "spread over its options by successive halving (more is stronger and "
                      "slower)", range=(1, 2048)),
                  "width": knob(
-                     4, "the destinations a stack move weighs by rollouts: greedy's and the "
-                     "next best by greedy's score (staying is one); 1 plays greedy's games",
+                     4, "the options a searched decision weighs by rollouts: greedy's and the "
+                     "next best by greedy's score (a stack staying, a deployment passing, a "
+                     "challenge not made are options); 1 plays greedy's games",
                      range=(1, L.MAX_LOC + 1)),
+                 "decides": knob("all", _DECIDES, choices=L.LOOKAHEAD_DECIDES),
                  "ties": knob(
                      "none", "what a rollout scores beside the side winning (1) or not (0), "
                      "worth less than one rollout: none (a tie goes to greedy's choice) or "
