@@ -554,10 +554,8 @@ def planned_deployment(blk, card, s, bt, rng, w, side, armies, n_armies, cards, 
     the losses last). A rollout's world is dealt again with the blocks deployed so far
     known to both sides (8.2.3: "They then show the chosen block"), and the enemy's army
     here read again: its unseen blocks may be others now."""
-    at, choice = plan_at(s, side, L.D_DEPLOYMENT, ws)
-    if at == L.AT_GREEDY:
-        return k
-    if at == L.AT_FORCED:
+    at, choice = plan_at(s, side, L.D_DEPLOYMENT, k, ws)
+    if at == L.AT_GREEDY or at == L.AT_FORCED:
         return choice
     plan = ws.plan
     if at == L.AT_LIST:

@@ -33,23 +33,25 @@ from .view import resample
 
 
 @borrowing
-def plan_at(s, side, kind, ws):
-    """What ``ws.plan`` asks of ``side``'s decision of ``kind`` now (``layout.AT_*``) and,
-    for a decision forced or tried, its choice. Counts the decision if searched."""
+def plan_at(s, side, kind, greedy, ws):
+    """What ``ws.plan`` asks of ``side``'s decision of ``kind`` now (``layout.AT_*``) and
+    the choice to play: ``greedy`` (greedy's) unless the decision is forced or tried.
+    Counts the decision if searched. The caller lists the options at ``AT_LIST`` and
+    deals its own world (``own_world``) at ``AT_TRY``."""
     plan = ws.plan
     if plan[L.PL_MODE] == L.PLAN_OFF or side != plan[L.PL_SIDE] or s[L.S_PLANNING] \
             or (plan[L.PL_KINDS] >> kind) & 1 == 0:
-        return L.AT_GREEDY, 0
+        return L.AT_GREEDY, greedy
     k = plan[L.PL_COUNT]
     plan[L.PL_COUNT] = k + 1
     if k < plan[L.PL_AT]:
         return L.AT_FORCED, plan[L.PL_FORCE + k]
     if k > plan[L.PL_AT] or plan[L.PL_MODE] == L.PLAN_REPLAY or k >= L.MAX_STEP_DECISIONS:
-        return L.AT_GREEDY, 0
+        return L.AT_GREEDY, greedy
     if plan[L.PL_MODE] == L.PLAN_PROBE:
         plan[L.PL_FOUND] = 1
         plan[L.PL_KIND] = kind
-        return L.AT_LIST, 0
+        return L.AT_LIST, greedy
     return L.AT_TRY, plan[L.PL_CHOICE]
 
 
@@ -57,19 +59,15 @@ def plan_at(s, side, kind, ws):
 def planned_destination(blk, card, s, rng, side, dest, dest_mode, dest_fm, look, ws):
     """The destination of the stack whose greedy choice is ``dest``, as ``ws.plan`` asks
     (``dest`` itself when no plan applies)."""
-    at, choice = plan_at(s, side, L.D_DESTINATION, ws)
-    if at == L.AT_GREEDY:
-        return dest
-    if at == L.AT_FORCED:
-        return choice
+    at, choice = plan_at(s, side, L.D_DESTINATION, dest, ws)
     plan = ws.plan
     if at == L.AT_LIST:
         plan[L.PL_N_OPTIONS] = destination_options(dest, dest_mode, dest_fm,
                                                    look.hands[side, 0], look.dest_score,
                                                    plan[L.PL_OPTIONS:L.PL_OPTIONS + L.MAX_LOC + 1],
                                                    plan[L.PL_SCORES:L.PL_SCORES + L.MAX_LOC + 1])
-        return dest
-    own_world(blk, card, s, rng, side, ws)
+    elif at == L.AT_TRY:
+        own_world(blk, card, s, rng, side, ws)
     return choice
 
 
@@ -109,18 +107,14 @@ def insert_option(out, scores, n, v, score):
 def planned_card(blk, card, s, rng, w, side, c, may_pass, ws):
     """The card ``side`` bids (the Turn Order bid; with ``may_pass``, the Initiative
     Challenge or its acceptance, -1 none) where greedy bids ``c``, as ``ws.plan`` asks."""
-    at, choice = plan_at(s, side, L.D_BID, ws)
-    if at == L.AT_GREEDY:
-        return c
-    if at == L.AT_FORCED:
-        return choice
+    at, choice = plan_at(s, side, L.D_BID, c, ws)
     plan = ws.plan
     if at == L.AT_LIST:
         plan[L.PL_N_OPTIONS] = card_options(w, card, s, side, c, may_pass,
                                             plan[L.PL_OPTIONS:L.PL_OPTIONS + L.MAX_DECK + 2],
                                             plan[L.PL_SCORES:L.PL_SCORES + L.MAX_DECK + 2])
-        return c
-    own_world(blk, card, s, rng, side, ws)
+    elif at == L.AT_TRY:
+        own_world(blk, card, s, rng, side, ws)
     return choice
 
 
@@ -153,17 +147,13 @@ def card_options(w, card, s, side, c, may_pass, out, scores):
 def planned_first(blk, card, s, rng, side, first, ws):
     """Who moves first, chosen by ``side`` (6.2, 6.3.1) where greedy chooses ``first``,
     as ``ws.plan`` asks: greedy's choice, then the other side."""
-    at, choice = plan_at(s, side, L.D_BID, ws)
-    if at == L.AT_GREEDY:
-        return first
-    if at == L.AT_FORCED:
-        return choice
+    at, choice = plan_at(s, side, L.D_BID, first, ws)
     plan = ws.plan
     if at == L.AT_LIST:
         plan[L.PL_OPTIONS], plan[L.PL_OPTIONS + 1] = first, 1 - first
         plan[L.PL_N_OPTIONS] = 2
-        return first
-    own_world(blk, card, s, rng, side, ws)
+    elif at == L.AT_TRY:
+        own_world(blk, card, s, rng, side, ws)
     return choice
 
 
