@@ -346,7 +346,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--knobs", default=None, metavar="A,B=LOW..HIGH,...", help="tune these "
                    "rule knobs towards --target instead of a policy (a range may be "
                    "narrowed)")
-    p.add_argument("--target", type=float, default=None, help="the win rate to reach, 0-1")
+    p.add_argument("--target", default=None, metavar="RATE|LOW..HIGH", help="the win "
+                   "rate to reach, 0-1; or a band every side is to lie in (0.10..0.30: "
+                   "every tribe of a seated game, its seats rotated)")
     p.add_argument("--trials", type=_integer, default=None, help="optuna trials [40 a "
                    "restart for a policy, 60 for knobs]")
     p.add_argument("--games", type=_integer, default=2000, help="training games per trial "
@@ -1955,7 +1957,7 @@ def _trials(args, default: int) -> int:
 
 
 def _tune_rules(game, rules, args) -> None:
-    from simkit.difficulty import rules_summary, tune_rules
+    from simkit.difficulty import parse_target, rules_summary, tune_rules
 
     policy = _policy(game, args, rules) if args.policy else None
     if args.knobs is None or args.target is None:
@@ -1963,7 +1965,7 @@ def _tune_rules(game, rules, args) -> None:
     if args.scan or args.rotate_seats:
         raise UsageError("--scan and --rotate-seats tune a policy (--side); rule knobs "
                          "take --knobs and --target")
-    table = tune_rules(game, _knob_list(args.knobs), args.target, side=args.side,
+    table = tune_rules(game, _knob_list(args.knobs), parse_target(args.target), side=args.side,
                        rules=rules, policy=policy, trials=_trials(args, 60),
                        n_games=args.games, seed=args.seed, n_jobs=args.jobs, out=args.out,
                        budget=args.budget, say=say)

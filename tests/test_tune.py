@@ -163,6 +163,51 @@ def test_a_target_out_of_reach_is_said_so():
     assert "out of reach" in rules_summary(games.get(ASSAULT), table)
 
 
+def test_a_band_search_puts_every_side_in_the_band_or_says_how_far_it_is():
+    table = tune_rules(ASSAULT, ["attacker_lead"], (0.3, 0.7), trials=6, n_games=300,
+                       seed=2)
+    best = table.iloc[0]
+    rates = {side: best[f"rate_{side}"] for side in ("bourbons", "catalans")}
+    assert best["miss"] == pytest.approx(100 * sum(max(0.3 - r, r - 0.7, 0)
+                                                   for r in rates.values()))
+    assert best["on_target"] == (best["miss"] == 0)
+    assert all(best[f"low_{s}"] <= rates[s] <= best[f"high_{s}"] for s in rates)
+    text = rules_summary(games.get(ASSAULT), table)
+    assert "towards every side within 30.0%-70.0%" in text and "seatings" not in text
+    assert ("reached:" in text) == bool(best["on_target"])
+
+
+def test_a_band_over_tribes_plays_every_seating():
+    from simkit.difficulty import Target, _Played
+    from simkit.seats import rotated_rates
+
+    game = games.get("verrix")
+    rules = game.resolve_rules({"players": 3})
+    tribes = tuple(game.categories_in_play(rules, "winner"))
+    played = _Played(game, None, Target("winner", tribes, 0.1, 0.3), 1, rotate=True)
+    rates = played.rates(rules, 3, 6)
+    every = rotated_rates("verrix", 6, seed=3, rules={"players": 3}).by_tribe
+    for tribe in tribes:
+        assert rates[tribe] == pytest.approx(every.loc[tribe, "rate"])
+    assert played.columns(rules, 3, 4)["code"].size == 3 * 4  # a prefix of each seating
+
+
+@pytest.mark.parametrize("text, words", [("0.3..0.1", "0 <= LOW < HIGH <= 1"),
+                                         ("-0.1..0.3", "0 <= LOW < HIGH <= 1"),
+                                         ("1.5", "between 0 and 1"),
+                                         ("abc", "a band LOW..HIGH")])
+def test_a_bad_target_is_one_clear_error(text, words):
+    from simkit.difficulty import parse_target
+
+    with pytest.raises(UsageError, match=words):
+        tune_rules(ASSAULT, ["attacker_lead"], parse_target(text), trials=2, n_games=50)
+
+
+def test_a_band_is_over_every_side():
+    with pytest.raises(UsageError, match="over every side"):
+        tune_rules(ASSAULT, ["attacker_lead"], (0.2, 0.8), side="catalans")
+
+
 @pytest.mark.parametrize("call, error, words", [
     (lambda: tune_rules(ASSAULT, ["attacker_lead"], 0.5, trials=0), UsageError, "--trials"),
     (lambda: tune_rules(ASSAULT, ["attacker_lead"], 1.5), UsageError, "--target"),

@@ -9,10 +9,10 @@ from simkit import checks, games
 from simkit.checks import broken_state
 from simkit.errors import StateError
 from simkit.eventlog import no_log
-from simkit.games.verrix import _tables
 from simkit.games.verrix import checks as C
 from simkit.games.verrix import engine as E
 from simkit.games.verrix import layout as L
+from simkit.games.verrix import tables_for
 from simkit.games.verrix.components import load_components
 from simkit.games.verrix.rules import PARAMETERS, POLICY_ROWS, Rules
 from simkit.rng import game_streams, restart
@@ -28,7 +28,7 @@ class Position:
 
     def __init__(self, mid=False, players=5, seed=3):
         r = Rules(players=players)
-        self.comp, self.S = load_components(), _tables(r.territory_cost, r.sea_cost)
+        self.comp, self.S = load_components(), tables_for(r)
         self.p = PARAMETERS.build(r)
         self.pol = POLICY_ROWS.build(())  # every seat greedy, the default weights
         self.g = np.zeros(L.N_STATE, dtype=np.int64)
@@ -286,7 +286,7 @@ def test_each_month_turn_has_one_first_pass():
 def test_play_games_stops_at_the_first_broken_invariant():
     # no Festival tile for the Festival Turns: the turn-track invariant breaks on turn 3
     r = Rules()
-    S = _tables(r.territory_cost, r.sea_cost)
+    S = tables_for(r)
     p = PARAMETERS.build(r)
     p[L.P_N_FESTIVALS] = 0
     log = no_log(check_state=True)

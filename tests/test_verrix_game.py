@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simkit import games
-from simkit.games.verrix import _tables
+from simkit.games.verrix import _tables, tables_for
 from simkit.games.verrix import actions as A
 from simkit.games.verrix import engine as E
 from simkit.games.verrix import layout as L
@@ -24,7 +24,7 @@ GAME = games.get("verrix")
 
 def finished(seed, players=5, policy=0):
     r = Rules(players=players)
-    S = _tables(r.territory_cost, r.sea_cost)
+    S = tables_for(r)
     p = PARAMETERS.build(r)
     pol = POLICY_ROWS.build(GAME.policy_choices(L.POLICY_NAMES[policy]))
     g = np.zeros(L.N_STATE, dtype=np.int64)
@@ -169,7 +169,7 @@ def test_trait_styles_favour_their_trait():
 def test_divine_will_worth_follows_what_it_buys():
     from simkit.games.verrix import policies as PO
     r = Rules()
-    S = _tables(r.territory_cost, r.sea_cost)
+    S = tables_for(r)
     p = PARAMETERS.build(r)
     pol = POLICY_ROWS.build(())  # every seat greedy, the default weights
     g = np.zeros(L.N_STATE, dtype=np.int64)
@@ -199,7 +199,7 @@ def test_clan_pact_counts_the_village_objectives_it_reaches():
     Imbolc, only a third village pays (Lughnasadh's)."""
     from simkit.games.verrix import policies as PO
     r = Rules()
-    S = _tables(r.territory_cost, r.sea_cost)
+    S = tables_for(r)
     p = PARAMETERS.build(r)
     pol = POLICY_ROWS.build(())
     g = np.zeros(L.N_STATE, dtype=np.int64)

@@ -7,7 +7,7 @@ import pytest
 from loaded_dice import loaded
 
 from simkit.errors import RulesError
-from simkit.games.verrix import GAME, _tables
+from simkit.games.verrix import GAME, tables_for
 from simkit.games.verrix import actions as A
 from simkit.games.verrix import battle as B
 from simkit.games.verrix import engine as E
@@ -28,7 +28,7 @@ class Game:
 
     def __init__(self, **rules):
         r = Rules(**rules)
-        self.comp, self.S = load_components(), _tables(r.territory_cost, r.sea_cost)
+        self.comp, self.S = load_components(), tables_for(r)
         self.p = PARAMETERS.build(r)
         self.pol = POL
         self.g = np.zeros(L.N_STATE, dtype=np.int64)
@@ -853,6 +853,82 @@ def test_benevolence_redraws_a_bad_event():
     y.goods(PURPLE, Provisions=3)
     E.event_phase(y.S, y.p, y.pol, y.g, y.rng, NOLOG)
     assert y[PURPLE, L.PL_GOODS + L.PROVISIONS] == 1
+
+
+# -- the calibrated reconstruction: Events, Purple's cards, Green's capacity -----------------
+def vp_in(table, row, n_ops, ops, vp_op):
+    """The VP a card's or an Event's operations give."""
+    return sum(int(table[row, ops + k * L.OP_WIDTH + 1]) for k in range(table[row, n_ops])
+               if table[row, ops + k * L.OP_WIDTH] == vp_op)
+
+
+def test_event_vp_adds_to_every_unprinted_event_and_leaves_the_printed_two():
+    plain, more = tables_for(Rules(event_vp=0))[L.S_EVENTS], \
+        tables_for(Rules(event_vp=2))[L.S_EVENTS]
+    for e, title in enumerate(load_components().event_titles):
+        if title in ("The Gift", "Arianrhod"):
+            assert (plain[e] == more[e]).all(), title
+            continue
+        assert vp_in(more, e, L.EV_N_OPS, L.EV_OPS, L.EO_VP) == \
+            vp_in(plain, e, L.EV_N_OPS, L.EV_OPS, L.EO_VP) + 2, title
+        others = [k for k in range(plain[e, L.EV_N_OPS])
+                  if plain[e, L.EV_OPS + k * L.OP_WIDTH] != L.EO_VP]
+        for k in others:  # the Event's other operations as the data file has them
+            o = L.EV_OPS + k * L.OP_WIDTH
+            assert (plain[e, o:o + L.OP_WIDTH] == more[e, o:o + L.OP_WIDTH]).all(), title
+
+
+def test_an_event_drawn_pays_the_vp_event_vp_adds():
+    x = Game(event_vp=2, benevolence=False)
+    x.g[L.G_DECK] = x.comp.event_titles.index("Good Harvest")
+    x.g[L.G_ORDER:L.G_ORDER + 5] = [PURPLE, BLUE, ORANGE, GREEN, YELLOW]
+    for s in range(5):
+        x[s, L.PL_DW] = 0
+    x[PURPLE, L.PL_DW] = 3
+    x.goods(PURPLE, Provisions=0)
+    vp = x[PURPLE, L.PL_VP]
+    E.event_phase(x.S, x.p, x.pol, x.g, x.rng, NOLOG)
+    assert x[PURPLE, L.PL_GOODS + L.PROVISIONS] == 3 and x[PURPLE, L.PL_VP] == vp + 2
+
+
+def test_mystic_card_vp_adds_to_purple_s_own_divine_will_cards_alone():
+    comp = load_components()
+    plain, more = tables_for(Rules(mystic_card_vp=0))[L.S_CARDS], \
+        tables_for(Rules(mystic_card_vp=1))[L.S_CARDS]
+    changed = [comp.card_titles[c] for c in range(len(comp.card_titles))
+               if (plain[c] != more[c]).any()]
+    assert sorted(changed) == ["Consecrated Ground", "Druid's Grove"]
+    for title in changed:
+        c = comp.card_titles.index(title)
+        assert vp_in(more, c, L.CD_N_OPS, L.CD_OPS, L.OP_VP) == \
+            vp_in(plain, c, L.CD_N_OPS, L.CD_OPS, L.OP_VP) + 1
+    x = Game(mystic_card_vp=1)
+    x.g[L.G_POOL_DW] += x[PURPLE, L.PL_DW]  # cubes enough in the Common Pool
+    x[PURPLE, L.PL_DW] = 0
+    dw, vp = x[PURPLE, L.PL_DW], x[PURPLE, L.PL_VP]
+    A.play_card(x.S, x.p, x.pol, x.g, x.rng, PURPLE, x.card("Druid's Grove"), -1, NOLOG)
+    assert x[PURPLE, L.PL_DW] == dw + 3 and x[PURPLE, L.PL_VP] == vp + 1
+
+
+def test_green_trade_capacity_sets_green_s_ability_card():
+    for capacity in (0, 1, 2):
+        tribes = tables_for(Rules(green_trade_capacity=capacity))[L.S_TRIBES]
+        assert tribes[L.TRIBES.index("green"), L.TR_TRADE_CAPACITY] == capacity
+
+
+def test_benevolence_redraws_a_card_worth_less_than_a_draw():
+    # a drawn Event worth less than a draw is expected to be (event_points, and the VP
+    # event_vp adds) is discarded; one worth more is kept
+    for event_vp in (0, 2):
+        x = Game(event_vp=event_vp)
+        worth = PO.event_draw_worth(x.p, x.pol, PURPLE)
+        assert worth == x.pol[PURPLE, L.W_EVENT_POINTS] + \
+            x.pol[PURPLE, L.W_VP_POINTS] * event_vp
+        values = [PO.event_value(x.S, x.p, x.pol, x.g, PURPLE, e)
+                  for e in range(len(x.comp.event_titles))]
+        assert any(0 <= v < worth for v in values) and any(v >= worth for v in values)
+        for e, v in enumerate(values):
+            assert PO.redraws(x.S, x.p, x.pol, x.g, PURPLE, e) == (v < worth)
 
 
 # -- movement and tribute ----------------------------------------------------------------------

@@ -7,7 +7,7 @@ import pytest
 
 import simkit
 from simkit.errors import UsageError
-from simkit.games.verrix import GAME, _tables
+from simkit.games.verrix import GAME, tables_for
 from simkit.games.verrix import layout as L
 from simkit.games.verrix import policies as PO
 from simkit.games.verrix.components import load_components
@@ -50,7 +50,7 @@ def test_a_seats_weights_go_to_its_row_only():
 
 
 def test_weights_reach_the_choices_that_read_them():
-    S = _tables(1, 2)
+    S = tables_for(Rules())
     p = PARAMETERS.build(Rules())
     comp = load_components()
     card = {t: i for i, t in enumerate(comp.card_titles)}

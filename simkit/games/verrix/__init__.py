@@ -17,7 +17,10 @@ battle answers).
 from functools import cache
 from types import SimpleNamespace
 
+import numpy as np
+
 from simkit.datafile import frozen
+from simkit.errors import RulesError
 from simkit.games.base import Game
 
 from . import layout as L
@@ -37,15 +40,21 @@ TRIBE_CARD_KNOBS = {
     "orange_hostage": ("orange", L.TR_HOSTAGE),
     "purple_hostage": ("purple", L.TR_HOSTAGE),
     "purple_divine_will": ("purple", L.TR_DW),
+    "green_trade_capacity": ("green", L.TR_TRADE_CAPACITY),
 }
+#: the Event Cards the rulebook describes, whose effects ``event_vp`` leaves as printed
+PRINTED_EVENTS = ("The Gift", "Arianrhod")
 
 
 @cache
-def _tables(territory_cost: int, sea_cost: int, data=DATA, tribe_cards=(), forge_fibula=True):
+def _tables(territory_cost: int, sea_cost: int, data=DATA, tribe_cards=(), forge_fibula=True,
+            event_vp=0, mystic_card_vp=0):
     """The read-only component tables the kernel takes, for one Movement Cost tile.
-    ``tribe_cards``: (knob, value) pairs of ``TRIBE_CARD_KNOBS`` (Yellow's Ability Card,
-    Orange's, Orange's and Purple's Setup Cards), each setting the data file's number;
-    ``forge_fibula`` False: Forge's choice without the Fibula."""
+    ``tribe_cards``: (knob, value) pairs of ``TRIBE_CARD_KNOBS`` (Yellow's and Green's
+    Ability Cards, Orange's, Orange's and Purple's Setup Cards), each setting the data
+    file's number; ``forge_fibula`` False: Forge's choice without the Fibula;
+    ``event_vp`` and ``mystic_card_vp``: VP added to the unprinted Event Cards and to
+    Purple's own Divine Will cards."""
     comp = load_components(data)
     out = list(tables(comp, territory_cost, sea_cost))
     if tribe_cards:
@@ -62,7 +71,53 @@ def _tables(territory_cost: int, sea_cost: int, data=DATA, tribe_cards=(), forge
             if cards[c, o] == L.OP_GAIN_CHOICE:
                 cards[c, o + 1] &= ~(1 << L.FIBULA)
         out[L.S_CARDS] = frozen(cards)
+    if event_vp:
+        printed = [comp.event_titles.index(t) for t in PRINTED_EVENTS if t in comp.event_titles]
+        out[L.S_EVENTS] = frozen(_vp_added(out[L.S_EVENTS], L.EV_N_OPS, L.EV_OPS, L.EO_VP,
+                                           event_vp, np.setdiff1d(
+                                               np.arange(len(comp.event_titles)), printed)))
+    if mystic_card_vp:
+        out[L.S_CARDS] = frozen(_vp_added(out[L.S_CARDS], L.CD_N_OPS, L.CD_OPS, L.OP_VP,
+                                          mystic_card_vp, mystic_cards(out[L.S_CARDS])))
     return tuple(out)
+
+
+def tables_for(rules, data=DATA) -> tuple:
+    """The component tables ``rules`` play: the data files' with the reconstruction
+    knobs applied."""
+    return _tables(rules.territory_cost, rules.sea_cost, data,
+                   tuple((k, getattr(rules, k)) for k in TRIBE_CARD_KNOBS),
+                   rules.forge_fibula, rules.event_vp, rules.mystic_card_vp)
+
+
+def mystic_cards(cards) -> np.ndarray:
+    """Purple's own Development cards that give Divine Will (``mystic_card_vp``)."""
+    purple = 1 << L.TRIBES.index("purple")
+    rows = [c for c in range(cards.shape[0])
+            if cards[c, L.CD_OWNERS] == purple and cards[c, L.CD_TYPE] == L.CT_DEVELOPMENT
+            and any(cards[c, L.CD_OPS + k * L.OP_WIDTH] == L.OP_DIVINE_WILL
+                    for k in range(cards[c, L.CD_N_OPS]))]
+    return np.array(rows, dtype=np.int64)
+
+
+def _vp_added(table, n_ops: int, ops: int, vp_op: int, vp: int, rows) -> np.ndarray:
+    """``table`` with ``vp`` added to the VP operation of each of ``rows`` (one
+    appended where a row has none)."""
+    out = table.copy()
+    for r in rows:
+        n = out[r, n_ops]
+        have = [k for k in range(n) if out[r, ops + k * L.OP_WIDTH] == vp_op]
+        if have:
+            out[r, ops + have[0] * L.OP_WIDTH + 1] += vp
+            continue
+        if n == L.MAX_OPS:
+            raise RulesError(f"a card with {L.MAX_OPS} operations has no room for the VP "
+                             "a reconstruction knob adds")
+        o = ops + n * L.OP_WIDTH
+        out[r, o:o + L.OP_WIDTH] = 0
+        out[r, o], out[r, o + 1] = vp_op, vp
+        out[r, n_ops] = n + 1
+    return out
 
 
 assert len(POLICIES) == L.POL_LOOKAHEAD  # the look-ahead's id: after the scripts
@@ -122,10 +177,7 @@ class Verrix(Game):
         return {name: who in playing for name, who in L.COLUMN_OF.items()}
 
     def kernel_inputs(self, rules, policies):
-        return (_tables(rules.territory_cost, rules.sea_cost, self.data,
-                        tuple((k, getattr(rules, k)) for k in TRIBE_CARD_KNOBS),
-                        rules.forge_fibula),
-                *super().kernel_inputs(rules, policies))
+        return (tables_for(rules, self.data), *super().kernel_inputs(rules, policies))
 
     def load_data(self):
         super().load_data()

@@ -179,6 +179,7 @@ P_BATTLE_LEADERS = _P("battle_leaders")  # LEADERS_*: which leaders a Battle dep
 P_TIE_ORDER = _P("tie_order")  # ORDER_*: which disc wins the last tie-break
 P_GIFT_SOURCE = _P("the_gift_source")  # GIFT_*: where The Gift's Cow comes from
 P_EVENT_COST = _P("event_cost")
+P_EVENT_VP = _P("event_vp")  # VP added to each unprinted Event Card (a reconstruction)
 P_START_VP = _P("start_vp")
 P_FIRST_PLAYER_VP = _P("first_player_vp")
 P_FIRST_PASS_VP = _P("first_pass_vp")

@@ -519,6 +519,13 @@ def village_objectives_vp(S, p, g, seat):
 
 
 @borrowing
+def event_draw_worth(p, pol, seat):
+    """What drawing an Event card is expected to be worth: ``event_points``, and the VP
+    every unprinted card adds (``event_vp``, public: the deck's cards are known)."""
+    return pol[seat, L.W_EVENT_POINTS] + pol[seat, L.W_VP_POINTS] * p[L.P_EVENT_VP]
+
+
+@borrowing
 def divine_will_worth(S, p, pol, g, seat, n):
     """What ``n`` more Divine Will cubes are worth, by what they buy: a third of an Event
     card each (``event_points``) while they fund Events the seat can still draw (one per
@@ -532,7 +539,7 @@ def divine_will_worth(S, p, pol, g, seat, n):
         draws = min(event_phases_after(p, g), (left + p[L.P_PLAYERS] - 1) // p[L.P_PLAYERS])
     useful = max(0, draws * p[L.P_EVENT_COST] - g[pl(seat) + L.PL_DW])
     k = min(n, useful)
-    return k * pol[seat, L.W_EVENT_POINTS] // max(p[L.P_EVENT_COST], 1) + \
+    return k * event_draw_worth(p, pol, seat) // max(p[L.P_EVENT_COST], 1) + \
         (n - k) * pol[seat, L.W_SPARE_DW_POINTS] + \
         pol[seat, L.W_VP_POINTS] * festival_dw_vp(S, p, g, seat, n)
 
@@ -580,8 +587,9 @@ def draws_event(p, g, rng, seat, policy):
 
 @borrowing
 def redraws(S, p, pol, g, seat, ev):
-    """Benevolence: discard the drawn card and draw another?"""
-    return event_value(S, p, pol, g, seat, ev) < 0
+    """Benevolence: discard the drawn card and draw another? When it is worth less than
+    a draw is expected to be (``event_draw_worth``)."""
+    return event_value(S, p, pol, g, seat, ev) < event_draw_worth(p, pol, seat)
 
 
 @borrowing

@@ -116,6 +116,34 @@ class Rules(RulesBase):
                       8: "the most the 20 cubes allow beside the others' 12"},
         why="the Mysticism trait's resource: two Events' worth (3 each, Event Phase)",
         range=(0, 8))
+    green_trade_capacity: int = reconstruction(
+        1, "Green's Ability Card (Merchant Roads): transport capacity added to its Trades "
+        "at Portum Itium (data/tribes.toml's trade_capacity for Green; this knob sets it)",
+        alternatives={0: "no added capacity: the Movement Cost discount alone is the "
+                         "merchants' ability",
+                      2: "two more goods a Trade at Portum Itium: the Trade trait's "
+                         "reward in the size of Orange's raids (+1 STRENGTH, +1 capacity, "
+                         "+1 VP)"},
+        why="one more good, as Orange's Reavers carry one more in a Raid", range=(0, 2))
+    event_vp: int = reconstruction(
+        0, "VP added to each of the 18 Event Cards the rulebook does not describe (data/"
+        "events.toml's; The Gift and Arianrhod keep their printed effects): what 3 Divine "
+        "Will buys in the Event Phase",
+        alternatives={1: "a mildly rewarding deck: each unprinted Event about 1 VP more",
+                      2: "Events worth about 2.4 VP each: 3 Divine Will buys more than a "
+                         "Cooking and a Feast",
+                      3: "Events worth about 3.4 VP each"},
+        why="the events as data/events.toml lists them, mildly positive on average (a "
+            "gamble for 3 Divine Will)", range=(0, 4))
+    mystic_card_vp: int = reconstruction(
+        0, "VP added to each Development card of Purple's alone that gives Divine Will "
+        "(data/cards.toml's Druid's Grove and Consecrated Ground): the Mysticism trait's "
+        "cards",
+        alternatives={1: "Purple's Divine Will cards also pay 1 VP more, as Consecrated "
+                         "Ground pays 1 beside its Divine Will",
+                      2: "2 VP more, about a Feast's VP for a card of the trait"},
+        why="the cards as data/cards.toml lists them: Divine Will, which buys Events, is "
+            "their reward", range=(0, 3))
     forge_fibula: bool = reconstruction(
         True, "Forge (Yellow's Basic Development card) may make a Fibula (data/cards.toml "
         "lists Sword, Hammer, Fibula, Spear; false plays it without the Fibula)",
@@ -324,8 +352,9 @@ class Weights(RulesBase):
         10, "added to a good of a type the tribe does not hold (the Festivals' variety "
         "objectives)", range=(0, 40))
     event_points: int = knob(
-        42, "what a drawn Event card is worth (about 1.4 VP): Divine Will that funds Events "
-        "it can still draw is worth a third of this a cube", range=(0, 120))
+        42, "what a drawn Event card is worth (about 1.4 VP) besides the VP event_vp adds "
+        "to it: Divine Will that funds Events it can still draw is worth a third of the "
+        "two a cube", range=(0, 120))
     spare_dw_points: int = knob(
         4, "a Divine Will cube beyond the Events it can still draw (Mórrígan draws, the "
         "tie-break)", range=(0, 30))
