@@ -463,7 +463,7 @@ def test_master_smiths_value_the_second_good_a_leader_carries():
     # (Purple, whose mystic has no use for a Spear, takes the Cow).
     from simkit.games.verrix.rules import Weights
     w = Weights()
-    x = Game()
+    x = Game(yellow_cleanup_vp=1)  # the reconstruction of 2025's ability (the calibration: 0)
     for seat in (PURPLE, YELLOW):
         x.goods(seat, **dict.fromkeys(L.GOODS, 0))
         x.goods(seat, Spear=1)
@@ -842,7 +842,8 @@ def test_benevolence_redraws_a_bad_event():
     x.goods(PURPLE, Provisions=3)
     vp = x[PURPLE, L.PL_VP]
     E.event_phase(x.S, x.p, x.pol, x.g, x.rng, NOLOG)
-    assert x[PURPLE, L.PL_VP] == vp + 2 and x[PURPLE, L.PL_GOODS + L.PROVISIONS] == 3
+    assert x[PURPLE, L.PL_VP] == vp + 2 + x.p[L.P_EVENT_VP]  # Omen of Victory kept
+    assert x[PURPLE, L.PL_GOODS + L.PROVISIONS] == 3
     assert x.g[L.G_EVENT_TOP] == 2
     y = Game(benevolence=False)
     y.g[L.G_DECK] = titles.index("Sea Raiders")
@@ -1383,10 +1384,10 @@ def test_reconstruction_knobs_yellow_ability_and_forge():
     base = tables()
     yellow = L.TRIBES.index("yellow")
     assert base[L.S_TRIBES][yellow, L.TR_EXTRA_SLOT] == comp.tribes[yellow, L.TR_EXTRA_SLOT] == 1
-    assert base[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 1
-    bare = tables(yellow_extra_slot=0, yellow_cleanup_vp=0)
+    assert base[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 0  # the calibration
+    bare = tables(yellow_extra_slot=0, yellow_cleanup_vp=1)
     assert bare[L.S_TRIBES][yellow, L.TR_EXTRA_SLOT] == 0
-    assert bare[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 0
+    assert bare[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 1
     choice = L.CD_OPS + A.find_op(base, forge, L.OP_GAIN_CHOICE) * L.OP_WIDTH + 1
     assert base[L.S_CARDS][forge, choice] >> L.FIBULA & 1
     no_fibula = tables(forge_fibula=False)
@@ -1400,7 +1401,8 @@ def test_reconstruction_knobs_yellow_ability_and_forge():
     ("orange_raid_vp", 0, "orange", L.TR_RAID_VP),
     ("orange_hostage", False, "orange", L.TR_HOSTAGE),
     ("purple_hostage", True, "purple", L.TR_HOSTAGE),
-    ("purple_divine_will", 3, "purple", L.TR_DW),
+    ("purple_divine_will", 6, "purple", L.TR_DW),
+    ("green_trade_capacity", 2, "green", L.TR_TRADE_CAPACITY),
 ])
 def test_reconstruction_knobs_set_the_tribes_cards(knob, value, tribe, column):
     """Orange's Reavers VP, the Setup Cards' hostage entitlement (Setup: "Players who

@@ -148,7 +148,10 @@ class Verrix(Game):
               "events, 4 festivals, trophies, abilities of 4 tribes, goods values and "
               "counts, Mórrígan token values and battle-track VP are not printed in the "
               "rulebook and were reconstructed (simkit/games/verrix/data/*.toml), as is "
-              "the hostage trade value.")
+              "the hostage trade value; the Events' and Purple's cards' VP, Purple's "
+              "Divine Will and Yellow's Cleanup VP are a calibration chosen so that each "
+              "tribe wins 10-30% (a property of the calibration, not a finding; preset "
+              "reconstruction_2025 plays the reconstruction before it).")
 
     def rotate_seats(self, rules, shift: int):
         """``rules`` with the tribes in play moved ``shift`` seats back: seat 1 takes the
