@@ -179,7 +179,8 @@ def test_divine_will_worth_follows_what_it_buys():
     g[b + L.PL_DW] = 0
     w = StyleWeights()
     early = PO.divine_will_worth(S, p, pol, g, 0, 3)
-    assert early == 3 * w.event_points // 3  # funds one Event card
+    # funds one Event card: event_points and the VP every unprinted card adds (event_vp)
+    assert early == w.event_points + w.vp_points * r.event_vp
     g[b + L.PL_DW] = 30  # more than every Event left could use
     assert PO.divine_will_worth(S, p, pol, g, 0, 3) == 3 * w.spare_dw_points
     g[b + L.PL_DW] = 0
