@@ -24,7 +24,7 @@ that no tribe's rate is its seat's.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -261,7 +261,7 @@ def tune_rules(game, knobs: list[str], target, *, side: str | None = None,
     rows = [polished] + [c for c in chosen if c != polished][:CONFIRMED - 1]
     table = _confirmed(game, base, searched, rows, played, check_games, (seed + 1, seed + 2))
     table.attrs.update(side=aim.categories[0], target=aim.low if not aim.band else
-                       (aim.low, aim.high), aim=aim, seatings=seated,
+                       (aim.low, aim.high), aim=asdict(aim), seatings=seated,
                        trials=len(study.trials), games=n_games, check_games=check_games,
                        seed=seed, nearest=min(seen, default=math.nan),
                        seen=_seen_rates(study, aim), knobs=[s.name for s in searched],
@@ -465,7 +465,7 @@ def _confirmed(game, base, searched, settings, played, n, seeds) -> pd.DataFrame
 def reach(table: pd.DataFrame) -> str:
     """Whether the target was reached, and if not, whether it is within the knobs' reach."""
     a = table.attrs
-    aim, best = a["aim"], table.iloc[0]
+    aim, best = Target(**a["aim"]), table.iloc[0]
     if aim.band:
         if best["on_target"]:
             return f"reached: {aim.text()} on fresh games"
@@ -491,7 +491,7 @@ def reach(table: pd.DataFrame) -> str:
 def rules_summary(game, table: pd.DataFrame) -> str:
     """A rules search as ``simkit tune --knobs`` prints it."""
     a = table.attrs
-    aim = a["aim"]
+    aim = Target(**a["aim"])
     ranges = ", ".join(f"{k} {lo}..{hi}" for k, (lo, hi) in a["ranges"].items())
     seated = (f" under each of {a['seatings']} seatings" if a["seatings"] > 1 else "")
     lines = [f"{game.name}: {a['trials']} trials towards {aim.text()} ({a['games']:,} "
