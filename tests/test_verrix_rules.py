@@ -830,15 +830,20 @@ def test_event_phase_costs_divine_will_and_deck_runs_out():
     assert x[ORANGE, L.PL_DW] == 7  # no card, no payment
 
 
-def test_benevolence_redraws_a_bad_event():
-    x = Game()
-    titles = x.comp.event_titles
-    x.g[L.G_DECK] = titles.index("Sea Raiders")
-    x.g[L.G_DECK + 1] = titles.index("Omen of Victory")
+def purple_draws(x, on_top, dw):
+    """Purple first in the playing order and alone able to pay for an Event (``dw``
+    cubes), the deck's top cards ``on_top``."""
+    for k, title in enumerate(on_top):
+        x.g[L.G_DECK + k] = x.comp.event_titles.index(title)
     x.g[L.G_ORDER:L.G_ORDER + 5] = [PURPLE, BLUE, ORANGE, GREEN, YELLOW]
     for s in range(5):
         x[s, L.PL_DW] = 0
-    x[PURPLE, L.PL_DW] = 6
+    x[PURPLE, L.PL_DW] = dw
+
+
+def test_benevolence_redraws_a_bad_event():
+    x = Game()
+    purple_draws(x, ("Sea Raiders", "Omen of Victory"), 6)
     x.goods(PURPLE, Provisions=3)
     vp = x[PURPLE, L.PL_VP]
     E.event_phase(x.S, x.p, x.pol, x.g, x.rng, NOLOG)
@@ -846,11 +851,7 @@ def test_benevolence_redraws_a_bad_event():
     assert x[PURPLE, L.PL_GOODS + L.PROVISIONS] == 3
     assert x.g[L.G_EVENT_TOP] == 2
     y = Game(benevolence=False)
-    y.g[L.G_DECK] = titles.index("Sea Raiders")
-    y.g[L.G_ORDER:L.G_ORDER + 5] = [PURPLE, BLUE, ORANGE, GREEN, YELLOW]
-    for s in range(5):
-        y[s, L.PL_DW] = 0
-    y[PURPLE, L.PL_DW] = 6
+    purple_draws(y, ("Sea Raiders",), 6)
     y.goods(PURPLE, Provisions=3)
     E.event_phase(y.S, y.p, y.pol, y.g, y.rng, NOLOG)
     assert y[PURPLE, L.PL_GOODS + L.PROVISIONS] == 1
@@ -881,11 +882,7 @@ def test_event_vp_adds_to_every_unprinted_event_and_leaves_the_printed_two():
 
 def test_an_event_drawn_pays_the_vp_event_vp_adds():
     x = Game(event_vp=2, benevolence=False)
-    x.g[L.G_DECK] = x.comp.event_titles.index("Good Harvest")
-    x.g[L.G_ORDER:L.G_ORDER + 5] = [PURPLE, BLUE, ORANGE, GREEN, YELLOW]
-    for s in range(5):
-        x[s, L.PL_DW] = 0
-    x[PURPLE, L.PL_DW] = 3
+    purple_draws(x, ("Good Harvest",), 3)
     x.goods(PURPLE, Provisions=0)
     vp = x[PURPLE, L.PL_VP]
     E.event_phase(x.S, x.p, x.pol, x.g, x.rng, NOLOG)

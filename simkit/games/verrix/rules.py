@@ -39,6 +39,8 @@ CALIBRATION = ("A CALIBRATION, not a finding: chosen with event_vp = 4, mystic_c
                "purple_divine_will = 3 and yellow_cleanup_vp = 0 (simkit tune --knobs "
                "--target 0.13..0.27, seats rotated) so that each tribe wins 10-30% under "
                "greedy play (docs/games/verrix.md, the calibration); ")
+#: the words of each calibrated knob's value before the calibration
+BEFORE = ": the reconstruction of 2025 (preset reconstruction_2025)"
 
 
 def _ints(text: str, name: str, count: int, lo: int, hi: int) -> list[int]:
@@ -92,7 +94,8 @@ class Rules(RulesBase):
     yellow_extra_slot: int = reconstruction(
         1, "Yellow's Ability Card (Master Smiths): equipment spaces added to each of its "
         "leaders (data/tribes.toml's extra_slot for Yellow; this knob sets it)",
-        alternatives={0: "no extra space: the Cleanup VP alone is the craftsmen's ability"},
+        alternatives={0: "no extra space: Master Smiths is its Cleanup VP alone "
+                         "(yellow_cleanup_vp; at the calibrated 0 the ability does nothing)"},
         why="the Craftsmanship trait: leaders that carry more goods; one space, as the "
             "rulebook's leaders carry 1 or 2", range=(0, 1))
     yellow_cleanup_vp: int = reconstruction(
@@ -100,8 +103,7 @@ class Rules(RulesBase):
         "carries 2 goods or more (data/tribes.toml's cleanup_vp_equipped for Yellow; this "
         "knob sets it)",
         alternatives={1: "1 VP, the size of every other recurring Cleanup VP (hostages, a "
-                         "Fibula, the Spear of Gorias): the reconstruction of 2025 (preset "
-                         "reconstruction_2025)"},
+                         "Fibula, the Spear of Gorias)" + BEFORE},
         why=f"{CALIBRATION}the extra equipment space alone is the craftsmen's ability",
         range=(0, 1))
     orange_raid_vp: int = reconstruction(
@@ -127,8 +129,7 @@ class Rules(RulesBase):
         3, "Divine Will on Purple's Setup Card (data/tribes.toml's divine_will for "
         "Purple; this knob sets it; the other tribes take 3 of the 20 cubes)",
         alternatives={6: "the Mysticism trait's resource: two Events' worth (3 each, "
-                         "Event Phase): the reconstruction of 2025 (preset "
-                         "reconstruction_2025)",
+                         "Event Phase)" + BEFORE,
                       8: "the most the 20 cubes allow beside the others' 12"},
         why=f"{CALIBRATION}the other Setup Cards' 3, the trait in Purple's cards and Benevolence",
         range=(0, 8))
@@ -146,8 +147,7 @@ class Rules(RulesBase):
         "events.toml played, a --data one too; The Gift and Arianrhod keep their printed "
         "effects): what 3 Divine Will buys in the Event Phase",
         alternatives={0: "the events as data/events.toml lists them, mildly positive on "
-                         "average, a gamble for 3 Divine Will: the reconstruction of 2025 "
-                         "(preset reconstruction_2025)",
+                         "average, a gamble for 3 Divine Will" + BEFORE,
                       2: "Events worth about 2.4 VP each: 3 Divine Will buys more than a "
                          "Cooking and a Feast"},
         why=f"{CALIBRATION}Divine Will, the Mysticism trait's resource and the first tie-break, "
@@ -157,8 +157,7 @@ class Rules(RulesBase):
         "(the cards.toml played, a --data one too: Druid's Grove and Consecrated Ground "
         "in the package's): the Mysticism trait's cards",
         alternatives={0: "the cards as data/cards.toml lists them, Divine Will their "
-                         "reward: the reconstruction of 2025 (preset "
-                         "reconstruction_2025)",
+                         "reward" + BEFORE,
                       2: "2 VP more, about a Feast's VP for a card of the trait"},
         why=f"{CALIBRATION}Purple's Divine Will cards pay 1 VP more, as Consecrated Ground pays 1 "
             "beside its Divine Will", range=(0, 3))
