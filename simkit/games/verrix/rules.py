@@ -148,8 +148,8 @@ class Rules(RulesBase):
         "effects): what 3 Divine Will buys in the Event Phase",
         alternatives={0: "the events as data/events.toml lists them, mildly positive on "
                          "average, a gamble for 3 Divine Will" + BEFORE,
-                      2: "Events worth about 2.4 VP each: 3 Divine Will buys more than a "
-                         "Cooking and a Feast"},
+                      2: "Events worth about 2.4 VP each: 3 Divine Will buys nearly what a "
+                         "Cooking and a Feast pay (3 VP for two actions)"},
         why=f"{CALIBRATION}Divine Will, the Mysticism trait's resource and the first tie-break, "
             "buys an Event worth about 4.4 VP", range=(0, 4))
     mystic_card_vp: int = reconstruction(
