@@ -435,8 +435,8 @@ def _confirmed(game, base, searched, settings, played, n, seeds) -> pd.DataFrame
     ends = game.outcome_columns["end_reason"].categories
     for setting in settings:
         rules = game.resolve_rules(base.replace(setting))
-        shares = np.bincount(played.columns(rules, seed, n)["end"],
-                             minlength=len(ends)) / (n * len(played.seatings(rules)))
+        end = played.columns(rules, seed, n)["end"]
+        shares = np.bincount(end, minlength=len(ends)) / end.size
         row = {**setting,
                "knobs_changed": sum(s.distance(setting[s.name], getattr(base, s.name))
                                     > 0 for s in searched),
@@ -444,7 +444,7 @@ def _confirmed(game, base, searched, settings, played, n, seeds) -> pd.DataFrame
         wins = played.wins(rules, seed, n)
         if aim.band:
             row["validation_miss"] = played.miss(rules, validation, n)
-            row["miss"] = aim.miss({c: float(w.mean()) for c, w in wins.items()})
+            row["miss"] = played.miss(rules, seed, n)
             for c, w in wins.items():
                 interval = stats.wilson(int(w.sum()), w.size)
                 row |= {f"rate_{c}": interval.estimate, f"low_{c}": interval.low,
