@@ -194,8 +194,32 @@ def test_learning_is_scored_by_the_special_it_would_learn():
     assert AP.learning_cost(x.S, x.g, BLUE, special) == 4
     assert AP.learning_cost(x.S, x.g, BLUE, x.card("Shield Wall")) == 1
     c = x.card("Learning")
+    chosen, special_value = AP.special_choice(x.S, x.p, x.pol, x.g, BLUE)
+    assert chosen == special and special_value > 0
+    turns_after = PO.month_turns_left(x.p, x.g) - 1
+    assert turns_after > 0
     assert AP.card_value(x.S, x.p, x.pol, x.g, BLUE, c, -1, 0, 0) == \
-        w.vp_points + w.learn_points - 4 * w.engaged_points
+        w.vp_points + w.learn_percent * special_value * turns_after // 100 - \
+        4 * w.engaged_points
+
+
+def test_learning_is_worth_the_special_for_the_month_turns_left():
+    # The learned card comes back to hand at every Cleanup: Learning is worth more early
+    # than late, and in the last Month Turn only its VP (less the Special's cost engaged).
+    from simkit.games.verrix import appraisal as AP
+    from simkit.games.verrix.rules import Weights
+    w = Weights()
+    x = Game()
+    hand(x, BLUE, "Learning")
+    c = x.card("Learning")
+    early = AP.card_value(x.S, x.p, x.pol, x.g, BLUE, c, -1, 0, 0)
+    last = max(t for t in range(1, x.p[L.P_TURNS] + 1) if t % x.p[L.P_FESTIVAL_EVERY])
+    x.g[L.G_TURN] = last
+    assert PO.month_turns_left(x.p, x.g) == 1
+    special = AP.best_special(x.S, x.p, x.pol, x.g, BLUE)
+    assert AP.card_value(x.S, x.p, x.pol, x.g, BLUE, c, -1, 0, 0) == \
+        w.vp_points - w.engaged_points * AP.learning_cost(x.S, x.g, BLUE, special)
+    assert early > w.vp_points
 
 
 def test_greedy_chooses_uniformly_among_actions_scored_alike():

@@ -71,16 +71,17 @@ def card_value(S, p, pol, g, seat, c, target, men, lmask):
     """What playing card c against ``target`` with these units is worth to the seat; a
     Learning by the Special card it would learn (``best_special``: that card's cost and
     units are the ones engaged, the Learning example)."""
-    learned = -1
+    learned, learned_value = -1, 0
     if find_op(S, c, L.OP_LEARN) >= 0:
-        learned = best_special(S, p, pol, g, seat)
-    return play_value(S, p, pol, g, seat, c, target, men, lmask, learned)
+        learned, learned_value = special_choice(S, p, pol, g, seat)
+    return play_value(S, p, pol, g, seat, c, target, men, lmask, learned, learned_value)
 
 
 @borrowing
-def play_value(S, p, pol, g, seat, c, target, men, lmask, learned):
+def play_value(S, p, pol, g, seat, c, target, men, lmask, learned, learned_value):
     """``card_value`` once a Learning's Special card, ``learned``, is chosen (-1: none;
-    a Special card has no Learning, so ``best_special`` appraises them here)."""
+    a Special card has no Learning, so ``special_choice`` appraises them here), its best
+    play now worth ``learned_value``."""
     v = 0
     b = pl(seat)
     vp_points = pol[seat, L.W_VP_POINTS]
@@ -105,7 +106,7 @@ def play_value(S, p, pol, g, seat, c, target, men, lmask, learned):
         elif op == L.OP_PAY:
             v -= PO.units_worth(S, p, pol, g, seat, a, -a2)
         elif op == L.OP_LEARN:  # its VP, the card, and the learned Special's cost engaged
-            v += vp_points + pol[seat, L.W_LEARN_POINTS] - \
+            v += vp_points + learning_worth(p, pol, g, seat, learned_value) - \
                 pol[seat, L.W_ENGAGED_POINTS] * learning_cost(S, g, seat, learned)
         elif op == L.OP_PROMOTE:
             v += 10 * PO.month_turns_left(p, g)
@@ -224,9 +225,26 @@ def learning_cost(S, g, seat, special):
     return engagement_strength(S, g, seat, max(men, 0), lmask)
 
 
-@allocating
+@borrowing
+def learning_worth(p, pol, g, seat, special_value):
+    """What the Special card a Learning adds is worth besides Learning's VP: it stays in
+    the tribe's deck, back in hand at every Cleanup, so ``learn_percent`` percent of its
+    best play now (``special_value``, nothing if that is worth nothing) for each Month
+    Turn left after this one (this one's units are engaged by the Learning itself)."""
+    turns_after = max(0, PO.month_turns_left(p, g) - 1)
+    return pol[seat, L.W_LEARN_PERCENT] * max(special_value, 0) * turns_after // 100
+
+
+@borrowing
 def best_special(S, p, pol, g, seat):
     """Learning: the Special card whose best play now is worth the most (-1: none)."""
+    return special_choice(S, p, pol, g, seat)[0]
+
+
+@allocating
+def special_choice(S, p, pol, g, seat):
+    """Learning: the Special card whose best play now is worth the most, and that worth
+    (a trait style's bonus added); (-1, 0): none to learn."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     n = learnable(S, p, g, seat, buf)
     best = -1
@@ -243,7 +261,7 @@ def best_special(S, p, pol, g, seat):
                     continue
                 men, lmask = legal_engagement(S, p, pol, g, seat, c, t)
                 if men >= 0:
-                    v = max(v, play_value(S, p, pol, g, seat, c, t, men, lmask, -1))
+                    v = max(v, play_value(S, p, pol, g, seat, c, t, men, lmask, -1, 0))
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
             if v == -(1 << 30):
                 v = 10  # not playable now: a later use
@@ -251,7 +269,7 @@ def best_special(S, p, pol, g, seat):
         if v > best_v:
             best_v = v
             best = c
-    return best
+    return best, (best_v if best >= 0 else 0)
 
 
 @allocating

@@ -378,10 +378,11 @@ class Weights(RulesBase):
     clan_pact_points: int = knob(
         45, "a Clan Pact's new village besides the VP of the Festivals' village objectives "
         "it reaches (shorter trips, tribute, later Clan Pact sites)", range=(0, 120))
-    learn_points: int = knob(
-        30, "what a Special card added by Learning is worth besides Learning's VP (it "
-        "stays in the deck for the rest of the game; Learning also engages the Special's "
-        "cost, priced at engaged_points)", range=(0, 120))
+    learn_percent: int = knob(
+        25, "percent of the best play now of the Special card a Learning adds that the "
+        "Learning counts for each Month Turn left after this one (the card comes back to "
+        "hand at every Cleanup but competes with the others for units; Learning also "
+        "engages the Special's cost, priced at engaged_points)", range=(0, 100))
     site_distance_points: int = knob(
         40, "a village site's worth per Provision of the opponents' mean trip to it (the "
         "set-up village and a Clan Pact's: the farther, the dearer their Raids and "
