@@ -244,11 +244,13 @@ def best_special(S, p, pol, g, seat):
 @allocating
 def special_choice(S, p, pol, g, seat):
     """Learning: the Special card whose best play now is worth the most, and that worth
-    (a trait style's bonus added); (-1, 0): none to learn."""
+    (a trait style's bonus added; a Raid card's beyond the Raid the hand already makes,
+    ``held_raid_value``); (-1, 0): none to learn."""
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     n = learnable(S, p, g, seat, buf)
     best = -1
     best_v = -(1 << 30)
+    raid_held = held_raid_value(S, p, pol, g, seat) if n > 0 else 0
     for i in range(n):
         c = buf[i]
         if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
@@ -265,11 +267,35 @@ def special_choice(S, p, pol, g, seat):
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
             if v == -(1 << 30):
                 v = 10  # not playable now: a later use
+            elif S[L.S_CARDS][c, L.CD_TYPE] == L.CT_RAID:
+                v -= raid_held  # a raid the tribe could make with a card it holds
         v = PO.style_score(S, pol, seat, c, v)
         if v > best_v:
             best_v = v
             best = c
     return best, (best_v if best >= 0 else 0)
+
+
+@borrowing
+def held_raid_value(S, p, pol, g, seat):
+    """The best Raid the seat could make now with a Raid card in its hand, appraised as
+    ``special_choice`` appraises a Special card (0: none worth anything). A learned Raid
+    card adds only what it raids beyond it: the villages worth raiding and the units to
+    raid them are the same whichever card. (``play_value``, not ``value_at``: a card's
+    value may ask for the Learning's, and numba cannot cache a call cycle.)"""
+    best = 0
+    for c in range(p[L.P_N_CARDS]):
+        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND or \
+                S[L.S_CARDS][c, L.CD_TYPE] != L.CT_RAID:
+            continue
+        for t in range(p[L.P_PLAYERS]):
+            if t == seat:
+                continue
+            men, lmask = legal_engagement(S, p, pol, g, seat, c, t)
+            if men >= 0:
+                v = play_value(S, p, pol, g, seat, c, t, men, lmask, -1, 0)
+                best = max(best, PO.style_score(S, pol, seat, c, v))
+    return best
 
 
 @allocating
