@@ -938,19 +938,32 @@ def test_green_trade_capacity_sets_green_s_ability_card():
         assert tribes[L.TRIBES.index("green"), L.TR_TRADE_CAPACITY] == capacity
 
 
-def test_benevolence_redraws_a_card_worth_less_than_a_draw():
-    # a drawn Event worth less than a draw is expected to be (event_points, and the VP
-    # event_vp adds) is discarded; one worth more is kept
-    for event_vp in (0, 2):
-        x = Game(event_vp=event_vp)
-        worth = PO.event_draw_worth(x.p, x.pol, PURPLE)
-        assert worth == x.pol[PURPLE, L.W_EVENT_POINTS] + \
-            x.pol[PURPLE, L.W_VP_POINTS] * event_vp
-        values = [PO.event_value(x.S, x.p, x.pol, x.g, PURPLE, e)
-                  for e in range(len(x.comp.event_titles))]
-        assert any(0 <= v < worth for v in values) and any(v >= worth for v in values)
-        for e, v in enumerate(values):
-            assert PO.redraws(x.S, x.p, x.pol, x.g, PURPLE, e) == (v < worth)
+def test_benevolence_redraws_a_card_worth_less_than_the_cards_unseen():
+    # a drawn Event worth less than the mean of the cards Purple has not seen (the deck
+    # left, and a card another player holds face down) is discarded; one worth more kept
+    x = Game()
+    value = {e: PO.event_value(x.S, x.p, x.pol, x.g, PURPLE, e)
+             for e in range(len(x.comp.event_titles))}
+    x.g[L.G_EVENT_TOP] = 12
+    held = x.g[L.G_DECK + 3]
+    x[GREEN, L.PL_HELD_EVENT] = held  # drawn earlier, face down
+    unseen = [x.g[L.G_DECK + i] for i in range(12, len(value))] + [held]
+    mean = sum(value[e] for e in unseen) // len(unseen)
+    assert PO.next_draw_worth(x.S, x.p, x.pol, x.g, PURPLE) == mean
+    assert any(v < mean for v in value.values()) and any(v >= mean for v in value.values())
+    for e, v in value.items():
+        assert PO.redraws(x.S, x.p, x.pol, x.g, PURPLE, e) == (v < mean)
+
+
+def test_benevolence_after_arianrhod_knows_the_next_card():
+    # Purple sorted the top three with Arianrhod: the next card is the one it put on top
+    x = Game()
+    E.arianrhod(x.S, x.p, x.pol, x.g, PURPLE)
+    top = x.g[L.G_DECK + x.g[L.G_EVENT_TOP]]
+    assert PO.next_draw_worth(x.S, x.p, x.pol, x.g, PURPLE) == \
+        PO.event_value(x.S, x.p, x.pol, x.g, PURPLE, top)
+    assert PO.next_draw_worth(x.S, x.p, x.pol, x.g, BLUE) != \
+        PO.event_value(x.S, x.p, x.pol, x.g, BLUE, top)  # the others did not see it
 
 
 # -- movement and tribute ----------------------------------------------------------------------

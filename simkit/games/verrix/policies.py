@@ -588,8 +588,28 @@ def draws_event(p, g, rng, seat, policy):
 @borrowing
 def redraws(S, p, pol, g, seat, ev):
     """Benevolence: discard the drawn card and draw another? When it is worth less than
-    a draw is expected to be (``event_draw_worth``)."""
-    return event_value(S, p, pol, g, seat, ev) < event_draw_worth(p, pol, seat)
+    the next card is expected to be (``next_draw_worth``)."""
+    return event_value(S, p, pol, g, seat, ev) < next_draw_worth(S, p, pol, g, seat)
+
+
+@borrowing
+def next_draw_worth(S, p, pol, g, seat):
+    """What the next Event card is expected to be worth to the seat: the mean of
+    ``event_value`` over the cards it has not seen (the deck's, and those the others
+    hold face down), or the top card's where its Arianrhod showed it the top."""
+    top = g[L.G_EVENT_TOP]
+    if g[L.G_SEEN_BY] == seat and top < g[L.G_SEEN_END]:
+        return event_value(S, p, pol, g, seat, g[L.G_DECK + top])
+    total, n = 0, 0
+    for i in range(top, p[L.P_N_EVENTS]):
+        total += event_value(S, p, pol, g, seat, g[L.G_DECK + i])
+        n += 1
+    for s in range(p[L.P_PLAYERS]):
+        held = g[pl(s) + L.PL_HELD_EVENT]
+        if s != seat and held >= 0:
+            total += event_value(S, p, pol, g, seat, held)
+            n += 1
+    return total // n if n > 0 else 0
 
 
 @borrowing
