@@ -487,7 +487,7 @@ def test_master_smiths_value_the_second_good_a_leader_carries():
     # (Purple, whose mystic has no use for a Spear, takes the Cow).
     from simkit.games.verrix.rules import Weights
     w = Weights()
-    x = Game(yellow_cleanup_vp=1)  # the reconstruction of 2025's ability (the calibration: 0)
+    x = Game()
     for seat in (PURPLE, YELLOW):
         x.goods(seat, **dict.fromkeys(L.GOODS, 0))
         x.goods(seat, Spear=1)
@@ -1418,10 +1418,10 @@ def test_reconstruction_knobs_yellow_ability_and_forge():
     base = tables()
     yellow = L.TRIBES.index("yellow")
     assert base[L.S_TRIBES][yellow, L.TR_EXTRA_SLOT] == comp.tribes[yellow, L.TR_EXTRA_SLOT] == 1
-    assert base[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 0  # the calibration
-    bare = tables(yellow_extra_slot=0, yellow_cleanup_vp=1)
+    assert base[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 1
+    bare = tables(yellow_extra_slot=0, yellow_cleanup_vp=0)
     assert bare[L.S_TRIBES][yellow, L.TR_EXTRA_SLOT] == 0
-    assert bare[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 1
+    assert bare[L.S_TRIBES][yellow, L.TR_CLEANUP_VP_EQUIPPED] == 0
     choice = L.CD_OPS + A.find_op(base, forge, L.OP_GAIN_CHOICE) * L.OP_WIDTH + 1
     assert base[L.S_CARDS][forge, choice] >> L.FIBULA & 1
     no_fibula = tables(forge_fibula=False)

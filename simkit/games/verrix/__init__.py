@@ -148,8 +148,8 @@ class Verrix(Game):
               "events, 4 festivals, trophies, abilities of 4 tribes, goods values and "
               "counts, Mórrígan token values and battle-track VP are not printed in the "
               "rulebook and were reconstructed (simkit/games/verrix/data/*.toml), as is "
-              "the hostage trade value; the Events' and Purple's cards' VP, Purple's "
-              "Divine Will and Yellow's Cleanup VP are a calibration chosen so that each "
+              "the hostage trade value; the Events' and Purple's cards' VP and Purple's "
+              "Divine Will are a calibration chosen so that each "
               "tribe wins 10-30% (a property of the calibration, not a finding; preset "
               "reconstruction_2025 plays the reconstruction before it).")
 

@@ -35,10 +35,10 @@ MORRIGAN_SETS = ("0,0,1,1,2,2,3", "0,0,0,1,1,1,2", "0,1,1,2,2,3,3", "0,0,1,1,1,2
                  "1,1,1,1,1,1,1")
 BATTLE_TRACKS = ("3,6,5,4", "3,6,8,10", "3,6,6,6", "3,4,5,6")
 #: the grounds of the four reconstruction knobs calibrated together
-CALIBRATION = ("A CALIBRATION, not a finding: chosen with event_vp = 4, mystic_card_vp = 1, "
-               "purple_divine_will = 3 and yellow_cleanup_vp = 0 (simkit tune --knobs "
-               "--target 0.13..0.27, seats rotated) so that each tribe wins 10-30% under "
-               "greedy play (docs/games/verrix.md, the calibration); ")
+CALIBRATION = ("A CALIBRATION, not a finding: chosen with event_vp = 1, mystic_card_vp = 1 "
+               "and purple_divine_will = 3 (simkit tune --knobs --target 0.13..0.27, seats "
+               "rotated) so that each tribe wins 10-30% under greedy play "
+               "(docs/games/verrix.md, the calibration); ")
 #: the words of each calibrated knob's value before the calibration
 BEFORE = ": the reconstruction of 2025 (preset reconstruction_2025)"
 
@@ -95,17 +95,18 @@ class Rules(RulesBase):
         1, "Yellow's Ability Card (Master Smiths): equipment spaces added to each of its "
         "leaders (data/tribes.toml's extra_slot for Yellow; this knob sets it)",
         alternatives={0: "no extra space: Master Smiths is its Cleanup VP alone "
-                         "(yellow_cleanup_vp; at the calibrated 0 the ability does nothing)"},
+                         "(yellow_cleanup_vp)"},
         why="the Craftsmanship trait: leaders that carry more goods; one space, as the "
             "rulebook's leaders carry 1 or 2", range=(0, 1))
     yellow_cleanup_vp: int = reconstruction(
-        0, "Yellow's Ability Card (Master Smiths): VP in Cleanup if one of its leaders "
+        1, "Yellow's Ability Card (Master Smiths): VP in Cleanup if one of its leaders "
         "carries 2 goods or more (data/tribes.toml's cleanup_vp_equipped for Yellow; this "
         "knob sets it)",
-        alternatives={1: "1 VP, the size of every other recurring Cleanup VP (hostages, a "
-                         "Fibula, the Spear of Gorias)" + BEFORE},
-        why=f"{CALIBRATION}the extra equipment space alone is the craftsmen's ability",
-        range=(0, 1))
+        alternatives={0: "no VP: the extra equipment space alone is the craftsmen's ability "
+                         "(the calibration of 2026-12-06, chosen under a greedy player that "
+                         "priced every Learning alike)"},
+        why="1 VP, the size of every other recurring Cleanup VP (hostages, a Fibula, the "
+            "Spear of Gorias)", range=(0, 1))
     orange_raid_vp: int = reconstruction(
         1, "Orange's Ability Card (Reavers): VP for each of its Raids on a Village that "
         "succeeds (data/tribes.toml's raid_vp for Orange; this knob sets it)",
@@ -143,15 +144,17 @@ class Rules(RulesBase):
                          "+1 VP)"},
         why="one more good, as Orange's Reavers carry one more in a Raid", range=(0, 2))
     event_vp: int = reconstruction(
-        4, "VP added to each of the 18 Event Cards the rulebook does not describe (the "
+        1, "VP added to each of the 18 Event Cards the rulebook does not describe (the "
         "events.toml played, a --data one too; The Gift and Arianrhod keep their printed "
         "effects): what 3 Divine Will buys in the Event Phase",
         alternatives={0: "the events as data/events.toml lists them, mildly positive on "
                          "average, a gamble for 3 Divine Will" + BEFORE,
                       2: "Events worth about 2.4 VP each: 3 Divine Will buys nearly what a "
-                         "Cooking and a Feast pay (3 VP for two actions)"},
+                         "Cooking and a Feast pay (3 VP for two actions)",
+                      4: "Events worth about 4.4 VP each (the calibration of 2026-12-06, "
+                         "chosen under a greedy player that priced every Learning alike)"},
         why=f"{CALIBRATION}Divine Will, the Mysticism trait's resource and the first tie-break, "
-            "buys an Event worth about 4.4 VP", range=(0, 4))
+            "buys an Event worth about 1.4 VP, a VP more than a gamble", range=(0, 4))
     mystic_card_vp: int = reconstruction(
         1, "VP added to each Development card of Purple's alone that gives Divine Will "
         "(the cards.toml played, a --data one too: Druid's Grove and Consecrated Ground "
