@@ -130,7 +130,8 @@ def test_random_legal_settings_play_soundly(name):
 
 # -- sentinel collisions (issue 45, item 1) ------------------------------------------------
 def test_a_real_minus_one_is_not_read_as_a_tribe_not_in_play():
-    """Verrix games 2514 and 3718 of seed 1 (391 and 3349 before the calibration and
+    """Verrix games 282 and 294 of seed 1 (2514 and 3718 before Learning was valued by
+    its Special and the calibration chosen again, 391 and 3349 before the calibration and
     Benevolence's redraw below a draw's worth, 301 and 391 before no tribe was the leading
     rival among tribes level at the most VP, 1045 and 2009 before greedy's rival term, 467
     and 1740 before a Clan Pact engaged only
@@ -141,7 +142,7 @@ def test_a_real_minus_one_is_not_read_as_a_tribe_not_in_play():
     a VP holding back units (its trace says "-1 VP"); its battle_vp was read as "not in
     play" (missing), and means dropped those games. It is -1."""
     game = games.get("verrix")
-    for index in (2514, 3718):
+    for index in (282, 294):
         _, _, frame = play_chunk("verrix", game.resolve_rules(None), game.resolve_policy(None),
                                  1, index, index + 1)
         assert frame["orange_battle_vp"].iloc[0] == -1
