@@ -290,10 +290,16 @@ def default_chunk_size(n_games: int, workers: int) -> int:
 
 
 def play_chunk(game_name: str, rules, policy: dict, seed: int, start: int, stop: int,
-               check_state: bool = False,
-               data: tuple[str, str] | None = None) -> tuple[int, int, pd.DataFrame]:
+               check_state: bool = False, data: tuple[str, str] | None = None,
+               engine: str | None = None) -> tuple[int, int, pd.DataFrame]:
     """Play games ``[start, stop)`` (runs in a worker). ``data``: the user's data folder
-    and the digest the run started with (a folder edited since is refused)."""
+    and the digest the run started with (a folder edited since is refused); ``engine``:
+    the engine the run started with (``engine_version``: a worker process started after
+    the engine's sources were edited would play the edited engine, and is refused)."""
+    if engine is not None and engine != engine_version():
+        raise UsageError(f"the engine's sources changed during the run (engine {engine} at "
+                         f"the start, {engine_version()} in this worker); rerun to play "
+                         f"the edited engine")
     game = games.get(game_name)
     if data is not None:
         game = _with_data(game_name, *data)
@@ -483,8 +489,9 @@ class _Run:
         a few chunks however long the run."""
         data = self.game.data
         data = None if data.user is None else (str(data.user), data.digest)
+        engine = engine_version()
         args = ((self.game.name, self.rules, self.policy, self.seed, a, b, self.check_state,
-                 data) for a, b in chunks)
+                 data, engine) for a, b in chunks)
         window = IN_FLIGHT * self.workers
         if self.backend == "dask":
             yield from _dask_map(self.client, args, window)

@@ -362,3 +362,15 @@ def test_more_workers_than_cores_are_capped_and_said(capsys):
     assert local_workers(cores + 998) == cores
     assert f"{cores + 998} workers asked, {cores} usable core(s): using {cores}" in \
         capsys.readouterr().err
+
+
+def test_a_worker_with_an_edited_engine_is_refused():
+    # a worker process started after the engine's sources were edited would play the
+    # edited engine for the rest of the run: play_chunk refuses it before playing
+    from simkit.runner import engine_version, play_chunk
+
+    game = simkit.games.get("setembre1714-assault")
+    other = "0" * len(engine_version())
+    with pytest.raises(UsageError, match="sources changed during the run"):
+        play_chunk(game.name, game.resolve_rules(None), game.resolve_policy(None), 0, 0, 1,
+                   False, None, other)
