@@ -249,23 +249,17 @@ def special_choice(S, p, pol, g, seat):
     buf = np.zeros(L.MAX_NODES, dtype=np.int64)
     n = learnable(S, p, g, seat, buf)
     best = -1
-    best_v = -(1 << 30)
+    best_v = NO_VALUE
     raid_held = held_raid_value(S, p, pol, g, seat) if n > 0 else 0
     for i in range(n):
         c = buf[i]
         if S[L.S_CARDS][c, L.CD_TYPE] == L.CT_BATTLE:
             v = 20 * (1 + card_op(S, c, 0, 1) - card_op(S, c, 0, 3))
         else:
-            v = -(1 << 30)
             g[pl(seat) + L.PL_CARD + c] = L.CARD_HAND
-            for t in range(-2, p[L.P_PLAYERS]):
-                if t == seat:
-                    continue
-                men, lmask = legal_engagement(S, p, pol, g, seat, c, t)
-                if men >= 0:
-                    v = max(v, play_value(S, p, pol, g, seat, c, t, men, lmask, -1, 0))
+            v = best_play_now(S, p, pol, g, seat, c)
             g[pl(seat) + L.PL_CARD + c] = L.CARD_UNLEARNED
-            if v == -(1 << 30):
+            if v == NO_VALUE:
                 v = 10  # not playable now: a later use
             elif S[L.S_CARDS][c, L.CD_TYPE] == L.CT_RAID:
                 v -= raid_held  # a raid the tribe could make with a card it holds
@@ -278,24 +272,34 @@ def special_choice(S, p, pol, g, seat):
 
 @borrowing
 def held_raid_value(S, p, pol, g, seat):
-    """The best Raid the seat could make now with a Raid card in its hand, appraised as
-    ``special_choice`` appraises a Special card (0: none worth anything). A learned Raid
-    card adds only what it raids beyond it: the villages worth raiding and the units to
-    raid them are the same whichever card. (``play_value``, not ``value_at``: a card's
-    value may ask for the Learning's, and numba cannot cache a call cycle.)"""
+    """The best Raid on a Village the seat could make now with a Raid card in its hand,
+    appraised as ``special_choice`` appraises a Special card (0: none worth anything). A
+    learned Raid card adds only what it raids beyond it: the villages worth raiding and
+    the units to raid them are the same whichever card."""
     best = 0
     for c in range(p[L.P_N_CARDS]):
-        if g[pl(seat) + L.PL_CARD + c] != L.CARD_HAND or \
-                S[L.S_CARDS][c, L.CD_TYPE] != L.CT_RAID:
-            continue
-        for t in range(p[L.P_PLAYERS]):
-            if t == seat:
-                continue
-            men, lmask = legal_engagement(S, p, pol, g, seat, c, t)
-            if men >= 0:
-                v = play_value(S, p, pol, g, seat, c, t, men, lmask, -1, 0)
-                best = max(best, PO.style_score(S, pol, seat, c, v))
+        if g[pl(seat) + L.PL_CARD + c] == L.CARD_HAND and \
+                S[L.S_CARDS][c, L.CD_TYPE] == L.CT_RAID and \
+                S[L.S_CARDS][c, L.CD_LOCATION] == L.LOC_AWAY:
+            best = max(best, PO.style_score(S, pol, seat, c,
+                                            best_play_now(S, p, pol, g, seat, c)))
     return best
+
+
+@borrowing
+def best_play_now(S, p, pol, g, seat, c):
+    """Card c's best legal play now over its targets (``play_value`` with the units
+    ``legal_engagement`` chooses, no Learning), or ``NO_VALUE``. (``play_value``, not
+    ``value_at``: a card's value may ask for the Learning's, and numba cannot cache a
+    call cycle.)"""
+    v = NO_VALUE
+    for t in range(-2, p[L.P_PLAYERS]):
+        if t == seat:
+            continue
+        men, lmask = legal_engagement(S, p, pol, g, seat, c, t)
+        if men >= 0:
+            v = max(v, play_value(S, p, pol, g, seat, c, t, men, lmask, -1, 0))
+    return v
 
 
 @allocating

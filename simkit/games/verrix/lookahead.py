@@ -59,6 +59,7 @@ from simkit.search import (
 from simkit.unmanaged import allocating, borrowing, unmanaged
 
 from . import layout as L
+from . import policies as PO
 from .checks import step_checked
 from .engine import (
     KIND_PASS,
@@ -238,19 +239,9 @@ def resample_hidden(rng, S, p, g, seat):
     holder takes, in seat order, the first delayed Event of the shuffle (a covered card
     in a playing area is a delayed one), the deck the rest in that order. What comes out
     depends on ``rng`` and on what the seat has seen only."""
-    top, last = g[L.G_EVENT_TOP], p[L.P_N_EVENTS]
-    if g[L.G_SEEN_BY] == seat:
-        top = max(top, min(g[L.G_SEEN_END], last))
-    hidden = np.empty(last - top + L.MAX_PLAYERS, dtype=np.int64)
-    n = 0
-    for i in range(top, last):
-        hidden[n] = g[L.G_DECK + i]
-        n += 1
-    for s in range(p[L.P_PLAYERS]):
-        ev = g[pl(s) + L.PL_HELD_EVENT]
-        if s != seat and ev >= 0:
-            hidden[n] = ev
-            n += 1
+    top = PO.first_unseen(p, g, seat)
+    hidden = np.empty(p[L.P_N_EVENTS] - top + L.MAX_PLAYERS, dtype=np.int64)
+    n = PO.hidden_events(p, g, seat, hidden)
     if n == 0:
         return
     cards = np.sort(hidden[:n])

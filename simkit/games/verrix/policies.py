@@ -592,24 +592,47 @@ def redraws(S, p, pol, g, seat, ev):
     return event_value(S, p, pol, g, seat, ev) < next_draw_worth(S, p, pol, g, seat)
 
 
-@borrowing
+@allocating
 def next_draw_worth(S, p, pol, g, seat):
     """What the next Event card is expected to be worth to the seat: the mean of
-    ``event_value`` over the cards it has not seen (the deck's, and those the others
-    hold face down), or the top card's where its Arianrhod showed it the top."""
+    ``event_value`` over the cards it cannot see (``hidden_events``), or the top card's
+    where its Arianrhod showed it the top."""
     top = g[L.G_EVENT_TOP]
     if g[L.G_SEEN_BY] == seat and top < g[L.G_SEEN_END]:
         return event_value(S, p, pol, g, seat, g[L.G_DECK + top])
-    total, n = 0, 0
-    for i in range(top, p[L.P_N_EVENTS]):
-        total += event_value(S, p, pol, g, seat, g[L.G_DECK + i])
+    hidden = np.empty(L.MAX_EVENTS + L.MAX_PLAYERS, dtype=np.int64)
+    n = hidden_events(p, g, seat, hidden)
+    total = 0
+    for k in range(n):
+        total += event_value(S, p, pol, g, seat, hidden[k])
+    return total // n if n > 0 else 0
+
+
+@borrowing
+def first_unseen(p, g, seat):
+    """The deck's first card ``seat`` has not seen: the top, or below what its Arianrhod
+    showed it (``G_SEEN_BY``, ``G_SEEN_END``)."""
+    top, last = g[L.G_EVENT_TOP], p[L.P_N_EVENTS]
+    if g[L.G_SEEN_BY] == seat:
+        top = max(top, min(g[L.G_SEEN_END], last))
+    return top
+
+
+@borrowing
+def hidden_events(p, g, seat, out):
+    """The Event cards ``seat`` cannot see, into ``out`` (room for the deck and a card a
+    seat): the deck from ``first_unseen`` and the delayed cards the other seats hold face
+    down. Returns how many."""
+    n = 0
+    for i in range(first_unseen(p, g, seat), p[L.P_N_EVENTS]):
+        out[n] = g[L.G_DECK + i]
         n += 1
     for s in range(p[L.P_PLAYERS]):
         held = g[pl(s) + L.PL_HELD_EVENT]
         if s != seat and held >= 0:
-            total += event_value(S, p, pol, g, seat, held)
+            out[n] = held
             n += 1
-    return total // n if n > 0 else 0
+    return n
 
 
 @borrowing
