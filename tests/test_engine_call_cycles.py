@@ -4,12 +4,16 @@ numba's disk cache cannot hold one: functions that call each other round a cycle
 and play in the process that compiled them, then load from the cache broken in the next
 process and crash it (a Verrix appraisal calling back into ``card_value`` did: the suite,
 compiling once, passed). This reads the sources (no compile): each jitted function's
-calls, resolved through the module's imports, and Tarjan's strongly connected components.
+calls, resolved through the module's imports, and scipy's strongly connected components.
 """
 
 import ast
 import functools
 from pathlib import Path
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 import simkit
 
@@ -76,43 +80,20 @@ def call_graph() -> dict[tuple[str, str], set[tuple[str, str]]]:
 
 
 def cycles(graph) -> list[list]:
-    """The strongly connected components with a cycle (Tarjan, iterative)."""
-    index, low, on, stack, found, counter = {}, {}, set(), [], [], 0
-    for root in graph:
-        if root in index:
-            continue
-        work = [(root, iter(graph[root]))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, children = work[-1]
-            w = next(children, None)
-            if w is not None:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(graph[w])))
-                elif w in on:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                component = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    component.append(w)
-                    if w == v:
-                        break
-                if len(component) > 1 or v in graph[v]:
-                    found.append(sorted(component))
-    return found
+    """The strongly connected components with a cycle (several functions, or one that
+    calls itself), each sorted."""
+    nodes = list(graph)
+    at = {v: i for i, v in enumerate(nodes)}
+    pairs = np.array([(at[v], at[w]) for v in nodes for w in graph[v]],
+                     dtype=np.int64).reshape(-1, 2)
+    edges = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])),
+                       shape=(len(nodes),) * 2)
+    _, labels = connected_components(edges, directed=True, connection="strong")
+    members = {}
+    for v in nodes:
+        members.setdefault(labels[at[v]], []).append(v)
+    return [sorted(group) for group in members.values()
+            if len(group) > 1 or group[0] in graph[group[0]]]
 
 
 def test_the_reader_finds_the_engines_and_a_cycle():
