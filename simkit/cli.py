@@ -337,6 +337,10 @@ def _build_parser() -> argparse.ArgumentParser:
                    "a seat or a winner category) [the first side that can win]")
     p.add_argument("--scan", action="store_true", help="only the scan: each weight alone "
                    "at its range's ends and points between, paired with the start")
+    p.add_argument("--replay", type=_integer, default=0, metavar="N", help="with --scan: "
+                   "play its N largest gains again on as many fresh games, paired with the "
+                   "start there (a gain picked as the best of many values is partly luck; "
+                   "one that comes back is not) [0]")
     p.add_argument("--restarts", type=_integer, default=3, help="independent searches, "
                    "each with its own sampler seed [3]")
     p.add_argument("--sampler", choices=("tpe", "cmaes"), default="tpe", help="optuna's "
@@ -2007,6 +2011,9 @@ def cmd_tune(args, _extra) -> None:
     from simkit.tune import scan_policy, scan_summary, summary, tune_policy
 
     _check_search_folder(args.out, "--out")
+    if args.replay and not args.scan:
+        raise UsageError(f"--replay {args.replay} plays a scan's gains again: give --scan "
+                         "too")
     game = _game(args)
     rules = _rules(game, args)
     started = time.perf_counter()
@@ -2016,7 +2023,8 @@ def cmd_tune(args, _extra) -> None:
         side, start, others = _tuned_side(game, rules, args)
         table = scan_policy(game, side, start=start, against_=others, rules=rules,
                             n_games=args.games, seed=args.seed, n_jobs=args.jobs,
-                            rotate=args.rotate_seats, budget=args.budget, progress=say)
+                            rotate=args.rotate_seats, budget=args.budget, progress=say,
+                            replay=args.replay)
         emit(table, args.format, lambda: scan_summary(table, shown=len(table)))
     else:
         side, start, others = _tuned_side(game, rules, args)

@@ -154,11 +154,16 @@ def check_sizes(trials: int, n_games: int) -> None:
 
 # -- 1. the scan ----------------------------------------------------------------------------
 def scan_weights(arena: Arena, who: Player, n_games: int, seed: int,
-                 points: int = SCAN_POINTS) -> pd.DataFrame:
+                 points: int = SCAN_POINTS, replay: int = 0) -> pd.DataFrame:
     """Each weight of ``who`` alone at ``weight_values``, every other at the start's, on
     games ``0..n_games-1`` of ``seed``, against the start on the same games: one row per
     (weight, value) with the rate, the paired gain, its 95% interval, the p-value and
-    Holm's adjusted p over the whole table (a lever: ``holm_p < 0.05`` and a gain)."""
+    Holm's adjusted p over the whole table (a lever: ``holm_p < 0.05`` and a gain).
+
+    ``replay``: the largest gains (that many rows, each a gain) played again against the
+    start on fresh games, ``n_games..2*n_games-1`` of the same seed (columns ``replay_*``,
+    empty for the rest): the best of many values on the same games is partly the pick's
+    luck; a gain that comes back on games it was not picked on is the player's."""
     start = start_values(arena.game, who.side, who.start, who.weights)
     reference = arena.scores(who.start, seed, 0, n_games)
     rows = []
@@ -179,8 +184,32 @@ def scan_weights(arena: Arena, who: Player, n_games: int, seed: int,
     else:
         table["holm_p"] = []
     table.attrs.update(side=arena.label, policy=who.start, games=n_games, seed=seed,
-                       start_rate=float(reference.mean()))
-    return table.sort_values("gain", ascending=False, kind="stable").reset_index(drop=True)
+                       start_rate=float(reference.mean()), replayed=0)
+    table = table.sort_values("gain", ascending=False, kind="stable").reset_index(drop=True)
+    return _replay(table, arena, who, start, replay) if replay > 0 else table
+
+
+REPLAY_COLUMNS = ("replay_gain", "replay_low", "replay_high", "replay_p")
+
+
+def _replay(table: pd.DataFrame, arena: Arena, who: Player, start: dict,
+            replay: int) -> pd.DataFrame:
+    """``table`` with its ``replay`` largest gains played again on fresh games."""
+    n_games, seed = table.attrs["games"], table.attrs["seed"]
+    for column in REPLAY_COLUMNS:
+        table[column] = float("nan")
+    chosen = table.index[table["gain"] > 0][:replay]
+    if len(chosen):
+        reference = arena.scores(who.start, seed, n_games, 2 * n_games)
+        for row in chosen:
+            weight, value = table.at[row, "weight"], table.at[row, "value"]
+            scores = arena.scores(who.text({**start, weight: value}), seed, n_games,
+                                  2 * n_games)
+            gain = paired_gain(scores, reference)
+            d = gain.difference
+            table.loc[row, list(REPLAY_COLUMNS)] = [d.estimate, d.low, d.high, gain.p_value]
+    table.attrs["replayed"] = len(chosen)
+    return table
 
 
 def levers(scan: pd.DataFrame) -> dict:
@@ -209,7 +238,24 @@ def scan_summary(scan: pd.DataFrame, shown: int = 12) -> str:
     elif best is not None:
         lines.append(f"no single weight beats the start (largest gain {100 * best.gain:+.2f} "
                      f"points, {best.weight}={_fmt(best.value)}, Holm p {best.holm_p:.3g})")
-    return "\n".join(lines)
+    return "\n".join(lines + _replay_lines(scan))
+
+
+def _replay_lines(scan: pd.DataFrame) -> list[str]:
+    """The replayed gains as the summary prints them, each with whether it came back."""
+    a = scan.attrs
+    if not a.get("replayed"):
+        return []
+    lines = [f"the {a['replayed']} largest gains played again on fresh games "
+             f"({a['games']:,}-{2 * a['games'] - 1:,} of seed {a['seed']}), paired with the "
+             "start there:"]
+    for r in scan.dropna(subset=["replay_gain"]).itertuples():
+        back = ("comes back" if r.replay_low > 0 else "gone: its interval reaches 0 or below"
+                if r.replay_high >= 0 else "reversed")
+        lines.append(f"  {r.weight}={_fmt(r.value):<8} {100 * r.replay_gain:+7.2f} "
+                     f"[{100 * r.replay_low:+6.2f}, {100 * r.replay_high:+6.2f}] "
+                     f"(picked at {100 * r.gain:+.2f}): {back}")
+    return lines
 
 
 def _shown(scan: pd.DataFrame, shown: int) -> pd.DataFrame:
@@ -645,14 +691,17 @@ def tune_policy(game, side: str, *, start: str | None = None, against_: dict | N
 def scan_policy(game, side: str, *, start: str | None = None, against_: dict | None = None,
                 rules=None, n_games: int = 2000, seed: int = 0, n_jobs: int = 1,
                 points: int = SCAN_POINTS, rotate: bool = False, data=None,
-                budget: float | None = None, progress=None) -> pd.DataFrame:
+                budget: float | None = None, progress=None, replay: int = 0) -> pd.DataFrame:
     """``scan_weights`` for ``side`` (as ``tune_policy`` takes it), its games told to
-    ``progress`` first and, given ``budget`` seconds, cut to fit it."""
+    ``progress`` first and, given ``budget`` seconds, cut to fit it; ``replay``: its
+    largest gains played again on fresh games (``scan_weights``)."""
     from simkit import games as registry
     from simkit.timing import Plan, announce, check_budget, fit, speed
 
     if n_games < 1:
         raise UsageError(f"the scan needs --games 1 or more, got {n_games}")
+    if replay < 0:
+        raise UsageError(f"--replay is how many gains to play again, 0 or more; got {replay}")
     check_budget(budget)
     game = registry.get(game) if isinstance(game, str) else game
     game = game.with_data(data)
@@ -662,13 +711,15 @@ def scan_policy(game, side: str, *, start: str | None = None, against_: dict | N
     who = player(game, seat, start)
     say = progress or (lambda text: None)
     values = 1 + sum(len(weight_values(k, points)) - 1 for k in who.knobs)
+    replays = min(replay, values - 1) + 1 if replay else 0  # the start's too
     rotations = len(arena.entries)
     rate = speed(game, rules, None, n_jobs)
-    plan = Plan(values * rotations * n_games, rate)
+    plan = Plan((values + replays) * rotations * n_games, rate)
     announce(f"the scan of {len(who.knobs)} weights ({values} settings of {n_games:,} games"
-             + (f" under each of {rotations} rotations" if rotations > 1 else "") + ")",
-             plan, say)
+             + (f" under each of {rotations} rotations" if rotations > 1 else "")
+             + (f", then up to {replays - 1} of them and the start again on as many fresh "
+                "games" if replays else "") + ")", plan, say)
     n_games, cut = fit(budget, plan, n_games, "games a setting")
     if cut:
         say(cut)
-    return scan_weights(arena, who, n_games, seed, points)
+    return scan_weights(arena, who, n_games, seed, points, replay)

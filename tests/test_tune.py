@@ -59,6 +59,36 @@ def test_the_scan_finds_a_planted_one_weight_lever():
     assert "3,000 games of seed 3" in text
 
 
+def test_a_replayed_gain_is_played_again_on_fresh_games_paired_with_the_start():
+    """``replay``: the largest gains played again on games n..2n-1 of the seed, each
+    paired with the start there: the planted lever comes back, its figures those of the
+    same comparison made by hand, and the summary says so."""
+    n = 1000
+    scan = scan_policy(ASSAULT, "catalans", start="cautious", rules=STREET, n_games=n,
+                       seed=3, replay=2)
+    replayed = scan.dropna(subset=["replay_gain"])
+    assert scan.attrs["replayed"] == len(replayed) == 2
+    assert list(replayed.index) == [0, 1] and scan["replay_gain"].iloc[2:].isna().all()
+    game = games.get(ASSAULT)
+    arena = against(game, "catalans", game.resolve_rules(STREET), {})
+    start = arena.scores("cautious", 3, n, 2 * n)
+    assert not (start == arena.scores("cautious", 3, 0, n)).all()  # other games
+    for row in replayed.itertuples():
+        by_hand = paired_gain(arena.scores(f"cautious:withdraw_above={row.value}", 3, n,
+                                           2 * n), start)
+        assert row.replay_gain == pytest.approx(by_hand.difference.estimate)
+        assert row.replay_low == pytest.approx(by_hand.difference.low)
+        assert row.replay_p == pytest.approx(by_hand.p_value)
+        assert row.replay_low > 0.1  # the stand wins the zone back on fresh games too
+    text = scan_summary(scan)
+    assert "the 2 largest gains played again on fresh games (1,000-1,999 of seed 3)" in text
+    assert text.count(": comes back") == 2
+    unreplayed = scan_policy(ASSAULT, "catalans", start="cautious", rules=STREET,
+                             n_games=n, seed=3)
+    assert "replay_gain" not in unreplayed and "played again" not in scan_summary(unreplayed)
+    assert unreplayed["gain"].tolist() == scan["gain"].tolist()  # the scan itself unchanged
+
+
 def test_the_scan_says_its_games_first_and_fits_a_budget():
     from simkit.timing import FLOOR
 
@@ -275,7 +305,11 @@ def test_the_command_prints_the_scan_the_search_and_refuses_bad_input(capsys):
                         (["--knobs", "attacker_lead", "--target", "0.5", "--side", "french"],
                          "allowed: bourbons, catalans (winner)"),
                         (["--knobs", "attacker_lead", "--target", "0.5", "--scan"],
-                         "--scan and --rotate-seats tune a policy")]:
+                         "--scan and --rotate-seats tune a policy"),
+                        (["--side", "catalans", "--replay", "2"], "give --scan too"),
+                        (["--side", "catalans", "--policy", "catalans=cautious", "--scan",
+                          "--replay", "-1"],
+                         "--replay")]:
         assert main(["tune", ASSAULT, *argv]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and words in err[0], err
