@@ -252,7 +252,7 @@ def _replay_lines(scan: pd.DataFrame) -> list[str]:
     for r in scan.dropna(subset=["replay_gain"]).itertuples():
         back = ("comes back" if r.replay_low > 0 else "gone: its interval reaches 0 or below"
                 if r.replay_high >= 0 else "reversed")
-        lines.append(f"  {r.weight}={_fmt(r.value):<8} {100 * r.replay_gain:+7.2f} "
+        lines.append(f"  {r.weight + '=' + _fmt(r.value):37} {100 * r.replay_gain:+7.2f} "
                      f"[{100 * r.replay_low:+6.2f}, {100 * r.replay_high:+6.2f}] "
                      f"(picked at {100 * r.gain:+.2f}): {back}")
     return lines
